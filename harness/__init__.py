@@ -1,0 +1,1 @@
+"""ModelDock harness: control plane, operator processes, audit accounting, reports."""
