@@ -1,0 +1,554 @@
+// controller.go: the ModelService reconciler.
+//
+// Python twin: python_operator/controller.py. Read the two side by side: the same steps, with
+// the same numbers and titles, the same desired objects, conditions and log messages. The
+// exact contract both follow is conformance/CONTRACT.md.
+//
+// The one idea to take from this file: Reconcile is level-triggered. A request carries only a
+// namespace/name, never "what happened". Each call reads the world as it is now (from the
+// informer cache), computes what the ModelService with that name requires, and writes only
+// the difference. A crash, a missed event or a restart therefore loses nothing: the next call
+// computes the same answer from the same world.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+)
+
+// modelServiceGVK is the one kind this operator reconciles. There are no generated Go types
+// for it: the ModelService is read as unstructured JSON, so the CRD in crds/ stays the only
+// definition of the API, for Go and Python alike.
+var modelServiceGVK = schema.GroupVersionKind{Group: "modeldock.io", Version: "v1alpha1", Kind: "ModelService"}
+
+const (
+	// finalizerName holds deletion of a ModelService until its children are deleted.
+	finalizerName = "modeldock.io/cleanup"
+
+	// Labels every child carries. labelModelService alone is the selector: it names the
+	// ModelService, so two ModelServices never select each other's pods.
+	labelName         = "app.kubernetes.io/name"
+	labelManagedBy    = "app.kubernetes.io/managed-by"
+	labelModelService = "modeldock.io/modelservice"
+	managedBy         = "modeldock"
+
+	containerName = "server"
+	portName      = "http"
+
+	defaultReplicas = 1
+	defaultPort     = 8000
+
+	// Condition types, in the order they are written, and their reasons.
+	conditionReady              = "Ready"
+	conditionProgressing        = "Progressing"
+	reasonChildConflict         = "ChildConflict"
+	reasonReplicasUnavailable   = "ReplicasUnavailable"
+	reasonRolloutInProgress     = "RolloutInProgress"
+	reasonReplicasAvailable     = "ReplicasAvailable"
+	reasonRolloutComplete       = "RolloutComplete"
+	crashExitCode               = 86
+	deletionRequeueAfter        = time.Second
+	crashAtEnv                  = "MODELDOCK_CRASH_AT"
+	kindDeployment, kindService = "Deployment", "Service"
+)
+
+// ModelServiceReconciler reconciles a ModelService into a Deployment and a Service.
+//
+// Its client reads from the manager's informer cache and writes to the API server. The
+// reconciler holds no other state: everything it decides, it decides again from the cache on
+// the next call, so any number of reconcilers (a restarted process, a new leader) built with
+// only a client reach the same result.
+type ModelServiceReconciler struct {
+	client.Client
+}
+
+// Reconcile makes the cluster hold what the ModelService req names requires, now.
+//
+// Outcomes: a nil error and an empty Result when the cluster matches (or the ModelService is
+// gone); RequeueAfter 1s while deletion waits for children to leave the cache; an error when
+// a read or write failed, in which case controller-runtime requeues the key with rate-limited
+// backoff and the next call starts again from the cache. A 409 Conflict is such an error: the
+// object this call read was stale, and retrying the same write can only fail again.
+func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	log := logf.FromContext(ctx).WithValues("modelservice", req.String())
+	ctx = logf.IntoContext(ctx, log)
+	log.Info("Reconciling ModelService")
+
+	// 1: Load the ModelService
+	//
+	// From the cache, by name. The request says nothing else: not "created", not "replicas
+	// changed". Not found means it is gone, finalizer and all; there is nothing left to do,
+	// and the children, if any, belong to the garbage collector through their ownerReference.
+	ms := newModelService()
+	if err := r.Get(ctx, req.NamespacedName, ms); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	spec, err := readSpec(ms)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+
+	// 2: Finalize if being deleted
+	//
+	// A deletionTimestamp is the API server saying "delete once the finalizers are gone".
+	// Cleanup is a state to reach like any other, so a process that stops halfway finds the
+	// same deleting object on restart and carries on.
+	if ms.GetDeletionTimestamp() != nil {
+		return r.finalize(ctx, ms)
+	}
+
+	// 3: Ensure the finalizer
+	//
+	// It goes on before any child exists, so no child can be created for a ModelService that
+	// could then vanish without its cleanup running. The Update returns the stored object,
+	// with its new resourceVersion, and the next steps continue from that.
+	if !controllerutil.ContainsFinalizer(ms, finalizerName) {
+		controllerutil.AddFinalizer(ms, finalizerName)
+		if err := r.Update(ctx, ms); err != nil {
+			return ctrl.Result{}, err
+		}
+		log.Info("Added finalizer")
+		crashPoint("after-finalizer")
+	}
+
+	// 4: Ensure the Deployment
+	//
+	// CreateOrUpdate, with the ownership check first: a Deployment of this name that another
+	// owner controls (or nobody does) is reported, never adopted or overwritten.
+	dep, conflict, err := ensureChild(ctx, r.Client, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeployment)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+
+	// 5: Ensure the Service
+	//
+	// Skipped when the Deployment is in conflict: the status reports the first conflict, and
+	// a ModelService that cannot run its pods has no use for a Service yet.
+	if conflict == "" {
+		_, conflict, err = ensureChild(ctx, r.Client, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+
+	// 6: Update the status
+	//
+	// Status is rebuilt from what the Deployment reports, never patched from what this call
+	// did, and written only if it differs from the stored status: an unchanged world costs
+	// no write, and lastTransitionTime moves only when a condition's status does.
+	status, err := computeStatus(ms, spec, dep, conflict, time.Now())
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	stored, _, _ := unstructured.NestedMap(ms.Object, "status")
+	if !equality.Semantic.DeepEqual(stored, status) {
+		crashPoint("before-status")
+		ms.Object["status"] = status
+		if err := r.Status().Update(ctx, ms); err != nil {
+			return ctrl.Result{}, err
+		}
+		log.Info("Updated status")
+	}
+
+	// 7: Return
+	//
+	// Nothing to requeue: the watches on the ModelService and on its children bring the key
+	// back when anything this result depends on changes.
+	return ctrl.Result{}, nil
+}
+
+// modelServiceSpec is the part of a ModelService the children are built from, read from the
+// unstructured object. Hand-written, not generated: the CRD is the schema.
+type modelServiceSpec struct {
+	Model     string                      `json:"model"`
+	Image     string                      `json:"image"`
+	Replicas  *int32                      `json:"replicas,omitempty"`
+	Port      *int32                      `json:"port,omitempty"`
+	Args      []string                    `json:"args,omitempty"`
+	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
+}
+
+// readSpec reads .spec, with the CRD's defaults filled in for an object that somehow lacks
+// them (the API server applies them on every read, so this is belt and braces).
+func readSpec(ms *unstructured.Unstructured) (modelServiceSpec, error) {
+	var spec modelServiceSpec
+	raw, _, _ := unstructured.NestedMap(ms.Object, "spec")
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &spec); err != nil {
+		return spec, fmt.Errorf("reading spec of ModelService %s/%s: %w", ms.GetNamespace(), ms.GetName(), err)
+	}
+	if spec.Replicas == nil {
+		spec.Replicas = ptr.To[int32](defaultReplicas)
+	}
+	if spec.Port == nil {
+		spec.Port = ptr.To[int32](defaultPort)
+	}
+	return spec, nil
+}
+
+// childLabels are the labels on both children and on the pod template.
+func childLabels(name string) map[string]string {
+	return map[string]string{labelName: name, labelManagedBy: managedBy, labelModelService: name}
+}
+
+// selectorLabels select the pods of one ModelService.
+func selectorLabels(name string) map[string]string {
+	return map[string]string{labelModelService: name}
+}
+
+// ownerReference makes a child's controller the ModelService: the child's changes are then
+// routed to it (Owns), the garbage collector deletes the child after it, and no other
+// controller may claim the child.
+func ownerReference(ms *unstructured.Unstructured) metav1.OwnerReference {
+	return metav1.OwnerReference{
+		APIVersion:         modelServiceGVK.GroupVersion().String(),
+		Kind:               modelServiceGVK.Kind,
+		Name:               ms.GetName(),
+		UID:                ms.GetUID(),
+		Controller:         ptr.To(true),
+		BlockOwnerDeletion: ptr.To(true),
+	}
+}
+
+// controlledBy says whether obj's controller ownerReference is this ModelService. The UID
+// decides, not the name: a ModelService deleted and re-created under the same name is another
+// object, and so is a child someone else made under our name.
+func controlledBy(obj metav1.Object, ms *unstructured.Unstructured) bool {
+	ref := metav1.GetControllerOf(obj)
+	return ref != nil && ref.UID == ms.GetUID()
+}
+
+// desiredDeployment is the Deployment the ModelService requires, as it would be created.
+func desiredDeployment(ms *unstructured.Unstructured, spec modelServiceSpec) *appsv1.Deployment {
+	name := ms.GetName()
+	args := []string{"--model=" + spec.Model, fmt.Sprintf("--port=%d", *spec.Port)}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:            name,
+			Namespace:       ms.GetNamespace(),
+			Labels:          childLabels(name),
+			OwnerReferences: []metav1.OwnerReference{ownerReference(ms)},
+		},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To(*spec.Replicas),
+			Selector: &metav1.LabelSelector{MatchLabels: selectorLabels(name)},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: childLabels(name)},
+				Spec: corev1.PodSpec{
+					Containers: []corev1.Container{{
+						Name:      containerName,
+						Image:     spec.Image,
+						Args:      append(args, spec.Args...),
+						Ports:     []corev1.ContainerPort{{Name: portName, ContainerPort: *spec.Port, Protocol: corev1.ProtocolTCP}},
+						Resources: *spec.Resources.DeepCopy(),
+					}},
+				},
+			},
+		},
+	}
+}
+
+// desiredService is the Service the ModelService requires, as it would be created.
+func desiredService(ms *unstructured.Unstructured, spec modelServiceSpec) *corev1.Service {
+	name := ms.GetName()
+	return &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:            name,
+			Namespace:       ms.GetNamespace(),
+			Labels:          childLabels(name),
+			OwnerReferences: []metav1.OwnerReference{ownerReference(ms)},
+		},
+		Spec: corev1.ServiceSpec{
+			Type:     corev1.ServiceTypeClusterIP,
+			Selector: selectorLabels(name),
+			Ports: []corev1.ServicePort{{
+				Name:       portName,
+				Port:       *spec.Port,
+				TargetPort: intstr.FromString(portName),
+				Protocol:   corev1.ProtocolTCP,
+			}},
+		},
+	}
+}
+
+// mutateDeployment applies the fields the ModelService decides to live, a copy of the stored
+// Deployment, and nothing else. Everything the API server defaulted (strategy,
+// imagePullPolicy, terminationMessagePath, ...) and everything other writers set (annotations,
+// extra labels, extra containers) stays as stored, so that a copy with nothing to change
+// compares equal to the stored object and no write is sent.
+func mutateDeployment(live, desired *appsv1.Deployment) {
+	desired = desired.DeepCopy()
+	mergeLabels(&live.Labels, desired.Labels)
+	live.OwnerReferences = ensureOwnerReference(live.OwnerReferences, desired.OwnerReferences[0])
+	live.Spec.Replicas = desired.Spec.Replicas
+	live.Spec.Selector = desired.Spec.Selector
+	mergeLabels(&live.Spec.Template.Labels, desired.Spec.Template.Labels)
+
+	want := desired.Spec.Template.Spec.Containers[0]
+	containers := live.Spec.Template.Spec.Containers
+	for i := range containers {
+		if containers[i].Name == want.Name {
+			containers[i].Image = want.Image
+			containers[i].Args = want.Args
+			containers[i].Ports = want.Ports
+			containers[i].Resources = want.Resources
+			return
+		}
+	}
+	live.Spec.Template.Spec.Containers = append(containers, want)
+}
+
+// mutateService applies the fields the ModelService decides to live, a copy of the stored
+// Service. clusterIP, ipFamilies, sessionAffinity and the other server defaults stay.
+func mutateService(live, desired *corev1.Service) {
+	desired = desired.DeepCopy()
+	mergeLabels(&live.Labels, desired.Labels)
+	live.OwnerReferences = ensureOwnerReference(live.OwnerReferences, desired.OwnerReferences[0])
+	live.Spec.Type = desired.Spec.Type
+	live.Spec.Selector = desired.Spec.Selector
+	live.Spec.Ports = desired.Spec.Ports
+}
+
+// mergeLabels sets the desired labels and keeps any others.
+func mergeLabels(labels *map[string]string, desired map[string]string) {
+	if *labels == nil {
+		*labels = map[string]string{}
+	}
+	for k, v := range desired {
+		(*labels)[k] = v
+	}
+}
+
+// ensureOwnerReference replaces the reference to the same owner (by UID) with want, or
+// appends want; references to other owners are kept.
+func ensureOwnerReference(refs []metav1.OwnerReference, want metav1.OwnerReference) []metav1.OwnerReference {
+	for i := range refs {
+		if refs[i].UID == want.UID {
+			refs[i] = want
+			return refs
+		}
+	}
+	return append(refs, want)
+}
+
+// ensureChild is controllerutil.CreateOrUpdate with the ownership check first. It reads the
+// child named like desired into live (from the cache), and:
+//   - absent: creates desired;
+//   - present and not controlled by ms: returns a conflict message and writes nothing;
+//   - present and ours: applies mutate to a deep copy and updates only if the copy differs
+//     from live, by semantic equality (quantities compare by value: 1000m equals 1).
+//
+// It returns the child as now stored (or as last read, when nothing was written).
+func ensureChild[T client.Object](ctx context.Context, c client.Client, ms *unstructured.Unstructured,
+	desired, live T, mutate func(live, desired T)) (T, string, error) {
+	log := logf.FromContext(ctx)
+	kind := kindOf(desired)
+	child := kind + "/" + desired.GetName()
+
+	err := c.Get(ctx, client.ObjectKeyFromObject(desired), live)
+	if apierrors.IsNotFound(err) {
+		if err := c.Create(ctx, desired); err != nil {
+			return live, "", err
+		}
+		log.Info("Created " + kind)
+		crashPoint("after-" + strings.ToLower(kind))
+		return desired, "", nil
+	}
+	if err != nil {
+		return live, "", err
+	}
+
+	if !controlledBy(live, ms) {
+		log.Info("Child conflict", "child", child)
+		return live, fmt.Sprintf("%s \"%s\" exists and is not controlled by this ModelService", kind, desired.GetName()), nil
+	}
+
+	updated := live.DeepCopyObject().(T)
+	mutate(updated, desired)
+	if equality.Semantic.DeepEqual(live, updated) {
+		return live, "", nil
+	}
+	// updated carries the resourceVersion read from the cache: if the cache was behind, the
+	// API server answers 409 and the error goes back to the queue (step 7).
+	if err := c.Update(ctx, updated); err != nil {
+		return live, "", err
+	}
+	log.Info("Updated " + kind)
+	crashPoint("after-" + strings.ToLower(kind))
+	return updated, "", nil
+}
+
+// kindOf names the kind of a child for logs and messages.
+func kindOf(obj client.Object) string {
+	switch obj.(type) {
+	case *appsv1.Deployment:
+		return kindDeployment
+	case *corev1.Service:
+		return kindService
+	}
+	return fmt.Sprintf("%T", obj)
+}
+
+// modelServiceStatus is .status as this operator writes it. Every scalar is always written,
+// zeros included (no omitempty), so the stored status and a computed one compare exactly.
+type modelServiceStatus struct {
+	ObservedGeneration int64              `json:"observedGeneration"`
+	Replicas           int32              `json:"replicas"`
+	ReadyReplicas      int32              `json:"readyReplicas"`
+	AvailableReplicas  int32              `json:"availableReplicas"`
+	Selector           string             `json:"selector"`
+	URL                string             `json:"url"`
+	Conditions         []metav1.Condition `json:"conditions"`
+}
+
+// computeStatus rebuilds the status from the Deployment (dep; nil when there is none of ours)
+// and the conflict message of step 4 or 5 (empty when there is none). The conditions start
+// from the stored ones so that a condition whose status does not change keeps its
+// lastTransitionTime; now is the time of any transition. It returns .status as unstructured
+// JSON, the form it is stored in, so the caller compares like with like.
+func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *appsv1.Deployment,
+	conflict string, now time.Time) (map[string]interface{}, error) {
+	name, generation := ms.GetName(), ms.GetGeneration()
+
+	var stored modelServiceStatus
+	if raw, ok, _ := unstructured.NestedMap(ms.Object, "status"); ok {
+		// A stored status we cannot read is rebuilt from scratch.
+		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &stored)
+	}
+
+	status := modelServiceStatus{
+		ObservedGeneration: generation,
+		Selector:           labelModelService + "=" + name,
+		URL:                fmt.Sprintf("http://%s.%s.svc:%d", name, ms.GetNamespace(), *spec.Port),
+	}
+	if conflict == "" && dep != nil {
+		status.Replicas = dep.Status.Replicas
+		status.ReadyReplicas = dep.Status.ReadyReplicas
+		status.AvailableReplicas = dep.Status.AvailableReplicas
+	}
+
+	conditions := stored.Conditions
+	set := func(condType string, s metav1.ConditionStatus, reason, message string) {
+		setCondition(&conditions, condType, s, reason, message, generation, now)
+	}
+	rollout := fmt.Sprintf("Deployment \"%s\" has %d/%d available replicas", name, status.AvailableReplicas, *spec.Replicas)
+	switch {
+	case conflict != "":
+		set(conditionReady, metav1.ConditionFalse, reasonChildConflict, conflict)
+		set(conditionProgressing, metav1.ConditionFalse, reasonChildConflict, conflict)
+	case dep == nil || dep.Status.ObservedGeneration < dep.Generation || status.AvailableReplicas < *spec.Replicas:
+		set(conditionReady, metav1.ConditionFalse, reasonReplicasUnavailable, rollout)
+		set(conditionProgressing, metav1.ConditionTrue, reasonRolloutInProgress, rollout)
+	default:
+		set(conditionReady, metav1.ConditionTrue, reasonReplicasAvailable, rollout)
+		set(conditionProgressing, metav1.ConditionFalse, reasonRolloutComplete, rollout)
+	}
+	// Exactly these two, in this order, whatever order or extras were stored.
+	status.Conditions = []metav1.Condition{
+		*meta.FindStatusCondition(conditions, conditionReady),
+		*meta.FindStatusCondition(conditions, conditionProgressing),
+	}
+	return runtime.DefaultUnstructuredConverter.ToUnstructured(&status)
+}
+
+// setCondition sets one condition in conditions with meta.SetStatusCondition: reason,
+// message and observedGeneration always, lastTransitionTime (now, to the second, UTC) only
+// when the condition is new or its status changes. A condition's lastTransitionTime answers
+// "since when has this been so?", and rewriting it on every reconcile would both lie and cost
+// a write per reconcile.
+func setCondition(conditions *[]metav1.Condition, condType string, status metav1.ConditionStatus,
+	reason, message string, generation int64, now time.Time) bool {
+	return meta.SetStatusCondition(conditions, metav1.Condition{
+		Type:               condType,
+		Status:             status,
+		Reason:             reason,
+		Message:            message,
+		ObservedGeneration: generation,
+		LastTransitionTime: metav1.NewTime(now.UTC().Truncate(time.Second)),
+	})
+}
+
+// finalize is step 2: delete the children this ModelService controls, wait until the cache
+// no longer holds them, then remove the finalizer, last. The finalizer only orders the
+// cleanup; what is ours is decided by the ownerReference UID, so a same-named child that was
+// replaced by someone else's is never deleted.
+func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.Unstructured) (ctrl.Result, error) {
+	log := logf.FromContext(ctx)
+	if !controllerutil.ContainsFinalizer(ms, finalizerName) {
+		return ctrl.Result{}, nil
+	}
+
+	remaining := false
+	for _, child := range []client.Object{&appsv1.Deployment{}, &corev1.Service{}} {
+		key := client.ObjectKey{Namespace: ms.GetNamespace(), Name: ms.GetName()}
+		if err := r.Get(ctx, key, child); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return ctrl.Result{}, err
+		}
+		if !controlledBy(child, ms) {
+			continue
+		}
+		remaining = true
+		// The UID precondition makes the delete mean "this object", not "whatever is called
+		// this now": if the child was replaced since the cache saw it, the API server refuses
+		// with 409 and the replacement survives. Background: the API server removes the child
+		// at once and the garbage collector (where one runs) takes its dependents after.
+		err := r.Delete(ctx, child,
+			client.Preconditions{UID: ptr.To(child.GetUID())},
+			client.PropagationPolicy(metav1.DeletePropagationBackground))
+		switch {
+		case err == nil:
+			log.Info("Deleted child", "child", kindOf(child)+"/"+child.GetName())
+			crashPoint("after-child-delete")
+		case apierrors.IsNotFound(err), apierrors.IsConflict(err):
+			// Gone already, or replaced: either way not ours to delete any more.
+		default:
+			return ctrl.Result{}, err
+		}
+	}
+	if remaining {
+		// The cache has not seen the deletes yet. No watch event of the ModelService will come
+		// to bring it back, hence the timed requeue; the children's delete events may come
+		// sooner and are welcome.
+		return ctrl.Result{RequeueAfter: deletionRequeueAfter}, nil
+	}
+
+	controllerutil.RemoveFinalizer(ms, finalizerName)
+	if err := r.Update(ctx, ms); err != nil {
+		return ctrl.Result{}, err
+	}
+	log.Info("Removed finalizer")
+	return ctrl.Result{}, nil
+}
+
+// crashPoint exits the process at once, with code 86, when MODELDOCK_CRASH_AT names this
+// point. Fault tests use it to stop the operator between two writes, exactly where a real
+// crash would hurt most; os.Exit runs no deferred function and releases no Lease, like a
+// SIGKILL.
+func crashPoint(name string) {
+	if os.Getenv(crashAtEnv) != name {
+		return
+	}
+	ctrl.Log.Info("crash point reached", "point", name)
+	os.Exit(crashExitCode)
+}

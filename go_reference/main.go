@@ -1,0 +1,235 @@
+// Command go_reference is the reference ModelDock operator: a controller-runtime manager that
+// runs one controller, "modelservice", for the ModelService custom resource.
+//
+// Python twin: python_operator/__main__.py. The wiring here (cache, client, leader election,
+// metrics, probes, signals) is what controller-runtime gives for free; the Python twin builds
+// the same pieces in python_operator/runtime/.
+//
+// The process contract (environment variables, defaults, exit codes) is
+// conformance/CONTRACT.md, section "Process". Every knob is an environment variable, not a
+// flag, because the harness starts every implementation the same way.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+)
+
+// leaderElectionID is the name of the Lease the instances compete for.
+const leaderElectionID = "modeldock.lab"
+
+// exitBadConfig is the exit code for an environment value that cannot be used.
+const exitBadConfig = 2
+
+// config is the process configuration, read once from the environment.
+type config struct {
+	WatchNamespace          string
+	LeaderElection          bool
+	LeaderElectionNamespace string
+	LeaseDuration           time.Duration
+	RenewDeadline           time.Duration
+	RetryPeriod             time.Duration
+	MetricsBindAddress      string
+	HealthProbeBindAddress  string
+	MaxConcurrentReconciles int
+}
+
+// configFromEnv reads the configuration. An error names the variable, the value and the fix,
+// so that a typo in a harness file is found from the first line the process prints.
+func configFromEnv(getenv func(string) string) (config, error) {
+	get := func(name, def string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return def
+	}
+	c := config{
+		WatchNamespace:         get("WATCH_NAMESPACE", "modeldock-lab"),
+		MetricsBindAddress:     get("METRICS_BIND_ADDRESS", ":8080"),
+		HealthProbeBindAddress: get("HEALTH_PROBE_BIND_ADDRESS", ":8081"),
+	}
+	c.LeaderElectionNamespace = get("LEADER_ELECTION_NAMESPACE", c.WatchNamespace)
+
+	var errs []error
+	switch v := strings.ToLower(get("LEADER_ELECTION", "false")); v {
+	case "true":
+		c.LeaderElection = true
+	case "false":
+		c.LeaderElection = false
+	default:
+		errs = append(errs, fmt.Errorf("LEADER_ELECTION=%q: must be true or false; unset it to run without leader election", getenv("LEADER_ELECTION")))
+	}
+	seconds := func(name string, def float64) time.Duration {
+		raw := get(name, "")
+		if raw == "" {
+			return time.Duration(def * float64(time.Second))
+		}
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil || f <= 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+			errs = append(errs, fmt.Errorf("%s=%q: must be a positive number of seconds (fractions allowed), e.g. %s=%g; unset it for the default %g", name, raw, name, def, def))
+			return 0
+		}
+		return time.Duration(f * float64(time.Second))
+	}
+	c.LeaseDuration = seconds("LEASE_DURATION", 15)
+	c.RenewDeadline = seconds("RENEW_DEADLINE", 10)
+	c.RetryPeriod = seconds("RETRY_PERIOD", 2)
+	if c.LeaderElection && c.LeaseDuration > 0 && c.RenewDeadline > 0 && c.RetryPeriod > 0 {
+		// client-go's leader elector refuses these too, but later and less clearly.
+		if c.LeaseDuration <= c.RenewDeadline {
+			errs = append(errs, fmt.Errorf("LEASE_DURATION=%s must be greater than RENEW_DEADLINE=%s: a leader must renew before its lease can be taken", c.LeaseDuration, c.RenewDeadline))
+		}
+		if float64(c.RenewDeadline) <= 1.2*float64(c.RetryPeriod) {
+			errs = append(errs, fmt.Errorf("RENEW_DEADLINE=%s must be greater than 1.2 x RETRY_PERIOD=%s: the leader needs more than one retry to renew", c.RenewDeadline, c.RetryPeriod))
+		}
+	}
+	raw := get("MAX_CONCURRENT_RECONCILES", "1")
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 {
+		errs = append(errs, fmt.Errorf("MAX_CONCURRENT_RECONCILES=%q: must be a whole number of workers, at least 1; unset it for the default 1", raw))
+	}
+	c.MaxConcurrentReconciles = n
+	return c, errors.Join(errs...)
+}
+
+// cacheOptions limits the informer cache to the watch namespace: the operator's user may only
+// list and watch there (config/rbac binds its role with a RoleBinding), and a cluster-wide
+// watch would be refused.
+func cacheOptions(namespace string) cache.Options {
+	return cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}}
+}
+
+// clientOptions makes the client read unstructured objects (the ModelService) from the cache as
+// well. controller-runtime reads typed objects from the cache by default, but sends
+// unstructured reads to the API server unless told otherwise; reads must come from the cache.
+func clientOptions() client.Options {
+	return client.Options{Cache: &client.CacheOptions{Unstructured: true}}
+}
+
+// newModelService returns an empty ModelService with its GroupVersionKind set, which is how
+// an unstructured object says what it is to the client, the cache and the builder.
+func newModelService() *unstructured.Unstructured {
+	ms := &unstructured.Unstructured{}
+	ms.SetGroupVersionKind(modelServiceGVK)
+	return ms
+}
+
+// SetupWithManager registers the controller: a change to a ModelService enqueues it, and a
+// change to a Deployment or Service enqueues the ModelService named in the child's controller
+// ownerReference. The request carries only namespace/name: Reconcile works out the rest.
+func (r *ModelServiceReconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("modelservice").
+		For(newModelService()).
+		Owns(&appsv1.Deployment{}).
+		Owns(&corev1.Service{}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
+		Complete(r)
+}
+
+// everyInstance is a runnable that runs whether or not this instance leads. A plain
+// manager.RunnableFunc would wait for leadership.
+type everyInstance manager.RunnableFunc
+
+func (f everyInstance) Start(ctx context.Context) error { return f(ctx) }
+func (everyInstance) NeedLeaderElection() bool          { return false }
+
+func main() {
+	ctrl.SetLogger(zap.New(zap.UseDevMode(false)))
+	log := ctrl.Log.WithName("setup")
+
+	cfg, err := configFromEnv(os.Getenv)
+	if err != nil {
+		log.Error(err, "invalid environment")
+		os.Exit(exitBadConfig)
+	}
+	restConfig, err := ctrl.GetConfig()
+	if err != nil {
+		log.Error(err, "no API server to talk to: set KUBECONFIG to the operator's kubeconfig file")
+		os.Exit(exitBadConfig)
+	}
+
+	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{
+		Cache:                         cacheOptions(cfg.WatchNamespace),
+		Client:                        clientOptions(),
+		Metrics:                       metricsserver.Options{BindAddress: cfg.MetricsBindAddress},
+		HealthProbeBindAddress:        cfg.HealthProbeBindAddress,
+		LeaderElection:                cfg.LeaderElection,
+		LeaderElectionID:              leaderElectionID,
+		LeaderElectionNamespace:       cfg.LeaderElectionNamespace,
+		LeaderElectionReleaseOnCancel: true,
+		LeaseDuration:                 &cfg.LeaseDuration,
+		RenewDeadline:                 &cfg.RenewDeadline,
+		RetryPeriod:                   &cfg.RetryPeriod,
+	})
+	if err != nil {
+		log.Error(err, "unable to create manager")
+		os.Exit(1)
+	}
+
+	r := &ModelServiceReconciler{Client: mgr.GetClient()}
+	if err := r.SetupWithManager(mgr, cfg.MaxConcurrentReconciles); err != nil {
+		log.Error(err, "unable to create controller", "controller", "modelservice")
+		os.Exit(1)
+	}
+
+	// Informers for the three kinds are created now, not when the controller starts. The
+	// controller starts only on the leader, but every instance keeps a warm cache: /readyz
+	// then means "caches synced" on a standby too, and a new leader starts from a full cache.
+	ctx := ctrl.SetupSignalHandler()
+	for _, obj := range []client.Object{newModelService(), &appsv1.Deployment{}, &corev1.Service{}} {
+		if _, err := mgr.GetCache().GetInformer(ctx, obj); err != nil {
+			log.Error(err, "unable to create informer", "kind", fmt.Sprintf("%T", obj))
+			os.Exit(1)
+		}
+	}
+
+	var synced atomic.Bool
+	if err := mgr.Add(everyInstance(func(ctx context.Context) error {
+		synced.Store(mgr.GetCache().WaitForCacheSync(ctx))
+		return nil
+	})); err != nil {
+		log.Error(err, "unable to add cache sync watcher")
+		os.Exit(1)
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		log.Error(err, "unable to set up health check")
+		os.Exit(1)
+	}
+	if err := mgr.AddReadyzCheck("informers", func(*http.Request) error {
+		if !synced.Load() {
+			return errors.New("informer caches not synced yet")
+		}
+		return nil
+	}); err != nil {
+		log.Error(err, "unable to set up ready check")
+		os.Exit(1)
+	}
+
+	log.Info("starting manager", "watchNamespace", cfg.WatchNamespace,
+		"leaderElection", cfg.LeaderElection, "workers", cfg.MaxConcurrentReconciles)
+	if err := mgr.Start(ctx); err != nil {
+		log.Error(err, "manager stopped with an error")
+		os.Exit(1)
+	}
+}
