@@ -1,0 +1,18 @@
+"""The small stand-in for controller-runtime that the Python operator needs.
+
+Go gets these from controller-runtime and client-go; the official Python client has only part
+of them, so each module here names its Go twin and says what the library lacked:
+
+* ``workqueue``: client-go's work queue (the client has none).
+* ``client``: a dict-in, dict-out REST client for any resource (controller-runtime's
+  unstructured client), with timeouts on every request.
+* ``informer``: list+watch into a cache that hands out deep copies (client-go's reflector and
+  controller-runtime's cache), because ``kubernetes.informer.SharedInformer`` falls short.
+* ``leaderelection``: client-go's LeaderElector on a Lease, with release on shutdown, because
+  ``kubernetes.leaderelection`` cannot release or bound its calls.
+* ``controller``: the worker loop (controller-runtime's internal controller), ``reconcile``:
+  ``Result``.
+* ``manager``: starts the caches, the servers, leader election and the controllers.
+* ``metrics``, ``log``, ``clock``: Prometheus metrics with controller-runtime's names, JSON
+  logs, an injectable clock.
+"""
