@@ -1,1 +1,286 @@
-"""pytest plugin of the ModelDock harness (filled in by harness work)."""
+"""pytest plugin of the ModelDock harness (registered through the ``pytest11`` entry point).
+
+Options: ``--impl`` (which implementation the suite checks), ``--cluster`` (control-plane
+tier), ``--control-plane-state`` (use a running control plane), ``--impl-file`` (declare more
+implementations), ``--artifacts-dir``.
+
+Fixtures, in thin layers a user can override:
+
+- ``control_plane`` (session): the running ``ControlPlane`` (attached from a state file, or
+  started for this session and stopped afterwards, like pytest-django's ``live_server``).
+- ``impl`` (session): the ``Implementation`` under test; ``impl_kubeconfig`` its user's
+  kubeconfig; ``admin`` a ``Kube`` client as cluster admin; ``audit`` the ``AuditLog``.
+- ``namespace`` (function): a fresh namespace, with the operator ClusterRole bound to the
+  implementation's user there only.
+- ``operators`` (function): starts operator processes in that namespace and stops them after
+  the test; on failure their logs, the namespace's objects and its audit events are saved under
+  ``<artifacts-dir>/<impl>/<check>/`` and the failure message points there.
+- ``evidence`` (function): records a check's evidence as JUnit properties.
+
+Markers: ``check(id)`` names the conformance check (it becomes the JUnit testcase name),
+``tier(name)`` the lowest tier a check needs.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import shutil
+import signal
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from harness.audit import AuditLog, select
+from harness.controlplane import RBAC_DIR, ControlPlane, ControlPlaneError
+from harness.kube import Kube
+from harness.operators import Implementation, OperatorProcess, get_implementation
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TIERS = ("envtest", "sim", "kind", "existing")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("modeldock", "ModelDock conformance harness")
+    group.addoption("--impl", default=os.environ.get("MODELDOCK_IMPL", "go"),
+                    help="implementation under test, an id from harness/implementations.toml "
+                         "or an --impl-file (default: go)")
+    group.addoption("--cluster", default="envtest", choices=TIERS,
+                    help="control-plane tier: envtest (etcd + kube-apiserver, default), sim "
+                         "(+ controller-manager, scheduler, kwok), kind, existing (KUBECONFIG)")
+    group.addoption("--control-plane-state", default=os.environ.get("MODELDOCK_CONTROL_PLANE"),
+                    help="state.json of a running control plane (from `python -m harness up`); "
+                         "default: start one for this session")
+    group.addoption("--impl-file", action="append", default=[],
+                    help="a TOML file declaring more implementations (see "
+                         "harness/implementations.toml)")
+    group.addoption("--artifacts-dir", default=str(REPO_ROOT / "reports" / "artifacts"),
+                    help="where logs, objects and audit events of failed checks are saved")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "check(id): the conformance check id (DESIGN.md section 7)")
+    config.addinivalue_line("markers", "tier(name): lowest control-plane tier the check needs")
+    config.addinivalue_line("filterwarnings", "ignore::pytest.PytestExperimentalApiWarning")
+    # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
+    # control plane stopped, temp dirs removed).
+    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+
+
+def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def check_id(item: pytest.Item) -> str | None:
+    marker = item.get_closest_marker("check")
+    return str(marker.args[0]) if marker else None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.when == "call" and rep.failed and check_id(item):
+        try:
+            where = _save_artifacts(item)
+        except Exception as exc:  # noqa: BLE001 - never hide the test's own failure
+            where = f"(saving artifacts failed: {exc})"
+        if hasattr(rep.longrepr, "addsection"):
+            rep.longrepr.addsection("modeldock artifacts", f"operator logs, objects and audit "
+                                                           f"events saved in {where}")
+        rep.sections.append(("modeldock artifacts", str(where)))
+
+
+def _artifacts_dir(item: pytest.Item) -> Path:
+    impl = item.config.getoption("--impl")
+    name = item.name.replace("/", "_")
+    return Path(item.config.getoption("--artifacts-dir")) / impl / name
+
+
+def _save_artifacts(item: pytest.Item) -> Path:
+    """Save the operator logs, the namespace's objects (YAML) and its audit events."""
+    dest = _artifacts_dir(item)
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    funcargs = getattr(item, "funcargs", {})
+    pool = funcargs.get("operators")
+    if pool is not None:
+        for i, op in enumerate(pool.started):
+            if op.log_path.exists():
+                shutil.copy(op.log_path, dest / f"operator-{i}.log")
+    ns = funcargs.get("namespace")
+    admin = funcargs.get("admin")
+    if ns and admin is not None:
+        objects = {res: admin.list(res, ns) for res in ("modelservices", "deployments", "services",
+                                                          "leases")}
+        for items in objects.values():
+            for obj in items:
+                obj.get("metadata", {}).pop("managedFields", None)
+        (dest / "objects.yaml").write_text(yaml.safe_dump(objects, sort_keys=False))
+        audit = funcargs.get("audit")
+        if audit is not None:
+            reqs = select(audit.requests(), namespace=ns)
+            (dest / "audit.jsonl").write_text(
+                "".join(json.dumps(r.__dict__) + "\n" for r in reqs))
+    return dest
+
+
+# --------------------------------------------------------------------------- fixtures
+@pytest.fixture(scope="session")
+def impl(pytestconfig: pytest.Config) -> Implementation:
+    """The implementation under test (``--impl``), built once per session."""
+    implementation = get_implementation(pytestconfig.getoption("--impl"),
+                                        pytestconfig.getoption("--impl-file"))
+    implementation.run_build()
+    return implementation
+
+
+@pytest.fixture(scope="session")
+def control_plane(pytestconfig: pytest.Config) -> Iterator[ControlPlane]:
+    """The control plane the suite runs against.
+
+    With ``--control-plane-state`` it attaches to a running one (left running afterwards);
+    otherwise it starts an envtest control plane for the session and stops it at the end.
+    """
+    state = pytestconfig.getoption("--control-plane-state")
+    tier = pytestconfig.getoption("--cluster")
+    if state:
+        yield ControlPlane.attach(state)
+        return
+    if tier == "kind":
+        pytest.exit("--cluster=kind needs a container engine (docker or podman) and kind node "
+                    "images; neither is available here. Use --cluster=envtest, or create a kind "
+                    "cluster elsewhere and run with --cluster=existing", returncode=4)
+    if tier not in ("envtest",):
+        pytest.exit(f"--cluster={tier} is not available from the pytest plugin alone yet: start it "
+                    f"with `python -m harness up --cluster {tier}` and pass "
+                    f"--control-plane-state", returncode=4)
+    try:
+        cp = ControlPlane().start()
+    except ControlPlaneError as exc:
+        pytest.exit(f"control plane failed to start: {exc}", returncode=3)
+    try:
+        yield cp
+    finally:
+        cp.stop()
+
+
+@pytest.fixture(scope="session")
+def admin(control_plane: ControlPlane) -> Iterator[Kube]:
+    """A ``Kube`` client as the cluster admin (``system:masters``)."""
+    kube = Kube(control_plane.admin_kubeconfig)
+    yield kube
+    kube.close()
+
+
+@pytest.fixture(scope="session")
+def audit(control_plane: ControlPlane) -> AuditLog:
+    """The control plane's audit log."""
+    return AuditLog(control_plane.audit_log)
+
+
+@pytest.fixture(scope="session")
+def impl_kubeconfig(control_plane: ControlPlane, impl: Implementation) -> Path:
+    """The kubeconfig of the implementation's own user (``modeldock:<impl>``)."""
+    return control_plane.kubeconfig_for(impl.user)
+
+
+def bind_operator_role(admin: Kube, namespace: str, user: str) -> None:
+    """Apply ``config/rbac/role_binding.yaml`` in ``namespace`` for ``user`` only."""
+    binding = yaml.safe_load((RBAC_DIR / "role_binding.yaml").read_text())
+    binding["metadata"]["namespace"] = namespace
+    binding["subjects"] = [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}]
+    admin.create("rolebindings", namespace, binding)
+
+
+@pytest.fixture
+def namespace(request: pytest.FixtureRequest, admin: Kube, impl: Implementation) -> Iterator[str]:
+    """A fresh namespace for one test, named after its check, where the implementation's user
+    holds the operator role. Deleted afterwards without waiting (in envtest namespaces never
+    finish terminating: there is no namespace controller)."""
+    cid = check_id(request.node) or "test"
+    name = f"md-{cid[:30]}-{uuid.uuid4().hex[:6]}".replace("_", "-")
+    admin.create("namespaces", None, {"apiVersion": "v1", "kind": "Namespace",
+                                      "metadata": {"name": name,
+                                                   "labels": {"modeldock.io/check": cid}}})
+    bind_operator_role(admin, name, impl.user)
+    yield name
+    admin.delete("namespaces", None, name)
+
+
+class OperatorPool:
+    """Starts operator instances for one test and stops them all afterwards."""
+
+    def __init__(self, impl: Implementation, kubeconfig: Path, namespace: str, logs: Path) -> None:
+        self.impl = impl
+        self.kubeconfig = kubeconfig
+        self.namespace = namespace
+        self.logs = logs
+        self.started: list[OperatorProcess] = []
+
+    def new(self, **options: Any) -> OperatorProcess:
+        """An ``OperatorProcess`` for this namespace, not started (options as its fields)."""
+        options.setdefault("kubeconfig", self.kubeconfig)
+        options.setdefault("namespace", self.namespace)
+        op = OperatorProcess(impl=self.impl,
+                             log_path=self.logs / f"operator-{len(self.started)}.log", **options)
+        self.started.append(op)
+        return op
+
+    def start(self, crash_at: str | None = None, wait_ready: bool = True,
+              **options: Any) -> OperatorProcess:
+        """Start an instance and (by default) wait until it is ready."""
+        return self.new(**options).start(crash_at=crash_at, wait_ready=wait_ready)
+
+    def stop_all(self) -> None:
+        for op in self.started:
+            op.terminate(timeout=10)
+
+
+@pytest.fixture
+def operators(request: pytest.FixtureRequest, impl: Implementation, impl_kubeconfig: Path,
+              namespace: str, tmp_path: Path) -> Iterator[OperatorPool]:
+    """Operator processes for this test's namespace; all stopped after the test."""
+    pool = OperatorPool(impl, impl_kubeconfig, namespace, tmp_path)
+    yield pool
+    pool.stop_all()
+
+
+class Evidence:
+    """A check's evidence, recorded as JUnit properties (``record_property``).
+
+    ``record(key, value)``: value is stored as JSON if it is not a string. ``values`` keeps
+    what was recorded, for failure messages.
+    """
+
+    def __init__(self, record_property: Any) -> None:
+        self._record = record_property
+        self.values: dict[str, Any] = {}
+
+    def record(self, key: str, value: Any) -> Any:
+        self.values[key] = value
+        self._record(key, value if isinstance(value, str) else json.dumps(value, sort_keys=True))
+        return value
+
+
+@pytest.fixture
+def evidence(request: pytest.FixtureRequest, record_property: Any, record_xml_attribute: Any,
+             impl: Implementation) -> Evidence:
+    """Records evidence; also names the JUnit testcase after the check id."""
+    cid = check_id(request.node)
+    ev = Evidence(record_property)
+    if cid:
+        case = request.node.name
+        suffix = case[case.index("["):] if "[" in case else ""
+        record_xml_attribute("name", f"{cid}{suffix}")
+        ev.record("check", cid)
+        doc = inspect.getdoc(getattr(request.node, "function", None)) or ""
+        ev.record("why", " ".join(doc.split("\n\n")[0].split()))
+        ev.record("teaches", " ".join(" ".join(doc.split("\n\n")[1:]).split()))
+    ev.record("implementation", impl.id)
+    return ev

@@ -1,0 +1,168 @@
+"""What the checks expect, stated independently of any implementation.
+
+This module restates conformance/CONTRACT.md in test terms: the fields a converged
+ModelService's children and status must have, and small helpers to create ModelServices and
+wait for convergence. It imports no operator code, so a check can never pass because the
+suite and the operator share a bug.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from harness.kube import Kube, wait_for
+from harness.operators import OperatorProcess
+
+GROUP_VERSION = "modeldock.io/v1alpha1"
+FINALIZER = "modeldock.io/cleanup"
+SELECTOR_LABEL = "modeldock.io/modelservice"
+
+#: How long convergence may take on a loaded 2-core machine (a bound, not a measurement).
+CONVERGE_TIMEOUT = 60.0
+
+
+def modelservice(name: str, **spec: Any) -> dict[str, Any]:
+    """A ModelService manifest; ``spec`` defaults to model ``m``, image ``srv:1``."""
+    body = {"model": "m", "image": "srv:1"} | spec
+    return {"apiVersion": GROUP_VERSION, "kind": "ModelService",
+            "metadata": {"name": name}, "spec": body}
+
+
+def create_modelservice(admin: Kube, namespace: str, name: str, **spec: Any) -> dict[str, Any]:
+    """Create a ModelService as admin; return the stored object (defaults applied)."""
+    return admin.create("modelservices", namespace, modelservice(name, **spec))
+
+
+def labels(name: str) -> dict[str, str]:
+    return {"app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "modeldock",
+            SELECTOR_LABEL: name}
+
+
+def controller_ref(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """The ownerReference with controller=true, or None."""
+    for ref in obj.get("metadata", {}).get("ownerReferences") or []:
+        if ref.get("controller"):
+            return dict(ref)
+    return None
+
+
+def condition(msvc: dict[str, Any], ctype: str) -> dict[str, Any] | None:
+    for c in (msvc.get("status") or {}).get("conditions") or []:
+        if c.get("type") == ctype:
+            return dict(c)
+    return None
+
+
+def is_converged(admin: Kube, namespace: str, name: str) -> dict[str, Any] | None:
+    """The ModelService if it has converged (status observedGeneration = generation, both
+    conditions set, a Deployment with spec.replicas, and a Service), else None."""
+    msvc = admin.get("modelservices", namespace, name)
+    if not msvc:
+        return None
+    status = msvc.get("status") or {}
+    if status.get("observedGeneration") != msvc["metadata"].get("generation"):
+        return None
+    if not condition(msvc, "Ready") or not condition(msvc, "Progressing"):
+        return None
+    dep = admin.get("deployments", namespace, name)
+    if not dep or dep["spec"].get("replicas") != msvc["spec"]["replicas"]:
+        return None
+    if not admin.get("services", namespace, name):
+        return None
+    return msvc
+
+
+def wait_converged(admin: Kube, namespace: str, name: str,
+                   timeout: float = CONVERGE_TIMEOUT) -> dict[str, Any]:
+    """Wait until ``is_converged``; return the ModelService. AssertionError with the last
+    observed ModelService on timeout."""
+    return wait_for(lambda: admin.get("modelservices", namespace, name),
+                    lambda _m: is_converged(admin, namespace, name) is not None,
+                    timeout, f"ModelService {namespace}/{name} to converge")
+
+
+def wait_settled(op: OperatorProcess, timeout: float = 30.0, quiet: float = 1.0) -> float:
+    """Wait until the operator's workqueue is empty and its reconcile count has not moved for
+    ``quiet`` seconds; return that count. AssertionError on timeout."""
+    deadline = time.monotonic() + timeout
+    last = -1.0
+    since = time.monotonic()
+    while time.monotonic() < deadline:
+        count = op.reconcile_count()
+        if count != last or op.workqueue_depth() > 0:
+            last, since = count, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return count
+        time.sleep(0.1)
+    raise AssertionError(f"{op.impl.id} operator did not settle within {timeout:.0f}s "
+                         f"(reconcile count {last}, workqueue depth {op.workqueue_depth()})")
+
+
+def wait_reconciled_past(op: OperatorProcess, count: float, timeout: float = 30.0) -> float:
+    """Wait until the operator's reconcile count exceeds ``count``; return the new count."""
+    return wait_for(op.reconcile_count, lambda c: c > count, timeout,
+                    f"{op.impl.id} operator to reconcile again (count was {count})")
+
+
+def expected_deployment_fields(msvc: dict[str, Any]) -> dict[str, Any]:
+    """The fields of the Deployment that CONTRACT.md fixes, as (path -> value)."""
+    name, spec = msvc["metadata"]["name"], msvc["spec"]
+    return {
+        "metadata.labels": labels(name),
+        "spec.replicas": spec["replicas"],
+        "spec.selector": {"matchLabels": {SELECTOR_LABEL: name}},
+        "spec.template.metadata.labels": labels(name),
+        "container.name": "server",
+        "container.image": spec["image"],
+        "container.args": [f"--model={spec['model']}", f"--port={spec['port']}", *spec.get("args", [])],
+        "container.ports": [{"name": "http", "containerPort": spec["port"], "protocol": "TCP"}],
+    }
+
+
+def actual_deployment_fields(dep: dict[str, Any]) -> dict[str, Any]:
+    containers = dep["spec"]["template"]["spec"]["containers"]
+    server = next((c for c in containers if c.get("name") == "server"), {})
+    return {
+        "metadata.labels": {k: v for k, v in (dep["metadata"].get("labels") or {}).items()
+                            if k in labels(dep["metadata"]["name"])},
+        "spec.replicas": dep["spec"].get("replicas"),
+        "spec.selector": dep["spec"].get("selector"),
+        "spec.template.metadata.labels": {
+            k: v for k, v in (dep["spec"]["template"]["metadata"].get("labels") or {}).items()
+            if k in labels(dep["metadata"]["name"])},
+        "container.name": server.get("name"),
+        "container.image": server.get("image"),
+        "container.args": server.get("args"),
+        "container.ports": [{k: p.get(k) for k in ("name", "containerPort", "protocol")}
+                            for p in server.get("ports") or []],
+    }
+
+
+def expected_service_fields(msvc: dict[str, Any]) -> dict[str, Any]:
+    name, spec = msvc["metadata"]["name"], msvc["spec"]
+    return {
+        "metadata.labels": labels(name),
+        "spec.type": "ClusterIP",
+        "spec.selector": {SELECTOR_LABEL: name},
+        "spec.ports": [{"name": "http", "port": spec["port"], "targetPort": "http",
+                        "protocol": "TCP"}],
+    }
+
+
+def actual_service_fields(svc: dict[str, Any]) -> dict[str, Any]:
+    name = svc["metadata"]["name"]
+    return {
+        "metadata.labels": {k: v for k, v in (svc["metadata"].get("labels") or {}).items()
+                            if k in labels(name)},
+        "spec.type": svc["spec"].get("type"),
+        "spec.selector": svc["spec"].get("selector"),
+        "spec.ports": [{k: p.get(k) for k in ("name", "port", "targetPort", "protocol")}
+                       for p in svc["spec"].get("ports") or []],
+    }
+
+
+def diff_fields(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    """Lines ``path: expected X, got Y`` for each field that differs."""
+    return [f"{k}: expected {expected[k]!r}, got {actual.get(k)!r}"
+            for k in expected if expected[k] != actual.get(k)]

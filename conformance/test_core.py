@@ -1,0 +1,257 @@
+"""Core checks: convergence, no-op stability, conditions, optimistic concurrency, restart.
+
+Each check runs against one implementation (``--impl``) in a fresh namespace, with the
+operator as a real process under its own user. The docstring's first paragraph is the check's
+"why": the comparison report shows it next to each implementation's evidence.
+"""
+
+from __future__ import annotations
+
+import pytest
+from kubernetes.client.exceptions import ApiException
+
+from conformance.support import (
+    FINALIZER,
+    condition,
+    controller_ref,
+    create_modelservice,
+    actual_deployment_fields,
+    actual_service_fields,
+    diff_fields,
+    expected_deployment_fields,
+    expected_service_fields,
+    wait_converged,
+    wait_reconciled_past,
+    wait_settled,
+)
+from harness.audit import select, summarize
+from harness.kube import wait_for
+from harness.operators import CRASH_EXIT_CODE
+
+
+@pytest.mark.check("create-converges")
+def test_create_converges(admin, namespace, operators, audit, evidence, impl):
+    """A new ModelService converges to exactly the children and status the contract describes.
+
+    The Deployment and Service carry the desired fields and a controller ownerReference
+    (controller=true, blockOwnerDeletion=true) to the ModelService's UID, which is how the
+    controller's watches map child events back to their parent and how garbage collection
+    knows what to remove. The finalizer is in place before any child exists, so a deletion can
+    never outrun cleanup. status.observedGeneration equals metadata.generation: the status
+    describes the spec the user last wrote, not an older one.
+    """
+    operators.start()
+    created = create_modelservice(admin, namespace, "web", replicas=3, port=9000,
+                                  args=["--dtype=bf16"],
+                                  resources={"limits": {"cpu": "2", "memory": "1Gi"}})
+    msvc = wait_converged(admin, namespace, "web")
+    uid = msvc["metadata"]["uid"]
+    evidence.record("modelservice_uid", uid)
+    dep = admin.get("deployments", namespace, "web")
+    svc = admin.get("services", namespace, "web")
+    assert dep and svc
+
+    problems = diff_fields(expected_deployment_fields(msvc), actual_deployment_fields(dep))
+    problems += diff_fields(expected_service_fields(msvc), actual_service_fields(svc))
+    server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
+    if server.get("resources", {}).get("limits") != {"cpu": "2", "memory": "1Gi"}:
+        problems.append(f"container.resources.limits: expected cpu 2, memory 1Gi, got "
+                        f"{server.get('resources')!r}")
+    for kind, child in (("Deployment", dep), ("Service", svc)):
+        ref = controller_ref(child)
+        evidence.record(f"{kind.lower()}_controller_ref", ref)
+        want = {"apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService", "name": "web",
+                "uid": uid, "controller": True, "blockOwnerDeletion": True}
+        if ref != want:
+            problems.append(f"{kind} controller ownerReference: expected {want}, got {ref}")
+    finalizers = msvc["metadata"].get("finalizers") or []
+    evidence.record("finalizers", finalizers)
+    if FINALIZER not in finalizers:
+        problems.append(f"finalizer {FINALIZER} missing: {finalizers}")
+    status = msvc["status"]
+    evidence.record("generation", msvc["metadata"]["generation"])
+    evidence.record("observedGeneration", status.get("observedGeneration"))
+    want_status = {"selector": "modeldock.io/modelservice=web",
+                   "url": f"http://web.{namespace}.svc:9000", "replicas": 0,
+                   "readyReplicas": 0, "availableReplicas": 0}
+    for key, value in want_status.items():
+        if status.get(key) != value:
+            problems.append(f"status.{key}: expected {value!r}, got {status.get(key)!r}")
+    assert created["spec"]["replicas"] == 3
+    assert not problems, "children or status differ from the contract:\n  " + "\n  ".join(problems)
+
+    writes = select(audit.requests(), user=impl.user, namespace=namespace, writes_only=True)
+    evidence.record("operator_requests", summarize(writes))
+    ok_targets = [(r.verb, r.target) for r in writes if r.ok]
+    for needed in [("update", "modelservices"), ("create", "deployments"),
+                   ("create", "services"), ("update", "modelservices/status")]:
+        assert needed in ok_targets, f"expected a successful {needed} by {impl.user}; saw {ok_targets}"
+
+
+@pytest.mark.check("noop-stable")
+def test_noop_stable(admin, namespace, operators, audit, evidence, impl):
+    """Reconciles with nothing to change write nothing.
+
+    A level-triggered controller reconciles often: after a restart it re-lists and reconciles
+    every object, and any event (an annotation someone added, a status update of its own)
+    brings the whole object back through Reconcile. If each of those wrote — a fresh timestamp,
+    a full Update that wipes server defaults — every write would cause another event and the
+    controller would never go quiet, loading the API server and etcd and hiding real changes.
+    Here the operator is restarted and two unrelated annotations are added; the audit log must
+    show zero successful writes by the operator's user, the metrics must show that reconciles
+    did run, and the children's resourceVersions must not move.
+    """
+    op = operators.start()
+    create_modelservice(admin, namespace, "web")
+    wait_converged(admin, namespace, "web")
+    wait_settled(op)
+    start = audit.sync(admin)
+    svc_rv = admin.get("services", namespace, "web")["metadata"]["resourceVersion"]
+
+    # 1. Restart: the new process lists everything and reconciles it.
+    op.terminate()
+    op.start()
+    after_restart = wait_settled(op)
+    assert after_restart >= 1, "the restarted operator never reconciled the existing ModelService"
+    evidence.record("reconciles_after_restart", after_restart)
+
+    # 2. An unrelated annotation on the ModelService: an update event, nothing to do.
+    admin.patch("modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/note": "x"}}})
+    wait_reconciled_past(op, after_restart)
+    after_msvc_note = wait_settled(op)
+
+    # 3. An unrelated annotation on the Deployment: a child event mapped to the parent.
+    dep = admin.patch("deployments", namespace, "web", {"metadata": {"annotations": {"example.com/note": "y"}}})
+    dep_rv = dep["metadata"]["resourceVersion"]
+    wait_reconciled_past(op, after_msvc_note)
+    total = wait_settled(op)
+    evidence.record("reconciles_in_window", total)
+
+    end = audit.sync(admin)
+    window = select(audit.requests(start, end), user=impl.user, namespace=namespace, writes_only=True)
+    evidence.record("operator_writes_in_window", summarize(window))
+    successful = [r.describe() for r in window if r.ok]
+    evidence.record("successful_writes", len(successful))
+    dep_after = admin.get("deployments", namespace, "web")["metadata"]["resourceVersion"]
+    svc_after = admin.get("services", namespace, "web")["metadata"]["resourceVersion"]
+    evidence.record("deployment_resourceVersion", {"before": dep_rv, "after": dep_after})
+    evidence.record("service_resourceVersion", {"before": svc_rv, "after": svc_after})
+    assert successful == [], f"operator {impl.user} wrote while nothing changed: {successful}"
+    assert dep_after == dep_rv, f"Deployment resourceVersion moved {dep_rv} -> {dep_after}"
+    assert svc_after == svc_rv, f"Service resourceVersion moved {svc_rv} -> {svc_after}"
+
+
+@pytest.mark.check("progressing-without-kubelet")
+def test_progressing_without_kubelet(admin, namespace, operators, evidence):
+    """Without a kubelet no pod ever becomes available: status must say Progressing, not Ready,
+    and a condition's lastTransitionTime must not move while its status does not change.
+
+    Conditions are how users and other controllers learn what happened. Claiming Ready before
+    replicas are available misleads them; rewriting lastTransitionTime on every reconcile
+    destroys the one fact it exists to keep (since when has this been so?) and turns every
+    reconcile into a status write. Here the ModelService is reconciled again several times,
+    including after a spec change (generation 2) that leaves the conditions' status as it was.
+    """
+    op = operators.start()
+    create_modelservice(admin, namespace, "web")
+    msvc = wait_converged(admin, namespace, "web")
+    ready, progressing = condition(msvc, "Ready"), condition(msvc, "Progressing")
+    evidence.record("conditions_first", [ready, progressing])
+    assert ready and ready["status"] == "False" and ready["reason"] == "ReplicasUnavailable", ready
+    assert progressing and progressing["status"] == "True" \
+        and progressing["reason"] == "RolloutInProgress", progressing
+
+    count = wait_settled(op)
+    admin.patch("modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/a": "1"}}})
+    wait_reconciled_past(op, count)
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
+    msvc2 = wait_for(lambda: admin.get("modelservices", namespace, "web"),
+                     lambda m: m.get("status", {}).get("observedGeneration") == 2,
+                     60, "status.observedGeneration to reach 2")
+    wait_settled(op)
+    msvc2 = admin.get("modelservices", namespace, "web")
+    ready2, progressing2 = condition(msvc2, "Ready"), condition(msvc2, "Progressing")
+    evidence.record("conditions_after", [ready2, progressing2])
+    assert ready2 and progressing2
+    assert (ready2["status"], progressing2["status"]) == ("False", "True")
+    assert ready2["lastTransitionTime"] == ready["lastTransitionTime"], \
+        f"Ready.lastTransitionTime moved without a status change: {ready} -> {ready2}"
+    assert progressing2["lastTransitionTime"] == progressing["lastTransitionTime"], \
+        f"Progressing.lastTransitionTime moved without a status change: {progressing} -> {progressing2}"
+    assert ready2.get("observedGeneration") == 2 and progressing2.get("observedGeneration") == 2, \
+        "conditions must carry the generation they describe"
+
+
+@pytest.mark.check("stale-update-conflict")
+def test_stale_update_conflict(admin, namespace, operators, evidence):
+    """An update based on an old resourceVersion is refused with 409 Conflict, and a controller
+    that knows only the object's key still converges to the newest spec.
+
+    Kubernetes uses optimistic concurrency: every write names the resourceVersion it was based
+    on, and the API server refuses it if the object changed since. A controller must treat 409
+    as "my view is stale": requeue and recompute from a fresh read, never resend the rejected
+    object (that would overwrite someone else's change, or loop forever). Here a stale copy is
+    held while a fresh copy sets replicas to 2; the stale write must fail; then a fresh operator
+    process, given nothing but the key through its watch, must converge the Deployment to 2.
+    """
+    op = operators.start()
+    create_modelservice(admin, namespace, "web", replicas=1)
+    wait_converged(admin, namespace, "web")
+    op.terminate()
+
+    stale = admin.get("modelservices", namespace, "web")
+    fresh = admin.get("modelservices", namespace, "web")
+    fresh["spec"]["replicas"] = 2
+    updated = admin.update("modelservices", fresh)
+    evidence.record("resourceVersions", {"stale": stale["metadata"]["resourceVersion"],
+                                         "fresh": updated["metadata"]["resourceVersion"]})
+    stale["spec"]["replicas"] = 5
+    with pytest.raises(ApiException) as excinfo:
+        admin.update("modelservices", stale)
+    evidence.record("stale_update_status", excinfo.value.status)
+    assert excinfo.value.status == 409, f"expected 409 Conflict, got {excinfo.value.status}"
+
+    operators.start()
+    dep = wait_for(lambda: admin.get("deployments", namespace, "web"),
+                   lambda d: d["spec"].get("replicas") == 2, 60,
+                   "Deployment replicas to converge to 2")
+    evidence.record("deployment_replicas", dep["spec"]["replicas"])
+    wait_converged(admin, namespace, "web")
+
+
+@pytest.mark.check("restart-reconverges")
+def test_restart_reconverges(admin, namespace, operators, evidence):
+    """A controller killed between two writes finishes the job from the state of the world,
+    not from a remembered intent.
+
+    The operator is killed right after it wrote the Deployment and before the Service (crash
+    point after-deployment, exit code 86). While it is down, replicas change to 2. A
+    level-triggered controller restarts, lists what exists, and computes the difference: it
+    keeps the Deployment it made (same UID) and sets replicas to 2, creates the one missing
+    Service, and creates nothing twice. Replaying the intent it had when it died ("create a
+    Deployment with 1 replica") would be wrong twice over.
+    """
+    op = operators.start(crash_at="after-deployment")
+    create_modelservice(admin, namespace, "web", replicas=1)
+    code = op.wait_exit(60)
+    evidence.record("crash_exit_code", code)
+    assert code == CRASH_EXIT_CODE, f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
+    dep = admin.get("deployments", namespace, "web")
+    assert dep is not None, "the Deployment should have been written before the crash point"
+    assert admin.get("services", namespace, "web") is None, \
+        "the Service must not exist yet: the crash point is before it"
+    uid = dep["metadata"]["uid"]
+    evidence.record("deployment_uid_before", uid)
+
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
+    op.start()
+    msvc = wait_converged(admin, namespace, "web")
+    deps = admin.list("deployments", namespace)
+    svcs = admin.list("services", namespace)
+    evidence.record("deployment_uid_after", [d["metadata"]["uid"] for d in deps])
+    evidence.record("counts", {"deployments": len(deps), "services": len(svcs)})
+    assert len(deps) == 1 and deps[0]["metadata"]["uid"] == uid, \
+        f"expected the same Deployment {uid}, found {[d['metadata']['uid'] for d in deps]}"
+    assert deps[0]["spec"]["replicas"] == 2
+    assert len(svcs) == 1
+    assert msvc["status"]["observedGeneration"] == msvc["metadata"]["generation"]

@@ -1,0 +1,178 @@
+"""A small REST client for the checks: plain dicts in, plain dicts out.
+
+The checks read and write ModelServices, Deployments, Services, Leases and namespaces as JSON
+objects, exactly as the API server returns them, through the official ``kubernetes`` client's
+``ApiClient`` (TLS, kubeconfig, retries). Nothing here is an operator: it is the hand of the
+person running the experiment, and every call shows up in the audit log under that user.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from kubernetes import client, config
+from kubernetes.client.exceptions import ApiException
+
+T = TypeVar("T")
+
+#: resource -> (API path prefix, namespaced)
+RESOURCES: dict[str, tuple[str, bool]] = {
+    "modelservices": ("/apis/modeldock.io/v1alpha1", True),
+    "deployments": ("/apis/apps/v1", True),
+    "services": ("/api/v1", True),
+    "configmaps": ("/api/v1", True),
+    "secrets": ("/api/v1", True),
+    "leases": ("/apis/coordination.k8s.io/v1", True),
+    "rolebindings": ("/apis/rbac.authorization.k8s.io/v1", True),
+    "events": ("/api/v1", True),
+    "namespaces": ("/api/v1", False),
+    "pods": ("/api/v1", True),
+    "replicasets": ("/apis/apps/v1", True),
+    "nodes": ("/api/v1", False),
+}
+
+KIND_TO_RESOURCE = {
+    "ModelService": "modelservices", "Deployment": "deployments", "Service": "services",
+    "ConfigMap": "configmaps", "Lease": "leases", "RoleBinding": "rolebindings",
+    "Namespace": "namespaces",
+}
+
+
+class Kube:
+    """REST access as one kubeconfig user. ``Kube(path)``; methods raise ``ApiException``
+    (with ``.status``) for any non-2xx answer except where they say otherwise."""
+
+    def __init__(self, kubeconfig: Path | str) -> None:
+        self.kubeconfig = Path(kubeconfig)
+        cfg = client.Configuration()
+        config.load_kube_config(config_file=str(kubeconfig), client_configuration=cfg)
+        cfg.retries = 3
+        self.api = client.ApiClient(cfg)
+
+    def close(self) -> None:
+        self.api.close()
+
+    @staticmethod
+    def path(resource: str, namespace: str | None = None, name: str | None = None,
+             subresource: str | None = None) -> str:
+        prefix, namespaced = RESOURCES[resource]
+        p = prefix
+        if namespaced and namespace:
+            p += f"/namespaces/{namespace}"
+        p += f"/{resource}"
+        if name:
+            p += f"/{name}"
+        if subresource:
+            p += f"/{subresource}"
+        return p
+
+    def request(self, method: str, path: str, body: Any = None,
+                query: list[tuple[str, Any]] | None = None,
+                content_type: str = "application/json") -> Any:
+        """One HTTP request; returns the decoded JSON body (a dict). Raises ApiException
+        (``.status``, ``.body``) for any non-2xx answer."""
+        method, url, headers, payload, post = self.api.param_serialize(
+            method, path, query_params=[(k, v) for k, v in (query or [])], body=body,
+            header_params={"Accept": "application/json", "Content-Type": content_type},
+            auth_settings=["BearerToken"])
+        resp = self.api.call_api(method, url, header_params=headers, body=payload,
+                                 post_params=post, _request_timeout=30)
+        resp.read()
+        if not 200 <= resp.status < 300:
+            raise ApiException(http_resp=resp)
+        return json.loads(resp.data) if resp.data else {}
+
+    # -------------------------------------------------------------- verbs
+    def get(self, resource: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+        """The object, or None if it does not exist (404)."""
+        try:
+            return self.request("GET", self.path(resource, namespace, name))  # type: ignore[no-any-return]
+        except ApiException as exc:
+            if exc.status == 404:
+                return None
+            raise
+
+    def list(self, resource: str, namespace: str | None = None,
+             label_selector: str | None = None) -> list[dict[str, Any]]:
+        query = [("labelSelector", label_selector)] if label_selector else []
+        out = self.request("GET", self.path(resource, namespace), query=query)
+        return list(out.get("items") or [])
+
+    def create(self, resource: str, namespace: str | None, body: dict[str, Any]) -> dict[str, Any]:
+        return self.request("POST", self.path(resource, namespace), body)  # type: ignore[no-any-return]
+
+    def update(self, resource: str, body: dict[str, Any], subresource: str | None = None) -> dict[str, Any]:
+        """PUT ``body`` as it is (its metadata.resourceVersion is the precondition: a stale one
+        gets 409 Conflict)."""
+        meta = body["metadata"]
+        return self.request("PUT", self.path(resource, meta.get("namespace"), meta["name"],  # type: ignore[no-any-return]
+                                             subresource), body)
+
+    def patch(self, resource: str, namespace: str | None, name: str, patch: dict[str, Any],
+              subresource: str | None = None) -> dict[str, Any]:
+        """JSON merge patch (RFC 7386)."""
+        return self.request("PATCH", self.path(resource, namespace, name, subresource), patch,  # type: ignore[no-any-return]
+                            content_type="application/merge-patch+json")
+
+    def delete(self, resource: str, namespace: str | None, name: str,
+               uid: str | None = None, missing_ok: bool = True) -> bool:
+        """Delete; with ``uid``, only that incarnation (a precondition). Returns False if the
+        object was already gone (404) and ``missing_ok``."""
+        body: dict[str, Any] = {"propagationPolicy": "Background"}
+        if uid:
+            body["preconditions"] = {"uid": uid}
+        try:
+            self.request("DELETE", self.path(resource, namespace, name), body)
+            return True
+        except ApiException as exc:
+            if exc.status == 404 and missing_ok:
+                return False
+            raise
+
+    def can_i(self, verb: str, resource: str, namespace: str | None, group: str = "") -> bool:
+        """SelfSubjectAccessReview: may this user do ``verb`` on ``resource``?"""
+        review = {"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
+                  "spec": {"resourceAttributes": {"verb": verb, "resource": resource,
+                                                  "group": group, "namespace": namespace or ""}}}
+        out = self.request("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", review)
+        return bool(out["status"].get("allowed"))
+
+
+def wait_for(fetch: Callable[[], T | None], predicate: Callable[[T], bool], timeout: float,
+             what: str, interval: float = 0.1) -> T:
+    """Poll ``fetch()`` until ``predicate(value)`` holds; return that value.
+
+    Raises ``AssertionError`` after ``timeout`` seconds with ``what`` and the last value seen,
+    so a failed check shows what it expected and what it last observed.
+    """
+    deadline = time.monotonic() + timeout
+    last: T | None = None
+    last_exc: Exception | None = None
+    while True:
+        try:
+            last = fetch()
+            if last is not None and predicate(last):
+                return last
+        except ApiException as exc:
+            last_exc = exc
+        if time.monotonic() > deadline:
+            detail = f"; last error: {last_exc.status} {last_exc.reason}" if last_exc else ""
+            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}{detail}\n"
+                                 f"last observed: {_short(last)}")
+        time.sleep(interval)
+
+
+def _short(obj: Any) -> str:
+    import yaml
+
+    if obj is None:
+        return "nothing (object absent)"
+    if isinstance(obj, dict):
+        obj = {k: v for k, v in obj.items() if k != "metadata"} | {
+            "metadata": {k: v for k, v in (obj.get("metadata") or {}).items() if k != "managedFields"}}
+    text = yaml.safe_dump(obj, sort_keys=False)
+    return text if len(text) < 4000 else text[:4000] + "\n..."

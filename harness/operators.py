@@ -1,0 +1,245 @@
+"""Implementations of the operator contract, and their processes.
+
+An implementation is a command (``harness/implementations.toml``, or any file of that shape
+given with ``--impl-file``). ``OperatorProcess`` runs one instance of it the way
+``conformance/CONTRACT.md`` says: its own kubeconfig (client certificate CN
+``modeldock:<impl>``), ``WATCH_NAMESPACE``, leader-election timings, free metrics and health
+ports, and optionally ``MODELDOCK_CRASH_AT``. It can be started, SIGTERMed, SIGKILLed and
+restarted, and it reads the operator's ``/metrics`` the same way for every implementation.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+import urllib.error
+import urllib.request
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from harness.process import ManagedProcess, ProcessError, free_port, log_tail, wait_until
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BUILD_DIR = REPO_ROOT / "build"
+DEFAULT_IMPL_FILE = Path(__file__).resolve().parent / "implementations.toml"
+
+#: Exit code of a process that reached its crash point (CONTRACT.md).
+CRASH_EXIT_CODE = 86
+
+
+class ImplementationError(RuntimeError):
+    """An implementation is unknown, badly declared, or failed to build."""
+
+
+@dataclass(frozen=True)
+class Implementation:
+    """One implementation: ``id`` (e.g. ``go``), ``title``, ``command`` argv (placeholders
+    expanded), optional ``build`` argv and ``workdir``."""
+
+    id: str
+    title: str
+    command: tuple[str, ...]
+    build: tuple[str, ...] = ()
+    workdir: Path = REPO_ROOT
+    source: Path = DEFAULT_IMPL_FILE
+
+    @property
+    def user(self) -> str:
+        """The Kubernetes user this implementation runs as (its certificate's CN)."""
+        return f"modeldock:{self.id}"
+
+    def run_build(self) -> None:
+        """Run the build command, if any. Raises ImplementationError with its output on failure."""
+        if not self.build:
+            return
+        BUILD_DIR.mkdir(exist_ok=True)
+        proc = subprocess.run(list(self.build), cwd=self.workdir, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise ImplementationError(
+                f"building implementation {self.id!r} failed ({' '.join(self.build)} in "
+                f"{self.workdir}):\n{proc.stdout}{proc.stderr}")
+
+
+def _expand(arg: str) -> str:
+    return arg.format(repo=REPO_ROOT, build=BUILD_DIR, python=sys.executable)
+
+
+def load_implementations(extra_files: Iterable[Path | str] = ()) -> dict[str, Implementation]:
+    """All declared implementations: the default file, then ``extra_files``, then the files in
+    ``MODELDOCK_IMPL_FILES`` (``:``-separated); a later declaration of an id replaces an earlier
+    one. Raises ImplementationError naming the file and the field that is wrong."""
+    files = [DEFAULT_IMPL_FILE, *map(Path, extra_files)]
+    files += [Path(p) for p in os.environ.get("MODELDOCK_IMPL_FILES", "").split(":") if p]
+    impls: dict[str, Implementation] = {}
+    for path in files:
+        try:
+            data = tomllib.loads(path.read_text())
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ImplementationError(f"cannot read implementations file {path}: {exc}") from exc
+        for impl_id, table in data.items():
+            if not isinstance(table, dict) or not isinstance(table.get("command"), list) \
+                    or not table["command"]:
+                raise ImplementationError(
+                    f"{path}: [{impl_id}] needs command = [\"argv0\", ...] (a non-empty list)")
+            workdir = Path(_expand(table.get("workdir", ".")))
+            if not workdir.is_absolute():
+                workdir = (REPO_ROOT if path == DEFAULT_IMPL_FILE else path.parent) / workdir
+            impls[impl_id] = Implementation(
+                id=impl_id,
+                title=str(table.get("title", impl_id)),
+                command=tuple(_expand(a) for a in table["command"]),
+                build=tuple(_expand(a) for a in table.get("build", [])),
+                workdir=workdir,
+                source=path,
+            )
+    return impls
+
+
+def get_implementation(impl_id: str, extra_files: Iterable[Path | str] = ()) -> Implementation:
+    impls = load_implementations(extra_files)
+    if impl_id not in impls:
+        raise ImplementationError(f"unknown implementation {impl_id!r}; declared: "
+                                  f"{', '.join(sorted(impls))} (add one with --impl-file)")
+    return impls[impl_id]
+
+
+@dataclass
+class OperatorProcess:
+    """One running instance of an implementation.
+
+    ``kubeconfig``: the implementation user's kubeconfig; ``namespace``: WATCH_NAMESPACE;
+    ``log_path``: where its stderr/stdout go; ``crash_at``: a crash point or None;
+    ``leader_election``: turn on Lease election; ``lease``: (duration, renew deadline, retry
+    period) in seconds; ``env``: extra variables. Ports are chosen when constructed.
+    """
+
+    impl: Implementation
+    kubeconfig: Path
+    namespace: str
+    log_path: Path
+    crash_at: str | None = None
+    leader_election: bool = False
+    lease: tuple[float, float, float] = (15.0, 10.0, 2.0)
+    env: dict[str, str] = field(default_factory=dict)
+    metrics_port: int = field(default_factory=free_port)
+    health_port: int = field(default_factory=free_port)
+
+    def __post_init__(self) -> None:
+        self._proc = ManagedProcess(f"operator {self.impl.id}", self.impl.command, self.log_path,
+                                    env=self._environment(), cwd=self.impl.workdir)
+
+    def _environment(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("KUBECONFIG", "MODELDOCK_CRASH", "WATCH_NAMESPACE"))}
+        env.update({
+            "KUBECONFIG": str(self.kubeconfig),
+            "WATCH_NAMESPACE": self.namespace,
+            "LEADER_ELECTION": "true" if self.leader_election else "false",
+            "LEADER_ELECTION_NAMESPACE": self.namespace,
+            "LEASE_DURATION": str(self.lease[0]),
+            "RENEW_DEADLINE": str(self.lease[1]),
+            "RETRY_PERIOD": str(self.lease[2]),
+            "METRICS_BIND_ADDRESS": f"127.0.0.1:{self.metrics_port}",
+            "HEALTH_PROBE_BIND_ADDRESS": f"127.0.0.1:{self.health_port}",
+            "PYTHONUNBUFFERED": "1",
+        })
+        if self.crash_at:
+            env["MODELDOCK_CRASH_AT"] = self.crash_at
+        env.update(self.env)
+        return env
+
+    # -------------------------------------------------------------- lifecycle
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid
+
+    def start(self, crash_at: str | None = None, wait_ready: bool = True,
+              timeout: float = 60) -> "OperatorProcess":
+        """Start (or restart) the process; ``crash_at`` replaces the crash point for this start
+        (None: none). With ``wait_ready``, wait until ``/readyz`` answers 200; raises
+        ProcessError with the log tail if the process exits first."""
+        self.crash_at = crash_at
+        self._proc.env = self._environment()
+        self._proc.start()
+        if wait_ready:
+            self.wait_ready(timeout)
+        return self
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        wait_until(lambda: self._get(f"http://127.0.0.1:{self.health_port}/readyz") == 200,
+                   timeout=timeout, what=f"{self.impl.id} operator /readyz", alive=[self._proc])
+
+    def running(self) -> bool:
+        return self._proc.running()
+
+    def returncode(self) -> int | None:
+        return self._proc.returncode()
+
+    def wait_exit(self, timeout: float) -> int:
+        """Wait for the process to exit; return its exit code. Raises AssertionError with the
+        log tail if it is still running after ``timeout`` seconds."""
+        try:
+            return self._proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"{self.impl.id} operator still running after {timeout:.0f}s; "
+                                 f"log tail:\n{log_tail(self.log_path)}") from None
+
+    def terminate(self, timeout: float = 20) -> int | None:
+        """SIGTERM and wait (SIGKILL after ``timeout``). Returns the exit code."""
+        return self._proc.stop(timeout)
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup, the Lease is not released."""
+        self._proc.kill()
+
+    def signal(self, sig: int) -> None:
+        self._proc.signal(sig)
+
+    # -------------------------------------------------------------- observation
+    @staticmethod
+    def _get(url: str) -> int:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as resp:
+                return int(resp.status)
+        except urllib.error.HTTPError as exc:
+            return int(exc.code)
+        except (urllib.error.URLError, OSError):
+            return 0
+
+    def metrics(self) -> dict[str, float]:
+        """The operator's Prometheus samples, keyed ``name{label="v",...}`` (labels sorted).
+
+        Raises ProcessError if /metrics does not answer."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics",
+                                        timeout=5) as resp:
+                text = resp.read().decode()
+        except (urllib.error.URLError, OSError) as exc:
+            raise ProcessError(f"{self.impl.id} operator /metrics did not answer: {exc}") from exc
+        out: dict[str, float] = {}
+        for family in text_string_to_metric_families(text):
+            for s in family.samples:
+                labels = ",".join(f'{k}="{v}"' for k, v in sorted(s.labels.items()))
+                out[f"{s.name}{{{labels}}}"] = float(s.value)
+        return out
+
+    def reconcile_count(self) -> float:
+        """Sum of ``controller_runtime_reconcile_total`` over results, for controller modelservice."""
+        return sum(v for k, v in self.metrics().items()
+                   if k.startswith("controller_runtime_reconcile_total{")
+                   and 'controller="modelservice"' in k)
+
+    def workqueue_depth(self) -> float:
+        return sum(v for k, v in self.metrics().items()
+                   if k.startswith("workqueue_depth{") and 'name="modelservice"' in k)
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
