@@ -1,0 +1,415 @@
+// Unit tests of the pure parts of the reconciler: desired objects, mutate, conditions, status,
+// configuration. No API server; controller_test.go has the envtest test.
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+)
+
+// testModelService returns a ModelService as the API server would store it, defaults applied.
+func testModelService(spec map[string]interface{}) *unstructured.Unstructured {
+	full := map[string]interface{}{"model": "facebook/opt-125m", "image": "vllm/vllm-openai:v0.6.0", "replicas": int64(1), "port": int64(8000)}
+	for k, v := range spec {
+		full[k] = v
+	}
+	ms := newModelService()
+	ms.SetName("opt")
+	ms.SetNamespace("lab")
+	ms.SetUID(types.UID("ms-uid"))
+	ms.SetGeneration(3)
+	ms.Object["spec"] = full
+	return ms
+}
+
+func mustSpec(t *testing.T, ms *unstructured.Unstructured) modelServiceSpec {
+	t.Helper()
+	spec, err := readSpec(ms)
+	if err != nil {
+		t.Fatalf("readSpec: %v", err)
+	}
+	return spec
+}
+
+func TestDesiredDeployment(t *testing.T) {
+	ms := testModelService(map[string]interface{}{
+		"replicas": int64(2), "port": int64(9000), "args": []interface{}{"--dtype=half"},
+		"resources": map[string]interface{}{"limits": map[string]interface{}{"cpu": "500m", "memory": int64(1073741824)}},
+	})
+	dep := desiredDeployment(ms, mustSpec(t, ms))
+
+	wantLabels := map[string]string{"app.kubernetes.io/name": "opt", "app.kubernetes.io/managed-by": "modeldock", "modeldock.io/modelservice": "opt"}
+	if dep.Name != "opt" || dep.Namespace != "lab" {
+		t.Errorf("name = %s/%s, want lab/opt", dep.Namespace, dep.Name)
+	}
+	if !equality.Semantic.DeepEqual(dep.Labels, wantLabels) || !equality.Semantic.DeepEqual(dep.Spec.Template.Labels, wantLabels) {
+		t.Errorf("labels = %v, template labels = %v, want %v", dep.Labels, dep.Spec.Template.Labels, wantLabels)
+	}
+	if got := dep.Spec.Selector.MatchLabels; len(got) != 1 || got["modeldock.io/modelservice"] != "opt" {
+		t.Errorf("selector = %v", got)
+	}
+	if *dep.Spec.Replicas != 2 {
+		t.Errorf("replicas = %d, want 2", *dep.Spec.Replicas)
+	}
+	wantRef := metav1.OwnerReference{APIVersion: "modeldock.io/v1alpha1", Kind: "ModelService", Name: "opt", UID: "ms-uid", Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}
+	if len(dep.OwnerReferences) != 1 || !equality.Semantic.DeepEqual(dep.OwnerReferences[0], wantRef) {
+		t.Errorf("ownerReferences = %+v", dep.OwnerReferences)
+	}
+	cs := dep.Spec.Template.Spec.Containers
+	if len(cs) != 1 || cs[0].Name != "server" || cs[0].Image != "vllm/vllm-openai:v0.6.0" {
+		t.Fatalf("containers = %+v", cs)
+	}
+	if got, want := strings.Join(cs[0].Args, " "), "--model=facebook/opt-125m --port=9000 --dtype=half"; got != want {
+		t.Errorf("args = %q, want %q", got, want)
+	}
+	if want := []corev1.ContainerPort{{Name: "http", ContainerPort: 9000, Protocol: corev1.ProtocolTCP}}; !equality.Semantic.DeepEqual(cs[0].Ports, want) {
+		t.Errorf("ports = %+v", cs[0].Ports)
+	}
+	if got := cs[0].Resources.Limits[corev1.ResourceMemory]; got.Cmp(resource.MustParse("1Gi")) != 0 {
+		t.Errorf("memory limit = %s, want 1Gi", got.String())
+	}
+	if got := cs[0].Resources.Limits[corev1.ResourceCPU]; got.Cmp(resource.MustParse("0.5")) != 0 {
+		t.Errorf("cpu limit = %s, want 500m", got.String())
+	}
+}
+
+func TestReadSpecDefaults(t *testing.T) {
+	ms := newModelService()
+	ms.Object["spec"] = map[string]interface{}{"model": "m", "image": "i"}
+	spec := mustSpec(t, ms)
+	if *spec.Replicas != 1 || *spec.Port != 8000 {
+		t.Errorf("defaults = replicas %d, port %d; want 1, 8000", *spec.Replicas, *spec.Port)
+	}
+	ms.Object["spec"] = map[string]interface{}{"model": "m", "image": "i", "replicas": int64(0)}
+	if spec := mustSpec(t, ms); *spec.Replicas != 0 {
+		t.Errorf("replicas 0 read as %d", *spec.Replicas)
+	}
+}
+
+func TestDesiredService(t *testing.T) {
+	ms := testModelService(map[string]interface{}{"port": int64(9000)})
+	svc := desiredService(ms, mustSpec(t, ms))
+	if svc.Spec.Type != corev1.ServiceTypeClusterIP {
+		t.Errorf("type = %s", svc.Spec.Type)
+	}
+	if len(svc.Spec.Selector) != 1 || svc.Spec.Selector["modeldock.io/modelservice"] != "opt" {
+		t.Errorf("selector = %v", svc.Spec.Selector)
+	}
+	want := []corev1.ServicePort{{Name: "http", Port: 9000, TargetPort: intstr.FromString("http"), Protocol: corev1.ProtocolTCP}}
+	if !equality.Semantic.DeepEqual(svc.Spec.Ports, want) {
+		t.Errorf("ports = %+v", svc.Spec.Ports)
+	}
+	if len(svc.Labels) != 3 || len(svc.OwnerReferences) != 1 || !*svc.OwnerReferences[0].Controller {
+		t.Errorf("metadata = %+v", svc.ObjectMeta)
+	}
+}
+
+// serverDefaultedDeployment is desired as the API server and the deployment controller hand it
+// back: defaults filled in, bookkeeping set, a foreign annotation and label added.
+func serverDefaultedDeployment(desired *appsv1.Deployment) *appsv1.Deployment {
+	live := desired.DeepCopy()
+	live.UID, live.ResourceVersion, live.Generation = "dep-uid", "4711", 1
+	live.CreationTimestamp = metav1.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+	live.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1", "team": "ml"}
+	live.Labels["extra"] = "kept"
+	live.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "go_reference", Operation: metav1.ManagedFieldsOperationUpdate}}
+	live.Spec.RevisionHistoryLimit = ptr.To[int32](10)
+	live.Spec.ProgressDeadlineSeconds = ptr.To[int32](600)
+	maxSurge, maxUnavailable := intstr.FromString("25%"), intstr.FromString("25%")
+	live.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+		RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &maxSurge, MaxUnavailable: &maxUnavailable}}
+	pod := &live.Spec.Template.Spec
+	pod.RestartPolicy = corev1.RestartPolicyAlways
+	pod.TerminationGracePeriodSeconds = ptr.To[int64](30)
+	pod.DNSPolicy = corev1.DNSClusterFirst
+	pod.SecurityContext = &corev1.PodSecurityContext{}
+	pod.SchedulerName = corev1.DefaultSchedulerName
+	c := &pod.Containers[0]
+	c.ImagePullPolicy = corev1.PullIfNotPresent
+	c.TerminationMessagePath = corev1.TerminationMessagePathDefault
+	c.TerminationMessagePolicy = corev1.TerminationMessageReadFile
+	live.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 1, UpdatedReplicas: 1}
+	return live
+}
+
+// mutated applies mutate to a deep copy of live, as ensureChild does, and says whether a write
+// would follow.
+func mutatedDeployment(live, desired *appsv1.Deployment) (*appsv1.Deployment, bool) {
+	updated := live.DeepCopy()
+	mutateDeployment(updated, desired)
+	return updated, !equality.Semantic.DeepEqual(live, updated)
+}
+
+func TestMutateDeploymentNoChangeOnServerDefaultedLiveObject(t *testing.T) {
+	ms := testModelService(nil)
+	desired := desiredDeployment(ms, mustSpec(t, ms))
+	live := serverDefaultedDeployment(desired)
+	if updated, write := mutatedDeployment(live, desired); write {
+		t.Errorf("mutate changed a live object that already matches; it would write:\nlive    %+v\nupdated %+v", live, updated)
+	}
+}
+
+func TestMutateDeploymentComparesQuantitiesByValue(t *testing.T) {
+	ms := testModelService(map[string]interface{}{"resources": map[string]interface{}{
+		"requests": map[string]interface{}{"cpu": "1000m", "memory": "1024Mi"}}})
+	desired := desiredDeployment(ms, mustSpec(t, ms))
+	live := serverDefaultedDeployment(desired)
+	// The API server stores the canonical form.
+	live.Spec.Template.Spec.Containers[0].Resources.Requests = corev1.ResourceList{
+		corev1.ResourceCPU: resource.MustParse("1"), corev1.ResourceMemory: resource.MustParse("1Gi")}
+	if _, write := mutatedDeployment(live, desired); write {
+		t.Error("1000m vs 1 (or 1024Mi vs 1Gi) would cause a write; quantities must compare by value")
+	}
+	live.Spec.Template.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = resource.MustParse("2")
+	if _, write := mutatedDeployment(live, desired); !write {
+		t.Error("a different cpu request was not repaired")
+	}
+}
+
+func TestMutateDeploymentRepairsOursAndKeepsTheirs(t *testing.T) {
+	ms := testModelService(nil)
+	desired := desiredDeployment(ms, mustSpec(t, ms))
+	live := serverDefaultedDeployment(desired)
+	live.Spec.Replicas = ptr.To[int32](5)
+	live.Labels["app.kubernetes.io/managed-by"] = "someone"
+	live.Spec.Template.Spec.Containers[0].Image = "other:latest"
+	sidecar := corev1.Container{Name: "sidecar", Image: "envoy"}
+	live.Spec.Template.Spec.Containers = append(live.Spec.Template.Spec.Containers, sidecar)
+
+	updated, write := mutatedDeployment(live, desired)
+	if !write {
+		t.Fatal("drift was not detected")
+	}
+	if *updated.Spec.Replicas != 1 || updated.Labels["app.kubernetes.io/managed-by"] != "modeldock" ||
+		updated.Spec.Template.Spec.Containers[0].Image != "vllm/vllm-openai:v0.6.0" {
+		t.Errorf("drift not repaired: %+v", updated)
+	}
+	if updated.Labels["extra"] != "kept" || updated.Annotations["team"] != "ml" ||
+		len(updated.Spec.Template.Spec.Containers) != 2 || updated.Spec.Template.Spec.Containers[1].Name != "sidecar" ||
+		updated.Spec.Template.Spec.Containers[0].ImagePullPolicy != corev1.PullIfNotPresent {
+		t.Errorf("fields of other writers or server defaults lost: %+v", updated)
+	}
+
+	// A Deployment whose server container was removed gets it back, after the others.
+	live.Spec.Template.Spec.Containers = []corev1.Container{sidecar}
+	updated, _ = mutatedDeployment(live, desired)
+	if cs := updated.Spec.Template.Spec.Containers; len(cs) != 2 || cs[1].Name != "server" {
+		t.Errorf("containers = %+v, want sidecar then server", cs)
+	}
+}
+
+func TestMutateServiceNoChangeOnServerDefaultedLiveObject(t *testing.T) {
+	ms := testModelService(nil)
+	desired := desiredService(ms, mustSpec(t, ms))
+	live := desired.DeepCopy()
+	live.UID, live.ResourceVersion = "svc-uid", "4712"
+	live.Annotations = map[string]string{"team": "ml"}
+	live.Spec.ClusterIP, live.Spec.ClusterIPs = "10.0.0.12", []string{"10.0.0.12"}
+	live.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
+	live.Spec.IPFamilyPolicy = ptr.To(corev1.IPFamilyPolicySingleStack)
+	live.Spec.SessionAffinity = corev1.ServiceAffinityNone
+	live.Spec.InternalTrafficPolicy = ptr.To(corev1.ServiceInternalTrafficPolicyCluster)
+
+	updated := live.DeepCopy()
+	mutateService(updated, desired)
+	if !equality.Semantic.DeepEqual(live, updated) {
+		t.Errorf("mutate changed a live Service that already matches:\nlive    %+v\nupdated %+v", live, updated)
+	}
+	live.Spec.Ports[0].Port = 1234
+	updated = live.DeepCopy()
+	mutateService(updated, desired)
+	if updated.Spec.Ports[0].Port != 8000 || updated.Spec.ClusterIP != "10.0.0.12" {
+		t.Errorf("port not repaired or clusterIP lost: %+v", updated.Spec)
+	}
+}
+
+func TestSetConditionKeepsLastTransitionTimeWhileStatusHolds(t *testing.T) {
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 999, time.UTC)
+	var conds []metav1.Condition
+	setCondition(&conds, "Ready", metav1.ConditionFalse, "ReplicasUnavailable", "0/1", 1, t0)
+	if got := conds[0].LastTransitionTime.Time; !got.Equal(t0.Truncate(time.Second)) {
+		t.Fatalf("lastTransitionTime = %v, want %v (seconds, UTC)", got, t0.Truncate(time.Second))
+	}
+
+	// Same status, new reason, message and generation: the time stays.
+	setCondition(&conds, "Ready", metav1.ConditionFalse, "Other", "0/2", 2, t0.Add(time.Hour))
+	if c := conds[0]; !c.LastTransitionTime.Time.Equal(t0.Truncate(time.Second)) || c.Reason != "Other" || c.Message != "0/2" || c.ObservedGeneration != 2 {
+		t.Errorf("after same-status update: %+v", c)
+	}
+
+	// Status changes: the time moves.
+	setCondition(&conds, "Ready", metav1.ConditionTrue, "ReplicasAvailable", "1/1", 2, t0.Add(2*time.Hour))
+	if got := conds[0].LastTransitionTime.Time; !got.Equal(t0.Add(2 * time.Hour).Truncate(time.Second)) {
+		t.Errorf("lastTransitionTime after a status change = %v", got)
+	}
+}
+
+// storedForm is what a status map looks like after a round trip through the API server: JSON
+// out, and back in through the unstructured decoder (integers as int64).
+func storedForm(t *testing.T, status map[string]interface{}) map[string]interface{} {
+	t.Helper()
+	data, err := json.Marshal(map[string]interface{}{"apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService", "status": status})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(data, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obj.(*unstructured.Unstructured).Object["status"].(map[string]interface{})
+}
+
+func TestComputeStatus(t *testing.T) {
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	ms := testModelService(map[string]interface{}{"replicas": int64(2)})
+	spec := mustSpec(t, ms)
+	dep := desiredDeployment(ms, spec)
+	dep.Generation = 1
+
+	decode := func(m map[string]interface{}) modelServiceStatus {
+		var s modelServiceStatus
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+
+	t.Run("progressing without a kubelet", func(t *testing.T) {
+		status, err := computeStatus(ms, spec, dep, "", t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"observedGeneration", "replicas", "readyReplicas", "availableReplicas", "selector", "url"} {
+			if _, ok := status[k]; !ok {
+				t.Errorf("status lacks %s (zeros must be written): %v", k, status)
+			}
+		}
+		s := decode(status)
+		if s.ObservedGeneration != 3 || s.Selector != "modeldock.io/modelservice=opt" || s.URL != "http://opt.lab.svc:8000" {
+			t.Errorf("status = %+v", s)
+		}
+		if len(s.Conditions) != 2 || s.Conditions[0].Type != "Ready" || s.Conditions[1].Type != "Progressing" {
+			t.Fatalf("conditions = %+v, want Ready then Progressing", s.Conditions)
+		}
+		ready, progressing := s.Conditions[0], s.Conditions[1]
+		msg := `Deployment "opt" has 0/2 available replicas`
+		if ready.Status != "False" || ready.Reason != "ReplicasUnavailable" || ready.Message != msg || ready.ObservedGeneration != 3 {
+			t.Errorf("Ready = %+v", ready)
+		}
+		if progressing.Status != "True" || progressing.Reason != "RolloutInProgress" || progressing.Message != msg {
+			t.Errorf("Progressing = %+v", progressing)
+		}
+
+		// Stored, then recomputed an hour later with nothing changed: equal, so no write.
+		ms := ms.DeepCopy()
+		ms.Object["status"] = storedForm(t, status)
+		again, err := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equality.Semantic.DeepEqual(ms.Object["status"], again) {
+			t.Errorf("recomputed status differs from the stored one; a write would follow:\nstored %v\nnew    %v", ms.Object["status"], again)
+		}
+	})
+
+	t.Run("rollout complete", func(t *testing.T) {
+		dep := dep.DeepCopy()
+		dep.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+		status, _ := computeStatus(ms, spec, dep, "", t0)
+		s := decode(status)
+		ready := meta.FindStatusCondition(s.Conditions, "Ready")
+		progressing := meta.FindStatusCondition(s.Conditions, "Progressing")
+		if s.AvailableReplicas != 2 || ready.Status != "True" || ready.Reason != "ReplicasAvailable" ||
+			progressing.Status != "False" || progressing.Reason != "RolloutComplete" ||
+			ready.Message != `Deployment "opt" has 2/2 available replicas` {
+			t.Errorf("status = %+v", s)
+		}
+		// The Deployment has not observed its latest generation: still rolling out.
+		dep.Generation = 2
+		status, _ = computeStatus(ms, spec, dep, "", t0)
+		if c := meta.FindStatusCondition(decode(status).Conditions, "Progressing"); c.Status != "True" {
+			t.Errorf("Progressing = %+v while the Deployment's observedGeneration lags", c)
+		}
+	})
+
+	t.Run("child conflict", func(t *testing.T) {
+		foreign := dep.DeepCopy()
+		foreign.Status = appsv1.DeploymentStatus{Replicas: 3, ReadyReplicas: 3, AvailableReplicas: 3}
+		msg := `Deployment "opt" exists and is not controlled by this ModelService`
+		status, _ := computeStatus(ms, spec, foreign, msg, t0)
+		s := decode(status)
+		if s.Replicas != 0 || s.ReadyReplicas != 0 || s.AvailableReplicas != 0 {
+			t.Errorf("replica counts on conflict = %+v, want zeros", s)
+		}
+		for _, c := range s.Conditions {
+			if c.Status != "False" || c.Reason != "ChildConflict" || c.Message != msg {
+				t.Errorf("%s = %+v", c.Type, c)
+			}
+		}
+	})
+
+	t.Run("conditions rewritten in order", func(t *testing.T) {
+		ms := ms.DeepCopy()
+		first, _ := computeStatus(ms, spec, dep, "", t0)
+		stored := storedForm(t, first)
+		conds := stored["conditions"].([]interface{})
+		stored["conditions"] = []interface{}{conds[1], map[string]interface{}{"type": "Stale", "status": "True", "reason": "X", "message": "", "lastTransitionTime": "2020-01-01T00:00:00Z"}, conds[0]}
+		ms.Object["status"] = stored
+		again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
+		if !equality.Semantic.DeepEqual(storedForm(t, first), again) {
+			t.Errorf("got %v, want %v", again, first)
+		}
+	})
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+
+	c, err := configFromEnv(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config{WatchNamespace: "modeldock-lab", LeaderElectionNamespace: "modeldock-lab",
+		LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second,
+		MetricsBindAddress: ":8080", HealthProbeBindAddress: ":8081", MaxConcurrentReconciles: 1}
+	if c != want {
+		t.Errorf("defaults = %+v, want %+v", c, want)
+	}
+
+	c, err = configFromEnv(env(map[string]string{"WATCH_NAMESPACE": "ns1", "LEADER_ELECTION": "true",
+		"LEASE_DURATION": "1.5", "RENEW_DEADLINE": "1", "RETRY_PERIOD": "0.25", "METRICS_BIND_ADDRESS": "0",
+		"MAX_CONCURRENT_RECONCILES": "4"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.LeaderElection || c.LeaderElectionNamespace != "ns1" || c.LeaseDuration != 1500*time.Millisecond ||
+		c.RetryPeriod != 250*time.Millisecond || c.MetricsBindAddress != "0" || c.MaxConcurrentReconciles != 4 {
+		t.Errorf("config = %+v", c)
+	}
+
+	for name, value := range map[string]string{"LEADER_ELECTION": "yes", "LEASE_DURATION": "15s",
+		"RETRY_PERIOD": "-1", "MAX_CONCURRENT_RECONCILES": "0"} {
+		_, err := configFromEnv(env(map[string]string{name: value}))
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s=%s: error %v does not name the variable", name, value, err)
+		}
+	}
+	_, err = configFromEnv(env(map[string]string{"LEADER_ELECTION": "true", "LEASE_DURATION": "5", "RENEW_DEADLINE": "10"}))
+	if err == nil || !strings.Contains(err.Error(), "LEASE_DURATION") {
+		t.Errorf("lease shorter than renew deadline: error %v", err)
+	}
+}
