@@ -1,0 +1,67 @@
+# ModelDock: `make conformance` is the main job, `make test` what CI runs.
+# Every target installs what it needs: a virtualenv from pyproject.toml, Go modules through the
+# Go module proxy, and the Kubernetes binaries (built once from tools/, cached in
+# ~/.cache/modeldock, or taken from KUBEBUILDER_ASSETS).
+
+PYTHON_BOOTSTRAP ?= python3
+VENV      ?= .venv
+PY        := $(VENV)/bin/python
+STAMP     := $(VENV)/.installed
+IMPLS     ?= go python
+PYTEST_ARGS ?=
+
+.PHONY: help conformance test unit go-test go-vet lint bench report tools binaries up down clean
+
+help:
+	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/"
+	@echo "make test         unit tests, go test (envtest), and the conformance run"
+	@echo "make tools        build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl)"
+	@echo "make up / down    a control plane in the background (prints export KUBECONFIG=...)"
+	@echo "make report       rebuild reports/comparison.md from reports/junit-*.xml"
+	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
+	@echo "make clean        remove build/, reports/ and the virtualenv (the binary cache stays)"
+
+$(STAMP): pyproject.toml
+	@echo "[make] creating $(VENV) and installing the Python dependencies"
+	$(PYTHON_BOOTSTRAP) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+tools binaries: $(STAMP)
+	$(PY) -m harness binaries
+
+conformance: $(STAMP)
+	$(PY) -m harness conformance $(foreach i,$(IMPLS),--impl $(i)) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+
+unit: $(STAMP)
+	$(PY) -m pytest -q harness/tests python_operator/tests
+
+go-test: $(STAMP)
+	cd go_reference && KUBEBUILDER_ASSETS="$$(../$(PY) -m harness binaries --print-assets)" go test -count=1 ./...
+
+go-vet:
+	cd go_reference && go vet ./... && test -z "$$(gofmt -l .)"
+
+lint: $(STAMP) go-vet
+	$(PY) -m ruff check harness python_operator conformance
+	$(PY) -m mypy --strict python_operator
+
+test: unit go-test conformance
+
+report: $(STAMP)
+	$(PY) -m harness report
+
+up: $(STAMP)
+	$(PY) -m harness up
+
+down: $(STAMP)
+	$(PY) -m harness down
+
+bench: $(STAMP)
+	@echo "make bench: not built yet (issue 5)"; exit 2
+
+clean:
+	rm -rf build reports $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,50 @@
+"""Binary lookup order (TEST_ASSET_*, KUBEBUILDER_ASSETS, the cache) and pinned versions."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from harness import binaries
+
+
+def _exe(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return path
+
+
+def test_versions_come_from_the_wrapper_modules() -> None:
+    assert binaries.kubernetes_version().startswith("1.34.")
+    assert binaries.etcd_version().startswith("v3.6.")
+
+
+def test_store_is_laid_out_like_setup_envtest(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MODELDOCK_CACHE", str(tmp_path))
+    store = binaries.store_dir()
+    assert store.parent == tmp_path / "envtest" / "k8s"
+    assert store.name.startswith(binaries.kubernetes_version() + "-linux-")
+
+
+def test_lookup_order(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MODELDOCK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("KUBEBUILDER_ASSETS", raising=False)
+    monkeypatch.delenv("TEST_ASSET_ETCD", raising=False)
+    assert binaries.find("etcd") is None
+    cached = _exe(binaries.store_dir() / "etcd")
+    assert binaries.find("etcd") == cached
+    assets = _exe(tmp_path / "assets" / "etcd")
+    monkeypatch.setenv("KUBEBUILDER_ASSETS", str(assets.parent))
+    assert binaries.find("etcd") == assets
+    explicit = _exe(tmp_path / "explicit" / "my-etcd")
+    monkeypatch.setenv("TEST_ASSET_ETCD", str(explicit))
+    assert binaries.find("etcd") == explicit
+
+
+def test_bad_test_asset_names_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TEST_ASSET_KUBE_APISERVER", str(tmp_path / "nope"))
+    with pytest.raises(binaries.BinaryError, match="TEST_ASSET_KUBE_APISERVER"):
+        binaries.find("kube-apiserver")
