@@ -126,6 +126,17 @@ func clientOptions() client.Options {
 	return client.Options{Cache: &client.CacheOptions{Unstructured: true}}
 }
 
+// addInformers registers the informers for the three kinds the controller reads. On a cache
+// that has not started yet it only registers them; they start, and sync, with the cache.
+func addInformers(ctx context.Context, c cache.Cache) error {
+	for _, obj := range []client.Object{newModelService(), &appsv1.Deployment{}, &corev1.Service{}} {
+		if _, err := c.GetInformer(ctx, obj); err != nil {
+			return fmt.Errorf("informer for %T: %w", obj, err)
+		}
+	}
+	return nil
+}
+
 // newModelService returns an empty ModelService with its GroupVersionKind set, which is how
 // an unstructured object says what it is to the client, the cache and the builder.
 func newModelService() *unstructured.Unstructured {
@@ -197,11 +208,9 @@ func main() {
 	// controller starts only on the leader, but every instance keeps a warm cache: /readyz
 	// then means "caches synced" on a standby too, and a new leader starts from a full cache.
 	ctx := ctrl.SetupSignalHandler()
-	for _, obj := range []client.Object{newModelService(), &appsv1.Deployment{}, &corev1.Service{}} {
-		if _, err := mgr.GetCache().GetInformer(ctx, obj); err != nil {
-			log.Error(err, "unable to create informer", "kind", fmt.Sprintf("%T", obj))
-			os.Exit(1)
-		}
+	if err := addInformers(ctx, mgr.GetCache()); err != nil {
+		log.Error(err, "unable to create informers")
+		os.Exit(1)
 	}
 
 	var synced atomic.Bool
