@@ -12,11 +12,11 @@ from kubernetes.client.exceptions import ApiException
 
 from conformance.support import (
     FINALIZER,
+    actual_deployment_fields,
+    actual_service_fields,
     condition,
     controller_ref,
     create_modelservice,
-    actual_deployment_fields,
-    actual_service_fields,
     diff_fields,
     expected_deployment_fields,
     expected_service_fields,

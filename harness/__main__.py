@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -100,12 +100,12 @@ def cmd_up(args: argparse.Namespace) -> int:
     binaries.ensure(binaries.ENVTEST_BINARIES)  # progress on this terminal, not in the log
     shutil.rmtree(state_dir, ignore_errors=True)
     state_dir.mkdir(parents=True)
-    log = open(state_dir / "supervisor.log", "ab")
     cmd = [sys.executable, "-m", "harness", "serve", "--state-dir", str(state_dir)]
     if args.no_watch_cache:
         cmd.append("--no-watch-cache")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            start_new_session=True, cwd=REPO_ROOT)
+    with open(state_dir / "supervisor.log", "ab") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True, cwd=REPO_ROOT)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         state = _read_state(state_dir)

@@ -42,9 +42,11 @@ class Request:
     code: int
     time: str
     audit_id: str
+    #: the request body where the policy logs one (deletes: DeleteOptions), else None
+    request_object: dict[str, Any] | None = None
 
     @classmethod
-    def from_event(cls, ev: dict[str, Any]) -> "Request":
+    def from_event(cls, ev: dict[str, Any]) -> Request:
         ref = ev.get("objectRef") or {}
         return cls(
             user=(ev.get("user") or {}).get("username", ""),
@@ -56,7 +58,13 @@ class Request:
             code=int((ev.get("responseStatus") or {}).get("code", 0)),
             time=ev.get("requestReceivedTimestamp", ""),
             audit_id=ev.get("auditID", ""),
+            request_object=ev.get("requestObject"),
         )
+
+    @property
+    def precondition_uid(self) -> str | None:
+        """For a delete: the ``preconditions.uid`` it carried, else None."""
+        return ((self.request_object or {}).get("preconditions") or {}).get("uid")
 
     @property
     def is_write(self) -> bool:

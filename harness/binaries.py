@@ -69,7 +69,7 @@ def _module_version(module_dir: Path, module: str) -> str:
     Raises BinaryError if go.mod does not name the module.
     """
     text = (module_dir / "go.mod").read_text()
-    m = re.search(rf"^\s*(?:require\s+)?{re.escape(module)}\s+(v\S+)", text, re.M)
+    m = re.search(rf"^\s*(?:require\s+)?{re.escape(module)}\s+(v\S+)", text, re.MULTILINE)
     if not m:
         raise BinaryError(f"{module_dir / 'go.mod'} does not require {module}")
     return m.group(1)

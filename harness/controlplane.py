@@ -50,6 +50,8 @@ RBAC_DIR = REPO_ROOT / "config" / "rbac"
 
 #: The audit policy: every request but the API server's own and health probes, at Metadata
 #: level (who, verb, resource, name, namespace, status code; no bodies), once complete.
+#: Deletes are logged at Request level, so their DeleteOptions (the UID precondition a
+#: careful controller sends) can be checked.
 AUDIT_POLICY = {
     "apiVersion": "audit.k8s.io/v1",
     "kind": "Policy",
@@ -59,6 +61,7 @@ AUDIT_POLICY = {
                                     "system:kube-scheduler"]},
         {"level": "None", "nonResourceURLs": ["/healthz*", "/readyz*", "/livez*", "/version",
                                               "/openapi*", "/metrics"]},
+        {"level": "Request", "verbs": ["delete"]},
         {"level": "Metadata"},
     ],
 }
@@ -160,13 +163,13 @@ class ControlPlane:
         return Path(self.state.audit_log)
 
     # ------------------------------------------------------------------ lifecycle
-    def __enter__(self) -> "ControlPlane":
+    def __enter__(self) -> ControlPlane:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def start(self) -> "ControlPlane":
+    def start(self) -> ControlPlane:
         """Start etcd and kube-apiserver, wait until the API server is ready, install the CRDs
         and the operator ClusterRole. Raises ControlPlaneError (with log tails) on failure;
         whatever was started is stopped again before raising."""
@@ -300,7 +303,7 @@ class ControlPlane:
         tmp.rename(self.state_path)
 
     @classmethod
-    def attach(cls, state_path: Path | str) -> "ControlPlane":
+    def attach(cls, state_path: Path | str) -> ControlPlane:
         """Open a control plane that another process started, from its state file.
 
         The returned object can issue users, apply manifests, read the audit log and compact

@@ -159,7 +159,7 @@ class OperatorProcess:
         return self._proc.pid
 
     def start(self, crash_at: str | None = None, wait_ready: bool = True,
-              timeout: float = 60) -> "OperatorProcess":
+              timeout: float = 60) -> OperatorProcess:
         """Start (or restart) the process; ``crash_at`` replaces the crash point for this start
         (None: none). With ``wait_ready``, wait until ``/readyz`` answers 200; raises
         ProcessError with the log tail if the process exits first."""

@@ -24,7 +24,7 @@ _VALIDITY = datetime.timedelta(days=7)
 
 
 def _now() -> datetime.datetime:
-    return datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=5)
+    return datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=5)
 
 
 def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
@@ -61,7 +61,7 @@ class CertificateAuthority:
         self._key = key
 
     @classmethod
-    def new(cls, common_name: str = "modeldock-ca") -> "CertificateAuthority":
+    def new(cls, common_name: str = "modeldock-ca") -> CertificateAuthority:
         key = ec.generate_private_key(ec.SECP256R1())
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
         cert = (
@@ -80,7 +80,7 @@ class CertificateAuthority:
         return cls(cert, key)
 
     @classmethod
-    def load(cls, cert_pem: bytes, key_pem: bytes) -> "CertificateAuthority":
+    def load(cls, cert_pem: bytes, key_pem: bytes) -> CertificateAuthority:
         key = serialization.load_pem_private_key(key_pem, password=None)
         if not isinstance(key, ec.EllipticCurvePrivateKey):
             raise ValueError("CA key must be an ECDSA key written by harness.pki")

@@ -70,7 +70,7 @@ class ManagedProcess:
     def pid(self) -> int | None:
         return self._proc.pid if self._proc else None
 
-    def start(self) -> "ManagedProcess":
+    def start(self) -> ManagedProcess:
         """Start the process. Raises ProcessError if it is already running or cannot be executed."""
         if self.running():
             raise ProcessError(f"{self.name} is already running (pid {self.pid})")
@@ -151,7 +151,7 @@ def wait_until(predicate, timeout: float, interval: float = 0.1, what: str = "co
         try:
             if predicate():
                 return
-        except Exception as exc:  # noqa: BLE001 - keep polling, report the last error
+        except Exception as exc:
             last_exc = exc
         if time.monotonic() > deadline:
             detail = f" (last error: {last_exc})" if last_exc else ""

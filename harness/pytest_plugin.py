@@ -39,7 +39,12 @@ import yaml
 from harness.audit import AuditLog, select
 from harness.controlplane import RBAC_DIR, ControlPlane, ControlPlaneError
 from harness.kube import Kube
-from harness.operators import Implementation, OperatorProcess, get_implementation
+from harness.operators import (
+    Implementation,
+    ImplementationError,
+    OperatorProcess,
+    get_implementation,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TIERS = ("envtest", "sim", "kind", "existing")
@@ -88,7 +93,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if rep.when == "call" and rep.failed and check_id(item):
         try:
             where = _save_artifacts(item)
-        except Exception as exc:  # noqa: BLE001 - never hide the test's own failure
+        except Exception as exc:
             where = f"(saving artifacts failed: {exc})"
         if hasattr(rep.longrepr, "addsection"):
             rep.longrepr.addsection("modeldock artifacts", f"operator logs, objects and audit "
@@ -103,41 +108,86 @@ def _artifacts_dir(item: pytest.Item) -> Path:
 
 
 def _save_artifacts(item: pytest.Item) -> Path:
-    """Save the operator logs, the namespace's objects (YAML) and its audit events."""
+    """Save the operator logs, the namespaces' objects (YAML) and their audit events, for the
+    shared lab and every private one the test made."""
     dest = _artifacts_dir(item)
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     funcargs = getattr(item, "funcargs", {})
-    pool = funcargs.get("operators")
-    if pool is not None:
-        for i, op in enumerate(pool.started):
+    labs: list[Lab] = []
+    if funcargs.get("operators") is not None and funcargs.get("admin") is not None:
+        labs.append(Lab(None, funcargs["admin"], funcargs.get("audit"), funcargs["namespace"],
+                        funcargs["operators"]))
+    isolated = funcargs.get("isolated")
+    if isolated is not None:
+        labs.extend(isolated.labs)
+    for i, lab in enumerate(labs):
+        lab.save_artifacts(dest / f"lab-{i}" if i else dest)
+    return dest
+
+
+class Lab:
+    """One place a check runs: a control plane, an admin client, its audit log, a namespace
+    where the implementation's user holds the operator role, and the operators started there."""
+
+    def __init__(self, control_plane: ControlPlane | None, admin: Kube, audit: AuditLog | None,
+                 namespace: str, operators: OperatorPool) -> None:
+        self.control_plane = control_plane
+        self.admin = admin
+        self.audit = audit
+        self.namespace = namespace
+        self.operators = operators
+
+    def save_artifacts(self, dest: Path) -> None:
+        dest.mkdir(parents=True, exist_ok=True)
+        for i, op in enumerate(self.operators.started):
             if op.log_path.exists():
                 shutil.copy(op.log_path, dest / f"operator-{i}.log")
-    ns = funcargs.get("namespace")
-    admin = funcargs.get("admin")
-    if ns and admin is not None:
-        objects = {res: admin.list(res, ns) for res in ("modelservices", "deployments", "services",
-                                                          "leases")}
+        objects = {res: self.admin.list(res, self.namespace)
+                   for res in ("modelservices", "deployments", "services", "leases")}
         for items in objects.values():
             for obj in items:
                 obj.get("metadata", {}).pop("managedFields", None)
         (dest / "objects.yaml").write_text(yaml.safe_dump(objects, sort_keys=False))
-        audit = funcargs.get("audit")
-        if audit is not None:
-            reqs = select(audit.requests(), namespace=ns)
+        if self.audit is not None:
+            reqs = select(self.audit.requests(), namespace=self.namespace)
             (dest / "audit.jsonl").write_text(
                 "".join(json.dumps(r.__dict__) + "\n" for r in reqs))
-    return dest
 
 
 # --------------------------------------------------------------------------- fixtures
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Build the implementation under test (and the parity reference) once, in the controlling
+    process, before any pytest-xdist worker starts an operator."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.getoption("--collect-only"):
+        return
+    files = config.getoption("--impl-file")
+    impl_id = config.getoption("--impl")
+    try:
+        get_implementation(impl_id, files).run_build()
+        get_implementation(parity_reference_id(impl_id), files).run_build()
+    except ImplementationError as exc:
+        pytest.exit(str(exc), returncode=4)
+
+
+def parity_reference_id(impl_id: str) -> str:
+    """The implementation a parity check compares against: the Go reference, or for the Go
+    reference itself its Python twin."""
+    return "python" if impl_id == "go" else "go"
+
+
 @pytest.fixture(scope="session")
 def impl(pytestconfig: pytest.Config) -> Implementation:
-    """The implementation under test (``--impl``), built once per session."""
-    implementation = get_implementation(pytestconfig.getoption("--impl"),
-                                        pytestconfig.getoption("--impl-file"))
-    implementation.run_build()
-    return implementation
+    """The implementation under test (``--impl``)."""
+    return get_implementation(pytestconfig.getoption("--impl"),
+                              pytestconfig.getoption("--impl-file"))
+
+
+@pytest.fixture(scope="session")
+def reference_impl(pytestconfig: pytest.Config, impl: Implementation) -> Implementation:
+    """The implementation the parity check compares ``impl`` with."""
+    return get_implementation(parity_reference_id(impl.id), pytestconfig.getoption("--impl-file"))
 
 
 @pytest.fixture(scope="session")
@@ -203,14 +253,19 @@ def namespace(request: pytest.FixtureRequest, admin: Kube, impl: Implementation)
     """A fresh namespace for one test, named after its check, where the implementation's user
     holds the operator role. Deleted afterwards without waiting (in envtest namespaces never
     finish terminating: there is no namespace controller)."""
-    cid = check_id(request.node) or "test"
-    name = f"md-{cid[:30]}-{uuid.uuid4().hex[:6]}".replace("_", "-")
-    admin.create("namespaces", None, {"apiVersion": "v1", "kind": "Namespace",
-                                      "metadata": {"name": name,
-                                                   "labels": {"modeldock.io/check": cid}}})
-    bind_operator_role(admin, name, impl.user)
+    name = create_namespace(admin, check_id(request.node) or "test", impl.user)
     yield name
     admin.delete("namespaces", None, name)
+
+
+def create_namespace(admin: Kube, label: str, user: str) -> str:
+    """Create ``md-<label>-<random>`` with the operator role bound to ``user``; return its name."""
+    name = f"md-{label[:30]}-{uuid.uuid4().hex[:6]}".replace("_", "-")
+    admin.create("namespaces", None, {"apiVersion": "v1", "kind": "Namespace",
+                                      "metadata": {"name": name,
+                                                   "labels": {"modeldock.io/check": label}}})
+    bind_operator_role(admin, name, user)
+    return name
 
 
 class OperatorPool:
@@ -227,7 +282,8 @@ class OperatorPool:
         """An ``OperatorProcess`` for this namespace, not started (options as its fields)."""
         options.setdefault("kubeconfig", self.kubeconfig)
         options.setdefault("namespace", self.namespace)
-        op = OperatorProcess(impl=self.impl,
+        options.setdefault("impl", self.impl)
+        op = OperatorProcess(
                              log_path=self.logs / f"operator-{len(self.started)}.log", **options)
         self.started.append(op)
         return op
@@ -249,6 +305,50 @@ def operators(request: pytest.FixtureRequest, impl: Implementation, impl_kubecon
     pool = OperatorPool(impl, impl_kubeconfig, namespace, tmp_path)
     yield pool
     pool.stop_all()
+
+
+class Isolated:
+    """Factory of private labs: each ``new()`` starts its own control plane, for checks that
+    restart the API server, compact etcd or turn the watch cache off, so that other checks
+    (and pytest-xdist workers) on the shared control plane are not disturbed."""
+
+    def __init__(self, impl: Implementation, check: str, tmp_path: Path) -> None:
+        self.impl = impl
+        self.check = check
+        self.tmp_path = tmp_path
+        self.labs: list[Lab] = []
+        self._planes: list[ControlPlane] = []
+
+    def new(self, *, watch_cache: bool = True) -> Lab:
+        """Start a private control plane (``watch_cache=False``: kube-apiserver
+        ``--watch-cache=false``), make a namespace there and return the Lab."""
+        cp = ControlPlane(watch_cache=watch_cache).start()
+        self._planes.append(cp)
+        admin = Kube(cp.admin_kubeconfig)
+        ns = create_namespace(admin, self.check, self.impl.user)
+        logs = self.tmp_path / f"lab-{len(self.labs)}"
+        logs.mkdir()
+        pool = OperatorPool(self.impl, cp.kubeconfig_for(self.impl.user), ns, logs)
+        lab = Lab(cp, admin, AuditLog(cp.audit_log), ns, pool)
+        self.labs.append(lab)
+        return lab
+
+    def close(self) -> None:
+        for lab in self.labs:
+            lab.operators.stop_all()
+            lab.admin.close()
+        for cp in self._planes:
+            cp.stop()
+
+
+@pytest.fixture
+def isolated(request: pytest.FixtureRequest, impl: Implementation,
+             tmp_path: Path) -> Iterator[Isolated]:
+    """Private control planes for disruptive checks: ``lab = isolated.new(watch_cache=False)``.
+    Everything is stopped and removed after the test."""
+    factory = Isolated(impl, check_id(request.node) or "test", tmp_path)
+    yield factory
+    factory.close()
 
 
 class Evidence:

@@ -77,7 +77,7 @@ def _outcome(case: TestCase) -> tuple[str, str]:
 def _properties(case: TestCase) -> dict[str, str]:
     props: dict[str, str] = {}
     # junitparser models <properties> on suites only; a testcase's are read from its element
-    for elem in case._elem.iter("property"):  # noqa: SLF001 - junitparser has no testcase API
+    for elem in case._elem.iter("property"):
         props[elem.get("name", "")] = elem.get("value", "")
     return props
 
