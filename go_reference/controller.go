@@ -67,6 +67,7 @@ const (
 	reasonRolloutComplete       = "RolloutComplete"
 	crashExitCode               = 86
 	deletionRequeueAfter        = time.Second
+	conflictRequeueAfter        = 5 * time.Second
 	crashAtEnv                  = "MODELDOCK_CRASH_AT"
 	kindDeployment, kindService = "Deployment", "Service"
 )
@@ -84,7 +85,8 @@ type ModelServiceReconciler struct {
 // Reconcile makes the cluster hold what the ModelService req names requires, now.
 //
 // Outcomes: a nil error and an empty Result when the cluster matches (or the ModelService is
-// gone); RequeueAfter 1s while deletion waits for children to leave the cache; an error when
+// gone); RequeueAfter 1s while deletion waits for children to leave the cache; RequeueAfter 5s
+// while a same-named child belongs to someone else; an error when
 // a read or write failed, in which case controller-runtime requeues the key with rate-limited
 // backoff and the next call starts again from the cache. A 409 Conflict is such an error: the
 // object this call read was stale, and retrying the same write can only fail again.
@@ -172,7 +174,12 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// 7: Return
 	//
 	// Nothing to requeue: the watches on the ModelService and on its children bring the key
-	// back when anything this result depends on changes.
+	// back when anything this result depends on changes. Except after a conflict: the foreign
+	// child has no ownerReference to us, so Owns never maps its events here, and only polling
+	// notices when it is gone.
+	if conflict != "" {
+		return ctrl.Result{RequeueAfter: conflictRequeueAfter}, nil
+	}
 	return ctrl.Result{}, nil
 }
 

@@ -193,7 +193,7 @@ func TestAPIServerConvergence(t *testing.T) {
 		w.settle(fkey)
 		rv := w.deployment(fkey).ResourceVersion
 
-		w.reconcile(r, fkey, ctrl.Result{})
+		w.reconcile(r, fkey, ctrl.Result{RequeueAfter: 5 * time.Second})
 		if dep := w.deployment(fkey); dep.ResourceVersion != rv || metav1.GetControllerOf(dep) != nil {
 			t.Errorf("foreign Deployment written (resourceVersion %s -> %s) or adopted (%+v)", rv, dep.ResourceVersion, dep.OwnerReferences)
 		}

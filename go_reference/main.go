@@ -25,6 +25,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -166,7 +167,10 @@ func (f everyInstance) Start(ctx context.Context) error { return f(ctx) }
 func (everyInstance) NeedLeaderElection() bool          { return false }
 
 func main() {
+	// One JSON object per line on stderr, from controller-runtime and from client-go alike
+	// (leader election logs through klog).
 	ctrl.SetLogger(zap.New(zap.UseDevMode(false)))
+	klog.SetLogger(ctrl.Log)
 	log := ctrl.Log.WithName("setup")
 
 	cfg, err := configFromEnv(os.Getenv)
