@@ -43,6 +43,7 @@ from typing import Generic, Protocol, TypeVar
 from python_operator.runtime import clock as clock_
 
 T = TypeVar("T", bound=Hashable)
+T_contra = TypeVar("T_contra", bound=Hashable, contravariant=True)
 
 
 class QueueMetrics(Protocol):
@@ -207,16 +208,16 @@ class DelayingQueue(Queue[T]):
             return len(self._ready_at)
 
 
-class RateLimiter(Protocol[T]):
+class RateLimiter(Protocol[T_contra]):
     """client-go's TypedRateLimiter."""
 
-    def when(self, item: T) -> timedelta:
+    def when(self, item: T_contra) -> timedelta:
         """How long item should wait before its next try (records one more failure)."""
 
-    def forget(self, item: T) -> None:
+    def forget(self, item: T_contra) -> None:
         """Stop tracking item: its next failure starts from the base delay again."""
 
-    def num_requeues(self, item: T) -> int:
+    def num_requeues(self, item: T_contra) -> int:
         """How many failures item has had since it was last forgotten."""
 
 

@@ -55,7 +55,7 @@ def test_one_in_flight_per_key() -> None:
 def test_collapse_while_processing() -> None:
     q = new_queue()
     q.add("ns/a")
-    item, _ = q.get()
+    q.get()
     q.add("ns/a")
     q.add("ns/a")
     q.add("ns/a")

@@ -1,0 +1,255 @@
+"""python -m python_operator: the Python ModelDock operator, a manager that runs one
+controller, "modelservice", for the ModelService custom resource.
+
+Go twin: go_reference/main.go. The wiring here (cache, client, leader election, metrics,
+probes, signals) is what controller-runtime gives Go for free; the pieces live in
+python_operator/runtime/.
+
+The process contract (environment variables, defaults, exit codes) is conformance/CONTRACT.md,
+section "Process". Every knob is an environment variable, not a flag, because the harness
+starts every implementation the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import signal
+import socket
+import sys
+import uuid
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from types import FrameType
+
+from kubernetes import client as k8s
+from kubernetes import config as k8s_config
+
+from python_operator import controller
+from python_operator.runtime import client as client_
+from python_operator.runtime import httpserver, manager
+from python_operator.runtime import log as log_
+
+# LEADER_ELECTION_ID is the name of the Lease the instances compete for.
+LEADER_ELECTION_ID = "modeldock.lab"
+
+# EXIT_BAD_CONFIG is the exit code for an environment value that cannot be used.
+EXIT_BAD_CONFIG = 2
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """The process configuration, read once from the environment."""
+
+    kubeconfig: str
+    watch_namespace: str
+    leader_election: bool
+    leader_election_namespace: str
+    lease_duration: timedelta
+    renew_deadline: timedelta
+    retry_period: timedelta
+    metrics_bind_address: str
+    health_probe_bind_address: str
+    max_concurrent_reconciles: int
+
+
+class ConfigError(ValueError):
+    """One or more environment values cannot be used; the message names each and its fix."""
+
+
+def config_from_env(env: Mapping[str, str]) -> Config:
+    """Read the configuration. An error names the variable, the value and the fix, so that a
+    typo in a harness file is found from the first line the process prints."""
+
+    def get(name: str, default: str) -> str:
+        value = env.get(name, "").strip()
+        return value or default
+
+    errors: list[str] = []
+    kubeconfig = get("KUBECONFIG", "")
+    if not kubeconfig:
+        errors.append("KUBECONFIG is not set: set it to the operator's kubeconfig file")
+    elif not os.path.isfile(kubeconfig.split(os.pathsep)[0]):
+        errors.append(f"KUBECONFIG={kubeconfig!r}: no such file; set it to the operator's kubeconfig file")
+
+    watch_namespace = get("WATCH_NAMESPACE", "modeldock-lab")
+
+    leader_election = False
+    raw = get("LEADER_ELECTION", "false").lower()
+    if raw in ("true", "false"):
+        leader_election = raw == "true"
+    else:
+        errors.append(
+            f"LEADER_ELECTION={env.get('LEADER_ELECTION')!r}: must be true or false; "
+            "unset it to run without leader election"
+        )
+
+    def seconds(name: str, default: float) -> timedelta:
+        raw = get(name, "")
+        if not raw:
+            return timedelta(seconds=default)
+        try:
+            value = float(raw)
+        except ValueError:
+            value = math.nan
+        if not (value > 0 and math.isfinite(value)):
+            errors.append(
+                f"{name}={raw!r}: must be a positive number of seconds (fractions allowed), "
+                f"e.g. {name}={default:g}; unset it for the default {default:g}"
+            )
+            return timedelta(0)
+        return timedelta(seconds=value)
+
+    lease_duration = seconds("LEASE_DURATION", 15)
+    renew_deadline = seconds("RENEW_DEADLINE", 10)
+    retry_period = seconds("RETRY_PERIOD", 2)
+    if leader_election and min(lease_duration, renew_deadline, retry_period) > timedelta(0):
+        # The leader elector refuses these too, but later and less clearly.
+        if lease_duration <= renew_deadline:
+            errors.append(
+                f"LEASE_DURATION={lease_duration.total_seconds():g}s must be greater than "
+                f"RENEW_DEADLINE={renew_deadline.total_seconds():g}s: a leader must renew "
+                "before its lease can be taken"
+            )
+        if renew_deadline.total_seconds() <= 1.2 * retry_period.total_seconds():
+            errors.append(
+                f"RENEW_DEADLINE={renew_deadline.total_seconds():g}s must be greater than "
+                f"1.2 x RETRY_PERIOD={retry_period.total_seconds():g}s: the leader needs more "
+                "than one retry to renew"
+            )
+
+    addresses = {}
+    for name, default in (("METRICS_BIND_ADDRESS", ":8080"), ("HEALTH_PROBE_BIND_ADDRESS", ":8081")):
+        address = addresses[name] = get(name, default)
+        if address != "0":
+            try:
+                httpserver.parse_address(address)
+            except ValueError:
+                errors.append(
+                    f"{name}={address!r}: must be host:port (e.g. 127.0.0.1{default}) or 0 to "
+                    "turn it off"
+                )
+
+    raw = get("MAX_CONCURRENT_RECONCILES", "1")
+    workers = int(raw) if raw.isdigit() else 0
+    if workers < 1:
+        errors.append(
+            f"MAX_CONCURRENT_RECONCILES={raw!r}: must be a whole number of workers, at least 1; "
+            "unset it for the default 1"
+        )
+
+    if errors:
+        raise ConfigError("; ".join(errors))
+    return Config(
+        kubeconfig=kubeconfig,
+        watch_namespace=watch_namespace,
+        leader_election=leader_election,
+        leader_election_namespace=get("LEADER_ELECTION_NAMESPACE", watch_namespace),
+        lease_duration=lease_duration,
+        renew_deadline=renew_deadline,
+        retry_period=retry_period,
+        metrics_bind_address=addresses["METRICS_BIND_ADDRESS"],
+        health_probe_bind_address=addresses["HEALTH_PROBE_BIND_ADDRESS"],
+        max_concurrent_reconciles=workers,
+    )
+
+
+def new_api_client(kubeconfig: str) -> k8s.ApiClient:
+    """An ApiClient for the kubeconfig's current context. urllib3 retries are off: a failed
+    request goes back to whoever made it (the work queue, the informer, the elector), which
+    decides when to try again; a write is never silently sent twice."""
+    configuration = k8s.Configuration()
+    k8s_config.load_kube_config(  # type: ignore[no-untyped-call]
+        config_file=kubeconfig, client_configuration=configuration
+    )
+    configuration.retries = False
+    return k8s.ApiClient(configuration)
+
+
+def setup_with_manager(
+    mgr: manager.Manager, r: controller.ModelServiceReconciler, workers: int
+) -> None:
+    """Register the controller: a change to a ModelService enqueues it, and a change to a
+    Deployment or Service enqueues the ModelService named in the child's controller
+    ownerReference. The request carries only namespace/name: reconcile works out the rest."""
+    mgr.add_controller(
+        name="modelservice",
+        for_=controller.MODELSERVICES,
+        owns=(controller.DEPLOYMENTS, controller.SERVICES),
+        reconciler=r,
+        max_concurrent_reconciles=workers,
+    )
+
+
+def install_signal_handlers(stop: Callable[[], None]) -> None:
+    """SIGTERM or SIGINT: stop gracefully. A second signal: exit at once, with code 1."""
+    received: list[int] = []
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        if received:
+            log_.flush()
+            os._exit(1)
+        received.append(signum)
+        stop()
+
+    signal.signal(signal.SIGTERM, handle)
+    signal.signal(signal.SIGINT, handle)
+
+
+def main() -> int:
+    log_.setup()
+    log = log_.get_logger("setup")
+
+    try:
+        cfg = config_from_env(os.environ)
+    except ConfigError as err:
+        log.error("invalid environment", error=str(err))
+        return EXIT_BAD_CONFIG
+    try:
+        api_client = new_api_client(cfg.kubeconfig)
+    except Exception as err:
+        log.error(
+            "no API server to talk to: set KUBECONFIG to the operator's kubeconfig file",
+            error=str(err),
+        )
+        return EXIT_BAD_CONFIG
+    client = client_.Client(api_client)
+
+    leader_election = None
+    if cfg.leader_election:
+        leader_election = manager.LeaderElectionOptions(
+            namespace=cfg.leader_election_namespace,
+            name=LEADER_ELECTION_ID,
+            identity=f"{socket.gethostname()}_{uuid.uuid4()}",
+            lease_duration=cfg.lease_duration,
+            renew_deadline=cfg.renew_deadline,
+            retry_period=cfg.retry_period,
+        )
+    mgr = manager.Manager(
+        client=client,
+        namespace=cfg.watch_namespace,
+        metrics_bind_address=cfg.metrics_bind_address,
+        health_probe_bind_address=cfg.health_probe_bind_address,
+        leader_election=leader_election,
+    )
+
+    r = controller.ModelServiceReconciler(reader=mgr.cache, writer=client)
+    setup_with_manager(mgr, r, cfg.max_concurrent_reconciles)
+
+    install_signal_handlers(mgr.stop)
+    log.info(
+        "starting manager",
+        watchNamespace=cfg.watch_namespace,
+        leaderElection=cfg.leader_election,
+        workers=cfg.max_concurrent_reconciles,
+    )
+    try:
+        return mgr.start()
+    except OSError as err:
+        log.error("manager stopped with an error", error=str(err))
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,675 @@
+"""controller.py: the ModelService reconciler.
+
+Go twin: go_reference/controller.go. Read the two side by side: the same steps, with the same
+numbers and titles, the same desired objects, conditions and log messages. The exact contract
+both follow is conformance/CONTRACT.md.
+
+The one idea to take from this file: reconcile is level-triggered. A request carries only a
+namespace/name, never "what happened". Each call reads the world as it is now (from the
+informer cache), computes what the ModelService with that name requires, and writes only the
+difference. A crash, a missed event or a restart therefore loses nothing: the next call
+computes the same answer from the same world.
+
+Where Python differs from Go, once: objects are plain dicts (Go reads the ModelService as
+unstructured too, but its children as typed structs); an error is raised, not returned; reads
+go through ``reader`` (the informer cache, which returns deep copies, or None for "not
+found") and writes through ``writer`` (the API server), where Go has one client for both;
+durations are ``timedelta``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from kubernetes.utils import parse_quantity
+
+from python_operator.runtime import client as client_
+from python_operator.runtime import controller as controller_
+from python_operator.runtime import informer
+from python_operator.runtime import log as log_
+from python_operator.runtime.reconcile import Result
+
+Obj = client_.Obj
+
+# MODELSERVICES is the one kind this operator reconciles. There are no generated classes for
+# it: the ModelService is read as JSON, so the CRD in crds/ stays the only definition of the
+# API, for Go and Python alike.
+MODELSERVICES = client_.Resource(
+    group="modeldock.io", version="v1alpha1", plural="modelservices", kind="ModelService"
+)
+DEPLOYMENTS = client_.DEPLOYMENTS
+SERVICES = client_.SERVICES
+
+# FINALIZER_NAME holds deletion of a ModelService until its children are deleted.
+FINALIZER_NAME = "modeldock.io/cleanup"
+
+# Labels every child carries. LABEL_MODELSERVICE alone is the selector: it names the
+# ModelService, so two ModelServices never select each other's pods.
+LABEL_NAME = "app.kubernetes.io/name"
+LABEL_MANAGED_BY = "app.kubernetes.io/managed-by"
+LABEL_MODELSERVICE = "modeldock.io/modelservice"
+MANAGED_BY = "modeldock"
+
+CONTAINER_NAME = "server"
+PORT_NAME = "http"
+
+DEFAULT_REPLICAS = 1
+DEFAULT_PORT = 8000
+
+# Condition types, in the order they are written, and their reasons.
+CONDITION_READY = "Ready"
+CONDITION_PROGRESSING = "Progressing"
+REASON_CHILD_CONFLICT = "ChildConflict"
+REASON_REPLICAS_UNAVAILABLE = "ReplicasUnavailable"
+REASON_ROLLOUT_IN_PROGRESS = "RolloutInProgress"
+REASON_REPLICAS_AVAILABLE = "ReplicasAvailable"
+REASON_ROLLOUT_COMPLETE = "RolloutComplete"
+CRASH_EXIT_CODE = 86
+DELETION_REQUEUE_AFTER = timedelta(seconds=1)
+CRASH_AT_ENV = "MODELDOCK_CRASH_AT"
+KIND_DEPLOYMENT, KIND_SERVICE = "Deployment", "Service"
+
+log = log_.get_logger("controller").with_values(controller="modelservice")
+
+
+class Reader(Protocol):
+    """Reads objects from the informer cache: a deep copy, or None when it holds none."""
+
+    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None: ...
+
+
+class Writer(Protocol):
+    """Writes objects to the API server and returns them as stored."""
+
+    def create(self, resource: client_.Resource, obj: Obj) -> Obj: ...
+
+    def update(self, resource: client_.Resource, obj: Obj) -> Obj: ...
+
+    def update_status(self, resource: client_.Resource, obj: Obj) -> Obj: ...
+
+    def delete(
+        self,
+        resource: client_.Resource,
+        namespace: str,
+        name: str,
+        *,
+        uid: str | None = None,
+        propagation_policy: str | None = None,
+    ) -> None: ...
+
+
+class ModelServiceReconciler:
+    """Reconciles a ModelService into a Deployment and a Service.
+
+    It reads from the manager's informer cache and writes to the API server. The reconciler
+    holds no other state: everything it decides, it decides again from the cache on the next
+    call, so any number of reconcilers (a restarted process, a new leader) built with only a
+    reader and a writer reach the same result.
+    """
+
+    def __init__(
+        self,
+        *,
+        reader: Reader,
+        writer: Writer,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.now = now
+
+    def reconcile(self, key: str) -> Result:
+        """Make the cluster hold what the ModelService named key requires, now.
+
+        Outcomes: an empty Result when the cluster matches (or the ModelService is gone);
+        requeue_after 1 s while deletion waits for children to leave the cache; an exception
+        when a read or write failed, in which case the controller requeues the key with
+        rate-limited backoff and the next call starts again from the cache. A 409 Conflict is
+        such an error: the object this call read was stale, and retrying the same write can
+        only fail again.
+        """
+        namespace, _, name = key.partition("/")
+        rlog = log.with_values(modelservice=key)
+        rlog.info("Reconciling ModelService")
+
+        # 1: Load the ModelService
+        #
+        # From the cache, by name. The request says nothing else: not "created", not "replicas
+        # changed". Not found means it is gone, finalizer and all; there is nothing left to do,
+        # and the children, if any, belong to the garbage collector through their
+        # ownerReference.
+        ms = self.reader.get(MODELSERVICES, namespace, name)
+        if ms is None:
+            return Result()
+        spec = read_spec(ms)
+
+        # 2: Finalize if being deleted
+        #
+        # A deletionTimestamp is the API server saying "delete once the finalizers are gone".
+        # Cleanup is a state to reach like any other, so a process that stops halfway finds
+        # the same deleting object on restart and carries on.
+        if ms["metadata"].get("deletionTimestamp"):
+            return self.finalize(ms, rlog)
+
+        # 3: Ensure the finalizer
+        #
+        # It goes on before any child exists, so no child can be created for a ModelService
+        # that could then vanish without its cleanup running. The update returns the stored
+        # object, with its new resourceVersion, and the next steps continue from that.
+        if FINALIZER_NAME not in finalizers(ms):
+            ms["metadata"]["finalizers"] = [*finalizers(ms), FINALIZER_NAME]
+            ms = self.writer.update(MODELSERVICES, ms)
+            rlog.info("Added finalizer")
+            crash_point("after-finalizer")
+
+        # 4: Ensure the Deployment
+        #
+        # CreateOrUpdate, with the ownership check first: a Deployment of this name that
+        # another owner controls (or nobody does) is reported, never adopted or overwritten.
+        dep, conflict = self.ensure_child(
+            ms, desired_deployment(ms, spec), DEPLOYMENTS, mutate_deployment, rlog
+        )
+
+        # 5: Ensure the Service
+        #
+        # Skipped when the Deployment is in conflict: the status reports the first conflict,
+        # and a ModelService that cannot run its pods has no use for a Service yet.
+        if not conflict:
+            _, conflict = self.ensure_child(
+                ms, desired_service(ms, spec), SERVICES, mutate_service, rlog
+            )
+
+        # 6: Update the status
+        #
+        # Status is rebuilt from what the Deployment reports, never patched from what this
+        # call did, and written only if it differs from the stored status: an unchanged world
+        # costs no write, and lastTransitionTime moves only when a condition's status does.
+        status = compute_status(ms, spec, dep, conflict, self.now())
+        if ms.get("status") != status:
+            crash_point("before-status")
+            ms["status"] = status
+            self.writer.update_status(MODELSERVICES, ms)
+            rlog.info("Updated status")
+
+        # 7: Return
+        #
+        # Nothing to requeue: the watches on the ModelService and on its children bring the
+        # key back when anything this result depends on changes.
+        return Result()
+
+    def ensure_child(
+        self,
+        ms: Obj,
+        desired: Obj,
+        resource: client_.Resource,
+        mutate: Callable[[Obj, Obj], None],
+        rlog: log_.Logger,
+    ) -> tuple[Obj, str]:
+        """controllerutil.CreateOrUpdate with the ownership check first. It reads the child
+        named like desired from the cache, and:
+
+        - absent: creates desired;
+        - present and not controlled by ms: returns a conflict message and writes nothing;
+        - present and ours: applies mutate to a deep copy and updates only if the copy differs
+          from live, by semantic equality (quantities compare by value: 1000m equals 1, which
+          mutate ensures by keeping the live spelling of an equal quantity).
+
+        It returns the child as now stored (or as last read, when nothing was written), and
+        the conflict message ("" when there is none).
+        """
+        kind = resource.kind
+        name = desired["metadata"]["name"]
+        child = f"{kind}/{name}"
+
+        live = self.reader.get(resource, desired["metadata"]["namespace"], name)
+        if live is None:
+            created = self.writer.create(resource, desired)
+            rlog.info("Created " + kind)
+            crash_point("after-" + kind.lower())
+            return created, ""
+
+        if not controlled_by(live, ms):
+            rlog.info("Child conflict", child=child)
+            return live, f'{kind} "{name}" exists and is not controlled by this ModelService'
+
+        updated = informer.copy_obj(live)
+        mutate(updated, desired)
+        if updated == live:
+            return live, ""
+        # updated carries the resourceVersion read from the cache: if the cache was behind,
+        # the API server answers 409 and the error goes back to the queue (step 7).
+        stored = self.writer.update(resource, updated)
+        rlog.info("Updated " + kind)
+        crash_point("after-" + kind.lower())
+        return stored, ""
+
+    def finalize(self, ms: Obj, rlog: log_.Logger) -> Result:
+        """Step 2: delete the children this ModelService controls, wait until the cache no
+        longer holds them, then remove the finalizer, last. The finalizer only orders the
+        cleanup; what is ours is decided by the ownerReference UID, so a same-named child that
+        was replaced by someone else's is never deleted."""
+        if FINALIZER_NAME not in finalizers(ms):
+            return Result()
+
+        namespace, name = ms["metadata"]["namespace"], ms["metadata"]["name"]
+        remaining = False
+        for resource in (DEPLOYMENTS, SERVICES):
+            child = self.reader.get(resource, namespace, name)
+            if child is None:
+                continue
+            if not controlled_by(child, ms):
+                continue
+            remaining = True
+            # The UID precondition makes the delete mean "this object", not "whatever is
+            # called this now": if the child was replaced since the cache saw it, the API
+            # server refuses with 409 and the replacement survives. Background: the API server
+            # removes the child at once and the garbage collector (where one runs) takes its
+            # dependents after.
+            try:
+                self.writer.delete(
+                    resource,
+                    namespace,
+                    name,
+                    uid=child["metadata"]["uid"],
+                    propagation_policy="Background",
+                )
+            except client_.ApiError as err:
+                if not (client_.is_not_found(err) or client_.is_conflict(err)):
+                    raise
+                # Gone already, or replaced: either way not ours to delete any more.
+            else:
+                rlog.info("Deleted child", child=f"{resource.kind}/{name}")
+                crash_point("after-child-delete")
+        if remaining:
+            # The cache has not seen the deletes yet. No watch event of the ModelService will
+            # come to bring it back, hence the timed requeue; the children's delete events may
+            # come sooner and are welcome.
+            return Result(requeue_after=DELETION_REQUEUE_AFTER)
+
+        ms["metadata"]["finalizers"] = [f for f in finalizers(ms) if f != FINALIZER_NAME]
+        self.writer.update(MODELSERVICES, ms)
+        rlog.info("Removed finalizer")
+        return Result()
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelServiceSpec:
+    """The part of a ModelService the children are built from, read from the JSON object.
+    Hand-written, not generated: the CRD is the schema."""
+
+    model: str
+    image: str
+    replicas: int
+    port: int
+    args: tuple[str, ...]
+    resources: Obj
+
+
+def read_spec(ms: Obj) -> ModelServiceSpec:
+    """Read .spec, with the CRD's defaults filled in for an object that somehow lacks them
+    (the API server applies them on every read, so this is belt and braces). A field of the
+    wrong type raises ValueError: the reconcile fails and is retried, the process lives on."""
+    meta = ms.get("metadata") or {}
+    raw = ms.get("spec")
+    where = f"reading spec of ModelService {meta.get('namespace')}/{meta.get('name')}"
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: spec is not an object")
+
+    def field(name: str, kind: type, default: Any) -> Any:
+        value = raw.get(name, default)
+        if value is None:
+            value = default
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ValueError(f"{where}: spec.{name} is {value!r}, not {kind.__name__}")
+        return value
+
+    args = field("args", list, [])
+    if not all(isinstance(a, str) for a in args):
+        raise ValueError(f"{where}: spec.args must be a list of strings")
+    return ModelServiceSpec(
+        model=field("model", str, ""),
+        image=field("image", str, ""),
+        replicas=field("replicas", int, DEFAULT_REPLICAS),
+        port=field("port", int, DEFAULT_PORT),
+        args=tuple(args),
+        resources=desired_resources(field("resources", dict, {}), where),
+    )
+
+
+def desired_resources(raw: Obj, where: str) -> Obj:
+    """spec.resources as a container's resources: quantities as strings (the CRD also allows
+    numbers), empty lists left out as Go's omitempty does, so that an unchanged world compares
+    equal to what the API server stored."""
+    resources: Obj = {}
+    for field in ("limits", "requests"):
+        values = raw.get(field) or {}
+        if not isinstance(values, dict):
+            raise ValueError(f"{where}: spec.resources.{field} is not an object")
+        if values:
+            resources[field] = {name: quantity_string(q) for name, q in values.items()}
+    claims = raw.get("claims")
+    if claims:
+        resources["claims"] = informer.deep_copy(claims)
+    return resources
+
+
+def quantity_string(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise ValueError(f"{value!r} is not a quantity")
+    return value if isinstance(value, str) else str(value)
+
+
+def finalizers(obj: Obj) -> list[str]:
+    return list(obj["metadata"].get("finalizers") or [])
+
+
+def child_labels(name: str) -> dict[str, str]:
+    """The labels on both children and on the pod template."""
+    return {LABEL_NAME: name, LABEL_MANAGED_BY: MANAGED_BY, LABEL_MODELSERVICE: name}
+
+
+def selector_labels(name: str) -> dict[str, str]:
+    """The labels that select the pods of one ModelService."""
+    return {LABEL_MODELSERVICE: name}
+
+
+def owner_reference(ms: Obj) -> Obj:
+    """Makes a child's controller the ModelService: the child's changes are then routed to it
+    (Owns), the garbage collector deletes the child after it, and no other controller may
+    claim the child."""
+    return {
+        "apiVersion": MODELSERVICES.api_version,
+        "kind": MODELSERVICES.kind,
+        "name": ms["metadata"]["name"],
+        "uid": ms["metadata"]["uid"],
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+
+
+def controlled_by(obj: Obj, ms: Obj) -> bool:
+    """Whether obj's controller ownerReference is this ModelService. The UID decides, not the
+    name: a ModelService deleted and re-created under the same name is another object, and so
+    is a child someone else made under our name."""
+    ref = controller_.controller_of(obj)
+    return ref is not None and ref.get("uid") == ms["metadata"].get("uid")
+
+
+def desired_deployment(ms: Obj, spec: ModelServiceSpec) -> Obj:
+    """The Deployment the ModelService requires, as it would be created."""
+    name = ms["metadata"]["name"]
+    args = [f"--model={spec.model}", f"--port={spec.port}"]
+    return {
+        "apiVersion": "apps/v1",
+        "kind": KIND_DEPLOYMENT,
+        "metadata": {
+            "name": name,
+            "namespace": ms["metadata"]["namespace"],
+            "labels": child_labels(name),
+            "ownerReferences": [owner_reference(ms)],
+        },
+        "spec": {
+            "replicas": spec.replicas,
+            "selector": {"matchLabels": selector_labels(name)},
+            "template": {
+                "metadata": {"labels": child_labels(name)},
+                "spec": {
+                    "containers": [
+                        {
+                            "name": CONTAINER_NAME,
+                            "image": spec.image,
+                            "args": [*args, *spec.args],
+                            "ports": [
+                                {"name": PORT_NAME, "containerPort": spec.port, "protocol": "TCP"}
+                            ],
+                            "resources": informer.deep_copy(spec.resources),
+                        }
+                    ],
+                },
+            },
+        },
+    }
+
+
+def desired_service(ms: Obj, spec: ModelServiceSpec) -> Obj:
+    """The Service the ModelService requires, as it would be created."""
+    name = ms["metadata"]["name"]
+    return {
+        "apiVersion": "v1",
+        "kind": KIND_SERVICE,
+        "metadata": {
+            "name": name,
+            "namespace": ms["metadata"]["namespace"],
+            "labels": child_labels(name),
+            "ownerReferences": [owner_reference(ms)],
+        },
+        "spec": {
+            "type": "ClusterIP",
+            "selector": selector_labels(name),
+            "ports": [
+                {"name": PORT_NAME, "port": spec.port, "targetPort": PORT_NAME, "protocol": "TCP"}
+            ],
+        },
+    }
+
+
+def mutate_deployment(live: Obj, desired: Obj) -> None:
+    """Apply the fields the ModelService decides to live, a copy of the stored Deployment,
+    and nothing else. Everything the API server defaulted (strategy, imagePullPolicy,
+    terminationMessagePath, ...) and everything other writers set (annotations, extra labels,
+    extra containers) stays as stored, so that a copy with nothing to change compares equal to
+    the stored object and no write is sent."""
+    desired = informer.copy_obj(desired)
+    merge_labels(live.setdefault("metadata", {}), desired["metadata"]["labels"])
+    live["metadata"]["ownerReferences"] = ensure_owner_reference(
+        live["metadata"].get("ownerReferences") or [], desired["metadata"]["ownerReferences"][0]
+    )
+    spec = live.setdefault("spec", {})
+    spec["replicas"] = desired["spec"]["replicas"]
+    spec["selector"] = desired["spec"]["selector"]
+    template = spec.setdefault("template", {})
+    merge_labels(template.setdefault("metadata", {}), desired["spec"]["template"]["metadata"]["labels"])
+
+    want = desired["spec"]["template"]["spec"]["containers"][0]
+    containers = template.setdefault("spec", {}).setdefault("containers", [])
+    for container in containers:
+        if container.get("name") == want["name"]:
+            container["image"] = want["image"]
+            container["args"] = want["args"]
+            container["ports"] = want["ports"]
+            container["resources"] = semantic_resources(container.get("resources"), want["resources"])
+            return
+    containers.append(want)
+
+
+def mutate_service(live: Obj, desired: Obj) -> None:
+    """Apply the fields the ModelService decides to live, a copy of the stored Service.
+    clusterIP, ipFamilies, sessionAffinity and the other server defaults stay."""
+    desired = informer.copy_obj(desired)
+    merge_labels(live.setdefault("metadata", {}), desired["metadata"]["labels"])
+    live["metadata"]["ownerReferences"] = ensure_owner_reference(
+        live["metadata"].get("ownerReferences") or [], desired["metadata"]["ownerReferences"][0]
+    )
+    spec = live.setdefault("spec", {})
+    spec["type"] = desired["spec"]["type"]
+    spec["selector"] = desired["spec"]["selector"]
+    spec["ports"] = desired["spec"]["ports"]
+
+
+def merge_labels(meta: Obj, desired: dict[str, str]) -> None:
+    """Set the desired labels and keep any others."""
+    labels = meta.get("labels")
+    if not isinstance(labels, dict):
+        labels = meta["labels"] = {}
+    labels.update(desired)
+
+
+def ensure_owner_reference(refs: list[Obj], want: Obj) -> list[Obj]:
+    """Replace the reference to the same owner (by UID) with want, or append want;
+    references to other owners are kept."""
+    refs = list(refs)
+    for i, ref in enumerate(refs):
+        if ref.get("uid") == want["uid"]:
+            refs[i] = want
+            return refs
+    return [*refs, want]
+
+
+def semantic_resources(live: Obj | None, want: Obj) -> Obj:
+    """want, except that a quantity equal by value to the live one keeps the live spelling.
+
+    Go compares resource.Quantity values (equality.Semantic: 1000m equals 1); JSON compares
+    strings. The API server stores quantities in canonical form, so spec "1000m" is stored
+    as "1": keeping the stored spelling when the values agree makes an unchanged world compare
+    equal, and a changed value still differs."""
+    result = informer.copy_obj(want)
+    have = live if isinstance(live, dict) else {}
+    for field in ("limits", "requests"):
+        wanted = result.get(field)
+        stored = have.get(field)
+        if not isinstance(wanted, dict) or not isinstance(stored, dict):
+            continue
+        for name, quantity in wanted.items():
+            if name in stored and same_quantity(stored[name], quantity):
+                wanted[name] = stored[name]
+    return result
+
+
+def same_quantity(a: object, b: object) -> bool:
+    """Whether two quantities are equal by value (resource.Quantity.Cmp == 0)."""
+    try:
+        return bool(parse_quantity(a) == parse_quantity(b))  # type: ignore[no-untyped-call]
+    except ValueError:
+        return a == b
+
+
+def compute_status(
+    ms: Obj, spec: ModelServiceSpec, dep: Obj | None, conflict: str, now: datetime
+) -> Obj:
+    """Rebuild the status from the Deployment (dep) and the conflict message of step 4 or 5
+    ("" when there is none). The conditions start from the stored ones so that a condition
+    whose status does not change keeps its lastTransitionTime; now is the time of any
+    transition."""
+    meta = ms["metadata"]
+    name, generation = meta["name"], int(meta.get("generation") or 0)
+
+    stored = ms.get("status")
+    stored_conditions = stored.get("conditions") if isinstance(stored, dict) else None
+    conditions: list[Obj] = [
+        informer.copy_obj(c)
+        for c in (stored_conditions if isinstance(stored_conditions, list) else [])
+        if isinstance(c, dict)
+    ]
+
+    status: Obj = {
+        "observedGeneration": generation,
+        "replicas": 0,
+        "readyReplicas": 0,
+        "availableReplicas": 0,
+        "selector": f"{LABEL_MODELSERVICE}={name}",
+        "url": f"http://{name}.{meta['namespace']}.svc:{spec.port}",
+    }
+    dep_status: Obj = {}
+    if not conflict and dep is not None:
+        dep_status = dep.get("status") or {}
+        status["replicas"] = int(dep_status.get("replicas") or 0)
+        status["readyReplicas"] = int(dep_status.get("readyReplicas") or 0)
+        status["availableReplicas"] = int(dep_status.get("availableReplicas") or 0)
+
+    def set_(cond_type: str, cond_status: str, reason: str, message: str) -> None:
+        set_condition(conditions, cond_type, cond_status, reason, message, generation, now)
+
+    rollout = (
+        f'Deployment "{name}" has {status["availableReplicas"]}/{spec.replicas} '
+        "available replicas"
+    )
+    if conflict:
+        set_(CONDITION_READY, "False", REASON_CHILD_CONFLICT, conflict)
+        set_(CONDITION_PROGRESSING, "False", REASON_CHILD_CONFLICT, conflict)
+    elif (
+        dep is None
+        or int(dep_status.get("observedGeneration") or 0)
+        < int((dep.get("metadata") or {}).get("generation") or 0)
+        or status["availableReplicas"] < spec.replicas
+    ):
+        set_(CONDITION_READY, "False", REASON_REPLICAS_UNAVAILABLE, rollout)
+        set_(CONDITION_PROGRESSING, "True", REASON_ROLLOUT_IN_PROGRESS, rollout)
+    else:
+        set_(CONDITION_READY, "True", REASON_REPLICAS_AVAILABLE, rollout)
+        set_(CONDITION_PROGRESSING, "False", REASON_ROLLOUT_COMPLETE, rollout)
+    # Exactly these two, in this order, whatever order or extras were stored.
+    status["conditions"] = [
+        find_condition(conditions, CONDITION_READY),
+        find_condition(conditions, CONDITION_PROGRESSING),
+    ]
+    return status
+
+
+def find_condition(conditions: list[Obj], cond_type: str) -> Obj:
+    for condition in conditions:
+        if condition.get("type") == cond_type:
+            return condition
+    raise KeyError(cond_type)
+
+
+def set_condition(
+    conditions: list[Obj],
+    cond_type: str,
+    status: str,
+    reason: str,
+    message: str,
+    generation: int,
+    now: datetime,
+) -> bool:
+    """Set one condition in conditions as meta.SetStatusCondition (apimachinery v0.34) does:
+    reason, message and observedGeneration always, lastTransitionTime (now, to the second,
+    UTC) only when the condition is new or its status changes. A condition's
+    lastTransitionTime answers "since when has this been so?", and rewriting it on every
+    reconcile would both lie and cost a write per reconcile. Returns whether anything
+    changed."""
+    transition = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    existing = next((c for c in conditions if c.get("type") == cond_type), None)
+    if existing is None:
+        conditions.append(
+            {
+                "type": cond_type,
+                "status": status,
+                "observedGeneration": generation,
+                "lastTransitionTime": transition,
+                "reason": reason,
+                "message": message,
+            }
+        )
+        return True
+
+    changed = False
+    if existing.get("status") != status:
+        existing["status"] = status
+        existing["lastTransitionTime"] = transition
+        changed = True
+    if existing.get("reason") != reason:
+        existing["reason"] = reason
+        changed = True
+    if existing.get("message") != message:
+        existing["message"] = message
+        changed = True
+    if int(existing.get("observedGeneration") or 0) != generation:
+        existing["observedGeneration"] = generation
+        changed = True
+    return changed
+
+
+def crash_point(name: str) -> None:
+    """Exit the process at once, with code 86, when MODELDOCK_CRASH_AT names this point.
+    Fault tests use it to stop the operator between two writes, exactly where a real crash
+    would hurt most; os._exit runs no finally block or atexit hook and releases no Lease,
+    like a SIGKILL."""
+    if os.environ.get(CRASH_AT_ENV) != name:
+        return
+    log_.get_logger("").info("crash point reached", point=name)
+    log_.flush()
+    os._exit(CRASH_EXIT_CODE)

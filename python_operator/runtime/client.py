@@ -1,0 +1,282 @@
+"""A dict-in, dict-out client for any resource: the twin of controller-runtime's client for
+unstructured objects (and of client-go's dynamic client).
+
+Why not the generated API classes: ``AppsV1Api`` and ``CoreV1Api`` turn every response into
+generated models (slow to build, and a second object model next to the dicts the reconciler
+works on), and ``CustomObjectsApi`` only reaches ``/apis/<group>/...``, not core ``/api/v1``
+Services. This client builds the same requests through the official ``ApiClient``
+(``param_serialize`` + ``call_api``: the kubeconfig's TLS and auth settings apply) and returns
+the JSON as dicts. ``update_status`` is the PUT to ``.../<name>/status`` that
+``CustomObjectsApi.replace_namespaced_custom_object_status`` sends.
+
+Every request has a timeout (``kubernetes`` sets none by default), so a stalled connection
+becomes an error that the caller handles (requeue, re-watch) instead of a thread blocked for
+ever. The ``ApiClient`` given here should have ``configuration.retries = False``: a failed write
+is returned to the work queue, never retried in place by urllib3.
+
+Errors: a non-2xx answer raises ``ApiError`` with the status code and the API server's
+``Status.message`` (the line Go logs); transport failures raise urllib3's exceptions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import urllib3
+from kubernetes import client as k8s
+from kubernetes.watch.watch import iter_resp_lines
+
+Obj = dict[str, Any]
+"""A Kubernetes object as JSON: what the API server sends and what the reconciler edits."""
+ObjList = list[Obj]
+Query = list[tuple[str, str]]
+
+# Seconds to open a connection and to wait for a response's next bytes.
+CONNECT_TIMEOUT = 10.0
+REQUEST_TIMEOUT = 30.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Resource:
+    """A namespaced resource: where it lives in the API and what its objects are called."""
+
+    group: str
+    version: str
+    plural: str
+    kind: str
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+    def path(self, namespace: str, name: str | None = None, subresource: str | None = None) -> str:
+        base = f"/apis/{self.group}/{self.version}" if self.group else f"/api/{self.version}"
+        path = f"{base}/namespaces/{namespace}/{self.plural}"
+        if name is not None:
+            path += f"/{name}"
+        if subresource is not None:
+            path += f"/{subresource}"
+        return path
+
+    def __str__(self) -> str:
+        return f"{self.plural}.{self.group}" if self.group else self.plural
+
+
+DEPLOYMENTS = Resource(group="apps", version="v1", plural="deployments", kind="Deployment")
+SERVICES = Resource(group="", version="v1", plural="services", kind="Service")
+LEASES = Resource(group="coordination.k8s.io", version="v1", plural="leases", kind="Lease")
+
+
+class ApiError(Exception):
+    """A non-2xx answer of the API server (apimachinery's StatusError)."""
+
+    def __init__(self, status: int, reason: str, message: str) -> None:
+        super().__init__(message or f"{status} {reason}")
+        self.status = status
+        self.reason = reason
+        self.message = message
+
+
+def is_not_found(err: BaseException) -> bool:
+    return isinstance(err, ApiError) and err.status == 404
+
+
+def is_conflict(err: BaseException) -> bool:
+    """409: a stale resourceVersion, a failed precondition, or AlreadyExists."""
+    return isinstance(err, ApiError) and err.status == 409
+
+
+def is_gone(err: BaseException) -> bool:
+    """410: the resourceVersion a watch asked for was compacted away."""
+    return isinstance(err, ApiError) and err.status == 410
+
+
+def _error_from_body(status: int, reason: str, body: bytes) -> ApiError:
+    message = ""
+    try:
+        decoded = json.loads(body)
+        if isinstance(decoded, dict):
+            message = str(decoded.get("message", ""))
+            reason = str(decoded.get("reason", reason))
+    except ValueError:
+        message = body.decode("utf-8", errors="replace")[:500]
+    return ApiError(status, reason, message)
+
+
+class WatchStream:
+    """The events of one watch request, as dicts ``{"type": ..., "object": {...}}``.
+
+    Iterate it once. ``close()`` from another thread ends the iteration promptly (it shuts the
+    socket down, as ``kubernetes.watch.Watch.stop`` does).
+    """
+
+    def __init__(self, response: urllib3.BaseHTTPResponse) -> None:
+        self._response = response
+        self._closed = False
+
+    def __iter__(self) -> Iterator[Obj]:
+        try:
+            for line in iter_resp_lines(self._response):  # type: ignore[no-untyped-call]
+                if self._closed:
+                    return
+                if not line.strip():
+                    continue
+                event = json.loads(line)
+                if isinstance(event, dict):
+                    yield event
+        finally:
+            self._release()
+
+    def close(self) -> None:
+        self._closed = True
+        conn = getattr(self._response, "connection", None)
+        sock = getattr(conn, "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _release(self) -> None:
+        try:
+            self._response.close()
+            self._response.release_conn()
+        except Exception:
+            pass
+
+
+class Client:
+    """Reads and writes objects as dicts. Thread-safe (one urllib3 pool under the hood)."""
+
+    def __init__(self, api_client: k8s.ApiClient, *, timeout: float = REQUEST_TIMEOUT) -> None:
+        self._api = api_client
+        self._timeout = timeout
+
+    # ------------------------------------------------------------------ reads
+    def get(self, resource: Resource, namespace: str, name: str, *, timeout: float | None = None) -> Obj:
+        return self._json("GET", resource.path(namespace, name), timeout=timeout)
+
+    def list(self, resource: Resource, namespace: str) -> tuple[ObjList, str]:
+        """All objects of resource in namespace, and the list's resourceVersion."""
+        result = self._json("GET", resource.path(namespace))
+        items = [dict(item) for item in result.get("items") or []]
+        for item in items:
+            # Items of a list carry neither apiVersion nor kind; a watch event's object does.
+            item.setdefault("apiVersion", resource.api_version)
+            item.setdefault("kind", resource.kind)
+        return items, str(result.get("metadata", {}).get("resourceVersion", ""))
+
+    def watch(
+        self,
+        resource: Resource,
+        namespace: str,
+        *,
+        resource_version: str,
+        timeout_seconds: int,
+        read_timeout: float,
+    ) -> WatchStream:
+        """Start a watch from resource_version. The server ends it after timeout_seconds; a
+        connection that sends nothing for read_timeout seconds raises instead of hanging."""
+        query = [
+            ("watch", "true"),
+            ("resourceVersion", resource_version),
+            ("allowWatchBookmarks", "true"),
+            ("timeoutSeconds", str(timeout_seconds)),
+        ]
+        response = self._call("GET", resource.path(namespace), query=query, timeout=read_timeout)
+        return WatchStream(response)
+
+    # ------------------------------------------------------------------ writes
+    def create(self, resource: Resource, obj: Obj, *, timeout: float | None = None) -> Obj:
+        namespace = obj["metadata"]["namespace"]
+        return self._json("POST", resource.path(namespace), body=obj, timeout=timeout)
+
+    def update(self, resource: Resource, obj: Obj, *, timeout: float | None = None) -> Obj:
+        """PUT obj. Its metadata.resourceVersion makes a stale update fail with 409."""
+        meta = obj["metadata"]
+        return self._json(
+            "PUT", resource.path(meta["namespace"], meta["name"]), body=obj, timeout=timeout
+        )
+
+    def update_status(self, resource: Resource, obj: Obj) -> Obj:
+        """PUT obj to the status subresource (only .status is taken; resourceVersion checked)."""
+        meta = obj["metadata"]
+        return self._json("PUT", resource.path(meta["namespace"], meta["name"], "status"), body=obj)
+
+    def delete(
+        self,
+        resource: Resource,
+        namespace: str,
+        name: str,
+        *,
+        uid: str | None = None,
+        propagation_policy: str | None = None,
+    ) -> None:
+        """DELETE, with ``preconditions.uid`` when uid is given (409 if the object was replaced)."""
+        options: Obj = {"apiVersion": "v1", "kind": "DeleteOptions"}
+        if uid is not None:
+            options["preconditions"] = {"uid": uid}
+        if propagation_policy is not None:
+            options["propagationPolicy"] = propagation_policy
+        self._json("DELETE", resource.path(namespace, name), body=options)
+
+    # ------------------------------------------------------------------ transport
+    def _json(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Obj | None = None,
+        timeout: float | None = None,
+    ) -> Obj:
+        response = self._call(method, path, body=body, timeout=timeout)
+        try:
+            data = response.data
+        finally:
+            response.release_conn()
+        decoded = json.loads(data) if data else {}
+        if not isinstance(decoded, dict):
+            raise ApiError(response.status, "InvalidResponse", f"{method} {path}: not an object")
+        return decoded
+
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Query | None = None,
+        body: Obj | None = None,
+        timeout: float | None = None,
+    ) -> urllib3.BaseHTTPResponse:
+        headers = {"Accept": "application/json"}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        method, url, header_params, serialized, post_params = self._api.param_serialize(
+            method=method,
+            resource_path=path,
+            query_params=query or [],
+            header_params=headers,
+            body=body,
+            auth_settings=["BearerToken"],
+        )
+        read_timeout = timeout if timeout is not None else self._timeout
+        rest_response = self._api.call_api(
+            method,
+            url,
+            header_params=header_params,
+            body=serialized,
+            post_params=post_params,
+            _request_timeout=(min(CONNECT_TIMEOUT, read_timeout), read_timeout),
+        )
+        response: urllib3.BaseHTTPResponse = rest_response.response
+        if not 200 <= response.status <= 299:
+            try:
+                data = response.data
+            finally:
+                response.release_conn()
+            raise _error_from_body(response.status, response.reason or "", data or b"")
+        return response

@@ -1,0 +1,190 @@
+"""The controller's worker loop and event routing: the twin of controller-runtime's internal
+controller (pkg/internal/controller) and of its handlers (EnqueueRequestForObject for
+``For``, EnqueueRequestForOwner with OnlyControllerOwner for ``Owns``).
+
+Events never reach the reconciler: a handler turns each one into a key and adds it to the
+work queue; ``max_concurrent_reconciles`` workers take keys from the queue and call
+``reconcile(key)``. The queue guarantees one reconcile per key at a time, and collapses the
+notifications that arrive meanwhile into one more run.
+
+After a reconcile (``reconcile_handler``, as in Go):
+
+* raised: ``Reconciler error`` is logged, ``add_rate_limited(key)``, result ``error``;
+* ``requeue_after``: ``forget(key)``, ``add_after(key, requeue_after)``, result ``requeue_after``;
+* ``requeue``: ``add_rate_limited(key)``, result ``requeue``;
+* otherwise: ``forget(key)``, result ``success``.
+
+Stopping: ``stop()`` makes workers take no new key, shuts the queue down and waits for the
+reconciles in flight. A stopping controller does not drain its queue: the keys left are
+recomputed from the cache by whoever runs next.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from python_operator.runtime import client as client_
+from python_operator.runtime import log as log_
+from python_operator.runtime import metrics, reconcile, workqueue
+
+Obj = client_.Obj
+
+
+class EnqueueRequestForObject:
+    """For(resource): an event on an object enqueues that object's key."""
+
+    def __init__(self, queue: workqueue.RateLimitingQueue[str]) -> None:
+        self._queue = queue
+
+    def on_add(self, obj: Obj) -> None:
+        self._queue.add(_key(obj))
+
+    def on_update(self, old: Obj, new: Obj) -> None:
+        self._queue.add(_key(new))
+
+    def on_delete(self, obj: Obj) -> None:
+        self._queue.add(_key(obj))
+
+
+class EnqueueRequestForOwner:
+    """Owns(resource): an event on a child enqueues the owner named by the child's
+    *controller* ownerReference, if that owner is of the given group and kind (the version
+    does not matter, as in controller-runtime). On update, the old and the new object's owners
+    both are enqueued, so a child that changed hands is seen by both."""
+
+    def __init__(self, queue: workqueue.RateLimitingQueue[str], *, group: str, kind: str) -> None:
+        self._queue = queue
+        self._group = group
+        self._kind = kind
+
+    def on_add(self, obj: Obj) -> None:
+        self._enqueue(obj)
+
+    def on_update(self, old: Obj, new: Obj) -> None:
+        self._enqueue(old)
+        self._enqueue(new)
+
+    def on_delete(self, obj: Obj) -> None:
+        self._enqueue(obj)
+
+    def _enqueue(self, obj: Obj) -> None:
+        ref = controller_of(obj)
+        if ref is None or ref.get("kind") != self._kind:
+            return
+        group = str(ref.get("apiVersion", "")).rpartition("/")[0]
+        if group != self._group:
+            return
+        namespace = (obj.get("metadata") or {}).get("namespace", "")
+        self._queue.add(f"{namespace}/{ref.get('name', '')}")
+
+
+def controller_of(obj: Obj) -> Obj | None:
+    """The ownerReference with controller: true (metav1.GetControllerOf), or None."""
+    for ref in (obj.get("metadata") or {}).get("ownerReferences") or []:
+        if isinstance(ref, dict) and ref.get("controller") is True:
+            return ref
+    return None
+
+
+def _key(obj: Obj) -> str:
+    meta = obj.get("metadata") or {}
+    return f"{meta.get('namespace', '')}/{meta.get('name', '')}"
+
+
+class Controller:
+    """A named work queue, its workers, and the reconciler they call."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        reconciler: reconcile.Reconciler,
+        max_concurrent_reconciles: int = 1,
+        queue: workqueue.RateLimitingQueue[str] | None = None,
+    ) -> None:
+        self.name = name
+        self.queue: workqueue.RateLimitingQueue[str] = (
+            queue
+            if queue is not None
+            else workqueue.RateLimitingQueue(metrics=metrics.QueueMetrics(name))
+        )
+        self._reconciler = reconciler
+        self._workers_wanted = max_concurrent_reconciles
+        self._workers: list[threading.Thread] = []
+        self._stopping = threading.Event()
+        self._log = log_.get_logger("controller").with_values(controller=name)
+        metrics.init_controller(name)
+
+    def for_handler(self) -> EnqueueRequestForObject:
+        return EnqueueRequestForObject(self.queue)
+
+    def owner_handler(self, *, group: str, kind: str) -> EnqueueRequestForOwner:
+        return EnqueueRequestForOwner(self.queue, group=group, kind=kind)
+
+    def start(self) -> None:
+        """Start the workers (once the caches have synced)."""
+        self._log.info("Starting workers", workerCount=self._workers_wanted)
+        for i in range(self._workers_wanted):
+            worker = threading.Thread(target=self._worker, name=f"{self.name}-worker-{i}", daemon=True)
+            worker.start()
+            self._workers.append(worker)
+
+    def stop(self, timeout: float | None = None) -> bool:
+        """Take no new key, and wait up to timeout for the reconciles in flight.
+        True if every worker has ended."""
+        self._stopping.set()
+        self.queue.shutdown()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for worker in self._workers:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            worker.join(remaining)
+        return not any(worker.is_alive() for worker in self._workers)
+
+    def _worker(self) -> None:
+        while self.process_next_work_item():
+            pass
+
+    def process_next_work_item(self) -> bool:
+        """Take one key and reconcile it. False when the worker should end."""
+        key, shutdown = self.queue.get()
+        if shutdown or key is None:
+            return False
+        try:
+            if self._stopping.is_set():
+                return False
+            self.reconcile_handler(key)
+        finally:
+            self.queue.done(key)
+        return True
+
+    def reconcile_handler(self, key: str) -> None:
+        start = time.monotonic()
+        try:
+            try:
+                result = self._reconciler.reconcile(key)
+            except Exception as err:
+                self.queue.add_rate_limited(key)
+                metrics.RECONCILE_ERRORS.labels(controller=self.name).inc()
+                metrics.RECONCILE_TOTAL.labels(controller=self.name, result="error").inc()
+                self._log.error("Reconciler error", modelservice=key, error=_describe(err))
+                return
+            if result.requeue_after.total_seconds() > 0:
+                self.queue.forget(key)
+                self.queue.add_after(key, result.requeue_after)
+                metrics.RECONCILE_TOTAL.labels(controller=self.name, result="requeue_after").inc()
+            elif result.requeue:
+                self.queue.add_rate_limited(key)
+                metrics.RECONCILE_TOTAL.labels(controller=self.name, result="requeue").inc()
+            else:
+                self.queue.forget(key)
+                metrics.RECONCILE_TOTAL.labels(controller=self.name, result="success").inc()
+        finally:
+            metrics.RECONCILE_TIME.labels(controller=self.name).observe(time.monotonic() - start)
+
+
+def _describe(err: BaseException) -> str:
+    if isinstance(err, client_.ApiError):
+        return str(err)
+    return f"{type(err).__name__}: {err}"
+

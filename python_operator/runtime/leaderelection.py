@@ -1,0 +1,328 @@
+"""Lease-based leader election: the twin of client-go's tools/leaderelection (v0.34) as
+controller-runtime uses it, with ``LeaderElectionReleaseOnCancel: true``.
+
+Several instances run; only the one holding the Lease runs its workers, so only it writes.
+
+* **Acquire.** Every ``retry_period`` (plus up to 1.2x jitter) read the Lease. Take it if it
+  is absent, has no holder, or its holder has not renewed it for ``leaseDurationSeconds`` as
+  *this* instance observed it (the local monotonic clock decides, never a clock difference
+  between machines): write it with this identity, using the read resourceVersion, so of two
+  candidates exactly one wins and the other gets 409.
+* **Renew.** Every ``retry_period``, renew (first optimistically from the last written
+  Lease, then by reading it again). If no renewal succeeds within ``renew_deadline`` the
+  leader has lost the Lease: ``on_stopped_leading`` runs. Every request is bounded by what is
+  left of the deadline, so a stalled connection cannot keep a deposed leader believing it
+  leads. Since renew_deadline < lease_duration, a leader gives up before any other instance
+  may take over.
+* **Release.** When ``stop`` is set while leading (SIGTERM, after the workers have stopped),
+  write the Lease with an empty holderIdentity and ``leaseDurationSeconds: 1``: a standby
+  takes over at its next retry instead of waiting for the lease to expire.
+
+What ``kubernetes.leaderelection`` (kubernetes 37.0.2) lacked, and why this module replaces it
+rather than wrapping it:
+
+* no way to stop it or to release the Lease: ``LeaderElection.run`` loops until renewal
+  fails, and there is no release at all;
+* its requests have no timeout, so a stalled connection blocks the renew loop and a leader
+  that has lost the Lease keeps running its workers (and writing) indefinitely;
+* ``Config`` exits the process (``sys.exit``) for a ``retry_period`` under 1 s, while the
+  contract allows fractional seconds, and it judges expiry by its own configured duration,
+  not by the Lease's ``leaseDurationSeconds``;
+* ``LeaseLock`` reads and writes generated models and round-trips times through naive
+  local-time strings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from python_operator.runtime import client as client_
+from python_operator.runtime import clock as clock_
+from python_operator.runtime import log as log_
+
+JITTER_FACTOR = 1.2
+
+
+@dataclasses.dataclass(frozen=True)
+class LeaderElectionRecord:
+    """What the Lease spec says (client-go's resourcelock.LeaderElectionRecord)."""
+
+    holder_identity: str = ""
+    lease_duration_seconds: int = 0
+    acquire_time: str = ""
+    renew_time: str = ""
+    leader_transitions: int = 0
+
+
+class Lock(Protocol):
+    """Where the record lives (client-go's resourcelock.Interface)."""
+
+    identity: str
+
+    def get(self, *, timeout: float) -> LeaderElectionRecord:
+        """Read the record; raises client.ApiError 404 if there is none."""
+
+    def create(self, record: LeaderElectionRecord, *, timeout: float) -> None: ...
+
+    def update(self, record: LeaderElectionRecord, *, timeout: float) -> None:
+        """Write the record over the version last read or written (409 if it moved)."""
+
+    def describe(self) -> str: ...
+
+
+def micro_time(moment: datetime) -> str:
+    """metav1.MicroTime's JSON form: RFC 3339, microseconds, UTC."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class LeaseLock:
+    """A Lock on a coordination.k8s.io/v1 Lease, read and written as a dict."""
+
+    def __init__(self, client: client_.Client, *, namespace: str, name: str, identity: str) -> None:
+        self.identity = identity
+        self._client = client
+        self._namespace = namespace
+        self._name = name
+        self._lease: client_.Obj | None = None
+
+    def describe(self) -> str:
+        return f"{self._namespace}/{self._name}"
+
+    def get(self, *, timeout: float) -> LeaderElectionRecord:
+        lease = self._client.get(client_.LEASES, self._namespace, self._name, timeout=timeout)
+        self._lease = lease
+        spec = lease.get("spec") or {}
+        return LeaderElectionRecord(
+            holder_identity=str(spec.get("holderIdentity") or ""),
+            lease_duration_seconds=int(spec.get("leaseDurationSeconds") or 0),
+            acquire_time=str(spec.get("acquireTime") or ""),
+            renew_time=str(spec.get("renewTime") or ""),
+            leader_transitions=int(spec.get("leaseTransitions") or 0),
+        )
+
+    def create(self, record: LeaderElectionRecord, *, timeout: float) -> None:
+        lease: client_.Obj = {
+            "apiVersion": client_.LEASES.api_version,
+            "kind": client_.LEASES.kind,
+            "metadata": {"name": self._name, "namespace": self._namespace},
+            "spec": self._spec(record),
+        }
+        self._lease = self._client.create(client_.LEASES, lease, timeout=timeout)
+
+    def update(self, record: LeaderElectionRecord, *, timeout: float) -> None:
+        if self._lease is None:
+            raise RuntimeError("lease not initialized: get or create it first")
+        lease = dict(self._lease)
+        lease["spec"] = self._spec(record)
+        self._lease = self._client.update(client_.LEASES, lease, timeout=timeout)
+
+    @staticmethod
+    def _spec(record: LeaderElectionRecord) -> client_.Obj:
+        spec: client_.Obj = {
+            "holderIdentity": record.holder_identity,
+            "leaseDurationSeconds": record.lease_duration_seconds,
+            "leaseTransitions": record.leader_transitions,
+        }
+        if record.acquire_time:
+            spec["acquireTime"] = record.acquire_time
+        if record.renew_time:
+            spec["renewTime"] = record.renew_time
+        return spec
+
+
+class LeaderElector:
+    """Runs the acquire / renew / release cycle of one candidate; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        lock: Lock,
+        lease_duration: timedelta,
+        renew_deadline: timedelta,
+        retry_period: timedelta,
+        on_started_leading: Callable[[], None],
+        on_stopped_leading: Callable[[], None],
+        release_on_cancel: bool = True,
+        clock: clock_.Clock | None = None,
+        wall_clock: Callable[[], datetime] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        if lease_duration <= renew_deadline:
+            raise ValueError("lease_duration must be greater than renew_deadline")
+        if renew_deadline.total_seconds() <= JITTER_FACTOR * retry_period.total_seconds():
+            raise ValueError("renew_deadline must be greater than retry_period * 1.2")
+        self._lock = lock
+        self._lease_duration = lease_duration.total_seconds()
+        self._renew_deadline = renew_deadline.total_seconds()
+        self._retry_period = retry_period.total_seconds()
+        self._on_started_leading = on_started_leading
+        self._on_stopped_leading = on_stopped_leading
+        self._release_on_cancel = release_on_cancel
+        self._clock: clock_.Clock = clock if clock is not None else clock_.RealClock()
+        self._wall_clock = wall_clock if wall_clock is not None else (lambda: datetime.now(UTC))
+        self._rng = rng if rng is not None else random.Random()
+        self._log = log_.get_logger("leaderelection").with_values(lease=lock.describe())
+        # The record last read or written, and when (local monotonic clock) it was observed.
+        self._observed: LeaderElectionRecord = LeaderElectionRecord()
+        self._observed_time = 0.0
+        self._observed_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ public
+    def is_leader(self) -> bool:
+        with self._observed_lock:
+            return self._observed.holder_identity == self._lock.identity
+
+    def run(self, stop: threading.Event) -> None:
+        """Acquire, lead, renew until stop is set or renewal fails; release if stopped.
+
+        on_started_leading runs once the Lease is held; on_stopped_leading once leadership
+        ends for any reason (it is not called if stop is set before the Lease is held).
+        """
+        if not self._acquire(stop):
+            return
+        try:
+            self._on_started_leading()
+            self._renew(stop)
+        finally:
+            if stop.is_set() and self._release_on_cancel:
+                self.release()
+            self._on_stopped_leading()
+
+    def release(self) -> bool:
+        """Give the Lease up (empty holder, 1 s duration) if this instance holds it."""
+        try:
+            old = self._lock.get(timeout=self._renew_deadline)
+        except Exception as err:
+            self._log.error("error retrieving lease to release it", error=str(err))
+            return False
+        if not self.is_leader():
+            return True
+        now = micro_time(self._wall_clock())
+        record = LeaderElectionRecord(
+            holder_identity="",
+            lease_duration_seconds=1,
+            acquire_time=now,
+            renew_time=now,
+            leader_transitions=old.leader_transitions,
+        )
+        try:
+            self._lock.update(record, timeout=self._renew_deadline)
+        except Exception as err:
+            self._log.error("failed to release lease", error=str(err))
+            return False
+        self._set_observed(record)
+        self._log.info("released lease")
+        return True
+
+    # ------------------------------------------------------------------ the cycle
+    def _acquire(self, stop: threading.Event) -> bool:
+        self._log.info("attempting to acquire leader lease")
+        while not stop.is_set():
+            if self.try_acquire_or_renew(timeout=self._renew_deadline):
+                self._log.info("successfully acquired lease", identity=self._lock.identity)
+                return True
+            stop.wait(self._retry_period * (1 + JITTER_FACTOR * self._rng.random()))
+        return False
+
+    def _renew(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            deadline = self._clock.now() + self._renew_deadline
+            renewed = False
+            while True:
+                remaining = deadline - self._clock.now()
+                if remaining <= 0:
+                    break
+                if self.try_acquire_or_renew(timeout=remaining):
+                    renewed = True
+                    break
+                wait = min(self._retry_period, deadline - self._clock.now())
+                if wait > 0 and stop.wait(wait):
+                    return
+            if not renewed:
+                self._log.info("failed to renew lease: leadership lost")
+                return
+            stop.wait(self._retry_period)
+
+    def try_acquire_or_renew(self, *, timeout: float) -> bool:
+        """One attempt, as client-go's tryAcquireOrRenew. True if this instance now leads."""
+        now = self._clock.now()
+        stamp = micro_time(self._wall_clock())
+        record = LeaderElectionRecord(
+            holder_identity=self._lock.identity,
+            lease_duration_seconds=int(self._lease_duration),
+            acquire_time=stamp,
+            renew_time=stamp,
+        )
+
+        # 1. Fast path: the leader renews from the Lease it last wrote, without reading.
+        if self.is_leader() and self._lease_valid(now):
+            observed = self._observed_record()
+            fast = dataclasses.replace(
+                record,
+                acquire_time=observed.acquire_time,
+                leader_transitions=observed.leader_transitions,
+            )
+            try:
+                self._lock.update(fast, timeout=timeout)
+                self._set_observed(fast)
+                return True
+            except Exception as err:
+                self._log.info("failed to update lease optimistically, reading it", error=str(err))
+
+        # 2. Read the Lease, or create it.
+        try:
+            old = self._lock.get(timeout=timeout)
+        except client_.ApiError as err:
+            if not client_.is_not_found(err):
+                self._log.info("error retrieving lease", error=str(err))
+                return False
+            try:
+                self._lock.create(record, timeout=timeout)
+            except Exception as create_err:
+                self._log.info("error creating lease", error=str(create_err))
+                return False
+            self._set_observed(record)
+            return True
+        except Exception as err:
+            self._log.info("error retrieving lease", error=f"{type(err).__name__}: {err}")
+            return False
+
+        # 3. Someone else holds it and, as far as this instance has seen, renews it.
+        if old != self._observed_record():
+            self._set_observed(old)
+        if old.holder_identity and self._lease_valid(now) and not self.is_leader():
+            return False
+
+        # 4. Take it over (or renew through the slow path).
+        if self.is_leader():
+            record = dataclasses.replace(
+                record, acquire_time=old.acquire_time, leader_transitions=old.leader_transitions
+            )
+        else:
+            record = dataclasses.replace(record, leader_transitions=old.leader_transitions + 1)
+        try:
+            self._lock.update(record, timeout=timeout)
+        except Exception as err:
+            self._log.info("failed to update lease", error=str(err))
+            return False
+        self._set_observed(record)
+        return True
+
+    # ------------------------------------------------------------------ observed record
+    def _observed_record(self) -> LeaderElectionRecord:
+        with self._observed_lock:
+            return self._observed
+
+    def _set_observed(self, record: LeaderElectionRecord) -> None:
+        with self._observed_lock:
+            self._observed = record
+            self._observed_time = self._clock.now()
+
+    def _lease_valid(self, now: float) -> bool:
+        with self._observed_lock:
+            return self._observed_time + self._observed.lease_duration_seconds > now

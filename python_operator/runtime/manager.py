@@ -1,0 +1,225 @@
+"""The manager: the twin of controller-runtime's manager (pkg/manager) for one controller.
+
+``Manager.start()`` runs the process until ``stop()``:
+
+1. serve ``/metrics`` and ``/healthz`` + ``/readyz`` (addresses ``"0"`` turn them off);
+2. start one informer per resource (the ``Cache``), on every instance, leader or not, and
+   wait for them to sync: ``/readyz`` answers 200 from then on;
+3. without leader election, start the controllers' workers; with it, start them when the
+   Lease is acquired;
+4. on ``stop()`` (SIGTERM/SIGINT): stop the workers and wait for the reconciles in flight
+   (up to ``graceful_shutdown_timeout``), *then* release the Lease, so that no write of this
+   instance can land after another instance has started leading.
+
+Losing the Lease (renewal failed within the renew deadline) ends the process at once with
+exit code 1, as controller-runtime does ("leader election lost", graceful shutdown skipped):
+a deposed leader must stop writing now, and a fresh process starts clean as a standby.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+from datetime import timedelta
+from http.server import ThreadingHTTPServer
+
+from python_operator.runtime import client as client_
+from python_operator.runtime import controller as controller_
+from python_operator.runtime import httpserver, informer, leaderelection, metrics, reconcile
+from python_operator.runtime import log as log_
+
+Obj = client_.Obj
+
+EXIT_LEADER_ELECTION_LOST = 1
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class LeaderElectionOptions:
+    namespace: str
+    name: str
+    identity: str
+    lease_duration: timedelta
+    renew_deadline: timedelta
+    retry_period: timedelta
+
+
+class Cache:
+    """Reads objects from the informers' stores (controller-runtime's cache reader): deep
+    copies, never a request to the API server."""
+
+    def __init__(self) -> None:
+        self._informers: dict[client_.Resource, informer.Informer] = {}
+
+    def add(self, resource: client_.Resource, inf: informer.Informer) -> None:
+        self._informers[resource] = inf
+
+    def get_informer(self, resource: client_.Resource) -> informer.Informer:
+        return self._informers[resource]
+
+    def informers(self) -> list[informer.Informer]:
+        return list(self._informers.values())
+
+    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None:
+        """A deep copy of the cached object, or None if the cache does not hold it."""
+        return self._informers[resource].get(namespace, name)
+
+    def has_synced(self) -> bool:
+        return all(inf.has_synced() for inf in self._informers.values())
+
+
+class Manager:
+    def __init__(
+        self,
+        *,
+        client: client_.Client,
+        namespace: str,
+        metrics_bind_address: str = ":8080",
+        health_probe_bind_address: str = ":8081",
+        leader_election: LeaderElectionOptions | None = None,
+        graceful_shutdown_timeout: timedelta = timedelta(seconds=30),
+    ) -> None:
+        self.client = client
+        self.namespace = namespace
+        self.cache = Cache()
+        self._metrics_address = metrics_bind_address
+        self._health_address = health_probe_bind_address
+        self._leader_election = leader_election
+        self._grace = graceful_shutdown_timeout.total_seconds()
+        self._controllers: list[controller_.Controller] = []
+        self._servers: list[ThreadingHTTPServer] = []
+        self._stop = threading.Event()
+        self._elector_stop = threading.Event()
+        self._log = log_.get_logger("manager")
+
+    # ------------------------------------------------------------------ wiring
+    def informer_for(self, resource: client_.Resource) -> informer.Informer:
+        """The informer of resource in the watch namespace, created on first use."""
+        try:
+            return self.cache.get_informer(resource)
+        except KeyError:
+            inf = informer.Informer(
+                informer.ResourceListerWatcher(self.client, resource, self.namespace),
+                name=str(resource),
+            )
+            self.cache.add(resource, inf)
+            return inf
+
+    def add_controller(
+        self,
+        *,
+        name: str,
+        for_: client_.Resource,
+        owns: tuple[client_.Resource, ...],
+        reconciler: reconcile.Reconciler,
+        max_concurrent_reconciles: int = 1,
+    ) -> controller_.Controller:
+        """For(for_), Owns(each of owns): route their events to a new controller's queue."""
+        ctrl = controller_.Controller(
+            name=name, reconciler=reconciler, max_concurrent_reconciles=max_concurrent_reconciles
+        )
+        self.informer_for(for_).add_event_handler(ctrl.for_handler())
+        for resource in owns:
+            self.informer_for(resource).add_event_handler(
+                ctrl.owner_handler(group=for_.group, kind=for_.kind)
+            )
+        self._controllers.append(ctrl)
+        return ctrl
+
+    # ------------------------------------------------------------------ running
+    def stop(self) -> None:
+        """Ask start() to shut down (safe from a signal handler)."""
+        self._stop.set()
+
+    def start(self) -> int:
+        """Run until stop(); return the exit code."""
+        self._serve()
+        for inf in self.cache.informers():
+            inf.start()
+        self._log.info("Waiting for caches to sync")
+        for inf in self.cache.informers():
+            if not inf.wait_for_sync(self._stop):
+                return self._shutdown(elector=None)
+        self._log.info("Caches synced")
+
+        elector_thread: threading.Thread | None = None
+        if self._leader_election is None:
+            self._start_controllers()
+        else:
+            elector_thread = threading.Thread(
+                target=self._new_elector(self._leader_election).run,
+                args=(self._elector_stop,),
+                name="leader-election",
+                daemon=True,
+            )
+            elector_thread.start()
+        self._stop.wait()
+        return self._shutdown(elector=elector_thread)
+
+    def _start_controllers(self) -> None:
+        for ctrl in self._controllers:
+            ctrl.start()
+
+    def _new_elector(self, opts: LeaderElectionOptions) -> leaderelection.LeaderElector:
+        lock = leaderelection.LeaseLock(
+            self.client, namespace=opts.namespace, name=opts.name, identity=opts.identity
+        )
+        return leaderelection.LeaderElector(
+            lock=lock,
+            lease_duration=opts.lease_duration,
+            renew_deadline=opts.renew_deadline,
+            retry_period=opts.retry_period,
+            on_started_leading=self._start_controllers,
+            on_stopped_leading=self._on_stopped_leading,
+            release_on_cancel=True,
+        )
+
+    def _on_stopped_leading(self) -> None:
+        if self._stop.is_set():
+            return  # our own shutdown: the Lease was released
+        self._log.error("leader election lost")
+        for ctrl in self._controllers:
+            ctrl.stop(timeout=0)
+        log_.flush()
+        os._exit(EXIT_LEADER_ELECTION_LOST)
+
+    def _shutdown(self, *, elector: threading.Thread | None) -> int:
+        self._log.info("Stopping and waiting for workers")
+        clean = all(ctrl.stop(timeout=self._grace) for ctrl in self._controllers)
+        if elector is not None:
+            if clean:
+                # Workers are done: now the Lease can go, and a standby may start writing.
+                self._elector_stop.set()
+                elector.join(timeout=max(self._grace, 1.0))
+            else:
+                self._log.error("workers did not stop in time; leaving the Lease to expire")
+        for inf in self.cache.informers():
+            inf.stop()
+        for server in self._servers:
+            server.shutdown()
+        self._log.info("Stopped")
+        return 0 if clean else 1
+
+    def _serve(self) -> None:
+        if self._metrics_address != "0":
+            self._servers.append(httpserver.serve(self._metrics_address, {"/metrics": _metrics}))
+        if self._health_address != "0":
+            self._servers.append(
+                httpserver.serve(
+                    self._health_address, {"/healthz": _ok, "/readyz": self._readyz}
+                )
+            )
+
+    def _readyz(self) -> tuple[int, str, bytes]:
+        if self.cache.has_synced():
+            return _ok()
+        return 500, "text/plain", b"informer caches not synced yet\n"
+
+
+def _ok() -> tuple[int, str, bytes]:
+    return 200, "text/plain", b"ok"
+
+
+def _metrics() -> tuple[int, str, bytes]:
+    body, content_type = metrics.exposition()
+    return 200, content_type, body
