@@ -82,6 +82,22 @@ def wait_converged(admin: Kube, namespace: str, name: str,
                     timeout, f"ModelService {namespace}/{name} to converge")
 
 
+def wait_gone(admin: Kube, resource: str, namespace: str, name: str,
+              timeout: float = CONVERGE_TIMEOUT, what: str | None = None) -> None:
+    """Wait until the object is absent (404). AssertionError with the last observed object."""
+    deadline = time.monotonic() + timeout
+    while True:
+        obj = admin.get(resource, namespace, name)
+        if obj is None:
+            return
+        if time.monotonic() > deadline:
+            meta = {k: obj["metadata"].get(k) for k in ("deletionTimestamp", "finalizers", "uid")}
+            raise AssertionError(f"timed out after {timeout:.0f}s waiting for "
+                                 f"{what or f'{resource} {namespace}/{name} to be deleted'}; "
+                                 f"last observed metadata: {meta}")
+        time.sleep(0.1)
+
+
 def wait_settled(op: OperatorProcess, timeout: float = 30.0, quiet: float = 1.0) -> float:
     """Wait until the operator's workqueue is empty and its reconcile count has not moved for
     ``quiet`` seconds; return that count. AssertionError on timeout."""

@@ -1,0 +1,262 @@
+"""Ownership and deletion: repair, conflicts with foreign objects, ordered cleanup.
+
+The ownerReference says *who owns* a child; the finalizer protects the *order* of cleanup.
+These checks show that a controller uses each for what it is for: it repairs what it owns,
+never touches what it does not own (even with the same name), and removes its finalizer only
+after its own children are gone, also when it crashes or is down while the deletion happens.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from conformance.support import (
+    FINALIZER,
+    condition,
+    controller_ref,
+    create_modelservice,
+    wait_converged,
+    wait_gone,
+    wait_reconciled_past,
+    wait_settled,
+)
+from harness.audit import select, summarize
+from harness.kube import wait_for
+from harness.operators import CRASH_EXIT_CODE
+
+
+@pytest.mark.check("child-repaired")
+def test_child_repaired(admin, namespace, operators, audit, evidence, impl):
+    """A controller repairs drift in what it owns, from the child's own events, without anyone
+    touching the ModelService, and keeps what other writers added.
+
+    The Service is deleted by hand: the delete event reaches the controller through the
+    Service's controller ownerReference and it recreates the Service. The Deployment's replicas
+    are edited by hand: reverted to the spec. Neither repair changes the ModelService itself
+    (its resourceVersion stays). A foreign annotation and label added to both children by
+    another tool are kept, and no write loop follows: fields the controller does not manage
+    are not its business, and fighting over them with another writer would never end.
+    """
+    op = operators.start()
+    create_modelservice(admin, namespace, "web", replicas=1)
+    wait_converged(admin, namespace, "web")
+    wait_settled(op)
+    msvc_rv = admin.get("modelservices", namespace, "web")["metadata"]["resourceVersion"]
+    old_svc = admin.get("services", namespace, "web")
+    repairs_start = audit.sync(admin)
+
+    admin.delete("services", namespace, "web")
+    new_svc = wait_for(lambda: admin.get("services", namespace, "web"),
+                       lambda s: s["metadata"]["uid"] != old_svc["metadata"]["uid"], 60,
+                       "the deleted Service to be recreated")
+    evidence.record("service_uid", {"deleted": old_svc["metadata"]["uid"],
+                                    "recreated": new_svc["metadata"]["uid"]})
+
+    admin.patch("deployments", namespace, "web", {"spec": {"replicas": 5}})
+    dep = wait_for(lambda: admin.get("deployments", namespace, "web"),
+                   lambda d: d["spec"]["replicas"] == 1, 60,
+                   "hand-edited Deployment replicas (5) to be reverted to 1")
+    evidence.record("deployment_replicas_reverted_to", dep["spec"]["replicas"])
+    wait_settled(op)
+    repairs_end = audit.sync(admin)
+    repairs = select(audit.requests(repairs_start, repairs_end), user=impl.user,
+                     namespace=namespace, writes_only=True, ok_only=True)
+    evidence.record("repair_writes", summarize(repairs))
+    msvc_rv_after = admin.get("modelservices", namespace, "web")["metadata"]["resourceVersion"]
+    evidence.record("modelservice_resourceVersion", {"before": msvc_rv, "after": msvc_rv_after})
+    assert msvc_rv_after == msvc_rv, (
+        "repairing children must not write the ModelService; its writes: "
+        f"{[r.describe() for r in repairs if r.resource == 'modelservices']}")
+
+    foreign = {"metadata": {"annotations": {"example.com/owner-note": "keep me"},
+                            "labels": {"example.com/team": "ml"}}}
+    admin.patch("deployments", namespace, "web", foreign)
+    admin.patch("services", namespace, "web", foreign)
+    count = wait_settled(op)
+    start = audit.sync(admin)
+    admin.patch("modelservices", namespace, "web",
+                {"metadata": {"annotations": {"example.com/poke": "1"}}})
+    wait_reconciled_past(op, count)
+    wait_settled(op)
+    end = audit.sync(admin)
+    quiet = [r.describe() for r in select(audit.requests(start, end), user=impl.user,
+                                          namespace=namespace, writes_only=True) if r.ok]
+    evidence.record("writes_after_foreign_edits", quiet)
+    for kind in ("deployments", "services"):
+        meta = admin.get(kind, namespace, "web")["metadata"]
+        assert meta.get("annotations", {}).get("example.com/owner-note") == "keep me", \
+            f"foreign annotation removed from the {kind[:-1]}: {meta.get('annotations')}"
+        assert meta.get("labels", {}).get("example.com/team") == "ml", \
+            f"foreign label removed from the {kind[:-1]}: {meta.get('labels')}"
+    assert quiet == [], f"the operator kept writing after foreign edits: {quiet}"
+
+
+@pytest.mark.check("child-conflict")
+def test_child_conflict(admin, namespace, operators, evidence):
+    """A same-named Deployment that another controller owns is never adopted or overwritten;
+    the status says so, and the controller converges once the foreign object is gone.
+
+    Names are not ownership. Taking over an object because it has the right name would let
+    two controllers fight over it, or silently hijack someone else's workload. The controller
+    reports the conflict instead (Ready=False, Progressing=False, reason ChildConflict, a
+    message naming the child) and keeps checking; when the other owner's Deployment is
+    removed, it creates its own.
+    """
+    other = admin.create("configmaps", namespace, {"apiVersion": "v1", "kind": "ConfigMap",
+                                                   "metadata": {"name": "other-owner"}})
+    foreign = admin.create("deployments", namespace, {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "ownerReferences": [{
+            "apiVersion": "v1", "kind": "ConfigMap", "name": "other-owner",
+            "uid": other["metadata"]["uid"], "controller": True}]},
+        "spec": {"replicas": 7, "selector": {"matchLabels": {"app": "other"}},
+                 "template": {"metadata": {"labels": {"app": "other"}},
+                              "spec": {"containers": [{"name": "c", "image": "other:1"}]}}},
+    })
+    op = operators.start()
+    create_modelservice(admin, namespace, "web", replicas=1)
+    msvc = wait_for(lambda: admin.get("modelservices", namespace, "web"),
+                    lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
+                    60, "status to report ChildConflict")
+    ready, progressing = condition(msvc, "Ready"), condition(msvc, "Progressing")
+    evidence.record("conditions", [ready, progressing])
+    assert ready["status"] == "False" and progressing["status"] == "False"
+    assert progressing["reason"] == "ChildConflict"
+    assert 'Deployment "web"' in ready["message"], f"the message must name the child: {ready}"
+    wait_settled(op)
+    dep = admin.get("deployments", namespace, "web")
+    evidence.record("foreign_resourceVersion", {"before": foreign["metadata"]["resourceVersion"],
+                                                "after": dep["metadata"]["resourceVersion"]})
+    assert dep["metadata"]["resourceVersion"] == foreign["metadata"]["resourceVersion"], \
+        "the foreign Deployment was written"
+    assert controller_ref(dep)["uid"] == other["metadata"]["uid"], "the foreign Deployment was adopted"
+
+    admin.delete("deployments", namespace, "web")
+    msvc = wait_converged(admin, namespace, "web")
+    ours = admin.get("deployments", namespace, "web")
+    evidence.record("after_removal_controller", controller_ref(ours))
+    assert controller_ref(ours)["uid"] == msvc["metadata"]["uid"]
+    assert condition(msvc, "Ready")["reason"] == "ReplicasUnavailable"
+
+
+@pytest.mark.check("replaced-child-kept")
+def test_replaced_child_kept(admin, namespace, operators, audit, evidence, impl):
+    """During cleanup a controller deletes only the children whose controller ownerReference
+    carries its ModelService's UID, and each delete carries that UID as a precondition.
+
+    Between the controller's read and its delete, a child can be deleted and replaced by
+    someone else under the same name. Deleting by name would destroy the replacement. Here
+    the Service is replaced, while the operator is down, by one that claims an owner of the
+    same name and kind but another UID; the ModelService is then deleted. The operator must
+    delete its Deployment (with a UID precondition), leave the replacement Service alone, and
+    finish by removing its finalizer.
+    """
+    op = operators.start()
+    msvc = create_modelservice(admin, namespace, "web")
+    wait_converged(admin, namespace, "web")
+    dep_uid = admin.get("deployments", namespace, "web")["metadata"]["uid"]
+    op.terminate()
+
+    admin.delete("services", namespace, "web")
+    replacement = admin.create("services", namespace, {
+        "apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "web", "labels": {"example.com/replaced": "yes"},
+                     "ownerReferences": [{"apiVersion": "modeldock.io/v1alpha1",
+                                          "kind": "ModelService", "name": "web",
+                                          "uid": str(uuid.uuid4()), "controller": True}]},
+        "spec": {"selector": {"app": "other"}, "ports": [{"port": 80}]},
+    })
+    evidence.record("replacement_service_uid", replacement["metadata"]["uid"])
+    start = audit.sync(admin)
+    admin.delete("modelservices", namespace, "web")
+    op.start()
+    wait_gone(admin, "modelservices", namespace, "web", what="the ModelService to finish deleting")
+    assert admin.get("deployments", namespace, "web") is None, "the owned Deployment was not deleted"
+    svc = admin.get("services", namespace, "web")
+    assert svc is not None and svc["metadata"]["uid"] == replacement["metadata"]["uid"], \
+        "the replacement Service (another owner UID) was deleted"
+    end = audit.sync(admin)
+    deletes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
+                     writes_only=True)
+    deletes = [r for r in deletes if r.verb == "delete"]
+    evidence.record("operator_deletes", [f"{r.describe()} precondition uid={r.precondition_uid}"
+                                         for r in deletes])
+    assert deletes, "the operator made no delete at all"
+    for r in deletes:
+        assert r.resource == "deployments" and r.precondition_uid == dep_uid, (
+            f"every delete must target an owned child with its UID as precondition; saw "
+            f"{r.describe()} with precondition uid {r.precondition_uid} (Deployment uid {dep_uid}, "
+            f"ModelService uid {msvc['metadata']['uid']})")
+
+
+@pytest.mark.check("finalizer-ordered-delete")
+def test_finalizer_ordered_delete(admin, namespace, operators, audit, evidence, impl):
+    """Deleting a ModelService deletes its children first and removes the finalizer last, and
+    the cleanup finishes even if the operator crashes in the middle of it or is down when the
+    deletion happens.
+
+    The finalizer is a promise to the API server: "do not forget this object until I have
+    cleaned up after it". Removing it before the children are gone lets the object vanish with
+    work left undone (without a garbage collector, as here, the children would stay forever).
+    Because the deleting object stays visible, with deletionTimestamp set, a controller that
+    restarts sees it again and finishes: cleanup is level-triggered too. The order is read
+    from the audit log.
+    """
+    # 1. Ordinary deletion: order of the operator's writes.
+    op = operators.start()
+    create_modelservice(admin, namespace, "first")
+    wait_converged(admin, namespace, "first")
+    start = audit.sync(admin)
+    admin.delete("modelservices", namespace, "first")
+    wait_gone(admin, "modelservices", namespace, "first")
+    end = audit.sync(admin)
+    writes = [r for r in select(audit.requests(start, end), user=impl.user, namespace=namespace,
+                                writes_only=True, ok_only=True) if r.name == "first"]
+    order = [f"{r.verb} {r.target}" for r in writes]
+    evidence.record("write_order", order)
+    assert "delete deployments" in order and "delete services" in order, order
+    last_child_delete = max(i for i, w in enumerate(order) if w.startswith("delete "))
+    finalizer_writes = [i for i, w in enumerate(order) if w.split()[1] == "modelservices"]
+    assert finalizer_writes, f"no write removed the finalizer: {order}"
+    assert min(finalizer_writes) > last_child_delete, \
+        f"the finalizer must be removed after both children are deleted: {order}"
+    for res in ("deployments", "services"):
+        assert admin.get(res, namespace, "first") is None, f"{res} 'first' left behind"
+
+    # 2. A crash right after the first child delete: the restarted process finishes.
+    op.terminate()
+    op = operators.start(crash_at="after-child-delete")
+    create_modelservice(admin, namespace, "second")
+    wait_converged(admin, namespace, "second")
+    admin.delete("modelservices", namespace, "second")
+    code = op.wait_exit(60)
+    evidence.record("crash_exit_code", code)
+    assert code == CRASH_EXIT_CODE, f"expected exit {CRASH_EXIT_CODE} at after-child-delete, got {code}"
+    held = admin.get("modelservices", namespace, "second")
+    assert held is not None and held["metadata"].get("deletionTimestamp"), \
+        "the ModelService must still exist (finalizer held) after a crash mid-cleanup"
+    assert FINALIZER in held["metadata"].get("finalizers", [])
+    remaining = [r for r in ("deployments", "services") if admin.get(r, namespace, "second")]
+    evidence.record("children_left_at_crash", remaining)
+    assert len(remaining) == 1, f"exactly one child should remain after the first delete: {remaining}"
+    op.start()
+    wait_gone(admin, "modelservices", namespace, "second",
+          what="the restarted operator to finish the interrupted cleanup")
+    for res in ("deployments", "services"):
+        assert admin.get(res, namespace, "second") is None, f"{res} 'second' left behind"
+
+    # 3. Deleted while the operator is down: cleanup happens at start.
+    create_modelservice(admin, namespace, "third")
+    wait_converged(admin, namespace, "third")
+    op.terminate()
+    admin.delete("modelservices", namespace, "third")
+    pending = admin.get("modelservices", namespace, "third")
+    assert pending is not None and pending["metadata"].get("deletionTimestamp")
+    op.start()
+    wait_gone(admin, "modelservices", namespace, "third",
+          what="the started operator to clean up a deletion it did not see happen")
+    for res in ("deployments", "services"):
+        assert admin.get(res, namespace, "third") is None, f"{res} 'third' left behind"
+    evidence.record("phases", ["ordered", "crash-mid-cleanup", "deleted-while-down"])
