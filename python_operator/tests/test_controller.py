@@ -1,0 +1,476 @@
+"""The reconciler's pure parts (desired objects, mutate, conditions, status) and its steps,
+on plain data. Live objects in data/ were read from a real API server (managedFields
+dropped): they carry every field the server defaults, which mutate must leave alone."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from python_operator import controller
+from python_operator.runtime import client as client_
+from python_operator.runtime import informer
+from python_operator.runtime.reconcile import Result
+
+Obj = dict[str, Any]
+DATA = Path(__file__).parent / "data"
+T0 = datetime(2026, 1, 2, 3, 4, 5, 678000, tzinfo=UTC)
+
+
+def load(name: str) -> Obj:
+    obj = json.loads((DATA / name).read_text())
+    assert isinstance(obj, dict)
+    return obj
+
+
+def model_service(**spec: Any) -> Obj:
+    """A ModelService as the API server stores it, defaults applied."""
+    full = {"model": "facebook/opt-125m", "image": "vllm/vllm-openai:v0.6.0", "replicas": 1,
+            "port": 8000, **spec}
+    return {
+        "apiVersion": "modeldock.io/v1alpha1",
+        "kind": "ModelService",
+        "metadata": {"name": "opt", "namespace": "lab", "uid": "ms-uid", "generation": 3,
+                     "resourceVersion": "10", "finalizers": ["modeldock.io/cleanup"]},
+        "spec": full,
+    }
+
+
+def desired_pair(ms: Obj) -> tuple[Obj, Obj]:
+    spec = controller.read_spec(ms)
+    return controller.desired_deployment(ms, spec), controller.desired_service(ms, spec)
+
+
+# ---------------------------------------------------------------------- desired objects
+def test_desired_deployment() -> None:
+    ms = model_service(replicas=2, port=9000, args=["--dtype=half"],
+                       resources={"limits": {"cpu": "500m", "memory": 1073741824}})
+    dep, _ = desired_pair(ms)
+    labels = {"app.kubernetes.io/name": "opt", "app.kubernetes.io/managed-by": "modeldock",
+              "modeldock.io/modelservice": "opt"}
+    assert dep == {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {
+            "name": "opt", "namespace": "lab", "labels": labels,
+            "ownerReferences": [{"apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService",
+                                 "name": "opt", "uid": "ms-uid", "controller": True,
+                                 "blockOwnerDeletion": True}],
+        },
+        "spec": {
+            "replicas": 2,
+            "selector": {"matchLabels": {"modeldock.io/modelservice": "opt"}},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {"containers": [{
+                    "name": "server",
+                    "image": "vllm/vllm-openai:v0.6.0",
+                    "args": ["--model=facebook/opt-125m", "--port=9000", "--dtype=half"],
+                    "ports": [{"name": "http", "containerPort": 9000, "protocol": "TCP"}],
+                    "resources": {"limits": {"cpu": "500m", "memory": "1073741824"}},
+                }]},
+            },
+        },
+    }
+
+
+def test_desired_deployment_without_resources_has_empty_resources() -> None:
+    dep, _ = desired_pair(model_service(resources={"limits": {}, "requests": {}}))
+    assert dep["spec"]["template"]["spec"]["containers"][0]["resources"] == {}
+
+
+def test_desired_service() -> None:
+    _, svc = desired_pair(model_service(port=9000))
+    assert svc["spec"] == {
+        "type": "ClusterIP",
+        "selector": {"modeldock.io/modelservice": "opt"},
+        "ports": [{"name": "http", "port": 9000, "targetPort": "http", "protocol": "TCP"}],
+    }
+    assert svc["metadata"]["labels"]["modeldock.io/modelservice"] == "opt"
+    assert svc["metadata"]["ownerReferences"][0]["uid"] == "ms-uid"
+
+
+def test_read_spec_fills_crd_defaults() -> None:
+    ms = model_service()
+    del ms["spec"]["replicas"], ms["spec"]["port"]
+    spec = controller.read_spec(ms)
+    assert (spec.replicas, spec.port, spec.args) == (1, 8000, ())
+
+
+@pytest.mark.parametrize("bad", [{"replicas": "two"}, {"port": True}, {"args": "--x"},
+                                 {"args": [1]}, {"resources": {"limits": ["1"]}}])
+def test_read_spec_rejects_wrong_types(bad: Obj) -> None:
+    with pytest.raises(ValueError, match="reading spec of ModelService lab/opt"):
+        controller.read_spec(model_service(**bad))
+
+
+@pytest.mark.parametrize("mutate, desired_index", [(controller.mutate_deployment, 0),
+                                                   (controller.mutate_service, 1)])
+def test_mutate_of_bare_object_builds_the_desired_object(
+    mutate: Any, desired_index: int
+) -> None:
+    """Go's CreateOrUpdate creates mutate(empty object); Python creates the desired object.
+    Both must be the same object."""
+    desired = desired_pair(model_service(args=["-x"]))[desired_index]
+    bare = {"apiVersion": desired["apiVersion"], "kind": desired["kind"],
+            "metadata": {"name": "opt", "namespace": "lab"}}
+    mutate(bare, desired)
+    assert bare == desired
+
+
+# ---------------------------------------------------------------------- mutate
+def live_world() -> tuple[Obj, Obj, Obj]:
+    """The ModelService, Deployment and Service as a real API server stored them."""
+    return load("live_msvc.json"), load("live_deploy.json"), load("live_svc.json")
+
+
+def mutated(live: Obj, ms: Obj, index: int) -> Obj:
+    desired = desired_pair(ms)[index]
+    copy = informer.copy_obj(live)
+    (controller.mutate_deployment if index == 0 else controller.mutate_service)(copy, desired)
+    return copy
+
+
+def test_mutate_server_defaulted_deployment_needs_no_write() -> None:
+    ms, dep, _ = live_world()
+    # The stored spec says cpu 1000m and memory as a number; the Deployment stores "1" and
+    # "1073741824". Equal by value: no write.
+    assert ms["spec"]["resources"]["limits"] == {"cpu": "1000m", "memory": 1073741824}
+    assert dep["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"] == {
+        "cpu": "1", "memory": "1073741824"}
+    assert mutated(dep, ms, 0) == dep
+
+
+def test_mutate_server_defaulted_service_needs_no_write() -> None:
+    ms, _, svc = live_world()
+    assert mutated(svc, ms, 1) == svc
+
+
+def test_mutate_keeps_foreign_labels_annotations_and_containers() -> None:
+    ms, dep, svc = live_world()
+    dep["metadata"]["labels"]["team"] = "ml"
+    dep["metadata"]["annotations"]["note"] = "hand-written"
+    dep["spec"]["template"]["metadata"]["labels"]["extra"] = "yes"
+    sidecar = {"name": "sidecar", "image": "busybox"}
+    dep["spec"]["template"]["spec"]["containers"].append(sidecar)
+    svc["metadata"]["labels"]["team"] = "ml"
+    svc["metadata"]["annotations"] = {"note": "x"}
+    assert mutated(dep, ms, 0) == dep
+    assert mutated(svc, ms, 1) == svc
+
+
+def test_mutate_reverts_what_the_modelservice_decides() -> None:
+    ms, dep, svc = live_world()
+    want = informer.copy_obj(dep)
+    dep["spec"]["replicas"] = 5
+    dep["metadata"]["labels"]["modeldock.io/modelservice"] = "other"
+    container = dep["spec"]["template"]["spec"]["containers"][0]
+    container["image"] = "evil:latest"
+    container["args"] = ["--model=other"]
+    container["resources"]["limits"]["cpu"] = "2"
+    # A changed quantity is written in the spec's spelling; the API server stores "1" again.
+    want["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["cpu"] = "1000m"
+    assert mutated(dep, ms, 0) == want
+    svc_want = informer.copy_obj(svc)
+    svc["spec"]["ports"][0]["port"] = 1234
+    svc["spec"]["type"] = "NodePort"
+    assert mutated(svc, ms, 1) == svc_want
+
+
+def test_mutate_writes_new_quantity_value_in_spec_spelling() -> None:
+    ms, dep, _ = live_world()
+    ms["spec"]["resources"]["limits"]["cpu"] = "1500m"
+    out = mutated(dep, ms, 0)
+    assert out["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"] == {
+        "cpu": "1500m", "memory": "1073741824"}
+
+
+def test_mutate_appends_missing_server_container() -> None:
+    ms, dep, _ = live_world()
+    dep["spec"]["template"]["spec"]["containers"] = [{"name": "other", "image": "x"}]
+    out = mutated(dep, ms, 0)
+    names = [c["name"] for c in out["spec"]["template"]["spec"]["containers"]]
+    assert names == ["other", "server"]
+
+
+def test_mutate_ensures_owner_reference_and_keeps_others() -> None:
+    ms, dep, _ = live_world()
+    other = {"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "uid": "cm-uid"}
+    ours = dep["metadata"]["ownerReferences"][0]
+    dep["metadata"]["ownerReferences"] = [other, {**ours, "blockOwnerDeletion": False}]
+    out = mutated(dep, ms, 0)
+    assert out["metadata"]["ownerReferences"] == [other, ours]
+
+
+@pytest.mark.parametrize("a, b, equal", [("1000m", "1", True), (1, "1", True), ("1Gi", 1073741824, True),
+                                         ("0.5", "500m", True), ("1", "1001m", False),
+                                         ("1Ki", "1k", False)])
+def test_quantities_compare_by_value(a: object, b: object, equal: bool) -> None:
+    assert controller.same_quantity(a, b) is equal
+
+
+# ---------------------------------------------------------------------- conditions
+def test_set_condition_new_gets_transition_time() -> None:
+    conditions: list[Obj] = []
+    assert controller.set_condition(conditions, "Ready", "False", "R", "m", 3, T0)
+    assert conditions == [{"type": "Ready", "status": "False", "observedGeneration": 3,
+                           "lastTransitionTime": "2026-01-02T03:04:05Z", "reason": "R",
+                           "message": "m"}]
+
+
+def test_set_condition_same_status_keeps_transition_time() -> None:
+    conditions: list[Obj] = []
+    controller.set_condition(conditions, "Ready", "False", "R", "m", 3, T0)
+    later = T0 + timedelta(hours=1)
+    assert not controller.set_condition(conditions, "Ready", "False", "R", "m", 3, later)
+    assert controller.set_condition(conditions, "Ready", "False", "R2", "m2", 4, later)
+    assert conditions[0]["lastTransitionTime"] == "2026-01-02T03:04:05Z"
+    assert (conditions[0]["reason"], conditions[0]["message"],
+            conditions[0]["observedGeneration"]) == ("R2", "m2", 4)
+
+
+def test_set_condition_status_flip_moves_transition_time() -> None:
+    conditions: list[Obj] = []
+    controller.set_condition(conditions, "Ready", "False", "R", "m", 3, T0)
+    later = T0 + timedelta(minutes=5)
+    assert controller.set_condition(conditions, "Ready", "True", "R", "m", 3, later)
+    assert conditions[0]["lastTransitionTime"] == "2026-01-02T03:09:05Z"
+
+
+# ---------------------------------------------------------------------- status
+def deployment_with_status(**status: int) -> Obj:
+    return {"metadata": {"name": "opt", "generation": 2}, "status": status}
+
+
+def conditions_of(status: Obj) -> list[tuple[str, str, str, str]]:
+    return [(c["type"], c["status"], c["reason"], c["message"]) for c in status["conditions"]]
+
+
+def test_status_rollout_in_progress_without_kubelet() -> None:
+    ms = model_service(replicas=2)
+    spec = controller.read_spec(ms)
+    status = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
+    message = 'Deployment "opt" has 0/2 available replicas'
+    assert status == {
+        "observedGeneration": 3, "replicas": 0, "readyReplicas": 0, "availableReplicas": 0,
+        "selector": "modeldock.io/modelservice=opt", "url": "http://opt.lab.svc:8000",
+        "conditions": [
+            {"type": "Ready", "status": "False", "observedGeneration": 3,
+             "lastTransitionTime": "2026-01-02T03:04:05Z", "reason": "ReplicasUnavailable",
+             "message": message},
+            {"type": "Progressing", "status": "True", "observedGeneration": 3,
+             "lastTransitionTime": "2026-01-02T03:04:05Z", "reason": "RolloutInProgress",
+             "message": message},
+        ],
+    }
+
+
+def test_status_available_when_deployment_observed_its_generation() -> None:
+    ms = model_service(replicas=2)
+    spec = controller.read_spec(ms)
+    dep = deployment_with_status(observedGeneration=2, replicas=2, readyReplicas=2,
+                                 availableReplicas=2)
+    status = controller.compute_status(ms, spec, dep, "", T0)
+    assert (status["replicas"], status["readyReplicas"], status["availableReplicas"]) == (2, 2, 2)
+    message = 'Deployment "opt" has 2/2 available replicas'
+    assert conditions_of(status) == [("Ready", "True", "ReplicasAvailable", message),
+                                     ("Progressing", "False", "RolloutComplete", message)]
+
+
+def test_status_not_available_while_deployment_generation_unobserved() -> None:
+    ms = model_service(replicas=2)
+    dep = deployment_with_status(observedGeneration=1, availableReplicas=2)
+    status = controller.compute_status(ms, controller.read_spec(ms), dep, "", T0)
+    assert conditions_of(status)[0][:3] == ("Ready", "False", "ReplicasUnavailable")
+
+
+def test_status_child_conflict_zeroes_replicas() -> None:
+    ms = model_service()
+    dep = deployment_with_status(observedGeneration=2, replicas=3, availableReplicas=3)
+    message = 'Deployment "opt" exists and is not controlled by this ModelService'
+    status = controller.compute_status(ms, controller.read_spec(ms), dep, message, T0)
+    assert (status["replicas"], status["readyReplicas"], status["availableReplicas"]) == (0, 0, 0)
+    assert conditions_of(status) == [("Ready", "False", "ChildConflict", message),
+                                     ("Progressing", "False", "ChildConflict", message)]
+
+
+def test_status_recomputed_is_equal_to_stored_and_keeps_times() -> None:
+    ms = model_service()
+    spec = controller.read_spec(ms)
+    ms["status"] = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
+    again = controller.compute_status(ms, spec, deployment_with_status(), "", T0 + timedelta(days=1))
+    assert again == ms["status"]
+
+
+def test_status_keeps_only_ready_and_progressing_in_order() -> None:
+    ms = model_service()
+    spec = controller.read_spec(ms)
+    stored = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
+    ready, progressing = stored["conditions"]
+    stored["conditions"] = [progressing, {"type": "Foreign", "status": "True"}, ready]
+    ms["status"] = stored
+    status = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
+    assert [c["type"] for c in status["conditions"]] == ["Ready", "Progressing"]
+
+
+# ---------------------------------------------------------------------- reconcile steps
+class World:
+    """Plain data standing in for the cache (reader) and a recorder of writes (writer).
+    A write returns what it was sent, as a stored object would look; nothing else."""
+
+    def __init__(self, *objs: Obj) -> None:
+        self.objects: dict[tuple[str, str, str], Obj] = {}
+        self.writes: list[tuple[str, str, Obj]] = []
+        self.fail_with: client_.ApiError | None = None
+        for obj in objs:
+            self.put(obj)
+
+    def put(self, obj: Obj) -> None:
+        meta = obj["metadata"]
+        self.objects[(obj["kind"], meta["namespace"], meta["name"])] = obj
+
+    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None:
+        obj = self.objects.get((resource.kind, namespace, name))
+        return None if obj is None else informer.copy_obj(obj)
+
+    def _write(self, verb: str, resource: client_.Resource, obj: Obj) -> Obj:
+        if self.fail_with is not None:
+            raise self.fail_with
+        self.writes.append((verb, resource.kind, informer.copy_obj(obj)))
+        return informer.copy_obj(obj)
+
+    def create(self, resource: client_.Resource, obj: Obj) -> Obj:
+        return self._write("create", resource, obj)
+
+    def update(self, resource: client_.Resource, obj: Obj) -> Obj:
+        return self._write("update", resource, obj)
+
+    def update_status(self, resource: client_.Resource, obj: Obj) -> Obj:
+        return self._write("update_status", resource, obj)
+
+    def delete(self, resource: client_.Resource, namespace: str, name: str, *,
+               uid: str | None = None, propagation_policy: str | None = None) -> None:
+        self._write("delete", resource, {"metadata": {"name": name, "uid": uid},
+                                         "propagationPolicy": propagation_policy})
+
+    def verbs(self) -> list[tuple[str, str]]:
+        return [(verb, kind) for verb, kind, _ in self.writes]
+
+
+def reconciler(world: World) -> controller.ModelServiceReconciler:
+    return controller.ModelServiceReconciler(reader=world, writer=world, now=lambda: T0)
+
+
+def test_reconcile_gone_modelservice_does_nothing() -> None:
+    world = World()
+    assert reconciler(world).reconcile("lab/opt") == Result()
+    assert world.writes == []
+
+
+def test_reconcile_new_modelservice_writes_finalizer_children_status() -> None:
+    ms = model_service()
+    ms["metadata"]["finalizers"] = []
+    world = World(ms)
+    assert reconciler(world).reconcile("lab/opt") == Result()
+    assert world.verbs() == [("update", "ModelService"), ("create", "Deployment"),
+                             ("create", "Service"), ("update_status", "ModelService")]
+    assert world.writes[0][2]["metadata"]["finalizers"] == ["modeldock.io/cleanup"]
+    dep, svc = desired_pair(ms)
+    assert world.writes[1][2] == dep
+    assert world.writes[2][2] == svc
+    assert world.writes[3][2]["status"]["conditions"][1]["reason"] == "RolloutInProgress"
+
+
+def test_reconcile_converged_world_makes_no_write() -> None:
+    world = World(*live_world())
+    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert world.writes == []
+
+
+def test_reconcile_repairs_hand_edited_deployment_and_deleted_service() -> None:
+    ms, dep, _ = live_world()
+    dep["spec"]["replicas"] = 7
+    world = World(ms, dep)
+    reconciler(world).reconcile("pyop-a/opt")
+    assert world.verbs() == [("update", "Deployment"), ("create", "Service")]
+    updated = world.writes[0][2]
+    assert updated["spec"]["replicas"] == 1
+    assert updated["metadata"]["resourceVersion"] == dep["metadata"]["resourceVersion"]
+    assert updated["metadata"]["annotations"] == {"foreign": "kept"}
+
+
+def test_reconcile_foreign_deployment_is_not_adopted() -> None:
+    ms, dep, _ = live_world()
+    dep["metadata"]["ownerReferences"] = []
+    world = World(ms, dep)
+    reconciler(world).reconcile("pyop-a/opt")
+    assert world.verbs() == [("update_status", "ModelService")]
+    message = 'Deployment "opt" exists and is not controlled by this ModelService'
+    assert conditions_of(world.writes[0][2]["status"]) == [
+        ("Ready", "False", "ChildConflict", message),
+        ("Progressing", "False", "ChildConflict", message)]
+
+
+def test_reconcile_foreign_service_is_not_adopted() -> None:
+    ms, dep, svc = live_world()
+    svc["metadata"]["ownerReferences"][0]["uid"] = "someone-else"
+    world = World(ms, dep, svc)
+    reconciler(world).reconcile("pyop-a/opt")
+    assert world.verbs() == [("update_status", "ModelService")]
+    assert world.writes[0][2]["status"]["conditions"][0]["message"] == (
+        'Service "opt" exists and is not controlled by this ModelService')
+
+
+def test_reconcile_write_conflict_is_raised_not_retried() -> None:
+    ms, dep, _ = live_world()
+    dep["spec"]["replicas"] = 7
+    world = World(ms, dep)
+    world.fail_with = client_.ApiError(409, "Conflict", "the object has been modified")
+    with pytest.raises(client_.ApiError):
+        reconciler(world).reconcile("pyop-a/opt")
+    assert world.writes == []
+
+
+def deleting(ms: Obj) -> Obj:
+    ms["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    return ms
+
+
+def test_finalize_deletes_own_children_with_uid_precondition_then_waits() -> None:
+    ms, dep, svc = live_world()
+    world = World(deleting(ms), dep, svc)
+    result = reconciler(world).reconcile("pyop-a/opt")
+    assert result == Result(requeue_after=timedelta(seconds=1))
+    assert world.verbs() == [("delete", "Deployment"), ("delete", "Service")]
+    assert [w[2]["metadata"]["uid"] for w in world.writes] == [
+        dep["metadata"]["uid"], svc["metadata"]["uid"]]
+    assert {w[2]["propagationPolicy"] for w in world.writes} == {"Background"}
+
+
+def test_finalize_removes_finalizer_when_children_are_gone() -> None:
+    ms, _, _ = live_world()
+    world = World(deleting(ms))
+    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert world.verbs() == [("update", "ModelService")]
+    assert world.writes[0][2]["metadata"].get("finalizers") == []
+
+
+def test_finalize_leaves_replaced_child_alone() -> None:
+    ms, dep, svc = live_world()
+    dep["metadata"]["ownerReferences"][0]["uid"] = "another-modelservice"
+    svc["metadata"]["ownerReferences"] = []
+    world = World(deleting(ms), dep, svc)
+    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert world.verbs() == [("update", "ModelService")]
+
+
+def test_finalize_without_finalizer_does_nothing() -> None:
+    ms, dep, _ = live_world()
+    ms["metadata"]["finalizers"] = []
+    world = World(deleting(ms), dep)
+    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert world.writes == []
