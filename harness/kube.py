@@ -134,10 +134,13 @@ class Kube:
             raise
 
     def can_i(self, verb: str, resource: str, namespace: str | None, group: str = "") -> bool:
-        """SelfSubjectAccessReview: may this user do ``verb`` on ``resource``?"""
+        """SelfSubjectAccessReview: may this user do ``verb`` on ``resource`` (which may be
+        ``resource/subresource``) in ``namespace`` (None: cluster scope)?"""
+        res, _, sub = resource.partition("/")
         review = {"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
-                  "spec": {"resourceAttributes": {"verb": verb, "resource": resource,
-                                                  "group": group, "namespace": namespace or ""}}}
+                  "spec": {"resourceAttributes": {"verb": verb, "resource": res,
+                                                  "subresource": sub, "group": group,
+                                                  "namespace": namespace or ""}}}
         out = self.request("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", review)
         return bool(out["status"].get("allowed"))
 

@@ -69,7 +69,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "check(id): the conformance check id (DESIGN.md section 7)")
+    config.addinivalue_line("markers", "check(id, case=None): the conformance check id "
+                            "(DESIGN.md section 7) and, for a check made of several cases, which")
     config.addinivalue_line("markers", "tier(name): lowest control-plane tier the check needs")
     config.addinivalue_line("filterwarnings", "ignore::pytest.PytestExperimentalApiWarning")
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
@@ -375,8 +376,11 @@ def evidence(request: pytest.FixtureRequest, record_property: Any, record_xml_at
     cid = check_id(request.node)
     ev = Evidence(record_property)
     if cid:
+        marker = request.node.get_closest_marker("check")
         case = request.node.name
         suffix = case[case.index("["):] if "[" in case else ""
+        if marker is not None and marker.kwargs.get("case"):
+            suffix = f"[{marker.kwargs['case']}]"
         record_xml_attribute("name", f"{cid}{suffix}")
         ev.record("check", cid)
         doc = inspect.getdoc(getattr(request.node, "function", None)) or ""

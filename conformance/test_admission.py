@@ -1,0 +1,95 @@
+"""Bad input is refused at the door, with the field's path in the message."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from kubernetes.client.exceptions import ApiException
+
+from conformance.support import create_modelservice, modelservice, wait_converged, wait_settled
+
+#: (case id, ModelService name, spec changes (None value: remove the key), field path the
+#: message must name). Every case must be refused at admission.
+REFUSED: list[tuple[str, str, dict[str, Any], str]] = [
+    ("replicas-negative", "web", {"replicas": -1}, "spec.replicas"),
+    ("replicas-too-many", "web", {"replicas": 1001}, "spec.replicas"),
+    ("replicas-not-integer", "web", {"replicas": "three"}, "spec.replicas"),
+    ("port-zero", "web", {"port": 0}, "spec.port"),
+    ("port-too-high", "web", {"port": 70000}, "spec.port"),
+    ("port-string", "web", {"port": "http"}, "spec.port"),
+    ("image-missing", "web", {"image": None}, "spec.image"),
+    ("image-empty", "web", {"image": ""}, "spec.image"),
+    ("model-empty", "web", {"model": ""}, "spec.model"),
+    ("model-too-long", "web", {"model": "m" * 254}, "spec.model"),
+    ("model-missing", "web", {"model": None}, "spec.model"),
+    ("args-not-a-list", "web", {"args": "--fast"}, "spec.args"),
+    ("args-not-strings", "web", {"args": [1, 2]}, "spec.args[0]"),
+    ("resources-bad-quantity", "web", {"resources": {"limits": {"cpu": "lots"}}},
+     "spec.resources.limits.cpu"),
+    ("name-starts-with-digit", "1web", {}, "metadata.name"),
+    ("name-64-characters", "w" * 64, {}, "metadata.name"),
+    ("name-with-dot", "web.v1", {}, "metadata.name"),
+]
+
+
+def _manifest(name: str, changes: dict[str, Any]) -> dict[str, Any]:
+    body = modelservice(name)
+    for key, value in changes.items():
+        if value is None:
+            body["spec"].pop(key, None)
+        else:
+            body["spec"][key] = value
+    return body
+
+
+@pytest.mark.check("invalid-rejected")
+def test_invalid_rejected(admin, namespace, operators, evidence):
+    """Specs that cannot work are refused by the API server, with the field's path in the
+    message, and the operator never sees them; unknown fields are pruned.
+
+    Validation belongs at admission (the CRD's schema and CEL rules), not in the controller: a
+    refused create tells the user at once what to fix, while a controller that finds a bad
+    spec later can only report it in status, after the fact, and must not crash on it. The
+    name rule matters because the Service takes the ModelService's name and Service names are
+    DNS-1035 labels, stricter than what the API server accepts for a custom resource's name.
+    """
+    op = operators.start()
+    outcomes = {}
+    problems = []
+    for case, name, changes, field in REFUSED:
+        try:
+            admin.create("modelservices", namespace, _manifest(name, changes))
+        except ApiException as exc:
+            message = json.loads(exc.body or "{}").get("message", "") if exc.body else ""
+            outcomes[case] = {"status": exc.status, "message": message[:300]}
+            if exc.status not in (400, 422):
+                problems.append(f"{case}: expected 422 Invalid, got {exc.status}")
+            if field not in message:
+                problems.append(f"{case}: message does not name {field}: {message!r}")
+        else:
+            outcomes[case] = {"status": 201}
+            problems.append(f"{case}: accepted; must be refused (field {field})")
+            admin.delete("modelservices", namespace, name)
+    evidence.record("refused", outcomes)
+
+    pruned = _manifest("pruned", {"replicass": 3, "extra": {"x": 1}})
+    stored = admin.create("modelservices", namespace, pruned)
+    evidence.record("pruned_spec_keys", sorted(stored["spec"]))
+    if "replicass" in stored["spec"] or "extra" in stored["spec"]:
+        problems.append(f"unknown fields were stored, not pruned: {sorted(stored['spec'])}")
+    if stored["spec"].get("replicas") != 1 or stored["spec"].get("port") != 8000:
+        problems.append(f"defaults not applied: {stored['spec']}")
+    assert not problems, "admission did not refuse or prune as it must:\n  " + "\n  ".join(problems)
+
+    create_modelservice(admin, namespace, "web")
+    wait_converged(admin, namespace, "pruned")
+    wait_converged(admin, namespace, "web")
+    wait_settled(op)
+    log = op.log_text()
+    errors = [line for line in log.splitlines()
+              if "Reconciler error" in line or "Traceback" in line or "panic" in line]
+    evidence.record("operator_error_lines", errors[:5])
+    assert op.running(), f"the operator exited (code {op.returncode()})"
+    assert not errors, f"the operator logged errors during the admission cases: {errors[:5]}"

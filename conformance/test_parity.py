@@ -1,0 +1,139 @@
+"""Parity: two implementations, same input, same output."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from typing import Any
+
+import pytest
+import yaml
+
+from conformance.support import condition, create_modelservice, wait_converged, wait_settled
+from harness.kube import Kube, wait_for
+from harness.pytest_plugin import OperatorPool, create_namespace
+
+#: The inputs: name -> spec. Chosen to exercise defaults, every optional field, a quantity the
+#: API server rewrites (1000m -> 1), zero replicas, and a conflict with a foreign child.
+INPUTS: dict[str, dict[str, Any]] = {
+    "defaults": {},
+    "full": {"replicas": 3, "port": 9000, "args": ["--dtype=bf16", "--max-batch=8"],
+             "resources": {"limits": {"cpu": "1000m", "memory": "1Gi"},
+                           "requests": {"cpu": "500m"}}},
+    "scaled-to-zero": {"replicas": 0},
+    "conflicted": {"model": "other"},
+}
+
+#: Metadata that differs between any two runs (identity, time, bookkeeping), and fields the
+#: API server allocates.
+_VOLATILE_META = ("uid", "resourceVersion", "creationTimestamp", "managedFields", "namespace",
+                  "generateName", "selfLink")
+
+
+def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | None:
+    """A copy of ``obj`` without what legitimately differs between runs: uids,
+    resourceVersions, timestamps, managedFields (and with them field manager names), the
+    namespace, allocated cluster IPs."""
+    if obj is None:
+        return None
+    out = copy.deepcopy(obj)
+    meta = out.get("metadata", {})
+    for key in _VOLATILE_META:
+        meta.pop(key, None)
+    for ref in meta.get("ownerReferences") or []:
+        ref["uid"] = "<uid of owner>"
+    spec = out.get("spec") or {}
+    for key in ("clusterIP", "clusterIPs"):
+        spec.pop(key, None)
+    status = out.get("status") or {}
+    for cond in status.get("conditions") or []:
+        cond["lastTransitionTime"] = "<time>"
+    text = yaml.safe_dump(out, sort_keys=True)
+    return yaml.safe_load(text.replace(namespace, "<namespace>"))
+
+
+def _seed(admin: Kube, ns: str) -> None:
+    other = admin.create("configmaps", ns, {"apiVersion": "v1", "kind": "ConfigMap",
+                                            "metadata": {"name": "other-owner"}})
+    admin.create("deployments", ns, {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "conflicted", "ownerReferences": [{
+            "apiVersion": "v1", "kind": "ConfigMap", "name": "other-owner",
+            "uid": other["metadata"]["uid"], "controller": True}]},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "other"}},
+                 "template": {"metadata": {"labels": {"app": "other"}},
+                              "spec": {"containers": [{"name": "c", "image": "other:1"}]}}}})
+    for name, spec in INPUTS.items():
+        create_modelservice(admin, ns, name, **spec)
+
+
+def _wait_done(admin: Kube, ns: str) -> None:
+    for name in INPUTS:
+        if name == "conflicted":
+            wait_for(lambda n=name: admin.get("modelservices", ns, n),
+                     lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
+                     60, f"{ns}/{name} to report ChildConflict")
+        else:
+            wait_converged(admin, ns, name)
+
+
+def _snapshot(admin: Kube, ns: str) -> dict[str, Any]:
+    snap: dict[str, Any] = {}
+    for name in INPUTS:
+        msvc = admin.get("modelservices", ns, name)
+        snap[f"{name}/status"] = normalise(msvc, ns)["status"] if msvc else None
+        snap[f"{name}/finalizers"] = (msvc or {}).get("metadata", {}).get("finalizers")
+        snap[f"{name}/deployment"] = normalise(admin.get("deployments", ns, name), ns)
+        snap[f"{name}/service"] = normalise(admin.get("services", ns, name), ns)
+    return snap
+
+
+def readable_diff(left: dict[str, Any], right: dict[str, Any], left_name: str,
+                  right_name: str) -> str:
+    """A unified diff of two snapshots' YAML, per differing key."""
+    parts = []
+    for key in sorted(set(left) | set(right)):
+        a = yaml.safe_dump(left.get(key), sort_keys=True).splitlines()
+        b = yaml.safe_dump(right.get(key), sort_keys=True).splitlines()
+        if a != b:
+            parts.append("\n".join(difflib.unified_diff(a, b, f"{left_name}: {key}",
+                                                        f"{right_name}: {key}", lineterm="")))
+    return "\n".join(parts)
+
+
+@pytest.mark.check("parity")
+def test_parity(admin, namespace, operators, control_plane, reference_impl, tmp_path, evidence,
+                impl):
+    """The implementation under test and the reference produce the same Deployments, Services
+    and status for the same ModelServices.
+
+    Two controllers that claim to implement one API must be interchangeable: a user who
+    switches from one to the other must see the same children and the same status, or every
+    tool built on top (dashboards, alerts, GitOps diffs) breaks. The same inputs go to both,
+    each in its own namespace; the outputs are compared after removing only what must differ
+    (uids, resourceVersions, timestamps, managedFields and with them the field manager's name,
+    the namespace, allocated cluster IPs).
+    """
+    ref_ns = create_namespace(admin, "parity-reference", reference_impl.user)
+    try:
+        ref_pool = OperatorPool(reference_impl, control_plane.kubeconfig_for(reference_impl.user),
+                                ref_ns, tmp_path)
+        ours, theirs = operators.start(), ref_pool.start()
+        try:
+            _seed(admin, namespace)
+            _seed(admin, ref_ns)
+            _wait_done(admin, namespace)
+            _wait_done(admin, ref_ns)
+            wait_settled(ours)
+            wait_settled(theirs)
+            mine, ref = _snapshot(admin, namespace), _snapshot(admin, ref_ns)
+        finally:
+            ref_pool.stop_all()
+        evidence.record("compared_with", reference_impl.id)
+        evidence.record("objects_compared", len(mine))
+        diff = readable_diff(ref, mine, reference_impl.id, impl.id)
+        evidence.record("differences", diff.count("\n@@"))
+        assert not diff, (f"{impl.id} and {reference_impl.id} produced different objects "
+                          f"(- {reference_impl.id}, + {impl.id}):\n{diff}")
+    finally:
+        admin.delete("namespaces", None, ref_ns)
