@@ -70,6 +70,7 @@ REASON_REPLICAS_AVAILABLE = "ReplicasAvailable"
 REASON_ROLLOUT_COMPLETE = "RolloutComplete"
 CRASH_EXIT_CODE = 86
 DELETION_REQUEUE_AFTER = timedelta(seconds=1)
+CONFLICT_REQUEUE_AFTER = timedelta(seconds=5)
 CRASH_AT_ENV = "MODELDOCK_CRASH_AT"
 KIND_DEPLOYMENT, KIND_SERVICE = "Deployment", "Service"
 
@@ -126,8 +127,9 @@ class ModelServiceReconciler:
         """Make the cluster hold what the ModelService named key requires, now.
 
         Outcomes: an empty Result when the cluster matches (or the ModelService is gone);
-        requeue_after 1 s while deletion waits for children to leave the cache; an exception
-        when a read or write failed, in which case the controller requeues the key with
+        requeue_after 1 s while deletion waits for children to leave the cache; requeue_after
+        5 s while a same-named child belongs to someone else; an exception when a read or
+        write failed, in which case the controller requeues the key with
         rate-limited backoff and the next call starts again from the cache. A 409 Conflict is
         such an error: the object this call read was stale, and retrying the same write can
         only fail again.
@@ -198,7 +200,11 @@ class ModelServiceReconciler:
         # 7: Return
         #
         # Nothing to requeue: the watches on the ModelService and on its children bring the
-        # key back when anything this result depends on changes.
+        # key back when anything this result depends on changes. Except after a conflict: the
+        # foreign child has no ownerReference to us, so Owns never maps its events here, and
+        # only polling notices when it is gone.
+        if conflict:
+            return Result(requeue_after=CONFLICT_REQUEUE_AFTER)
         return Result()
 
     def ensure_child(

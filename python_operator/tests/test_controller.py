@@ -407,7 +407,8 @@ def test_reconcile_foreign_deployment_is_not_adopted() -> None:
     ms, dep, _ = live_world()
     dep["metadata"]["ownerReferences"] = []
     world = World(ms, dep)
-    reconciler(world).reconcile("pyop-a/opt")
+    # Polled: the foreign child's events never map to this ModelService.
+    assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=5))
     assert world.verbs() == [("update_status", "ModelService")]
     message = 'Deployment "opt" exists and is not controlled by this ModelService'
     assert conditions_of(world.writes[0][2]["status"]) == [
@@ -419,7 +420,7 @@ def test_reconcile_foreign_service_is_not_adopted() -> None:
     ms, dep, svc = live_world()
     svc["metadata"]["ownerReferences"][0]["uid"] = "someone-else"
     world = World(ms, dep, svc)
-    reconciler(world).reconcile("pyop-a/opt")
+    assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=5))
     assert world.verbs() == [("update_status", "ModelService")]
     assert world.writes[0][2]["status"]["conditions"][0]["message"] == (
         'Service "opt" exists and is not controlled by this ModelService')
