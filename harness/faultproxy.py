@@ -12,6 +12,8 @@ at the proxy (``with_server``), and a check breaks the connection in one of four
   connection, which only a client-side timeout or keepalive can detect. New connections
   are accepted and never dialled upstream. The dropped bytes leave each TLS stream corrupt,
   so ``stall(False)`` cuts every connection that lived through the stall.
+  ``stall_existing()`` silences only the connections open now and keeps forwarding new ones:
+  the case of a dead NAT entry, where a client that notices the silence can reconnect.
 - ``delay(seconds)``: hold each chunk read for ``seconds`` before forwarding it. The latency
   is per direction, so a request/response round trip gains twice ``seconds``.
 
@@ -37,11 +39,12 @@ not answer within ``connect_timeout``: the client sees a reset connection, never
 
 Counters (``stats()``), all since ``start()``:
 
-- ``accepted``: connections proxied (refused ones are not counted here);
-- ``refused``: connections reset at once by ``refuse(True)``;
+- ``accepted``: connections the listener accepted, refused ones included (so it shows a
+  client redialling even while ``refuse(True)`` is on);
+- ``refused``: of those, connections reset at once by ``refuse(True)``;
 - ``upstream_failed``: connections reset because the upstream refused or timed out;
 - ``active``: connections open now;
-- ``cut``: connections reset by ``cut()`` or at the end of a stall (not by ``stop()``);
+- ``cut``: connections reset by ``cut()`` or by ``stall(False)`` (not by ``stop()``);
 - ``bytes_up`` / ``bytes_down``: bytes delivered to the API server / to the client;
 - ``dropped_bytes``: bytes read but never delivered: read during a stall, or still queued
   when their connection closed.
@@ -311,10 +314,19 @@ class FaultProxy:
 
         ``stall(True)``: from its return on, bytes read from either side (and bytes still held
         by ``delay()``) are dropped and counted in ``dropped_bytes``. ``stall(False)``: cuts
-        (RST) every connection that was open at any time during the stall, then forwards again
-        for new connections. Turning on an active stall, or off an inactive one, does nothing.
+        (RST) every stalled connection (all that were open at any time during the stall, and
+        those silenced by ``stall_existing()``), then forwards again for new connections.
+        Turning on an active stall does nothing; ``stall(False)`` with nothing stalled neither.
         """
         self._call(self._stall_on if on else self._stall_off)
+
+    def stall_existing(self) -> int:
+        """Black-hole only the connections open now; return how many that is.
+
+        Those connections stay open and silent (bytes dropped, as in ``stall(True)``) until
+        ``cut()``, ``stall(False)`` or ``stop()``; new connections are forwarded as usual.
+        """
+        return self._call(self._stall_existing)
 
     def delay(self, seconds: float) -> None:
         """Hold each chunk read from now on for ``seconds`` before forwarding it (0: off).
@@ -385,19 +397,20 @@ class FaultProxy:
         return len(conns)
 
     def _stall_on(self) -> None:
-        if self._stalled:
-            return
-        self._stalled = True
+        if not self._stalled:
+            self._stalled = True
+            self._stall_existing()
+
+    def _stall_existing(self) -> int:
         for conn in self._conns:
             conn.stalled = True
-            for direction in (conn.up, conn.down):
+            for direction in (conn.up, conn.down):  # held by delay(), not yet forwarded
                 self._counters.dropped_bytes += direction.queued
                 direction.chunks.clear()
                 direction.queued = 0
+        return len(self._conns)
 
     def _stall_off(self) -> None:
-        if not self._stalled:
-            return
         self._stalled = False
         stalled = [conn for conn in self._conns if conn.stalled]
         for conn in stalled:
@@ -515,11 +528,11 @@ class FaultProxy:
             except OSError:  # e.g. out of file descriptors: retry on the next round
                 return
             client.setblocking(False)
+            self._counters.accepted += 1
             if self._refusing:
                 self._counters.refused += 1
                 _reset(client)
                 continue
-            self._counters.accepted += 1
             _nodelay(client)
             conn = _Conn(client=client, stalled=self._stalled)
             self._conns.add(conn)

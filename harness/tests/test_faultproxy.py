@@ -230,6 +230,21 @@ def test_stall_off_cuts_stalled_connections_and_new_ones_echo(proxy: FaultProxy)
     assert proxy.stats()["cut"] == 2
 
 
+def test_stall_existing_silences_open_connections_only(proxy: FaultProxy) -> None:
+    with _connect(proxy) as old:
+        assert _round_trip(old, b"ok") == b"ok"
+        assert proxy.stall_existing() == 1
+        old.sendall(b"x" * 100)
+        _eventually(lambda: proxy.stats()["dropped_bytes"] == 100)  # read, never forwarded
+        with _connect(proxy) as new:
+            assert _round_trip(new, b"new ones work") == b"new ones work"
+            assert not _is_closed(old, timeout=0.05)  # still open, still silent
+            proxy.stall(False)
+            assert _is_closed(old)
+            assert _round_trip(new, b"untouched") == b"untouched"
+    assert proxy.stats()["cut"] == 1
+
+
 def test_delay_adds_latency_in_each_direction(proxy: FaultProxy) -> None:
     with _connect(proxy) as c:
         assert _round_trip(c, b"warm") == b"warm"
@@ -267,7 +282,7 @@ def test_refuse_resets_new_connections_at_once(proxy: FaultProxy) -> None:
         with _connect(proxy) as again:
             assert _round_trip(again, b"3") == b"3"
     stats = proxy.stats()
-    assert stats["refused"] == 1 and stats["accepted"] == 2
+    assert stats["refused"] == 1 and stats["accepted"] == 3  # a refused one is accepted too
 
 
 def test_refusing_upstream_resets_the_client_and_the_proxy_goes_on() -> None:
