@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -27,8 +28,22 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         pass
 
 
+#: Ports handed out come from below Linux's ephemeral range (32768-60999), so they cannot be
+#: taken in the meantime by an outgoing connection's local port, the usual cause of
+#: "address already in use" when a port is picked first and bound later by another process.
+_PORT_RANGE = (20000, 32767)
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port on ``host`` that was free a moment ago (the kernel's choice)."""
+    """A TCP port on ``host`` that was free a moment ago, from below the ephemeral range."""
+    for _ in range(200):
+        port = random.randint(*_PORT_RANGE)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return int(s.getsockname()[1])
