@@ -172,8 +172,21 @@ class ControlPlane:
     def start(self) -> ControlPlane:
         """Start etcd and kube-apiserver, wait until the API server is ready, install the CRDs
         and the operator ClusterRole. Raises ControlPlaneError (with log tails) on failure;
-        whatever was started is stopped again before raising."""
+        whatever was started is stopped again before raising. A port taken between choosing
+        and binding it (another process won the race) is retried with new ports, twice."""
+        for attempt in range(3):
+            try:
+                return self._start_once()
+            except (ControlPlaneError, ProcessError) as exc:
+                if "address already in use" not in str(exc) or attempt == 2:
+                    self.stop()
+                    raise
+                self.progress(f"a port was taken meanwhile; retrying with new ports ({exc})")
+        raise AssertionError("unreachable")
+
+    def _start_once(self) -> ControlPlane:
         started = time.monotonic()
+        self.etcd = self.apiserver = None
         try:
             bins = self._binaries or binaries_mod.ensure(binaries_mod.ENVTEST_BINARIES)
             self._binaries = bins
@@ -212,6 +225,12 @@ class ControlPlane:
             self.save_state()
             self.progress(f"ready in {time.monotonic() - started:.1f}s at {self.server}")
             return self
+        except (ControlPlaneError, ProcessError):
+            for proc in (self.apiserver, self.etcd):
+                if proc is not None:
+                    proc.stop(timeout=15)
+            shutil.rmtree(self.workdir / "etcd", ignore_errors=True)
+            raise
         except BaseException:
             self.stop()
             raise
