@@ -25,8 +25,8 @@ import threading
 import time
 
 from python_operator.runtime import client as client_
+from python_operator.runtime import informer, metrics, reconcile, workqueue
 from python_operator.runtime import log as log_
-from python_operator.runtime import metrics, reconcile, workqueue
 
 Obj = client_.Obj
 
@@ -112,6 +112,7 @@ class Controller:
         self._reconciler = reconciler
         self._workers_wanted = max_concurrent_reconciles
         self._workers: list[threading.Thread] = []
+        self._sources: list[tuple[informer.Informer, informer.EventHandler]] = []
         self._stopping = threading.Event()
         self._log = log_.get_logger("controller").with_values(controller=name)
         metrics.init_controller(name)
@@ -122,8 +123,17 @@ class Controller:
     def owner_handler(self, *, group: str, kind: str) -> EnqueueRequestForOwner:
         return EnqueueRequestForOwner(self.queue, group=group, kind=kind)
 
+    def watch(self, source: informer.Informer, handler: informer.EventHandler) -> None:
+        """Route source's events through handler into the queue, from start() on."""
+        self._sources.append((source, handler))
+
     def start(self) -> None:
-        """Start the workers (once the caches have synced)."""
+        """Hook the event handlers to their informers (which replay what they hold), then
+        start the workers. Call once the caches have synced, and on the leader only: a
+        standby's queue stays empty."""
+        self._log.info("Starting EventSource", sources=len(self._sources))
+        for source, handler in self._sources:
+            source.add_event_handler(handler)
         self._log.info("Starting workers", workerCount=self._workers_wanted)
         for i in range(self._workers_wanted):
             worker = threading.Thread(target=self._worker, name=f"{self.name}-worker-{i}", daemon=True)

@@ -21,7 +21,10 @@ and tells its event handlers about every change: ``on_add``, ``on_update(old, ne
 
 Reads (``get``, ``list``) return deep copies, as controller-runtime's cache does: the
 reconciler edits what it reads, and an edit must never leak into the cache other readers see.
-Handlers receive the stored objects themselves and must not modify them.
+Handlers receive the stored objects themselves and must not modify them. A handler added
+while the informer runs first gets ``on_add`` for every object already stored, then every
+change, with nothing missed or doubled in between (client-go's ``AddEventHandler``): this is
+how a controller that starts late (on becoming leader) sees the whole cache.
 
 What ``kubernetes.informer.SharedInformer`` (kubernetes 37.0.2) lacked, and why this module
 does not wrap it:
@@ -158,6 +161,11 @@ class Store:
         with self._lock:
             return list(self._items)
 
+    def objects(self) -> ObjList:
+        """The stored objects themselves, not copies: for event handlers, which only read."""
+        with self._lock:
+            return list(self._items.values())
+
     def put(self, obj: Obj) -> Obj | None:
         """Store obj; return what it replaced."""
         with self._lock:
@@ -202,6 +210,9 @@ class Informer:
         self.store = Store()
         self._lw = lister_watcher
         self._handlers: list[EventHandler] = []
+        # Held while the store changes and the handlers hear of it, and while a handler is
+        # added and replayed the store: each handler sees every object exactly once.
+        self._handlers_lock = threading.RLock()
         self._watch_timeout = watch_timeout
         self._backoff_initial, self._backoff_max = backoff
         self._rng = rng if rng is not None else random.Random()
@@ -216,8 +227,14 @@ class Informer:
 
     # ------------------------------------------------------------------ public
     def add_event_handler(self, handler: EventHandler) -> None:
-        """Register handler. Call before start(): it is not replayed existing objects."""
-        self._handlers.append(handler)
+        """Register handler: on_add for each object stored now, then every change."""
+        with self._handlers_lock:
+            self._handlers.append(handler)
+            for obj in self.store.objects():
+                try:
+                    handler.on_add(obj)
+                except Exception as err:
+                    self._log.error("event handler failed", error=f"{type(err).__name__}: {err}")
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self.run, name=f"informer-{self.name}", daemon=True)
@@ -282,6 +299,10 @@ class Informer:
 
     def _list(self) -> None:
         items, resource_version = self._lw.list()
+        with self._handlers_lock:
+            self._replace(items, resource_version)
+
+    def _replace(self, items: ObjList, resource_version: str) -> None:
         added, updated, deleted = self.store.replace(items)
         self.resource_version = resource_version
         self._synced.set()
@@ -309,7 +330,8 @@ class Informer:
             for event in stream:
                 if self._stop.is_set():
                     return
-                self._handle(event)
+                with self._handlers_lock:
+                    self._handle(event)
         finally:
             with self._stream_lock:
                 self._stream = None

@@ -118,10 +118,12 @@ class Manager:
         ctrl = controller_.Controller(
             name=name, reconciler=reconciler, max_concurrent_reconciles=max_concurrent_reconciles
         )
-        self.informer_for(for_).add_event_handler(ctrl.for_handler())
+        # The informers exist from now on, on every instance; the controller hears of their
+        # events only once it starts (on the leader), replaying the cache then.
+        ctrl.watch(self.informer_for(for_), ctrl.for_handler())
         for resource in owns:
-            self.informer_for(resource).add_event_handler(
-                ctrl.owner_handler(group=for_.group, kind=for_.kind)
+            ctrl.watch(
+                self.informer_for(resource), ctrl.owner_handler(group=for_.group, kind=for_.kind)
             )
         self._controllers.append(ctrl)
         return ctrl

@@ -205,3 +205,10 @@ def test_store_replace_reports_difference() -> None:
     assert [(o["metadata"]["resourceVersion"], n["metadata"]["resourceVersion"])
             for o, n in updated] == [("1", "2")]
     assert [o["metadata"]["name"] for o in deleted] == ["a"]
+
+
+def test_handler_added_late_is_replayed_the_store() -> None:
+    inf, _, _ = run(lists=[([obj("a", "1"), obj("b", "2")], "10")], watches=[])
+    late = Recorder()
+    inf.add_event_handler(late)
+    assert late.events == [("add", "a"), ("add", "b")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from python_operator.runtime import clock, controller, metrics, workqueue
+from python_operator.runtime import clock, controller, informer, metrics, workqueue
 from python_operator.runtime.reconcile import Result
 
 Obj = dict[str, Any]
@@ -145,3 +145,26 @@ def test_stop_ends_workers_without_draining_the_queue() -> None:
     # reconcile it: whoever runs next recomputes it from the cache.
     assert not ctrl2.process_next_work_item()
     assert reconciler.keys == []
+
+
+def test_standby_queue_stays_empty_until_start() -> None:
+    """A controller hears of events only once started (on the leader); then it replays the
+    cache, so nothing that happened before is lost."""
+
+    class OneObject:
+        def list(self) -> tuple[list[Obj], str]:
+            return [{"metadata": {"namespace": "lab", "name": "opt"}}], "1"
+
+        def watch(self, resource_version: str, timeout_seconds: int, read_timeout: float) -> Any:
+            raise AssertionError("not watched in this test")
+
+    inf = informer.Informer(OneObject(), name="modelservices")
+    inf._list()
+    q = new_queue()
+    # No workers, so that the test can look at the queue after start().
+    ctrl = controller.Controller(name="t-standby", reconciler=Scripted(), queue=q,
+                                 max_concurrent_reconciles=0)
+    ctrl.watch(inf, ctrl.for_handler())
+    assert q.len() == 0
+    ctrl.start()
+    assert drain(q) == ["lab/opt"]
