@@ -160,8 +160,10 @@ def new_api_client(kubeconfig: str) -> k8s.ApiClient:
     request goes back to whoever made it (the work queue, the informer, the elector), which
     decides when to try again; a write is never silently sent twice."""
     configuration = k8s.Configuration()
+    # A KUBECONFIG list (a:b) is merged by the library when it is given no single file.
+    single = kubeconfig if os.pathsep not in kubeconfig else None
     k8s_config.load_kube_config(  # type: ignore[no-untyped-call]
-        config_file=kubeconfig, client_configuration=configuration
+        config_file=single, client_configuration=configuration
     )
     configuration.retries = False
     return k8s.ApiClient(configuration)
