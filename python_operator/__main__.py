@@ -71,7 +71,9 @@ def config_from_env(env: Mapping[str, str]) -> Config:
     if not kubeconfig:
         errors.append("KUBECONFIG is not set: set it to the operator's kubeconfig file")
     elif not os.path.isfile(kubeconfig.split(os.pathsep)[0]):
-        errors.append(f"KUBECONFIG={kubeconfig!r}: no such file; set it to the operator's kubeconfig file")
+        errors.append(
+            f"KUBECONFIG={kubeconfig!r}: no such file; set it to the operator's kubeconfig file"
+        )
 
     watch_namespace = get("WATCH_NAMESPACE", "modeldock-lab")
 
@@ -120,7 +122,10 @@ def config_from_env(env: Mapping[str, str]) -> Config:
             )
 
     addresses = {}
-    for name, default in (("METRICS_BIND_ADDRESS", ":8080"), ("HEALTH_PROBE_BIND_ADDRESS", ":8081")):
+    for name, default in (
+        ("METRICS_BIND_ADDRESS", ":8080"),
+        ("HEALTH_PROBE_BIND_ADDRESS", ":8081"),
+    ):
         address = addresses[name] = get(name, default)
         if address != "0":
             try:

@@ -478,7 +478,9 @@ def mutate_deployment(live: Obj, desired: Obj) -> None:
     spec["replicas"] = desired["spec"]["replicas"]
     spec["selector"] = desired["spec"]["selector"]
     template = spec.setdefault("template", {})
-    merge_labels(template.setdefault("metadata", {}), desired["spec"]["template"]["metadata"]["labels"])
+    merge_labels(
+        template.setdefault("metadata", {}), desired["spec"]["template"]["metadata"]["labels"]
+    )
 
     want = desired["spec"]["template"]["spec"]["containers"][0]
     containers = template.setdefault("spec", {}).setdefault("containers", [])
@@ -487,7 +489,9 @@ def mutate_deployment(live: Obj, desired: Obj) -> None:
             container["image"] = want["image"]
             container["args"] = want["args"]
             container["ports"] = want["ports"]
-            container["resources"] = semantic_resources(container.get("resources"), want["resources"])
+            container["resources"] = semantic_resources(
+                container.get("resources"), want["resources"]
+            )
             return
     containers.append(want)
 
@@ -590,8 +594,7 @@ def compute_status(
         set_condition(conditions, cond_type, cond_status, reason, message, generation, now)
 
     rollout = (
-        f'Deployment "{name}" has {status["availableReplicas"]}/{spec.replicas} '
-        "available replicas"
+        f'Deployment "{name}" has {status["availableReplicas"]}/{spec.replicas} available replicas'
     )
     if conflict:
         set_(CONDITION_READY, "False", REASON_CHILD_CONFLICT, conflict)

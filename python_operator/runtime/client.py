@@ -157,7 +157,9 @@ class Client:
         self._timeout = timeout
 
     # ------------------------------------------------------------------ reads
-    def get(self, resource: Resource, namespace: str, name: str, *, timeout: float | None = None) -> Obj:
+    def get(
+        self, resource: Resource, namespace: str, name: str, *, timeout: float | None = None
+    ) -> Obj:
         return self._json("GET", resource.path(namespace, name), timeout=timeout)
 
     def list(self, resource: Resource, namespace: str) -> tuple[ObjList, str]:

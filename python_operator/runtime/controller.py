@@ -136,7 +136,9 @@ class Controller:
             source.add_event_handler(handler)
         self._log.info("Starting workers", workerCount=self._workers_wanted)
         for i in range(self._workers_wanted):
-            worker = threading.Thread(target=self._worker, name=f"{self.name}-worker-{i}", daemon=True)
+            worker = threading.Thread(
+                target=self._worker, name=f"{self.name}-worker-{i}", daemon=True
+            )
             worker.start()
             self._workers.append(worker)
 
@@ -197,4 +199,3 @@ def _describe(err: BaseException) -> str:
     if isinstance(err, client_.ApiError):
         return str(err)
     return f"{type(err).__name__}: {err}"
-

@@ -48,5 +48,10 @@ def serve(address: str, routes: dict[str, Route]) -> ThreadingHTTPServer:
             pass  # probes every few seconds would drown the log
 
     server = _Server((host, port), Handler)
-    threading.Thread(target=server.serve_forever, name=f"http-{address}", daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever,
+        kwargs={"poll_interval": 0.1},  # shutdown() waits up to one poll
+        name=f"http-{address}",
+        daemon=True,
+    ).start()
     return server

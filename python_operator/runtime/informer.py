@@ -367,4 +367,3 @@ class Informer:
                 getattr(handler, method)(*objs)
             except Exception as err:
                 self._log.error("event handler failed", error=f"{type(err).__name__}: {err}")
-

@@ -81,4 +81,3 @@ def flush() -> None:
     for handler in logging.getLogger().handlers:
         handler.flush()
     sys.stderr.flush()
-

@@ -207,9 +207,7 @@ class Manager:
             self._servers.append(httpserver.serve(self._metrics_address, {"/metrics": _metrics}))
         if self._health_address != "0":
             self._servers.append(
-                httpserver.serve(
-                    self._health_address, {"/healthz": _ok, "/readyz": self._readyz}
-                )
+                httpserver.serve(self._health_address, {"/healthz": _ok, "/readyz": self._readyz})
             )
 
     def _readyz(self) -> tuple[int, str, bytes]:

@@ -299,9 +299,7 @@ class MaxOfRateLimiter(Generic[T]):
         return max(limiter.num_requeues(item) for limiter in self._limiters)
 
 
-def default_controller_rate_limiter(
-    *, clock: clock_.Clock | None = None
-) -> MaxOfRateLimiter[T]:
+def default_controller_rate_limiter(*, clock: clock_.Clock | None = None) -> MaxOfRateLimiter[T]:
     """client-go's DefaultTypedControllerRateLimiter: per-item 5 ms .. 1000 s, overall 10 qps
     with a burst of 100."""
     return MaxOfRateLimiter(
@@ -324,7 +322,9 @@ class RateLimitingQueue(DelayingQueue[T]):
     ) -> None:
         super().__init__(clock=clock, metrics=metrics)
         self._rate_limiter: RateLimiter[T] = (
-            rate_limiter if rate_limiter is not None else default_controller_rate_limiter(clock=clock)
+            rate_limiter
+            if rate_limiter is not None
+            else default_controller_rate_limiter(clock=clock)
         )
 
     def add_rate_limited(self, item: T) -> None:

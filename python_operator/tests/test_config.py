@@ -24,18 +24,28 @@ def test_defaults(kubeconfig: str) -> None:
     assert cfg.leader_election is False
     assert cfg.leader_election_namespace == "modeldock-lab"
     assert (cfg.lease_duration, cfg.renew_deadline, cfg.retry_period) == (
-        timedelta(seconds=15), timedelta(seconds=10), timedelta(seconds=2))
+        timedelta(seconds=15),
+        timedelta(seconds=10),
+        timedelta(seconds=2),
+    )
     assert (cfg.metrics_bind_address, cfg.health_probe_bind_address) == (":8080", ":8081")
     assert cfg.max_concurrent_reconciles == 1
 
 
 def test_values_and_fractional_seconds(kubeconfig: str) -> None:
-    cfg = config_from_env({
-        "KUBECONFIG": kubeconfig, "WATCH_NAMESPACE": "lab", "LEADER_ELECTION": "TRUE",
-        "LEASE_DURATION": "1.5", "RENEW_DEADLINE": "1", "RETRY_PERIOD": "0.2",
-        "METRICS_BIND_ADDRESS": "0", "HEALTH_PROBE_BIND_ADDRESS": "127.0.0.1:9000",
-        "MAX_CONCURRENT_RECONCILES": "4",
-    })
+    cfg = config_from_env(
+        {
+            "KUBECONFIG": kubeconfig,
+            "WATCH_NAMESPACE": "lab",
+            "LEADER_ELECTION": "TRUE",
+            "LEASE_DURATION": "1.5",
+            "RENEW_DEADLINE": "1",
+            "RETRY_PERIOD": "0.2",
+            "METRICS_BIND_ADDRESS": "0",
+            "HEALTH_PROBE_BIND_ADDRESS": "127.0.0.1:9000",
+            "MAX_CONCURRENT_RECONCILES": "4",
+        }
+    )
     assert cfg.leader_election is True
     assert cfg.leader_election_namespace == "lab"
     assert cfg.lease_duration == timedelta(seconds=1.5)
@@ -44,16 +54,19 @@ def test_values_and_fractional_seconds(kubeconfig: str) -> None:
     assert cfg.max_concurrent_reconciles == 4
 
 
-@pytest.mark.parametrize("name, value, fix", [
-    ("LEADER_ELECTION", "yes", "must be true or false"),
-    ("LEASE_DURATION", "abc", "positive number of seconds"),
-    ("RETRY_PERIOD", "-1", "positive number of seconds"),
-    ("RENEW_DEADLINE", "nan", "positive number of seconds"),
-    ("MAX_CONCURRENT_RECONCILES", "0", "at least 1"),
-    ("MAX_CONCURRENT_RECONCILES", "two", "at least 1"),
-    ("METRICS_BIND_ADDRESS", "8080", "host:port"),
-    ("HEALTH_PROBE_BIND_ADDRESS", "localhost:http", "host:port"),
-])
+@pytest.mark.parametrize(
+    "name, value, fix",
+    [
+        ("LEADER_ELECTION", "yes", "must be true or false"),
+        ("LEASE_DURATION", "abc", "positive number of seconds"),
+        ("RETRY_PERIOD", "-1", "positive number of seconds"),
+        ("RENEW_DEADLINE", "nan", "positive number of seconds"),
+        ("MAX_CONCURRENT_RECONCILES", "0", "at least 1"),
+        ("MAX_CONCURRENT_RECONCILES", "two", "at least 1"),
+        ("METRICS_BIND_ADDRESS", "8080", "host:port"),
+        ("HEALTH_PROBE_BIND_ADDRESS", "localhost:http", "host:port"),
+    ],
+)
 def test_bad_value_names_variable_and_fix(kubeconfig: str, name: str, value: str, fix: str) -> None:
     with pytest.raises(ConfigError) as err:
         config_from_env({"KUBECONFIG": kubeconfig, name: value})

@@ -29,13 +29,24 @@ def load(name: str) -> Obj:
 
 def model_service(**spec: Any) -> Obj:
     """A ModelService as the API server stores it, defaults applied."""
-    full = {"model": "facebook/opt-125m", "image": "vllm/vllm-openai:v0.6.0", "replicas": 1,
-            "port": 8000, **spec}
+    full = {
+        "model": "facebook/opt-125m",
+        "image": "vllm/vllm-openai:v0.6.0",
+        "replicas": 1,
+        "port": 8000,
+        **spec,
+    }
     return {
         "apiVersion": "modeldock.io/v1alpha1",
         "kind": "ModelService",
-        "metadata": {"name": "opt", "namespace": "lab", "uid": "ms-uid", "generation": 3,
-                     "resourceVersion": "10", "finalizers": ["modeldock.io/cleanup"]},
+        "metadata": {
+            "name": "opt",
+            "namespace": "lab",
+            "uid": "ms-uid",
+            "generation": 3,
+            "resourceVersion": "10",
+            "finalizers": ["modeldock.io/cleanup"],
+        },
         "spec": full,
     }
 
@@ -47,32 +58,52 @@ def desired_pair(ms: Obj) -> tuple[Obj, Obj]:
 
 # ---------------------------------------------------------------------- desired objects
 def test_desired_deployment() -> None:
-    ms = model_service(replicas=2, port=9000, args=["--dtype=half"],
-                       resources={"limits": {"cpu": "500m", "memory": 1073741824}})
+    ms = model_service(
+        replicas=2,
+        port=9000,
+        args=["--dtype=half"],
+        resources={"limits": {"cpu": "500m", "memory": 1073741824}},
+    )
     dep, _ = desired_pair(ms)
-    labels = {"app.kubernetes.io/name": "opt", "app.kubernetes.io/managed-by": "modeldock",
-              "modeldock.io/modelservice": "opt"}
+    labels = {
+        "app.kubernetes.io/name": "opt",
+        "app.kubernetes.io/managed-by": "modeldock",
+        "modeldock.io/modelservice": "opt",
+    }
     assert dep == {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
         "metadata": {
-            "name": "opt", "namespace": "lab", "labels": labels,
-            "ownerReferences": [{"apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService",
-                                 "name": "opt", "uid": "ms-uid", "controller": True,
-                                 "blockOwnerDeletion": True}],
+            "name": "opt",
+            "namespace": "lab",
+            "labels": labels,
+            "ownerReferences": [
+                {
+                    "apiVersion": "modeldock.io/v1alpha1",
+                    "kind": "ModelService",
+                    "name": "opt",
+                    "uid": "ms-uid",
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ],
         },
         "spec": {
             "replicas": 2,
             "selector": {"matchLabels": {"modeldock.io/modelservice": "opt"}},
             "template": {
                 "metadata": {"labels": labels},
-                "spec": {"containers": [{
-                    "name": "server",
-                    "image": "vllm/vllm-openai:v0.6.0",
-                    "args": ["--model=facebook/opt-125m", "--port=9000", "--dtype=half"],
-                    "ports": [{"name": "http", "containerPort": 9000, "protocol": "TCP"}],
-                    "resources": {"limits": {"cpu": "500m", "memory": "1073741824"}},
-                }]},
+                "spec": {
+                    "containers": [
+                        {
+                            "name": "server",
+                            "image": "vllm/vllm-openai:v0.6.0",
+                            "args": ["--model=facebook/opt-125m", "--port=9000", "--dtype=half"],
+                            "ports": [{"name": "http", "containerPort": 9000, "protocol": "TCP"}],
+                            "resources": {"limits": {"cpu": "500m", "memory": "1073741824"}},
+                        }
+                    ]
+                },
             },
         },
     }
@@ -101,23 +132,33 @@ def test_read_spec_fills_crd_defaults() -> None:
     assert (spec.replicas, spec.port, spec.args) == (1, 8000, ())
 
 
-@pytest.mark.parametrize("bad", [{"replicas": "two"}, {"port": True}, {"args": "--x"},
-                                 {"args": [1]}, {"resources": {"limits": ["1"]}}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"replicas": "two"},
+        {"port": True},
+        {"args": "--x"},
+        {"args": [1]},
+        {"resources": {"limits": ["1"]}},
+    ],
+)
 def test_read_spec_rejects_wrong_types(bad: Obj) -> None:
     with pytest.raises(ValueError, match="reading spec of ModelService lab/opt"):
         controller.read_spec(model_service(**bad))
 
 
-@pytest.mark.parametrize("mutate, desired_index", [(controller.mutate_deployment, 0),
-                                                   (controller.mutate_service, 1)])
-def test_mutate_of_bare_object_builds_the_desired_object(
-    mutate: Any, desired_index: int
-) -> None:
+@pytest.mark.parametrize(
+    "mutate, desired_index", [(controller.mutate_deployment, 0), (controller.mutate_service, 1)]
+)
+def test_mutate_of_bare_object_builds_the_desired_object(mutate: Any, desired_index: int) -> None:
     """Go's CreateOrUpdate creates mutate(empty object); Python creates the desired object.
     Both must be the same object."""
     desired = desired_pair(model_service(args=["-x"]))[desired_index]
-    bare = {"apiVersion": desired["apiVersion"], "kind": desired["kind"],
-            "metadata": {"name": "opt", "namespace": "lab"}}
+    bare = {
+        "apiVersion": desired["apiVersion"],
+        "kind": desired["kind"],
+        "metadata": {"name": "opt", "namespace": "lab"},
+    }
     mutate(bare, desired)
     assert bare == desired
 
@@ -141,7 +182,9 @@ def test_mutate_server_defaulted_deployment_needs_no_write() -> None:
     # "1073741824". Equal by value: no write.
     assert ms["spec"]["resources"]["limits"] == {"cpu": "1000m", "memory": 1073741824}
     assert dep["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"] == {
-        "cpu": "1", "memory": "1073741824"}
+        "cpu": "1",
+        "memory": "1073741824",
+    }
     assert mutated(dep, ms, 0) == dep
 
 
@@ -186,7 +229,9 @@ def test_mutate_writes_new_quantity_value_in_spec_spelling() -> None:
     ms["spec"]["resources"]["limits"]["cpu"] = "1500m"
     out = mutated(dep, ms, 0)
     assert out["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"] == {
-        "cpu": "1500m", "memory": "1073741824"}
+        "cpu": "1500m",
+        "memory": "1073741824",
+    }
 
 
 def test_mutate_appends_missing_server_container() -> None:
@@ -206,9 +251,17 @@ def test_mutate_ensures_owner_reference_and_keeps_others() -> None:
     assert out["metadata"]["ownerReferences"] == [other, ours]
 
 
-@pytest.mark.parametrize("a, b, equal", [("1000m", "1", True), (1, "1", True), ("1Gi", 1073741824, True),
-                                         ("0.5", "500m", True), ("1", "1001m", False),
-                                         ("1Ki", "1k", False)])
+@pytest.mark.parametrize(
+    "a, b, equal",
+    [
+        ("1000m", "1", True),
+        (1, "1", True),
+        ("1Gi", 1073741824, True),
+        ("0.5", "500m", True),
+        ("1", "1001m", False),
+        ("1Ki", "1k", False),
+    ],
+)
 def test_quantities_compare_by_value(a: object, b: object, equal: bool) -> None:
     assert controller.same_quantity(a, b) is equal
 
@@ -217,9 +270,16 @@ def test_quantities_compare_by_value(a: object, b: object, equal: bool) -> None:
 def test_set_condition_new_gets_transition_time() -> None:
     conditions: list[Obj] = []
     assert controller.set_condition(conditions, "Ready", "False", "R", "m", 3, T0)
-    assert conditions == [{"type": "Ready", "status": "False", "observedGeneration": 3,
-                           "lastTransitionTime": "2026-01-02T03:04:05Z", "reason": "R",
-                           "message": "m"}]
+    assert conditions == [
+        {
+            "type": "Ready",
+            "status": "False",
+            "observedGeneration": 3,
+            "lastTransitionTime": "2026-01-02T03:04:05Z",
+            "reason": "R",
+            "message": "m",
+        }
+    ]
 
 
 def test_set_condition_same_status_keeps_transition_time() -> None:
@@ -229,8 +289,11 @@ def test_set_condition_same_status_keeps_transition_time() -> None:
     assert not controller.set_condition(conditions, "Ready", "False", "R", "m", 3, later)
     assert controller.set_condition(conditions, "Ready", "False", "R2", "m2", 4, later)
     assert conditions[0]["lastTransitionTime"] == "2026-01-02T03:04:05Z"
-    assert (conditions[0]["reason"], conditions[0]["message"],
-            conditions[0]["observedGeneration"]) == ("R2", "m2", 4)
+    assert (
+        conditions[0]["reason"],
+        conditions[0]["message"],
+        conditions[0]["observedGeneration"],
+    ) == ("R2", "m2", 4)
 
 
 def test_set_condition_status_flip_moves_transition_time() -> None:
@@ -256,15 +319,29 @@ def test_status_rollout_in_progress_without_kubelet() -> None:
     status = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
     message = 'Deployment "opt" has 0/2 available replicas'
     assert status == {
-        "observedGeneration": 3, "replicas": 0, "readyReplicas": 0, "availableReplicas": 0,
-        "selector": "modeldock.io/modelservice=opt", "url": "http://opt.lab.svc:8000",
+        "observedGeneration": 3,
+        "replicas": 0,
+        "readyReplicas": 0,
+        "availableReplicas": 0,
+        "selector": "modeldock.io/modelservice=opt",
+        "url": "http://opt.lab.svc:8000",
         "conditions": [
-            {"type": "Ready", "status": "False", "observedGeneration": 3,
-             "lastTransitionTime": "2026-01-02T03:04:05Z", "reason": "ReplicasUnavailable",
-             "message": message},
-            {"type": "Progressing", "status": "True", "observedGeneration": 3,
-             "lastTransitionTime": "2026-01-02T03:04:05Z", "reason": "RolloutInProgress",
-             "message": message},
+            {
+                "type": "Ready",
+                "status": "False",
+                "observedGeneration": 3,
+                "lastTransitionTime": "2026-01-02T03:04:05Z",
+                "reason": "ReplicasUnavailable",
+                "message": message,
+            },
+            {
+                "type": "Progressing",
+                "status": "True",
+                "observedGeneration": 3,
+                "lastTransitionTime": "2026-01-02T03:04:05Z",
+                "reason": "RolloutInProgress",
+                "message": message,
+            },
         ],
     }
 
@@ -272,13 +349,16 @@ def test_status_rollout_in_progress_without_kubelet() -> None:
 def test_status_available_when_deployment_observed_its_generation() -> None:
     ms = model_service(replicas=2)
     spec = controller.read_spec(ms)
-    dep = deployment_with_status(observedGeneration=2, replicas=2, readyReplicas=2,
-                                 availableReplicas=2)
+    dep = deployment_with_status(
+        observedGeneration=2, replicas=2, readyReplicas=2, availableReplicas=2
+    )
     status = controller.compute_status(ms, spec, dep, "", T0)
     assert (status["replicas"], status["readyReplicas"], status["availableReplicas"]) == (2, 2, 2)
     message = 'Deployment "opt" has 2/2 available replicas'
-    assert conditions_of(status) == [("Ready", "True", "ReplicasAvailable", message),
-                                     ("Progressing", "False", "RolloutComplete", message)]
+    assert conditions_of(status) == [
+        ("Ready", "True", "ReplicasAvailable", message),
+        ("Progressing", "False", "RolloutComplete", message),
+    ]
 
 
 def test_status_not_available_while_deployment_generation_unobserved() -> None:
@@ -294,15 +374,19 @@ def test_status_child_conflict_zeroes_replicas() -> None:
     message = 'Deployment "opt" exists and is not controlled by this ModelService'
     status = controller.compute_status(ms, controller.read_spec(ms), dep, message, T0)
     assert (status["replicas"], status["readyReplicas"], status["availableReplicas"]) == (0, 0, 0)
-    assert conditions_of(status) == [("Ready", "False", "ChildConflict", message),
-                                     ("Progressing", "False", "ChildConflict", message)]
+    assert conditions_of(status) == [
+        ("Ready", "False", "ChildConflict", message),
+        ("Progressing", "False", "ChildConflict", message),
+    ]
 
 
 def test_status_recomputed_is_equal_to_stored_and_keeps_times() -> None:
     ms = model_service()
     spec = controller.read_spec(ms)
     ms["status"] = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
-    again = controller.compute_status(ms, spec, deployment_with_status(), "", T0 + timedelta(days=1))
+    again = controller.compute_status(
+        ms, spec, deployment_with_status(), "", T0 + timedelta(days=1)
+    )
     assert again == ms["status"]
 
 
@@ -352,10 +436,20 @@ class World:
     def update_status(self, resource: client_.Resource, obj: Obj) -> Obj:
         return self._write("update_status", resource, obj)
 
-    def delete(self, resource: client_.Resource, namespace: str, name: str, *,
-               uid: str | None = None, propagation_policy: str | None = None) -> None:
-        self._write("delete", resource, {"metadata": {"name": name, "uid": uid},
-                                         "propagationPolicy": propagation_policy})
+    def delete(
+        self,
+        resource: client_.Resource,
+        namespace: str,
+        name: str,
+        *,
+        uid: str | None = None,
+        propagation_policy: str | None = None,
+    ) -> None:
+        self._write(
+            "delete",
+            resource,
+            {"metadata": {"name": name, "uid": uid}, "propagationPolicy": propagation_policy},
+        )
 
     def verbs(self) -> list[tuple[str, str]]:
         return [(verb, kind) for verb, kind, _ in self.writes]
@@ -376,8 +470,12 @@ def test_reconcile_new_modelservice_writes_finalizer_children_status() -> None:
     ms["metadata"]["finalizers"] = []
     world = World(ms)
     assert reconciler(world).reconcile("lab/opt") == Result()
-    assert world.verbs() == [("update", "ModelService"), ("create", "Deployment"),
-                             ("create", "Service"), ("update_status", "ModelService")]
+    assert world.verbs() == [
+        ("update", "ModelService"),
+        ("create", "Deployment"),
+        ("create", "Service"),
+        ("update_status", "ModelService"),
+    ]
     assert world.writes[0][2]["metadata"]["finalizers"] == ["modeldock.io/cleanup"]
     dep, svc = desired_pair(ms)
     assert world.writes[1][2] == dep
@@ -413,7 +511,8 @@ def test_reconcile_foreign_deployment_is_not_adopted() -> None:
     message = 'Deployment "opt" exists and is not controlled by this ModelService'
     assert conditions_of(world.writes[0][2]["status"]) == [
         ("Ready", "False", "ChildConflict", message),
-        ("Progressing", "False", "ChildConflict", message)]
+        ("Progressing", "False", "ChildConflict", message),
+    ]
 
 
 def test_reconcile_foreign_service_is_not_adopted() -> None:
@@ -423,7 +522,8 @@ def test_reconcile_foreign_service_is_not_adopted() -> None:
     assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=5))
     assert world.verbs() == [("update_status", "ModelService")]
     assert world.writes[0][2]["status"]["conditions"][0]["message"] == (
-        'Service "opt" exists and is not controlled by this ModelService')
+        'Service "opt" exists and is not controlled by this ModelService'
+    )
 
 
 def test_reconcile_write_conflict_is_raised_not_retried() -> None:
@@ -448,7 +548,9 @@ def test_finalize_deletes_own_children_with_uid_precondition_then_waits() -> Non
     assert result == Result(requeue_after=timedelta(seconds=1))
     assert world.verbs() == [("delete", "Deployment"), ("delete", "Service")]
     assert [w[2]["metadata"]["uid"] for w in world.writes] == [
-        dep["metadata"]["uid"], svc["metadata"]["uid"]]
+        dep["metadata"]["uid"],
+        svc["metadata"]["uid"],
+    ]
     assert {w[2]["propagationPolicy"] for w in world.writes} == {"Background"}
 
 

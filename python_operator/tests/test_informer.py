@@ -14,8 +14,11 @@ Obj = dict[str, Any]
 
 
 def obj(name: str, rv: str, **extra: Any) -> Obj:
-    return {"kind": "Deployment", "metadata": {"namespace": "lab", "name": name,
-                                               "resourceVersion": rv}, **extra}
+    return {
+        "kind": "Deployment",
+        "metadata": {"namespace": "lab", "name": name, "resourceVersion": rv},
+        **extra,
+    }
 
 
 def event(kind: str, o: Obj) -> Obj:
@@ -40,8 +43,11 @@ class Stream:
 class Script:
     """A ListerWatcher that answers from lists of responses and records the calls."""
 
-    def __init__(self, lists: list[tuple[list[Obj], str] | Exception],
-                 watches: list[list[Obj | Exception] | Exception]) -> None:
+    def __init__(
+        self,
+        lists: list[tuple[list[Obj], str] | Exception],
+        watches: list[list[Obj | Exception] | Exception],
+    ) -> None:
         self.stop: Callable[[], None] = lambda: None
         self.lists = lists
         self.watches = watches
@@ -80,8 +86,12 @@ class Recorder:
         self.events.append(("add", o["metadata"]["name"]))
 
     def on_update(self, old: Obj, new: Obj) -> None:
-        self.events.append(("update", f"{old['metadata']['resourceVersion']}->"
-                                      f"{new['metadata']['resourceVersion']}"))
+        self.events.append(
+            (
+                "update",
+                f"{old['metadata']['resourceVersion']}->{new['metadata']['resourceVersion']}",
+            )
+        )
 
     def on_delete(self, o: Obj) -> None:
         self.events.append(("delete", o["metadata"]["name"]))
@@ -100,32 +110,53 @@ def run(lists: list[Any], watches: list[Any]) -> tuple[informer.Informer, Script
 def test_list_then_watch_keeps_store_and_fires_handlers() -> None:
     inf, script, rec = run(
         lists=[([obj("a", "1"), obj("b", "2")], "10")],
-        watches=[[event("MODIFIED", obj("a", "11")), event("ADDED", obj("c", "12")),
-                  event("DELETED", obj("b", "13"))]],
+        watches=[
+            [
+                event("MODIFIED", obj("a", "11")),
+                event("ADDED", obj("c", "12")),
+                event("DELETED", obj("b", "13")),
+            ]
+        ],
     )
     assert inf.has_synced()
-    assert rec.events == [("add", "a"), ("add", "b"), ("update", "1->11"), ("add", "c"),
-                          ("delete", "b")]
+    assert rec.events == [
+        ("add", "a"),
+        ("add", "b"),
+        ("update", "1->11"),
+        ("add", "c"),
+        ("delete", "b"),
+    ]
     assert sorted(o["metadata"]["name"] for o in inf.list()) == ["a", "c"]
     # The second watch resumes from the last resourceVersion seen.
     assert script.calls == [("list", ""), ("watch", "10"), ("watch", "13")]
 
 
 def test_bookmark_moves_resource_version_only() -> None:
-    bookmark = {"type": "BOOKMARK", "object": {"kind": "Deployment",
-                                               "metadata": {"resourceVersion": "50"}}}
+    bookmark = {
+        "type": "BOOKMARK",
+        "object": {"kind": "Deployment", "metadata": {"resourceVersion": "50"}},
+    }
     _inf, script, rec = run(lists=[([], "10")], watches=[[bookmark]])
     assert rec.events == []
     assert script.calls[-1] == ("watch", "50")
 
 
 def test_gone_error_event_relists_and_repairs_missed_changes() -> None:
-    gone = {"type": "ERROR", "object": {"kind": "Status", "code": 410, "reason": "Expired",
-                                        "message": "too old resource version"}}
+    gone = {
+        "type": "ERROR",
+        "object": {
+            "kind": "Status",
+            "code": 410,
+            "reason": "Expired",
+            "message": "too old resource version",
+        },
+    }
     _inf, script, rec = run(
-        lists=[([obj("a", "1"), obj("b", "2")], "10"),
-               # Meanwhile: b was deleted, a changed, c created.
-               ([obj("a", "20"), obj("c", "21")], "22")],
+        lists=[
+            ([obj("a", "1"), obj("b", "2")], "10"),
+            # Meanwhile: b was deleted, a changed, c created.
+            ([obj("a", "20"), obj("c", "21")], "22"),
+        ],
         watches=[[gone], []],
     )
     assert script.calls[:4] == [("list", ""), ("watch", "10"), ("list", ""), ("watch", "22")]
@@ -143,18 +174,26 @@ def test_gone_http_status_relists() -> None:
 def test_broken_watch_resumes_from_last_resource_version_without_relist() -> None:
     _inf, script, rec = run(
         lists=[([obj("a", "1")], "10")],
-        watches=[[event("MODIFIED", obj("a", "11")), TimeoutError("read timed out")],
-                 ConnectionRefusedError("API server down"),
-                 [event("MODIFIED", obj("a", "12"))]],
+        watches=[
+            [event("MODIFIED", obj("a", "11")), TimeoutError("read timed out")],
+            ConnectionRefusedError("API server down"),
+            [event("MODIFIED", obj("a", "12"))],
+        ],
     )
-    assert script.calls == [("list", ""), ("watch", "10"), ("watch", "11"), ("watch", "11"),
-                            ("watch", "12")]
+    assert script.calls == [
+        ("list", ""),
+        ("watch", "10"),
+        ("watch", "11"),
+        ("watch", "11"),
+        ("watch", "12"),
+    ]
     assert rec.events == [("add", "a"), ("update", "1->11"), ("update", "11->12")]
 
 
 def test_failed_list_is_retried() -> None:
-    inf, script, _rec = run(lists=[ConnectionRefusedError("down"), ([obj("a", "1")], "5")],
-                           watches=[])
+    inf, script, _rec = run(
+        lists=[ConnectionRefusedError("down"), ([obj("a", "1")], "5")], watches=[]
+    )
     assert script.calls == [("list", ""), ("list", ""), ("watch", "5")]
     assert inf.has_synced()
 
@@ -185,8 +224,9 @@ def test_handler_failure_does_not_stop_the_informer() -> None:
 
 
 def test_cache_hands_out_deep_copies() -> None:
-    inf, _, _ = run(lists=[([obj("a", "1", spec={"replicas": 1, "labels": ["x"]})], "10")],
-                    watches=[])
+    inf, _, _ = run(
+        lists=[([obj("a", "1", spec={"replicas": 1, "labels": ["x"]})], "10")], watches=[]
+    )
     got = inf.get("lab", "a")
     assert got is not None
     got["spec"]["replicas"] = 99
@@ -202,8 +242,9 @@ def test_store_replace_reports_difference() -> None:
     store.put(obj("b", "1"))
     added, updated, deleted = store.replace([obj("b", "2"), obj("c", "1")])
     assert [o["metadata"]["name"] for o in added] == ["c"]
-    assert [(o["metadata"]["resourceVersion"], n["metadata"]["resourceVersion"])
-            for o, n in updated] == [("1", "2")]
+    assert [
+        (o["metadata"]["resourceVersion"], n["metadata"]["resourceVersion"]) for o, n in updated
+    ] == [("1", "2")]
     assert [o["metadata"]["name"] for o in deleted] == ["a"]
 
 

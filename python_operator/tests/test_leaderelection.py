@@ -61,10 +61,17 @@ class MemoryLock:
         self._seen = self.lease.version
 
 
-def elector(lease: Lease, identity: str, fake: clock.Clock, *, lease_s: float = 15,
-            renew_s: float = 10, retry_s: float = 2,
-            started: threading.Event | None = None,
-            stopped: threading.Event | None = None) -> leaderelection.LeaderElector:
+def elector(
+    lease: Lease,
+    identity: str,
+    fake: clock.Clock,
+    *,
+    lease_s: float = 15,
+    renew_s: float = 10,
+    retry_s: float = 2,
+    started: threading.Event | None = None,
+    stopped: threading.Event | None = None,
+) -> leaderelection.LeaderElector:
     return leaderelection.LeaderElector(
         lock=MemoryLock(lease, identity),
         lease_duration=timedelta(seconds=lease_s),
@@ -120,10 +127,15 @@ def test_leader_renewal_keeps_acquire_time_and_transitions() -> None:
     lease = Lease()
     times = iter([datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 1, 0, 0, 2, tzinfo=UTC)])
     a = leaderelection.LeaderElector(
-        lock=MemoryLock(lease, "a"), lease_duration=timedelta(seconds=15),
-        renew_deadline=timedelta(seconds=10), retry_period=timedelta(seconds=2),
-        on_started_leading=lambda: None, on_stopped_leading=lambda: None,
-        clock=clock.FakeClock(), wall_clock=lambda: next(times))
+        lock=MemoryLock(lease, "a"),
+        lease_duration=timedelta(seconds=15),
+        renew_deadline=timedelta(seconds=10),
+        retry_period=timedelta(seconds=2),
+        on_started_leading=lambda: None,
+        on_stopped_leading=lambda: None,
+        clock=clock.FakeClock(),
+        wall_clock=lambda: next(times),
+    )
     a.try_acquire_or_renew(timeout=1)
     a.try_acquire_or_renew(timeout=1)
     assert lease.record is not None
@@ -166,8 +178,16 @@ def test_invalid_timings_are_refused() -> None:
 def test_run_leads_then_releases_on_stop() -> None:
     lease = Lease()
     started, stopped, stop = threading.Event(), threading.Event(), threading.Event()
-    a = elector(lease, "a", clock.RealClock(), lease_s=1.5, renew_s=1, retry_s=0.01,
-                started=started, stopped=stopped)
+    a = elector(
+        lease,
+        "a",
+        clock.RealClock(),
+        lease_s=1.5,
+        renew_s=1,
+        retry_s=0.01,
+        started=started,
+        stopped=stopped,
+    )
     t = threading.Thread(target=a.run, args=(stop,))
     t.start()
     assert started.wait(10)
@@ -180,8 +200,16 @@ def test_run_leads_then_releases_on_stop() -> None:
 def test_run_stops_leading_when_renewal_fails_within_deadline() -> None:
     lease = Lease()
     started, stopped = threading.Event(), threading.Event()
-    a = elector(lease, "a", clock.RealClock(), lease_s=0.2, renew_s=0.1, retry_s=0.01,
-                started=started, stopped=stopped)
+    a = elector(
+        lease,
+        "a",
+        clock.RealClock(),
+        lease_s=0.2,
+        renew_s=0.1,
+        retry_s=0.01,
+        started=started,
+        stopped=stopped,
+    )
     t = threading.Thread(target=a.run, args=(threading.Event(),))
     t.start()
     assert started.wait(10)

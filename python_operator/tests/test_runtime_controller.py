@@ -16,10 +16,20 @@ def child(*refs: Obj) -> Obj:
     return {"metadata": {"namespace": "lab", "name": "opt", "ownerReferences": list(refs)}}
 
 
-def ref(name: str, *, controller_: bool = True, api_version: str = "modeldock.io/v1alpha1",
-        kind: str = "ModelService") -> Obj:
-    return {"apiVersion": api_version, "kind": kind, "name": name, "uid": f"{name}-uid",
-            "controller": controller_}
+def ref(
+    name: str,
+    *,
+    controller_: bool = True,
+    api_version: str = "modeldock.io/v1alpha1",
+    kind: str = "ModelService",
+) -> Obj:
+    return {
+        "apiVersion": api_version,
+        "kind": kind,
+        "name": name,
+        "uid": f"{name}-uid",
+        "controller": controller_,
+    }
 
 
 def drain(q: workqueue.Queue[str]) -> list[str]:
@@ -79,8 +89,10 @@ class Scripted:
 
 
 def counts(name: str) -> dict[str, float]:
-    return {r: metrics.RECONCILE_TOTAL.labels(controller=name, result=r)._value.get()
-            for r in metrics.RESULTS}
+    return {
+        r: metrics.RECONCILE_TOTAL.labels(controller=name, result=r)._value.get()
+        for r in metrics.RESULTS
+    }
 
 
 def test_error_is_requeued_with_backoff_then_forgotten_on_success() -> None:
@@ -122,8 +134,9 @@ def test_requeue_after_waits_exactly_without_backoff() -> None:
 def test_requeue_uses_rate_limited_backoff() -> None:
     fake = clock.FakeClock()
     q = new_queue(fake)
-    ctrl = controller.Controller(name="t-requeue", reconciler=Scripted(Result(requeue=True)),
-                                 queue=q)
+    ctrl = controller.Controller(
+        name="t-requeue", reconciler=Scripted(Result(requeue=True)), queue=q
+    )
     q.add("lab/opt")
     ctrl.process_next_work_item()
     assert q.num_requeues("lab/opt") == 1
@@ -133,8 +146,9 @@ def test_requeue_uses_rate_limited_backoff() -> None:
 def test_stop_ends_workers_without_draining_the_queue() -> None:
     q = new_queue()
     reconciler = Scripted()
-    ctrl = controller.Controller(name="t-stop", reconciler=reconciler, queue=q,
-                                 max_concurrent_reconciles=2)
+    ctrl = controller.Controller(
+        name="t-stop", reconciler=reconciler, queue=q, max_concurrent_reconciles=2
+    )
     ctrl.start()
     assert ctrl.stop(timeout=10)  # idle workers end at once
     q2 = new_queue()
@@ -162,8 +176,9 @@ def test_standby_queue_stays_empty_until_start() -> None:
     inf._list()
     q = new_queue()
     # No workers, so that the test can look at the queue after start().
-    ctrl = controller.Controller(name="t-standby", reconciler=Scripted(), queue=q,
-                                 max_concurrent_reconciles=0)
+    ctrl = controller.Controller(
+        name="t-standby", reconciler=Scripted(), queue=q, max_concurrent_reconciles=0
+    )
     ctrl.watch(inf, ctrl.for_handler())
     assert q.len() == 0
     ctrl.start()

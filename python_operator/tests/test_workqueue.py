@@ -180,9 +180,7 @@ def test_bucket_allows_burst_then_ten_per_second() -> None:
 
 def test_default_limiter_is_max_of_item_and_bucket() -> None:
     fake = clock.FakeClock()
-    limiter: workqueue.MaxOfRateLimiter[str] = workqueue.default_controller_rate_limiter(
-        clock=fake
-    )
+    limiter: workqueue.MaxOfRateLimiter[str] = workqueue.default_controller_rate_limiter(clock=fake)
     # Within the burst, the per-item backoff decides.
     assert limiter.when("ns/a") == 5 * MS
     assert limiter.when("ns/a") == 10 * MS
