@@ -56,14 +56,16 @@ def condition(msvc: dict[str, Any], ctype: str) -> dict[str, Any] | None:
 
 def is_converged(admin: Kube, namespace: str, name: str) -> dict[str, Any] | None:
     """The ModelService if it has converged (status observedGeneration = generation, both
-    conditions set, a Deployment with spec.replicas, and a Service), else None."""
+    conditions set and no ChildConflict, a Deployment with spec.replicas, and a Service),
+    else None."""
     msvc = admin.get("modelservices", namespace, name)
     if not msvc:
         return None
     status = msvc.get("status") or {}
     if status.get("observedGeneration") != msvc["metadata"].get("generation"):
         return None
-    if not condition(msvc, "Ready") or not condition(msvc, "Progressing"):
+    ready = condition(msvc, "Ready")
+    if not ready or not condition(msvc, "Progressing") or ready.get("reason") == "ChildConflict":
         return None
     dep = admin.get("deployments", namespace, name)
     if not dep or dep["spec"].get("replicas") != msvc["spec"]["replicas"]:

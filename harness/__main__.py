@@ -148,6 +148,9 @@ def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
               impl_files: list[str]) -> int:
     """Run the conformance suite for one implementation in a pytest subprocess; return its exit code."""
     junit = reports / f"junit-{impl_id}.xml"
+    if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra):
+        # Checks mostly wait on the API server and the operator: four in parallel fit 2 cores.
+        extra = ["-n", os.environ.get("MODELDOCK_WORKERS", "4"), *extra]
     cmd = [sys.executable, "-m", "pytest", str(REPO_ROOT / "conformance"), f"--impl={impl_id}",
            f"--control-plane-state={state_path}", f"--junitxml={junit}",
            f"--artifacts-dir={reports / 'artifacts'}", "-v", "-p", "no:cacheprovider",

@@ -35,6 +35,7 @@ from typing import Any
 
 import pytest
 import yaml
+from junitparser import JUnitXml
 
 from harness.audit import AuditLog, select
 from harness.controlplane import RBAC_DIR, ControlPlane, ControlPlaneError
@@ -72,7 +73,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "check(id, case=None): the conformance check id "
                             "(DESIGN.md section 7) and, for a check made of several cases, which")
     config.addinivalue_line("markers", "tier(name): lowest control-plane tier the check needs")
-    config.addinivalue_line("filterwarnings", "ignore::pytest.PytestExperimentalApiWarning")
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
     # control plane stopped, temp dirs removed).
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
@@ -83,8 +83,21 @@ def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
 
 
 def check_id(item: pytest.Item) -> str | None:
+    """The check id from the item's ``check`` marker, or None."""
     marker = item.get_closest_marker("check")
     return str(marker.args[0]) if marker else None
+
+
+def junit_name(item: pytest.Item) -> str | None:
+    """``<check id>`` or ``<check id>[<case>]`` (the marker's ``case``, else the item's
+    parametrisation), or None for a test that is not a check."""
+    marker = item.get_closest_marker("check")
+    if marker is None:
+        return None
+    if marker.kwargs.get("case"):
+        return f"{marker.args[0]}[{marker.kwargs['case']}]"
+    suffix = item.name[item.name.index("["):] if "[" in item.name else ""
+    return f"{marker.args[0]}{suffix}"
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -100,6 +113,32 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             rep.longrepr.addsection("modeldock artifacts", f"operator logs, objects and audit "
                                                            f"events saved in {where}")
         rep.sections.append(("modeldock artifacts", str(where)))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Name each JUnit testcase after its check (the ``check`` property), once pytest's junitxml
+    has written the file: with pytest-xdist the report's nodeid cannot be changed, so the
+    file is rewritten here, in the controlling process."""
+    path = session.config.getoption("xmlpath", None)
+    if not path or hasattr(session.config, "workerinput") or not Path(path).exists():
+        return
+    rename_junit_cases(Path(path))
+
+
+def rename_junit_cases(path: Path) -> int:
+    """Set every testcase's name to its ``check`` property in the JUnit file at ``path``;
+    return how many were renamed."""
+    xml = JUnitXml.fromfile(str(path))
+    renamed = 0
+    for suite in (xml if isinstance(xml, JUnitXml) else [xml]):
+        for case in suite:
+            for prop in case._elem.iter("property"):
+                if prop.get("name") == "check":
+                    case.name = prop.get("value")
+                    renamed += 1
+    xml.write(str(path))
+    return renamed
 
 
 def _artifacts_dir(item: pytest.Item) -> Path:
@@ -370,21 +409,18 @@ class Evidence:
 
 
 @pytest.fixture
-def evidence(request: pytest.FixtureRequest, record_property: Any, record_xml_attribute: Any,
+def evidence(request: pytest.FixtureRequest, record_property: Any,
              impl: Implementation) -> Evidence:
-    """Records evidence; also names the JUnit testcase after the check id."""
-    cid = check_id(request.node)
+    """Records a check's evidence as JUnit properties, starting with the check id, the
+    implementation, and the check's "why" (its docstring's first paragraph) and the rest of
+    its docstring ("teaches"), which the comparison report shows."""
     ev = Evidence(record_property)
+    cid = check_id(request.node)
     if cid:
-        marker = request.node.get_closest_marker("check")
-        case = request.node.name
-        suffix = case[case.index("["):] if "[" in case else ""
-        if marker is not None and marker.kwargs.get("case"):
-            suffix = f"[{marker.kwargs['case']}]"
-        record_xml_attribute("name", f"{cid}{suffix}")
-        ev.record("check", cid)
+        ev.record("check", junit_name(request.node) or cid)
         doc = inspect.getdoc(getattr(request.node, "function", None)) or ""
-        ev.record("why", " ".join(doc.split("\n\n")[0].split()))
-        ev.record("teaches", " ".join(" ".join(doc.split("\n\n")[1:]).split()))
+        paragraphs = doc.split("\n\n")
+        ev.record("why", " ".join(paragraphs[0].split()))
+        ev.record("teaches", " ".join(" ".join(paragraphs[1:]).split()))
     ev.record("implementation", impl.id)
     return ev
