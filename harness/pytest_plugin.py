@@ -23,6 +23,7 @@ Markers: ``check(id)`` names the conformance check (it becomes the JUnit testcas
 
 from __future__ import annotations
 
+import datetime
 import inspect
 import json
 import os
@@ -37,7 +38,7 @@ import pytest
 import yaml
 from junitparser import JUnitXml
 
-from harness.audit import AuditLog, select
+from harness.audit import AuditLog, Request, select, summarize
 from harness.controlplane import RBAC_DIR, ControlPlane, ControlPlaneError
 from harness.kube import Kube
 from harness.operators import (
@@ -153,6 +154,13 @@ def _save_artifacts(item: pytest.Item) -> Path:
     dest = _artifacts_dir(item)
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
+    for i, lab in enumerate(labs_of(item)):
+        lab.save_artifacts(dest / f"lab-{i}" if i else dest)
+    return dest
+
+
+def labs_of(item: pytest.Item) -> list[Lab]:
+    """The labs a test used: the shared one (if it asked for ``operators``) and its private ones."""
     funcargs = getattr(item, "funcargs", {})
     labs: list[Lab] = []
     if funcargs.get("operators") is not None and funcargs.get("admin") is not None:
@@ -161,9 +169,35 @@ def _save_artifacts(item: pytest.Item) -> Path:
     isolated = funcargs.get("isolated")
     if isolated is not None:
         labs.extend(isolated.labs)
-    for i, lab in enumerate(labs):
-        lab.save_artifacts(dest / f"lab-{i}" if i else dest)
-    return dest
+    return labs
+
+
+def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
+    """Record the API requests ``user`` made in the test's namespaces, from the audit log:
+    counts by verb, resource and code; successful and failed writes; 409s; the order of the
+    successful writes; and a timeline ``[[seconds since the first, verb, resource, name,
+    code], ...]`` (at most 400 entries) for the report's sequence diagrams."""
+    reqs: list[Request] = []
+    for lab in labs_of(item):
+        if lab.audit is not None:
+            reqs += select(lab.audit.requests(), user=user, namespace=lab.namespace)
+    if not reqs:
+        return
+    reqs.sort(key=lambda r: r.time)
+    writes = [r for r in reqs if r.is_write]
+    ev.record("api_requests", summarize(reqs))
+    ev.record("writes_ok", sum(1 for r in writes if r.ok))
+    ev.record("writes_failed", sum(1 for r in writes if not r.ok))
+    ev.record("conflicts_409", sum(1 for r in writes if r.code == 409))
+    ev.record("write_order", [f"{r.verb} {r.target} {r.name}" for r in writes if r.ok][:60])
+    t0 = _seconds(reqs[0].time)
+    ev.record("timeline", [[round(_seconds(r.time) - t0, 3), r.verb, r.target, r.name, r.code]
+                           for r in reqs[:400]])
+
+
+def _seconds(stamp: str) -> float:
+    """RFC 3339 audit timestamp (microseconds, Z) to epoch seconds."""
+    return datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
 class Lab:
@@ -410,10 +444,11 @@ class Evidence:
 
 @pytest.fixture
 def evidence(request: pytest.FixtureRequest, record_property: Any,
-             impl: Implementation) -> Evidence:
+             impl: Implementation) -> Iterator[Evidence]:
     """Records a check's evidence as JUnit properties, starting with the check id, the
     implementation, and the check's "why" (its docstring's first paragraph) and the rest of
-    its docstring ("teaches"), which the comparison report shows."""
+    its docstring ("teaches"), which the comparison report shows. After the test, the
+    implementation's API requests in the test's namespaces are accounted (``account_requests``)."""
     ev = Evidence(record_property)
     cid = check_id(request.node)
     if cid:
@@ -423,4 +458,9 @@ def evidence(request: pytest.FixtureRequest, record_property: Any,
         ev.record("why", " ".join(paragraphs[0].split()))
         ev.record("teaches", " ".join(" ".join(paragraphs[1:]).split()))
     ev.record("implementation", impl.id)
-    return ev
+    yield ev
+    if cid:
+        try:
+            account_requests(request.node, impl.user, ev)
+        except Exception as exc:
+            ev.record("accounting_error", str(exc))
