@@ -189,7 +189,9 @@ class Client:
             ("allowWatchBookmarks", "true"),
             ("timeoutSeconds", str(timeout_seconds)),
         ]
-        response = self._call("GET", resource.path(namespace), query=query, timeout=read_timeout)
+        response = self._call(
+            "GET", resource.path(namespace), query=query, timeout=read_timeout, stream=True
+        )
         return WatchStream(response)
 
     # ------------------------------------------------------------------ writes
@@ -253,7 +255,10 @@ class Client:
         query: Query | None = None,
         body: Obj | None = None,
         timeout: float | None = None,
+        stream: bool = False,
     ) -> urllib3.BaseHTTPResponse:
+        """Send one request. timeout bounds the whole request (connecting, sending, the
+        answer); for a stream it bounds the connect and each wait for the next bytes."""
         headers = {"Accept": "application/json"}
         if body is not None:
             headers["Content-Type"] = "application/json"
@@ -265,14 +270,17 @@ class Client:
             body=body,
             auth_settings=["BearerToken"],
         )
-        read_timeout = timeout if timeout is not None else self._timeout
+        seconds = timeout if timeout is not None else self._timeout
+        request_timeout: float | tuple[float, float] = (
+            (min(CONNECT_TIMEOUT, seconds), seconds) if stream else seconds
+        )
         rest_response = self._api.call_api(
             method,
             url,
             header_params=header_params,
             body=serialized,
             post_params=post_params,
-            _request_timeout=(min(CONNECT_TIMEOUT, read_timeout), read_timeout),
+            _request_timeout=request_timeout,
         )
         response: urllib3.BaseHTTPResponse = rest_response.response
         if not 200 <= response.status <= 299:

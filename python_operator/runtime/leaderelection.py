@@ -249,8 +249,14 @@ class LeaderElector:
             stop.wait(self._retry_period)
 
     def try_acquire_or_renew(self, *, timeout: float) -> bool:
-        """One attempt, as client-go's tryAcquireOrRenew. True if this instance now leads."""
+        """One attempt, as client-go's tryAcquireOrRenew, all of its requests together taking
+        at most timeout seconds. True if this instance now leads."""
         now = self._clock.now()
+        deadline = now + timeout
+
+        def left() -> float:
+            return max(0.001, deadline - self._clock.now())
+
         stamp = micro_time(self._wall_clock())
         record = LeaderElectionRecord(
             holder_identity=self._lock.identity,
@@ -268,21 +274,23 @@ class LeaderElector:
                 leader_transitions=observed.leader_transitions,
             )
             try:
-                self._lock.update(fast, timeout=timeout)
+                self._lock.update(fast, timeout=left())
                 self._set_observed(fast)
                 return True
             except Exception as err:
                 self._log.info("failed to update lease optimistically, reading it", error=str(err))
+            if self._clock.now() >= deadline:
+                return False
 
         # 2. Read the Lease, or create it.
         try:
-            old = self._lock.get(timeout=timeout)
+            old = self._lock.get(timeout=left())
         except client_.ApiError as err:
             if not client_.is_not_found(err):
                 self._log.info("error retrieving lease", error=str(err))
                 return False
             try:
-                self._lock.create(record, timeout=timeout)
+                self._lock.create(record, timeout=left())
             except Exception as create_err:
                 self._log.info("error creating lease", error=str(create_err))
                 return False
@@ -306,7 +314,7 @@ class LeaderElector:
         else:
             record = dataclasses.replace(record, leader_transitions=old.leader_transitions + 1)
         try:
-            self._lock.update(record, timeout=timeout)
+            self._lock.update(record, timeout=left())
         except Exception as err:
             self._log.info("failed to update lease", error=str(err))
             return False

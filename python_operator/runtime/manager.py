@@ -144,19 +144,18 @@ class Manager:
                 return self._shutdown(elector=None)
         self._log.info("Caches synced")
 
-        elector_thread: threading.Thread | None = None
+        elector: tuple[leaderelection.LeaderElector, threading.Thread] | None = None
         if self._leader_election is None:
             self._start_controllers()
         else:
-            elector_thread = threading.Thread(
-                target=self._new_elector(self._leader_election).run,
-                args=(self._elector_stop,),
-                name="leader-election",
-                daemon=True,
+            le = self._new_elector(self._leader_election)
+            thread = threading.Thread(
+                target=le.run, args=(self._elector_stop,), name="leader-election", daemon=True
             )
-            elector_thread.start()
+            thread.start()
+            elector = (le, thread)
         self._stop.wait()
-        return self._shutdown(elector=elector_thread)
+        return self._shutdown(elector=elector)
 
     def _start_controllers(self) -> None:
         for ctrl in self._controllers:
@@ -185,14 +184,19 @@ class Manager:
         log_.flush()
         os._exit(EXIT_LEADER_ELECTION_LOST)
 
-    def _shutdown(self, *, elector: threading.Thread | None) -> int:
+    def _shutdown(
+        self, *, elector: tuple[leaderelection.LeaderElector, threading.Thread] | None
+    ) -> int:
         self._log.info("Stopping and waiting for workers")
         clean = all(ctrl.stop(timeout=self._grace) for ctrl in self._controllers)
         if elector is not None:
+            le, thread = elector
             if clean:
                 # Workers are done: now the Lease can go, and a standby may start writing.
                 self._elector_stop.set()
-                elector.join(timeout=max(self._grace, 1.0))
+                if le.is_leader():
+                    thread.join(timeout=max(self._grace, 1.0))
+                # A standby holds nothing to release; its pending attempt is not waited for.
             else:
                 self._log.error("workers did not stop in time; leaving the Lease to expire")
         for inf in self.cache.informers():

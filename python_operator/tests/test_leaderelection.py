@@ -219,3 +219,30 @@ def test_run_stops_leading_when_renewal_fails_within_deadline() -> None:
     assert stopped.is_set()
     # Lost, not stopped: no release was attempted, the record still names the old leader.
     assert lease.record is not None and lease.record.holder_identity == "a"
+
+
+def test_one_attempt_spends_at_most_its_timeout_over_all_requests() -> None:
+    """The fast-path update and the fallback read share one budget: a stalled connection
+    cannot stretch one renewal attempt past the renew deadline."""
+    lease = Lease()
+    fake = clock.FakeClock()
+    a = elector(lease, "a", fake)
+    assert a.try_acquire_or_renew(timeout=1)
+    spent: list[float] = []
+
+    class Hanging(MemoryLock):
+        def get(self, *, timeout: float) -> Record:
+            spent.append(timeout)
+            fake.step(timeout)  # hangs until its timeout
+            raise TimeoutError("stalled")
+
+        def update(self, record: Record, *, timeout: float) -> None:
+            spent.append(timeout)
+            fake.step(timeout)
+            raise TimeoutError("stalled")
+
+    a._lock = Hanging(lease, "a")
+    start = fake.now()
+    assert not a.try_acquire_or_renew(timeout=4)
+    assert fake.now() - start <= 4.01
+    assert spent[0] == 4
