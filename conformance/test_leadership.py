@@ -83,3 +83,57 @@ def test_leader_failover(admin, namespace, operators, evidence):
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
     wait_for(lambda: admin.get("deployments", namespace, "web"),
              lambda d: d["spec"]["replicas"] == 3, 60, "the standby, now leader, to converge")
+
+
+@pytest.mark.check("leader-failover", case="partitioned-leader")
+def test_partitioned_leader_steps_down(admin, namespace, operators, tmp_path, evidence):
+    """leader-failover[partitioned-leader]: the leader is cut off from the API server while it
+    keeps running (its connections silently stalled), so it cannot renew its Lease. The other
+    instance takes over once the lease expires. When the old leader's connections come back it
+    must not reconcile again: a leader that could not renew within its renew deadline must
+    stop (controller-runtime exits the process). Otherwise two instances act at once, the
+    split brain leader election exists to prevent."""
+    from harness.faultproxy import FaultProxy, with_server
+
+    duration, _deadline, retry = LEASE
+    port = int(operators.kubeconfig.read_text().split("https://127.0.0.1:")[1].split()[0])
+    proxy = FaultProxy(("127.0.0.1", port)).start()
+    try:
+        proxied = with_server(operators.kubeconfig, tmp_path / "leader.kubeconfig", proxy.address)
+        leader = operators.start(leader_election=True, lease=LEASE, kubeconfig=proxied)
+        first = wait_for(lambda: _holder(admin, namespace), bool, duration + retry + SLACK_S,
+                         f"Lease {LEASE_NAME} to get a holder")
+        other = operators.start(leader_election=True, lease=LEASE)
+        create_modelservice(admin, namespace, "web", replicas=1)
+        wait_converged(admin, namespace, "web")
+        before = wait_settled(leader)
+        assert before > 0 and wait_settled(other) == 0, "the proxied instance must be the leader"
+
+        proxy.stall(True)
+        t0 = time.monotonic()
+        second = wait_for(lambda: _holder(admin, namespace), lambda h: bool(h) and h != first,
+                          duration + retry + SLACK_S + 30, "the other instance to take the Lease")
+        evidence.record("takeover_after_partition_s", round(time.monotonic() - t0, 2))
+        evidence.record("holders", [first, second])
+        proxy.stall(False)
+        admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
+        wait_for(lambda: admin.get("deployments", namespace, "web"),
+                 lambda d: d["spec"]["replicas"] == 2, 60, "the new leader to converge the change")
+        # The old leader had its chance to act on the change; give a zombie time to reconnect.
+        deadline = time.monotonic() + 20
+        after = before
+        while leader.running() and time.monotonic() < deadline:
+            try:
+                after = leader.reconcile_count()
+            except Exception:
+                break
+            if after > before:
+                break
+            time.sleep(0.2)
+        evidence.record("old_leader", {"running": leader.running(), "exit_code": leader.returncode(),
+                                       "reconciles_before": before, "reconciles_after": after})
+        assert after == before, (
+            f"the partitioned leader reconciled after losing its Lease ({before} -> {after} "
+            "reconciles): it must stop when it cannot renew")
+    finally:
+        proxy.stop()

@@ -25,6 +25,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -184,7 +185,19 @@ func main() {
 		os.Exit(exitBadConfig)
 	}
 
-	mgr, err := ctrl.NewManager(restConfig, ctrl.Options{
+	// The Lease lock is built here so that main knows the identity and can release the Lease
+	// after the manager has stopped (see leaderelection.go).
+	var lock *resourcelock.LeaseLock
+	var identity string
+	if cfg.LeaderElection {
+		lock, identity, err = newLeaseLock(restConfig, cfg.LeaderElectionNamespace, leaderElectionID)
+		if err != nil {
+			log.Error(err, "unable to create the Lease lock")
+			os.Exit(1)
+		}
+	}
+
+	options := ctrl.Options{
 		Cache:                         cacheOptions(cfg.WatchNamespace),
 		Client:                        clientOptions(),
 		Metrics:                       metricsserver.Options{BindAddress: cfg.MetricsBindAddress},
@@ -192,11 +205,15 @@ func main() {
 		LeaderElection:                cfg.LeaderElection,
 		LeaderElectionID:              leaderElectionID,
 		LeaderElectionNamespace:       cfg.LeaderElectionNamespace,
-		LeaderElectionReleaseOnCancel: true,
+		LeaderElectionReleaseOnCancel: false, // released by main, after the controllers stop
 		LeaseDuration:                 &cfg.LeaseDuration,
 		RenewDeadline:                 &cfg.RenewDeadline,
 		RetryPeriod:                   &cfg.RetryPeriod,
-	})
+	}
+	if lock != nil {
+		options.LeaderElectionResourceLockInterface = lock
+	}
+	mgr, err := ctrl.NewManager(restConfig, options)
 	if err != nil {
 		log.Error(err, "unable to create manager")
 		os.Exit(1)
@@ -242,7 +259,17 @@ func main() {
 	log.Info("starting manager", "watchNamespace", cfg.WatchNamespace,
 		"leaderElection", cfg.LeaderElection, "workers", cfg.MaxConcurrentReconciles)
 	if err := mgr.Start(ctx); err != nil {
+		// "leader election lost" included: exit at once, writing nothing more.
 		log.Error(err, "manager stopped with an error")
 		os.Exit(1)
+	}
+	if lock != nil {
+		released, err := releaseLease(context.Background(), lock, identity, cfg.RenewDeadline)
+		switch {
+		case err != nil:
+			log.Error(err, "could not release the Lease; standbys wait for it to expire")
+		case released:
+			log.Info("Released Lease", "lease", cfg.LeaderElectionNamespace+"/"+leaderElectionID)
+		}
 	}
 }
