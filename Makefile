@@ -40,7 +40,7 @@ unit: $(STAMP)
 	$(PY) -m pytest -q harness/tests python_operator/tests
 
 go-test: $(STAMP)
-	cd go_reference && KUBEBUILDER_ASSETS="$$(../$(PY) -m harness binaries --print-assets)" go test -count=1 ./...
+	assets="$$($(PY) -m harness binaries --print-assets)" && cd go_reference && KUBEBUILDER_ASSETS="$$assets" go test -count=1 ./...
 
 go-vet:
 	cd go_reference && go vet ./... && test -z "$$(gofmt -l .)"
