@@ -144,7 +144,7 @@ def rename_junit_cases(path: Path) -> int:
 
 def _artifacts_dir(item: pytest.Item) -> Path:
     impl = item.config.getoption("--impl")
-    name = item.name.replace("/", "_")
+    name = (junit_name(item) or item.name).replace("/", "_")
     return Path(item.config.getoption("--artifacts-dir")) / impl / name
 
 
