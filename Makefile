@@ -61,7 +61,7 @@ down: $(STAMP)
 	$(PY) -m harness down
 
 bench: $(STAMP)
-	@echo "make bench: not built yet (issue 5)"; exit 2
+	$(PY) -m harness.bench $(BENCH_ARGS)
 
 clean:
 	rm -rf build reports $(VENV) .pytest_cache .mypy_cache .ruff_cache
