@@ -1,0 +1,104 @@
+"""Mutants: deliberately wrong ModelService operators, each one anti-pattern that operator
+authors really ship. A conformance check that no broken controller can fail is worth
+nothing; running the suite against every mutant shows which check catches which mistake
+(``python -m harness.mutant_run``, ``make mutants``).
+
+A mutant is the real Python operator with exactly one behaviour replaced. Each module here
+is an entry point, ``python -m harness.mutants.<name>`` (module name with underscores, mutant
+id with dashes), that imports ``python_operator``, declares its replacement as ``PATCHES``
+(a subclass that overrides one method, or a function that wraps or replaces one function)
+and runs the real ``main`` with them applied. ``python_operator`` and ``go_reference`` carry
+no mutant code paths: the replacements live here and are applied only in the mutant's own
+process. ``mutants.toml`` declares every mutant as an implementation of the operator
+contract, in the shape of ``harness/implementations.toml``, so the harness runs a mutant
+exactly as it runs a real operator (its own user ``modeldock:<mutant>``).
+
+Each module's docstring is its card in the report: a title line, then three labelled
+paragraphs, ``Anti-pattern:``, ``Why people write it:``, ``What the correct operator does:``.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+MUTANTS_FILE = Path(__file__).resolve().parent / "mutants.toml"
+
+#: The labels of a mutant docstring's three paragraphs, in order, and their keys in mutants.json.
+SECTIONS = (
+    ("Anti-pattern:", "anti_pattern"),
+    ("Why people write it:", "why"),
+    ("What the correct operator does:", "correct"),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Patch:
+    """Replace ``target.name`` (a module or class attribute of the real operator) with
+    ``value`` in this process. The attribute must exist: a renamed seam in python_operator
+    fails the mutant loudly instead of silently turning it into the real operator."""
+
+    target: Any
+    name: str
+    value: Any
+
+    def apply(self) -> None:
+        if not hasattr(self.target, self.name):
+            raise AttributeError(
+                f"mutant seam {getattr(self.target, '__name__', self.target)}.{self.name} "
+                "does not exist in python_operator any more; update the mutant"
+            )
+        setattr(self.target, self.name, self.value)
+
+
+def run(patches: tuple[Patch, ...]) -> int:
+    """Apply ``patches`` and run the real operator's main; return its exit code."""
+    from python_operator import __main__ as operator_main
+
+    for patch in patches:
+        patch.apply()
+    return operator_main.main()
+
+
+def main(patches: tuple[Patch, ...]) -> None:
+    """The body of a mutant module's ``if __name__ == "__main__"``."""
+    sys.exit(run(patches))
+
+
+# --------------------------------------------------------------------------- declarations
+def module_name(mutant_id: str) -> str:
+    """``always-update`` -> ``always_update``."""
+    return mutant_id.replace("-", "_")
+
+
+def module_path(mutant_id: str) -> Path:
+    return Path(__file__).resolve().parent / f"{module_name(mutant_id)}.py"
+
+
+def declared(path: Path = MUTANTS_FILE) -> dict[str, dict[str, Any]]:
+    """The tables of ``mutants.toml`` by mutant id, in file order."""
+    return dict(tomllib.loads(path.read_text()))
+
+
+def docstring(mutant_id: str) -> str:
+    """The mutant module's docstring, read from its source (the module is not imported, so
+    nothing is patched)."""
+    tree = ast.parse(module_path(mutant_id).read_text())
+    return ast.get_docstring(tree) or ""
+
+
+def sections(doc: str) -> dict[str, str]:
+    """The three labelled paragraphs of a mutant docstring, by key (``anti_pattern``,
+    ``why``, ``correct``), each on one line; a missing one is absent from the result."""
+    paragraphs = [" ".join(p.split()) for p in doc.split("\n\n")]
+    found: dict[str, str] = {}
+    for label, key in SECTIONS:
+        for p in paragraphs:
+            if p.startswith(label):
+                found[key] = p[len(label):].strip()
+                break
+    return found

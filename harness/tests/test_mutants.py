@@ -1,0 +1,429 @@
+"""Every mutant imports, explains itself, and differs from the real operator in the way it
+declares, checked on plain data with a fake cache and a fake API client (no API server).
+
+The replacements are installed with pytest's monkeypatch, never with ``Patch.apply``, so
+the real operator is back as it was after each test.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import tomllib
+from datetime import UTC, datetime, timedelta
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from harness import mutants
+from python_operator import controller
+from python_operator.runtime import client as client_
+from python_operator.runtime import controller as controller_
+from python_operator.runtime import informer, manager
+from python_operator.runtime.reconcile import Result
+
+Obj = dict[str, Any]
+MUTANTS = list(mutants.declared())
+T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def load(mutant_id: str) -> ModuleType:
+    return importlib.import_module(f"harness.mutants.{mutants.module_name(mutant_id)}")
+
+
+def install(monkeypatch: pytest.MonkeyPatch, mutant_id: str) -> ModuleType:
+    module = load(mutant_id)
+    for patch in module.PATCHES:
+        monkeypatch.setattr(patch.target, patch.name, patch.value)
+    return module
+
+
+# --------------------------------------------------------------------------- declarations
+def test_the_issue_mutants_are_all_declared() -> None:
+    assert {"always-update", "fresh-timestamp", "status-every-time", "retry-stale", "no-owns",
+            "replay-event", "delete-by-name", "finalizer-first", "adopt-foreign", "no-relist",
+            "zombie-leader"} <= set(MUTANTS)
+
+
+def test_every_module_is_declared_and_every_declaration_has_a_module() -> None:
+    modules = {p.stem for p in mutants.module_path("x").parent.glob("*.py")} - {"__init__"}
+    assert modules == {mutants.module_name(m) for m in MUTANTS}
+
+
+@pytest.mark.parametrize("mutant_id", MUTANTS)
+def test_declaration_runs_the_module_as_an_implementation(mutant_id: str) -> None:
+    table = tomllib.loads(mutants.MUTANTS_FILE.read_text())[mutant_id]
+    assert table["command"] == ["{python}", "-m", f"harness.mutants.{mutants.module_name(mutant_id)}"]
+    assert table["title"] and "\n" not in table["title"]
+
+
+@pytest.mark.parametrize("mutant_id", MUTANTS)
+def test_docstring_has_a_title_and_three_labelled_paragraphs(mutant_id: str) -> None:
+    module = load(mutant_id)
+    doc = module.__doc__ or ""
+    assert doc.strip() == mutants.docstring(mutant_id).strip()
+    assert doc.startswith(f"{mutant_id}: ")
+    labels = [label for label, _ in mutants.SECTIONS]
+    found = [p.split(":")[0] + ":" for p in doc.split("\n\n")[1:]]
+    assert found == labels, f"paragraphs after the title must be exactly {labels}"
+    for key, text in mutants.sections(doc).items():
+        assert len(text) > 80, f"{mutant_id}: the {key} paragraph says too little"
+
+
+@pytest.mark.parametrize("mutant_id", MUTANTS)
+def test_each_patch_replaces_an_existing_seam_with_something_else(mutant_id: str) -> None:
+    module = load(mutant_id)
+    assert module.PATCHES, "a mutant replaces at least one thing"
+    for patch in module.PATCHES:
+        original = getattr(patch.target, patch.name)
+        assert patch.value is not original
+        if isinstance(original, type):
+            assert issubclass(patch.value, original), "a class is replaced by a subclass"
+        else:
+            assert callable(patch.value)
+
+
+def test_patch_refuses_a_seam_that_is_gone() -> None:
+    with pytest.raises(AttributeError, match="does not exist in python_operator"):
+        mutants.Patch(controller, "no_such_function", len).apply()
+
+
+# --------------------------------------------------------------------------- fakes
+class FakeCache:
+    """The informer cache: objects by (plural, name), handed out as deep copies."""
+
+    def __init__(self, *objs: tuple[client_.Resource, Obj]) -> None:
+        self.objs = {(r.plural, o["metadata"]["name"]): o for r, o in objs}
+
+    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None:
+        obj = self.objs.get((resource.plural, name))
+        return None if obj is None else informer.copy_obj(obj)
+
+
+class FakeClient:
+    """The API client: records every write as (verb, kind, object or name, uid); answers
+    with the object and a new resourceVersion, or raises what ``fail`` queues per verb."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, Any, str | None]] = []
+        self.fail: dict[str, list[Exception]] = {}
+        self.rv = 100
+
+    def _write(self, verb: str, resource: client_.Resource, obj: Obj) -> Obj:
+        self.calls.append((verb, resource.kind, informer.copy_obj(obj), None))
+        if self.fail.get(verb):
+            raise self.fail[verb].pop(0)
+        self.rv += 1
+        out = informer.copy_obj(obj)
+        out["metadata"]["resourceVersion"] = str(self.rv)
+        out["metadata"].setdefault("uid", f"uid-{self.rv}")
+        return out
+
+    def create(self, resource: client_.Resource, obj: Obj) -> Obj:
+        return self._write("create", resource, obj)
+
+    def update(self, resource: client_.Resource, obj: Obj) -> Obj:
+        return self._write("update", resource, obj)
+
+    def update_status(self, resource: client_.Resource, obj: Obj) -> Obj:
+        return self._write("update_status", resource, obj)
+
+    def delete(self, resource: client_.Resource, namespace: str, name: str, *,
+               uid: str | None = None, propagation_policy: str | None = None) -> None:
+        self.calls.append(("delete", resource.kind, name, uid))
+
+    def verbs(self) -> list[str]:
+        return [f"{verb} {kind}" for verb, kind, _, _ in self.calls]
+
+
+def model_service(**spec: Any) -> Obj:
+    return {
+        "apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService",
+        "metadata": {"name": "web", "namespace": "lab", "uid": "ms-uid", "generation": 1,
+                     "resourceVersion": "10", "finalizers": [controller.FINALIZER_NAME]},
+        "spec": {"model": "m", "image": "srv:1", "replicas": 1, "port": 8000, **spec},
+    }
+
+
+def converged(**spec: Any) -> tuple[Obj, Obj, Obj]:
+    """A ModelService, its Deployment and Service, and its status, as the real operator
+    leaves them: a reconcile of this world writes nothing."""
+    ms = model_service(**spec)
+    parsed = controller.read_spec(ms)
+    dep = controller.desired_deployment(ms, parsed)
+    svc = controller.desired_service(ms, parsed)
+    for i, child in enumerate((dep, svc)):
+        child["metadata"].update(uid=f"child-{i}", resourceVersion=str(20 + i))
+    ms["status"] = controller.compute_status(ms, parsed, dep, "", T0)
+    return ms, dep, svc
+
+
+def cache_of(ms: Obj, dep: Obj | None, svc: Obj | None) -> FakeCache:
+    objs = [(controller.MODELSERVICES, ms)]
+    objs += [(controller.DEPLOYMENTS, dep)] if dep else []
+    objs += [(controller.SERVICES, svc)] if svc else []
+    return FakeCache(*objs)
+
+
+def reconcile(cache: FakeCache, client: FakeClient, key: str = "lab/web") -> Result:
+    r = controller.ModelServiceReconciler(reader=cache, writer=client, now=lambda: T0)
+    return r.reconcile(key)
+
+
+def test_the_real_operator_writes_nothing_in_the_converged_world() -> None:
+    client = FakeClient()
+    assert reconcile(cache_of(*converged()), client) == Result()
+    assert client.calls == []
+
+
+# --------------------------------------------------------------------------- behaviours
+def test_always_update_writes_both_children_though_nothing_changed(monkeypatch) -> None:
+    install(monkeypatch, "always-update")
+    client = FakeClient()
+    ms, dep, svc = converged()
+    reconcile(cache_of(ms, dep, svc), client)
+    assert client.verbs() == ["update Deployment", "update Service"]
+    sent = client.calls[0][2]
+    assert sent["metadata"]["resourceVersion"] == dep["metadata"]["resourceVersion"]
+
+
+def test_fresh_timestamp_moves_lastTransitionTime_without_a_status_change(monkeypatch) -> None:
+    install(monkeypatch, "fresh-timestamp")
+    ms, dep, _ = converged()
+    later = T0 + timedelta(minutes=5)
+    status = controller.compute_status(ms, controller.read_spec(ms), dep, "", later)
+    assert [c["status"] for c in status["conditions"]] == ["False", "True"]
+    assert {c["lastTransitionTime"] for c in status["conditions"]} == {"2026-01-02T03:09:05Z"}
+
+
+def test_status_every_time_writes_an_unchanged_status(monkeypatch) -> None:
+    ms, dep, svc = converged()
+    install(monkeypatch, "status-every-time")
+    client = FakeClient()
+    reconcile(cache_of(ms, dep, svc), client)
+    assert client.verbs() == ["update_status ModelService"]
+    assert client.calls[0][2]["status"] == ms["status"]
+
+
+def test_retry_stale_sends_the_refused_object_again_until_accepted(monkeypatch) -> None:
+    module = install(monkeypatch, "retry-stale")
+    monkeypatch.setattr(module, "RETRY_INTERVAL", 0)
+    client = FakeClient()
+    conflict = client_.ApiError(409, "Conflict", "the object has been modified")
+    client.fail["update_status"] = [conflict, conflict]
+    ms, dep, svc = converged()
+    ms["metadata"]["generation"] = 2  # the status must change: observedGeneration 2
+    reconcile(cache_of(ms, dep, svc), client)
+    sent = [obj for verb, _, obj, _ in client.calls if verb == "update_status"]
+    assert len(sent) == 3
+    assert {obj["metadata"]["resourceVersion"] for obj in sent} == {"10"}
+
+
+def test_the_real_operator_returns_a_conflict_to_the_queue() -> None:
+    client = FakeClient()
+    client.fail["update_status"] = [client_.ApiError(409, "Conflict", "modified")]
+    ms, dep, svc = converged()
+    ms["metadata"]["generation"] = 2
+    with pytest.raises(client_.ApiError):
+        reconcile(cache_of(ms, dep, svc), client)
+    assert client.verbs() == ["update_status ModelService"]
+
+
+class FakeManager:
+    def __init__(self) -> None:
+        self.controllers: list[dict[str, Any]] = []
+        self.informers: list[client_.Resource] = []
+
+    def add_controller(self, **options: Any) -> None:
+        self.controllers.append(options)
+
+    def informer_for(self, resource: client_.Resource) -> None:
+        self.informers.append(resource)
+
+
+def test_no_owns_registers_the_controller_without_owns_but_keeps_the_cache(monkeypatch) -> None:
+    from python_operator import __main__ as operator_main
+
+    real = FakeManager()
+    operator_main.setup_with_manager(real, None, 1)  # type: ignore[arg-type]
+    install(monkeypatch, "no-owns")
+    mutant = FakeManager()
+    operator_main.setup_with_manager(mutant, None, 1)  # type: ignore[arg-type]
+    assert real.controllers[0]["owns"] == (controller.DEPLOYMENTS, controller.SERVICES)
+    assert mutant.controllers[0]["owns"] == ()
+    assert mutant.informers == [controller.DEPLOYMENTS, controller.SERVICES]
+
+
+def test_replay_event_replays_create_after_a_restart_and_ignores_child_edits(monkeypatch) -> None:
+    module = install(monkeypatch, "replay-event")
+    monkeypatch.setattr(module, "INTENTS", {})
+    monkeypatch.setattr(module, "LAST_SEEN", {})
+    ctrl = module.ReplayEventController(name="t", reconciler=None)  # type: ignore[arg-type]
+    for_handler = ctrl.for_handler()
+    child_handler = ctrl.owner_handler(group="modeldock.io", kind="ModelService")
+
+    # The operator restarts; meanwhile replicas went 1 -> 2. The list says ADDED.
+    ms, dep, svc = converged()
+    ms["spec"]["replicas"] = 2
+    ms["metadata"]["generation"] = 2
+    for_handler.on_add(ms)
+    client = FakeClient()
+    client.fail["create"] = [client_.ApiError(409, "AlreadyExists", "exists")] * 2
+    r = module.ReplayEventReconciler(reader=cache_of(ms, dep, svc), writer=client, now=lambda: T0)
+    assert r.reconcile("lab/web") == Result()
+    # "create" replayed; the Deployment keeps 1 replica: nothing recomputed it.
+    assert client.verbs() == ["create Deployment", "create Service", "update_status ModelService"]
+
+    # A hand edit of a child: ignored; nothing is queued or remembered.
+    edited = informer.copy_obj(dep)
+    edited["spec"]["replicas"] = 5
+    child_handler.on_update(dep, edited)
+    assert ctrl.queue.len() == 1  # only the key from on_add above
+    assert module.INTENTS == {}
+
+
+def test_the_real_operator_converges_the_restarted_world() -> None:
+    ms, dep, svc = converged()
+    ms["spec"]["replicas"] = 2
+    ms["metadata"]["generation"] = 2
+    client = FakeClient()
+    reconcile(cache_of(ms, dep, svc), client)
+    assert client.verbs() == ["update Deployment", "update_status ModelService"]
+    assert client.calls[0][2]["spec"]["replicas"] == 2
+
+
+def deleting(ms: Obj) -> Obj:
+    ms["metadata"]["deletionTimestamp"] = "2026-01-02T03:04:05Z"
+    return ms
+
+
+def test_delete_by_name_deletes_a_child_it_does_not_own_without_a_uid(monkeypatch) -> None:
+    install(monkeypatch, "delete-by-name")
+    ms, dep, svc = converged()
+    svc["metadata"]["ownerReferences"][0]["uid"] = "someone-else"
+    client = FakeClient()
+    reconcile(cache_of(deleting(ms), dep, svc), client)
+    assert [(v, k, uid) for v, k, _, uid in client.calls] == [
+        ("delete", "Deployment", None), ("delete", "Service", None)]
+
+
+def test_the_real_operator_deletes_only_its_own_child_with_its_uid() -> None:
+    ms, dep, svc = converged()
+    svc["metadata"]["ownerReferences"][0]["uid"] = "someone-else"
+    client = FakeClient()
+    reconcile(cache_of(deleting(ms), dep, svc), client)
+    assert [(v, k, uid) for v, k, _, uid in client.calls] == [("delete", "Deployment", "child-0")]
+
+
+def test_finalizer_first_removes_the_finalizer_before_deleting(monkeypatch) -> None:
+    install(monkeypatch, "finalizer-first")
+    ms, dep, svc = converged()
+    client = FakeClient()
+    reconcile(cache_of(deleting(ms), dep, svc), client)
+    assert client.verbs() == ["update ModelService", "delete Deployment", "delete Service"]
+    assert client.calls[0][2]["metadata"]["finalizers"] == []
+
+
+def test_adopt_foreign_claims_a_child_another_owner_controls(monkeypatch) -> None:
+    foreign_ref = {"apiVersion": "v1", "kind": "ConfigMap", "name": "other", "uid": "cm-uid",
+                   "controller": True}
+    ms, dep, svc = converged()
+    dep["metadata"]["ownerReferences"] = [foreign_ref]
+    real = FakeClient()
+    reconcile(cache_of(ms, dep, svc), real)
+    assert "update Deployment" not in real.verbs()
+
+    install(monkeypatch, "adopt-foreign")
+    client = FakeClient()
+    reconcile(cache_of(ms, dep, svc), client)
+    assert client.verbs()[0] == "update Deployment"
+    refs = client.calls[0][2]["metadata"]["ownerReferences"]
+    assert [r["uid"] for r in refs if r.get("controller")] == ["ms-uid"]
+
+
+class ExpiredWatch:
+    def list(self) -> tuple[list[Obj], str]:
+        return [], "5"
+
+    def watch(self, resource_version: str, timeout_seconds: int, read_timeout: float) -> Any:
+        raise client_.ApiError(410, "Gone", "too old resource version")
+
+
+def test_no_relist_treats_410_as_an_ordinary_error_and_keeps_the_resourceVersion() -> None:
+    module = load("no-relist")
+    real = informer.Informer(ExpiredWatch(), name="t")
+    real.resource_version = "5"
+    with pytest.raises(informer._Expired):
+        real._watch()
+    mutant = module.NoRelistInformer(ExpiredWatch(), name="t")
+    mutant.resource_version = "5"
+    with pytest.raises(RuntimeError, match="410"):
+        mutant._watch()
+    assert mutant.resource_version == "5"
+
+
+class Exited(Exception):
+    pass
+
+
+def test_zombie_leader_carries_on_where_the_real_manager_exits(monkeypatch) -> None:
+    module = load("zombie-leader")
+
+    def exit_(code: int) -> None:
+        raise Exited(code)
+
+    monkeypatch.setattr(manager.os, "_exit", exit_)
+    real = manager.Manager(client=None, namespace="lab")  # type: ignore[arg-type]
+    with pytest.raises(Exited):
+        real._on_stopped_leading()
+    zombie = module.ZombieManager(client=None, namespace="lab")  # type: ignore[arg-type]
+    ctrl = controller_.Controller(name="t", reconciler=None)  # type: ignore[arg-type]
+    zombie._controllers.append(ctrl)
+    zombie._on_stopped_leading()
+    assert not ctrl._stopping.is_set(), "the zombie's workers keep running"
+
+
+def test_reads_namespace_reads_a_cluster_scoped_object_and_ignores_the_refusal() -> None:
+    module = load("reads-namespace")
+    asked: list[str] = []
+
+    class RefusingCoreApi:
+        def read_namespace(self, name: str, **_: Any) -> Any:
+            asked.append(name)
+            raise RuntimeError("403 Forbidden")
+
+    client = FakeClient()
+    ms, dep, svc = converged()
+    ms["metadata"]["generation"] = 2
+    r = module.ReadsNamespaceReconciler(reader=cache_of(ms, dep, svc), writer=client,
+                                        now=lambda: T0)
+    r._core = RefusingCoreApi()
+    r.reconcile("lab/web")
+    assert asked == ["lab"]
+    assert client.verbs() == ["update_status ModelService"], "and then reconciles as usual"
+
+
+def test_ready_on_write_claims_ready_without_available_replicas(monkeypatch) -> None:
+    install(monkeypatch, "ready-on-write")
+    ms, dep, _ = converged(replicas=3)
+    status = controller.compute_status(ms, controller.read_spec(ms), dep, "", T0)
+    assert status["availableReplicas"] == 3
+    assert [(c["type"], c["status"]) for c in status["conditions"]] == [
+        ("Ready", "True"), ("Progressing", "False")]
+
+
+def test_optional_as_required_fails_on_the_smallest_valid_spec(monkeypatch) -> None:
+    ms = model_service()
+    assert controller.read_spec(ms).args == ()
+    install(monkeypatch, "optional-as-required")
+    with pytest.raises(KeyError, match="args"):
+        controller.read_spec(ms)
+    full = model_service(args=["--x"], resources={"limits": {"cpu": "1"}})
+    assert controller.read_spec(full).args == ("--x",)
+
+
+def test_module_names_follow_mutant_ids() -> None:
+    for mutant_id in MUTANTS:
+        assert re.fullmatch(r"[a-z]+(-[a-z]+)*", mutant_id)
+        assert mutants.module_path(mutant_id).exists()
