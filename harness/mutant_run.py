@@ -1,0 +1,348 @@
+"""The kill matrix: run the conformance suite against every mutant, on one control plane.
+
+``python -m harness.mutant_run`` (``make mutants``) starts one control plane, runs the whole
+suite once per mutant (``harness/mutants/``, declared in ``harness/mutants/mutants.toml``)
+with the same pytest invocation ``python -m harness conformance`` uses, and writes:
+
+- ``reports/mutants/junit-<mutant>.xml``: one JUnit file per mutant (artifacts of the failed
+  checks under ``reports/mutants/artifacts/<mutant>/``);
+- ``reports/mutants.json``::
+
+    {"mutants": {"<mutant>": {"failed_checks": ["noop-stable", "watch-recovers[cut]", ...],
+                              "killed_by": [base check ids], "doc": "...", ...}},
+     "checks": {"<check id>": {"killed": ["<mutant>", ...]}},
+     "verdict": {"ok": true, "survivors": [], "idle_checks": []}}
+
+  ``failed_checks`` are JUnit testcase names, which are check ids, with the case of a check
+  made of several (``watch-recovers[connection-cut]``); the ``checks`` side is keyed by the
+  base check id. A check that failed with an error (not an assertion) counts as failed too,
+  and is also listed in ``errors``.
+
+The verdict: the run fails (exit 1) if a mutant survives every check, or if a check that ran
+catches no mutant: a check no broken controller can fail proves nothing. Before its suite,
+each mutant must start and answer ``/readyz``: one that cannot is a broken mutant, not a
+caught one; it fails the run at once instead of making every check wait for it.
+
+``--ci`` runs the subset ``CI_SKIP`` allows (see there), which keeps ``make test`` within
+CI's time; every check still runs against at least one mutant it kills.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from junitparser import Error, Failure, JUnitXml, Skipped
+
+from harness import binaries, mutants
+from harness.__main__ import run_suite
+from harness.controlplane import ControlPlane, ControlPlaneError
+from harness.kube import Kube
+from harness.operators import ImplementationError, OperatorProcess, load_implementations
+from harness.process import ProcessError, log_tail
+from harness.pytest_plugin import create_namespace
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_REPORTS = REPO_ROOT / "reports"
+
+#: The checks in the order of DESIGN.md section 7: the columns of the kill matrix.
+CHECK_ORDER = (
+    "create-converges", "noop-stable", "progressing-without-kubelet", "stale-update-conflict",
+    "restart-reconverges", "child-repaired", "finalizer-ordered-delete", "replaced-child-kept",
+    "child-conflict", "invalid-rejected", "parity", "watch-recovers", "leader-failover",
+    "rbac-least-privilege", "ready-with-kwok",
+)
+
+#: The CI subset (``--ci``): check cases skipped for every mutant but the ones named. Each is
+#: slow and catches only the mutants named (the full matrix shows it), so the CI run keeps
+#: every check and every kill that matters while saving most of its time.
+CI_SKIP: dict[str, tuple[str, ...]] = {
+    # 80 s per mutant: it waits out a stalled connection's read timeout.
+    "connection-stall": ("no-relist",),
+    # 35 s per mutant: a private control plane, and a restart of its API server.
+    "apiserver-restart": ("no-relist",),
+}
+
+#: Seconds a mutant has to answer /readyz before its suite (as the checks allow).
+READY_TIMEOUT = 60.0
+
+
+def _say(line: str) -> None:
+    print(f"[mutants] {line}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- results
+def base_check(name: str) -> str:
+    """``watch-recovers[connection-cut]`` -> ``watch-recovers``."""
+    return name.split("[", 1)[0]
+
+
+def check_sort_key(check_id: str) -> tuple[int, str]:
+    base = base_check(check_id)
+    rank = CHECK_ORDER.index(base) if base in CHECK_ORDER else len(CHECK_ORDER)
+    return rank, check_id
+
+
+@dataclass
+class SuiteResult:
+    """What one mutant's JUnit file says: testcase names by outcome, and the failure
+    message of each failed or errored case."""
+
+    passed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    messages: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ran(self) -> list[str]:
+        return sorted({*self.passed, *self.failed, *self.errors}, key=check_sort_key)
+
+    @property
+    def killed_by(self) -> list[str]:
+        """Failed and errored testcase names, check order."""
+        return sorted({*self.failed, *self.errors}, key=check_sort_key)
+
+
+def read_junit(path: Path) -> SuiteResult:
+    """Read one JUnit file (testcase names are check ids, see harness/pytest_plugin.py)."""
+    result = SuiteResult()
+    xml = JUnitXml.fromfile(str(path))
+    for suite in xml if isinstance(xml, JUnitXml) else [xml]:
+        for case in suite:
+            outcomes = list(case.result)
+            name = str(case.name)
+            if any(isinstance(r, Error) for r in outcomes):
+                result.errors.append(name)
+            elif any(isinstance(r, Failure) for r in outcomes):
+                result.failed.append(name)
+            elif any(isinstance(r, Skipped) for r in outcomes):
+                result.skipped.append(name)
+                continue
+            else:
+                result.passed.append(name)
+                continue
+            bad = next(r for r in outcomes if isinstance(r, Error | Failure))
+            lines = [ln.strip() for ln in str(bad.message or bad.text or "").splitlines()]
+            result.messages[name] = next((ln for ln in lines if ln), "")[:400]
+    return result
+
+
+def build_matrix(results: Mapping[str, SuiteResult | None],
+                 info: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The dict of ``reports/mutants.json`` from each mutant's suite result (None: the suite
+    did not run or left no JUnit file). ``info``: extra keys per mutant (title, doc, times,
+    exit codes), copied in. The verdict is included (see ``verdict``)."""
+    info = info or {}
+    out_mutants: dict[str, Any] = {}
+    ran: set[str] = set()
+    for mutant, res in results.items():
+        entry: dict[str, Any] = dict(info.get(mutant) or {})
+        if res is None:
+            entry.update(failed_checks=[], killed_by=[], errors=[], passed_checks=[],
+                         ran=False)
+        else:
+            ran.update(base_check(c) for c in res.ran)
+            entry.update(
+                failed_checks=res.killed_by,
+                killed_by=sorted({base_check(c) for c in res.killed_by}, key=check_sort_key),
+                errors=sorted(res.errors, key=check_sort_key),
+                passed_checks=sorted(res.passed, key=check_sort_key),
+                failures={c: res.messages[c] for c in res.killed_by if c in res.messages},
+                ran=True,
+            )
+        out_mutants[mutant] = entry
+    checks: dict[str, Any] = {}
+    for check in sorted(ran, key=check_sort_key):
+        killed = [m for m, e in out_mutants.items() if check in e["killed_by"]]
+        cases: dict[str, list[str]] = {}
+        for m, e in out_mutants.items():
+            for c in e["failed_checks"]:
+                if base_check(c) == check:
+                    cases.setdefault(c, []).append(m)
+        checks[check] = {"killed": killed, "cases": dict(sorted(cases.items()))}
+    data: dict[str, Any] = {"mutants": out_mutants, "checks": checks}
+    data["verdict"] = verdict(data)
+    return data
+
+
+def verdict(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``survivors``: mutants no check killed (a mutant whose suite did not run is one);
+    ``idle_checks``: checks that ran and killed no mutant; ``ok`` if both are empty."""
+    survivors = [m for m, e in data["mutants"].items() if not e.get("failed_checks")]
+    idle = [c for c, e in data["checks"].items() if not e.get("killed")]
+    return {"ok": not survivors and not idle, "survivors": survivors, "idle_checks": idle}
+
+
+def format_matrix(data: Mapping[str, Any]) -> str:
+    """The kill matrix as a text table: a row per mutant, a column per check (x: killed;
+    the number of cases when a check has several), then the verdict."""
+    checks = list(data["checks"])
+    width = max([len(m) for m in data["mutants"]] + [6])
+    lines = ["kill matrix (x = the check failed against the mutant)", ""]
+    for i, check in enumerate(checks):
+        lines.append(f"  {chr(ord('A') + i) if i < 26 else i}  {check}")
+    letters = [chr(ord("A") + i) if i < 26 else str(i) for i in range(len(checks))]
+    lines += ["", f"{'mutant':<{width}}  " + " ".join(f"{c:>2}" for c in letters) + "  killed by"]
+    for mutant, entry in data["mutants"].items():
+        cells = []
+        for check in checks:
+            cases = [c for c in entry["failed_checks"] if base_check(c) == check]
+            cells.append(" -" if not cases else (" x" if len(cases) == 1 else f"{len(cases):>2}"))
+        status = f"{len(entry['killed_by'])} checks" if entry["killed_by"] else "SURVIVED"
+        if not entry.get("ran", True):
+            status = "DID NOT RUN" + (f": {entry['problem']}" if entry.get("problem") else "")
+        lines.append(f"{mutant:<{width}}  " + " ".join(cells) + f"  {status}")
+    kills = " ".join(f"{len(data['checks'][c]['killed']):>2}" for c in checks)
+    lines.append(f"{'kills':<{width}}  {kills}")
+    v = data["verdict"]
+    lines.append("")
+    if v["ok"]:
+        lines.append(f"verdict: every mutant killed ({len(data['mutants'])}), every check "
+                     f"kills at least one ({len(checks)})")
+    else:
+        if v["survivors"]:
+            lines.append(f"verdict: FAIL: mutants no check killed: {', '.join(v['survivors'])}")
+        if v["idle_checks"]:
+            lines.append(f"verdict: FAIL: checks that killed no mutant: "
+                         f"{', '.join(v['idle_checks'])}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- running
+def mutant_info(mutant_id: str) -> dict[str, Any]:
+    """title, doc (the module docstring) and its three paragraphs, for mutants.json."""
+    table = mutants.declared().get(mutant_id, {})
+    doc = mutants.docstring(mutant_id)
+    return {"title": str(table.get("title", mutant_id)), "doc": doc,
+            "explanation": mutants.sections(doc)}
+
+
+def ci_filter(mutant_id: str, checks_filter: str | None = None) -> str | None:
+    """The ``-k`` expression of the CI subset for one mutant (and ``checks_filter``)."""
+    skipped = [case for case, keep in CI_SKIP.items() if mutant_id not in keep]
+    parts = [f"({checks_filter})"] if checks_filter else []
+    parts += [f"not {case.replace('-', '_')}" for case in skipped]
+    return " and ".join(parts) or None
+
+
+def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Path) -> str:
+    """Start the mutant once and wait for /readyz; return "" or what went wrong."""
+    impl = impls[impl_id]
+    admin = Kube(cp.admin_kubeconfig)
+    namespace = create_namespace(admin, "preflight", impl.user)
+    op = OperatorProcess(impl=impl, kubeconfig=cp.kubeconfig_for(impl.user), namespace=namespace,
+                         log_path=logs / f"preflight-{impl_id}.log")
+    try:
+        op.start(timeout=READY_TIMEOUT)
+        return ""
+    except (ProcessError, AssertionError, TimeoutError) as exc:
+        return f"{exc}; log tail:\n{log_tail(op.log_path)}"
+    finally:
+        op.terminate(timeout=10)
+        admin.delete("namespaces", None, namespace)
+        admin.close()
+
+
+def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: int,
+                checks_filter: str | None = None, *, ci: bool = False) -> dict[str, Any]:
+    """Run the suite against each mutant (all declared ones when ``mutant_ids`` is empty) on
+    one control plane, with ``workers`` pytest-xdist workers; ``checks_filter`` is passed to
+    pytest as ``-k``; ``ci`` runs the CI subset. Writes the JUnit files and
+    ``reports_dir/mutants.json``, prints the kill matrix, and returns the mutants.json dict."""
+    declared = mutants.declared()
+    chosen = list(mutant_ids or declared)
+    unknown = [m for m in chosen if m not in declared]
+    if unknown:
+        raise ImplementationError(f"unknown mutant(s) {unknown}; declared in "
+                                  f"{mutants.MUTANTS_FILE}: {', '.join(declared)}")
+    impls = load_implementations([mutants.MUTANTS_FILE])
+    out = reports_dir / "mutants"
+    out.mkdir(parents=True, exist_ok=True)
+    for m in chosen:
+        (out / f"junit-{m}.xml").unlink(missing_ok=True)
+        shutil.rmtree(out / "artifacts" / m, ignore_errors=True)
+
+    binaries.ensure(binaries.ENVTEST_BINARIES)
+    impls["go"].run_build()  # the parity check's reference, built once here
+    started = time.monotonic()
+    results: dict[str, SuiteResult | None] = {}
+    info = {m: mutant_info(m) for m in chosen}
+    with ControlPlane() as cp:
+        for i, m in enumerate(chosen, 1):
+            t0 = time.monotonic()
+            _say(f"{i}/{len(chosen)} {m}: {info[m]['title']}")
+            problem = preflight(cp, m, impls, out)
+            if problem:
+                _say(f"{m} did not become ready; its suite is not run:\n{problem}")
+                info[m].update(problem=f"did not become ready: {problem}", exit_code=None,
+                               seconds=round(time.monotonic() - t0, 1))
+                results[m] = None
+                continue
+            k = ci_filter(m, checks_filter) if ci else checks_filter
+            extra = ["-n", str(workers), "--tb=line", *(["-k", k] if k else [])]
+            code = run_suite(m, cp.state_path, out, extra, [str(mutants.MUTANTS_FILE)])
+            junit = out / f"junit-{m}.xml"
+            results[m] = read_junit(junit) if junit.exists() else None
+            seconds = round(time.monotonic() - t0, 1)
+            info[m].update(exit_code=code, seconds=seconds, junit=str(junit.relative_to(reports_dir)))
+            res = results[m]
+            killed = ", ".join(res.killed_by) if res and res.killed_by else "nothing: SURVIVED"
+            _say(f"{i}/{len(chosen)} {m}: killed by {killed} ({seconds:.0f}s)")
+    data = build_matrix(results, info)
+    data["run"] = {"subset": "ci" if ci else "full", "checks_filter": checks_filter,
+                   "workers": workers, "seconds": round(time.monotonic() - started, 1)}
+    path = reports_dir / "mutants.json"
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    print(format_matrix(data))
+    _say(f"wrote {path} and {out}/junit-*.xml in {data['run']['seconds']:.0f}s")
+    return data
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``python -m harness.mutant_run`` (and of ``python -m harness mutants``)."""
+    parser.add_argument("--mutant", action="append", default=[],
+                        help="mutant id (repeatable; default: every mutant in "
+                             "harness/mutants/mutants.toml)")
+    parser.add_argument("--workers", type=int, default=4, help="pytest-xdist workers per suite")
+    parser.add_argument("--reports", default=str(DEFAULT_REPORTS), help="reports folder")
+    parser.add_argument("-k", dest="checks_filter", help="pytest -k expression selecting checks")
+    parser.add_argument("--ci", action="store_true",
+                        help="the CI subset: skip the slow cases in CI_SKIP except for the "
+                             "mutants they are there to catch")
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    """Run as the options say; the exit code: 0 verdict ok, 1 not, 2 bad input, 3 no
+    control plane."""
+    try:
+        data = run_mutants(args.mutant, Path(args.reports), args.workers, args.checks_filter,
+                           ci=args.ci)
+    except (ImplementationError, binaries.BinaryError) as exc:
+        _say(str(exc))
+        return 2
+    except ControlPlaneError as exc:
+        _say(f"control plane failed: {exc}")
+        return 3
+    return 0 if data["verdict"]["ok"] else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m harness.mutant_run",
+        description="Run the conformance suite against every mutant and write the kill matrix "
+                    "(reports/mutants.json). Exit 1 if a mutant survives every check or a check "
+                    "kills no mutant.")
+    add_arguments(parser)
+    return run_from_args(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""The kill matrix from JUnit files: mutants.json's shape, base check ids, and the verdict.
+
+No API server: the JUnit files are written here, shaped like the ones the pytest plugin
+leaves (testcases named by check id, cases in brackets, failures and errors).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness import mutant_run
+
+PASS = '<testcase classname="conformance.x" name="{name}" time="1.0"/>'
+FAIL = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
+        '<failure message="AssertionError: {why}&#10;assert 1 == 2">long text</failure></testcase>')
+ERROR = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
+         '<error message="failed on setup with &quot;TimeoutError&quot;">text</error></testcase>')
+SKIP = ('<testcase classname="conformance.x" name="{name}" time="0.0">'
+        '<skipped type="pytest.skip" message="sim tier only">skip</skipped></testcase>')
+
+
+def junit(path: Path, *cases: str) -> Path:
+    body = "".join(cases)
+    path.write_text('<?xml version="1.0" encoding="utf-8"?><testsuites>'
+                    f'<testsuite name="pytest" tests="{len(cases)}">{body}</testsuite>'
+                    '</testsuites>')
+    return path
+
+
+@pytest.fixture
+def results(tmp_path: Path) -> dict[str, mutant_run.SuiteResult | None]:
+    """always-update fails noop-stable and one watch-recovers case; no-relist fails two
+    watch-recovers cases; no-owns errors in child-repaired; survivor fails nothing."""
+    common = [PASS.format(name="create-converges"), SKIP.format(name="ready-with-kwok")]
+    files = {
+        "always-update": junit(tmp_path / "a.xml", *common,
+                               FAIL.format(name="noop-stable", why="wrote while nothing changed"),
+                               FAIL.format(name="watch-recovers[connection-cut]", why="slow"),
+                               PASS.format(name="watch-recovers[compaction-410]")),
+        "no-relist": junit(tmp_path / "b.xml", *common, PASS.format(name="noop-stable"),
+                           FAIL.format(name="watch-recovers[compaction-410]", why="no relist"),
+                           FAIL.format(name="watch-recovers[connection-cut]", why="410")),
+        "no-owns": junit(tmp_path / "c.xml", *common, ERROR.format(name="child-repaired")),
+        "survivor": junit(tmp_path / "d.xml", *common, PASS.format(name="noop-stable")),
+    }
+    return {m: mutant_run.read_junit(f) for m, f in files.items()}
+
+
+def test_read_junit_sorts_outcomes_and_keeps_the_first_line_of_the_message(results) -> None:
+    a = results["always-update"]
+    assert a.passed == ["create-converges", "watch-recovers[compaction-410]"]
+    assert a.failed == ["noop-stable", "watch-recovers[connection-cut]"]
+    assert a.skipped == ["ready-with-kwok"]
+    assert a.messages["noop-stable"] == "AssertionError: wrote while nothing changed"
+    assert results["no-owns"].errors == ["child-repaired"]
+    assert results["no-owns"].killed_by == ["child-repaired"]
+
+
+def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results) -> None:
+    data = mutant_run.build_matrix(results)
+    a = data["mutants"]["always-update"]
+    assert a["failed_checks"] == ["noop-stable", "watch-recovers[connection-cut]"]
+    assert a["killed_by"] == ["noop-stable", "watch-recovers"]
+    assert data["mutants"]["no-relist"]["failed_checks"] == [
+        "watch-recovers[compaction-410]", "watch-recovers[connection-cut]"]
+    assert data["checks"]["watch-recovers"]["killed"] == ["always-update", "no-relist"]
+    assert data["checks"]["watch-recovers"]["cases"] == {
+        "watch-recovers[compaction-410]": ["no-relist"],
+        "watch-recovers[connection-cut]": ["always-update", "no-relist"]}
+    # An error counts as a kill, and is listed apart so a reader can tell.
+    assert data["checks"]["child-repaired"]["killed"] == ["no-owns"]
+    assert data["mutants"]["no-owns"]["errors"] == ["child-repaired"]
+    # Checks in DESIGN.md order; a skipped check did not run, so it is not a column.
+    assert list(data["checks"]) == ["create-converges", "noop-stable", "child-repaired",
+                                    "watch-recovers"]
+    json.dumps(data)  # it is what mutants.json holds
+
+
+def test_verdict_names_survivors_and_checks_that_kill_nothing(results) -> None:
+    data = mutant_run.build_matrix(results)
+    assert data["verdict"] == {"ok": False, "survivors": ["survivor"],
+                               "idle_checks": ["create-converges"]}
+    table = mutant_run.format_matrix(data)
+    assert "SURVIVED" in table
+    assert "mutants no check killed: survivor" in table
+    assert "checks that killed no mutant: create-converges" in table
+
+
+def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(results, tmp_path) -> None:
+    del results["survivor"]
+    results["ready-on-write"] = mutant_run.read_junit(
+        junit(tmp_path / "e.xml", FAIL.format(name="create-converges", why="Ready=True")))
+    data = mutant_run.build_matrix(results)
+    assert data["verdict"] == {"ok": True, "survivors": [], "idle_checks": []}
+    assert "verdict: every mutant killed (4)" in mutant_run.format_matrix(data)
+
+
+def test_a_mutant_whose_suite_did_not_run_survives(results) -> None:
+    results["broken"] = None
+    data = mutant_run.build_matrix(results, {"broken": {"problem": "did not become ready"}})
+    assert data["mutants"]["broken"]["ran"] is False
+    assert "broken" in data["verdict"]["survivors"]
+    assert "DID NOT RUN: did not become ready" in mutant_run.format_matrix(data)
+
+
+def test_info_is_copied_into_each_mutant(results) -> None:
+    data = mutant_run.build_matrix(results, {"no-owns": {"title": "t", "doc": "d", "seconds": 3}})
+    assert data["mutants"]["no-owns"]["doc"] == "d"
+    assert data["mutants"]["no-owns"]["seconds"] == 3
+
+
+def test_base_check() -> None:
+    assert mutant_run.base_check("watch-recovers[connection-stall]") == "watch-recovers"
+    assert mutant_run.base_check("noop-stable") == "noop-stable"
+
+
+def test_ci_subset_keeps_slow_cases_only_for_the_mutants_they_catch() -> None:
+    for case, keep in mutant_run.CI_SKIP.items():
+        for mutant in keep:
+            assert case.replace("-", "_") not in (mutant_run.ci_filter(mutant) or "")
+        assert f"not {case.replace('-', '_')}" in (mutant_run.ci_filter("always-update") or "")
+    assert (mutant_run.ci_filter("always-update", "noop") or "").startswith("(noop) and not ")
+
+
+def test_mutant_info_has_title_doc_and_the_three_paragraphs() -> None:
+    info = mutant_run.mutant_info("no-owns")
+    assert info["title"] == "does not watch Deployments and Services"
+    assert info["doc"].startswith("no-owns: ")
+    assert set(info["explanation"]) == {"anti_pattern", "why", "correct"}
+
+
+def test_unknown_mutant_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    with pytest.raises(mutant_run.ImplementationError, match="unknown mutant"):
+        mutant_run.run_mutants(["no-such-mutant"], tmp_path, workers=1)
