@@ -3,19 +3,33 @@
 ``build(junit_files)`` reads ``reports/junit-<impl>.xml`` with junitparser into a ``Report``:
 for each check (by id, in DESIGN.md order), what it proves ("why"), and per implementation
 the outcome, time, failure message and evidence (the JUnit properties the check recorded).
+The evidence the harness adds to every check from the audit log (``api_requests``,
+``writes_ok``, ``writes_failed``, ``conflicts_409``, ``write_order``, ``timeline``) is read
+back through ``Result.calls`` and ``Result.request_counts``; ``align`` lines up the
+implementations' write sequences so that differences stand out.
+
+Two optional inputs join the model: ``reports/bench.json`` (``bench_model`` turns it into the
+rows of a ratio table and the series of its plots) and ``reports/mutants.json``
+(``kill_matrix``: which check caught which deliberately broken implementation).
+
 Writers render the model: ``render_markdown`` (``reports/comparison.md``, for terminals and CI
 summaries). The model knows nothing of Markdown; writers know nothing of JUnit.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
-from collections.abc import Iterable, Mapping
+import math
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from junitparser import Error, Failure, JUnitXml, Skipped, TestCase
+from junitparser import Error, Failure, JUnitXml, Skipped, TestCase, TestSuite
+
+from harness.audit import WRITE_VERBS
 
 #: Check ids in the order DESIGN.md section 7 lists them; unknown ids sort after these.
 CHECK_ORDER = [
@@ -28,6 +42,36 @@ CHECK_ORDER = [
 #: Properties that describe the check rather than being evidence.
 _META = {"check", "implementation", "why", "teaches"}
 
+#: Evidence the harness records for every check from the audit log (``account_requests`` in
+#: harness/pytest_plugin.py), as opposed to the evidence a check records itself.
+AUDIT_EVIDENCE = ("api_requests", "writes_ok", "writes_failed", "conflicts_409", "write_order",
+                  "timeline")
+
+
+@dataclass(frozen=True)
+class Call:
+    """One API request an implementation made during a check: an entry of the ``timeline``
+    evidence, ``[seconds since its first request, verb, resource[/subresource], name, code]``."""
+
+    t: float
+    verb: str
+    target: str
+    name: str
+    code: int
+
+    @property
+    def is_write(self) -> bool:
+        return self.verb in WRITE_VERBS
+
+    @property
+    def failed(self) -> bool:
+        """The API server refused it (any code outside 2xx, e.g. 409 Conflict)."""
+        return not 200 <= self.code < 300
+
+    def label(self) -> str:
+        """``verb resource[/subresource] [name] code``, e.g. ``update modelservices/status web 409``."""
+        return " ".join(p for p in (self.verb, self.target, self.name, str(self.code)) if p)
+
 
 @dataclass
 class Result:
@@ -37,6 +81,53 @@ class Result:
     time_s: float = 0.0
     message: str = ""
     evidence: dict[str, str] = field(default_factory=dict)
+    #: the full failure text (pytest's traceback and sections), "" unless failed
+    details: str = ""
+
+    @property
+    def calls(self) -> list[Call]:
+        """The ``timeline`` evidence as Calls in time order; [] if none was recorded."""
+        try:
+            rows = json.loads(self.evidence.get("timeline", "[]"))
+            return sorted((Call(float(r[0]), str(r[1]), str(r[2]), str(r[3]), int(r[4]))
+                           for r in rows), key=lambda c: c.t)
+        except (ValueError, TypeError, IndexError):
+            return []
+
+    @property
+    def request_counts(self) -> dict[str, int]:
+        """The ``api_requests`` evidence: ``{"verb resource code": count}``; {} if none."""
+        try:
+            counts = json.loads(self.evidence.get("api_requests", "{}"))
+            return {str(k): int(v) for k, v in counts.items()}
+        except (ValueError, TypeError, AttributeError):
+            return {}
+
+    @property
+    def write_sequence(self) -> list[str]:
+        """The writes in order, as ``verb resource name code`` (failed ones included) from the
+        timeline, else from the ``write_order`` evidence (successful writes only)."""
+        calls = self.calls
+        if calls:
+            return [c.label() for c in calls if c.is_write]
+        try:
+            return [str(w) for w in json.loads(self.evidence.get("write_order", "[]"))]
+        except ValueError:
+            return []
+
+    @property
+    def check_evidence(self) -> dict[str, str]:
+        """The evidence the check recorded itself (without the audit-log accounting)."""
+        return {k: v for k, v in self.evidence.items() if k not in AUDIT_EVIDENCE}
+
+    @property
+    def artifacts(self) -> str:
+        """Where the harness saved the operator logs and objects of a failed check, or ""."""
+        marker = "saved in "
+        for line in reversed(self.details.splitlines()):
+            if marker in line:
+                return line.split(marker, 1)[1].strip()
+        return ""
 
 
 @dataclass
@@ -48,12 +139,27 @@ class Check:
     teaches: str = ""
     results: dict[str, Result] = field(default_factory=dict)
 
+    def result(self, impl: str) -> Result:
+        """This check's result for ``impl``; outcome "missing" if it has none."""
+        return self.results.get(impl, Result("missing"))
+
+
+@dataclass
+class Run:
+    """One implementation's JUnit run: when, where, how long."""
+
+    timestamp: str = ""
+    hostname: str = ""
+    time_s: float = 0.0
+
 
 @dataclass
 class Report:
     implementations: list[str]
     titles: dict[str, str]
     checks: list[Check]
+    #: per implementation, the JUnit suite's timestamp, host and duration (absent if no file)
+    runs: dict[str, Run] = field(default_factory=dict)
 
     @property
     def all_passed(self) -> bool:
@@ -62,23 +168,38 @@ class Report:
             c.results.get(i, Result("missing")).outcome in ("passed", "skipped")
             for c in self.checks for i in self.implementations)
 
+    def title(self, impl: str) -> str:
+        return self.titles.get(impl, impl)
 
-def _outcome(case: TestCase) -> tuple[str, str]:
+
+def _outcome(case: TestCase) -> tuple[str, str, str]:
     for res in case.result:
         if isinstance(res, Failure):
-            return "failed", (res.message or res.text or "").strip()
+            return "failed", (res.message or res.text or "").strip(), (res.text or "").strip()
         if isinstance(res, Error):
-            return "error", (res.message or res.text or "").strip()
+            return "error", (res.message or res.text or "").strip(), (res.text or "").strip()
         if isinstance(res, Skipped):
-            return "skipped", (res.message or "").strip()
-    return "passed", ""
+            return "skipped", (res.message or "").strip(), ""
+    return "passed", "", ""
 
 
 def _properties(case: TestCase) -> dict[str, str]:
+    """A testcase's properties in recorded order. A name recorded twice (a check's own
+    ``write_order`` and the harness's audit-log one) keeps both: the later becomes
+    ``name (2)``; the audit evidence is always recorded last."""
     props: dict[str, str] = {}
     # junitparser models <properties> on suites only; a testcase's are read from its element
     for elem in case._elem.iter("property"):
-        props[elem.get("name", "")] = elem.get("value", "")
+        name, value = elem.get("name", ""), elem.get("value", "")
+        if name in props:
+            if name in AUDIT_EVIDENCE:  # the harness's accounting wins the plain name
+                props = {(f"{k} (check)" if k == name else k): v for k, v in props.items()}
+            else:
+                n = 2
+                while f"{name} ({n})" in props:
+                    n += 1
+                name = f"{name} ({n})"
+        props[name] = value
     return props
 
 
@@ -93,6 +214,7 @@ def build(junit_files: Iterable[Path], implementations: Mapping[str, Any] | None
     checks: dict[str, Check] = {}
     impls: list[str] = []
     titles: dict[str, str] = {}
+    runs: dict[str, Run] = {}
     for path in junit_files:
         impl = path.stem.removeprefix("junit-")
         impls.append(impl)
@@ -101,22 +223,272 @@ def build(junit_files: Iterable[Path], implementations: Mapping[str, Any] | None
         if not path.exists():
             continue
         xml = JUnitXml.fromfile(str(path))
-        suites = [xml] if not hasattr(xml, "__iter__") else list(xml)
+        suites: list[TestSuite] = [xml] if isinstance(xml, TestSuite) else list(xml)
         for suite in suites:
+            runs[impl] = Run(timestamp=str(suite.timestamp or ""),
+                             hostname=str(suite.hostname or ""),
+                             time_s=runs.get(impl, Run()).time_s + float(suite.time or 0.0))
             for case in suite:
                 props = _properties(case)
-                outcome, message = _outcome(case)
+                outcome, message, details = _outcome(case)
                 cid = str(case.name)
                 check = checks.setdefault(cid, Check(id=cid))
                 check.why = check.why or props.get("why", "")
                 check.teaches = check.teaches or props.get("teaches", "")
                 check.results[impl] = Result(
                     outcome=outcome, time_s=float(case.time or 0.0), message=message,
-                    evidence={k: v for k, v in props.items() if k not in _META})
+                    evidence={k: v for k, v in props.items() if k not in _META},
+                    details=details)
     ordered = sorted(checks.values(), key=lambda c: _sort_key(c.id))
-    return Report(implementations=impls, titles=titles, checks=ordered)
+    return Report(implementations=impls, titles=titles, checks=ordered, runs=runs)
 
 
+def align(sequences: Mapping[str, Sequence[str]]) -> list[dict[str, int | None]]:
+    """Line up several sequences (per implementation, e.g. ``Result.write_sequence``) so that
+    equal items share a row: ``[{impl: index into its sequence, or None}, ...]``.
+
+    The first sequence is the reference; each further one is matched against the rows so far
+    with ``difflib.SequenceMatcher`` (the longest matching blocks, like ``diff``). A row whose
+    implementations disagree, or that some lack, is a difference.
+    """
+    impls = list(sequences)
+    rows: list[dict[str, int | None]] = []
+    keys: list[str] = []
+    for impl in impls:
+        seq = list(sequences[impl])
+        if impl == impls[0]:
+            rows = [{impl: i} for i in range(len(seq))]
+            keys = list(seq)
+            continue
+        matcher = difflib.SequenceMatcher(a=keys, b=seq, autojunk=False)
+        new_rows: list[dict[str, int | None]] = []
+        new_keys: list[str] = []
+        for op, a0, a1, b0, b1 in matcher.get_opcodes():
+            if op == "equal":
+                for a, b in zip(range(a0, a1), range(b0, b1), strict=True):
+                    new_rows.append({**rows[a], impl: b})
+                    new_keys.append(keys[a])
+                continue
+            # replace/delete/insert: pair what can be paired, the rest stand alone
+            pairs = max(a1 - a0, b1 - b0) if op == "replace" else 0
+            for k in range(pairs):
+                a, b = a0 + k, b0 + k
+                row: dict[str, int | None] = dict(rows[a]) if a < a1 else {}
+                row[impl] = b if b < b1 else None
+                new_rows.append(row)
+                new_keys.append(keys[a] if a < a1 else seq[b])
+            if op == "delete":
+                for a in range(a0, a1):
+                    new_rows.append({**rows[a], impl: None})
+                    new_keys.append(keys[a])
+            elif op == "insert":
+                for b in range(b0, b1):
+                    new_rows.append({impl: b})
+                    new_keys.append(seq[b])
+        rows, keys = new_rows, new_keys
+    return [{impl: row.get(impl) for impl in impls} for row in rows]
+
+
+# --------------------------------------------------------------------------- bench
+#: Figures of reports/bench.json (DESIGN.md section 8): key, label, unit, what is ideal.
+BENCH_FIGURES: list[tuple[str, str, str, str]] = [
+    ("latency_p50_s", "convergence latency p50", "s", ""),
+    ("latency_p95_s", "convergence latency p95", "s", ""),
+    ("throughput_s", "N created at once, until all converged", "s", ""),
+    ("writes_per_object", "writes per ModelService", "", "floor 4"),
+    ("failed_writes_per_object", "failed writes per ModelService", "", "floor 0"),
+    ("quiet_writes", "writes in a quiet period", "", "floor 0"),
+    ("reconciles_per_object", "reconciles per ModelService", "", ""),
+    ("requests_per_reconcile", "API requests per reconcile", "", ""),
+    ("peak_rss_mib", "peak RSS at N = 1000", "MiB", ""),
+    ("restart_to_converged_s", "SIGKILL, restart, to converged", "s", ""),
+]
+
+
+@dataclass
+class BenchRow:
+    """One row of the bench table: a figure per implementation and the ratios."""
+
+    key: str  # the bench.json key, with "[N]" for a throughput row
+    label: str
+    unit: str
+    ideal: str  # e.g. "floor 4", or ""
+    values: dict[str, float | None]  # implementation -> value
+    ratios: dict[str, float | None]  # ratio name ("python/go") -> ratio
+
+
+@dataclass
+class Bench:
+    """``reports/bench.json`` as rows and plot series."""
+
+    machine: dict[str, Any]
+    implementations: list[str]
+    ratio_names: list[str]
+    rows: list[BenchRow]
+    #: implementation -> [(N, seconds until all N converged), ...] by N
+    throughput: dict[str, list[tuple[int, float]]]
+    #: implementation -> peak RSS in MiB
+    rss_mib: dict[str, float]
+    #: implementation -> convergence latency samples in seconds, sorted (may be empty)
+    latency_samples: dict[str, list[float]]
+    #: implementation -> (p50, p95) in seconds
+    latency_pct: dict[str, tuple[float | None, float | None]]
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def bench_model(data: Mapping[str, Any]) -> Bench:
+    """Read the dict of ``reports/bench.json``::
+
+        {"machine": {...}, "implementations": {"go": FIGURES, "python": FIGURES},
+         "ratios": {"python/go": FIGURES}, "latency_samples_s": {"go": [s, ...], ...}}
+
+    FIGURES maps the keys of ``BENCH_FIGURES`` to numbers, except ``throughput_s``:
+    ``{"<N>": seconds}``. Samples may also sit in FIGURES as ``latency_samples_s``. Missing
+    figures are None; a ratio bench.json lacks is computed from the figures."""
+    figures: Mapping[str, Mapping[str, Any]] = data.get("implementations") or {}
+    impls = list(figures)
+    ratios: Mapping[str, Mapping[str, Any]] = data.get("ratios") or {}
+    ratio_names = list(ratios) or ([f"{i}/{impls[0]}" for i in impls[1:]] if impls else [])
+
+    def ratio(name: str, key: str, n: str | None, values: Mapping[str, float | None]) -> float | None:
+        given = (ratios.get(name) or {}).get(key)
+        if n is not None:
+            given = given.get(n) if isinstance(given, Mapping) else None
+        if _number(given) is not None:
+            return _number(given)
+        num, _, den = name.partition("/")
+        a, b = values.get(num), values.get(den)
+        return round(a / b, 2) if a is not None and b else None
+
+    rows: list[BenchRow] = []
+    for key, label, unit, ideal in BENCH_FIGURES:
+        if key == "throughput_s":
+            ns = sorted({n for f in figures.values() for n in (f.get(key) or {})}, key=int)
+            for n in ns:
+                values = {i: _number((figures[i].get(key) or {}).get(n)) for i in impls}
+                rows.append(BenchRow(f"{key}[{n}]", f"N = {n} created at once, until all converged",
+                                     unit, ideal, values,
+                                     {r: ratio(r, key, n, values) for r in ratio_names}))
+            continue
+        if not any(key in f for f in figures.values()):
+            continue
+        values = {i: _number(figures[i].get(key)) for i in impls}
+        rows.append(BenchRow(key, label, unit, ideal, values,
+                             {r: ratio(r, key, None, values) for r in ratio_names}))
+    throughput = {}
+    for i in impls:
+        points = [(int(n), _number(s)) for n, s in (figures[i].get("throughput_s") or {}).items()]
+        throughput[i] = sorted((n, s) for n, s in points if s is not None)
+    top_samples = data.get("latency_samples_s") or {}
+    samples = {}
+    for i in impls:
+        raw = top_samples.get(i, figures[i].get("latency_samples_s")) or []
+        samples[i] = sorted(x for x in (_number(v) for v in raw) if x is not None)
+    return Bench(
+        machine=dict(data.get("machine") or {}), implementations=impls, ratio_names=ratio_names,
+        rows=rows, throughput=throughput,
+        rss_mib={i: v for i in impls if (v := _number(figures[i].get("peak_rss_mib"))) is not None},
+        latency_samples=samples,
+        latency_pct={i: (_number(figures[i].get("latency_p50_s")),
+                         _number(figures[i].get("latency_p95_s"))) for i in impls})
+
+
+def format_number(value: float | None, unit: str = "") -> str:
+    """A figure for a table: 3 significant digits, the unit after it, "–" for None."""
+    if value is None:
+        return "–"
+    text = f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
+    return f"{text} {unit}".strip()
+
+
+# --------------------------------------------------------------------------- mutants
+def base_check(check_id: str) -> str:
+    """``watch-recovers[cut]`` -> ``watch-recovers``: the check a JUnit case belongs to."""
+    return check_id.split("[", 1)[0]
+
+
+@dataclass
+class Mutant:
+    """A deliberately broken implementation and the checks that caught it."""
+
+    name: str
+    doc: str
+    #: base check ids that failed against it, in DESIGN.md order
+    killed_by: list[str]
+    #: base check id -> the cases of it that failed (``watch-recovers[cut]``, ...); absent or
+    #: empty for a check without cases
+    cases: dict[str, list[str]] = field(default_factory=dict)
+    #: False if its suite did not run (then nothing could kill it)
+    ran: bool = True
+
+    @property
+    def survived(self) -> bool:
+        return not self.killed_by
+
+
+@dataclass
+class KillMatrix:
+    """``reports/mutants.json`` as a mutant x check matrix."""
+
+    mutants: list[Mutant]
+    #: the matrix's columns: every base check id named in the file, in DESIGN.md order
+    checks: list[str]
+
+    def kills(self, check_id: str) -> list[str]:
+        """The mutants ``check_id`` caught; for a case (``watch-recovers[cut]``) the ones that
+        case caught, where the file says which."""
+        base = base_check(check_id)
+        return [m.name for m in self.mutants if base in m.killed_by
+                and (check_id == base or not m.cases.get(base) or check_id in m.cases[base])]
+
+    @property
+    def idle_checks(self) -> list[str]:
+        """Checks that killed no mutant: no broken controller they were tried on fails them."""
+        return [c for c in self.checks if not any(c in m.killed_by for m in self.mutants)]
+
+
+def kill_matrix(data: Mapping[str, Any]) -> KillMatrix:
+    """Read the dict of ``reports/mutants.json`` (written by ``harness.mutant_run``)::
+
+        {"mutants": {"<mutant>": {"failed_checks": [JUnit case name, ...], "doc": "...",
+                                  "killed_by": [base check id, ...], "ran": true, ...}},
+         "checks": {"<base check id>": {"killed": [mutant, ...]}}}
+
+    Only ``failed_checks`` (or ``killed_by``), ``doc`` and the ``checks`` side are needed; a
+    mutant is killed by a check if either side says so. Case names such as
+    ``watch-recovers[cut]`` count for their base check."""
+    raw_mutants: Mapping[str, Mapping[str, Any]] = data.get("mutants") or {}
+    raw_checks: Mapping[str, Mapping[str, Any]] = data.get("checks") or {}
+    killed: dict[str, set[str]] = {m: set() for m in raw_mutants}
+    cases: dict[str, set[str]] = {m: set() for m in raw_mutants}
+    for m, v in raw_mutants.items():
+        for name in [*(v.get("failed_checks") or []), *(v.get("killed_by") or [])]:
+            killed[m].add(base_check(str(name)))
+            if "[" in str(name):
+                cases[m].add(str(name))
+    for check_id, v in raw_checks.items():
+        for m in v.get("killed") or []:
+            killed.setdefault(m, set()).add(base_check(check_id))
+            cases.setdefault(m, set())
+    checks = sorted(set().union(*killed.values()) | {base_check(c) for c in raw_checks},
+                    key=_sort_key)
+    mutants = []
+    for m, bases in killed.items():
+        raw = raw_mutants.get(m) or {}
+        per_check = {b: sorted(c for c in cases[m] if base_check(c) == b) for b in bases}
+        mutants.append(Mutant(name=m, doc=str(raw.get("doc", "")).strip(),
+                              killed_by=sorted(bases, key=_sort_key),
+                              cases={b: c for b, c in per_check.items() if c},
+                              ran=bool(raw.get("ran", True))))
+    return KillMatrix(mutants=mutants, checks=checks)
+
+
+# --------------------------------------------------------------------------- Markdown
 _ICON = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "skipped": "skip",
          "missing": "missing"}
 
@@ -137,9 +509,21 @@ def key_evidence(result: Result, limit: int = 3) -> str:
     return "; ".join(f"{k}={_short_value(v, 60)}" for k, v in items)
 
 
-def render_markdown(report: Report) -> str:
-    """The comparison as Markdown: a summary table (check x implementation: result, time, key
-    evidence), then per check its "why" and every implementation's evidence."""
+def describe_timeline(calls: Sequence[Call]) -> str:
+    """One line for a timeline, e.g. ``43 requests (22 writes, 1 refused) over 1.48 s``."""
+    writes = [c for c in calls if c.is_write]
+    refused = sum(1 for c in calls if c.failed)
+    span = calls[-1].t - calls[0].t if calls else 0.0
+    extra = f", {refused} refused" if refused else ""
+    return f"{len(calls)} requests ({len(writes)} writes{extra}) over {span:.2f} s"
+
+
+def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
+                    mutants: Mapping[str, Any] | None = None) -> str:
+    """The comparison as Markdown: a summary table (check x implementation: result, time),
+    then per check its "why" and every implementation's evidence; then, when given, the
+    bench table (``bench``: the dict of reports/bench.json, see ``bench_model``) and the
+    mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)."""
     impls = report.implementations
     lines = ["# ModelDock conformance: side by side", ""]
     lines.append("| check | " + " | ".join(f"{i}" for i in impls) + " |")
@@ -167,20 +551,79 @@ def render_markdown(report: Report) -> str:
                          f"{key_evidence(res)} |")
         lines.append("")
         for impl in impls:
-            res = check.results.get(impl)
-            if res is None:
+            got = check.results.get(impl)
+            if got is None:
                 continue
-            if res.message:
-                lines += [f"**{impl} failure:** " + res.message.splitlines()[0][:400], ""]
-            if res.evidence:
+            if got.message:
+                what = "skipped" if got.outcome == "skipped" else "failure"
+                lines += [f"**{impl} {what}:** " + got.message.splitlines()[0][:400], ""]
+            if got.evidence:
                 lines.append(f"<details><summary>{impl}: all evidence</summary>\n")
-                for k, v in res.evidence.items():
-                    lines.append(f"- `{k}`: `{_short_value(v, 300)}`")
+                for k, v in got.evidence.items():
+                    if k == "timeline":
+                        lines.append(f"- `{k}`: {describe_timeline(got.calls)} "
+                                     f"(drawn in comparison.html)")
+                    else:
+                        lines.append(f"- `{k}`: `{_short_value(v, 300)}`")
                 lines += ["", "</details>", ""]
+    if bench:
+        lines += _bench_markdown(bench_model(bench))
+    if mutants:
+        lines += _mutants_markdown(kill_matrix(mutants))
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_markdown(report: Report, path: Path) -> Path:
+def _bench_markdown(bench: Bench) -> list[str]:
+    impls, ratios = bench.implementations, bench.ratio_names
+    lines = ["## Benchmarks", ""]
+    if bench.machine:
+        lines += ["Machine: " + "; ".join(f"{k} {v}" for k, v in bench.machine.items()), ""]
+    lines.append("| figure | " + " | ".join(impls + ratios) + " | ideal |")
+    lines.append("|---|" + "---:|" * (len(impls) + len(ratios)) + "---|")
+    for row in bench.rows:
+        cells = [format_number(row.values.get(i), row.unit) for i in impls]
+        cells += [format_number(row.ratios.get(r)) + ("×" if row.ratios.get(r) is not None else "")
+                  for r in ratios]
+        lines.append(f"| {row.label} | " + " | ".join(cells) + f" | {row.ideal} |")
+    return [*lines, ""]
+
+
+def _mutants_markdown(matrix: KillMatrix) -> list[str]:
+    lines = ["## Mutants: which check catches which broken implementation", ""]
+    lines.append("| mutant | " + " | ".join(f"`{c}`" for c in matrix.checks)
+                 + " | killed by | what it breaks |")
+    lines.append("|---|" + ":---:|" * len(matrix.checks) + "---:|---|")
+    for m in matrix.mutants:
+        cells = []
+        for c in matrix.checks:
+            n = len(m.cases.get(c) or [])
+            cells.append("" if c not in m.killed_by else f"killed ({n} cases)" if n > 1 else "killed")
+        verdict = (str(len(m.killed_by)) if m.killed_by
+                   else "**SURVIVED**" if m.ran else "**did not run**")
+        doc = m.doc.replace("|", "\\|").replace("\n", " ")
+        lines.append(f"| `{m.name}` | " + " | ".join(cells) + f" | {verdict} | {doc} |")
+    survivors = [m.name for m in matrix.mutants if m.survived]
+    lines += ["", f"{len(matrix.mutants) - len(survivors)} of {len(matrix.mutants)} mutants "
+              f"killed" + (f"; not killed: {', '.join(survivors)}." if survivors else ".")]
+    if matrix.idle_checks:
+        lines.append(f"Checks that caught no mutant: {', '.join(matrix.idle_checks)}.")
+    return [*lines, ""]
+
+
+def write_markdown(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
+                   mutants: Mapping[str, Any] | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_markdown(report))
+    path.write_text(render_markdown(report, bench, mutants))
     return path
+
+
+def load_json(path: Path) -> dict[str, Any] | None:
+    """The JSON object in ``path``, or None if the file is absent or unreadable (a warning)."""
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        warnings.warn(f"{path}: not read ({exc}); the report leaves it out", stacklevel=2)
+        return None
+    return data if isinstance(data, dict) else None

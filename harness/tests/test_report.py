@@ -1,51 +1,240 @@
 """Report builder: JUnit files in, the comparison model and its Markdown out (golden file).
 
-Set UPDATE_GOLDEN=1 to rewrite the golden file after an intended change; review the diff.
+The fixtures in ``data/`` come from a real run (create-converges, noop-stable,
+finalizer-ordered-delete, leader-failover), edited so that every case shows: python fails
+noop-stable by writing its status on every reconcile (with a 409 among the writes), go's
+finalizer-ordered-delete has a 409 python's has not, python has no leader-failover result
+(missing), and ready-with-kwok is skipped. ``bench.json`` and ``mutants.json`` are made up.
+
+Set UPDATE_GOLDEN=1 to rewrite the golden files after an intended change; review the diff.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 
 from harness import report
 
 DATA = Path(__file__).parent / "data"
-GOLDEN = DATA / "comparison.golden.md"
+GOLDEN_MD = DATA / "comparison.golden.md"
 
 
-def _model() -> report.Report:
+def model() -> report.Report:
     return report.build([DATA / "junit-go.xml", DATA / "junit-python.xml"])
 
 
+def bench() -> dict:
+    return json.loads((DATA / "bench.json").read_text())
+
+
+def mutants() -> dict:
+    return json.loads((DATA / "mutants.json").read_text())
+
+
+def normalise(text: str) -> str:
+    """Replace what changes from run to run (timestamps, local ports) by placeholders."""
+    text = re.sub(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}| UTC)?",
+                  "<TIMESTAMP>", text)
+    return re.sub(r"(127\.0\.0\.1|localhost|\[::1\]):\d+", r"\1:<PORT>", text)
+
+
+def check_golden(text: str, golden: Path) -> None:
+    text = normalise(text)
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.write_text(text)
+    assert text == golden.read_text(), f"differs from {golden.name}; UPDATE_GOLDEN=1 rewrites it"
+
+
+# --------------------------------------------------------------------------- model
 def test_model_reads_outcomes_times_and_evidence() -> None:
-    model = _model()
-    assert model.implementations == ["go", "python"]
-    assert [c.id for c in model.checks] == ["create-converges", "noop-stable"]
-    noop = model.checks[1]
-    assert noop.why == "No-op reconciles write nothing."
-    assert noop.results["go"].outcome == "passed"
-    assert noop.results["python"].outcome == "failed"
-    assert "wrote while nothing changed" in noop.results["python"].message
-    assert noop.results["python"].evidence == {"successful_writes": "2"}
-    assert model.checks[0].results["go"].time_s == 2.6
-    assert not model.all_passed
+    m = model()
+    assert m.implementations == ["go", "python"]
+    assert [c.id for c in m.checks] == ["create-converges", "noop-stable",
+                                        "finalizer-ordered-delete", "leader-failover",
+                                        "ready-with-kwok"]
+    noop = m.checks[1]
+    assert noop.why == "Reconciles with nothing to change write nothing."
+    assert noop.teaches.startswith("A level-triggered controller reconciles often")
+    assert noop.result("go").outcome == "passed"
+    assert noop.result("python").outcome == "failed"
+    assert "wrote while nothing changed" in noop.result("python").message
+    assert noop.result("python").evidence["successful_writes"] == "3"
+    assert noop.result("python").artifacts == "/work/main/reports/artifacts/python/noop-stable"
+    assert m.checks[0].result("go").time_s == 0.553
+    assert m.checks[3].result("python").outcome == "missing"
+    assert m.checks[4].result("go").outcome == "skipped"
+    assert m.checks[4].result("go").message == "needs the sim tier (--cluster sim)"
+    assert m.runs["go"].hostname == "vm"
+    assert not m.all_passed
 
 
 def test_missing_junit_file_is_never_a_pass(tmp_path: Path) -> None:
-    model = report.build([DATA / "junit-go.xml", tmp_path / "junit-rust.xml"])
-    assert model.implementations == ["go", "rust"]
-    assert all("rust" not in c.results for c in model.checks)
-    assert not model.all_passed
+    m = report.build([DATA / "junit-go.xml", tmp_path / "junit-rust.xml"])
+    assert m.implementations == ["go", "rust"]
+    assert all("rust" not in c.results for c in m.checks)
+    assert "rust" not in m.runs
+    assert not m.all_passed
 
 
 def test_all_passed_needs_every_implementation() -> None:
-    model = report.build([DATA / "junit-go.xml"])
-    assert model.all_passed
+    assert report.build([DATA / "junit-go.xml"]).all_passed
 
 
+def test_a_property_recorded_twice_keeps_both_values() -> None:
+    """finalizer-ordered-delete records its own write_order, then the harness records the
+    audit log's: the plain name is the audit's, the check's is kept beside it."""
+    res = model().checks[2].result("go")
+    assert json.loads(res.evidence["write_order (check)"]) == [
+        "delete deployments", "delete services", "update modelservices"]
+    assert len(json.loads(res.evidence["write_order"])) == 21
+    assert "write_order (check)" in res.check_evidence
+    assert "write_order" not in res.check_evidence
+    assert next(iter(res.evidence)) == "write_order (check)"  # where the check recorded it
+
+
+def test_calls_come_from_the_timeline_in_time_order() -> None:
+    calls = model().checks[0].result("go").calls
+    assert len(calls) == 7
+    assert calls[0] == report.Call(0.0, "list", "modelservices", "", 200)
+    assert [c.t for c in calls] == sorted(c.t for c in calls)
+    assert [c.label() for c in calls if c.is_write] == [
+        "update modelservices web 200", "create deployments web 201",
+        "create services web 201", "update modelservices/status web 200"]
+    assert not any(c.failed for c in calls)
+    refused = [c for c in model().checks[2].result("go").calls if c.failed]
+    assert [c.label() for c in refused] == ["update modelservices/status third 409"]
+
+
+def test_results_without_timeline_fall_back_to_write_order() -> None:
+    res = report.Result("passed", evidence={"write_order": '["create deployments web"]'})
+    assert res.calls == []
+    assert res.write_sequence == ["create deployments web"]
+    assert report.Result("passed", evidence={"timeline": "not json"}).calls == []
+    assert report.Result("passed").request_counts == {}
+
+
+def test_request_counts() -> None:
+    counts = model().checks[1].result("python").request_counts
+    assert counts["update modelservices/status 409"] == 1
+    assert counts["update modelservices/status 200"] == 4
+
+
+# --------------------------------------------------------------------------- align
+def _rows(seqs: dict[str, list[str]]) -> list[tuple[str | None, ...]]:
+    return [tuple(seqs[i][j] if j is not None else None for i, j in row.items())
+            for row in report.align(seqs)]
+
+
+def test_align_same_sequences_share_rows() -> None:
+    seq = ["a", "b", "c"]
+    assert _rows({"go": seq, "python": list(seq)}) == [("a", "a"), ("b", "b"), ("c", "c")]
+
+
+def test_align_shows_extra_and_missing_items_on_rows_of_their_own() -> None:
+    assert _rows({"go": ["a", "b", "x", "c"], "python": ["a", "b", "c", "y"]}) == [
+        ("a", "a"), ("b", "b"), ("x", None), ("c", "c"), (None, "y")]
+
+
+def test_align_pairs_replaced_items() -> None:
+    assert _rows({"go": ["a", "b", "c"], "python": ["a", "B", "c"]}) == [
+        ("a", "a"), ("b", "B"), ("c", "c")]
+    assert _rows({"go": ["a", "b"], "python": ["a", "B", "C"]}) == [
+        ("a", "a"), ("b", "B"), (None, "C")]
+
+
+def test_align_three_implementations_and_empty_ones() -> None:
+    assert _rows({"go": ["a", "b"], "python": ["a"], "rust": ["a", "b", "c"]}) == [
+        ("a", "a", "a"), ("b", None, "b"), (None, None, "c")]
+    assert _rows({"go": [], "python": ["a"]}) == [(None, "a")]
+    assert report.align({}) == []
+
+
+def test_align_the_fixture_finalizer_check() -> None:
+    check = model().checks[2]
+    seqs = {i: check.result(i).write_sequence for i in ("go", "python")}
+    rows = _rows(seqs)
+    differ = [r for r in rows if r[0] != r[1]]
+    assert differ == [("update modelservices/status third 409", None)]
+
+
+# --------------------------------------------------------------------------- bench, mutants
+def test_bench_model_rows_ratios_and_series() -> None:
+    b = report.bench_model(bench())
+    assert b.implementations == ["go", "python"]
+    assert b.ratio_names == ["python/go"]
+    keys = [r.key for r in b.rows]
+    assert keys[:5] == ["latency_p50_s", "latency_p95_s", "throughput_s[100]",
+                        "throughput_s[500]", "throughput_s[1000]"]
+    rss = next(r for r in b.rows if r.key == "peak_rss_mib")
+    assert rss.values == {"go": 48.2, "python": 131.7}
+    assert rss.ratios == {"python/go": 2.73}
+    assert next(r for r in b.rows if r.key == "writes_per_object").ideal == "floor 4"
+    assert b.throughput["go"] == [(100, 3.1), (500, 12.4), (1000, 24.9)]
+    assert len(b.latency_samples["python"]) == 60
+    assert b.latency_samples["go"] == sorted(b.latency_samples["go"])
+
+
+def test_bench_model_computes_missing_ratios_and_tolerates_gaps() -> None:
+    b = report.bench_model({"implementations": {
+        "go": {"peak_rss_mib": 50, "throughput_s": {"1000": 20, "100": 2}},
+        "python": {"peak_rss_mib": 150, "throughput_s": {"100": 5}}}})
+    assert b.ratio_names == ["python/go"]
+    rss = next(r for r in b.rows if r.key == "peak_rss_mib")
+    assert rss.ratios == {"python/go": 3.0}
+    t1000 = next(r for r in b.rows if r.key == "throughput_s[1000]")
+    assert t1000.values == {"go": 20.0, "python": None}
+    assert t1000.ratios == {"python/go": None}
+    assert b.throughput["go"] == [(100, 2.0), (1000, 20.0)]
+    assert b.latency_samples == {"go": [], "python": []}
+    assert report.format_number(None) == "–"
+    assert report.format_number(131.7, "MiB") == "132 MiB"
+
+
+def test_kill_matrix_joins_both_views_and_finds_survivors() -> None:
+    k = report.kill_matrix(mutants())
+    assert [m.name for m in k.mutants] == ["always-update", "new-timestamp", "finalizer-first",
+                                           "replay-event", "no-owns", "delete-by-name"]
+    assert k.checks[0] == "noop-stable"  # DESIGN.md order
+    assert "child-repaired" in k.checks  # named in "checks" though it killed nothing
+    assert k.idle_checks == ["child-repaired"]
+    assert [m.name for m in k.mutants if m.survived] == ["no-owns", "delete-by-name"]
+    assert [m.name for m in k.mutants if not m.ran] == ["delete-by-name"]
+    assert k.kills("noop-stable") == ["always-update", "new-timestamp"]
+    extra = report.kill_matrix({"mutants": {"m": {"failed_checks": [], "doc": "d"}},
+                                "checks": {"parity": {"killed": ["m", "other"]}}})
+    assert {m.name: m.killed_by for m in extra.mutants} == {"m": ["parity"], "other": ["parity"]}
+
+
+def test_kill_matrix_columns_are_checks_and_cases_count_for_their_check() -> None:
+    k = report.kill_matrix(mutants())
+    assert "watch-recovers" in k.checks
+    assert not any("[" in c for c in k.checks)
+    always = k.mutants[0]
+    assert always.killed_by == ["noop-stable", "watch-recovers"]
+    assert always.cases == {"watch-recovers": ["watch-recovers[api-server-restart]",
+                                               "watch-recovers[connection-cut]"]}
+    assert k.kills("watch-recovers[connection-cut]") == ["always-update"]
+    assert k.kills("watch-recovers[stall]") == []
+    assert report.base_check("watch-recovers[cut]") == "watch-recovers"
+
+
+# --------------------------------------------------------------------------- Markdown
 def test_markdown_matches_golden() -> None:
-    text = report.render_markdown(_model())
-    if os.environ.get("UPDATE_GOLDEN"):
-        GOLDEN.write_text(text)
-    assert text == GOLDEN.read_text()
+    check_golden(report.render_markdown(model(), bench(), mutants()), GOLDEN_MD)
+
+
+def test_markdown_sections_absent_without_their_data() -> None:
+    full = report.render_markdown(model(), bench(), mutants())
+    plain = report.render_markdown(model())
+    assert "## Benchmarks" in full and "## Mutants" in full
+    assert "## Benchmarks" not in plain and "## Mutants" not in plain
+    assert full.startswith(plain.rstrip("\n"))
+
+
+def test_markdown_summarises_timelines() -> None:
+    text = report.render_markdown(model())
+    assert "- `timeline`: 43 requests (22 writes, 1 refused) over 1.48 s" in text
+    assert "[[0.0" not in text
