@@ -13,7 +13,9 @@ rows of a ratio table and the series of its plots) and ``reports/mutants.json``
 (``kill_matrix``: which check caught which deliberately broken implementation).
 
 Writers render the model: ``render_markdown`` (``reports/comparison.md``, for terminals and CI
-summaries). The model knows nothing of Markdown; writers know nothing of JUnit.
+summaries) and ``harness.report_html.render_html`` (``reports/comparison.html``, for
+teaching); ``write_all`` writes both. The model knows nothing of Markdown or HTML; writers
+know nothing of JUnit.
 """
 
 from __future__ import annotations
@@ -627,3 +629,19 @@ def load_json(path: Path) -> dict[str, Any] | None:
         warnings.warn(f"{path}: not read ({exc}); the report leaves it out", stacklevel=2)
         return None
     return data if isinstance(data, dict) else None
+
+
+def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None = None,
+              mutants: Mapping[str, Any] | None = None) -> list[Path]:
+    """Write ``comparison.md`` and ``comparison.html`` in ``reports_dir``; return their paths
+    in that order. ``bench``/``mutants`` default to ``reports_dir/bench.json`` and
+    ``reports_dir/mutants.json`` when those exist."""
+    from harness import report_html  # the HTML writer imports this module
+
+    reports_dir = Path(reports_dir)
+    if bench is None:
+        bench = load_json(reports_dir / "bench.json")
+    if mutants is None:
+        mutants = load_json(reports_dir / "mutants.json")
+    return [write_markdown(report, reports_dir / "comparison.md", bench, mutants),
+            report_html.write_html(report, reports_dir / "comparison.html", bench, mutants)]

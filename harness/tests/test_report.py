@@ -14,7 +14,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import warnings
 from pathlib import Path
+
+import pytest
 
 from harness import report
 
@@ -238,3 +241,27 @@ def test_markdown_summarises_timelines() -> None:
     text = report.render_markdown(model())
     assert "- `timeline`: 43 requests (22 writes, 1 refused) over 1.48 s" in text
     assert "[[0.0" not in text
+
+
+# --------------------------------------------------------------------------- write_all
+def test_write_all_writes_both_and_reads_bench_and_mutants(tmp_path: Path) -> None:
+    paths = report.write_all(model(), tmp_path)
+    assert [p.name for p in paths] == ["comparison.md", "comparison.html"]
+    assert "## Benchmarks" not in paths[0].read_text()
+    assert 'id="bench"' not in paths[1].read_text()
+
+    (tmp_path / "bench.json").write_text(json.dumps(bench()))
+    (tmp_path / "mutants.json").write_text(json.dumps(mutants()))
+    md, page = report.write_all(model(), tmp_path)
+    assert "## Benchmarks" in md.read_text() and "## Mutants" in md.read_text()
+    assert 'id="bench"' in page.read_text() and 'id="mutants"' in page.read_text()
+
+
+def test_write_all_leaves_out_an_unreadable_bench(tmp_path: Path) -> None:
+    (tmp_path / "bench.json").write_text("{not json")
+    with pytest.warns(UserWarning, match="bench.json"):
+        md, _ = report.write_all(model(), tmp_path)
+    assert "## Benchmarks" not in md.read_text()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert report.load_json(tmp_path / "absent.json") is None
