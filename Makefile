@@ -36,10 +36,10 @@ tools binaries: $(STAMP)
 conformance: $(STAMP)
 	$(PY) -m harness conformance $(foreach i,$(IMPLS),--impl $(i)) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
 
-unit: $(STAMP)
+unit: binaries
 	$(PY) -m pytest -q harness/tests python_operator/tests
 
-go-test: $(STAMP)
+go-test: binaries
 	assets="$$($(PY) -m harness binaries --print-assets)" && cd go_reference && KUBEBUILDER_ASSETS="$$assets" go test -count=1 ./...
 
 go-vet:

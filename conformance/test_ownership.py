@@ -215,7 +215,7 @@ def test_finalizer_ordered_delete(admin, namespace, operators, audit, evidence, 
     writes = [r for r in select(audit.requests(start, end), user=impl.user, namespace=namespace,
                                 writes_only=True, ok_only=True) if r.name == "first"]
     order = [f"{r.verb} {r.target}" for r in writes]
-    evidence.record("write_order", order)
+    evidence.record("cleanup_order", order)
     assert "delete deployments" in order and "delete services" in order, order
     last_child_delete = max(i for i, w in enumerate(order) if w.startswith("delete "))
     finalizer_writes = [i for i, w in enumerate(order) if w.split()[1] == "modelservices"]

@@ -193,9 +193,9 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         _say(f"control plane failed: {exc}")
         return 3
     model = report.build([reports / f"junit-{i}.xml" for i in chosen], impls)
-    md = report.write_markdown(model, reports / "comparison.md")
+    md, html = report.write_all(model, reports)
     print(md.read_text())
-    _say(f"reports: {', '.join(str(reports / f'junit-{i}.xml') for i in chosen)}, {md}")
+    _say(f"reports: {', '.join(str(reports / f'junit-{i}.xml') for i in chosen)}, {md}, {html}")
     _say(f"done in {time.monotonic() - started:.0f}s; pytest exit codes: {codes}")
     return 0 if model.all_passed and all(c == 0 for c in codes.values()) else 1
 
@@ -209,7 +209,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         _say(f"no junit-*.xml in {reports}; run `make conformance` first")
         return 2
     model = report.build(files, load_implementations(args.impl_file))
-    print(report.write_markdown(model, reports / "comparison.md").read_text())
+    print(report.write_all(model, reports)[0].read_text())
     return 0 if model.all_passed else 1
 
 

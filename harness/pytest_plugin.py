@@ -164,8 +164,8 @@ def labs_of(item: pytest.Item) -> list[Lab]:
     funcargs = getattr(item, "funcargs", {})
     labs: list[Lab] = []
     if funcargs.get("operators") is not None and funcargs.get("admin") is not None:
-        labs.append(Lab(None, funcargs["admin"], funcargs.get("audit"), funcargs["namespace"],
-                        funcargs["operators"]))
+        pool = funcargs["operators"]
+        labs.append(Lab(None, funcargs["admin"], pool.audit, funcargs["namespace"], pool))
     isolated = funcargs.get("isolated")
     if isolated is not None:
         labs.extend(isolated.labs)
@@ -236,6 +236,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     if hasattr(config, "workerinput") or config.getoption("--collect-only"):
         return
+    if not any("conformance" in str(arg) for arg in config.args):
+        return  # unit tests: no operator to build
     files = config.getoption("--impl-file")
     impl_id = config.getoption("--impl")
     try:
@@ -345,8 +347,10 @@ def create_namespace(admin: Kube, label: str, user: str) -> str:
 class OperatorPool:
     """Starts operator instances for one test and stops them all afterwards."""
 
-    def __init__(self, impl: Implementation, kubeconfig: Path, namespace: str, logs: Path) -> None:
+    def __init__(self, impl: Implementation, kubeconfig: Path, namespace: str, logs: Path,
+                 audit: AuditLog | None = None) -> None:
         self.impl = impl
+        self.audit = audit
         self.kubeconfig = kubeconfig
         self.namespace = namespace
         self.logs = logs
@@ -374,9 +378,9 @@ class OperatorPool:
 
 @pytest.fixture
 def operators(request: pytest.FixtureRequest, impl: Implementation, impl_kubeconfig: Path,
-              namespace: str, tmp_path: Path) -> Iterator[OperatorPool]:
+              namespace: str, audit: AuditLog, tmp_path: Path) -> Iterator[OperatorPool]:
     """Operator processes for this test's namespace; all stopped after the test."""
-    pool = OperatorPool(impl, impl_kubeconfig, namespace, tmp_path)
+    pool = OperatorPool(impl, impl_kubeconfig, namespace, tmp_path, audit)
     yield pool
     pool.stop_all()
 
@@ -402,8 +406,9 @@ class Isolated:
         ns = create_namespace(admin, self.check, self.impl.user)
         logs = self.tmp_path / f"lab-{len(self.labs)}"
         logs.mkdir()
-        pool = OperatorPool(self.impl, cp.kubeconfig_for(self.impl.user), ns, logs)
-        lab = Lab(cp, admin, AuditLog(cp.audit_log), ns, pool)
+        audit = AuditLog(cp.audit_log)
+        pool = OperatorPool(self.impl, cp.kubeconfig_for(self.impl.user), ns, logs, audit)
+        lab = Lab(cp, admin, audit, ns, pool)
         self.labs.append(lab)
         return lab
 
