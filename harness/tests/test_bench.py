@@ -255,3 +255,16 @@ def test_table_lists_each_figure_and_n() -> None:
 
 def bench_args(argv: list[str]) -> argparse.Namespace:
     return bench.build_parser().parse_args(argv)
+
+
+def test_bench_control_plane_widens_the_service_range(tmp_path: Path) -> None:
+    from harness.controlplane import State
+
+    cp = bench.bench_control_plane(tmp_path)
+    cp.state = State(tier="envtest", server="https://127.0.0.1:1", workdir=str(tmp_path),
+                     admin_kubeconfig="", ca_cert="", ca_key="", audit_log="a.log",
+                     etcd_url="http://127.0.0.1:2", apiserver_port=1)
+    cp._binaries = {"kube-apiserver": Path("/bin/kube-apiserver")}
+    args = cp._apiserver_args()
+    ranges = [a for a in args if a.startswith("--service-cluster-ip-range=")]
+    assert ranges == ["--service-cluster-ip-range=10.0.0.0/16"]
