@@ -310,6 +310,8 @@ class LoadRun:
     create_seconds: float
     reconciles: float
     accounting: Accounting
+    #: user + system CPU seconds of the operator process from its start to settled
+    operator_cpu_s: float | None = None
 
 
 @dataclass
@@ -392,6 +394,7 @@ def details_of(res: ImplResults) -> dict[str, Any]:
         "load_runs": [{"phase": r.phase, "n": r.n, "seconds": r.seconds,
                        "create_seconds": round(r.create_seconds, 3),
                        "reconciles": r.reconciles, "requests": r.accounting.requests,
+                       "operator_cpu_s": r.operator_cpu_s,
                        "writes_ok": r.accounting.writes_ok,
                        "writes_failed": r.accounting.writes_failed,
                        "writes_by_kind": r.accounting.writes_by_kind,
@@ -653,6 +656,17 @@ class ConvergenceWatch:
                 self._cond.wait(min(1.0, deadline - now))
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU seconds a process has used (``/proc/<pid>/stat``), or None."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def vm_kib(pid: int, field_name: str) -> int | None:
     """A ``/proc/<pid>/status`` field in KiB (VmHWM, VmRSS), or None."""
     try:
@@ -883,6 +897,7 @@ class Bench:
                 samples.append(done - sent)
                 time.sleep(self.s.latency_gap_s)
             reconciles = self._settle(op) - rc0
+            cpu = cpu_seconds(op.pid)
             acc = self._window(start, self._sync(), user, ns)
         finally:
             watch.stop()
@@ -891,7 +906,7 @@ class Bench:
         self.results[impl_id].latency.append(run)
         self.results[impl_id].loads.append(LoadRun(
             "latency", self.s.latency_objects, self.s.latency_objects, None,
-            time.monotonic() - t_begin, reconciles, acc))
+            time.monotonic() - t_begin, reconciles, acc, cpu))
         self.say(f"latency {impl_id} run {rep + 1}: p50 {run.p50:.3f}s p95 {run.p95:.3f}s "
                  f"({len(samples)} objects); writes {acc.writes_ok} ok / {acc.writes_failed} "
                  f"failed; {reconciles:.0f} reconciles")
@@ -916,11 +931,12 @@ class Bench:
                 f"throughput {impl_id} N={n}: {d}/{n} converged at {time.monotonic() - t0:.0f}s"))
             seconds = t_last - t0
             reconciles = self._settle(op) - rc0
+            cpu = cpu_seconds(op.pid)
             acc = self._window(start, self._sync(), user, ns)
-            res.loads.append(LoadRun("throughput", n, n, seconds, create_s, reconciles, acc))
+            res.loads.append(LoadRun("throughput", n, n, seconds, create_s, reconciles, acc, cpu))
             self.say(f"throughput {impl_id} N={n}: all converged in {seconds:.2f}s; writes "
                      f"{acc.writes_ok} ok / {acc.writes_failed} failed; {reconciles:.0f} "
-                     f"reconciles; {acc.requests} requests")
+                     f"reconciles; {acc.requests} requests; operator CPU {cpu}s")
             if quiet:
                 self._quiet(impl_id, op)
             hwm = vm_kib(op.pid, "VmHWM")
@@ -1082,7 +1098,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sizes", default="100,500,1000", help="N for throughput (comma list)")
     parser.add_argument("--latency-objects", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=3, help="latency runs per implementation")
-    parser.add_argument("--throughput-repeats", type=int, default=1, help="runs per N")
+    parser.add_argument("--throughput-repeats", type=int, default=3,
+                        help="runs per N (each N = --restart-size run also measures a restart, "
+                             "each N = --rss-size run peak RSS and a quiet period)")
     parser.add_argument("--quiet-seconds", type=float, default=30.0)
     parser.add_argument("--workers", type=int, default=1,
                         help="MAX_CONCURRENT_RECONCILES for every implementation (default 1, "

@@ -233,6 +233,7 @@ def test_default_settings() -> None:
     s = bench.settings_from_args(bench_args([]))
     assert s.sizes == [100, 500, 1000]
     assert (s.latency_objects, s.repeats, s.quiet_seconds) == (50, 3, 30.0)
+    assert s.throughput_repeats == 3
     assert (s.restart_size, s.rss_size, s.workers) == (500, 1000, 1)
 
 
@@ -255,6 +256,14 @@ def test_table_lists_each_figure_and_n() -> None:
 
 def bench_args(argv: list[str]) -> argparse.Namespace:
     return bench.build_parser().parse_args(argv)
+
+
+def test_cpu_seconds_of_this_process() -> None:
+    import os
+
+    assert (bench.cpu_seconds(os.getpid()) or 0) >= 0
+    assert bench.cpu_seconds(None) is None
+    assert bench.vm_kib(os.getpid(), "VmHWM") > 0
 
 
 def test_bench_control_plane_widens_the_service_range(tmp_path: Path) -> None:
