@@ -6,7 +6,8 @@ with the same pytest invocation ``python -m harness conformance`` uses, and writ
 
 - ``reports/mutants/junit-<mutant>.xml``: one JUnit file per mutant (artifacts of the failed
   checks under ``reports/mutants/artifacts/<mutant>/``);
-- ``reports/mutants.json``::
+- ``reports/mutants.json`` (and, when ``reports/junit-*.xml`` of the real implementations
+  are there, ``comparison.md`` and ``comparison.html`` again, now with the kill matrix)::
 
     {"mutants": {"<mutant>": {"failed_checks": ["noop-stable", "watch-recovers[cut]", ...],
                               "killed_by": [base check ids], "doc": "...", ...}},
@@ -23,13 +24,17 @@ catches no mutant: a check no broken controller can fail proves nothing. Before 
 each mutant must start and answer ``/readyz``: one that cannot is a broken mutant, not a
 caught one; it fails the run at once instead of making every check wait for it.
 
-``--ci`` runs the subset ``CI_SKIP`` allows (see there), which keeps ``make test`` within
-CI's time; every check still runs against at least one mutant it kills.
+``--ci`` runs the CI subset, which keeps ``make test`` within CI's time: each mutant only
+against the checks that catch it by design (``caught_by`` in mutants.toml), or, if it
+declares none, against every check but the slowest cases (``CI_SLOW``). Every check still
+runs against at least one mutant it kills. The full run warns when a ``caught_by`` check
+missed its mutant.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import shutil
 import sys
@@ -60,15 +65,10 @@ CHECK_ORDER = (
     "rbac-least-privilege", "ready-with-kwok",
 )
 
-#: The CI subset (``--ci``): check cases skipped for every mutant but the ones named. Each is
-#: slow and catches only the mutants named (the full matrix shows it), so the CI run keeps
-#: every check and every kill that matters while saving most of its time.
-CI_SKIP: dict[str, tuple[str, ...]] = {
-    # 80 s per mutant: it waits out a stalled connection's read timeout.
-    "connection-stall": ("no-relist",),
-    # 35 s per mutant: a private control plane, and a restart of its API server.
-    "apiserver-restart": ("no-relist",),
-}
+#: The cases ``--ci`` leaves out for a mutant that declares no ``caught_by`` (so runs the
+#: whole suite): the two slowest, 80 s (a stalled connection's read timeout) and 35 s (a
+#: private control plane whose API server restarts); neither catches such a mutant.
+CI_SLOW = ("watch-recovers[connection-stall]", "watch-recovers[apiserver-restart]")
 
 #: Seconds a mutant has to answer /readyz before its suite (as the checks allow).
 READY_TIMEOUT = 60.0
@@ -158,6 +158,8 @@ def build_matrix(results: Mapping[str, SuiteResult | None],
                 failures={c: res.messages[c] for c in res.killed_by if c in res.messages},
                 ran=True,
             )
+        if "caught_by" in entry:
+            entry["missed"] = missed(entry["caught_by"], entry["failed_checks"]) if res else []
         out_mutants[mutant] = entry
     checks: dict[str, Any] = {}
     for check in sorted(ran, key=check_sort_key):
@@ -175,10 +177,14 @@ def build_matrix(results: Mapping[str, SuiteResult | None],
 
 def verdict(data: Mapping[str, Any]) -> dict[str, Any]:
     """``survivors``: mutants no check killed (a mutant whose suite did not run is one);
-    ``idle_checks``: checks that ran and killed no mutant; ``ok`` if both are empty."""
+    ``idle_checks``: checks that ran and killed no mutant; ``ok`` if both are empty.
+    ``expected_missed``: per mutant, the ``caught_by`` checks that did not catch it this time
+    (a warning: the check may have grown blind to it, or a kill depends on timing)."""
     survivors = [m for m, e in data["mutants"].items() if not e.get("failed_checks")]
     idle = [c for c, e in data["checks"].items() if not e.get("killed")]
-    return {"ok": not survivors and not idle, "survivors": survivors, "idle_checks": idle}
+    expected_missed = {m: e["missed"] for m, e in data["mutants"].items() if e.get("missed")}
+    return {"ok": not survivors and not idle, "survivors": survivors, "idle_checks": idle,
+            "expected_missed": expected_missed}
 
 
 def format_matrix(data: Mapping[str, Any]) -> str:
@@ -196,7 +202,8 @@ def format_matrix(data: Mapping[str, Any]) -> str:
         for check in checks:
             cases = [c for c in entry["failed_checks"] if base_check(c) == check]
             cells.append(" -" if not cases else (" x" if len(cases) == 1 else f"{len(cases):>2}"))
-        status = f"{len(entry['killed_by'])} checks" if entry["killed_by"] else "SURVIVED"
+        n = len(entry["killed_by"])
+        status = f"{n} check{'s' if n != 1 else ''}" if n else "SURVIVED"
         if not entry.get("ran", True):
             status = "DID NOT RUN" + (f": {entry['problem']}" if entry.get("problem") else "")
         lines.append(f"{mutant:<{width}}  " + " ".join(cells) + f"  {status}")
@@ -204,6 +211,9 @@ def format_matrix(data: Mapping[str, Any]) -> str:
     lines.append(f"{'kills':<{width}}  {kills}")
     v = data["verdict"]
     lines.append("")
+    for mutant, checks_missed in v.get("expected_missed", {}).items():
+        lines.append(f"warning: {mutant} was not caught by {', '.join(checks_missed)} "
+                     "(caught_by in mutants.toml)")
     if v["ok"]:
         lines.append(f"verdict: every mutant killed ({len(data['mutants'])}), every check "
                      f"kills at least one ({len(checks)})")
@@ -218,19 +228,73 @@ def format_matrix(data: Mapping[str, Any]) -> str:
 
 # --------------------------------------------------------------------------- running
 def mutant_info(mutant_id: str) -> dict[str, Any]:
-    """title, doc (the module docstring) and its three paragraphs, for mutants.json."""
+    """title, doc (the module docstring), its three paragraphs and the checks expected to
+    catch it, for mutants.json."""
     table = mutants.declared().get(mutant_id, {})
     doc = mutants.docstring(mutant_id)
     return {"title": str(table.get("title", mutant_id)), "doc": doc,
-            "explanation": mutants.sections(doc)}
+            "explanation": mutants.sections(doc),
+            "caught_by": list(table.get("caught_by", []))}
 
 
-def ci_filter(mutant_id: str, checks_filter: str | None = None) -> str | None:
-    """The ``-k`` expression of the CI subset for one mutant (and ``checks_filter``)."""
-    skipped = [case for case, keep in CI_SKIP.items() if mutant_id not in keep]
-    parts = [f"({checks_filter})"] if checks_filter else []
-    parts += [f"not {case.replace('-', '_')}" for case in skipped]
-    return " and ".join(parts) or None
+def check_functions(conformance_dir: Path = REPO_ROOT / "conformance") -> dict[str, list[str]]:
+    """Check id (and ``id[case]``) -> the test functions that implement it, read from the
+    ``@pytest.mark.check(...)`` decorators in ``conformance/test_*.py`` (not imported)."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(conformance_dir.glob("test_*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for dec in node.decorator_list:
+                if not (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute)
+                        and dec.func.attr == "check" and dec.args
+                        and isinstance(dec.args[0], ast.Constant)):
+                    continue
+                check = str(dec.args[0].value)
+                case = next((k.value.value for k in dec.keywords
+                             if k.arg == "case" and isinstance(k.value, ast.Constant)), None)
+                names = [check, f"{check}[{case}]"] if case else [check]
+                for name in names:
+                    found.setdefault(name, []).append(node.name)
+    return found
+
+
+def caught_by(mutant_id: str) -> list[str]:
+    """The checks that catch the mutant by design (``caught_by`` in mutants.toml)."""
+    return list(mutants.declared().get(mutant_id, {}).get("caught_by", []))
+
+
+def select_checks(check_ids: Iterable[str], functions: Mapping[str, list[str]]) -> str:
+    """A ``-k`` expression selecting the test functions of ``check_ids``."""
+    names: set[str] = set()
+    for check in check_ids:
+        if check not in functions:
+            raise ImplementationError(f"no conformance check {check!r} (known: "
+                                      f"{', '.join(sorted(functions))})")
+        names.update(functions[check])
+    return " or ".join(sorted(names))
+
+
+def ci_filter(mutant_id: str, checks_filter: str | None = None,
+              functions: Mapping[str, list[str]] | None = None) -> str | None:
+    """The ``-k`` expression of the CI subset for one mutant, combined with ``checks_filter``:
+    its ``caught_by`` checks, or, when it declares none, every check but ``CI_SLOW``."""
+    functions = functions if functions is not None else check_functions()
+    expected = caught_by(mutant_id)
+    if expected:
+        parts = [f"({select_checks(expected, functions)})"]
+    else:
+        parts = [f"not ({select_checks(CI_SLOW, functions)})"]
+    if checks_filter:
+        parts.append(f"({checks_filter})")
+    return " and ".join(parts)
+
+
+def missed(expected: Iterable[str], failed: Iterable[str]) -> list[str]:
+    """The expected checks (ids or ``id[case]``) that did not fail."""
+    failed = list(failed)
+    return [c for c in expected
+            if c not in failed and ("[" in c or all(base_check(f) != c for f in failed))]
 
 
 def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Path) -> str:
@@ -275,6 +339,8 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
     started = time.monotonic()
     results: dict[str, SuiteResult | None] = {}
     info = {m: mutant_info(m) for m in chosen}
+    functions = check_functions()
+    filters = {m: ci_filter(m, checks_filter, functions) if ci else checks_filter for m in chosen}
     with ControlPlane() as cp:
         for i, m in enumerate(chosen, 1):
             t0 = time.monotonic()
@@ -286,7 +352,7 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
                                seconds=round(time.monotonic() - t0, 1))
                 results[m] = None
                 continue
-            k = ci_filter(m, checks_filter) if ci else checks_filter
+            k = filters[m]
             extra = ["-n", str(workers), "--tb=line", *(["-k", k] if k else [])]
             code = run_suite(m, cp.state_path, out, extra, [str(mutants.MUTANTS_FILE)])
             junit = out / f"junit-{m}.xml"
@@ -303,7 +369,52 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
     path.write_text(json.dumps(data, indent=2) + "\n")
     print(format_matrix(data))
     _say(f"wrote {path} and {out}/junit-*.xml in {data['run']['seconds']:.0f}s")
+    refresh_comparison(reports_dir)
     return data
+
+
+def rebuild(mutant_ids: Iterable[str] | None, reports_dir: Path) -> dict[str, Any]:
+    """Write ``reports_dir/mutants.json`` again from the JUnit files a run left in
+    ``reports_dir/mutants/`` (after editing a mutant's docstring, say), without running
+    anything; print the kill matrix and return the dict."""
+    chosen = list(mutant_ids or mutants.declared())
+    out = reports_dir / "mutants"
+    results = {m: read_junit(out / f"junit-{m}.xml") if (out / f"junit-{m}.xml").exists()
+               else None for m in chosen}
+    previous = load_previous(reports_dir / "mutants.json")
+    info = {m: {**{k: v for k, v in previous.get(m, {}).items()
+                   if k in ("exit_code", "seconds", "junit", "problem")},
+                **mutant_info(m)} for m in chosen}
+    data = build_matrix(results, info)
+    data["run"] = {**previous.get("<run>", {}), "rebuilt": True}
+    (reports_dir / "mutants.json").write_text(json.dumps(data, indent=2) + "\n")
+    print(format_matrix(data))
+    refresh_comparison(reports_dir)
+    return data
+
+
+def load_previous(path: Path) -> dict[str, Any]:
+    """The mutants of an earlier mutants.json by id, and its "run" under ``<run>``."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return {**data.get("mutants", {}), "<run>": data.get("run", {})}
+
+
+def refresh_comparison(reports_dir: Path) -> list[Path]:
+    """Rewrite the comparison report (Markdown and HTML) so that it shows the new kill
+    matrix, if the real implementations' JUnit files are there to build it from."""
+    from harness import report
+
+    files = sorted(reports_dir.glob("junit-*.xml"))
+    if not files:
+        _say(f"no junit-*.xml in {reports_dir}: `make conformance` writes them, and then the "
+             "comparison report shows the kill matrix too")
+        return []
+    paths = report.write_all(report.build(files, load_implementations()), reports_dir)
+    _say(f"kill matrix added to {', '.join(str(p) for p in paths)}")
+    return paths
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -315,16 +426,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reports", default=str(DEFAULT_REPORTS), help="reports folder")
     parser.add_argument("-k", dest="checks_filter", help="pytest -k expression selecting checks")
     parser.add_argument("--ci", action="store_true",
-                        help="the CI subset: skip the slow cases in CI_SKIP except for the "
-                             "mutants they are there to catch")
+                        help="the CI subset: each mutant against its caught_by checks only")
+    parser.add_argument("--from-junit", action="store_true",
+                        help="run nothing: rebuild mutants.json from reports/mutants/junit-*.xml")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
     """Run as the options say; the exit code: 0 verdict ok, 1 not, 2 bad input, 3 no
     control plane."""
     try:
-        data = run_mutants(args.mutant, Path(args.reports), args.workers, args.checks_filter,
-                           ci=args.ci)
+        if args.from_junit:
+            data = rebuild(args.mutant, Path(args.reports))
+        else:
+            data = run_mutants(args.mutant, Path(args.reports), args.workers,
+                               args.checks_filter, ci=args.ci)
     except (ImplementationError, binaries.BinaryError) as exc:
         _say(str(exc))
         return 2

@@ -19,6 +19,7 @@ error to requeue: the namespace's deletion removes the ModelService anyway.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from kubernetes import client as k8s
 
@@ -29,7 +30,12 @@ from python_operator.runtime.reconcile import Result
 
 
 class ReadsNamespaceReconciler(controller.ModelServiceReconciler):
-    _core: k8s.CoreV1Api | None = None
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        kubeconfig = os.environ.get("KUBECONFIG")
+        self._core: Any = (
+            k8s.CoreV1Api(operator_main.new_api_client(kubeconfig)) if kubeconfig else None
+        )
 
     def reconcile(self, key: str) -> Result:
         namespace = key.partition("/")[0]
@@ -40,8 +46,6 @@ class ReadsNamespaceReconciler(controller.ModelServiceReconciler):
     def namespace_terminating(self, namespace: str) -> bool:
         """The mutant: a cluster-scoped read; any failure counts as "not terminating"."""
         try:
-            if self._core is None:
-                self._core = k8s.CoreV1Api(operator_main.new_api_client(os.environ["KUBECONFIG"]))
             ns = self._core.read_namespace(namespace, _request_timeout=10)
         except Exception:
             return False

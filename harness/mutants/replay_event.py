@@ -73,8 +73,8 @@ class RememberEvent:
 
 
 class ChildDeleted(controller_.EnqueueRequestForOwner):
-    """Owns(child): only a child's DELETED means something (create it again); its ADDED is
-    our own doing and its MODIFIED is ignored."""
+    """Owns(child): only a child's DELETED means something (create it again, unless its
+    ModelService is being deleted); its ADDED is our own doing and its MODIFIED is ignored."""
 
     def on_add(self, obj: Obj) -> None:
         pass
@@ -89,7 +89,7 @@ class ChildDeleted(controller_.EnqueueRequestForOwner):
         key = f"{obj['metadata'].get('namespace', '')}/{ref.get('name', '')}"
         with _lock:
             ms = LAST_SEEN.get(key)
-        if ms is not None:
+        if ms is not None and not ms["metadata"].get("deletionTimestamp"):
             remember(self._queue, CHILD_DELETED, ms)
 
 

@@ -82,7 +82,7 @@ def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results) -> 
 def test_verdict_names_survivors_and_checks_that_kill_nothing(results) -> None:
     data = mutant_run.build_matrix(results)
     assert data["verdict"] == {"ok": False, "survivors": ["survivor"],
-                               "idle_checks": ["create-converges"]}
+                               "idle_checks": ["create-converges"], "expected_missed": {}}
     table = mutant_run.format_matrix(data)
     assert "SURVIVED" in table
     assert "mutants no check killed: survivor" in table
@@ -94,7 +94,8 @@ def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(results, tmp_pa
     results["ready-on-write"] = mutant_run.read_junit(
         junit(tmp_path / "e.xml", FAIL.format(name="create-converges", why="Ready=True")))
     data = mutant_run.build_matrix(results)
-    assert data["verdict"] == {"ok": True, "survivors": [], "idle_checks": []}
+    assert data["verdict"] == {"ok": True, "survivors": [], "idle_checks": [],
+                               "expected_missed": {}}
     assert "verdict: every mutant killed (4)" in mutant_run.format_matrix(data)
 
 
@@ -117,12 +118,47 @@ def test_base_check() -> None:
     assert mutant_run.base_check("noop-stable") == "noop-stable"
 
 
-def test_ci_subset_keeps_slow_cases_only_for_the_mutants_they_catch() -> None:
-    for case, keep in mutant_run.CI_SKIP.items():
-        for mutant in keep:
-            assert case.replace("-", "_") not in (mutant_run.ci_filter(mutant) or "")
-        assert f"not {case.replace('-', '_')}" in (mutant_run.ci_filter("always-update") or "")
-    assert (mutant_run.ci_filter("always-update", "noop") or "").startswith("(noop) and not ")
+def test_check_functions_are_read_from_the_check_markers() -> None:
+    functions = mutant_run.check_functions()
+    assert functions["noop-stable"] == ["test_noop_stable"]
+    assert functions["watch-recovers[compaction-410]"] == ["test_watch_expired_after_compaction"]
+    assert "test_watch_expired_after_compaction" in functions["watch-recovers"]
+    assert len(functions["watch-recovers"]) == 4
+
+
+def test_every_caught_by_names_a_check_and_every_check_is_expected_to_catch_one() -> None:
+    functions = mutant_run.check_functions()
+    expected: set[str] = set()
+    for mutant in mutant_run.mutants.declared():
+        for check in mutant_run.caught_by(mutant):
+            assert check in functions, f"{mutant}: caught_by names no check: {check}"
+            expected.add(mutant_run.base_check(check))
+    # The CI subset runs only these: every check must be among them, or CI's verdict fails.
+    checks = {mutant_run.base_check(c) for c in functions} - {"ready-with-kwok"}
+    assert checks <= expected, f"no mutant expects to be caught by {sorted(checks - expected)}"
+
+
+def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest() -> None:
+    functions = {"noop-stable": ["test_noop_stable"],
+                 "child-repaired": ["test_child_repaired"],
+                 "watch-recovers[connection-stall]": ["test_connection_stall"],
+                 "watch-recovers[apiserver-restart]": ["test_apiserver_restart"]}
+    assert mutant_run.ci_filter("always-update", None, functions) == \
+        "(test_child_repaired or test_noop_stable)"
+    assert mutant_run.ci_filter("retry-stale", "noop", functions) == \
+        "not (test_apiserver_restart or test_connection_stall) and (noop)"
+
+
+def test_missed_expected_kills_are_warned_about_not_fatal(results) -> None:
+    info = {"always-update": {"caught_by": ["noop-stable", "child-repaired"]},
+            "no-relist": {"caught_by": ["watch-recovers", "watch-recovers[apiserver-restart]"]}}
+    data = mutant_run.build_matrix(results, info)
+    assert data["mutants"]["always-update"]["missed"] == ["child-repaired"]
+    assert data["mutants"]["no-relist"]["missed"] == ["watch-recovers[apiserver-restart]"]
+    assert data["verdict"]["expected_missed"] == {
+        "always-update": ["child-repaired"], "no-relist": ["watch-recovers[apiserver-restart]"]}
+    assert "warning: always-update was not caught by child-repaired" in \
+        mutant_run.format_matrix(data)
 
 
 def test_mutant_info_has_title_doc_and_the_three_paragraphs() -> None:
@@ -130,6 +166,7 @@ def test_mutant_info_has_title_doc_and_the_three_paragraphs() -> None:
     assert info["title"] == "does not watch Deployments and Services"
     assert info["doc"].startswith("no-owns: ")
     assert set(info["explanation"]) == {"anti_pattern", "why", "correct"}
+    assert info["caught_by"] == ["noop-stable", "child-repaired"]
 
 
 def test_unknown_mutant_is_refused_before_anything_starts(tmp_path: Path) -> None:

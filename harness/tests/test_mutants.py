@@ -282,6 +282,16 @@ def test_replay_event_replays_create_after_a_restart_and_ignores_child_edits(mon
     assert ctrl.queue.len() == 1  # only the key from on_add above
     assert module.INTENTS == {}
 
+    # A child deleted: created again from the ModelService as last heard of.
+    child_handler.on_delete(svc)
+    assert module.INTENTS["lab/web"][0] == module.CHILD_DELETED
+    # ... but not while the ModelService is being deleted.
+    module.INTENTS.clear()
+    for_handler.on_update(ms, deleting(informer.copy_obj(ms)))
+    assert module.INTENTS["lab/web"][0] == module.DELETING
+    child_handler.on_delete(svc)
+    assert module.INTENTS["lab/web"][0] == module.DELETING
+
 
 def test_the_real_operator_converges_the_restarted_world() -> None:
     ms, dep, svc = converged()
@@ -384,7 +394,9 @@ def test_zombie_leader_carries_on_where_the_real_manager_exits(monkeypatch) -> N
     assert not ctrl._stopping.is_set(), "the zombie's workers keep running"
 
 
-def test_reads_namespace_reads_a_cluster_scoped_object_and_ignores_the_refusal() -> None:
+def test_reads_namespace_reads_a_cluster_scoped_object_and_ignores_the_refusal(
+        monkeypatch) -> None:
+    monkeypatch.delenv("KUBECONFIG", raising=False)
     module = load("reads-namespace")
     asked: list[str] = []
 
