@@ -8,7 +8,8 @@ implementation in turn on it with the same inputs and the same worker count
      "implementations": {"go": FIGURES, "python": FIGURES},
      "ratios": {"python/go": FIGURES},
      "latency_samples_s": {"go": [...], "python": [...]},
-     "details": {...}, "failed_writes": {...}, "errors": [...]}
+     "details": {"go": {per-run numbers, "failed_writes": {kind: {count, cause}}}, ...},
+     "errors": [...]}
 
 FIGURES has the keys of ``FIGURE_KEYS``; ``throughput_s`` is an object keyed by N (as a
 string). Every figure is absolute on the machine described in "machine". The phases, each in
@@ -18,8 +19,9 @@ a fresh namespace with a fresh operator process running as its own user (``model
   time, each after the previous one converged and a 0.25 s gap; per object, the time from
   sending the create to the first watch event showing it converged. p50 and p95 per run; the
   figure is the median over runs.
-- **throughput** (``--throughput-repeats`` times per N): create N ModelServices at once
-  (8 client threads), time from the first create sent until the last one converged.
+
+- **throughput** (``--throughput-repeats`` times per N, median): create N ModelServices at
+  once (8 client threads), time from the first create sent until the last one converged.
 - **writes, reconciles, requests**: from the audit log (by user and namespace) and the
   operator's ``/metrics``, over the latency and throughput phases, in the window from the
   operator being ready to it having settled (work queue empty, reconcile count still for 1 s).
@@ -30,8 +32,15 @@ a fresh namespace with a fresh operator process running as its own user (``model
 - **restart** (after N = ``--restart-size`` settled): SIGKILL; while it is down, change
   spec.replicas of every tenth ModelService; start it again. restart_to_converged_s is the
   time from the new process being started until both (a) every changed ModelService shows
-  converged status at its new generation and (b) the operator has reconciled at least N
-  times with an empty work queue (every object looked at again).
+  converged status at its new generation and (b) the operator has reconciled at least N + 1
+  times (the N and the warm-up object) with an empty work queue: every object looked at again.
+
+Every run (latency, and throughput for each N) gets a fresh namespace and a fresh operator
+process, measures only after one unmeasured warm-up ModelService, and afterwards stops the
+operator and empties the namespace, so that each run starts on the same API server (envtest
+frees nothing by itself). Runs alternate between the implementations (go, python, go, ...).
+The control plane is warmed up once (the first ModelService create of a new kube-apiserver
+takes ~2 s) and has a /16 Service range (the harness default /24 runs out of ClusterIPs).
 
 "Converged" (the status half of conformance/support.py's ``is_converged``): status
 observedGeneration equals metadata.generation and both conditions Ready and Progressing are
@@ -99,10 +108,12 @@ FIGURE_LABELS = {
 #: Why a failed write happens, by ``"<verb> <resource[/sub]> <code> <reason>"``.
 FAILED_WRITE_CAUSES = {
     "update modelservices/status 409 Conflict": (
-        "a status update sent with the resourceVersion of a cached ModelService that was older "
-        "than the operator's own last write to it (the cache had not yet received the watch "
-        "event of the finalizer or status update); the reconcile returns the error and the "
-        "retry, reading the caught-up cache, finds nothing to write"),
+        "the second reconcile of a new ModelService (queued again by the watch events of the "
+        "first one's own writes) ran before the watch event of the first one's status update "
+        "reached the cache: it read the ModelService as of the finalizer update, without "
+        "status, and sent a status update with that stale resourceVersion; the error requeues "
+        "the key and the third reconcile, on the caught-up cache, writes nothing. Seen when "
+        "the queue is short (one object at a time), rarely when hundreds are queued"),
     "update modelservices 409 Conflict": (
         "a finalizer update sent with a stale resourceVersion (the cached ModelService lagged "
         "a write made meanwhile)"),
@@ -767,7 +778,7 @@ class Settings:
             "restart_to_converged_s": (
                 f"N = {self.restart_size} converged; SIGKILL; spec.replicas changed on every "
                 f"{self.restart_every}th; process started: time until those converged at "
-                f"their new generation AND reconcile count >= N with an empty queue"),
+                f"their new generation AND reconcile count >= N + 1 (with the warm-up object) and an empty queue"),
         }
 
 
