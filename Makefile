@@ -17,7 +17,9 @@ help:
 	@echo "make test         unit tests, go test (envtest), and the conformance run"
 	@echo "make tools        build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl)"
 	@echo "make up / down    a control plane in the background (prints export KUBECONFIG=...)"
-	@echo "make report       rebuild reports/comparison.md from reports/junit-*.xml"
+	@echo "make report       rebuild reports/comparison.{md,html} from reports/"
+	@echo "make bench        both implementations on one control plane: reports/bench.json (BENCH_ARGS=--quick: smoke run)"
+	@echo "make mutants      the suite against every mutant operator: reports/mutants.json, kill matrix"
 	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
 	@echo "make clean        remove build/, reports/ and the virtualenv (the binary cache stays)"
 

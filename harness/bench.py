@@ -690,27 +690,12 @@ def vm_kib(pid: int, field_name: str) -> int | None:
 
 
 # =========================================================================== the control plane
-#: kube-apiserver's Service range for the bench. harness.controlplane uses 10.0.0.0/24: 254
-#: ClusterIPs, and in envtest no Service is ever freed (namespaces never finish terminating),
-#: so the creates of N = 1000 (and every run after the first ~250 Services) would fail with
-#: "failed to allocate a serviceIP: range is full". A /16 holds 65534, and keeps 10.0.0.1 (the
-#: `kubernetes` Service, in the serving certificate) inside the range.
-SERVICE_CLUSTER_IP_RANGE = "10.0.0.0/16"
-
-
 def bench_control_plane(workdir: Path | None = None) -> Any:
-    """A ControlPlane whose kube-apiserver has the bench's larger Service range."""
+    """The control plane the bench runs on (its /16 Service range holds every run's Services:
+    envtest never frees a ClusterIP)."""
     from harness.controlplane import ControlPlane
 
-    class BenchControlPlane(ControlPlane):
-        def _apiserver_args(self) -> list[str]:
-            args = super()._apiserver_args()
-            flag = "--service-cluster-ip-range="
-            if not any(a.startswith(flag) for a in args):
-                raise RuntimeError(f"kube-apiserver arguments have no {flag}: update harness/bench.py")
-            return [flag + SERVICE_CLUSTER_IP_RANGE if a.startswith(flag) else a for a in args]
-
-    return BenchControlPlane(workdir=workdir)
+    return ControlPlane(workdir=workdir)
 
 
 # =========================================================================== the runs

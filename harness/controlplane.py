@@ -68,6 +68,9 @@ AUDIT_POLICY = {
 
 Progress = Callable[[str], None]
 
+#: kube-apiserver's Service range; 10.0.0.1 (the `kubernetes` Service) is in the serving cert.
+SERVICE_CLUSTER_IP_RANGE = "10.0.0.0/16"
+
 
 def _progress(line: str) -> None:
     print(f"[control-plane] {line}", file=sys.stderr, flush=True)
@@ -260,7 +263,9 @@ class ControlPlane:
             f"--tls-cert-file={pki / 'apiserver.crt'}", f"--tls-private-key-file={pki / 'apiserver.key'}",
             f"--client-ca-file={pki / 'ca.crt'}",
             "--authorization-mode=RBAC",
-            "--service-cluster-ip-range=10.0.0.0/24",
+            # A /16: envtest never frees a ClusterIP (no namespace controller), and a /24 is
+            # full after ~250 Services, fewer than a mutant matrix or a benchmark creates.
+            f"--service-cluster-ip-range={SERVICE_CLUSTER_IP_RANGE}",
             f"--service-account-issuer={self.state.server}",
             f"--service-account-key-file={pki / 'sa.crt'}",
             f"--service-account-signing-key-file={pki / 'sa.key'}",
