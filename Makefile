@@ -67,3 +67,16 @@ bench: $(STAMP)
 
 clean:
 	rm -rf build reports $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# The kill matrix: the suite against every mutant operator (harness/mutants/) on one control
+# plane; writes reports/mutants.json and adds the matrix to reports/comparison.{md,html}.
+# Exits non-zero if a mutant survives every check or a check kills no mutant. mutants-ci is
+# the subset `make test` runs: each mutant against the checks that catch it by design.
+MUTANT_WORKERS ?= 4
+MUTANT_ARGS ?=
+.PHONY: mutants mutants-ci
+mutants: binaries
+	$(PY) -m harness.mutant_run --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
+
+mutants-ci: binaries
+	$(PY) -m harness.mutant_run --ci --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
