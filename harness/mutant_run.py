@@ -251,7 +251,7 @@ def check_functions(conformance_dir: Path = REPO_ROOT / "conformance") -> dict[s
                         and isinstance(dec.args[0], ast.Constant)):
                     continue
                 check = str(dec.args[0].value)
-                case = next((k.value.value for k in dec.keywords
+                case = next((str(k.value.value) for k in dec.keywords
                              if k.arg == "case" and isinstance(k.value, ast.Constant)), None)
                 names = [check, f"{check}[{case}]"] if case else [check]
                 for name in names:

@@ -16,13 +16,16 @@ do is zero writes.
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from harness import mutants
 from python_operator import controller
 
 _compute_status = controller.compute_status
 
 
-class AlwaysChanged(dict):  # type: ignore[type-arg]
+class AlwaysChanged(dict[str, Any]):
     """A status that compares unequal to every other, so that step 6's
     ``if stored != computed`` always holds: the same as deleting the comparison."""
 
@@ -32,11 +35,15 @@ class AlwaysChanged(dict):  # type: ignore[type-arg]
     def __ne__(self, other: object) -> bool:
         return True
 
-    __hash__ = None  # type: ignore[assignment]
 
-
-def compute_status_always_changed(*args: object, **kwargs: object) -> controller.Obj:
-    return AlwaysChanged(_compute_status(*args, **kwargs))  # type: ignore[arg-type]
+def compute_status_always_changed(
+    ms: controller.Obj,
+    spec: controller.ModelServiceSpec,
+    dep: controller.Obj | None,
+    conflict: str,
+    now: datetime,
+) -> controller.Obj:
+    return AlwaysChanged(_compute_status(ms, spec, dep, conflict, now))
 
 
 PATCHES = (mutants.Patch(controller, "compute_status", compute_status_always_changed),)
