@@ -51,7 +51,7 @@ lint: $(STAMP) go-vet
 	$(PY) -m ruff check harness python_operator conformance
 	$(PY) -m mypy --strict python_operator
 
-test: unit go-test conformance
+test: unit go-test conformance mutants-ci
 
 report: $(STAMP)
 	$(PY) -m harness report
