@@ -44,6 +44,16 @@ def _repaired(admin: Kube, ns: str, bound: float, what: str) -> float:
     return time.monotonic() - started
 
 
+def _converged(lab, kubeconfig: Path | None = None):
+    """Start the operator (through ``kubeconfig`` if given), create ModelService ``web`` with
+    one replica, and wait until it converged and the operator settled; return the operator."""
+    op = lab.operators.start(**({"kubeconfig": kubeconfig} if kubeconfig else {}))
+    create_modelservice(lab.admin, lab.namespace, "web", replicas=1)
+    wait_converged(lab.admin, lab.namespace, "web")
+    wait_settled(op)
+    return op
+
+
 def _proxied(lab, tmp_path: Path) -> tuple[FaultProxy, Path]:
     state = lab.control_plane.state
     proxy = FaultProxy(("127.0.0.1", state.apiserver_port)).start()
@@ -63,10 +73,7 @@ def test_apiserver_restart(isolated, evidence):
     reconnecting) must be repaired: the informers re-watch (or re-list) and the events reach
     Reconcile."""
     lab = isolated.new()
-    op = lab.operators.start()
-    create_modelservice(lab.admin, lab.namespace, "web", replicas=1)
-    wait_converged(lab.admin, lab.namespace, "web")
-    wait_settled(op)
+    op = _converged(lab)
     lab.control_plane.stop_apiserver()
     lab.control_plane.start_apiserver()
     _break_world(lab.admin, lab.namespace)
@@ -84,10 +91,7 @@ def test_connection_cut(isolated, tmp_path, evidence):
     lab = isolated.new()
     proxy, kubeconfig = _proxied(lab, tmp_path)
     try:
-        op = lab.operators.start(kubeconfig=kubeconfig)
-        create_modelservice(lab.admin, lab.namespace, "web", replicas=1)
-        wait_converged(lab.admin, lab.namespace, "web")
-        wait_settled(op)
+        _converged(lab, kubeconfig)
         proxy.refuse(True)
         evidence.record("connections_cut", proxy.cut())
         _break_world(lab.admin, lab.namespace)
@@ -111,10 +115,7 @@ def test_connection_stall(isolated, tmp_path, evidence):
     lab = isolated.new()
     proxy, kubeconfig = _proxied(lab, tmp_path)
     try:
-        op = lab.operators.start(kubeconfig=kubeconfig)
-        create_modelservice(lab.admin, lab.namespace, "web", replicas=1)
-        wait_converged(lab.admin, lab.namespace, "web")
-        wait_settled(op)
+        _converged(lab, kubeconfig)
         evidence.record("connections_stalled", proxy.stall_existing())
         _break_world(lab.admin, lab.namespace)
         took = _repaired(lab.admin, lab.namespace, STALL_BOUND_S, "after a stall")
@@ -135,10 +136,7 @@ def test_watch_expired_after_compaction(isolated, tmp_path, evidence, impl):
     lab = isolated.new(watch_cache=False)
     proxy, kubeconfig = _proxied(lab, tmp_path)
     try:
-        op = lab.operators.start(kubeconfig=kubeconfig)
-        create_modelservice(lab.admin, lab.namespace, "web", replicas=1)
-        wait_converged(lab.admin, lab.namespace, "web")
-        wait_settled(op)
+        _converged(lab, kubeconfig)
         proxy.refuse(True)
         proxy.cut()
         _break_world(lab.admin, lab.namespace)
