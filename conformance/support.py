@@ -54,11 +54,13 @@ def condition(msvc: dict[str, Any], ctype: str) -> dict[str, Any] | None:
     return None
 
 
-def is_converged(admin: Kube, namespace: str, name: str) -> dict[str, Any] | None:
+def is_converged(admin: Kube, namespace: str, name: str,
+                 msvc: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The ModelService if it has converged (status observedGeneration = generation, both
     conditions set and no ChildConflict, a Deployment with spec.replicas, and a Service),
-    else None."""
-    msvc = admin.get("modelservices", namespace, name)
+    else None. ``msvc``: the ModelService as just read (default: read it now), so the
+    verdict is about the very object returned."""
+    msvc = msvc if msvc is not None else admin.get("modelservices", namespace, name)
     if not msvc:
         return None
     status = msvc.get("status") or {}
@@ -80,7 +82,7 @@ def wait_converged(admin: Kube, namespace: str, name: str,
     """Wait until ``is_converged``; return the ModelService. AssertionError with the last
     observed ModelService on timeout."""
     return wait_for(lambda: admin.get("modelservices", namespace, name),
-                    lambda _m: is_converged(admin, namespace, name) is not None,
+                    lambda m: is_converged(admin, namespace, name, m) is not None,
                     timeout, f"ModelService {namespace}/{name} to converge")
 
 

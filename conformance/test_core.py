@@ -111,6 +111,7 @@ def test_noop_stable(admin, namespace, operators, audit, evidence, impl):
     # 1. Restart: the new process lists everything and reconciles it.
     op.terminate()
     op.start()
+    wait_reconciled_past(op, 0)
     after_restart = wait_settled(op)
     assert after_restart >= 1, "the restarted operator never reconciled the existing ModelService"
     evidence.record("reconciles_after_restart", after_restart)
@@ -255,3 +256,51 @@ def test_restart_reconverges(admin, namespace, operators, evidence):
     assert deps[0]["spec"]["replicas"] == 2
     assert len(svcs) == 1
     assert msvc["status"]["observedGeneration"] == msvc["metadata"]["generation"]
+
+
+@pytest.mark.check("stale-update-conflict", case="operator-409")
+def test_operator_conflict_is_recomputed(admin, namespace, operators, control_plane, audit,
+                                         tmp_path, evidence, impl):
+    """stale-update-conflict[operator-409]: the operator's own write is made stale on purpose,
+    so the API server refuses it with 409, and the operator must recompute from a fresh read
+    rather than resend the rejected object.
+
+    The operator talks to the API server through a proxy that delays every chunk by one
+    second. As soon as the operator starts sending its first write (based on the ModelService
+    as its cache saw it), the ModelService is changed directly; the delayed write then arrives
+    with an old resourceVersion and gets 409 Conflict. A correct controller returns the error,
+    is requeued, reads its (by then updated) cache and converges with one or two conflicts. A
+    controller that retries the same object in a loop never converges.
+    """
+    from harness.faultproxy import FaultProxy, with_server
+
+    delay = 1.0
+    proxy = FaultProxy(("127.0.0.1", control_plane.state.apiserver_port)).start()
+    try:
+        kubeconfig = with_server(operators.kubeconfig, tmp_path / "slow.kubeconfig", proxy.address)
+        op = operators.start(kubeconfig=kubeconfig)
+        wait_settled(op)
+        proxy.delay(delay)
+        start = audit.sync(admin)
+        sent = proxy.stats()["bytes_up"]
+        create_modelservice(admin, namespace, "web", replicas=1)
+        wait_for(lambda: proxy.stats()["bytes_up"], lambda b: b > sent, 30,
+                 "the operator to start sending its first write")
+        admin.patch("modelservices", namespace, "web",
+                    {"metadata": {"annotations": {"example.com/changed": "meanwhile"}}})
+        msvc = wait_converged(admin, namespace, "web")
+        proxy.delay(0)
+        end = audit.sync(admin)
+    finally:
+        proxy.stop()
+    writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
+                    writes_only=True)
+    conflicts = [r.describe() for r in writes if r.code == 409]
+    evidence.record("operator_conflicts", conflicts)
+    evidence.record("operator_writes", [r.describe() for r in writes])
+    assert msvc["metadata"].get("annotations", {}).get("example.com/changed") == "meanwhile"
+    assert conflicts, ("the experiment did not make the operator's write stale (no 409): "
+                       f"its writes were {[r.describe() for r in writes]}")
+    assert len(conflicts) <= 3, (
+        f"{len(conflicts)} conflicts: after a 409 the operator must re-read and recompute, not "
+        f"resend the rejected object: {conflicts}")
