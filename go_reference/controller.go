@@ -243,17 +243,23 @@ func controlledBy(obj metav1.Object, ms *unstructured.Unstructured) bool {
 	return ref != nil && ref.UID == ms.GetUID()
 }
 
+// childObjectMeta is the metadata both children share: the ModelService's name and namespace,
+// the three labels, and the controller ownerReference that maps the child's events back here.
+func childObjectMeta(ms *unstructured.Unstructured) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Name:            ms.GetName(),
+		Namespace:       ms.GetNamespace(),
+		Labels:          childLabels(ms.GetName()),
+		OwnerReferences: []metav1.OwnerReference{ownerReference(ms)},
+	}
+}
+
 // desiredDeployment is the Deployment the ModelService requires, as it would be created.
 func desiredDeployment(ms *unstructured.Unstructured, spec modelServiceSpec) *appsv1.Deployment {
 	name := ms.GetName()
 	args := []string{"--model=" + spec.Model, fmt.Sprintf("--port=%d", *spec.Port)}
 	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:            name,
-			Namespace:       ms.GetNamespace(),
-			Labels:          childLabels(name),
-			OwnerReferences: []metav1.OwnerReference{ownerReference(ms)},
-		},
+		ObjectMeta: childObjectMeta(ms),
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To(*spec.Replicas),
 			Selector: &metav1.LabelSelector{MatchLabels: selectorLabels(name)},
@@ -277,12 +283,7 @@ func desiredDeployment(ms *unstructured.Unstructured, spec modelServiceSpec) *ap
 func desiredService(ms *unstructured.Unstructured, spec modelServiceSpec) *corev1.Service {
 	name := ms.GetName()
 	return &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:            name,
-			Namespace:       ms.GetNamespace(),
-			Labels:          childLabels(name),
-			OwnerReferences: []metav1.OwnerReference{ownerReference(ms)},
-		},
+		ObjectMeta: childObjectMeta(ms),
 		Spec: corev1.ServiceSpec{
 			Type:     corev1.ServiceTypeClusterIP,
 			Selector: selectorLabels(name),

@@ -405,6 +405,18 @@ def controlled_by(obj: Obj, ms: Obj) -> bool:
     return ref is not None and ref.get("uid") == ms["metadata"].get("uid")
 
 
+def child_metadata(ms: Obj) -> Obj:
+    """The metadata both children share: the ModelService's name and namespace, the three
+    labels, and the controller ownerReference that maps the child's events back here."""
+    name = ms["metadata"]["name"]
+    return {
+        "name": name,
+        "namespace": ms["metadata"]["namespace"],
+        "labels": child_labels(name),
+        "ownerReferences": [owner_reference(ms)],
+    }
+
+
 def desired_deployment(ms: Obj, spec: ModelServiceSpec) -> Obj:
     """The Deployment the ModelService requires, as it would be created."""
     name = ms["metadata"]["name"]
@@ -412,12 +424,7 @@ def desired_deployment(ms: Obj, spec: ModelServiceSpec) -> Obj:
     return {
         "apiVersion": "apps/v1",
         "kind": KIND_DEPLOYMENT,
-        "metadata": {
-            "name": name,
-            "namespace": ms["metadata"]["namespace"],
-            "labels": child_labels(name),
-            "ownerReferences": [owner_reference(ms)],
-        },
+        "metadata": child_metadata(ms),
         "spec": {
             "replicas": spec.replicas,
             "selector": {"matchLabels": selector_labels(name)},
@@ -447,12 +454,7 @@ def desired_service(ms: Obj, spec: ModelServiceSpec) -> Obj:
     return {
         "apiVersion": "v1",
         "kind": KIND_SERVICE,
-        "metadata": {
-            "name": name,
-            "namespace": ms["metadata"]["namespace"],
-            "labels": child_labels(name),
-            "ownerReferences": [owner_reference(ms)],
-        },
+        "metadata": child_metadata(ms),
         "spec": {
             "type": "ClusterIP",
             "selector": selector_labels(name),
