@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,12 +75,15 @@ const (
 
 // ModelServiceReconciler reconciles a ModelService into a Deployment and a Service.
 //
-// Its client reads from the manager's informer cache and writes to the API server. The
-// reconciler holds no other state: everything it decides, it decides again from the cache on
-// the next call, so any number of reconcilers (a restarted process, a new leader) built with
-// only a client reach the same result.
+// Its Client reads from the manager's informer cache and writes to the API server; APIReader
+// reads from the API server itself (mgr.GetAPIReader()), for the one decision the cache
+// cannot be trusted with: that no child is left (see finalize). The reconciler holds no other
+// state: everything it decides, it decides again on the next call, so any number of
+// reconcilers (a restarted process, a new leader) built with only these two reach the same
+// result.
 type ModelServiceReconciler struct {
 	client.Client
+	APIReader client.Reader
 }
 
 // Reconcile makes the cluster hold what the ModelService req names requires, now.
@@ -417,29 +421,46 @@ func kindOf(obj client.Object) string {
 
 // modelServiceStatus is .status as this operator writes it. Every scalar is always written,
 // zeros included (no omitempty), so the stored status and a computed one compare exactly.
+// Conditions are not in it: they are merged into the stored list by type (mergeConditions).
 type modelServiceStatus struct {
-	ObservedGeneration int64              `json:"observedGeneration"`
-	Replicas           int32              `json:"replicas"`
-	ReadyReplicas      int32              `json:"readyReplicas"`
-	AvailableReplicas  int32              `json:"availableReplicas"`
-	Selector           string             `json:"selector"`
-	URL                string             `json:"url"`
-	Conditions         []metav1.Condition `json:"conditions"`
+	ObservedGeneration int64  `json:"observedGeneration"`
+	Replicas           int32  `json:"replicas"`
+	ReadyReplicas      int32  `json:"readyReplicas"`
+	AvailableReplicas  int32  `json:"availableReplicas"`
+	Selector           string `json:"selector"`
+	URL                string `json:"url"`
 }
 
+// ownedConditions are the condition types this operator writes, in the order it appends
+// them when they are absent. Every other type in status.conditions belongs to someone else.
+var ownedConditions = []string{conditionReady, conditionProgressing}
+
 // computeStatus rebuilds the status from the Deployment (dep; nil when there is none of ours)
-// and the conflict message of step 4 or 5 (empty when there is none). The conditions start
-// from the stored ones so that a condition whose status does not change keeps its
+// and the conflict message of step 4 or 5 (empty when there is none). Ready and Progressing
+// start from the stored ones so that a condition whose status does not change keeps its
 // lastTransitionTime; now is the time of any transition. It returns .status as unstructured
 // JSON, the form it is stored in, so the caller compares like with like.
+//
+// status.conditions is a map keyed by type (the CRD says x-kubernetes-list-type: map), and
+// the Kubernetes API conventions let other controllers add their own types. This operator
+// owns Ready, Progressing and the scalar fields, nothing else: every other condition is kept
+// exactly as stored, in its place, with its timestamps.
 func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *appsv1.Deployment,
 	conflict string, now time.Time) (map[string]interface{}, error) {
 	name, generation := ms.GetName(), ms.GetGeneration()
 
-	var stored modelServiceStatus
-	if raw, ok, _ := unstructured.NestedMap(ms.Object, "status"); ok {
-		// A stored status we cannot read is rebuilt from scratch.
-		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &stored)
+	stored, _, _ := unstructured.NestedSlice(ms.Object, "status", "conditions")
+	var conditions []metav1.Condition
+	for _, raw := range stored {
+		m, _ := raw.(map[string]interface{})
+		if condType, _ := m["type"].(string); !slices.Contains(ownedConditions, condType) {
+			continue
+		}
+		var c metav1.Condition
+		// A stored condition of ours that cannot be read is rebuilt from scratch.
+		if runtime.DefaultUnstructuredConverter.FromUnstructured(m, &c) == nil {
+			conditions = append(conditions, c)
+		}
 	}
 
 	status := modelServiceStatus{
@@ -453,7 +474,6 @@ func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *ap
 		status.AvailableReplicas = dep.Status.AvailableReplicas
 	}
 
-	conditions := stored.Conditions
 	set := func(condType string, s metav1.ConditionStatus, reason, message string) {
 		setCondition(&conditions, condType, s, reason, message, generation, now)
 	}
@@ -469,12 +489,48 @@ func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *ap
 		set(conditionReady, metav1.ConditionTrue, reasonReplicasAvailable, rollout)
 		set(conditionProgressing, metav1.ConditionFalse, reasonRolloutComplete, rollout)
 	}
-	// Exactly these two, in this order, whatever order or extras were stored.
-	status.Conditions = []metav1.Condition{
-		*meta.FindStatusCondition(conditions, conditionReady),
-		*meta.FindStatusCondition(conditions, conditionProgressing),
+
+	out, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&status)
+	if err != nil {
+		return nil, err
 	}
-	return runtime.DefaultUnstructuredConverter.ToUnstructured(&status)
+	owned := map[string]interface{}{}
+	for _, condType := range ownedConditions {
+		c, err := runtime.DefaultUnstructuredConverter.ToUnstructured(meta.FindStatusCondition(conditions, condType))
+		if err != nil {
+			return nil, err
+		}
+		owned[condType] = c
+	}
+	out["conditions"] = mergeConditions(stored, owned)
+	return out, nil
+}
+
+// mergeConditions is the stored conditions list with each owned type replaced in place by
+// its new value, and owned types that were absent appended in ownedConditions order. Entries
+// of other types are kept as stored, untouched (not even re-encoded: a foreign timestamp with
+// fractional seconds stays as written).
+func mergeConditions(stored []interface{}, owned map[string]interface{}) []interface{} {
+	merged := make([]interface{}, 0, len(stored)+len(owned))
+	seen := map[string]bool{}
+	for _, raw := range stored {
+		m, _ := raw.(map[string]interface{})
+		condType, _ := m["type"].(string)
+		if c, ok := owned[condType]; ok {
+			if !seen[condType] {
+				merged = append(merged, c)
+				seen[condType] = true
+			}
+			continue
+		}
+		merged = append(merged, raw)
+	}
+	for _, condType := range ownedConditions {
+		if !seen[condType] {
+			merged = append(merged, owned[condType])
+		}
+	}
+	return merged
 }
 
 // setCondition sets one condition in conditions with meta.SetStatusCondition: reason,
@@ -494,20 +550,35 @@ func setCondition(conditions *[]metav1.Condition, condType string, status metav1
 	})
 }
 
-// finalize is step 2: delete the children this ModelService controls, wait until the cache
-// no longer holds them, then remove the finalizer, last. The finalizer only orders the
+// finalize is step 2: delete the children this ModelService controls, wait until the API
+// server no longer holds them, then remove the finalizer, last. The finalizer only orders the
 // cleanup; what is ours is decided by the ownerReference UID, so a same-named child that was
 // replaced by someone else's is never deleted.
+//
+// The deletion policy the user chose is honoured (CONTRACT.md, "Deletion"): with the orphan
+// finalizer on the object (kubectl delete --cascade=orphan) the children must survive, so only
+// our finalizer is removed and no child is deleted; the garbage collector then strips their
+// ownerReferences. Finalizers that are not ours are never touched.
+//
+// The children are read with the APIReader, not from the cache. The cache can lag the
+// operator's own writes: a Deployment this process created a moment ago, in the reconcile
+// that added the finalizer, may not be in the cache yet. Concluding "no child left" from the
+// cache would remove the finalizer while the child exists, and the child would outlive its
+// ModelService, owned by a UID that no longer exists.
 func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.Unstructured) (ctrl.Result, error) {
 	log := logf.FromContext(ctx)
 	if !controllerutil.ContainsFinalizer(ms, finalizerName) {
 		return ctrl.Result{}, nil
 	}
+	if orphansChildren(ms) {
+		log.Info("Orphaned children", "propagationPolicy", string(metav1.DeletePropagationOrphan))
+		return r.removeFinalizer(ctx, ms)
+	}
 
 	remaining := false
 	for _, child := range []client.Object{&appsv1.Deployment{}, &corev1.Service{}} {
 		key := client.ObjectKey{Namespace: ms.GetNamespace(), Name: ms.GetName()}
-		if err := r.Get(ctx, key, child); err != nil {
+		if err := r.APIReader.Get(ctx, key, child); err != nil {
 			if apierrors.IsNotFound(err) {
 				continue
 			}
@@ -517,8 +588,12 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 			continue
 		}
 		remaining = true
+		if child.GetDeletionTimestamp() != nil {
+			// Deleted already and held by a finalizer of its own: wait, do not delete again.
+			continue
+		}
 		// The UID precondition makes the delete mean "this object", not "whatever is called
-		// this now": if the child was replaced since the cache saw it, the API server refuses
+		// this now": if the child was replaced since it was read, the API server refuses
 		// with 409 and the replacement survives. Background: the API server removes the child
 		// at once and the garbage collector (where one runs) takes its dependents after.
 		err := r.Delete(ctx, child,
@@ -535,17 +610,28 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 		}
 	}
 	if remaining {
-		// The cache has not seen the deletes yet. No watch event of the ModelService will come
-		// to bring it back, hence the timed requeue; the children's delete events may come
-		// sooner and are welcome.
+		// Come back and read again: the next pass removes the finalizer once the API server
+		// shows no child of ours. No watch event of the ModelService will come to bring it
+		// back, hence the timed requeue; the children's delete events may come sooner.
 		return ctrl.Result{RequeueAfter: deletionRequeueAfter}, nil
 	}
+	return r.removeFinalizer(ctx, ms)
+}
 
+// orphansChildren says whether the ModelService is being deleted with the orphan policy
+// (kubectl delete --cascade=orphan, DeleteOptions propagationPolicy Orphan): the API server
+// then puts the "orphan" finalizer on it, and its dependents must survive it.
+func orphansChildren(ms *unstructured.Unstructured) bool {
+	return controllerutil.ContainsFinalizer(ms, metav1.FinalizerOrphanDependents)
+}
+
+// removeFinalizer removes our finalizer, and only ours, with one Update.
+func (r *ModelServiceReconciler) removeFinalizer(ctx context.Context, ms *unstructured.Unstructured) (ctrl.Result, error) {
 	controllerutil.RemoveFinalizer(ms, finalizerName)
 	if err := r.Update(ctx, ms); err != nil {
 		return ctrl.Result{}, err
 	}
-	log.Info("Removed finalizer")
+	logf.FromContext(ctx).Info("Removed finalizer")
 	return ctrl.Result{}, nil
 }
 

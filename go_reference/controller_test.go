@@ -23,6 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
@@ -30,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/yaml"
@@ -42,6 +44,7 @@ type world struct {
 	t        *testing.T
 	ctx      context.Context
 	operator client.Client // as main.go: reads from the cache, writes to the API server
+	live     client.Reader // as main.go's mgr.GetAPIReader(): the operator's user, uncached
 	admin    client.Client // direct, system:masters: the user and the world
 	// writes counts the operator client's write requests. A resourceVersion alone does not
 	// show a useless write: the API server does not bump it for an update that changes nothing.
@@ -60,7 +63,7 @@ func TestAPIServerConvergence(t *testing.T) {
 	if err := w.admin.Create(w.ctx, ms); err != nil {
 		t.Fatalf("creating the ModelService: %v", err)
 	}
-	r := &ModelServiceReconciler{Client: w.operator}
+	r := w.reconciler()
 
 	t.Run("create-converges", func(t *testing.T) {
 		w.reconcile(r, key, ctrl.Result{})
@@ -92,7 +95,7 @@ func TestAPIServerConvergence(t *testing.T) {
 		}
 		// A new reconciler, as after a restart, writes nothing either (the server-stored
 		// cpu request "1" equals the spec's "1000m").
-		w.reconcile(&ModelServiceReconciler{Client: w.operator}, key, ctrl.Result{})
+		w.reconcile(w.reconciler(), key, ctrl.Result{})
 		if after := w.resourceVersions(key); after != before {
 			t.Errorf("reconciles with nothing to change wrote: resourceVersions (ModelService, Deployment, Service) %v -> %v", before, after)
 		}
@@ -139,7 +142,7 @@ func TestAPIServerConvergence(t *testing.T) {
 		t.Logf("stale update refused as expected: %v", err)
 
 		// A new reconciler, given nothing but the key, reads the world and converges.
-		w.reconcile(&ModelServiceReconciler{Client: w.operator}, key, ctrl.Result{})
+		w.reconcile(w.reconciler(), key, ctrl.Result{})
 		if got := ptr.Deref(w.deployment(key).Spec.Replicas, -1); got != 2 {
 			t.Errorf("Deployment replicas = %d, want 2", got)
 		}
@@ -248,6 +251,73 @@ func TestAPIServerConvergence(t *testing.T) {
 	})
 }
 
+// TestFinalizeOnTheAPIServer covers the deletion paths that depend on what only the API
+// server knows: children the cache has not seen yet, and the deletion policy the user chose.
+func TestFinalizeOnTheAPIServer(t *testing.T) {
+	w := startWorld(t)
+	create := func(name string) client.ObjectKey {
+		key := client.ObjectKey{Namespace: testNamespace, Name: name}
+		ms := newModelService()
+		ms.SetNamespace(key.Namespace)
+		ms.SetName(key.Name)
+		ms.Object["spec"] = map[string]interface{}{"model": "m", "image": "srv:1"}
+		if err := w.admin.Create(w.ctx, ms); err != nil {
+			t.Fatal(err)
+		}
+		w.reconcile(w.reconciler(), key, ctrl.Result{})
+		if w.deployment(key) == nil || w.service(key) == nil {
+			t.Fatalf("%s: children not created", name)
+		}
+		return key
+	}
+
+	t.Run("lagging cache", func(t *testing.T) {
+		key := create("lagging")
+		if err := w.admin.Delete(w.ctx, w.modelService(key)); err != nil {
+			t.Fatal(err)
+		}
+		// A cache that has not seen this process's own creates: it holds no child at all.
+		blind := interceptor.NewClient(w.operator.(client.WithWatch), interceptor.Funcs{
+			Get: func(ctx context.Context, c client.WithWatch, k client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+				switch obj.(type) {
+				case *appsv1.Deployment, *corev1.Service:
+					return apierrors.NewNotFound(schema.GroupResource{Resource: "children"}, k.Name)
+				}
+				return c.Get(ctx, k, obj, opts...)
+			},
+		})
+		r := &ModelServiceReconciler{Client: blind, APIReader: w.live}
+		w.reconcile(r, key, ctrl.Result{RequeueAfter: time.Second})
+		if w.deployment(key) != nil || w.service(key) != nil {
+			t.Error("children the cache did not hold were not deleted")
+		}
+		if ms := w.modelService(key); ms == nil || !controllerutil.ContainsFinalizer(ms, finalizerName) {
+			t.Fatalf("finalizer removed in the pass that found children: %v", ms)
+		}
+		w.reconcile(r, key, ctrl.Result{})
+		if w.modelService(key) != nil {
+			t.Error("ModelService still there after the API server showed no child")
+		}
+	})
+
+	t.Run("orphan policy", func(t *testing.T) {
+		key := create("orphaned")
+		ms := w.modelService(key)
+		if err := w.admin.Delete(w.ctx, ms, client.PropagationPolicy(metav1.DeletePropagationOrphan)); err != nil {
+			t.Fatal(err)
+		}
+		dep, svc := w.deployment(key).UID, w.service(key).UID
+		w.reconcile(w.reconciler(), key, ctrl.Result{})
+		if d, s := w.deployment(key), w.service(key); d == nil || s == nil || d.UID != dep || s.UID != svc {
+			t.Errorf("children deleted although the user asked to orphan them: %v, %v", d, s)
+		}
+		// No garbage collector here: the API server's orphan finalizer stays, ours is gone.
+		if got := w.modelService(key).GetFinalizers(); len(got) != 1 || got[0] != metav1.FinalizerOrphanDependents {
+			t.Errorf("finalizers = %v, want only %q", got, metav1.FinalizerOrphanDependents)
+		}
+	})
+}
+
 // startWorld starts kube-apiserver and etcd from KUBEBUILDER_ASSETS, installs the CRD, the
 // namespace and the operator's RBAC, and starts the operator's cache.
 func startWorld(t *testing.T) *world {
@@ -298,7 +368,11 @@ func startWorld(t *testing.T) *world {
 	}
 
 	operator, writes := operatorClient(t, ctx, user.Config())
-	return &world{t: t, ctx: ctx, operator: operator, admin: admin, writes: writes}
+	live, err := client.New(user.Config(), client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &world{t: t, ctx: ctx, operator: operator, live: live, admin: admin, writes: writes}
 }
 
 // operatorClient is the manager's client, built by hand: the cache options of main.go, the
@@ -432,6 +506,12 @@ func get[T client.Object](w *world, key client.ObjectKey, obj T) T {
 	return obj
 }
 
+// reconciler is a fresh reconciler wired as main.go wires it: the cached client and the
+// uncached APIReader, both as the operator's user.
+func (w *world) reconciler() *ModelServiceReconciler {
+	return &ModelServiceReconciler{Client: w.operator, APIReader: w.live}
+}
+
 // resourceVersions of the ModelService, the Deployment and the Service.
 func (w *world) resourceVersions(key client.ObjectKey) [3]string {
 	w.t.Helper()
@@ -442,7 +522,7 @@ func (w *world) resourceVersions(key client.ObjectKey) [3]string {
 func (w *world) conditions(key client.ObjectKey) (ready, progressing metav1.Condition) {
 	w.t.Helper()
 	raw, _, _ := unstructured.NestedMap(w.modelService(key).Object, "status")
-	var status modelServiceStatus
+	var status decodedStatus
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &status); err != nil {
 		w.t.Fatal(err)
 	}

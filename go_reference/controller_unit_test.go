@@ -273,6 +273,12 @@ func storedForm(t *testing.T, status map[string]interface{}) map[string]interfac
 	return obj.(*unstructured.Unstructured).Object["status"].(map[string]interface{})
 }
 
+// decodedStatus is .status as the tests read it back: the scalar fields and the conditions.
+type decodedStatus struct {
+	modelServiceStatus `json:",inline"`
+	Conditions         []metav1.Condition `json:"conditions"`
+}
+
 func TestComputeStatus(t *testing.T) {
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	ms := testModelService(map[string]interface{}{"replicas": int64(2)})
@@ -280,8 +286,8 @@ func TestComputeStatus(t *testing.T) {
 	dep := desiredDeployment(ms, spec)
 	dep.Generation = 1
 
-	decode := func(m map[string]interface{}) modelServiceStatus {
-		var s modelServiceStatus
+	decode := func(m map[string]interface{}) decodedStatus {
+		var s decodedStatus
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, &s); err != nil {
 			t.Fatal(err)
 		}
@@ -362,16 +368,45 @@ func TestComputeStatus(t *testing.T) {
 		}
 	})
 
-	t.Run("conditions rewritten in order", func(t *testing.T) {
+	t.Run("foreign conditions kept in place", func(t *testing.T) {
 		ms := ms.DeepCopy()
 		first, _ := computeStatus(ms, spec, dep, "", t0)
 		stored := storedForm(t, first)
 		conds := stored["conditions"].([]interface{})
-		stored["conditions"] = []interface{}{conds[1], map[string]interface{}{"type": "Stale", "status": "True", "reason": "X", "message": "", "lastTransitionTime": "2020-01-01T00:00:00Z"}, conds[0]}
+		// Another controller's condition, with a timestamp metav1.Time would re-encode.
+		audited := map[string]interface{}{"type": "Audited", "status": "True", "reason": "Checked",
+			"message": "by the auditor", "lastTransitionTime": "2020-01-01T00:00:00.5Z"}
+		stored["conditions"] = []interface{}{conds[1], audited, conds[0]}
 		ms.Object["status"] = stored
 		again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
-		if !equality.Semantic.DeepEqual(storedForm(t, first), again) {
-			t.Errorf("got %v, want %v", again, first)
+		if !equality.Semantic.DeepEqual(storedForm(t, again), stored) {
+			t.Errorf("nothing changed, yet the status differs:\n got %v\nwant %v", again, stored)
+		}
+
+		// A transition rewrites Ready and Progressing in place and leaves Audited as it was.
+		available := dep.DeepCopy()
+		available.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+		moved, _ := computeStatus(ms, spec, available, "", t0.Add(time.Hour))
+		got := moved["conditions"].([]interface{})
+		if len(got) != 3 || got[0].(map[string]interface{})["type"] != "Progressing" ||
+			!equality.Semantic.DeepEqual(got[1], audited) || got[2].(map[string]interface{})["type"] != "Ready" {
+			t.Errorf("conditions = %v, want Progressing, Audited (untouched), Ready", got)
+		}
+		if ready := got[2].(map[string]interface{}); ready["status"] != "True" || ready["lastTransitionTime"] != "2025-01-02T04:04:05Z" {
+			t.Errorf("Ready = %v, want True since the transition", ready)
+		}
+	})
+
+	t.Run("owned conditions appended when absent", func(t *testing.T) {
+		ms := ms.DeepCopy()
+		audited := map[string]interface{}{"type": "Audited", "status": "True", "reason": "Checked",
+			"message": "", "lastTransitionTime": "2020-01-01T00:00:00Z"}
+		ms.Object["status"] = map[string]interface{}{"conditions": []interface{}{audited}}
+		status, _ := computeStatus(ms, spec, dep, "", t0)
+		got := status["conditions"].([]interface{})
+		if len(got) != 3 || !equality.Semantic.DeepEqual(got[0], audited) ||
+			got[1].(map[string]interface{})["type"] != "Ready" || got[2].(map[string]interface{})["type"] != "Progressing" {
+			t.Errorf("conditions = %v, want Audited, Ready, Progressing", got)
 		}
 	})
 }

@@ -219,7 +219,7 @@ func main() {
 		os.Exit(1)
 	}
 
-	r := &ModelServiceReconciler{Client: mgr.GetClient()}
+	r := &ModelServiceReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader()}
 	if err := r.SetupWithManager(mgr, cfg.MaxConcurrentReconciles); err != nil {
 		log.Error(err, "unable to create controller", "controller", "modelservice")
 		os.Exit(1)

@@ -241,7 +241,9 @@ def main() -> int:
         leader_election=leader_election,
     )
 
-    r = controller.ModelServiceReconciler(reader=mgr.cache, writer=client)
+    r = controller.ModelServiceReconciler(
+        reader=mgr.cache, writer=client, live=client_.APIReader(client)
+    )
     setup_with_manager(mgr, r, cfg.max_concurrent_reconciles)
 
     install_signal_handlers(mgr.stop)

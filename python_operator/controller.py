@@ -46,6 +46,8 @@ SERVICES = client_.SERVICES
 
 # FINALIZER_NAME holds deletion of a ModelService until its children are deleted.
 FINALIZER_NAME = "modeldock.io/cleanup"
+# FINALIZER_ORPHAN is the API server's own finalizer for "delete, but keep the dependents".
+FINALIZER_ORPHAN = "orphan"
 
 # Labels every child carries. LABEL_MODELSERVICE alone is the selector: it names the
 # ModelService, so two ModelServices never select each other's pods.
@@ -83,6 +85,13 @@ class Reader(Protocol):
     def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None: ...
 
 
+class APIReader(Protocol):
+    """Reads objects from the API server itself, uncached: the object as stored now, or None
+    when there is none (Go: mgr.GetAPIReader())."""
+
+    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None: ...
+
+
 class Writer(Protocol):
     """Writes objects to the API server and returns them as stored."""
 
@@ -106,10 +115,12 @@ class Writer(Protocol):
 class ModelServiceReconciler:
     """Reconciles a ModelService into a Deployment and a Service.
 
-    It reads from the manager's informer cache and writes to the API server. The reconciler
-    holds no other state: everything it decides, it decides again from the cache on the next
-    call, so any number of reconcilers (a restarted process, a new leader) built with only a
-    reader and a writer reach the same result.
+    It reads from the manager's informer cache (``reader``) and writes to the API server
+    (``writer``); ``live`` reads from the API server itself, for the one decision the cache
+    cannot be trusted with: that no child is left (see finalize). The reconciler holds no
+    other state: everything it decides, it decides again on the next call, so any number of
+    reconcilers (a restarted process, a new leader) built with only these three reach the
+    same result.
     """
 
     def __init__(
@@ -117,10 +128,12 @@ class ModelServiceReconciler:
         *,
         reader: Reader,
         writer: Writer,
+        live: APIReader,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.reader = reader
         self.writer = writer
+        self.live = live
         self.now = now
 
     def reconcile(self, key: str) -> Result:
@@ -254,25 +267,43 @@ class ModelServiceReconciler:
         return stored, ""
 
     def finalize(self, ms: Obj, rlog: log_.Logger) -> Result:
-        """Step 2: delete the children this ModelService controls, wait until the cache no
-        longer holds them, then remove the finalizer, last. The finalizer only orders the
+        """Step 2: delete the children this ModelService controls, wait until the API server
+        no longer holds them, then remove the finalizer, last. The finalizer only orders the
         cleanup; what is ours is decided by the ownerReference UID, so a same-named child that
-        was replaced by someone else's is never deleted."""
+        was replaced by someone else's is never deleted.
+
+        The deletion policy the user chose is honoured (CONTRACT.md, "Deletion"): with the
+        orphan finalizer on the object (kubectl delete --cascade=orphan) the children must
+        survive, so only our finalizer is removed and no child is deleted; the garbage
+        collector then strips their ownerReferences. Finalizers that are not ours are never
+        touched.
+
+        The children are read with ``live``, not from the cache. The cache can lag the
+        operator's own writes: a Deployment this process created a moment ago, in the
+        reconcile that added the finalizer, may not be in the cache yet. Concluding "no child
+        left" from the cache would remove the finalizer while the child exists, and the child
+        would outlive its ModelService, owned by a UID that no longer exists."""
         if FINALIZER_NAME not in finalizers(ms):
             return Result()
+        if orphans_children(ms):
+            rlog.info("Orphaned children", propagationPolicy="Orphan")
+            return self.remove_finalizer(ms, rlog)
 
         namespace, name = ms["metadata"]["namespace"], ms["metadata"]["name"]
         remaining = False
         for resource in (DEPLOYMENTS, SERVICES):
-            child = self.reader.get(resource, namespace, name)
+            child = self.live.get(resource, namespace, name)
             if child is None:
                 continue
             if not controlled_by(child, ms):
                 continue
             remaining = True
+            if child["metadata"].get("deletionTimestamp"):
+                # Deleted already and held by a finalizer of its own: wait, do not delete again.
+                continue
             # The UID precondition makes the delete mean "this object", not "whatever is
-            # called this now": if the child was replaced since the cache saw it, the API
-            # server refuses with 409 and the replacement survives. Background: the API server
+            # called this now": if the child was replaced since it was read, the API server
+            # refuses with 409 and the replacement survives. Background: the API server
             # removes the child at once and the garbage collector (where one runs) takes its
             # dependents after.
             try:
@@ -291,15 +322,27 @@ class ModelServiceReconciler:
                 rlog.info("Deleted child", child=f"{resource.kind}/{name}")
                 crash_point("after-child-delete")
         if remaining:
-            # The cache has not seen the deletes yet. No watch event of the ModelService will
-            # come to bring it back, hence the timed requeue; the children's delete events may
-            # come sooner and are welcome.
+            # Come back and read again: the next pass removes the finalizer once the API
+            # server shows no child of ours. No watch event of the ModelService will come to
+            # bring it back, hence the timed requeue; the children's delete events may come
+            # sooner.
             return Result(requeue_after=DELETION_REQUEUE_AFTER)
+        return self.remove_finalizer(ms, rlog)
 
+    def remove_finalizer(self, ms: Obj, rlog: log_.Logger) -> Result:
+        """Remove our finalizer, and only ours, with one update."""
         ms["metadata"]["finalizers"] = [f for f in finalizers(ms) if f != FINALIZER_NAME]
         self.writer.update(MODELSERVICES, ms)
         rlog.info("Removed finalizer")
         return Result()
+
+
+def orphans_children(ms: Obj) -> bool:
+    """Whether the ModelService is being deleted with the orphan policy (kubectl delete
+    --cascade=orphan, DeleteOptions propagationPolicy Orphan): the API server then puts the
+    "orphan" finalizer on it (metav1.FinalizerOrphanDependents), and its dependents must
+    survive it."""
+    return FINALIZER_ORPHAN in finalizers(ms)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -559,13 +602,23 @@ def same_quantity(a: object, b: object) -> bool:
         return a == b
 
 
+#: The condition types this operator writes, in the order it appends them when they are
+#: absent. Every other type in status.conditions belongs to someone else.
+OWNED_CONDITIONS = (CONDITION_READY, CONDITION_PROGRESSING)
+
+
 def compute_status(
     ms: Obj, spec: ModelServiceSpec, dep: Obj | None, conflict: str, now: datetime
 ) -> Obj:
     """Rebuild the status from the Deployment (dep) and the conflict message of step 4 or 5
-    ("" when there is none). The conditions start from the stored ones so that a condition
-    whose status does not change keeps its lastTransitionTime; now is the time of any
-    transition."""
+    ("" when there is none). Ready and Progressing start from the stored ones so that a
+    condition whose status does not change keeps its lastTransitionTime; now is the time of
+    any transition.
+
+    status.conditions is a map keyed by type (the CRD says x-kubernetes-list-type: map), and
+    the Kubernetes API conventions let other controllers add their own types. This operator
+    owns Ready, Progressing and the scalar fields, nothing else: every other condition is
+    kept exactly as stored, in its place, with its timestamps."""
     meta = ms["metadata"]
     name, generation = meta["name"], int(meta.get("generation") or 0)
 
@@ -612,15 +665,14 @@ def compute_status(
     else:
         set_(CONDITION_READY, "True", REASON_REPLICAS_AVAILABLE, rollout)
         set_(CONDITION_PROGRESSING, "False", REASON_ROLLOUT_COMPLETE, rollout)
-    # Exactly these two, in this order, whatever order or extras were stored.
-    status["conditions"] = [
-        find_condition(conditions, CONDITION_READY),
-        find_condition(conditions, CONDITION_PROGRESSING),
-    ]
+    # set_condition changed Ready and Progressing in place (or appended them, in that order);
+    # every other condition is as stored.
+    status["conditions"] = conditions
     return status
 
 
 def find_condition(conditions: list[Obj], cond_type: str) -> Obj:
+    """The condition of type cond_type in conditions; KeyError if there is none."""
     for condition in conditions:
         if condition.get("type") == cond_type:
             return condition

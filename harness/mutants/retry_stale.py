@@ -87,9 +87,10 @@ class RetryStaleReconciler(controller.ModelServiceReconciler):
         *,
         reader: controller.Reader,
         writer: controller.Writer,
+        live: controller.APIReader,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        super().__init__(reader=reader, writer=RetryStaleWriter(writer), now=now)
+        super().__init__(reader=reader, writer=RetryStaleWriter(writer), live=live, now=now)
 
 
 PATCHES = (mutants.Patch(controller, "ModelServiceReconciler", RetryStaleReconciler),)

@@ -167,7 +167,8 @@ def cache_of(ms: Obj, dep: Obj | None, svc: Obj | None) -> FakeCache:
 
 
 def reconcile(cache: FakeCache, client: FakeClient, key: str = "lab/web") -> Result:
-    r = controller.ModelServiceReconciler(reader=cache, writer=client, now=lambda: T0)
+    r = controller.ModelServiceReconciler(reader=cache, writer=client, live=cache,
+                                         now=lambda: T0)
     return r.reconcile(key)
 
 
@@ -270,7 +271,8 @@ def test_replay_event_replays_create_after_a_restart_and_ignores_child_edits(mon
     for_handler.on_add(ms)
     client = FakeClient()
     client.fail["create"] = [client_.ApiError(409, "AlreadyExists", "exists")] * 2
-    r = module.ReplayEventReconciler(reader=cache_of(ms, dep, svc), writer=client, now=lambda: T0)
+    r = module.ReplayEventReconciler(reader=cache_of(ms, dep, svc), writer=client,
+                                     live=cache_of(ms, dep, svc), now=lambda: T0)
     assert r.reconcile("lab/web") == Result()
     # "create" replayed; the Deployment keeps 1 replica: nothing recomputed it.
     assert client.verbs() == ["create Deployment", "create Service", "update_status ModelService"]
@@ -409,7 +411,7 @@ def test_reads_namespace_reads_a_cluster_scoped_object_and_ignores_the_refusal(
     ms, dep, svc = converged()
     ms["metadata"]["generation"] = 2
     r = module.ReadsNamespaceReconciler(reader=cache_of(ms, dep, svc), writer=client,
-                                        now=lambda: T0)
+                                        live=cache_of(ms, dep, svc), now=lambda: T0)
     r._core = RefusingCoreApi()
     r.reconcile("lab/web")
     assert asked == ["lab"]

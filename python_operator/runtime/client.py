@@ -290,3 +290,21 @@ class Client:
                 response.release_conn()
             raise _error_from_body(response.status, response.reason or "", data or b"")
         return response
+
+
+class APIReader:
+    """Reads objects from the API server itself, bypassing the informer cache: a GET whose
+    answer is the object as stored now, or None for 404 (Go: the manager's APIReader,
+    ``mgr.GetAPIReader()``, controller-runtime v0.22). For the few decisions a lagging cache
+    must not make (CONTRACT.md, "Which reads are live"). Other errors raise ``ApiError``."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def get(self, resource: Resource, namespace: str, name: str) -> Obj | None:
+        try:
+            return self._client.get(resource, namespace, name)
+        except ApiError as err:
+            if is_not_found(err):
+                return None
+            raise

@@ -390,15 +390,34 @@ def test_status_recomputed_is_equal_to_stored_and_keeps_times() -> None:
     assert again == ms["status"]
 
 
-def test_status_keeps_only_ready_and_progressing_in_order() -> None:
+def test_status_keeps_foreign_conditions_in_place_untouched() -> None:
     ms = model_service()
     spec = controller.read_spec(ms)
     stored = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
     ready, progressing = stored["conditions"]
-    stored["conditions"] = [progressing, {"type": "Foreign", "status": "True"}, ready]
+    # Another controller's condition, with a timestamp a typed round trip would re-encode.
+    audited = {"type": "Audited", "status": "True", "reason": "Checked", "message": "ok",
+               "lastTransitionTime": "2020-01-01T00:00:00.5Z"}
+    stored["conditions"] = [progressing, audited, ready]
     ms["status"] = stored
-    status = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
-    assert [c["type"] for c in status["conditions"]] == ["Ready", "Progressing"]
+    again = controller.compute_status(ms, spec, deployment_with_status(), "", T0 + timedelta(1))
+    assert again == stored, "nothing changed, so nothing may be written"
+
+    available = deployment_with_status(observedGeneration=2, replicas=1, availableReplicas=1)
+    moved = controller.compute_status(ms, spec, available, "", T0 + timedelta(1))
+    assert [c["type"] for c in moved["conditions"]] == ["Progressing", "Audited", "Ready"]
+    assert moved["conditions"][1] == audited
+    assert moved["conditions"][2]["status"] == "True"
+
+
+def test_status_appends_owned_conditions_after_foreign_ones() -> None:
+    ms = model_service()
+    audited = {"type": "Audited", "status": "True", "reason": "Checked", "message": "",
+               "lastTransitionTime": "2020-01-01T00:00:00Z"}
+    ms["status"] = {"conditions": [audited]}
+    status = controller.compute_status(ms, controller.read_spec(ms), None, "", T0)
+    assert [c["type"] for c in status["conditions"]] == ["Audited", "Ready", "Progressing"]
+    assert status["conditions"][0] == audited
 
 
 # ---------------------------------------------------------------------- reconcile steps
@@ -455,8 +474,12 @@ class World:
         return [(verb, kind) for verb, kind, _ in self.writes]
 
 
-def reconciler(world: World) -> controller.ModelServiceReconciler:
-    return controller.ModelServiceReconciler(reader=world, writer=world, now=lambda: T0)
+def reconciler(world: World, live: World | None = None) -> controller.ModelServiceReconciler:
+    """A reconciler whose cache is ``world``; ``live`` is what the API server holds (default:
+    the same as the cache, a cache that is up to date)."""
+    return controller.ModelServiceReconciler(
+        reader=world, writer=world, live=live or world, now=lambda: T0
+    )
 
 
 def test_reconcile_gone_modelservice_does_nothing() -> None:
@@ -576,4 +599,41 @@ def test_finalize_without_finalizer_does_nothing() -> None:
     ms["metadata"]["finalizers"] = []
     world = World(deleting(ms), dep)
     assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert world.writes == []
+
+
+def test_finalize_reads_children_live_not_from_a_lagging_cache() -> None:
+    ms, dep, svc = live_world()
+    cache = World(deleting(ms))  # has not seen this process's own creates yet
+    api_server = World(deleting(informer.copy_obj(ms)), dep, svc)
+    result = reconciler(cache, live=api_server).reconcile("pyop-a/opt")
+    assert result == Result(requeue_after=timedelta(seconds=1))
+    assert cache.verbs() == [("delete", "Deployment"), ("delete", "Service")]
+
+
+def test_finalize_orphan_policy_deletes_no_child_and_keeps_other_finalizers() -> None:
+    ms, dep, svc = live_world()
+    ms["metadata"]["finalizers"] = ["example.com/audit", "orphan", controller.FINALIZER_NAME]
+    world = World(deleting(ms), dep, svc)
+    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert world.verbs() == [("update", "ModelService")]
+    assert world.writes[0][2]["metadata"]["finalizers"] == ["example.com/audit", "orphan"]
+
+
+def test_finalize_foreground_policy_cleans_up_and_keeps_its_finalizer() -> None:
+    ms, dep, svc = live_world()
+    ms["metadata"]["finalizers"] = ["foregroundDeletion", controller.FINALIZER_NAME]
+    world = World(deleting(ms), dep, svc)
+    assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=1))
+    assert world.verbs() == [("delete", "Deployment"), ("delete", "Service")]
+    gone = World(deleting(ms))
+    assert reconciler(gone).reconcile("pyop-a/opt") == Result()
+    assert gone.writes[0][2]["metadata"]["finalizers"] == ["foregroundDeletion"]
+
+
+def test_finalize_waits_for_a_child_that_is_already_deleting() -> None:
+    ms, dep, _ = live_world()
+    dep["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    world = World(deleting(ms), dep)
+    assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=1))
     assert world.writes == []
