@@ -304,3 +304,67 @@ def test_operator_conflict_is_recomputed(admin, namespace, operators, control_pl
     assert len(conflicts) <= 3, (
         f"{len(conflicts)} conflicts: after a 409 the operator must re-read and recompute, not "
         f"resend the rejected object: {conflicts}")
+
+
+#: A condition another controller owns, as it would write it. The fractional seconds are
+#: legal (the CRD says format date-time) and would not survive a typed round trip through
+#: metav1.Time, so an operator that re-encodes conditions it does not own changes them.
+AUDITED = {"type": "Audited", "status": "True", "reason": "Checked",
+           "message": "reviewed by the audit controller", "observedGeneration": 1,
+           "lastTransitionTime": "2026-01-02T03:04:05.250Z"}
+
+
+@pytest.mark.check("foreign-conditions-kept")
+def test_foreign_conditions_kept(admin, namespace, operators, audit, evidence, impl):
+    """The operator owns its own condition types (Ready, Progressing) and the status fields it
+    computes, nothing else: a condition another controller added survives every status write,
+    untouched, and its presence costs no write.
+
+    status.conditions is a map keyed by type (the CRD declares it
+    x-kubernetes-list-type: map), and the Kubernetes API conventions let several controllers
+    report on one object, each with its own condition types: an auditor, a policy engine, a
+    rollout tool. An operator that builds the list from scratch ("exactly my two") erases the
+    others at its next status write, and the two controllers then fight for ever. Here another
+    writer adds an `Audited` condition through the status subresource; the operator must then
+    write nothing (the reconcile that event causes has nothing to change), and after a spec
+    change (generation 2), which does make it write the status, `Audited` must still be there,
+    byte for byte, timestamp included.
+    """
+    op = operators.start()
+    create_modelservice(admin, namespace, "web", replicas=1)
+    msvc = wait_converged(admin, namespace, "web")
+    count = wait_settled(op)
+
+    # Another controller adds its condition through the status subresource.
+    msvc["status"]["conditions"] = [*msvc["status"]["conditions"], AUDITED]
+    start = audit.sync(admin)
+    stored = admin.update("modelservices", msvc, subresource="status")
+    assert condition(stored, "Audited") == AUDITED, f"the API server changed it: {stored['status']}"
+    wait_reconciled_past(op, count)
+    wait_settled(op)
+    end = audit.sync(admin)
+    noop = [r.describe() for r in select(audit.requests(start, end), user=impl.user,
+                                         namespace=namespace, writes_only=True) if r.ok]
+    evidence.record("writes_after_foreign_condition", noop)
+    after_noop = admin.get("modelservices", namespace, "web")
+    evidence.record("conditions_after_foreign_condition",
+                    [c["type"] for c in after_noop["status"]["conditions"]])
+    assert condition(after_noop, "Audited") == AUDITED, (
+        "the operator removed or rewrote a condition it does not own: "
+        f"{after_noop['status']['conditions']}")
+    assert noop == [], f"a foreign condition made the operator write: {noop}"
+
+    # A spec change: the operator writes its status, and must leave Audited as it is.
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
+    msvc2 = wait_for(lambda: admin.get("modelservices", namespace, "web"),
+                     lambda m: m.get("status", {}).get("observedGeneration") == 2,
+                     60, "status.observedGeneration to reach 2")
+    wait_settled(op)
+    msvc2 = admin.get("modelservices", namespace, "web")
+    evidence.record("conditions_after_spec_change", msvc2["status"]["conditions"])
+    assert condition(msvc2, "Audited") == AUDITED, (
+        "the operator's status write removed or rewrote a condition it does not own: "
+        f"{msvc2['status']['conditions']}")
+    for ctype in ("Ready", "Progressing"):
+        own = condition(msvc2, ctype)
+        assert own and own.get("observedGeneration") == 2, f"{ctype} not updated: {own}"

@@ -260,3 +260,161 @@ def test_finalizer_ordered_delete(admin, namespace, operators, audit, evidence, 
     for res in ("deployments", "services"):
         assert admin.get(res, namespace, "third") is None, f"{res} 'third' left behind"
     evidence.record("phases", ["ordered", "crash-mid-cleanup", "deleted-while-down"])
+
+
+#: What ``kubectl delete --cascade=<policy>`` sends, and the finalizer the API server then puts
+#: on the object for the garbage collector.
+POLICIES = {"orphan": ("Orphan", "orphan"), "foreground": ("Foreground", "foregroundDeletion")}
+
+
+@pytest.mark.check("deletion-policy", case="orphan")
+def test_deletion_policy_orphan(admin, namespace, operators, audit, evidence, impl):
+    """deletion-policy[orphan]: `kubectl delete --cascade=orphan` deletes the ModelService and
+    leaves its children running; the operator removes only its own finalizer and never
+    re-creates a child for an object being deleted.
+
+    A delete request carries a propagation policy, and the API server records it on the
+    object as a finalizer of the garbage collector's: `orphan` means "keep the dependents,
+    strip their ownerReferences". An operator whose finalizer always deletes the children
+    takes down a workload the user asked to keep (to hand it to another owner, or to re-create
+    the ModelService without downtime). It must also leave the garbage collector's finalizer
+    alone: removing it is the garbage collector's job. On this envtest tier there is no
+    garbage collector, so the ModelService stays, deleting, with exactly the `orphan`
+    finalizer: expected here; a tier with a garbage collector sees it complete. While it
+    stays, a child deleted by hand must not be re-created.
+    """
+    _deletion_policy("orphan", admin, namespace, operators, audit, evidence, impl)
+
+
+@pytest.mark.check("deletion-policy", case="foreground")
+def test_deletion_policy_foreground(admin, namespace, operators, audit, evidence, impl):
+    """deletion-policy[foreground]: after `kubectl delete --cascade=foreground` the operator
+    cleans up as usual and removes its own finalizer, and only its own.
+
+    Foreground deletion puts the garbage collector's `foregroundDeletion` finalizer on the
+    object: the garbage collector deletes the dependents that block their owner's deletion,
+    then removes that finalizer. The operator may delete its children itself, as it always
+    does, but the `foregroundDeletion` finalizer is not its to remove: an operator that clears
+    every finalizer ends a deletion whose other parties have not finished. On envtest (no
+    garbage collector) the ModelService stays with exactly that finalizer, children gone.
+    """
+    _deletion_policy("foreground", admin, namespace, operators, audit, evidence, impl)
+
+
+def _deletion_policy(policy, admin, namespace, operators, audit, evidence, impl):
+    """Delete a converged ModelService with ``policy`` (a key of POLICIES) and check what the
+    operator did: its finalizer gone, the garbage collector's kept, the children deleted
+    (foreground) or kept and not re-created (orphan)."""
+    propagation, gc_finalizer = POLICIES[policy]
+    op = operators.start()
+    create_modelservice(admin, namespace, "web")
+    msvc = wait_converged(admin, namespace, "web")
+    before = {res: admin.get(res, namespace, "web")["metadata"]["uid"]
+              for res in ("deployments", "services")}
+    start = audit.sync(admin)
+    # The delete's answer is the object as the API server left it: deleting, finalizers held.
+    deleting = admin.request("DELETE", admin.path("modelservices", namespace, "web"),
+                             {"propagationPolicy": propagation})
+    assert gc_finalizer in deleting["metadata"].get("finalizers", []), (
+        f"premise: the API server should have added {gc_finalizer!r}: {deleting['metadata']}")
+    # {} stands for "gone": wait_for polls until it gets an object that satisfies the predicate.
+    held = wait_for(lambda: admin.get("modelservices", namespace, "web") or {},
+                    lambda m: not m or FINALIZER not in m["metadata"].get("finalizers", []),
+                    60, f"the operator to remove its finalizer after a {propagation} delete") or None
+    wait_settled(op)
+    end = audit.sync(admin)
+    writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
+                    writes_only=True, ok_only=True)
+    evidence.record("operator_writes", [r.describe() for r in writes])
+    finalizers = (held or {}).get("metadata", {}).get("finalizers")
+    evidence.record("finalizers_left", finalizers)
+    assert held is not None and finalizers == [gc_finalizer], (
+        f"the operator must remove its own finalizer and nothing else; the garbage collector's "
+        f"{gc_finalizer!r} must stay (no garbage collector on envtest): "
+        f"{'the ModelService is gone' if held is None else finalizers}")
+
+    after = {res: (admin.get(res, namespace, "web") or {}).get("metadata", {}).get("uid")
+             for res in ("deployments", "services")}
+    evidence.record("children_uids", {"before": before, "after": after})
+    deletes = [r.describe() for r in writes if r.verb == "delete"]
+    if policy == "orphan":
+        assert deletes == [], f"--cascade=orphan: the operator deleted children: {deletes}"
+        assert after == before, f"--cascade=orphan: the children must survive: {after} (were {before})"
+    else:
+        assert after == {"deployments": None, "services": None}, \
+            f"--cascade=foreground: the operator must still delete its children: {after}"
+        return
+
+    # While the ModelService is deleting, a child deleted by hand is not re-created.
+    count = wait_settled(op)
+    admin.delete("services", namespace, "web")
+    wait_reconciled_past(op, count)
+    wait_settled(op)
+    recreated = admin.get("services", namespace, "web")
+    evidence.record("service_recreated_while_deleting", recreated is not None)
+    assert recreated is None, "the operator created a child for a ModelService being deleted"
+    assert msvc["metadata"]["uid"] == held["metadata"]["uid"]
+
+
+@pytest.mark.check("finalizer-ordered-delete", case="lagging-cache")
+def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audit, tmp_path,
+                                evidence, impl):
+    """finalizer-ordered-delete[lagging-cache]: the decision "no child is left, remove the
+    finalizer" is confirmed from the API server, never taken from an informer cache that has
+    not yet seen the operator's own creates.
+
+    An informer cache is fed by a watch and lags the API server, the operator's own writes
+    included. A ModelService deleted a moment after it was created reaches cleanup while the
+    cache may not hold the Deployment and Service the operator has just made; an operator that
+    trusts the cache removes its finalizer, the ModelService vanishes, and its children stay
+    behind, controlled by a UID that no longer exists (on a cluster without a garbage
+    collector, for ever), and a successor of the same name reports ChildConflict. The race is
+    made certain here, not left to luck: the operator talks to the API server through the
+    harness's API proxy, which holds back every watch event of Deployments and Services, so
+    the cache never hears of the children; GETs, LISTs and writes pass. The ModelService is
+    deleted once both children exist. The finalizer must not go while they do; afterwards
+    (events released) a new ModelService of the same name must converge.
+    """
+    from harness.apiproxy import ApiProxy
+
+    with ApiProxy.for_user(control_plane, impl.user, workdir=tmp_path) as proxy:
+        op = operators.start(kubeconfig=proxy.kubeconfig)
+        proxy.hold(["deployments", "services"])
+        first = create_modelservice(admin, namespace, "web")
+        uid = first["metadata"]["uid"]
+        wait_for(lambda: admin.get("modelservices", namespace, "web"),
+                 lambda m: m.get("status", {}).get("observedGeneration") == 1
+                 and admin.get("deployments", namespace, "web") is not None
+                 and admin.get("services", namespace, "web") is not None,
+                 60, "the operator to create both children and write the status")
+        held = {res: proxy.stats()["resources"].get(res, {}).get("held", 0)
+                for res in ("deployments", "services")}
+        evidence.record("watch_events_held_at_delete", held)
+        assert all(n > 0 for n in held.values()), (
+            f"premise: the proxy should be holding the children's watch events, so that the "
+            f"operator's cache has not seen them: {held}")
+
+        start = audit.sync(admin)
+        admin.delete("modelservices", namespace, "web")
+        wait_gone(admin, "modelservices", namespace, "web",
+                  what="the operator to clean up and remove its finalizer")
+        left = {res: admin.get(res, namespace, "web") for res in ("deployments", "services")}
+        left_behind = {res: controller_ref(obj) for res, obj in left.items() if obj is not None}
+        evidence.record("children_left_behind", left_behind)
+        end = audit.sync(admin)
+        writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
+                        writes_only=True, ok_only=True)
+        evidence.record("cleanup_writes", [r.describe() for r in writes])
+        assert not left_behind, (
+            f"the finalizer was removed while children of ModelService {uid} existed (its cache "
+            f"had not seen them): {sorted(left_behind)} are left, owned by a UID that no longer "
+            f"exists")
+
+        proxy.release()
+        op_count = wait_settled(op)
+        evidence.record("reconciles_before_successor", op_count)
+        successor = create_modelservice(admin, namespace, "web")
+        msvc = wait_converged(admin, namespace, "web")
+        assert msvc["metadata"]["uid"] == successor["metadata"]["uid"]
+        assert controller_ref(admin.get("deployments", namespace, "web"))["uid"] == \
+            successor["metadata"]["uid"]

@@ -33,7 +33,8 @@ _VOLATILE_META = ("uid", "resourceVersion", "creationTimestamp", "managedFields"
 def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | None:
     """A copy of ``obj`` without what legitimately differs between runs: uids,
     resourceVersions, timestamps, managedFields (and with them field manager names), the
-    namespace, allocated cluster IPs."""
+    namespace, allocated cluster IPs; conditions keyed by type, since their order carries no
+    meaning."""
     if obj is None:
         return None
     out = copy.deepcopy(obj)
@@ -46,8 +47,10 @@ def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | No
     for key in ("clusterIP", "clusterIPs"):
         spec.pop(key, None)
     status = out.get("status") or {}
-    for cond in status.get("conditions") or []:
-        cond["lastTransitionTime"] = "<time>"
+    if "conditions" in status:
+        # A map keyed by type (x-kubernetes-list-type: map): compared by type, not position.
+        status["conditions"] = {c.get("type"): {**c, "lastTransitionTime": "<time>"}
+                                for c in status["conditions"] or []}
     text = yaml.safe_dump(out, sort_keys=True)
     return yaml.safe_load(text.replace(namespace, "<namespace>"))
 

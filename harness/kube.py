@@ -119,10 +119,13 @@ class Kube:
                             content_type="application/merge-patch+json")
 
     def delete(self, resource: str, namespace: str | None, name: str,
-               uid: str | None = None, missing_ok: bool = True) -> bool:
-        """Delete; with ``uid``, only that incarnation (a precondition). Returns False if the
+               uid: str | None = None, missing_ok: bool = True,
+               propagation_policy: str = "Background") -> bool:
+        """Delete; with ``uid``, only that incarnation (a precondition). ``propagation_policy``
+        is DeleteOptions.propagationPolicy: ``Background`` (kubectl's default), ``Foreground``
+        or ``Orphan`` (``kubectl delete --cascade=foreground|orphan``). Returns False if the
         object was already gone (404) and ``missing_ok``."""
-        body: dict[str, Any] = {"propagationPolicy": "Background"}
+        body: dict[str, Any] = {"propagationPolicy": propagation_policy}
         if uid:
             body["preconditions"] = {"uid": uid}
         try:

@@ -59,8 +59,9 @@ DEFAULT_REPORTS = REPO_ROOT / "reports"
 
 #: The checks in the order of DESIGN.md section 7: the columns of the kill matrix.
 CHECK_ORDER = (
-    "create-converges", "noop-stable", "progressing-without-kubelet", "stale-update-conflict",
-    "restart-reconverges", "child-repaired", "finalizer-ordered-delete", "replaced-child-kept",
+    "create-converges", "noop-stable", "progressing-without-kubelet", "foreign-conditions-kept",
+    "stale-update-conflict", "restart-reconverges", "child-repaired", "finalizer-ordered-delete",
+    "deletion-policy", "replaced-child-kept",
     "child-conflict", "invalid-rejected", "parity", "watch-recovers", "leader-failover",
     "rbac-least-privilege", "ready-with-kwok",
 )

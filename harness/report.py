@@ -35,8 +35,9 @@ from harness.audit import WRITE_VERBS
 
 #: Check ids in the order DESIGN.md section 7 lists them; unknown ids sort after these.
 CHECK_ORDER = [
-    "create-converges", "noop-stable", "progressing-without-kubelet", "stale-update-conflict",
-    "restart-reconverges", "child-repaired", "finalizer-ordered-delete", "replaced-child-kept",
+    "create-converges", "noop-stable", "progressing-without-kubelet", "foreign-conditions-kept",
+    "stale-update-conflict", "restart-reconverges", "child-repaired", "finalizer-ordered-delete",
+    "deletion-policy", "replaced-child-kept",
     "child-conflict", "invalid-rejected", "parity", "watch-recovers", "leader-failover",
     "rbac-least-privilege", "ready-with-kwok",
 ]
