@@ -26,12 +26,12 @@ type RecentRequest struct {
 	Time        time.Time `json:"time"` // when the request reached the proxy (RFC 3339, UTC)
 	Proto       string    `json:"proto"`
 	Verb        string    `json:"verb"`
-	Resource    string    `json:"resource,omitempty"`
-	Subresource string    `json:"subresource,omitempty"`
-	Namespace   string    `json:"namespace,omitempty"`
-	Name        string    `json:"name,omitempty"`
-	Path        string    `json:"path,omitempty"` // non-resource requests only
-	Accept      string    `json:"accept,omitempty"`
+	Resource    string    `json:"resource"`
+	Subresource string    `json:"subresource"`
+	Namespace   string    `json:"namespace"`
+	Name        string    `json:"name"`
+	Path        string    `json:"path"` // non-resource requests only
+	Accept      string    `json:"accept"`
 	Code        int       `json:"code"`       // HTTP status; 502 when the API server could not be reached
 	LatencyMs   float64   `json:"latency_ms"` // until the response headers, in milliseconds
 }
