@@ -310,3 +310,16 @@ func TestFramingHelpers(t *testing.T) {
 		t.Fatalf("protobuf type %q", typ)
 	}
 }
+
+func TestClientLeavingAHeldStreamClosesIt(t *testing.T) {
+	h := newHarness(t)
+	_, res := h.watch("services", "/api/v1")
+	h.proxy.reg.hold([]string{"services"})
+	h.upstream.events["services"] <- event("ADDED", "never-read")
+	h.waitStats("1 held", func(s Stats) bool { return s.Resources["services"].Held == 1 })
+	res.Body.Close() // the client goes away while its stream is held
+	st := h.waitStats("the stream closed", func(s Stats) bool { return s.Resources["services"].WatchesOpen == 0 })
+	if rs := st.Resources["services"]; rs.Delivered != 0 || rs.Held != 0 || rs.HeldTotal != 1 {
+		t.Fatalf("services stats: %+v", rs)
+	}
+}

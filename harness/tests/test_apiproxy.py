@@ -228,3 +228,11 @@ def test_operator_converges_through_the_proxy_with_children_held(
               if r["verb"] in ("create", "update", "patch", "delete") and r["resource"] != "events"]
     print(f"\n{impl_id}: watch content types {encodings}\n{impl_id}: list/watch Accept {accepts}"
           f"\n{impl_id}: writes {writes}")
+
+
+def test_stop_ends_the_process(cp: ControlPlane, tmp_path: Path) -> None:
+    proxy = ApiProxy.for_user(cp, USER, workdir=tmp_path).start()
+    assert proxy.running() and proxy.stats()["requests"] == 0
+    assert proxy.stop() == 0  # SIGTERM: a clean exit
+    with pytest.raises(ApiProxyError, match="failed"):
+        proxy.stats()
