@@ -10,7 +10,7 @@ STAMP     := $(VENV)/.installed
 IMPLS     ?= go python
 PYTEST_ARGS ?=
 
-.PHONY: help conformance test unit go-test go-vet lint bench report tools binaries up down clean
+.PHONY: help conformance test unit go-test apiproxy-test go-vet lint bench report tools binaries up down clean
 
 help:
 	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench        both implementations on one control plane: reports/bench.json (BENCH_ARGS=--quick: smoke run)"
 	@echo "make mutants      the suite against every mutant operator: reports/mutants.json, kill matrix"
 	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
+	@echo "make apiproxy-test  go test of the API proxy (harness/apiproxy)"
 	@echo "make clean        remove build/, reports/ and the virtualenv (the binary cache stays)"
 
 $(STAMP): pyproject.toml
@@ -41,11 +42,17 @@ conformance: $(STAMP)
 unit: binaries
 	$(PY) -m pytest -q harness/tests python_operator/tests
 
-go-test: binaries
+go-test: binaries apiproxy-test
 	assets="$$($(PY) -m harness binaries --print-assets)" && cd go_reference && KUBEBUILDER_ASSETS="$$assets" go test -count=1 ./...
 
+# The API proxy's own unit tests (path parser, hold/release ordering): no binaries needed.
+apiproxy-test:
+	cd harness/apiproxy && go test -count=1 ./...
+
+GO_DIRS := go_reference harness/apiproxy
+
 go-vet:
-	cd go_reference && go vet ./... && test -z "$$(gofmt -l .)"
+	for d in $(GO_DIRS); do (cd $$d && go vet ./... && test -z "$$(gofmt -l .)") || exit 1; done
 
 lint: $(STAMP) go-vet
 	$(PY) -m ruff check harness python_operator conformance

@@ -1,0 +1,323 @@
+"""An HTTP-aware proxy on one operator's connection to kube-apiserver, and its Python handle.
+
+``FaultProxy`` (``harness.faultproxy``) moves TCP bytes and cannot see inside TLS, so it cannot
+tell a watch from a write on client-go's single HTTP/2 connection. ``ApiProxy`` runs the Go
+program in this folder (``main.go``; standard library only, built once and cached): it
+terminates TLS with a serving certificate from the control plane's CA, reads each request's
+verb, resource, namespace and name, and forwards it with ``httputil.ReverseProxy`` to the API
+server over a connection authenticated with the operator's **own** client certificate, so
+authentication, RBAC and the audit log see the operator's user, as without the proxy. It speaks
+HTTP/2 or HTTP/1.1 to the operator, as the operator negotiates by ALPN.
+
+Its one perturbation so far: ``hold(resources)`` keeps back the events of every watch stream
+of those resources (any namespace; the plural resource name, e.g. ``"services"``): the proxy
+keeps reading them from the API server but delivers nothing of those streams to the operator
+until ``release()``, which delivers them all, in order. Every other request, including GETs,
+LISTs and writes of the held resources, passes as usual. That makes an operator's informer
+cache lag behind its own writes, deterministically, whatever its client library.
+
+Usage::
+
+    proxy = ApiProxy.for_user(control_plane, "modeldock:go", workdir=tmp_path).start()
+    op = operators.start(kubeconfig=proxy.kubeconfig)
+    proxy.hold(["deployments", "services"])
+    ...                                           # the operator writes children
+    proxy.stats()["resources"]["services"]["held"]  # events held now, > 0
+    proxy.release()
+    proxy.stop()                                  # or: with ApiProxy.for_user(...) as proxy:
+
+``stats()`` is the proxy's ``GET /stats`` (``Stats`` in ``proxy.go``)::
+
+    {"uptime_seconds": float, "requests": int,
+     "protocols": {"HTTP/2.0": int, "HTTP/1.1": int},      # requests by HTTP version
+     "verbs": {"get": int, "list": int, "watch": int, ...}, # requests by verb
+     "upstream_errors": int,                                 # answered 502: API server unreachable
+     "holding": ["services", ...],
+     "resources": {"services": {
+         "holding": bool, "watches": int (open now), "watches_total": int,
+         "received": int, "delivered": int,          # watch events from the API server / to the client
+         "held": int, "held_total": int,             # held now / ever held
+         "event_types": {"ADDED": int, "BOOKMARK": int, ...},
+         "framings": {"json-lines" | "protobuf-length-prefixed" | "chunks": int},
+         "content_types": {"application/json": int, ...},   # of watch responses
+         "requests": {"watch": int, "create": int, ...}}},
+     "recent": [{"time": str (RFC 3339), "proto": str, "verb": str, "resource": str,
+                 "subresource": str, "namespace": str, "name": str, "path": str,
+                 "accept": str, "code": int, "latency_ms": float}, ...]}  # last 500, oldest first
+
+An "event" is one watch event: a JSON line, or one length-prefixed protobuf frame; for any
+other encoding, one chunk as read from the API server. Bookmarks are events too
+(``event_types`` tells them apart). Held events stay in the proxy's memory, unbounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from harness.controlplane import write_kubeconfig
+from harness.process import ManagedProcess, ProcessError, log_tail, wait_until
+
+if TYPE_CHECKING:
+    from harness.controlplane import ControlPlane
+
+SOURCE_DIR = Path(__file__).resolve().parent
+REPO_ROOT = SOURCE_DIR.parent.parent
+#: Built binaries: ``build/apiproxy/<hash of the sources and the Go version>/modeldock-apiproxy``.
+BUILD_DIR = REPO_ROOT / "build" / "apiproxy"
+
+#: Seconds to wait for the proxy's ready file (it first checks the API server answers).
+READY_TIMEOUT = 30.0
+#: Seconds a control-API call may take.
+CONTROL_TIMEOUT = 10.0
+
+
+class ApiProxyError(RuntimeError):
+    """The proxy could not be built, did not start, or its control API failed; the message says
+    which, with the relevant output or log tail."""
+
+
+def _progress(line: str) -> None:
+    print(f"[apiproxy] {line}", file=sys.stderr, flush=True)
+
+
+def _go() -> str:
+    go = shutil.which("go")
+    if go is None:
+        raise ApiProxyError("the `go` command is not on PATH: the API proxy is a Go program "
+                            f"({SOURCE_DIR}); install Go >= 1.24")
+    return go
+
+
+def binary(progress: Callable[[str], None] = _progress) -> Path:
+    """The proxy binary, built on first use and cached by content hash (of ``*.go``, ``go.mod``
+    and ``go version``). Concurrent callers (pytest-xdist workers) build it once, under a lock.
+    Raises ApiProxyError if Go is missing or the build fails."""
+    go = _go()
+    digest = hashlib.sha256()
+    try:
+        version = subprocess.run([go, "version"], capture_output=True, text=True, timeout=60,
+                                 check=True).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise ApiProxyError(f"`go version` failed: {exc}") from exc
+    digest.update(version.encode())
+    for src in sorted([*SOURCE_DIR.glob("*.go"), SOURCE_DIR / "go.mod"]):
+        if not src.name.endswith("_test.go"):
+            digest.update(src.name.encode() + b"\0" + src.read_bytes())
+    out = BUILD_DIR / digest.hexdigest()[:16] / "modeldock-apiproxy"
+    if out.exists():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if out.exists():  # another process built it while we waited
+            return out
+        progress(f"building the API proxy ({SOURCE_DIR.relative_to(REPO_ROOT)}) into {out}")
+        started = time.monotonic()
+        tmp = out.with_name(f".{out.name}.{os.getpid()}")
+        env = dict(os.environ, GOWORK="off", CGO_ENABLED="0")
+        proc = subprocess.run([go, "build", "-o", str(tmp), "."], cwd=SOURCE_DIR, env=env,
+                              capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            raise ApiProxyError(f"building the API proxy failed (go build in {SOURCE_DIR}):\n"
+                                f"{proc.stdout}{proc.stderr}")
+        os.replace(tmp, out)
+        progress(f"built in {time.monotonic() - started:.1f}s")
+    return out
+
+
+def _user_credentials(kubeconfig: Path) -> tuple[str, Path, Path, Path]:
+    """(server, CA, client certificate, client key) of a kubeconfig ``write_kubeconfig`` wrote."""
+    config = yaml.safe_load(kubeconfig.read_text())
+    cluster = config["clusters"][0]["cluster"]
+    user = config["users"][0]["user"]
+    return (cluster["server"], Path(cluster["certificate-authority"]),
+            Path(user["client-certificate"]), Path(user["client-key"]))
+
+
+class ApiProxy:
+    """One proxy process between a client (an operator) and kube-apiserver.
+
+    Prefer ``ApiProxy.for_user(control_plane, user, workdir=...)``. The constructor takes
+    files: ``upstream`` the API server URL (``https://127.0.0.1:PORT``); ``upstream_ca`` the CA
+    of its serving certificate; ``client_cert``/``client_key`` the identity presented to the
+    API server; ``serving_cert``/``serving_key`` the proxy's own serving certificate (valid for
+    127.0.0.1); ``user`` the user name written into ``kubeconfig``; ``workdir`` a folder of its
+    own for the log (``apiproxy.log``), ready file and kubeconfig. Nothing runs until ``start()``.
+    """
+
+    def __init__(self, *, upstream: str, upstream_ca: Path, client_cert: Path, client_key: Path,
+                 serving_cert: Path, serving_key: Path, user: str, workdir: Path,
+                 progress: Callable[[str], None] = _progress) -> None:
+        self.upstream = upstream
+        self.upstream_ca = upstream_ca
+        self.client_cert = client_cert
+        self.client_key = client_key
+        self.serving_cert = serving_cert
+        self.serving_key = serving_key
+        self.user = user
+        self.workdir = Path(workdir)
+        self.progress = progress
+        self.address = ""  #: ``127.0.0.1:PORT`` the client connects to (TLS), once started
+        self.control_address = ""  #: ``127.0.0.1:PORT`` of the control API (plain HTTP)
+        self._proc: ManagedProcess | None = None
+
+    @classmethod
+    def for_user(cls, control_plane: ControlPlane, user: str, *, workdir: Path,
+                 groups: tuple[str, ...] = ()) -> ApiProxy:
+        """A proxy that forwards as ``user`` (the certificate ``control_plane.kubeconfig_for``
+        issues it) with a serving certificate for 127.0.0.1/localhost from the control plane's
+        CA, in a fresh folder under ``workdir``. Not started."""
+        assert control_plane.ca is not None, "control plane not started"
+        upstream, ca, crt, key = _user_credentials(control_plane.kubeconfig_for(user, groups))
+        Path(workdir).mkdir(parents=True, exist_ok=True)
+        own = Path(tempfile.mkdtemp(prefix=f"apiproxy-{user.replace(':', '-')}-", dir=workdir))
+        serving_crt, serving_key = control_plane.ca.issue_serving(
+            ["127.0.0.1", "localhost"]).write(own, "serving")
+        return cls(upstream=upstream, upstream_ca=ca, client_cert=crt, client_key=key,
+                   serving_cert=serving_crt, serving_key=serving_key, user=user, workdir=own)
+
+    # ------------------------------------------------------------------ paths
+    @property
+    def kubeconfig(self) -> Path:
+        """A kubeconfig for ``user`` whose server is the proxy (its CA: the control plane's CA,
+        which signed the proxy's serving certificate). The client certificate in it reaches the
+        proxy only; the proxy presents its own configured copy to the API server."""
+        return self.workdir / "kubeconfig"
+
+    @property
+    def url(self) -> str:
+        """``https://127.0.0.1:PORT``: the proxy as a server URL."""
+        return f"https://{self.address}"
+
+    @property
+    def control_url(self) -> str:
+        return f"http://{self.control_address}"
+
+    @property
+    def log_path(self) -> Path:
+        return self.workdir / "apiproxy.log"
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> ApiProxy:
+        """Build (first time only) and start the proxy, wait until it listens and has reached
+        the API server, and write ``kubeconfig``. Raises ApiProxyError naming the problem (Go
+        missing, build failure, API server unreachable or refusing the identity) with the log
+        tail. The process gets PR_SET_PDEATHSIG: it dies with this Python process."""
+        exe = binary(self.progress)
+        ready_file = self.workdir / "ready.json"
+        ready_file.unlink(missing_ok=True)
+        self._proc = ManagedProcess("apiproxy", [
+            str(exe), f"--upstream={self.upstream}", f"--upstream-ca={self.upstream_ca}",
+            f"--client-cert={self.client_cert}", f"--client-key={self.client_key}",
+            f"--tls-cert={self.serving_cert}", f"--tls-key={self.serving_key}",
+            f"--ready-file={ready_file}",
+        ], self.log_path)
+        try:
+            self._proc.start()
+            wait_until(ready_file.exists, timeout=READY_TIMEOUT, interval=0.02,
+                       what="the API proxy's ready file", alive=[self._proc])
+        except (ProcessError, TimeoutError) as exc:
+            self._proc.stop(timeout=5)
+            raise ApiProxyError(f"the API proxy for {self.user} to {self.upstream} did not start: "
+                                f"{exc}\n--- last lines of {self.log_path}:\n"
+                                f"{log_tail(self.log_path)}") from exc
+        ready = json.loads(ready_file.read_text())
+        self.address, self.control_address = ready["proxy"], ready["control"]
+        write_kubeconfig(self.kubeconfig, self.url, self.upstream_ca, self.user,
+                         self.client_cert, self.client_key, context="modeldock-apiproxy")
+        return self
+
+    def stop(self) -> int | None:
+        """SIGTERM (SIGKILL after 5 s); every proxied connection is closed. Returns the exit
+        code (0 after SIGTERM), or None if it never started."""
+        return self._proc.stop(timeout=5) if self._proc else None
+
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.running()
+
+    def __enter__(self) -> ApiProxy:
+        return self if self.running() else self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------ control
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        if not self.control_address:
+            raise ApiProxyError("the API proxy is not started")
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.control_url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=CONTROL_TIMEOUT) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            raise ApiProxyError(f"API proxy {method} {path}: {exc.code} "
+                                f"{exc.read().decode(errors='replace').strip()}") from exc
+        except (urllib.error.URLError, OSError) as exc:
+            alive = "running" if self.running() else f"exited ({self._proc and self._proc.returncode()})"
+            raise ApiProxyError(f"API proxy {method} {path} failed: {exc}; the proxy is {alive}; "
+                                f"last lines of {self.log_path}:\n{log_tail(self.log_path)}") from exc
+
+    def hold(self, resources: Iterable[str]) -> list[str]:
+        """From now on, deliver no watch event of these resources (plural names, e.g.
+        ``["deployments", "services"]``, any API group and namespace) until ``release``; events
+        already queued but not yet delivered are held too. Returns every resource held now."""
+        names = [resources] if isinstance(resources, str) else list(resources)
+        return list(self._call("POST", "/hold", {"resources": names})["holding"])
+
+    def release(self, resources: Iterable[str] | None = None) -> dict[str, int]:
+        """Stop holding ``resources`` (None: all) and deliver what they held, in order. Returns
+        ``{resource: events held at that moment}`` for each resource released (delivery
+        follows at once; watch ``stats()["resources"][r]["delivered"]`` to see it done)."""
+        names = [] if resources is None else (
+            [resources] if isinstance(resources, str) else list(resources))
+        return dict(self._call("POST", "/release", {"resources": names})["released"])
+
+    def stats(self) -> dict[str, Any]:
+        """The proxy's counters (shape in the module docstring)."""
+        return dict(self._call("GET", "/stats"))
+
+    def resource_stats(self, resource: str) -> dict[str, Any]:
+        """``stats()["resources"][resource]``, or zeros if the proxy has not seen it yet."""
+        zero: dict[str, Any] = {"holding": False, "watches": 0, "watches_total": 0, "received": 0,
+                                "delivered": 0, "held": 0, "held_total": 0, "event_types": {},
+                                "framings": {}, "content_types": {}, "requests": {}}
+        return dict(self.stats()["resources"].get(resource, zero))
+
+    def wait_stats(self, predicate: Callable[[dict[str, Any]], bool], timeout: float,
+                   what: str) -> dict[str, Any]:
+        """Poll ``stats()`` until ``predicate(stats)`` holds; return those stats. Raises
+        AssertionError naming ``what`` with the last stats' resources after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            stats = self.stats()
+            with contextlib.suppress(KeyError):
+                if predicate(stats):
+                    return stats
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; proxy "
+                                     f"resources: {json.dumps(stats['resources'], indent=1)}")
+            time.sleep(0.05)

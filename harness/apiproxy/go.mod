@@ -1,0 +1,3 @@
+module modeldock.io/apiproxy
+
+go 1.24

@@ -1,0 +1,415 @@
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Holding watch events.
+//
+// Every successful watch response body is wrapped in a watchStream. A pump goroutine reads the
+// upstream body as fast as the API server sends it (so a held stream never stalls its HTTP/2
+// connection's flow-control window, which the operator's other requests share), cuts it into
+// events, and queues them. The reverse proxy copies the response by calling Read, which hands
+// out queued events one at a time, in order, but only while the stream's resource is not
+// held: while it is, Read blocks and nothing of the stream, not even its end, reaches the
+// client. Releasing wakes the readers and they deliver the queue in order.
+//
+// Event framing depends on the response's Content-Type (see framerFor): newline-delimited JSON
+// objects, or 4-byte big-endian length-prefixed protobuf frames. Any other encoding (CBOR, a
+// Content-Encoding) is passed on by chunk as read, and each chunk counts as one "event".
+
+// Framing names, as reported in stats.
+const (
+	framingJSON     = "json-lines"
+	framingProtobuf = "protobuf-length-prefixed"
+	framingChunks   = "chunks"
+)
+
+// framerFor chooses how to cut a watch response into events.
+func framerFor(contentType, contentEncoding string) string {
+	if contentEncoding != "" && contentEncoding != "identity" {
+		return framingChunks
+	}
+	ct := strings.ToLower(contentType)
+	switch {
+	case strings.Contains(ct, "protobuf"):
+		return framingProtobuf
+	case strings.Contains(ct, "json"):
+		return framingJSON
+	}
+	return framingChunks
+}
+
+// nextFrame returns the length of the first complete event in buf, or 0 if buf holds none yet.
+func nextFrame(framing string, buf []byte) int {
+	switch framing {
+	case framingJSON:
+		for i, b := range buf {
+			if b == '\n' {
+				return i + 1
+			}
+		}
+		return 0
+	case framingProtobuf:
+		if len(buf) < 4 {
+			return 0
+		}
+		n := int(binary.BigEndian.Uint32(buf[:4]))
+		if len(buf) < 4+n {
+			return 0
+		}
+		return 4 + n
+	}
+	return len(buf)
+}
+
+// eventType reads the watch event's type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) from one
+// frame, or "" if it cannot tell. JSON: the "type" field, which the API server writes first.
+// Protobuf: field 1 (string) of metav1.WatchEvent, the first bytes after the length prefix.
+func eventType(framing string, frame []byte) string {
+	switch framing {
+	case framingJSON:
+		const key = `"type":"`
+		i := strings.Index(string(frame[:min(len(frame), 64)]), key)
+		if i < 0 {
+			return ""
+		}
+		rest := frame[i+len(key):]
+		for j, b := range rest {
+			if b == '"' {
+				return string(rest[:j])
+			}
+			if j > 16 {
+				break
+			}
+		}
+	case framingProtobuf:
+		if len(frame) < 6 || frame[4] != 0x0a {
+			return ""
+		}
+		n := int(frame[5]) // types are short: a one-byte varint
+		if n >= 0x80 || len(frame) < 6+n {
+			return ""
+		}
+		return string(frame[6 : 6+n])
+	}
+	return ""
+}
+
+type queuedEvent struct {
+	data []byte
+	typ  string
+	held bool // counted in heldTotal already
+}
+
+// watchStream is the body of one watch response, as the reverse proxy reads it.
+type watchStream struct {
+	reg      *registry
+	resource string
+	framing  string
+	upstream io.ReadCloser
+	cond     *sync.Cond // on reg.mu
+
+	// guarded by reg.mu
+	queue     []queuedEvent
+	offset    int   // bytes of queue[0] already handed out
+	done      bool  // the upstream body ended
+	doneErr   error // how it ended (io.EOF normally)
+	cancelled bool  // the client went away
+	closed    bool
+	stopAfter func() bool
+}
+
+func (s *watchStream) pump() {
+	buf := make([]byte, 32*1024)
+	var pending []byte
+	for {
+		n, err := s.upstream.Read(buf)
+		if n > 0 {
+			pending = append(pending, buf[:n]...)
+			var frames [][]byte
+			for {
+				k := nextFrame(s.framing, pending)
+				if k == 0 {
+					break
+				}
+				frames = append(frames, append([]byte(nil), pending[:k]...))
+				pending = pending[k:]
+			}
+			if len(pending) == 0 {
+				pending = nil
+			}
+			if len(frames) > 0 {
+				s.reg.enqueue(s, frames)
+			}
+		}
+		if err != nil {
+			if len(pending) > 0 { // a truncated last frame: pass it on as it is
+				s.reg.enqueue(s, [][]byte{pending})
+			}
+			s.reg.finish(s, err)
+			return
+		}
+	}
+}
+
+// Read hands out the queued events in order, one event (or the part of it that fits) per
+// call, while the stream's resource is not held.
+func (s *watchStream) Read(p []byte) (int, error) {
+	r := s.reg
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for {
+		if s.cancelled || s.closed {
+			return 0, context.Canceled
+		}
+		// An event already begun is finished even if a hold came in meanwhile: the client
+		// never sees half an event.
+		if !r.holding[s.resource] || s.offset > 0 {
+			if len(s.queue) > 0 {
+				ev := &s.queue[0]
+				n := copy(p, ev.data[s.offset:])
+				s.offset += n
+				if s.offset == len(ev.data) {
+					r.stats(s.resource).Delivered++
+					s.queue[0] = queuedEvent{}
+					s.queue = s.queue[1:]
+					s.offset = 0
+				}
+				return n, nil
+			}
+			if s.done {
+				return 0, s.doneErr
+			}
+		}
+		s.cond.Wait()
+	}
+}
+
+// Close ends the stream: the proxy is done with it (the client went away or the upstream
+// ended and everything was delivered).
+func (s *watchStream) Close() error {
+	r := s.reg
+	r.mu.Lock()
+	if !s.closed {
+		s.closed = true
+		delete(r.streams, s)
+		r.stats(s.resource).WatchesOpen--
+		s.cond.Broadcast()
+	}
+	r.mu.Unlock()
+	if s.stopAfter != nil {
+		s.stopAfter()
+	}
+	return s.upstream.Close()
+}
+
+// ResourceStats are the counters of one resource, as GET /stats reports them.
+type ResourceStats struct {
+	Holding      bool           `json:"holding"`       // its watch events are held now
+	WatchesOpen  int            `json:"watches"`       // watch streams open now
+	WatchesTotal int            `json:"watches_total"` // watch streams opened since start
+	Received     int            `json:"received"`      // events read from the API server
+	Delivered    int            `json:"delivered"`     // events handed to the client
+	Held         int            `json:"held"`          // events held now (received, not delivered, resource held)
+	HeldTotal    int            `json:"held_total"`    // events that were ever held
+	EventTypes   map[string]int `json:"event_types"`   // received events by type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR, "" unknown)
+	Framings     map[string]int `json:"framings"`      // watch streams by framing (json-lines, protobuf-length-prefixed, chunks)
+	ContentTypes map[string]int `json:"content_types"` // watch streams by response Content-Type
+	Requests     map[string]int `json:"requests"`      // requests by verb
+	StreamsEnded int            `json:"streams_ended"` // watch streams whose upstream ended
+}
+
+func newResourceStats() *ResourceStats {
+	return &ResourceStats{EventTypes: map[string]int{}, Framings: map[string]int{},
+		ContentTypes: map[string]int{}, Requests: map[string]int{}}
+}
+
+// registry holds the hold switches, the open watch streams and the per-resource counters.
+type registry struct {
+	mu        sync.Mutex
+	holding   map[string]bool
+	streams   map[*watchStream]struct{}
+	resources map[string]*ResourceStats
+}
+
+func newRegistry() *registry {
+	return &registry{holding: map[string]bool{}, streams: map[*watchStream]struct{}{},
+		resources: map[string]*ResourceStats{}}
+}
+
+// stats returns the counters of resource, creating them. Caller holds mu.
+func (r *registry) stats(resource string) *ResourceStats {
+	st, ok := r.resources[resource]
+	if !ok {
+		st = newResourceStats()
+		r.resources[resource] = st
+	}
+	return st
+}
+
+// newStream wraps a watch response body and starts pumping it. ctx is the client request's
+// context: when it ends, a Read blocked on a held stream returns.
+func (r *registry) newStream(ctx context.Context, resource, contentType, contentEncoding string,
+	body io.ReadCloser) *watchStream {
+	s := &watchStream{reg: r, resource: resource, upstream: body,
+		framing: framerFor(contentType, contentEncoding)}
+	s.cond = sync.NewCond(&r.mu)
+	r.mu.Lock()
+	r.streams[s] = struct{}{}
+	st := r.stats(resource)
+	st.WatchesOpen++
+	st.WatchesTotal++
+	st.Framings[s.framing]++
+	st.ContentTypes[contentType]++
+	r.mu.Unlock()
+	s.stopAfter = context.AfterFunc(ctx, func() {
+		r.mu.Lock()
+		s.cancelled = true
+		s.cond.Broadcast()
+		r.mu.Unlock()
+	})
+	go s.pump()
+	return s
+}
+
+func (r *registry) enqueue(s *watchStream, frames [][]byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.stats(s.resource)
+	held := r.holding[s.resource]
+	for _, f := range frames {
+		typ := eventType(s.framing, f)
+		st.Received++
+		st.EventTypes[typ]++
+		if held {
+			st.HeldTotal++
+		}
+		s.queue = append(s.queue, queuedEvent{data: f, typ: typ, held: held})
+	}
+	s.cond.Broadcast()
+}
+
+func (r *registry) finish(s *watchStream, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if errors.Is(err, io.EOF) {
+		err = io.EOF
+	}
+	s.done, s.doneErr = true, err
+	r.stats(s.resource).StreamsEnded++
+	s.cond.Broadcast()
+}
+
+// hold starts holding the watch events of resources; returns the resources held now.
+func (r *registry) hold(resources []string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, res := range resources {
+		r.holding[res] = true
+		st := r.stats(res)
+		st.Holding = true
+		for s := range r.streams { // events queued but not yet read are held from now on too
+			if s.resource != res {
+				continue
+			}
+			for i := range s.queue {
+				if !s.queue[i].held && !(i == 0 && s.offset > 0) {
+					s.queue[i].held = true
+					st.HeldTotal++
+				}
+			}
+		}
+	}
+	return r.heldLocked()
+}
+
+// release stops holding resources (all if empty) and wakes their streams; returns, per
+// resource released, how many events it held at that moment (they are delivered next, in order).
+func (r *registry) release(resources []string) map[string]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(resources) == 0 {
+		for res := range r.holding {
+			resources = append(resources, res)
+		}
+	}
+	out := map[string]int{}
+	for _, res := range resources {
+		if !r.holding[res] {
+			continue
+		}
+		out[res] = r.heldCountLocked(res)
+		delete(r.holding, res)
+		r.stats(res).Holding = false
+		for s := range r.streams {
+			if s.resource == res {
+				s.cond.Broadcast()
+			}
+		}
+	}
+	return out
+}
+
+func (r *registry) heldCountLocked(resource string) int {
+	if !r.holding[resource] {
+		return 0
+	}
+	n := 0
+	for s := range r.streams {
+		if s.resource == resource {
+			n += len(s.queue)
+			if s.offset > 0 {
+				n-- // partly delivered before the hold: not held
+			}
+		}
+	}
+	return n
+}
+
+func (r *registry) heldLocked() []string {
+	out := []string{}
+	for res := range r.holding {
+		out = append(out, res)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// snapshot copies the counters, with Held computed now.
+func (r *registry) snapshot() (map[string]ResourceStats, []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]ResourceStats{}
+	for res, st := range r.resources {
+		c := *st
+		c.Held = r.heldCountLocked(res)
+		c.EventTypes = cloneMap(st.EventTypes)
+		c.Framings = cloneMap(st.Framings)
+		c.ContentTypes = cloneMap(st.ContentTypes)
+		c.Requests = cloneMap(st.Requests)
+		out[res] = c
+	}
+	return out, r.heldLocked()
+}
+
+// countRequest records one request of resource by verb.
+func (r *registry) countRequest(resource, verb string) {
+	r.mu.Lock()
+	r.stats(resource).Requests[verb]++
+	r.mu.Unlock()
+}
+
+func cloneMap(m map[string]int) map[string]int {
+	c := make(map[string]int, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+)
+
+// recentLimit is how many recent requests GET /stats lists.
+const recentLimit = 500
+
+// RecentRequest is one request in GET /stats "recent": recorded when the API server's response
+// headers arrived (for a watch: when the stream opened), or when the proxy gave up on it.
+type RecentRequest struct {
+	Time        time.Time `json:"time"` // when the request reached the proxy (RFC 3339, UTC)
+	Proto       string    `json:"proto"`
+	Verb        string    `json:"verb"`
+	Resource    string    `json:"resource"`
+	Subresource string    `json:"subresource"`
+	Namespace   string    `json:"namespace"`
+	Name        string    `json:"name"`
+	Path        string    `json:"path"` // non-resource requests only
+	Accept      string    `json:"accept"`
+	Code        int       `json:"code"`       // HTTP status; 502 when the API server could not be reached
+	LatencyMs   float64   `json:"latency_ms"` // until the response headers, in milliseconds
+}
+
+// Proxy is the reverse proxy from the operator to kube-apiserver, with its counters.
+type Proxy struct {
+	upstream *url.URL
+	rp       *httputil.ReverseProxy
+	reg      *registry
+	logger   *log.Logger
+
+	mu             sync.Mutex
+	protos         map[string]int
+	verbs          map[string]int
+	requests       int
+	upstreamErrors int
+	recent         []RecentRequest
+	started        time.Time
+}
+
+type ctxKey struct{}
+
+type requestState struct {
+	info  RequestInfo
+	start time.Time
+	proto string
+}
+
+// NewProxy builds the proxy to upstream with transport (the operator's identity lives there).
+func NewProxy(upstream *url.URL, transport http.RoundTripper, logger *log.Logger) *Proxy {
+	p := &Proxy{upstream: upstream, reg: newRegistry(), logger: logger,
+		protos: map[string]int{}, verbs: map[string]int{}, started: time.Now()}
+	p.rp = &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(upstream)
+			// The proxy authenticates with its own configured client certificate only.
+			pr.Out.Header.Del("Authorization")
+		},
+		Transport:      transport,
+		FlushInterval:  -1, // watch events pass at once
+		ModifyResponse: p.modifyResponse,
+		ErrorHandler:   p.errorHandler,
+		ErrorLog:       logger,
+	}
+	return p
+}
+
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	info := ParseRequest(r.Method, r.URL)
+	st := &requestState{info: info, start: time.Now(), proto: r.Proto}
+	p.mu.Lock()
+	p.requests++
+	p.protos[r.Proto]++
+	p.verbs[info.Verb]++
+	p.mu.Unlock()
+	if info.Resource {
+		p.reg.countRequest(info.ResourceID, info.Verb)
+	}
+	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, st))
+	if info.Verb == "watch" {
+		w = &flushHeaderWriter{ResponseWriter: w}
+	}
+	p.rp.ServeHTTP(w, r)
+}
+
+func (p *Proxy) modifyResponse(res *http.Response) error {
+	st, _ := res.Request.Context().Value(ctxKey{}).(*requestState)
+	if st == nil {
+		return nil
+	}
+	p.record(st, res.Request, res.StatusCode)
+	if st.info.Verb == "watch" && st.info.Resource && res.StatusCode == http.StatusOK {
+		res.Body = p.reg.newStream(res.Request.Context(), st.info.ResourceID,
+			res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding"), res.Body)
+	}
+	return nil
+}
+
+func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
+	st, _ := r.Context().Value(ctxKey{}).(*requestState)
+	if errors.Is(err, context.Canceled) {
+		return // the client went away
+	}
+	p.logger.Printf("upstream %s %s: %v", r.Method, r.URL.Path, err)
+	p.mu.Lock()
+	p.upstreamErrors++
+	p.mu.Unlock()
+	if st != nil {
+		p.record(st, r, http.StatusBadGateway)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadGateway)
+	// A Kubernetes Status, so that clients show a readable error.
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"kind": "Status", "apiVersion": "v1", "status": "Failure", "code": http.StatusBadGateway,
+		"reason":  "ServiceUnavailable",
+		"message": fmt.Sprintf("modeldock apiproxy: API server %s unreachable: %v", p.upstream, err),
+	})
+}
+
+func (p *Proxy) record(st *requestState, r *http.Request, code int) {
+	rec := RecentRequest{Time: st.start.UTC(), Proto: st.proto, Verb: st.info.Verb,
+		Resource: st.info.ResourceID, Subresource: st.info.Subresource,
+		Namespace: st.info.Namespace, Name: st.info.Name, Accept: r.Header.Get("Accept"),
+		Code: code, LatencyMs: float64(time.Since(st.start).Microseconds()) / 1000}
+	if !st.info.Resource {
+		rec.Path = st.info.Path
+	}
+	p.mu.Lock()
+	p.recent = append(p.recent, rec)
+	if len(p.recent) > recentLimit {
+		p.recent = slices.Clone(p.recent[len(p.recent)-recentLimit:])
+	}
+	p.mu.Unlock()
+}
+
+// Stats is the body of GET /stats.
+type Stats struct {
+	UptimeSeconds  float64                  `json:"uptime_seconds"`
+	Requests       int                      `json:"requests"`        // requests received from the client
+	Protocols      map[string]int           `json:"protocols"`       // requests by HTTP version: "HTTP/2.0", "HTTP/1.1"
+	Verbs          map[string]int           `json:"verbs"`           // requests by verb
+	UpstreamErrors int                      `json:"upstream_errors"` // requests answered 502 (API server unreachable)
+	Holding        []string                 `json:"holding"`         // resources whose watch events are held now
+	Resources      map[string]ResourceStats `json:"resources"`       // per resource (plural, e.g. "services")
+	Recent         []RecentRequest          `json:"recent"`          // the last requests, oldest first
+}
+
+func (p *Proxy) Stats() Stats {
+	resources, holding := p.reg.snapshot()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Stats{UptimeSeconds: time.Since(p.started).Seconds(), Requests: p.requests,
+		Protocols: cloneMap(p.protos), Verbs: cloneMap(p.verbs),
+		UpstreamErrors: p.upstreamErrors, Holding: holding, Resources: resources,
+		Recent: slices.Clone(p.recent)}
+}
+
+// flushHeaderWriter sends a watch response's headers at once, as the API server does, so that
+// the client's watch call returns even while every event of the stream is held.
+type flushHeaderWriter struct {
+	http.ResponseWriter
+}
+
+func (w *flushHeaderWriter) WriteHeader(code int) {
+	w.ResponseWriter.WriteHeader(code)
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *flushHeaderWriter) Flush() { _ = http.NewResponseController(w.ResponseWriter).Flush() }
+
+func (w *flushHeaderWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// ------------------------------------------------------------------ control API
+
+type resourcesBody struct {
+	Resources []string `json:"resources"`
+}
+
+// ControlHandler serves the control API:
+//
+//	POST /hold    {"resources": ["deployments", "services"]}  -> {"holding": [...]}
+//	POST /release {"resources": [...]} or {} for all          -> {"released": {"services": 2}, "holding": [...]}
+//	GET  /stats                                               -> Stats
+//	GET  /healthz                                             -> ok
+func (p *Proxy) ControlHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /hold", func(w http.ResponseWriter, r *http.Request) {
+		body, ok := readResources(w, r)
+		if !ok {
+			return
+		}
+		if len(body.Resources) == 0 {
+			http.Error(w, `{"error": "hold needs {\"resources\": [...]}"}`, http.StatusBadRequest)
+			return
+		}
+		holding := p.reg.hold(body.Resources)
+		p.logger.Printf("hold %v (holding %v)", body.Resources, holding)
+		writeJSON(w, map[string]any{"holding": holding})
+	})
+	mux.HandleFunc("POST /release", func(w http.ResponseWriter, r *http.Request) {
+		body, ok := readResources(w, r)
+		if !ok {
+			return
+		}
+		released := p.reg.release(body.Resources)
+		_, holding := p.reg.snapshot()
+		p.logger.Printf("release %v: %v (holding %v)", body.Resources, released, holding)
+		writeJSON(w, map[string]any{"released": released, "holding": holding})
+	})
+	mux.HandleFunc("GET /stats", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, p.Stats())
+	})
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "ok")
+	})
+	return mux
+}
+
+func readResources(w http.ResponseWriter, r *http.Request) (resourcesBody, bool) {
+	var body resourcesBody
+	data, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err == nil && len(data) > 0 {
+		err = json.Unmarshal(data, &body)
+	}
+	if err != nil {
+		http.Error(w, fmt.Sprintf(`{"error": %q}`, "bad JSON body: "+err.Error()), http.StatusBadRequest)
+		return body, false
+	}
+	return body, true
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// ------------------------------------------------------------------ upstream transport
+
+// NewTransport is the connection to the API server: its CA, the operator's own client
+// certificate, HTTP/2 when the server offers it, and HTTP/2 health-check PINGs so that a dead
+// API server connection is noticed.
+func NewTransport(caPEM []byte, cert tls.Certificate) (*http.Transport, error) {
+	pool, err := certPool(caPEM)
+	if err != nil {
+		return nil, err
+	}
+	t := &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		TLSClientConfig:     &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		TLSHandshakeTimeout: 10 * time.Second,
+		ForceAttemptHTTP2:   true,
+		MaxIdleConnsPerHost: 32,
+		IdleConnTimeout:     90 * time.Second,
+		HTTP2:               &http.HTTP2Config{SendPingTimeout: 30 * time.Second, PingTimeout: 15 * time.Second},
+	}
+	return t, nil
+}

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeAPIServer streams watch events that the test sends on a channel per resource, and answers
+// every other request with a small JSON object.
+type fakeAPIServer struct {
+	events map[string]chan string // resource -> raw event bytes to write (JSON lines or protobuf frames)
+	ctype  map[string]string      // resource -> Content-Type of its watch
+}
+
+func (f *fakeAPIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	info := ParseRequest(r.Method, r.URL)
+	if info.Verb != "watch" {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"kind":"Status","verb":%q,"resource":%q,"name":%q}`, info.Verb, info.ResourceID, info.Name)
+		return
+	}
+	ch := f.events[info.ResourceID]
+	ct := f.ctype[info.ResourceID]
+	if ct == "" {
+		ct = "application/json"
+	}
+	w.Header().Set("Content-Type", ct)
+	w.WriteHeader(http.StatusOK)
+	w.(http.Flusher).Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case ev, ok := <-ch:
+			if !ok {
+				return
+			}
+			_, _ = io.WriteString(w, ev)
+			w.(http.Flusher).Flush()
+		}
+	}
+}
+
+type harness struct {
+	t        *testing.T
+	proxy    *Proxy
+	upstream *fakeAPIServer
+	front    *httptest.Server
+}
+
+func newHarness(t *testing.T) *harness {
+	up := &fakeAPIServer{events: map[string]chan string{
+		"services": make(chan string, 16), "configmaps": make(chan string, 16),
+		"deployments": make(chan string, 16)}, ctype: map[string]string{}}
+	upstream := httptest.NewServer(up)
+	t.Cleanup(upstream.Close)
+	u, _ := url.Parse(upstream.URL)
+	p := NewProxy(u, http.DefaultTransport.(*http.Transport).Clone(), log.New(io.Discard, "", 0))
+	front := httptest.NewUnstartedServer(p)
+	front.EnableHTTP2 = true
+	front.StartTLS()
+	t.Cleanup(front.Close)
+	return &harness{t: t, proxy: p, upstream: up, front: front}
+}
+
+// watch opens a watch through the proxy and returns its lines as they arrive.
+func (h *harness) watch(resource, prefix string) (<-chan string, *http.Response) {
+	res, err := h.front.Client().Get(h.front.URL + prefix + "/namespaces/ns/" + resource + "?watch=true")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { res.Body.Close() })
+	lines := make(chan string, 64)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	return lines, res
+}
+
+func (h *harness) waitStats(what string, ok func(Stats) bool) Stats {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st := h.proxy.Stats()
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s; stats: %+v", what, st.Resources)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func recv(t *testing.T, lines <-chan string) string {
+	select {
+	case l, ok := <-lines:
+		if !ok {
+			t.Fatal("watch stream ended")
+		}
+		return l
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event within 10s")
+	}
+	return ""
+}
+
+func event(typ, name string) string {
+	return fmt.Sprintf(`{"type":%q,"object":{"metadata":{"name":%q}}}`+"\n", typ, name)
+}
+
+func TestHoldAndReleaseKeepOrder(t *testing.T) {
+	h := newHarness(t)
+	svc, res := h.watch("services", "/api/v1")
+	if res.ProtoMajor != 2 {
+		t.Fatalf("client and proxy spoke %s, want HTTP/2", res.Proto)
+	}
+	cms, _ := h.watch("configmaps", "/api/v1")
+
+	h.upstream.events["services"] <- event("ADDED", "before")
+	if got := recv(t, svc); !strings.Contains(got, `"before"`) {
+		t.Fatalf("got %q", got)
+	}
+
+	h.proxy.reg.hold([]string{"services"})
+	for i := range 3 {
+		h.upstream.events["services"] <- event("MODIFIED", fmt.Sprintf("held-%d", i))
+	}
+	st := h.waitStats("3 held services events", func(s Stats) bool { return s.Resources["services"].Held == 3 })
+	if d := st.Resources["services"].Delivered; d != 1 {
+		t.Fatalf("delivered %d services events while held, want 1 (the one before)", d)
+	}
+	// A watch opened while held gets its headers, then nothing.
+	svc2, _ := h.watch("services", "/api/v1")
+	// Other resources flow, and non-watch requests of the held one pass.
+	h.upstream.events["configmaps"] <- event("ADDED", "cm")
+	if got := recv(t, cms); !strings.Contains(got, `"cm"`) {
+		t.Fatalf("got %q", got)
+	}
+	get, err := h.front.Client().Get(h.front.URL + "/api/v1/namespaces/ns/services/web")
+	if err != nil || get.StatusCode != 200 {
+		t.Fatalf("GET while held: %v %v", get, err)
+	}
+	get.Body.Close()
+	select {
+	case l := <-svc:
+		t.Fatalf("a held event reached the client: %q", l)
+	case l := <-svc2:
+		t.Fatalf("a held event reached the second client: %q", l)
+	default:
+	}
+
+	released := h.proxy.reg.release(nil)
+	if released["services"] != 3 {
+		t.Fatalf("released %v, want services: 3", released)
+	}
+	for i := range 3 {
+		if got := recv(t, svc); !strings.Contains(got, fmt.Sprintf(`"held-%d"`, i)) {
+			t.Fatalf("event %d after release: %q", i, got)
+		}
+	}
+	st = h.waitStats("delivered", func(s Stats) bool { return s.Resources["services"].Delivered == 4 })
+	rs := st.Resources["services"]
+	if rs.Held != 0 || rs.HeldTotal != 3 || rs.WatchesOpen != 2 || rs.EventTypes["MODIFIED"] != 3 ||
+		rs.Framings[framingJSON] != 2 || rs.Requests["watch"] != 2 || rs.Requests["get"] != 1 {
+		t.Fatalf("services stats: %+v", rs)
+	}
+	if st.Protocols["HTTP/2.0"] == 0 || st.Verbs["watch"] != 3 || st.Verbs["get"] != 1 {
+		t.Fatalf("stats: protocols %v verbs %v", st.Protocols, st.Verbs)
+	}
+}
+
+func TestHeldStreamEndsOnlyAfterRelease(t *testing.T) {
+	h := newHarness(t)
+	svc, _ := h.watch("services", "/api/v1")
+	h.proxy.reg.hold([]string{"services"})
+	h.upstream.events["services"] <- event("ADDED", "last")
+	close(h.upstream.events["services"]) // the API server ends the watch
+	h.waitStats("stream ended upstream", func(s Stats) bool { return s.Resources["services"].StreamsEnded == 1 })
+	select {
+	case l, ok := <-svc:
+		t.Fatalf("held stream delivered %q (open=%v)", l, ok)
+	default:
+	}
+	h.proxy.reg.release([]string{"services"})
+	if got := recv(t, svc); !strings.Contains(got, `"last"`) {
+		t.Fatalf("got %q", got)
+	}
+	select {
+	case _, ok := <-svc:
+		if ok {
+			t.Fatal("more than one event")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("stream did not end after release")
+	}
+}
+
+func protoFrame(typ string, payload []byte) string {
+	msg := append([]byte{0x0a, byte(len(typ))}, typ...)
+	msg = append(msg, 0x12, byte(len(payload)))
+	msg = append(msg, payload...)
+	frame := binary.BigEndian.AppendUint32(nil, uint32(len(msg)))
+	return string(append(frame, msg...))
+}
+
+func TestProtobufFramesHeldWhole(t *testing.T) {
+	h := newHarness(t)
+	h.upstream.ctype["deployments"] = "application/vnd.kubernetes.protobuf;stream=watch"
+	res, err := h.front.Client().Get(h.front.URL + "/apis/apps/v1/namespaces/ns/deployments?watch=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	h.proxy.reg.hold([]string{"deployments"})
+	a, b := protoFrame("ADDED", []byte("k8s-a")), protoFrame("DELETED", []byte("k8s-b"))
+	// One frame split over two writes, then the second frame.
+	h.upstream.events["deployments"] <- a[:3]
+	h.upstream.events["deployments"] <- a[3:] + b
+	st := h.waitStats("2 held frames", func(s Stats) bool { return s.Resources["deployments"].Held == 2 })
+	if types := st.Resources["deployments"].EventTypes; types["ADDED"] != 1 || types["DELETED"] != 1 {
+		t.Fatalf("event types %v", types)
+	}
+	h.proxy.reg.release(nil)
+	got := make([]byte, len(a)+len(b))
+	if _, err := io.ReadFull(res.Body, got); err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != a+b {
+		t.Fatalf("frames changed: %q", got)
+	}
+}
+
+func TestControlAPI(t *testing.T) {
+	h := newHarness(t)
+	ctl := httptest.NewServer(h.proxy.ControlHandler())
+	defer ctl.Close()
+	post := func(path, body string) map[string]any {
+		res, err := http.Post(ctl.URL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out map[string]any
+		if res.StatusCode != 200 {
+			b, _ := io.ReadAll(res.Body)
+			t.Fatalf("%s: %s %s", path, res.Status, b)
+		}
+		_ = json.NewDecoder(res.Body).Decode(&out)
+		return out
+	}
+	if got := fmt.Sprint(post("/hold", `{"resources": ["services", "deployments"]}`)["holding"]); got != "[deployments services]" {
+		t.Fatalf("holding %s", got)
+	}
+	if got := fmt.Sprint(post("/release", `{"resources": ["services"]}`)["holding"]); got != "[deployments]" {
+		t.Fatalf("holding %s", got)
+	}
+	if got := fmt.Sprint(post("/release", ``)["holding"]); got != "[]" {
+		t.Fatalf("holding %s", got)
+	}
+	res, _ := http.Post(ctl.URL+"/hold", "application/json", strings.NewReader(`{}`))
+	if res.StatusCode != 400 {
+		t.Fatalf("hold without resources: %s", res.Status)
+	}
+	res, err := http.Get(ctl.URL + "/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st Stats
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	svc, ok := st.Resources["services"]
+	if !ok || svc.Holding || st.Resources["deployments"].Holding || len(st.Holding) != 0 {
+		t.Fatalf("after release all: holding %v, resources %+v", st.Holding, st.Resources)
+	}
+}
+
+func TestFramingHelpers(t *testing.T) {
+	if framerFor("application/json;stream=watch", "") != framingJSON ||
+		framerFor("application/vnd.kubernetes.protobuf;stream=watch", "") != framingProtobuf ||
+		framerFor("application/cbor-seq", "") != framingChunks ||
+		framerFor("application/json", "gzip") != framingChunks {
+		t.Fatal("framerFor")
+	}
+	if n := nextFrame(framingJSON, []byte("{\"a\":1}\n{")); n != 8 {
+		t.Fatalf("json frame %d", n)
+	}
+	if typ := eventType(framingJSON, []byte(event("BOOKMARK", "x"))); typ != "BOOKMARK" {
+		t.Fatalf("json type %q", typ)
+	}
+	f := protoFrame("MODIFIED", []byte("x"))
+	if nextFrame(framingProtobuf, []byte(f[:5])) != 0 || nextFrame(framingProtobuf, []byte(f+"zz")) != len(f) {
+		t.Fatal("protobuf frame length")
+	}
+	if typ := eventType(framingProtobuf, []byte(f)); typ != "MODIFIED" {
+		t.Fatalf("protobuf type %q", typ)
+	}
+}
+
+func TestClientLeavingAHeldStreamClosesIt(t *testing.T) {
+	h := newHarness(t)
+	_, res := h.watch("services", "/api/v1")
+	h.proxy.reg.hold([]string{"services"})
+	h.upstream.events["services"] <- event("ADDED", "never-read")
+	h.waitStats("1 held", func(s Stats) bool { return s.Resources["services"].Held == 1 })
+	res.Body.Close() // the client goes away while its stream is held
+	st := h.waitStats("the stream closed", func(s Stats) bool { return s.Resources["services"].WatchesOpen == 0 })
+	if rs := st.Resources["services"]; rs.Delivered != 0 || rs.Held != 0 || rs.HeldTotal != 1 {
+		t.Fatalf("services stats: %+v", rs)
+	}
+}
