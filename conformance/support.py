@@ -13,6 +13,7 @@ from typing import Any
 
 from harness.kube import Kube, wait_for
 from harness.operators import OperatorProcess
+from harness.pytest_plugin import PremiseFailed
 
 GROUP_VERSION = "modeldock.io/v1alpha1"
 FINALIZER = "modeldock.io/cleanup"
@@ -20,6 +21,17 @@ SELECTOR_LABEL = "modeldock.io/modelservice"
 
 #: How long convergence may take on a loaded 2-core machine (a bound, not a measurement).
 CONVERGE_TIMEOUT = 60.0
+
+
+def premise(condition: object, message: str) -> None:
+    """Assert something the experiment needs, not something the operator must do: that the
+    fault was injected, that the API server answered as the experiment requires. False:
+    ``PremiseFailed`` with ``message``, which the report shows as an error of the check
+    (verdict ``error``), never as the operator failing it, and the kill matrix never counts
+    as a kill. Use ``assert`` for what the operator is judged on."""
+    if not condition:
+        raise PremiseFailed(f"premise not met (the check could not judge the operator): "
+                            f"{message}")
 
 
 def modelservice(name: str, **spec: Any) -> dict[str, Any]:

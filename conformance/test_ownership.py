@@ -17,6 +17,7 @@ from conformance.support import (
     condition,
     controller_ref,
     create_modelservice,
+    premise,
     wait_converged,
     wait_gone,
     wait_reconciled_past,
@@ -315,8 +316,8 @@ def _deletion_policy(policy, admin, namespace, operators, audit, evidence, impl)
     # The delete's answer is the object as the API server left it: deleting, finalizers held.
     deleting = admin.request("DELETE", admin.path("modelservices", namespace, "web"),
                              {"propagationPolicy": propagation})
-    assert gc_finalizer in deleting["metadata"].get("finalizers", []), (
-        f"premise: the API server should have added {gc_finalizer!r}: {deleting['metadata']}")
+    premise(gc_finalizer in deleting["metadata"].get("finalizers", []),
+            f"the API server should have added {gc_finalizer!r}: {deleting['metadata']}")
     # {} stands for "gone": wait_for polls until it gets an object that satisfies the predicate.
     held = wait_for(lambda: admin.get("modelservices", namespace, "web") or {},
                     lambda m: not m or FINALIZER not in m["metadata"].get("finalizers", []),
@@ -390,9 +391,9 @@ def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audi
         held = {res: proxy.stats()["resources"].get(res, {}).get("held", 0)
                 for res in ("deployments", "services")}
         evidence.record("watch_events_held_at_delete", held)
-        assert all(n > 0 for n in held.values()), (
-            f"premise: the proxy should be holding the children's watch events, so that the "
-            f"operator's cache has not seen them: {held}")
+        premise(all(n > 0 for n in held.values()),
+                f"the proxy should be holding the children's watch events, so that the "
+                f"operator's cache has not seen them: {held}")
 
         start = audit.sync(admin)
         admin.delete("modelservices", namespace, "web")

@@ -16,19 +16,24 @@ with the same pytest invocation ``python -m harness conformance`` uses, and writ
 
   ``failed_checks`` are JUnit testcase names, which are check ids, with the case of a check
   made of several (``watch-recovers[connection-cut]``); the ``checks`` side is keyed by the
-  base check id. A check that failed with an error (not an assertion) counts as failed too,
-  and is also listed in ``errors``.
+  base check id, with every case that ran and the mutants it killed.
 
-The verdict: the run fails (exit 1) if a mutant survives every check, or if a check that ran
-catches no mutant: a check no broken controller can fail proves nothing. Before its suite,
-each mutant must start and answer ``/readyz``: one that cannot is a broken mutant, not a
-caught one; it fails the run at once instead of making every check wait for it.
+What counts as a kill: a check whose own oracle failed, that is a testcase whose ``verdict``
+property (recorded by harness/pytest_plugin.py) is ``fail``: an assertion about the operator.
+A set-up error, an unmet premise (``conformance.support.premise``), an error of the harness's
+own requests or a fixture error is verdict ``error``: listed under ``errors``, never a kill.
+
+The verdict: the run fails (exit 1) if a mutant survives every check, if a case of a check
+that ran catches no mutant (a check no broken controller can fail proves nothing, and one
+case's kills do not vouch for its siblings), or if a check named in a mutant's ``caught_by``
+("catches it by design, every time") did not catch it. Before its suite, each mutant must
+start and answer ``/readyz``: one that cannot is a broken mutant, not a caught one; it fails
+the run at once instead of making every check wait for it.
 
 ``--ci`` runs the CI subset, which keeps ``make test`` within CI's time: each mutant only
 against the checks that catch it by design (``caught_by`` in mutants.toml), or, if it
 declares none, against every check but the slowest cases (``CI_SLOW``). Every check still
-runs against at least one mutant it kills. The full run warns when a ``caught_by`` check
-missed its mutant.
+runs against at least one mutant it kills.
 """
 
 from __future__ import annotations
@@ -108,12 +113,21 @@ class SuiteResult:
 
     @property
     def killed_by(self) -> list[str]:
-        """Failed and errored testcase names, check order."""
-        return sorted({*self.failed, *self.errors}, key=check_sort_key)
+        """The testcases whose oracle failed (verdict ``fail``), check order. Errors are not
+        kills."""
+        return sorted(set(self.failed), key=check_sort_key)
+
+
+def testcase_verdict(case: Any) -> str | None:
+    """The ``verdict`` property of a JUnit testcase (``fail`` or ``error``), or None."""
+    return next((str(p.get("value")) for p in case._elem.iter("property")
+                 if p.get("name") == "verdict"), None)
 
 
 def read_junit(path: Path) -> SuiteResult:
-    """Read one JUnit file (testcase names are check ids, see harness/pytest_plugin.py)."""
+    """Read one JUnit file (testcase names are check ids, see harness/pytest_plugin.py). A
+    failure whose ``verdict`` property is ``error`` (set-up, premise, harness) counts as an
+    error, like a JUnit error; only a failure of the check's oracle is in ``failed``."""
     result = SuiteResult()
     xml = JUnitXml.fromfile(str(path))
     for suite in xml if isinstance(xml, JUnitXml) else [xml]:
@@ -123,7 +137,10 @@ def read_junit(path: Path) -> SuiteResult:
             if any(isinstance(r, Error) for r in outcomes):
                 result.errors.append(name)
             elif any(isinstance(r, Failure) for r in outcomes):
-                result.failed.append(name)
+                if testcase_verdict(case) == "error":
+                    result.errors.append(name)
+                else:
+                    result.failed.append(name)
             elif any(isinstance(r, Skipped) for r in outcomes):
                 result.skipped.append(name)
                 continue
@@ -144,6 +161,7 @@ def build_matrix(results: Mapping[str, SuiteResult | None],
     info = info or {}
     out_mutants: dict[str, Any] = {}
     ran: set[str] = set()
+    ran_cases: set[str] = set()
     for mutant, res in results.items():
         entry: dict[str, Any] = dict(info.get(mutant) or {})
         if res is None:
@@ -151,6 +169,7 @@ def build_matrix(results: Mapping[str, SuiteResult | None],
                          ran=False)
         else:
             ran.update(base_check(c) for c in res.ran)
+            ran_cases.update(res.ran)
             entry.update(
                 failed_checks=res.killed_by,
                 killed_by=sorted({base_check(c) for c in res.killed_by}, key=check_sort_key),
@@ -165,7 +184,7 @@ def build_matrix(results: Mapping[str, SuiteResult | None],
     checks: dict[str, Any] = {}
     for check in sorted(ran, key=check_sort_key):
         killed = [m for m, e in out_mutants.items() if check in e["killed_by"]]
-        cases: dict[str, list[str]] = {}
+        cases: dict[str, list[str]] = {c: [] for c in ran_cases if base_check(c) == check}
         for m, e in out_mutants.items():
             for c in e["failed_checks"]:
                 if base_check(c) == check:
@@ -178,13 +197,18 @@ def build_matrix(results: Mapping[str, SuiteResult | None],
 
 def verdict(data: Mapping[str, Any]) -> dict[str, Any]:
     """``survivors``: mutants no check killed (a mutant whose suite did not run is one);
-    ``idle_checks``: checks that ran and killed no mutant; ``ok`` if both are empty.
-    ``expected_missed``: per mutant, the ``caught_by`` checks that did not catch it this time
-    (a warning: the check may have grown blind to it, or a kill depends on timing)."""
+    ``idle_checks``: checks that ran and killed no mutant; ``idle_cases``: cases (testcase
+    names) that ran and killed no mutant, each case on its own (a sibling's kill does not
+    count); ``expected_missed``: per mutant, the ``caught_by`` checks that did not catch it
+    this time (the check has grown blind to it, or a kill depended on timing). ``ok`` if all
+    four are empty."""
     survivors = [m for m, e in data["mutants"].items() if not e.get("failed_checks")]
     idle = [c for c, e in data["checks"].items() if not e.get("killed")]
+    idle_cases = [case for e in data["checks"].values()
+                  for case, killers in e.get("cases", {}).items() if not killers]
     expected_missed = {m: e["missed"] for m, e in data["mutants"].items() if e.get("missed")}
-    return {"ok": not survivors and not idle, "survivors": survivors, "idle_checks": idle,
+    ok = not survivors and not idle and not idle_cases and not expected_missed
+    return {"ok": ok, "survivors": survivors, "idle_checks": idle, "idle_cases": idle_cases,
             "expected_missed": expected_missed}
 
 
@@ -212,18 +236,26 @@ def format_matrix(data: Mapping[str, Any]) -> str:
     lines.append(f"{'kills':<{width}}  {kills}")
     v = data["verdict"]
     lines.append("")
-    for mutant, checks_missed in v.get("expected_missed", {}).items():
-        lines.append(f"warning: {mutant} was not caught by {', '.join(checks_missed)} "
-                     "(caught_by in mutants.toml)")
+    errors = {m: e.get("errors") for m, e in data["mutants"].items() if e.get("errors")}
+    for mutant, names in errors.items():
+        lines.append(f"note: {mutant}: errors, not kills (set-up or premise): {', '.join(names)}")
     if v["ok"]:
+        cases = sum(len(e.get("cases", {})) for e in data["checks"].values())
         lines.append(f"verdict: every mutant killed ({len(data['mutants'])}), every check "
-                     f"kills at least one ({len(checks)})")
+                     f"kills at least one ({len(checks)}), every case too ({cases}), every "
+                     f"caught_by held")
     else:
         if v["survivors"]:
             lines.append(f"verdict: FAIL: mutants no check killed: {', '.join(v['survivors'])}")
         if v["idle_checks"]:
             lines.append(f"verdict: FAIL: checks that killed no mutant: "
                          f"{', '.join(v['idle_checks'])}")
+        idle_cases = [c for c in v.get("idle_cases", []) if c not in v["idle_checks"]]
+        if idle_cases:
+            lines.append(f"verdict: FAIL: cases that killed no mutant: {', '.join(idle_cases)}")
+        for mutant, checks_missed in v.get("expected_missed", {}).items():
+            lines.append(f"verdict: FAIL: {mutant} was not caught by {', '.join(checks_missed)} "
+                         "(caught_by in mutants.toml: by design, every time)")
     return "\n".join(lines)
 
 

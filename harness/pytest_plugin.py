@@ -101,10 +101,37 @@ def junit_name(item: pytest.Item) -> str | None:
     return f"{marker.args[0]}{suffix}"
 
 
+class PremiseFailed(Exception):
+    """A check's set-up did not produce the situation the check is about (the fault was not
+    injected, the API server did not answer as the experiment needs): the check could not
+    judge the operator. Reported as the check's ``verdict`` ``error``, never as a failure of
+    the operator (see ``verdict_of``). Raise it through ``conformance.support.premise``."""
+
+
+#: The ``verdict`` property of a check's JUnit testcase, when it did not pass.
+VERDICT_FAIL = "fail"    # the check's own oracle failed: an assertion about the operator
+VERDICT_ERROR = "error"  # set-up, premise or harness error: the operator was not judged
+
+
+def verdict_of(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
+    """``fail`` when the check's body raised AssertionError (its oracle: an ``assert``, or a
+    ``wait_for`` that timed out waiting for what the operator must do), else ``error`` (a
+    ``PremiseFailed``, an API error of the harness's own requests, any other exception)."""
+    if excinfo is not None and excinfo.errisinstance(AssertionError) \
+            and not excinfo.errisinstance(PremiseFailed):
+        return VERDICT_FAIL
+    return VERDICT_ERROR
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     outcome = yield
     rep = outcome.get_result()
+    if rep.failed and check_id(item) and not any(k == "verdict" for k, _ in item.user_properties):
+        # junitxml writes item.user_properties with the teardown report: record it once, for
+        # the first phase that failed (a set-up failure is always an error).
+        verdict = verdict_of(call.excinfo) if rep.when == "call" else VERDICT_ERROR
+        item.user_properties.append(("verdict", verdict))
     if rep.when == "call" and rep.failed and check_id(item):
         try:
             where = _save_artifacts(item)

@@ -18,6 +18,12 @@ FAIL = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
         '<failure message="AssertionError: {why}&#10;assert 1 == 2">long text</failure></testcase>')
 ERROR = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
          '<error message="failed on setup with &quot;TimeoutError&quot;">text</error></testcase>')
+PREMISE = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
+           '<properties><property name="verdict" value="error"/></properties>'
+           '<failure message="PremiseFailed: premise not met">text</failure></testcase>')
+ORACLE = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
+          '<properties><property name="verdict" value="fail"/></properties>'
+          '<failure message="AssertionError: {why}">text</failure></testcase>')
 SKIP = ('<testcase classname="conformance.x" name="{name}" time="0.0">'
         '<skipped type="pytest.skip" message="sim tier only">skip</skipped></testcase>')
 
@@ -33,7 +39,8 @@ def junit(path: Path, *cases: str) -> Path:
 @pytest.fixture
 def results(tmp_path: Path) -> dict[str, mutant_run.SuiteResult | None]:
     """always-update fails noop-stable and one watch-recovers case; no-relist fails two
-    watch-recovers cases; no-owns errors in child-repaired; survivor fails nothing."""
+    watch-recovers cases; no-owns errors in child-repaired (a set-up error) and misses its
+    premise in noop-stable, and its oracle fails in parity; survivor fails nothing."""
     common = [PASS.format(name="create-converges"), SKIP.format(name="ready-with-kwok")]
     files = {
         "always-update": junit(tmp_path / "a.xml", *common,
@@ -43,7 +50,9 @@ def results(tmp_path: Path) -> dict[str, mutant_run.SuiteResult | None]:
         "no-relist": junit(tmp_path / "b.xml", *common, PASS.format(name="noop-stable"),
                            FAIL.format(name="watch-recovers[compaction-410]", why="no relist"),
                            FAIL.format(name="watch-recovers[connection-cut]", why="410")),
-        "no-owns": junit(tmp_path / "c.xml", *common, ERROR.format(name="child-repaired")),
+        "no-owns": junit(tmp_path / "c.xml", *common, ERROR.format(name="child-repaired"),
+                         PREMISE.format(name="noop-stable"),
+                         ORACLE.format(name="parity", why="differ")),
         "survivor": junit(tmp_path / "d.xml", *common, PASS.format(name="noop-stable")),
     }
     return {m: mutant_run.read_junit(f) for m, f in files.items()}
@@ -55,8 +64,9 @@ def test_read_junit_sorts_outcomes_and_keeps_the_first_line_of_the_message(resul
     assert a.failed == ["noop-stable", "watch-recovers[connection-cut]"]
     assert a.skipped == ["ready-with-kwok"]
     assert a.messages["noop-stable"] == "AssertionError: wrote while nothing changed"
-    assert results["no-owns"].errors == ["child-repaired"]
-    assert results["no-owns"].killed_by == ["child-repaired"]
+    # Only the oracle's failure is a kill; a set-up error and an unmet premise are errors.
+    assert results["no-owns"].errors == ["child-repaired", "noop-stable"]
+    assert results["no-owns"].killed_by == ["parity"]
 
 
 def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results) -> None:
@@ -70,32 +80,50 @@ def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results) -> 
     assert data["checks"]["watch-recovers"]["cases"] == {
         "watch-recovers[compaction-410]": ["no-relist"],
         "watch-recovers[connection-cut]": ["always-update", "no-relist"]}
-    # An error counts as a kill, and is listed apart so a reader can tell.
-    assert data["checks"]["child-repaired"]["killed"] == ["no-owns"]
-    assert data["mutants"]["no-owns"]["errors"] == ["child-repaired"]
-    # Checks in DESIGN.md order; a skipped check did not run, so it is not a column.
+    # An error is no kill: it is listed apart, and the check it happened in killed nothing.
+    assert data["checks"]["child-repaired"] == {"killed": [], "cases": {"child-repaired": []}}
+    assert data["mutants"]["no-owns"]["errors"] == ["noop-stable", "child-repaired"]
+    assert data["mutants"]["no-owns"]["killed_by"] == ["parity"]
+    # Checks in check order; a skipped check did not run, so it is not a column.
     assert list(data["checks"]) == ["create-converges", "noop-stable", "child-repaired",
-                                    "watch-recovers"]
+                                    "parity", "watch-recovers"]
     json.dumps(data)  # it is what mutants.json holds
 
 
 def test_verdict_names_survivors_and_checks_that_kill_nothing(results) -> None:
     data = mutant_run.build_matrix(results)
     assert data["verdict"] == {"ok": False, "survivors": ["survivor"],
-                               "idle_checks": ["create-converges"], "expected_missed": {}}
+                               "idle_checks": ["create-converges", "child-repaired"],
+                               "idle_cases": ["create-converges", "child-repaired"],
+                               "expected_missed": {}}
     table = mutant_run.format_matrix(data)
     assert "SURVIVED" in table
     assert "mutants no check killed: survivor" in table
-    assert "checks that killed no mutant: create-converges" in table
+    assert "checks that killed no mutant: create-converges, child-repaired" in table
+    assert "note: no-owns: errors, not kills (set-up or premise): noop-stable, child-repaired" \
+        in table
+
+
+def test_every_case_must_kill_on_its_own(results, tmp_path) -> None:
+    results["always-update"] = mutant_run.read_junit(junit(
+        tmp_path / "a2.xml", FAIL.format(name="noop-stable", why="wrote"),
+        PASS.format(name="watch-recovers[connection-stall]")))
+    data = mutant_run.build_matrix(results)
+    # watch-recovers kills (no-relist), yet its connection-stall case killed nothing.
+    assert "watch-recovers" not in data["verdict"]["idle_checks"]
+    assert "watch-recovers[connection-stall]" in data["verdict"]["idle_cases"]
+    assert "cases that killed no mutant: watch-recovers[connection-stall]" in \
+        mutant_run.format_matrix(data)
 
 
 def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(results, tmp_path) -> None:
     del results["survivor"]
     results["ready-on-write"] = mutant_run.read_junit(
-        junit(tmp_path / "e.xml", FAIL.format(name="create-converges", why="Ready=True")))
+        junit(tmp_path / "e.xml", FAIL.format(name="create-converges", why="Ready=True"),
+              ORACLE.format(name="child-repaired", why="not repaired")))
     data = mutant_run.build_matrix(results)
     assert data["verdict"] == {"ok": True, "survivors": [], "idle_checks": [],
-                               "expected_missed": {}}
+                               "idle_cases": [], "expected_missed": {}}
     assert "verdict: every mutant killed (4)" in mutant_run.format_matrix(data)
 
 
@@ -152,7 +180,7 @@ def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(monkeypatch)
         "not (test_apiserver_restart or test_connection_stall) and (noop)"
 
 
-def test_missed_expected_kills_are_warned_about_not_fatal(results) -> None:
+def test_a_caught_by_check_that_missed_its_mutant_fails_the_verdict(results) -> None:
     info = {"always-update": {"caught_by": ["noop-stable", "child-repaired"]},
             "no-relist": {"caught_by": ["watch-recovers", "watch-recovers[apiserver-restart]"]}}
     data = mutant_run.build_matrix(results, info)
@@ -160,7 +188,8 @@ def test_missed_expected_kills_are_warned_about_not_fatal(results) -> None:
     assert data["mutants"]["no-relist"]["missed"] == ["watch-recovers[apiserver-restart]"]
     assert data["verdict"]["expected_missed"] == {
         "always-update": ["child-repaired"], "no-relist": ["watch-recovers[apiserver-restart]"]}
-    assert "warning: always-update was not caught by child-repaired" in \
+    assert data["verdict"]["ok"] is False
+    assert "FAIL: always-update was not caught by child-repaired" in \
         mutant_run.format_matrix(data)
 
 

@@ -1,0 +1,73 @@
+"""The ``verdict`` property the pytest plugin records on a check that did not pass: ``fail``
+for the check's own oracle (an assertion about the operator), ``error`` for everything else
+(an unmet premise, the harness's own errors, a fixture error). The kill matrix counts only
+``fail`` as a kill (harness/mutant_run.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness import mutant_run
+
+pytest_plugins = ["pytester"]
+
+CHECKS = '''
+import pytest
+from harness.pytest_plugin import PremiseFailed
+
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("set-up went wrong")
+
+
+@pytest.mark.check("oracle")
+def test_oracle():
+    assert 1 == 2, "the operator wrote while nothing changed"
+
+
+@pytest.mark.check("premise")
+def test_premise():
+    raise PremiseFailed("the fault was not injected")
+
+
+@pytest.mark.check("harness")
+def test_harness_error():
+    raise ConnectionRefusedError("admin client could not connect")
+
+
+@pytest.mark.check("setup")
+def test_setup(broken):
+    pass
+
+
+@pytest.mark.check("passes")
+def test_passes():
+    pass
+'''
+
+
+def test_verdicts_in_junit_and_only_the_oracle_kills(pytester: pytest.Pytester,
+                                                     tmp_path: Path) -> None:
+    pytester.makepyfile(test_checks=CHECKS)
+    xml = tmp_path / "junit.xml"
+    # A subprocess, as the harness runs the suite (the plugin loads from its entry point).
+    pytester.runpytest_subprocess(f"--junitxml={xml}", "-p", "no:cacheprovider")
+    res = mutant_run.read_junit(xml)
+    # Testcases keep their function names here: no ``evidence`` fixture recorded a check id.
+    assert res.failed == ["test_oracle"]
+    assert sorted(res.errors) == ["test_harness_error", "test_premise", "test_setup"]
+    assert res.passed == ["test_passes"]
+    assert res.killed_by == ["test_oracle"]
+
+
+def test_premise_helper_raises_premise_failed() -> None:
+    from conformance.support import premise
+    from harness.pytest_plugin import PremiseFailed
+
+    premise(True, "holds")
+    with pytest.raises(PremiseFailed, match="premise not met.*no 410 was served"):
+        premise(0, "no 410 was served")
+    assert not issubclass(PremiseFailed, AssertionError)
