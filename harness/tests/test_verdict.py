@@ -68,6 +68,6 @@ def test_premise_helper_raises_premise_failed() -> None:
     from harness.pytest_plugin import PremiseFailed
 
     premise(True, "holds")
-    with pytest.raises(PremiseFailed, match="premise not met.*no 410 was served"):
+    with pytest.raises(PremiseFailed, match=r"premise not met.*no 410 was served"):
         premise(0, "no 410 was served")
     assert not issubclass(PremiseFailed, AssertionError)
