@@ -83,10 +83,31 @@ def test_create_converges(admin, namespace, operators, audit, evidence, impl):
 
     writes = select(audit.requests(), user=impl.user, namespace=namespace, writes_only=True)
     evidence.record("operator_requests", summarize(writes))
-    ok_targets = [(r.verb, r.target) for r in writes if r.ok]
+    ok_writes = [r for r in writes if r.ok]
+    ok_targets = [(r.verb, r.target) for r in ok_writes]
     for needed in [("update", "modelservices"), ("create", "deployments"),
                    ("create", "services"), ("update", "modelservices/status")]:
         assert needed in ok_targets, f"expected a successful {needed} by {impl.user}; saw {ok_targets}"
+    # The finalizer is in place before any child exists: the operator's first successful
+    # write of the ModelService itself (the finalizer; nothing else of it is the operator's
+    # to change) completes before its first child create, in the API server's own order.
+    order = [r.describe() for r in ok_writes]
+    finalizer_at = finalizer_write_index(ok_writes)
+    child_at = next((i for i, r in enumerate(ok_writes)
+                     if r.verb == "create" and r.resource in ("deployments", "services")), None)
+    evidence.record("finalizer_before_children",
+                    {"finalizer_write": finalizer_at, "first_child_create": child_at,
+                     "successful_writes": order})
+    assert finalizer_at is not None and child_at is not None and finalizer_at < child_at, (
+        f"the finalizer must be in place before any child exists: the operator's successful "
+        f"writes, in order, were {order}")
+
+
+def finalizer_write_index(writes) -> int | None:
+    """Index of the first successful update (or patch) of a ModelService itself (not its
+    status) in ``writes``: the operator's finalizer write."""
+    return next((i for i, r in enumerate(writes) if r.ok and r.verb in ("update", "patch")
+                 and r.target == "modelservices"), None)
 
 
 @pytest.mark.check("noop-stable")
@@ -257,6 +278,54 @@ def test_restart_reconverges(admin, namespace, operators, evidence):
     assert deps[0]["spec"]["replicas"] == 2
     assert len(svcs) == 1
     assert msvc["status"]["observedGeneration"] == msvc["metadata"]["generation"]
+
+
+@pytest.mark.check("restart-reconverges", case="after-finalizer")
+def test_restart_after_finalizer(admin, namespace, operators, audit, evidence, impl):
+    """restart-reconverges[after-finalizer]: the operator is killed right after its finalizer
+    write succeeded (crash point after-finalizer), before anything else.
+
+    The finalizer is the operator's promise that a deletion waits for its cleanup, so it must
+    be in place before the first child exists: at this crash point the ModelService carries
+    the finalizer and no Deployment or Service exists yet. While the operator is down replicas
+    change to 2; restarted, it finds the finalizer already there (no second finalizer write)
+    and creates exactly one Deployment, with 2 replicas, and one Service.
+    """
+    op = operators.start(crash_at="after-finalizer")
+    create_modelservice(admin, namespace, "web", replicas=1)
+    code = op.wait_exit(60)
+    evidence.record("crash_exit_code", code)
+    assert code == CRASH_EXIT_CODE, f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
+    at_crash = {"finalizers": admin.get("modelservices", namespace, "web")["metadata"]
+                .get("finalizers") or [],
+                "deployments": [d["metadata"]["name"] for d in admin.list("deployments", namespace)],
+                "services": [s["metadata"]["name"] for s in admin.list("services", namespace)]}
+    evidence.record("at_crash", at_crash)
+    assert FINALIZER in at_crash["finalizers"], \
+        f"crash point after-finalizer reached, but the finalizer is not stored: {at_crash}"
+    assert not at_crash["deployments"] and not at_crash["services"], (
+        f"children exist at the after-finalizer crash point ({at_crash}): the finalizer must "
+        "be in place before any child is created")
+
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
+    start = audit.sync(admin)
+    op.start()
+    msvc = wait_converged(admin, namespace, "web")
+    wait_settled(op)
+    end = audit.sync(admin)
+    writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
+                    writes_only=True, ok_only=True)
+    evidence.record("writes_after_restart", [r.describe() for r in writes])
+    deps = admin.list("deployments", namespace)
+    svcs = admin.list("services", namespace)
+    evidence.record("counts", {"deployments": len(deps), "services": len(svcs)})
+    assert len(deps) == 1 and deps[0]["spec"]["replicas"] == 2, \
+        f"expected one Deployment with 2 replicas, found {[d['spec'] for d in deps]}"
+    assert len(svcs) == 1, f"expected one Service, found {len(svcs)}"
+    assert msvc["metadata"].get("finalizers") == [FINALIZER], msvc["metadata"].get("finalizers")
+    assert finalizer_write_index(writes) is None, (
+        "the finalizer was already stored, yet the restarted operator wrote the ModelService "
+        f"again: {[r.describe() for r in writes]}")
 
 
 @pytest.mark.check("stale-update-conflict", case="operator-409")

@@ -337,6 +337,19 @@ def test_finalizer_first_removes_the_finalizer_before_deleting(monkeypatch) -> N
     assert client.calls[0][2]["metadata"]["finalizers"] == []
 
 
+def test_children_first_creates_the_children_before_the_finalizer(monkeypatch) -> None:
+    ms = model_service()
+    ms["metadata"]["finalizers"] = []
+    real = FakeClient()
+    reconcile(cache_of(ms, None, None), real)
+    assert real.verbs()[:3] == ["update ModelService", "create Deployment", "create Service"]
+
+    install(monkeypatch, "children-first")
+    client = FakeClient()
+    reconcile(cache_of(ms, None, None), client)
+    assert client.verbs()[:3] == ["create Deployment", "create Service", "update ModelService"]
+
+
 def test_adopt_foreign_claims_a_child_another_owner_controls(monkeypatch) -> None:
     foreign_ref = {"apiVersion": "v1", "kind": "ConfigMap", "name": "other", "uid": "cm-uid",
                    "controller": True}
