@@ -47,6 +47,7 @@ from harness.operators import (
     OperatorProcess,
     get_implementation,
 )
+from harness.report import PREMISES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TIERS = ("envtest", "sim", "kind", "existing")
@@ -467,11 +468,23 @@ class Evidence:
     def __init__(self, record_property: Any) -> None:
         self._record = record_property
         self.values: dict[str, Any] = {}
+        #: the keys recorded with ``premise``, in order
+        self.premise_keys: list[str] = []
 
     def record(self, key: str, value: Any) -> Any:
         self.values[key] = value
         self._record(key, value if isinstance(value, str) else json.dumps(value, sort_keys=True))
         return value
+
+    def premise(self, key: str, value: Any) -> Any:
+        """Record ``value`` like ``record``, as evidence of a premise: what the experiment
+        established (the API server refused a stale write, the CRD refused a bad spec), not
+        what the operator did. After the check the keys are listed in the ``premises``
+        property, so the reports label them and never present them as the operator's proof.
+        Pair it with ``conformance.support.premise`` to stop the check when it does not hold."""
+        if key not in self.premise_keys:
+            self.premise_keys.append(key)
+        return self.record(key, value)
 
 
 @pytest.fixture
@@ -491,6 +504,8 @@ def evidence(request: pytest.FixtureRequest, record_property: Any,
         ev.record("teaches", " ".join(" ".join(paragraphs[1:]).split()))
     ev.record("implementation", impl.id)
     yield ev
+    if ev.premise_keys:
+        ev.record(PREMISES, ev.premise_keys)
     if cid:
         try:
             account_requests(request.node, impl.user, ev)

@@ -45,6 +45,10 @@ CHECK_ORDER = [
 #: Properties that describe the check rather than being evidence.
 _META = {"check", "implementation", "why", "teaches"}
 
+#: The property naming the evidence keys that are premises of the check, not the operator's
+#: proof (``Evidence.premise`` in harness/pytest_plugin.py), a JSON list.
+PREMISES = "premises"
+
 #: Evidence the harness records for every check from the audit log (``account_requests`` in
 #: harness/pytest_plugin.py), as opposed to the evidence a check records itself.
 AUDIT_EVIDENCE = ("api_requests", "writes_ok", "writes_failed", "conflicts_409", "write_order",
@@ -119,9 +123,27 @@ class Result:
             return []
 
     @property
+    def premise_keys(self) -> list[str]:
+        """The evidence keys the check recorded as premises (the ``premises`` property): what
+        the experiment established, such as the API server refusing a stale write, rather
+        than what the operator did."""
+        try:
+            keys = json.loads(self.evidence.get(PREMISES, "[]"))
+            return [str(k) for k in keys] if isinstance(keys, list) else []
+        except ValueError:
+            return []
+
+    @property
     def check_evidence(self) -> dict[str, str]:
-        """The evidence the check recorded itself (without the audit-log accounting)."""
-        return {k: v for k, v in self.evidence.items() if k not in AUDIT_EVIDENCE}
+        """The evidence the check recorded itself about the operator (without the audit-log
+        accounting and without its premises)."""
+        hidden = {*AUDIT_EVIDENCE, PREMISES, *self.premise_keys}
+        return {k: v for k, v in self.evidence.items() if k not in hidden}
+
+    @property
+    def premise_evidence(self) -> dict[str, str]:
+        """The evidence of the check's premises, in recorded order."""
+        return {k: self.evidence[k] for k in self.premise_keys if k in self.evidence}
 
     @property
     def artifacts(self) -> str:
@@ -507,8 +529,10 @@ def _short_value(value: str, limit: int = 80) -> str:
 
 
 def key_evidence(result: Result, limit: int = 3) -> str:
-    """The first ``limit`` evidence items as ``key=value`` text."""
-    items = list(result.evidence.items())[:limit]
+    """The first ``limit`` evidence items about the operator as ``key=value`` text (premises
+    are not the operator's evidence)."""
+    hidden = {PREMISES, *result.premise_keys}
+    items = [(k, v) for k, v in result.evidence.items() if k not in hidden][:limit]
     return "; ".join(f"{k}={_short_value(v, 60)}" for k, v in items)
 
 
@@ -562,8 +586,14 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
                 lines += [f"**{impl} {what}:** " + got.message.splitlines()[0][:400], ""]
             if got.evidence:
                 lines.append(f"<details><summary>{impl}: all evidence</summary>\n")
+                premises = got.premise_keys
                 for k, v in got.evidence.items():
-                    if k == "timeline":
+                    if k == PREMISES:
+                        continue
+                    if k in premises:
+                        lines.append(f"- `{k}` (premise, not the operator's proof): "
+                                     f"`{_short_value(v, 300)}`")
+                    elif k == "timeline":
                         lines.append(f"- `{k}`: {describe_timeline(got.calls)} "
                                      f"(drawn in comparison.html)")
                     else:

@@ -354,6 +354,13 @@ def _result_card(report: Report, impl: str, res: Result) -> str:
         parts.append(f'<table class="evidence"><caption>evidence</caption>{rows}</table>')
     elif res.outcome in ("passed", "failed", "error"):
         parts.append('<p class="muted">The check recorded no evidence of its own.</p>')
+    premises = res.premise_evidence
+    if premises:
+        rows = "".join(f'<tr><th scope="row">{esc(k)}</th><td>{_value_html(v)}</td></tr>'
+                       for k, v in premises.items())
+        parts.append('<table class="evidence premise"><caption>premises: what the experiment '
+                     "established (the API server's part), not the operator's proof</caption>"
+                     f"{rows}</table>")
     parts.append("</article>")
     return "\n".join(parts)
 
@@ -1004,6 +1011,8 @@ table.evidence th { font-family: var(--mono); font-weight: normal; font-size: 12
 table.evidence td { padding: 4px 0; border-top: 1px solid #eaeef2; min-width: 0; word-break: break-word; }
 table.evidence code.v { white-space: pre-wrap; word-break: break-word; font-size: 12px; }
 table.evidence pre { background: var(--soft); padding: 6px 8px; border-radius: 4px; font-size: 12px; }
+table.evidence.premise { opacity: .8; }
+table.evidence.premise caption { text-transform: none; letter-spacing: 0; }
 details.ev summary { cursor: pointer; }
 details.ev[open] summary { margin-bottom: 4px; }
 .api { margin-top: 8px; }

@@ -265,3 +265,34 @@ def test_write_all_leaves_out_an_unreadable_bench(tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert report.load_json(tmp_path / "absent.json") is None
+
+
+PREMISE_JUNIT = """<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="pytest" tests="1"><testcase classname="conformance.test_core"
+ name="stale-update-conflict" time="1.0"><properties>
+<property name="check" value="stale-update-conflict" />
+<property name="implementation" value="go" />
+<property name="stale_update_status" value="409" />
+<property name="deployment_replicas" value="2" />
+<property name="premises" value="[&quot;stale_update_status&quot;]" />
+</properties></testcase></testsuite></testsuites>
+"""
+
+
+def test_premises_are_labelled_and_never_key_evidence(tmp_path: Path) -> None:
+    from harness import report_html
+
+    path = tmp_path / "junit-go.xml"
+    path.write_text(PREMISE_JUNIT)
+    m = report.build([path])
+    res = m.checks[0].result("go")
+    assert res.premise_keys == ["stale_update_status"]
+    assert report.key_evidence(res) == "deployment_replicas=2"
+    md = report.render_markdown(m)
+    assert "- `stale_update_status` (premise, not the operator's proof): `409`" in md
+    assert "`premises`" not in md
+    html = report_html.render_html(m)
+    evidence, premises = html.split('<table class="evidence premise">')
+    assert "stale_update_status" not in evidence.split('<table class="evidence">')[-1]
+    assert "deployment_replicas" in evidence
+    assert "not the operator's proof" in premises and "stale_update_status" in premises

@@ -71,3 +71,31 @@ def test_premise_helper_raises_premise_failed() -> None:
     with pytest.raises(PremiseFailed, match=r"premise not met.*no 410 was served"):
         premise(0, "no 410 was served")
     assert not issubclass(PremiseFailed, AssertionError)
+
+
+PREMISE_CHECK = '''
+import pytest
+from conformance.support import premise
+
+
+@pytest.mark.check("stale")
+def test_stale(evidence):
+    evidence.premise("stale_update_status", 409)
+    premise(True, "the API server refused the stale write")
+    evidence.record("deployment_replicas", 2)
+'''
+
+
+def test_premise_evidence_is_listed_in_the_premises_property(pytester: pytest.Pytester,
+                                                             tmp_path: Path) -> None:
+    from harness import report
+
+    pytester.makepyfile(test_checks=PREMISE_CHECK)
+    xml = tmp_path / "junit-go.xml"
+    pytester.runpytest_subprocess(f"--junitxml={xml}", "-p", "no:cacheprovider", "--impl=go")
+    res = report.build([xml]).checks[0].result("go")
+    assert res.outcome == "passed"
+    assert res.premise_keys == ["stale_update_status"]
+    assert res.premise_evidence == {"stale_update_status": "409"}
+    assert "stale_update_status" not in res.check_evidence
+    assert res.check_evidence["deployment_replicas"] == "2"
