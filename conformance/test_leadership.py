@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from conformance.support import create_modelservice, wait_converged, wait_settled
+from conformance.support import create_modelservice, premise, wait_converged
+from harness.audit import select
 from harness.kube import wait_for
 
 LEASE_NAME = "modeldock.lab"
@@ -22,8 +23,35 @@ def _holder(admin, ns):
     return ((lease or {}).get("spec") or {}).get("holderIdentity") or ""
 
 
+#: The resources a reconcile writes (Lease and Event writes are the elector's, not reconciles).
+RECONCILE_RESOURCES = ("modelservices", "deployments", "services")
+#: How long to let writes settle after convergence before reading who made them.
+QUIET_S = 2.0
+
+
+def _writes_by_instance(audit, admin, namespace, user, start, resources=RECONCILE_RESOURCES):
+    """The successful writes ``user`` made in ``namespace`` to ``resources`` since audit
+    offset ``start``, by instance (its ``modeldock:instance:<name>`` group, from the API
+    server's audit log): ``{instance: ["update deployments web -> 200", ...]}``. Decided by
+    the API server, not by anything the instances report about themselves."""
+    end = audit.sync(admin)
+    out: dict[str, list[str]] = {}
+    for r in select(audit.requests(start, end), user=user, namespace=namespace,
+                    writes_only=True, ok_only=True, resources=resources):
+        out.setdefault(r.instance or "(no instance identity)", []).append(r.describe())
+    return out
+
+
+def _lease_writer(audit, admin, namespace, user, start):
+    """The instance that last wrote the Lease successfully since ``start``: its holder."""
+    end = audit.sync(admin)
+    writes = select(audit.requests(start, end), user=user, namespace=namespace,
+                    writes_only=True, ok_only=True, resources=("leases",))
+    return writes[-1].instance if writes else ""
+
+
 @pytest.mark.check("leader-failover")
-def test_leader_failover(admin, namespace, operators, evidence):
+def test_leader_failover(admin, namespace, operators, audit, evidence, impl):
     """With leader election on, of two running instances only the Lease holder reconciles;
     when it is SIGKILLed the other takes over within the lease duration plus a retry period,
     and when it is SIGTERMed it releases the Lease so the other takes over at once.
@@ -32,25 +60,33 @@ def test_leader_failover(admin, namespace, operators, evidence):
     replicas of an operator elect a leader through a Lease. A crashed leader cannot say it is
     gone: the others must wait for its lease to expire, no longer. A leader that stops on
     purpose should hand over immediately, by releasing the Lease, instead of leaving the
-    controller headless for a whole lease duration during every rolling update.
+    controller headless for a whole lease duration during every rolling update. Each instance
+    runs with its own client certificate (same user, its own group), so the API server's
+    audit log says which instance made every write.
     """
     duration, _deadline, retry = LEASE
-    a = operators.start(leader_election=True, lease=LEASE)
-    b = operators.start(leader_election=True, lease=LEASE)
+    user = impl.user
+    t_start = audit.sync(admin)
+    a = operators.start(leader_election=True, lease=LEASE, instance="a")
+    b = operators.start(leader_election=True, lease=LEASE, instance="b")
     first = wait_for(lambda: _holder(admin, namespace), bool, duration + retry + SLACK_S,
                      f"Lease {LEASE_NAME} to get a holder")
     create_modelservice(admin, namespace, "web", replicas=1)
     wait_converged(admin, namespace, "web")
-    counts = {"a": wait_settled(a), "b": wait_settled(b)}
-    evidence.record("reconciles_before_failover", counts)
-    evidence.record("first_holder", first)
-    assert (counts["a"] > 0) != (counts["b"] > 0), \
-        f"exactly one instance (the leader) must reconcile; reconcile counts {counts}"
-    leader, follower = (a, b) if counts["a"] > 0 else (b, a)
+    time.sleep(QUIET_S)
+    writers = _writes_by_instance(audit, admin, namespace, user, t_start)
+    holder = _lease_writer(audit, admin, namespace, user, t_start)
+    evidence.record("writes_before_failover", writers)
+    evidence.record("first_holder", {"identity": first, "instance": holder})
+    assert list(writers) == [holder], (
+        f"exactly one instance, the Lease holder ({holder or 'none'}), must reconcile; the "
+        f"audit log shows writes by {sorted(writers)}: {writers}")
+    leader, follower = (a, b) if holder == "a" else (b, a)
 
     # SIGKILL: no release; the follower waits out the lease, then takes over.
     t0 = time.monotonic()
     leader.kill()
+    t_kill = audit.sync(admin)
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
     second = wait_for(lambda: _holder(admin, namespace), lambda h: bool(h) and h != first,
                       duration + retry + SLACK_S + 30, "the follower to take the Lease")
@@ -60,14 +96,30 @@ def test_leader_failover(admin, namespace, operators, evidence):
     wait_for(lambda: admin.get("deployments", namespace, "web"),
              lambda d: d["spec"]["replicas"] == 2, 60,
              "the new leader to converge the change made during the failover")
-    wait_for(follower.reconcile_count, lambda c: c > 0, 30, "the new leader's reconcile count to rise")
+    writers = _writes_by_instance(audit, admin, namespace, user, t_kill)
+    evidence.record("writes_after_sigkill", writers)
+    assert list(writers) == [follower.instance], (
+        f"after the leader ({leader.instance}) was killed only the new leader "
+        f"({follower.instance}) may write; the audit log shows {writers}")
     assert kill_takeover <= duration + retry + SLACK_S, (
         f"takeover after SIGKILL took {kill_takeover:.1f}s; the bound is lease duration "
         f"{duration}s + retry period {retry}s (+{SLACK_S}s slack)")
 
-    # SIGTERM: the leader releases the Lease; a standby takes over well before it would expire.
-    standby = operators.start(leader_election=True, lease=LEASE)
-    assert wait_settled(standby) == 0, "a standby instance must not reconcile"
+    # A standby does not reconcile: a change while it runs is written by the leader alone.
+    standby = operators.start(leader_election=True, lease=LEASE, instance="c")
+    t_standby = audit.sync(admin)
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
+    wait_for(lambda: admin.get("deployments", namespace, "web"),
+             lambda d: d["spec"]["replicas"] == 3, 60, "the leader to converge replicas 3")
+    wait_converged(admin, namespace, "web")
+    time.sleep(QUIET_S)
+    writers = _writes_by_instance(audit, admin, namespace, user, t_standby)
+    evidence.record("writes_with_standby", writers)
+    assert list(writers) == [follower.instance], (
+        f"with a standby ({standby.instance}) running, only the leader ({follower.instance}) "
+        f"may write; the audit log shows {writers}")
+
+    # SIGTERM: the leader releases the Lease; the standby takes over well before it would expire.
     t1 = time.monotonic()
     code = follower.terminate()
     evidence.record("sigterm_exit_code", code)
@@ -80,34 +132,63 @@ def test_leader_failover(admin, namespace, operators, evidence):
     assert release_takeover < duration / 2, (
         f"after SIGTERM the Lease must be released so the standby takes over at once; it took "
         f"{release_takeover:.1f}s (lease duration {duration}s)")
-    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
+    t_term = audit.sync(admin)
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 4}})
     wait_for(lambda: admin.get("deployments", namespace, "web"),
-             lambda d: d["spec"]["replicas"] == 3, 60, "the standby, now leader, to converge")
+             lambda d: d["spec"]["replicas"] == 4, 60, "the standby, now leader, to converge")
+    writers = _writes_by_instance(audit, admin, namespace, user, t_term)
+    evidence.record("writes_after_sigterm", writers)
+    assert list(writers) == [standby.instance], (
+        f"after the hand-over only the new leader ({standby.instance}) may write; the audit "
+        f"log shows {writers}")
+
+
+#: The taking-over instance's Lease in the partitioned-leader case: a long duration, so that
+#: once it is killed nobody may hold the Lease (and write) for a while: the zombie window.
+OTHER_LEASE = (30.0, 20.0, 1.0)
+#: How long the zombie window stays open: well inside OTHER_LEASE's duration.
+ZOMBIE_WINDOW_S = 15.0
 
 
 @pytest.mark.check("leader-failover", case="partitioned-leader")
-def test_partitioned_leader_steps_down(admin, namespace, operators, tmp_path, evidence):
+def test_partitioned_leader_steps_down(admin, namespace, operators, audit, tmp_path, evidence,
+                                       impl):
     """leader-failover[partitioned-leader]: the leader is cut off from the API server while it
     keeps running (its connections silently stalled), so it cannot renew its Lease. The other
     instance takes over once the lease expires. When the old leader's connections come back it
     must not reconcile again: a leader that could not renew within its renew deadline must
     stop (controller-runtime exits the process). Otherwise two instances act at once, the
-    split brain leader election exists to prevent."""
+    split brain leader election exists to prevent.
+
+    Who wrote is decided by the API server: each instance has its own client certificate
+    (same user, its own group), and the audit log attributes every write to one instance.
+    After the partition heals, the new leader converges a change; then it is killed, so its
+    Lease (30 s) is still held and no instance may write, and the spec changes again: any
+    write by the old leader from the heal on is a zombie's.
+    """
     from harness.faultproxy import FaultProxy, with_server
 
     duration, _deadline, retry = LEASE
+    user = impl.user
     port = int(operators.kubeconfig.read_text().split("https://127.0.0.1:")[1].split()[0])
     proxy = FaultProxy(("127.0.0.1", port)).start()
     try:
-        proxied = with_server(operators.kubeconfig, tmp_path / "leader.kubeconfig", proxy.address)
-        leader = operators.start(leader_election=True, lease=LEASE, kubeconfig=proxied)
+        t_start = audit.sync(admin)
+        proxied = with_server(operators.instance_kubeconfig("leader"),
+                              tmp_path / "leader.kubeconfig", proxy.address)
+        leader = operators.start(leader_election=True, lease=LEASE, kubeconfig=proxied,
+                                 instance="leader")
         first = wait_for(lambda: _holder(admin, namespace), bool, duration + retry + SLACK_S,
                          f"Lease {LEASE_NAME} to get a holder")
-        other = operators.start(leader_election=True, lease=LEASE)
+        other = operators.start(leader_election=True, lease=OTHER_LEASE, instance="other")
         create_modelservice(admin, namespace, "web", replicas=1)
         wait_converged(admin, namespace, "web")
-        before = wait_settled(leader)
-        assert before > 0 and wait_settled(other) == 0, "the proxied instance must be the leader"
+        time.sleep(QUIET_S)
+        writers = _writes_by_instance(audit, admin, namespace, user, t_start)
+        evidence.record("writes_before_partition", writers)
+        premise(list(writers) == ["leader"],
+                f"the proxied instance must be the leader (and the only writer) before the "
+                f"partition; the audit log shows writes by {writers}")
 
         proxy.stall(True)
         t0 = time.monotonic()
@@ -116,24 +197,30 @@ def test_partitioned_leader_steps_down(admin, namespace, operators, tmp_path, ev
         evidence.record("takeover_after_partition_s", round(time.monotonic() - t0, 2))
         evidence.record("holders", [first, second])
         proxy.stall(False)
+        t_heal = audit.sync(admin)
         admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
         wait_for(lambda: admin.get("deployments", namespace, "web"),
                  lambda d: d["spec"]["replicas"] == 2, 60, "the new leader to converge the change")
-        # The old leader had its chance to act on the change; give a zombie time to reconnect.
-        deadline = time.monotonic() + 20
-        after = before
-        while leader.running() and time.monotonic() < deadline:
-            try:
-                after = leader.reconcile_count()
-            except Exception:
+
+        # The new leader goes; its Lease stays held, so nobody may write for a while. A zombie
+        # acts on the next change (it is the only instance left running that could).
+        other.kill()
+        t_kill = time.monotonic()
+        admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
+        zombie: list[str] = []
+        while time.monotonic() - t_kill < ZOMBIE_WINDOW_S:
+            zombie = _writes_by_instance(audit, admin, namespace, user, t_heal).get("leader", [])
+            if zombie:
                 break
-            if after > before:
-                break
-            time.sleep(0.2)
-        evidence.record("old_leader", {"running": leader.running(), "exit_code": leader.returncode(),
-                                       "reconciles_before": before, "reconciles_after": after})
-        assert after == before, (
-            f"the partitioned leader reconciled after losing its Lease ({before} -> {after} "
-            "reconciles): it must stop when it cannot renew")
+            time.sleep(0.5)
+        writers = _writes_by_instance(audit, admin, namespace, user, t_heal)
+        evidence.record("writes_after_heal", writers)
+        evidence.record("old_leader", {"running": leader.running(),
+                                       "exit_code": leader.returncode()})
+        assert not zombie, (
+            f"the partitioned leader wrote after losing its Lease: {zombie}; it must stop when "
+            "it cannot renew")
+        premise(writers.get("other"), "the new leader made no write after the partition healed: "
+                                      "the experiment did not converge the change through it")
     finally:
         proxy.stop()

@@ -2,10 +2,12 @@
 
 The control plane logs every request (but its own) at Metadata level once complete
 (``harness.controlplane.AUDIT_POLICY``). Each line is an ``audit.k8s.io/v1`` Event; the fields
-used here are ``user.username``, ``verb``, ``objectRef`` (resource, subresource, namespace,
-name), ``responseStatus.code`` and ``requestReceivedTimestamp``. Because each implementation
-runs as its own user and each check in its own namespace, "the writes the operator made during
-this check" is a filter, not a guess.
+used here are ``user.username``, ``user.groups``, ``verb``, ``objectRef`` (resource,
+subresource, namespace, name), ``responseStatus.code`` and ``requestReceivedTimestamp``.
+Because each implementation runs as its own user and each check in its own namespace, "the
+writes the operator made during this check" is a filter, not a guess; where several instances
+of one operator run, each has its own group (``instance_group``), so "which instance wrote"
+is a filter too.
 
 A window is a byte offset in the log: ``AuditLog.sync()`` makes a marker request and waits
 until it is written, so every request that completed before the call is in the log before the
@@ -24,6 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from kubernetes.client.exceptions import ApiException
+
+#: Group prefix of an operator instance's own identity (``instance_group``).
+INSTANCE_GROUP_PREFIX = "modeldock:instance:"
+
+
+def instance_group(name: str) -> str:
+    """The group that names one operator instance in its client certificate, so the audit log
+    attributes every request to one instance even where several share the operator's user."""
+    return f"{INSTANCE_GROUP_PREFIX}{name}"
+
 
 #: Verbs that change state.
 WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})
@@ -44,6 +56,9 @@ class Request:
     audit_id: str
     #: the request body where the policy logs one (deletes: DeleteOptions), else None
     request_object: dict[str, Any] | None = None
+    #: the user's groups as the API server authenticated them (client certificate O entries,
+    #: plus ``system:authenticated``)
+    groups: tuple[str, ...] = ()
 
     @classmethod
     def from_event(cls, ev: dict[str, Any]) -> Request:
@@ -59,7 +74,17 @@ class Request:
             time=ev.get("requestReceivedTimestamp", ""),
             audit_id=ev.get("auditID", ""),
             request_object=ev.get("requestObject"),
+            groups=tuple((ev.get("user") or {}).get("groups") or ()),
         )
+
+    @property
+    def instance(self) -> str:
+        """The operator instance that made the request: ``<name>`` of its
+        ``modeldock:instance:<name>`` group (``instance_group``), or "" if it has none."""
+        for group in self.groups:
+            if group.startswith(INSTANCE_GROUP_PREFIX):
+                return group[len(INSTANCE_GROUP_PREFIX):]
+        return ""
 
     @property
     def precondition_uid(self) -> str | None:
@@ -138,12 +163,14 @@ class AuditLog:
 
 def select(requests: Iterable[Request], *, user: str | None = None, namespace: str | None = None,
            writes_only: bool = False, ok_only: bool = False,
-           resources: Iterable[str] | None = None) -> list[Request]:
-    """Filter requests by user, namespace, write verbs, success and resource."""
+           resources: Iterable[str] | None = None, instance: str | None = None) -> list[Request]:
+    """Filter requests by user, namespace, write verbs, success, resource and instance."""
     wanted = set(resources) if resources is not None else None
     out = []
     for r in requests:
         if user is not None and r.user != user:
+            continue
+        if instance is not None and r.instance != instance:
             continue
         if namespace is not None and r.namespace != namespace:
             continue

@@ -354,12 +354,15 @@ class ControlPlane:
 
     # ------------------------------------------------------------------ users
     def kubeconfig_for(self, user: str, groups: tuple[str, ...] = ()) -> Path:
-        """A kubeconfig for client-certificate user ``user`` (issued once, then reused).
+        """A kubeconfig for client-certificate user ``user`` (CN) in ``groups`` (O entries),
+        issued once per user and groups, then reused. The API server's audit log records both
+        (``user.username``, ``user.groups``), so a group can tell apart instances of one
+        operator that share its user (and its RBAC binding).
 
-        File name: ``<workdir>/users/<user with ':' as '-'>.kubeconfig``.
+        File name: ``<workdir>/users/<user>[+<group>...].kubeconfig``, ':' written as '-'.
         """
         assert self.ca is not None and self.state is not None
-        stem = user.replace(":", "-")
+        stem = "+".join((user, *groups)).replace(":", "-")
         users_dir = self.workdir / "users"
         users_dir.mkdir(exist_ok=True)
         path = users_dir / f"{stem}.kubeconfig"

@@ -126,6 +126,9 @@ class OperatorProcess:
     leader_election: bool = False
     lease: tuple[float, float, float] = (15.0, 10.0, 2.0)
     env: dict[str, str] = field(default_factory=dict)
+    #: the instance's own name, when its kubeconfig carries group ``modeldock:instance:<name>``
+    #: (``OperatorPool.instance_kubeconfig``); "" when it runs with the implementation's identity
+    instance: str = ""
     metrics_port: int = field(default_factory=free_port)
     health_port: int = field(default_factory=free_port)
 

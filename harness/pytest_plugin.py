@@ -30,7 +30,7 @@ import os
 import shutil
 import signal
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ import pytest
 import yaml
 from junitparser import JUnitXml
 
-from harness.audit import AuditLog, Request, select, summarize
+from harness.audit import AuditLog, Request, instance_group, select, summarize
 from harness.controlplane import RBAC_DIR, ControlPlane, ControlPlaneError
 from harness.kube import Kube
 from harness.operators import (
@@ -376,16 +376,31 @@ class OperatorPool:
     """Starts operator instances for one test and stops them all afterwards."""
 
     def __init__(self, impl: Implementation, kubeconfig: Path, namespace: str, logs: Path,
-                 audit: AuditLog | None = None) -> None:
+                 audit: AuditLog | None = None,
+                 issue: Callable[[tuple[str, ...]], Path] | None = None) -> None:
         self.impl = impl
         self.audit = audit
         self.kubeconfig = kubeconfig
         self.namespace = namespace
         self.logs = logs
         self.started: list[OperatorProcess] = []
+        #: issues a kubeconfig of the implementation's user in the given groups
+        self._issue = issue
+
+    def instance_kubeconfig(self, instance: str) -> Path:
+        """A kubeconfig of the implementation's user (same CN, so the same RBAC binding) whose
+        certificate also names group ``modeldock:instance:<instance>``: the audit log then
+        attributes each request to this one instance."""
+        if self._issue is None:
+            raise RuntimeError("this operator pool cannot issue instance identities")
+        return self._issue((instance_group(instance),))
 
     def new(self, **options: Any) -> OperatorProcess:
-        """An ``OperatorProcess`` for this namespace, not started (options as its fields)."""
+        """An ``OperatorProcess`` for this namespace, not started (options as its fields).
+        With ``instance="<name>"`` and no ``kubeconfig``, it runs with that instance's own
+        identity (``instance_kubeconfig``)."""
+        if options.get("instance") and "kubeconfig" not in options:
+            options["kubeconfig"] = self.instance_kubeconfig(options["instance"])
         options.setdefault("kubeconfig", self.kubeconfig)
         options.setdefault("namespace", self.namespace)
         options.setdefault("impl", self.impl)
@@ -406,9 +421,11 @@ class OperatorPool:
 
 @pytest.fixture
 def operators(request: pytest.FixtureRequest, impl: Implementation, impl_kubeconfig: Path,
-              namespace: str, audit: AuditLog, tmp_path: Path) -> Iterator[OperatorPool]:
+              namespace: str, audit: AuditLog, tmp_path: Path,
+              control_plane: ControlPlane) -> Iterator[OperatorPool]:
     """Operator processes for this test's namespace; all stopped after the test."""
-    pool = OperatorPool(impl, impl_kubeconfig, namespace, tmp_path, audit)
+    pool = OperatorPool(impl, impl_kubeconfig, namespace, tmp_path, audit,
+                        issue=lambda groups: control_plane.kubeconfig_for(impl.user, groups))
     yield pool
     pool.stop_all()
 
@@ -435,7 +452,9 @@ class Isolated:
         logs = self.tmp_path / f"lab-{len(self.labs)}"
         logs.mkdir()
         audit = AuditLog(cp.audit_log)
-        pool = OperatorPool(self.impl, cp.kubeconfig_for(self.impl.user), ns, logs, audit)
+        user = self.impl.user
+        pool = OperatorPool(self.impl, cp.kubeconfig_for(user), ns, logs, audit,
+                            issue=lambda groups: cp.kubeconfig_for(user, groups))
         lab = Lab(cp, admin, audit, ns, pool)
         self.labs.append(lab)
         return lab

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from kubernetes.client.exceptions import ApiException
 
-from harness.audit import AuditLog, select
+from harness.audit import AuditLog, instance_group, select
 from harness.controlplane import ControlPlane
 from harness.kube import Kube
 from harness.process import pid_alive
@@ -48,6 +48,30 @@ def test_audit_log_records_who_did_what(cp: ControlPlane) -> None:
         assert [r.describe() for r in mine] == ["create namespaces audit-probe -> 201"]
     finally:
         admin.close()
+
+
+def test_instances_of_one_user_are_told_apart_by_their_group(cp: ControlPlane) -> None:
+    """Two instances of one operator: same user (same RBAC), each its own certificate with
+    group modeldock:instance:<name>; the audit log attributes each request to one of them."""
+    admin = Kube(cp.admin_kubeconfig)
+    user = "modeldock:instances"
+    kubes = {name: Kube(cp.kubeconfig_for(user, (instance_group(name),))) for name in ("a", "b")}
+    try:
+        assert cp.kubeconfig_for(user, (instance_group("a"),)) != cp.kubeconfig_for(user)
+        audit = AuditLog(cp.audit_log)
+        start = audit.sync(admin)
+        for name, kube in kubes.items():
+            with pytest.raises(ApiException) as exc:
+                kube.get("configmaps", "default", f"probe-{name}")
+            assert exc.value.status == 403  # the user, not the group, is what RBAC sees here
+        end = audit.sync(admin)
+        mine = select(audit.requests(start, end), user=user)
+        assert [(r.instance, r.name) for r in mine] == [("a", "probe-a"), ("b", "probe-b")]
+        assert [r.name for r in select(mine, instance="b")] == ["probe-b"]
+    finally:
+        admin.close()
+        for kube in kubes.values():
+            kube.close()
 
 
 def test_restart_keeps_port_and_data(cp: ControlPlane) -> None:
