@@ -423,11 +423,14 @@ def test_status_appends_owned_conditions_after_foreign_ones() -> None:
 # ---------------------------------------------------------------------- reconcile steps
 class World:
     """Plain data standing in for the cache (reader) and a recorder of writes (writer).
-    A write returns what it was sent, as a stored object would look; nothing else."""
+    A write returns what it was sent, as a stored object would look; nothing else. Every
+    write sent is recorded in ``attempts`` first, then, unless ``fail_with`` makes it fail,
+    in ``writes``: a write resent after a failure shows as a second attempt."""
 
     def __init__(self, *objs: Obj) -> None:
         self.objects: dict[tuple[str, str, str], Obj] = {}
         self.writes: list[tuple[str, str, Obj]] = []
+        self.attempts: list[tuple[str, str, Obj]] = []
         self.fail_with: client_.ApiError | None = None
         for obj in objs:
             self.put(obj)
@@ -441,6 +444,7 @@ class World:
         return None if obj is None else informer.copy_obj(obj)
 
     def _write(self, verb: str, resource: client_.Resource, obj: Obj) -> Obj:
+        self.attempts.append((verb, resource.kind, informer.copy_obj(obj)))
         if self.fail_with is not None:
             raise self.fail_with
         self.writes.append((verb, resource.kind, informer.copy_obj(obj)))
@@ -556,6 +560,8 @@ def test_reconcile_write_conflict_is_raised_not_retried() -> None:
     world.fail_with = client_.ApiError(409, "Conflict", "the object has been modified")
     with pytest.raises(client_.ApiError):
         reconciler(world).reconcile("pyop-a/opt")
+    # Sent once and refused: the 409 goes back to the queue, the write is not resent.
+    assert [(verb, kind) for verb, kind, _ in world.attempts] == [("update", "Deployment")]
     assert world.writes == []
 
 
