@@ -4,6 +4,8 @@ leaves nothing behind. Needs the Kubernetes binaries (built on first use)."""
 
 from __future__ import annotations
 
+import base64
+import urllib.error
 from pathlib import Path
 
 import pytest
@@ -86,9 +88,29 @@ def test_restart_keeps_port_and_data(cp: ControlPlane) -> None:
         admin.close()
 
 
-def test_compaction_advances_the_compacted_revision(cp: ControlPlane) -> None:
-    before = cp.etcd_revision()
-    assert cp.compact_etcd() >= before
+def _etcd_read_at(cp: ControlPlane, revision: int) -> str:
+    """Read a key at ``revision`` straight from etcd: "ok", or etcd's error text."""
+    key = base64.b64encode(b"/registry/namespaces/default").decode()
+    try:
+        cp._etcd_post("/v3/kv/range", {"key": key, "revision": str(revision)})
+    except urllib.error.HTTPError as exc:
+        return exc.read().decode(errors="replace")
+    return "ok"
+
+
+def test_compaction_makes_older_revisions_unreadable(cp: ControlPlane) -> None:
+    admin = Kube(cp.admin_kubeconfig)
+    try:
+        old = cp.etcd_revision()
+        admin.create("namespaces", None, {"metadata": {"name": "compaction-probe"}})
+    finally:
+        admin.close()
+    assert cp.etcd_revision() > old
+    assert _etcd_read_at(cp, old) == "ok", "before compacting, the old revision is readable"
+    compacted = cp.compact_etcd()
+    assert compacted > old
+    assert "compacted" in _etcd_read_at(cp, old), "the old revision must be gone"
+    assert _etcd_read_at(cp, compacted) == "ok"
 
 
 def test_attach_shares_the_running_plane(cp: ControlPlane) -> None:
