@@ -1,10 +1,11 @@
 """Report builder: JUnit files in, the comparison model and its Markdown out (golden file).
 
-The fixtures in ``data/`` come from a real run (create-converges, noop-stable,
+The JUnit fixtures in ``data/`` come from a real run (create-converges, noop-stable,
 finalizer-ordered-delete, leader-failover), edited so that every case shows: python fails
 noop-stable by writing its status on every reconcile (with a 409 among the writes), go's
 finalizer-ordered-delete has a 409 python's has not, python has no leader-failover result
-(missing), and ready-with-kwok is skipped. ``bench.json`` and ``mutants.json`` are made up.
+(missing), and ready-with-kwok is skipped. ``bench.json`` and ``mutants.json`` are made up,
+not from a run (``mutants.json`` says so in its ``note``).
 
 Set UPDATE_GOLDEN=1 to rewrite the golden files after an intended change; review the diff.
 """
@@ -45,8 +46,14 @@ def normalise(text: str) -> str:
 
 
 def check_golden(text: str, golden: Path) -> None:
+    """``text`` must equal the golden file. With UPDATE_GOLDEN set the file is rewritten
+    first, which passes by construction: refused under CI=true, where it would turn the
+    comparison off."""
     text = normalise(text)
     if os.environ.get("UPDATE_GOLDEN"):
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("UPDATE_GOLDEN rewrites the golden files and so passes by construction; "
+                        "it is refused under CI=true")
         golden.write_text(text)
     assert text == golden.read_text(), f"differs from {golden.name}; UPDATE_GOLDEN=1 rewrites it"
 
@@ -296,3 +303,17 @@ def test_premises_are_labelled_and_never_key_evidence(tmp_path: Path) -> None:
     assert "stale_update_status" not in evidence.split('<table class="evidence">')[-1]
     assert "deployment_replicas" in evidence
     assert "not the operator's proof" in premises and "stale_update_status" in premises
+
+
+def test_the_mutants_fixture_says_it_is_made_up() -> None:
+    assert "not from a run" in mutants()["note"]
+
+
+def test_update_golden_is_refused_under_ci(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    golden = tmp_path / "golden.md"
+    golden.write_text("old")
+    monkeypatch.setenv("UPDATE_GOLDEN", "1")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="refused under CI=true"):
+        check_golden("new", golden)
+    assert golden.read_text() == "old"
