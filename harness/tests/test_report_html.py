@@ -1,5 +1,6 @@
 """HTML writer: golden page from the fixtures, the SVG builders, and the page as headless
-Chromium draws it (skipped when the ``chromium`` Debian package is not installed).
+Chromium draws it (skipped when the ``chromium`` Debian package is not installed; under
+CI=true a missing Chromium fails the test instead).
 
 Set UPDATE_GOLDEN=1 to rewrite the golden file after an intended change; open the page
 (``python -c "from harness.tests import test_report_html as t; t.write_fixture_page()"``)
@@ -8,6 +9,7 @@ and review it before committing.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import struct
@@ -231,12 +233,23 @@ def png_pixels(data: bytes, max_rows: int | None = None) -> tuple[int, int, list
     return width, height, rows
 
 
-@pytest.mark.skipif(chromium() is None, reason="headless Chromium not installed "
-                    "(Debian: apt-get install -y chromium)")
+def chromium_or_skip() -> str:
+    """The Chromium binary. Missing: the test is skipped on a workstation, but fails under
+    CI=true, where a skip would go unnoticed and the page would never be drawn."""
+    path = chromium()
+    if path is None:
+        why = "headless Chromium not installed (Debian: apt-get install -y chromium)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{why}; under CI=true the browser test must run, not skip")
+        pytest.skip(why)
+    return path
+
+
 def test_page_renders_in_headless_chromium(tmp_path: Path) -> None:
+    browser_path = chromium_or_skip()
     page_path = write_fixture_page(tmp_path / "comparison.html")
     shot = tmp_path / "shot.png"
-    browser = [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
+    browser = [browser_path, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
     subprocess.run([*browser, f"--screenshot={shot}", "--window-size=1280,2000",
                     page_path.as_uri()], check=True, capture_output=True, timeout=120)
     width, height, rows = png_pixels(shot.read_bytes(), max_rows=1000)
