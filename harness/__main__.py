@@ -11,6 +11,12 @@ Commands:
   conformance suite once per implementation against it, write ``reports/junit-<impl>.xml`` and
   ``reports/comparison.md``, print the comparison, exit 1 if any check failed.
 - ``report``: rebuild the comparison from the JUnit files in ``reports/``.
+
+Every command owns its run (``harness.runs``): it first cleans up what dead runs left (their
+processes, their temp dirs), and nothing it starts outlives it, however it ends. SIGTERM and
+Ctrl-C unwind (pytest gets SIGTERM and 30 s, every process is stopped, temp dirs removed; exit
+code 130); after SIGKILL its children die with it (PR_SET_PDEATHSIG) and the next start
+removes its temp dirs. Only this process writes ``reports/``, each file atomically.
 """
 
 from __future__ import annotations
@@ -26,10 +32,10 @@ import threading
 import time
 from pathlib import Path
 
-from harness import binaries
-from harness.controlplane import ControlPlane, ControlPlaneError
+from harness import binaries, runs
+from harness.controlplane import ControlPlane, ControlPlaneError, state_lost
 from harness.operators import ImplementationError, load_implementations
-from harness.process import pid_alive
+from harness.process import pid_alive, run_group
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_STATE_DIR = REPO_ROOT / "build" / "up"
@@ -38,6 +44,13 @@ DEFAULT_REPORTS = REPO_ROOT / "reports"
 
 def _say(line: str) -> None:
     print(f"[modeldock] {line}", file=sys.stderr, flush=True)
+
+
+def _reap() -> None:
+    """Clean up after dead runs (``harness.runs.reap``), saying what was removed."""
+    reaped = runs.reap()
+    if reaped:
+        _say(reaped.describe())
 
 
 # --------------------------------------------------------------------------- binaries
@@ -103,8 +116,10 @@ def cmd_up(args: argparse.Namespace) -> int:
     cmd = [sys.executable, "-m", "harness", "serve", "--state-dir", str(state_dir)]
     if args.no_watch_cache:
         cmd.append("--no-watch-cache")
+    # The one process meant to outlive us: its own session, and its own run (no mark of ours).
+    env = {k: v for k, v in os.environ.items() if k != runs.RUN_ENV}
     with open(state_dir / "supervisor.log", "ab") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
                                 stdin=subprocess.DEVNULL, start_new_session=True, cwd=REPO_ROOT)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -144,19 +159,58 @@ def cmd_down(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- conformance
+#: pytest exit codes after which ``run_suite`` publishes the suite's JUnit file: the session ran
+#: to its end (0 all passed, 1 some failed, 5 nothing selected) or to a stop it was asked for
+#: (2: -x or --maxfail under pytest-xdist). After any other (3 internal error, 4 usage error,
+#: CONTROL_PLANE_LOST, killed by a signal) nothing is written to reports/.
+PUBLISHED_EXIT_CODES = (0, 1, 2, 5)
+#: Seconds an interrupted pytest gets to tear down before its process group is SIGKILLed.
+PYTEST_STOP_TIMEOUT = 30.0
+
+
 def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
               impl_files: list[str]) -> int:
-    """Run the conformance suite for one implementation in a pytest subprocess; return its exit code."""
+    """Run the conformance suite for one implementation in a pytest subprocess against the
+    control plane in ``state_path``; return pytest's exit code (negative: killed by that signal).
+
+    pytest runs in its own process group (``process.run_group``) and dies with this process
+    (PR_SET_PDEATHSIG; its xdist workers die with it, and their operators and control planes
+    with them). It writes JUnit into a scratch dir; this process copies it to
+    ``reports/junit-<impl>.xml`` atomically once pytest has exited with a code in
+    ``PUBLISHED_EXIT_CODES``, so a report is never written by a run that no longer has an owner.
+    Artifacts of failed checks go to ``reports/artifacts/<impl>/`` as pytest runs.
+
+    Raises ControlPlaneError if pytest stopped because the control plane was lost (its exit
+    code ``CONTROL_PLANE_LOST``). On Ctrl-C or SIGTERM pytest's process group gets SIGTERM,
+    then SIGKILL after ``PYTEST_STOP_TIMEOUT`` seconds, and the KeyboardInterrupt propagates.
+    """
+    from harness.pytest_plugin import CONTROL_PLANE_LOST
+
     junit = reports / f"junit-{impl_id}.xml"
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra):
         # Checks mostly wait on the API server and the operator: four in parallel fit 2 cores.
         extra = ["-n", os.environ.get("MODELDOCK_WORKERS", "4"), *extra]
-    cmd = [sys.executable, "-m", "pytest", str(REPO_ROOT / "conformance"), f"--impl={impl_id}",
-           f"--control-plane-state={state_path}", f"--junitxml={junit}",
-           f"--artifacts-dir={reports / 'artifacts'}", "-v", "-p", "no:cacheprovider",
-           *[f"--impl-file={f}" for f in impl_files], *extra]
-    _say(f"running the conformance suite for {impl_id}: {' '.join(cmd[3:])}")
-    return subprocess.call(cmd, cwd=REPO_ROOT)
+    scratch = runs.temp_dir("suite")
+    try:
+        cmd = [sys.executable, "-m", "pytest", str(REPO_ROOT / "conformance"),
+               f"--impl={impl_id}", f"--control-plane-state={state_path}",
+               f"--junitxml={scratch / junit.name}", f"--artifacts-dir={reports / 'artifacts'}",
+               "-v", "-p", "no:cacheprovider", *[f"--impl-file={f}" for f in impl_files], *extra]
+        _say(f"running the conformance suite for {impl_id}: {' '.join(cmd[3:])}")
+        code = run_group(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
+                         stop_timeout=PYTEST_STOP_TIMEOUT)
+        if code == CONTROL_PLANE_LOST:
+            raise ControlPlaneError(f"lost while the {impl_id} suite ran "
+                                    f"({state_lost(state_path) or 'see the line above'}); "
+                                    f"no report written for {impl_id}")
+        if code in PUBLISHED_EXIT_CODES and (scratch / junit.name).exists():
+            runs.publish(scratch / junit.name, junit)
+        else:
+            _say(f"pytest for {impl_id} ended with exit code {code}; {junit} not written")
+        return code
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        _reap()
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -247,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_report)
 
     args = parser.parse_args(argv)
+    runs.claim()
+    _reap()
     if args.command != "serve":
         # SIGTERM unwinds like Ctrl-C, so every `with ControlPlane()` stops its processes and
         # removes its temp dir (children also die with us through PR_SET_PDEATHSIG).

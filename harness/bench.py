@@ -492,8 +492,10 @@ def render_table(report: Mapping[str, Any]) -> str:
 
 # =========================================================================== machine
 def _run(cmd: Sequence[str]) -> str:
+    from harness import process
+
     try:
-        return subprocess.run(list(cmd), capture_output=True, text=True, timeout=30).stdout.strip()
+        return process.run(list(cmd), capture_output=True, text=True, timeout=30).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
 
@@ -1143,12 +1145,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
 
-    from harness import binaries
+    from harness import binaries, runs
     from harness.controlplane import ControlPlaneError
     from harness.operators import ImplementationError, load_implementations
 
     settings = settings_from_args(args)
-    # SIGTERM unwinds like Ctrl-C: operators and the control plane are stopped on the way out.
+    # Own the run: clean up after dead ones; SIGTERM unwinds like Ctrl-C (operators and the
+    # control plane are stopped on the way out); SIGKILL takes the children along.
+    runs.claim()
+    reaped = runs.reap()
+    if reaped:
+        _say(reaped.describe())
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
     try:
         impls = load_implementations(args.impl_file)
@@ -1187,7 +1194,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
+    runs.write_text_atomic(out, json.dumps(report, indent=2) + "\n")
     print(render_table(report))
     for impl_id, det in report["details"].items():
         for kind, info in det["failed_writes"].items():

@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import process
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TOOLS_DIR = REPO_ROOT / "tools"
 
@@ -168,7 +170,7 @@ def _go_env() -> dict[str, str]:
 def _module_time(module: str, version: str, cwd: Path) -> str:
     """The publication time of a module version from the Go module proxy (deterministic, used
     as buildDate)."""
-    out = subprocess.run(
+    out = process.run(
         ["go", "list", "-m", "-f", "{{if .Time}}{{.Time.UTC.Format \"2006-01-02T15:04:05Z\"}}{{end}}",
          f"{module}@{version}"],
         cwd=cwd, env=_go_env(), capture_output=True, text=True,
@@ -183,7 +185,7 @@ def _run_go(args: list[str], cwd: Path, label: str, progress: Progress,
     Raises BinaryError with the tail of go's output if it fails.
     """
     start = time.monotonic()
-    proc = subprocess.Popen(
+    proc = process.popen(  # dies with us, even on SIGKILL
         args, cwd=cwd, env={**_go_env(), **(extra_env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     lines: list[str] = []
@@ -197,12 +199,18 @@ def _run_go(args: list[str], cwd: Path, label: str, progress: Progress,
     beat = threading.Thread(target=heartbeat, daemon=True)
     beat.start()
     assert proc.stdout is not None
-    for line in proc.stdout:
-        count[0] += 1
-        lines.append(line.rstrip())
-        del lines[:-40]
-    rc = proc.wait()
-    done.set()
+    try:
+        for line in proc.stdout:
+            count[0] += 1
+            lines.append(line.rstrip())
+            del lines[:-40]
+        rc = proc.wait()
+    except BaseException:  # Ctrl-C, SIGTERM: no build keeps running behind our back
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        done.set()
     if rc != 0:
         tail = "\n".join(lines[-25:])
         raise BinaryError(f"{label} failed (exit {rc}) in {cwd}:\n{tail}")

@@ -17,7 +17,11 @@ collection, and namespaces never finish terminating.
 A running control plane is described by a JSON state file (``ControlPlane.state_path``) that
 another process re-opens with ``ControlPlane.attach(path)``: the CLI's ``up``/``down``, the
 per-implementation pytest runs of ``make conformance`` and pytest-xdist workers all share one
-control plane that way. Flags mirror controller-runtime's envtest (pkg/internal/testing) where
+control plane that way. The state names its processes (owner, etcd, kube-apiserver) by
+identity, so that a user can tell at once that it is gone (``lost()``, ``state_lost()``).
+
+Its temp dir is ``<tmp>/modeldock-cp-XXXXXXXX`` with an owner file (``harness.runs``): removed
+by ``stop()``, or by the next ModelDock start if the owner died without stopping it. Flags mirror controller-runtime's envtest (pkg/internal/testing) where
 they overlap.
 """
 
@@ -29,7 +33,6 @@ import os
 import shutil
 import ssl
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -41,8 +44,17 @@ from typing import Any
 import yaml
 
 from harness import binaries as binaries_mod
+from harness import runs
 from harness.pki import CertificateAuthority, service_account_key
-from harness.process import ManagedProcess, ProcessError, free_port, log_tail, wait_until
+from harness.process import (
+    ManagedProcess,
+    ProcessError,
+    free_port,
+    identity_alive,
+    log_tail,
+    process_identity,
+    wait_until,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CRD_DIR = REPO_ROOT / "crds"
@@ -78,7 +90,12 @@ def _progress(line: str) -> None:
 
 @dataclass
 class State:
-    """What another process needs to use a running control plane (the JSON state file)."""
+    """What another process needs to use a running control plane (the JSON state file).
+
+    ``processes``: ``{"owner" | "etcd" | "kube-apiserver": identity}`` (``pid:start time``,
+    ``harness.process.process_identity``); kube-apiserver's is empty while its owner has
+    stopped it on purpose (``stop_apiserver``).
+    """
 
     tier: str
     server: str
@@ -92,6 +109,35 @@ class State:
     supervisor_pid: int = 0
     watch_cache: bool = True
     users: dict[str, str] = field(default_factory=dict)
+    processes: dict[str, str] = field(default_factory=dict)
+
+
+#: The names in ``State.processes``, in the order ``lost()`` reports them.
+_WATCHED = ("owner", "etcd", "kube-apiserver")
+
+
+def _lost(state: State) -> str | None:
+    for name in _WATCHED:
+        identity = state.processes.get(name, "")
+        if identity and not identity_alive(identity):
+            what = "its owner" if name == "owner" else name
+            return f"{what} (pid {identity.split(':')[0]}) is gone"
+    return None
+
+
+def state_lost(state_path: Path | str) -> str | None:
+    """Why the control plane described by ``state_path`` is gone, or None while it runs: its
+    state file is missing, or its owner, etcd or kube-apiserver process has exited (checked
+    by process identity, on this machine; a state without identities is taken as running).
+    Cheap (a file read and a few ``/proc`` reads): meant to be polled."""
+    path = Path(state_path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return f"its state file {path} was removed"
+    except (OSError, ValueError):
+        return None  # being replaced right now (save_state renames); ask again
+    return _lost(State(**data))
 
 
 def write_kubeconfig(path: Path, server: str, ca_cert: Path, user: str, cert: Path, key: Path,
@@ -132,7 +178,7 @@ class ControlPlane:
         self.watch_cache = watch_cache
         self.tier = tier
         self._own_workdir = workdir is None
-        self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="modeldock-cp-"))
+        self.workdir = Path(workdir) if workdir else runs.temp_dir("cp")
         self.progress = progress
         self._binaries = binaries
         self.etcd: ManagedProcess | None = None
@@ -216,6 +262,7 @@ class ControlPlane:
                 apiserver_port=api_port,
                 supervisor_pid=os.getpid(),
                 watch_cache=self.watch_cache,
+                processes={"owner": process_identity() or ""},
             )
             self._start_etcd(bins["etcd"], etcd_port, peer_port)
             admin = self.ca.issue_client("admin", ("system:masters",))
@@ -247,6 +294,7 @@ class ControlPlane:
             f"--initial-cluster=modeldock={peer}", "--unsafe-no-fsync=true",
             "--log-level=warn", "--quota-backend-bytes=8589934592",
         ], self.workdir / "etcd.log").start()
+        self._record("etcd", self.etcd)
         self.progress(f"etcd starting on {url}")
         wait_until(lambda: self._etcd_post("/health", None, method="GET").get("health") == "true",
                    timeout=30, what="etcd /health", alive=[self.etcd])
@@ -288,6 +336,7 @@ class ControlPlane:
             self.apiserver = ManagedProcess("kube-apiserver", self._apiserver_args(),
                                             self.workdir / "kube-apiserver.log")
         self.apiserver.start()
+        self._record("kube-apiserver", self.apiserver)
         self.progress(f"kube-apiserver starting on {self.server}")
         try:
             wait_until(self._apiserver_ready, timeout=90, what="kube-apiserver /readyz",
@@ -301,6 +350,7 @@ class ControlPlane:
         """Stop kube-apiserver (SIGTERM), keeping etcd and every file: ``start_apiserver()``
         brings it back on the same port."""
         if self.apiserver is not None:
+            self._record("kube-apiserver", None)
             self.apiserver.stop(timeout=20)
 
     def restart_apiserver(self) -> None:
@@ -313,18 +363,34 @@ class ControlPlane:
         plane is left running: stop it with ``harness down`` or by its owner)."""
         if self._attached:
             return
+        if self.etcd is not None and not self.etcd.running() and self.apiserver is not None:
+            self.apiserver.kill()  # without etcd it would not shut down in time anyway
         for proc in (self.apiserver, self.etcd):
             if proc is not None:
                 proc.stop(timeout=15)
         if self._own_workdir and self.workdir.exists():
             shutil.rmtree(self.workdir, ignore_errors=True)
 
+    def lost(self) -> str | None:
+        """Why this control plane is gone, or None while it runs (see ``state_lost``; an
+        attached one re-reads the owner's state file)."""
+        if self._attached:
+            return state_lost(self.state_path)
+        return _lost(self.state) if self.state is not None else None
+
     # ------------------------------------------------------------------ state
+    def _record(self, name: str, proc: ManagedProcess | None) -> None:
+        """Note ``proc``'s identity as ``name`` in the state (empty: stopped on purpose), and
+        in the state file once there is one."""
+        assert self.state is not None
+        pid = proc.pid if proc is not None else None
+        self.state.processes[name] = (process_identity(pid) or "") if pid else ""
+        if self.state_path.exists():
+            self.save_state()
+
     def save_state(self) -> None:
         assert self.state is not None
-        tmp = self.state_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(asdict(self.state), indent=2))
-        tmp.rename(self.state_path)
+        runs.write_text_atomic(self.state_path, json.dumps(asdict(self.state), indent=2))
 
     @classmethod
     def attach(cls, state_path: Path | str) -> ControlPlane:
@@ -392,14 +458,14 @@ class ControlPlane:
                 check: bool = True) -> str:
         """Run the cached kubectl against this control plane (admin unless ``kubeconfig``);
         return stdout. Raises ControlPlaneError with stderr when ``check`` and it fails."""
-        import subprocess
+        from harness import process
 
         kubectl = (self._binaries or binaries_mod.ensure(["kubectl"]))["kubectl"]
-        proc = subprocess.run([str(kubectl), f"--kubeconfig={kubeconfig or self.admin_kubeconfig}",
-                               *args], input=input, capture_output=True, text=True, timeout=120)
+        proc = process.run([str(kubectl), f"--kubeconfig={kubeconfig or self.admin_kubeconfig}",
+                            *args], input=input, capture_output=True, text=True, timeout=120)
         if check and proc.returncode != 0:
             raise ControlPlaneError(f"kubectl {' '.join(args)} failed: {proc.stderr.strip()}")
-        return proc.stdout
+        return str(proc.stdout)
 
     def apply_paths(self, paths: list[Path]) -> None:
         """Server-side apply the YAML files (or folders of them) as admin."""

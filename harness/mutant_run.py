@@ -42,6 +42,7 @@ import argparse
 import ast
 import json
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Iterable, Mapping
@@ -51,7 +52,7 @@ from typing import Any
 
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from harness import binaries, mutants
+from harness import binaries, mutants, runs
 from harness.__main__ import run_suite
 from harness.controlplane import ControlPlane, ControlPlaneError
 from harness.kube import Kube
@@ -399,7 +400,7 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
     data["run"] = {"subset": "ci" if ci else "full", "checks_filter": checks_filter,
                    "workers": workers, "seconds": round(time.monotonic() - started, 1)}
     path = reports_dir / "mutants.json"
-    path.write_text(json.dumps(data, indent=2) + "\n")
+    runs.write_text_atomic(path, json.dumps(data, indent=2) + "\n")
     print(format_matrix(data))
     _say(f"wrote {path} and {out}/junit-*.xml in {data['run']['seconds']:.0f}s")
     refresh_comparison(reports_dir)
@@ -420,7 +421,7 @@ def rebuild(mutant_ids: Iterable[str] | None, reports_dir: Path) -> dict[str, An
                 **mutant_info(m)} for m in chosen}
     data = build_matrix(results, info)
     data["run"] = {**previous.get("<run>", {}), "rebuilt": True}
-    (reports_dir / "mutants.json").write_text(json.dumps(data, indent=2) + "\n")
+    runs.write_text_atomic(reports_dir / "mutants.json", json.dumps(data, indent=2) + "\n")
     print(format_matrix(data))
     refresh_comparison(reports_dir)
     return data
@@ -489,7 +490,23 @@ def main(argv: list[str] | None = None) -> int:
                     "(reports/mutants.json). Exit 1 if a mutant survives every check or a check "
                     "kills no mutant.")
     add_arguments(parser)
-    return run_from_args(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    # Own the run: clean up after dead ones; SIGTERM unwinds like Ctrl-C (pytest, operators
+    # and the control plane stopped, temp dirs removed); SIGKILL takes the children along.
+    runs.claim()
+    reaped = runs.reap()
+    if reaped:
+        _say(reaped.describe())
+    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    try:
+        return run_from_args(args)
+    except KeyboardInterrupt:
+        _say("interrupted; processes stopped, mutants.json not written")
+        return 130
+
+
+def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 if __name__ == "__main__":

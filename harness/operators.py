@@ -22,7 +22,7 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from harness.process import ManagedProcess, ProcessError, free_port, log_tail, wait_until
+from harness.process import ManagedProcess, ProcessError, free_port, log_tail, run, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BUILD_DIR = REPO_ROOT / "build"
@@ -58,7 +58,7 @@ class Implementation:
         if not self.build:
             return
         BUILD_DIR.mkdir(exist_ok=True)
-        proc = subprocess.run(list(self.build), cwd=self.workdir, capture_output=True, text=True)
+        proc = run(list(self.build), cwd=self.workdir, capture_output=True, text=True)
         if proc.returncode != 0:
             raise ImplementationError(
                 f"building implementation {self.id!r} failed ({' '.join(self.build)} in "

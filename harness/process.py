@@ -1,31 +1,148 @@
-"""Child processes the harness owns: started with a log file, stopped for sure.
+"""Child processes the harness owns: started with a log file, stopped for sure, dead with us.
 
-Every process the harness starts (etcd, kube-apiserver, an operator) is a ``ManagedProcess``:
-its stdout and stderr go to a log file; it gets ``PR_SET_PDEATHSIG(SIGKILL)`` so that it dies
-with the harness even when the harness itself is SIGKILLed; and ``stop()`` sends SIGTERM, waits,
-then SIGKILLs. Errors carry the tail of the log, so a failed start explains itself.
+Every process the harness starts (etcd, kube-apiserver, an operator, pytest, kubectl, a build)
+goes through ``popen()``: it gets ``PR_SET_PDEATHSIG(SIGKILL)``, so it dies with the harness
+even when the harness itself is SIGKILLed. The kernel sends that signal when the *thread* that
+forked the child exits, not the process (prctl(2)), so ``popen()`` forks from the main thread
+or from one spawner thread that lives as long as the process: a child started from a short-lived
+worker thread is not killed when that thread ends. A child whose parent died before the signal
+was armed kills itself at once.
+
+``ManagedProcess`` adds a log file (stdout and stderr), ``stop()`` (SIGTERM, wait, SIGKILL) and
+errors that carry the tail of the log, so a failed start explains itself.
+
+``process_identity()`` names a process by its pid and start time, so that a pid reused by a
+later process is not mistaken for the one that was meant (``harness.runs`` marks what a run
+owns with it).
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import ctypes
 import os
+import queue
 import random
 import signal
 import socket
 import subprocess
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 _PR_SET_PDEATHSIG = 1
 
+try:
+    _LIBC: ctypes.CDLL | None = ctypes.CDLL("libc.so.6", use_errno=True)
+except OSError:  # not glibc Linux: children are still stopped by stop() and by process groups
+    _LIBC = None
 
-def _die_with_parent() -> None:  # runs in the child between fork and exec
+
+def set_death_signal(sig: int = signal.SIGKILL, parent: int | None = None) -> bool:
+    """Ask the kernel to send ``sig`` to this process when its parent thread exits
+    (``prctl(PR_SET_PDEATHSIG)``); return False where that is not available.
+
+    ``parent``: the pid the parent is expected to have. If the parent is already gone (this
+    process was reparented before the signal was armed), the signal can never come, so this
+    process sends it to itself now. Safe between fork and exec (no allocation beyond ctypes).
+    """
+    if _LIBC is None:
+        return False
+    _LIBC.prctl(_PR_SET_PDEATHSIG, int(sig))
+    if parent is not None and os.getppid() != parent:
+        os.kill(os.getpid(), sig)
+    return True
+
+
+class _Spawner:
+    """One daemon thread that forks children for threads other than the main thread, so that a
+    child's PR_SET_PDEATHSIG is tied to a thread that lives as long as the process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._queue: queue.SimpleQueue[tuple[Callable[[], Any], concurrent.futures.Future[Any]]] \
+            = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def call(self, fn: Callable[[], _T]) -> _T:
+        if threading.current_thread() is threading.main_thread():
+            return fn()
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="modeldock-spawner",
+                                                daemon=True)
+                self._thread.start()
+        future: concurrent.futures.Future[_T] = concurrent.futures.Future()
+        self._queue.put((fn, future))
+        return future.result()
+
+    def _run(self) -> None:
+        while True:
+            fn, future = self._queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn())
+            except BaseException as exc:
+                future.set_exception(exc)
+
+
+_SPAWNER = _Spawner()
+
+
+def popen(args: Sequence[str], **kwargs: Any) -> subprocess.Popen[Any]:
+    """``subprocess.Popen(args, **kwargs)`` for a child that dies with this process.
+
+    The child gets PR_SET_PDEATHSIG(SIGKILL), armed between fork and exec; it is forked from
+    the main thread or from the spawner thread (see the module docstring), never from a thread
+    that may end first. ``kwargs`` are Popen's, except ``preexec_fn`` (taken). Raises what
+    Popen raises (OSError if ``args[0]`` cannot be executed).
+    """
+    if "preexec_fn" in kwargs:
+        raise TypeError("popen() sets preexec_fn itself")
+    parent = os.getpid()
+
+    def start() -> subprocess.Popen[Any]:
+        return subprocess.Popen(list(args), preexec_fn=lambda: _die_with(parent), **kwargs)
+
+    return _SPAWNER.call(start)
+
+
+def _die_with(parent: int) -> None:  # runs in the child between fork and exec
     try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        set_death_signal(signal.SIGKILL, parent)
     except OSError:
         pass
+
+
+def run(args: Sequence[str], *, input: str | bytes | None = None, timeout: float | None = None,
+        check: bool = False, **kwargs: Any) -> subprocess.CompletedProcess[Any]:
+    """``subprocess.run`` through ``popen()``: the child dies with this process.
+
+    Same arguments and result as ``subprocess.run`` (``capture_output``, ``text``, ``cwd``,
+    ``env``, ...); on ``timeout`` (seconds) the child is killed and subprocess.TimeoutExpired
+    raised; ``check`` raises subprocess.CalledProcessError on a non-zero exit.
+    """
+    if kwargs.pop("capture_output", False):
+        kwargs["stdout"] = kwargs["stderr"] = subprocess.PIPE
+    if input is not None:
+        kwargs["stdin"] = subprocess.PIPE
+    with popen(args, **kwargs) as proc:
+        try:
+            stdout, stderr = proc.communicate(input, timeout=timeout)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        code = proc.poll()
+        assert code is not None
+    if check and code:
+        raise subprocess.CalledProcessError(code, list(args), stdout, stderr)
+    return subprocess.CompletedProcess(list(args), code, stdout, stderr)
 
 
 #: Ports handed out come from below Linux's ephemeral range (32768-60999), so they cannot be
@@ -57,6 +174,55 @@ def log_tail(path: Path, lines: int = 30) -> str:
         return f"(no log at {path})"
     tail = text.splitlines()[-lines:]
     return "\n".join(tail) if tail else f"(log {path} is empty)"
+
+
+def run_group(args: Sequence[str], *, stop_timeout: float = 30.0, **kwargs: Any) -> int:
+    """Run ``args`` through ``popen()`` as the leader of a new session and process group, wait
+    for it and return its exit code (negative: killed by that signal).
+
+    Whatever it started that is still in its group when it exits is SIGKILLed (the group is
+    signalled while the exited leader is not yet reaped, so its id cannot have been reused).
+    If the wait is interrupted (KeyboardInterrupt, SIGTERM turned into one, any exception),
+    the group gets SIGTERM, ``stop_timeout`` seconds for the leader to exit, then SIGKILL, and
+    the exception propagates. ``kwargs`` are Popen's (not ``start_new_session``).
+    """
+    proc = popen(args, start_new_session=True, **kwargs)
+    try:
+        _wait_unreaped(proc.pid, None)
+    except BaseException:
+        _signal_group(proc.pid, signal.SIGTERM)
+        try:
+            _wait_unreaped(proc.pid, stop_timeout)
+        finally:
+            _signal_group(proc.pid, signal.SIGKILL)
+            proc.wait()
+        raise
+    _signal_group(proc.pid, signal.SIGKILL)
+    return proc.wait()
+
+
+def _wait_unreaped(pid: int, timeout: float | None) -> bool:
+    """Wait until child ``pid`` has exited, leaving it unreaped (a zombie keeps its process
+    group id taken); True if it did within ``timeout`` seconds (None: no limit)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        flags = os.WEXITED | os.WNOWAIT | (os.WNOHANG if deadline is not None else 0)
+        try:
+            if os.waitid(os.P_PID, pid, flags) is not None:
+                return True
+        except ChildProcessError:
+            return True
+        if deadline is not None:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.1)
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 class ProcessError(RuntimeError):
@@ -95,10 +261,8 @@ class ManagedProcess:
                 log.write(f"\n----- {self.name} restarted -----\n".encode())
                 log.flush()
             try:
-                self._proc = subprocess.Popen(
-                    self.args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                    env=self.env, cwd=self.cwd, preexec_fn=_die_with_parent,
-                )
+                self._proc = popen(self.args, stdout=log, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, env=self.env, cwd=self.cwd)
             except OSError as exc:
                 raise ProcessError(f"cannot start {self.name} ({self.args[0]}): {exc}") from exc
         self.starts += 1
@@ -175,11 +339,44 @@ def wait_until(predicate, timeout: float, interval: float = 0.1, what: str = "co
 
 
 def pid_alive(pid: int) -> bool:
-    """True if a process with ``pid`` exists."""
+    """True if a process with ``pid`` exists (a zombie, dead but not yet reaped, counts as
+    gone)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    fields = _proc_stat(pid)
+    return fields is None or fields[0] not in ("Z", "X")
+
+
+def _proc_stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/<pid>/stat`` after the command name (index 0 is field 3, the
+    state), or None if there is no such process (proc(5))."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read().decode(errors="replace")
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return None
+    return raw[raw.rindex(")") + 2:].split()
+
+
+def process_identity(pid: int | None = None) -> str | None:
+    """``"<pid>:<start time>"`` for a live process (default: this one), or None if no live
+    process has that pid (gone, or a zombie).
+
+    The start time is field 22 of ``/proc/<pid>/stat`` (clock ticks after boot, proc(5)): a
+    later process that reuses the pid has another, so an identity never names a newcomer.
+    """
+    pid = os.getpid() if pid is None else pid
+    fields = _proc_stat(pid)
+    if fields is None or fields[0] in ("Z", "X"):
+        return None
+    return f"{pid}:{fields[19]}"
+
+
+def identity_alive(identity: str) -> bool:
+    """True if the process named by ``identity`` (from ``process_identity``) still runs."""
+    pid, _, _ = identity.partition(":")
+    return pid.isdigit() and process_identity(int(pid)) == identity

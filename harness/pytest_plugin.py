@@ -19,6 +19,17 @@ Fixtures, in thin layers a user can override:
 
 Markers: ``check(id)`` names the conformance check (it becomes the JUnit testcase name),
 ``tier(name)`` the lowest tier a check needs.
+
+A run that loses its control plane stops at once: ``ControlPlaneWatchdog`` polls it (in the
+controlling process for ``--control-plane-state``, else where the plane was started) and ends
+the session with one line, ``control plane lost: ...``, and exit code ``CONTROL_PLANE_LOST``,
+instead of letting every remaining check time out against a dead API server.
+
+Nothing a session starts outlives it: the controlling process owns the run
+(``harness.runs.claim``) and cleans up after dead runs at start (``harness.runs.reap``);
+pytest-xdist workers (started by execnet, not by ``harness.process``) arm
+``PR_SET_PDEATHSIG`` themselves, so they die with the controlling process, and their operators
+and private control planes with them.
 """
 
 from __future__ import annotations
@@ -29,6 +40,8 @@ import json
 import os
 import shutil
 import signal
+import sys
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -38,8 +51,9 @@ import pytest
 import yaml
 from junitparser import JUnitXml
 
+from harness import runs
 from harness.audit import AuditLog, Request, instance_group, select, summarize
-from harness.controlplane import RBAC_DIR, ControlPlane, ControlPlaneError
+from harness.controlplane import RBAC_DIR, ControlPlane, ControlPlaneError, state_lost
 from harness.kube import Kube
 from harness.operators import (
     Implementation,
@@ -47,10 +61,15 @@ from harness.operators import (
     OperatorProcess,
     get_implementation,
 )
+from harness.process import identity_alive, set_death_signal
 from harness.report import PREMISES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TIERS = ("envtest", "sim", "kind", "existing")
+
+#: pytest's exit code when the session stopped because its control plane was lost (pytest
+#: itself uses 0-5).
+CONTROL_PLANE_LOST = 6
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -78,6 +97,28 @@ def pytest_configure(config: pytest.Config) -> None:
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
     # control plane stopped, temp dirs removed).
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    if hasattr(config, "workerinput"):
+        _die_with_run_owner()
+    else:
+        runs.claim()
+        reaped = runs.reap()
+        if reaped:
+            print(f"[modeldock] {reaped.describe()}", file=sys.stderr, flush=True)
+    config.pluginmanager.register(_SessionWatchdog(config), "modeldock-watchdog")
+
+
+def _die_with_run_owner() -> None:
+    """In a pytest-xdist worker: die (SIGKILL) when the controlling process dies. execnet starts
+    workers without PR_SET_PDEATHSIG, so a worker arms it for itself; the controller is the
+    run's owner (``harness.runs.claim`` in its ``pytest_configure``). If the owner is already
+    gone, the worker kills itself now."""
+    owner = runs.owner()
+    if owner is None:
+        return  # not started by a ModelDock controller: nothing to tie to
+    if int(owner.split(":")[0]) == os.getppid():
+        set_death_signal(signal.SIGKILL)
+    if not identity_alive(owner):  # died before the signal was armed: it will never come
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
@@ -275,6 +316,114 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         pytest.exit(str(exc), returncode=4)
 
 
+class ControlPlaneWatchdog:
+    """Stops the pytest session at once, with one line, when its control plane is gone.
+
+    A daemon thread calls ``probe()`` every ``interval`` seconds (``ControlPlane.lost`` or
+    ``controlplane.state_lost``: a reason string, or None while the plane runs). On the first
+    reason it: SIGTERMs this process's children, the pytest-xdist workers, if ``workers``
+    (they unwind: operators and private control planes stopped); in a worker, sets
+    ``session.shouldstop`` (its controller then stops the whole run); and raises
+    ``pytest.exit("control plane lost: <reason>; stopping the run", CONTROL_PLANE_LOST)`` in
+    the main thread, through SIGUSR1 so that a sleep or a blocking read there is cut short
+    too. pytest prints that as the session's last line.
+
+    ``start()`` and ``stop()`` must be called from the main thread (they set and restore the
+    SIGUSR1 handler); ``stop()`` before the plane is stopped on purpose.
+    """
+
+    def __init__(self, probe: Callable[[], str | None], session: pytest.Session, *,
+                 workers: bool = False, interval: float = 1.0) -> None:
+        self.probe = probe
+        self.session = session
+        self.workers = workers
+        self.interval = interval
+        self.reason: str | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._previous: Any = None
+
+    def start(self) -> ControlPlaneWatchdog:
+        self._previous = signal.signal(signal.SIGUSR1, self._raise_exit)
+        self._thread = threading.Thread(target=self._run, name="modeldock-watchdog", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+            signal.signal(signal.SIGUSR1, self._previous)
+            self._thread = None
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                reason = self.probe()
+            except Exception:
+                continue
+            if reason is None:
+                continue
+            with self._lock:
+                if self._stop.is_set():
+                    return
+                self.reason = reason
+                if hasattr(self.session.config, "workerinput"):  # the controller stops the run
+                    self.session.shouldstop = f"control plane lost: {reason}"
+                if self.workers:
+                    for pid in _children():
+                        try:
+                            os.kill(pid, signal.SIGTERM)
+                        except OSError:
+                            pass
+                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGUSR1)
+            return
+
+    def _raise_exit(self, signum: int, frame: Any) -> None:
+        if self.reason is not None and not self._stop.is_set():
+            self._stop.set()
+            pytest.exit(f"control plane lost: {self.reason}; stopping the run",
+                        returncode=CONTROL_PLANE_LOST)
+
+
+def _children() -> list[int]:
+    """The pids of this process's children (``/proc/self/task/*/children``, Linux ≥ 3.5)."""
+    pids: list[int] = []
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            pids += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return pids
+
+
+class _SessionWatchdog:
+    """Runs a ``ControlPlaneWatchdog`` on the ``--control-plane-state`` plane in the controlling
+    process (or the only one), from session start to session finish."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.watchdog: ControlPlaneWatchdog | None = None
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        state = self.config.getoption("--control-plane-state")
+        if (not state or not Path(state).exists() or hasattr(self.config, "workerinput")
+                or self.config.getoption("--collect-only")):
+            return
+        self.watchdog = ControlPlaneWatchdog(
+            lambda: state_lost(state), session,
+            workers=self.config.pluginmanager.has_plugin("dsession")).start()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
+            self.watchdog = None
+
+
 def parity_reference_id(impl_id: str) -> str:
     """The implementation a parity check compares against: the Go reference, or for the Go
     reference itself its Python twin."""
@@ -295,11 +444,13 @@ def reference_impl(pytestconfig: pytest.Config, impl: Implementation) -> Impleme
 
 
 @pytest.fixture(scope="session")
-def control_plane(pytestconfig: pytest.Config) -> Iterator[ControlPlane]:
+def control_plane(request: pytest.FixtureRequest,
+                  pytestconfig: pytest.Config) -> Iterator[ControlPlane]:
     """The control plane the suite runs against.
 
-    With ``--control-plane-state`` it attaches to a running one (left running afterwards);
-    otherwise it starts an envtest control plane for the session and stops it at the end.
+    With ``--control-plane-state`` it attaches to a running one (left running afterwards,
+    watched by the controlling process); otherwise it starts an envtest control plane for the
+    session, watches it (``ControlPlaneWatchdog``) and stops it at the end.
     """
     state = pytestconfig.getoption("--control-plane-state")
     tier = pytestconfig.getoption("--cluster")
@@ -318,9 +469,11 @@ def control_plane(pytestconfig: pytest.Config) -> Iterator[ControlPlane]:
         cp = ControlPlane().start()
     except ControlPlaneError as exc:
         pytest.exit(f"control plane failed to start: {exc}", returncode=3)
+    watchdog = ControlPlaneWatchdog(cp.lost, request.session).start()
     try:
         yield cp
     finally:
+        watchdog.stop()
         cp.stop()
 
 

@@ -32,6 +32,7 @@ from typing import Any
 from junitparser import Error, Failure, JUnitXml, Skipped, TestCase, TestSuite
 
 from harness.audit import WRITE_VERBS
+from harness.runs import write_text_atomic
 
 #: Check ids in the order DESIGN.md section 7 lists them; unknown ids sort after these.
 CHECK_ORDER = [
@@ -645,9 +646,8 @@ def _mutants_markdown(matrix: KillMatrix) -> list[str]:
 
 def write_markdown(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
                    mutants: Mapping[str, Any] | None = None) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_markdown(report, bench, mutants))
-    return path
+    """Write ``render_markdown(...)`` to ``path`` atomically (folders created); return ``path``."""
+    return write_text_atomic(path, render_markdown(report, bench, mutants))
 
 
 def load_json(path: Path) -> dict[str, Any] | None:

@@ -44,6 +44,7 @@ from harness.report import (
     format_number,
     kill_matrix,
 )
+from harness.runs import write_text_atomic
 
 #: One colour per implementation, in report order (Okabe-Ito: safe for colour blindness).
 IMPL_COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00")
@@ -101,11 +102,8 @@ def render_html(report: Report, bench: Mapping[str, Any] | None = None,
 
 def write_html(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
                mutants: Mapping[str, Any] | None = None) -> Path:
-    """Write ``render_html(...)`` to ``path`` (folders created); return ``path``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(report, bench, mutants), encoding="utf-8")
-    return path
+    """Write ``render_html(...)`` to ``path`` atomically (folders created); return ``path``."""
+    return write_text_atomic(Path(path), render_html(report, bench, mutants))
 
 
 def _badge(outcome: str) -> str:

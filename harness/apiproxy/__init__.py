@@ -71,6 +71,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from harness import process
 from harness.controlplane import write_kubeconfig
 from harness.process import ManagedProcess, ProcessError, log_tail, wait_until
 
@@ -112,8 +113,8 @@ def binary(progress: Callable[[str], None] = _progress) -> Path:
     go = _go()
     digest = hashlib.sha256()
     try:
-        version = subprocess.run([go, "version"], capture_output=True, text=True, timeout=60,
-                                 check=True).stdout
+        version = process.run([go, "version"], capture_output=True, text=True, timeout=60,
+                              check=True).stdout
     except (OSError, subprocess.SubprocessError) as exc:
         raise ApiProxyError(f"`go version` failed: {exc}") from exc
     digest.update(version.encode())
@@ -132,8 +133,8 @@ def binary(progress: Callable[[str], None] = _progress) -> Path:
         started = time.monotonic()
         tmp = out.with_name(f".{out.name}.{os.getpid()}")
         env = dict(os.environ, GOWORK="off", CGO_ENABLED="0")
-        proc = subprocess.run([go, "build", "-o", str(tmp), "."], cwd=SOURCE_DIR, env=env,
-                              capture_output=True, text=True, timeout=600)
+        proc = process.run([go, "build", "-o", str(tmp), "."], cwd=SOURCE_DIR, env=env,
+                           capture_output=True, text=True, timeout=600)
         if proc.returncode != 0:
             raise ApiProxyError(f"building the API proxy failed (go build in {SOURCE_DIR}):\n"
                                 f"{proc.stdout}{proc.stderr}")

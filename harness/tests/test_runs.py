@@ -1,0 +1,181 @@
+"""Runs and what they own (``harness.runs``, ``harness.process``): process identities, owner
+files, reaping after dead runs (only what they left), atomic publishing, children that die
+with their parent. Real processes; no Kubernetes binaries needed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from harness import runs
+from harness.process import identity_alive, process_identity, run_group
+
+
+def _dead_identity() -> str:
+    proc = subprocess.Popen(["sleep", "60"])
+    identity = process_identity(proc.pid)
+    proc.kill()
+    proc.wait()
+    assert identity is not None and not identity_alive(identity)
+    return identity
+
+
+def _wait(predicate, timeout: float = 60) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_identity_tells_a_zombie_and_a_reused_pid_from_the_living() -> None:
+    me = process_identity()
+    assert me is not None and me.startswith(f"{os.getpid()}:") and identity_alive(me)
+    proc = subprocess.Popen(["sleep", "60"])
+    identity = process_identity(proc.pid)
+    assert identity is not None and identity_alive(identity)
+    proc.kill()
+    assert _wait(lambda: process_identity(proc.pid) is None)  # a zombie until reaped: dead
+    proc.wait()
+    assert not identity_alive(identity)
+    assert not identity_alive(f"{os.getpid()}:1")  # this pid, another start time
+    assert not identity_alive("not-an-identity")
+
+
+def test_reap_removes_only_what_dead_runs_left(tmp_path: Path) -> None:
+    dead = _dead_identity()
+    mine = runs.temp_dir("live", root=tmp_path)  # this process owns it: alive
+    assert runs.dir_owner(mine) == process_identity()
+    gone = runs.temp_dir("gone", root=tmp_path)
+    (gone / runs.OWNER_FILE).write_text(f'{{"owner": "{dead}"}}')
+    (gone / "etcd").mkdir()
+    unmarked = tmp_path / "modeldock-cp-older"  # an older ModelDock's, or a live run's
+    unmarked.mkdir()
+    foreign = tmp_path / "other-gone"  # not ModelDock's prefix
+    foreign.mkdir()
+    (foreign / runs.OWNER_FILE).write_text(f'{{"owner": "{dead}"}}')
+    link = tmp_path / "modeldock-link"  # a symlink to a dead run's dir is not followed
+    link.symlink_to(foreign)
+    orphan = subprocess.Popen(["sleep", "600"], env={**os.environ, runs.RUN_ENV: dead})
+    bystander = subprocess.Popen(["sleep", "600"],
+                                 env={**os.environ, runs.RUN_ENV: str(process_identity())})
+    try:
+        reaped = runs.reap(root=tmp_path)
+        assert orphan.wait(30) == -signal.SIGKILL
+        assert bystander.poll() is None
+        assert reaped.dirs == [gone]
+        assert [pid for pid, _ in reaped.processes] == [orphan.pid]
+        assert "sleep" in reaped.describe() and str(gone) in reaped.describe()
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            [mine.name, unmarked.name, foreign.name, link.name])
+        assert not runs.reap(root=tmp_path)
+    finally:
+        for p in (orphan, bystander):
+            p.kill()
+            p.wait()
+
+
+def test_publish_and_write_replace_atomically(tmp_path: Path) -> None:
+    src = tmp_path / "scratch.xml"
+    src.write_text("<new/>")
+    dest = tmp_path / "reports" / "junit-go.xml"
+    dest.parent.mkdir()
+    dest.write_text("<old/>")
+    assert runs.publish(src, dest) == dest
+    assert dest.read_text() == "<new/>"
+    runs.write_text_atomic(tmp_path / "reports" / "comparison.md", "# ok\n")
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["comparison.md", "junit-go.xml"]
+
+
+CHILD_OF_A_THREAD = """
+import sys, threading, time
+from harness.process import popen
+out = {}
+t = threading.Thread(target=lambda: out.update(p=popen(["sleep", "600"])))
+t.start(); t.join()
+print(out["p"].pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_child_started_from_a_thread_lives_until_the_process_dies() -> None:
+    """PR_SET_PDEATHSIG fires when the forking *thread* ends: popen() forks from a thread that
+    lives as long as the process, so the child outlives the short thread but not the process."""
+    parent = subprocess.Popen([sys.executable, "-c", CHILD_OF_A_THREAD], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        identity = process_identity(child)
+        assert identity is not None
+        time.sleep(0.5)  # the thread has ended; the child must still run
+        assert identity_alive(identity)
+        parent.kill()
+        parent.wait()
+        assert _wait(lambda: not identity_alive(identity))
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def test_run_group_stops_the_whole_group_when_interrupted(tmp_path: Path) -> None:
+    """A group leader that leaves a grandchild behind: the grandchild is SIGKILLed when the
+    leader exits; an interrupted wait SIGTERMs the group and then SIGKILLs it."""
+    pidfile = tmp_path / "grandchild"
+    script = f"import subprocess; p = subprocess.Popen(['sleep', '600']); " \
+             f"open({str(pidfile)!r}, 'w').write(str(p.pid))"
+    assert run_group([sys.executable, "-c", script]) == 0
+    grandchild = int(pidfile.read_text())
+    assert _wait(lambda: process_identity(grandchild) is None)
+
+    def interrupt() -> None:
+        assert _wait(pidfile.exists)
+        os.kill(os.getpid(), signal.SIGUSR1)
+
+    pidfile.unlink()
+    stubborn = f"import signal, subprocess, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); " \
+               f"p = subprocess.Popen(['sleep', '600']); " \
+               f"open({str(pidfile)!r}, 'w').write(str(p.pid)); time.sleep(600)"
+
+    class Interrupted(Exception):
+        pass
+
+    def raise_interrupted(signum: int, frame: object) -> None:
+        raise Interrupted
+
+    previous = signal.signal(signal.SIGUSR1, raise_interrupted)
+    threading.Thread(target=interrupt, daemon=True).start()
+    try:
+        started = time.monotonic()
+        try:
+            run_group([sys.executable, "-c", stubborn], stop_timeout=1)
+        except Interrupted:
+            pass
+        else:
+            raise AssertionError("the interrupt did not propagate")
+        assert time.monotonic() - started < 120
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert _wait(lambda: process_identity(int(pidfile.read_text())) is None)
+
+
+def test_popen_child_dies_when_its_parent_is_killed() -> None:
+    script = "import time; from harness.process import popen; " \
+             "print(popen(['sleep', '600']).pid, flush=True); time.sleep(600)"
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        identity = process_identity(int(parent.stdout.readline()))
+        assert identity is not None
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        assert _wait(lambda: not identity_alive(identity))
+    finally:
+        parent.kill()
+        parent.wait()
