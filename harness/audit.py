@@ -3,7 +3,8 @@
 The control plane logs every request (but its own) at Metadata level once complete
 (``harness.controlplane.AUDIT_POLICY``). Each line is an ``audit.k8s.io/v1`` Event; the fields
 used here are ``user.username``, ``verb``, ``objectRef`` (resource, subresource, namespace,
-name), ``responseStatus.code`` and ``requestReceivedTimestamp``. Because each implementation
+name), ``responseStatus`` (code; for a failure, reason and message) and
+``requestReceivedTimestamp``. Because each implementation
 runs as its own user and each check in its own namespace, "the writes the operator made during
 this check" is a filter, not a guess.
 
@@ -44,6 +45,9 @@ class Request:
     audit_id: str
     #: the request body where the policy logs one (deletes: DeleteOptions), else None
     request_object: dict[str, Any] | None = None
+    #: of a failed request, the API server's Status: its reason (``Conflict``) and message
+    reason: str = ""
+    message: str = ""
 
     @classmethod
     def from_event(cls, ev: dict[str, Any]) -> Request:
@@ -59,6 +63,8 @@ class Request:
             time=ev.get("requestReceivedTimestamp", ""),
             audit_id=ev.get("auditID", ""),
             request_object=ev.get("requestObject"),
+            reason=str((ev.get("responseStatus") or {}).get("reason", "")),
+            message=str((ev.get("responseStatus") or {}).get("message", "")),
         )
 
     @property
