@@ -339,52 +339,95 @@ def test_restart_after_finalizer(admin, namespace, operators, audit, evidence, i
         f"again: {[r.describe() for r in writes]}")
 
 
+#: Seconds the API proxy holds the operator's first write: time for the check to see it held
+#: and change the object under it, on a loaded machine.
+WRITE_HOLD_S = 3.0
+
+
+def _writes_of(stats: dict, resource: str, name: str) -> list[dict]:
+    """The API proxy's records of writes to one object (any subresource), in the order their
+    answers came back."""
+    return [r for r in stats["recent"] if r["resource"] == resource and r["name"] == name
+            and r["verb"] in ("create", "update", "patch", "delete")]
+
+
+def _rv(record: dict) -> int | None:
+    """A record's resourceVersion as a number (one etcd: revisions compare), or None."""
+    try:
+        return int(record["resource_version"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 @pytest.mark.check("stale-update-conflict", case="operator-409")
-def test_operator_conflict_is_recomputed(admin, namespace, operators, control_plane, audit,
-                                         tmp_path, evidence, impl):
+def test_operator_conflict_is_recomputed(admin, namespace, operators, control_plane, tmp_path,
+                                         evidence, impl):
     """stale-update-conflict[operator-409]: the operator's own write is made stale on purpose,
     so the API server refuses it with 409, and the operator must recompute from a fresh read
     rather than resend the rejected object.
 
-    The operator talks to the API server through a proxy that delays every chunk by one
-    second. As soon as the operator starts sending its first write (based on the ModelService
-    as its cache saw it), the ModelService is changed directly; the delayed write then arrives
-    with an old resourceVersion and gets 409 Conflict. A correct controller returns the error,
-    is requeued, reads its (by then updated) cache and converges with one or two conflicts. A
-    controller that retries the same object in a loop never converges.
+    The operator talks to the API server through the harness's API proxy, which holds the
+    operator's first write (the finalizer Update of the new ModelService) for a few seconds
+    before forwarding it. While it is held, the ModelService is changed directly; the write
+    then arrives with an old resourceVersion and gets 409 Conflict. Exactly one write may carry
+    that rejected resourceVersion, and the operator's next write of the ModelService must be
+    based on a read that saw the change: a resourceVersion at least the change's. A controller
+    that resends the rejected object, once or in a loop, fails; so does one that never writes
+    again.
     """
-    from harness.faultproxy import FaultProxy, with_server
+    from harness.apiproxy import ApiProxy
 
-    delay = 1.0
-    proxy = FaultProxy(("127.0.0.1", control_plane.state.apiserver_port)).start()
-    try:
-        kubeconfig = with_server(operators.kubeconfig, tmp_path / "slow.kubeconfig", proxy.address)
-        op = operators.start(kubeconfig=kubeconfig)
+    with ApiProxy.for_user(control_plane, impl.user, workdir=tmp_path) as proxy:
+        op = operators.start(kubeconfig=proxy.kubeconfig)
         wait_settled(op)
-        proxy.delay(delay)
-        start = audit.sync(admin)
-        sent = proxy.stats()["bytes_up"]
+        proxy.delay_writes(WRITE_HOLD_S, count=1)
         create_modelservice(admin, namespace, "web", replicas=1)
-        wait_for(lambda: proxy.stats()["bytes_up"], lambda b: b > sent, 30,
-                 "the operator to start sending its first write")
-        admin.patch("modelservices", namespace, "web",
-                    {"metadata": {"annotations": {"example.com/changed": "meanwhile"}}})
+        first = proxy.wait_stats(lambda s: s["writes_holding"] == 1, 30,
+                                 "the operator's first write (held by the API proxy)")
+        premise(first["writes_held"] == 1, "the proxy should hold exactly one write")
+        changed = admin.patch("modelservices", namespace, "web",
+                              {"metadata": {"annotations": {"example.com/changed": "meanwhile"}}})
+        changed_rv = int(changed["metadata"]["resourceVersion"])
+        evidence.record("changed_at_resourceVersion", changed_rv)
+        stats = proxy.wait_stats(lambda s: any(r["held_ms"] > 0 for r in s["recent"]),
+                                 WRITE_HOLD_S + 30, "the held write to be answered")
+        held = next(r for r in stats["recent"] if r["held_ms"] > 0)
+        evidence.record("held_write", {k: held[k] for k in (
+            "verb", "resource", "subresource", "name", "resource_version", "code", "held_ms")})
+        premise(held["resource"] == "modelservices" and held["name"] == "web"
+                and held["code"] == 409 and bool(held["resource_version"]),
+                f"the operator's held first write should be a write of ModelService web refused "
+                f"with 409 (the object changed while it was held); it was {held}")
+        rejected = held["resource_version"]
+
+        def after_held(s: dict) -> list[dict]:
+            writes = _writes_of(s, "modelservices", "web")
+            for i, w in enumerate(writes):
+                if w["held_ms"] > 0:
+                    return writes[i + 1:]
+            return []
+
+        stats = proxy.wait_stats(lambda s: after_held(s), 30,
+                                 "the operator to write ModelService web again after the 409")
+        writes = _writes_of(stats, "modelservices", "web")
+        nxt = after_held(stats)[0]
+        evidence.record("operator_writes", [
+            f"{w['verb']} {w['resource']}{'/' + w['subresource'] if w['subresource'] else ''} "
+            f"rv={w['resource_version'] or '-'} -> {w['code']}" for w in writes])
+        resent = [w for w in writes if w["resource_version"] == rejected]
+        assert len(resent) == 1, (
+            f"the rejected object (resourceVersion {rejected}) was sent {len(resent)} times: "
+            f"after a 409 the operator must re-read and recompute, not resend it")
+        assert _rv(nxt) is not None and _rv(nxt) >= changed_rv, (
+            f"the operator's next write of ModelService web after the 409 ({nxt['verb']} "
+            f"{nxt['subresource']}, resourceVersion {nxt['resource_version'] or 'none'}) must "
+            f"be based on a fresh read, one that saw the change at {changed_rv}")
         msvc = wait_converged(admin, namespace, "web")
-        proxy.delay(0)
-        end = audit.sync(admin)
-    finally:
-        proxy.stop()
-    writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                    writes_only=True)
-    conflicts = [r.describe() for r in writes if r.code == 409]
-    evidence.record("operator_conflicts", conflicts)
-    evidence.record("operator_writes", [r.describe() for r in writes])
+        writes = _writes_of(proxy.stats(), "modelservices", "web")
+    evidence.record("conflicts", sum(w["code"] == 409 for w in writes))
+    assert sum(w["resource_version"] == rejected for w in writes) == 1, \
+        f"the rejected object (resourceVersion {rejected}) was resent later"
     assert msvc["metadata"].get("annotations", {}).get("example.com/changed") == "meanwhile"
-    assert conflicts, ("the experiment did not make the operator's write stale (no 409): "
-                       f"its writes were {[r.describe() for r in writes]}")
-    assert len(conflicts) <= 3, (
-        f"{len(conflicts)} conflicts: after a 409 the operator must re-read and recompute, not "
-        f"resend the rejected object: {conflicts}")
 
 
 #: A condition another controller owns, as it would write it. The fractional seconds are

@@ -14,10 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.support import create_modelservice, wait_converged, wait_settled
+from conformance.support import create_modelservice, premise, wait_converged, wait_settled
+from harness.apiproxy import ApiProxy
 from harness.audit import select
 from harness.faultproxy import FaultProxy, with_server
 from harness.kube import Kube, wait_for
+
+#: The resources the operator watches in its namespace.
+WATCHED = ("modelservices", "deployments", "services")
 
 #: Bound for recovery after a cut, a restart or a 410, on a loaded 2-core machine.
 RECOVERY_BOUND_S = 60.0
@@ -67,20 +71,35 @@ def _proxied(lab, tmp_path: Path) -> tuple[FaultProxy, Path]:
 
 
 @pytest.mark.check("watch-recovers", case="apiserver-restart")
-def test_apiserver_restart(isolated, evidence):
+def test_apiserver_restart(isolated, evidence, impl):
     """watch-recovers[apiserver-restart]: kube-apiserver stops and comes back on the same port;
     every watch breaks at once. Changes made as soon as it is back (while the operator is still
     reconnecting) must be repaired: the informers re-watch (or re-list) and the events reach
-    Reconcile."""
+    Reconcile. The operator must stay up throughout: an API server that refuses connections
+    for a while is an ordinary failure, retried with backoff. The API server's audit log shows
+    what the operator asked for after the restart (evidence: re-lists, gets)."""
     lab = isolated.new()
     op = _converged(lab)
-    lab.control_plane.stop_apiserver()
-    lab.control_plane.start_apiserver()
+    cp = lab.control_plane
+    before = cp.apiserver.pid if cp.apiserver else None
+    cp.stop_apiserver()
+    premise(cp.apiserver is not None and not cp.apiserver.running(),
+            "kube-apiserver should have stopped")
+    restarted_at = lab.audit.offset()
+    cp.start_apiserver()
+    premise(cp.apiserver.pid not in (None, before),
+            f"kube-apiserver should run as a new process (pid {before} -> {cp.apiserver.pid})")
     _break_world(lab.admin, lab.namespace)
-    took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after an API server restart")
+    try:
+        took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after an API server restart")
+    finally:
+        after = select(lab.audit.requests(restarted_at), user=impl.user, namespace=lab.namespace)
+        evidence.record("requests_after_restart",
+                        sorted({f"{r.verb} {r.resource}" for r in after}))
+    assert op.running(), \
+        f"the operator must survive an API server restart, not exit (code {op.returncode()})"
     evidence.record("recovery_s", round(took, 2))
     evidence.record("bound_s", RECOVERY_BOUND_S)
-    assert op.running(), "the operator must survive an API server restart, not exit"
 
 
 @pytest.mark.check("watch-recovers", case="connection-cut")
@@ -93,7 +112,10 @@ def test_connection_cut(isolated, tmp_path, evidence):
     try:
         _converged(lab, kubeconfig)
         proxy.refuse(True)
-        evidence.record("connections_cut", proxy.cut())
+        cut = proxy.cut()
+        evidence.record("connections_cut", cut)
+        premise(cut > 0, "the operator should have had open connections to cut (through the "
+                "fault proxy); none were")
         _break_world(lab.admin, lab.namespace)
         accepted = proxy.stats()["accepted"]
         wait_for(lambda: proxy.stats()["accepted"], lambda n: n > accepted, 30,
@@ -116,7 +138,10 @@ def test_connection_stall(isolated, tmp_path, evidence):
     proxy, kubeconfig = _proxied(lab, tmp_path)
     try:
         _converged(lab, kubeconfig)
-        evidence.record("connections_stalled", proxy.stall_existing())
+        stalled = proxy.stall_existing()
+        evidence.record("connections_stalled", stalled)
+        premise(stalled > 0, "the operator should have had open connections to stall (through "
+                "the fault proxy); none were")
         _break_world(lab.admin, lab.namespace)
         took = _repaired(lab.admin, lab.namespace, STALL_BOUND_S, "after a stall")
         evidence.record("recovery_s", round(took, 2))
@@ -128,31 +153,42 @@ def test_connection_stall(isolated, tmp_path, evidence):
 
 @pytest.mark.check("watch-recovers", case="compaction-410")
 def test_watch_expired_after_compaction(isolated, tmp_path, evidence, impl):
-    """watch-recovers[compaction-410]: while the operator is cut off, the world changes and etcd
-    is compacted at its current revision, with the API server's watch cache off. The watch the
-    operator resumes from its last resourceVersion is answered 410 Gone (expired). Resuming is
-    impossible: the informer must re-list, compare with its cache, and deliver what it missed,
-    including the deletion of a Service it never saw an event for."""
+    """watch-recovers[compaction-410]: while the operator cannot see it, the world changes and
+    etcd is compacted at its current revision, with the API server's watch cache off. Then its
+    watches end, as a watch does at its timeout, and the operator resumes each from the last
+    resourceVersion it saw: compacted away, so the API server answers 410 Gone (Expired).
+    Resuming is impossible: the informer must re-list, compare with its cache, and deliver what
+    it missed, including the deletion of a Service it never saw an event for.
+
+    The operator talks to the API server through the harness's API proxy, which holds the
+    events of its watches while the world changes, then ends those watches, dropping the held
+    events (``end_watches``), and records every ERROR event of a watch with its status code:
+    the 410 served to this operator is shown, not assumed (premise)."""
     lab = isolated.new(watch_cache=False)
-    proxy, kubeconfig = _proxied(lab, tmp_path)
-    try:
-        _converged(lab, kubeconfig)
-        proxy.refuse(True)
-        proxy.cut()
+    with ApiProxy.for_user(lab.control_plane, impl.user, workdir=tmp_path) as proxy:
+        _converged(lab, proxy.kubeconfig)
+        proxy.hold(WATCHED)
         _break_world(lab.admin, lab.namespace)
         revision = lab.control_plane.compact_etcd()
         evidence.record("compacted_at_revision", revision)
         start = lab.audit.sync(lab.admin)
-        proxy.refuse(False)
+        ended = proxy.end_watches(WATCHED)
+        evidence.record("watches_ended", ended)
+        premise(sum(ended.values()) > 0, f"the operator should have had watches open through "
+                f"the API proxy to end; it had {ended}")
         took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after a 410")
         end = lab.audit.sync(lab.admin)
-        relists = sorted({r.resource for r in select(lab.audit.requests(start, end),
-                                                     user=impl.user, namespace=lab.namespace)
-                          if r.verb == "list"})
-        evidence.record("relisted", relists)
-        evidence.record("recovery_s", round(took, 2))
-        evidence.record("bound_s", RECOVERY_BOUND_S)
-        assert "services" in relists, \
-            f"after 410 Gone the operator must re-list; it listed only {relists}"
-    finally:
-        proxy.stop()
+        gone = [e for e in proxy.stats()["watch_errors"]
+                if e["code"] == 410 and e["namespace"] == lab.namespace]
+    evidence.record("watch_410s", [f"{e['resource']} from resourceVersion "
+                                   f"{e['resource_version']}: {e['reason']}" for e in gone])
+    relists = sorted({r.resource for r in select(lab.audit.requests(start, end),
+                                                 user=impl.user, namespace=lab.namespace)
+                      if r.verb == "list"})
+    evidence.record("relisted", relists)
+    evidence.record("recovery_s", round(took, 2))
+    evidence.record("bound_s", RECOVERY_BOUND_S)
+    premise(gone, "a watch of the operator's, resumed after the compaction, should have been "
+            "answered 410 Gone; the API proxy saw none")
+    assert "services" in relists, \
+        f"after 410 Gone the operator must re-list; it listed only {relists}"

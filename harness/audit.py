@@ -3,11 +3,11 @@
 The control plane logs every request (but its own) at Metadata level once complete
 (``harness.controlplane.AUDIT_POLICY``). Each line is an ``audit.k8s.io/v1`` Event; the fields
 used here are ``user.username``, ``user.groups``, ``verb``, ``objectRef`` (resource,
-subresource, namespace, name), ``responseStatus.code`` and ``requestReceivedTimestamp``.
-Because each implementation runs as its own user and each check in its own namespace, "the
-writes the operator made during this check" is a filter, not a guess; where several instances
-of one operator run, each has its own group (``instance_group``), so "which instance wrote"
-is a filter too.
+subresource, namespace, name), ``responseStatus`` (code; for a failure, reason and message)
+and ``requestReceivedTimestamp``. Because each implementation runs as its own user and each
+check in its own namespace, "the writes the operator made during this check" is a filter, not
+a guess; where several instances of one operator run, each has its own group
+(``instance_group``), so "which instance wrote" is a filter too.
 
 A window is a byte offset in the log: ``AuditLog.sync()`` makes a marker request and waits
 until it is written, so every request that completed before the call is in the log before the
@@ -59,6 +59,9 @@ class Request:
     #: the user's groups as the API server authenticated them (client certificate O entries,
     #: plus ``system:authenticated``)
     groups: tuple[str, ...] = ()
+    #: of a failed request, the API server's Status: its reason (``Conflict``) and message
+    reason: str = ""
+    message: str = ""
 
     @classmethod
     def from_event(cls, ev: dict[str, Any]) -> Request:
@@ -75,6 +78,8 @@ class Request:
             audit_id=ev.get("auditID", ""),
             request_object=ev.get("requestObject"),
             groups=tuple((ev.get("user") or {}).get("groups") or ()),
+            reason=str((ev.get("responseStatus") or {}).get("reason", "")),
+            message=str((ev.get("responseStatus") or {}).get("message", "")),
         )
 
     @property

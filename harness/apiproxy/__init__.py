@@ -9,12 +9,25 @@ server over a connection authenticated with the operator's **own** client certif
 authentication, RBAC and the audit log see the operator's user, as without the proxy. It speaks
 HTTP/2 or HTTP/1.1 to the operator, as the operator negotiates by ALPN.
 
-Its one perturbation so far: ``hold(resources)`` keeps back the events of every watch stream
-of those resources (any namespace; the plural resource name, e.g. ``"services"``): the proxy
-keeps reading them from the API server but delivers nothing of those streams to the operator
-until ``release()``, which delivers them all, in order. Every other request, including GETs,
-LISTs and writes of the held resources, passes as usual. That makes an operator's informer
-cache lag behind its own writes, deterministically, whatever its client library.
+Its perturbations:
+
+- ``hold(resources)`` keeps back the events of every watch stream of those resources (any
+  namespace; the plural resource name, e.g. ``"services"``): the proxy keeps reading them from
+  the API server but delivers nothing of those streams to the operator until ``release()``,
+  which delivers them all, in order. Every other request, including GETs, LISTs and writes of
+  the held resources, passes as usual. That makes an operator's informer cache lag behind its
+  own writes, deterministically, whatever its client library.
+- ``end_watches(resources)`` ends every open watch stream of those resources cleanly, as the
+  API server does when a watch times out, and drops the events it held: the client resumes
+  from the last resourceVersion it saw, which is how a check makes it resume from a version
+  etcd has compacted away meanwhile.
+- ``delay_writes(seconds, count=1)`` holds each of the next ``count`` writes (create, update,
+  patch, delete) for ``seconds`` before forwarding it; ``stats()["writes_holding"]`` says one
+  is held now, so a check can change the object while the operator's write is in flight.
+
+It records, per request, the resourceVersion involved (a write's body
+``metadata.resourceVersion``, a read's ``?resourceVersion=``), and every ``ERROR`` event of a
+watch stream with its Status code (``watch_errors``: a 410 served to this client).
 
 Usage::
 
@@ -40,10 +53,18 @@ Usage::
          "event_types": {"ADDED": int, "BOOKMARK": int, ...},
          "framings": {"json-lines" | "protobuf-length-prefixed" | "chunks": int},
          "content_types": {"application/json": int, ...},   # of watch responses
+         "ended_by_proxy": int, "dropped": int,      # streams ended / events dropped by end_watches
          "requests": {"watch": int, "create": int, ...}}},
      "recent": [{"time": str (RFC 3339), "proto": str, "verb": str, "resource": str,
                  "subresource": str, "namespace": str, "name": str, "path": str,
-                 "accept": str, "code": int, "latency_ms": float}, ...]}  # last 500, oldest first
+                 "accept": str, "code": int, "latency_ms": float,
+                 "resource_version": str,   # a write's metadata.resourceVersion, a read's ?resourceVersion=
+                 "held_ms": float}, ...],   # how long delay_writes held it; last 500, oldest first
+     "delay_writes": {"seconds": float, "remaining": int},  # armed now
+     "writes_holding": int, "writes_held": int,              # writes held now / since start
+     "watch_errors": [{"time": str, "resource": str, "namespace": str,
+                       "resource_version": str,             # the watch's ?resourceVersion=
+                       "code": int, "reason": str, "message": str}, ...]}  # last 200
 
 An "event" is one watch event: a JSON line, or one length-prefixed protobuf frame; for any
 other encoding, one chunk as read from the API server. Bookmarks are events too
@@ -297,6 +318,22 @@ class ApiProxy:
             [resources] if isinstance(resources, str) else list(resources))
         return dict(self._call("POST", "/release", {"resources": names})["released"])
 
+    def end_watches(self, resources: Iterable[str]) -> dict[str, int]:
+        """End every open watch stream of ``resources`` now, cleanly (the client sees the watch
+        close, as at its timeout), dropping the events held or queued for it, and stop holding
+        those resources, so the watches the client opens next flow. Returns ``{resource:
+        streams ended}`` (``stats()["resources"][r]["dropped"]``: events dropped)."""
+        names = [resources] if isinstance(resources, str) else list(resources)
+        return dict(self._call("POST", "/end-watches", {"resources": names})["ended"])
+
+    def delay_writes(self, seconds: float, count: int = 1) -> dict[str, Any]:
+        """Hold each of the next ``count`` writes (create, update, patch, delete,
+        deletecollection; any resource) for ``seconds`` before forwarding it (0: disarm).
+        ``stats()["writes_holding"]`` counts those held now; each one's ``recent`` record has
+        ``held_ms``. Returns ``{"seconds": ..., "remaining": ...}`` as armed."""
+        return dict(self._call("POST", "/delay-writes",
+                               {"seconds": float(seconds), "count": int(count)})["delay_writes"])
+
     def stats(self) -> dict[str, Any]:
         """The proxy's counters (shape in the module docstring)."""
         return dict(self._call("GET", "/stats"))
@@ -305,7 +342,8 @@ class ApiProxy:
         """``stats()["resources"][resource]``, or zeros if the proxy has not seen it yet."""
         zero: dict[str, Any] = {"holding": False, "watches": 0, "watches_total": 0, "received": 0,
                                 "delivered": 0, "held": 0, "held_total": 0, "event_types": {},
-                                "framings": {}, "content_types": {}, "requests": {}}
+                                "framings": {}, "content_types": {}, "requests": {},
+                                "streams_ended": 0, "ended_by_proxy": 0, "dropped": 0}
         return dict(self.stats()["resources"].get(resource, zero))
 
     def wait_stats(self, predicate: Callable[[dict[str, Any]], bool], timeout: float,

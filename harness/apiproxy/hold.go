@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Holding watch events.
@@ -110,11 +111,13 @@ type queuedEvent struct {
 
 // watchStream is the body of one watch response, as the reverse proxy reads it.
 type watchStream struct {
-	reg      *registry
-	resource string
-	framing  string
-	upstream io.ReadCloser
-	cond     *sync.Cond // on reg.mu
+	reg       *registry
+	resource  string
+	namespace string
+	rv        string // the resourceVersion the client asked to watch from
+	framing   string
+	upstream  io.ReadCloser
+	cond      *sync.Cond // on reg.mu
 
 	// guarded by reg.mu
 	queue     []queuedEvent
@@ -123,6 +126,7 @@ type watchStream struct {
 	doneErr   error // how it ended (io.EOF normally)
 	cancelled bool  // the client went away
 	closed    bool
+	ended     bool // POST /end-watches: end the response now, dropping what is queued
 	stopAfter func() bool
 }
 
@@ -169,6 +173,9 @@ func (s *watchStream) Read(p []byte) (int, error) {
 		if s.cancelled || s.closed {
 			return 0, context.Canceled
 		}
+		if s.ended && s.offset == 0 { // a clean end, as if the API server had closed the watch
+			return 0, io.EOF
+		}
 		// An event already begun is finished even if a hold came in meanwhile: the client
 		// never sees half an event.
 		if !r.holding[s.resource] || s.offset > 0 {
@@ -212,19 +219,36 @@ func (s *watchStream) Close() error {
 
 // ResourceStats are the counters of one resource, as GET /stats reports them.
 type ResourceStats struct {
-	Holding      bool           `json:"holding"`       // its watch events are held now
-	WatchesOpen  int            `json:"watches"`       // watch streams open now
-	WatchesTotal int            `json:"watches_total"` // watch streams opened since start
-	Received     int            `json:"received"`      // events read from the API server
-	Delivered    int            `json:"delivered"`     // events handed to the client
-	Held         int            `json:"held"`          // events held now (received, not delivered, resource held)
-	HeldTotal    int            `json:"held_total"`    // events that were ever held
-	EventTypes   map[string]int `json:"event_types"`   // received events by type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR, "" unknown)
-	Framings     map[string]int `json:"framings"`      // watch streams by framing (json-lines, protobuf-length-prefixed, chunks)
-	ContentTypes map[string]int `json:"content_types"` // watch streams by response Content-Type
-	Requests     map[string]int `json:"requests"`      // requests by verb
-	StreamsEnded int            `json:"streams_ended"` // watch streams whose upstream ended
+	Holding      bool           `json:"holding"`        // its watch events are held now
+	WatchesOpen  int            `json:"watches"`        // watch streams open now
+	WatchesTotal int            `json:"watches_total"`  // watch streams opened since start
+	Received     int            `json:"received"`       // events read from the API server
+	Delivered    int            `json:"delivered"`      // events handed to the client
+	Held         int            `json:"held"`           // events held now (received, not delivered, resource held)
+	HeldTotal    int            `json:"held_total"`     // events that were ever held
+	EventTypes   map[string]int `json:"event_types"`    // received events by type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR, "" unknown)
+	Framings     map[string]int `json:"framings"`       // watch streams by framing (json-lines, protobuf-length-prefixed, chunks)
+	ContentTypes map[string]int `json:"content_types"`  // watch streams by response Content-Type
+	Requests     map[string]int `json:"requests"`       // requests by verb
+	StreamsEnded int            `json:"streams_ended"`  // watch streams whose upstream ended
+	EndedByProxy int            `json:"ended_by_proxy"` // watch streams ended by POST /end-watches
+	Dropped      int            `json:"dropped"`        // events dropped by POST /end-watches, never delivered
 }
+
+// WatchError is one ERROR event of a watch stream (GET /stats "watch_errors"): the Status the
+// API server put in the stream, and the watch it ended.
+type WatchError struct {
+	Time            time.Time `json:"time"`
+	Resource        string    `json:"resource"`
+	Namespace       string    `json:"namespace"`
+	ResourceVersion string    `json:"resource_version"` // the watch's ?resourceVersion=
+	Code            int       `json:"code"`             // the Status's code (410: Expired/Gone); 0 if unreadable
+	Reason          string    `json:"reason"`
+	Message         string    `json:"message"`
+}
+
+// watchErrorLimit is how many watch ERROR events GET /stats keeps.
+const watchErrorLimit = 200
 
 func newResourceStats() *ResourceStats {
 	return &ResourceStats{EventTypes: map[string]int{}, Framings: map[string]int{},
@@ -237,6 +261,7 @@ type registry struct {
 	holding   map[string]bool
 	streams   map[*watchStream]struct{}
 	resources map[string]*ResourceStats
+	errors    []WatchError
 }
 
 func newRegistry() *registry {
@@ -256,10 +281,11 @@ func (r *registry) stats(resource string) *ResourceStats {
 
 // newStream wraps a watch response body and starts pumping it. ctx is the client request's
 // context: when it ends, a Read blocked on a held stream returns.
-func (r *registry) newStream(ctx context.Context, resource, contentType, contentEncoding string,
-	body io.ReadCloser) *watchStream {
-	s := &watchStream{reg: r, resource: resource, upstream: body,
-		framing: framerFor(contentType, contentEncoding)}
+func (r *registry) newStream(ctx context.Context, info RequestInfo, rv, contentType,
+	contentEncoding string, body io.ReadCloser) *watchStream {
+	resource := info.ResourceID
+	s := &watchStream{reg: r, resource: resource, namespace: info.Namespace, rv: rv,
+		upstream: body, framing: framerFor(contentType, contentEncoding)}
 	s.cond = sync.NewCond(&r.mu)
 	r.mu.Lock()
 	r.streams[s] = struct{}{}
@@ -288,8 +314,20 @@ func (r *registry) enqueue(s *watchStream, frames [][]byte) {
 		typ := eventType(s.framing, f)
 		st.Received++
 		st.EventTypes[typ]++
+		if typ == "ERROR" {
+			code, reason, message := watchErrorStatus(s.framing, f)
+			r.errors = append(r.errors, WatchError{Time: time.Now().UTC(), Resource: s.resource,
+				Namespace: s.namespace, ResourceVersion: s.rv, Code: code, Reason: reason, Message: message})
+			if len(r.errors) > watchErrorLimit {
+				r.errors = slices.Clone(r.errors[len(r.errors)-watchErrorLimit:])
+			}
+		}
 		if held {
 			st.HeldTotal++
+		}
+		if s.ended { // ended by the proxy: nothing more reaches the client
+			st.Dropped++
+			continue
 		}
 		s.queue = append(s.queue, queuedEvent{data: f, typ: typ, held: held})
 	}
@@ -328,6 +366,48 @@ func (r *registry) hold(resources []string) []string {
 		}
 	}
 	return r.heldLocked()
+}
+
+// end ends every open watch stream of resources: each response ends cleanly (as when the API
+// server closes a watch) once the event being delivered, if any, is complete; events queued
+// and not delivered are dropped. The resources are no longer held, so the watches the client
+// opens next flow. Returns per resource the streams ended and the events dropped.
+func (r *registry) end(resources []string) (map[string]int, map[string]int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ended, dropped := map[string]int{}, map[string]int{}
+	for _, res := range resources {
+		ended[res], dropped[res] = 0, 0
+		st := r.stats(res)
+		for s := range r.streams {
+			if s.resource != res || s.ended {
+				continue
+			}
+			s.ended = true
+			n := len(s.queue)
+			if s.offset > 0 {
+				n-- // being delivered: finished, not dropped
+			}
+			s.queue = s.queue[:min(len(s.queue), 1)]
+			if s.offset == 0 {
+				s.queue = nil
+			}
+			ended[res]++
+			dropped[res] += n
+			st.EndedByProxy++
+			st.Dropped += n
+			s.cond.Broadcast()
+		}
+		delete(r.holding, res)
+		st.Holding = false
+	}
+	return ended, dropped
+}
+
+func (r *registry) watchErrorsSnapshot() []WatchError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.errors)
 }
 
 // release stops holding resources (all if empty) and wakes their streams; returns, per

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -34,6 +35,10 @@ type RecentRequest struct {
 	Accept      string    `json:"accept"`
 	Code        int       `json:"code"`       // HTTP status; 502 when the API server could not be reached
 	LatencyMs   float64   `json:"latency_ms"` // until the response headers, in milliseconds
+	// ResourceVersion: of a write, the request body's metadata.resourceVersion (JSON or
+	// protobuf; "" if it names none, as most patches); of a read, its ?resourceVersion=.
+	ResourceVersion string  `json:"resource_version"`
+	HeldMs          float64 `json:"held_ms"` // how long the proxy held this write (POST /delay-writes)
 }
 
 // Proxy is the reverse proxy from the operator to kube-apiserver, with its counters.
@@ -50,15 +55,35 @@ type Proxy struct {
 	upstreamErrors int
 	recent         []RecentRequest
 	started        time.Time
+
+	writeDelay      time.Duration // POST /delay-writes: hold each of the next writeDelayLeft writes this long
+	writeDelayLeft  int
+	writesHolding   int // writes being held now
+	writesHeldTotal int
 }
 
 type ctxKey struct{}
 
 type requestState struct {
-	info  RequestInfo
-	start time.Time
-	proto string
+	info   RequestInfo
+	start  time.Time
+	proto  string
+	rv     string
+	heldMs float64
 }
+
+// mutating reports whether verb changes state.
+func mutating(verb string) bool {
+	switch verb {
+	case "create", "update", "patch", "delete", "deletecollection":
+		return true
+	}
+	return false
+}
+
+// maxBodyPeek bounds how much of a write's body the proxy reads to find its resourceVersion;
+// a larger body is forwarded untouched and recorded without one.
+const maxBodyPeek = 8 << 20
 
 // NewProxy builds the proxy to upstream with transport (the operator's identity lives there).
 func NewProxy(upstream *url.URL, transport http.RoundTripper, logger *log.Logger) *Proxy {
@@ -81,7 +106,19 @@ func NewProxy(upstream *url.URL, transport http.RoundTripper, logger *log.Logger
 
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := ParseRequest(r.Method, r.URL)
-	st := &requestState{info: info, start: time.Now(), proto: r.Proto}
+	st := &requestState{info: info, start: time.Now(), proto: r.Proto, rv: r.URL.Query().Get("resourceVersion")}
+	write := info.Resource && mutating(info.Verb)
+	if write {
+		st.rv = ""
+		if r.Body != nil && r.ContentLength <= maxBodyPeek {
+			body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyPeek+1))
+			if err == nil && len(body) <= maxBodyPeek {
+				st.rv = bodyResourceVersion(r.Header.Get("Content-Type"), body)
+			}
+			// Forward exactly what was read (and whatever is left, if it was too long).
+			r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+		}
+	}
 	p.mu.Lock()
 	p.requests++
 	p.protos[r.Proto]++
@@ -89,6 +126,22 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Unlock()
 	if info.Resource {
 		p.reg.countRequest(info.ResourceID, info.Verb)
+	}
+	if write {
+		if d := p.takeWriteDelay(); d > 0 {
+			p.logger.Printf("holding %s %s/%s %s for %v", info.Verb, info.Namespace, info.ResourceID, info.Name, d)
+			held := time.Now()
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				t.Stop()
+			}
+			st.heldMs = float64(time.Since(held).Microseconds()) / 1000
+			p.mu.Lock()
+			p.writesHolding--
+			p.mu.Unlock()
+		}
 	}
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, st))
 	if info.Verb == "watch" {
@@ -104,7 +157,7 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 	}
 	p.record(st, res.Request, res.StatusCode)
 	if st.info.Verb == "watch" && st.info.Resource && res.StatusCode == http.StatusOK {
-		res.Body = p.reg.newStream(res.Request.Context(), st.info.ResourceID,
+		res.Body = p.reg.newStream(res.Request.Context(), st.info, st.rv,
 			res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding"), res.Body)
 	}
 	return nil
@@ -136,7 +189,8 @@ func (p *Proxy) record(st *requestState, r *http.Request, code int) {
 	rec := RecentRequest{Time: st.start.UTC(), Proto: st.proto, Verb: st.info.Verb,
 		Resource: st.info.ResourceID, Subresource: st.info.Subresource,
 		Namespace: st.info.Namespace, Name: st.info.Name, Accept: r.Header.Get("Accept"),
-		Code: code, LatencyMs: float64(time.Since(st.start).Microseconds()) / 1000}
+		Code: code, LatencyMs: float64(time.Since(st.start).Microseconds()) / 1000,
+		ResourceVersion: st.rv, HeldMs: st.heldMs}
 	if !st.info.Resource {
 		rec.Path = st.info.Path
 	}
@@ -158,6 +212,39 @@ type Stats struct {
 	Holding        []string                 `json:"holding"`         // resources whose watch events are held now
 	Resources      map[string]ResourceStats `json:"resources"`       // per resource (plural, e.g. "services")
 	Recent         []RecentRequest          `json:"recent"`          // the last requests, oldest first
+	DelayWrites    DelayWrites              `json:"delay_writes"`    // the write delay armed now
+	WritesHolding  int                      `json:"writes_holding"`  // writes being held now
+	WritesHeld     int                      `json:"writes_held"`     // writes held since start
+	WatchErrors    []WatchError             `json:"watch_errors"`    // ERROR events of watch streams, oldest first
+}
+
+// DelayWrites is the armed write delay: each of the next Remaining writes is held Seconds.
+type DelayWrites struct {
+	Seconds   float64 `json:"seconds"`
+	Remaining int     `json:"remaining"`
+}
+
+// takeWriteDelay returns how long to hold a write arriving now (0: not at all) and, if it is
+// held, counts it as held now.
+func (p *Proxy) takeWriteDelay() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.writeDelayLeft <= 0 || p.writeDelay <= 0 {
+		return 0
+	}
+	p.writeDelayLeft--
+	p.writesHolding++
+	p.writesHeldTotal++
+	return p.writeDelay
+}
+
+// SetWriteDelay arms the write delay: each of the next count writes is held d before it is
+// forwarded (count 0 or d 0: off).
+func (p *Proxy) SetWriteDelay(d time.Duration, count int) DelayWrites {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.writeDelay, p.writeDelayLeft = d, count
+	return DelayWrites{Seconds: d.Seconds(), Remaining: count}
 }
 
 func (p *Proxy) Stats() Stats {
@@ -167,7 +254,10 @@ func (p *Proxy) Stats() Stats {
 	return Stats{UptimeSeconds: time.Since(p.started).Seconds(), Requests: p.requests,
 		Protocols: cloneMap(p.protos), Verbs: cloneMap(p.verbs),
 		UpstreamErrors: p.upstreamErrors, Holding: holding, Resources: resources,
-		Recent: slices.Clone(p.recent)}
+		Recent:        slices.Clone(p.recent),
+		DelayWrites:   DelayWrites{Seconds: p.writeDelay.Seconds(), Remaining: p.writeDelayLeft},
+		WritesHolding: p.writesHolding, WritesHeld: p.writesHeldTotal,
+		WatchErrors: p.reg.watchErrorsSnapshot()}
 }
 
 // flushHeaderWriter sends a watch response's headers at once, as the API server does, so that
@@ -195,6 +285,8 @@ type resourcesBody struct {
 //
 //	POST /hold    {"resources": ["deployments", "services"]}  -> {"holding": [...]}
 //	POST /release {"resources": [...]} or {} for all          -> {"released": {"services": 2}, "holding": [...]}
+//	POST /end-watches {"resources": [...]}                    -> {"ended": {"services": 1}, "dropped": {"services": 2}, "holding": [...]}
+//	POST /delay-writes {"seconds": 3, "count": 1}             -> {"delay_writes": {"seconds": 3, "remaining": 1}}
 //	GET  /stats                                               -> Stats
 //	GET  /healthz                                             -> ok
 func (p *Proxy) ControlHandler() http.Handler {
@@ -222,6 +314,47 @@ func (p *Proxy) ControlHandler() http.Handler {
 		p.logger.Printf("release %v: %v (holding %v)", body.Resources, released, holding)
 		writeJSON(w, map[string]any{"released": released, "holding": holding})
 	})
+	mux.HandleFunc("POST /end-watches", func(w http.ResponseWriter, r *http.Request) {
+		body, ok := readResources(w, r)
+		if !ok {
+			return
+		}
+		if len(body.Resources) == 0 {
+			http.Error(w, `{"error": "end-watches needs {\"resources\": [...]}"}`, http.StatusBadRequest)
+			return
+		}
+		ended, dropped := p.reg.end(body.Resources)
+		_, holding := p.reg.snapshot()
+		p.logger.Printf("end-watches %v: ended %v, dropped %v (holding %v)", body.Resources, ended, dropped, holding)
+		writeJSON(w, map[string]any{"ended": ended, "dropped": dropped, "holding": holding})
+	})
+	mux.HandleFunc("POST /delay-writes", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Seconds *float64 `json:"seconds"`
+			Count   *int     `json:"count"`
+		}
+		data, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err == nil {
+			err = json.Unmarshal(data, &body)
+		}
+		if err == nil && (body.Seconds == nil || *body.Seconds < 0 || *body.Seconds > 3600) {
+			err = errors.New(`"seconds" must be a number in [0, 3600]`)
+		}
+		if err == nil && body.Count != nil && *body.Count < 0 {
+			err = errors.New(`"count" must be >= 0`)
+		}
+		if err != nil {
+			http.Error(w, fmt.Sprintf(`{"error": %q}`, "delay-writes: "+err.Error()), http.StatusBadRequest)
+			return
+		}
+		count := 1
+		if body.Count != nil {
+			count = *body.Count
+		}
+		armed := p.SetWriteDelay(time.Duration(*body.Seconds*float64(time.Second)), count)
+		p.logger.Printf("delay-writes %+v", armed)
+		writeJSON(w, map[string]any{"delay_writes": armed})
+	})
 	mux.HandleFunc("GET /stats", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, p.Stats())
 	})
@@ -248,6 +381,14 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(v)
 }
+
+// readCloser reads from r and closes c: a request body partly read already.
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+func (rc readCloser) Close() error { return rc.c.Close() }
 
 // ------------------------------------------------------------------ upstream transport
 

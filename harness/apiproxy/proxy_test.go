@@ -323,3 +323,175 @@ func TestClientLeavingAHeldStreamClosesIt(t *testing.T) {
 		t.Fatalf("services stats: %+v", rs)
 	}
 }
+
+func TestDelayWritesHoldsTheNextWriteOnly(t *testing.T) {
+	h := newHarness(t)
+	ctl := httptest.NewServer(h.proxy.ControlHandler())
+	defer ctl.Close()
+	for _, bad := range []string{`{}`, `{"seconds": -1}`, `{"seconds": 1, "count": -2}`, `nope`} {
+		res, err := http.Post(ctl.URL+"/delay-writes", "application/json", strings.NewReader(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 400 {
+			t.Fatalf("delay-writes %s: %s, want 400", bad, res.Status)
+		}
+	}
+	res, err := http.Post(ctl.URL+"/delay-writes", "application/json", strings.NewReader(`{"seconds": 0.4}`))
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("delay-writes: %v %v", res, err)
+	}
+	res.Body.Close()
+
+	put := func(rv string) (time.Duration, error) {
+		body := fmt.Sprintf(`{"metadata":{"name":"web","resourceVersion":%q},"spec":{}}`, rv)
+		req, _ := http.NewRequest(http.MethodPut, h.front.URL+"/apis/modeldock.io/v1alpha1/namespaces/ns/modelservices/web", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		start := time.Now()
+		res, err := h.front.Client().Do(req)
+		if err != nil {
+			return 0, err
+		}
+		got, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(got), `"verb":"update"`) {
+			return 0, fmt.Errorf("upstream answered %s", got)
+		}
+		return time.Since(start), nil
+	}
+	// A read is never held, whatever the delay.
+	get, err := h.front.Client().Get(h.front.URL + "/api/v1/namespaces/ns/services/web?resourceVersion=7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	get.Body.Close()
+
+	done := make(chan time.Duration, 1)
+	go func() {
+		d, err := put("41")
+		if err != nil {
+			t.Error(err)
+		}
+		done <- d
+	}()
+	st := h.waitStats("a write held", func(s Stats) bool { return s.WritesHolding == 1 })
+	if st.DelayWrites.Remaining != 0 || st.WritesHeld != 1 {
+		t.Fatalf("while held: %+v %d", st.DelayWrites, st.WritesHeld)
+	}
+	if d := <-done; d < 400*time.Millisecond {
+		t.Fatalf("the first write took %v, want >= 0.4s", d)
+	}
+	if d, err := put("42"); err != nil || d > 300*time.Millisecond {
+		t.Fatalf("the second write: %v %v, want not held", d, err)
+	}
+	st = h.proxy.Stats()
+	if st.WritesHolding != 0 || st.WritesHeld != 1 {
+		t.Fatalf("after: holding %d held %d", st.WritesHolding, st.WritesHeld)
+	}
+	var recs []RecentRequest
+	for _, r := range st.Recent {
+		if r.Resource == "modelservices" || r.Resource == "services" {
+			recs = append(recs, r)
+		}
+	}
+	if len(recs) != 3 || recs[0].Verb != "get" || recs[0].ResourceVersion != "7" ||
+		recs[1].ResourceVersion != "41" || recs[1].HeldMs < 400 || recs[1].Code != 200 ||
+		recs[2].ResourceVersion != "42" || recs[2].HeldMs != 0 {
+		t.Fatalf("recent: %+v", recs)
+	}
+}
+
+func TestEndWatchesEndsCleanlyAndDropsQueued(t *testing.T) {
+	h := newHarness(t)
+	svc, _ := h.watch("services", "/api/v1")
+	cms, _ := h.watch("configmaps", "/api/v1")
+	h.proxy.reg.hold([]string{"services", "configmaps"})
+	h.upstream.events["services"] <- event("DELETED", "dropped")
+	h.waitStats("1 held", func(s Stats) bool { return s.Resources["services"].Held == 1 })
+	ended, dropped := h.proxy.reg.end([]string{"services"})
+	if ended["services"] != 1 || dropped["services"] != 1 {
+		t.Fatalf("ended %v dropped %v", ended, dropped)
+	}
+	select {
+	case l, ok := <-svc:
+		if ok {
+			t.Fatalf("an event of an ended stream reached the client: %q", l)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the ended stream did not end")
+	}
+	// The other resource is still held; the next watch of the ended one flows.
+	svc2, _ := h.watch("services", "/api/v1")
+	h.upstream.events["services"] <- event("ADDED", "after")
+	if got := recv(t, svc2); !strings.Contains(got, `"after"`) {
+		t.Fatalf("got %q", got)
+	}
+	h.upstream.events["configmaps"] <- event("ADDED", "held")
+	select {
+	case l := <-cms:
+		t.Fatalf("a held configmaps event passed: %q", l)
+	case <-time.After(100 * time.Millisecond):
+	}
+	st := h.proxy.Stats()
+	if rs := st.Resources["services"]; rs.EndedByProxy != 1 || rs.Dropped != 1 || rs.Holding {
+		t.Fatalf("services: %+v", rs)
+	}
+	if fmt.Sprint(st.Holding) != "[configmaps]" {
+		t.Fatalf("holding %v", st.Holding)
+	}
+}
+
+// protoBytes is a length-delimited protobuf field.
+func protoBytes(field byte, data []byte) []byte {
+	out := []byte{field<<3 | 2}
+	out = binary.AppendUvarint(out, uint64(len(data)))
+	return append(out, data...)
+}
+
+func TestWatchErrorsRecorded(t *testing.T) {
+	h := newHarness(t)
+	svc, _ := h.watch("services", "/api/v1")
+	h.upstream.events["services"] <- `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 5 (9)","reason":"Expired","code":410}}` + "\n"
+	recv(t, svc)
+
+	// The same Status as a protobuf watch frame: WatchEvent{type, object: RawExtension{raw:
+	// "k8s\0" + Unknown{raw: Status{message 3, reason 4, code 6}}}}.
+	status := append(protoBytes(3, []byte("gone")), protoBytes(4, []byte("Expired"))...)
+	status = append(status, 6<<3, 0x9a, 0x03) // code 410 as a varint
+	raw := append([]byte("k8s\x00"), protoBytes(2, status)...)
+	msg := append(protoBytes(1, []byte("ERROR")), protoBytes(2, protoBytes(1, raw))...)
+	frame := string(binary.BigEndian.AppendUint32(nil, uint32(len(msg)))) + string(msg)
+	h.upstream.ctype["deployments"] = "application/vnd.kubernetes.protobuf;stream=watch"
+	res, err := h.front.Client().Get(h.front.URL + "/apis/apps/v1/namespaces/ns/deployments?watch=1&resourceVersion=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	h.upstream.events["deployments"] <- frame
+	st := h.waitStats("2 watch errors", func(s Stats) bool { return len(s.WatchErrors) == 2 })
+	a, b := st.WatchErrors[0], st.WatchErrors[1]
+	if a.Resource != "services" || a.Code != 410 || a.Reason != "Expired" || a.Namespace != "ns" {
+		t.Fatalf("json: %+v", a)
+	}
+	if b.Resource != "deployments" || b.Code != 410 || b.Reason != "Expired" || b.Message != "gone" || b.ResourceVersion != "5" {
+		t.Fatalf("protobuf: %+v", b)
+	}
+}
+
+func TestBodyResourceVersion(t *testing.T) {
+	if rv := bodyResourceVersion("application/json", []byte(`{"metadata":{"resourceVersion":"12"}}`)); rv != "12" {
+		t.Fatalf("json %q", rv)
+	}
+	if rv := bodyResourceVersion("application/json-patch+json", []byte(`[{"op":"add"}]`)); rv != "" {
+		t.Fatalf("json patch %q", rv)
+	}
+	meta := protoBytes(1, []byte("web"))
+	meta = append(meta, protoBytes(6, []byte("77"))...)
+	obj := append(protoBytes(1, meta), protoBytes(2, []byte("spec"))...)
+	body := append([]byte("k8s\x00"), protoBytes(1, []byte("typemeta"))...)
+	body = append(body, protoBytes(2, obj)...)
+	if rv := bodyResourceVersion("application/vnd.kubernetes.protobuf", body); rv != "77" {
+		t.Fatalf("protobuf %q", rv)
+	}
+}

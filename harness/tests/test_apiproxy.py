@@ -181,6 +181,65 @@ def test_hold_keeps_back_watch_events_until_release(admin: Kube, proxy: ApiProxy
         deployments.close()
 
 
+def test_delay_writes_makes_a_write_stale_and_records_versions(admin: Kube,
+                                                              proxy: ApiProxy) -> None:
+    ns = create_namespace(admin, "apiproxy-delay", USER)
+    user = Kube(proxy.kubeconfig)
+    try:
+        created = user.create("services", ns, service("web"))
+        assert proxy.delay_writes(3.0) == {"seconds": 3.0, "remaining": 1}
+        stale = dict(created, metadata=dict(created["metadata"], labels={"by": "user"}))
+        outcome: list[int] = []
+
+        def update() -> None:
+            try:
+                user.update("services", stale)
+                outcome.append(200)
+            except ApiException as exc:
+                outcome.append(exc.status)
+
+        writer = threading.Thread(target=update)
+        writer.start()
+        proxy.wait_stats(lambda s: s["writes_holding"] == 1, WAIT, "the update to be held")
+        changed = admin.patch("services", ns, "web", {"metadata": {"labels": {"by": "admin"}}})
+        writer.join(WAIT)
+        assert outcome == [409]
+        stats = proxy.stats()
+        assert (stats["writes_holding"], stats["writes_held"]) == (0, 1)
+        assert stats["delay_writes"]["remaining"] == 0
+        updates = [r for r in stats["recent"] if r["verb"] == "update"]
+        assert [(r["code"], r["resource_version"]) for r in updates] == \
+            [(409, created["metadata"]["resourceVersion"])]
+        assert updates[0]["held_ms"] >= 2900
+        assert int(changed["metadata"]["resourceVersion"]) > int(updates[0]["resource_version"])
+    finally:
+        user.close()
+
+
+def test_end_watches_closes_the_stream_and_drops_held_events(admin: Kube,
+                                                            proxy: ApiProxy) -> None:
+    ns = create_namespace(admin, "apiproxy-end", USER)
+    user = Kube(proxy.kubeconfig)
+    try:
+        user.create("services", ns, service("one"))
+        services = Watch(proxy.kubeconfig, f"/api/v1/namespaces/{ns}/services")
+        services.wait_for_name("one")
+        proxy.hold(["services"])
+        user.create("services", ns, service("two"))
+        proxy.wait_stats(lambda s: s["resources"]["services"]["held"] == 1, WAIT, "one held")
+        assert proxy.end_watches(["services"]) == {"services": 1}
+        deadline = time.monotonic() + WAIT
+        while services.response.fp is not None and not services.response.isclosed():
+            assert time.monotonic() < deadline, "the ended watch did not end"
+            time.sleep(0.05)
+        assert services.names() == []  # "two" was dropped, not delivered
+        svc = proxy.resource_stats("services")
+        assert (svc["ended_by_proxy"], svc["dropped"], svc["holding"]) == (1, 1, False)
+        services.close()
+    finally:
+        user.close()
+
+
 def test_unreachable_upstream_is_a_clear_error(cp: ControlPlane, tmp_path: Path) -> None:
     proxy = ApiProxy.for_user(cp, USER, workdir=tmp_path)
     proxy.upstream = f"https://127.0.0.1:{free_port()}"
