@@ -211,6 +211,20 @@ class Client:
         meta = obj["metadata"]
         return self._json("PUT", resource.path(meta["namespace"], meta["name"], "status"), body=obj)
 
+    def patch(
+        self,
+        resource: Resource,
+        namespace: str,
+        name: str,
+        patch: Obj,
+        *,
+        content_type: str = "application/merge-patch+json",
+    ) -> Obj:
+        """PATCH the named object with patch, of the given patch type (Content-Type)."""
+        return self._json(
+            "PATCH", resource.path(namespace, name), body=patch, content_type=content_type
+        )
+
     def delete(
         self,
         resource: Resource,
@@ -236,8 +250,11 @@ class Client:
         *,
         body: Obj | None = None,
         timeout: float | None = None,
+        content_type: str = "application/json",
     ) -> Obj:
-        response = self._call(method, path, body=body, timeout=timeout)
+        response = self._call(
+            method, path, body=body, timeout=timeout, content_type=content_type
+        )
         try:
             data = response.data
         finally:
@@ -256,12 +273,13 @@ class Client:
         body: Obj | None = None,
         timeout: float | None = None,
         stream: bool = False,
+        content_type: str = "application/json",
     ) -> urllib3.BaseHTTPResponse:
         """Send one request. timeout bounds the whole request (connecting, sending, the
         answer); for a stream it bounds the connect and each wait for the next bytes."""
         headers = {"Accept": "application/json"}
         if body is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = content_type
         method, url, header_params, serialized, post_params = self._api.param_serialize(
             method=method,
             resource_path=path,

@@ -9,7 +9,8 @@
    Lease is acquired;
 4. on ``stop()`` (SIGTERM/SIGINT): stop the workers and wait for the reconciles in flight
    (up to ``graceful_shutdown_timeout``), *then* release the Lease, so that no write of this
-   instance can land after another instance has started leading.
+   instance can land after another instance has started leading; stop the Event
+   broadcaster last (``get_event_recorder_for``).
 
 Losing the Lease (renewal failed within the renew deadline) ends the process at once with
 exit code 1, as controller-runtime does ("leader election lost", graceful shutdown skipped):
@@ -26,7 +27,7 @@ from http.server import ThreadingHTTPServer
 
 from python_operator.runtime import client as client_
 from python_operator.runtime import controller as controller_
-from python_operator.runtime import httpserver, informer, leaderelection, metrics, reconcile
+from python_operator.runtime import events, httpserver, informer, leaderelection, metrics, reconcile
 from python_operator.runtime import log as log_
 
 Obj = client_.Obj
@@ -88,6 +89,7 @@ class Manager:
         self._grace = graceful_shutdown_timeout.total_seconds()
         self._controllers: list[controller_.Controller] = []
         self._servers: list[ThreadingHTTPServer] = []
+        self._event_broadcaster: events.Broadcaster | None = None
         self._stop = threading.Event()
         self._elector_stop = threading.Event()
         self._log = log_.get_logger("manager")
@@ -127,6 +129,14 @@ class Manager:
             )
         self._controllers.append(ctrl)
         return ctrl
+
+    def get_event_recorder_for(self, name: str) -> events.EventRecorder:
+        """A recorder of Events with source component ``name`` (controller-runtime's
+        ``mgr.GetEventRecorderFor``). One broadcaster writes the Events of every recorder, in
+        the background; it is stopped last, after the workers."""
+        if self._event_broadcaster is None:
+            self._event_broadcaster = events.Broadcaster(events.ClientSink(self.client))
+        return self._event_broadcaster.new_recorder(name)
 
     # ------------------------------------------------------------------ running
     def stop(self) -> None:
@@ -203,6 +213,10 @@ class Manager:
             inf.stop()
         for server in self._servers:
             server.shutdown()
+        if self._event_broadcaster is not None:
+            # Last, as controller-runtime stops its recorder provider: Events of the final
+            # reconciles get a short chance to be written.
+            self._event_broadcaster.shutdown()
         self._log.info("Stopped")
         return 0 if clean else 1
 
