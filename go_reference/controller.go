@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -73,6 +74,11 @@ const (
 	kindDeployment, kindService = "Deployment", "Service"
 )
 
+// Event reasons (CONTRACT.md, "Events"), besides reasonChildConflict: Normal "Created<Kind>",
+// "Updated<Kind>", "Deleted<Kind>" for a child this reconcile wrote, reasonRemovedFinalizer;
+// Warning "Failed<Verb>" for a write that failed.
+const reasonRemovedFinalizer = "RemovedFinalizer"
+
 // ModelServiceReconciler reconciles a ModelService into a Deployment and a Service.
 //
 // Its Client reads from the manager's informer cache and writes to the API server; APIReader
@@ -84,6 +90,9 @@ const (
 type ModelServiceReconciler struct {
 	client.Client
 	APIReader client.Reader
+	// Recorder records Events about the ModelService, written in the background; nil records
+	// none.
+	Recorder record.EventRecorder
 }
 
 // Reconcile makes the cluster hold what the ModelService req names requires, now.
@@ -130,7 +139,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if !controllerutil.ContainsFinalizer(ms, finalizerName) {
 		controllerutil.AddFinalizer(ms, finalizerName)
 		if err := r.Update(ctx, ms); err != nil {
-			return ctrl.Result{}, err
+			return ctrl.Result{}, failedWrite(r.Recorder, ms, "update", modelServiceString(ms), err)
 		}
 		log.Info("Added finalizer")
 		crashPoint("after-finalizer")
@@ -140,7 +149,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	//
 	// CreateOrUpdate, with the ownership check first: a Deployment of this name that another
 	// owner controls (or nobody does) is reported, never adopted or overwritten.
-	dep, conflict, err := ensureChild(ctx, r.Client, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeployment)
+	dep, conflict, err := ensureChild(ctx, r.Client, r.Recorder, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeployment)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -150,7 +159,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// Skipped when the Deployment is in conflict: the status reports the first conflict, and
 	// a ModelService that cannot run its pods has no use for a Service yet.
 	if conflict == "" {
-		_, conflict, err = ensureChild(ctx, r.Client, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
+		_, conflict, err = ensureChild(ctx, r.Client, r.Recorder, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
 		if err != nil {
 			return ctrl.Result{}, err
 		}
@@ -170,7 +179,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		crashPoint("before-status")
 		ms.Object["status"] = status
 		if err := r.Status().Update(ctx, ms); err != nil {
-			return ctrl.Result{}, err
+			return ctrl.Result{}, failedWrite(r.Recorder, ms, "update", "status of "+modelServiceString(ms), err)
 		}
 		log.Info("Updated status")
 	}
@@ -369,18 +378,20 @@ func ensureOwnerReference(refs []metav1.OwnerReference, want metav1.OwnerReferen
 //     from live, by semantic equality (quantities compare by value: 1000m equals 1).
 //
 // It returns the child as now stored (or as last read, when nothing was written).
-func ensureChild[T client.Object](ctx context.Context, c client.Client, ms *unstructured.Unstructured,
+func ensureChild[T client.Object](ctx context.Context, c client.Client, rec record.EventRecorder, ms *unstructured.Unstructured,
 	desired, live T, mutate func(live, desired T)) (T, string, error) {
 	log := logf.FromContext(ctx)
 	kind := kindOf(desired)
 	child := kind + "/" + desired.GetName()
+	what := fmt.Sprintf("%s \"%s\"", kind, desired.GetName())
 
 	err := c.Get(ctx, client.ObjectKeyFromObject(desired), live)
 	if apierrors.IsNotFound(err) {
 		if err := c.Create(ctx, desired); err != nil {
-			return live, "", err
+			return live, "", failedWrite(rec, ms, "create", what, err)
 		}
 		log.Info("Created " + kind)
+		recordEvent(rec, ms, corev1.EventTypeNormal, "Created"+kind, "Created "+what)
 		crashPoint("after-" + strings.ToLower(kind))
 		return desired, "", nil
 	}
@@ -390,7 +401,9 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, ms *unst
 
 	if !controlledBy(live, ms) {
 		log.Info("Child conflict", "child", child)
-		return live, fmt.Sprintf("%s \"%s\" exists and is not controlled by this ModelService", kind, desired.GetName()), nil
+		conflict := what + " exists and is not controlled by this ModelService"
+		recordEvent(rec, ms, corev1.EventTypeWarning, reasonChildConflict, conflict)
+		return live, conflict, nil
 	}
 
 	updated := live.DeepCopyObject().(T)
@@ -401,9 +414,10 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, ms *unst
 	// updated carries the resourceVersion read from the cache: if the cache was behind, the
 	// API server answers 409 and the error goes back to the queue (step 7).
 	if err := c.Update(ctx, updated); err != nil {
-		return live, "", err
+		return live, "", failedWrite(rec, ms, "update", what, err)
 	}
 	log.Info("Updated " + kind)
+	recordEvent(rec, ms, corev1.EventTypeNormal, "Updated"+kind, "Updated "+what)
 	crashPoint("after-" + strings.ToLower(kind))
 	return updated, "", nil
 }
@@ -602,11 +616,12 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 		switch {
 		case err == nil:
 			log.Info("Deleted child", "child", kindOf(child)+"/"+child.GetName())
+			recordEvent(r.Recorder, ms, corev1.EventTypeNormal, "Deleted"+kindOf(child), fmt.Sprintf("Deleted %s \"%s\"", kindOf(child), child.GetName()))
 			crashPoint("after-child-delete")
 		case apierrors.IsNotFound(err), apierrors.IsConflict(err):
 			// Gone already, or replaced: either way not ours to delete any more.
 		default:
-			return ctrl.Result{}, err
+			return ctrl.Result{}, failedWrite(r.Recorder, ms, "delete", fmt.Sprintf("%s \"%s\"", kindOf(child), child.GetName()), err)
 		}
 	}
 	if remaining {
@@ -629,10 +644,34 @@ func orphansChildren(ms *unstructured.Unstructured) bool {
 func (r *ModelServiceReconciler) removeFinalizer(ctx context.Context, ms *unstructured.Unstructured) (ctrl.Result, error) {
 	controllerutil.RemoveFinalizer(ms, finalizerName)
 	if err := r.Update(ctx, ms); err != nil {
-		return ctrl.Result{}, err
+		return ctrl.Result{}, failedWrite(r.Recorder, ms, "update", modelServiceString(ms), err)
 	}
 	logf.FromContext(ctx).Info("Removed finalizer")
+	recordEvent(r.Recorder, ms, corev1.EventTypeNormal, reasonRemovedFinalizer, fmt.Sprintf("Removed finalizer \"%s\"", finalizerName))
 	return ctrl.Result{}, nil
+}
+
+// recordEvent records an Event about the ModelService through rec (none when rec is nil).
+// client-go's recorder queues it and returns at once; a background goroutine writes it,
+// counting repeats into the existing Event instead of creating another, and a failed Event
+// write is logged, never returned: Events are best-effort and never fail a reconcile.
+func recordEvent(rec record.EventRecorder, ms *unstructured.Unstructured, eventType, reason, message string) {
+	if rec != nil {
+		rec.Event(ms, eventType, reason, message)
+	}
+}
+
+// failedWrite records Warning "Failed<Verb>" with message "Failed to <verb> <what>: <error>"
+// about the ModelService and returns err unchanged, for the queue to retry.
+func failedWrite(rec record.EventRecorder, ms *unstructured.Unstructured, verb, what string, err error) error {
+	reason := "Failed" + strings.ToUpper(verb[:1]) + verb[1:]
+	recordEvent(rec, ms, corev1.EventTypeWarning, reason, fmt.Sprintf("Failed to %s %s: %v", verb, what, err))
+	return err
+}
+
+// modelServiceString names the ModelService in Event messages: ModelService "<name>".
+func modelServiceString(ms *unstructured.Unstructured) string {
+	return fmt.Sprintf("%s \"%s\"", modelServiceGVK.Kind, ms.GetName())
 }
 
 // crashPoint exits the process at once, with code 86, when MODELDOCK_CRASH_AT names this

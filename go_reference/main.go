@@ -40,6 +40,9 @@ import (
 // leaderElectionID is the name of the Lease the instances compete for.
 const leaderElectionID = "modeldock.lab"
 
+// eventComponent is the source of the Events the controller records (CONTRACT.md, "Events").
+const eventComponent = "modelservice-controller"
+
 // exitBadConfig is the exit code for an environment value that cannot be used.
 const exitBadConfig = 2
 
@@ -219,7 +222,8 @@ func main() {
 		os.Exit(1)
 	}
 
-	r := &ModelServiceReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader()}
+	r := &ModelServiceReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
+		Recorder: mgr.GetEventRecorderFor(eventComponent)}
 	if err := r.SetupWithManager(mgr, cfg.MaxConcurrentReconciles); err != nil {
 		log.Error(err, "unable to create controller", "controller", "modelservice")
 		os.Exit(1)

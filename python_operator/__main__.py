@@ -34,6 +34,9 @@ from python_operator.runtime import log as log_
 # LEADER_ELECTION_ID is the name of the Lease the instances compete for.
 LEADER_ELECTION_ID = "modeldock.lab"
 
+# EVENT_COMPONENT is the source of the Events the controller records (CONTRACT.md, "Events").
+EVENT_COMPONENT = "modelservice-controller"
+
 # EXIT_BAD_CONFIG is the exit code for an environment value that cannot be used.
 EXIT_BAD_CONFIG = 2
 
@@ -242,7 +245,10 @@ def main() -> int:
     )
 
     r = controller.ModelServiceReconciler(
-        reader=mgr.cache, writer=client, live=client_.APIReader(client)
+        reader=mgr.cache,
+        writer=client,
+        live=client_.APIReader(client),
+        recorder=mgr.get_event_recorder_for(EVENT_COMPONENT),
     )
     setup_with_manager(mgr, r, cfg.max_concurrent_reconciles)
 

@@ -19,9 +19,10 @@ durations are ``timedelta``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -29,6 +30,7 @@ from kubernetes.utils import parse_quantity
 
 from python_operator.runtime import client as client_
 from python_operator.runtime import controller as controller_
+from python_operator.runtime import events as events_
 from python_operator.runtime import informer
 from python_operator.runtime import log as log_
 from python_operator.runtime.reconcile import Result
@@ -75,6 +77,11 @@ DELETION_REQUEUE_AFTER = timedelta(seconds=1)
 CONFLICT_REQUEUE_AFTER = timedelta(seconds=5)
 CRASH_AT_ENV = "MODELDOCK_CRASH_AT"
 KIND_DEPLOYMENT, KIND_SERVICE = "Deployment", "Service"
+
+# Event reasons (CONTRACT.md, "Events"), besides REASON_CHILD_CONFLICT: Normal "Created<Kind>",
+# "Updated<Kind>", "Deleted<Kind>" for a child this reconcile wrote, REASON_REMOVED_FINALIZER;
+# Warning "Failed<Verb>" for a write that failed.
+REASON_REMOVED_FINALIZER = "RemovedFinalizer"
 
 log = log_.get_logger("controller").with_values(controller="modelservice")
 
@@ -130,11 +137,14 @@ class ModelServiceReconciler:
         writer: Writer,
         live: APIReader,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        recorder: events_.Recorder | None = None,
     ) -> None:
         self.reader = reader
         self.writer = writer
         self.live = live
         self.now = now
+        # Events about the ModelService, written in the background; None records none.
+        self.recorder: events_.Recorder = recorder or events_.NullRecorder()
 
     def reconcile(self, key: str) -> Result:
         """Make the cluster hold what the ModelService named key requires, now.
@@ -177,7 +187,8 @@ class ModelServiceReconciler:
         # object, with its new resourceVersion, and the next steps continue from that.
         if FINALIZER_NAME not in finalizers(ms):
             ms["metadata"]["finalizers"] = [*finalizers(ms), FINALIZER_NAME]
-            ms = self.writer.update(MODELSERVICES, ms)
+            with self.warn_if_fails(ms, "update", f'ModelService "{name}"'):
+                ms = self.writer.update(MODELSERVICES, ms)
             rlog.info("Added finalizer")
             crash_point("after-finalizer")
 
@@ -207,7 +218,8 @@ class ModelServiceReconciler:
         if ms.get("status") != status:
             crash_point("before-status")
             ms["status"] = status
-            self.writer.update_status(MODELSERVICES, ms)
+            with self.warn_if_fails(ms, "update", f'status of ModelService "{name}"'):
+                self.writer.update_status(MODELSERVICES, ms)
             rlog.info("Updated status")
 
         # 7: Return
@@ -246,14 +258,18 @@ class ModelServiceReconciler:
 
         live = self.reader.get(resource, desired["metadata"]["namespace"], name)
         if live is None:
-            created = self.writer.create(resource, desired)
+            with self.warn_if_fails(ms, "create", f'{kind} "{name}"'):
+                created = self.writer.create(resource, desired)
             rlog.info("Created " + kind)
+            self.recorder.event(ms, events_.NORMAL, "Created" + kind, f'Created {kind} "{name}"')
             crash_point("after-" + kind.lower())
             return created, ""
 
         if not controlled_by(live, ms):
             rlog.info("Child conflict", child=child)
-            return live, f'{kind} "{name}" exists and is not controlled by this ModelService'
+            conflict = f'{kind} "{name}" exists and is not controlled by this ModelService'
+            self.recorder.event(ms, events_.WARNING, REASON_CHILD_CONFLICT, conflict)
+            return live, conflict
 
         updated = informer.copy_obj(live)
         mutate(updated, desired)
@@ -261,8 +277,10 @@ class ModelServiceReconciler:
             return live, ""
         # updated carries the resourceVersion read from the cache: if the cache was behind,
         # the API server answers 409 and the error goes back to the queue (step 7).
-        stored = self.writer.update(resource, updated)
+        with self.warn_if_fails(ms, "update", f'{kind} "{name}"'):
+            stored = self.writer.update(resource, updated)
         rlog.info("Updated " + kind)
+        self.recorder.event(ms, events_.NORMAL, "Updated" + kind, f'Updated {kind} "{name}"')
         crash_point("after-" + kind.lower())
         return stored, ""
 
@@ -314,12 +332,16 @@ class ModelServiceReconciler:
                     uid=child["metadata"]["uid"],
                     propagation_policy="Background",
                 )
-            except client_.ApiError as err:
+            except Exception as err:
                 if not (client_.is_not_found(err) or client_.is_conflict(err)):
+                    self.record_failed_write(ms, "delete", f'{resource.kind} "{name}"', err)
                     raise
                 # Gone already, or replaced: either way not ours to delete any more.
             else:
                 rlog.info("Deleted child", child=f"{resource.kind}/{name}")
+                self.recorder.event(
+                    ms, events_.NORMAL, "Deleted" + resource.kind, f'Deleted {resource.kind} "{name}"'
+                )
                 crash_point("after-child-delete")
         if remaining:
             # Come back and read again: the next pass removes the finalizer once the API
@@ -332,9 +354,30 @@ class ModelServiceReconciler:
     def remove_finalizer(self, ms: Obj, rlog: log_.Logger) -> Result:
         """Remove our finalizer, and only ours, with one update."""
         ms["metadata"]["finalizers"] = [f for f in finalizers(ms) if f != FINALIZER_NAME]
-        self.writer.update(MODELSERVICES, ms)
+        name = ms["metadata"]["name"]
+        with self.warn_if_fails(ms, "update", f'ModelService "{name}"'):
+            self.writer.update(MODELSERVICES, ms)
         rlog.info("Removed finalizer")
+        self.recorder.event(
+            ms, events_.NORMAL, REASON_REMOVED_FINALIZER, f'Removed finalizer "{FINALIZER_NAME}"'
+        )
         return Result()
+
+    def record_failed_write(self, ms: Obj, verb: str, what: str, err: Exception) -> None:
+        """Warning ``Failed<Verb>``, message ``Failed to <verb> <what>: <error>``, about ms."""
+        self.recorder.event(
+            ms, events_.WARNING, "Failed" + verb.capitalize(), f"Failed to {verb} {what}: {err}"
+        )
+
+    @contextlib.contextmanager
+    def warn_if_fails(self, ms: Obj, verb: str, what: str) -> Iterator[None]:
+        """Run the one write in the block; if it raises, record the Warning
+        (record_failed_write) and let the error go on to the queue."""
+        try:
+            yield
+        except Exception as err:
+            self.record_failed_write(ms, verb, what, err)
+            raise
 
 
 def orphans_children(ms: Obj) -> bool:

@@ -13,7 +13,7 @@ import pytest
 
 from python_operator import controller
 from python_operator.runtime import client as client_
-from python_operator.runtime import informer
+from python_operator.runtime import events, informer
 from python_operator.runtime.reconcile import Result
 
 Obj = dict[str, Any]
@@ -643,3 +643,91 @@ def test_finalize_waits_for_a_child_that_is_already_deleting() -> None:
     world = World(deleting(ms), dep)
     assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=1))
     assert world.writes == []
+
+
+# ---------------------------------------------------------------------- events
+def recorded(world: World, key: str = "pyop-a/opt") -> list[str]:
+    """The Events one reconcile of key records, as FakeRecorder strings; exceptions are the
+    queue's business and are swallowed here."""
+    recorder = events.FakeRecorder()
+    r = controller.ModelServiceReconciler(reader=world, writer=world, live=world,
+                                          now=lambda: T0, recorder=recorder)
+    try:
+        r.reconcile(key)
+    except client_.ApiError:
+        pass
+    return recorder.events
+
+
+def test_events_for_the_children_a_new_modelservice_gets() -> None:
+    ms = model_service()
+    ms["metadata"]["finalizers"] = []
+    assert recorded(World(ms), "lab/opt") == [
+        'Normal CreatedDeployment Created Deployment "opt"',
+        'Normal CreatedService Created Service "opt"',
+    ]
+
+
+def test_no_event_when_nothing_changes() -> None:
+    assert recorded(World(*live_world())) == []
+
+
+def test_events_for_repairs() -> None:
+    ms, dep, _ = live_world()
+    dep["spec"]["replicas"] = 7
+    assert recorded(World(ms, dep)) == [
+        'Normal UpdatedDeployment Updated Deployment "opt"',
+        'Normal CreatedService Created Service "opt"',
+    ]
+
+
+def test_child_conflict_is_a_warning_with_the_condition_message() -> None:
+    ms, dep, _ = live_world()
+    dep["metadata"]["ownerReferences"] = []
+    assert recorded(World(ms, dep)) == [
+        'Warning ChildConflict Deployment "opt" exists and is not controlled by this ModelService'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("edit", "warning"),
+    [
+        ("finalizer", 'Warning FailedUpdate Failed to update ModelService "opt": refused'),
+        ("create", 'Warning FailedCreate Failed to create Service "opt": refused'),
+        ("update", 'Warning FailedUpdate Failed to update Deployment "opt": refused'),
+        ("status", 'Warning FailedUpdate Failed to update status of ModelService "opt": refused'),
+    ],
+)
+def test_a_failed_write_is_a_warning_with_the_error(edit: str, warning: str) -> None:
+    ms, dep, svc = live_world()
+    world = {
+        "finalizer": lambda: World(dict(ms, metadata=dict(ms["metadata"], finalizers=[]))),
+        "create": lambda: World(ms, dep),
+        "update": lambda: World(ms, dict(dep, spec=dict(dep["spec"], replicas=7)), svc),
+        "status": lambda: World(dict(ms, status={}), dep, svc),
+    }[edit]()
+    world.fail_with = client_.ApiError(403, "Forbidden", "refused")
+    assert recorded(world) == [warning]
+
+
+def test_events_for_cleanup() -> None:
+    ms, dep, svc = live_world()
+    assert recorded(World(deleting(ms), dep, svc)) == [
+        'Normal DeletedDeployment Deleted Deployment "opt"',
+        'Normal DeletedService Deleted Service "opt"',
+    ]
+    assert recorded(World(deleting(live_world()[0]))) == [
+        'Normal RemovedFinalizer Removed finalizer "modeldock.io/cleanup"'
+    ]
+
+
+def test_a_child_already_gone_is_no_failure_but_a_refused_delete_is() -> None:
+    ms, dep, svc = live_world()
+    gone = World(deleting(ms), dep, svc)
+    gone.fail_with = client_.ApiError(404, "NotFound", "not found")
+    assert recorded(gone) == []
+    refused = World(deleting(informer.copy_obj(ms)), dep, svc)
+    refused.fail_with = client_.ApiError(500, "InternalError", "etcd is down")
+    assert recorded(refused) == [
+        'Warning FailedDelete Failed to delete Deployment "opt": etcd is down'
+    ]
