@@ -662,8 +662,14 @@ func recordEvent(rec record.EventRecorder, ms *unstructured.Unstructured, eventT
 }
 
 // failedWrite records Warning "Failed<Verb>" with message "Failed to <verb> <what>: <error>"
-// about the ModelService and returns err unchanged, for the queue to retry.
+// about the ModelService and returns err unchanged, for the queue to retry. A 409 (Conflict,
+// AlreadyExists) records nothing: it says the cache was behind, and the next reconcile
+// recomputes from a fresher one. A Warning is for what a user may have to act on, not for
+// optimistic concurrency doing its job.
 func failedWrite(rec record.EventRecorder, ms *unstructured.Unstructured, verb, what string, err error) error {
+	if apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) {
+		return err
+	}
 	reason := "Failed" + strings.ToUpper(verb[:1]) + verb[1:]
 	recordEvent(rec, ms, corev1.EventTypeWarning, reason, fmt.Sprintf("Failed to %s %s: %v", verb, what, err))
 	return err

@@ -11,8 +11,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/ptr"
@@ -168,6 +170,25 @@ func TestEventsAFailedWriteIsAWarningWithTheError(t *testing.T) {
 			}
 			wantEvents(t, got, want...)
 		})
+	}
+}
+
+func TestEventsA409IsNoWarningTheNextReconcileRecomputes(t *testing.T) {
+	gr := schema.GroupResource{Group: "apps", Resource: "deployments"}
+	for _, conflict := range []error{apierrors.NewConflict(gr, "opt", errors.New("the object has been modified")), apierrors.NewAlreadyExists(gr, "opt")} {
+		c := fakeWorld(t, interceptor.Funcs{
+			Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+				if kindOf(obj) == kindDeployment {
+					return conflict
+				}
+				return c.Create(ctx, obj, opts...)
+			},
+		}, eventsModelService())
+		got, err := reconcileEvents(t, c)
+		if err != conflict {
+			t.Errorf("error = %v, want %v", err, conflict)
+		}
+		wantEvents(t, got)
 	}
 }
 

@@ -364,7 +364,12 @@ class ModelServiceReconciler:
         return Result()
 
     def record_failed_write(self, ms: Obj, verb: str, what: str, err: Exception) -> None:
-        """Warning ``Failed<Verb>``, message ``Failed to <verb> <what>: <error>``, about ms."""
+        """Warning ``Failed<Verb>``, message ``Failed to <verb> <what>: <error>``, about ms;
+        none for a 409 (Conflict, AlreadyExists): that says the cache was behind, and the
+        next reconcile recomputes from a fresher one. A Warning is for what a user may have
+        to act on, not for optimistic concurrency doing its job."""
+        if client_.is_conflict(err):
+            return
         self.recorder.event(
             ms, events_.WARNING, "Failed" + verb.capitalize(), f"Failed to {verb} {what}: {err}"
         )

@@ -731,3 +731,12 @@ def test_a_child_already_gone_is_no_failure_but_a_refused_delete_is() -> None:
     assert recorded(refused) == [
         'Warning FailedDelete Failed to delete Deployment "opt": etcd is down'
     ]
+
+
+@pytest.mark.parametrize("reason", ["Conflict", "AlreadyExists"])
+def test_a_409_is_no_warning_the_next_reconcile_recomputes(reason: str) -> None:
+    ms, dep, _ = live_world()
+    dep["spec"]["replicas"] = 7
+    world = World(ms, dep)
+    world.fail_with = client_.ApiError(409, reason, "the object has been modified")
+    assert recorded(world) == []
