@@ -198,3 +198,59 @@ def diff_fields(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     """Lines ``path: expected X, got Y`` for each field that differs."""
     return [f"{k}: expected {expected[k]!r}, got {actual.get(k)!r}"
             for k in expected if expected[k] != actual.get(k)]
+
+
+# --------------------------------------------------------------------------- Events
+#: The source of the operator's Events (CONTRACT.md, "Events").
+EVENT_COMPONENT = "modelservice-controller"
+
+#: Every Event reason in the contract, with its type.
+EVENT_REASONS = {
+    "CreatedDeployment": "Normal", "UpdatedDeployment": "Normal", "DeletedDeployment": "Normal",
+    "CreatedService": "Normal", "UpdatedService": "Normal", "DeletedService": "Normal",
+    "RemovedFinalizer": "Normal",
+    "ChildConflict": "Warning", "FailedCreate": "Warning", "FailedUpdate": "Warning",
+    "FailedDelete": "Warning",
+}
+
+
+def event_component(event: dict[str, Any]) -> str:
+    """Who reported an Event: ``source.component``, or ``reportingComponent`` (an Event written
+    through events.k8s.io/v1 has only the latter); ``kubectl describe`` shows the same."""
+    return (event.get("source") or {}).get("component") or event.get("reportingComponent") or ""
+
+
+def operator_events(admin: Kube, namespace: str, uid: str | None = None) -> list[dict[str, Any]]:
+    """The core/v1 Events in ``namespace`` reported by the operator's component, about the
+    object with ``uid`` if given, oldest first."""
+    found = [e for e in admin.list("events", namespace) if event_component(e) == EVENT_COMPONENT
+             and (uid is None or (e.get("involvedObject") or {}).get("uid") == uid)]
+    return sorted(found, key=lambda e: (e.get("firstTimestamp") or "", e["metadata"]["name"]))
+
+
+def describe_event(event: dict[str, Any]) -> str:
+    """One line as ``kubectl describe`` shows it: ``Warning ChildConflict (x3) msvc/web: msg``."""
+    ref = event.get("involvedObject") or {}
+    return (f"{event.get('type')} {event.get('reason')} (x{event.get('count') or 1}) "
+            f"{ref.get('kind')}/{ref.get('name')}: {event.get('message')}")
+
+
+def wait_events_settled(admin: Kube, namespace: str, quiet: float = 1.0,
+                        timeout: float = 30.0) -> list[dict[str, Any]]:
+    """Wait until the Events in ``namespace`` (names and counts) have not changed for ``quiet``
+    seconds, and return them. Event writes are asynchronous: an operator's recorder sends them
+    shortly after the reconcile that caused them."""
+    deadline = time.monotonic() + timeout
+    last: list[tuple[str, int]] | None = None
+    since = time.monotonic()
+    while True:
+        items = admin.list("events", namespace)
+        now = sorted((e["metadata"]["name"], int(e.get("count") or 1)) for e in items)
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return items
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Events in {namespace} still changing after {timeout:.0f}s: "
+                                 f"{last}")
+        time.sleep(0.2)

@@ -22,6 +22,7 @@ from conformance.support import (
     expected_service_fields,
     premise,
     wait_converged,
+    wait_events_settled,
     wait_reconciled_past,
     wait_settled,
 )
@@ -124,13 +125,16 @@ def test_noop_stable(admin, namespace, operators, audit, evidence, impl):
     a full Update that wipes server defaults — every write would cause another event and the
     controller would never go quiet, loading the API server and etcd and hiding real changes.
     Here the operator is restarted and two unrelated annotations are added; the audit log must
-    show zero successful writes by the operator's user, the metrics must show that reconciles
-    did run, and the children's resourceVersions must not move.
+    show zero successful writes by the operator's user, Events included (an Event on a
+    reconcile that changed nothing is a write, and a false report), the metrics must show
+    that reconciles did run, and the children's resourceVersions must not move.
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web")
     wait_converged(admin, namespace, "web")
     wait_settled(op)
+    # Events are written in the background: the ones of the first convergence before the window.
+    events_before = _event_counts(wait_events_settled(admin, namespace))
     start = audit.sync(admin)
     svc_rv = admin.get("services", namespace, "web")["metadata"]["resourceVersion"]
 
@@ -153,19 +157,32 @@ def test_noop_stable(admin, namespace, operators, audit, evidence, impl):
     wait_reconciled_past(op, after_msvc_note)
     total = wait_settled(op)
     evidence.record("reconciles_in_window", total)
+    # ... and any Event a reconcile of the window recorded, in the window.
+    events_after = _event_counts(wait_events_settled(admin, namespace))
 
     end = audit.sync(admin)
     window = select(audit.requests(start, end), user=impl.user, namespace=namespace, writes_only=True)
     evidence.record("operator_writes_in_window", summarize(window))
     successful = [r.describe() for r in window if r.ok]
     evidence.record("successful_writes", len(successful))
+    event_writes = [r.describe() for r in window if r.resource == "events"]
+    evidence.record("event_writes_in_window", event_writes)
+    evidence.record("events", {"before": events_before, "after": events_after})
     dep_after = admin.get("deployments", namespace, "web")["metadata"]["resourceVersion"]
     svc_after = admin.get("services", namespace, "web")["metadata"]["resourceVersion"]
     evidence.record("deployment_resourceVersion", {"before": dep_rv, "after": dep_after})
     evidence.record("service_resourceVersion", {"before": svc_rv, "after": svc_after})
     assert successful == [], f"operator {impl.user} wrote while nothing changed: {successful}"
+    assert events_after == events_before, (
+        f"Events recorded while nothing changed (Event writes are writes): {events_before} -> "
+        f"{events_after}")
     assert dep_after == dep_rv, f"Deployment resourceVersion moved {dep_rv} -> {dep_after}"
     assert svc_after == svc_rv, f"Service resourceVersion moved {svc_rv} -> {svc_after}"
+
+
+def _event_counts(events: list[dict]) -> dict[str, int]:
+    """``{"<reason> <message>": count}`` of the Events in a namespace."""
+    return {f"{e.get('reason')} {e.get('message')}": int(e.get("count") or 1) for e in events}
 
 
 @pytest.mark.check("progressing-without-kubelet")

@@ -32,6 +32,7 @@ RESOURCES: dict[str, tuple[str, bool]] = {
     "namespaces": ("/api/v1", False),
     "pods": ("/api/v1", True),
     "replicasets": ("/apis/apps/v1", True),
+    "resourcequotas": ("/api/v1", True),
     "nodes": ("/api/v1", False),
 }
 

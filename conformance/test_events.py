@@ -1,0 +1,197 @@
+"""events-recorded: what the operator did is visible in ``kubectl describe``, as Events."""
+
+from __future__ import annotations
+
+import pytest
+from kubernetes.client.exceptions import ApiException
+
+from conformance.support import (
+    EVENT_COMPONENT,
+    EVENT_REASONS,
+    FINALIZER,
+    condition,
+    create_modelservice,
+    describe_event,
+    operator_events,
+    wait_converged,
+    wait_events_settled,
+    wait_gone,
+)
+from harness.audit import select
+from harness.kube import wait_for
+
+#: How often a repeated Warning must have been counted into its one Event.
+REPEATS = 3
+
+
+@pytest.mark.check("events-recorded")
+def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
+    """Every change the operator makes, and every problem it meets, is recorded as an Event on
+    the ModelService, the same in every implementation; a repeated problem is one Event whose
+    count grows, not a new Event each time.
+
+    Users look at ``kubectl describe`` first: its Events section is where a controller says
+    what it did (Created Deployment "web") and what stops it (a foreign Deployment in the
+    way, a ResourceQuota that refuses the create). A controller that only logs is silent
+    there. But a controller that writes a new Event every time it meets the same problem
+    floods etcd and the describe output: client-go's recorder counts a repeat into the
+    existing Event (count, lastTimestamp) and rate-limits each object's Events. Here one
+    ModelService is created and deleted, a second finds a foreign Deployment under its name,
+    and a third cannot create its Deployment because a ResourceQuota allows none; the Events
+    are read as admin.
+    """
+    start = audit.sync(admin)
+    operators.start()
+    # A Deployment "clash" another controller (a ConfigMap, here) owns, before the quota.
+    other = admin.create("configmaps", namespace, {"apiVersion": "v1", "kind": "ConfigMap",
+                                                   "metadata": {"name": "other-owner"}})
+    admin.create("deployments", namespace, {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "clash", "ownerReferences": [{
+            "apiVersion": "v1", "kind": "ConfigMap", "name": "other-owner",
+            "uid": other["metadata"]["uid"], "controller": True}]},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "other"}},
+                 "template": {"metadata": {"labels": {"app": "other"}},
+                              "spec": {"containers": [{"name": "c", "image": "other:1"}]}}},
+    })
+    web = create_modelservice(admin, namespace, "web")
+    clash = create_modelservice(admin, namespace, "clash")
+    wait_converged(admin, namespace, "web")
+    wait_for(lambda: admin.get("modelservices", namespace, "clash"),
+             lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict", 60,
+             "ModelService clash to report ChildConflict")
+
+    # A namespace quota of zero Deployments: every create of the next one is refused (403).
+    # Without kube-controller-manager nobody computes the quota's status, so admin sets it.
+    quota = admin.create("resourcequotas", namespace, {
+        "apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "no-deployments"},
+        "spec": {"hard": {"count/deployments.apps": "0"}}})
+    quota["status"] = {"hard": {"count/deployments.apps": "0"},
+                       "used": {"count/deployments.apps": "0"}}
+    admin.update("resourcequotas", quota, subresource="status")
+    wait_for(lambda: _dry_run_create_status(admin, namespace), lambda code: code == 403, 30,
+             "the quota to refuse a Deployment (a dry-run create)")
+    blocked = create_modelservice(admin, namespace, "blocked")
+
+    admin.delete("modelservices", namespace, "web")
+    wait_gone(admin, "modelservices", namespace, "web", what="ModelService web to be deleted")
+
+    uids = {name: m["metadata"]["uid"] for name, m in
+            (("web", web), ("clash", clash), ("blocked", blocked))}
+    want_web = [
+        ("Normal", "CreatedDeployment", 'Created Deployment "web"'),
+        ("Normal", "CreatedService", 'Created Service "web"'),
+        ("Normal", "DeletedDeployment", 'Deleted Deployment "web"'),
+        ("Normal", "DeletedService", 'Deleted Service "web"'),
+        ("Normal", "RemovedFinalizer", f'Removed finalizer "{FINALIZER}"'),
+    ]
+    conflict = ("Warning", "ChildConflict",
+                'Deployment "clash" exists and is not controlled by this ModelService')
+    failed_prefix = 'Failed to create Deployment "blocked": '
+
+    def by_name() -> dict[str, list[dict]]:
+        return {name: operator_events(admin, namespace, uid) for name, uid in uids.items()}
+
+    def counted(events: list[dict], reason: str) -> int:
+        return max((int(e.get("count") or 1) for e in events if e.get("reason") == reason),
+                   default=0)
+
+    def all_there(found: dict[str, list[dict]]) -> bool:
+        have = {(e.get("type"), e.get("reason"), e.get("message")) for e in found["web"]}
+        return (set(want_web) <= have and counted(found["clash"], "ChildConflict") >= REPEATS - 1
+                and counted(found["blocked"], "FailedCreate") >= REPEATS)
+
+    try:
+        wait_for(by_name, all_there, 60,
+                 "the Events of web's create and delete, clash's repeated ChildConflict and "
+                 "blocked's repeated FailedCreate")
+    finally:
+        seen = wait_events_settled(admin, namespace)
+        evidence.record("events", {name: [describe_event(e) for e in found]
+                                   for name, found in by_name().items()})
+    end = audit.sync(admin)
+
+    problems: list[str] = []
+    ours = operator_events(admin, namespace)
+    evidence.record("event_objects", len(ours))
+    if not ours:
+        problems.append(f"no Event reported by {EVENT_COMPONENT!r} in the namespace; Events "
+                        f"seen: {[describe_event(e) for e in seen]}")
+    # Each Event: about a ModelService of this check, a reason of the contract with its type,
+    # and the only Event object with that type, reason and message (repeats are counted).
+    keys: dict[tuple[str, str, str, str], int] = {}
+    for e in ours:
+        ref = e.get("involvedObject") or {}
+        line = describe_event(e)
+        if ref.get("uid") not in uids.values() or ref.get("kind") != "ModelService" \
+                or ref.get("apiVersion") != "modeldock.io/v1alpha1" \
+                or ref.get("namespace") != namespace:
+            problems.append(f"{line}: involvedObject must be one of this check's ModelServices "
+                            f"(kind, apiVersion, namespace, uid): {ref}")
+        if EVENT_REASONS.get(e.get("reason", "")) != e.get("type"):
+            problems.append(f"{line}: not an Event of the contract (reason and type)")
+        key = (ref.get("uid", ""), e.get("type", ""), e.get("reason", ""), e.get("message", ""))
+        keys[key] = keys.get(key, 0) + 1
+    for (uid, etype, reason, message), n in keys.items():
+        if n > 1:
+            problems.append(f"{n} Event objects for one repeated Event ({etype} {reason} "
+                            f"{message!r} about {uid}): a repeat must count into the existing one")
+
+    web_events = operator_events(admin, namespace, uids["web"])
+    have_web = {(e.get("type"), e.get("reason"), e.get("message")): e for e in web_events}
+    for want in want_web:
+        e = have_web.get(want)
+        if e is None:
+            problems.append(f"missing on web: {want[0]} {want[1]} {want[2]!r}")
+        elif int(e.get("count") or 1) != 1:
+            problems.append(f"{describe_event(e)}: recorded more than once, though it happened "
+                            "once (an Event on a reconcile that changed nothing?)")
+
+    clash_events = [e for e in operator_events(admin, namespace, uids["clash"])
+                    if (e.get("type"), e.get("reason"), e.get("message")) == conflict]
+    evidence.record("child_conflict_count", [int(e.get("count") or 1) for e in clash_events])
+    if len(clash_events) != 1 or int(clash_events[0].get("count") or 1) < REPEATS - 1:
+        problems.append(f"clash: want one {conflict} Event counted at least {REPEATS - 1} "
+                        f"times; got {[describe_event(e) for e in clash_events]}")
+
+    failed = [e for e in operator_events(admin, namespace, uids["blocked"])
+              if e.get("reason") == "FailedCreate"]
+    refused = [r for r in select(audit.requests(start, end), user=impl.user, namespace=namespace,
+                                 writes_only=True)
+               if (r.verb, r.resource, r.name, r.code) == ("create", "deployments", "blocked", 403)]
+    evidence.record("blocked_failed_creates", len(refused))
+    evidence.record("blocked_failed_create_events",
+                    [{"count": e.get("count"), "message": e.get("message")} for e in failed])
+    if len(failed) != 1:
+        problems.append(f"blocked: {len(refused)} refused creates must make one FailedCreate "
+                        f"Event whose count grows; got {len(failed)}: "
+                        f"{[describe_event(e) for e in failed]}")
+    for e in failed[:1]:
+        message = e.get("message", "")
+        if e.get("type") != "Warning" or not message.startswith(failed_prefix) \
+                or 'deployments.apps "blocked" is forbidden: exceeded quota' not in message:
+            problems.append(f"blocked: want Warning FailedCreate '{failed_prefix}<the API "
+                            f"server's error>'; got {describe_event(e)}")
+        if int(e.get("count") or 1) < REPEATS:
+            problems.append(f"blocked: the repeated FailedCreate was not counted: "
+                            f"{describe_event(e)} after {len(refused)} refused creates")
+
+    writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
+                    writes_only=True)
+    event_writes = sorted({f"{r.verb} {r.target} {r.code}" for r in writes if r.resource == "events"})
+    evidence.record("event_writes", event_writes)
+    assert not problems, "Events differ from the contract:\n  " + "\n  ".join(problems)
+
+
+def _dry_run_create_status(admin, namespace: str) -> int:
+    """The status code of a dry-run create of a Deployment as admin (201 if allowed)."""
+    body = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "quota-probe"},
+            "spec": {"selector": {"matchLabels": {"app": "probe"}},
+                     "template": {"metadata": {"labels": {"app": "probe"}},
+                                  "spec": {"containers": [{"name": "c", "image": "probe:1"}]}}}}
+    try:
+        admin.request("POST", admin.path("deployments", namespace), body,
+                      query=[("dryRun", "All")])
+    except ApiException as exc:
+        return int(exc.status)
+    return 201
