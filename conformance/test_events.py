@@ -89,26 +89,31 @@ def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
                 'Deployment "clash" exists and is not controlled by this ModelService')
     failed_prefix = 'Failed to create Deployment "blocked": '
 
-    def by_name() -> dict[str, list[dict]]:
-        return {name: operator_events(admin, namespace, uid) for name, uid in uids.items()}
+    def seen_so_far() -> dict[str, list[tuple[str, str, str, int]]]:
+        return {name: [(e.get("type", ""), e.get("reason", ""), e.get("message", ""),
+                        int(e.get("count") or 1))
+                       for e in operator_events(admin, namespace, uid)]
+                for name, uid in uids.items()}
 
-    def counted(events: list[dict], reason: str) -> int:
-        return max((int(e.get("count") or 1) for e in events if e.get("reason") == reason),
-                   default=0)
+    def occurrences(events: list[tuple[str, str, str, int]], reason: str) -> int:
+        """How often an Event of this reason was recorded: its counts, over all its objects."""
+        return sum(count for _, r, _, count in events if r == reason)
 
-    def all_there(found: dict[str, list[dict]]) -> bool:
-        have = {(e.get("type"), e.get("reason"), e.get("message")) for e in found["web"]}
-        return (set(want_web) <= have and counted(found["clash"], "ChildConflict") >= REPEATS - 1
-                and counted(found["blocked"], "FailedCreate") >= REPEATS)
+    def all_there(found: dict[str, list[tuple[str, str, str, int]]]) -> bool:
+        have = {(t, r, m) for t, r, m, _ in found["web"]}
+        return (set(want_web) <= have
+                and occurrences(found["clash"], "ChildConflict") >= REPEATS - 1
+                and occurrences(found["blocked"], "FailedCreate") >= REPEATS)
 
     try:
-        wait_for(by_name, all_there, 60,
+        wait_for(seen_so_far, all_there, 60,
                  "the Events of web's create and delete, clash's repeated ChildConflict and "
-                 "blocked's repeated FailedCreate")
+                 "blocked's repeated FailedCreate (type, reason, message, count)")
     finally:
         seen = wait_events_settled(admin, namespace)
-        evidence.record("events", {name: [describe_event(e) for e in found]
-                                   for name, found in by_name().items()})
+        evidence.record("events", {name: [describe_event(e) for e in
+                                          operator_events(admin, namespace, uid)]
+                                   for name, uid in uids.items()})
     end = audit.sync(admin)
 
     problems: list[str] = []
