@@ -19,8 +19,8 @@ import pytest
 from harness import mutants
 from python_operator import controller
 from python_operator.runtime import client as client_
+from python_operator.runtime import clock, events, informer, manager
 from python_operator.runtime import controller as controller_
-from python_operator.runtime import informer, manager
 from python_operator.runtime.reconcile import Result
 
 Obj = dict[str, Any]
@@ -44,6 +44,10 @@ def test_the_issue_mutants_are_all_declared() -> None:
     assert {"always-update", "fresh-timestamp", "status-every-time", "retry-stale", "no-owns",
             "replay-event", "delete-by-name", "finalizer-first", "adopt-foreign", "no-relist",
             "zombie-leader"} <= set(MUTANTS)
+
+
+def test_the_events_mutants_are_declared() -> None:
+    assert {"no-events", "event-flood", "event-every-reconcile"} <= set(MUTANTS)
 
 
 def test_every_module_is_declared_and_every_declaration_has_a_module() -> None:
@@ -454,3 +458,74 @@ def test_module_names_follow_mutant_ids() -> None:
     for mutant_id in MUTANTS:
         assert re.fullmatch(r"[a-z]+(-[a-z]+)*", mutant_id)
         assert mutants.module_path(mutant_id).exists()
+
+
+# --------------------------------------------------------------------------- Events
+def reconcile_recording(cache: FakeCache, client: FakeClient) -> list[str]:
+    recorder = events.FakeRecorder()
+    r = controller.ModelServiceReconciler(reader=cache, writer=client, live=cache,
+                                          now=lambda: T0, recorder=recorder)
+    r.reconcile("lab/web")
+    return recorder.events
+
+
+def test_no_events_drops_the_recorder(monkeypatch) -> None:
+    ms, _, _ = converged()
+    assert reconcile_recording(cache_of(ms, None, None), FakeClient()) == [
+        'Normal CreatedDeployment Created Deployment "web"',
+        'Normal CreatedService Created Service "web"']
+    install(monkeypatch, "no-events")
+    client = FakeClient()
+    assert reconcile_recording(cache_of(ms, None, None), client) == []
+    assert client.verbs() == ["create Deployment", "create Service"], "and reconciles as usual"
+
+
+class EventStore:
+    """An API server's events: creates and patches, by name."""
+
+    def __init__(self) -> None:
+        self.stored: dict[str, Obj] = {}
+        self.verbs: list[str] = []
+
+    def create(self, event: Obj) -> Obj:
+        self.verbs.append("create")
+        self.stored[event["metadata"]["name"]] = dict(event)
+        return dict(event)
+
+    def patch(self, event: Obj, patch: Obj) -> Obj:
+        self.verbs.append("patch")
+        stored = self.stored[event["metadata"]["name"]] | patch
+        self.stored[event["metadata"]["name"]] = stored
+        return dict(stored)
+
+
+def record_three_conflicts() -> EventStore:
+    store = EventStore()
+    fake = clock.FakeClock(1767322800.0)
+    b = events.Broadcaster(store, clock=fake, sleep_duration=0)
+    ms, _, _ = converged()
+    for _ in range(3):
+        b.record_to_sink(events.make_event(events.object_reference(ms), events.WARNING,
+                                           "ChildConflict", "in the way", "c", "", fake.now()))
+        fake.step(5)
+    return store
+
+
+def test_event_flood_creates_every_repeat_where_the_recorder_counts_it(monkeypatch) -> None:
+    real = record_three_conflicts()
+    assert real.verbs == ["create", "patch", "patch"]
+    assert [e["count"] for e in real.stored.values()] == [3]
+    install(monkeypatch, "event-flood")
+    flood = record_three_conflicts()
+    assert flood.verbs == ["create", "create", "create"]
+    assert [e["count"] for e in flood.stored.values()] == [1, 1, 1]
+
+
+def test_event_every_reconcile_records_when_nothing_changed(monkeypatch) -> None:
+    world = converged()
+    assert reconcile_recording(cache_of(*world), FakeClient()) == []
+    install(monkeypatch, "event-every-reconcile")
+    client = FakeClient()
+    assert reconcile_recording(cache_of(*world), client) == [
+        "Normal Reconciled ModelService reconciled"]
+    assert client.calls == [], "no other write"
