@@ -69,7 +69,7 @@ CHECK_ORDER = (
     "stale-update-conflict", "restart-reconverges", "child-repaired", "finalizer-ordered-delete",
     "deletion-policy", "replaced-child-kept",
     "child-conflict", "invalid-rejected", "parity", "watch-recovers", "leader-failover",
-    "rbac-least-privilege", "ready-with-kwok",
+    "rbac-least-privilege", "events-recorded", "ready-with-kwok",
 )
 
 #: The cases ``--ci`` leaves out for a mutant that declares no ``caught_by`` (so runs the
