@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from kubernetes.client.exceptions import ApiException
 
@@ -13,6 +15,7 @@ from conformance.support import (
     create_modelservice,
     describe_event,
     operator_events,
+    premise,
     wait_converged,
     wait_events_settled,
     wait_gone,
@@ -69,8 +72,15 @@ def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
     quota["status"] = {"hard": {"count/deployments.apps": "0"},
                        "used": {"count/deployments.apps": "0"}}
     admin.update("resourcequotas", quota, subresource="status")
-    wait_for(lambda: _dry_run_create_status(admin, namespace), lambda code: code == 403, 30,
-             "the quota to refuse a Deployment (a dry-run create)")
+    refused = _dry_run_create_status(admin, namespace)
+    for _ in range(100):  # the API server's quota informer sees the status within moments
+        if refused == 403:
+            break
+        time.sleep(0.1)
+        refused = _dry_run_create_status(admin, namespace)
+    evidence.premise("quota_refuses_deployment_create", refused)
+    premise(refused == 403, f"with the quota in force, a dry-run create of a Deployment must be "
+                            f"refused (403); got {refused}")
     blocked = create_modelservice(admin, namespace, "blocked")
 
     admin.delete("modelservices", namespace, "web")
@@ -161,14 +171,15 @@ def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
 
     failed = [e for e in operator_events(admin, namespace, uids["blocked"])
               if e.get("reason") == "FailedCreate"]
-    refused = [r for r in select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                                 writes_only=True)
-               if (r.verb, r.resource, r.name, r.code) == ("create", "deployments", "blocked", 403)]
-    evidence.record("blocked_failed_creates", len(refused))
+    refused_creates = [
+        r for r in select(audit.requests(start, end), user=impl.user, namespace=namespace,
+                          writes_only=True)
+        if (r.verb, r.resource, r.name, r.code) == ("create", "deployments", "blocked", 403)]
+    evidence.record("blocked_failed_creates", len(refused_creates))
     evidence.record("blocked_failed_create_events",
                     [{"count": e.get("count"), "message": e.get("message")} for e in failed])
     if len(failed) != 1:
-        problems.append(f"blocked: {len(refused)} refused creates must make one FailedCreate "
+        problems.append(f"blocked: {len(refused_creates)} refused creates must make one FailedCreate "
                         f"Event whose count grows; got {len(failed)}: "
                         f"{[describe_event(e) for e in failed]}")
     for e in failed[:1]:
@@ -179,7 +190,7 @@ def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
                             f"server's error>'; got {describe_event(e)}")
         if int(e.get("count") or 1) < REPEATS:
             problems.append(f"blocked: the repeated FailedCreate was not counted: "
-                            f"{describe_event(e)} after {len(refused)} refused creates")
+                            f"{describe_event(e)} after {len(refused_creates)} refused creates")
 
     writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
                     writes_only=True)
