@@ -28,6 +28,8 @@ RESOURCES: dict[str, tuple[str, bool]] = {
     "secrets": ("/api/v1", True),
     "leases": ("/apis/coordination.k8s.io/v1", True),
     "rolebindings": ("/apis/rbac.authorization.k8s.io/v1", True),
+    "roles": ("/apis/rbac.authorization.k8s.io/v1", True),
+    "clusterroles": ("/apis/rbac.authorization.k8s.io/v1", False),
     "events": ("/api/v1", True),
     "namespaces": ("/api/v1", False),
     "pods": ("/api/v1", True),
