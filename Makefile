@@ -20,6 +20,7 @@ help:
 	@echo "make report       rebuild reports/comparison.{md,html} from reports/"
 	@echo "make bench        both implementations on one control plane: reports/bench.json (BENCH_ARGS=--quick: smoke run)"
 	@echo "make mutants      the suite against every mutant operator: reports/mutants.json, kill matrix"
+	@echo "make rbac-ablation  every right in config/rbac/role.yaml taken away in turn: reports/rbac-ablation.json"
 	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
 	@echo "make apiproxy-test  go test of the API proxy (harness/apiproxy)"
 	@echo "make clean        remove build/, reports/ and the virtualenv (the binary cache stays)"
@@ -58,7 +59,7 @@ lint: $(STAMP) go-vet
 	$(PY) -m ruff check harness python_operator conformance
 	$(PY) -m mypy --strict python_operator
 
-test: unit go-test conformance mutants-ci
+test: unit go-test conformance mutants-ci rbac-ablation-ci
 
 report: $(STAMP)
 	$(PY) -m harness report
@@ -87,3 +88,17 @@ mutants: binaries
 
 mutants-ci: binaries
 	$(PY) -m harness.mutant_run --ci --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
+
+# The RBAC ablation: for every (API group, resource, verb) in config/rbac/role.yaml, checks run
+# with the operator bound to the role minus that right, and one must fail on a 403 the missing
+# right explains (harness/rbac_ablation.toml: which checks, which rights are pending). Writes
+# reports/rbac-ablation.json and adds the table to reports/comparison.{md,html}. Exits
+# non-zero if a right is needed by nothing or the whole role is not enough. rbac-ablation-ci
+# is the subset `make test` runs: each right against its shown_by checks only.
+ABLATION_ARGS ?=
+.PHONY: rbac-ablation rbac-ablation-ci
+rbac-ablation: binaries
+	$(PY) -m harness.rbac_ablation --workers 3 --jobs 2 $(ABLATION_ARGS)
+
+rbac-ablation-ci: binaries
+	$(PY) -m harness.rbac_ablation --ci --jobs 3 $(ABLATION_ARGS)

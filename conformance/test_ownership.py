@@ -35,14 +35,14 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl):
 
     The Service is deleted by hand: the delete event reaches the controller through the
     Service's controller ownerReference and it recreates the Service. The Deployment's replicas
-    are edited by hand: reverted to the spec. Neither repair changes the ModelService itself
-    (its resourceVersion stays). A foreign annotation and label added to both children by
+    and the Service's port are edited by hand: reverted to the spec. No repair changes the
+    ModelService itself (its resourceVersion stays). A foreign annotation and label added to both children by
     another tool are kept, and no write loop follows: fields the controller does not manage
     are not its business, and fighting over them with another writer would never end.
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
-    wait_converged(admin, namespace, "web")
+    port = wait_converged(admin, namespace, "web")["spec"]["port"]
     wait_settled(op)
     msvc_rv = admin.get("modelservices", namespace, "web")["metadata"]["resourceVersion"]
     old_svc = admin.get("services", namespace, "web")
@@ -60,6 +60,13 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl):
                    lambda d: d["spec"]["replicas"] == 1, 60,
                    "hand-edited Deployment replicas (5) to be reverted to 1")
     evidence.record("deployment_replicas_reverted_to", dep["spec"]["replicas"])
+
+    admin.patch("services", namespace, "web", {"spec": {"ports": [
+        {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]}})
+    svc = wait_for(lambda: admin.get("services", namespace, "web"),
+                   lambda s: [p["port"] for p in s["spec"]["ports"]] == [port], 60,
+                   f"hand-edited Service port ({port + 1}) to be reverted to {port}")
+    evidence.record("service_port_reverted_to", svc["spec"]["ports"][0]["port"])
     wait_settled(op)
     repairs_end = audit.sync(admin)
     repairs = select(audit.requests(repairs_start, repairs_end), user=impl.user,

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import pytest
 from kubernetes.client.exceptions import ApiException
 
-from conformance.support import create_modelservice, premise, wait_converged, wait_gone
-from harness.audit import select
-from harness.kube import Kube
+from conformance.support import (
+    CONVERGE_TIMEOUT,
+    GROUP_VERSION,
+    create_modelservice,
+    is_converged,
+    premise,
+)
+from harness import rbac
+from harness.audit import AuditLog, select
+from harness.kube import Kube, wait_for
+from harness.pytest_plugin import operator_role
 
 #: (verb, resource, API group, namespace or "<own>"/"<other>"/"" for cluster scope, allowed?)
+#: "allowed" is what config/rbac/role.yaml grants; under a reduced role (the RBAC ablation) a
+#: right the role in force lacks must be refused instead.
 PROBES = [
     ("watch", "modelservices", "modeldock.io", "<own>", True),
     ("update", "modelservices/status", "modeldock.io", "<own>", True),
+    ("update", "modelservices/finalizers", "modeldock.io", "<own>", True),
     ("create", "deployments", "apps", "<own>", True),
     ("delete", "services", "", "<own>", True),
     ("create", "leases", "coordination.k8s.io", "<own>", True),
@@ -20,16 +34,93 @@ PROBES = [
     ("get", "configmaps", "", "<own>", False),
     ("create", "pods", "", "<own>", False),
     ("delete", "modelservices", "modeldock.io", "<own>", False),
+    ("patch", "modelservices", "modeldock.io", "<own>", False),
+    ("list", "leases", "coordination.k8s.io", "<own>", False),
     ("create", "deployments", "apps", "<other>", False),
     ("list", "modelservices", "modeldock.io", "", False),
     ("delete", "namespaces", "", "", False),
     ("create", "clusterrolebindings", "rbac.authorization.k8s.io", "", False),
 ]
 
+LEASE_NAME = "modeldock.lab"
+
+#: A user with no right on modelservices/finalizers, for the admission probe.
+PROBE_USER = "modeldock-probe:no-finalizers"
+
+#: Leader election for the operator's cycle: the Lease is part of its job. A 1 s retry period
+#: renews the Lease several times during the cycle.
+LEASE = (15.0, 10.0, 1.0)
+
+
+def refused(audit: AuditLog, start: int, user: str, namespace: str) -> list[str]:
+    """The operator's requests answered 403 since ``start``, as ``<refusal> (<request>)``:
+    those of ``user`` in ``namespace`` or at cluster scope, but not the harness's own (the
+    same user runs in other namespaces at the same time, under other roles)."""
+    return sorted({f"{r.refusal} ({r.describe()})" for r in select(audit.requests(start), user=user)
+                   if r.refusal and not r.by_harness and r.namespace in (namespace, "")})
+
+
+def until(what: str, done: Callable[[], bool], audit: AuditLog, start: int, user: str,
+          namespace: str, timeout: float = CONVERGE_TIMEOUT) -> None:
+    """Wait until ``done()``; fail at once, naming the refused requests, as soon as the audit
+    log shows the operator refused anything (a missing right never heals by waiting)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = refused(audit, start, user, namespace)
+        if got:
+            raise AssertionError(f"the operator needed rights it was not given (while waiting "
+                                 f"for {what}): {got}")
+        if done():
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}, with no "
+                                 f"request of {user} refused")
+        time.sleep(0.2)
+
+
+def block_owner_deletion_refused(admin: Kube, control_plane, namespace: str) -> dict[str, object]:
+    """The control plane's OwnerReferencesPermissionEnforcement at work: a user who may create
+    ConfigMaps but has no right on modelservices/finalizers may give one a ModelService owner,
+    but not with blockOwnerDeletion. Returns what each attempt got."""
+    admin.create("roles", namespace, {
+        "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+        "metadata": {"name": "probe-no-finalizers"},
+        "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["create"]}]})
+    admin.create("rolebindings", namespace, {
+        "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+        "metadata": {"name": "probe-no-finalizers"},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
+                    "name": "probe-no-finalizers"},
+        "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User",
+                      "name": PROBE_USER}]})
+    owner = create_modelservice(admin, namespace, "owner-probe")
+    ref = {"apiVersion": GROUP_VERSION, "kind": "ModelService", "name": "owner-probe",
+           "uid": owner["metadata"]["uid"]}
+    probe = Kube(control_plane.kubeconfig_for(PROBE_USER))
+    try:
+        # RBAC sees a new binding a moment after it is written: retry the plain create.
+        wait_for(lambda: probe.create("configmaps", namespace, {
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "owned", "ownerReferences": [ref]}}), bool, 10,
+            f"{PROBE_USER} to create a ConfigMap owned by a ModelService")
+        with pytest.raises(ApiException) as blocked:
+            probe.create("configmaps", namespace, {
+                "apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "owned-blocking",
+                             "ownerReferences": [ref | {"blockOwnerDeletion": True}]}})
+    finally:
+        probe.close()
+        admin.delete("modelservices", namespace, "owner-probe")  # no finalizer yet: gone now
+    premise(blocked.value.status == 403 and "blockOwnerDeletion" in (blocked.value.body or ""),
+            "the control plane must refuse blockOwnerDeletion to a user without update on "
+            "modelservices/finalizers (OwnerReferencesPermissionEnforcement); got "
+            f"{blocked.value.status}: {blocked.value.body}")
+    return {"without_blockOwnerDeletion": "created", "with_blockOwnerDeletion": blocked.value.status}
+
 
 @pytest.mark.check("rbac-least-privilege")
 def test_rbac_least_privilege(admin, namespace, operators, audit, impl_kubeconfig, evidence,
-                              impl):
+                              impl, control_plane):
     """Every check runs the operator as its own user, bound only to the ClusterRole in
     config/rbac/ through a RoleBinding in its namespace; that is enough for the whole job and
     nothing more.
@@ -38,16 +129,24 @@ def test_rbac_least_privilege(admin, namespace, operators, audit, impl_kubeconfi
     attacker who takes it over may do. Granting only what the reconcile loop needs (its own
     resource, status and finalizers; its children; Leases; Events) in the one namespace it
     watches bounds that damage. Here the user is probed for rights it must and must not have
-    (Secrets, other namespaces, cluster scope), a refused request is made for real, and a
-    full create-converge-delete cycle runs with no request of the operator refused (no 403
-    in the audit log for its user). The probes test the Role the harness binds, premises of
-    the check; the operator's part is the cycle: all its work done, nothing refused.
+    (Secrets, other namespaces, cluster scope), a refused request is made for real, the
+    control plane is shown to refuse blockOwnerDeletion to a user without the owner's
+    finalizers right (the OwnerReferencesPermissionEnforcement admission plugin, which is what
+    that right is for), and a full cycle runs (take the Lease, create, converge, repair
+    hand-edited children, delete, renew the Lease), with no request of the operator refused (no 403 in the
+    audit log for its user; the check fails at the first one, which makes it the quick
+    witness of the RBAC ablation). The probes test the Role the harness binds and the
+    control plane, premises of the check; the operator's part is the cycle: all its work done,
+    nothing refused.
     """
+    role = operator_role()
+    evidence.record("role", role["metadata"]["name"])
     user = Kube(impl_kubeconfig)
     try:
         results = {}
         wrong = []
-        for verb, resource, group, where, allowed in PROBES:
+        for verb, resource, group, where, in_role_yaml in PROBES:
+            allowed = in_role_yaml and rbac.grants(role, verb, resource, group)
             ns = {"<own>": namespace, "<other>": "default", "": None}[where]
             got = user.can_i(verb, resource, ns, group)
             results[f"{verb} {resource} in {where or 'cluster'}"] = got
@@ -68,18 +167,54 @@ def test_rbac_least_privilege(admin, namespace, operators, audit, impl_kubeconfi
                 + "\n  ".join(wrong))
     finally:
         user.close()
+    evidence.premise("block_owner_deletion_probe",
+                     block_owner_deletion_refused(admin, control_plane, namespace))
 
     start = audit.sync(admin)
-    operators.start()
+    op = operators.start(wait_ready=False, leader_election=True, lease=LEASE)
+
+    def ready() -> bool:
+        if not op.running():
+            raise AssertionError(f"the operator exited with code {op.returncode()}")
+        return op.ready()
+
+    until("the operator to be ready", ready, audit, start, impl.user, namespace)
+
+    def lease() -> dict:
+        return (admin.get("leases", namespace, LEASE_NAME) or {}).get("spec") or {}
+
+    until(f"the operator to take Lease {LEASE_NAME}", lambda: bool(lease().get("holderIdentity")),
+          audit, start, impl.user, namespace)
+    taken = lease().get("renewTime")
     create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    until("ModelService web to converge",
+          lambda: is_converged(admin, namespace, "web") is not None, audit, start, impl.user, namespace)
+    # Repairs: the operator updates its children back to the spec.
+    spec = admin.get("modelservices", namespace, "web")["spec"]
+    port, replicas = spec["port"], spec["replicas"]
+    admin.patch("deployments", namespace, "web", {"spec": {"replicas": replicas + 4}})
+    admin.patch("services", namespace, "web", {"spec": {"ports": [
+        {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]}})
+
+    def repaired() -> bool:
+        dep = admin.get("deployments", namespace, "web") or {}
+        svc = admin.get("services", namespace, "web") or {}
+        return ((dep.get("spec") or {}).get("replicas") == replicas
+                and [p["port"] for p in (svc.get("spec") or {}).get("ports") or []] == [port])
+
+    until("the edited Deployment and Service to be repaired", repaired, audit, start, impl.user,
+          namespace)
     admin.delete("modelservices", namespace, "web")
-    wait_gone(admin, "modelservices", namespace, "web")
+    until("ModelService web to be deleted",
+          lambda: admin.get("modelservices", namespace, "web") is None, audit, start, impl.user, namespace)
+    until(f"the operator to renew Lease {LEASE_NAME}", lambda: lease().get("renewTime") != taken,
+          audit, start, impl.user, namespace)
     end = audit.sync(admin)
-    mine = select(audit.requests(start, end), user=impl.user)
-    forbidden = sorted({f"{r.verb} {r.target} ns={r.namespace or '-'}" for r in mine
-                        if r.code == 403})
+    mine = [r for r in select(audit.requests(start, end), user=impl.user)
+            if r.namespace in (namespace, "")]
+    forbidden = refused(audit, start, impl.user, namespace)
     evidence.record("operator_requests", len(mine))
+    evidence.record("operator_rights_used", sorted({r.right for r in mine if r.ok and r.resource}))
     evidence.record("operator_forbidden", forbidden)
     assert mine, f"no request by {impl.user} in the audit log: the operator did not run as its user"
     assert not forbidden, f"the operator needed rights it was not given: {forbidden}"

@@ -59,9 +59,16 @@ class Request:
     #: the user's groups as the API server authenticated them (client certificate O entries,
     #: plus ``system:authenticated``)
     groups: tuple[str, ...] = ()
+    #: the API group ("" for the core group)
+    group: str = ""
     #: of a failed request, the API server's Status: its reason (``Conflict``) and message
     reason: str = ""
     message: str = ""
+    #: the authorizer's decision (``allow``, ``forbid``; annotation
+    #: ``authorization.k8s.io/decision``): a 403 with ``allow`` was refused by admission
+    decision: str = ""
+    #: the client's User-Agent
+    user_agent: str = ""
 
     @classmethod
     def from_event(cls, ev: dict[str, Any]) -> Request:
@@ -78,8 +85,11 @@ class Request:
             audit_id=ev.get("auditID", ""),
             request_object=ev.get("requestObject"),
             groups=tuple((ev.get("user") or {}).get("groups") or ()),
-            reason=str((ev.get("responseStatus") or {}).get("reason", "")),
-            message=str((ev.get("responseStatus") or {}).get("message", "")),
+            group=ref.get("apiGroup", ""),
+            reason=str((ev.get("responseStatus") or {}).get("reason") or ""),
+            message=str((ev.get("responseStatus") or {}).get("message") or ""),
+            decision=str((ev.get("annotations") or {}).get("authorization.k8s.io/decision", "")),
+            user_agent=str(ev.get("userAgent") or ""),
         )
 
     @property
@@ -108,6 +118,34 @@ class Request:
     def target(self) -> str:
         """``resource[/subresource]``, e.g. ``modelservices/status``."""
         return f"{self.resource}/{self.subresource}" if self.subresource else self.resource
+
+    @property
+    def right(self) -> str:
+        """The RBAC right the request needed, as a rule unit id (``harness.rbac.Unit.id``):
+        ``apps/deployments:create``, ``core/services:delete``."""
+        return f"{self.group or 'core'}/{self.target}:{self.verb}"
+
+    @property
+    def by_harness(self) -> bool:
+        """Made by the harness's own client (``harness.kube``), e.g. a check probing the
+        operator's rights as the operator's user, not by the operator."""
+        return self.user_agent.startswith("modeldock-harness")
+
+    @property
+    def refusal(self) -> str | None:
+        """For a 403, what was refused: the right (``apps/deployments:create``) when RBAC
+        refused it; when RBAC allowed it and admission refused it (the
+        OwnerReferencesPermissionEnforcement plugin asks for other rights than the request's
+        own), the right and why: ``apps/deployments:create [admission: cannot set
+        blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers
+        on]``. None for any other answer."""
+        if self.code != 403:
+            return None
+        if self.decision != "allow":
+            return self.right
+        why = self.message.split("is forbidden: ", 1)[-1].strip()
+        why = why.removesuffix("<nil>").strip().rstrip(",: ").strip()
+        return f"{self.right} [admission: {why}]"
 
     def describe(self) -> str:
         """One line, e.g. ``update deployments web -> 409``."""

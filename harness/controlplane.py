@@ -6,6 +6,10 @@
 - its own CA; a serving certificate; client certificates for ``admin`` (group
   ``system:masters``) and, on demand, one user per implementation (``modeldock:<impl>``);
 - ``--authorization-mode=RBAC``, so an operator can do only what ``config/`` grants it;
+- the ``OwnerReferencesPermissionEnforcement`` admission plugin (as OpenShift and Cluster
+  API's CI run it): setting ``blockOwnerDeletion`` on an ownerReference needs ``update`` on
+  the owner's ``finalizers`` subresource, and changing ownerReferences needs ``delete`` on
+  the object, so the rights in ``config/rbac`` that only this plugin asks for are checked too;
 - an audit log (JSON, Metadata level, stage ResponseComplete) that the checks read to count
   and order each user's requests (``harness.audit``);
 - fault tools: stop and restart the API server on the same port, etcd compaction at the
@@ -79,6 +83,9 @@ AUDIT_POLICY = {
 }
 
 Progress = Callable[[str], None]
+
+#: Admission plugins enabled on top of kube-apiserver's defaults.
+ADMISSION_PLUGINS = ("OwnerReferencesPermissionEnforcement",)
 
 #: kube-apiserver's Service range; 10.0.0.1 (the `kubernetes` Service) is in the serving cert.
 SERVICE_CLUSTER_IP_RANGE = "10.0.0.0/16"
@@ -318,6 +325,9 @@ class ControlPlane:
             f"--service-account-key-file={pki / 'sa.crt'}",
             f"--service-account-signing-key-file={pki / 'sa.key'}",
             "--disable-admission-plugins=ServiceAccount",
+            # Off by default in kube-apiserver; without it nothing ever needs the operator's
+            # modelservices/finalizers right, and an RBAC check cannot see that rule.
+            f"--enable-admission-plugins={','.join(ADMISSION_PLUGINS)}",
             "--allow-privileged=true",
             f"--audit-policy-file={self.workdir / 'audit-policy.yaml'}",
             f"--audit-log-path={self.state.audit_log}",

@@ -19,6 +19,9 @@ from kubernetes.client.exceptions import ApiException
 
 T = TypeVar("T")
 
+#: The User-Agent of every request the harness makes (``harness.audit.Request.by_harness``).
+USER_AGENT = "modeldock-harness"
+
 #: resource -> (API path prefix, namespaced)
 RESOURCES: dict[str, tuple[str, bool]] = {
     "modelservices": ("/apis/modeldock.io/v1alpha1", True),
@@ -28,6 +31,8 @@ RESOURCES: dict[str, tuple[str, bool]] = {
     "secrets": ("/api/v1", True),
     "leases": ("/apis/coordination.k8s.io/v1", True),
     "rolebindings": ("/apis/rbac.authorization.k8s.io/v1", True),
+    "roles": ("/apis/rbac.authorization.k8s.io/v1", True),
+    "clusterroles": ("/apis/rbac.authorization.k8s.io/v1", False),
     "events": ("/api/v1", True),
     "namespaces": ("/api/v1", False),
     "pods": ("/api/v1", True),
@@ -53,6 +58,9 @@ class Kube:
         config.load_kube_config(config_file=str(kubeconfig), client_configuration=cfg)
         cfg.retries = 3
         self.api = client.ApiClient(cfg)
+        # The audit log tells the harness's own requests (probes made as the operator's user)
+        # from the operator's, whose client may be this same library.
+        self.api.user_agent = USER_AGENT
 
     def close(self) -> None:
         self.api.close()

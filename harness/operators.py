@@ -173,9 +173,13 @@ class OperatorProcess:
             self.wait_ready(timeout)
         return self
 
+    def ready(self) -> bool:
+        """Whether ``/readyz`` answers 200 now."""
+        return self._get(f"http://127.0.0.1:{self.health_port}/readyz") == 200
+
     def wait_ready(self, timeout: float = 60) -> None:
-        wait_until(lambda: self._get(f"http://127.0.0.1:{self.health_port}/readyz") == 200,
-                   timeout=timeout, what=f"{self.impl.id} operator /readyz", alive=[self._proc])
+        wait_until(self.ready, timeout=timeout, what=f"{self.impl.id} operator /readyz",
+                   alive=[self._proc])
 
     def running(self) -> bool:
         return self._proc.running()

@@ -2,7 +2,8 @@
 
 Options: ``--impl`` (which implementation the suite checks), ``--cluster`` (control-plane
 tier), ``--control-plane-state`` (use a running control plane), ``--impl-file`` (declare more
-implementations), ``--artifacts-dir``.
+implementations), ``--artifacts-dir``, ``--operator-role`` (the ClusterRole the operator's user
+is bound to: ``config/rbac/role.yaml`` unless the RBAC ablation passes a reduced copy).
 
 Fixtures, in thin layers a user can override:
 
@@ -10,8 +11,8 @@ Fixtures, in thin layers a user can override:
   started for this session and stopped afterwards, like pytest-django's ``live_server``).
 - ``impl`` (session): the ``Implementation`` under test; ``impl_kubeconfig`` its user's
   kubeconfig; ``admin`` a ``Kube`` client as cluster admin; ``audit`` the ``AuditLog``.
-- ``namespace`` (function): a fresh namespace, with the operator ClusterRole bound to the
-  implementation's user there only.
+- ``namespace`` (function): a fresh namespace, with the operator ClusterRole (the one in force,
+  ``operator_role()``) bound to the implementation's user there only.
 - ``operators`` (function): starts operator processes in that namespace and stops them after
   the test; on failure their logs, the namespace's objects and its audit events are saved under
   ``<artifacts-dir>/<impl>/<check>/`` and the failure message points there.
@@ -50,8 +51,9 @@ from typing import Any
 import pytest
 import yaml
 from junitparser import JUnitXml
+from kubernetes.client.exceptions import ApiException
 
-from harness import runs
+from harness import rbac, runs
 from harness.audit import AuditLog, Request, instance_group, select, summarize
 from harness.controlplane import RBAC_DIR, ControlPlane, ControlPlaneError, state_lost
 from harness.kube import Kube
@@ -88,12 +90,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "harness/implementations.toml)")
     group.addoption("--artifacts-dir", default=str(REPO_ROOT / "reports" / "artifacts"),
                     help="where logs, objects and audit events of failed checks are saved")
+    group.addoption("--operator-role", default=os.environ.get("MODELDOCK_OPERATOR_ROLE"),
+                    help="a ClusterRole YAML file to bind the operator's user to instead of "
+                         "config/rbac/role.yaml (the RBAC ablation passes the role minus one "
+                         "right); default: $MODELDOCK_OPERATOR_ROLE, else config/rbac/role.yaml")
+
+
+#: The ClusterRole file every namespace binds (``--operator-role``), set in pytest_configure.
+_ROLE_FILE: Path = rbac.ROLE_FILE
+
+
+def operator_role() -> dict[str, Any]:
+    """The ClusterRole in force for this session: ``config/rbac/role.yaml``, or the file given
+    with ``--operator-role`` (an RBAC ablation variant)."""
+    return rbac.load_role(_ROLE_FILE)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "check(id, case=None): the conformance check id "
                             "(DESIGN.md section 7) and, for a check made of several cases, which")
     config.addinivalue_line("markers", "tier(name): lowest control-plane tier the check needs")
+    global _ROLE_FILE
+    chosen = config.getoption("--operator-role", None)
+    _ROLE_FILE = Path(chosen).resolve() if chosen else rbac.ROLE_FILE
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
     # control plane stopped, temp dirs removed).
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
@@ -244,8 +263,10 @@ def labs_of(item: pytest.Item) -> list[Lab]:
 def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
     """Record the API requests ``user`` made in the test's namespaces, from the audit log:
     counts by verb, resource and code; successful and failed writes; 409s; the order of the
-    successful writes; and a timeline ``[[seconds since the first, verb, resource, name,
-    code], ...]`` (at most 400 entries) for the report's sequence diagrams."""
+    successful writes; what the operator was refused (``forbidden``: ``Request.refusal`` of
+    each 403 not made by the harness's own client, only when there were any); and a timeline
+    ``[[seconds since the first, verb, resource, name, code], ...]`` (at most 400 entries) for
+    the report's sequence diagrams."""
     reqs: list[Request] = []
     for lab in labs_of(item):
         if lab.audit is not None:
@@ -259,6 +280,9 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
     ev.record("writes_failed", sum(1 for r in writes if not r.ok))
     ev.record("conflicts_409", sum(1 for r in writes if r.code == 409))
     ev.record("write_order", [f"{r.verb} {r.target} {r.name}" for r in writes if r.ok][:60])
+    forbidden = sorted({r.refusal for r in reqs if r.refusal and not r.by_harness})
+    if forbidden:
+        ev.record("forbidden", forbidden)
     t0 = _seconds(reqs[0].time)
     ev.record("timeline", [[round(_seconds(r.time) - t0, 3), r.verb, r.target, r.name, r.code]
                            for r in reqs[:400]])
@@ -497,10 +521,33 @@ def impl_kubeconfig(control_plane: ControlPlane, impl: Implementation) -> Path:
     return control_plane.kubeconfig_for(impl.user)
 
 
-def bind_operator_role(admin: Kube, namespace: str, user: str) -> None:
-    """Apply ``config/rbac/role_binding.yaml`` in ``namespace`` for ``user`` only."""
+def ensure_cluster_role(admin: Kube, role: dict[str, Any]) -> None:
+    """Create the ClusterRole, or update its rules if they differ from ``role``'s (a control
+    plane left up while role.yaml changed; an ablation variant on a private control plane)."""
+    name = role["metadata"]["name"]
+    for _ in range(3):
+        live = admin.get("clusterroles", None, name)
+        try:
+            if live is None:
+                admin.create("clusterroles", None, role)
+            elif live.get("rules") != role.get("rules"):
+                admin.update("clusterroles", {**live, "rules": role.get("rules")})
+            return
+        except ApiException as exc:
+            if exc.status != 409:  # another xdist worker wrote it meanwhile: look again
+                raise
+    raise ControlPlaneError(f"ClusterRole {name} kept changing under us")
+
+
+def bind_operator_role(admin: Kube, namespace: str, user: str,
+                       role: dict[str, Any] | None = None) -> None:
+    """Apply ``config/rbac/role_binding.yaml`` in ``namespace`` for ``user`` only, bound to
+    ``role`` (default: the role in force, ``operator_role()``), which is created if absent."""
+    role = role or operator_role()
+    ensure_cluster_role(admin, role)
     binding = yaml.safe_load((RBAC_DIR / "role_binding.yaml").read_text())
     binding["metadata"]["namespace"] = namespace
+    binding["roleRef"]["name"] = role["metadata"]["name"]
     binding["subjects"] = [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}]
     admin.create("rolebindings", namespace, binding)
 
@@ -516,12 +563,18 @@ def namespace(request: pytest.FixtureRequest, admin: Kube, impl: Implementation)
 
 
 def create_namespace(admin: Kube, label: str, user: str) -> str:
-    """Create ``md-<label>-<random>`` with the operator role bound to ``user``; return its name."""
+    """Create ``md-<label>-<random>`` with the operator role in force bound to ``user``;
+    return its name. Labels: ``modeldock.io/check`` (``label``) and, under a reduced role of
+    the RBAC ablation, ``modeldock.io/ablated`` (the right it lacks, as the role's label says)."""
+    role = operator_role()
     name = f"md-{label[:30]}-{uuid.uuid4().hex[:6]}".replace("_", "-")
+    labels = {"modeldock.io/check": label}
+    ablated = (role["metadata"].get("labels") or {}).get("modeldock.io/ablated")
+    if ablated:
+        labels["modeldock.io/ablated"] = str(ablated)[:63]
     admin.create("namespaces", None, {"apiVersion": "v1", "kind": "Namespace",
-                                      "metadata": {"name": name,
-                                                   "labels": {"modeldock.io/check": label}}})
-    bind_operator_role(admin, name, user)
+                                      "metadata": {"name": name, "labels": labels}})
+    bind_operator_role(admin, name, user, role)
     return name
 
 

@@ -514,6 +514,89 @@ def kill_matrix(data: Mapping[str, Any]) -> KillMatrix:
     return KillMatrix(mutants=mutants, checks=checks)
 
 
+# --------------------------------------------------------------------------- RBAC ablation
+@dataclass
+class AblatedRight:
+    """One rule unit of the operator's role and what failed without it."""
+
+    unit: str
+    #: needed, pending, unneeded or not run
+    status: str
+    #: check -> the implementations for which it failed on a 403 the missing unit explains
+    needed_by: dict[str, list[str]]
+    #: those 403s, as the audit log tells them (``harness.audit.Request.refusal``)
+    refusals: list[str]
+    #: why a pending unit stays although nothing needs it yet
+    pending: str = ""
+    #: implementation -> checks that failed without a 403 the unit explains (not counted)
+    unexplained: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Ablation:
+    """``reports/rbac-ablation.json`` (written by ``harness.rbac_ablation``) for the report."""
+
+    rights: list[AblatedRight]
+    implementations: list[str]
+    ok: bool
+    unneeded: list[str]
+    uncovered: list[str]
+    subset: str = ""
+    seconds: float | None = None
+
+
+def rbac_ablation(data: Mapping[str, Any]) -> Ablation:
+    """Read the dict of ``reports/rbac-ablation.json``::
+
+        {"implementations": ["go", "python"],
+         "units": {"<unit id>": {"status": "needed", "needed_by": {"<check>": ["go"]},
+                                 "refusals": ["<refusal>"], "pending": "",
+                                 "runs": {"go": {"unexplained": ["<check>"]}}}},
+         "verdict": {"ok": true, "unneeded": [], "uncovered": []},
+         "run": {"subset": "full", "seconds": 1.0}}
+    """
+    rights = []
+    for unit, e in (data.get("units") or {}).items():
+        runs = e.get("runs") or {}
+        rights.append(AblatedRight(
+            unit=str(unit), status=str(e.get("status", "")),
+            needed_by={str(c): list(i) for c, i in (e.get("needed_by") or {}).items()},
+            refusals=list(e.get("refusals") or []), pending=str(e.get("pending") or ""),
+            unexplained={i: list(r.get("unexplained") or []) for i, r in runs.items()
+                         if r.get("unexplained")}))
+    v = data.get("verdict") or {}
+    run = data.get("run") or {}
+    return Ablation(rights=rights, implementations=list(data.get("implementations") or []),
+                    ok=bool(v.get("ok")), unneeded=list(v.get("unneeded") or []),
+                    uncovered=list(v.get("uncovered") or []), subset=str(run.get("subset", "")),
+                    seconds=_number(run.get("seconds")))
+
+
+def _ablation_markdown(ablation: Ablation) -> list[str]:
+    lines = ["## RBAC ablation: is every right in config/rbac/role.yaml needed?", "",
+             f"Each right (API group, resource, verb) taken away in turn; the checks that then "
+             f"failed on a 403 the missing right explains ({', '.join(ablation.implementations)}"
+             f"{', CI subset' if ablation.subset == 'ci' else ''}).", "",
+             "| right | checks that failed without it | refused (audit log) |", "|---|---|---|"]
+    for r in ablation.rights:
+        if r.needed_by:
+            shown = "<br>".join(f"`{c}` ({', '.join(i)})" for c, i in r.needed_by.items())
+        elif r.status == "pending":
+            shown = f"pending: {r.pending}"
+        else:
+            shown = f"**{r.status}**"
+        refused = "<br>".join(f"`{x}`" for x in r.refusals).replace("|", "\\|")
+        lines.append(f"| `{r.unit}` | {shown} | {refused} |")
+    needed = sum(1 for r in ablation.rights if r.status == "needed")
+    lines += ["", f"{needed} of {len(ablation.rights)} rights shown needed."]
+    if ablation.unneeded:
+        lines.append("Needed by nothing (to remove from role.yaml): "
+                     + ", ".join(f"`{u}`" for u in ablation.unneeded) + ".")
+    for line in ablation.uncovered:
+        lines.append(f"A need no rule covers: {line}.")
+    return [*lines, ""]
+
+
 # --------------------------------------------------------------------------- Markdown
 _ICON = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "skipped": "skip",
          "missing": "missing"}
@@ -547,11 +630,13 @@ def describe_timeline(calls: Sequence[Call]) -> str:
 
 
 def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
-                    mutants: Mapping[str, Any] | None = None) -> str:
+                    mutants: Mapping[str, Any] | None = None,
+                    ablation: Mapping[str, Any] | None = None) -> str:
     """The comparison as Markdown: a summary table (check x implementation: result, time),
     then per check its "why" and every implementation's evidence; then, when given, the
-    bench table (``bench``: the dict of reports/bench.json, see ``bench_model``) and the
-    mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)."""
+    bench table (``bench``: the dict of reports/bench.json, see ``bench_model``), the
+    mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)
+    and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``)."""
     impls = report.implementations
     lines = ["# ModelDock conformance: side by side", ""]
     lines.append("| check | " + " | ".join(f"{i}" for i in impls) + " |")
@@ -604,6 +689,8 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
         lines += _bench_markdown(bench_model(bench))
     if mutants:
         lines += _mutants_markdown(kill_matrix(mutants))
+    if ablation:
+        lines += _ablation_markdown(rbac_ablation(ablation))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -645,9 +732,10 @@ def _mutants_markdown(matrix: KillMatrix) -> list[str]:
 
 
 def write_markdown(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
-                   mutants: Mapping[str, Any] | None = None) -> Path:
+                   mutants: Mapping[str, Any] | None = None,
+                   ablation: Mapping[str, Any] | None = None) -> Path:
     """Write ``render_markdown(...)`` to ``path`` atomically (folders created); return ``path``."""
-    return write_text_atomic(path, render_markdown(report, bench, mutants))
+    return write_text_atomic(path, render_markdown(report, bench, mutants, ablation))
 
 
 def load_json(path: Path) -> dict[str, Any] | None:
@@ -663,10 +751,11 @@ def load_json(path: Path) -> dict[str, Any] | None:
 
 
 def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None = None,
-              mutants: Mapping[str, Any] | None = None) -> list[Path]:
+              mutants: Mapping[str, Any] | None = None,
+              ablation: Mapping[str, Any] | None = None) -> list[Path]:
     """Write ``comparison.md`` and ``comparison.html`` in ``reports_dir``; return their paths
-    in that order. ``bench``/``mutants`` default to ``reports_dir/bench.json`` and
-    ``reports_dir/mutants.json`` when those exist."""
+    in that order. ``bench``/``mutants``/``ablation`` default to ``reports_dir/bench.json``,
+    ``reports_dir/mutants.json`` and ``reports_dir/rbac-ablation.json`` when those exist."""
     from harness import report_html  # the HTML writer imports this module
 
     reports_dir = Path(reports_dir)
@@ -674,5 +763,8 @@ def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None
         bench = load_json(reports_dir / "bench.json")
     if mutants is None:
         mutants = load_json(reports_dir / "mutants.json")
-    return [write_markdown(report, reports_dir / "comparison.md", bench, mutants),
-            report_html.write_html(report, reports_dir / "comparison.html", bench, mutants)]
+    if ablation is None:
+        ablation = load_json(reports_dir / "rbac-ablation.json")
+    return [write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation),
+            report_html.write_html(report, reports_dir / "comparison.html", bench, mutants,
+                                   ablation)]

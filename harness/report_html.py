@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.report import (
+    Ablation,
     Bench,
     Call,
     Check,
@@ -43,6 +44,7 @@ from harness.report import (
     bench_model,
     format_number,
     kill_matrix,
+    rbac_ablation,
 )
 from harness.runs import write_text_atomic
 
@@ -69,15 +71,18 @@ def impl_colour(report_impls: Sequence[str], impl: str) -> str:
 
 # --------------------------------------------------------------------------- page
 def render_html(report: Report, bench: Mapping[str, Any] | None = None,
-                mutants: Mapping[str, Any] | None = None) -> str:
+                mutants: Mapping[str, Any] | None = None,
+                ablation: Mapping[str, Any] | None = None) -> str:
     """The whole page as a string. ``bench``: the dict of reports/bench.json (shape in
     ``report.bench_model``); ``mutants``: the dict of reports/mutants.json (shape in
-    ``report.kill_matrix``). Either section is left out when its data is None or empty."""
+    ``report.kill_matrix``); ``ablation``: reports/rbac-ablation.json (shape in
+    ``report.rbac_ablation``). Each section is left out when its data is None or empty."""
     matrix = kill_matrix(mutants) if mutants else None
     bench_data = bench_model(bench) if bench else None
+    rights = rbac_ablation(ablation) if ablation else None
     impls = " and ".join(report.title(i) for i in report.implementations) or "no implementation"
     body = [
-        _header(report, bench_data is not None, matrix is not None),
+        _header(report, bench_data is not None, matrix is not None, rights is not None),
         _summary(report),
         _how_to_read(report),
         '<section id="checks">',
@@ -88,6 +93,8 @@ def render_html(report: Report, bench: Mapping[str, Any] | None = None,
         body.append(_bench_section(bench_data))
     if matrix is not None:
         body.append(_mutants_section(report, matrix))
+    if rights is not None:
+        body.append(_ablation_section(report, rights))
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -101,9 +108,10 @@ def render_html(report: Report, bench: Mapping[str, Any] | None = None,
 
 
 def write_html(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
-               mutants: Mapping[str, Any] | None = None) -> Path:
+               mutants: Mapping[str, Any] | None = None,
+               ablation: Mapping[str, Any] | None = None) -> Path:
     """Write ``render_html(...)`` to ``path`` atomically (folders created); return ``path``."""
-    return write_text_atomic(Path(path), render_html(report, bench, mutants))
+    return write_text_atomic(Path(path), render_html(report, bench, mutants, ablation))
 
 
 def _badge(outcome: str) -> str:
@@ -116,7 +124,8 @@ def _run_counts(report: Report) -> tuple[int, int]:
     return sum(1 for r in runs if r.outcome == "passed"), len(runs)
 
 
-def _header(report: Report, has_bench: bool, has_mutants: bool) -> str:
+def _header(report: Report, has_bench: bool, has_mutants: bool,
+            has_ablation: bool = False) -> str:
     passed, total = _run_counts(report)
     not_ok = sum(1 for c in report.checks for i in report.implementations
                  if c.result(i).outcome not in ("passed", "skipped"))
@@ -147,6 +156,8 @@ def _header(report: Report, has_bench: bool, has_mutants: bool) -> str:
         nav.append('<a href="#bench">Benchmarks</a>')
     if has_mutants:
         nav.append('<a href="#mutants">Mutants</a>')
+    if has_ablation:
+        nav.append('<a href="#rbac-ablation">RBAC ablation</a>')
     return (
         "<header>\n"
         '<p class="kicker">ModelDock conformance report</p>\n'
@@ -920,6 +931,53 @@ def _mutants_section(report: Report, matrix: KillMatrix) -> str:
         f'<p class="verdict {"bad" if bad else "ok"}">{summary}</p>\n'
         f'<div class="scroll"><table class="matrix"><thead><tr><th scope="col">mutant</th>{head}'
         f'<th scope="col">verdict</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>\n'
+        "</section>"
+    )
+
+
+# --------------------------------------------------------------------------- RBAC ablation
+def _ablation_section(report: Report, ablation: Ablation) -> str:
+    present = {c.id for c in report.checks}
+
+    def check_link(check: str) -> str:
+        return (f'<a href="#{anchor(check)}"><code>{esc(check)}</code></a>' if check in present
+                else f"<code>{esc(check)}</code>")
+
+    rows = []
+    for r in ablation.rights:
+        if r.needed_by:
+            shown = "<br>".join(f"{check_link(c)} <span class=\"n\">{esc(', '.join(i))}</span>"
+                                for c, i in r.needed_by.items())
+        elif r.status == "pending":
+            shown = f"pending: {esc(r.pending)}"
+        else:
+            shown = f"<b>{esc(r.status)}</b>"
+        refused = "<br>".join(f"<code>{esc(x)}</code>" for x in r.refusals)
+        cls = "killed" if r.needed_by else "pending" if r.status == "pending" else "survived"
+        rows.append(f'<tr class="{cls}"><th scope="row"><code>{esc(r.unit)}</code></th>'
+                    f"<td>{shown}</td><td>{refused}</td></tr>")
+    needed = sum(1 for r in ablation.rights if r.status == "needed")
+    pending = sum(1 for r in ablation.rights if r.status == "pending")
+    summary = f"{needed} of {len(ablation.rights)} rights shown needed"
+    summary += f", {pending} pending." if pending else "."
+    if ablation.unneeded:
+        summary += (" Needed by nothing, to remove from role.yaml: "
+                    + ", ".join(f"<code>{esc(u)}</code>" for u in ablation.unneeded) + ".")
+    for line in ablation.uncovered:
+        summary += f" A need no rule covers: {esc(line)}."
+    subset = " (CI subset)" if ablation.subset == "ci" else ""
+    return (
+        '<section id="rbac-ablation">\n<h2>RBAC ablation: is every right the operator holds '
+        "needed?</h2>\n"
+        '<p class="lede">The operator runs with only the rights in <code>config/rbac/role.yaml'
+        "</code>. Each right (API group, resource, verb) is taken away in turn and checks run "
+        "again; a right counts as needed when a check then fails and the audit log shows the "
+        "operator refused (403) for want of it. Rights nothing needs are attack surface: they "
+        f"go. Implementations: {esc(', '.join(ablation.implementations))}{subset}.</p>\n"
+        f'<p class="verdict {"ok" if ablation.ok else "bad"}">{summary}</p>\n'
+        '<div class="scroll"><table class="matrix ablation"><thead><tr><th scope="col">right'
+        '</th><th scope="col">checks that failed without it</th><th scope="col">refused '
+        f'(audit log)</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>\n'
         "</section>"
     )
 

@@ -50,3 +50,40 @@ def test_missing_log_reads_as_empty(tmp_path: Path) -> None:
     reader = AuditLog(tmp_path / "none.log")
     assert reader.offset() == 0
     assert list(reader.requests()) == []
+
+
+def test_refusals_say_which_right_was_missing() -> None:
+    """A 403 RBAC gave names the request's own right; one admission gave (RBAC allowed it)
+    carries admission's reason; the harness's own requests are told apart by User-Agent."""
+    line = _real_403("list", "secrets", "", "forbid",
+                     'secrets is forbidden: User "modeldock:go" cannot list resource "secrets"',
+                     "modeldock-go/v0.0.0 (linux/amd64) kubernetes/$Format")
+    rbac_refused = Request.from_event(json.loads(line))
+    assert rbac_refused.right == "core/secrets:list"
+    assert rbac_refused.refusal == "core/secrets:list"
+    assert not rbac_refused.by_harness
+    admission = Request.from_event(json.loads(_real_403(
+        "create", "deployments", "apps", "allow",
+        'deployments.apps "web" is forbidden: cannot set blockOwnerDeletion if an ownerReference '
+        "refers to a resource you can't set finalizers on: , <nil>", "modeldock-harness")))
+    assert admission.refusal == ("apps/deployments:create [admission: cannot set "
+                                 "blockOwnerDeletion if an ownerReference refers to a resource "
+                                 "you can't set finalizers on]")
+    assert admission.by_harness
+    ok = Request.from_event(json.loads(_event("modeldock:go", "create", "deployments", 201)))
+    assert ok.refusal is None
+
+
+def _real_403(verb: str, resource: str, group: str, decision: str, message: str,
+              agent: str) -> str:
+    """An audit line shaped like kube-apiserver v1.34 writes it for a refused request."""
+    return json.dumps({
+        "kind": "Event", "auditID": "b", "verb": verb, "userAgent": agent,
+        "user": {"username": "modeldock:go", "groups": ["system:authenticated"]},
+        "objectRef": {"resource": resource, "namespace": "n1", "name": "web",
+                      "apiGroup": group, "apiVersion": "v1"},
+        "responseStatus": {"metadata": {}, "status": "Failure", "message": message,
+                           "reason": "Forbidden", "code": 403},
+        "requestReceivedTimestamp": "2026-01-01T00:00:00.000000Z",
+        "annotations": {"authorization.k8s.io/decision": decision,
+                        "authorization.k8s.io/reason": ""}})
