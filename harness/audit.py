@@ -138,11 +138,14 @@ class Request:
         OwnerReferencesPermissionEnforcement plugin asks for other rights than the request's
         own), the right and why: ``apps/deployments:create [admission: cannot set
         blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers
-        on]``. None for any other answer."""
+        on]``. None for any other answer, and for a ResourceQuota's refusal (403 "exceeded
+        quota"): that is the namespace's budget, not a right."""
         if self.code != 403:
             return None
         if self.decision != "allow":
             return self.right
+        if "exceeded quota" in self.message:
+            return None
         why = self.message.split("is forbidden: ", 1)[-1].strip()
         why = why.removesuffix("<nil>").strip().rstrip(",: ").strip()
         return f"{self.right} [admission: {why}]"

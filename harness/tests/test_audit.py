@@ -72,6 +72,12 @@ def test_refusals_say_which_right_was_missing() -> None:
     assert admission.by_harness
     ok = Request.from_event(json.loads(_event("modeldock:go", "create", "deployments", 201)))
     assert ok.refusal is None
+    quota = Request.from_event(json.loads(_real_403(
+        "create", "deployments", "apps", "allow",
+        'deployments.apps "web" is forbidden: exceeded quota: no-deployments, requested: '
+        "count/deployments.apps=1, used: count/deployments.apps=0, limited: "
+        "count/deployments.apps=0", "modeldock-go/v0.0.0 (linux/amd64) kubernetes/$Format")))
+    assert quota.refusal is None, "a ResourceQuota's refusal is a budget, not a missing right"
 
 
 def _real_403(verb: str, resource: str, group: str, decision: str, message: str,
