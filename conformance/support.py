@@ -9,7 +9,10 @@ suite and the operator share a bug.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
+
+from kubernetes.client.exceptions import ApiException
 
 from harness.kube import Kube, wait_for
 from harness.operators import OperatorProcess
@@ -44,6 +47,46 @@ def modelservice(name: str, **spec: Any) -> dict[str, Any]:
 def create_modelservice(admin: Kube, namespace: str, name: str, **spec: Any) -> dict[str, Any]:
     """Create a ModelService as admin; return the stored object (defaults applied)."""
     return admin.create("modelservices", namespace, modelservice(name, **spec))
+
+
+def create_foreign_deployment(admin: Kube, namespace: str, name: str,
+                              replicas: int = 1) -> dict[str, Any]:
+    """Create, as admin, a Deployment ``name`` that another controller owns: its controller
+    ownerReference points at a ConfigMap ``other-owner`` (created too, once). Returns the
+    stored Deployment. The situation of ChildConflict: a same-named child the ModelService
+    does not control."""
+    other = admin.get("configmaps", namespace, "other-owner") or admin.create(
+        "configmaps", namespace, {"apiVersion": "v1", "kind": "ConfigMap",
+                                  "metadata": {"name": "other-owner"}})
+    return admin.create("deployments", namespace, {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": name, "ownerReferences": [{
+            "apiVersion": "v1", "kind": "ConfigMap", "name": "other-owner",
+            "uid": other["metadata"]["uid"], "controller": True}]},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": "other"}},
+                 "template": {"metadata": {"labels": {"app": "other"}},
+                              "spec": {"containers": [{"name": "c", "image": "other:1"}]}}},
+    })
+
+
+def wait_observed(admin: Kube, namespace: str, name: str, generation: int,
+                  timeout: float = CONVERGE_TIMEOUT) -> dict[str, Any]:
+    """Wait until the ModelService's status.observedGeneration is ``generation``; return it.
+    AssertionError with the last observed object on timeout."""
+    return wait_for(lambda: admin.get("modelservices", namespace, name),
+                    lambda m: (m.get("status") or {}).get("observedGeneration") == generation,
+                    timeout, f"status.observedGeneration of {namespace}/{name} to reach "
+                             f"{generation}")
+
+
+def status_of(call: Callable[[], object]) -> int:
+    """The HTTP status a request of the harness's own got: 200 when ``call()`` returns, the
+    ApiException's status when it raises one (for premises on what the API server refuses)."""
+    try:
+        call()
+    except ApiException as exc:
+        return int(exc.status)
+    return 200
 
 
 def labels(name: str) -> dict[str, str]:

@@ -8,7 +8,6 @@ operator as a real process under its own user. The docstring's first paragraph i
 from __future__ import annotations
 
 import pytest
-from kubernetes.client.exceptions import ApiException
 
 from conformance.support import (
     FINALIZER,
@@ -21,8 +20,10 @@ from conformance.support import (
     expected_deployment_fields,
     expected_service_fields,
     premise,
+    status_of,
     wait_converged,
     wait_events_settled,
+    wait_observed,
     wait_reconciled_past,
     wait_settled,
 )
@@ -209,9 +210,7 @@ def test_progressing_without_kubelet(admin, namespace, operators, evidence):
     admin.patch("modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/a": "1"}}})
     wait_reconciled_past(op, count)
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
-    msvc2 = wait_for(lambda: admin.get("modelservices", namespace, "web"),
-                     lambda m: m.get("status", {}).get("observedGeneration") == 2,
-                     60, "status.observedGeneration to reach 2")
+    wait_observed(admin, namespace, "web", 2)
     wait_settled(op)
     msvc2 = admin.get("modelservices", namespace, "web")
     ready2, progressing2 = condition(msvc2, "Ready"), condition(msvc2, "Progressing")
@@ -253,11 +252,7 @@ def test_stale_update_conflict(admin, namespace, operators, evidence):
     evidence.premise("resourceVersions", {"stale": stale["metadata"]["resourceVersion"],
                                           "fresh": updated["metadata"]["resourceVersion"]})
     stale["spec"]["replicas"] = 5
-    try:
-        admin.update("modelservices", stale)
-        status = 200
-    except ApiException as exc:
-        status = exc.status
+    status = status_of(lambda: admin.update("modelservices", stale))
     evidence.premise("stale_update_status", status)
     premise(status == 409, f"the API server must refuse an update based on an old "
                            f"resourceVersion with 409 Conflict; it answered {status}")
@@ -497,9 +492,7 @@ def test_foreign_conditions_kept(admin, namespace, operators, audit, evidence, i
 
     # A spec change: the operator writes its status, and must leave Audited as it is.
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
-    msvc2 = wait_for(lambda: admin.get("modelservices", namespace, "web"),
-                     lambda m: m.get("status", {}).get("observedGeneration") == 2,
-                     60, "status.observedGeneration to reach 2")
+    wait_observed(admin, namespace, "web", 2)
     wait_settled(op)
     msvc2 = admin.get("modelservices", namespace, "web")
     evidence.record("conditions_after_spec_change", msvc2["status"]["conditions"])

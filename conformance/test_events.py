@@ -12,6 +12,7 @@ from conformance.support import (
     EVENT_REASONS,
     FINALIZER,
     condition,
+    create_foreign_deployment,
     create_modelservice,
     describe_event,
     operator_events,
@@ -46,17 +47,7 @@ def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
     start = audit.sync(admin)
     operators.start()
     # A Deployment "clash" another controller (a ConfigMap, here) owns, before the quota.
-    other = admin.create("configmaps", namespace, {"apiVersion": "v1", "kind": "ConfigMap",
-                                                   "metadata": {"name": "other-owner"}})
-    admin.create("deployments", namespace, {
-        "apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": "clash", "ownerReferences": [{
-            "apiVersion": "v1", "kind": "ConfigMap", "name": "other-owner",
-            "uid": other["metadata"]["uid"], "controller": True}]},
-        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "other"}},
-                 "template": {"metadata": {"labels": {"app": "other"}},
-                              "spec": {"containers": [{"name": "c", "image": "other:1"}]}}},
-    })
+    create_foreign_deployment(admin, namespace, "clash")
     web = create_modelservice(admin, namespace, "web")
     clash = create_modelservice(admin, namespace, "clash")
     wait_converged(admin, namespace, "web")

@@ -16,6 +16,7 @@ from conformance.support import (
     FINALIZER,
     condition,
     controller_ref,
+    create_foreign_deployment,
     create_modelservice,
     premise,
     wait_converged,
@@ -112,17 +113,8 @@ def test_child_conflict(admin, namespace, operators, evidence):
     message naming the child) and keeps checking; when the other owner's Deployment is
     removed, it creates its own.
     """
-    other = admin.create("configmaps", namespace, {"apiVersion": "v1", "kind": "ConfigMap",
-                                                   "metadata": {"name": "other-owner"}})
-    foreign = admin.create("deployments", namespace, {
-        "apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": "web", "ownerReferences": [{
-            "apiVersion": "v1", "kind": "ConfigMap", "name": "other-owner",
-            "uid": other["metadata"]["uid"], "controller": True}]},
-        "spec": {"replicas": 7, "selector": {"matchLabels": {"app": "other"}},
-                 "template": {"metadata": {"labels": {"app": "other"}},
-                              "spec": {"containers": [{"name": "c", "image": "other:1"}]}}},
-    })
+    foreign = create_foreign_deployment(admin, namespace, "web", replicas=7)
+    other = admin.get("configmaps", namespace, "other-owner")
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
     msvc = wait_for(lambda: admin.get("modelservices", namespace, "web"),
@@ -391,7 +383,7 @@ def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audi
         first = create_modelservice(admin, namespace, "web")
         uid = first["metadata"]["uid"]
         wait_for(lambda: admin.get("modelservices", namespace, "web"),
-                 lambda m: m.get("status", {}).get("observedGeneration") == 1
+                 lambda m: (m.get("status") or {}).get("observedGeneration") == 1
                  and admin.get("deployments", namespace, "web") is not None
                  and admin.get("services", namespace, "web") is not None,
                  60, "the operator to create both children and write the status")

@@ -9,7 +9,13 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.support import condition, create_modelservice, wait_converged, wait_settled
+from conformance.support import (
+    condition,
+    create_foreign_deployment,
+    create_modelservice,
+    wait_converged,
+    wait_settled,
+)
 from harness.kube import Kube, wait_for
 from harness.pytest_plugin import OperatorPool, create_namespace
 
@@ -56,16 +62,7 @@ def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | No
 
 
 def _seed(admin: Kube, ns: str) -> None:
-    other = admin.create("configmaps", ns, {"apiVersion": "v1", "kind": "ConfigMap",
-                                            "metadata": {"name": "other-owner"}})
-    admin.create("deployments", ns, {
-        "apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": "conflicted", "ownerReferences": [{
-            "apiVersion": "v1", "kind": "ConfigMap", "name": "other-owner",
-            "uid": other["metadata"]["uid"], "controller": True}]},
-        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "other"}},
-                 "template": {"metadata": {"labels": {"app": "other"}},
-                              "spec": {"containers": [{"name": "c", "image": "other:1"}]}}}})
+    create_foreign_deployment(admin, ns, "conflicted")
     for name, spec in INPUTS.items():
         create_modelservice(admin, ns, name, **spec)
 
