@@ -16,7 +16,7 @@ from kubernetes.client.exceptions import ApiException
 
 from harness.kube import Kube, wait_for
 from harness.operators import OperatorProcess
-from harness.pytest_plugin import PremiseFailed
+from harness.verdicts import PremiseFailed
 
 GROUP_VERSION = "modeldock.io/v1alpha1"
 FINALIZER = "modeldock.io/cleanup"

@@ -7,6 +7,8 @@ operator as a real process under its own user. The docstring's first paragraph i
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from conformance.support import (
@@ -195,7 +197,10 @@ def test_progressing_without_kubelet(admin, namespace, operators, evidence):
     replicas are available misleads them; rewriting lastTransitionTime on every reconcile
     destroys the one fact it exists to keep (since when has this been so?) and turns every
     reconcile into a status write. Here the ModelService is reconciled again several times,
-    including after a spec change (generation 2) that leaves the conditions' status as it was.
+    including after a spec change (generation 2) that leaves the conditions' status as it was;
+    then another client writes Ready's lastTransitionTime as the same instant with fractional
+    seconds and an offset (a legal date-time), and the next reconcile must leave it as written:
+    an operator that re-encodes its stored conditions rewrites a time nobody changed.
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web")
@@ -223,6 +228,26 @@ def test_progressing_without_kubelet(admin, namespace, operators, evidence):
         f"Progressing.lastTransitionTime moved without a status change: {progressing} -> {progressing2}"
     assert ready2.get("observedGeneration") == 2 and progressing2.get("observedGeneration") == 2, \
         "conditions must carry the generation they describe"
+
+    # The same instant, spelled by another client: fractional seconds and an offset.
+    instant = datetime.datetime.fromisoformat(ready2["lastTransitionTime"].replace("Z", "+00:00"))
+    respelled = (instant.astimezone(datetime.timezone(datetime.timedelta(hours=1)))
+                 .isoformat(timespec="milliseconds"))
+    msvc2["status"]["conditions"] = [
+        {**c, "lastTransitionTime": respelled} if c["type"] == "Ready" else c
+        for c in msvc2["status"]["conditions"]]
+    stored = admin.update("modelservices", msvc2, subresource="status")
+    premise(condition(stored, "Ready")["lastTransitionTime"] == respelled,
+            f"the API server should store the time as written: {condition(stored, 'Ready')}")
+    count = wait_settled(op)
+    admin.patch("modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/b": "1"}}})
+    wait_reconciled_past(op, count)
+    wait_settled(op)
+    ready3 = condition(admin.get("modelservices", namespace, "web"), "Ready")
+    evidence.record("ready_after_respelling", ready3)
+    assert ready3 and ready3["lastTransitionTime"] == respelled, (
+        f"Ready.lastTransitionTime was rewritten though its status did not change: written "
+        f"{respelled!r} by another client, now {ready3 and ready3['lastTransitionTime']!r}")
 
 
 @pytest.mark.check("stale-update-conflict")
@@ -402,7 +427,8 @@ def test_operator_conflict_is_recomputed(admin, namespace, operators, control_pl
         changed_rv = int(changed["metadata"]["resourceVersion"])
         evidence.record("changed_at_resourceVersion", changed_rv)
         stats = proxy.wait_stats(lambda s: any(r["held_ms"] > 0 for r in s["recent"]),
-                                 WRITE_HOLD_S + 30, "the held write to be answered")
+                                 WRITE_HOLD_S + 30, "the held write to be answered",
+                                 premise=True)
         held = next(r for r in stats["recent"] if r["held_ms"] > 0)
         evidence.record("held_write", {k: held[k] for k in (
             "verb", "resource", "subresource", "name", "resource_version", "code", "held_ms")})

@@ -418,3 +418,61 @@ def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audi
         assert msvc["metadata"]["uid"] == successor["metadata"]["uid"]
         assert controller_ref(admin.get("deployments", namespace, "web"))["uid"] == \
             successor["metadata"]["uid"]
+
+
+@pytest.mark.check("finalizer-ordered-delete", case="child-finalizer")
+def test_cleanup_waits_for_held_child(admin, namespace, operators, audit, evidence, impl):
+    """finalizer-ordered-delete[child-finalizer]: a child held by a finalizer of its own is
+    deleted once and then waited for; the operator's finalizer stays until the API server
+    shows the child gone.
+
+    A delete is a request, not an event: a child with a finalizer (a backup hook, a
+    foreground deletion of its own dependents) gets a deletionTimestamp and stays until that
+    finalizer goes. On envtest a child without finalizers vanishes the moment it is deleted,
+    so "delete, then remove my finalizer in the same pass" looks right there, and leaves the
+    child behind its vanished owner on a real cluster. Deleting the child again on every pass
+    is the opposite mistake: a write per second for nothing. Here the Deployment carries a
+    finalizer of another controller's when the ModelService is deleted; through several
+    cleanup passes the ModelService must keep its finalizer and the Deployment be deleted
+    exactly once; when the other finalizer goes, the ModelService goes too.
+    """
+    op = operators.start()
+    create_modelservice(admin, namespace, "web")
+    wait_converged(admin, namespace, "web")
+    admin.patch("deployments", namespace, "web",
+                {"metadata": {"finalizers": ["example.com/hold"]}})
+    start = audit.sync(admin)
+    admin.delete("modelservices", namespace, "web")
+    wait_for(lambda: admin.get("deployments", namespace, "web"),
+             lambda d: bool(d["metadata"].get("deletionTimestamp")), 60,
+             "the operator to delete the Deployment (held by example.com/hold)")
+    # Several cleanup passes (the operator comes back every second while a child remains), or
+    # until its finalizer is gone, which is the failure this case is about.
+    passes = op.reconcile_count() + 3
+
+    def ours_left() -> bool:
+        m = admin.get("modelservices", namespace, "web")
+        return m is not None and FINALIZER in m["metadata"].get("finalizers", [])
+
+    wait_for(lambda: (op.reconcile_count(), ours_left()),
+             lambda seen: seen[0] >= passes or not seen[1], 30,
+             "three cleanup passes while the Deployment is held")
+    held = admin.get("modelservices", namespace, "web")
+    deletes = [r.describe() for r in select(audit.requests(start, audit.sync(admin)),
+                                            user=impl.user, namespace=namespace,
+                                            writes_only=True) if r.verb == "delete"]
+    evidence.record("operator_deletes_while_held", deletes)
+    evidence.record("finalizers_while_child_held", (held or {}).get("metadata", {}).get("finalizers"))
+    assert held is not None and FINALIZER in held["metadata"].get("finalizers", []), (
+        "the operator removed its finalizer while its Deployment still existed (deleting, held "
+        "by another finalizer): the ModelService is "
+        f"{'gone' if held is None else held['metadata'].get('finalizers')}")
+    assert admin.get("services", namespace, "web") is None, "the Service was not deleted"
+    dep_deletes = [d for d in deletes if d.startswith("delete deployments ")]
+    assert len(dep_deletes) == 1, (
+        f"the Deployment must be deleted once and then waited for; the operator sent "
+        f"{len(dep_deletes)} deletes: {dep_deletes}")
+
+    admin.patch("deployments", namespace, "web", {"metadata": {"finalizers": []}})
+    wait_gone(admin, "modelservices", namespace, "web",
+              what="the operator to finish once the Deployment is gone")

@@ -103,7 +103,7 @@ def block_owner_deletion_refused(admin: Kube, control_plane, namespace: str) -> 
         wait_for(lambda: probe.create("configmaps", namespace, {
             "apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": "owned", "ownerReferences": [ref]}}), bool, 10,
-            f"{PROBE_USER} to create a ConfigMap owned by a ModelService")
+            f"{PROBE_USER} to create a ConfigMap owned by a ModelService", premise=True)
         with pytest.raises(ApiException) as blocked:
             probe.create("configmaps", namespace, {
                 "apiVersion": "v1", "kind": "ConfigMap",

@@ -514,10 +514,28 @@ func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *ap
 		if err != nil {
 			return nil, err
 		}
+		// A condition whose status did not change keeps its stored lastTransitionTime as
+		// written: metav1.Time would re-encode it (dropping fractional seconds, moving an
+		// offset to UTC), a change of nothing that would cost a write.
+		if raw := storedCondition(stored, condType); raw != nil && raw["status"] == c["status"] {
+			if t, ok := raw["lastTransitionTime"]; ok {
+				c["lastTransitionTime"] = t
+			}
+		}
 		owned[condType] = c
 	}
 	out["conditions"] = mergeConditions(stored, owned)
 	return out, nil
+}
+
+// storedCondition is the stored condition of type condType, as stored, or nil.
+func storedCondition(stored []interface{}, condType string) map[string]interface{} {
+	for _, raw := range stored {
+		if m, ok := raw.(map[string]interface{}); ok && m["type"] == condType {
+			return m
+		}
+	}
+	return nil
 }
 
 // mergeConditions is the stored conditions list with each owned type replaced in place by

@@ -397,6 +397,20 @@ func TestComputeStatus(t *testing.T) {
 		}
 	})
 
+	t.Run("an unchanged condition keeps its stored spelling", func(t *testing.T) {
+		ms := ms.DeepCopy()
+		first, _ := computeStatus(ms, spec, dep, "", t0)
+		stored := storedForm(t, first)
+		conds := stored["conditions"].([]interface{})
+		// The same instant as written by another client: fractional seconds and an offset.
+		conds[0].(map[string]interface{})["lastTransitionTime"] = "2025-01-02T04:04:05.250+01:00"
+		ms.Object["status"] = stored
+		again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
+		if !equality.Semantic.DeepEqual(storedForm(t, again), stored) {
+			t.Errorf("nothing changed, yet the status differs:\n got %v\nwant %v", again, stored)
+		}
+	})
+
 	t.Run("owned conditions appended when absent", func(t *testing.T) {
 		ms := ms.DeepCopy()
 		audited := map[string]interface{}{"type": "Audited", "status": "True", "reason": "Checked",

@@ -149,14 +149,16 @@ def state_lost(state_path: Path | str) -> str | None:
 
 def write_kubeconfig(path: Path, server: str, ca_cert: Path, user: str, cert: Path, key: Path,
                      context: str = "modeldock") -> Path:
-    """Write a kubeconfig for one client-certificate user; return ``path``."""
+    """Write a kubeconfig for one client-certificate user; return ``path``. File paths are
+    written absolute: a kubeconfig's relative paths are read relative to the kubeconfig's own
+    folder, and the operators run in folders of their own."""
     config = {
         "apiVersion": "v1",
         "kind": "Config",
-        "clusters": [{"name": context, "cluster": {"server": server,
-                                                   "certificate-authority": str(ca_cert)}}],
-        "users": [{"name": user, "user": {"client-certificate": str(cert),
-                                           "client-key": str(key)}}],
+        "clusters": [{"name": context, "cluster": {
+            "server": server, "certificate-authority": str(Path(ca_cert).resolve())}}],
+        "users": [{"name": user, "user": {"client-certificate": str(Path(cert).resolve()),
+                                           "client-key": str(Path(key).resolve())}}],
         "contexts": [{"name": context, "context": {"cluster": context, "user": user}}],
         "current-context": context,
     }
@@ -205,18 +207,22 @@ class ControlPlane:
 
     @property
     def server(self) -> str:
-        assert self.state is not None, "control plane not started"
-        return self.state.server
+        return self._state().server
 
     @property
     def admin_kubeconfig(self) -> Path:
-        assert self.state is not None, "control plane not started"
-        return Path(self.state.admin_kubeconfig)
+        return Path(self._state().admin_kubeconfig)
 
     @property
     def audit_log(self) -> Path:
-        assert self.state is not None, "control plane not started"
-        return Path(self.state.audit_log)
+        return Path(self._state().audit_log)
+
+    def _state(self) -> State:
+        """The running control plane's state; ControlPlaneError before ``start()``/``attach()``
+        (a harness error, never a verdict on an operator)."""
+        if self.state is None:
+            raise ControlPlaneError("control plane not started: call start() or attach() first")
+        return self.state
 
     # ------------------------------------------------------------------ lifecycle
     def __enter__(self) -> ControlPlane:
@@ -410,7 +416,7 @@ class ControlPlane:
         etcd; it cannot restart the API server (only the owner can) and ``stop()`` leaves it
         running. Raises ControlPlaneError if the state file is missing or the server is down.
         """
-        path = Path(state_path)
+        path = Path(state_path).resolve()
         try:
             data = json.loads(path.read_text())
         except (OSError, ValueError) as exc:

@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 
+from harness.verdicts import PremiseFailed
+
 T = TypeVar("T")
 
 #: The User-Agent of every request the harness makes (``harness.audit.Request.by_harness``).
@@ -158,26 +160,41 @@ class Kube:
 
 
 def wait_for(fetch: Callable[[], T | None], predicate: Callable[[T], bool], timeout: float,
-             what: str, interval: float = 0.1) -> T:
+             what: str, interval: float = 0.1, *, premise: bool = False) -> T:
     """Poll ``fetch()`` until ``predicate(value)`` holds; return that value.
 
-    Raises ``AssertionError`` after ``timeout`` seconds with ``what`` and the last value seen,
-    so a failed check shows what it expected and what it last observed.
+    After ``timeout`` seconds it raises, so a failed check shows what it expected and what it
+    last observed, and says whose failure it was (harness/verdicts.py):
+
+    - ``AssertionError`` with ``what`` and the last value seen: the operator did not bring
+      about what the check waited for (the check's verdict ``fail``);
+    - ``PremiseFailed`` instead, with ``premise=True``: a set-up wait, about the experiment
+      rather than the operator (verdict ``error``);
+    - the last ``ApiException``, when every poll failed with one (the harness's own requests
+      were refused or the API server was down): never the operator's failure.
     """
     deadline = time.monotonic() + timeout
     last: T | None = None
-    last_exc: Exception | None = None
+    last_exc: ApiException | None = None
+    answered = False
     while True:
         try:
             last = fetch()
+            answered = True
             if last is not None and predicate(last):
                 return last
         except ApiException as exc:
             last_exc = exc
         if time.monotonic() > deadline:
+            if not answered and last_exc is not None:
+                raise last_exc
             detail = f"; last error: {last_exc.status} {last_exc.reason}" if last_exc else ""
-            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}{detail}\n"
-                                 f"last observed: {_short(last)}")
+            message = (f"timed out after {timeout:.0f}s waiting for {what}{detail}\n"
+                       f"last observed: {_short(last)}")
+            if premise:
+                raise PremiseFailed(f"premise not met (the check could not judge the operator): "
+                                    f"{message}")
+            raise AssertionError(message)
         time.sleep(interval)
 
 

@@ -280,7 +280,8 @@ class ManagedProcess:
 
         Raises subprocess.TimeoutExpired if it is still running.
         """
-        assert self._proc is not None, f"{self.name} was never started"
+        if self._proc is None:
+            raise ProcessError(f"{self.name} was never started")
         return self._proc.wait(timeout)
 
     def signal(self, sig: int) -> None:

@@ -65,6 +65,7 @@ from harness.operators import (
 )
 from harness.process import identity_alive, set_death_signal
 from harness.report import PREMISES
+from harness.verdicts import VERDICT_ERROR, VERDICT_FAIL, PremiseFailed
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TIERS = ("envtest", "sim", "kind", "existing")
@@ -162,26 +163,27 @@ def junit_name(item: pytest.Item) -> str | None:
     return f"{marker.args[0]}{suffix}"
 
 
-class PremiseFailed(Exception):
-    """A check's set-up did not produce the situation the check is about (the fault was not
-    injected, the API server did not answer as the experiment needs): the check could not
-    judge the operator. Reported as the check's ``verdict`` ``error``, never as a failure of
-    the operator (see ``verdict_of``). Raise it through ``conformance.support.premise``."""
-
-
-#: The ``verdict`` property of a check's JUnit testcase, when it did not pass.
-VERDICT_FAIL = "fail"    # the check's own oracle failed: an assertion about the operator
-VERDICT_ERROR = "error"  # set-up, premise or harness error: the operator was not judged
+#: Harness modules whose AssertionError is an oracle's on purpose: ``wait_for`` and the API
+#: proxy's ``wait_stats`` time out waiting for what the operator must do. An AssertionError
+#: raised anywhere else in harness/ is an internal invariant, a harness error.
+ORACLE_MODULES = (Path(__file__).parent / "kube.py", Path(__file__).parent / "apiproxy")
 
 
 def verdict_of(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
-    """``fail`` when the check's body raised AssertionError (its oracle: an ``assert``, or a
-    ``wait_for`` that timed out waiting for what the operator must do), else ``error`` (a
-    ``PremiseFailed``, an API error of the harness's own requests, any other exception)."""
-    if excinfo is not None and excinfo.errisinstance(AssertionError) \
-            and not excinfo.errisinstance(PremiseFailed):
-        return VERDICT_FAIL
-    return VERDICT_ERROR
+    """``fail`` when the check raised AssertionError from its own code (its oracle: an
+    ``assert`` in conformance/, or a ``wait_for`` that timed out waiting for what the operator
+    must do), else ``error``: a ``PremiseFailed``, an API error of the harness's own requests,
+    an AssertionError of an internal invariant of the harness, any other exception."""
+    if excinfo is None or not excinfo.errisinstance(AssertionError) \
+            or excinfo.errisinstance(PremiseFailed):
+        return VERDICT_ERROR
+    raised_in = Path(str(excinfo.traceback[-1].path)).resolve()
+    harness_dir = Path(__file__).resolve().parent
+    if raised_in.is_relative_to(harness_dir) and not any(
+            raised_in == m.resolve() or raised_in.is_relative_to(m.resolve())
+            for m in ORACLE_MODULES):
+        return VERDICT_ERROR
+    return VERDICT_FAIL
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -95,6 +95,7 @@ import yaml
 from harness import process
 from harness.controlplane import write_kubeconfig
 from harness.process import ManagedProcess, ProcessError, log_tail, wait_until
+from harness.verdicts import PremiseFailed
 
 if TYPE_CHECKING:
     from harness.controlplane import ControlPlane
@@ -347,9 +348,11 @@ class ApiProxy:
         return dict(self.stats()["resources"].get(resource, zero))
 
     def wait_stats(self, predicate: Callable[[dict[str, Any]], bool], timeout: float,
-                   what: str) -> dict[str, Any]:
-        """Poll ``stats()`` until ``predicate(stats)`` holds; return those stats. Raises
-        AssertionError naming ``what`` with the last stats' resources after ``timeout`` s."""
+                   what: str, *, premise: bool = False) -> dict[str, Any]:
+        """Poll ``stats()`` until ``predicate(stats)`` holds; return those stats. After
+        ``timeout`` s it raises AssertionError naming ``what`` with the last stats' resources
+        (the operator did not do what the check waited for), or, with ``premise=True``,
+        PremiseFailed (a wait on the proxy's own doing: the check could not judge)."""
         deadline = time.monotonic() + timeout
         while True:
             stats = self.stats()
@@ -357,6 +360,10 @@ class ApiProxy:
                 if predicate(stats):
                     return stats
             if time.monotonic() > deadline:
-                raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}; proxy "
-                                     f"resources: {json.dumps(stats['resources'], indent=1)}")
+                message = (f"timed out after {timeout:.0f}s waiting for {what}; proxy "
+                           f"resources: {json.dumps(stats['resources'], indent=1)}")
+                if premise:
+                    raise PremiseFailed(f"premise not met (the check could not judge the "
+                                        f"operator): {message}")
+                raise AssertionError(message)
             time.sleep(0.05)

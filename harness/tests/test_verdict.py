@@ -38,6 +38,27 @@ def test_harness_error():
     raise ConnectionRefusedError("admin client could not connect")
 
 
+@pytest.mark.check("internal")
+def test_internal_invariant():
+    from harness.controlplane import ControlPlane
+
+    ControlPlane().kubeconfig_for("nobody")  # an assert of the harness's own, not an oracle
+
+
+@pytest.mark.check("timeout")
+def test_oracle_wait():
+    from harness.kube import wait_for
+
+    wait_for(lambda: {"replicas": 1}, lambda d: d["replicas"] == 2, 0.2, "replicas to be 2")
+
+
+@pytest.mark.check("setup-wait")
+def test_setup_wait():
+    from harness.kube import wait_for
+
+    wait_for(lambda: {"held": 0}, lambda d: d["held"] > 0, 0.2, "the proxy to hold", premise=True)
+
+
 @pytest.mark.check("setup")
 def test_setup(broken):
     pass
@@ -57,10 +78,11 @@ def test_verdicts_in_junit_and_only_the_oracle_kills(pytester: pytest.Pytester,
     pytester.runpytest_subprocess(f"--junitxml={xml}", "-p", "no:cacheprovider")
     res = mutant_run.read_junit(xml)
     # Testcases keep their function names here: no ``evidence`` fixture recorded a check id.
-    assert res.failed == ["test_oracle"]
-    assert sorted(res.errors) == ["test_harness_error", "test_premise", "test_setup"]
+    assert res.failed == ["test_oracle", "test_oracle_wait"]
+    assert sorted(res.errors) == ["test_harness_error", "test_internal_invariant",
+                                  "test_premise", "test_setup", "test_setup_wait"]
     assert res.passed == ["test_passes"]
-    assert res.killed_by == ["test_oracle"]
+    assert res.killed_by == ["test_oracle", "test_oracle_wait"]
 
 
 def test_premise_helper_raises_premise_failed() -> None:
