@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from typing import Any
 
 from harness import mutants
 from python_operator import controller
@@ -82,15 +82,8 @@ def _name(resource: client_.Resource, obj: controller.Obj) -> str:
 
 
 class RetryStaleReconciler(controller.ModelServiceReconciler):
-    def __init__(
-        self,
-        *,
-        reader: controller.Reader,
-        writer: controller.Writer,
-        live: controller.APIReader,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
-    ) -> None:
-        super().__init__(reader=reader, writer=RetryStaleWriter(writer), live=live, now=now)
+    def __init__(self, *, writer: controller.Writer, **options: Any) -> None:
+        super().__init__(writer=RetryStaleWriter(writer), **options)
 
 
 PATCHES = (mutants.Patch(controller, "ModelServiceReconciler", RetryStaleReconciler),)

@@ -25,6 +25,8 @@ from python_operator.runtime.reconcile import Result
 
 Obj = dict[str, Any]
 MUTANTS = list(mutants.declared())
+#: The real reconciler class, as the real main builds it (no mutant installed).
+ORIGINAL_RECONCILER = controller.ModelServiceReconciler
 T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 
@@ -529,3 +531,24 @@ def test_event_every_reconcile_records_when_nothing_changed(monkeypatch) -> None
     assert reconcile_recording(cache_of(*world), client) == [
         "Normal Reconciled ModelService reconciled"]
     assert client.calls == [], "no other write"
+
+
+@pytest.mark.parametrize("mutant_id", MUTANTS)
+def test_a_replacement_reconciler_takes_what_main_passes(mutant_id: str) -> None:
+    """A mutant's reconciler class is built by the real ``main`` with the real operator's
+    keyword arguments (reader, writer, live, recorder, ...): a subclass whose ``__init__``
+    lost one dies at start-up, a broken mutant rather than a caught one (retry-stale did, when
+    the recorder was added)."""
+    import inspect
+
+    module = load(mutant_id)
+    classes = [p.value for p in module.PATCHES
+               if p.target is controller and p.name == "ModelServiceReconciler"]
+    if not classes:
+        pytest.skip("the mutant does not replace the reconciler")
+    real = inspect.signature(ORIGINAL_RECONCILER.__init__).parameters
+    options = {name: FakeClient() if name == "writer" else FakeCache()
+               for name, p in real.items() if name != "self" and p.default is p.empty}
+    options["recorder"] = None
+    reconciler = classes[0](**options)
+    assert isinstance(reconciler, ORIGINAL_RECONCILER)
