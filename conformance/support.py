@@ -33,8 +33,7 @@ def premise(condition: object, message: str) -> None:
     (verdict ``error``), never as the operator failing it, and the kill matrix never counts
     as a kill. Use ``assert`` for what the operator is judged on."""
     if not condition:
-        raise PremiseFailed(f"premise not met (the check could not judge the operator): "
-                            f"{message}")
+        raise PremiseFailed.because(message)
 
 
 def modelservice(name: str, **spec: Any) -> dict[str, Any]:

@@ -192,8 +192,7 @@ def wait_for(fetch: Callable[[], T | None], predicate: Callable[[T], bool], time
             message = (f"timed out after {timeout:.0f}s waiting for {what}{detail}\n"
                        f"last observed: {_short(last)}")
             if premise:
-                raise PremiseFailed(f"premise not met (the check could not judge the operator): "
-                                    f"{message}")
+                raise PremiseFailed.because(message)
             raise AssertionError(message)
         time.sleep(interval)
 

@@ -21,3 +21,8 @@ class PremiseFailed(Exception):
     never as a failure of the operator. Raise it through ``conformance.support.premise``, or
     ``harness.kube.wait_for(..., premise=True)`` for a set-up wait. Not an AssertionError, on
     purpose."""
+
+    @classmethod
+    def because(cls, message: str) -> PremiseFailed:
+        """A PremiseFailed whose text says the check could not judge the operator, and why."""
+        return cls(f"premise not met (the check could not judge the operator): {message}")

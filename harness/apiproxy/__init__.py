@@ -363,7 +363,6 @@ class ApiProxy:
                 message = (f"timed out after {timeout:.0f}s waiting for {what}; proxy "
                            f"resources: {json.dumps(stats['resources'], indent=1)}")
                 if premise:
-                    raise PremiseFailed(f"premise not met (the check could not judge the "
-                                        f"operator): {message}")
+                    raise PremiseFailed.because(message)
                 raise AssertionError(message)
             time.sleep(0.05)
