@@ -22,7 +22,7 @@ help:
 	@echo "make mutants      the suite against every mutant operator: reports/mutants.json, kill matrix"
 	@echo "make rbac-ablation  every right in config/rbac/role.yaml taken away in turn: reports/rbac-ablation.json"
 	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
-	@echo "make apiproxy-test  go test of the API proxy (harness/apiproxy)"
+	@echo "make apiproxy-test  go test of the API proxy (harness/faults/apiproxy)"
 	@echo "make clean        remove build/, reports/ and the virtualenv (the binary cache stays)"
 
 $(STAMP): pyproject.toml
@@ -48,9 +48,9 @@ go-test: binaries apiproxy-test
 
 # The API proxy's own unit tests (path parser, hold/release ordering): no binaries needed.
 apiproxy-test:
-	cd harness/apiproxy && go test -count=1 ./...
+	cd harness/faults/apiproxy && go test -count=1 ./...
 
-GO_DIRS := go_reference harness/apiproxy
+GO_DIRS := go_reference harness/faults/apiproxy
 
 go-vet:
 	for d in $(GO_DIRS); do (cd $$d && go vet ./... && test -z "$$(gofmt -l .)") || exit 1; done
@@ -84,21 +84,21 @@ MUTANT_WORKERS ?= 4
 MUTANT_ARGS ?=
 .PHONY: mutants mutants-ci
 mutants: binaries
-	$(PY) -m harness.mutant_run --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
+	$(PY) -m harness.mutants.runner --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
 
 mutants-ci: binaries
-	$(PY) -m harness.mutant_run --ci --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
+	$(PY) -m harness.mutants.runner --ci --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
 
 # The RBAC ablation: for every (API group, resource, verb) in config/rbac/role.yaml, checks run
 # with the operator bound to the role minus that right, and one must fail on a 403 the missing
-# right explains (harness/rbac_ablation.toml: which checks, which rights are pending). Writes
+# right explains (harness/rbac/ablation.toml: which checks, which rights are pending). Writes
 # reports/rbac-ablation.json and adds the table to reports/comparison.{md,html}. Exits
 # non-zero if a right is needed by nothing or the whole role is not enough. rbac-ablation-ci
 # is the subset `make test` runs: each right against its shown_by checks only.
 ABLATION_ARGS ?=
 .PHONY: rbac-ablation rbac-ablation-ci
 rbac-ablation: binaries
-	$(PY) -m harness.rbac_ablation --workers 3 --jobs 2 $(ABLATION_ARGS)
+	$(PY) -m harness.rbac.ablation --workers 3 --jobs 2 $(ABLATION_ARGS)
 
 rbac-ablation-ci: binaries
-	$(PY) -m harness.rbac_ablation --ci --jobs 3 $(ABLATION_ARGS)
+	$(PY) -m harness.rbac.ablation --ci --jobs 3 $(ABLATION_ARGS)

@@ -412,7 +412,7 @@ def test_operator_conflict_is_recomputed(admin, namespace, operators, control_pl
     that resends the rejected object, once or in a loop, fails; so does one that never writes
     again.
     """
-    from harness.apiproxy import ApiProxy
+    from harness.faults.apiproxy import ApiProxy
 
     with ApiProxy.for_user(control_plane, impl.user, workdir=tmp_path) as proxy:
         op = operators.start(kubeconfig=proxy.kubeconfig)

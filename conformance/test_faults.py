@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from conformance.support import create_modelservice, premise, wait_converged, wait_settled
-from harness.apiproxy import ApiProxy
 from harness.audit import select
-from harness.faultproxy import FaultProxy, with_server
+from harness.faults.apiproxy import ApiProxy
+from harness.faults.tcpproxy import FaultProxy, with_server
 from harness.kube import Kube, wait_for
 
 #: The resources the operator watches in its namespace.

@@ -375,7 +375,7 @@ def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audi
     deleted once both children exist. The finalizer must not go while they do; afterwards
     (events released) a new ModelService of the same name must converge.
     """
-    from harness.apiproxy import ApiProxy
+    from harness.faults.apiproxy import ApiProxy
 
     with ApiProxy.for_user(control_plane, impl.user, workdir=tmp_path) as proxy:
         op = operators.start(kubeconfig=proxy.kubeconfig)

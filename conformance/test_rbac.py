@@ -16,10 +16,10 @@ from conformance.support import (
     premise,
     status_of,
 )
-from harness import rbac
 from harness.audit import AuditLog, select
 from harness.kube import Kube, wait_for
-from harness.pytest_plugin import operator_role
+from harness.plugin import operator_role
+from harness.rbac import role as rbac
 
 #: (verb, resource, API group, namespace or "<own>"/"<other>"/"" for cluster scope, allowed?)
 #: "allowed" is what config/rbac/role.yaml grants; under a reduced role (the RBAC ablation) a

@@ -32,14 +32,15 @@ import threading
 import time
 from pathlib import Path
 
-from harness import binaries, runs
-from harness.controlplane import ControlPlane, ControlPlaneError, state_lost
+from harness import runs
+from harness.envtest import binaries
+from harness.envtest.controlplane import ControlPlane, ControlPlaneError, state_lost
+from harness.envtest.process import pid_alive, run_group
 from harness.operators import ImplementationError, load_implementations
-from harness.process import pid_alive, run_group
+from harness.paths import BUILD_DIR, CONFORMANCE_DIR, REPO_ROOT, REPORTS_DIR
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_STATE_DIR = REPO_ROOT / "build" / "up"
-DEFAULT_REPORTS = REPO_ROOT / "reports"
+DEFAULT_STATE_DIR = BUILD_DIR / "up"
+DEFAULT_REPORTS = REPORTS_DIR
 
 
 def _say(line: str) -> None:
@@ -184,7 +185,7 @@ def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
     code ``CONTROL_PLANE_LOST``). On Ctrl-C or SIGTERM pytest's process group gets SIGTERM,
     then SIGKILL after ``PYTEST_STOP_TIMEOUT`` seconds, and the KeyboardInterrupt propagates.
     """
-    from harness.pytest_plugin import CONTROL_PLANE_LOST
+    from harness.plugin import CONTROL_PLANE_LOST
 
     junit = reports / f"junit-{impl_id}.xml"
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra):
@@ -192,7 +193,7 @@ def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
         extra = ["-n", os.environ.get("MODELDOCK_WORKERS", "4"), *extra]
     scratch = runs.temp_dir("suite")
     try:
-        cmd = [sys.executable, "-m", "pytest", str(REPO_ROOT / "conformance"),
+        cmd = [sys.executable, "-m", "pytest", str(CONFORMANCE_DIR),
                f"--impl={impl_id}", f"--control-plane-state={state_path}",
                f"--junitxml={scratch / junit.name}", f"--artifacts-dir={reports / 'artifacts'}",
                "-v", "-p", "no:cacheprovider", *[f"--impl-file={f}" for f in impl_files], *extra]

@@ -73,9 +73,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = REPO_ROOT / "reports" / "bench.json"
-LOG_DIR = REPO_ROOT / "build" / "bench"
+from harness.paths import BUILD_DIR, REPORTS_DIR
+
+DEFAULT_OUT = REPORTS_DIR / "bench.json"
+LOG_DIR = BUILD_DIR / "bench"
 
 #: The figures of every implementation, in this order (DESIGN.md section 8).
 FIGURE_KEYS: tuple[str, ...] = (
@@ -492,7 +493,7 @@ def render_table(report: Mapping[str, Any]) -> str:
 
 # =========================================================================== machine
 def _run(cmd: Sequence[str]) -> str:
-    from harness import process
+    from harness.envtest import process
 
     try:
         return process.run(list(cmd), capture_output=True, text=True, timeout=30).stdout.strip()
@@ -695,7 +696,7 @@ def vm_kib(pid: int, field_name: str) -> int | None:
 def bench_control_plane(workdir: Path | None = None) -> Any:
     """The control plane the bench runs on (its /16 Service range holds every run's Services:
     envtest never frees a ClusterIP)."""
-    from harness.controlplane import ControlPlane
+    from harness.envtest.controlplane import ControlPlane
 
     return ControlPlane(workdir=workdir)
 
@@ -798,7 +799,7 @@ class Bench:
 
     # ------------------------------------------------------------ plumbing
     def _namespace(self, impl_id: str, label: str) -> str:
-        from harness.pytest_plugin import create_namespace
+        from harness.plugin import create_namespace
 
         return create_namespace(self.admin, f"bench-{impl_id}-{label}-{self._run_id}",
                                 self.impls[impl_id].user)
@@ -869,7 +870,7 @@ class Bench:
         ModelService create in a new API server waits about 2 s (kube-apiserver adds the
         quota admission evaluator for the new resource: "quota admission added evaluator for:
         modelservices.modeldock.io"); that belongs to no implementation."""
-        from harness.pytest_plugin import create_namespace
+        from harness.plugin import create_namespace
 
         ns = create_namespace(self.admin, f"bench-warmup-{self._run_id}", "modeldock:nobody")
         t0 = time.monotonic()
@@ -1097,7 +1098,7 @@ def _versions(cp: Any, admin: Any) -> tuple[str, str]:
         api = ""
     etcd = ""
     try:
-        from harness import binaries
+        from harness.envtest import binaries
 
         out = _run([str(binaries.ensure(["etcd"])["etcd"]), "--version"])
         m = re.search(r"etcd Version: (\S+)", out)
@@ -1145,8 +1146,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
 
-    from harness import binaries, runs
-    from harness.controlplane import ControlPlaneError
+    from harness import runs
+    from harness.envtest import binaries
+    from harness.envtest.controlplane import ControlPlaneError
     from harness.operators import ImplementationError, load_implementations
 
     settings = settings_from_args(args)

@@ -22,10 +22,16 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from harness.process import ManagedProcess, ProcessError, free_port, log_tail, run, wait_until
+from harness.envtest.process import (
+    ManagedProcess,
+    ProcessError,
+    free_port,
+    log_tail,
+    run,
+    wait_until,
+)
+from harness.paths import BUILD_DIR, REPO_ROOT
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-BUILD_DIR = REPO_ROOT / "build"
 DEFAULT_IMPL_FILE = Path(__file__).resolve().parent / "implementations.toml"
 
 #: Exit code of a process that reached its crash point (CONTRACT.md).

@@ -32,26 +32,18 @@ from typing import Any
 from junitparser import Error, Failure, JUnitXml, Skipped, TestCase, TestSuite
 
 from harness.audit import WRITE_VERBS
+from harness.checks import base_check, check_sort_key
 from harness.runs import write_text_atomic
-
-#: Check ids in the order DESIGN.md section 7 lists them; unknown ids sort after these.
-CHECK_ORDER = [
-    "create-converges", "noop-stable", "progressing-without-kubelet", "foreign-conditions-kept",
-    "stale-update-conflict", "restart-reconverges", "child-repaired", "finalizer-ordered-delete",
-    "deletion-policy", "replaced-child-kept",
-    "child-conflict", "invalid-rejected", "parity", "watch-recovers", "leader-failover",
-    "rbac-least-privilege", "events-recorded", "ready-with-kwok",
-]
 
 #: Properties that describe the check rather than being evidence.
 _META = {"check", "implementation", "why", "teaches"}
 
 #: The property naming the evidence keys that are premises of the check, not the operator's
-#: proof (``Evidence.premise`` in harness/pytest_plugin.py), a JSON list.
+#: proof (``Evidence.premise`` in harness/plugin/__init__.py), a JSON list.
 PREMISES = "premises"
 
 #: Evidence the harness records for every check from the audit log (``account_requests`` in
-#: harness/pytest_plugin.py), as opposed to the evidence a check records itself.
+#: harness/plugin/__init__.py), as opposed to the evidence a check records itself.
 AUDIT_EVIDENCE = ("api_requests", "writes_ok", "writes_failed", "conflicts_409", "write_order",
                   "timeline")
 
@@ -229,11 +221,6 @@ def _properties(case: TestCase) -> dict[str, str]:
     return props
 
 
-def _sort_key(check_id: str) -> tuple[int, str]:
-    base = check_id.split("[")[0]
-    return (CHECK_ORDER.index(base) if base in CHECK_ORDER else len(CHECK_ORDER), check_id)
-
-
 def build(junit_files: Iterable[Path], implementations: Mapping[str, Any] | None = None) -> Report:
     """Read ``junit-<impl>.xml`` files into a Report. A missing file gives that implementation
     no results (every check "missing"), so a run that crashed is never reported as passing."""
@@ -265,7 +252,7 @@ def build(junit_files: Iterable[Path], implementations: Mapping[str, Any] | None
                     outcome=outcome, time_s=float(case.time or 0.0), message=message,
                     evidence={k: v for k, v in props.items() if k not in _META},
                     details=details)
-    ordered = sorted(checks.values(), key=lambda c: _sort_key(c.id))
+    ordered = sorted(checks.values(), key=lambda c: check_sort_key(c.id))
     return Report(implementations=impls, titles=titles, checks=ordered, runs=runs)
 
 
@@ -433,11 +420,6 @@ def format_number(value: float | None, unit: str = "") -> str:
 
 
 # --------------------------------------------------------------------------- mutants
-def base_check(check_id: str) -> str:
-    """``watch-recovers[cut]`` -> ``watch-recovers``: the check a JUnit case belongs to."""
-    return check_id.split("[", 1)[0]
-
-
 @dataclass
 class Mutant:
     """A deliberately broken implementation and the checks that caught it."""
@@ -479,7 +461,7 @@ class KillMatrix:
 
 
 def kill_matrix(data: Mapping[str, Any]) -> KillMatrix:
-    """Read the dict of ``reports/mutants.json`` (written by ``harness.mutant_run``)::
+    """Read the dict of ``reports/mutants.json`` (written by ``harness.mutants.runner``)::
 
         {"mutants": {"<mutant>": {"failed_checks": [JUnit case name, ...], "doc": "...",
                                   "killed_by": [base check id, ...], "ran": true, ...}},
@@ -502,13 +484,13 @@ def kill_matrix(data: Mapping[str, Any]) -> KillMatrix:
             killed.setdefault(m, set()).add(base_check(check_id))
             cases.setdefault(m, set())
     checks = sorted(set().union(*killed.values()) | {base_check(c) for c in raw_checks},
-                    key=_sort_key)
+                    key=check_sort_key)
     mutants = []
     for m, bases in killed.items():
         raw = raw_mutants.get(m) or {}
         per_check = {b: sorted(c for c in cases[m] if base_check(c) == b) for b in bases}
         mutants.append(Mutant(name=m, doc=str(raw.get("doc", "")).strip(),
-                              killed_by=sorted(bases, key=_sort_key),
+                              killed_by=sorted(bases, key=check_sort_key),
                               cases={b: c for b, c in per_check.items() if c},
                               ran=bool(raw.get("ran", True))))
     return KillMatrix(mutants=mutants, checks=checks)
@@ -534,7 +516,7 @@ class AblatedRight:
 
 @dataclass
 class Ablation:
-    """``reports/rbac-ablation.json`` (written by ``harness.rbac_ablation``) for the report."""
+    """``reports/rbac-ablation.json`` (written by ``harness.rbac.ablation``) for the report."""
 
     rights: list[AblatedRight]
     implementations: list[str]

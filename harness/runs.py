@@ -1,7 +1,7 @@
 """Runs and what they own: a dead run leaves nothing behind, and only its owner writes reports.
 
 A *run* is one entry point of ModelDock: ``python -m harness ...``, ``python -m
-harness.mutant_run``, ``python -m harness.bench``, or a controlling pytest process. It calls
+harness.mutants.runner``, ``python -m harness.bench``, or a controlling pytest process. It calls
 ``claim()`` first, which puts its process identity (``harness.process.process_identity``:
 pid and start time) in the environment variable ``MODELDOCK_RUN``. Every process it starts
 inherits that mark (pytest, its xdist workers, control planes, operators, kubectl, builds),
@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.process import identity_alive, process_identity
+from harness.envtest.process import identity_alive, process_identity
 
 #: The environment variable that marks every process of a run with its owner's identity.
 RUN_ENV = "MODELDOCK_RUN"

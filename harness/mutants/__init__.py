@@ -1,10 +1,10 @@
 """Mutants: deliberately wrong ModelService operators, each one anti-pattern that operator
 authors really ship. A conformance check that no broken controller can fail is worth
 nothing; running the suite against every mutant shows which check catches which mistake
-(``python -m harness.mutant_run``, ``make mutants``).
+(``python -m harness.mutants.runner``, ``make mutants``).
 
 A mutant is the real Python operator with exactly one behaviour replaced. Each module here
-is an entry point, ``python -m harness.mutants.<name>`` (module name with underscores, mutant
+in ``operators/`` is an entry point, ``python -m harness.mutants.operators.<name>`` (module name with underscores, mutant
 id with dashes), that imports ``python_operator``, declares its replacement as ``PATCHES``
 (a subclass that overrides one method, or a function that wraps or replaces one function)
 and runs the real ``main`` with them applied. ``python_operator`` and ``go_reference`` carry
@@ -76,7 +76,7 @@ def module_name(mutant_id: str) -> str:
 
 
 def module_path(mutant_id: str) -> Path:
-    return Path(__file__).resolve().parent / f"{module_name(mutant_id)}.py"
+    return Path(__file__).resolve().parent / "operators" / f"{module_name(mutant_id)}.py"
 
 
 def declared(path: Path = MUTANTS_FILE) -> dict[str, dict[str, Any]]:

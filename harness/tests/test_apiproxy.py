@@ -2,7 +2,7 @@
 passes watches, holds the watch events of chosen resources (and only those) until released,
 and carries the Go operator over HTTP/2 to convergence. Needs the Kubernetes binaries and Go.
 (The proxy's own logic, the path parser and the hold ordering are unit-tested in Go:
-``go test`` in harness/apiproxy.)"""
+``go test`` in harness/faults/apiproxy.)"""
 
 from __future__ import annotations
 
@@ -23,13 +23,13 @@ import yaml
 from kubernetes.client.exceptions import ApiException
 
 from conformance.support import create_modelservice, wait_converged
-from harness.apiproxy import ApiProxy, ApiProxyError
 from harness.audit import AuditLog, select
-from harness.controlplane import ControlPlane
+from harness.envtest.controlplane import ControlPlane
+from harness.envtest.process import free_port
+from harness.faults.apiproxy import ApiProxy, ApiProxyError
 from harness.kube import Kube, wait_for
 from harness.operators import OperatorProcess, get_implementation
-from harness.process import free_port
-from harness.pytest_plugin import create_namespace
+from harness.plugin import create_namespace
 
 USER = "modeldock:apiproxy-test"
 WAIT = 30.0  # seconds: a bound for anything to arrive on a loaded machine, never a measurement

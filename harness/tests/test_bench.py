@@ -267,7 +267,7 @@ def test_cpu_seconds_of_this_process() -> None:
 
 
 def test_bench_control_plane_widens_the_service_range(tmp_path: Path) -> None:
-    from harness.controlplane import State
+    from harness.envtest.controlplane import State
 
     cp = bench.bench_control_plane(tmp_path)
     cp.state = State(tier="envtest", server="https://127.0.0.1:1", workdir=str(tmp_path),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import binaries
+from harness.envtest import binaries
 
 
 def _exe(path: Path) -> Path:

@@ -13,9 +13,9 @@ import pytest
 from kubernetes.client.exceptions import ApiException
 
 from harness.audit import AuditLog, instance_group, select
-from harness.controlplane import ControlPlane
+from harness.envtest.controlplane import ControlPlane
+from harness.envtest.process import pid_alive
 from harness.kube import Kube
-from harness.process import pid_alive
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.faultproxy import FaultProxy, with_server
-from harness.pki import CertificateAuthority
+from harness.envtest.pki import CertificateAuthority
+from harness.faults.tcpproxy import FaultProxy, with_server
 
 
 class EchoServer:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.controlplane import ControlPlane
+from harness.envtest.controlplane import ControlPlane
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: Generous bounds (seconds) for a loaded 2-core machine shared with other test runs.
@@ -233,7 +233,7 @@ def check_on_private_plane(now: list[Proc]) -> bool:
 
 @pytest.fixture
 def binaries_ready() -> None:
-    from harness import binaries
+    from harness.envtest import binaries
 
     binaries.ensure(binaries.ENVTEST_BINARIES)
 
@@ -334,7 +334,7 @@ def test_lost_control_plane_stops_the_run_with_one_line(plane: ControlPlane, tmp
             proc.kill()
             proc.wait()
     out = (tmp_path / "pytest.log").read_text()
-    from harness.pytest_plugin import CONTROL_PLANE_LOST
+    from harness.plugin import CONTROL_PLANE_LOST
 
     assert code == CONTROL_PLANE_LOST, out
     lines = [line for line in out.splitlines() if "control plane lost" in line]

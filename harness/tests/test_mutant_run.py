@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import mutant_run
+from harness import checks
+from harness.mutants import runner as mutant_run
 
 PASS = '<testcase classname="conformance.x" name="{name}" time="1.0"/>'
 FAIL = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
@@ -141,29 +142,16 @@ def test_info_is_copied_into_each_mutant(results) -> None:
     assert data["mutants"]["no-owns"]["seconds"] == 3
 
 
-def test_base_check() -> None:
-    assert mutant_run.base_check("watch-recovers[connection-stall]") == "watch-recovers"
-    assert mutant_run.base_check("noop-stable") == "noop-stable"
-
-
-def test_check_functions_are_read_from_the_check_markers() -> None:
-    functions = mutant_run.check_functions()
-    assert functions["noop-stable"] == ["test_noop_stable"]
-    assert functions["watch-recovers[compaction-410]"] == ["test_watch_expired_after_compaction"]
-    assert "test_watch_expired_after_compaction" in functions["watch-recovers"]
-    assert len(functions["watch-recovers"]) == 4
-
-
 def test_every_caught_by_names_a_check_and_every_check_is_expected_to_catch_one() -> None:
-    functions = mutant_run.check_functions()
+    functions = checks.check_functions()
     expected: set[str] = set()
     for mutant in mutant_run.mutants.declared():
         for check in mutant_run.caught_by(mutant):
             assert check in functions, f"{mutant}: caught_by names no check: {check}"
-            expected.add(mutant_run.base_check(check))
+            expected.add(checks.base_check(check))
     # The CI subset runs only these: every check must be among them, or CI's verdict fails.
-    checks = {mutant_run.base_check(c) for c in functions} - {"ready-with-kwok"}
-    assert checks <= expected, f"no mutant expects to be caught by {sorted(checks - expected)}"
+    ids = {checks.base_check(c) for c in functions}
+    assert ids <= expected, f"no mutant expects to be caught by {sorted(ids - expected)}"
 
 
 def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(monkeypatch) -> None:

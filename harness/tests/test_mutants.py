@@ -31,7 +31,7 @@ T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 
 def load(mutant_id: str) -> ModuleType:
-    return importlib.import_module(f"harness.mutants.{mutants.module_name(mutant_id)}")
+    return importlib.import_module(f"harness.mutants.operators.{mutants.module_name(mutant_id)}")
 
 
 def install(monkeypatch: pytest.MonkeyPatch, mutant_id: str) -> ModuleType:
@@ -60,7 +60,7 @@ def test_every_module_is_declared_and_every_declaration_has_a_module() -> None:
 @pytest.mark.parametrize("mutant_id", MUTANTS)
 def test_declaration_runs_the_module_as_an_implementation(mutant_id: str) -> None:
     table = tomllib.loads(mutants.MUTANTS_FILE.read_text())[mutant_id]
-    assert table["command"] == ["{python}", "-m", f"harness.mutants.{mutants.module_name(mutant_id)}"]
+    assert table["command"] == ["{python}", "-m", f"harness.mutants.operators.{mutants.module_name(mutant_id)}"]
     assert table["title"] and "\n" not in table["title"]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from harness import rbac
+from harness.rbac import role as rbac
 
 ROLE: dict[str, Any] = {
     "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",

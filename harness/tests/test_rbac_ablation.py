@@ -1,6 +1,6 @@
 """The RBAC ablation without an API server: the plan against the role, the checks each run
 selects, JUnit files to judged runs, the report and its verdict, the comparison section; and
-the real role.yaml agrees with harness/rbac_ablation.toml and the least-privilege probes."""
+the real role.yaml agrees with harness/rbac/ablation.toml and the least-privilege probes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from harness import rbac, rbac_ablation, report, report_html
+from harness import report, report_html
+from harness.rbac import ablation as rbac_ablation
+from harness.rbac import role as rbac
 from harness.tests.test_report import model
 
 ROLE: dict[str, Any] = {
@@ -177,7 +179,7 @@ def test_comparison_report_section(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------------------------- the real role
 def test_role_yaml_and_the_ablation_table_agree() -> None:
-    """Every unit of config/rbac/role.yaml has a table in harness/rbac_ablation.toml saying
+    """Every unit of config/rbac/role.yaml has a table in harness/rbac/ablation.toml saying
     which checks show it needed (or why it is pending), and no table names a unit the role
     does not grant."""
     plan = rbac_ablation.load_plan(rbac.load_role(), rbac_ablation.read_config())

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import report
+from harness import checks, report
 
 DATA = Path(__file__).parent / "data"
 GOLDEN_MD = DATA / "comparison.golden.md"
@@ -228,7 +228,7 @@ def test_kill_matrix_columns_are_checks_and_cases_count_for_their_check() -> Non
                                                "watch-recovers[connection-cut]"]}
     assert k.kills("watch-recovers[connection-cut]") == ["always-update"]
     assert k.kills("watch-recovers[stall]") == []
-    assert report.base_check("watch-recovers[cut]") == "watch-recovers"
+    assert checks.base_check("watch-recovers[cut]") == "watch-recovers"
 
 
 # --------------------------------------------------------------------------- Markdown

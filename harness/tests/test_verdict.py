@@ -1,7 +1,7 @@
 """The ``verdict`` property the pytest plugin records on a check that did not pass: ``fail``
 for the check's own oracle (an assertion about the operator), ``error`` for everything else
 (an unmet premise, the harness's own errors, a fixture error). The kill matrix counts only
-``fail`` as a kill (harness/mutant_run.py)."""
+``fail`` as a kill (harness/mutants/runner.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from harness import mutant_run
+from harness.mutants import runner as mutant_run
 
 pytest_plugins = ["pytester"]
 
 CHECKS = '''
 import pytest
-from harness.pytest_plugin import PremiseFailed
+from harness.plugin import PremiseFailed
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ def test_harness_error():
 
 @pytest.mark.check("internal")
 def test_internal_invariant():
-    from harness.controlplane import ControlPlane
+    from harness.envtest.controlplane import ControlPlane
 
     ControlPlane().kubeconfig_for("nobody")  # an assert of the harness's own, not an oracle
 
@@ -87,7 +87,7 @@ def test_verdicts_in_junit_and_only_the_oracle_kills(pytester: pytest.Pytester,
 
 def test_premise_helper_raises_premise_failed() -> None:
     from conformance.support import premise
-    from harness.pytest_plugin import PremiseFailed
+    from harness.plugin import PremiseFailed
 
     premise(True, "holds")
     with pytest.raises(PremiseFailed, match=r"premise not met.*no 410 was served"):

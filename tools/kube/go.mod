@@ -3,7 +3,7 @@ module modeldock.io/tools/kube
 // Wrapper module that builds Kubernetes v1.34 control-plane binaries through the Go module
 // proxy: k8s.io/kubernetes requires its staging modules at v0.0.0 and replaces them with
 // local paths, so a consumer must replace each one with its published v0.34.N tag
-// (kubernetes/kubernetes#79384). Built by harness/binaries.py; never committed as binaries.
+// (kubernetes/kubernetes#79384). Built by harness/envtest/binaries.py; never committed as binaries.
 
 go 1.24.0
 

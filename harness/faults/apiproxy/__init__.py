@@ -1,6 +1,6 @@
 """An HTTP-aware proxy on one operator's connection to kube-apiserver, and its Python handle.
 
-``FaultProxy`` (``harness.faultproxy``) moves TCP bytes and cannot see inside TLS, so it cannot
+``FaultProxy`` (``harness.faults.tcpproxy``) moves TCP bytes and cannot see inside TLS, so it cannot
 tell a watch from a write on client-go's single HTTP/2 connection. ``ApiProxy`` runs the Go
 program in this folder (``main.go``; standard library only, built once and cached): it
 terminates TLS with a serving certificate from the control plane's CA, reads each request's
@@ -92,18 +92,18 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from harness import process
-from harness.controlplane import write_kubeconfig
-from harness.process import ManagedProcess, ProcessError, log_tail, wait_until
+from harness.envtest import process
+from harness.envtest.controlplane import write_kubeconfig
+from harness.envtest.process import ManagedProcess, ProcessError, log_tail, wait_until
+from harness.paths import BUILD_DIR, REPO_ROOT
 from harness.verdicts import PremiseFailed
 
 if TYPE_CHECKING:
-    from harness.controlplane import ControlPlane
+    from harness.envtest.controlplane import ControlPlane
 
 SOURCE_DIR = Path(__file__).resolve().parent
-REPO_ROOT = SOURCE_DIR.parent.parent
 #: Built binaries: ``build/apiproxy/<hash of the sources and the Go version>/modeldock-apiproxy``.
-BUILD_DIR = REPO_ROOT / "build" / "apiproxy"
+PROXY_BUILD_DIR = BUILD_DIR / "apiproxy"
 
 #: Seconds to wait for the proxy's ready file (it first checks the API server answers).
 READY_TIMEOUT = 30.0
@@ -143,7 +143,7 @@ def binary(progress: Callable[[str], None] = _progress) -> Path:
     for src in sorted([*SOURCE_DIR.glob("*.go"), SOURCE_DIR / "go.mod"]):
         if not src.name.endswith("_test.go"):
             digest.update(src.name.encode() + b"\0" + src.read_bytes())
-    out = BUILD_DIR / digest.hexdigest()[:16] / "modeldock-apiproxy"
+    out = PROXY_BUILD_DIR / digest.hexdigest()[:16] / "modeldock-apiproxy"
     if out.exists():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -33,9 +33,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import process
+from harness.envtest import process
+from harness.paths import REPO_ROOT
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 TOOLS_DIR = REPO_ROOT / "tools"
 
 KWOK_VERSION = "v0.7.0"

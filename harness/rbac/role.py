@@ -2,7 +2,7 @@
 it grants.
 
 ``config/rbac/role.yaml`` is the one source of the operator's rights. The RBAC ablation
-(``harness.rbac_ablation``) shows each right necessary by running checks with that right
+(``harness.rbac.ablation``) shows each right necessary by running checks with that right
 taken away; this module cuts the role into those rights and builds the reduced roles. It
 talks to no API server.
 
@@ -23,8 +23,8 @@ from typing import Any
 
 import yaml
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-RBAC_DIR = REPO_ROOT / "config" / "rbac"
+from harness.paths import RBAC_DIR
+
 ROLE_FILE = RBAC_DIR / "role.yaml"
 
 #: The name of the real role; a reduced role is named ``<this>-without-<unit slug>``.

@@ -28,7 +28,7 @@ instead of letting every remaining check time out against a dead API server.
 
 Nothing a session starts outlives it: the controlling process owns the run
 (``harness.runs.claim``) and cleans up after dead runs at start (``harness.runs.reap``);
-pytest-xdist workers (started by execnet, not by ``harness.process``) arm
+pytest-xdist workers (started by execnet, not by ``harness.envtest.process``) arm
 ``PR_SET_PDEATHSIG`` themselves, so they die with the controlling process, and their operators
 and private control planes with them.
 """
@@ -53,9 +53,10 @@ import yaml
 from junitparser import JUnitXml
 from kubernetes.client.exceptions import ApiException
 
-from harness import rbac, runs
+from harness import runs
 from harness.audit import AuditLog, Request, instance_group, select, summarize
-from harness.controlplane import RBAC_DIR, ControlPlane, ControlPlaneError, state_lost
+from harness.envtest.controlplane import ControlPlane, ControlPlaneError, state_lost
+from harness.envtest.process import identity_alive, set_death_signal
 from harness.kube import Kube
 from harness.operators import (
     Implementation,
@@ -63,11 +64,11 @@ from harness.operators import (
     OperatorProcess,
     get_implementation,
 )
-from harness.process import identity_alive, set_death_signal
+from harness.paths import RBAC_DIR, REPORTS_DIR
+from harness.rbac import role as rbac
 from harness.report import PREMISES
 from harness.verdicts import VERDICT_ERROR, VERDICT_FAIL, PremiseFailed
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 TIERS = ("envtest", "sim", "kind", "existing")
 
 #: pytest's exit code when the session stopped because its control plane was lost (pytest
@@ -89,7 +90,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--impl-file", action="append", default=[],
                     help="a TOML file declaring more implementations (see "
                          "harness/implementations.toml)")
-    group.addoption("--artifacts-dir", default=str(REPO_ROOT / "reports" / "artifacts"),
+    group.addoption("--artifacts-dir", default=str(REPORTS_DIR / "artifacts"),
                     help="where logs, objects and audit events of failed checks are saved")
     group.addoption("--operator-role", default=os.environ.get("MODELDOCK_OPERATOR_ROLE"),
                     help="a ClusterRole YAML file to bind the operator's user to instead of "
@@ -166,7 +167,8 @@ def junit_name(item: pytest.Item) -> str | None:
 #: Harness modules whose AssertionError is an oracle's on purpose: ``wait_for`` and the API
 #: proxy's ``wait_stats`` time out waiting for what the operator must do. An AssertionError
 #: raised anywhere else in harness/ is an internal invariant, a harness error.
-ORACLE_MODULES = (Path(__file__).parent / "kube.py", Path(__file__).parent / "apiproxy")
+HARNESS_DIR = Path(__file__).resolve().parent.parent
+ORACLE_MODULES = (HARNESS_DIR / "kube.py", HARNESS_DIR / "faults" / "apiproxy")
 
 
 def verdict_of(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
@@ -178,8 +180,7 @@ def verdict_of(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
             or excinfo.errisinstance(PremiseFailed):
         return VERDICT_ERROR
     raised_in = Path(str(excinfo.traceback[-1].path)).resolve()
-    harness_dir = Path(__file__).resolve().parent
-    if raised_in.is_relative_to(harness_dir) and not any(
+    if raised_in.is_relative_to(HARNESS_DIR) and not any(
             raised_in == m.resolve() or raised_in.is_relative_to(m.resolve())
             for m in ORACLE_MODULES):
         return VERDICT_ERROR

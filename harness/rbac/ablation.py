@@ -1,7 +1,7 @@
 """The RBAC ablation: every right in config/rbac/role.yaml must be needed by some check.
 
-``python -m harness.rbac_ablation`` (``make rbac-ablation``) cuts the operator's ClusterRole
-into rule units (one API group, resource and verb: ``harness.rbac``), and for each unit runs a
+``python -m harness.rbac.ablation`` (``make rbac-ablation``) cuts the operator's ClusterRole
+into rule units (one API group, resource and verb: ``harness.rbac.role``), and for each unit runs a
 targeted set of checks with the operator's user bound to the role minus that unit
 (``--operator-role``, read by the pytest plugin). A unit is *needed* when, for some
 implementation, a check fails and the audit log shows the operator refused (403) for want of
@@ -27,7 +27,7 @@ It writes:
 
 and, when ``reports/junit-*.xml`` are there, ``comparison.md``/``.html`` again with the
 ablation table. Exit 1 if a unit nothing needs is in the role (not marked pending in
-``harness/rbac_ablation.toml``) or the whole role is not enough; 2 on bad input.
+``harness/rbac/ablation.toml``) or the whole role is not enough; 2 on bad input.
 
 ``--ci`` is the subset ``make test`` runs: each non-pending unit against only its
 ``shown_by`` checks (rbac-least-privilege fails at the operator's first 403, so a run takes a
@@ -52,14 +52,15 @@ from typing import Any
 
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from harness import binaries, rbac
-from harness.controlplane import ControlPlane, ControlPlaneError
-from harness.mutant_run import check_functions, check_sort_key
+from harness.checks import check_functions, check_sort_key
+from harness.envtest import binaries
+from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.operators import ImplementationError, load_implementations
+from harness.paths import CONFORMANCE_DIR, REPO_ROOT, REPORTS_DIR
+from harness.rbac import role as rbac
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_REPORTS = REPO_ROOT / "reports"
-CONFIG_FILE = Path(__file__).resolve().parent / "rbac_ablation.toml"
+DEFAULT_REPORTS = REPORTS_DIR
+CONFIG_FILE = Path(__file__).resolve().parent / "ablation.toml"
 #: The name of the baseline run (the whole role) among the units' runs.
 BASELINE = "(whole role)"
 
@@ -163,7 +164,7 @@ class CheckOutcome:
 
 def read_run(path: Path) -> dict[str, CheckOutcome]:
     """The checks of one JUnit file (testcase names are check ids), with each one's
-    ``forbidden`` property (the operator's 403s, see harness/pytest_plugin.py)."""
+    ``forbidden`` property (the operator's 403s, see harness/plugin/__init__.py)."""
     out: dict[str, CheckOutcome] = {}
     xml = JUnitXml.fromfile(str(path))
     for suite in xml if isinstance(xml, JUnitXml) else [xml]:
@@ -318,7 +319,7 @@ def format_table(data: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------- running
 def suite_command(impl_id: str, state_path: Path, junit: Path, role_file: Path | None,
                   functions: Sequence[str], workers: int, artifacts: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "pytest", str(REPO_ROOT / "conformance"), f"--impl={impl_id}",
+    cmd = [sys.executable, "-m", "pytest", str(CONFORMANCE_DIR), f"--impl={impl_id}",
            f"--control-plane-state={state_path}", f"--junitxml={junit}",
            f"--artifacts-dir={artifacts}", "-p", "no:cacheprovider", "-q", "--tb=line",
            "-k", " or ".join(functions)]
@@ -418,7 +419,7 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m harness.rbac_ablation",
+        prog="python -m harness.rbac.ablation",
         description="Show every right in config/rbac/role.yaml needed: run checks with each one "
                     "removed; exit 1 if one is needed by nothing or the whole role is not enough.")
     parser.add_argument("--impl", action="append", default=[],

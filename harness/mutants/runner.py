@@ -1,6 +1,6 @@
 """The kill matrix: run the conformance suite against every mutant, on one control plane.
 
-``python -m harness.mutant_run`` (``make mutants``) starts one control plane, runs the whole
+``python -m harness.mutants.runner`` (``make mutants``) starts one control plane, runs the whole
 suite once per mutant (``harness/mutants/``, declared in ``harness/mutants/mutants.toml``)
 with the same pytest invocation ``python -m harness conformance`` uses, and writes:
 
@@ -19,7 +19,7 @@ with the same pytest invocation ``python -m harness conformance`` uses, and writ
   base check id, with every case that ran and the mutants it killed.
 
 What counts as a kill: a check whose own oracle failed, that is a testcase whose ``verdict``
-property (recorded by harness/pytest_plugin.py) is ``fail``: an assertion about the operator.
+property (recorded by harness/plugin/__init__.py) is ``fail``: an assertion about the operator.
 A set-up error, an unmet premise (``conformance.support.premise``), an error of the harness's
 own requests or a fixture error is verdict ``error``: listed under ``errors``, never a kill.
 
@@ -39,7 +39,6 @@ runs against at least one mutant it kills.
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import shutil
 import signal
@@ -52,25 +51,18 @@ from typing import Any
 
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from harness import binaries, mutants, runs
+from harness import mutants, runs
 from harness.__main__ import run_suite
-from harness.controlplane import ControlPlane, ControlPlaneError
+from harness.checks import base_check, check_functions, check_sort_key
+from harness.envtest import binaries
+from harness.envtest.controlplane import ControlPlane, ControlPlaneError
+from harness.envtest.process import ProcessError, log_tail
 from harness.kube import Kube
 from harness.operators import ImplementationError, OperatorProcess, load_implementations
-from harness.process import ProcessError, log_tail
-from harness.pytest_plugin import create_namespace
+from harness.paths import REPORTS_DIR
+from harness.plugin import create_namespace
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_REPORTS = REPO_ROOT / "reports"
-
-#: The checks in the order of DESIGN.md section 7: the columns of the kill matrix.
-CHECK_ORDER = (
-    "create-converges", "noop-stable", "progressing-without-kubelet", "foreign-conditions-kept",
-    "stale-update-conflict", "restart-reconverges", "child-repaired", "finalizer-ordered-delete",
-    "deletion-policy", "replaced-child-kept",
-    "child-conflict", "invalid-rejected", "parity", "watch-recovers", "leader-failover",
-    "rbac-least-privilege", "events-recorded", "ready-with-kwok",
-)
+DEFAULT_REPORTS = REPORTS_DIR
 
 #: The cases ``--ci`` leaves out for a mutant that declares no ``caught_by`` (so runs the
 #: whole suite): the two slowest, 80 s (a stalled connection's read timeout) and 35 s (a
@@ -86,17 +78,6 @@ def _say(line: str) -> None:
 
 
 # --------------------------------------------------------------------------- results
-def base_check(name: str) -> str:
-    """``watch-recovers[connection-cut]`` -> ``watch-recovers``."""
-    return name.split("[", 1)[0]
-
-
-def check_sort_key(check_id: str) -> tuple[int, str]:
-    base = base_check(check_id)
-    rank = CHECK_ORDER.index(base) if base in CHECK_ORDER else len(CHECK_ORDER)
-    return rank, check_id
-
-
 @dataclass
 class SuiteResult:
     """What one mutant's JUnit file says: testcase names by outcome, and the failure
@@ -126,7 +107,7 @@ def testcase_verdict(case: Any) -> str | None:
 
 
 def read_junit(path: Path) -> SuiteResult:
-    """Read one JUnit file (testcase names are check ids, see harness/pytest_plugin.py). A
+    """Read one JUnit file (testcase names are check ids, see harness/plugin/__init__.py). A
     failure whose ``verdict`` property is ``error`` (set-up, premise, harness) counts as an
     error, like a JUnit error; only a failure of the check's oracle is in ``failed``."""
     result = SuiteResult()
@@ -269,28 +250,6 @@ def mutant_info(mutant_id: str) -> dict[str, Any]:
     return {"title": str(table.get("title", mutant_id)), "doc": doc,
             "explanation": mutants.sections(doc),
             "caught_by": list(table.get("caught_by", []))}
-
-
-def check_functions(conformance_dir: Path = REPO_ROOT / "conformance") -> dict[str, list[str]]:
-    """Check id (and ``id[case]``) -> the test functions that implement it, read from the
-    ``@pytest.mark.check(...)`` decorators in ``conformance/test_*.py`` (not imported)."""
-    found: dict[str, list[str]] = {}
-    for path in sorted(conformance_dir.glob("test_*.py")):
-        for node in ast.parse(path.read_text()).body:
-            if not isinstance(node, ast.FunctionDef):
-                continue
-            for dec in node.decorator_list:
-                if not (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute)
-                        and dec.func.attr == "check" and dec.args
-                        and isinstance(dec.args[0], ast.Constant)):
-                    continue
-                check = str(dec.args[0].value)
-                case = next((str(k.value.value) for k in dec.keywords
-                             if k.arg == "case" and isinstance(k.value, ast.Constant)), None)
-                names = [check, f"{check}[{case}]"] if case else [check]
-                for name in names:
-                    found.setdefault(name, []).append(node.name)
-    return found
 
 
 def caught_by(mutant_id: str) -> list[str]:
@@ -452,7 +411,7 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``python -m harness.mutant_run`` (and of ``python -m harness mutants``)."""
+    """The options of ``python -m harness.mutants.runner`` (and of ``python -m harness mutants``)."""
     parser.add_argument("--mutant", action="append", default=[],
                         help="mutant id (repeatable; default: every mutant in "
                              "harness/mutants/mutants.toml)")
@@ -485,7 +444,7 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m harness.mutant_run",
+        prog="python -m harness.mutants.runner",
         description="Run the conformance suite against every mutant and write the kill matrix "
                     "(reports/mutants.json). Exit 1 if a mutant survives every check or a check "
                     "kills no mutant.")

@@ -1,7 +1,7 @@
 """The envtest control plane: etcd and kube-apiserver on loopback, owned by the harness.
 
 ``ControlPlane`` starts a real etcd and a real kube-apiserver (v1.34, built by
-``harness.binaries``) on 127.0.0.1 with free ports in a temp dir, with:
+``harness.envtest.binaries``) on 127.0.0.1 with free ports in a temp dir, with:
 
 - its own CA; a serving certificate; client certificates for ``admin`` (group
   ``system:masters``) and, on demand, one user per implementation (``modeldock:<impl>``);
@@ -47,10 +47,10 @@ from typing import Any
 
 import yaml
 
-from harness import binaries as binaries_mod
 from harness import runs
-from harness.pki import CertificateAuthority, service_account_key
-from harness.process import (
+from harness.envtest import binaries as binaries_mod
+from harness.envtest.pki import CertificateAuthority, service_account_key
+from harness.envtest.process import (
     ManagedProcess,
     ProcessError,
     free_port,
@@ -59,10 +59,9 @@ from harness.process import (
     process_identity,
     wait_until,
 )
+from harness.paths import CRDS_DIR, RBAC_DIR
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-CRD_DIR = REPO_ROOT / "crds"
-RBAC_DIR = REPO_ROOT / "config" / "rbac"
+CRD_DIR = CRDS_DIR
 
 #: The audit policy: every request but the API server's own and health probes, at Metadata
 #: level (who, verb, resource, name, namespace, status code; no bodies), once complete.
@@ -474,7 +473,7 @@ class ControlPlane:
                 check: bool = True) -> str:
         """Run the cached kubectl against this control plane (admin unless ``kubeconfig``);
         return stdout. Raises ControlPlaneError with stderr when ``check`` and it fails."""
-        from harness import process
+        from harness.envtest import process
 
         kubectl = (self._binaries or binaries_mod.ensure(["kubectl"]))["kubectl"]
         proc = process.run([str(kubectl), f"--kubeconfig={kubeconfig or self.admin_kubeconfig}",

@@ -83,7 +83,7 @@ class CertificateAuthority:
     def load(cls, cert_pem: bytes, key_pem: bytes) -> CertificateAuthority:
         key = serialization.load_pem_private_key(key_pem, password=None)
         if not isinstance(key, ec.EllipticCurvePrivateKey):
-            raise ValueError("CA key must be an ECDSA key written by harness.pki")
+            raise ValueError("CA key must be an ECDSA key written by harness.envtest.pki")
         return cls(x509.load_pem_x509_certificate(cert_pem), key)
 
     @property

@@ -1,0 +1,64 @@
+"""The conformance checks by id: their order, and where each is implemented.
+
+A *check* is one claim about an operator with a stable id (``noop-stable``); a *case* is one
+scenario of a check, written ``id[case]`` (``watch-recovers[connection-cut]``). A test function
+in ``conformance/test_*.py`` declares what it checks with ``@pytest.mark.check(id, case=...)``.
+
+``CHECK_ORDER`` is the one list of the ids, in the order a reader meets them (docs/design.md,
+"The checks"): the order of the report's tables, of the kill matrix's columns and of the RBAC
+ablation's output. A unit test keeps it equal to the ids the conformance suite declares.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from harness.paths import CONFORMANCE_DIR
+
+#: Every check id, in reading order; ids not listed (a new check before it is added here)
+#: sort after these.
+CHECK_ORDER: tuple[str, ...] = (
+    "create-converges", "noop-stable", "progressing-without-kubelet", "foreign-conditions-kept",
+    "stale-update-conflict", "restart-reconverges", "child-repaired", "finalizer-ordered-delete",
+    "deletion-policy", "replaced-child-kept",
+    "child-conflict", "invalid-rejected", "parity", "watch-recovers", "leader-failover",
+    "rbac-least-privilege", "events-recorded",
+)
+
+
+def base_check(name: str) -> str:
+    """The check id of a check or case name: ``watch-recovers[connection-cut]`` ->
+    ``watch-recovers``; a plain id is returned as it is."""
+    return name.split("[", 1)[0]
+
+
+def check_sort_key(name: str) -> tuple[int, str]:
+    """Sort key putting check and case names in ``CHECK_ORDER`` (cases of one check by name,
+    unknown ids last)."""
+    base = base_check(name)
+    rank = CHECK_ORDER.index(base) if base in CHECK_ORDER else len(CHECK_ORDER)
+    return rank, name
+
+
+def check_functions(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, list[str]]:
+    """Check id (and ``id[case]``) -> names of the test functions that implement it, read from
+    the ``@pytest.mark.check(...)`` decorators in ``<conformance_dir>/test_*.py`` without
+    importing them (so no fixture or cluster is needed)."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(conformance_dir.glob("test_*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for dec in node.decorator_list:
+                if not (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute)
+                        and dec.func.attr == "check" and dec.args
+                        and isinstance(dec.args[0], ast.Constant)):
+                    continue
+                check = str(dec.args[0].value)
+                case = next((str(k.value.value) for k in dec.keywords
+                             if k.arg == "case" and isinstance(k.value, ast.Constant)), None)
+                names = [check, f"{check}[{case}]"] if case else [check]
+                for name in names:
+                    found.setdefault(name, []).append(node.name)
+    return found

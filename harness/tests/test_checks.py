@@ -1,0 +1,35 @@
+"""harness.checks: the one list of check ids, kept equal to what the conformance suite
+declares, and the scan of the ``@pytest.mark.check`` markers."""
+
+from __future__ import annotations
+
+from harness import checks
+
+
+def test_base_check_strips_the_case() -> None:
+    assert checks.base_check("watch-recovers[connection-stall]") == "watch-recovers"
+    assert checks.base_check("noop-stable") == "noop-stable"
+
+
+def test_check_functions_are_read_from_the_check_markers() -> None:
+    functions = checks.check_functions()
+    assert functions["noop-stable"] == ["test_noop_stable"]
+    assert functions["watch-recovers[compaction-410]"] == ["test_watch_expired_after_compaction"]
+    assert "test_watch_expired_after_compaction" in functions["watch-recovers"]
+    assert len(functions["watch-recovers"]) == 4
+
+
+def test_check_order_names_exactly_the_checks_the_suite_declares() -> None:
+    declared = {checks.base_check(name) for name in checks.check_functions()}
+    listed = set(checks.CHECK_ORDER)
+    assert not declared - listed, f"checks missing from CHECK_ORDER: {sorted(declared - listed)}"
+    assert not listed - declared, f"CHECK_ORDER names checks no test declares: {sorted(listed - declared)}"
+    assert len(checks.CHECK_ORDER) == len(listed), "CHECK_ORDER lists an id twice"
+
+
+def test_unknown_ids_sort_last_and_cases_follow_their_check() -> None:
+    names = ["unknown-check", "watch-recovers[b]", "noop-stable", "watch-recovers[a]",
+             "create-converges"]
+    assert sorted(names, key=checks.check_sort_key) == [
+        "create-converges", "noop-stable", "watch-recovers[a]", "watch-recovers[b]",
+        "unknown-check"]
