@@ -15,32 +15,30 @@ from typing import Any
 from kubernetes.client.exceptions import ApiException
 
 from harness.kube import Kube, wait_for
+from harness.modelservice import (  # noqa: F401  (re-exported for the checks)
+    GROUP_VERSION,
+    SELECTOR_LABEL,
+    condition,
+    modelservice,
+    status_converged,
+)
 from harness.operators import OperatorProcess
 from harness.verdicts import PremiseFailed
 
-GROUP_VERSION = "modeldock.io/v1alpha1"
 FINALIZER = "modeldock.io/cleanup"
-SELECTOR_LABEL = "modeldock.io/modelservice"
 
 #: How long convergence may take on a loaded 2-core machine (a bound, not a measurement).
 CONVERGE_TIMEOUT = 60.0
 
 
-def premise(condition: object, message: str) -> None:
+def premise(holds: object, message: str) -> None:
     """Assert something the experiment needs, not something the operator must do: that the
     fault was injected, that the API server answered as the experiment requires. False:
     ``PremiseFailed`` with ``message``, which the report shows as an error of the check
     (verdict ``error``), never as the operator failing it, and the kill matrix never counts
     as a kill. Use ``assert`` for what the operator is judged on."""
-    if not condition:
+    if not holds:
         raise PremiseFailed.because(message)
-
-
-def modelservice(name: str, **spec: Any) -> dict[str, Any]:
-    """A ModelService manifest; ``spec`` defaults to model ``m``, image ``srv:1``."""
-    body = {"model": "m", "image": "srv:1"} | spec
-    return {"apiVersion": GROUP_VERSION, "kind": "ModelService",
-            "metadata": {"name": name}, "spec": body}
 
 
 def create_modelservice(admin: Kube, namespace: str, name: str, **spec: Any) -> dict[str, Any]:
@@ -101,13 +99,6 @@ def controller_ref(obj: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def condition(msvc: dict[str, Any], ctype: str) -> dict[str, Any] | None:
-    for c in (msvc.get("status") or {}).get("conditions") or []:
-        if c.get("type") == ctype:
-            return dict(c)
-    return None
-
-
 def is_converged(admin: Kube, namespace: str, name: str,
                  msvc: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The ModelService if it has converged (status observedGeneration = generation, both
@@ -117,11 +108,7 @@ def is_converged(admin: Kube, namespace: str, name: str,
     msvc = msvc if msvc is not None else admin.get("modelservices", namespace, name)
     if not msvc:
         return None
-    status = msvc.get("status") or {}
-    if status.get("observedGeneration") != msvc["metadata"].get("generation"):
-        return None
-    ready = condition(msvc, "Ready")
-    if not ready or not condition(msvc, "Progressing") or ready.get("reason") == "ChildConflict":
+    if not status_converged(msvc):
         return None
     dep = admin.get("deployments", namespace, name)
     if not dep or dep["spec"].get("replicas") != msvc["spec"]["replicas"]:
