@@ -71,7 +71,7 @@ down: $(STAMP)
 	$(PY) -m harness down
 
 bench: $(STAMP)
-	$(PY) -m harness.bench $(BENCH_ARGS)
+	$(PY) -m harness bench $(BENCH_ARGS)
 
 clean:
 	rm -rf build reports $(VENV) .pytest_cache .mypy_cache .ruff_cache
@@ -84,10 +84,10 @@ MUTANT_WORKERS ?= 4
 MUTANT_ARGS ?=
 .PHONY: mutants mutants-ci
 mutants: binaries
-	$(PY) -m harness.mutants.runner --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
+	$(PY) -m harness mutants --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
 
 mutants-ci: binaries
-	$(PY) -m harness.mutants.runner --ci --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
+	$(PY) -m harness mutants --ci --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
 
 # The RBAC ablation: for every (API group, resource, verb) in config/rbac/role.yaml, checks run
 # with the operator bound to the role minus that right, and one must fail on a 403 the missing
@@ -98,7 +98,7 @@ mutants-ci: binaries
 ABLATION_ARGS ?=
 .PHONY: rbac-ablation rbac-ablation-ci
 rbac-ablation: binaries
-	$(PY) -m harness.rbac.ablation --workers 3 --jobs 2 $(ABLATION_ARGS)
+	$(PY) -m harness rbac-ablation --workers 3 --jobs 2 $(ABLATION_ARGS)
 
 rbac-ablation-ci: binaries
-	$(PY) -m harness.rbac.ablation --ci --jobs 3 $(ABLATION_ARGS)
+	$(PY) -m harness rbac-ablation --ci --jobs 3 $(ABLATION_ARGS)

@@ -16,8 +16,9 @@ import pytest
 
 from conformance.support import create_modelservice, premise, wait_converged, wait_settled
 from harness.audit import select
+from harness.envtest.kubeconfig import with_server
 from harness.faults.apiproxy import ApiProxy
-from harness.faults.tcpproxy import FaultProxy, with_server
+from harness.faults.tcpproxy import FaultProxy
 from harness.kube import Kube, wait_for
 
 #: The resources the operator watches in its namespace.

@@ -166,7 +166,8 @@ def test_partitioned_leader_steps_down(admin, namespace, operators, audit, tmp_p
     Lease (30 s) is still held and no instance may write, and the spec changes again: any
     write by the old leader from the heal on is a zombie's.
     """
-    from harness.faults.tcpproxy import FaultProxy, with_server
+    from harness.envtest.kubeconfig import with_server
+    from harness.faults.tcpproxy import FaultProxy
 
     duration, _deadline, retry = LEASE
     user = impl.user

@@ -17,7 +17,7 @@ from conformance.support import (
     wait_settled,
 )
 from harness.kube import Kube, wait_for
-from harness.plugin import OperatorPool, create_namespace
+from harness.plugin.lab import OperatorPool, create_namespace
 
 #: The inputs: name -> spec. Chosen to exercise defaults, every optional field, a quantity the
 #: API server rewrites (1000m -> 1), zero replicas, and a conflict with a foreign child.

@@ -18,7 +18,7 @@ from conformance.support import (
 )
 from harness.audit import AuditLog, select
 from harness.kube import Kube, wait_for
-from harness.plugin import operator_role
+from harness.plugin.lab import operator_role
 from harness.rbac import role as rbac
 
 #: (verb, resource, API group, namespace or "<own>"/"<other>"/"" for cluster scope, allowed?)

@@ -799,7 +799,7 @@ class Bench:
 
     # ------------------------------------------------------------ plumbing
     def _namespace(self, impl_id: str, label: str) -> str:
-        from harness.plugin import create_namespace
+        from harness.plugin.lab import create_namespace
 
         return create_namespace(self.admin, f"bench-{impl_id}-{label}-{self._run_id}",
                                 self.impls[impl_id].user)
@@ -870,7 +870,7 @@ class Bench:
         ModelService create in a new API server waits about 2 s (kube-apiserver adds the
         quota admission evaluator for the new resource: "quota admission added evaluator for:
         modelservices.modeldock.io"); that belongs to no implementation."""
-        from harness.plugin import create_namespace
+        from harness.plugin.lab import create_namespace
 
         ns = create_namespace(self.admin, f"bench-warmup-{self._run_id}", "modeldock:nobody")
         t0 = time.monotonic()

@@ -49,6 +49,7 @@ import yaml
 
 from harness import runs
 from harness.envtest import binaries as binaries_mod
+from harness.envtest.kubeconfig import write_kubeconfig
 from harness.envtest.pki import CertificateAuthority, service_account_key
 from harness.envtest.process import (
     ManagedProcess,
@@ -144,26 +145,6 @@ def state_lost(state_path: Path | str) -> str | None:
     except (OSError, ValueError):
         return None  # being replaced right now (save_state renames); ask again
     return _lost(State(**data))
-
-
-def write_kubeconfig(path: Path, server: str, ca_cert: Path, user: str, cert: Path, key: Path,
-                     context: str = "modeldock") -> Path:
-    """Write a kubeconfig for one client-certificate user; return ``path``. File paths are
-    written absolute: a kubeconfig's relative paths are read relative to the kubeconfig's own
-    folder, and the operators run in folders of their own."""
-    config = {
-        "apiVersion": "v1",
-        "kind": "Config",
-        "clusters": [{"name": context, "cluster": {
-            "server": server, "certificate-authority": str(Path(ca_cert).resolve())}}],
-        "users": [{"name": user, "user": {"client-certificate": str(Path(cert).resolve()),
-                                           "client-key": str(Path(key).resolve())}}],
-        "contexts": [{"name": context, "context": {"cluster": context, "user": user}}],
-        "current-context": context,
-    }
-    path.write_text(yaml.safe_dump(config, sort_keys=False))
-    path.chmod(0o600)
-    return path
 
 
 class ControlPlaneError(RuntimeError):

@@ -2,7 +2,7 @@
 
 The conformance checks prove that an operator recovers from a bad network. ``FaultProxy``
 listens on loopback and forwards raw bytes to the API server; the operator's kubeconfig points
-at the proxy (``with_server``), and a check breaks the connection in one of four ways:
+at the proxy (``harness.envtest.kubeconfig.with_server``), and a check breaks the connection in one of four ways:
 
 - ``cut()``: reset every open connection now (RST both sides). The client sees
   ``ECONNRESET`` at once and must dial again; new connections are still accepted.
@@ -37,17 +37,7 @@ direction is drained (half-close works); when both directions are closed, so is 
 connection. An error on either socket resets both, as does an upstream that refuses or does
 not answer within ``connect_timeout``: the client sees a reset connection, never a hang.
 
-Counters (``stats()``), all since ``start()``:
-
-- ``accepted``: connections the listener accepted, refused ones included (so it shows a
-  client redialling even while ``refuse(True)`` is on);
-- ``refused``: of those, connections reset at once by ``refuse(True)``;
-- ``upstream_failed``: connections reset because the upstream refused or timed out;
-- ``active``: connections open now;
-- ``cut``: connections reset by ``cut()`` or by ``stall(False)`` (not by ``stop()``);
-- ``bytes_up`` / ``bytes_down``: bytes delivered to the API server / to the client;
-- ``dropped_bytes``: bytes read but never delivered: read during a stall, or still queued
-  when their connection closed.
+Counters: ``stats()``, described at ``harness.faults.tcpconn.Counters``.
 
 Python-only: there is no Go twin; the Go operator is put behind the same proxy.
 """
@@ -60,20 +50,15 @@ import errno
 import math
 import selectors
 import socket
-import struct
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
-import yaml
+from harness.faults.tcpconn import Connection, Counters, Side, close_with_rst, set_nodelay
 
 _T = TypeVar("_T")
-_Side = Literal["client", "upstream"]
 
 #: Most bytes one ``recv()`` reads; the unit ``delay()`` holds back.
 _CHUNK = 64 * 1024
@@ -86,88 +71,9 @@ _MAX_WAIT = 0.25
 _COMMAND_TIMEOUT = 10.0
 #: How long ``stop()`` waits for the loop thread to finish, in seconds.
 _JOIN_TIMEOUT = 10.0
-#: ``SO_LINGER`` on, timeout 0: ``close()`` sends RST and discards unsent data.
-_LINGER_RESET = struct.pack("ii", 1, 0)
 #: selector ``data`` of the two sockets that are not connections.
 _LISTENER = "listener"
 _WAKE = "wake"
-
-
-def _reset(sock: socket.socket) -> None:
-    """Close ``sock`` with an RST rather than a FIN (best effort; never raises)."""
-    with contextlib.suppress(OSError):
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _LINGER_RESET)
-    sock.close()
-
-
-def _nodelay(sock: socket.socket) -> None:
-    """Forward small writes at once: the proxy must not add Nagle delay to API requests."""
-    with contextlib.suppress(OSError):
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-@dataclass(eq=False)
-class _Direction:
-    """Bytes read from one socket of a connection, waiting to be written to the other."""
-
-    #: ``(due, data)`` in arrival order; ``due`` is a ``time.monotonic()`` instant.
-    chunks: deque[tuple[float, bytes]] = field(default_factory=deque)
-    #: Sum of ``len(data)`` over ``chunks``.
-    queued: int = 0
-    #: The source sent FIN (or, during a stall, failed): it is not read any more.
-    eof: bool = False
-    #: The FIN was passed on: the destination's write side is shut down.
-    shut: bool = False
-
-    def due(self, now: float) -> bool:
-        """Whether the first chunk may be written at ``now``."""
-        return bool(self.chunks) and self.chunks[0][0] <= now
-
-
-@dataclass(eq=False)
-class _Conn:
-    """One proxied connection: the accepted client socket and the socket dialled upstream."""
-
-    client: socket.socket | None
-    upstream: socket.socket | None = None
-    #: While the upstream connect is in flight: when to give up (monotonic seconds).
-    connect_deadline: float | None = None
-    up: _Direction = field(default_factory=_Direction)
-    down: _Direction = field(default_factory=_Direction)
-    #: The connection lived through a stall: nothing is forwarded, and it is cut when the
-    #: stall ends. Each side is on its own: what happens to one is not shown to the other.
-    stalled: bool = False
-    #: The selector events each socket is registered for now (0: not registered).
-    masks: dict[_Side, int] = field(default_factory=lambda: {"client": 0, "upstream": 0})
-    closed: bool = False
-
-    def sock(self, side: _Side) -> socket.socket | None:
-        return self.client if side == "client" else self.upstream
-
-    def reads(self, side: _Side) -> _Direction:
-        """The direction fed by reading ``side``."""
-        return self.up if side == "client" else self.down
-
-    def writes(self, side: _Side) -> _Direction:
-        """The direction drained by writing to ``side``."""
-        return self.down if side == "client" else self.up
-
-    def writable(self, side: _Side) -> bool:
-        """Whether bytes may be written to ``side`` now (open, connected, not stalled)."""
-        if self.stalled or self.sock(side) is None:
-            return False
-        return side == "client" or self.connect_deadline is None
-
-
-@dataclass
-class _Counters:
-    accepted: int = 0
-    refused: int = 0
-    upstream_failed: int = 0
-    cut: int = 0
-    bytes_up: int = 0
-    bytes_down: int = 0
-    dropped_bytes: int = 0
 
 
 class FaultProxy:
@@ -200,8 +106,8 @@ class FaultProxy:
         self._sel: selectors.BaseSelector | None = None
         self._upstream_family = socket.AF_INET
         self._upstream_addr: Any = upstream
-        self._conns: set[_Conn] = set()
-        self._counters = _Counters()
+        self._conns: set[Connection] = set()
+        self._counters = Counters()
         self._refusing = False
         self._stalled = False
         self._delay = 0.0
@@ -458,7 +364,7 @@ class FaultProxy:
     def _next_wait(self, now: float) -> float:
         """Seconds until the next timer: a held chunk falling due, or a connect deadline."""
         wait = _MAX_WAIT
-        sides: tuple[_Side, _Side] = ("client", "upstream")
+        sides: tuple[Side, Side] = ("client", "upstream")
         for conn in self._conns:
             if conn.connect_deadline is not None:
                 wait = min(wait, conn.connect_deadline - now)
@@ -468,14 +374,14 @@ class FaultProxy:
                     wait = min(wait, direction.chunks[0][0] - now)
         return max(wait, 0.0)
 
-    def _sync_interest(self, conn: _Conn, now: float) -> None:
+    def _sync_interest(self, conn: Connection, now: float) -> None:
         """Register each socket of ``conn`` for exactly the events the loop can act on.
 
         Read while the direction it feeds has room (always during a stall: bytes are dropped);
         write while a chunk is due; an upstream still connecting waits to become writable.
         """
         assert self._sel is not None
-        sides: tuple[_Side, _Side] = ("client", "upstream")
+        sides: tuple[Side, Side] = ("client", "upstream")
         for side in sides:
             sock = conn.sock(side)
             if sock is None:
@@ -531,15 +437,15 @@ class FaultProxy:
             self._counters.accepted += 1
             if self._refusing:
                 self._counters.refused += 1
-                _reset(client)
+                close_with_rst(client)
                 continue
-            _nodelay(client)
-            conn = _Conn(client=client, stalled=self._stalled)
+            set_nodelay(client)
+            conn = Connection(client=client, stalled=self._stalled)
             self._conns.add(conn)
             if not conn.stalled:  # a black hole does not dial
                 self._dial(conn)
 
-    def _dial(self, conn: _Conn) -> None:
+    def _dial(self, conn: Connection) -> None:
         try:
             upstream = socket.socket(self._upstream_family, socket.SOCK_STREAM)
         except OSError:
@@ -553,9 +459,9 @@ class FaultProxy:
         elif err:
             self._dial_failed(conn)
         else:
-            _nodelay(upstream)
+            set_nodelay(upstream)
 
-    def _connected(self, conn: _Conn) -> None:
+    def _connected(self, conn: Connection) -> None:
         """The upstream connect finished: go on forwarding, or give up if it failed."""
         assert conn.upstream is not None
         try:
@@ -566,10 +472,10 @@ class FaultProxy:
             self._dial_failed(conn)
             return
         conn.connect_deadline = None
-        _nodelay(conn.upstream)
+        set_nodelay(conn.upstream)
         self._flush(conn, "upstream")  # what the client sent while we were dialling
 
-    def _dial_failed(self, conn: _Conn) -> None:
+    def _dial_failed(self, conn: Connection) -> None:
         """The upstream refused, timed out or could not be dialled: reset the client.
 
         During a stall only the upstream socket goes; the client keeps its silent connection.
@@ -581,7 +487,7 @@ class FaultProxy:
         else:
             self._close(conn, reset=True)
 
-    def _read(self, conn: _Conn, side: _Side) -> None:
+    def _read(self, conn: Connection, side: Side) -> None:
         sock = conn.sock(side)
         assert sock is not None
         try:
@@ -604,7 +510,7 @@ class FaultProxy:
         direction.queued += len(data)
         self._flush(conn, "upstream" if side == "client" else "client")
 
-    def _flush(self, conn: _Conn, side: _Side) -> None:
+    def _flush(self, conn: Connection, side: Side) -> None:
         """Write the due chunks bound for ``side`` until none is due or the socket is full;
         pass a FIN on once the direction is drained; close the connection when both are."""
         direction = conn.writes(side)
@@ -640,7 +546,7 @@ class FaultProxy:
             if conn.up.shut and conn.down.shut:
                 self._close(conn, reset=False)
 
-    def _lost(self, conn: _Conn, side: _Side) -> None:
+    def _lost(self, conn: Connection, side: Side) -> None:
         """A socket error on ``side``: reset the whole connection, or, during a stall, only
         that side (the other peer must not learn of it)."""
         if conn.stalled:
@@ -648,7 +554,7 @@ class FaultProxy:
         else:
             self._close(conn, reset=True)
 
-    def _drop_side(self, conn: _Conn, side: _Side) -> None:
+    def _drop_side(self, conn: Connection, side: Side) -> None:
         """Reset one socket of a stalled connection; forget the connection once both are gone."""
         sock = conn.sock(side)
         if sock is not None:
@@ -657,13 +563,13 @@ class FaultProxy:
         if conn.client is None and conn.upstream is None:
             self._close(conn, reset=True)
 
-    def _close(self, conn: _Conn, *, reset: bool) -> None:
+    def _close(self, conn: Connection, *, reset: bool) -> None:
         """Close both sockets of ``conn`` (RST if ``reset``, else FIN) and forget it."""
         if conn.closed:
             return
         conn.closed = True
         self._conns.discard(conn)
-        sides: tuple[_Side, _Side] = ("client", "upstream")
+        sides: tuple[Side, Side] = ("client", "upstream")
         for side in sides:
             sock = conn.sock(side)
             if sock is not None:
@@ -673,52 +579,15 @@ class FaultProxy:
             direction.chunks.clear()
             direction.queued = 0
 
-    def _release(self, conn: _Conn, side: _Side, sock: socket.socket, *, reset: bool) -> None:
+    def _release(self, conn: Connection, side: Side, sock: socket.socket, *, reset: bool) -> None:
         if conn.masks[side] and self._sel is not None:
             self._sel.unregister(sock)
             conn.masks[side] = 0
         if reset:
-            _reset(sock)
+            close_with_rst(sock)
         else:
             sock.close()
         if side == "client":
             conn.client = None
         else:
             conn.upstream = None
-
-
-def with_server(kubeconfig_in: Path, kubeconfig_out: Path, server: str) -> Path:
-    """Copy a kubeconfig with every cluster's ``server`` set to ``https://<server>``.
-
-    ``server``: ``host:port`` without a scheme, e.g. ``FaultProxy.address``. Relative file
-    paths (``certificate-authority``, ``client-certificate``, ``client-key``, ``tokenFile``)
-    are made absolute against ``kubeconfig_in``'s directory, so the copy works from anywhere.
-    Contexts, users and embedded data are kept as they are. ``kubeconfig_out`` is written with
-    mode 0600 (it may hold keys) and returned.
-
-    Raises ValueError if ``server`` has a scheme or the kubeconfig has no clusters; OSError
-    and yaml.YAMLError from reading and parsing pass through.
-    """
-    if "://" in server:
-        raise ValueError(f"server must be host:port without a scheme, not {server!r}")
-    config = yaml.safe_load(kubeconfig_in.read_text())
-    clusters = config.get("clusters") if isinstance(config, dict) else None
-    if not clusters:
-        raise ValueError(f"{kubeconfig_in}: no clusters to point at {server}")
-    base = kubeconfig_in.resolve().parent
-
-    def absolute(section: dict[str, Any], keys: tuple[str, ...]) -> None:
-        for k in keys:
-            value = section.get(k)
-            if isinstance(value, str) and value and not Path(value).is_absolute():
-                section[k] = str(base / value)
-
-    for entry in clusters:
-        cluster = entry.setdefault("cluster", {})
-        cluster["server"] = f"https://{server}"
-        absolute(cluster, ("certificate-authority",))
-    for entry in config.get("users") or []:
-        absolute(entry.get("user") or {}, ("client-certificate", "client-key", "tokenFile"))
-    kubeconfig_out.write_text(yaml.safe_dump(config, sort_keys=False))
-    kubeconfig_out.chmod(0o600)
-    return kubeconfig_out

@@ -49,10 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from junitparser import Error, Failure, JUnitXml, Skipped
-
-from harness import mutants, runs
-from harness.__main__ import run_suite
+from harness import junit, mutants, runs
 from harness.checks import base_check, check_functions, check_sort_key
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
@@ -60,7 +57,9 @@ from harness.envtest.process import ProcessError, log_tail
 from harness.kube import Kube
 from harness.operators import ImplementationError, OperatorProcess, load_implementations
 from harness.paths import REPORTS_DIR
-from harness.plugin import create_namespace
+from harness.plugin.lab import create_namespace
+from harness.suite import run_suite
+from harness.verdicts import VERDICT_ERROR
 
 DEFAULT_REPORTS = REPORTS_DIR
 
@@ -100,38 +99,24 @@ class SuiteResult:
         return sorted(set(self.failed), key=check_sort_key)
 
 
-def testcase_verdict(case: Any) -> str | None:
-    """The ``verdict`` property of a JUnit testcase (``fail`` or ``error``), or None."""
-    return next((str(p.get("value")) for p in case._elem.iter("property")
-                 if p.get("name") == "verdict"), None)
-
-
 def read_junit(path: Path) -> SuiteResult:
-    """Read one JUnit file (testcase names are check ids, see harness/plugin/__init__.py). A
-    failure whose ``verdict`` property is ``error`` (set-up, premise, harness) counts as an
-    error, like a JUnit error; only a failure of the check's oracle is in ``failed``."""
+    """Read one JUnit file (testcase names are check ids, ``harness.junit``). A failure whose
+    ``verdict`` property is ``error`` (set-up, premise, harness) counts as an error, like a
+    JUnit error; only a failure of the check's oracle is in ``failed``. Messages are cut to
+    400 characters."""
     result = SuiteResult()
-    xml = JUnitXml.fromfile(str(path))
-    for suite in xml if isinstance(xml, JUnitXml) else [xml]:
-        for case in suite:
-            outcomes = list(case.result)
-            name = str(case.name)
-            if any(isinstance(r, Error) for r in outcomes):
-                result.errors.append(name)
-            elif any(isinstance(r, Failure) for r in outcomes):
-                if testcase_verdict(case) == "error":
-                    result.errors.append(name)
-                else:
-                    result.failed.append(name)
-            elif any(isinstance(r, Skipped) for r in outcomes):
-                result.skipped.append(name)
-                continue
-            else:
-                result.passed.append(name)
-                continue
-            bad = next(r for r in outcomes if isinstance(r, Error | Failure))
-            lines = [ln.strip() for ln in str(bad.message or bad.text or "").splitlines()]
-            result.messages[name] = next((ln for ln in lines if ln), "")[:400]
+    for case in junit.read_cases(path):
+        if case.outcome == junit.SKIPPED:
+            result.skipped.append(case.name)
+            continue
+        if case.outcome == junit.PASSED:
+            result.passed.append(case.name)
+            continue
+        if case.outcome == junit.ERROR or case.verdict == VERDICT_ERROR:
+            result.errors.append(case.name)
+        else:
+            result.failed.append(case.name)
+        result.messages[case.name] = case.message[:400]
     return result
 
 

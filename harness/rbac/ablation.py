@@ -50,8 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from junitparser import Error, Failure, JUnitXml, Skipped
-
+from harness import junit
 from harness.checks import check_functions, check_sort_key
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
@@ -166,28 +165,14 @@ def read_run(path: Path) -> dict[str, CheckOutcome]:
     """The checks of one JUnit file (testcase names are check ids), with each one's
     ``forbidden`` property (the operator's 403s, see harness/plugin/__init__.py)."""
     out: dict[str, CheckOutcome] = {}
-    xml = JUnitXml.fromfile(str(path))
-    for suite in xml if isinstance(xml, JUnitXml) else [xml]:
-        for case in suite:
-            results = list(case.result)
-            name = str(case.name)
-            forbidden: list[str] = []
-            for prop in case._elem.iter("property"):
-                if prop.get("name") == "forbidden":
-                    try:
-                        forbidden = sorted(set(forbidden) | set(json.loads(prop.get("value"))))
-                    except ValueError:
-                        pass
-            bad = next((r for r in results if isinstance(r, Error | Failure)), None)
-            if bad is not None:
-                lines = [ln.strip() for ln in str(bad.message or bad.text or "").splitlines()]
-                msg = next((ln for ln in lines if ln), "")[:600]
-                out[name] = CheckOutcome(name, "error" if isinstance(bad, Error) else "failed",
-                                         msg, forbidden)
-            elif any(isinstance(r, Skipped) for r in results):
-                out[name] = CheckOutcome(name, "skipped", "", forbidden)
-            else:
-                out[name] = CheckOutcome(name, "passed", "", forbidden)
+    for case in junit.read_cases(path):
+        forbidden: set[str] = set()
+        for value in case.properties.get("forbidden", []):
+            try:
+                forbidden |= set(json.loads(value))
+            except ValueError:
+                pass
+        out[case.name] = CheckOutcome(case.name, case.outcome, case.message, sorted(forbidden))
     return out
 
 

@@ -29,7 +29,7 @@ from harness.envtest.process import free_port
 from harness.faults.apiproxy import ApiProxy, ApiProxyError
 from harness.kube import Kube, wait_for
 from harness.operators import OperatorProcess, get_implementation
-from harness.plugin import create_namespace
+from harness.plugin.lab import create_namespace
 
 USER = "modeldock:apiproxy-test"
 WAIT = 30.0  # seconds: a bound for anything to arrive on a loaded machine, never a measurement

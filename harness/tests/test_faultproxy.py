@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from harness.envtest.kubeconfig import with_server
 from harness.envtest.pki import CertificateAuthority
-from harness.faults.tcpproxy import FaultProxy, with_server
+from harness.faults.tcpproxy import FaultProxy
 
 
 class EchoServer:

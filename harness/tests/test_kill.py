@@ -334,7 +334,7 @@ def test_lost_control_plane_stops_the_run_with_one_line(plane: ControlPlane, tmp
             proc.kill()
             proc.wait()
     out = (tmp_path / "pytest.log").read_text()
-    from harness.plugin import CONTROL_PLANE_LOST
+    from harness.plugin.watchdog import CONTROL_PLANE_LOST
 
     assert code == CONTROL_PLANE_LOST, out
     lines = [line for line in out.splitlines() if "control plane lost" in line]

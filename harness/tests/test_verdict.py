@@ -15,7 +15,7 @@ pytest_plugins = ["pytester"]
 
 CHECKS = '''
 import pytest
-from harness.plugin import PremiseFailed
+from harness.verdicts import PremiseFailed
 
 
 @pytest.fixture
@@ -87,7 +87,7 @@ def test_verdicts_in_junit_and_only_the_oracle_kills(pytester: pytest.Pytester,
 
 def test_premise_helper_raises_premise_failed() -> None:
     from conformance.support import premise
-    from harness.plugin import PremiseFailed
+    from harness.verdicts import PremiseFailed
 
     premise(True, "holds")
     with pytest.raises(PremiseFailed, match=r"premise not met.*no 410 was served"):

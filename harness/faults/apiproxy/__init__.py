@@ -90,10 +90,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from harness.envtest import process
-from harness.envtest.controlplane import write_kubeconfig
+from harness.envtest.kubeconfig import user_credentials, write_kubeconfig
 from harness.envtest.process import ManagedProcess, ProcessError, log_tail, wait_until
 from harness.paths import BUILD_DIR, REPO_ROOT
 from harness.verdicts import PremiseFailed
@@ -165,15 +163,6 @@ def binary(progress: Callable[[str], None] = _progress) -> Path:
     return out
 
 
-def _user_credentials(kubeconfig: Path) -> tuple[str, Path, Path, Path]:
-    """(server, CA, client certificate, client key) of a kubeconfig ``write_kubeconfig`` wrote."""
-    config = yaml.safe_load(kubeconfig.read_text())
-    cluster = config["clusters"][0]["cluster"]
-    user = config["users"][0]["user"]
-    return (cluster["server"], Path(cluster["certificate-authority"]),
-            Path(user["client-certificate"]), Path(user["client-key"]))
-
-
 class ApiProxy:
     """One proxy process between a client (an operator) and kube-apiserver.
 
@@ -208,7 +197,7 @@ class ApiProxy:
         issues it) with a serving certificate for 127.0.0.1/localhost from the control plane's
         CA, in a fresh folder under ``workdir``. Not started."""
         assert control_plane.ca is not None, "control plane not started"
-        upstream, ca, crt, key = _user_credentials(control_plane.kubeconfig_for(user, groups))
+        upstream, ca, crt, key = user_credentials(control_plane.kubeconfig_for(user, groups))
         Path(workdir).mkdir(parents=True, exist_ok=True)
         own = Path(tempfile.mkdtemp(prefix=f"apiproxy-{user.replace(':', '-')}-", dir=workdir))
         serving_crt, serving_key = control_plane.ca.issue_serving(

@@ -1,0 +1,131 @@
+"""The harness's one command line: ``python -m harness <command>`` (the Makefile calls it).
+
+Commands (each has ``--help``):
+
+- ``conformance``: the main job. Build what is missing, start one control plane, run the
+  conformance suite once per implementation against it, write ``reports/junit-<impl>.xml`` and
+  ``reports/comparison.{md,html}``, print the comparison, exit 1 if any check failed.
+- ``report``: rebuild the comparison from the JUnit files in ``reports/``.
+- ``bench``: the benchmarks (``reports/bench.json``), ``harness.bench``.
+- ``mutants``: the suite against every mutant operator (the kill matrix), ``harness.mutants.runner``.
+- ``rbac-ablation``: every right of the operator's role taken away in turn, ``harness.rbac.ablation``.
+- ``binaries``: find or build (with progress) etcd, kube-apiserver and kubectl (``--sim``: also
+  kube-controller-manager, kube-scheduler, kwok); ``--print-assets`` prints only the folder to
+  use as KUBEBUILDER_ASSETS.
+- ``up``: start a control plane in the background with the CRD installed, print the admin
+  kubeconfig and an ``export KUBECONFIG=...`` line; ``down`` stops it.
+
+Every command owns its run (``harness.runs``): it first cleans up what dead runs left (their
+processes, their temp dirs), and nothing it starts outlives it, however it ends. SIGTERM and
+Ctrl-C unwind (pytest gets SIGTERM and 30 s, every process is stopped, temp dirs removed; exit
+code 130); after SIGKILL its children die with it (PR_SET_PDEATHSIG) and the next start
+removes its temp dirs. Only this process writes ``reports/``, each file atomically.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import signal
+import sys
+from pathlib import Path
+
+from harness import runs, suite
+from harness.envtest import background, binaries
+from harness.paths import REPORTS_DIR
+
+#: Commands whose own module parses the arguments: name -> (module with ``main(argv)``, help).
+DELEGATED = {
+    "bench": ("harness.bench", "benchmarks of the implementations: reports/bench.json"),
+    "mutants": ("harness.mutants.runner", "the suite against every mutant operator: the kill matrix"),
+    "rbac-ablation": ("harness.rbac.ablation", "each right of the operator's role taken away in turn"),
+}
+
+
+def cmd_binaries(args: argparse.Namespace) -> int:
+    names = binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if args.sim else ())
+    found = binaries.ensure(names)
+    if args.print_assets:
+        print(binaries.assets_dir())
+        return 0
+    for name, path in found.paths.items():
+        print(f"{name:25} {path}")
+    print(f"export KUBEBUILDER_ASSETS={binaries.assets_dir()}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m harness``; each sub-command sets ``func``, a callable
+    taking the parsed namespace and returning the exit code."""
+    parser = argparse.ArgumentParser(prog="python -m harness",
+                                     description=(__doc__ or "").split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("conformance", help="run the suite for each implementation and compare")
+    p.add_argument("--impl", action="append",
+                   help=f"implementation id (repeatable; default: {', '.join(suite.DEFAULT_IMPLS)})")
+    p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
+    p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
+    p.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
+    p.set_defaults(func=lambda a: suite.conformance(a.impl, Path(a.reports), a.pytest_args,
+                                                    a.impl_file))
+
+    p = sub.add_parser("report", help="rebuild reports/comparison.{md,html} from the JUnit files")
+    p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
+    p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
+    p.set_defaults(func=lambda a: suite.rebuild_report(Path(a.reports), a.impl_file))
+
+    for name, (module, text) in DELEGATED.items():
+        p = sub.add_parser(name, help=text, add_help=False)
+        p.add_argument("args", nargs=argparse.REMAINDER, help=f"arguments of {module} (--help)")
+
+    p = sub.add_parser("binaries", help="find or build the Kubernetes binaries")
+    p.add_argument("--sim", action="store_true", help="also the sim tier's binaries")
+    p.add_argument("--print-assets", action="store_true",
+                   help="print only the KUBEBUILDER_ASSETS folder")
+    p.set_defaults(func=cmd_binaries)
+
+    state_help = "where the background control plane's state lives"
+    p = sub.add_parser("up", help="start a control plane in the background")
+    p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR), help=state_help)
+    p.add_argument("--no-watch-cache", action="store_true",
+                   help="start kube-apiserver with --watch-cache=false")
+    p.add_argument("--cluster", default="envtest", choices=("envtest", "sim", "kind"))
+    p.set_defaults(func=lambda a: background.up(Path(a.state_dir), a.cluster,
+                                                not a.no_watch_cache))
+
+    p = sub.add_parser("down", help="stop the control plane started by `up`")
+    p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR), help=state_help)
+    p.set_defaults(func=lambda a: background.down(Path(a.state_dir)))
+
+    p = sub.add_parser("serve", help=argparse.SUPPRESS)
+    p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR))
+    p.add_argument("--no-watch-cache", action="store_true")
+    p.set_defaults(func=lambda a: background.serve(Path(a.state_dir), not a.no_watch_cache))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv`` (default: ``sys.argv[1:]``), run the command, return its exit code:
+    the command's own, 3 when the Kubernetes binaries cannot be found or built, 130 when
+    interrupted."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in DELEGATED:  # the job's own parser, --help included; its main owns the run
+        return int(importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:]))
+    args = build_parser().parse_args(argv)
+    runs.claim()
+    reaped = runs.reap()
+    if reaped:
+        print(f"[modeldock] {reaped.describe()}", file=sys.stderr, flush=True)
+    if args.command != "serve":
+        # SIGTERM unwinds like Ctrl-C, so every `with ControlPlane()` stops its processes and
+        # removes its temp dir (children also die with us through PR_SET_PDEATHSIG).
+        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        return int(args.func(args))
+    except binaries.BinaryError as exc:
+        print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
+        return 3
+    except KeyboardInterrupt:
+        print("[modeldock] interrupted; processes stopped", file=sys.stderr, flush=True)
+        return 130

@@ -1,0 +1,127 @@
+"""A control plane in the background, for a person at a terminal: ``python -m harness up``
+starts one detached from the terminal (its own session, its own run), prints
+``export KUBECONFIG=...``; ``down`` stops it. ``serve`` is the detached process itself.
+
+State lives in ``<state-dir>/state.json`` (``ControlPlane.state_path``), which checks attach to
+with ``--control-plane-state``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from harness import runs
+from harness.envtest import binaries
+from harness.envtest.controlplane import ControlPlane
+from harness.envtest.process import pid_alive
+from harness.paths import BUILD_DIR, REPO_ROOT
+
+#: Where ``up`` keeps its control plane by default.
+DEFAULT_STATE_DIR = BUILD_DIR / "up"
+
+
+def _say(line: str) -> None:
+    print(f"[modeldock] {line}", file=sys.stderr, flush=True)
+
+
+def serve(state_dir: Path, watch_cache: bool = True) -> int:
+    """Run a control plane in ``state_dir`` in the foreground until SIGTERM or SIGINT, or until
+    etcd or kube-apiserver exits; then stop it and remove ``state_dir``. Returns 0."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    cp = ControlPlane(workdir=state_dir, watch_cache=watch_cache)
+    try:
+        cp.start()
+        while not stop.wait(1):
+            for proc in (cp.etcd, cp.apiserver):
+                if proc is not None and not proc.running() and not stop.is_set():
+                    _say(f"{proc.name} exited; see {proc.log_path}")
+                    stop.set()
+    finally:
+        cp.stop()
+        shutil.rmtree(state_dir, ignore_errors=True)
+    return 0
+
+
+def read_state(state_dir: Path) -> dict[str, object] | None:
+    """The ``state.json`` of the control plane in ``state_dir``, or None if there is none."""
+    try:
+        return dict(json.loads((state_dir / "state.json").read_text()))
+    except (OSError, ValueError):
+        return None
+
+
+def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> int:
+    """Start a control plane of tier ``cluster`` in the background (``serve`` in a detached
+    process), wait up to 120 s for its state file, print ``export KUBECONFIG=...``. Exit code:
+    0 up (or already up), 1 failed to start, 2 tier not available here."""
+    state = read_state(state_dir)
+    if state and pid_alive(int(state.get("supervisor_pid", 0) or 0)):
+        _say(f"a control plane is already up (pid {state['supervisor_pid']}); "
+             f"`python -m harness down` stops it")
+        print(f"export KUBECONFIG={state['admin_kubeconfig']}")
+        return 0
+    if cluster == "kind":
+        _say("--cluster kind needs a container engine (docker or podman) and kind node images; "
+             "neither is available on this machine. Use --cluster envtest, or point KUBECONFIG "
+             "at a cluster and use --cluster existing with the suite.")
+        return 2
+    if cluster != "envtest":
+        _say(f"--cluster {cluster} is not available from `up` yet; use envtest")
+        return 2
+    binaries.ensure(binaries.ENVTEST_BINARIES)  # progress on this terminal, not in the log
+    shutil.rmtree(state_dir, ignore_errors=True)
+    state_dir.mkdir(parents=True)
+    cmd = [sys.executable, "-m", "harness", "serve", "--state-dir", str(state_dir)]
+    if not watch_cache:
+        cmd.append("--no-watch-cache")
+    # The one process meant to outlive us: its own session, and its own run (no mark of ours).
+    env = {k: v for k, v in os.environ.items() if k != runs.RUN_ENV}
+    with open(state_dir / "supervisor.log", "ab") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                stdin=subprocess.DEVNULL, start_new_session=True, cwd=REPO_ROOT)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        state = read_state(state_dir)
+        if state:
+            break
+        if proc.poll() is not None:
+            _say(f"the control plane failed to start:\n{(state_dir / 'supervisor.log').read_text()}")
+            return 1
+        time.sleep(0.2)
+    else:
+        proc.terminate()
+        _say("the control plane did not start within 120s")
+        return 1
+    _say(f"control plane up at {state['server']} (supervisor pid {proc.pid}); CRD installed")
+    _say(f"admin kubeconfig: {state['admin_kubeconfig']}; state: {state_dir / 'state.json'}")
+    _say("stop it with: python -m harness down")
+    print(f"export KUBECONFIG={state['admin_kubeconfig']}")
+    return 0
+
+
+def down(state_dir: Path) -> int:
+    """Stop the control plane ``up`` started in ``state_dir`` (SIGTERM to its supervisor, up
+    to 60 s) and remove the folder. Returns 0, also when none was up."""
+    state = read_state(state_dir)
+    if not state:
+        _say(f"no control plane is up (no {state_dir / 'state.json'})")
+        return 0
+    pid = int(state.get("supervisor_pid", 0) or 0)
+    if pid and pid_alive(pid):
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 60
+        while pid_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+    shutil.rmtree(state_dir, ignore_errors=True)
+    _say("control plane stopped")
+    return 0

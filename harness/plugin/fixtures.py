@@ -1,0 +1,144 @@
+"""The plugin's fixtures, in thin layers a user can override (see ``harness.plugin``)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.audit import AuditLog
+from harness.envtest.controlplane import ControlPlane, ControlPlaneError
+from harness.junit import PREMISES
+from harness.kube import Kube
+from harness.operators import Implementation, get_implementation
+from harness.plugin.evidence import Evidence, account_requests
+from harness.plugin.lab import Isolated, OperatorPool, create_namespace, parity_reference_id
+from harness.plugin.markers import check_id, junit_name
+from harness.plugin.watchdog import ControlPlaneWatchdog
+
+
+@pytest.fixture(scope="session")
+def impl(pytestconfig: pytest.Config) -> Implementation:
+    """The implementation under test (``--impl``)."""
+    return get_implementation(pytestconfig.getoption("--impl"),
+                              pytestconfig.getoption("--impl-file"))
+
+
+@pytest.fixture(scope="session")
+def reference_impl(pytestconfig: pytest.Config, impl: Implementation) -> Implementation:
+    """The implementation the parity check compares ``impl`` with."""
+    return get_implementation(parity_reference_id(impl.id), pytestconfig.getoption("--impl-file"))
+
+
+@pytest.fixture(scope="session")
+def control_plane(request: pytest.FixtureRequest,
+                  pytestconfig: pytest.Config) -> Iterator[ControlPlane]:
+    """The control plane the suite runs against.
+
+    With ``--control-plane-state`` it attaches to a running one (left running afterwards,
+    watched by the controlling process); otherwise it starts an envtest control plane for the
+    session, watches it (``ControlPlaneWatchdog``) and stops it at the end.
+    """
+    state = pytestconfig.getoption("--control-plane-state")
+    tier = pytestconfig.getoption("--cluster")
+    if state:
+        yield ControlPlane.attach(state)
+        return
+    if tier == "kind":
+        pytest.exit("--cluster=kind needs a container engine (docker or podman) and kind node "
+                    "images; neither is available here. Use --cluster=envtest, or create a kind "
+                    "cluster elsewhere and run with --cluster=existing", returncode=4)
+    if tier not in ("envtest",):
+        pytest.exit(f"--cluster={tier} is not available from the pytest plugin alone yet: start it "
+                    f"with `python -m harness up --cluster {tier}` and pass "
+                    f"--control-plane-state", returncode=4)
+    try:
+        cp = ControlPlane().start()
+    except ControlPlaneError as exc:
+        pytest.exit(f"control plane failed to start: {exc}", returncode=3)
+    watchdog = ControlPlaneWatchdog(cp.lost, request.session).start()
+    try:
+        yield cp
+    finally:
+        watchdog.stop()
+        cp.stop()
+
+
+@pytest.fixture(scope="session")
+def admin(control_plane: ControlPlane) -> Iterator[Kube]:
+    """A ``Kube`` client as the cluster admin (``system:masters``)."""
+    kube = Kube(control_plane.admin_kubeconfig)
+    yield kube
+    kube.close()
+
+
+@pytest.fixture(scope="session")
+def audit(control_plane: ControlPlane) -> AuditLog:
+    """The control plane's audit log."""
+    return AuditLog(control_plane.audit_log)
+
+
+@pytest.fixture(scope="session")
+def impl_kubeconfig(control_plane: ControlPlane, impl: Implementation) -> Path:
+    """The kubeconfig of the implementation's own user (``modeldock:<impl>``)."""
+    return control_plane.kubeconfig_for(impl.user)
+
+
+@pytest.fixture
+def namespace(request: pytest.FixtureRequest, admin: Kube, impl: Implementation) -> Iterator[str]:
+    """A fresh namespace for one test, named after its check, where the implementation's user
+    holds the operator role. Deleted afterwards without waiting (in envtest namespaces never
+    finish terminating: there is no namespace controller)."""
+    name = create_namespace(admin, check_id(request.node) or "test", impl.user)
+    yield name
+    admin.delete("namespaces", None, name)
+
+
+@pytest.fixture
+def operators(request: pytest.FixtureRequest, impl: Implementation, impl_kubeconfig: Path,
+              namespace: str, audit: AuditLog, tmp_path: Path,
+              control_plane: ControlPlane) -> Iterator[OperatorPool]:
+    """Operator processes for this test's namespace; all stopped after the test."""
+    pool = OperatorPool(impl, impl_kubeconfig, namespace, tmp_path, audit,
+                        issue=lambda groups: control_plane.kubeconfig_for(impl.user, groups))
+    yield pool
+    pool.stop_all()
+
+
+@pytest.fixture
+def isolated(request: pytest.FixtureRequest, impl: Implementation,
+             tmp_path: Path) -> Iterator[Isolated]:
+    """Private control planes for disruptive checks: ``lab = isolated.new(watch_cache=False)``.
+    Everything is stopped and removed after the test."""
+    factory = Isolated(impl, check_id(request.node) or "test", tmp_path)
+    yield factory
+    factory.close()
+
+
+@pytest.fixture
+def evidence(request: pytest.FixtureRequest, record_property: Any,
+             impl: Implementation) -> Iterator[Evidence]:
+    """Records a check's evidence as JUnit properties, starting with the check id, the
+    implementation, and the check's "why" (its docstring's first paragraph) and the rest of
+    its docstring ("teaches"), which the comparison report shows. After the test, the
+    implementation's API requests in the test's namespaces are accounted (``account_requests``)."""
+    ev = Evidence(record_property)
+    cid = check_id(request.node)
+    if cid:
+        ev.record("check", junit_name(request.node) or cid)
+        doc = inspect.getdoc(getattr(request.node, "function", None)) or ""
+        paragraphs = doc.split("\n\n")
+        ev.record("why", " ".join(paragraphs[0].split()))
+        ev.record("teaches", " ".join(" ".join(paragraphs[1:]).split()))
+    ev.record("implementation", impl.id)
+    yield ev
+    if ev.premise_keys:
+        ev.record(PREMISES, ev.premise_keys)
+    if cid:
+        try:
+            account_requests(request.node, impl.user, ev)
+        except Exception as exc:
+            ev.record("accounting_error", str(exc))

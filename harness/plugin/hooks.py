@@ -1,0 +1,174 @@
+"""The plugin's pytest hooks: options, set-up of a run, verdicts and artifacts of checks, and
+the JUnit testcase names.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness import junit, runs
+from harness.envtest.process import identity_alive, set_death_signal
+from harness.operators import ImplementationError, get_implementation
+from harness.paths import REPORTS_DIR
+from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
+from harness.plugin.markers import MARKERS, check_id, junit_name
+from harness.plugin.watchdog import _SessionWatchdog
+from harness.verdicts import VERDICT_ERROR, VERDICT_FAIL, PremiseFailed
+
+TIERS = ("envtest", "sim", "kind", "existing")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("modeldock", "ModelDock conformance harness")
+    group.addoption("--impl", default=os.environ.get("MODELDOCK_IMPL", "go"),
+                    help="implementation under test, an id from harness/implementations.toml "
+                         "or an --impl-file (default: go)")
+    group.addoption("--cluster", default="envtest", choices=TIERS,
+                    help="control-plane tier: envtest (etcd + kube-apiserver, default), sim "
+                         "(+ controller-manager, scheduler, kwok), kind, existing (KUBECONFIG)")
+    group.addoption("--control-plane-state", default=os.environ.get("MODELDOCK_CONTROL_PLANE"),
+                    help="state.json of a running control plane (from `python -m harness up`); "
+                         "default: start one for this session")
+    group.addoption("--impl-file", action="append", default=[],
+                    help="a TOML file declaring more implementations (see "
+                         "harness/implementations.toml)")
+    group.addoption("--artifacts-dir", default=str(REPORTS_DIR / "artifacts"),
+                    help="where logs, objects and audit events of failed checks are saved")
+    group.addoption("--operator-role", default=os.environ.get("MODELDOCK_OPERATOR_ROLE"),
+                    help="a ClusterRole YAML file to bind the operator's user to instead of "
+                         "config/rbac/role.yaml (the RBAC ablation passes the role minus one "
+                         "right); default: $MODELDOCK_OPERATOR_ROLE, else config/rbac/role.yaml")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for line in MARKERS:
+        config.addinivalue_line("markers", line)
+    chosen = config.getoption("--operator-role", None)
+    use_operator_role(Path(chosen) if chosen else None)
+    # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
+    # control plane stopped, temp dirs removed).
+    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    if hasattr(config, "workerinput"):
+        _die_with_run_owner()
+    else:
+        runs.claim()
+        reaped = runs.reap()
+        if reaped:
+            print(f"[modeldock] {reaped.describe()}", file=sys.stderr, flush=True)
+    config.pluginmanager.register(_SessionWatchdog(config), "modeldock-watchdog")
+
+
+def _die_with_run_owner() -> None:
+    """In a pytest-xdist worker: die (SIGKILL) when the controlling process dies. execnet starts
+    workers without PR_SET_PDEATHSIG, so a worker arms it for itself; the controller is the
+    run's owner (``harness.runs.claim`` in its ``pytest_configure``). If the owner is already
+    gone, the worker kills itself now."""
+    owner = runs.owner()
+    if owner is None:
+        return  # not started by a ModelDock controller: nothing to tie to
+    if int(owner.split(":")[0]) == os.getppid():
+        set_death_signal(signal.SIGKILL)
+    if not identity_alive(owner):  # died before the signal was armed: it will never come
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Build the implementation under test (and the parity reference) once, in the controlling
+    process, before any pytest-xdist worker starts an operator."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.getoption("--collect-only"):
+        return
+    if not any("conformance" in str(arg) for arg in config.args):
+        return  # unit tests: no operator to build
+    files = config.getoption("--impl-file")
+    impl_id = config.getoption("--impl")
+    try:
+        get_implementation(impl_id, files).run_build()
+        get_implementation(parity_reference_id(impl_id), files).run_build()
+    except ImplementationError as exc:
+        pytest.exit(str(exc), returncode=4)
+
+
+#: Harness modules whose AssertionError is an oracle's on purpose: ``wait_for`` and the API
+#: proxy's ``wait_stats`` time out waiting for what the operator must do. An AssertionError
+#: raised anywhere else in harness/ is an internal invariant, a harness error.
+HARNESS_DIR = Path(__file__).resolve().parent.parent
+
+
+ORACLE_MODULES = (HARNESS_DIR / "kube.py", HARNESS_DIR / "faults" / "apiproxy")
+
+
+def verdict_of(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
+    """``fail`` when the check raised AssertionError from its own code (its oracle: an
+    ``assert`` in conformance/, or a ``wait_for`` that timed out waiting for what the operator
+    must do), else ``error``: a ``PremiseFailed``, an API error of the harness's own requests,
+    an AssertionError of an internal invariant of the harness, any other exception."""
+    if excinfo is None or not excinfo.errisinstance(AssertionError) \
+            or excinfo.errisinstance(PremiseFailed):
+        return VERDICT_ERROR
+    raised_in = Path(str(excinfo.traceback[-1].path)).resolve()
+    if raised_in.is_relative_to(HARNESS_DIR) and not any(
+            raised_in == m.resolve() or raised_in.is_relative_to(m.resolve())
+            for m in ORACLE_MODULES):
+        return VERDICT_ERROR
+    return VERDICT_FAIL
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.failed and check_id(item) and not any(k == "verdict" for k, _ in item.user_properties):
+        # junitxml writes item.user_properties with the teardown report: record it once, for
+        # the first phase that failed (a set-up failure is always an error).
+        verdict = verdict_of(call.excinfo) if rep.when == "call" else VERDICT_ERROR
+        item.user_properties.append(("verdict", verdict))
+    if rep.when == "call" and rep.failed and check_id(item):
+        try:
+            where = _save_artifacts(item)
+        except Exception as exc:
+            where = f"(saving artifacts failed: {exc})"
+        if hasattr(rep.longrepr, "addsection"):
+            rep.longrepr.addsection("modeldock artifacts", f"operator logs, objects and audit "
+                                                           f"events saved in {where}")
+        rep.sections.append(("modeldock artifacts", str(where)))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Name each JUnit testcase after its check (the ``check`` property), once pytest's junitxml
+    has written the file: with pytest-xdist the report's nodeid cannot be changed, so the
+    file is rewritten here, in the controlling process."""
+    path = session.config.getoption("xmlpath", None)
+    if not path or hasattr(session.config, "workerinput") or not Path(path).exists():
+        return
+    junit.rename_cases(Path(path))
+
+
+def _artifacts_dir(item: pytest.Item) -> Path:
+    impl = item.config.getoption("--impl")
+    name = (junit_name(item) or item.name).replace("/", "_")
+    return Path(item.config.getoption("--artifacts-dir")) / impl / name
+
+
+def _save_artifacts(item: pytest.Item) -> Path:
+    """Save the operator logs, the namespaces' objects (YAML) and their audit events, for the
+    shared lab and every private one the test made."""
+    dest = _artifacts_dir(item)
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    for i, lab in enumerate(labs_of(item)):
+        lab.save_artifacts(dest / f"lab-{i}" if i else dest)
+    return dest

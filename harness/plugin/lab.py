@@ -1,0 +1,227 @@
+"""The lab: where a check runs, and what the bench, the mutant runner and checks that need
+more than the fixtures build on.
+
+A *lab* is a control plane, an admin client, its audit log, a namespace where the
+implementation's user holds the operator ClusterRole, and the operator processes started
+there (``OperatorPool``). The ``namespace``/``operators`` fixtures make the shared lab of a
+test; ``Isolated`` makes private labs on control planes of their own. Public surface:
+``Lab``, ``OperatorPool``, ``Isolated``, ``create_namespace``, ``bind_operator_role``,
+``ensure_cluster_role``, ``operator_role``, ``use_operator_role``, ``parity_reference_id``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from kubernetes.client.exceptions import ApiException
+
+from harness.audit import AuditLog, instance_group, select
+from harness.envtest.controlplane import ControlPlane, ControlPlaneError
+from harness.kube import Kube
+from harness.operators import Implementation, OperatorProcess
+from harness.paths import RBAC_DIR
+from harness.rbac import role as rbac
+
+if TYPE_CHECKING:
+    import pytest
+
+#: The ClusterRole file every namespace binds (``--operator-role``), set in pytest_configure.
+_ROLE_FILE: Path = rbac.ROLE_FILE
+
+
+def use_operator_role(path: Path | None) -> None:
+    """Bind namespaces made from now on to the ClusterRole in ``path`` (``--operator-role``: an
+    RBAC ablation variant); None: ``config/rbac/role.yaml``."""
+    global _ROLE_FILE
+    _ROLE_FILE = path.resolve() if path else rbac.ROLE_FILE
+
+
+def operator_role() -> dict[str, Any]:
+    """The ClusterRole in force for this session: ``config/rbac/role.yaml``, or the file given
+    with ``--operator-role`` (an RBAC ablation variant)."""
+    return rbac.load_role(_ROLE_FILE)
+
+
+def parity_reference_id(impl_id: str) -> str:
+    """The implementation a parity check compares against: the Go reference, or for the Go
+    reference itself its Python twin."""
+    return "python" if impl_id == "go" else "go"
+
+
+def ensure_cluster_role(admin: Kube, role: dict[str, Any]) -> None:
+    """Create the ClusterRole, or update its rules if they differ from ``role``'s (a control
+    plane left up while role.yaml changed; an ablation variant on a private control plane)."""
+    name = role["metadata"]["name"]
+    for _ in range(3):
+        live = admin.get("clusterroles", None, name)
+        try:
+            if live is None:
+                admin.create("clusterroles", None, role)
+            elif live.get("rules") != role.get("rules"):
+                admin.update("clusterroles", {**live, "rules": role.get("rules")})
+            return
+        except ApiException as exc:
+            if exc.status != 409:  # another xdist worker wrote it meanwhile: look again
+                raise
+    raise ControlPlaneError(f"ClusterRole {name} kept changing under us")
+
+
+def bind_operator_role(admin: Kube, namespace: str, user: str,
+                       role: dict[str, Any] | None = None) -> None:
+    """Apply ``config/rbac/role_binding.yaml`` in ``namespace`` for ``user`` only, bound to
+    ``role`` (default: the role in force, ``operator_role()``), which is created if absent."""
+    role = role or operator_role()
+    ensure_cluster_role(admin, role)
+    binding = yaml.safe_load((RBAC_DIR / "role_binding.yaml").read_text())
+    binding["metadata"]["namespace"] = namespace
+    binding["roleRef"]["name"] = role["metadata"]["name"]
+    binding["subjects"] = [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}]
+    admin.create("rolebindings", namespace, binding)
+
+
+def create_namespace(admin: Kube, label: str, user: str) -> str:
+    """Create ``md-<label>-<random>`` with the operator role in force bound to ``user``;
+    return its name. Labels: ``modeldock.io/check`` (``label``) and, under a reduced role of
+    the RBAC ablation, ``modeldock.io/ablated`` (the right it lacks, as the role's label says)."""
+    role = operator_role()
+    name = f"md-{label[:30]}-{uuid.uuid4().hex[:6]}".replace("_", "-")
+    labels = {"modeldock.io/check": label}
+    ablated = (role["metadata"].get("labels") or {}).get("modeldock.io/ablated")
+    if ablated:
+        labels["modeldock.io/ablated"] = str(ablated)[:63]
+    admin.create("namespaces", None, {"apiVersion": "v1", "kind": "Namespace",
+                                      "metadata": {"name": name, "labels": labels}})
+    bind_operator_role(admin, name, user, role)
+    return name
+
+
+class Lab:
+    """One place a check runs: a control plane, an admin client, its audit log, a namespace
+    where the implementation's user holds the operator role, and the operators started there."""
+
+    def __init__(self, control_plane: ControlPlane | None, admin: Kube, audit: AuditLog | None,
+                 namespace: str, operators: OperatorPool) -> None:
+        self.control_plane = control_plane
+        self.admin = admin
+        self.audit = audit
+        self.namespace = namespace
+        self.operators = operators
+
+    def save_artifacts(self, dest: Path) -> None:
+        dest.mkdir(parents=True, exist_ok=True)
+        for i, op in enumerate(self.operators.started):
+            if op.log_path.exists():
+                shutil.copy(op.log_path, dest / f"operator-{i}.log")
+        objects = {res: self.admin.list(res, self.namespace)
+                   for res in ("modelservices", "deployments", "services", "leases")}
+        for items in objects.values():
+            for obj in items:
+                obj.get("metadata", {}).pop("managedFields", None)
+        (dest / "objects.yaml").write_text(yaml.safe_dump(objects, sort_keys=False))
+        if self.audit is not None:
+            reqs = select(self.audit.requests(), namespace=self.namespace)
+            (dest / "audit.jsonl").write_text(
+                "".join(json.dumps(r.__dict__) + "\n" for r in reqs))
+
+
+class OperatorPool:
+    """Starts operator instances for one test and stops them all afterwards."""
+
+    def __init__(self, impl: Implementation, kubeconfig: Path, namespace: str, logs: Path,
+                 audit: AuditLog | None = None,
+                 issue: Callable[[tuple[str, ...]], Path] | None = None) -> None:
+        self.impl = impl
+        self.audit = audit
+        self.kubeconfig = kubeconfig
+        self.namespace = namespace
+        self.logs = logs
+        self.started: list[OperatorProcess] = []
+        #: issues a kubeconfig of the implementation's user in the given groups
+        self._issue = issue
+
+    def instance_kubeconfig(self, instance: str) -> Path:
+        """A kubeconfig of the implementation's user (same CN, so the same RBAC binding) whose
+        certificate also names group ``modeldock:instance:<instance>``: the audit log then
+        attributes each request to this one instance."""
+        if self._issue is None:
+            raise RuntimeError("this operator pool cannot issue instance identities")
+        return self._issue((instance_group(instance),))
+
+    def new(self, **options: Any) -> OperatorProcess:
+        """An ``OperatorProcess`` for this namespace, not started (options as its fields).
+        With ``instance="<name>"`` and no ``kubeconfig``, it runs with that instance's own
+        identity (``instance_kubeconfig``)."""
+        if options.get("instance") and "kubeconfig" not in options:
+            options["kubeconfig"] = self.instance_kubeconfig(options["instance"])
+        options.setdefault("kubeconfig", self.kubeconfig)
+        options.setdefault("namespace", self.namespace)
+        options.setdefault("impl", self.impl)
+        op = OperatorProcess(
+                             log_path=self.logs / f"operator-{len(self.started)}.log", **options)
+        self.started.append(op)
+        return op
+
+    def start(self, crash_at: str | None = None, wait_ready: bool = True,
+              **options: Any) -> OperatorProcess:
+        """Start an instance and (by default) wait until it is ready."""
+        return self.new(**options).start(crash_at=crash_at, wait_ready=wait_ready)
+
+    def stop_all(self) -> None:
+        for op in self.started:
+            op.terminate(timeout=10)
+
+
+class Isolated:
+    """Factory of private labs: each ``new()`` starts its own control plane, for checks that
+    restart the API server, compact etcd or turn the watch cache off, so that other checks
+    (and pytest-xdist workers) on the shared control plane are not disturbed."""
+
+    def __init__(self, impl: Implementation, check: str, tmp_path: Path) -> None:
+        self.impl = impl
+        self.check = check
+        self.tmp_path = tmp_path
+        self.labs: list[Lab] = []
+        self._planes: list[ControlPlane] = []
+
+    def new(self, *, watch_cache: bool = True) -> Lab:
+        """Start a private control plane (``watch_cache=False``: kube-apiserver
+        ``--watch-cache=false``), make a namespace there and return the Lab."""
+        cp = ControlPlane(watch_cache=watch_cache).start()
+        self._planes.append(cp)
+        admin = Kube(cp.admin_kubeconfig)
+        ns = create_namespace(admin, self.check, self.impl.user)
+        logs = self.tmp_path / f"lab-{len(self.labs)}"
+        logs.mkdir()
+        audit = AuditLog(cp.audit_log)
+        user = self.impl.user
+        pool = OperatorPool(self.impl, cp.kubeconfig_for(user), ns, logs, audit,
+                            issue=lambda groups: cp.kubeconfig_for(user, groups))
+        lab = Lab(cp, admin, audit, ns, pool)
+        self.labs.append(lab)
+        return lab
+
+    def close(self) -> None:
+        for lab in self.labs:
+            lab.operators.stop_all()
+            lab.admin.close()
+        for cp in self._planes:
+            cp.stop()
+
+
+def labs_of(item: pytest.Item) -> list[Lab]:
+    """The labs a test used: the shared one (if it asked for ``operators``) and its private ones."""
+    funcargs = getattr(item, "funcargs", {})
+    labs: list[Lab] = []
+    if funcargs.get("operators") is not None and funcargs.get("admin") is not None:
+        pool = funcargs["operators"]
+        labs.append(Lab(None, funcargs["admin"], pool.audit, funcargs["namespace"], pool))
+    isolated = funcargs.get("isolated")
+    if isolated is not None:
+        labs.extend(isolated.labs)
+    return labs

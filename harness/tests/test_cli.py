@@ -1,0 +1,41 @@
+"""harness.cli: one command line with a sub-command per job, each with its --help; the
+delegated jobs (bench, mutants, rbac-ablation) get their own parser's --help."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from harness import cli
+
+#: An option only the delegated job's own parser has.
+OWN_OPTION = {"bench": "--quick", "mutants": "--mutant", "rbac-ablation": "--unit"}
+
+COMMANDS = ("conformance", "report", "bench", "mutants", "rbac-ablation", "binaries", "up",
+            "down")
+
+
+def test_every_command_is_listed_in_the_top_level_help() -> None:
+    text = cli.build_parser().format_help()
+    for command in COMMANDS:
+        assert command in text
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_answers_help(command: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "harness", command, "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "usage:" in proc.stdout
+    if command in cli.DELEGATED:  # the job's own parser answered, not the wrapper's
+        assert OWN_OPTION[command] in proc.stdout
+
+
+def test_conformance_arguments_reach_the_job() -> None:
+    args = cli.build_parser().parse_args(
+        ["conformance", "--impl", "go", "--reports", "/tmp/r", "--", "-k", "noop"])
+    assert args.impl == ["go"]
+    assert args.reports == "/tmp/r"
+    assert args.pytest_args == ["-k", "noop"]
