@@ -1,8 +1,8 @@
 """Read the API server's audit log: who made which request, in what order, with what answer.
 
 The control plane logs every request (but its own) at Metadata level once complete
-(``harness.controlplane.AUDIT_POLICY``). Each line is an ``audit.k8s.io/v1`` Event; the fields
-used here are ``user.username``, ``user.groups``, ``verb``, ``objectRef`` (resource,
+(``harness.envtest.controlplane.AUDIT_POLICY``). Each line is an ``audit.k8s.io/v1`` Event;
+the fields used here are ``user.username``, ``user.groups``, ``verb``, ``objectRef`` (resource,
 subresource, namespace, name), ``responseStatus`` (code; for a failure, reason and message)
 and ``requestReceivedTimestamp``. Because each implementation runs as its own user and each
 check in its own namespace, "the writes the operator made during this check" is a filter, not

@@ -3,7 +3,7 @@
 The harness needs etcd, kube-apiserver and kubectl (and, for the `sim` tier,
 kube-controller-manager, kube-scheduler and kwok). They are never downloaded from release
 pages and never committed: they are built here from pinned Go modules fetched through the Go
-module proxy, by the wrapper modules in ``tools/`` (DESIGN.md section 6):
+module proxy, by the wrapper modules in ``tools/`` (docs/design.md, "Architecture"):
 
 - ``tools/kube``: requires ``k8s.io/kubernetes v1.34.N`` and replaces every staging module with
   its published ``v0.34.N``; builds ``cmd/kube-apiserver`` and friends with ``CGO_ENABLED=0``

@@ -100,7 +100,7 @@ class State:
     """What another process needs to use a running control plane (the JSON state file).
 
     ``processes``: ``{"owner" | "etcd" | "kube-apiserver": identity}`` (``pid:start time``,
-    ``harness.process.process_identity``); kube-apiserver's is empty while its owner has
+    ``harness.envtest.process.process_identity``); kube-apiserver's is empty while its owner has
     stopped it on purpose (``stop_apiserver``).
     """
 
