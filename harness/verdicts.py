@@ -1,7 +1,7 @@
 """What a check's outcome means: the check's own oracle failed (``fail``, a kill in the mutant
 matrix), or the check could not judge the operator (``error``: an unmet premise, a set-up or
 harness failure). The pytest plugin records the verdict on each failed check's JUnit
-testcase (harness/plugin/__init__.py); the kill matrix counts only ``fail`` (harness/mutants/runner.py).
+testcase (harness/plugin/hooks.py); the kill matrix counts only ``fail`` (harness/mutants/runner.py).
 
 This module has no imports of the harness, so that the lowest layers (the REST client's
 ``wait_for``) can raise ``PremiseFailed`` too.

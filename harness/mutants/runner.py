@@ -19,7 +19,7 @@ with the same pytest invocation ``python -m harness conformance`` uses, and writ
   base check id, with every case that ran and the mutants it killed.
 
 What counts as a kill: a check whose own oracle failed, that is a testcase whose ``verdict``
-property (recorded by harness/plugin/__init__.py) is ``fail``: an assertion about the operator.
+property (recorded by harness/plugin/hooks.py) is ``fail``: an assertion about the operator.
 A set-up error, an unmet premise (``conformance.support.premise``), an error of the harness's
 own requests or a fixture error is verdict ``error``: listed under ``errors``, never a kill.
 

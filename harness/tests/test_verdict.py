@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.mutants import runner as mutant_run
+from harness.mutants import runner
 
 pytest_plugins = ["pytester"]
 
@@ -76,7 +76,7 @@ def test_verdicts_in_junit_and_only_the_oracle_kills(pytester: pytest.Pytester,
     xml = tmp_path / "junit.xml"
     # A subprocess, as the harness runs the suite (the plugin loads from its entry point).
     pytester.runpytest_subprocess(f"--junitxml={xml}", "-p", "no:cacheprovider")
-    res = mutant_run.read_junit(xml)
+    res = runner.read_junit(xml)
     # Testcases keep their function names here: no ``evidence`` fixture recorded a check id.
     assert res.failed == ["test_oracle", "test_oracle_wait"]
     assert sorted(res.errors) == ["test_harness_error", "test_internal_invariant",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness import checks
-from harness.mutants import runner as mutant_run
+from harness.mutants import runner
 
 PASS = '<testcase classname="conformance.x" name="{name}" time="1.0"/>'
 FAIL = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
@@ -38,7 +38,7 @@ def junit(path: Path, *cases: str) -> Path:
 
 
 @pytest.fixture
-def results(tmp_path: Path) -> dict[str, mutant_run.SuiteResult | None]:
+def results(tmp_path: Path) -> dict[str, runner.SuiteResult | None]:
     """always-update fails noop-stable and one watch-recovers case; no-relist fails two
     watch-recovers cases; no-owns errors in child-repaired (a set-up error) and misses its
     premise in noop-stable, and its oracle fails in parity; survivor fails nothing."""
@@ -56,7 +56,7 @@ def results(tmp_path: Path) -> dict[str, mutant_run.SuiteResult | None]:
                          ORACLE.format(name="parity", why="differ")),
         "survivor": junit(tmp_path / "d.xml", *common, PASS.format(name="noop-stable")),
     }
-    return {m: mutant_run.read_junit(f) for m, f in files.items()}
+    return {m: runner.read_junit(f) for m, f in files.items()}
 
 
 def test_read_junit_sorts_outcomes_and_keeps_the_first_line_of_the_message(results) -> None:
@@ -71,7 +71,7 @@ def test_read_junit_sorts_outcomes_and_keeps_the_first_line_of_the_message(resul
 
 
 def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results) -> None:
-    data = mutant_run.build_matrix(results)
+    data = runner.build_matrix(results)
     a = data["mutants"]["always-update"]
     assert a["failed_checks"] == ["noop-stable", "watch-recovers[connection-cut]"]
     assert a["killed_by"] == ["noop-stable", "watch-recovers"]
@@ -92,12 +92,12 @@ def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results) -> 
 
 
 def test_verdict_names_survivors_and_checks_that_kill_nothing(results) -> None:
-    data = mutant_run.build_matrix(results)
+    data = runner.build_matrix(results)
     assert data["verdict"] == {"ok": False, "survivors": ["survivor"],
                                "idle_checks": ["create-converges", "child-repaired"],
                                "idle_cases": ["create-converges", "child-repaired"],
                                "expected_missed": {}}
-    table = mutant_run.format_matrix(data)
+    table = runner.format_matrix(data)
     assert "SURVIVED" in table
     assert "mutants no check killed: survivor" in table
     assert "checks that killed no mutant: create-converges, child-repaired" in table
@@ -106,38 +106,38 @@ def test_verdict_names_survivors_and_checks_that_kill_nothing(results) -> None:
 
 
 def test_every_case_must_kill_on_its_own(results, tmp_path) -> None:
-    results["always-update"] = mutant_run.read_junit(junit(
+    results["always-update"] = runner.read_junit(junit(
         tmp_path / "a2.xml", FAIL.format(name="noop-stable", why="wrote"),
         PASS.format(name="watch-recovers[connection-stall]")))
-    data = mutant_run.build_matrix(results)
+    data = runner.build_matrix(results)
     # watch-recovers kills (no-relist), yet its connection-stall case killed nothing.
     assert "watch-recovers" not in data["verdict"]["idle_checks"]
     assert "watch-recovers[connection-stall]" in data["verdict"]["idle_cases"]
     assert "cases that killed no mutant: watch-recovers[connection-stall]" in \
-        mutant_run.format_matrix(data)
+        runner.format_matrix(data)
 
 
 def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(results, tmp_path) -> None:
     del results["survivor"]
-    results["ready-on-write"] = mutant_run.read_junit(
+    results["ready-on-write"] = runner.read_junit(
         junit(tmp_path / "e.xml", FAIL.format(name="create-converges", why="Ready=True"),
               ORACLE.format(name="child-repaired", why="not repaired")))
-    data = mutant_run.build_matrix(results)
+    data = runner.build_matrix(results)
     assert data["verdict"] == {"ok": True, "survivors": [], "idle_checks": [],
                                "idle_cases": [], "expected_missed": {}}
-    assert "verdict: every mutant killed (4)" in mutant_run.format_matrix(data)
+    assert "verdict: every mutant killed (4)" in runner.format_matrix(data)
 
 
 def test_a_mutant_whose_suite_did_not_run_survives(results) -> None:
     results["broken"] = None
-    data = mutant_run.build_matrix(results, {"broken": {"problem": "did not become ready"}})
+    data = runner.build_matrix(results, {"broken": {"problem": "did not become ready"}})
     assert data["mutants"]["broken"]["ran"] is False
     assert "broken" in data["verdict"]["survivors"]
-    assert "DID NOT RUN: did not become ready" in mutant_run.format_matrix(data)
+    assert "DID NOT RUN: did not become ready" in runner.format_matrix(data)
 
 
 def test_info_is_copied_into_each_mutant(results) -> None:
-    data = mutant_run.build_matrix(results, {"no-owns": {"title": "t", "doc": "d", "seconds": 3}})
+    data = runner.build_matrix(results, {"no-owns": {"title": "t", "doc": "d", "seconds": 3}})
     assert data["mutants"]["no-owns"]["doc"] == "d"
     assert data["mutants"]["no-owns"]["seconds"] == 3
 
@@ -145,8 +145,8 @@ def test_info_is_copied_into_each_mutant(results) -> None:
 def test_every_caught_by_names_a_check_and_every_check_is_expected_to_catch_one() -> None:
     functions = checks.check_functions()
     expected: set[str] = set()
-    for mutant in mutant_run.mutants.declared():
-        for check in mutant_run.caught_by(mutant):
+    for mutant in runner.mutants.declared():
+        for check in runner.caught_by(mutant):
             assert check in functions, f"{mutant}: caught_by names no check: {check}"
             expected.add(checks.base_check(check))
     # The CI subset runs only these: every check must be among them, or CI's verdict fails.
@@ -159,30 +159,30 @@ def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(monkeypatch)
                  "child-repaired": ["test_child_repaired"],
                  "watch-recovers[connection-stall]": ["test_connection_stall"],
                  "watch-recovers[apiserver-restart]": ["test_apiserver_restart"]}
-    assert mutant_run.ci_filter("always-update", None, functions) == \
+    assert runner.ci_filter("always-update", None, functions) == \
         "(test_child_repaired or test_noop_stable)"
-    real = mutant_run.caught_by
-    monkeypatch.setattr(mutant_run, "caught_by",
+    real = runner.caught_by
+    monkeypatch.setattr(runner, "caught_by",
                         lambda m: [] if m == "undeclared" else real(m))
-    assert mutant_run.ci_filter("undeclared", "noop", functions) == \
+    assert runner.ci_filter("undeclared", "noop", functions) == \
         "not (test_apiserver_restart or test_connection_stall) and (noop)"
 
 
 def test_a_caught_by_check_that_missed_its_mutant_fails_the_verdict(results) -> None:
     info = {"always-update": {"caught_by": ["noop-stable", "child-repaired"]},
             "no-relist": {"caught_by": ["watch-recovers", "watch-recovers[apiserver-restart]"]}}
-    data = mutant_run.build_matrix(results, info)
+    data = runner.build_matrix(results, info)
     assert data["mutants"]["always-update"]["missed"] == ["child-repaired"]
     assert data["mutants"]["no-relist"]["missed"] == ["watch-recovers[apiserver-restart]"]
     assert data["verdict"]["expected_missed"] == {
         "always-update": ["child-repaired"], "no-relist": ["watch-recovers[apiserver-restart]"]}
     assert data["verdict"]["ok"] is False
     assert "FAIL: always-update was not caught by child-repaired" in \
-        mutant_run.format_matrix(data)
+        runner.format_matrix(data)
 
 
 def test_mutant_info_has_title_doc_and_the_three_paragraphs() -> None:
-    info = mutant_run.mutant_info("no-owns")
+    info = runner.mutant_info("no-owns")
     assert info["title"] == "does not watch Deployments and Services"
     assert info["doc"].startswith("no-owns: ")
     assert set(info["explanation"]) == {"anti_pattern", "why", "correct"}
@@ -190,5 +190,5 @@ def test_mutant_info_has_title_doc_and_the_three_paragraphs() -> None:
 
 
 def test_unknown_mutant_is_refused_before_anything_starts(tmp_path: Path) -> None:
-    with pytest.raises(mutant_run.ImplementationError, match="unknown mutant"):
-        mutant_run.run_mutants(["no-such-mutant"], tmp_path, workers=1)
+    with pytest.raises(runner.ImplementationError, match="unknown mutant"):
+        runner.run_mutants(["no-such-mutant"], tmp_path, workers=1)
