@@ -10,7 +10,7 @@ reads the evidence with ``properties``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,17 +87,50 @@ def read_cases(path: Path) -> list[Case]:
     return cases
 
 
-def rename_cases(path: Path) -> int:
-    """Set every testcase's name to its ``check`` property in the JUnit file at ``path`` and
-    write it back; return how many were renamed. (With pytest-xdist a report's nodeid cannot
-    be changed, so the plugin renames in the file once pytest's junitxml has written it.)"""
+def suite_name(impl_id: str) -> str:
+    """The testsuite name of an implementation's run: ``modeldock-<impl>``."""
+    return f"modeldock-{impl_id}"
+
+
+def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None = None) -> int:
+    """Make the JUnit file pytest wrote at ``path`` one implementation's, unique among all
+    implementations' files, and write it back; return how many testcases were renamed.
+
+    - every testcase with a ``check`` property is named after it (``noop-stable``); with
+      pytest-xdist a report's nodeid cannot be changed, so this happens in the file;
+    - every classname gets the implementation as its first part (``go.conformance.test_core``):
+      CI systems that merge reports (GitLab, Jenkins, GitHub test-report actions) identify a
+      test by (classname, name), and the implementation then stays part of that identity;
+    - the testsuite is named ``suite_name(impl_id)`` and carries ``suite_properties``
+      (implementation, title, tier, Kubernetes version, harness commit), and keeps pytest's
+      ``timestamp`` and ``hostname``.
+    """
     xml = JUnitXml.fromfile(str(path))
     renamed = 0
     for suite in (xml if isinstance(xml, JUnitXml) else [xml]):
+        suite.name = suite_name(impl_id)
+        for key, value in (suite_properties or {}).items():
+            suite.add_property(key, value)
         for case in suite:
             check = properties(case).get(CHECK)
             if check:
                 case.name = check[-1]
                 renamed += 1
+            classname = str(case.classname or "")
+            if not classname.startswith(f"{impl_id}."):
+                case.classname = f"{impl_id}.{classname}" if classname else impl_id
     xml.write(str(path))
     return renamed
+
+
+def merge(paths: Iterable[Path], out: Path) -> Path:
+    """Write ``out``: one ``<testsuites>`` holding the testsuite of every file in ``paths`` (one
+    per implementation), for CI systems that take a single file. Returns ``out``."""
+    merged = JUnitXml("modeldock")
+    for path in paths:
+        xml = JUnitXml.fromfile(str(path))
+        for suite in (xml if isinstance(xml, JUnitXml) else [xml]):
+            merged.add_testsuite(suite)
+    merged.update_statistics()
+    merged.write(str(out))
+    return out

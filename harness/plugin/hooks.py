@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,9 +16,10 @@ from typing import Any
 import pytest
 
 from harness import junit, runs
+from harness.envtest import binaries
 from harness.envtest.process import identity_alive, set_death_signal
 from harness.operators import ImplementationError, get_implementation
-from harness.paths import REPORTS_DIR
+from harness.paths import REPO_ROOT, REPORTS_DIR
 from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
 from harness.plugin.markers import MARKERS, check_id, junit_name
 from harness.plugin.watchdog import _SessionWatchdog
@@ -148,13 +150,45 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Name each JUnit testcase after its check (the ``check`` property), once pytest's junitxml
-    has written the file: with pytest-xdist the report's nodeid cannot be changed, so the
-    file is rewritten here, in the controlling process."""
-    path = session.config.getoption("xmlpath", None)
-    if not path or hasattr(session.config, "workerinput") or not Path(path).exists():
+    """Once pytest's junitxml has written the file, in the controlling process: name each
+    testcase after its check, put the implementation in every classname and the testsuite's
+    name, and add the run's identity as testsuite properties (``harness.junit.finish``)."""
+    config = session.config
+    path = config.getoption("xmlpath", None)
+    if not path or hasattr(config, "workerinput") or not Path(path).exists():
         return
-    junit.rename_cases(Path(path))
+    junit.finish(Path(path), config.getoption("--impl"), run_properties(config))
+
+
+def run_properties(config: pytest.Config) -> dict[str, str]:
+    """What identifies a run, as JUnit testsuite properties: ``implementation``, ``title``,
+    ``tier``, ``kubernetes_version`` (of the binaries the harness built; ``unknown`` if they
+    cannot be read), ``harness_commit`` (``git rev-parse HEAD`` of the repository, ``unknown``
+    outside a git checkout)."""
+    impl_id = config.getoption("--impl")
+    try:
+        title = get_implementation(impl_id, config.getoption("--impl-file")).title
+    except ImplementationError:
+        title = impl_id
+    try:
+        version = binaries.kubernetes_version()
+    except Exception:  # a go.mod that cannot be read: the run still gets its report
+        version = "unknown"
+    return {"implementation": impl_id, "title": title, "tier": config.getoption("--cluster"),
+            "kubernetes_version": version, "harness_commit": harness_commit()}
+
+
+def harness_commit() -> str:
+    """The repository's commit (``git rev-parse HEAD``), with ``-dirty`` when the work tree
+    has changes; ``unknown`` without git or outside a checkout."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True,
+                              text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=REPO_ROOT, capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{head}-dirty" if dirty.strip() else head
 
 
 def _artifacts_dir(item: pytest.Item) -> Path:
