@@ -287,7 +287,7 @@ PREMISE_JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 
 
 def test_premises_are_labelled_and_never_key_evidence(tmp_path: Path) -> None:
-    from harness import report_html
+    from harness.report import html as report_html
 
     path = tmp_path / "junit-go.xml"
     path.write_text(PREMISE_JUNIT)
