@@ -27,10 +27,13 @@ model knows nothing of it.
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from pathlib import Path
+from string import Template
 from typing import Any
 
 from harness.report.html_sections import ablation_section, anchor, bench_section, mutants_section
@@ -50,6 +53,15 @@ from harness.runs import write_text_atomic
 #: outcome -> (badge text, CSS class)
 _OUTCOME = {"passed": ("PASS", "pass"), "failed": ("FAIL", "fail"), "error": ("ERROR", "fail"),
             "skipped": ("SKIP", "skip"), "missing": ("MISSING", "missing")}
+
+
+@functools.cache
+def static_text(name: str) -> str:
+    """The text of ``harness/report/static/<name>`` (package data, read with
+    ``importlib.resources`` so that an installed harness finds it too): ``report.css`` and
+    ``report.js``, inlined into the page, and ``page.html``, the page around them (a
+    ``string.Template`` with ``$title``, ``$css``, ``$body`` and ``$script``)."""
+    return (resources.files(__package__) / "static" / name).read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- page
@@ -78,16 +90,9 @@ def render_html(report: Report, bench: Mapping[str, Any] | None = None,
         body.append(mutants_section(report, matrix))
     if rights is not None:
         body.append(ablation_section(report, rights))
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>ModelDock conformance: {esc(impls)}</title>\n"
-        f"<style>{CSS}</style>\n</head>\n<body>\n<main>\n"
-        + "\n".join(body)
-        + "\n</main>\n"
-        f"<script>{SCRIPT}</script>\n</body>\n</html>\n"
-    )
+    return Template(static_text("page.html")).substitute(
+        title=esc(impls), css=static_text("report.css"), body="\n".join(body),
+        script=static_text("report.js"))
 
 
 def write_html(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
@@ -469,201 +474,3 @@ def _request_counts_table(report: Report, check: Check) -> str:
             f'<table class="counts"><thead><tr><th scope="col">request</th>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
 
-
-# --------------------------------------------------------------------------- style
-CSS = """
-:root { --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --soft:#f6f8fa; --pass:#1a7f37;
-  --pass-bg:#dafbe1; --fail:#cf222e; --fail-bg:#ffebe9; --skip:#59636e; --skip-bg:#eff2f5;
-  --miss:#9a6700; --miss-bg:#fff8c5; --write:#0969da; --read:#8c959f; --diff:#fff8c5;
-  --mono: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace; }
-* { box-sizing: border-box; }
-html { -webkit-text-size-adjust: 100%; }
-body { margin:0; color:var(--fg); background:#fff;
-  font: 15px/1.55 system-ui, -apple-system, "Segoe UI", "Helvetica Neue", "DejaVu Sans", Arial, sans-serif; }
-main { max-width: 1200px; margin: 0 auto; padding: 28px 32px 80px; }
-h1 { font-size: 28px; line-height: 1.25; margin: 4px 0 12px; }
-h2 { font-size: 22px; margin: 0 0 10px; }
-h3 { font-size: 16px; margin: 18px 0 8px; }
-h4 { font-size: 14px; margin: 0 0 6px; }
-code, pre, .mono { font-family: var(--mono); font-size: 12.5px; }
-pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
-a { color: #0550ae; }
-section { margin-top: 36px; }
-.muted { color: var(--muted); font-weight: normal; }
-.kicker { text-transform: uppercase; letter-spacing: .08em; font-size: 12px; color: var(--muted); margin: 0; }
-.lede { max-width: 78ch; color: #31373d; }
-.impl { border-bottom: 3px solid var(--c); padding-bottom: 1px; font-weight: 600; }
-.verdict { display: inline-block; padding: 6px 12px; border-radius: 6px; font-weight: 600; margin: 4px 0; }
-.verdict.ok { background: var(--pass-bg); color: var(--pass); }
-.verdict.bad { background: var(--fail-bg); color: var(--fail); }
-.runs { color: var(--muted); font-size: 13px; margin: 8px 0; padding-left: 18px; }
-nav { border-top: 1px solid var(--line); border-bottom: 1px solid var(--line); padding: 8px 0;
-  margin-top: 12px; display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
-nav button { margin-left: auto; font: inherit; font-size: 13px; padding: 3px 10px; border: 1px solid var(--line);
-  border-radius: 6px; background: var(--soft); cursor: pointer; }
-.badge { display: inline-block; font: 700 11px/1 var(--mono); letter-spacing: .04em; padding: 4px 6px;
-  border-radius: 4px; vertical-align: 1px; }
-.badge.pass { background: var(--pass-bg); color: var(--pass); }
-.badge.fail { background: var(--fail); color: #fff; }
-.badge.skip { background: var(--skip-bg); color: var(--skip); }
-.badge.missing { background: var(--miss-bg); color: var(--miss); }
-table { border-collapse: collapse; }
-th, td { text-align: left; vertical-align: top; }
-table.summary { width: 100%; font-size: 14px; }
-table.summary th, table.summary td { border-bottom: 1px solid var(--line); padding: 8px 10px; }
-table.summary thead th { border-bottom: 2px solid var(--fg); font-size: 14px; }
-table.summary thead .title { display: block; font-weight: normal; color: var(--muted); font-size: 12px; }
-table.summary tbody th a { font-weight: 600; text-decoration: none; }
-table.summary tbody th { width: 30%; } table.summary tbody th code { white-space: nowrap; }
-table.summary .why { display: block; font-weight: normal; color: var(--muted); font-size: 13px; max-width: 46ch; }
-table.summary td.cell.fail { background: #fff5f5; }
-table.summary td span { margin-left: 6px; }
-table.summary td .reqs, table.summary td .key { display: block; margin: 3px 0 0; color: var(--muted); font-size: 12.5px; }
-table.summary td .key code { font-size: 11.5px; }
-td.writes { font-size: 13px; white-space: nowrap; }
-td.writes.same { color: var(--pass); }
-td.writes.same::before { content: "✓ "; }
-td.writes.differ { color: var(--miss); font-weight: 600; }
-td.writes.differ::before { content: "≠ "; }
-.refused { color: var(--fail); }
-.howto { background: var(--soft); border: 1px solid var(--line); border-radius: 8px; padding: 14px 18px; }
-.howto h2 { font-size: 17px; }
-.howto p { margin: 6px 0; max-width: 100ch; }
-svg.swatch { vertical-align: -2px; }
-section.check { border-top: 3px solid var(--fg); padding-top: 14px; margin-top: 44px; }
-section.check h2 code { font-size: 21px; }
-.pills { font-size: 13px; font-weight: normal; margin-left: 8px; }
-.pill { margin-right: 10px; color: var(--muted); }
-.why-full { font-size: 16px; font-weight: 600; max-width: 90ch; margin: 6px 0; }
-.teaches { max-width: 90ch; margin: 6px 0 10px; color: #31373d; }
-.label { display: inline-block; font: 700 10.5px/1.6 var(--mono); text-transform: uppercase; letter-spacing: .06em;
-  color: var(--muted); border: 1px solid var(--line); border-radius: 3px; padding: 0 5px; margin-right: 6px; vertical-align: 2px; }
-.kills { font-size: 14px; color: var(--muted); }
-.results { display: grid; grid-template-columns: repeat(var(--n), minmax(0, 1fr)); gap: 16px; margin: 12px 0; }
-.card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px 12px; background: #fff; min-width: 0; }
-.card.fail { border-color: var(--fail); box-shadow: inset 4px 0 0 var(--fail); }
-.card-head { display: flex; gap: 10px; align-items: baseline; margin-bottom: 6px; font-size: 15px; }
-.card-head .time { margin-left: auto; color: var(--muted); font-size: 13px; }
-pre.failure { background: var(--fail-bg); color: #82071e; border-radius: 6px; padding: 8px 10px; margin: 6px 0; }
-pre.trace { background: var(--soft); padding: 8px; border-radius: 6px; max-height: 420px; overflow: auto; font-size: 11.5px; }
-.artifacts { font-size: 13px; margin: 4px 0; }
-.skip-reason { color: var(--skip); font-style: italic; }
-table.evidence { width: 100%; font-size: 13px; margin-top: 6px; }
-table.evidence caption { text-align: left; font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); padding-bottom: 2px; }
-table.evidence th { font-family: var(--mono); font-weight: normal; font-size: 12px; color: #31373d;
-  width: 38%; padding: 4px 8px 4px 0; border-top: 1px solid #eaeef2; word-break: break-word; }
-table.evidence td { padding: 4px 0; border-top: 1px solid #eaeef2; min-width: 0; word-break: break-word; }
-table.evidence code.v { white-space: pre-wrap; word-break: break-word; font-size: 12px; }
-table.evidence pre { background: var(--soft); padding: 6px 8px; border-radius: 4px; font-size: 12px; }
-table.evidence.premise { opacity: .8; }
-table.evidence.premise caption { text-transform: none; letter-spacing: 0; }
-details.ev summary { cursor: pointer; }
-details.ev[open] summary { margin-bottom: 4px; }
-.api { margin-top: 8px; }
-.api h3 { margin-top: 14px; }
-.stats { font-size: 13.5px; margin: 4px 0 6px; }
-figure { margin: 0; }
-figure.timeline { border: 1px solid var(--line); border-radius: 8px; padding: 6px 8px 4px; }
-figure.timeline figcaption { font-size: 12.5px; color: var(--muted); padding: 2px 6px 4px; }
-svg text { font-family: var(--mono); }
-svg .lane-bg { fill: #fff; } svg .lane-bg.alt { fill: #f8fafc; }
-svg .lane-line { stroke: #57606a; stroke-width: 1.2; }
-svg .lane-title { font: 700 13px system-ui, "DejaVu Sans", sans-serif; fill: var(--fg); }
-svg .lane-sub { font-size: 10.5px; fill: var(--muted); } svg .lane-sub .refused { fill: var(--fail); }
-svg .grid { stroke: #e4e8ec; stroke-width: 1; }
-svg .axis { stroke: #57606a; stroke-width: 1; }
-svg .tick { font-size: 11px; fill: var(--muted); }
-svg .axis-title { font: 11px system-ui, "DejaVu Sans", sans-serif; fill: var(--muted); }
-svg .dot.write { fill: var(--write); stroke: #fff; stroke-width: 1; }
-svg .dot.read { fill: var(--read); }
-svg .dot.failed { fill: var(--fail); }
-svg .stem { stroke: #9ab7dd; stroke-width: 1; }
-svg .leader { stroke: #8c959f; stroke-width: 0.8; }
-svg .failed .stem { stroke: #f0a3a8; }
-svg .num { font: 700 8.5px var(--mono); fill: #fff; text-anchor: middle; pointer-events: none; }
-svg .wlabel { font-size: 11px; fill: #24292f; paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
-svg .wlabel.failed { fill: var(--fail); font-weight: 700; }
-svg .mark:hover .dot { stroke: #000; stroke-width: 1.5; }
-.side { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 18px; margin-top: 12px; align-items: start; }
-table.aligned, table.counts { width: 100%; font: 12px/1.4 var(--mono); }
-table.aligned th, table.counts th, table.aligned td, table.counts td { padding: 3px 8px; border-bottom: 1px solid #eaeef2; }
-table.aligned thead th, table.counts thead th { font-family: system-ui, "DejaVu Sans", sans-serif; font-size: 12.5px; border-bottom: 1px solid var(--fg); }
-table.aligned td { width: 50%; }
-table.aligned .n { display: inline-block; min-width: 20px; height: 16px; line-height: 16px; margin-right: 6px; border-radius: 8px;
-  background: var(--write); color: #fff; text-align: center; font-size: 10px; font-weight: 700; padding: 0 4px; }
-table.aligned td.refused .n { background: var(--fail); }
-table.aligned td.refused { color: var(--fail); }
-table.aligned td.none { color: var(--muted); text-align: center; }
-tr.diff td, tr.diff th { background: var(--diff); }
-.diff-note { color: var(--miss); font-weight: 600; }
-table.counts td { text-align: right; width: 14%; }
-table.counts tbody th { font-weight: normal; }
-dl.machine { display: flex; flex-wrap: wrap; gap: 4px 20px; font-size: 13px; margin: 8px 0 14px; }
-dl.machine div { display: flex; gap: 6px; } dl.machine dt { color: var(--muted); } dl.machine dd { margin: 0; }
-table.bench { font-size: 14px; min-width: 60%; }
-table.bench th, table.bench td { padding: 6px 12px; border-bottom: 1px solid var(--line); }
-table.bench thead th { border-bottom: 2px solid var(--fg); }
-table.bench td.num { text-align: right; font-family: var(--mono); font-size: 13px; }
-table.bench tbody th { font-weight: normal; }
-td.ratio { font-weight: 700; } td.ratio.worse { color: #9a3412; } td.ratio.better { color: var(--pass); }
-.plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 18px; margin-top: 18px; }
-figure.plot { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px 10px; }
-figure.plot h3 { margin: 2px 0 4px; font-size: 15px; }
-figure.plot figcaption { font-size: 12.5px; color: var(--muted); }
-svg .series { fill: none; stroke-width: 2.2; }
-svg .point { font-size: 11.5px; fill: #24292f; paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
-svg .key { font: 12px system-ui, "DejaVu Sans", sans-serif; fill: var(--fg); }
-.scroll { overflow-x: auto; }
-table.matrix { font-size: 13px; }
-table.matrix th, table.matrix td { border-bottom: 1px solid var(--line); padding: 6px 8px; }
-table.matrix tbody th { max-width: 420px; font-weight: normal; }
-table.matrix tbody th code { font-weight: 700; font-size: 13px; }
-table.matrix .doc { display: block; color: var(--muted); font-size: 12.5px; }
-table.matrix thead th { vertical-align: bottom; }
-table.matrix th.rot { padding: 4px 2px; }
-table.matrix th.rot span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; font: 12px var(--mono); }
-table.matrix th.rot a { text-decoration: none; }
-table.matrix td.hit { text-align: center; color: var(--pass); font-size: 16px; background: #f0fbf3; white-space: nowrap; }
-table.matrix td.hit .n { font-size: 10px; vertical-align: super; }
-table.matrix th.idle span { color: var(--fail); }
-table.matrix td.outcome { white-space: nowrap; font-weight: 600; }
-table.matrix td.outcome.killed { color: var(--pass); }
-table.matrix tr.survived th, table.matrix tr.survived td { background: var(--fail-bg); }
-table.matrix td.outcome.survived { color: var(--fail); text-transform: uppercase; }
-@media (max-width: 900px) { .results, .side { grid-template-columns: minmax(0, 1fr); } main { padding: 16px; } }
-@page { size: A4; margin: 14mm 12mm; }
-@media print {
-  body { font-size: 10pt; }
-  main { max-width: none; padding: 0; }
-  .noprint, nav button { display: none; }
-  nav { display: none; }
-  a { color: inherit; text-decoration: none; }
-  section.check { break-before: page; border-top: none; margin-top: 0; }
-  figure, table.summary tr, .card, table.aligned tr, table.counts tr, table.bench, table.matrix tr { break-inside: avoid; }
-  h2, h3, h4 { break-after: avoid; }
-  .results { grid-template-columns: repeat(var(--n), minmax(0, 1fr)); }
-  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-  pre.trace { max-height: none; overflow: visible; }
-}
-"""
-
-SCRIPT = """
-(function () {
-  var all = function () { return document.querySelectorAll('details.ev'); };
-  var button = document.getElementById('toggle-all');
-  var opened = [];
-  if (button) button.addEventListener('click', function () {
-    var open = button.dataset.open !== '1';
-    all().forEach(function (d) { d.open = open; });
-    button.dataset.open = open ? '1' : '0';
-    button.textContent = open ? 'collapse all evidence' : 'expand all evidence';
-  });
-  window.addEventListener('beforeprint', function () {
-    opened = [];
-    all().forEach(function (d) { if (!d.open) { d.open = true; opened.push(d); } });
-  });
-  window.addEventListener('afterprint', function () {
-    opened.forEach(function (d) { d.open = false; });
-  });
-})();
-"""
