@@ -56,8 +56,8 @@ def bench_section(bench: Bench) -> str:
                              "Peak resident set size of each operator process at N = 1000."))
     return (
         '<section id="bench">\n<h2>Benchmarks</h2>\n'
-        '<p class="lede">Both implementations, one run, the same control plane (DESIGN.md '
-        "section 8). Absolute figures belong to this machine; the ratios travel better. For "
+        '<p class="lede">Both implementations, one run, the same control plane '
+        "(docs/design.md, “Measurements”). Absolute figures belong to this machine; the ratios travel better. For "
         "every figure lower is better; a writes figure above its floor is wasted work.</p>\n"
         + (f'<dl class="machine">{machine}</dl>\n' if machine else "")
         + f'<table class="bench"><thead><tr><th scope="col">figure</th>{head}</tr></thead>'

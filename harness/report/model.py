@@ -309,7 +309,8 @@ def align(sequences: Mapping[str, Sequence[str]]) -> list[dict[str, int | None]]
 
 
 # --------------------------------------------------------------------------- bench
-#: Figures of reports/bench.json (DESIGN.md section 8): key, label, unit, what is ideal.
+#: Figures of reports/bench.json (docs/design.md, "Measurements"): key, label, unit, what is
+#: ideal.
 BENCH_FIGURES: list[tuple[str, str, str, str]] = [
     ("latency_p50_s", "convergence latency p50", "s", ""),
     ("latency_p95_s", "convergence latency p95", "s", ""),
@@ -432,7 +433,7 @@ class Mutant:
 
     name: str
     doc: str
-    #: base check ids that failed against it, in DESIGN.md order
+    #: base check ids that failed against it, in ``CHECK_ORDER`` (docs/design.md, "The checks")
     killed_by: list[str]
     #: base check id -> the cases of it that failed (``watch-recovers[cut]``, ...); absent or
     #: empty for a check without cases
@@ -451,7 +452,7 @@ class KillMatrix:
     """``reports/mutants.json`` as a mutant x check matrix."""
 
     mutants: list[Mutant]
-    #: the matrix's columns: every base check id named in the file, in DESIGN.md order
+    #: the matrix's columns: every base check id named in the file, in ``CHECK_ORDER``
     checks: list[str]
 
     def kills(self, check_id: str) -> list[str]:
