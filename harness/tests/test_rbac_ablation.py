@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from harness import report, report_html
+from harness import report
 from harness.rbac import ablation as rbac_ablation
 from harness.rbac import role as rbac
+from harness.report import html as report_html
 from harness.tests.test_report import model
 
 ROLE: dict[str, Any] = {

@@ -207,7 +207,7 @@ def test_kill_matrix_joins_both_views_and_finds_survivors() -> None:
     k = report.kill_matrix(mutants())
     assert [m.name for m in k.mutants] == ["always-update", "new-timestamp", "finalizer-first",
                                            "replay-event", "no-owns", "delete-by-name"]
-    assert k.checks[0] == "noop-stable"  # DESIGN.md order
+    assert k.checks[0] == "noop-stable"  # CHECK_ORDER (docs/design.md, "The checks")
     assert "child-repaired" in k.checks  # named in "checks" though it killed nothing
     assert k.idle_checks == ["child-repaired"]
     assert [m.name for m in k.mutants if m.survived] == ["no-owns", "delete-by-name"]
@@ -287,7 +287,7 @@ PREMISE_JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 
 
 def test_premises_are_labelled_and_never_key_evidence(tmp_path: Path) -> None:
-    from harness import report_html
+    from harness.report import html as report_html
 
     path = tmp_path / "junit-go.xml"
     path.write_text(PREMISE_JUNIT)

@@ -20,8 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import report, report_html
-from harness.report import Call
+from harness import report
+from harness.report import html as report_html
+from harness.report import html_svg
+from harness.report.model import Call
 from harness.tests.test_report import DATA, bench, check_golden, model, mutants
 
 GOLDEN_HTML = DATA / "comparison.golden.html"
@@ -111,7 +113,7 @@ LANES = {
 
 
 def test_timeline_has_one_lane_per_implementation_and_one_mark_per_request() -> None:
-    svg = ET.fromstring(report_html.timeline_svg(LANES, title="t"))
+    svg = ET.fromstring(html_svg.timeline_svg(LANES, title="t"))
     lanes = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "lane"]
     assert [g.get("data-impl") for g in lanes] == ["go", "python", "rust"]
     assert len(marks(svg, "go")) == 4
@@ -121,7 +123,7 @@ def test_timeline_has_one_lane_per_implementation_and_one_mark_per_request() -> 
 
 
 def test_timeline_marks_writes_reads_and_refused_requests() -> None:
-    svg = ET.fromstring(report_html.timeline_svg(LANES))
+    svg = ET.fromstring(html_svg.timeline_svg(LANES))
     go = marks(svg, "go")
     assert [g.get("class") for g in go] == ["mark read", "mark write", "mark write",
                                             "mark write failed"]
@@ -138,47 +140,47 @@ def test_timeline_labels_stay_inside_and_do_not_overlap() -> None:
     # three bursts of ten writes, a millisecond apart: more than the rows they can stack on
     calls = [Call(burst + i * 0.001, "update", "modelservices/status", f"obj-{i}", 200)
              for burst in (0.0, 1.0, 2.0) for i in range(10)]
-    svg = ET.fromstring(report_html.timeline_svg({"go": calls}))
+    svg = ET.fromstring(html_svg.timeline_svg({"go": calls}))
     labels = [t for t in svg.iter(f"{SVG}text") if "wlabel" in t.get("class", "")]
     assert 10 <= len(labels) < 30  # where there is no room, a write carries only its number
     spans: dict[str, list[tuple[float, float]]] = {}
     for t in labels:
-        w = len(t.text) * report_html.TL_CHAR
+        w = len(t.text) * html_svg.TL_CHAR
         x = float(t.get("x"))
         lo, hi = (x, x + w) if t.get("text-anchor") == "start" else (x - w, x)
-        assert lo >= report_html.TL_LEFT and hi <= report_html.TL_WIDTH - report_html.TL_RIGHT
+        assert lo >= html_svg.TL_LEFT and hi <= html_svg.TL_WIDTH - html_svg.TL_RIGHT
         row = spans.setdefault(t.get("y"), [])
         assert all(hi <= a or b <= lo for a, b in row), f"label {t.text} overlaps another"
         row.append((lo, hi))
 
 
 def test_timeline_axis_covers_the_longest_lane() -> None:
-    svg = report_html.timeline_svg({"a": [Call(0, "get", "x", "", 200), Call(3.2, "get", "x", "", 200)]})
+    svg = html_svg.timeline_svg({"a": [Call(0, "get", "x", "", 200), Call(3.2, "get", "x", "", 200)]})
     ticks = re.findall(r'class="tick"[^>]*>([^<]+)<', svg)
     assert ticks[0] == "0 s" and ticks[-1] == "4 s"
-    assert report_html.nice_ticks(0.2) == [0.0, 0.05, 0.1, 0.15, 0.2]
-    assert report_html.nice_ticks(0) == [0.0]
+    assert html_svg.nice_ticks(0.2) == [0.0, 0.05, 0.1, 0.15, 0.2]
+    assert html_svg.nice_ticks(0) == [0.0]
 
 
 def test_stack_puts_overlapping_marks_on_rows() -> None:
-    assert report_html._stack([0, 5, 10, 40], gap=16, max_rows=5) == [0, 1, 2, 0]
-    assert report_html._stack([0, 1, 2, 3], gap=16, max_rows=2) == [0, 1, 0, 1]
+    assert html_svg._stack([0, 5, 10, 40], gap=16, max_rows=5) == [0, 1, 2, 0]
+    assert html_svg._stack([0, 1, 2, 3], gap=16, max_rows=2) == [0, 1, 0, 1]
 
 
 def test_bench_plots() -> None:
     b = report.bench_model(bench())
-    latency = ET.fromstring(report_html.latency_svg(b))
+    latency = ET.fromstring(html_svg.latency_svg(b))
     paths = [p for p in latency.iter(f"{SVG}path") if p.get("class") == "series"]
     assert [p.get("data-impl") for p in paths] == ["go", "python"]
-    throughput = ET.fromstring(report_html.throughput_svg(b))
+    throughput = ET.fromstring(html_svg.throughput_svg(b))
     assert len([c for c in throughput.iter(f"{SVG}circle")]) == 6  # 3 N x 2 implementations
-    rss = ET.fromstring(report_html.rss_svg(b))
+    rss = ET.fromstring(html_svg.rss_svg(b))
     bars = {r.get("data-impl"): float(r.get("width")) for r in rss.iter(f"{SVG}rect")
             if r.get("class") == "bar"}
     assert bars["python"] / bars["go"] == pytest.approx(131.7 / 48.2, rel=0.01)
     no_samples = report.bench_model({"implementations": {"go": {"latency_p50_s": 0.2,
                                                                 "latency_p95_s": 0.4}}})
-    assert 'class="bar"' in report_html.latency_svg(no_samples)
+    assert 'class="bar"' in html_svg.latency_svg(no_samples)
 
 
 # --------------------------------------------------------------------------- in Chromium

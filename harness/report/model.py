@@ -1,21 +1,23 @@
-"""The comparison report: one model built from the JUnit files, and its writers.
+"""The comparison report's model: dataclasses, and the readers that fill them.
 
 ``build(junit_files)`` reads ``reports/junit-<impl>.xml`` with junitparser into a ``Report``:
-for each check (by id, in DESIGN.md order), what it proves ("why"), and per implementation
-the outcome, time, failure message and evidence (the JUnit properties the check recorded).
-The evidence the harness adds to every check from the audit log (``api_requests``,
-``writes_ok``, ``writes_failed``, ``conflicts_409``, ``write_order``, ``timeline``) is read
-back through ``Result.calls`` and ``Result.request_counts``; ``align`` lines up the
-implementations' write sequences so that differences stand out.
+for each check (by id, in ``harness.checks.CHECK_ORDER``: docs/design.md, "The checks"), what
+it proves ("why"), and per implementation the outcome, time, failure message and evidence (the
+JUnit properties the check recorded). The evidence the harness adds to every check from the
+audit log (``api_requests``, ``writes_ok``, ``writes_failed``, ``conflicts_409``,
+``write_order``, ``timeline``) is read back through ``Result.calls`` and
+``Result.request_counts``; ``align`` lines up the implementations' write sequences so that
+differences stand out.
 
-Two optional inputs join the model: ``reports/bench.json`` (``bench_model`` turns it into the
-rows of a ratio table and the series of its plots) and ``reports/mutants.json``
-(``kill_matrix``: which check caught which deliberately broken implementation).
+Three optional inputs join the model, each read from the dict of its JSON file (``load_json``):
+``reports/bench.json`` (``bench_model``: the rows of a ratio table and the series of its
+plots), ``reports/mutants.json`` (``kill_matrix``: which check caught which deliberately
+broken implementation) and ``reports/rbac-ablation.json`` (``rbac_ablation``: which right of
+the operator's role each check needs).
 
-Writers render the model: ``render_markdown`` (``reports/comparison.md``, for terminals and CI
-summaries) and ``harness.report_html.render_html`` (``reports/comparison.html``, for
-teaching); ``write_all`` writes both. The model knows nothing of Markdown or HTML; writers
-know nothing of JUnit.
+The writers (``harness.report.markdown``, ``harness.report.html``) import this module; this
+module imports neither and knows nothing of Markdown or HTML, as the writers know nothing of
+JUnit.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ from junitparser import Error, Failure, JUnitXml, Skipped, TestCase, TestSuite
 
 from harness.audit import WRITE_VERBS
 from harness.checks import base_check, check_sort_key
-from harness.runs import write_text_atomic
 
 #: Properties that describe the check rather than being evidence.
 _META = {"check", "implementation", "why", "teaches"}
@@ -61,6 +62,7 @@ class Call:
 
     @property
     def is_write(self) -> bool:
+        """A create, update, patch or delete (``harness.audit.WRITE_VERBS``)."""
         return self.verb in WRITE_VERBS
 
     @property
@@ -173,6 +175,9 @@ class Run:
 
 @dataclass
 class Report:
+    """The comparison: the implementations in run order, their titles (from
+    implementations.toml), every check with its results, and each implementation's run."""
+
     implementations: list[str]
     titles: dict[str, str]
     checks: list[Check]
@@ -187,6 +192,7 @@ class Report:
             for c in self.checks for i in self.implementations)
 
     def title(self, impl: str) -> str:
+        """The implementation's title, or its id if it has none."""
         return self.titles.get(impl, impl)
 
 
@@ -303,7 +309,8 @@ def align(sequences: Mapping[str, Sequence[str]]) -> list[dict[str, int | None]]
 
 
 # --------------------------------------------------------------------------- bench
-#: Figures of reports/bench.json (DESIGN.md section 8): key, label, unit, what is ideal.
+#: Figures of reports/bench.json (docs/design.md, "Measurements"): key, label, unit, what is
+#: ideal.
 BENCH_FIGURES: list[tuple[str, str, str, str]] = [
     ("latency_p50_s", "convergence latency p50", "s", ""),
     ("latency_p95_s", "convergence latency p95", "s", ""),
@@ -426,7 +433,7 @@ class Mutant:
 
     name: str
     doc: str
-    #: base check ids that failed against it, in DESIGN.md order
+    #: base check ids that failed against it, in ``CHECK_ORDER`` (docs/design.md, "The checks")
     killed_by: list[str]
     #: base check id -> the cases of it that failed (``watch-recovers[cut]``, ...); absent or
     #: empty for a check without cases
@@ -436,6 +443,7 @@ class Mutant:
 
     @property
     def survived(self) -> bool:
+        """No check caught it (or its suite did not run)."""
         return not self.killed_by
 
 
@@ -444,7 +452,7 @@ class KillMatrix:
     """``reports/mutants.json`` as a mutant x check matrix."""
 
     mutants: list[Mutant]
-    #: the matrix's columns: every base check id named in the file, in DESIGN.md order
+    #: the matrix's columns: every base check id named in the file, in ``CHECK_ORDER``
     checks: list[str]
 
     def kills(self, check_id: str) -> list[str]:
@@ -554,172 +562,6 @@ def rbac_ablation(data: Mapping[str, Any]) -> Ablation:
                     seconds=_number(run.get("seconds")))
 
 
-def _ablation_markdown(ablation: Ablation) -> list[str]:
-    lines = ["## RBAC ablation: is every right in config/rbac/role.yaml needed?", "",
-             f"Each right (API group, resource, verb) taken away in turn; the checks that then "
-             f"failed on a 403 the missing right explains ({', '.join(ablation.implementations)}"
-             f"{', CI subset' if ablation.subset == 'ci' else ''}).", "",
-             "| right | checks that failed without it | refused (audit log) |", "|---|---|---|"]
-    for r in ablation.rights:
-        if r.needed_by:
-            shown = "<br>".join(f"`{c}` ({', '.join(i)})" for c, i in r.needed_by.items())
-        elif r.status == "pending":
-            shown = f"pending: {r.pending}"
-        else:
-            shown = f"**{r.status}**"
-        refused = "<br>".join(f"`{x}`" for x in r.refusals).replace("|", "\\|")
-        lines.append(f"| `{r.unit}` | {shown} | {refused} |")
-    needed = sum(1 for r in ablation.rights if r.status == "needed")
-    lines += ["", f"{needed} of {len(ablation.rights)} rights shown needed."]
-    if ablation.unneeded:
-        lines.append("Needed by nothing (to remove from role.yaml): "
-                     + ", ".join(f"`{u}`" for u in ablation.unneeded) + ".")
-    for line in ablation.uncovered:
-        lines.append(f"A need no rule covers: {line}.")
-    return [*lines, ""]
-
-
-# --------------------------------------------------------------------------- Markdown
-_ICON = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "skipped": "skip",
-         "missing": "missing"}
-
-
-def _short_value(value: str, limit: int = 80) -> str:
-    try:
-        parsed = json.loads(value)
-        value = json.dumps(parsed, sort_keys=True, separators=(",", ":"))
-    except ValueError:
-        pass
-    value = value.replace("|", "\\|").replace("\n", " ")
-    return value if len(value) <= limit else value[: limit - 1] + "…"
-
-
-def key_evidence(result: Result, limit: int = 3) -> str:
-    """The first ``limit`` evidence items about the operator as ``key=value`` text (premises
-    are not the operator's evidence)."""
-    hidden = {PREMISES, *result.premise_keys}
-    items = [(k, v) for k, v in result.evidence.items() if k not in hidden][:limit]
-    return "; ".join(f"{k}={_short_value(v, 60)}" for k, v in items)
-
-
-def describe_timeline(calls: Sequence[Call]) -> str:
-    """One line for a timeline, e.g. ``43 requests (22 writes, 1 refused) over 1.48 s``."""
-    writes = [c for c in calls if c.is_write]
-    refused = sum(1 for c in calls if c.failed)
-    span = calls[-1].t - calls[0].t if calls else 0.0
-    extra = f", {refused} refused" if refused else ""
-    return f"{len(calls)} requests ({len(writes)} writes{extra}) over {span:.2f} s"
-
-
-def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
-                    mutants: Mapping[str, Any] | None = None,
-                    ablation: Mapping[str, Any] | None = None) -> str:
-    """The comparison as Markdown: a summary table (check x implementation: result, time),
-    then per check its "why" and every implementation's evidence; then, when given, the
-    bench table (``bench``: the dict of reports/bench.json, see ``bench_model``), the
-    mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)
-    and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``)."""
-    impls = report.implementations
-    lines = ["# ModelDock conformance: side by side", ""]
-    lines.append("| check | " + " | ".join(f"{i}" for i in impls) + " |")
-    lines.append("|---|" + "---|" * len(impls))
-    for check in report.checks:
-        cells = []
-        for impl in impls:
-            res = check.results.get(impl, Result("missing"))
-            cells.append(f"{_ICON[res.outcome]} {res.time_s:.1f}s" if res.outcome != "missing"
-                         else "missing")
-        lines.append(f"| `{check.id}` | " + " | ".join(cells) + " |")
-    passed = sum(1 for c in report.checks for i in impls
-                 if c.results.get(i, Result("missing")).outcome == "passed")
-    lines += ["", f"{passed} of {len(report.checks) * len(impls)} check runs passed.", ""]
-    for check in report.checks:
-        lines += [f"## `{check.id}`", ""]
-        if check.why:
-            lines += [check.why, ""]
-        if check.teaches:
-            lines += [check.teaches, ""]
-        lines += ["| implementation | result | time | key evidence |", "|---|---|---|---|"]
-        for impl in impls:
-            res = check.results.get(impl, Result("missing"))
-            lines.append(f"| {impl} | {_ICON[res.outcome]} | {res.time_s:.1f}s | "
-                         f"{key_evidence(res)} |")
-        lines.append("")
-        for impl in impls:
-            got = check.results.get(impl)
-            if got is None:
-                continue
-            if got.message:
-                what = "skipped" if got.outcome == "skipped" else "failure"
-                lines += [f"**{impl} {what}:** " + got.message.splitlines()[0][:400], ""]
-            if got.evidence:
-                lines.append(f"<details><summary>{impl}: all evidence</summary>\n")
-                premises = got.premise_keys
-                for k, v in got.evidence.items():
-                    if k == PREMISES:
-                        continue
-                    if k in premises:
-                        lines.append(f"- `{k}` (premise, not the operator's proof): "
-                                     f"`{_short_value(v, 300)}`")
-                    elif k == "timeline":
-                        lines.append(f"- `{k}`: {describe_timeline(got.calls)} "
-                                     f"(drawn in comparison.html)")
-                    else:
-                        lines.append(f"- `{k}`: `{_short_value(v, 300)}`")
-                lines += ["", "</details>", ""]
-    if bench:
-        lines += _bench_markdown(bench_model(bench))
-    if mutants:
-        lines += _mutants_markdown(kill_matrix(mutants))
-    if ablation:
-        lines += _ablation_markdown(rbac_ablation(ablation))
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _bench_markdown(bench: Bench) -> list[str]:
-    impls, ratios = bench.implementations, bench.ratio_names
-    lines = ["## Benchmarks", ""]
-    if bench.machine:
-        lines += ["Machine: " + "; ".join(f"{k} {v}" for k, v in bench.machine.items()), ""]
-    lines.append("| figure | " + " | ".join(impls + ratios) + " | ideal |")
-    lines.append("|---|" + "---:|" * (len(impls) + len(ratios)) + "---|")
-    for row in bench.rows:
-        cells = [format_number(row.values.get(i), row.unit) for i in impls]
-        cells += [format_number(row.ratios.get(r)) + ("×" if row.ratios.get(r) is not None else "")
-                  for r in ratios]
-        lines.append(f"| {row.label} | " + " | ".join(cells) + f" | {row.ideal} |")
-    return [*lines, ""]
-
-
-def _mutants_markdown(matrix: KillMatrix) -> list[str]:
-    lines = ["## Mutants: which check catches which broken implementation", ""]
-    lines.append("| mutant | " + " | ".join(f"`{c}`" for c in matrix.checks)
-                 + " | killed by | what it breaks |")
-    lines.append("|---|" + ":---:|" * len(matrix.checks) + "---:|---|")
-    for m in matrix.mutants:
-        cells = []
-        for c in matrix.checks:
-            n = len(m.cases.get(c) or [])
-            cells.append("" if c not in m.killed_by else f"killed ({n} cases)" if n > 1 else "killed")
-        verdict = (str(len(m.killed_by)) if m.killed_by
-                   else "**SURVIVED**" if m.ran else "**did not run**")
-        doc = m.doc.replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| `{m.name}` | " + " | ".join(cells) + f" | {verdict} | {doc} |")
-    survivors = [m.name for m in matrix.mutants if m.survived]
-    lines += ["", f"{len(matrix.mutants) - len(survivors)} of {len(matrix.mutants)} mutants "
-              f"killed" + (f"; not killed: {', '.join(survivors)}." if survivors else ".")]
-    if matrix.idle_checks:
-        lines.append(f"Checks that caught no mutant: {', '.join(matrix.idle_checks)}.")
-    return [*lines, ""]
-
-
-def write_markdown(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
-                   mutants: Mapping[str, Any] | None = None,
-                   ablation: Mapping[str, Any] | None = None) -> Path:
-    """Write ``render_markdown(...)`` to ``path`` atomically (folders created); return ``path``."""
-    return write_text_atomic(path, render_markdown(report, bench, mutants, ablation))
-
-
 def load_json(path: Path) -> dict[str, Any] | None:
     """The JSON object in ``path``, or None if the file is absent or unreadable (a warning)."""
     if not path.exists():
@@ -730,23 +572,3 @@ def load_json(path: Path) -> dict[str, Any] | None:
         warnings.warn(f"{path}: not read ({exc}); the report leaves it out", stacklevel=2)
         return None
     return data if isinstance(data, dict) else None
-
-
-def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None = None,
-              mutants: Mapping[str, Any] | None = None,
-              ablation: Mapping[str, Any] | None = None) -> list[Path]:
-    """Write ``comparison.md`` and ``comparison.html`` in ``reports_dir``; return their paths
-    in that order. ``bench``/``mutants``/``ablation`` default to ``reports_dir/bench.json``,
-    ``reports_dir/mutants.json`` and ``reports_dir/rbac-ablation.json`` when those exist."""
-    from harness import report_html  # the HTML writer imports this module
-
-    reports_dir = Path(reports_dir)
-    if bench is None:
-        bench = load_json(reports_dir / "bench.json")
-    if mutants is None:
-        mutants = load_json(reports_dir / "mutants.json")
-    if ablation is None:
-        ablation = load_json(reports_dir / "rbac-ablation.json")
-    return [write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation),
-            report_html.write_html(report, reports_dir / "comparison.html", bench, mutants,
-                                   ablation)]

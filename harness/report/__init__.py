@@ -1,0 +1,68 @@
+"""The comparison report: one model read from the run's files, and two writers of it.
+
+``build(junit_files)`` reads ``reports/junit-<impl>.xml`` into a ``Report`` (the model, in
+``harness.report.model``, with the readers of ``bench.json``, ``mutants.json`` and
+``rbac-ablation.json``); ``render_markdown``/``write_markdown`` (``harness.report.markdown``)
+and ``render_html``/``write_html`` (``harness.report.html``, its CSS and script in
+``harness/report/static/``) render it; ``write_all`` writes both into a reports folder.
+
+Imports run one way: the writers import the model, never the reverse, and no module of the
+package imports this one. Callers use ``from harness import report`` and ``report.<name>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness.report.html import render_html, write_html
+from harness.report.markdown import describe_timeline, key_evidence, render_markdown, write_markdown
+from harness.report.model import (
+    AUDIT_EVIDENCE,
+    BENCH_FIGURES,
+    PREMISES,
+    AblatedRight,
+    Ablation,
+    Bench,
+    BenchRow,
+    Call,
+    Check,
+    KillMatrix,
+    Mutant,
+    Report,
+    Result,
+    Run,
+    align,
+    bench_model,
+    build,
+    format_number,
+    kill_matrix,
+    load_json,
+    rbac_ablation,
+)
+
+__all__ = [
+    "AUDIT_EVIDENCE", "BENCH_FIGURES", "PREMISES", "AblatedRight", "Ablation", "Bench",
+    "BenchRow", "Call", "Check", "KillMatrix", "Mutant", "Report", "Result", "Run", "align",
+    "bench_model", "build", "describe_timeline", "format_number", "key_evidence", "kill_matrix",
+    "load_json", "rbac_ablation", "render_html", "render_markdown", "write_all", "write_html",
+    "write_markdown",
+]
+
+
+def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None = None,
+              mutants: Mapping[str, Any] | None = None,
+              ablation: Mapping[str, Any] | None = None) -> list[Path]:
+    """Write ``comparison.md`` and ``comparison.html`` in ``reports_dir``; return their paths
+    in that order. ``bench``/``mutants``/``ablation`` default to ``reports_dir/bench.json``,
+    ``reports_dir/mutants.json`` and ``reports_dir/rbac-ablation.json`` when those exist."""
+    reports_dir = Path(reports_dir)
+    if bench is None:
+        bench = load_json(reports_dir / "bench.json")
+    if mutants is None:
+        mutants = load_json(reports_dir / "mutants.json")
+    if ablation is None:
+        ablation = load_json(reports_dir / "rbac-ablation.json")
+    return [write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation),
+            write_html(report, reports_dir / "comparison.html", bench, mutants, ablation)]

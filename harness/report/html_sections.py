@@ -1,0 +1,178 @@
+"""The optional sections of the HTML report: benchmarks, mutants, RBAC ablation.
+
+Each takes its part of the model (``harness.report.model.Bench``, ``KillMatrix``,
+``Ablation``) and returns one ``<section>`` of the page as a string; ``harness.report.html``
+puts them after the checks when their data is there. ``anchor`` is the page anchor of a
+check, which these sections link to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.report.html_svg import esc, latency_svg, rss_svg, throughput_svg
+from harness.report.model import Ablation, Bench, KillMatrix, Report, format_number
+
+
+def anchor(check_id: str) -> str:
+    """The page anchor of a check, e.g. ``check-watch-recovers-cut``."""
+    return "check-" + re.sub(r"[^a-z0-9]+", "-", check_id.lower()).strip("-")
+
+
+# --------------------------------------------------------------------------- bench
+def bench_section(bench: Bench) -> str:
+    """The benchmarks section (``id="bench"``): the machine, a table of every figure per
+    implementation with the ratios, and the latency, throughput and memory plots."""
+    impls = bench.implementations
+    machine = "".join(f"<div><dt>{esc(k)}</dt><dd>{esc(v)}</dd></div>"
+                      for k, v in bench.machine.items())
+    head = "".join(f'<th scope="col">{esc(i)}</th>' for i in impls)
+    head += "".join(f'<th scope="col">{esc(r)}</th>' for r in bench.ratio_names)
+    rows = []
+    for row in bench.rows:
+        cells = "".join(f'<td class="num">{esc(format_number(row.values.get(i), row.unit))}</td>'
+                        for i in impls)
+        for r in bench.ratio_names:
+            ratio = row.ratios.get(r)
+            cls = "" if ratio is None else (" worse" if ratio > 1.25 else " better" if ratio < 0.8 else "")
+            text = "–" if ratio is None else f"{format_number(ratio)}×"
+            cells += f'<td class="num ratio{cls}">{esc(text)}</td>'
+        ideal = f' <span class="muted">({esc(row.ideal)})</span>' if row.ideal else ""
+        rows.append(f'<tr><th scope="row">{esc(row.label)}{ideal}</th>{cells}</tr>')
+    if any(bench.latency_samples.values()):
+        about = ("the fraction of ModelServices converged (up) within a given time (right). "
+                 "Further left is faster")
+    else:
+        about = "the median (p50) and the 95th percentile (p95). Shorter is faster"
+    plots = [_figure("Convergence latency", latency_svg(bench),
+                     f"Time from creating a ModelService to its converged status: {about}; "
+                     "the gap between p50 and p95 is the tail.")]
+    if any(bench.throughput.values()):
+        plots.append(_figure("Throughput", throughput_svg(bench),
+                             "N ModelServices created at once, time until all converged. A "
+                             "straight line is linear scaling; a steeper one is a slower queue."))
+    if bench.rss_mib:
+        plots.append(_figure("Memory", rss_svg(bench),
+                             "Peak resident set size of each operator process at N = 1000."))
+    return (
+        '<section id="bench">\n<h2>Benchmarks</h2>\n'
+        '<p class="lede">Both implementations, one run, the same control plane '
+        "(docs/design.md, “Measurements”). Absolute figures belong to this machine; the ratios travel better. For "
+        "every figure lower is better; a writes figure above its floor is wasted work.</p>\n"
+        + (f'<dl class="machine">{machine}</dl>\n' if machine else "")
+        + f'<table class="bench"><thead><tr><th scope="col">figure</th>{head}</tr></thead>'
+        f'<tbody>{"".join(rows)}</tbody></table>\n'
+        f'<div class="plots">{"".join(plots)}</div>\n</section>'
+    )
+
+
+def _figure(title: str, svg: str, caption: str) -> str:
+    return (f'<figure class="plot"><h3>{esc(title)}</h3>{svg}'
+            f"<figcaption>{esc(caption)}</figcaption></figure>")
+
+
+# --------------------------------------------------------------------------- mutants
+def mutants_section(report: Report, matrix: KillMatrix) -> str:
+    """The mutants section (``id="mutants"``): the kill matrix, mutant x check, linking each
+    check present in ``report`` to its section, and a verdict naming survivors and idle checks."""
+    present = {c.id for c in report.checks}
+    idle = set(matrix.idle_checks)
+    head = "".join(
+        f'<th scope="col" class="rot{" idle" if c in idle else ""}"><span>'
+        + (f'<a href="#{anchor(c)}">{esc(c)}</a>' if c in present else esc(c))
+        + "</span></th>" for c in matrix.checks)
+    rows = []
+    for m in matrix.mutants:
+        cells = []
+        for c in matrix.checks:
+            if c not in m.killed_by:
+                cells.append("<td></td>")
+                continue
+            cases = m.cases.get(c) or []
+            more = f' <span class="n">{len(cases)}</span>' if len(cases) > 1 else ""
+            title = "killed" + (f" by {', '.join(cases)}" if cases else "")
+            cells.append(f'<td class="hit" title="{esc(title)}">●{more}</td>')
+        if not m.ran:
+            outcome = '<td class="outcome survived">did not run</td>'
+        elif m.survived:
+            outcome = '<td class="outcome survived">survived</td>'
+        else:
+            outcome = f'<td class="outcome killed">killed by {len(m.killed_by)}</td>'
+        rows.append(f'<tr class="{"survived" if m.survived else "killed"}"><th scope="row">'
+                    f'<code>{esc(m.name)}</code><span class="doc">{esc(m.doc)}</span></th>'
+                    f'{"".join(cells)}{outcome}</tr>')
+    survivors = [m.name for m in matrix.mutants if m.survived]
+    killed = len(matrix.mutants) - len(survivors)
+    summary = f"{killed} of {len(matrix.mutants)} mutants killed."
+    survived = [m.name for m in matrix.mutants if m.survived and m.ran]
+    not_run = [m.name for m in matrix.mutants if not m.ran]
+    if survived:
+        summary += (" Survived: " + ", ".join(f"<code>{esc(s)}</code>" for s in survived)
+                    + ": no check caught what they break, a gap in the suite.")
+    if not_run:
+        summary += (" Did not run (so nothing could catch them): "
+                    + ", ".join(f"<code>{esc(s)}</code>" for s in not_run) + ".")
+    if idle:
+        summary += (" Checks that caught no mutant: "
+                    + ", ".join(f"<code>{esc(c)}</code>" for c in matrix.idle_checks) + ".")
+    bad = bool(survivors or idle)
+    return (
+        '<section id="mutants">\n<h2>Mutants: does the suite catch broken controllers?</h2>\n'
+        '<p class="lede">A suite is only as good as what it catches. Each mutant is the operator '
+        "with one deliberate, realistic mistake; a dot means that check failed against it (the "
+        "mutant was killed; a number: how many cases of the check did). Every mutant should be "
+        "killed by at least one check, and every check should kill at least one mutant.</p>\n"
+        f'<p class="verdict {"bad" if bad else "ok"}">{summary}</p>\n'
+        f'<div class="scroll"><table class="matrix"><thead><tr><th scope="col">mutant</th>{head}'
+        f'<th scope="col">verdict</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>\n'
+        "</section>"
+    )
+
+
+# --------------------------------------------------------------------------- RBAC ablation
+def ablation_section(report: Report, ablation: Ablation) -> str:
+    """The RBAC ablation section (``id="rbac-ablation"``): per right of the operator's role, the
+    checks that failed without it (linked when present in ``report``) and the 403s refused."""
+    present = {c.id for c in report.checks}
+
+    def check_link(check: str) -> str:
+        return (f'<a href="#{anchor(check)}"><code>{esc(check)}</code></a>' if check in present
+                else f"<code>{esc(check)}</code>")
+
+    rows = []
+    for r in ablation.rights:
+        if r.needed_by:
+            shown = "<br>".join(f"{check_link(c)} <span class=\"n\">{esc(', '.join(i))}</span>"
+                                for c, i in r.needed_by.items())
+        elif r.status == "pending":
+            shown = f"pending: {esc(r.pending)}"
+        else:
+            shown = f"<b>{esc(r.status)}</b>"
+        refused = "<br>".join(f"<code>{esc(x)}</code>" for x in r.refusals)
+        cls = "killed" if r.needed_by else "pending" if r.status == "pending" else "survived"
+        rows.append(f'<tr class="{cls}"><th scope="row"><code>{esc(r.unit)}</code></th>'
+                    f"<td>{shown}</td><td>{refused}</td></tr>")
+    needed = sum(1 for r in ablation.rights if r.status == "needed")
+    pending = sum(1 for r in ablation.rights if r.status == "pending")
+    summary = f"{needed} of {len(ablation.rights)} rights shown needed"
+    summary += f", {pending} pending." if pending else "."
+    if ablation.unneeded:
+        summary += (" Needed by nothing, to remove from role.yaml: "
+                    + ", ".join(f"<code>{esc(u)}</code>" for u in ablation.unneeded) + ".")
+    for line in ablation.uncovered:
+        summary += f" A need no rule covers: {esc(line)}."
+    subset = " (CI subset)" if ablation.subset == "ci" else ""
+    return (
+        '<section id="rbac-ablation">\n<h2>RBAC ablation: is every right the operator holds '
+        "needed?</h2>\n"
+        '<p class="lede">The operator runs with only the rights in <code>config/rbac/role.yaml'
+        "</code>. Each right (API group, resource, verb) is taken away in turn and checks run "
+        "again; a right counts as needed when a check then fails and the audit log shows the "
+        "operator refused (403) for want of it. Rights nothing needs are attack surface: they "
+        f"go. Implementations: {esc(', '.join(ablation.implementations))}{subset}.</p>\n"
+        f'<p class="verdict {"ok" if ablation.ok else "bad"}">{summary}</p>\n'
+        '<div class="scroll"><table class="matrix ablation"><thead><tr><th scope="col">right'
+        '</th><th scope="col">checks that failed without it</th><th scope="col">refused '
+        f'(audit log)</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>\n'
+        "</section>"
+    )
