@@ -30,14 +30,24 @@ PASSED, FAILED, ERROR, SKIPPED = "passed", "failed", "error", "skipped"
 class Case:
     """One testcase: ``name`` (the check id once renamed), ``outcome`` (PASSED, FAILED,
     ERROR or SKIPPED as JUnit says; a failure whose verdict is ``error`` is still FAILED
-    here), ``message`` (the first non-empty line of the failure or error, at most 600
-    characters, else ""), and every property as name -> values in file order (a name may
-    repeat)."""
+    here), ``message`` (the failure's, error's or skip's message, else its text, stripped;
+    "" for a pass), ``details`` (the failure's or error's text: the traceback), ``time_s``
+    (seconds), and every property as name -> values in file order (a name may repeat);
+    ``ordered`` keeps them as ``(name, value)`` pairs in file order."""
 
     name: str
     outcome: str
     message: str = ""
     properties: dict[str, list[str]] = field(default_factory=dict)
+    details: str = ""
+    time_s: float = 0.0
+    ordered: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        """The first non-empty line of ``message``, at most 600 characters."""
+        lines = [ln.strip() for ln in self.message.splitlines()]
+        return next((ln for ln in lines if ln), "")[:600]
 
     def prop(self, name: str) -> str | None:
         """The last value of property ``name``, or None."""
@@ -67,24 +77,57 @@ def properties(case: TestCase) -> dict[str, list[str]]:
     return props
 
 
-def _outcome(case: TestCase) -> tuple[str, str]:
+def _outcome(case: TestCase) -> tuple[str, str, str]:
+    """(outcome, message, details) of a testcase; a failure or error wins over a skip."""
     results: list[Any] = list(case.result)
     bad = next((r for r in results if isinstance(r, Error | Failure)), None)
     if bad is not None:
-        lines = [ln.strip() for ln in str(bad.message or bad.text or "").splitlines()]
-        return (ERROR if isinstance(bad, Error) else FAILED), next((ln for ln in lines if ln), "")[:600]
-    if any(isinstance(r, Skipped) for r in results):
-        return SKIPPED, ""
-    return PASSED, ""
+        return ((ERROR if isinstance(bad, Error) else FAILED),
+                str(bad.message or bad.text or "").strip(), str(bad.text or "").strip())
+    skip = next((r for r in results if isinstance(r, Skipped)), None)
+    if skip is not None:
+        return SKIPPED, str(skip.message or "").strip(), ""
+    return PASSED, "", ""
+
+
+def case_of(tc: TestCase) -> Case:
+    """The ``Case`` of a junitparser testcase."""
+    outcome, message, details = _outcome(tc)
+    ordered = [(str(p.get("name")), str(p.get("value"))) for p in tc._elem.iter("property")]
+    props: dict[str, list[str]] = {}
+    for name, value in ordered:
+        props.setdefault(name, []).append(value)
+    return Case(str(tc.name), outcome, message, props, details, float(tc.time or 0.0), ordered)
+
+
+@dataclass
+class Suite:
+    """One ``<testsuite>``: its name, pytest's ``timestamp`` and ``hostname``, its ``time_s``,
+    its properties (``finish`` writes the run's identity there) and its cases in file order."""
+
+    name: str
+    timestamp: str
+    hostname: str
+    time_s: float
+    properties: dict[str, str]
+    cases: list[Case]
+
+
+def read_suites(path: Path) -> list[Suite]:
+    """The testsuites of the JUnit file at ``path`` (one, or several under ``<testsuites>``)."""
+    xml = JUnitXml.fromfile(str(path))
+    out = []
+    for suite in xml if isinstance(xml, JUnitXml) else [xml]:
+        props = {str(p.name): str(p.value) for p in suite.properties()}
+        out.append(Suite(str(suite.name or ""), str(suite.timestamp or ""),
+                         str(suite.hostname or ""), float(suite.time or 0.0), props,
+                         [case_of(tc) for tc in suite]))
+    return out
 
 
 def read_cases(path: Path) -> list[Case]:
     """The testcases of the JUnit file at ``path``, in file order."""
-    cases = []
-    for tc in testcases(path):
-        outcome, message = _outcome(tc)
-        cases.append(Case(str(tc.name), outcome, message, properties(tc)))
-    return cases
+    return [case for suite in read_suites(path) for case in suite.cases]
 
 
 def suite_name(impl_id: str) -> str:

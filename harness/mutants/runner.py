@@ -116,7 +116,7 @@ def read_junit(path: Path) -> SuiteResult:
             result.errors.append(case.name)
         else:
             result.failed.append(case.name)
-        result.messages[case.name] = case.message[:400]
+        result.messages[case.name] = case.summary[:400]
     return result
 
 

@@ -163,7 +163,7 @@ class CheckOutcome:
 
 def read_run(path: Path) -> dict[str, CheckOutcome]:
     """The checks of one JUnit file (testcase names are check ids), with each one's
-    ``forbidden`` property (the operator's 403s, see harness/plugin/__init__.py)."""
+    ``forbidden`` property (the operator's 403s, see harness/plugin/evidence.py)."""
     out: dict[str, CheckOutcome] = {}
     for case in junit.read_cases(path):
         forbidden: set[str] = set()
@@ -172,7 +172,7 @@ def read_run(path: Path) -> dict[str, CheckOutcome]:
                 forbidden |= set(json.loads(value))
             except ValueError:
                 pass
-        out[case.name] = CheckOutcome(case.name, case.outcome, case.message, sorted(forbidden))
+        out[case.name] = CheckOutcome(case.name, case.outcome, case.summary, sorted(forbidden))
     return out
 
 

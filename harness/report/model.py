@@ -31,20 +31,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from junitparser import Error, Failure, JUnitXml, Skipped, TestCase, TestSuite
-
+from harness import junit
 from harness.audit import WRITE_VERBS
 from harness.checks import base_check, check_sort_key
+from harness.junit import PREMISES
 
 #: Properties that describe the check rather than being evidence.
 _META = {"check", "implementation", "why", "teaches"}
 
-#: The property naming the evidence keys that are premises of the check, not the operator's
-#: proof (``Evidence.premise`` in harness/plugin/__init__.py), a JSON list.
-PREMISES = "premises"
+#: ``PREMISES`` (from harness.junit): the property naming the evidence keys that are premises
+#: of the check, not the operator's proof (``Evidence.premise``), a JSON list.
 
 #: Evidence the harness records for every check from the audit log (``account_requests`` in
-#: harness/plugin/__init__.py), as opposed to the evidence a check records itself.
+#: harness/plugin/evidence.py), as opposed to the evidence a check records itself.
 AUDIT_EVIDENCE = ("api_requests", "writes_ok", "writes_failed", "conflicts_409", "write_order",
                   "timeline")
 
@@ -196,25 +195,12 @@ class Report:
         return self.titles.get(impl, impl)
 
 
-def _outcome(case: TestCase) -> tuple[str, str, str]:
-    for res in case.result:
-        if isinstance(res, Failure):
-            return "failed", (res.message or res.text or "").strip(), (res.text or "").strip()
-        if isinstance(res, Error):
-            return "error", (res.message or res.text or "").strip(), (res.text or "").strip()
-        if isinstance(res, Skipped):
-            return "skipped", (res.message or "").strip(), ""
-    return "passed", "", ""
-
-
-def _properties(case: TestCase) -> dict[str, str]:
+def _properties(ordered: Iterable[tuple[str, str]]) -> dict[str, str]:
     """A testcase's properties in recorded order. A name recorded twice (a check's own
     ``write_order`` and the harness's audit-log one) keeps both: the later becomes
     ``name (2)``; the audit evidence is always recorded last."""
     props: dict[str, str] = {}
-    # junitparser models <properties> on suites only; a testcase's are read from its element
-    for elem in case._elem.iter("property"):
-        name, value = elem.get("name", ""), elem.get("value", "")
+    for name, value in ordered:
         if name in props:
             if name in AUDIT_EVIDENCE:  # the harness's accounting wins the plain name
                 props = {(f"{k} (check)" if k == name else k): v for k, v in props.items()}
@@ -241,23 +227,18 @@ def build(junit_files: Iterable[Path], implementations: Mapping[str, Any] | None
             titles[impl] = getattr(implementations[impl], "title", impl)
         if not path.exists():
             continue
-        xml = JUnitXml.fromfile(str(path))
-        suites: list[TestSuite] = [xml] if isinstance(xml, TestSuite) else list(xml)
-        for suite in suites:
-            runs[impl] = Run(timestamp=str(suite.timestamp or ""),
-                             hostname=str(suite.hostname or ""),
-                             time_s=runs.get(impl, Run()).time_s + float(suite.time or 0.0))
-            for case in suite:
-                props = _properties(case)
-                outcome, message, details = _outcome(case)
-                cid = str(case.name)
-                check = checks.setdefault(cid, Check(id=cid))
+        for suite in junit.read_suites(path):
+            runs[impl] = Run(timestamp=suite.timestamp, hostname=suite.hostname,
+                             time_s=runs.get(impl, Run()).time_s + suite.time_s)
+            for case in suite.cases:
+                props = _properties(case.ordered)
+                check = checks.setdefault(case.name, Check(id=case.name))
                 check.why = check.why or props.get("why", "")
                 check.teaches = check.teaches or props.get("teaches", "")
                 check.results[impl] = Result(
-                    outcome=outcome, time_s=float(case.time or 0.0), message=message,
+                    outcome=case.outcome, time_s=case.time_s, message=case.message,
                     evidence={k: v for k, v in props.items() if k not in _META},
-                    details=details)
+                    details=case.details)
     ordered = sorted(checks.values(), key=lambda c: check_sort_key(c.id))
     return Report(implementations=impls, titles=titles, checks=ordered, runs=runs)
 
