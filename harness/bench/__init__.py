@@ -49,7 +49,7 @@ so the resolution is the watch event's arrival at this process, milliseconds; me
 polled every 0.1 s.
 
 Modules: ``settings`` (what a run does, where it writes), ``figures`` (FIGURE_KEYS and the
-arithmetic), ``accounting`` (the audit log), ``measure`` (the
+arithmetic), ``accounting`` (the audit log, read with ``harness.audit``), ``measure`` (the
 convergence watch, CPU, RSS, the machine), ``phases`` (``Bench``: the runs that drive the
 operators), ``results`` (run records to bench.json and the table), ``cli`` (the command).
 """

@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from harness.bench.accounting import Accounting, account, read_audit
+from harness.audit import AuditLog
+from harness.bench.accounting import Accounting, account_window
 from harness.bench.measure import ConvergenceWatch, cpu_seconds, vm_kib
 from harness.bench.results import (
     ImplResults,
@@ -52,7 +53,6 @@ class Bench:
     """Runs the phases against one control plane. ``cp``: a started ControlPlane."""
 
     def __init__(self, cp: Any, impls: Mapping[str, Any], settings: Settings) -> None:
-        from harness.audit import AuditLog
         from harness.kube import Kube
 
         self.cp = cp
@@ -106,7 +106,7 @@ class Bench:
                          f"(reconciles {last}, queue depth {op.workqueue_depth()})")
 
     def _window(self, start: int, end: int, user: str, namespace: str | None) -> Accounting:
-        return account(read_audit(self.audit.path, start, end, [user]), user, namespace)
+        return account_window(self.audit, start, end, user, namespace)
 
     def _create_all(self, namespace: str, names: Sequence[str]) -> tuple[float, float]:
         """Create the ModelServices with create_threads threads; return (t_first_sent,

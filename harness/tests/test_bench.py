@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.audit import AuditLog, Request
 from harness.bench import accounting, cli, figures, measure, phases, results, settings
-from harness.bench.accounting import Accounting, AuditEvent
+from harness.bench.accounting import Accounting
 from harness.bench.figures import FIGURE_KEYS
 from harness.bench.results import ImplResults, LatencyRun, LoadRun, QuietRun, RestartRun
 
@@ -108,7 +109,7 @@ def test_account_counts_writes_by_namespace_and_requests_by_user(tmp_path: Path)
         _event(op, "update", "modelservices", 200, ns="other"),  # another namespace
         b'{"half a line',
     ]))
-    events = accounting.read_audit(log, 0, log.stat().st_size, [op])
+    events = list(AuditLog(log).requests())
     acc = accounting.account(events, op, "ns1")
     assert acc.requests == 8  # every request of the user, any namespace, any verb
     assert acc.writes_ok == 4
@@ -121,13 +122,15 @@ def test_account_counts_writes_by_namespace_and_requests_by_user(tmp_path: Path)
     assert every.writes_ok == 5
 
 
-def test_read_audit_reads_only_the_window(tmp_path: Path) -> None:
+def test_account_window_counts_only_the_window(tmp_path: Path) -> None:
     op = "modeldock:go"
     first = _event(op, "create", "deployments", 201)
     log = tmp_path / "audit.log"
-    log.write_bytes(first + _event(op, "create", "services", 201))
-    events = accounting.read_audit(log, len(first), log.stat().st_size, [op])
-    assert [e.target for e in events] == ["services"]
+    log.write_bytes(first + _event(op, "create", "services", 201) + _event(op, "get", "pods", 200))
+    acc = accounting.account_window(AuditLog(log), len(first), log.stat().st_size, op, "ns1")
+    assert (acc.requests, acc.writes_ok) == (2, 1)
+    assert acc.writes_by_kind == {"create services": 1}
+    assert acc.requests_by_kind == {"create services 201": 1, "get pods 200": 1}
 
 
 def test_failed_writes_are_explained() -> None:
@@ -139,10 +142,14 @@ def test_failed_writes_are_explained() -> None:
     assert out["delete pods 403"]["cause"] == "not classified"
 
 
-def test_audit_event_kind() -> None:
-    ev = AuditEvent("u", "create", "deployments", "ns", 409, "AlreadyExists")
-    assert ev.is_write and not ev.ok
-    assert ev.kind == "create deployments 409 AlreadyExists"
+def test_failed_kind_names_the_reason_when_there_is_one() -> None:
+    conflict = Request.from_event(json.loads(_event("u", "create", "deployments", 409,
+                                                    reason="AlreadyExists")))
+    assert conflict.is_write and not conflict.ok
+    assert accounting.failed_kind(conflict) == "create deployments 409 AlreadyExists"
+    denied = Request.from_event(json.loads(_event("u", "update", "modelservices", 403,
+                                                  sub="status")))
+    assert accounting.failed_kind(denied) == "update modelservices/status 403"
 
 
 # --------------------------------------------------------------------------- the report
