@@ -39,13 +39,15 @@ a fresh namespace with a fresh operator process running as its own user (``model
 Every run (latency, and throughput for each N) gets a fresh namespace and a fresh operator
 process, measures only after one unmeasured warm-up ModelService, and afterwards stops the
 operator and empties the namespace, so that each run starts on the same API server (envtest
-frees nothing by itself). Runs alternate between the implementations (go, python, go, ...).
+frees nothing by itself). Every ModelService is ``harness.modelservice.modelservice(name)``:
+model ``m``, image ``srv:1``, the CRD's defaults (replicas 1, port 8000) for the rest. Runs alternate between the implementations (go, python, go, ...).
 The control plane is warmed up once (the first ModelService create of a new kube-apiserver
 takes ~2 s) and has a /16 Service range (the harness default /24 runs out of ClusterIPs).
 
-"Converged" (the status half of ``conformance.support.is_converged``): status observedGeneration equals metadata.generation
-and both conditions Ready and Progressing are present, Ready's reason not ChildConflict. Observed through one watch per namespace (admin),
-so the resolution is the watch event's arrival at this process, milliseconds; metrics are
+"Converged" is ``harness.modelservice.status_converged`` (the status half of
+``conformance.support.is_converged``): status observedGeneration equals metadata.generation and
+both conditions Ready and Progressing are present, Ready's reason not ChildConflict. Observed
+through one watch per namespace (admin), so the resolution is the watch event's arrival at this process, milliseconds; metrics are
 polled every 0.1 s.
 
 Modules: ``settings`` (what a run does, where it writes), ``figures`` (FIGURE_KEYS and the

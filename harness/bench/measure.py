@@ -19,18 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-
-def is_converged(obj: Mapping[str, Any]) -> bool:
-    """A ModelService's status says converged: observedGeneration = generation, Ready and
-    Progressing present, Ready not ChildConflict."""
-    meta = obj.get("metadata") or {}
-    status = obj.get("status") or {}
-    if not isinstance(status, dict) or status.get("observedGeneration") != meta.get("generation"):
-        return False
-    conditions = {c.get("type"): c for c in status.get("conditions") or [] if isinstance(c, dict)}
-    ready = conditions.get("Ready")
-    return (ready is not None and "Progressing" in conditions
-            and ready.get("reason") != "ChildConflict")
+from harness.modelservice import GROUP_VERSION, status_converged
 
 
 def command_output(cmd: Sequence[str]) -> str:
@@ -79,8 +68,10 @@ def machine_info(apiserver_version: str = "", etcd_version: str = "") -> dict[st
 
 class ConvergenceWatch:
     """A watch on the ModelServices of one namespace (as admin) that records, per name and
-    generation, when it was first seen converged (``time.monotonic()`` at the event's arrival).
-    Re-watches from the last resourceVersion when a watch ends, relists on 410 or an error."""
+    generation, when it was first seen converged (``harness.modelservice.status_converged``),
+    as ``time.monotonic()`` at the event's arrival: ``converged[name][generation]``. Re-watches
+    from the last resourceVersion when a watch ends, relists on 410 or an error. (It decodes
+    the watch stream of ModelServices itself; the audit log is ``harness.audit``'s.)"""
 
     def __init__(self, kube: Any, namespace: str) -> None:
         self.kube = kube
@@ -97,7 +88,7 @@ class ConvergenceWatch:
     @property
     def path(self) -> str:
         """The API path of the namespace's ModelServices."""
-        return f"/apis/modeldock.io/v1alpha1/namespaces/{self.namespace}/modelservices"
+        return f"/apis/{GROUP_VERSION}/namespaces/{self.namespace}/modelservices"
 
     def start(self) -> ConvergenceWatch:
         """List the namespace's ModelServices, then watch from there in a thread."""
@@ -122,7 +113,7 @@ class ConvergenceWatch:
         name, gen = meta.get("name", ""), int(meta.get("generation") or 0)
         with self._cond:
             self.generation[name] = gen
-            if is_converged(obj):
+            if status_converged(obj):
                 seen = self.converged.setdefault(name, {})
                 if gen not in seen:
                     seen[gen] = now

@@ -29,6 +29,7 @@ from harness.bench.results import (
     build_report,
 )
 from harness.bench.settings import LOG_DIR, Settings, say
+from harness.modelservice import modelservice
 
 
 def bench_control_plane(workdir: Path | None = None) -> Any:
@@ -41,12 +42,6 @@ def bench_control_plane(workdir: Path | None = None) -> Any:
 
 class BenchError(RuntimeError):
     """A phase could not be measured (a timeout, a process that died)."""
-
-
-def modelservice(name: str, replicas: int = 1) -> dict[str, Any]:
-    return {"apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService",
-            "metadata": {"name": name},
-            "spec": {"model": "m", "image": "srv:1", "replicas": replicas, "port": 8000}}
 
 
 class Bench:

@@ -73,13 +73,41 @@ def _ms(generation: int, observed: int | None, ready_reason: str | None = "Repli
     return {"metadata": {"name": "a", "generation": generation}, "status": status}
 
 
-def test_is_converged() -> None:
-    assert measure.is_converged(_ms(1, 1))
-    assert not measure.is_converged(_ms(2, 1))  # status of an older generation
-    assert not measure.is_converged(_ms(1, None))  # no status yet
-    assert not measure.is_converged(_ms(1, 1, ready_reason=None))
-    assert not measure.is_converged(_ms(1, 1, progressing=False))
-    assert not measure.is_converged(_ms(1, 1, ready_reason="ChildConflict"))
+def test_watch_records_when_each_generation_was_first_seen_converged() -> None:
+    """ConvergenceWatch reads "converged" with harness.modelservice.status_converged."""
+    watch = measure.ConvergenceWatch(kube=None, namespace="ns1")  # not started: no API server
+    not_yet = [_ms(2, 1),  # status of an older generation
+               _ms(1, None),  # no status yet
+               _ms(1, 1, ready_reason=None),
+               _ms(1, 1, progressing=False),
+               _ms(1, 1, ready_reason="ChildConflict")]
+    for i, obj in enumerate(not_yet):
+        watch._observe(obj, now=float(i))
+    assert watch.converged == {} and watch.count_converged() == 0
+    watch._observe(_ms(1, 1), now=10.0)
+    watch._observe(_ms(1, 1), now=11.0)  # seen again: the first time stays
+    watch._observe(_ms(2, 2), now=12.0)
+    assert watch.converged == {"a": {1: 10.0, 2: 12.0}}
+    assert watch.generation == {"a": 2}
+    assert watch.wait(["a"], timeout=0) == 10.0
+    assert watch.wait(["a"], timeout=0, generations={"a": 2}) == 12.0
+    assert watch.count_converged(generations={"a": 3}) == 0
+
+
+def test_bench_creates_the_shared_modelservice() -> None:
+    """The bench's objects are harness.modelservice's, with the CRD's defaults for the rest:
+    the same stored spec as the replicas 1, port 8000 it used to send."""
+    import yaml
+
+    from harness.modelservice import modelservice
+    from harness.paths import CRDS_DIR
+
+    assert phases.modelservice is modelservice
+    assert modelservice("x")["spec"] == {"model": "m", "image": "srv:1"}
+    crd = (CRDS_DIR / "modeldock.io_modelservices.yaml").read_text()
+    props = yaml.safe_load(crd)["spec"]["versions"][0]["schema"]["openAPIV3Schema"][
+        "properties"]["spec"]["properties"]
+    assert (props["replicas"]["default"], props["port"]["default"]) == (1, 8000)
 
 
 # --------------------------------------------------------------------------- audit accounting
