@@ -27,7 +27,8 @@ def command_output(cmd: Sequence[str]) -> str:
     from harness.envtest import process
 
     try:
-        return process.run(list(cmd), capture_output=True, text=True, timeout=30).stdout.strip()
+        out = process.run(list(cmd), capture_output=True, text=True, timeout=30).stdout
+        return str(out).strip()
     except (OSError, subprocess.SubprocessError):
         return ""
 
@@ -145,7 +146,7 @@ class ConvergenceWatch:
                     self._resp.release_conn()
                     self._rv = ""
                     raise RuntimeError(f"watch answered {self._resp.status}")
-                for line in iter_resp_lines(self._resp):
+                for line in iter_resp_lines(self._resp):  # type: ignore[no-untyped-call]
                     if self._stop.is_set():
                         return
                     if not line.strip():
