@@ -1,0 +1,61 @@
+"""``make bench``: benchmarks of the implementations (docs/design.md, section
+"Measurements"), not timed tests.
+
+``python -m harness.bench`` builds the implementations, starts one control plane, runs every
+implementation in turn on it with the same inputs and the same worker count
+(``MAX_CONCURRENT_RECONCILES``), and writes ``reports/bench.json``::
+
+    {"machine": {...}, "settings": {...},
+     "implementations": {"go": FIGURES, "python": FIGURES},
+     "ratios": {"python/go": FIGURES},
+     "latency_samples_s": {"go": [...], "python": [...]},
+     "details": {"go": {per-run numbers, "failed_writes": {kind: {count, cause}}}, ...},
+     "errors": [...]}
+
+FIGURES has the keys of ``FIGURE_KEYS``; ``throughput_s`` is an object keyed by N (as a
+string). Every figure is absolute on the machine described in "machine". The phases, each in
+a fresh namespace with a fresh operator process running as its own user (``modeldock:<id>``):
+
+- **latency** (``--repeats`` times): create ``--latency-objects`` ModelServices one at a
+  time, each after the previous one converged and a 0.25 s gap; per object, the time from
+  sending the create to the first watch event showing it converged. p50 and p95 per run; the
+  figure is the median over runs.
+
+- **throughput** (``--throughput-repeats`` times per N, median): create N ModelServices at
+  once (8 client threads), time from the first create sent until the last one converged.
+- **writes, reconciles, requests**: from the audit log (by user and namespace) and the
+  operator's ``/metrics``, over the latency and throughput phases, in the window from the
+  operator being ready to it having settled (work queue empty, reconcile count still for 1 s).
+- **quiet** (after N = ``--rss-size`` settled): writes by the operator's user during
+  ``--quiet-seconds`` in which nothing changes.
+- **peak RSS**: ``VmHWM`` of the operator process (its own pid: the Go binary, the Python
+  interpreter) at the end of the N = ``--rss-size`` phase (a fresh process per phase).
+- **restart** (after N = ``--restart-size`` settled): SIGKILL; while it is down, change
+  spec.replicas of every tenth ModelService; start it again. restart_to_converged_s is the
+  time from the new process being started until both (a) every changed ModelService shows
+  converged status at its new generation and (b) the operator has reconciled at least N + 1
+  times (the N and the warm-up object) with an empty work queue: every object looked at again.
+
+Every run (latency, and throughput for each N) gets a fresh namespace and a fresh operator
+process, measures only after one unmeasured warm-up ModelService, and afterwards stops the
+operator and empties the namespace, so that each run starts on the same API server (envtest
+frees nothing by itself). Every ModelService is ``harness.modelservice.modelservice(name)``:
+model ``m``, image ``srv:1``, the CRD's defaults (replicas 1, port 8000) for the rest. Runs alternate between the implementations (go, python, go, ...).
+The control plane is warmed up once (the first ModelService create of a new kube-apiserver
+takes ~2 s) and has a /16 Service range (the harness default /24 runs out of ClusterIPs).
+
+"Converged" is ``harness.modelservice.status_converged`` (the status half of
+``conformance.support.is_converged``): status observedGeneration equals metadata.generation and
+both conditions Ready and Progressing are present, Ready's reason not ChildConflict. Observed
+through one watch per namespace (admin), so the resolution is the watch event's arrival at this process, milliseconds; metrics are
+polled every 0.1 s.
+
+Modules: ``settings`` (what a run does, where it writes), ``figures`` (FIGURE_KEYS and the
+arithmetic), ``accounting`` (the audit log, read with ``harness.audit``), ``measure`` (the
+convergence watch, CPU, RSS, the machine), ``phases`` (``Bench``: the runs that drive the
+operators), ``results`` (run records to bench.json and the table), ``cli`` (the command).
+"""
+
+from harness.bench.cli import main
+
+__all__ = ["main"]

@@ -1,0 +1,7 @@
+"""``python -m harness.bench``: see ``harness.bench.cli``."""
+
+import sys
+
+from harness.bench.cli import main
+
+sys.exit(main())

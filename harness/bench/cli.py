@@ -1,0 +1,145 @@
+"""The command ``python -m harness.bench`` (``make bench``): options, then build the
+implementations, start one control plane, run the phases, write ``reports/bench.json`` and
+print the figures as a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from harness.bench.measure import command_output, machine_info
+from harness.bench.phases import Bench, bench_control_plane
+from harness.bench.results import missing_figures, render_table
+from harness.bench.settings import DEFAULT_OUT, LOG_DIR, say, settings_from_args
+
+DESCRIPTION = ("``make bench``: benchmarks of the implementations (docs/design.md, section "
+               '"Measurements"), not timed tests.')
+
+def _versions(cp: Any, admin: Any) -> tuple[str, str]:
+    try:
+        api = str(admin.request("GET", "/version").get("gitVersion", ""))
+    except Exception:
+        api = ""
+    etcd = ""
+    try:
+        from harness.envtest import binaries
+
+        out = command_output([str(binaries.ensure(["etcd"])["etcd"]), "--version"])
+        m = re.search(r"etcd Version: (\S+)", out)
+        etcd = m.group(1) if m else ""
+    except Exception:
+        pass
+    return api, etcd
+
+
+def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The options of ``python -m harness.bench`` (``make bench BENCH_ARGS=...``)."""
+    parser = argparse.ArgumentParser(prog="python -m harness.bench",
+                                     description=DESCRIPTION)
+    parser.add_argument("--impl", action="append",
+                        help="implementation id (repeatable; default: go, python); ratios are "
+                             "<each>/<first>")
+    parser.add_argument("--impl-file", action="append", default=[],
+                        help="extra implementations TOML")
+    parser.add_argument("--sizes", default="100,500,1000", help="N for throughput (comma list)")
+    parser.add_argument("--latency-objects", type=int, default=50)
+    parser.add_argument("--repeats", type=int, default=3, help="latency runs per implementation")
+    parser.add_argument("--throughput-repeats", type=int, default=3,
+                        help="runs per N (each N = --restart-size run also measures a restart, "
+                             "each N = --rss-size run peak RSS and a quiet period)")
+    parser.add_argument("--quiet-seconds", type=float, default=30.0)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="MAX_CONCURRENT_RECONCILES for every implementation (default 1, "
+                             "the contract's default)")
+    parser.add_argument("--restart-size", type=int, default=0,
+                        help="N for the SIGKILL restart (default 500)")
+    parser.add_argument("--rss-size", type=int, default=0,
+                        help="N for peak RSS and the quiet period (default the largest)")
+    parser.add_argument("--out", default=str(DEFAULT_OUT))
+    parser.add_argument("--keep", action="store_true",
+                        help=f"keep the control plane's folder (audit log, logs) in "
+                             f"{LOG_DIR / 'control-plane'}")
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: N = 20, 10 latency objects once, 5 s quiet")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the bench and write bench.json. Exit code: 0 every figure measured, 1 a figure
+    missing or a phase failed (bench.json written all the same), 2 an unknown or unbuildable
+    implementation, 3 the control plane failed, 130 interrupted (nothing written)."""
+    args = build_parser().parse_args(argv)
+
+    from harness import runs
+    from harness.envtest import binaries
+    from harness.envtest.controlplane import ControlPlaneError
+    from harness.operators import ImplementationError, load_implementations
+
+    settings = settings_from_args(args)
+    # Own the run: clean up after dead ones; SIGTERM unwinds like Ctrl-C (operators and the
+    # control plane are stopped on the way out); SIGKILL takes the children along.
+    runs.claim()
+    reaped = runs.reap()
+    if reaped:
+        say(reaped.describe())
+    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    try:
+        impls = load_implementations(args.impl_file)
+        unknown = [i for i in settings.impls if i not in impls]
+        if unknown:
+            say(f"unknown implementation(s) {unknown}; declared: {sorted(impls)}")
+            return 2
+        binaries.ensure(binaries.ENVTEST_BINARIES)
+        for impl_id in settings.impls:
+            say(f"building {impl_id}")
+            impls[impl_id].run_build()
+    except ImplementationError as exc:
+        say(str(exc))
+        return 2
+    say(f"settings: {json.dumps({k: v for k, v in asdict(settings).items()})}")
+    try:
+        workdir = None
+        if args.keep:
+            workdir = LOG_DIR / "control-plane"
+            shutil.rmtree(workdir, ignore_errors=True)
+            workdir.mkdir(parents=True)
+        with bench_control_plane(workdir) as cp:
+            bench = Bench(cp, impls, settings)
+            api, etcd = _versions(cp, bench.admin)
+            machine = machine_info(api, etcd)
+            machine["max_concurrent_reconciles"] = settings.workers
+            bench.run()
+            machine["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+            machine["bench_seconds"] = round(time.monotonic() - bench.started)
+            report = bench.report(machine)
+    except ControlPlaneError as exc:
+        say(f"control plane failed: {exc}")
+        return 3
+    except KeyboardInterrupt:
+        say("interrupted; processes stopped, nothing written")
+        return 130
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    runs.write_text_atomic(out, json.dumps(report, indent=2) + "\n")
+    print(render_table(report))
+    for impl_id, det in report["details"].items():
+        for kind, info in det["failed_writes"].items():
+            print(f"{impl_id}: {info['count']} x {kind}: {info['cause']}")
+    missing = missing_figures(report)
+    say(f"wrote {out}" + (f"; missing figures: {', '.join(missing)}" if missing else ""))
+    for err in report["errors"]:
+        say(f"error: {err}")
+    return 1 if missing or report["errors"] else 0

@@ -1,0 +1,230 @@
+"""What the bench measures outside the audit log: convergence as the watch shows it (latency,
+throughput, restart), an operator process's CPU time and peak RSS, and the machine.
+
+Times are ``time.monotonic()`` seconds at the arrival of a watch event in this process
+(milliseconds resolution); CPU in seconds, memory in KiB from ``/proc/<pid>``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import platform
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from harness.modelservice import GROUP_VERSION, status_converged
+
+
+def command_output(cmd: Sequence[str]) -> str:
+    """The stripped stdout of a short command (30 s at most), or "" if it could not run."""
+    from harness.envtest import process
+
+    try:
+        out = process.run(list(cmd), capture_output=True, text=True, timeout=30).stdout
+        return str(out).strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def machine_info(apiserver_version: str = "", etcd_version: str = "") -> dict[str, Any]:
+    """What the figures are absolute on."""
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem_gib = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                mem_gib = round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    go = command_output(["go", "version"]).removeprefix("go version ")
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gib": mem_gib,
+        "kernel": platform.release(),
+        "go": go.split()[0] if go else "",
+        "python": platform.python_version(),
+        "control_plane": f"envtest: etcd {etcd_version or '?'}, kube-apiserver "
+                         f"{apiserver_version or '?'}",
+        "host": socket.gethostname(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+        "figures": "absolute on this machine (shared, noisy: compare ratios, not runs)",
+    }
+
+
+class ConvergenceWatch:
+    """A watch on the ModelServices of one namespace (as admin) that records, per name and
+    generation, when it was first seen converged (``harness.modelservice.status_converged``),
+    as ``time.monotonic()`` at the event's arrival: ``converged[name][generation]``. Re-watches
+    from the last resourceVersion when a watch ends, relists on 410 or an error. (It decodes
+    the watch stream of ModelServices itself; the audit log is ``harness.audit``'s.)"""
+
+    def __init__(self, kube: Any, namespace: str) -> None:
+        self.kube = kube
+        self.namespace = namespace
+        self.converged: dict[str, dict[int, float]] = {}
+        self.generation: dict[str, int] = {}
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._resp: Any = None
+        self._rv = ""
+        self._thread = threading.Thread(target=self._run, name=f"watch-{namespace}", daemon=True)
+        self.errors = 0
+
+    @property
+    def path(self) -> str:
+        """The API path of the namespace's ModelServices."""
+        return f"/apis/{GROUP_VERSION}/namespaces/{self.namespace}/modelservices"
+
+    def start(self) -> ConvergenceWatch:
+        """List the namespace's ModelServices, then watch from there in a thread."""
+        self._list()
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """End the watch (closes its connection) and wait up to 5 s for the thread."""
+        self._stop.set()
+        resp = self._resp
+        sock = getattr(getattr(resp, "connection", None), "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self._thread.join(5)
+
+    def _observe(self, obj: Mapping[str, Any], now: float) -> None:
+        meta = obj.get("metadata") or {}
+        name, gen = meta.get("name", ""), int(meta.get("generation") or 0)
+        with self._cond:
+            self.generation[name] = gen
+            if status_converged(obj):
+                seen = self.converged.setdefault(name, {})
+                if gen not in seen:
+                    seen[gen] = now
+                    self._cond.notify_all()
+
+    def _list(self) -> None:
+        out = self.kube.request("GET", self.path)
+        now = time.monotonic()
+        for item in out.get("items") or []:
+            self._observe(item, now)
+        self._rv = str((out.get("metadata") or {}).get("resourceVersion", ""))
+
+    def _run(self) -> None:
+        from kubernetes.watch.watch import iter_resp_lines
+
+        while not self._stop.is_set():
+            try:
+                if not self._rv:
+                    self._list()
+                query = [("watch", "true"), ("resourceVersion", self._rv),
+                         ("allowWatchBookmarks", "true"), ("timeoutSeconds", "300")]
+                api = self.kube.api
+                method, url, headers, body, post = api.param_serialize(
+                    "GET", self.path, query_params=query,
+                    header_params={"Accept": "application/json"}, auth_settings=["BearerToken"])
+                self._resp = api.call_api(method, url, header_params=headers, body=body,
+                                          post_params=post, _request_timeout=(10, 330)).response
+                if self._resp.status != 200:
+                    self._resp.release_conn()
+                    self._rv = ""
+                    raise RuntimeError(f"watch answered {self._resp.status}")
+                for line in iter_resp_lines(self._resp):  # type: ignore[no-untyped-call]
+                    if self._stop.is_set():
+                        return
+                    if not line.strip():
+                        continue
+                    event = json.loads(line)
+                    now = time.monotonic()
+                    obj = event.get("object") or {}
+                    if event.get("type") == "ERROR":
+                        self._rv = ""  # 410 Gone or another error: list again
+                        break
+                    rv = (obj.get("metadata") or {}).get("resourceVersion")
+                    if event.get("type") in ("ADDED", "MODIFIED"):
+                        self._observe(obj, now)
+                    if rv:
+                        self._rv = str(rv)
+            except Exception:
+                if self._stop.is_set():
+                    return
+                self.errors += 1
+                self._rv = ""
+                self._stop.wait(0.2)
+
+    def count_converged(self, names: Iterable[str] | None = None,
+                        generations: Mapping[str, int] | None = None) -> int:
+        """How many of ``names`` (None: every name seen) have been seen converged, at any
+        generation; with ``generations``, how many at ``generations[name]``."""
+        with self._cond:
+            return self._count(names, generations)
+
+    def _count(self, names: Iterable[str] | None, generations: Mapping[str, int] | None) -> int:
+        if generations is not None:
+            return sum(1 for n, g in generations.items() if g in self.converged.get(n, {}))
+        wanted = self.converged if names is None else names
+        return sum(1 for n in wanted if self.converged.get(n))
+
+    def wait(self, names: Sequence[str], timeout: float,
+             generations: Mapping[str, int] | None = None,
+             progress: Callable[[int], None] | None = None) -> float:
+        """Block until every name converged (at ``generations[name]`` when given, else at any
+        generation); return the latest of their first-converged times. TimeoutError with how
+        many converged."""
+        deadline = time.monotonic() + timeout
+        target = len(generations) if generations is not None else len(names)
+        last_report = time.monotonic()
+        with self._cond:
+            while True:
+                done = self._count(None if generations is not None else names, generations)
+                if done >= target:
+                    if generations is not None:
+                        return max(self.converged[n][g] for n, g in generations.items())
+                    return max(min(self.converged[n].values()) for n in names)
+                now = time.monotonic()
+                if now > deadline:
+                    raise TimeoutError(f"{done}/{target} ModelServices in {self.namespace} "
+                                       f"converged within {timeout:.0f}s")
+                if progress is not None and now - last_report >= 5:
+                    progress(done)
+                    last_report = now
+                self._cond.wait(min(1.0, deadline - now))
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU seconds a process has used (``/proc/<pid>/stat``), or None."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def vm_kib(pid: int, field_name: str) -> int | None:
+    """A ``/proc/<pid>/status`` field in KiB (VmHWM, VmRSS), or None."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field_name + ":"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
