@@ -9,6 +9,10 @@ PY        := $(VENV)/bin/python
 STAMP     := $(VENV)/.installed
 IMPLS     ?= go python
 PYTEST_ARGS ?=
+# make conformance CHECK=noop-stable KEEP=1 VERBOSE=1: one check, keep on failure, pytest's output
+CHECK     ?=
+KEEP      ?=
+VERBOSE   ?=
 
 .PHONY: help conformance test unit go-test apiproxy-test go-vet lint bench report tools binaries up down clean
 
@@ -38,7 +42,7 @@ tools binaries: $(STAMP)
 	$(PY) -m harness binaries
 
 conformance: $(STAMP)
-	$(PY) -m harness conformance $(foreach i,$(IMPLS),--impl $(i)) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+	$(PY) -m harness conformance $(foreach i,$(IMPLS),--impl $(i)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
 
 unit: binaries
 	$(PY) -m pytest -q harness/tests python_operator/tests

@@ -66,9 +66,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"implementation id (repeatable; default: {', '.join(suite.DEFAULT_IMPLS)})")
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
-    p.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
-    p.set_defaults(func=lambda a: suite.conformance(a.impl, Path(a.reports), a.pytest_args,
-                                                    a.impl_file))
+    p.add_argument("--check", action="append", default=[], dest="checks", metavar="ID",
+                   help="run only this check (id, or id[case]; repeatable)")
+    p.add_argument("--keep-on-failure", action="store_true",
+                   help="leave the control plane and failed checks' namespaces up, print how to "
+                        "look at them (stop with `python -m harness down`)")
+    p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR),
+                   help="where --keep-on-failure keeps its control plane (as `up`)")
+    p.add_argument("--pause-on-failure", action="store_true",
+                   help="stop at the first failed check, operators still running, until Enter")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="print pytest's output and the whole comparison (default: one line per "
+                        "check, then the summary)")
+    p.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --), e.g. -k")
+    p.set_defaults(func=lambda a: suite.conformance(
+        a.impl, Path(a.reports), a.pytest_args, a.impl_file,
+        suite.Options(verbose=a.verbose, keep_on_failure=a.keep_on_failure,
+                      pause_on_failure=a.pause_on_failure, checks=a.checks,
+                      state_dir=Path(a.state_dir))))
 
     p = sub.add_parser("report", help="rebuild reports/comparison.{md,html} from the JUnit files")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")

@@ -13,14 +13,17 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import runs
-from harness.envtest import binaries
+from harness import junit, runs
+from harness.envtest import background, binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError, state_lost
 from harness.envtest.process import run_group
 from harness.operators import ImplementationError, load_implementations
 from harness.paths import CONFORMANCE_DIR, REPO_ROOT
+from harness.plugin.console import KEPT_FILE, kept_entries
 
 #: The implementations ``conformance`` runs when none is named.
 DEFAULT_IMPLS = ("go", "python")
@@ -47,7 +50,7 @@ PYTEST_STOP_TIMEOUT = 30.0
 
 
 def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
-              impl_files: list[str]) -> int:
+              impl_files: list[str], log: Path | None = None) -> int:
     """Run the conformance suite for one implementation in a pytest subprocess against the
     control plane in ``state_path``; return pytest's exit code (negative: killed by that signal).
 
@@ -56,7 +59,9 @@ def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
     with them). It writes JUnit into a scratch dir; this process copies it to
     ``reports/junit-<impl>.xml`` atomically once pytest has exited with a code in
     ``PUBLISHED_EXIT_CODES``, so a report is never written by a run that no longer has an owner.
-    Artifacts of failed checks go to ``reports/artifacts/<impl>/`` as pytest runs.
+    Artifacts of failed checks go to ``reports/artifacts/<impl>/`` as pytest runs. With
+    ``log``, pytest's own output goes to that file and the terminal gets one line per finished
+    check (the plugin's ``--progress``); without, pytest prints as usual.
 
     Raises ControlPlaneError if pytest stopped because the control plane was lost (its exit
     code ``CONTROL_PLANE_LOST``). On Ctrl-C or SIGTERM pytest's process group gets SIGTERM,
@@ -64,7 +69,7 @@ def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
     """
     from harness.plugin.watchdog import CONTROL_PLANE_LOST
 
-    junit = reports / f"junit-{impl_id}.xml"
+    junit_file = reports / f"junit-{impl_id}.xml"
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra):
         # Checks mostly wait on the API server and the operator: four in parallel fit 2 cores.
         extra = ["-n", os.environ.get("MODELDOCK_WORKERS", "4"), *extra]
@@ -72,33 +77,66 @@ def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
     try:
         cmd = [sys.executable, "-m", "pytest", str(CONFORMANCE_DIR),
                f"--impl={impl_id}", f"--control-plane-state={state_path}",
-               f"--junitxml={scratch / junit.name}", f"--artifacts-dir={reports / 'artifacts'}",
+               f"--junitxml={scratch / junit_file.name}", f"--artifacts-dir={reports / 'artifacts'}",
                "-v", "-p", "no:cacheprovider", *[f"--impl-file={f}" for f in impl_files], *extra]
-        _say(f"running the conformance suite for {impl_id}: {' '.join(cmd[3:])}")
-        code = run_group(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
-                         stop_timeout=PYTEST_STOP_TIMEOUT)
+        if log is None:
+            _say(f"running the conformance suite for {impl_id}: {' '.join(cmd[3:])}")
+            code = run_group(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
+                             stop_timeout=PYTEST_STOP_TIMEOUT)
+        else:
+            _say(f"running the conformance suite for {impl_id} (pytest's output: {log})")
+            with open(log, "wb") as out:
+                code = run_group([*cmd, "--progress"], cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
+                                 stdout=out, stop_timeout=PYTEST_STOP_TIMEOUT)
         if code == CONTROL_PLANE_LOST:
             raise ControlPlaneError(f"lost while the {impl_id} suite ran "
                                     f"({state_lost(state_path) or 'see the line above'}); "
                                     f"no report written for {impl_id}")
-        if code in PUBLISHED_EXIT_CODES and (scratch / junit.name).exists():
-            runs.publish(scratch / junit.name, junit)
+        if code in PUBLISHED_EXIT_CODES and (scratch / junit_file.name).exists():
+            runs.publish(scratch / junit_file.name, junit_file)
         else:
-            _say(f"pytest for {impl_id} ended with exit code {code}; {junit} not written")
+            _say(f"pytest for {impl_id} ended with exit code {code}; {junit_file} not written")
         return code
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
         _reap()
 
 
+@dataclass
+class Options:
+    """How a person runs the main job (``python -m harness conformance``): ``verbose`` prints
+    pytest's own output and the whole comparison instead of one line per check and the summary;
+    ``keep_on_failure`` leaves the control plane and failed checks' namespaces up;
+    ``pause_on_failure`` stops at the first failure until Enter; ``checks`` selects check ids
+    (``id`` or ``id[case]``)."""
+
+    verbose: bool = False
+    keep_on_failure: bool = False
+    pause_on_failure: bool = False
+    checks: list[str] = field(default_factory=list)
+    #: where ``keep_on_failure`` keeps its control plane (``python -m harness up``'s folder)
+    state_dir: Path = background.DEFAULT_STATE_DIR
+
+    def pytest_args(self) -> list[str]:
+        """The plugin options these become."""
+        args = [f"--check={c}" for c in self.checks]
+        if self.keep_on_failure:
+            args.append("--keep-on-failure")
+        if self.pause_on_failure:
+            args += ["--pause-on-failure", "-n", "0"]
+        return args
+
+
 def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
-                impl_files: list[str]) -> int:
+                impl_files: list[str], options: Options | None = None) -> int:
     """Build, start one control plane, run the suite for each implementation in ``chosen``
-    (default ``DEFAULT_IMPLS``), write ``<reports>/junit-<impl>.xml`` and the comparison
-    report, print it. Exit code: 0 every check passed, 1 some failed, 2 bad arguments (an
-    unknown implementation, a bad implementation file), 3 the control plane failed."""
+    (default ``DEFAULT_IMPLS``), write ``<reports>/junit-<impl>.xml``, the merged
+    ``<reports>/junit.xml`` and the comparison report; end with the summary table, the verdict
+    and where the reports are. Exit code: 0 every check passed, 1 some failed, 2 bad arguments
+    (an unknown implementation, a bad implementation file), 3 the control plane failed."""
     from harness import report
 
+    options = options or Options()
     try:
         impls = load_implementations(impl_files)
     except ImplementationError as exc:
@@ -111,29 +149,89 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
         return 2
     reports.mkdir(parents=True, exist_ok=True)
     for impl_id in chosen:
-        junit = reports / f"junit-{impl_id}.xml"
-        junit.unlink(missing_ok=True)
+        (reports / f"junit-{impl_id}.xml").unlink(missing_ok=True)
         shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
+    (reports / "artifacts" / KEPT_FILE).unlink(missing_ok=True)
     started = time.monotonic()
     binaries.ensure(binaries.ENVTEST_BINARIES)
     for impl_id in chosen:
         _say(f"building {impl_id}")
         impls[impl_id].run_build()
+    extra = [*options.pytest_args(), *pytest_args]
     codes: dict[str, int] = {}
+
+    def run_all(state_path: Path) -> None:
+        for impl_id in chosen:
+            log = None if options.verbose else reports / f"pytest-{impl_id}.log"
+            codes[impl_id] = run_suite(impl_id, state_path, reports, extra, impl_files, log)
+
     try:
-        with ControlPlane() as cp:
-            for impl_id in chosen:
-                codes[impl_id] = run_suite(impl_id, cp.state_path, reports, pytest_args,
-                                           impl_files)
+        if options.keep_on_failure:
+            kept_plane = _run_on_kept_plane(options.state_dir, run_all, codes)
+        else:
+            kept_plane = None
+            with ControlPlane() as cp:
+                run_all(cp.state_path)
     except ControlPlaneError as exc:
         _say(f"control plane failed: {exc}")
         return 3
-    model = report.build([reports / f"junit-{i}.xml" for i in chosen], impls)
+    files = [reports / f"junit-{i}.xml" for i in chosen]
+    model = report.build(files, impls)
     md, html = report.write_all(model, reports)
-    print(md.read_text())
-    _say(f"reports: {', '.join(str(reports / f'junit-{i}.xml') for i in chosen)}, {md}, {html}")
-    _say(f"done in {time.monotonic() - started:.0f}s; pytest exit codes: {codes}")
-    return 0 if model.all_passed and all(c == 0 for c in codes.values()) else 1
+    merged = junit.merge([f for f in files if f.exists()], reports / "junit.xml")
+    passed = model.all_passed and all(c == 0 for c in codes.values())
+    if options.verbose:
+        print(md.read_text())
+    else:
+        print("\n".join(report.render_summary(model)))
+        for check in model.checks:
+            for impl_id, result in check.results.items():
+                if result.outcome in ("failed", "error"):
+                    first = next((ln.strip() for ln in result.message.splitlines() if ln.strip()), "")
+                    print(f"  {check.id} [{impl_id}] {result.outcome}: {first[:160]}")
+    if kept_plane is not None:
+        _print_kept(kept_plane, reports)
+    print(f"\n{'PASSED' if passed else 'FAILED'}: {len(chosen)} implementation(s), "
+          f"{len(model.checks)} checks, {time.monotonic() - started:.0f}s; pytest exit codes {codes}")
+    print(f"reports: {md} (evidence), {html}, {merged} (all implementations), "
+          f"{', '.join(str(f) for f in files)}")
+    return 0 if passed else 1
+
+
+def _run_on_kept_plane(state_dir: Path, run_all: Callable[[Path], None],
+                       codes: dict[str, int]) -> Path | None:
+    """``--keep-on-failure``: run on the background control plane of ``python -m harness up``
+    in ``state_dir`` (started now if none is up there), stop it afterwards if every suite passed and this run started
+    it; return its state folder if it is left up, else None."""
+    was_up = background.read_state(state_dir) is not None
+    if not was_up and background.up(state_dir) != 0:
+        raise ControlPlaneError("could not start the kept control plane (python -m harness up)")
+    try:
+        run_all(state_dir / "state.json")
+    except BaseException:
+        if not was_up:
+            background.down(state_dir)
+        raise
+    if all(c == 0 for c in codes.values()) and not was_up:
+        background.down(state_dir)
+        return None
+    return state_dir
+
+
+def _print_kept(state_dir: Path, reports: Path) -> None:
+    """How to look at what ``--keep-on-failure`` left, and how to stop it."""
+    state = background.read_state(state_dir) or {}
+    print(f"\nKept for you (--keep-on-failure): the control plane and each failed check's namespace."
+          f"\n  export KUBECONFIG={state.get('admin_kubeconfig', '?')}")
+    for entry in kept_entries(reports / "artifacts"):
+        ns = entry["namespace"]
+        print(f"  # {entry['implementation']} {entry['check']} "
+              f"(operator log: {reports / 'artifacts' / entry['implementation']})"
+              f"\n  kubectl get modelservices,deployments,services,leases,events -n {ns} -o yaml"
+              f"\n  grep '\"namespace\":\"{ns}\"' {entry['audit_log']} | head")
+    down = "python -m harness down" + ("" if state_dir == background.DEFAULT_STATE_DIR
+                                          else f" --state-dir {state_dir}")
+    print(f"  stop it with: {down}")
 
 
 def rebuild_report(reports: Path, impl_files: list[str]) -> int:

@@ -3,7 +3,8 @@
 Modules: ``hooks`` (options, run set-up, verdicts, artifacts, JUnit names), ``fixtures``,
 ``lab`` (labs, operator pools, namespaces: the surface the bench and mutant runner use),
 ``evidence`` (recording and request accounting), ``markers`` (the ``check`` marker),
-``watchdog`` (stop the run when the control plane is lost). This module re-exports the hooks
+``watchdog`` (stop the run when the control plane is lost), ``console`` (progress lines,
+``--check``, keep and pause on failure). This module re-exports the hooks
 and fixtures, which is how pytest finds them.
 
 Options: ``--impl`` (which implementation the suite checks), ``--cluster`` (control-plane
@@ -40,6 +41,7 @@ and private control planes with them.
 """
 
 from harness.junit import PREMISES
+from harness.plugin.console import pytest_collection_modifyitems, pytest_runtest_logreport
 from harness.plugin.evidence import Evidence, account_requests
 from harness.plugin.fixtures import (
     admin,
@@ -76,10 +78,38 @@ from harness.plugin.markers import check_id, junit_name
 from harness.plugin.watchdog import CONTROL_PLANE_LOST, ControlPlaneWatchdog
 
 __all__ = [
-    "CONTROL_PLANE_LOST", "PREMISES", "TIERS", "ControlPlaneWatchdog", "Evidence", "Isolated",
-    "Lab", "OperatorPool", "account_requests", "admin", "audit", "bind_operator_role",
-    "check_id", "control_plane", "create_namespace", "ensure_cluster_role", "evidence", "impl",
-    "impl_kubeconfig", "isolated", "junit_name", "namespace", "operator_role", "operators",
-    "parity_reference_id", "pytest_addoption", "pytest_configure", "pytest_runtest_makereport",
-    "pytest_sessionfinish", "pytest_sessionstart", "reference_impl", "verdict_of",
+    "CONTROL_PLANE_LOST",
+    "PREMISES",
+    "TIERS",
+    "ControlPlaneWatchdog",
+    "Evidence",
+    "Isolated",
+    "Lab",
+    "OperatorPool",
+    "account_requests",
+    "admin",
+    "audit",
+    "bind_operator_role",
+    "check_id",
+    "control_plane",
+    "create_namespace",
+    "ensure_cluster_role",
+    "evidence",
+    "impl",
+    "impl_kubeconfig",
+    "isolated",
+    "junit_name",
+    "namespace",
+    "operator_role",
+    "operators",
+    "parity_reference_id",
+    "pytest_addoption",
+    "pytest_collection_modifyitems",
+    "pytest_configure",
+    "pytest_runtest_logreport",
+    "pytest_runtest_makereport",
+    "pytest_sessionfinish",
+    "pytest_sessionstart",
+    "reference_impl",
+    "verdict_of",
 ]

@@ -14,6 +14,7 @@ from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.junit import PREMISES
 from harness.kube import Kube
 from harness.operators import Implementation, get_implementation
+from harness.plugin import console
 from harness.plugin.evidence import Evidence, account_requests
 from harness.plugin.lab import Isolated, OperatorPool, create_namespace, parity_reference_id
 from harness.plugin.markers import check_id, junit_name
@@ -88,12 +89,18 @@ def impl_kubeconfig(control_plane: ControlPlane, impl: Implementation) -> Path:
 
 
 @pytest.fixture
-def namespace(request: pytest.FixtureRequest, admin: Kube, impl: Implementation) -> Iterator[str]:
+def namespace(request: pytest.FixtureRequest, admin: Kube, impl: Implementation,
+              control_plane: ControlPlane) -> Iterator[str]:
     """A fresh namespace for one test, named after its check, where the implementation's user
     holds the operator role. Deleted afterwards without waiting (in envtest namespaces never
-    finish terminating: there is no namespace controller)."""
+    finish terminating: there is no namespace controller), unless the check failed under
+    ``--keep-on-failure``: then it stays and is listed in ``<artifacts-dir>/kept.jsonl``."""
     name = create_namespace(admin, check_id(request.node) or "test", impl.user)
     yield name
+    if console.keep(request.node):
+        console.record_kept(request.node, name, control_plane.admin_kubeconfig,
+                            control_plane.audit_log)
+        return
     admin.delete("namespaces", None, name)
 
 

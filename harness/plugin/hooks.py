@@ -20,6 +20,7 @@ from harness.envtest import binaries
 from harness.envtest.process import identity_alive, set_death_signal
 from harness.operators import ImplementationError, get_implementation
 from harness.paths import REPO_ROOT, REPORTS_DIR
+from harness.plugin import console
 from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
 from harness.plugin.markers import MARKERS, check_id, junit_name
 from harness.plugin.watchdog import _SessionWatchdog
@@ -48,11 +49,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a ClusterRole YAML file to bind the operator's user to instead of "
                          "config/rbac/role.yaml (the RBAC ablation passes the role minus one "
                          "right); default: $MODELDOCK_OPERATOR_ROLE, else config/rbac/role.yaml")
+    console.add_options(group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     for line in MARKERS:
         config.addinivalue_line("markers", line)
+    console.configure(config)
     chosen = config.getoption("--operator-role", None)
     use_operator_role(Path(chosen) if chosen else None)
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
@@ -137,6 +140,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         # the first phase that failed (a set-up failure is always an error).
         verdict = verdict_of(call.excinfo) if rep.when == "call" else VERDICT_ERROR
         item.user_properties.append(("verdict", verdict))
+    if rep.failed and check_id(item):
+        console.failed(item, rep.when)
     if rep.when == "call" and rep.failed and check_id(item):
         try:
             where = _save_artifacts(item)

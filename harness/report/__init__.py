@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from harness.report.html import render_html, write_html
-from harness.report.markdown import describe_timeline, key_evidence, render_markdown, write_markdown
+from harness.report.markdown import (
+    describe_timeline,
+    key_evidence,
+    render_markdown,
+    render_summary,
+    write_markdown,
+)
 from harness.report.model import (
     AUDIT_EVIDENCE,
     BENCH_FIGURES,
@@ -43,10 +49,34 @@ from harness.report.model import (
 )
 
 __all__ = [
-    "AUDIT_EVIDENCE", "BENCH_FIGURES", "PREMISES", "AblatedRight", "Ablation", "Bench",
-    "BenchRow", "Call", "Check", "KillMatrix", "Mutant", "Report", "Result", "Run", "align",
-    "bench_model", "build", "describe_timeline", "format_number", "key_evidence", "kill_matrix",
-    "load_json", "rbac_ablation", "render_html", "render_markdown", "write_all", "write_html",
+    "AUDIT_EVIDENCE",
+    "BENCH_FIGURES",
+    "PREMISES",
+    "AblatedRight",
+    "Ablation",
+    "Bench",
+    "BenchRow",
+    "Call",
+    "Check",
+    "KillMatrix",
+    "Mutant",
+    "Report",
+    "Result",
+    "Run",
+    "align",
+    "bench_model",
+    "build",
+    "describe_timeline",
+    "format_number",
+    "key_evidence",
+    "kill_matrix",
+    "load_json",
+    "rbac_ablation",
+    "render_html",
+    "render_markdown",
+    "render_summary",
+    "write_all",
+    "write_html",
     "write_markdown",
 ]
 

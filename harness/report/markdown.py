@@ -62,18 +62,13 @@ def describe_timeline(calls: Sequence[Call]) -> str:
     return f"{len(calls)} requests ({len(writes)} writes{extra}) over {span:.2f} s"
 
 
-def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
-                    mutants: Mapping[str, Any] | None = None,
-                    ablation: Mapping[str, Any] | None = None) -> str:
-    """The comparison as Markdown: a summary table (check x implementation: result, time),
-    then per check its "why" and every implementation's evidence; then, when given, the
-    bench table (``bench``: the dict of reports/bench.json, see ``bench_model``), the
-    mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)
-    and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``)."""
+def render_summary(report: Report) -> list[str]:
+    """The summary table (check x implementation: result and time) and the line
+    ``<passed> of <runs> check runs passed.``, as Markdown lines: the head of the comparison,
+    and what the terminal shows at the end of a run."""
     impls = report.implementations
-    lines = ["# ModelDock conformance: side by side", ""]
-    lines.append("| check | " + " | ".join(f"{i}" for i in impls) + " |")
-    lines.append("|---|" + "---|" * len(impls))
+    lines = ["| check | " + " | ".join(f"{i}" for i in impls) + " |",
+             "|---|" + "---|" * len(impls)]
     for check in report.checks:
         cells = []
         for impl in impls:
@@ -83,7 +78,20 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
         lines.append(f"| `{check.id}` | " + " | ".join(cells) + " |")
     passed = sum(1 for c in report.checks for i in impls
                  if c.results.get(i, Result("missing")).outcome == "passed")
-    lines += ["", f"{passed} of {len(report.checks) * len(impls)} check runs passed.", ""]
+    lines += ["", f"{passed} of {len(report.checks) * len(impls)} check runs passed."]
+    return lines
+
+
+def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
+                    mutants: Mapping[str, Any] | None = None,
+                    ablation: Mapping[str, Any] | None = None) -> str:
+    """The comparison as Markdown: a summary table (check x implementation: result, time),
+    then per check its "why" and every implementation's evidence; then, when given, the
+    bench table (``bench``: the dict of reports/bench.json, see ``bench_model``), the
+    mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)
+    and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``)."""
+    impls = report.implementations
+    lines = ["# ModelDock conformance: side by side", "", *render_summary(report), ""]
     for check in report.checks:
         lines += [f"## `{check.id}`", ""]
         if check.why:

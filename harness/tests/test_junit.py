@@ -46,14 +46,56 @@ def test_read_cases_gives_outcome_message_verdict_and_every_property(tmp_path: P
     assert cases["test_noop_stable"].verdict is None
     failed = cases["test_child_repaired"]
     assert failed.verdict == "fail"
-    assert failed.message == "AssertionError: the Service was not recreated"
-    assert cases["test_cut"].message == "set-up went wrong"  # first non-empty line of the text
-    assert cases["test_kwok"].message == ""
+    assert failed.message == "AssertionError: the Service was not recreated\nsecond line"
+    assert failed.summary == "AssertionError: the Service was not recreated"
+    assert failed.details == "tb"
+    assert cases["test_cut"].summary == "set-up went wrong"  # first non-empty line of the text
+    assert cases["test_kwok"].message == "needs kwok"
+    assert cases["test_noop_stable"].ordered[:2] == [("check", "noop-stable"), ("writes", "0")]
 
 
-def test_rename_cases_names_each_testcase_after_its_check(tmp_path: Path) -> None:
+def test_finish_names_cases_after_their_check_and_the_suite_after_the_implementation(
+        tmp_path: Path) -> None:
     path = _file(tmp_path)
-    assert junit.rename_cases(path) == 3
-    names = [c.name for c in junit.read_cases(path)]
-    assert names == ["noop-stable", "child-repaired", "watch-recovers[connection-cut]",
-                     "test_kwok"]
+    assert junit.finish(path, "go", {"tier": "envtest", "title": "Go"}) == 3
+    [suite] = junit.read_suites(path)
+    assert suite.name == "modeldock-go"
+    assert suite.properties == {"tier": "envtest", "title": "Go"}
+    assert [c.name for c in suite.cases] == ["noop-stable", "child-repaired",
+                                             "watch-recovers[connection-cut]", "test_kwok"]
+    # finishing twice changes nothing more (the classname prefix is not doubled)
+    junit.finish(path, "go")
+    xml = path.read_text()
+    assert 'classname="go.conformance.test_core"' in xml
+    assert "go.go." not in xml
+
+
+def _identities(path: Path) -> set[tuple[str, str]]:
+    """(classname, name) of every testcase: how GitLab, Jenkins and GitHub test-report actions
+    tell tests apart when they merge files."""
+    return {(str(tc.classname), str(tc.name)) for tc in junit.testcases(path)}
+
+
+def test_two_implementations_files_share_no_testcase_identity(tmp_path: Path) -> None:
+    go, python = tmp_path / "junit-go.xml", tmp_path / "junit-python.xml"
+    go.write_text(XML)
+    python.write_text(XML)
+    assert _identities(go) == _identities(python)  # before: one would overwrite the other
+    junit.finish(go, "go")
+    junit.finish(python, "python")
+    assert not _identities(go) & _identities(python)
+
+
+def test_merge_keeps_one_testsuite_per_implementation(tmp_path: Path) -> None:
+    files = []
+    for impl in ("go", "python"):
+        path = tmp_path / f"junit-{impl}.xml"
+        path.write_text(XML)
+        junit.finish(path, impl, {"implementation": impl})
+        files.append(path)
+    merged = junit.merge(files, tmp_path / "junit.xml")
+    suites = junit.read_suites(merged)
+    assert [s.name for s in suites] == ["modeldock-go", "modeldock-python"]
+    assert [s.properties["implementation"] for s in suites] == ["go", "python"]
+    assert sum(len(s.cases) for s in suites) == 8
+    assert len(_identities(merged)) == 8
