@@ -177,7 +177,7 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
         return 3
     files = [reports / f"junit-{i}.xml" for i in chosen]
     model = report.build(files, impls)
-    md, html = report.write_all(model, reports)
+    md, html, summary = report.write_all(model, reports)
     merged = junit.merge([f for f in files if f.exists()], reports / "junit.xml")
     passed = model.all_passed and all(c == 0 for c in codes.values())
     if options.verbose:
@@ -193,7 +193,7 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
         _print_kept(kept_plane, reports)
     print(f"\n{'PASSED' if passed else 'FAILED'}: {len(chosen)} implementation(s), "
           f"{len(model.checks)} checks, {time.monotonic() - started:.0f}s; pytest exit codes {codes}")
-    print(f"reports: {md} (evidence), {html}, {merged} (all implementations), "
+    print(f"reports: {md} (evidence), {html}, {summary} (CI job summary), {merged} (all implementations), "
           f"{', '.join(str(f) for f in files)}")
     return 0 if passed else 1
 

@@ -20,8 +20,10 @@ from harness.report.html import render_html, write_html
 from harness.report.markdown import (
     describe_timeline,
     key_evidence,
+    render_job_summary,
     render_markdown,
     render_summary,
+    sequence_diagram,
     write_markdown,
 )
 from harness.report.model import (
@@ -47,6 +49,7 @@ from harness.report.model import (
     load_json,
     rbac_ablation,
 )
+from harness.runs import write_text_atomic
 
 __all__ = [
     "AUDIT_EVIDENCE",
@@ -73,8 +76,10 @@ __all__ = [
     "load_json",
     "rbac_ablation",
     "render_html",
+    "render_job_summary",
     "render_markdown",
     "render_summary",
+    "sequence_diagram",
     "write_all",
     "write_html",
     "write_markdown",
@@ -84,8 +89,9 @@ __all__ = [
 def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None = None,
               mutants: Mapping[str, Any] | None = None,
               ablation: Mapping[str, Any] | None = None) -> list[Path]:
-    """Write ``comparison.md`` and ``comparison.html`` in ``reports_dir``; return their paths
-    in that order. ``bench``/``mutants``/``ablation`` default to ``reports_dir/bench.json``,
+    """Write ``comparison.md``, ``comparison.html`` and ``summary.md`` (the CI job summary:
+    the table and each check's sequence diagrams) in ``reports_dir``; return their paths in
+    that order. ``bench``/``mutants``/``ablation`` default to ``reports_dir/bench.json``,
     ``reports_dir/mutants.json`` and ``reports_dir/rbac-ablation.json`` when those exist."""
     reports_dir = Path(reports_dir)
     if bench is None:
@@ -95,4 +101,5 @@ def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None
     if ablation is None:
         ablation = load_json(reports_dir / "rbac-ablation.json")
     return [write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation),
-            write_html(report, reports_dir / "comparison.html", bench, mutants, ablation)]
+            write_html(report, reports_dir / "comparison.html", bench, mutants, ablation),
+            write_text_atomic(reports_dir / "summary.md", render_job_summary(report))]

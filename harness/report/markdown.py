@@ -82,6 +82,51 @@ def render_summary(report: Report) -> list[str]:
     return lines
 
 
+#: Most requests one sequence diagram draws; the rest are counted in a note (the HTML
+#: report's swimlanes draw them all). GitHub renders Mermaid up to a size limit.
+DIAGRAM_LIMIT = 40
+
+
+def _mermaid_text(text: str) -> str:
+    """Text safe in a Mermaid message: no ``;`` or ``#`` (statement and entity syntax)."""
+    return text.replace(";", ",").replace("#", "")
+
+
+def sequence_diagram(impl: str, calls: Sequence[Call], limit: int = DIAGRAM_LIMIT) -> list[str]:
+    """A Mermaid ``sequenceDiagram`` of one implementation's requests in one check, as
+    Markdown lines (a fenced ``mermaid`` block): one arrow per request from the operator to the
+    API server, labelled ``+<seconds> <verb> <resource> <name> <code>``; a refused request
+    (code outside 2xx) is a crossed arrow. At most ``limit`` requests; a note counts the rest.
+    [] when there are no calls."""
+    if not calls:
+        return []
+    lines = ["```mermaid", "sequenceDiagram",
+             f"    participant O as {_mermaid_text(impl)} operator", "    participant A as API server"]
+    for call in calls[:limit]:
+        arrow = "-x" if call.failed else "->>"
+        label = _mermaid_text(f"+{call.t:.2f}s {call.label()}")
+        lines.append(f"    O{arrow}A: {label}")
+    if len(calls) > limit:
+        lines.append(f"    Note over O,A: {len(calls) - limit} more requests (comparison.html)")
+    lines += ["```", ""]
+    return lines
+
+
+def render_job_summary(report: Report) -> str:
+    """What a CI job summary shows (GitHub renders it, Mermaid included): the summary table,
+    then per check with requests each implementation's sequence diagram."""
+    lines = ["# ModelDock conformance", "", *render_summary(report), ""]
+    for check in report.checks:
+        drawn = [(impl, check.results[impl].calls) for impl in report.implementations
+                 if impl in check.results and check.results[impl].calls]
+        if not drawn:
+            continue
+        lines += [f"## `{check.id}`", ""]
+        for impl, calls in drawn:
+            lines += [f"**{impl}**: {describe_timeline(calls)}", "", *sequence_diagram(impl, calls)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
                     mutants: Mapping[str, Any] | None = None,
                     ablation: Mapping[str, Any] | None = None) -> str:
@@ -111,6 +156,9 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
             if got.message:
                 what = "skipped" if got.outcome == "skipped" else "failure"
                 lines += [f"**{impl} {what}:** " + got.message.splitlines()[0][:400], ""]
+            if got.calls:
+                lines += [f"**{impl} requests:** {describe_timeline(got.calls)}", "",
+                          *sequence_diagram(impl, got.calls)]
             if got.evidence:
                 lines.append(f"<details><summary>{impl}: all evidence</summary>\n")
                 premises = got.premise_keys
@@ -122,7 +170,7 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
                                      f"`{_short_value(v, 300)}`")
                     elif k == "timeline":
                         lines.append(f"- `{k}`: {describe_timeline(got.calls)} "
-                                     f"(drawn in comparison.html)")
+                                     f"(drawn above and in comparison.html)")
                     else:
                         lines.append(f"- `{k}`: `{_short_value(v, 300)}`")
                 lines += ["", "</details>", ""]

@@ -253,13 +253,13 @@ def test_markdown_summarises_timelines() -> None:
 # --------------------------------------------------------------------------- write_all
 def test_write_all_writes_both_and_reads_bench_and_mutants(tmp_path: Path) -> None:
     paths = report.write_all(model(), tmp_path)
-    assert [p.name for p in paths] == ["comparison.md", "comparison.html"]
+    assert [p.name for p in paths] == ["comparison.md", "comparison.html", "summary.md"]
     assert "## Benchmarks" not in paths[0].read_text()
     assert 'id="bench"' not in paths[1].read_text()
 
     (tmp_path / "bench.json").write_text(json.dumps(bench()))
     (tmp_path / "mutants.json").write_text(json.dumps(mutants()))
-    md, page = report.write_all(model(), tmp_path)
+    md, page, _summary = report.write_all(model(), tmp_path)
     assert "## Benchmarks" in md.read_text() and "## Mutants" in md.read_text()
     assert 'id="bench"' in page.read_text() and 'id="mutants"' in page.read_text()
 
@@ -267,7 +267,7 @@ def test_write_all_writes_both_and_reads_bench_and_mutants(tmp_path: Path) -> No
 def test_write_all_leaves_out_an_unreadable_bench(tmp_path: Path) -> None:
     (tmp_path / "bench.json").write_text("{not json")
     with pytest.warns(UserWarning, match="bench.json"):
-        md, _ = report.write_all(model(), tmp_path)
+        md, *_ = report.write_all(model(), tmp_path)
     assert "## Benchmarks" not in md.read_text()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -317,3 +317,27 @@ def test_update_golden_is_refused_under_ci(monkeypatch: pytest.MonkeyPatch, tmp_
     with pytest.raises(pytest.fail.Exception, match="refused under CI=true"):
         check_golden("new", golden)
     assert golden.read_text() == "old"
+
+
+# --------------------------------------------------------------------------- mermaid
+def test_sequence_diagram_draws_one_arrow_per_request_and_crosses_refusals() -> None:
+    from harness.report.model import Call
+
+    calls = [Call(0.0, "get", "modelservices", "web", 200),
+             Call(0.5, "update", "modelservices/status", "web;x#1", 409),
+             *[Call(1.0 + i, "list", "services", "", 200) for i in range(5)]]
+    lines = report.sequence_diagram("go", calls, limit=3)
+    assert lines[0] == "```mermaid" and lines[1] == "sequenceDiagram"
+    arrows = [ln for ln in lines if ln.startswith("    O")]
+    assert len(arrows) == 3
+    assert arrows[0] == "    O->>A: +0.00s get modelservices web 200"
+    assert arrows[1] == "    O-xA: +0.50s update modelservices/status web,x1 409"
+    assert "    Note over O,A: 4 more requests (comparison.html)" in lines
+    assert report.sequence_diagram("go", []) == []
+
+
+def test_job_summary_has_the_table_and_a_diagram_per_implementation_with_requests() -> None:
+    text = report.render_job_summary(model())
+    assert text.startswith("# ModelDock conformance\n\n| check |")
+    assert "check runs passed." in text
+    assert text.count("```mermaid") >= 2
