@@ -59,9 +59,22 @@ GO_DIRS := go_reference harness/faults/apiproxy
 go-vet:
 	for d in $(GO_DIRS); do (cd $$d && go vet ./... && test -z "$$(gofmt -l .)") || exit 1; done
 
-lint: $(STAMP) go-vet
-	$(PY) -m ruff check harness python_operator conformance
-	$(PY) -m mypy --strict python_operator
+# actionlint checks .github/workflows (it cannot run here): built once with `go install` into
+# the binary cache, like the Kubernetes binaries.
+ACTIONLINT_VERSION := v1.7.12
+MODELDOCK_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/modeldock
+ACTIONLINT := $(MODELDOCK_CACHE)/tools/actionlint-$(ACTIONLINT_VERSION)/actionlint
+PY_DIRS := harness python_operator conformance
+
+$(ACTIONLINT):
+	@echo "[make] building actionlint $(ACTIONLINT_VERSION) (go install)"
+	GOBIN=$(dir $(ACTIONLINT)) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
+lint: $(STAMP) go-vet $(ACTIONLINT)
+	$(PY) -m ruff check $(PY_DIRS)
+	$(PY) -m ruff format --check $(PY_DIRS)
+	$(PY) -m mypy --strict $(PY_DIRS)
+	$(ACTIONLINT) .github/workflows/*.yml
 
 test: unit go-test conformance mutants-ci rbac-ablation-ci
 

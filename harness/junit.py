@@ -154,6 +154,10 @@ def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None 
         suite.name = suite_name(impl_id)
         for key, value in (suite_properties or {}).items():
             suite.add_property(key, value)
+        props = suite._elem.find("properties")
+        if props is not None:  # the JUnit schema puts a suite's <properties> before its cases
+            suite._elem.remove(props)
+            suite._elem.insert(0, props)
         for case in suite:
             check = properties(case).get(CHECK)
             if check:

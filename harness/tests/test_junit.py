@@ -3,6 +3,10 @@ their check, on small JUnit files written here."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 from harness import junit
@@ -99,3 +103,41 @@ def test_merge_keeps_one_testsuite_per_implementation(tmp_path: Path) -> None:
     assert [s.properties["implementation"] for s in suites] == ["go", "python"]
     assert sum(len(s.cases) for s in suites) == 8
     assert len(_identities(merged)) == 8
+
+
+def _finished_pair(tmp_path: Path) -> list[Path]:
+    files = []
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    for impl in ("go", "python"):
+        path = tmp_path / f"junit-{impl}.xml"
+        path.write_text(XML)
+        junit.finish(path, impl, {"implementation": impl, "tier": "envtest"})
+        files.append(path)
+    return files
+
+
+def test_a_second_consumer_reads_both_implementations_as_separate_suites(tmp_path: Path) -> None:
+    """junit2html (PyPI), independent of junitparser, renders the merged file: both suites,
+    every case under its own implementation."""
+    merged = junit.merge(_finished_pair(tmp_path), tmp_path / "junit.xml")
+    out = tmp_path / "junit.html"
+    proc = subprocess.run([sys.executable, "-m", "junit2htmlreport", str(merged), str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    page = out.read_text()
+    assert "modeldock-go" in page and "modeldock-python" in page
+    for impl in ("go", "python"):
+        assert f"{impl}.conformance.test_core" in page
+    matrix = subprocess.run([sys.executable, "-m", "junit2htmlreport", "--summary-matrix",
+                             *map(str, _finished_pair(tmp_path / "again"))],
+                            capture_output=True, text=True, timeout=60)
+    assert matrix.returncode == 0, matrix.stderr
+
+
+def test_merged_file_matches_golden(tmp_path: Path) -> None:
+    merged = junit.merge(_finished_pair(tmp_path), tmp_path / "junit.xml")
+    text = re.sub(r'timestamp="[^"]*"', 'timestamp="<TIMESTAMP>"', merged.read_text())
+    golden = Path(__file__).parent / "data" / "junit-merged.golden.xml"
+    if os.environ.get("UPDATE_GOLDEN") and os.environ.get("CI", "").lower() != "true":
+        golden.write_text(text)
+    assert text == golden.read_text(), f"differs from {golden.name}; UPDATE_GOLDEN=1 rewrites it"

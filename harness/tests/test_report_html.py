@@ -185,7 +185,8 @@ def test_bench_plots() -> None:
 
 # --------------------------------------------------------------------------- in Chromium
 def chromium() -> str | None:
-    return next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
+    return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome",
+                                                "google-chrome-stable")) if p), None)
 
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
