@@ -118,7 +118,7 @@ def read_suites(path: Path) -> list[Suite]:
     xml = JUnitXml.fromfile(str(path))
     out = []
     for suite in xml if isinstance(xml, JUnitXml) else [xml]:
-        props = {str(p.name): str(p.value) for p in suite.properties()}
+        props = {str(p.name): str(p.value) for p in suite.properties()}  # type: ignore[no-untyped-call]
         out.append(Suite(str(suite.name or ""), str(suite.timestamp or ""),
                          str(suite.hostname or ""), float(suite.time or 0.0), props,
                          [case_of(tc) for tc in suite]))
@@ -178,6 +178,6 @@ def merge(paths: Iterable[Path], out: Path) -> Path:
         xml = JUnitXml.fromfile(str(path))
         for suite in (xml if isinstance(xml, JUnitXml) else [xml]):
             merged.add_testsuite(suite)
-    merged.update_statistics()
+    merged.update_statistics()  # type: ignore[no-untyped-call]
     merged.write(str(out))
     return out

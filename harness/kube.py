@@ -57,7 +57,8 @@ class Kube:
     def __init__(self, kubeconfig: Path | str) -> None:
         self.kubeconfig = Path(kubeconfig)
         cfg = client.Configuration()
-        config.load_kube_config(config_file=str(kubeconfig), client_configuration=cfg)
+        config.load_kube_config(config_file=str(kubeconfig),  # type: ignore[no-untyped-call]
+                                client_configuration=cfg)
         cfg.retries = 3
         self.api = client.ApiClient(cfg)
         # The audit log tells the harness's own requests (probes made as the operator's user)
@@ -65,7 +66,7 @@ class Kube:
         self.api.user_agent = USER_AGENT
 
     def close(self) -> None:
-        self.api.close()
+        self.api.close()  # type: ignore[no-untyped-call]
 
     @staticmethod
     def path(resource: str, namespace: str | None = None, name: str | None = None,
@@ -92,7 +93,7 @@ class Kube:
             auth_settings=["BearerToken"])
         resp = self.api.call_api(method, url, header_params=headers, body=payload,
                                  post_params=post, _request_timeout=30)
-        resp.read()
+        resp.read()  # type: ignore[no-untyped-call]
         if not 200 <= resp.status < 300:
             raise ApiException(http_resp=resp)
         return json.loads(resp.data) if resp.data else {}

@@ -65,7 +65,7 @@ def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> i
     process), wait up to 120 s for its state file, print ``export KUBECONFIG=...``. Exit code:
     0 up (or already up), 1 failed to start, 2 tier not available here."""
     state = read_state(state_dir)
-    if state and pid_alive(int(state.get("supervisor_pid", 0) or 0)):
+    if state and pid_alive(int(str(state.get("supervisor_pid", 0) or 0))):
         _say(f"a control plane is already up (pid {state['supervisor_pid']}); "
              f"`python -m harness down` stops it")
         print(f"export KUBECONFIG={state['admin_kubeconfig']}")
@@ -116,7 +116,7 @@ def down(state_dir: Path) -> int:
     if not state:
         _say(f"no control plane is up (no {state_dir / 'state.json'})")
         return 0
-    pid = int(state.get("supervisor_pid", 0) or 0)
+    pid = int(str(state.get("supervisor_pid", 0) or 0))
     if pid and pid_alive(pid):
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + 60

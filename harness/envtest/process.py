@@ -316,8 +316,8 @@ class ManagedProcess:
                                f"last lines of {self.log_path}:\n{log_tail(self.log_path)}")
 
 
-def wait_until(predicate, timeout: float, interval: float = 0.1, what: str = "condition",
-               alive: Sequence[ManagedProcess] = ()) -> None:  # type: ignore[no-untyped-def]
+def wait_until(predicate: Callable[[], object], timeout: float, interval: float = 0.1,
+               what: str = "condition", alive: Sequence[ManagedProcess] = ()) -> None:
     """Poll ``predicate()`` until it is truthy; raise TimeoutError naming ``what`` after ``timeout`` s.
 
     ``alive``: processes that must stay up while waiting; if one exits, its ProcessError is

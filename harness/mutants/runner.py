@@ -207,9 +207,9 @@ def format_matrix(data: Mapping[str, Any]) -> str:
     for mutant, names in errors.items():
         lines.append(f"note: {mutant}: errors, not kills (set-up or premise): {', '.join(names)}")
     if v["ok"]:
-        cases = sum(len(e.get("cases", {})) for e in data["checks"].values())
+        n_cases = sum(len(e.get("cases", {})) for e in data["checks"].values())
         lines.append(f"verdict: every mutant killed ({len(data['mutants'])}), every check "
-                     f"kills at least one ({len(checks)}), every case too ({cases}), every "
+                     f"kills at least one ({len(checks)}), every case too ({n_cases}), every "
                      f"caught_by held")
     else:
         if v["survivors"]:

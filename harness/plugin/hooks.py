@@ -9,7 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -132,9 +132,10 @@ def verdict_of(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+def pytest_runtest_makereport(item: pytest.Item,
+                              call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     outcome = yield
-    rep = outcome.get_result()
+    rep: pytest.TestReport = outcome.get_result()
     if rep.failed and check_id(item) and not any(k == "verdict" for k, _ in item.user_properties):
         # junitxml writes item.user_properties with the teardown report: record it once, for
         # the first phase that failed (a set-up failure is always an error).
@@ -144,11 +145,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         console.failed(item, rep.when)
     if rep.when == "call" and rep.failed and check_id(item):
         try:
-            where = _save_artifacts(item)
+            where = str(_save_artifacts(item))
         except Exception as exc:
             where = f"(saving artifacts failed: {exc})"
-        if hasattr(rep.longrepr, "addsection"):
-            rep.longrepr.addsection("modeldock artifacts", f"operator logs, objects and audit "
+        longrepr: Any = rep.longrepr
+        if hasattr(longrepr, "addsection"):
+            longrepr.addsection("modeldock artifacts", f"operator logs, objects and audit "
                                                            f"events saved in {where}")
         rep.sections.append(("modeldock artifacts", str(where)))
 
@@ -199,7 +201,7 @@ def harness_commit() -> str:
 def _artifacts_dir(item: pytest.Item) -> Path:
     impl = item.config.getoption("--impl")
     name = (junit_name(item) or item.name).replace("/", "_")
-    return Path(item.config.getoption("--artifacts-dir")) / impl / name
+    return Path(str(item.config.getoption("--artifacts-dir"))) / str(impl) / name
 
 
 def _save_artifacts(item: pytest.Item) -> Path:

@@ -361,7 +361,8 @@ def run_ablation(impls: Sequence[str], reports_dir: Path, *, ci: bool, workers: 
         declared[impl].run_build()
     started = time.monotonic()
     runs: dict[str, dict[str, Any]] = {i: {} for i in impls}
-    tasks = [(impl, BASELINE, "whole-role", None, plan.checks_for(None, ci)) for impl in impls]
+    tasks: list[tuple[str, str, str, Path | None, list[str]]] = [
+        (impl, BASELINE, "whole-role", None, plan.checks_for(None, ci)) for impl in impls]
     tasks += [(impl, u.id, u.slug, files[u], plan.checks_for(u, ci))
               for impl in impls for u in chosen]
     with ControlPlane() as cp:

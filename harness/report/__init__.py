@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.junit import PREMISES
 from harness.report.html import render_html, write_html
 from harness.report.markdown import (
     describe_timeline,
@@ -29,7 +30,6 @@ from harness.report.markdown import (
 from harness.report.model import (
     AUDIT_EVIDENCE,
     BENCH_FIGURES,
-    PREMISES,
     AblatedRight,
     Ablation,
     Bench,

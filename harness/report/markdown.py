@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.junit import PREMISES
 from harness.report.model import (
-    PREMISES,
     Ablation,
     Bench,
     Call,
