@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,7 +64,7 @@ def test_ratio_figures_covers_every_key_and_each_n() -> None:
 
 # --------------------------------------------------------------------------- converged
 def _ms(generation: int, observed: int | None, ready_reason: str | None = "ReplicasUnavailable",
-        progressing: bool = True) -> dict:
+        progressing: bool = True) -> dict[str, Any]:
     conditions = []
     if ready_reason:
         conditions.append({"type": "Ready", "status": "False", "reason": ready_reason})
@@ -102,7 +103,6 @@ def test_bench_creates_the_shared_modelservice() -> None:
     from harness.modelservice import modelservice
     from harness.paths import CRDS_DIR
 
-    assert phases.modelservice is modelservice
     assert modelservice("x")["spec"] == {"model": "m", "image": "srv:1"}
     crd = (CRDS_DIR / "modeldock.io_modelservices.yaml").read_text()
     props = yaml.safe_load(crd)["spec"]["versions"][0]["schema"]["openAPIV3Schema"][
@@ -113,7 +113,7 @@ def test_bench_creates_the_shared_modelservice() -> None:
 # --------------------------------------------------------------------------- audit accounting
 def _event(user: str, verb: str, resource: str, code: int, ns: str = "ns1", sub: str = "",
            reason: str = "") -> bytes:
-    ev = {"kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "Metadata",
+    ev: dict[str, Any] = {"kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "Metadata",
           "user": {"username": user}, "verb": verb,
           "objectRef": {"resource": resource, "namespace": ns, "name": "x", "subresource": sub},
           "responseStatus": {"metadata": {}, "code": code} | ({"reason": reason} if reason else {})}
@@ -289,9 +289,11 @@ def bench_args(argv: list[str]) -> argparse.Namespace:
 def test_cpu_seconds_of_this_process() -> None:
     import os
 
-    assert (measure.cpu_seconds(os.getpid()) or 0) >= 0
+    cpu = measure.cpu_seconds(os.getpid())
+    assert cpu is not None and cpu > 0
     assert measure.cpu_seconds(None) is None
-    assert measure.vm_kib(os.getpid(), "VmHWM") > 0
+    rss = measure.vm_kib(os.getpid(), "VmHWM")
+    assert rss is not None and rss > 0
 
 
 def test_bench_control_plane_widens_the_service_range(tmp_path: Path) -> None:

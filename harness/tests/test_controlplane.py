@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import time
 import urllib.error
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from harness.kube import Kube
 
 
 @pytest.fixture(scope="module")
-def cp():
+def cp() -> Iterator[ControlPlane]:
     with ControlPlane() as plane:
         yield plane
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import checks
+from harness import checks, mutants
 from harness.mutants import runner
+from harness.operators import ImplementationError
 
 PASS = '<testcase classname="conformance.x" name="{name}" time="1.0"/>'
 FAIL = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
@@ -37,8 +38,11 @@ def junit(path: Path, *cases: str) -> Path:
     return path
 
 
+Results = dict[str, runner.SuiteResult | None]
+
+
 @pytest.fixture
-def results(tmp_path: Path) -> dict[str, runner.SuiteResult | None]:
+def results(tmp_path: Path) -> Results:
     """always-update fails noop-stable and one watch-recovers case; no-relist fails two
     watch-recovers cases; no-owns errors in child-repaired (a set-up error) and misses its
     premise in noop-stable, and its oracle fails in parity; survivor fails nothing."""
@@ -59,18 +63,19 @@ def results(tmp_path: Path) -> dict[str, runner.SuiteResult | None]:
     return {m: runner.read_junit(f) for m, f in files.items()}
 
 
-def test_read_junit_sorts_outcomes_and_keeps_the_first_line_of_the_message(results) -> None:
-    a = results["always-update"]
+def test_read_junit_sorts_outcomes_and_keeps_the_first_line_of_the_message(results: Results) -> None:
+    a, no_owns = results["always-update"], results["no-owns"]
+    assert a is not None and no_owns is not None
     assert a.passed == ["create-converges", "watch-recovers[compaction-410]"]
     assert a.failed == ["noop-stable", "watch-recovers[connection-cut]"]
     assert a.skipped == ["ready-with-kwok"]
     assert a.messages["noop-stable"] == "AssertionError: wrote while nothing changed"
     # Only the oracle's failure is a kill; a set-up error and an unmet premise are errors.
-    assert results["no-owns"].errors == ["child-repaired", "noop-stable"]
-    assert results["no-owns"].killed_by == ["parity"]
+    assert no_owns.errors == ["child-repaired", "noop-stable"]
+    assert no_owns.killed_by == ["parity"]
 
 
-def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results) -> None:
+def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results: Results) -> None:
     data = runner.build_matrix(results)
     a = data["mutants"]["always-update"]
     assert a["failed_checks"] == ["noop-stable", "watch-recovers[connection-cut]"]
@@ -91,7 +96,7 @@ def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results) -> 
     json.dumps(data)  # it is what mutants.json holds
 
 
-def test_verdict_names_survivors_and_checks_that_kill_nothing(results) -> None:
+def test_verdict_names_survivors_and_checks_that_kill_nothing(results: Results) -> None:
     data = runner.build_matrix(results)
     assert data["verdict"] == {"ok": False, "survivors": ["survivor"],
                                "idle_checks": ["create-converges", "child-repaired"],
@@ -105,7 +110,7 @@ def test_verdict_names_survivors_and_checks_that_kill_nothing(results) -> None:
         in table
 
 
-def test_every_case_must_kill_on_its_own(results, tmp_path) -> None:
+def test_every_case_must_kill_on_its_own(results: Results, tmp_path: Path) -> None:
     results["always-update"] = runner.read_junit(junit(
         tmp_path / "a2.xml", FAIL.format(name="noop-stable", why="wrote"),
         PASS.format(name="watch-recovers[connection-stall]")))
@@ -117,7 +122,7 @@ def test_every_case_must_kill_on_its_own(results, tmp_path) -> None:
         runner.format_matrix(data)
 
 
-def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(results, tmp_path) -> None:
+def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(results: Results, tmp_path: Path) -> None:
     del results["survivor"]
     results["ready-on-write"] = runner.read_junit(
         junit(tmp_path / "e.xml", FAIL.format(name="create-converges", why="Ready=True"),
@@ -128,7 +133,7 @@ def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(results, tmp_pa
     assert "verdict: every mutant killed (4)" in runner.format_matrix(data)
 
 
-def test_a_mutant_whose_suite_did_not_run_survives(results) -> None:
+def test_a_mutant_whose_suite_did_not_run_survives(results: Results) -> None:
     results["broken"] = None
     data = runner.build_matrix(results, {"broken": {"problem": "did not become ready"}})
     assert data["mutants"]["broken"]["ran"] is False
@@ -136,7 +141,7 @@ def test_a_mutant_whose_suite_did_not_run_survives(results) -> None:
     assert "DID NOT RUN: did not become ready" in runner.format_matrix(data)
 
 
-def test_info_is_copied_into_each_mutant(results) -> None:
+def test_info_is_copied_into_each_mutant(results: Results) -> None:
     data = runner.build_matrix(results, {"no-owns": {"title": "t", "doc": "d", "seconds": 3}})
     assert data["mutants"]["no-owns"]["doc"] == "d"
     assert data["mutants"]["no-owns"]["seconds"] == 3
@@ -145,7 +150,7 @@ def test_info_is_copied_into_each_mutant(results) -> None:
 def test_every_caught_by_names_a_check_and_every_check_is_expected_to_catch_one() -> None:
     functions = checks.check_functions()
     expected: set[str] = set()
-    for mutant in runner.mutants.declared():
+    for mutant in mutants.declared():
         for check in runner.caught_by(mutant):
             assert check in functions, f"{mutant}: caught_by names no check: {check}"
             expected.add(checks.base_check(check))
@@ -154,7 +159,7 @@ def test_every_caught_by_names_a_check_and_every_check_is_expected_to_catch_one(
     assert ids <= expected, f"no mutant expects to be caught by {sorted(ids - expected)}"
 
 
-def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(monkeypatch) -> None:
+def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(monkeypatch: pytest.MonkeyPatch) -> None:
     functions = {"noop-stable": ["test_noop_stable"],
                  "child-repaired": ["test_child_repaired"],
                  "watch-recovers[connection-stall]": ["test_connection_stall"],
@@ -168,7 +173,7 @@ def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(monkeypatch)
         "not (test_apiserver_restart or test_connection_stall) and (noop)"
 
 
-def test_a_caught_by_check_that_missed_its_mutant_fails_the_verdict(results) -> None:
+def test_a_caught_by_check_that_missed_its_mutant_fails_the_verdict(results: Results) -> None:
     info = {"always-update": {"caught_by": ["noop-stable", "child-repaired"]},
             "no-relist": {"caught_by": ["watch-recovers", "watch-recovers[apiserver-restart]"]}}
     data = runner.build_matrix(results, info)
@@ -190,5 +195,5 @@ def test_mutant_info_has_title_doc_and_the_three_paragraphs() -> None:
 
 
 def test_unknown_mutant_is_refused_before_anything_starts(tmp_path: Path) -> None:
-    with pytest.raises(runner.ImplementationError, match="unknown mutant"):
+    with pytest.raises(ImplementationError, match="unknown mutant"):
         runner.run_mutants(["no-such-mutant"], tmp_path, workers=1)

@@ -17,6 +17,7 @@ import os
 import re
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,12 +31,12 @@ def model() -> report.Report:
     return report.build([DATA / "junit-go.xml", DATA / "junit-python.xml"])
 
 
-def bench() -> dict:
-    return json.loads((DATA / "bench.json").read_text())
+def bench() -> dict[str, Any]:
+    return dict(json.loads((DATA / "bench.json").read_text()))
 
 
-def mutants() -> dict:
-    return json.loads((DATA / "mutants.json").read_text())
+def mutants() -> dict[str, Any]:
+    return dict(json.loads((DATA / "mutants.json").read_text()))
 
 
 def normalise(text: str) -> str:

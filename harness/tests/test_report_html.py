@@ -22,9 +22,15 @@ import pytest
 
 from harness import report
 from harness.report import html as report_html
-from harness.report import html_svg
+from harness.report import html_sections, html_svg
 from harness.report.model import Call
 from harness.tests.test_report import DATA, bench, check_golden, model, mutants
+
+
+def _text(elem: ET.Element | None) -> str:
+    """The text of an SVG element that must exist and have some."""
+    assert elem is not None and elem.text is not None
+    return elem.text
 
 GOLDEN_HTML = DATA / "comparison.golden.html"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -66,7 +72,7 @@ def test_html_has_summary_checks_timelines_bench_and_mutants() -> None:
     html = page()
     assert '<table class="summary">' in html
     for check in model().checks:
-        assert f'id="{report_html.anchor(check.id)}"' in html
+        assert f'id="{html_sections.anchor(check.id)}"' in html
     assert html.count('<svg class="swimlane"') == 3  # the checks with a timeline
     assert html.count('<table class="aligned">') == 3
     assert 'id="bench"' in html and html.count('<svg class="chart"') == 3
@@ -128,7 +134,7 @@ def test_timeline_marks_writes_reads_and_refused_requests() -> None:
     assert [g.get("class") for g in go] == ["mark read", "mark write", "mark write",
                                             "mark write failed"]
     assert [g.get("data-code") for g in go] == ["200", "200", "201", "409"]
-    titles = [g.find(f"{SVG}title").text for g in go]
+    titles = [_text(g.find(f"{SVG}title")) for g in go]
     assert titles[3] == "#3 update deployments web 409 at 0.300 s"
     numbers = [t.text for g in go for t in g.iter(f"{SVG}text")]
     assert numbers == ["1", "2", "3"]  # writes are numbered, reads are not
@@ -145,11 +151,11 @@ def test_timeline_labels_stay_inside_and_do_not_overlap() -> None:
     assert 10 <= len(labels) < 30  # where there is no room, a write carries only its number
     spans: dict[str, list[tuple[float, float]]] = {}
     for t in labels:
-        w = len(t.text) * html_svg.TL_CHAR
-        x = float(t.get("x"))
+        w = len(_text(t)) * html_svg.TL_CHAR
+        x = float(t.get("x", "nan"))
         lo, hi = (x, x + w) if t.get("text-anchor") == "start" else (x - w, x)
         assert lo >= html_svg.TL_LEFT and hi <= html_svg.TL_WIDTH - html_svg.TL_RIGHT
-        row = spans.setdefault(t.get("y"), [])
+        row = spans.setdefault(t.get("y", ""), [])
         assert all(hi <= a or b <= lo for a, b in row), f"label {t.text} overlaps another"
         row.append((lo, hi))
 
@@ -175,7 +181,7 @@ def test_bench_plots() -> None:
     throughput = ET.fromstring(html_svg.throughput_svg(b))
     assert len([c for c in throughput.iter(f"{SVG}circle")]) == 6  # 3 N x 2 implementations
     rss = ET.fromstring(html_svg.rss_svg(b))
-    bars = {r.get("data-impl"): float(r.get("width")) for r in rss.iter(f"{SVG}rect")
+    bars = {r.get("data-impl"): float(r.get("width", "nan")) for r in rss.iter(f"{SVG}rect")
             if r.get("class") == "bar"}
     assert bars["python"] / bars["go"] == pytest.approx(131.7 / 48.2, rel=0.01)
     no_samples = report.bench_model({"implementations": {"go": {"latency_p50_s": 0.2,
