@@ -19,7 +19,10 @@ Fixtures, in thin layers a user can override:
 - ``evidence`` (function): records a check's evidence as JUnit properties.
 
 Markers: ``check(id)`` names the conformance check (it becomes the JUnit testcase name),
-``tier(name)`` the lowest tier a check needs.
+``tier(name)`` the lowest tier a check needs. The checks the implementation under test declares
+in ``expected_failures`` get a strict ``xfail`` with the declared reason; what actually failed
+is kept as the ``xfail_failure`` property. An implementation that declares a ``role`` is bound
+to it (unless ``--operator-role`` is given).
 
 A run that loses its control plane stops at once: ``ControlPlaneWatchdog`` polls it (in the
 controlling process for ``--control-plane-state``, else where the plane was started) and ends
@@ -113,7 +116,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "tier(name): lowest control-plane tier the check needs")
     global _ROLE_FILE
     chosen = config.getoption("--operator-role", None)
-    _ROLE_FILE = Path(chosen).resolve() if chosen else rbac.ROLE_FILE
+    _ROLE_FILE = Path(chosen).resolve() if chosen else (_declared(config).role or rbac.ROLE_FILE)
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
     # control plane stopped, temp dirs removed).
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
@@ -125,6 +128,35 @@ def pytest_configure(config: pytest.Config) -> None:
         if reaped:
             print(f"[modeldock] {reaped.describe()}", file=sys.stderr, flush=True)
     config.pluginmanager.register(_SessionWatchdog(config), "modeldock-watchdog")
+
+
+def _declared(config: pytest.Config) -> Implementation:
+    """The implementation under test as declared (an unknown id: one with nothing declared;
+    the ``impl`` fixture reports it)."""
+    impl_id = config.getoption("--impl", "go")
+    try:
+        return get_implementation(impl_id, config.getoption("--impl-file", []) or [])
+    except ImplementationError:
+        return Implementation(id=impl_id, title=impl_id, command=("false",))
+
+
+def expected_failure(item: pytest.Item, expected: dict[str, str]) -> str | None:
+    """Why the implementation is declared to fail this check: its ``expected_failures`` entry
+    for ``id[case]``, else for the bare check id; None when it is not declared."""
+    name = junit_name(item)
+    if name is None:
+        return None
+    return expected.get(name) or expected.get(name.split("[")[0])
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each check the implementation under test declares in ``expected_failures`` as a
+    strict xfail with the declared reason: it must fail, and an unexpected pass fails."""
+    expected = dict(_declared(config).expected_failures)
+    for item in items:
+        reason = expected_failure(item, expected)
+        if reason:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
 
 
 def _die_with_run_owner() -> None:
@@ -195,6 +227,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         # the first phase that failed (a set-up failure is always an error).
         verdict = verdict_of(call.excinfo) if rep.when == "call" else VERDICT_ERROR
         item.user_properties.append(("verdict", verdict))
+    if rep.when == "call" and hasattr(rep, "wasxfail") and call.excinfo is not None \
+            and check_id(item):
+        # a declared expected failure: keep what actually failed next to the declared reason
+        item.user_properties.append(("xfail_failure", str(call.excinfo.value)[:2000]))
     if rep.when == "call" and rep.failed and check_id(item):
         try:
             where = _save_artifacts(item)
