@@ -85,7 +85,7 @@ class Call:
 class Result:
     """One check's outcome for one implementation."""
 
-    outcome: str  # "passed", "failed", "error", "skipped" or "missing"
+    outcome: str  # "passed", "failed", "error", "skipped", "xfailed" or "missing"
     time_s: float = 0.0
     message: str = ""
     evidence: dict[str, str] = field(default_factory=dict)
@@ -189,9 +189,10 @@ class Report:
 
     @property
     def all_passed(self) -> bool:
-        """True if every check passed (or was skipped) for every implementation."""
+        """True if every check passed (or was skipped, or failed as its implementation
+        declared: xfailed) for every implementation."""
         return bool(self.checks) and all(
-            c.results.get(i, Result("missing")).outcome in ("passed", "skipped")
+            c.results.get(i, Result("missing")).outcome in ("passed", "skipped", "xfailed")
             for c in self.checks for i in self.implementations)
 
     def title(self, impl: str) -> str:
@@ -205,6 +206,8 @@ def _outcome(case: TestCase) -> tuple[str, str, str]:
         if isinstance(res, Error):
             return "error", (res.message or res.text or "").strip(), (res.text or "").strip()
         if isinstance(res, Skipped):
+            if res.type == "pytest.xfail":  # a declared expected failure (strict xfail)
+                return "xfailed", (res.message or "").strip(), ""
             return "skipped", (res.message or "").strip(), ""
     return "passed", "", ""
 
@@ -599,7 +602,7 @@ def _ablation_markdown(ablation: Ablation) -> list[str]:
 
 # --------------------------------------------------------------------------- Markdown
 _ICON = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "skipped": "skip",
-         "missing": "missing"}
+         "xfailed": "XFAIL", "missing": "missing"}
 
 
 def _short_value(value: str, limit: int = 80) -> str:
@@ -668,7 +671,8 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
             if got is None:
                 continue
             if got.message:
-                what = "skipped" if got.outcome == "skipped" else "failure"
+                what = {"skipped": "skipped", "xfailed": "expected failure"}.get(
+                    got.outcome, "failure")
                 lines += [f"**{impl} {what}:** " + got.message.splitlines()[0][:400], ""]
             if got.evidence:
                 lines.append(f"<details><summary>{impl}: all evidence</summary>\n")
