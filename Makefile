@@ -9,6 +9,9 @@ PY        := $(VENV)/bin/python
 STAMP     := $(VENV)/.installed
 IMPLS     ?= go python
 PYTEST_ARGS ?=
+# Every <package>/implementation.toml in the repository declares one more implementation (same
+# shape as harness/implementations.toml); IMPLS picks which of them run.
+IMPL_FILES := $(wildcard */implementation.toml)
 
 .PHONY: help conformance test unit go-test apiproxy-test go-vet lint bench report tools binaries up down clean
 
@@ -38,10 +41,10 @@ tools binaries: $(STAMP)
 	$(PY) -m harness binaries
 
 conformance: $(STAMP)
-	$(PY) -m harness conformance $(foreach i,$(IMPLS),--impl $(i)) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+	$(PY) -m harness conformance $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
 
 unit: binaries
-	$(PY) -m pytest -q harness/tests python_operator/tests
+	$(PY) -m pytest -q harness/tests python_operator/tests kopf_operator/tests
 
 go-test: binaries apiproxy-test
 	assets="$$($(PY) -m harness binaries --print-assets)" && cd go_reference && KUBEBUILDER_ASSETS="$$assets" go test -count=1 ./...
@@ -62,7 +65,7 @@ lint: $(STAMP) go-vet
 test: unit go-test conformance mutants-ci rbac-ablation-ci
 
 report: $(STAMP)
-	$(PY) -m harness report
+	$(PY) -m harness report $(foreach f,$(IMPL_FILES),--impl-file $(f))
 
 up: $(STAMP)
 	$(PY) -m harness up
