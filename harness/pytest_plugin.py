@@ -20,7 +20,8 @@ Fixtures, in thin layers a user can override:
 
 Markers: ``check(id)`` names the conformance check (it becomes the JUnit testcase name),
 ``tier(name)`` the lowest tier a check needs. The checks the implementation under test declares
-in ``expected_failures`` get a strict ``xfail`` with the declared reason; what actually failed
+in ``expected_failures`` get a strict ``xfail`` with the declared reason (not strict where
+declared ``strict = false``: a failure that depends on a race); what actually failed
 is kept as the ``xfail_failure`` property. An implementation that declares a ``role`` is bound
 to it (unless ``--operator-role`` is given).
 
@@ -47,7 +48,7 @@ import signal
 import sys
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -140,23 +141,29 @@ def _declared(config: pytest.Config) -> Implementation:
         return Implementation(id=impl_id, title=impl_id, command=("false",))
 
 
-def expected_failure(item: pytest.Item, expected: dict[str, str]) -> str | None:
+def expected_failure(item: pytest.Item, expected: Mapping[str, str]) -> str | None:
     """Why the implementation is declared to fail this check: its ``expected_failures`` entry
     for ``id[case]``, else for the bare check id; None when it is not declared."""
+    key = _declared_key(item, expected)
+    return expected[key] if key else None
+
+
+def _declared_key(item: pytest.Item, expected: Mapping[str, str]) -> str | None:
     name = junit_name(item)
     if name is None:
         return None
-    return expected.get(name) or expected.get(name.split("[")[0])
+    return next((k for k in (name, name.split("[")[0]) if k in expected), None)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each check the implementation under test declares in ``expected_failures`` as a
     strict xfail with the declared reason: it must fail, and an unexpected pass fails."""
-    expected = dict(_declared(config).expected_failures)
+    impl = _declared(config)
     for item in items:
-        reason = expected_failure(item, expected)
-        if reason:
-            item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+        key = _declared_key(item, impl.expected_failures)
+        if key:
+            item.add_marker(pytest.mark.xfail(strict=key not in impl.unstrict_failures,
+                                              reason=impl.expected_failures[key]))
 
 
 def _die_with_run_owner() -> None:
@@ -600,11 +607,13 @@ def namespace(request: pytest.FixtureRequest, admin: Kube, impl: Implementation)
     admin.delete("namespaces", None, name)
 
 
-def create_namespace(admin: Kube, label: str, user: str) -> str:
-    """Create ``md-<label>-<random>`` with the operator role in force bound to ``user``;
-    return its name. Labels: ``modeldock.io/check`` (``label``) and, under a reduced role of
-    the RBAC ablation, ``modeldock.io/ablated`` (the right it lacks, as the role's label says)."""
-    role = operator_role()
+def create_namespace(admin: Kube, label: str, user: str,
+                     role: dict[str, Any] | None = None) -> str:
+    """Create ``md-<label>-<random>`` with ``role`` (default: the operator role in force)
+    bound to ``user``; return its name. Labels: ``modeldock.io/check`` (``label``) and, under a
+    reduced role of the RBAC ablation, ``modeldock.io/ablated`` (the right it lacks, as the
+    role's label says)."""
+    role = role or operator_role()
     name = f"md-{label[:30]}-{uuid.uuid4().hex[:6]}".replace("_", "-")
     labels = {"modeldock.io/check": label}
     ablated = (role["metadata"].get("labels") or {}).get("modeldock.io/ablated")

@@ -58,3 +58,14 @@ def test_expected_failures_need_a_reason_each(tmp_path: Path, table: str) -> Non
     f.write_text(f'[other]\ncommand = ["op"]\n{table}\n')
     with pytest.raises(ImplementationError, match=r"bad.toml: \[other\] expected_failures"):
         load_implementations([f])
+
+
+def test_an_expected_failure_may_be_declared_not_strict(tmp_path: Path) -> None:
+    f = tmp_path / "implementation.toml"
+    f.write_text('[other]\ncommand = ["op"]\n[other.expected_failures]\n'
+                 '"child-repaired" = "never"\n'
+                 '"watch-recovers[compaction-410]" = { reason = "a race", strict = false }\n')
+    impl = get_implementation("other", [f])
+    assert impl.expected_failures == {"child-repaired": "never",
+                                      "watch-recovers[compaction-410]": "a race"}
+    assert impl.unstrict_failures == {"watch-recovers[compaction-410]"}
