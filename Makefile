@@ -74,7 +74,7 @@ down: $(STAMP)
 	$(PY) -m harness down
 
 bench: $(STAMP)
-	$(PY) -m harness.bench $(BENCH_ARGS)
+	$(PY) -m harness.bench $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(BENCH_ARGS)
 
 clean:
 	rm -rf build reports $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -798,10 +798,12 @@ class Bench:
 
     # ------------------------------------------------------------ plumbing
     def _namespace(self, impl_id: str, label: str) -> str:
+        from harness import rbac
         from harness.pytest_plugin import create_namespace
 
+        impl = self.impls[impl_id]
         return create_namespace(self.admin, f"bench-{impl_id}-{label}-{self._run_id}",
-                                self.impls[impl_id].user)
+                                impl.user, rbac.load_role(impl.role) if impl.role else None)
 
     def _operator(self, impl_id: str, namespace: str, label: str) -> Any:
         from harness.operators import OperatorProcess
