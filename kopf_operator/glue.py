@@ -192,7 +192,7 @@ def serve(address: tuple[str, int], routes: Mapping[str, Callable[[], tuple[int,
     content type)); anything else 404."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:
             route = routes.get(self.path.split("?")[0])
             code, body, ctype = route() if route else (404, b"not found\n", "text/plain")
             self.send_response(code)
