@@ -13,6 +13,9 @@ PYTEST_ARGS ?=
 CHECK     ?=
 KEEP      ?=
 VERBOSE   ?=
+# Every <package>/implementation.toml in the repository declares one more implementation (same
+# shape as harness/implementations.toml); IMPLS picks which of them run.
+IMPL_FILES := $(wildcard */implementation.toml)
 
 .PHONY: help conformance test unit go-test apiproxy-test go-vet lint bench report tools binaries up down clean
 
@@ -42,10 +45,10 @@ tools binaries: $(STAMP)
 	$(PY) -m harness binaries
 
 conformance: $(STAMP)
-	$(PY) -m harness conformance $(foreach i,$(IMPLS),--impl $(i)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+	$(PY) -m harness conformance $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
 
 unit: binaries
-	$(PY) -m pytest -q harness/tests python_operator/tests
+	$(PY) -m pytest -q harness/tests python_operator/tests kopf_operator/tests
 
 go-test: binaries apiproxy-test
 	assets="$$($(PY) -m harness binaries --print-assets)" && cd go_reference && KUBEBUILDER_ASSETS="$$assets" go test -count=1 ./...
@@ -79,7 +82,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 test: unit go-test conformance mutants-ci rbac-ablation-ci
 
 report: $(STAMP)
-	$(PY) -m harness report
+	$(PY) -m harness report $(foreach f,$(IMPL_FILES),--impl-file $(f))
 
 up: $(STAMP)
 	$(PY) -m harness up
@@ -88,7 +91,7 @@ down: $(STAMP)
 	$(PY) -m harness down
 
 bench: $(STAMP)
-	$(PY) -m harness bench $(BENCH_ARGS)
+	$(PY) -m harness bench $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(BENCH_ARGS)
 
 clean:
 	rm -rf build reports $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -23,7 +23,8 @@ from junitparser import Error, Failure, JUnitXml, Skipped, TestCase
 CHECK, VERDICT, PREMISES = "check", "verdict", "premises"
 
 #: Outcomes of a testcase, as ``Case.outcome`` names them.
-PASSED, FAILED, ERROR, SKIPPED = "passed", "failed", "error", "skipped"
+#: XFAILED: a check the implementation declares it fails, and failed (pytest's xfail).
+PASSED, FAILED, ERROR, SKIPPED, XFAILED = "passed", "failed", "error", "skipped", "xfailed"
 
 
 @dataclass
@@ -86,7 +87,8 @@ def _outcome(case: TestCase) -> tuple[str, str, str]:
                 str(bad.message or bad.text or "").strip(), str(bad.text or "").strip())
     skip = next((r for r in results if isinstance(r, Skipped)), None)
     if skip is not None:
-        return SKIPPED, str(skip.message or "").strip(), ""
+        kind = XFAILED if skip.type == "pytest.xfail" else SKIPPED
+        return kind, str(skip.message or "").strip(), ""
     return PASSED, "", ""
 
 

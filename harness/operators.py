@@ -16,7 +16,7 @@ import sys
 import tomllib
 import urllib.error
 import urllib.request
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +53,14 @@ class Implementation:
     build: tuple[str, ...] = ()
     workdir: Path = REPO_ROOT
     source: Path = DEFAULT_IMPL_FILE
+    #: checks this implementation is expected to fail, ``check id`` or ``id[case]`` -> why
+    #: (run as strict xfail: an unexpected pass fails the run)
+    expected_failures: Mapping[str, str] = field(default_factory=dict)
+    #: those of ``expected_failures`` declared ``strict = false``: the failure depends on a
+    #: race the implementation's model leaves open, so a pass is not an error
+    unstrict_failures: frozenset[str] = frozenset()
+    #: the ClusterRole file its user is bound to, when not config/rbac/role.yaml
+    role: Path | None = None
 
     @property
     def user(self) -> str:
@@ -95,6 +103,22 @@ def load_implementations(extra_files: Iterable[Path | str] = ()) -> dict[str, Im
             workdir = Path(_expand(table.get("workdir", ".")))
             if not workdir.is_absolute():
                 workdir = (REPO_ROOT if path == DEFAULT_IMPL_FILE else path.parent) / workdir
+            expected = table.get("expected_failures", {})
+            unstrict = {k for k, v in expected.items() if isinstance(v, dict)
+                        and v.get("strict") is False} if isinstance(expected, dict) else set()
+            if isinstance(expected, dict):  # { reason = "...", strict = false } -> the reason
+                expected = {k: (v.get("reason") if isinstance(v, dict) else v)
+                            for k, v in expected.items()}
+            if not isinstance(expected, dict) or not all(
+                    isinstance(k, str) and isinstance(v, str) and v.strip()
+                    for k, v in expected.items()):
+                raise ImplementationError(
+                    f"{path}: [{impl_id}] expected_failures must be a table of "
+                    f"\"<check id>[<case>]\" = \"<reason>\" (a non-empty reason for each; or "
+                    f"{{ reason = \"...\", strict = false }} for a failure that depends on a race)")
+            role = table.get("role")
+            if role is not None and not isinstance(role, str):
+                raise ImplementationError(f"{path}: [{impl_id}] role must be a file name")
             impls[impl_id] = Implementation(
                 id=impl_id,
                 title=str(table.get("title", impl_id)),
@@ -102,6 +126,9 @@ def load_implementations(extra_files: Iterable[Path | str] = ()) -> dict[str, Im
                 build=tuple(_expand(a) for a in table.get("build", [])),
                 workdir=workdir,
                 source=path,
+                expected_failures=dict(expected),
+                unstrict_failures=frozenset(unstrict),
+                role=(path.parent / _expand(role)).resolve() if role else None,
             )
     return impls
 

@@ -68,9 +68,11 @@ class Bench:
     # ------------------------------------------------------------ plumbing
     def _namespace(self, impl_id: str, label: str) -> str:
         from harness.plugin.lab import create_namespace
+        from harness.rbac import role as rbac
 
+        impl = self.impls[impl_id]  # bound to the role it declares, as in the checks
         return create_namespace(self.admin, f"bench-{impl_id}-{label}-{self._run_id}",
-                                self.impls[impl_id].user)
+                                impl.user, rbac.load_role(impl.role) if impl.role else None)
 
     def _operator(self, impl_id: str, namespace: str, label: str) -> Any:
         from harness.operators import OperatorProcess

@@ -41,7 +41,7 @@ and private control planes with them.
 """
 
 from harness.junit import PREMISES
-from harness.plugin.console import pytest_collection_modifyitems, pytest_runtest_logreport
+from harness.plugin.console import pytest_runtest_logreport
 from harness.plugin.evidence import Evidence, account_requests
 from harness.plugin.fixtures import (
     admin,
@@ -58,6 +58,7 @@ from harness.plugin.fixtures import (
 from harness.plugin.hooks import (
     TIERS,
     pytest_addoption,
+    pytest_collection_modifyitems,
     pytest_configure,
     pytest_runtest_makereport,
     pytest_sessionfinish,

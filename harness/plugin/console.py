@@ -54,7 +54,9 @@ def selected(name: str | None, wanted: list[str]) -> bool:
     return any(w in (name, base) for w in wanted)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def select(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect every test ``--check`` does not choose; a ``--check`` value naming no check
+    of the suite is a usage error that lists the known ones."""
     wanted = config.getoption("checks")
     if not wanted:
         return
@@ -152,5 +154,4 @@ def kept_entries(artifacts_dir: Path) -> list[dict[str, str]]:
 
 
 __all__ = ["KEPT_FILE", "add_options", "configure", "failed", "keep", "kept_entries",
-           "pytest_collection_modifyitems", "pytest_runtest_logreport", "record_kept",
-           "selected"]
+           "pytest_runtest_logreport", "record_kept", "select", "selected"]

@@ -20,7 +20,7 @@ from harness.envtest import binaries
 from harness.envtest.process import identity_alive, set_death_signal
 from harness.operators import ImplementationError, get_implementation
 from harness.paths import REPO_ROOT, REPORTS_DIR
-from harness.plugin import console
+from harness.plugin import console, expected
 from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
 from harness.plugin.markers import MARKERS, check_id, junit_name
 from harness.plugin.watchdog import _SessionWatchdog
@@ -52,12 +52,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     console.add_options(group)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep the checks ``--check`` chose, then mark the ones the implementation under test
+    declares it fails (``harness.plugin.expected``)."""
+    console.select(config, items)
+    expected.mark(config, items)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for line in MARKERS:
         config.addinivalue_line("markers", line)
     console.configure(config)
     chosen = config.getoption("--operator-role", None)
-    use_operator_role(Path(chosen) if chosen else None)
+    # --operator-role (the RBAC ablation), else the role the implementation declares, else
+    # config/rbac/role.yaml
+    use_operator_role(Path(chosen) if chosen else expected.declared(config).role)
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
     # control plane stopped, temp dirs removed).
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
@@ -141,6 +150,10 @@ def pytest_runtest_makereport(item: pytest.Item,
         # the first phase that failed (a set-up failure is always an error).
         verdict = verdict_of(call.excinfo) if rep.when == "call" else VERDICT_ERROR
         item.user_properties.append(("verdict", verdict))
+    if rep.when == "call" and hasattr(rep, "wasxfail") and call.excinfo is not None \
+            and check_id(item):
+        # a declared expected failure: keep what actually failed next to the declared reason
+        item.user_properties.append(("xfail_failure", str(call.excinfo.value)[:2000]))
     if rep.failed and check_id(item):
         console.failed(item, rep.when)
     if rep.when == "call" and rep.failed and check_id(item):

@@ -85,11 +85,13 @@ def bind_operator_role(admin: Kube, namespace: str, user: str,
     admin.create("rolebindings", namespace, binding)
 
 
-def create_namespace(admin: Kube, label: str, user: str) -> str:
-    """Create ``md-<label>-<random>`` with the operator role in force bound to ``user``;
-    return its name. Labels: ``modeldock.io/check`` (``label``) and, under a reduced role of
-    the RBAC ablation, ``modeldock.io/ablated`` (the right it lacks, as the role's label says)."""
-    role = operator_role()
+def create_namespace(admin: Kube, label: str, user: str,
+                     role: dict[str, Any] | None = None) -> str:
+    """Create ``md-<label>-<random>`` with ``role`` (default: the operator role in force)
+    bound to ``user``; return its name. Labels: ``modeldock.io/check`` (``label``) and, under a
+    reduced role of the RBAC ablation, ``modeldock.io/ablated`` (the right it lacks, as the
+    role's label says)."""
+    role = role or operator_role()
     name = f"md-{label[:30]}-{uuid.uuid4().hex[:6]}".replace("_", "-")
     labels = {"modeldock.io/check": label}
     ablated = (role["metadata"].get("labels") or {}).get("modeldock.io/ablated")

@@ -52,7 +52,8 @@ from harness.runs import write_text_atomic
 
 #: outcome -> (badge text, CSS class)
 _OUTCOME = {"passed": ("PASS", "pass"), "failed": ("FAIL", "fail"), "error": ("ERROR", "fail"),
-            "skipped": ("SKIP", "skip"), "missing": ("MISSING", "missing")}
+            "skipped": ("SKIP", "skip"), "xfailed": ("XFAIL", "skip"),
+            "missing": ("MISSING", "missing")}
 
 
 @functools.cache
@@ -116,11 +117,12 @@ def _header(report: Report, has_bench: bool, has_mutants: bool,
             has_ablation: bool = False) -> str:
     passed, total = _run_counts(report)
     not_ok = sum(1 for c in report.checks for i in report.implementations
-                 if c.result(i).outcome not in ("passed", "skipped"))
+                 if c.result(i).outcome not in ("passed", "skipped", "xfailed"))
     if not report.checks:
         verdict = '<p class="verdict bad">No check results: the JUnit files hold no testcase.</p>'
     elif report.all_passed:
-        skipped = f" or were skipped ({passed} passed)" if passed < total else ""
+        skipped = (f" or were skipped or failed as declared ({passed} passed)"
+                   if passed < total else "")
         verdict = f'<p class="verdict ok">All {total} check runs passed{skipped}.</p>'
     else:
         verdict = (f'<p class="verdict bad">{not_ok} of {total} check runs did not pass '
@@ -331,6 +333,9 @@ def _result_card(report: Report, impl: str, res: Result) -> str:
     if res.outcome == "missing":
         parts.append('<p class="muted">No result: this implementation\'s JUnit file has no such '
                      "check (the run crashed, or the check was not selected).</p>")
+    elif res.outcome == "xfailed":
+        parts.append(f'<p class="skip-reason">Expected failure, declared by the implementation: '
+                     f'{esc(res.message or "no reason given")}</p>')
     elif res.outcome == "skipped":
         parts.append(f'<p class="skip-reason">Skipped: {esc(res.message or "no reason given")}</p>')
     elif res.message:

@@ -32,7 +32,7 @@ from harness.runs import write_text_atomic
 
 #: outcome -> its word in the tables
 _ICON = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "skipped": "skip",
-         "missing": "missing"}
+         "xfailed": "XFAIL", "missing": "missing"}
 
 
 def _short_value(value: str, limit: int = 80) -> str:
@@ -154,7 +154,8 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
             if got is None:
                 continue
             if got.message:
-                what = "skipped" if got.outcome == "skipped" else "failure"
+                what = {"skipped": "skipped", "xfailed": "expected failure"}.get(
+                    got.outcome, "failure")
                 lines += [f"**{impl} {what}:** " + got.message.splitlines()[0][:400], ""]
             if got.calls:
                 lines += [f"**{impl} requests:** {describe_timeline(got.calls)}", "",
