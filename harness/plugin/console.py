@@ -78,8 +78,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if not (report.when == "call" or (report.when == "setup" and not report.passed)):
         return
     name = next((str(v) for k, v in report.user_properties if k == "check"), report.nodeid)
-    result = ("SKIPPED" if report.skipped else "PASSED" if report.passed
-              else "FAILED" if report.when == "call" else "ERROR")
+    if hasattr(report, "wasxfail"):  # a failure the implementation declares (or its pass)
+        result = "XFAIL" if report.skipped else "XPASS"
+    else:
+        result = ("SKIPPED" if report.skipped else "PASSED" if report.passed
+                  else "FAILED" if report.when == "call" else "ERROR")
     impl = config.getoption("--impl")
     print(f"[check] {name:45} {impl:8} {result:7} {report.duration:6.1f}s", file=sys.stderr,
           flush=True)
