@@ -67,7 +67,7 @@ go-vet:
 ACTIONLINT_VERSION := v1.7.12
 MODELDOCK_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/modeldock
 ACTIONLINT := $(MODELDOCK_CACHE)/tools/actionlint-$(ACTIONLINT_VERSION)/actionlint
-PY_DIRS := harness python_operator conformance
+PY_DIRS := harness python_operator conformance kopf_operator
 
 $(ACTIONLINT):
 	@echo "[make] building actionlint $(ACTIONLINT_VERSION) (go install)"

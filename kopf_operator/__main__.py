@@ -28,7 +28,7 @@ def main() -> int:
         return EXIT_BAD_CONFIG
     # The handlers write children with the official client; kopf logs in by itself (it reads
     # the same KUBECONFIG).
-    k8s_config.load_kube_config(config_file=cfg.kubeconfig)
+    k8s_config.load_kube_config(config_file=cfg.kubeconfig)  # type: ignore[no-untyped-call]
     handlers.OPTIONS["workers"] = cfg.max_concurrent_reconciles
     if cfg.leader_election:
         log.info("LEADER_ELECTION=true: kopf has no Lease election; running standalone")

@@ -126,7 +126,7 @@ def _error_text(exc: Exception) -> str:
 
 
 def ensure_child(kind: str, ms: dict[str, Any], body: kopf.Body, live: dict[str, Any] | None,
-                 logger: logging.Logger) -> str:
+                 logger: kopf.Logger) -> str:
     """Create or update one child; return the conflict message when a same-named child is not
     ours (nothing written then)."""
     name, ns = ms["metadata"]["name"], ms["metadata"]["namespace"]
@@ -172,7 +172,7 @@ def status_changes(stored: Mapping[str, Any] | None, computed: Mapping[str, Any]
     return {k: v for k, v in computed.items() if stored.get(k) != v}
 
 
-def reconcile(body: kopf.Body, patch: kopf.Patch, logger: logging.Logger,
+def reconcile(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
               deployment_cache: kopf.Index[str, dict[str, Any]],
               service_cache: kopf.Index[str, dict[str, Any]]) -> None:
     """Steps 4 to 6 of the contract, for create, update and resume alike."""
@@ -198,9 +198,10 @@ def reconcile(body: kopf.Body, patch: kopf.Patch, logger: logging.Logger,
 
 
 # --------------------------------------------------------------------------- handlers
-@kopf.on.create(GROUP, VERSION, PLURAL)
+# kopf injects the indices by parameter name, which its ChangingFn protocol does not model.
+@kopf.on.create(GROUP, VERSION, PLURAL)  # type: ignore[arg-type]
 @counted
-def on_create(body: kopf.Body, patch: kopf.Patch, logger: logging.Logger,
+def on_create(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
               deployment_cache: kopf.Index[str, dict[str, Any]],
               service_cache: kopf.Index[str, dict[str, Any]], **_: Any) -> None:
     # kopf stored its finalizer in a patch of its own before calling this handler: the
@@ -210,17 +211,19 @@ def on_create(body: kopf.Body, patch: kopf.Patch, logger: logging.Logger,
     reconcile(body, patch, logger, deployment_cache, service_cache)
 
 
-@kopf.on.update(GROUP, VERSION, PLURAL)
+# kopf injects the indices by parameter name, which its ChangingFn protocol does not model.
+@kopf.on.update(GROUP, VERSION, PLURAL)  # type: ignore[arg-type]
 @counted
-def on_update(body: kopf.Body, patch: kopf.Patch, logger: logging.Logger,
+def on_update(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
               deployment_cache: kopf.Index[str, dict[str, Any]],
               service_cache: kopf.Index[str, dict[str, Any]], **_: Any) -> None:
     reconcile(body, patch, logger, deployment_cache, service_cache)
 
 
-@kopf.on.resume(GROUP, VERSION, PLURAL)
+# kopf injects the indices by parameter name, which its ChangingFn protocol does not model.
+@kopf.on.resume(GROUP, VERSION, PLURAL)  # type: ignore[arg-type]
 @counted
-def on_resume(body: kopf.Body, patch: kopf.Patch, logger: logging.Logger,
+def on_resume(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
               deployment_cache: kopf.Index[str, dict[str, Any]],
               service_cache: kopf.Index[str, dict[str, Any]], **_: Any) -> None:
     reconcile(body, patch, logger, deployment_cache, service_cache)
@@ -228,7 +231,7 @@ def on_resume(body: kopf.Body, patch: kopf.Patch, logger: logging.Logger,
 
 @kopf.on.delete(GROUP, VERSION, PLURAL)
 @counted
-def on_delete(body: kopf.Body, logger: logging.Logger, **_: Any) -> None:
+def on_delete(body: kopf.Body, logger: kopf.Logger, **_: Any) -> None:
     """Deletion (step 2): delete our children (read live), wait until they are gone; kopf
     removes its finalizer when this handler succeeds."""
     ms = plain(body)
@@ -245,7 +248,7 @@ def on_delete(body: kopf.Body, logger: logging.Logger, **_: Any) -> None:
             if exc.status == 404:
                 continue
             raise
-        live_d = k8s.ApiClient().sanitize_for_serialization(live)
+        live_d = k8s.ApiClient().sanitize_for_serialization(live)  # type: ignore[no-untyped-call]
         if not contract.controlled_by(live_d, ms):
             continue
         waiting = True

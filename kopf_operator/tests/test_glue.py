@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 import urllib.request
 
@@ -118,7 +119,7 @@ def test_status_patch_holds_only_what_changed() -> None:
 
 def test_crash_point_only_when_named(monkeypatch: pytest.MonkeyPatch) -> None:
     exits: list[int] = []
-    monkeypatch.setattr(glue.os, "_exit", exits.append)
+    monkeypatch.setattr(os, "_exit", exits.append)
     glue.crash_point("after-service", {})
     glue.crash_point("after-service", {"MODELDOCK_CRASH_AT": "after-deployment"})
     assert exits == []
