@@ -1,6 +1,11 @@
 """The reconciler's pure parts (desired objects, mutate, conditions, status) and its steps,
 on plain data. Live objects in data/ were read from a real API server (managedFields
-dropped): they carry every field the server defaults, which mutate must leave alone."""
+dropped): they carry every field the server defaults, which mutate must leave alone.
+
+A test with a Go twin has its name: test_status_child_conflict_zeroes_replicas is
+TestStatusChildConflictZeroesReplicas in go_reference/controller_unit_test.go, the test_events_*
+are TestEvents* in go_reference/events_unit_test.go, the test_reconcile_* and test_finalize_*
+are TestReconcile* and TestFinalize* in go_reference/reconcile_unit_test.go."""
 
 from __future__ import annotations
 
@@ -423,6 +428,21 @@ def test_status_appends_owned_conditions_after_foreign_ones() -> None:
     assert status["conditions"][0] == audited
 
 
+def test_status_unchanged_condition_keeps_its_stored_spelling() -> None:
+    """A lastTransitionTime another client wrote another way (fractional seconds, an offset)
+    stays as written while its condition's status holds: re-encoding it would be a write that
+    changes nothing (CONTRACT.md, "Status")."""
+    ms = model_service()
+    spec = controller.read_spec(ms)
+    stored = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
+    stored["conditions"][0]["lastTransitionTime"] = "2026-01-02T04:04:05.250+01:00"
+    ms["status"] = stored
+    again = controller.compute_status(
+        ms, spec, deployment_with_status(), "", T0 + timedelta(hours=1)
+    )
+    assert again == stored
+
+
 # ---------------------------------------------------------------------- reconcile steps
 class World:
     """Plain data standing in for the cache (reader) and a recorder of writes (writer).
@@ -671,7 +691,7 @@ def test_events_for_the_children_a_new_modelservice_gets() -> None:
     ]
 
 
-def test_no_event_when_nothing_changes() -> None:
+def test_events_none_when_nothing_changes() -> None:
     assert recorded(World(*live_world())) == []
 
 
@@ -684,12 +704,17 @@ def test_events_for_repairs() -> None:
     ]
 
 
-def test_child_conflict_is_a_warning_with_the_condition_message() -> None:
+def test_events_child_conflict_is_a_warning_every_time_it_is_found() -> None:
+    """With the condition's message; the recorder, not the reconciler, folds the repeats into
+    one Event."""
     ms, dep, _ = live_world()
     dep["metadata"]["ownerReferences"] = []
-    assert recorded(World(ms, dep)) == [
-        'Warning ChildConflict Deployment "opt" exists and is not controlled by this ModelService'
-    ]
+    world = World(ms, dep)
+    for _ in range(2):
+        assert recorded(world) == [
+            'Warning ChildConflict Deployment "opt" exists and is not controlled by this'
+            " ModelService"
+        ]
 
 
 @pytest.mark.parametrize(
@@ -701,7 +726,7 @@ def test_child_conflict_is_a_warning_with_the_condition_message() -> None:
         ("status", 'Warning FailedUpdate Failed to update status of ModelService "opt": refused'),
     ],
 )
-def test_a_failed_write_is_a_warning_with_the_error(edit: str, warning: str) -> None:
+def test_events_a_failed_write_is_a_warning_with_the_error(edit: str, warning: str) -> None:
     ms, dep, svc = live_world()
     world = {
         "finalizer": lambda: World(dict(ms, metadata=dict(ms["metadata"], finalizers=[]))),
@@ -724,7 +749,7 @@ def test_events_for_cleanup() -> None:
     ]
 
 
-def test_a_child_already_gone_is_no_failure_but_a_refused_delete_is() -> None:
+def test_events_a_child_already_gone_is_no_failure_but_a_refused_delete_is() -> None:
     ms, dep, svc = live_world()
     gone = World(deleting(ms), dep, svc)
     gone.fail_with = client_.ApiError(404, "NotFound", "not found")
@@ -737,9 +762,18 @@ def test_a_child_already_gone_is_no_failure_but_a_refused_delete_is() -> None:
 
 
 @pytest.mark.parametrize("reason", ["Conflict", "AlreadyExists"])
-def test_a_409_is_no_warning_the_next_reconcile_recomputes(reason: str) -> None:
+def test_events_a_409_is_no_warning_the_next_reconcile_recomputes(reason: str) -> None:
     ms, dep, _ = live_world()
     dep["spec"]["replicas"] = 7
     world = World(ms, dep)
     world.fail_with = client_.ApiError(409, reason, "the object has been modified")
     assert recorded(world) == []
+
+
+def test_events_without_a_recorder_nothing_is_recorded_and_nothing_breaks() -> None:
+    ms = model_service()
+    ms["metadata"]["finalizers"] = []
+    world = World(ms)
+    r = controller.ModelServiceReconciler(reader=world, writer=world, live=world, now=lambda: T0)
+    assert r.reconcile(LAB_OPT) == Result()
+    assert isinstance(r.recorder, events.NullRecorder)
