@@ -576,7 +576,7 @@ def test_reconcile_foreign_service_is_not_adopted() -> None:
     )
 
 
-def test_reconcile_write_conflict_is_raised_not_retried() -> None:
+def test_reconcile_write_conflict_is_not_retried() -> None:
     ms, dep, _ = live_world()
     dep["spec"]["replicas"] = 7
     world = World(ms, dep)
