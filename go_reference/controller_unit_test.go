@@ -103,6 +103,30 @@ func TestReadSpecFillsCRDDefaults(t *testing.T) {
 	}
 }
 
+func TestDesiredDeploymentWithoutResourcesHasEmptyResources(t *testing.T) {
+	ms := testModelService(map[string]interface{}{"resources": map[string]interface{}{
+		"limits": map[string]interface{}{}, "requests": map[string]interface{}{}}})
+	r := desiredDeployment(ms, mustSpec(t, ms)).Spec.Template.Spec.Containers[0].Resources
+	if len(r.Limits) != 0 || len(r.Requests) != 0 || len(r.Claims) != 0 {
+		t.Errorf("resources = %+v, want none", r)
+	}
+}
+
+func TestReadSpecRejectsWrongTypes(t *testing.T) {
+	for _, bad := range []map[string]interface{}{
+		{"replicas": "two"},
+		{"port": true},
+		{"args": "--x"},
+		{"args": []interface{}{int64(1)}},
+		{"resources": map[string]interface{}{"limits": []interface{}{"1"}}},
+	} {
+		_, err := readSpec(testModelService(bad))
+		if err == nil || !strings.Contains(err.Error(), "reading spec of ModelService lab/opt") {
+			t.Errorf("spec %v: error %v, want one naming the ModelService", bad, err)
+		}
+	}
+}
+
 func TestDesiredService(t *testing.T) {
 	ms := testModelService(map[string]interface{}{"port": int64(9000)})
 	svc := desiredService(ms, mustSpec(t, ms))
@@ -155,6 +179,23 @@ func mutatedDeployment(live, desired *appsv1.Deployment) (*appsv1.Deployment, bo
 	updated := live.DeepCopy()
 	mutateDeployment(updated, desired)
 	return updated, !equality.Semantic.DeepEqual(live, updated)
+}
+
+func TestMutateOfBareObjectBuildsTheDesiredObject(t *testing.T) {
+	ms := testModelService(map[string]interface{}{"args": []interface{}{"-x"}})
+	spec := mustSpec(t, ms)
+	desired := desiredDeployment(ms, spec)
+	bare := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "opt", Namespace: "lab"}}
+	mutateDeployment(bare, desired)
+	if !equality.Semantic.DeepEqual(bare, desired) {
+		t.Errorf("mutate of a bare Deployment:\n got %+v\nwant %+v", bare, desired)
+	}
+	desiredSvc := desiredService(ms, spec)
+	bareSvc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "opt", Namespace: "lab"}}
+	mutateService(bareSvc, desiredSvc)
+	if !equality.Semantic.DeepEqual(bareSvc, desiredSvc) {
+		t.Errorf("mutate of a bare Service:\n got %+v\nwant %+v", bareSvc, desiredSvc)
+	}
 }
 
 func TestMutateServerDefaultedDeploymentNeedsNoWrite(t *testing.T) {
@@ -249,6 +290,21 @@ func serverDefaultedService(desired *corev1.Service) *corev1.Service {
 	live.Spec.SessionAffinity = corev1.ServiceAffinityNone
 	live.Spec.InternalTrafficPolicy = ptr.To(corev1.ServiceInternalTrafficPolicyCluster)
 	return live
+}
+
+func TestMutateEnsuresOwnerReferenceAndKeepsOthers(t *testing.T) {
+	ms := testModelService(nil)
+	desired := desiredDeployment(ms, mustSpec(t, ms))
+	live := serverDefaultedDeployment(desired)
+	other := metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "c", UID: "cm-uid"}
+	ours := desired.OwnerReferences[0]
+	stale := *ours.DeepCopy()
+	stale.BlockOwnerDeletion = ptr.To(false)
+	live.OwnerReferences = []metav1.OwnerReference{other, stale}
+	updated, _ := mutatedDeployment(live, desired)
+	if want := []metav1.OwnerReference{other, ours}; !equality.Semantic.DeepEqual(updated.OwnerReferences, want) {
+		t.Errorf("ownerReferences = %+v, want %+v", updated.OwnerReferences, want)
+	}
 }
 
 func TestMutateServerDefaultedServiceNeedsNoWrite(t *testing.T) {

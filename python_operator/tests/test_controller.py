@@ -159,8 +159,8 @@ def test_read_spec_rejects_wrong_types(bad: Obj) -> None:
     "mutate, desired_index", [(controller.mutate_deployment, 0), (controller.mutate_service, 1)]
 )
 def test_mutate_of_bare_object_builds_the_desired_object(mutate: Any, desired_index: int) -> None:
-    """Go's CreateOrUpdate creates mutate(empty object); Python creates the desired object.
-    Both must be the same object."""
+    """mutate sets every field the ModelService decides: applied to an object that has only
+    a name, it builds the desired object (what controllerutil.CreateOrUpdate would create)."""
     desired = desired_pair(model_service(args=["-x"]))[desired_index]
     bare = {
         "apiVersion": desired["apiVersion"],
