@@ -800,7 +800,9 @@ class Reader(Protocol):
     """Python only (Go: client.Reader, the cached half of client.Client). Reads objects from
     the informer cache: a deep copy, or None when it holds none."""
 
-    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None: ...
+    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None:
+        """A deep copy of the cached namespace/name of resource, or None."""
+        ...
 
 
 class APIReader(Protocol):
@@ -808,18 +810,26 @@ class APIReader(Protocol):
     server itself, uncached: the object as stored now, or None when there is none; other
     errors raise client.ApiError."""
 
-    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None: ...
+    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None:
+        """namespace/name of resource as the API server holds it now, or None (404)."""
+        ...
 
 
 class Writer(Protocol):
     """Python only (Go: the writing half of client.Client). Writes objects to the API server
     and returns them as stored; a refused write raises client.ApiError."""
 
-    def create(self, resource: client_.Resource, obj: Obj) -> Obj: ...
+    def create(self, resource: client_.Resource, obj: Obj) -> Obj:
+        """POST obj (409 AlreadyExists if the name is taken)."""
+        ...
 
-    def update(self, resource: client_.Resource, obj: Obj) -> Obj: ...
+    def update(self, resource: client_.Resource, obj: Obj) -> Obj:
+        """PUT obj over its resourceVersion (409 Conflict if it moved)."""
+        ...
 
-    def update_status(self, resource: client_.Resource, obj: Obj) -> Obj: ...
+    def update_status(self, resource: client_.Resource, obj: Obj) -> Obj:
+        """PUT obj's status through the status subresource (409 Conflict if it moved)."""
+        ...
 
     def delete(
         self,
@@ -829,7 +839,10 @@ class Writer(Protocol):
         *,
         uid: str | None = None,
         propagation_policy: str | None = None,
-    ) -> None: ...
+    ) -> None:
+        """DELETE namespace/name, with a UID precondition (409 if the object is another) and
+        a propagation policy when given; 404 if it is gone."""
+        ...
 
 
 def typed_field(raw: Obj, name: str, kind: type, default: Any, where: str) -> Any:

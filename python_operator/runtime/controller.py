@@ -124,9 +124,12 @@ class Controller:
         metrics.init_controller(name)
 
     def for_handler(self) -> EnqueueRequestForObject:
+        """The handler For(resource) routes through: a Request for each object's event."""
         return EnqueueRequestForObject(self.queue)
 
     def owner_handler(self, *, group: str, kind: str) -> EnqueueRequestForOwner:
+        """The handler Owns(resource) routes through: a Request for the controller owner of
+        group and kind, if the object has one."""
         return EnqueueRequestForOwner(self.queue, group=group, kind=kind)
 
     def watch(self, source: informer.Informer, handler: informer.EventHandler) -> None:

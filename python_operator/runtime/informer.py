@@ -151,6 +151,7 @@ def deep_copy(value: object) -> object:
 
 
 def copy_obj(obj: Obj) -> Obj:
+    """deep_copy of a JSON object, typed as one (Go: DeepCopy / DeepCopyObject)."""
     copied = deep_copy(obj)
     assert isinstance(copied, dict)
     return copied

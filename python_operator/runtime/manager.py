@@ -40,6 +40,10 @@ EXIT_LEADER_ELECTION_LOST = 1
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class LeaderElectionOptions:
+    """Where the Lease is and how it is held (Go: the LeaderElection* fields of ctrl.Options;
+    CONTRACT.md, "Process"): Lease namespace/name, this instance's identity, and the three
+    timings, which the LeaderElector checks (ValueError)."""
+
     namespace: str
     name: str
     identity: str
@@ -73,6 +77,10 @@ class Cache:
 
 
 class Manager:
+    """Runs one process's caches, endpoints, leader election and controllers; see the module
+    docstring. ``metrics_bind_address`` and ``health_probe_bind_address`` are host:port or
+    "0" (off); ``leader_election`` None runs the controllers at once, without a Lease."""
+
     def __init__(
         self,
         *,

@@ -52,4 +52,6 @@ class Reconciler(Protocol):
     """Anything with ``reconcile(req) -> Result`` (Go: ``reconcile.Reconciler``, whose
     ``Reconcile(ctx, req)`` returns ``(Result, error)``; Python raises the error)."""
 
-    def reconcile(self, req: Request) -> Result: ...
+    def reconcile(self, req: Request) -> Result:
+        """Make the cluster hold what the object req names requires; raise to be retried."""
+        ...
