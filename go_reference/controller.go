@@ -1,14 +1,32 @@
 // controller.go: the ModelService reconciler.
 //
-// Python twin: python_operator/controller.py. Read the two side by side: the same steps, with
-// the same numbers and titles, the same desired objects, conditions and log messages. The
-// exact contract both follow is conformance/CONTRACT.md.
+// Python twin: python_operator/controller.py. Read the two side by side: the same functions in
+// the same order under the same section headers, the same steps with the same numbers and
+// titles, the same desired objects, conditions, Events and log messages. The exact contract both
+// follow is conformance/CONTRACT.md.
 //
 // The one idea to take from this file: Reconcile is level-triggered. A request carries only a
 // namespace/name, never "what happened". Each call reads the world as it is now (from the
 // informer cache), computes what the ModelService with that name requires, and writes only
 // the difference. A crash, a missed event or a restart therefore loses nothing: the next call
 // computes the same answer from the same world.
+//
+// The order of both files (Python names are these in snake_case):
+//
+//	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
+//	                 removeFinalizer (step 2); ensureChild (steps 4 and 5)
+//	step 1           modelServiceSpec, readSpec
+//	step 2           orphansChildren
+//	steps 4 and 5    desiredDeployment, desiredService, childObjectMeta, childLabels,
+//	                 selectorLabels, ownerReference, controlledBy, mutateDeployment,
+//	                 mutateService, mergeLabels, ensureOwnerReference
+//	step 6           ownedConditions, computeStatus, setCondition
+//	Events           failedWrite, modelServiceString
+//	crash points     crashPoint
+//
+// What only Go has is marked "Go only:" where it stands (now, kindOf, modelServiceStatus,
+// storedCondition, mergeConditions, recordEvent); what only Python has (typing dicts, parsing
+// quantities) is the last section of controller.py.
 package main
 
 import (
@@ -30,6 +48,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -79,30 +98,50 @@ const (
 // Warning "Failed<Verb>" for a write that failed.
 const reasonRemovedFinalizer = "RemovedFinalizer"
 
+// ==============================================================================================
+// The reconciler (CONTRACT.md, "Reconcile, step by step")
+// ==============================================================================================
+
 // ModelServiceReconciler reconciles a ModelService into a Deployment and a Service.
 //
 // Its Client reads from the manager's informer cache and writes to the API server; APIReader
 // reads from the API server itself (mgr.GetAPIReader()), for the one decision the cache
 // cannot be trusted with: that no child is left (see finalize). The reconciler holds no other
 // state: everything it decides, it decides again on the next call, so any number of
-// reconcilers (a restarted process, a new leader) built with only these two reach the same
-// result.
+// reconcilers (a restarted process, a new leader) built with only these reach the same result.
+//
+// Python: the ModelServiceReconciler class, whose reader and writer are the embedded
+// client.Client, live the APIReader, now the Clock, recorder the Recorder.
 type ModelServiceReconciler struct {
 	client.Client
 	APIReader client.Reader
 	// Recorder records Events about the ModelService, written in the background; nil records
 	// none.
 	Recorder record.EventRecorder
+	// Clock tells the time of a condition's transition (lastTransitionTime), the one time
+	// the reconciler reads; nil is the real clock. Tests set a clocktesting.FakePassiveClock,
+	// so that no test has to wait for the time to pass.
+	Clock clock.PassiveClock
+}
+
+// now is the time on r.Clock, or on the real clock when r has none. Go only: Python's
+// reconciler is given now, a function, where Go is given a clock.PassiveClock.
+func (r *ModelServiceReconciler) now() time.Time {
+	if r.Clock == nil {
+		return time.Now()
+	}
+	return r.Clock.Now()
 }
 
 // Reconcile makes the cluster hold what the ModelService req names requires, now.
 //
 // Outcomes: a nil error and an empty Result when the cluster matches (or the ModelService is
 // gone); RequeueAfter 1s while deletion waits for children to leave the cache; RequeueAfter 5s
-// while a same-named child belongs to someone else; an error when
-// a read or write failed, in which case controller-runtime requeues the key with rate-limited
-// backoff and the next call starts again from the cache. A 409 Conflict is such an error: the
-// object this call read was stale, and retrying the same write can only fail again.
+// while a same-named child belongs to someone else; an error when a read or write failed (the
+// API server's, or readSpec's for a spec that cannot be read), in which case
+// controller-runtime requeues the request with rate-limited backoff and the next call starts
+// again from the cache. A 409 Conflict is such an error: the object this call read was stale,
+// and retrying the same write can only fail again.
 func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	log := logf.FromContext(ctx).WithValues("modelservice", req.String())
 	ctx = logf.IntoContext(ctx, log)
@@ -170,7 +209,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// Status is rebuilt from what the Deployment reports, never patched from what this call
 	// did, and written only if it differs from the stored status: an unchanged world costs
 	// no write, and lastTransitionTime moves only when a condition's status does.
-	status, err := computeStatus(ms, spec, dep, conflict, time.Now())
+	status, err := computeStatus(ms, spec, dep, conflict, r.now())
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -186,8 +225,8 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 
 	// 7: Return
 	//
-	// Nothing to requeue: the watches on the ModelService and on its children bring the key
-	// back when anything this result depends on changes. Except after a conflict: the foreign
+	// Nothing to requeue: the watches on the ModelService and on its children bring the
+	// request back when anything this result depends on changes. Except after a conflict: the foreign
 	// child has no ownerReference to us, so Owns never maps its events here, and only polling
 	// notices when it is gone.
 	if conflict != "" {
@@ -196,179 +235,99 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	return ctrl.Result{}, nil
 }
 
-// modelServiceSpec is the part of a ModelService the children are built from, read from the
-// unstructured object. Hand-written, not generated: the CRD is the schema.
-type modelServiceSpec struct {
-	Model     string                      `json:"model"`
-	Image     string                      `json:"image"`
-	Replicas  *int32                      `json:"replicas,omitempty"`
-	Port      *int32                      `json:"port,omitempty"`
-	Args      []string                    `json:"args,omitempty"`
-	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
-}
+// ----------------------------------------------------------------------------------------------
+// Step 2: Finalize if being deleted
+// ----------------------------------------------------------------------------------------------
 
-// readSpec reads .spec, with the CRD's defaults filled in for an object that somehow lacks
-// them (the API server applies them on every read, so this is belt and braces).
-func readSpec(ms *unstructured.Unstructured) (modelServiceSpec, error) {
-	var spec modelServiceSpec
-	raw, _, _ := unstructured.NestedMap(ms.Object, "spec")
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &spec); err != nil {
-		return spec, fmt.Errorf("reading spec of ModelService %s/%s: %w", ms.GetNamespace(), ms.GetName(), err)
+// finalize is step 2: delete the children this ModelService controls, wait until the API
+// server no longer holds them, then remove the finalizer, last. The finalizer only orders the
+// cleanup; what is ours is decided by the ownerReference UID, so a same-named child that was
+// replaced by someone else's is never deleted.
+//
+// The deletion policy the user chose is honoured (CONTRACT.md, "Deletion"): with the orphan
+// finalizer on the object (kubectl delete --cascade=orphan) the children must survive, so only
+// our finalizer is removed and no child is deleted; the garbage collector then strips their
+// ownerReferences. Finalizers that are not ours are never touched.
+//
+// The children are read with the APIReader, not from the cache. The cache can lag the
+// operator's own writes: a Deployment this process created a moment ago, in the reconcile
+// that added the finalizer, may not be in the cache yet. Concluding "no child left" from the
+// cache would remove the finalizer while the child exists, and the child would outlive its
+// ModelService, owned by a UID that no longer exists.
+//
+// ms is the deleting ModelService as read. It returns an empty Result when the finalizer is
+// gone or was never there, RequeueAfter 1s while a child of ours remains, and the error of a
+// live read, a delete (other than 404 and 409) or the final Update.
+func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.Unstructured) (ctrl.Result, error) {
+	log := logf.FromContext(ctx)
+	if !controllerutil.ContainsFinalizer(ms, finalizerName) {
+		return ctrl.Result{}, nil
 	}
-	if spec.Replicas == nil {
-		spec.Replicas = ptr.To[int32](defaultReplicas)
+	if orphansChildren(ms) {
+		log.Info("Orphaned children", "propagationPolicy", string(metav1.DeletePropagationOrphan))
+		return r.removeFinalizer(ctx, ms)
 	}
-	if spec.Port == nil {
-		spec.Port = ptr.To[int32](defaultPort)
-	}
-	return spec, nil
-}
 
-// childLabels are the labels on both children and on the pod template.
-func childLabels(name string) map[string]string {
-	return map[string]string{labelName: name, labelManagedBy: managedBy, labelModelService: name}
-}
-
-// selectorLabels select the pods of one ModelService.
-func selectorLabels(name string) map[string]string {
-	return map[string]string{labelModelService: name}
-}
-
-// ownerReference makes a child's controller the ModelService: the child's changes are then
-// routed to it (Owns), the garbage collector deletes the child after it, and no other
-// controller may claim the child.
-func ownerReference(ms *unstructured.Unstructured) metav1.OwnerReference {
-	return metav1.OwnerReference{
-		APIVersion:         modelServiceGVK.GroupVersion().String(),
-		Kind:               modelServiceGVK.Kind,
-		Name:               ms.GetName(),
-		UID:                ms.GetUID(),
-		Controller:         ptr.To(true),
-		BlockOwnerDeletion: ptr.To(true),
-	}
-}
-
-// controlledBy says whether obj's controller ownerReference is this ModelService. The UID
-// decides, not the name: a ModelService deleted and re-created under the same name is another
-// object, and so is a child someone else made under our name.
-func controlledBy(obj metav1.Object, ms *unstructured.Unstructured) bool {
-	ref := metav1.GetControllerOf(obj)
-	return ref != nil && ref.UID == ms.GetUID()
-}
-
-// childObjectMeta is the metadata both children share: the ModelService's name and namespace,
-// the three labels, and the controller ownerReference that maps the child's events back here.
-func childObjectMeta(ms *unstructured.Unstructured) metav1.ObjectMeta {
-	return metav1.ObjectMeta{
-		Name:            ms.GetName(),
-		Namespace:       ms.GetNamespace(),
-		Labels:          childLabels(ms.GetName()),
-		OwnerReferences: []metav1.OwnerReference{ownerReference(ms)},
-	}
-}
-
-// desiredDeployment is the Deployment the ModelService requires, as it would be created.
-func desiredDeployment(ms *unstructured.Unstructured, spec modelServiceSpec) *appsv1.Deployment {
-	name := ms.GetName()
-	args := []string{"--model=" + spec.Model, fmt.Sprintf("--port=%d", *spec.Port)}
-	return &appsv1.Deployment{
-		ObjectMeta: childObjectMeta(ms),
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To(*spec.Replicas),
-			Selector: &metav1.LabelSelector{MatchLabels: selectorLabels(name)},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: childLabels(name)},
-				Spec: corev1.PodSpec{
-					Containers: []corev1.Container{{
-						Name:      containerName,
-						Image:     spec.Image,
-						Args:      append(args, spec.Args...),
-						Ports:     []corev1.ContainerPort{{Name: portName, ContainerPort: *spec.Port, Protocol: corev1.ProtocolTCP}},
-						Resources: *spec.Resources.DeepCopy(),
-					}},
-				},
-			},
-		},
-	}
-}
-
-// desiredService is the Service the ModelService requires, as it would be created.
-func desiredService(ms *unstructured.Unstructured, spec modelServiceSpec) *corev1.Service {
-	name := ms.GetName()
-	return &corev1.Service{
-		ObjectMeta: childObjectMeta(ms),
-		Spec: corev1.ServiceSpec{
-			Type:     corev1.ServiceTypeClusterIP,
-			Selector: selectorLabels(name),
-			Ports: []corev1.ServicePort{{
-				Name:       portName,
-				Port:       *spec.Port,
-				TargetPort: intstr.FromString(portName),
-				Protocol:   corev1.ProtocolTCP,
-			}},
-		},
-	}
-}
-
-// mutateDeployment applies the fields the ModelService decides to live, a copy of the stored
-// Deployment, and nothing else. Everything the API server defaulted (strategy,
-// imagePullPolicy, terminationMessagePath, ...) and everything other writers set (annotations,
-// extra labels, extra containers) stays as stored, so that a copy with nothing to change
-// compares equal to the stored object and no write is sent.
-func mutateDeployment(live, desired *appsv1.Deployment) {
-	desired = desired.DeepCopy()
-	mergeLabels(&live.Labels, desired.Labels)
-	live.OwnerReferences = ensureOwnerReference(live.OwnerReferences, desired.OwnerReferences[0])
-	live.Spec.Replicas = desired.Spec.Replicas
-	live.Spec.Selector = desired.Spec.Selector
-	mergeLabels(&live.Spec.Template.Labels, desired.Spec.Template.Labels)
-
-	want := desired.Spec.Template.Spec.Containers[0]
-	containers := live.Spec.Template.Spec.Containers
-	for i := range containers {
-		if containers[i].Name == want.Name {
-			containers[i].Image = want.Image
-			containers[i].Args = want.Args
-			containers[i].Ports = want.Ports
-			containers[i].Resources = want.Resources
-			return
+	remaining := false
+	for _, child := range []client.Object{&appsv1.Deployment{}, &corev1.Service{}} {
+		key := client.ObjectKey{Namespace: ms.GetNamespace(), Name: ms.GetName()}
+		if err := r.APIReader.Get(ctx, key, child); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return ctrl.Result{}, err
+		}
+		if !controlledBy(child, ms) {
+			continue
+		}
+		remaining = true
+		if child.GetDeletionTimestamp() != nil {
+			// Deleted already and held by a finalizer of its own: wait, do not delete again.
+			continue
+		}
+		// The UID precondition makes the delete mean "this object", not "whatever is called
+		// this now": if the child was replaced since it was read, the API server refuses
+		// with 409 and the replacement survives. Background: the API server removes the child
+		// at once and the garbage collector (where one runs) takes its dependents after.
+		err := r.Delete(ctx, child,
+			client.Preconditions{UID: ptr.To(child.GetUID())},
+			client.PropagationPolicy(metav1.DeletePropagationBackground))
+		switch {
+		case err == nil:
+			log.Info("Deleted child", "child", kindOf(child)+"/"+child.GetName())
+			recordEvent(r.Recorder, ms, corev1.EventTypeNormal, "Deleted"+kindOf(child), fmt.Sprintf("Deleted %s \"%s\"", kindOf(child), child.GetName()))
+			crashPoint("after-child-delete")
+		case apierrors.IsNotFound(err), apierrors.IsConflict(err):
+			// Gone already, or replaced: either way not ours to delete any more.
+		default:
+			return ctrl.Result{}, failedWrite(r.Recorder, ms, "delete", fmt.Sprintf("%s \"%s\"", kindOf(child), child.GetName()), err)
 		}
 	}
-	live.Spec.Template.Spec.Containers = append(containers, want)
+	if remaining {
+		// Come back and read again: the next pass removes the finalizer once the API server
+		// shows no child of ours. No watch event of the ModelService will come to bring it
+		// back, hence the timed requeue; the children's delete events may come sooner.
+		return ctrl.Result{RequeueAfter: deletionRequeueAfter}, nil
+	}
+	return r.removeFinalizer(ctx, ms)
 }
 
-// mutateService applies the fields the ModelService decides to live, a copy of the stored
-// Service. clusterIP, ipFamilies, sessionAffinity and the other server defaults stay.
-func mutateService(live, desired *corev1.Service) {
-	desired = desired.DeepCopy()
-	mergeLabels(&live.Labels, desired.Labels)
-	live.OwnerReferences = ensureOwnerReference(live.OwnerReferences, desired.OwnerReferences[0])
-	live.Spec.Type = desired.Spec.Type
-	live.Spec.Selector = desired.Spec.Selector
-	live.Spec.Ports = desired.Spec.Ports
+// removeFinalizer removes our finalizer, and only ours (controllerutil.RemoveFinalizer), with
+// one Update of ms, and records Normal RemovedFinalizer. It returns an empty Result, or the
+// Update's error (CONTRACT.md, "Deletion").
+func (r *ModelServiceReconciler) removeFinalizer(ctx context.Context, ms *unstructured.Unstructured) (ctrl.Result, error) {
+	controllerutil.RemoveFinalizer(ms, finalizerName)
+	if err := r.Update(ctx, ms); err != nil {
+		return ctrl.Result{}, failedWrite(r.Recorder, ms, "update", modelServiceString(ms), err)
+	}
+	logf.FromContext(ctx).Info("Removed finalizer")
+	recordEvent(r.Recorder, ms, corev1.EventTypeNormal, reasonRemovedFinalizer, fmt.Sprintf("Removed finalizer \"%s\"", finalizerName))
+	return ctrl.Result{}, nil
 }
 
-// mergeLabels sets the desired labels and keeps any others.
-func mergeLabels(labels *map[string]string, desired map[string]string) {
-	if *labels == nil {
-		*labels = map[string]string{}
-	}
-	for k, v := range desired {
-		(*labels)[k] = v
-	}
-}
-
-// ensureOwnerReference replaces the reference to the same owner (by UID) with want, or
-// appends want; references to other owners are kept.
-func ensureOwnerReference(refs []metav1.OwnerReference, want metav1.OwnerReference) []metav1.OwnerReference {
-	for i := range refs {
-		if refs[i].UID == want.UID {
-			refs[i] = want
-			return refs
-		}
-	}
-	return append(refs, want)
-}
+// ----------------------------------------------------------------------------------------------
+// Steps 4 and 5: Ensure the Deployment, Ensure the Service
+// ----------------------------------------------------------------------------------------------
 
 // ensureChild is controllerutil.CreateOrUpdate with the ownership check first. It reads the
 // child named like desired into live (from the cache), and:
@@ -377,7 +336,10 @@ func ensureOwnerReference(refs []metav1.OwnerReference, want metav1.OwnerReferen
 //   - present and ours: applies mutate to a deep copy and updates only if the copy differs
 //     from live, by semantic equality (quantities compare by value: 1000m equals 1).
 //
-// It returns the child as now stored (or as last read, when nothing was written).
+// It returns the child as now stored (or as last read, when nothing was written), the conflict
+// message ("" when there is none), and the error of a failed read, create or update
+// (CONTRACT.md, steps 4 and 5). A function, not a method: Go methods take no type parameters
+// (Python's ensure_child is a method).
 func ensureChild[T client.Object](ctx context.Context, c client.Client, rec record.EventRecorder, ms *unstructured.Unstructured,
 	desired, live T, mutate func(live, desired T)) (T, string, error) {
 	log := logf.FromContext(ctx)
@@ -422,7 +384,8 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, rec reco
 	return updated, "", nil
 }
 
-// kindOf names the kind of a child for logs and messages.
+// kindOf names the kind of a child for logs and messages. Go only: Python's children are
+// read through a client.Resource, which carries its kind.
 func kindOf(obj client.Object) string {
 	switch obj.(type) {
 	case *appsv1.Deployment:
@@ -433,7 +396,215 @@ func kindOf(obj client.Object) string {
 	return fmt.Sprintf("%T", obj)
 }
 
-// modelServiceStatus is .status as this operator writes it. Every scalar is always written,
+// ==============================================================================================
+// Step 1: Load the ModelService (its spec)
+// ==============================================================================================
+
+// modelServiceSpec is the part of a ModelService the children are built from, read from the
+// unstructured object (CRD crds/, spec). Hand-written, not generated: the CRD is the schema.
+type modelServiceSpec struct {
+	Model     string                      `json:"model"`
+	Image     string                      `json:"image"`
+	Replicas  *int32                      `json:"replicas,omitempty"`
+	Port      *int32                      `json:"port,omitempty"`
+	Args      []string                    `json:"args,omitempty"`
+	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
+}
+
+// readSpec reads ms's .spec, with the CRD's defaults (replicas 1, port 8000) filled in for an
+// object that somehow lacks them (the API server applies them on every read, so this is belt
+// and braces). A field of the wrong type is an error naming the ModelService: the reconcile
+// fails and is retried, the process lives on.
+func readSpec(ms *unstructured.Unstructured) (modelServiceSpec, error) {
+	var spec modelServiceSpec
+	raw, _, _ := unstructured.NestedMap(ms.Object, "spec")
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &spec); err != nil {
+		return spec, fmt.Errorf("reading spec of ModelService %s/%s: %w", ms.GetNamespace(), ms.GetName(), err)
+	}
+	if spec.Replicas == nil {
+		spec.Replicas = ptr.To[int32](defaultReplicas)
+	}
+	if spec.Port == nil {
+		spec.Port = ptr.To[int32](defaultPort)
+	}
+	return spec, nil
+}
+
+// ==============================================================================================
+// Step 2: Finalize if being deleted (the reconciler's finalize and removeFinalizer are above)
+// ==============================================================================================
+
+// orphansChildren says whether the ModelService is being deleted with the orphan policy
+// (kubectl delete --cascade=orphan, DeleteOptions propagationPolicy Orphan): the API server
+// then puts the "orphan" finalizer on it, and its dependents must survive it (CONTRACT.md,
+// "Deletion").
+func orphansChildren(ms *unstructured.Unstructured) bool {
+	return controllerutil.ContainsFinalizer(ms, metav1.FinalizerOrphanDependents)
+}
+
+// ==============================================================================================
+// Steps 4 and 5: the desired children, and how they are applied to the live ones
+// ==============================================================================================
+
+// desiredDeployment is the Deployment the ModelService ms requires, as it would be created
+// (CONTRACT.md, "Desired Deployment").
+func desiredDeployment(ms *unstructured.Unstructured, spec modelServiceSpec) *appsv1.Deployment {
+	name := ms.GetName()
+	args := []string{"--model=" + spec.Model, fmt.Sprintf("--port=%d", *spec.Port)}
+	return &appsv1.Deployment{
+		ObjectMeta: childObjectMeta(ms),
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To(*spec.Replicas),
+			Selector: &metav1.LabelSelector{MatchLabels: selectorLabels(name)},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: childLabels(name)},
+				Spec: corev1.PodSpec{
+					Containers: []corev1.Container{{
+						Name:      containerName,
+						Image:     spec.Image,
+						Args:      append(args, spec.Args...),
+						Ports:     []corev1.ContainerPort{{Name: portName, ContainerPort: *spec.Port, Protocol: corev1.ProtocolTCP}},
+						Resources: *spec.Resources.DeepCopy(),
+					}},
+				},
+			},
+		},
+	}
+}
+
+// desiredService is the Service the ModelService ms requires, as it would be created
+// (CONTRACT.md, "Desired Service").
+func desiredService(ms *unstructured.Unstructured, spec modelServiceSpec) *corev1.Service {
+	name := ms.GetName()
+	return &corev1.Service{
+		ObjectMeta: childObjectMeta(ms),
+		Spec: corev1.ServiceSpec{
+			Type:     corev1.ServiceTypeClusterIP,
+			Selector: selectorLabels(name),
+			Ports: []corev1.ServicePort{{
+				Name:       portName,
+				Port:       *spec.Port,
+				TargetPort: intstr.FromString(portName),
+				Protocol:   corev1.ProtocolTCP,
+			}},
+		},
+	}
+}
+
+// childObjectMeta is the metadata both children share: the ModelService's name and namespace,
+// the three labels, and the controller ownerReference that maps the child's events back here.
+func childObjectMeta(ms *unstructured.Unstructured) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Name:            ms.GetName(),
+		Namespace:       ms.GetNamespace(),
+		Labels:          childLabels(ms.GetName()),
+		OwnerReferences: []metav1.OwnerReference{ownerReference(ms)},
+	}
+}
+
+// childLabels are the labels on both children and on the pod template, for the ModelService
+// called name (CONTRACT.md, "Desired Deployment").
+func childLabels(name string) map[string]string {
+	return map[string]string{labelName: name, labelManagedBy: managedBy, labelModelService: name}
+}
+
+// selectorLabels select the pods of the ModelService called name, and only its pods.
+func selectorLabels(name string) map[string]string {
+	return map[string]string{labelModelService: name}
+}
+
+// ownerReference makes a child's controller the ModelService: the child's changes are then
+// routed to it (Owns), the garbage collector deletes the child after it, and no other
+// controller may claim the child.
+func ownerReference(ms *unstructured.Unstructured) metav1.OwnerReference {
+	return metav1.OwnerReference{
+		APIVersion:         modelServiceGVK.GroupVersion().String(),
+		Kind:               modelServiceGVK.Kind,
+		Name:               ms.GetName(),
+		UID:                ms.GetUID(),
+		Controller:         ptr.To(true),
+		BlockOwnerDeletion: ptr.To(true),
+	}
+}
+
+// controlledBy says whether obj's controller ownerReference is this ModelService (also used
+// by step 2). The UID
+// decides, not the name: a ModelService deleted and re-created under the same name is another
+// object, and so is a child someone else made under our name.
+func controlledBy(obj metav1.Object, ms *unstructured.Unstructured) bool {
+	ref := metav1.GetControllerOf(obj)
+	return ref != nil && ref.UID == ms.GetUID()
+}
+
+// mutateDeployment applies the fields the ModelService decides to live, a copy of the stored
+// Deployment, and nothing else (CONTRACT.md, "Desired Deployment", Mutate). Everything the API server defaulted (strategy,
+// imagePullPolicy, terminationMessagePath, ...) and everything other writers set (annotations,
+// extra labels, extra containers) stays as stored, so that a copy with nothing to change
+// compares equal to the stored object and no write is sent.
+func mutateDeployment(live, desired *appsv1.Deployment) {
+	desired = desired.DeepCopy()
+	mergeLabels(&live.Labels, desired.Labels)
+	live.OwnerReferences = ensureOwnerReference(live.OwnerReferences, desired.OwnerReferences[0])
+	live.Spec.Replicas = desired.Spec.Replicas
+	live.Spec.Selector = desired.Spec.Selector
+	mergeLabels(&live.Spec.Template.Labels, desired.Spec.Template.Labels)
+
+	want := desired.Spec.Template.Spec.Containers[0]
+	containers := live.Spec.Template.Spec.Containers
+	for i := range containers {
+		if containers[i].Name == want.Name {
+			containers[i].Image = want.Image
+			containers[i].Args = want.Args
+			containers[i].Ports = want.Ports
+			containers[i].Resources = want.Resources
+			return
+		}
+	}
+	live.Spec.Template.Spec.Containers = append(containers, want)
+}
+
+// mutateService applies the fields the ModelService decides to live, a copy of the stored
+// Service (CONTRACT.md, "Desired Service", Mutate). clusterIP, ipFamilies, sessionAffinity and the other server defaults stay.
+func mutateService(live, desired *corev1.Service) {
+	desired = desired.DeepCopy()
+	mergeLabels(&live.Labels, desired.Labels)
+	live.OwnerReferences = ensureOwnerReference(live.OwnerReferences, desired.OwnerReferences[0])
+	live.Spec.Type = desired.Spec.Type
+	live.Spec.Selector = desired.Spec.Selector
+	live.Spec.Ports = desired.Spec.Ports
+}
+
+// mergeLabels sets the desired labels and keeps any others.
+func mergeLabels(labels *map[string]string, desired map[string]string) {
+	if *labels == nil {
+		*labels = map[string]string{}
+	}
+	for k, v := range desired {
+		(*labels)[k] = v
+	}
+}
+
+// ensureOwnerReference replaces the reference to the same owner (by UID) with want, or
+// appends want; references to other owners are kept.
+func ensureOwnerReference(refs []metav1.OwnerReference, want metav1.OwnerReference) []metav1.OwnerReference {
+	for i := range refs {
+		if refs[i].UID == want.UID {
+			refs[i] = want
+			return refs
+		}
+	}
+	return append(refs, want)
+}
+
+// ==============================================================================================
+// Step 6: Update the status
+// ==============================================================================================
+
+// ownedConditions are the condition types this operator writes, in the order it appends
+// them when they are absent. Every other type in status.conditions belongs to someone else.
+var ownedConditions = []string{conditionReady, conditionProgressing}
+
+// modelServiceStatus is .status as this operator writes it. Go only: Python builds the dict. Every scalar is always written,
 // zeros included (no omitempty), so the stored status and a computed one compare exactly.
 // Conditions are not in it: they are merged into the stored list by type (mergeConditions).
 type modelServiceStatus struct {
@@ -445,15 +616,12 @@ type modelServiceStatus struct {
 	URL                string `json:"url"`
 }
 
-// ownedConditions are the condition types this operator writes, in the order it appends
-// them when they are absent. Every other type in status.conditions belongs to someone else.
-var ownedConditions = []string{conditionReady, conditionProgressing}
-
 // computeStatus rebuilds the status from the Deployment (dep; nil when there is none of ours)
 // and the conflict message of step 4 or 5 (empty when there is none). Ready and Progressing
 // start from the stored ones so that a condition whose status does not change keeps its
 // lastTransitionTime; now is the time of any transition. It returns .status as unstructured
-// JSON, the form it is stored in, so the caller compares like with like.
+// JSON, the form it is stored in, so the caller compares like with like (CONTRACT.md,
+// "Status"), or the error of converting it.
 //
 // status.conditions is a map keyed by type (the CRD says x-kubernetes-list-type: map), and
 // the Kubernetes API conventions let other controllers add their own types. This operator
@@ -528,7 +696,8 @@ func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *ap
 	return out, nil
 }
 
-// storedCondition is the stored condition of type condType, as stored, or nil.
+// storedCondition is the stored condition of type condType, as stored, or nil. Go only:
+// Python's conditions are the stored dicts already.
 func storedCondition(stored []interface{}, condType string) map[string]interface{} {
 	for _, raw := range stored {
 		if m, ok := raw.(map[string]interface{}); ok && m["type"] == condType {
@@ -541,7 +710,8 @@ func storedCondition(stored []interface{}, condType string) map[string]interface
 // mergeConditions is the stored conditions list with each owned type replaced in place by
 // its new value, and owned types that were absent appended in ownedConditions order. Entries
 // of other types are kept as stored, untouched (not even re-encoded: a foreign timestamp with
-// fractional seconds stays as written).
+// fractional seconds stays as written). Go only: Python's setCondition edits the stored list
+// in place, which leaves the same list.
 func mergeConditions(stored []interface{}, owned map[string]interface{}) []interface{} {
 	merged := make([]interface{}, 0, len(stored)+len(owned))
 	seen := map[string]bool{}
@@ -565,11 +735,12 @@ func mergeConditions(stored []interface{}, owned map[string]interface{}) []inter
 	return merged
 }
 
-// setCondition sets one condition in conditions with meta.SetStatusCondition: reason,
+// setCondition sets one condition in conditions with meta.SetStatusCondition (apimachinery
+// v0.34): reason,
 // message and observedGeneration always, lastTransitionTime (now, to the second, UTC) only
 // when the condition is new or its status changes. A condition's lastTransitionTime answers
 // "since when has this been so?", and rewriting it on every reconcile would both lie and cost
-// a write per reconcile.
+// a write per reconcile. It returns whether anything changed.
 func setCondition(conditions *[]metav1.Condition, condType string, status metav1.ConditionStatus,
 	reason, message string, generation int64, now time.Time) bool {
 	return meta.SetStatusCondition(conditions, metav1.Condition{
@@ -582,105 +753,13 @@ func setCondition(conditions *[]metav1.Condition, condType string, status metav1
 	})
 }
 
-// finalize is step 2: delete the children this ModelService controls, wait until the API
-// server no longer holds them, then remove the finalizer, last. The finalizer only orders the
-// cleanup; what is ours is decided by the ownerReference UID, so a same-named child that was
-// replaced by someone else's is never deleted.
-//
-// The deletion policy the user chose is honoured (CONTRACT.md, "Deletion"): with the orphan
-// finalizer on the object (kubectl delete --cascade=orphan) the children must survive, so only
-// our finalizer is removed and no child is deleted; the garbage collector then strips their
-// ownerReferences. Finalizers that are not ours are never touched.
-//
-// The children are read with the APIReader, not from the cache. The cache can lag the
-// operator's own writes: a Deployment this process created a moment ago, in the reconcile
-// that added the finalizer, may not be in the cache yet. Concluding "no child left" from the
-// cache would remove the finalizer while the child exists, and the child would outlive its
-// ModelService, owned by a UID that no longer exists.
-func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.Unstructured) (ctrl.Result, error) {
-	log := logf.FromContext(ctx)
-	if !controllerutil.ContainsFinalizer(ms, finalizerName) {
-		return ctrl.Result{}, nil
-	}
-	if orphansChildren(ms) {
-		log.Info("Orphaned children", "propagationPolicy", string(metav1.DeletePropagationOrphan))
-		return r.removeFinalizer(ctx, ms)
-	}
-
-	remaining := false
-	for _, child := range []client.Object{&appsv1.Deployment{}, &corev1.Service{}} {
-		key := client.ObjectKey{Namespace: ms.GetNamespace(), Name: ms.GetName()}
-		if err := r.APIReader.Get(ctx, key, child); err != nil {
-			if apierrors.IsNotFound(err) {
-				continue
-			}
-			return ctrl.Result{}, err
-		}
-		if !controlledBy(child, ms) {
-			continue
-		}
-		remaining = true
-		if child.GetDeletionTimestamp() != nil {
-			// Deleted already and held by a finalizer of its own: wait, do not delete again.
-			continue
-		}
-		// The UID precondition makes the delete mean "this object", not "whatever is called
-		// this now": if the child was replaced since it was read, the API server refuses
-		// with 409 and the replacement survives. Background: the API server removes the child
-		// at once and the garbage collector (where one runs) takes its dependents after.
-		err := r.Delete(ctx, child,
-			client.Preconditions{UID: ptr.To(child.GetUID())},
-			client.PropagationPolicy(metav1.DeletePropagationBackground))
-		switch {
-		case err == nil:
-			log.Info("Deleted child", "child", kindOf(child)+"/"+child.GetName())
-			recordEvent(r.Recorder, ms, corev1.EventTypeNormal, "Deleted"+kindOf(child), fmt.Sprintf("Deleted %s \"%s\"", kindOf(child), child.GetName()))
-			crashPoint("after-child-delete")
-		case apierrors.IsNotFound(err), apierrors.IsConflict(err):
-			// Gone already, or replaced: either way not ours to delete any more.
-		default:
-			return ctrl.Result{}, failedWrite(r.Recorder, ms, "delete", fmt.Sprintf("%s \"%s\"", kindOf(child), child.GetName()), err)
-		}
-	}
-	if remaining {
-		// Come back and read again: the next pass removes the finalizer once the API server
-		// shows no child of ours. No watch event of the ModelService will come to bring it
-		// back, hence the timed requeue; the children's delete events may come sooner.
-		return ctrl.Result{RequeueAfter: deletionRequeueAfter}, nil
-	}
-	return r.removeFinalizer(ctx, ms)
-}
-
-// orphansChildren says whether the ModelService is being deleted with the orphan policy
-// (kubectl delete --cascade=orphan, DeleteOptions propagationPolicy Orphan): the API server
-// then puts the "orphan" finalizer on it, and its dependents must survive it.
-func orphansChildren(ms *unstructured.Unstructured) bool {
-	return controllerutil.ContainsFinalizer(ms, metav1.FinalizerOrphanDependents)
-}
-
-// removeFinalizer removes our finalizer, and only ours, with one Update.
-func (r *ModelServiceReconciler) removeFinalizer(ctx context.Context, ms *unstructured.Unstructured) (ctrl.Result, error) {
-	controllerutil.RemoveFinalizer(ms, finalizerName)
-	if err := r.Update(ctx, ms); err != nil {
-		return ctrl.Result{}, failedWrite(r.Recorder, ms, "update", modelServiceString(ms), err)
-	}
-	logf.FromContext(ctx).Info("Removed finalizer")
-	recordEvent(r.Recorder, ms, corev1.EventTypeNormal, reasonRemovedFinalizer, fmt.Sprintf("Removed finalizer \"%s\"", finalizerName))
-	return ctrl.Result{}, nil
-}
-
-// recordEvent records an Event about the ModelService through rec (none when rec is nil).
-// client-go's recorder queues it and returns at once; a background goroutine writes it,
-// counting repeats into the existing Event instead of creating another, and a failed Event
-// write is logged, never returned: Events are best-effort and never fail a reconcile.
-func recordEvent(rec record.EventRecorder, ms *unstructured.Unstructured, eventType, reason, message string) {
-	if rec != nil {
-		rec.Event(ms, eventType, reason, message)
-	}
-}
+// ==============================================================================================
+// Events (CONTRACT.md, "Events")
+// ==============================================================================================
 
 // failedWrite records Warning "Failed<Verb>" with message "Failed to <verb> <what>: <error>"
-// about the ModelService and returns err unchanged, for the queue to retry. A 409 (Conflict,
+// about the ModelService and returns err unchanged, for the caller to return and the queue to
+// retry (Python's failed_write records, and the caller re-raises). A 409 (Conflict,
 // AlreadyExists) records nothing: it says the cache was behind, and the next reconcile
 // recomputes from a fresher one. A Warning is for what a user may have to act on, not for
 // optimistic concurrency doing its job.
@@ -693,10 +772,25 @@ func failedWrite(rec record.EventRecorder, ms *unstructured.Unstructured, verb, 
 	return err
 }
 
-// modelServiceString names the ModelService in Event messages: ModelService "<name>".
+// modelServiceString is how Event messages name the ModelService ms: ModelService "<name>".
 func modelServiceString(ms *unstructured.Unstructured) string {
 	return fmt.Sprintf("%s \"%s\"", modelServiceGVK.Kind, ms.GetName())
 }
+
+// recordEvent records an Event about the ModelService through rec (none when rec is nil).
+// client-go's recorder queues it and returns at once; a background goroutine writes it,
+// counting repeats into the existing Event instead of creating another, and a failed Event
+// write is logged, never returned: Events are best-effort and never fail a reconcile. Go
+// only: Python's reconciler always has a recorder (a NullRecorder when given none).
+func recordEvent(rec record.EventRecorder, ms *unstructured.Unstructured, eventType, reason, message string) {
+	if rec != nil {
+		rec.Event(ms, eventType, reason, message)
+	}
+}
+
+// ==============================================================================================
+// Crash points (CONTRACT.md, "Crash points")
+// ==============================================================================================
 
 // crashPoint exits the process at once, with code 86, when MODELDOCK_CRASH_AT names this
 // point. Fault tests use it to stop the operator between two writes, exactly where a real

@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
+	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -39,6 +40,9 @@ import (
 
 const testNamespace = "modeldock-lab"
 
+// worldStart is when the world's clock starts: the time the reconcilers read.
+var worldStart = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
 // world is the running control plane, the reconciler's client and the admin's.
 type world struct {
 	t        *testing.T
@@ -49,6 +53,8 @@ type world struct {
 	// writes counts the operator client's write requests. A resourceVersion alone does not
 	// show a useless write: the API server does not bump it for an update that changes nothing.
 	writes *atomic.Int64
+	// clock is every reconciler's Clock: a test moves time by setting it, never by sleeping.
+	clock *clocktesting.FakePassiveClock
 }
 
 func TestAPIServerConvergence(t *testing.T) {
@@ -113,8 +119,12 @@ func TestAPIServerConvergence(t *testing.T) {
 		if want := `Deployment "opt" has 0/1 available replicas`; ready.Message != want {
 			t.Errorf("message = %q, want %q", ready.Message, want)
 		}
-		// Past the second, so that a reconciler that stamped "now" would show.
-		time.Sleep(1100 * time.Millisecond)
+		if !ready.LastTransitionTime.Time.Equal(worldStart) || !progressing.LastTransitionTime.Time.Equal(worldStart) {
+			t.Errorf("lastTransitionTime = %v, %v; want %v, the reconciler's clock", ready.LastTransitionTime, progressing.LastTransitionTime, worldStart)
+		}
+		// An hour later on the reconciler's clock, so that a reconciler that stamped "now"
+		// would show.
+		w.clock.SetTime(w.clock.Now().Add(time.Hour))
 		w.reconcile(r, key, ctrl.Result{})
 		ready2, progressing2 := w.conditions(key)
 		if !ready2.LastTransitionTime.Equal(&ready.LastTransitionTime) || !progressing2.LastTransitionTime.Equal(&progressing.LastTransitionTime) {
@@ -286,7 +296,7 @@ func TestFinalizeOnTheAPIServer(t *testing.T) {
 				return c.Get(ctx, k, obj, opts...)
 			},
 		})
-		r := &ModelServiceReconciler{Client: blind, APIReader: w.live}
+		r := &ModelServiceReconciler{Client: blind, APIReader: w.live, Clock: w.clock}
 		w.reconcile(r, key, ctrl.Result{RequeueAfter: time.Second})
 		if w.deployment(key) != nil || w.service(key) != nil {
 			t.Error("children the cache did not hold were not deleted")
@@ -372,7 +382,8 @@ func startWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &world{t: t, ctx: ctx, operator: operator, live: live, admin: admin, writes: writes}
+	return &world{t: t, ctx: ctx, operator: operator, live: live, admin: admin, writes: writes,
+		clock: clocktesting.NewFakePassiveClock(worldStart)}
 }
 
 // operatorClient is the manager's client, built by hand: the cache options of main.go, the
@@ -507,9 +518,9 @@ func get[T client.Object](w *world, key client.ObjectKey, obj T) T {
 }
 
 // reconciler is a fresh reconciler wired as main.go wires it: the cached client and the
-// uncached APIReader, both as the operator's user.
+// uncached APIReader, both as the operator's user; its clock is the world's.
 func (w *world) reconciler() *ModelServiceReconciler {
-	return &ModelServiceReconciler{Client: w.operator, APIReader: w.live}
+	return &ModelServiceReconciler{Client: w.operator, APIReader: w.live, Clock: w.clock}
 }
 
 // resourceVersions of the ModelService, the Deployment and the Service.

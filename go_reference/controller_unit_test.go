@@ -1,5 +1,8 @@
 // Unit tests of the pure parts of the reconciler: desired objects, mutate, conditions, status,
 // configuration. No API server; controller_test.go has the envtest test.
+//
+// Each test has the name of its Python twin in python_operator/tests/ (TestStatusChildConflict-
+// ZeroesReplicas is test_status_child_conflict_zeroes_replicas), where there is one.
 package main
 
 import (
@@ -87,7 +90,7 @@ func TestDesiredDeployment(t *testing.T) {
 	}
 }
 
-func TestReadSpecDefaults(t *testing.T) {
+func TestReadSpecFillsCRDDefaults(t *testing.T) {
 	ms := newModelService()
 	ms.Object["spec"] = map[string]interface{}{"model": "m", "image": "i"}
 	spec := mustSpec(t, ms)
@@ -97,6 +100,30 @@ func TestReadSpecDefaults(t *testing.T) {
 	ms.Object["spec"] = map[string]interface{}{"model": "m", "image": "i", "replicas": int64(0)}
 	if spec := mustSpec(t, ms); *spec.Replicas != 0 {
 		t.Errorf("replicas 0 read as %d", *spec.Replicas)
+	}
+}
+
+func TestDesiredDeploymentWithoutResourcesHasEmptyResources(t *testing.T) {
+	ms := testModelService(map[string]interface{}{"resources": map[string]interface{}{
+		"limits": map[string]interface{}{}, "requests": map[string]interface{}{}}})
+	r := desiredDeployment(ms, mustSpec(t, ms)).Spec.Template.Spec.Containers[0].Resources
+	if len(r.Limits) != 0 || len(r.Requests) != 0 || len(r.Claims) != 0 {
+		t.Errorf("resources = %+v, want none", r)
+	}
+}
+
+func TestReadSpecRejectsWrongTypes(t *testing.T) {
+	for _, bad := range []map[string]interface{}{
+		{"replicas": "two"},
+		{"port": true},
+		{"args": "--x"},
+		{"args": []interface{}{int64(1)}},
+		{"resources": map[string]interface{}{"limits": []interface{}{"1"}}},
+	} {
+		_, err := readSpec(testModelService(bad))
+		if err == nil || !strings.Contains(err.Error(), "reading spec of ModelService lab/opt") {
+			t.Errorf("spec %v: error %v, want one naming the ModelService", bad, err)
+		}
 	}
 }
 
@@ -154,7 +181,24 @@ func mutatedDeployment(live, desired *appsv1.Deployment) (*appsv1.Deployment, bo
 	return updated, !equality.Semantic.DeepEqual(live, updated)
 }
 
-func TestMutateDeploymentNoChangeOnServerDefaultedLiveObject(t *testing.T) {
+func TestMutateOfBareObjectBuildsTheDesiredObject(t *testing.T) {
+	ms := testModelService(map[string]interface{}{"args": []interface{}{"-x"}})
+	spec := mustSpec(t, ms)
+	desired := desiredDeployment(ms, spec)
+	bare := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "opt", Namespace: "lab"}}
+	mutateDeployment(bare, desired)
+	if !equality.Semantic.DeepEqual(bare, desired) {
+		t.Errorf("mutate of a bare Deployment:\n got %+v\nwant %+v", bare, desired)
+	}
+	desiredSvc := desiredService(ms, spec)
+	bareSvc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "opt", Namespace: "lab"}}
+	mutateService(bareSvc, desiredSvc)
+	if !equality.Semantic.DeepEqual(bareSvc, desiredSvc) {
+		t.Errorf("mutate of a bare Service:\n got %+v\nwant %+v", bareSvc, desiredSvc)
+	}
+}
+
+func TestMutateServerDefaultedDeploymentNeedsNoWrite(t *testing.T) {
 	ms := testModelService(nil)
 	desired := desiredDeployment(ms, mustSpec(t, ms))
 	live := serverDefaultedDeployment(desired)
@@ -163,7 +207,7 @@ func TestMutateDeploymentNoChangeOnServerDefaultedLiveObject(t *testing.T) {
 	}
 }
 
-func TestMutateDeploymentComparesQuantitiesByValue(t *testing.T) {
+func TestQuantitiesCompareByValue(t *testing.T) {
 	ms := testModelService(map[string]interface{}{"resources": map[string]interface{}{
 		"requests": map[string]interface{}{"cpu": "1000m", "memory": "1024Mi"}}})
 	desired := desiredDeployment(ms, mustSpec(t, ms))
@@ -180,15 +224,13 @@ func TestMutateDeploymentComparesQuantitiesByValue(t *testing.T) {
 	}
 }
 
-func TestMutateDeploymentRepairsOursAndKeepsTheirs(t *testing.T) {
+func TestMutateRevertsWhatTheModelServiceDecides(t *testing.T) {
 	ms := testModelService(nil)
 	desired := desiredDeployment(ms, mustSpec(t, ms))
 	live := serverDefaultedDeployment(desired)
 	live.Spec.Replicas = ptr.To[int32](5)
 	live.Labels["app.kubernetes.io/managed-by"] = "someone"
 	live.Spec.Template.Spec.Containers[0].Image = "other:latest"
-	sidecar := corev1.Container{Name: "sidecar", Image: "envoy"}
-	live.Spec.Template.Spec.Containers = append(live.Spec.Template.Spec.Containers, sidecar)
 
 	updated, write := mutatedDeployment(live, desired)
 	if !write {
@@ -198,23 +240,47 @@ func TestMutateDeploymentRepairsOursAndKeepsTheirs(t *testing.T) {
 		updated.Spec.Template.Spec.Containers[0].Image != "vllm/vllm-openai:v0.6.0" {
 		t.Errorf("drift not repaired: %+v", updated)
 	}
+
+	desiredSvc := desiredService(ms, mustSpec(t, ms))
+	liveSvc := serverDefaultedService(desiredSvc)
+	liveSvc.Spec.Ports[0].Port = 1234
+	updatedSvc := liveSvc.DeepCopy()
+	mutateService(updatedSvc, desiredSvc)
+	if updatedSvc.Spec.Ports[0].Port != 8000 || updatedSvc.Spec.ClusterIP != "10.0.0.12" {
+		t.Errorf("port not repaired or clusterIP lost: %+v", updatedSvc.Spec)
+	}
+}
+
+func TestMutateKeepsForeignLabelsAnnotationsAndContainers(t *testing.T) {
+	ms := testModelService(nil)
+	desired := desiredDeployment(ms, mustSpec(t, ms))
+	live := serverDefaultedDeployment(desired)
+	sidecar := corev1.Container{Name: "sidecar", Image: "envoy"}
+	live.Spec.Template.Spec.Containers = append(live.Spec.Template.Spec.Containers, sidecar)
+	live.Spec.Replicas = ptr.To[int32](5) // so that there is a write, and something to keep
+
+	updated, _ := mutatedDeployment(live, desired)
 	if updated.Labels["extra"] != "kept" || updated.Annotations["team"] != "ml" ||
 		len(updated.Spec.Template.Spec.Containers) != 2 || updated.Spec.Template.Spec.Containers[1].Name != "sidecar" ||
 		updated.Spec.Template.Spec.Containers[0].ImagePullPolicy != corev1.PullIfNotPresent {
 		t.Errorf("fields of other writers or server defaults lost: %+v", updated)
 	}
+}
 
-	// A Deployment whose server container was removed gets it back, after the others.
-	live.Spec.Template.Spec.Containers = []corev1.Container{sidecar}
-	updated, _ = mutatedDeployment(live, desired)
-	if cs := updated.Spec.Template.Spec.Containers; len(cs) != 2 || cs[1].Name != "server" {
+func TestMutateAppendsMissingServerContainer(t *testing.T) {
+	ms := testModelService(nil)
+	desired := desiredDeployment(ms, mustSpec(t, ms))
+	live := serverDefaultedDeployment(desired)
+	live.Spec.Template.Spec.Containers = []corev1.Container{{Name: "sidecar", Image: "envoy"}}
+	updated, _ := mutatedDeployment(live, desired)
+	if cs := updated.Spec.Template.Spec.Containers; len(cs) != 2 || cs[0].Name != "sidecar" || cs[1].Name != "server" {
 		t.Errorf("containers = %+v, want sidecar then server", cs)
 	}
 }
 
-func TestMutateServiceNoChangeOnServerDefaultedLiveObject(t *testing.T) {
-	ms := testModelService(nil)
-	desired := desiredService(ms, mustSpec(t, ms))
+// serverDefaultedService is desired as the API server hands it back: a cluster IP, IP families
+// and the other defaults filled in, bookkeeping set, a foreign annotation added.
+func serverDefaultedService(desired *corev1.Service) *corev1.Service {
 	live := desired.DeepCopy()
 	live.UID, live.ResourceVersion = "svc-uid", "4712"
 	live.Annotations = map[string]string{"team": "ml"}
@@ -223,35 +289,64 @@ func TestMutateServiceNoChangeOnServerDefaultedLiveObject(t *testing.T) {
 	live.Spec.IPFamilyPolicy = ptr.To(corev1.IPFamilyPolicySingleStack)
 	live.Spec.SessionAffinity = corev1.ServiceAffinityNone
 	live.Spec.InternalTrafficPolicy = ptr.To(corev1.ServiceInternalTrafficPolicyCluster)
+	return live
+}
 
+func TestMutateEnsuresOwnerReferenceAndKeepsOthers(t *testing.T) {
+	ms := testModelService(nil)
+	desired := desiredDeployment(ms, mustSpec(t, ms))
+	live := serverDefaultedDeployment(desired)
+	other := metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "c", UID: "cm-uid"}
+	ours := desired.OwnerReferences[0]
+	stale := *ours.DeepCopy()
+	stale.BlockOwnerDeletion = ptr.To(false)
+	live.OwnerReferences = []metav1.OwnerReference{other, stale}
+	updated, _ := mutatedDeployment(live, desired)
+	if want := []metav1.OwnerReference{other, ours}; !equality.Semantic.DeepEqual(updated.OwnerReferences, want) {
+		t.Errorf("ownerReferences = %+v, want %+v", updated.OwnerReferences, want)
+	}
+}
+
+func TestMutateServerDefaultedServiceNeedsNoWrite(t *testing.T) {
+	ms := testModelService(nil)
+	desired := desiredService(ms, mustSpec(t, ms))
+	live := serverDefaultedService(desired)
 	updated := live.DeepCopy()
 	mutateService(updated, desired)
 	if !equality.Semantic.DeepEqual(live, updated) {
 		t.Errorf("mutate changed a live Service that already matches:\nlive    %+v\nupdated %+v", live, updated)
 	}
-	live.Spec.Ports[0].Port = 1234
-	updated = live.DeepCopy()
-	mutateService(updated, desired)
-	if updated.Spec.Ports[0].Port != 8000 || updated.Spec.ClusterIP != "10.0.0.12" {
-		t.Errorf("port not repaired or clusterIP lost: %+v", updated.Spec)
+}
+
+func TestSetConditionNewGetsTransitionTime(t *testing.T) {
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 999, time.UTC)
+	var conds []metav1.Condition
+	if !setCondition(&conds, "Ready", metav1.ConditionFalse, "ReplicasUnavailable", "0/1", 1, t0) {
+		t.Error("a new condition reported no change")
+	}
+	if got := conds[0].LastTransitionTime.Time; len(conds) != 1 || !got.Equal(t0.Truncate(time.Second)) {
+		t.Fatalf("conditions = %+v, want one with lastTransitionTime %v (seconds, UTC)", conds, t0.Truncate(time.Second))
 	}
 }
 
-func TestSetConditionKeepsLastTransitionTimeWhileStatusHolds(t *testing.T) {
+func TestSetConditionSameStatusKeepsTransitionTime(t *testing.T) {
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 999, time.UTC)
 	var conds []metav1.Condition
 	setCondition(&conds, "Ready", metav1.ConditionFalse, "ReplicasUnavailable", "0/1", 1, t0)
-	if got := conds[0].LastTransitionTime.Time; !got.Equal(t0.Truncate(time.Second)) {
-		t.Fatalf("lastTransitionTime = %v, want %v (seconds, UTC)", got, t0.Truncate(time.Second))
+	if setCondition(&conds, "Ready", metav1.ConditionFalse, "ReplicasUnavailable", "0/1", 1, t0.Add(time.Hour)) {
+		t.Error("setting the same condition again reported a change")
 	}
-
 	// Same status, new reason, message and generation: the time stays.
 	setCondition(&conds, "Ready", metav1.ConditionFalse, "Other", "0/2", 2, t0.Add(time.Hour))
 	if c := conds[0]; !c.LastTransitionTime.Time.Equal(t0.Truncate(time.Second)) || c.Reason != "Other" || c.Message != "0/2" || c.ObservedGeneration != 2 {
 		t.Errorf("after same-status update: %+v", c)
 	}
+}
 
-	// Status changes: the time moves.
+func TestSetConditionStatusFlipMovesTransitionTime(t *testing.T) {
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 999, time.UTC)
+	var conds []metav1.Condition
+	setCondition(&conds, "Ready", metav1.ConditionFalse, "ReplicasUnavailable", "0/1", 1, t0)
 	setCondition(&conds, "Ready", metav1.ConditionTrue, "ReplicasAvailable", "1/1", 2, t0.Add(2*time.Hour))
 	if got := conds[0].LastTransitionTime.Time; !got.Equal(t0.Add(2 * time.Hour).Truncate(time.Second)) {
 		t.Errorf("lastTransitionTime after a status change = %v", got)
@@ -279,156 +374,178 @@ type decodedStatus struct {
 	Conditions         []metav1.Condition `json:"conditions"`
 }
 
-func TestComputeStatus(t *testing.T) {
-	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+// statusWorld is where the status tests start: a ModelService of 2 replicas, its spec, its
+// Deployment (generation 1, no status: no kubelet has run a pod) and the time of the first
+// reconcile.
+func statusWorld(t *testing.T) (*unstructured.Unstructured, modelServiceSpec, *appsv1.Deployment, time.Time) {
+	t.Helper()
 	ms := testModelService(map[string]interface{}{"replicas": int64(2)})
 	spec := mustSpec(t, ms)
 	dep := desiredDeployment(ms, spec)
 	dep.Generation = 1
-
-	decode := func(m map[string]interface{}) decodedStatus {
-		var s decodedStatus
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-
-	t.Run("progressing without a kubelet", func(t *testing.T) {
-		status, err := computeStatus(ms, spec, dep, "", t0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range []string{"observedGeneration", "replicas", "readyReplicas", "availableReplicas", "selector", "url"} {
-			if _, ok := status[k]; !ok {
-				t.Errorf("status lacks %s (zeros must be written): %v", k, status)
-			}
-		}
-		s := decode(status)
-		if s.ObservedGeneration != 3 || s.Selector != "modeldock.io/modelservice=opt" || s.URL != "http://opt.lab.svc:8000" {
-			t.Errorf("status = %+v", s)
-		}
-		if len(s.Conditions) != 2 || s.Conditions[0].Type != "Ready" || s.Conditions[1].Type != "Progressing" {
-			t.Fatalf("conditions = %+v, want Ready then Progressing", s.Conditions)
-		}
-		ready, progressing := s.Conditions[0], s.Conditions[1]
-		msg := `Deployment "opt" has 0/2 available replicas`
-		if ready.Status != "False" || ready.Reason != "ReplicasUnavailable" || ready.Message != msg || ready.ObservedGeneration != 3 {
-			t.Errorf("Ready = %+v", ready)
-		}
-		if progressing.Status != "True" || progressing.Reason != "RolloutInProgress" || progressing.Message != msg {
-			t.Errorf("Progressing = %+v", progressing)
-		}
-
-		// Stored, then recomputed an hour later with nothing changed: equal, so no write.
-		ms := ms.DeepCopy()
-		ms.Object["status"] = storedForm(t, status)
-		again, err := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !equality.Semantic.DeepEqual(ms.Object["status"], again) {
-			t.Errorf("recomputed status differs from the stored one; a write would follow:\nstored %v\nnew    %v", ms.Object["status"], again)
-		}
-	})
-
-	t.Run("rollout complete", func(t *testing.T) {
-		dep := dep.DeepCopy()
-		dep.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
-		status, _ := computeStatus(ms, spec, dep, "", t0)
-		s := decode(status)
-		ready := meta.FindStatusCondition(s.Conditions, "Ready")
-		progressing := meta.FindStatusCondition(s.Conditions, "Progressing")
-		if s.AvailableReplicas != 2 || ready.Status != "True" || ready.Reason != "ReplicasAvailable" ||
-			progressing.Status != "False" || progressing.Reason != "RolloutComplete" ||
-			ready.Message != `Deployment "opt" has 2/2 available replicas` {
-			t.Errorf("status = %+v", s)
-		}
-		// The Deployment has not observed its latest generation: still rolling out.
-		dep.Generation = 2
-		status, _ = computeStatus(ms, spec, dep, "", t0)
-		if c := meta.FindStatusCondition(decode(status).Conditions, "Progressing"); c.Status != "True" {
-			t.Errorf("Progressing = %+v while the Deployment's observedGeneration lags", c)
-		}
-	})
-
-	t.Run("child conflict", func(t *testing.T) {
-		foreign := dep.DeepCopy()
-		foreign.Status = appsv1.DeploymentStatus{Replicas: 3, ReadyReplicas: 3, AvailableReplicas: 3}
-		msg := `Deployment "opt" exists and is not controlled by this ModelService`
-		status, _ := computeStatus(ms, spec, foreign, msg, t0)
-		s := decode(status)
-		if s.Replicas != 0 || s.ReadyReplicas != 0 || s.AvailableReplicas != 0 {
-			t.Errorf("replica counts on conflict = %+v, want zeros", s)
-		}
-		for _, c := range s.Conditions {
-			if c.Status != "False" || c.Reason != "ChildConflict" || c.Message != msg {
-				t.Errorf("%s = %+v", c.Type, c)
-			}
-		}
-	})
-
-	t.Run("foreign conditions kept in place", func(t *testing.T) {
-		ms := ms.DeepCopy()
-		first, _ := computeStatus(ms, spec, dep, "", t0)
-		stored := storedForm(t, first)
-		conds := stored["conditions"].([]interface{})
-		// Another controller's condition, with a timestamp metav1.Time would re-encode.
-		audited := map[string]interface{}{"type": "Audited", "status": "True", "reason": "Checked",
-			"message": "by the auditor", "lastTransitionTime": "2020-01-01T00:00:00.5Z"}
-		stored["conditions"] = []interface{}{conds[1], audited, conds[0]}
-		ms.Object["status"] = stored
-		again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
-		if !equality.Semantic.DeepEqual(storedForm(t, again), stored) {
-			t.Errorf("nothing changed, yet the status differs:\n got %v\nwant %v", again, stored)
-		}
-
-		// A transition rewrites Ready and Progressing in place and leaves Audited as it was.
-		available := dep.DeepCopy()
-		available.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
-		moved, _ := computeStatus(ms, spec, available, "", t0.Add(time.Hour))
-		got := moved["conditions"].([]interface{})
-		if len(got) != 3 || got[0].(map[string]interface{})["type"] != "Progressing" ||
-			!equality.Semantic.DeepEqual(got[1], audited) || got[2].(map[string]interface{})["type"] != "Ready" {
-			t.Errorf("conditions = %v, want Progressing, Audited (untouched), Ready", got)
-		}
-		if ready := got[2].(map[string]interface{}); ready["status"] != "True" || ready["lastTransitionTime"] != "2025-01-02T04:04:05Z" {
-			t.Errorf("Ready = %v, want True since the transition", ready)
-		}
-	})
-
-	t.Run("an unchanged condition keeps its stored spelling", func(t *testing.T) {
-		ms := ms.DeepCopy()
-		first, _ := computeStatus(ms, spec, dep, "", t0)
-		stored := storedForm(t, first)
-		conds := stored["conditions"].([]interface{})
-		// The same instant as written by another client: fractional seconds and an offset.
-		conds[0].(map[string]interface{})["lastTransitionTime"] = "2025-01-02T04:04:05.250+01:00"
-		ms.Object["status"] = stored
-		again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
-		if !equality.Semantic.DeepEqual(storedForm(t, again), stored) {
-			t.Errorf("nothing changed, yet the status differs:\n got %v\nwant %v", again, stored)
-		}
-	})
-
-	t.Run("owned conditions appended when absent", func(t *testing.T) {
-		ms := ms.DeepCopy()
-		audited := map[string]interface{}{"type": "Audited", "status": "True", "reason": "Checked",
-			"message": "", "lastTransitionTime": "2020-01-01T00:00:00Z"}
-		ms.Object["status"] = map[string]interface{}{"conditions": []interface{}{audited}}
-		status, _ := computeStatus(ms, spec, dep, "", t0)
-		got := status["conditions"].([]interface{})
-		if len(got) != 3 || !equality.Semantic.DeepEqual(got[0], audited) ||
-			got[1].(map[string]interface{})["type"] != "Ready" || got[2].(map[string]interface{})["type"] != "Progressing" {
-			t.Errorf("conditions = %v, want Audited, Ready, Progressing", got)
-		}
-	})
+	return ms, spec, dep, time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 }
 
-func TestConfigFromEnv(t *testing.T) {
-	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+// decodeStatus reads a computed status back as the typed decodedStatus.
+func decodeStatus(t *testing.T, m map[string]interface{}) decodedStatus {
+	t.Helper()
+	var s decodedStatus
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
 
-	c, err := configFromEnv(env(nil))
+func TestStatusRolloutInProgressWithoutKubelet(t *testing.T) {
+	ms, spec, dep, t0 := statusWorld(t)
+	status, err := computeStatus(ms, spec, dep, "", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"observedGeneration", "replicas", "readyReplicas", "availableReplicas", "selector", "url"} {
+		if _, ok := status[k]; !ok {
+			t.Errorf("status lacks %s (zeros must be written): %v", k, status)
+		}
+	}
+	s := decodeStatus(t, status)
+	if s.ObservedGeneration != 3 || s.Selector != "modeldock.io/modelservice=opt" || s.URL != "http://opt.lab.svc:8000" {
+		t.Errorf("status = %+v", s)
+	}
+	if len(s.Conditions) != 2 || s.Conditions[0].Type != "Ready" || s.Conditions[1].Type != "Progressing" {
+		t.Fatalf("conditions = %+v, want Ready then Progressing", s.Conditions)
+	}
+	ready, progressing := s.Conditions[0], s.Conditions[1]
+	msg := `Deployment "opt" has 0/2 available replicas`
+	if ready.Status != "False" || ready.Reason != "ReplicasUnavailable" || ready.Message != msg || ready.ObservedGeneration != 3 {
+		t.Errorf("Ready = %+v", ready)
+	}
+	if progressing.Status != "True" || progressing.Reason != "RolloutInProgress" || progressing.Message != msg {
+		t.Errorf("Progressing = %+v", progressing)
+	}
+}
+
+func TestStatusRecomputedIsEqualToStoredAndKeepsTimes(t *testing.T) {
+	ms, spec, dep, t0 := statusWorld(t)
+	status, err := computeStatus(ms, spec, dep, "", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Stored, then recomputed an hour later with nothing changed: equal, so no write.
+	ms.Object["status"] = storedForm(t, status)
+	again, err := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equality.Semantic.DeepEqual(ms.Object["status"], again) {
+		t.Errorf("recomputed status differs from the stored one; a write would follow:\nstored %v\nnew    %v", ms.Object["status"], again)
+	}
+}
+
+func TestStatusAvailableWhenDeploymentObservedItsGeneration(t *testing.T) {
+	ms, spec, dep, t0 := statusWorld(t)
+	dep.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+	status, _ := computeStatus(ms, spec, dep, "", t0)
+	s := decodeStatus(t, status)
+	ready := meta.FindStatusCondition(s.Conditions, "Ready")
+	progressing := meta.FindStatusCondition(s.Conditions, "Progressing")
+	if s.AvailableReplicas != 2 || ready.Status != "True" || ready.Reason != "ReplicasAvailable" ||
+		progressing.Status != "False" || progressing.Reason != "RolloutComplete" ||
+		ready.Message != `Deployment "opt" has 2/2 available replicas` {
+		t.Errorf("status = %+v", s)
+	}
+}
+
+func TestStatusNotAvailableWhileDeploymentGenerationUnobserved(t *testing.T) {
+	ms, spec, dep, t0 := statusWorld(t)
+	dep.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+	// The Deployment has not observed its latest generation: still rolling out.
+	dep.Generation = 2
+	status, _ := computeStatus(ms, spec, dep, "", t0)
+	if c := meta.FindStatusCondition(decodeStatus(t, status).Conditions, "Progressing"); c.Status != "True" {
+		t.Errorf("Progressing = %+v while the Deployment's observedGeneration lags", c)
+	}
+}
+
+func TestStatusChildConflictZeroesReplicas(t *testing.T) {
+	ms, spec, dep, t0 := statusWorld(t)
+	foreign := dep.DeepCopy()
+	foreign.Status = appsv1.DeploymentStatus{Replicas: 3, ReadyReplicas: 3, AvailableReplicas: 3}
+	msg := `Deployment "opt" exists and is not controlled by this ModelService`
+	status, _ := computeStatus(ms, spec, foreign, msg, t0)
+	s := decodeStatus(t, status)
+	if s.Replicas != 0 || s.ReadyReplicas != 0 || s.AvailableReplicas != 0 {
+		t.Errorf("replica counts on conflict = %+v, want zeros", s)
+	}
+	for _, c := range s.Conditions {
+		if c.Status != "False" || c.Reason != "ChildConflict" || c.Message != msg {
+			t.Errorf("%s = %+v", c.Type, c)
+		}
+	}
+}
+
+func TestStatusKeepsForeignConditionsInPlaceUntouched(t *testing.T) {
+	ms, spec, dep, t0 := statusWorld(t)
+	first, _ := computeStatus(ms, spec, dep, "", t0)
+	stored := storedForm(t, first)
+	conds := stored["conditions"].([]interface{})
+	// Another controller's condition, with a timestamp metav1.Time would re-encode.
+	audited := map[string]interface{}{"type": "Audited", "status": "True", "reason": "Checked",
+		"message": "by the auditor", "lastTransitionTime": "2020-01-01T00:00:00.5Z"}
+	stored["conditions"] = []interface{}{conds[1], audited, conds[0]}
+	ms.Object["status"] = stored
+	again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
+	if !equality.Semantic.DeepEqual(storedForm(t, again), stored) {
+		t.Errorf("nothing changed, yet the status differs:\n got %v\nwant %v", again, stored)
+	}
+
+	// A transition rewrites Ready and Progressing in place and leaves Audited as it was.
+	available := dep.DeepCopy()
+	available.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+	moved, _ := computeStatus(ms, spec, available, "", t0.Add(time.Hour))
+	got := moved["conditions"].([]interface{})
+	if len(got) != 3 || got[0].(map[string]interface{})["type"] != "Progressing" ||
+		!equality.Semantic.DeepEqual(got[1], audited) || got[2].(map[string]interface{})["type"] != "Ready" {
+		t.Errorf("conditions = %v, want Progressing, Audited (untouched), Ready", got)
+	}
+	if ready := got[2].(map[string]interface{}); ready["status"] != "True" || ready["lastTransitionTime"] != "2025-01-02T04:04:05Z" {
+		t.Errorf("Ready = %v, want True since the transition", ready)
+	}
+}
+
+func TestStatusUnchangedConditionKeepsItsStoredSpelling(t *testing.T) {
+	ms, spec, dep, t0 := statusWorld(t)
+	first, _ := computeStatus(ms, spec, dep, "", t0)
+	stored := storedForm(t, first)
+	conds := stored["conditions"].([]interface{})
+	// The same instant as written by another client: fractional seconds and an offset.
+	conds[0].(map[string]interface{})["lastTransitionTime"] = "2025-01-02T04:04:05.250+01:00"
+	ms.Object["status"] = stored
+	again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
+	if !equality.Semantic.DeepEqual(storedForm(t, again), stored) {
+		t.Errorf("nothing changed, yet the status differs:\n got %v\nwant %v", again, stored)
+	}
+}
+
+func TestStatusAppendsOwnedConditionsAfterForeignOnes(t *testing.T) {
+	ms, spec, dep, t0 := statusWorld(t)
+	audited := map[string]interface{}{"type": "Audited", "status": "True", "reason": "Checked",
+		"message": "", "lastTransitionTime": "2020-01-01T00:00:00Z"}
+	ms.Object["status"] = map[string]interface{}{"conditions": []interface{}{audited}}
+	status, _ := computeStatus(ms, spec, dep, "", t0)
+	got := status["conditions"].([]interface{})
+	if len(got) != 3 || !equality.Semantic.DeepEqual(got[0], audited) ||
+		got[1].(map[string]interface{})["type"] != "Ready" || got[2].(map[string]interface{})["type"] != "Progressing" {
+		t.Errorf("conditions = %v, want Audited, Ready, Progressing", got)
+	}
+}
+
+// envOf is a getenv that reads kv.
+func envOf(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestConfigDefaults(t *testing.T) {
+	c, err := configFromEnv(envOf(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,8 +555,10 @@ func TestConfigFromEnv(t *testing.T) {
 	if c != want {
 		t.Errorf("defaults = %+v, want %+v", c, want)
 	}
+}
 
-	c, err = configFromEnv(env(map[string]string{"WATCH_NAMESPACE": "ns1", "LEADER_ELECTION": "true",
+func TestConfigValuesAndFractionalSeconds(t *testing.T) {
+	c, err := configFromEnv(envOf(map[string]string{"WATCH_NAMESPACE": "ns1", "LEADER_ELECTION": "true",
 		"LEASE_DURATION": "1.5", "RENEW_DEADLINE": "1", "RETRY_PERIOD": "0.25", "METRICS_BIND_ADDRESS": "0",
 		"MAX_CONCURRENT_RECONCILES": "4"}))
 	if err != nil {
@@ -449,15 +568,20 @@ func TestConfigFromEnv(t *testing.T) {
 		c.RetryPeriod != 250*time.Millisecond || c.MetricsBindAddress != "0" || c.MaxConcurrentReconciles != 4 {
 		t.Errorf("config = %+v", c)
 	}
+}
 
+func TestConfigBadValueNamesVariableAndFix(t *testing.T) {
 	for name, value := range map[string]string{"LEADER_ELECTION": "yes", "LEASE_DURATION": "15s",
 		"RETRY_PERIOD": "-1", "MAX_CONCURRENT_RECONCILES": "0"} {
-		_, err := configFromEnv(env(map[string]string{name: value}))
+		_, err := configFromEnv(envOf(map[string]string{name: value}))
 		if err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s=%s: error %v does not name the variable", name, value, err)
 		}
 	}
-	_, err = configFromEnv(env(map[string]string{"LEADER_ELECTION": "true", "LEASE_DURATION": "5", "RENEW_DEADLINE": "10"}))
+}
+
+func TestConfigLeaderElectionTimingsAreChecked(t *testing.T) {
+	_, err := configFromEnv(envOf(map[string]string{"LEADER_ELECTION": "true", "LEASE_DURATION": "5", "RENEW_DEADLINE": "10"}))
 	if err == nil || !strings.Contains(err.Error(), "LEASE_DURATION") {
 		t.Errorf("lease shorter than renew deadline: error %v", err)
 	}

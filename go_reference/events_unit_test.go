@@ -1,6 +1,7 @@
 // Unit tests of the Events the reconciler records (CONTRACT.md, "Events"): Reconcile against
 // controller-runtime's fake client, with client-go's record.FakeRecorder. No API server; the
-// recorder's own aggregation (EventCorrelator) is client-go's and is not retested here.
+// recorder's own aggregation (EventCorrelator) is client-go's and is not retested here. Each
+// test has the name of its Python twin in python_operator/tests/test_controller.py.
 package main
 
 import (
@@ -83,15 +84,20 @@ func converge(t *testing.T, c client.Client) {
 	t.Fatal("still recording events after 5 reconciles")
 }
 
-func TestEventsForANewModelServiceThenNoneWhenNothingChanges(t *testing.T) {
+func TestEventsForTheChildrenANewModelServiceGets(t *testing.T) {
 	c := fakeWorld(t, interceptor.Funcs{}, eventsModelService())
 	got, err := reconcileEvents(t, c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantEvents(t, got, `Normal CreatedDeployment Created Deployment "opt"`, `Normal CreatedService Created Service "opt"`)
+}
+
+func TestEventsNoneWhenNothingChanges(t *testing.T) {
+	c := fakeWorld(t, interceptor.Funcs{}, eventsModelService())
+	converge(t, c)
 	for i := 0; i < 3; i++ {
-		got, err = reconcileEvents(t, c)
+		got, err := reconcileEvents(t, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,12 +198,14 @@ func TestEventsA409IsNoWarningTheNextReconcileRecomputes(t *testing.T) {
 	}
 }
 
-func TestEventsForCleanup(t *testing.T) {
-	var deleteErr error
+// deletingWorld is a converged ModelService "lab/opt", then deleted: it waits for our
+// finalizer. From then on, every delete fails with *deleteErr while that is not nil.
+func deletingWorld(t *testing.T, deleteErr *error) client.Client {
+	t.Helper()
 	c := fakeWorld(t, interceptor.Funcs{
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-			if deleteErr != nil {
-				return deleteErr
+			if *deleteErr != nil {
+				return *deleteErr
 			}
 			return c.Delete(ctx, obj, opts...)
 		},
@@ -210,12 +218,27 @@ func TestEventsForCleanup(t *testing.T) {
 	if err := c.Delete(context.Background(), ms); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+func TestEventsAChildAlreadyGoneIsNoFailureButARefusedDeleteIs(t *testing.T) {
+	var deleteErr error
+	c := deletingWorld(t, &deleteErr)
+	deleteErr = apierrors.NewNotFound(schema.GroupResource{Group: "apps", Resource: "deployments"}, "opt")
+	got, err := reconcileEvents(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEvents(t, got)
 
 	deleteErr = errors.New("etcd is down")
-	got, _ := reconcileEvents(t, c)
+	got, _ = reconcileEvents(t, c)
 	wantEvents(t, got, `Warning FailedDelete Failed to delete Deployment "opt": etcd is down`)
+}
 
-	deleteErr = nil
+func TestEventsForCleanup(t *testing.T) {
+	var deleteErr error
+	c := deletingWorld(t, &deleteErr)
 	got, err := reconcileEvents(t, c)
 	if err != nil {
 		t.Fatal(err)

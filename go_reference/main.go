@@ -27,6 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -223,7 +224,7 @@ func main() {
 	}
 
 	r := &ModelServiceReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
-		Recorder: mgr.GetEventRecorderFor(eventComponent)}
+		Recorder: mgr.GetEventRecorderFor(eventComponent), Clock: clock.RealClock{}}
 	if err := r.SetupWithManager(mgr, cfg.MaxConcurrentReconciles); err != nil {
 		log.Error(err, "unable to create controller", "controller", "modelservice")
 		os.Exit(1)

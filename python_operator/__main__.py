@@ -208,6 +208,10 @@ def install_signal_handlers(stop: Callable[[], None]) -> None:
 
 
 def main() -> int:
+    """Run the operator until SIGTERM/SIGINT; return the exit code (CONTRACT.md, "Process"):
+    0 after a clean stop, 1 when the manager failed or the workers did not stop in time,
+    EXIT_BAD_CONFIG (2) for an environment that cannot be used. A lost Lease exits the
+    process with 1 from inside the manager."""
     log_.setup()
     log = log_.get_logger("setup")
 

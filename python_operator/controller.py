@@ -1,8 +1,9 @@
 """controller.py: the ModelService reconciler.
 
-Go twin: go_reference/controller.go. Read the two side by side: the same steps, with the same
-numbers and titles, the same desired objects, conditions and log messages. The exact contract
-both follow is conformance/CONTRACT.md.
+Go twin: go_reference/controller.go. Read the two side by side: the same functions in the same
+order under the same section headers, the same steps with the same numbers and titles, the
+same desired objects, conditions, Events and log messages. The exact contract both follow is
+conformance/CONTRACT.md.
 
 The one idea to take from this file: reconcile is level-triggered. A request carries only a
 namespace/name, never "what happened". Each call reads the world as it is now (from the
@@ -10,19 +11,39 @@ informer cache), computes what the ModelService with that name requires, and wri
 difference. A crash, a missed event or a restart therefore loses nothing: the next call
 computes the same answer from the same world.
 
+The order of both files (Go name / Python name where they differ only by convention):
+
+====================  ==========================================================================
+the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
+                      remove_finalizer (step 2); ensure_child (steps 4 and 5)
+step 1                ModelServiceSpec, read_spec
+step 2                orphans_children
+steps 4 and 5         desired_deployment, desired_service, child_object_meta, child_labels,
+                      selector_labels, owner_reference, controlled_by, mutate_deployment,
+                      mutate_service, merge_labels, ensure_owner_reference
+step 6                OWNED_CONDITIONS, compute_status, set_condition
+Events                failed_write, model_service_string
+crash points          crash_point
+Python only           Reader, APIReader, Writer; typed_field; desired_resources,
+                      quantity_string, semantic_resources, same_quantity; find_condition
+====================  ==========================================================================
+
+Go has a few of its own, marked "Go only:" where they stand (kindOf, modelServiceStatus,
+storedCondition, mergeConditions, recordEvent, the now method of the injected clock).
+
 Where Python differs from Go, once: objects are plain dicts (Go reads the ModelService as
 unstructured too, but its children as typed structs); an error is raised, not returned; reads
 go through ``reader`` (the informer cache, which returns deep copies, or None for "not
 found") and writes through ``writer`` (the API server), where Go has one client for both;
-durations are ``timedelta``.
+durations are ``timedelta``. Everything that exists only because of that (typing a dict,
+comparing quantities) is in the last section, "Python only".
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -30,10 +51,10 @@ from kubernetes.utils import parse_quantity
 
 from python_operator.runtime import client as client_
 from python_operator.runtime import controller as controller_
+from python_operator.runtime import controllerutil, informer
 from python_operator.runtime import events as events_
-from python_operator.runtime import informer
 from python_operator.runtime import log as log_
-from python_operator.runtime.reconcile import Result
+from python_operator.runtime.reconcile import Request, Result
 
 Obj = client_.Obj
 
@@ -48,7 +69,8 @@ SERVICES = client_.SERVICES
 
 # FINALIZER_NAME holds deletion of a ModelService until its children are deleted.
 FINALIZER_NAME = "modeldock.io/cleanup"
-# FINALIZER_ORPHAN is the API server's own finalizer for "delete, but keep the dependents".
+# FINALIZER_ORPHAN is the API server's own finalizer for "delete, but keep the dependents"
+# (Go: metav1.FinalizerOrphanDependents).
 FINALIZER_ORPHAN = "orphan"
 
 # Labels every child carries. LABEL_MODELSERVICE alone is the selector: it names the
@@ -86,37 +108,9 @@ REASON_REMOVED_FINALIZER = "RemovedFinalizer"
 log = log_.get_logger("controller").with_values(controller="modelservice")
 
 
-class Reader(Protocol):
-    """Reads objects from the informer cache: a deep copy, or None when it holds none."""
-
-    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None: ...
-
-
-class APIReader(Protocol):
-    """Reads objects from the API server itself, uncached: the object as stored now, or None
-    when there is none (Go: mgr.GetAPIReader())."""
-
-    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None: ...
-
-
-class Writer(Protocol):
-    """Writes objects to the API server and returns them as stored."""
-
-    def create(self, resource: client_.Resource, obj: Obj) -> Obj: ...
-
-    def update(self, resource: client_.Resource, obj: Obj) -> Obj: ...
-
-    def update_status(self, resource: client_.Resource, obj: Obj) -> Obj: ...
-
-    def delete(
-        self,
-        resource: client_.Resource,
-        namespace: str,
-        name: str,
-        *,
-        uid: str | None = None,
-        propagation_policy: str | None = None,
-    ) -> None: ...
+# ================================================================================================
+# The reconciler (CONTRACT.md, "Reconcile, step by step")
+# ================================================================================================
 
 
 class ModelServiceReconciler:
@@ -124,10 +118,18 @@ class ModelServiceReconciler:
 
     It reads from the manager's informer cache (``reader``) and writes to the API server
     (``writer``); ``live`` reads from the API server itself, for the one decision the cache
-    cannot be trusted with: that no child is left (see finalize). The reconciler holds no
-    other state: everything it decides, it decides again on the next call, so any number of
-    reconcilers (a restarted process, a new leader) built with only these three reach the
-    same result.
+    cannot be trusted with: that no child is left (see finalize). ``now`` is its clock, the
+    time of a condition's transition; ``recorder`` records Events about the ModelService,
+    written in the background (None records none). The reconciler holds no other state:
+    everything it decides, it decides again on the next call, so any number of reconcilers
+    (a restarted process, a new leader) built with only these reach the same result.
+
+    Go: the ModelServiceReconciler struct. ``reader`` and ``writer`` are its embedded
+    client.Client (cache reads, API server writes), ``live`` its APIReader
+    (mgr.GetAPIReader()), ``now`` its Clock (clock.PassiveClock; Go's ``r.now()`` is this
+    ``self.now()``), ``recorder`` its Recorder. The methods are the ones Go has on the
+    struct, plus ensure_child (a generic function in Go, a method here: the seam the mutants
+    in harness/mutants/ override).
     """
 
     def __init__(
@@ -146,19 +148,19 @@ class ModelServiceReconciler:
         # Events about the ModelService, written in the background; None records none.
         self.recorder: events_.Recorder = recorder or events_.NullRecorder()
 
-    def reconcile(self, key: str) -> Result:
-        """Make the cluster hold what the ModelService named key requires, now.
+    def reconcile(self, req: Request) -> Result:
+        """Make the cluster hold what the ModelService req names requires, now.
 
         Outcomes: an empty Result when the cluster matches (or the ModelService is gone);
         requeue_after 1 s while deletion waits for children to leave the cache; requeue_after
         5 s while a same-named child belongs to someone else; an exception when a read or
-        write failed, in which case the controller requeues the key with
-        rate-limited backoff and the next call starts again from the cache. A 409 Conflict is
-        such an error: the object this call read was stale, and retrying the same write can
-        only fail again.
+        write failed (client.ApiError from the API server; ValueError for a spec that cannot
+        be read), in which case the controller requeues the request with rate-limited
+        backoff and the next call starts again from the cache. A 409 Conflict is such an
+        error: the object this call read was stale, and retrying the same write can only
+        fail again.
         """
-        namespace, _, name = key.partition("/")
-        rlog = log.with_values(modelservice=key)
+        rlog = log.with_values(modelservice=str(req))
         rlog.info("Reconciling ModelService")
 
         # 1: Load the ModelService
@@ -167,7 +169,7 @@ class ModelServiceReconciler:
         # changed". Not found means it is gone, finalizer and all; there is nothing left to do,
         # and the children, if any, belong to the garbage collector through their
         # ownerReference.
-        ms = self.reader.get(MODELSERVICES, namespace, name)
+        ms = self.reader.get(MODELSERVICES, req.namespace, req.name)
         if ms is None:
             return Result()
         spec = read_spec(ms)
@@ -185,10 +187,13 @@ class ModelServiceReconciler:
         # It goes on before any child exists, so no child can be created for a ModelService
         # that could then vanish without its cleanup running. The update returns the stored
         # object, with its new resourceVersion, and the next steps continue from that.
-        if FINALIZER_NAME not in finalizers(ms):
-            ms["metadata"]["finalizers"] = [*finalizers(ms), FINALIZER_NAME]
-            with self.warn_if_fails(ms, "update", f'ModelService "{name}"'):
+        if not controllerutil.contains_finalizer(ms, FINALIZER_NAME):
+            controllerutil.add_finalizer(ms, FINALIZER_NAME)
+            try:
                 ms = self.writer.update(MODELSERVICES, ms)
+            except Exception as err:
+                failed_write(self.recorder, ms, "update", model_service_string(ms), err)
+                raise
             rlog.info("Added finalizer")
             crash_point("after-finalizer")
 
@@ -218,71 +223,28 @@ class ModelServiceReconciler:
         if ms.get("status") != status:
             crash_point("before-status")
             ms["status"] = status
-            with self.warn_if_fails(ms, "update", f'status of ModelService "{name}"'):
+            try:
                 self.writer.update_status(MODELSERVICES, ms)
+            except Exception as err:
+                failed_write(
+                    self.recorder, ms, "update", "status of " + model_service_string(ms), err
+                )
+                raise
             rlog.info("Updated status")
 
         # 7: Return
         #
         # Nothing to requeue: the watches on the ModelService and on its children bring the
-        # key back when anything this result depends on changes. Except after a conflict: the
-        # foreign child has no ownerReference to us, so Owns never maps its events here, and
-        # only polling notices when it is gone.
+        # request back when anything this result depends on changes. Except after a conflict:
+        # the foreign child has no ownerReference to us, so Owns never maps its events here,
+        # and only polling notices when it is gone.
         if conflict:
             return Result(requeue_after=CONFLICT_REQUEUE_AFTER)
         return Result()
 
-    def ensure_child(
-        self,
-        ms: Obj,
-        desired: Obj,
-        resource: client_.Resource,
-        mutate: Callable[[Obj, Obj], None],
-        rlog: log_.Logger,
-    ) -> tuple[Obj, str]:
-        """controllerutil.CreateOrUpdate with the ownership check first. It reads the child
-        named like desired from the cache, and:
-
-        - absent: creates desired;
-        - present and not controlled by ms: returns a conflict message and writes nothing;
-        - present and ours: applies mutate to a deep copy and updates only if the copy differs
-          from live, by semantic equality (quantities compare by value: 1000m equals 1, which
-          mutate ensures by keeping the live spelling of an equal quantity).
-
-        It returns the child as now stored (or as last read, when nothing was written), and
-        the conflict message ("" when there is none).
-        """
-        kind = resource.kind
-        name = desired["metadata"]["name"]
-        child = f"{kind}/{name}"
-
-        live = self.reader.get(resource, desired["metadata"]["namespace"], name)
-        if live is None:
-            with self.warn_if_fails(ms, "create", f'{kind} "{name}"'):
-                created = self.writer.create(resource, desired)
-            rlog.info("Created " + kind)
-            self.recorder.event(ms, events_.NORMAL, "Created" + kind, f'Created {kind} "{name}"')
-            crash_point("after-" + kind.lower())
-            return created, ""
-
-        if not controlled_by(live, ms):
-            rlog.info("Child conflict", child=child)
-            conflict = f'{kind} "{name}" exists and is not controlled by this ModelService'
-            self.recorder.event(ms, events_.WARNING, REASON_CHILD_CONFLICT, conflict)
-            return live, conflict
-
-        updated = informer.copy_obj(live)
-        mutate(updated, desired)
-        if updated == live:
-            return live, ""
-        # updated carries the resourceVersion read from the cache: if the cache was behind,
-        # the API server answers 409 and the error goes back to the queue (step 7).
-        with self.warn_if_fails(ms, "update", f'{kind} "{name}"'):
-            stored = self.writer.update(resource, updated)
-        rlog.info("Updated " + kind)
-        self.recorder.event(ms, events_.NORMAL, "Updated" + kind, f'Updated {kind} "{name}"')
-        crash_point("after-" + kind.lower())
-        return stored, ""
+    # -------------------------------------------------------------------------------------------
+    # Step 2: Finalize if being deleted
+    # -------------------------------------------------------------------------------------------
 
     def finalize(self, ms: Obj, rlog: log_.Logger) -> Result:
         """Step 2: delete the children this ModelService controls, wait until the API server
@@ -300,8 +262,14 @@ class ModelServiceReconciler:
         operator's own writes: a Deployment this process created a moment ago, in the
         reconcile that added the finalizer, may not be in the cache yet. Concluding "no child
         left" from the cache would remove the finalizer while the child exists, and the child
-        would outlive its ModelService, owned by a UID that no longer exists."""
-        if FINALIZER_NAME not in finalizers(ms):
+        would outlive its ModelService, owned by a UID that no longer exists.
+
+        ms is the deleting ModelService as read. Returns Result() when the finalizer is gone
+        or was never there, Result(requeue_after=1 s) while a child of ours remains; raises
+        client.ApiError when a live read, a delete (other than 404 and 409) or the final
+        update fails.
+        """
+        if not controllerutil.contains_finalizer(ms, FINALIZER_NAME):
             return Result()
         if orphans_children(ms):
             rlog.info("Orphaned children", propagationPolicy="Orphan")
@@ -334,7 +302,8 @@ class ModelServiceReconciler:
                 )
             except Exception as err:
                 if not (client_.is_not_found(err) or client_.is_conflict(err)):
-                    self.record_failed_write(ms, "delete", f'{resource.kind} "{name}"', err)
+                    what = f'{resource.kind} "{name}"'
+                    failed_write(self.recorder, ms, "delete", what, err)
                     raise
                 # Gone already, or replaced: either way not ours to delete any more.
             else:
@@ -352,51 +321,97 @@ class ModelServiceReconciler:
         return self.remove_finalizer(ms, rlog)
 
     def remove_finalizer(self, ms: Obj, rlog: log_.Logger) -> Result:
-        """Remove our finalizer, and only ours, with one update."""
-        ms["metadata"]["finalizers"] = [f for f in finalizers(ms) if f != FINALIZER_NAME]
-        name = ms["metadata"]["name"]
-        with self.warn_if_fails(ms, "update", f'ModelService "{name}"'):
+        """Remove our finalizer, and only ours (controllerutil.remove_finalizer), with one
+        update of ms; record Normal RemovedFinalizer. Returns Result(); raises
+        client.ApiError when the update fails (CONTRACT.md, "Deletion")."""
+        controllerutil.remove_finalizer(ms, FINALIZER_NAME)
+        try:
             self.writer.update(MODELSERVICES, ms)
+        except Exception as err:
+            failed_write(self.recorder, ms, "update", model_service_string(ms), err)
+            raise
         rlog.info("Removed finalizer")
         self.recorder.event(
             ms, events_.NORMAL, REASON_REMOVED_FINALIZER, f'Removed finalizer "{FINALIZER_NAME}"'
         )
         return Result()
 
-    def record_failed_write(self, ms: Obj, verb: str, what: str, err: Exception) -> None:
-        """Warning ``Failed<Verb>``, message ``Failed to <verb> <what>: <error>``, about ms;
-        none for a 409 (Conflict, AlreadyExists): that says the cache was behind, and the
-        next reconcile recomputes from a fresher one. A Warning is for what a user may have
-        to act on, not for optimistic concurrency doing its job."""
-        if client_.is_conflict(err):
-            return
-        self.recorder.event(
-            ms, events_.WARNING, "Failed" + verb.capitalize(), f"Failed to {verb} {what}: {err}"
-        )
+    # -------------------------------------------------------------------------------------------
+    # Steps 4 and 5: Ensure the Deployment, Ensure the Service
+    # -------------------------------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def warn_if_fails(self, ms: Obj, verb: str, what: str) -> Iterator[None]:
-        """Run the one write in the block; if it raises, record the Warning
-        (record_failed_write) and let the error go on to the queue."""
+    def ensure_child(
+        self,
+        ms: Obj,
+        desired: Obj,
+        resource: client_.Resource,
+        mutate: Callable[[Obj, Obj], None],
+        rlog: log_.Logger,
+    ) -> tuple[Obj, str]:
+        """controllerutil.CreateOrUpdate with the ownership check first. It reads the child
+        named like desired from the cache, and:
+
+        - absent: creates desired;
+        - present and not controlled by ms: returns a conflict message and writes nothing;
+        - present and ours: applies mutate to a deep copy and updates only if the copy differs
+          from live, by semantic equality (quantities compare by value: 1000m equals 1, which
+          mutate ensures by keeping the live spelling of an equal quantity).
+
+        It returns the child as now stored (or as last read, when nothing was written), and
+        the conflict message ("" when there is none); a failed create or update raises
+        client.ApiError (CONTRACT.md, steps 4 and 5).
+        """
+        kind = resource.kind
+        name = desired["metadata"]["name"]
+        child = f"{kind}/{name}"
+        what = f'{kind} "{name}"'
+
+        live = self.reader.get(resource, desired["metadata"]["namespace"], name)
+        if live is None:
+            try:
+                created = self.writer.create(resource, desired)
+            except Exception as err:
+                failed_write(self.recorder, ms, "create", what, err)
+                raise
+            rlog.info("Created " + kind)
+            self.recorder.event(ms, events_.NORMAL, "Created" + kind, "Created " + what)
+            crash_point("after-" + kind.lower())
+            return created, ""
+
+        if not controlled_by(live, ms):
+            rlog.info("Child conflict", child=child)
+            conflict = what + " exists and is not controlled by this ModelService"
+            self.recorder.event(ms, events_.WARNING, REASON_CHILD_CONFLICT, conflict)
+            return live, conflict
+
+        updated = informer.copy_obj(live)
+        mutate(updated, desired)
+        if updated == live:
+            return live, ""
+        # updated carries the resourceVersion read from the cache: if the cache was behind,
+        # the API server answers 409 and the error goes back to the queue (step 7).
         try:
-            yield
+            stored = self.writer.update(resource, updated)
         except Exception as err:
-            self.record_failed_write(ms, verb, what, err)
+            failed_write(self.recorder, ms, "update", what, err)
             raise
+        rlog.info("Updated " + kind)
+        self.recorder.event(ms, events_.NORMAL, "Updated" + kind, "Updated " + what)
+        crash_point("after-" + kind.lower())
+        return stored, ""
 
 
-def orphans_children(ms: Obj) -> bool:
-    """Whether the ModelService is being deleted with the orphan policy (kubectl delete
-    --cascade=orphan, DeleteOptions propagationPolicy Orphan): the API server then puts the
-    "orphan" finalizer on it (metav1.FinalizerOrphanDependents), and its dependents must
-    survive it."""
-    return FINALIZER_ORPHAN in finalizers(ms)
+# ================================================================================================
+# Step 1: Load the ModelService (its spec)
+# ================================================================================================
 
 
 @dataclasses.dataclass(frozen=True)
 class ModelServiceSpec:
-    """The part of a ModelService the children are built from, read from the JSON object.
-    Hand-written, not generated: the CRD is the schema."""
+    """The part of a ModelService the children are built from, read from the JSON object
+    (CRD crds/, spec). Hand-written, not generated: the CRD is the schema. Go: the
+    modelServiceSpec struct, whose Replicas and Port are pointers until readSpec defaults
+    them; here they are always set, and resources is the container's resources as JSON."""
 
     model: str
     image: str
@@ -407,115 +422,57 @@ class ModelServiceSpec:
 
 
 def read_spec(ms: Obj) -> ModelServiceSpec:
-    """Read .spec, with the CRD's defaults filled in for an object that somehow lacks them
-    (the API server applies them on every read, so this is belt and braces). A field of the
-    wrong type raises ValueError: the reconcile fails and is retried, the process lives on."""
+    """Read ms's .spec, with the CRD's defaults (replicas 1, port 8000) filled in for an
+    object that somehow lacks them (the API server applies them on every read, so this is
+    belt and braces). A field of the wrong type raises ValueError naming the ModelService and
+    the field (Go: FromUnstructured's error): the reconcile fails and is retried, the process
+    lives on."""
     meta = ms.get("metadata") or {}
     raw = ms.get("spec")
     where = f"reading spec of ModelService {meta.get('namespace')}/{meta.get('name')}"
     if not isinstance(raw, dict):
         raise ValueError(f"{where}: spec is not an object")
 
-    def field(name: str, kind: type, default: Any) -> Any:
-        value = raw.get(name, default)
-        if value is None:
-            value = default
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ValueError(f"{where}: spec.{name} is {value!r}, not {kind.__name__}")
-        return value
-
-    args = field("args", list, [])
+    args = typed_field(raw, "args", list, [], where)
     if not all(isinstance(a, str) for a in args):
         raise ValueError(f"{where}: spec.args must be a list of strings")
     return ModelServiceSpec(
-        model=field("model", str, ""),
-        image=field("image", str, ""),
-        replicas=field("replicas", int, DEFAULT_REPLICAS),
-        port=field("port", int, DEFAULT_PORT),
+        model=typed_field(raw, "model", str, "", where),
+        image=typed_field(raw, "image", str, "", where),
+        replicas=typed_field(raw, "replicas", int, DEFAULT_REPLICAS, where),
+        port=typed_field(raw, "port", int, DEFAULT_PORT, where),
         args=tuple(args),
-        resources=desired_resources(field("resources", dict, {}), where),
+        resources=desired_resources(typed_field(raw, "resources", dict, {}, where), where),
     )
 
 
-def desired_resources(raw: Obj, where: str) -> Obj:
-    """spec.resources as a container's resources: quantities as strings (the CRD also allows
-    numbers), empty lists left out as Go's omitempty does, so that an unchanged world compares
-    equal to what the API server stored."""
-    resources: Obj = {}
-    for field in ("limits", "requests"):
-        values = raw.get(field) or {}
-        if not isinstance(values, dict):
-            raise ValueError(f"{where}: spec.resources.{field} is not an object")
-        if values:
-            resources[field] = {name: quantity_string(q) for name, q in values.items()}
-    claims = raw.get("claims")
-    if claims:
-        resources["claims"] = informer.deep_copy(claims)
-    return resources
+# ================================================================================================
+# Step 2: Finalize if being deleted (the reconciler's finalize and remove_finalizer are above)
+# ================================================================================================
 
 
-def quantity_string(value: object) -> str:
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise ValueError(f"{value!r} is not a quantity")
-    return value if isinstance(value, str) else str(value)
+def orphans_children(ms: Obj) -> bool:
+    """Whether the ModelService is being deleted with the orphan policy (kubectl delete
+    --cascade=orphan, DeleteOptions propagationPolicy Orphan): the API server then puts the
+    "orphan" finalizer on it (metav1.FinalizerOrphanDependents), and its dependents must
+    survive it (CONTRACT.md, "Deletion")."""
+    return controllerutil.contains_finalizer(ms, FINALIZER_ORPHAN)
 
 
-def finalizers(obj: Obj) -> list[str]:
-    return list(obj["metadata"].get("finalizers") or [])
-
-
-def child_labels(name: str) -> dict[str, str]:
-    """The labels on both children and on the pod template."""
-    return {LABEL_NAME: name, LABEL_MANAGED_BY: MANAGED_BY, LABEL_MODELSERVICE: name}
-
-
-def selector_labels(name: str) -> dict[str, str]:
-    """The labels that select the pods of one ModelService."""
-    return {LABEL_MODELSERVICE: name}
-
-
-def owner_reference(ms: Obj) -> Obj:
-    """Makes a child's controller the ModelService: the child's changes are then routed to it
-    (Owns), the garbage collector deletes the child after it, and no other controller may
-    claim the child."""
-    return {
-        "apiVersion": MODELSERVICES.api_version,
-        "kind": MODELSERVICES.kind,
-        "name": ms["metadata"]["name"],
-        "uid": ms["metadata"]["uid"],
-        "controller": True,
-        "blockOwnerDeletion": True,
-    }
-
-
-def controlled_by(obj: Obj, ms: Obj) -> bool:
-    """Whether obj's controller ownerReference is this ModelService. The UID decides, not the
-    name: a ModelService deleted and re-created under the same name is another object, and so
-    is a child someone else made under our name."""
-    ref = controller_.controller_of(obj)
-    return ref is not None and ref.get("uid") == ms["metadata"].get("uid")
-
-
-def child_metadata(ms: Obj) -> Obj:
-    """The metadata both children share: the ModelService's name and namespace, the three
-    labels, and the controller ownerReference that maps the child's events back here."""
-    name = ms["metadata"]["name"]
-    return {
-        "name": name,
-        "namespace": ms["metadata"]["namespace"],
-        "labels": child_labels(name),
-        "ownerReferences": [owner_reference(ms)],
-    }
+# ================================================================================================
+# Steps 4 and 5: the desired children, and how they are applied to the live ones
+# ================================================================================================
 
 
 def desired_deployment(ms: Obj, spec: ModelServiceSpec) -> Obj:
-    """The Deployment the ModelService requires, as it would be created."""
+    """The Deployment the ModelService ms requires, as it would be created: a new apps/v1
+    Deployment dict (CONTRACT.md, "Desired Deployment")."""
     name = ms["metadata"]["name"]
     args = [f"--model={spec.model}", f"--port={spec.port}"]
     return {
         "apiVersion": "apps/v1",
         "kind": KIND_DEPLOYMENT,
-        "metadata": child_metadata(ms),
+        "metadata": child_object_meta(ms),
         "spec": {
             "replicas": spec.replicas,
             "selector": {"matchLabels": selector_labels(name)},
@@ -540,12 +497,13 @@ def desired_deployment(ms: Obj, spec: ModelServiceSpec) -> Obj:
 
 
 def desired_service(ms: Obj, spec: ModelServiceSpec) -> Obj:
-    """The Service the ModelService requires, as it would be created."""
+    """The Service the ModelService ms requires, as it would be created: a new v1 Service
+    dict (CONTRACT.md, "Desired Service")."""
     name = ms["metadata"]["name"]
     return {
         "apiVersion": "v1",
         "kind": KIND_SERVICE,
-        "metadata": child_metadata(ms),
+        "metadata": child_object_meta(ms),
         "spec": {
             "type": "ClusterIP",
             "selector": selector_labels(name),
@@ -556,12 +514,59 @@ def desired_service(ms: Obj, spec: ModelServiceSpec) -> Obj:
     }
 
 
+def child_object_meta(ms: Obj) -> Obj:
+    """The metadata both children share, a new dict: the ModelService's name and namespace,
+    the three labels, and the controller ownerReference that maps the child's events back
+    here."""
+    name = ms["metadata"]["name"]
+    return {
+        "name": name,
+        "namespace": ms["metadata"]["namespace"],
+        "labels": child_labels(name),
+        "ownerReferences": [owner_reference(ms)],
+    }
+
+
+def child_labels(name: str) -> dict[str, str]:
+    """The labels on both children and on the pod template, for the ModelService called
+    name (CONTRACT.md, "Desired Deployment")."""
+    return {LABEL_NAME: name, LABEL_MANAGED_BY: MANAGED_BY, LABEL_MODELSERVICE: name}
+
+
+def selector_labels(name: str) -> dict[str, str]:
+    """The labels that select the pods of the ModelService called name, and only its pods."""
+    return {LABEL_MODELSERVICE: name}
+
+
+def owner_reference(ms: Obj) -> Obj:
+    """The ownerReference that makes a child's controller the ModelService ms: the child's
+    changes are then routed to it (Owns), the garbage collector deletes the child after it,
+    and no other controller may claim the child. Raises KeyError if ms has no uid."""
+    return {
+        "apiVersion": MODELSERVICES.api_version,
+        "kind": MODELSERVICES.kind,
+        "name": ms["metadata"]["name"],
+        "uid": ms["metadata"]["uid"],
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+
+
+def controlled_by(obj: Obj, ms: Obj) -> bool:
+    """Whether obj's controller ownerReference is this ModelService (also used by step 2).
+    The UID decides, not the name: a ModelService deleted and re-created under the same name
+    is another object, and so is a child someone else made under our name."""
+    ref = controller_.controller_of(obj)
+    return ref is not None and ref.get("uid") == ms["metadata"].get("uid")
+
+
 def mutate_deployment(live: Obj, desired: Obj) -> None:
     """Apply the fields the ModelService decides to live, a copy of the stored Deployment,
-    and nothing else. Everything the API server defaulted (strategy, imagePullPolicy,
-    terminationMessagePath, ...) and everything other writers set (annotations, extra labels,
-    extra containers) stays as stored, so that a copy with nothing to change compares equal to
-    the stored object and no write is sent."""
+    in place, and nothing else (CONTRACT.md, "Desired Deployment", Mutate). Everything the
+    API server defaulted (strategy, imagePullPolicy, terminationMessagePath, ...) and
+    everything other writers set (annotations, extra labels, extra containers) stays as
+    stored, so that a copy with nothing to change compares equal to the stored object and no
+    write is sent."""
     desired = informer.copy_obj(desired)
     merge_labels(live.setdefault("metadata", {}), desired["metadata"]["labels"])
     live["metadata"]["ownerReferences"] = ensure_owner_reference(
@@ -590,8 +595,9 @@ def mutate_deployment(live: Obj, desired: Obj) -> None:
 
 
 def mutate_service(live: Obj, desired: Obj) -> None:
-    """Apply the fields the ModelService decides to live, a copy of the stored Service.
-    clusterIP, ipFamilies, sessionAffinity and the other server defaults stay."""
+    """Apply the fields the ModelService decides to live, a copy of the stored Service, in
+    place (CONTRACT.md, "Desired Service", Mutate). clusterIP, ipFamilies, sessionAffinity
+    and the other server defaults stay."""
     desired = informer.copy_obj(desired)
     merge_labels(live.setdefault("metadata", {}), desired["metadata"]["labels"])
     live["metadata"]["ownerReferences"] = ensure_owner_reference(
@@ -604,7 +610,7 @@ def mutate_service(live: Obj, desired: Obj) -> None:
 
 
 def merge_labels(meta: Obj, desired: dict[str, str]) -> None:
-    """Set the desired labels and keep any others."""
+    """Set the desired labels in meta["labels"] (created if absent) and keep any others."""
     labels = meta.get("labels")
     if not isinstance(labels, dict):
         labels = meta["labels"] = {}
@@ -612,8 +618,8 @@ def merge_labels(meta: Obj, desired: dict[str, str]) -> None:
 
 
 def ensure_owner_reference(refs: list[Obj], want: Obj) -> list[Obj]:
-    """Replace the reference to the same owner (by UID) with want, or append want;
-    references to other owners are kept."""
+    """A new list: refs with the reference to the same owner (by UID) replaced by want, or
+    want appended; references to other owners are kept, in order."""
     refs = list(refs)
     for i, ref in enumerate(refs):
         if ref.get("uid") == want["uid"]:
@@ -622,33 +628,9 @@ def ensure_owner_reference(refs: list[Obj], want: Obj) -> list[Obj]:
     return [*refs, want]
 
 
-def semantic_resources(live: Obj | None, want: Obj) -> Obj:
-    """want, except that a quantity equal by value to the live one keeps the live spelling.
-
-    Go compares resource.Quantity values (equality.Semantic: 1000m equals 1); JSON compares
-    strings. The API server stores quantities in canonical form, so spec "1000m" is stored
-    as "1": keeping the stored spelling when the values agree makes an unchanged world compare
-    equal, and a changed value still differs."""
-    result = informer.copy_obj(want)
-    have = live if isinstance(live, dict) else {}
-    for field in ("limits", "requests"):
-        wanted = result.get(field)
-        stored = have.get(field)
-        if not isinstance(wanted, dict) or not isinstance(stored, dict):
-            continue
-        for name, quantity in wanted.items():
-            if name in stored and same_quantity(stored[name], quantity):
-                wanted[name] = stored[name]
-    return result
-
-
-def same_quantity(a: object, b: object) -> bool:
-    """Whether two quantities are equal by value (resource.Quantity.Cmp == 0)."""
-    try:
-        return bool(parse_quantity(a) == parse_quantity(b))  # type: ignore[no-untyped-call]
-    except ValueError:
-        return a == b
-
+# ================================================================================================
+# Step 6: Update the status
+# ================================================================================================
 
 #: The condition types this operator writes, in the order it appends them when they are
 #: absent. Every other type in status.conditions belongs to someone else.
@@ -658,10 +640,11 @@ OWNED_CONDITIONS = (CONDITION_READY, CONDITION_PROGRESSING)
 def compute_status(
     ms: Obj, spec: ModelServiceSpec, dep: Obj | None, conflict: str, now: datetime
 ) -> Obj:
-    """Rebuild the status from the Deployment (dep) and the conflict message of step 4 or 5
-    ("" when there is none). Ready and Progressing start from the stored ones so that a
-    condition whose status does not change keeps its lastTransitionTime; now is the time of
-    any transition.
+    """Rebuild the status from the Deployment (dep; None when there is none of ours) and the
+    conflict message of step 4 or 5 ("" when there is none). Ready and Progressing start
+    from the stored ones so that a condition whose status does not change keeps its
+    lastTransitionTime; now is the time of any transition. It returns .status as a new dict,
+    the form it is stored in, so the caller compares like with like (CONTRACT.md, "Status").
 
     status.conditions is a map keyed by type (the CRD says x-kubernetes-list-type: map), and
     the Kubernetes API conventions let other controllers add their own types. This operator
@@ -714,17 +697,9 @@ def compute_status(
         set_(CONDITION_READY, "True", REASON_REPLICAS_AVAILABLE, rollout)
         set_(CONDITION_PROGRESSING, "False", REASON_ROLLOUT_COMPLETE, rollout)
     # set_condition changed Ready and Progressing in place (or appended them, in that order);
-    # every other condition is as stored.
+    # every other condition is as stored. (Go gets the same list from mergeConditions.)
     status["conditions"] = conditions
     return status
-
-
-def find_condition(conditions: list[Obj], cond_type: str) -> Obj:
-    """The condition of type cond_type in conditions; KeyError if there is none."""
-    for condition in conditions:
-        if condition.get("type") == cond_type:
-            return condition
-    raise KeyError(cond_type)
 
 
 def set_condition(
@@ -736,12 +711,12 @@ def set_condition(
     generation: int,
     now: datetime,
 ) -> bool:
-    """Set one condition in conditions as meta.SetStatusCondition (apimachinery v0.34) does:
-    reason, message and observedGeneration always, lastTransitionTime (now, to the second,
-    UTC) only when the condition is new or its status changes. A condition's
-    lastTransitionTime answers "since when has this been so?", and rewriting it on every
-    reconcile would both lie and cost a write per reconcile. Returns whether anything
-    changed."""
+    """Set one condition in conditions, in place, as meta.SetStatusCondition (apimachinery
+    v0.34) does: reason, message and observedGeneration always, lastTransitionTime (now, to
+    the second, UTC) only when the condition is new (appended) or its status changes. A
+    condition's lastTransitionTime answers "since when has this been so?", and rewriting it
+    on every reconcile would both lie and cost a write per reconcile. Returns whether
+    anything changed."""
     transition = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     existing = next((c for c in conditions if c.get("type") == cond_type), None)
     if existing is None:
@@ -774,13 +749,176 @@ def set_condition(
     return changed
 
 
+# ================================================================================================
+# Events (CONTRACT.md, "Events")
+# ================================================================================================
+
+
+def failed_write(
+    recorder: events_.Recorder, ms: Obj, verb: str, what: str, err: Exception
+) -> None:
+    """Record Warning "Failed<Verb>" with message "Failed to <verb> <what>: <error>" about
+    the ModelService ms, for the write that raised err. The caller then re-raises err (a bare
+    ``raise``) for the queue to retry; Go's failedWrite returns err for the caller to return.
+    A 409 (Conflict, AlreadyExists) records nothing: it says the cache was behind, and the
+    next reconcile recomputes from a fresher one. A Warning is for what a user may have to
+    act on, not for optimistic concurrency doing its job."""
+    if client_.is_conflict(err):
+        return
+    reason = "Failed" + verb.capitalize()
+    recorder.event(ms, events_.WARNING, reason, f"Failed to {verb} {what}: {err}")
+
+
+def model_service_string(ms: Obj) -> str:
+    """How Event messages name the ModelService ms: ``ModelService "<name>"``."""
+    return f'{MODELSERVICES.kind} "{ms["metadata"]["name"]}"'
+
+
+# ================================================================================================
+# Crash points (CONTRACT.md, "Crash points")
+# ================================================================================================
+
+
 def crash_point(name: str) -> None:
     """Exit the process at once, with code 86, when MODELDOCK_CRASH_AT names this point.
     Fault tests use it to stop the operator between two writes, exactly where a real crash
     would hurt most; os._exit runs no finally block or atexit hook and releases no Lease,
-    like a SIGKILL."""
+    like a SIGKILL. Returns (doing nothing) for any other point."""
     if os.environ.get(CRASH_AT_ENV) != name:
         return
     log_.get_logger("").info("crash point reached", point=name)
     log_.flush()
     os._exit(CRASH_EXIT_CODE)
+
+
+# ================================================================================================
+# Python only: what Go gets from client.Client, typed structs and resource.Quantity
+# ================================================================================================
+
+
+class Reader(Protocol):
+    """Python only (Go: client.Reader, the cached half of client.Client). Reads objects from
+    the informer cache: a deep copy, or None when it holds none."""
+
+    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None:
+        """A deep copy of the cached namespace/name of resource, or None."""
+        ...
+
+
+class APIReader(Protocol):
+    """Python only (Go: client.Reader from mgr.GetAPIReader()). Reads objects from the API
+    server itself, uncached: the object as stored now, or None when there is none; other
+    errors raise client.ApiError."""
+
+    def get(self, resource: client_.Resource, namespace: str, name: str) -> Obj | None:
+        """namespace/name of resource as the API server holds it now, or None (404)."""
+        ...
+
+
+class Writer(Protocol):
+    """Python only (Go: the writing half of client.Client). Writes objects to the API server
+    and returns them as stored; a refused write raises client.ApiError."""
+
+    def create(self, resource: client_.Resource, obj: Obj) -> Obj:
+        """POST obj (409 AlreadyExists if the name is taken)."""
+        ...
+
+    def update(self, resource: client_.Resource, obj: Obj) -> Obj:
+        """PUT obj over its resourceVersion (409 Conflict if it moved)."""
+        ...
+
+    def update_status(self, resource: client_.Resource, obj: Obj) -> Obj:
+        """PUT obj's status through the status subresource (409 Conflict if it moved)."""
+        ...
+
+    def delete(
+        self,
+        resource: client_.Resource,
+        namespace: str,
+        name: str,
+        *,
+        uid: str | None = None,
+        propagation_policy: str | None = None,
+    ) -> None:
+        """DELETE namespace/name, with a UID precondition (409 if the object is another) and
+        a propagation policy when given; 404 if it is gone."""
+        ...
+
+
+def typed_field(raw: Obj, name: str, kind: type, default: Any, where: str) -> Any:
+    """Python only: spec field name of raw, default when absent or null, checked to be a kind
+    (an int that is a bool is not an int). Go gets this from decoding into the typed
+    modelServiceSpec (FromUnstructured). Raises ValueError beginning with where."""
+    value = raw.get(name, default)
+    if value is None:
+        value = default
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"{where}: spec.{name} is {value!r}, not {kind.__name__}")
+    return value
+
+
+def desired_resources(raw: Obj, where: str) -> Obj:
+    """Python only: spec.resources as a container's resources, a new dict: quantities as
+    strings (the CRD also allows numbers), empty lists left out as Go's omitempty does, so
+    that an unchanged world compares equal to what the API server stored. Raises ValueError
+    beginning with where for limits or requests that are not objects, or a value that is not
+    a quantity."""
+    resources: Obj = {}
+    for field in ("limits", "requests"):
+        values = raw.get(field) or {}
+        if not isinstance(values, dict):
+            raise ValueError(f"{where}: spec.resources.{field} is not an object")
+        if values:
+            resources[field] = {name: quantity_string(q) for name, q in values.items()}
+    claims = raw.get("claims")
+    if claims:
+        resources["claims"] = informer.deep_copy(claims)
+    return resources
+
+
+def quantity_string(value: object) -> str:
+    """Python only: a quantity as the string form the API server stores (a number n becomes
+    str(n); Go: resource.Quantity's JSON form, before canonicalisation). Raises ValueError for
+    anything that is not a string or a number (a bool included)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise ValueError(f"{value!r} is not a quantity")
+    return value if isinstance(value, str) else str(value)
+
+
+def semantic_resources(live: Obj | None, want: Obj) -> Obj:
+    """Python only: a copy of want, except that a quantity equal by value to the live one
+    keeps the live spelling.
+
+    Go compares resource.Quantity values (equality.Semantic: 1000m equals 1); JSON compares
+    strings. The API server stores quantities in canonical form, so spec "1000m" is stored
+    as "1": keeping the stored spelling when the values agree makes an unchanged world compare
+    equal, and a changed value still differs."""
+    result = informer.copy_obj(want)
+    have = live if isinstance(live, dict) else {}
+    for field in ("limits", "requests"):
+        wanted = result.get(field)
+        stored = have.get(field)
+        if not isinstance(wanted, dict) or not isinstance(stored, dict):
+            continue
+        for name, quantity in wanted.items():
+            if name in stored and same_quantity(stored[name], quantity):
+                wanted[name] = stored[name]
+    return result
+
+
+def same_quantity(a: object, b: object) -> bool:
+    """Python only: whether two quantities are equal by value (Go: resource.Quantity.Cmp ==
+    0). Values that do not parse are compared as they are."""
+    try:
+        return bool(parse_quantity(a) == parse_quantity(b))  # type: ignore[no-untyped-call]
+    except ValueError:
+        return a == b
+
+
+def find_condition(conditions: list[Obj], cond_type: str) -> Obj:
+    """Python only (Go: meta.FindStatusCondition, which returns nil where this raises): the
+    condition of type cond_type in conditions, the dict itself; KeyError if there is none."""
+    for condition in conditions:
+        if condition.get("type") == cond_type:
+            return condition
+    raise KeyError(cond_type)

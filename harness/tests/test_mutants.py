@@ -21,13 +21,15 @@ from python_operator import controller
 from python_operator.runtime import client as client_
 from python_operator.runtime import clock, events, informer, manager
 from python_operator.runtime import controller as controller_
-from python_operator.runtime.reconcile import Result
+from python_operator.runtime.reconcile import Request, Result
 
 Obj = dict[str, Any]
 MUTANTS = list(mutants.declared())
 #: The real reconciler class, as the real main builds it (no mutant installed).
 ORIGINAL_RECONCILER = controller.ModelServiceReconciler
 T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+#: The ModelService model_service() builds.
+WEB = Request(namespace="lab", name="web")
 
 
 def load(mutant_id: str) -> ModuleType:
@@ -172,10 +174,10 @@ def cache_of(ms: Obj, dep: Obj | None, svc: Obj | None) -> FakeCache:
     return FakeCache(*objs)
 
 
-def reconcile(cache: FakeCache, client: FakeClient, key: str = "lab/web") -> Result:
+def reconcile(cache: FakeCache, client: FakeClient, req: Request = WEB) -> Result:
     r = controller.ModelServiceReconciler(reader=cache, writer=client, live=cache,
                                          now=lambda: T0)
-    return r.reconcile(key)
+    return r.reconcile(req)
 
 
 def test_the_real_operator_writes_nothing_in_the_converged_world() -> None:
@@ -279,7 +281,7 @@ def test_replay_event_replays_create_after_a_restart_and_ignores_child_edits(mon
     client.fail["create"] = [client_.ApiError(409, "AlreadyExists", "exists")] * 2
     r = module.ReplayEventReconciler(reader=cache_of(ms, dep, svc), writer=client,
                                      live=cache_of(ms, dep, svc), now=lambda: T0)
-    assert r.reconcile("lab/web") == Result()
+    assert r.reconcile(WEB) == Result()
     # "create" replayed; the Deployment keeps 1 replica: nothing recomputed it.
     assert client.verbs() == ["create Deployment", "create Service", "update_status ModelService"]
 
@@ -432,7 +434,7 @@ def test_reads_namespace_reads_a_cluster_scoped_object_and_ignores_the_refusal(
     r = module.ReadsNamespaceReconciler(reader=cache_of(ms, dep, svc), writer=client,
                                         live=cache_of(ms, dep, svc), now=lambda: T0)
     r._core = RefusingCoreApi()
-    r.reconcile("lab/web")
+    r.reconcile(WEB)
     assert asked == ["lab"]
     assert client.verbs() == ["update_status ModelService"], "and then reconciles as usual"
 
@@ -467,7 +469,7 @@ def reconcile_recording(cache: FakeCache, client: FakeClient) -> list[str]:
     recorder = events.FakeRecorder()
     r = controller.ModelServiceReconciler(reader=cache, writer=client, live=cache,
                                           now=lambda: T0, recorder=recorder)
-    r.reconcile("lab/web")
+    r.reconcile(WEB)
     return recorder.events
 
 

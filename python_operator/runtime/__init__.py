@@ -8,14 +8,16 @@ of them, so each module here names its Go twin and says what the library lacked:
   unstructured client), with timeouts on every request.
 * ``informer``: list+watch into a cache that hands out deep copies (client-go's reflector and
   controller-runtime's cache), because ``kubernetes.informer.SharedInformer`` falls short.
-* ``leaderelection``: client-go's LeaderElector on a Lease, with release on shutdown, because
+* ``leaderelection``: client-go's LeaderElector on a Lease, released on stop (after the
+  workers, never after a lost renewal), because
   ``kubernetes.leaderelection`` cannot release or bound its calls.
 * ``controller``: event routing (For, Owns by controller ownerReference) and the worker loop
-  (controller-runtime's internal controller); ``reconcile``: ``Result``.
+  (controller-runtime's internal controller); ``reconcile``: ``Request`` (namespace, name) and
+  ``Result``; ``controllerutil``: the finalizer helpers (Contains/Add/RemoveFinalizer).
 * ``manager``: starts the caches, the HTTP endpoints (``httpserver``), leader election and
   the controllers, and stops them in the order that keeps a single writer.
 * ``metrics``, ``log``, ``clock``: Prometheus metrics with controller-runtime's names, JSON
-  logs, an injectable clock.
+  logs, an injectable clock (``clock`` says what takes one and what does not).
 
 Only what this operator uses is here: one namespace, one controller, no indexers, no
 predicates, no periodic resync (controller-runtime's default SyncPeriod is 10 hours; a relist

@@ -82,11 +82,13 @@ class ApiError(Exception):
 
 
 def is_not_found(err: BaseException) -> bool:
+    """404: the object does not exist (Go: apierrors.IsNotFound)."""
     return isinstance(err, ApiError) and err.status == 404
 
 
 def is_conflict(err: BaseException) -> bool:
-    """409: a stale resourceVersion, a failed precondition, or AlreadyExists."""
+    """409: a stale resourceVersion, a failed precondition, or AlreadyExists (Go:
+    apierrors.IsConflict or apierrors.IsAlreadyExists)."""
     return isinstance(err, ApiError) and err.status == 409
 
 

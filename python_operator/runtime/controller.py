@@ -2,21 +2,23 @@
 controller (pkg/internal/controller) and of its handlers (EnqueueRequestForObject for
 ``For``, EnqueueRequestForOwner with OnlyControllerOwner for ``Owns``).
 
-Events never reach the reconciler: a handler turns each one into a key and adds it to the
-work queue; ``max_concurrent_reconciles`` workers take keys from the queue and call
-``reconcile(key)``. The queue guarantees one reconcile per key at a time, and collapses the
-notifications that arrive meanwhile into one more run.
+Events never reach the reconciler: a handler turns each one into a ``reconcile.Request``
+(namespace, name) and adds it to the work queue; ``max_concurrent_reconciles`` workers take
+requests from the queue and call ``reconcile(req)``. The queue guarantees one reconcile per
+request at a time, and collapses the notifications that arrive meanwhile into one more run.
+Go's queue is a ``workqueue.TypedRateLimitingInterface[reconcile.Request]``; this one is a
+``RateLimitingQueue[Request]``, Request being frozen and so hashable.
 
 After a reconcile (``reconcile_handler``, as in Go):
 
-* raised: ``Reconciler error`` is logged, ``add_rate_limited(key)``, result ``error``;
-* ``requeue_after``: ``forget(key)``, ``add_after(key, requeue_after)``, result ``requeue_after``;
-* ``requeue``: ``add_rate_limited(key)``, result ``requeue``;
-* otherwise: ``forget(key)``, result ``success``.
+* raised: ``Reconciler error`` is logged, ``add_rate_limited(req)``, result ``error``;
+* ``requeue_after``: ``forget(req)``, ``add_after(req, requeue_after)``, result ``requeue_after``;
+* ``requeue``: ``add_rate_limited(req)``, result ``requeue``;
+* otherwise: ``forget(req)``, result ``success``.
 
-Stopping: ``stop()`` makes workers take no new key, shuts the queue down and waits for the
-reconciles in flight. A stopping controller does not drain its queue: the keys left are
-recomputed from the cache by whoever runs next.
+Stopping: ``stop()`` makes workers take no new request, shuts the queue down and waits for
+the reconciles in flight. A stopping controller does not drain its queue: the requests left
+are recomputed from the cache by whoever runs next.
 """
 
 from __future__ import annotations
@@ -27,24 +29,26 @@ import time
 from python_operator.runtime import client as client_
 from python_operator.runtime import informer, metrics, reconcile, workqueue
 from python_operator.runtime import log as log_
+from python_operator.runtime.reconcile import Request
 
 Obj = client_.Obj
 
 
 class EnqueueRequestForObject:
-    """For(resource): an event on an object enqueues that object's key."""
+    """For(resource): an event on an object enqueues a Request for that object (Go:
+    handler.EnqueueRequestForObject)."""
 
-    def __init__(self, queue: workqueue.RateLimitingQueue[str]) -> None:
+    def __init__(self, queue: workqueue.RateLimitingQueue[Request]) -> None:
         self._queue = queue
 
     def on_add(self, obj: Obj) -> None:
-        self._queue.add(_key(obj))
+        self._queue.add(request_for(obj))
 
     def on_update(self, old: Obj, new: Obj) -> None:
-        self._queue.add(_key(new))
+        self._queue.add(request_for(new))
 
     def on_delete(self, obj: Obj) -> None:
-        self._queue.add(_key(obj))
+        self._queue.add(request_for(obj))
 
 
 class EnqueueRequestForOwner:
@@ -53,7 +57,7 @@ class EnqueueRequestForOwner:
     does not matter, as in controller-runtime). On update, the old and the new object's owners
     both are enqueued, so a child that changed hands is seen by both."""
 
-    def __init__(self, queue: workqueue.RateLimitingQueue[str], *, group: str, kind: str) -> None:
+    def __init__(self, queue: workqueue.RateLimitingQueue[Request], *, group: str, kind: str) -> None:
         self._queue = queue
         self._group = group
         self._kind = kind
@@ -76,7 +80,7 @@ class EnqueueRequestForOwner:
         if group != self._group:
             return
         namespace = (obj.get("metadata") or {}).get("namespace", "")
-        self._queue.add(f"{namespace}/{ref.get('name', '')}")
+        self._queue.add(Request(namespace=namespace, name=str(ref.get("name", ""))))
 
 
 def controller_of(obj: Obj) -> Obj | None:
@@ -87,9 +91,11 @@ def controller_of(obj: Obj) -> Obj | None:
     return None
 
 
-def _key(obj: Obj) -> str:
+def request_for(obj: Obj) -> Request:
+    """The Request naming obj: its metadata's namespace and name, "" for either when absent
+    (Go: the Request EnqueueRequestForObject builds from GetNamespace() and GetName())."""
     meta = obj.get("metadata") or {}
-    return f"{meta.get('namespace', '')}/{meta.get('name', '')}"
+    return Request(namespace=str(meta.get("namespace") or ""), name=str(meta.get("name") or ""))
 
 
 class Controller:
@@ -101,10 +107,10 @@ class Controller:
         name: str,
         reconciler: reconcile.Reconciler,
         max_concurrent_reconciles: int = 1,
-        queue: workqueue.RateLimitingQueue[str] | None = None,
+        queue: workqueue.RateLimitingQueue[Request] | None = None,
     ) -> None:
         self.name = name
-        self.queue: workqueue.RateLimitingQueue[str] = (
+        self.queue: workqueue.RateLimitingQueue[Request] = (
             queue
             if queue is not None
             else workqueue.RateLimitingQueue(metrics=metrics.QueueMetrics(name))
@@ -118,9 +124,12 @@ class Controller:
         metrics.init_controller(name)
 
     def for_handler(self) -> EnqueueRequestForObject:
+        """The handler For(resource) routes through: a Request for each object's event."""
         return EnqueueRequestForObject(self.queue)
 
     def owner_handler(self, *, group: str, kind: str) -> EnqueueRequestForOwner:
+        """The handler Owns(resource) routes through: a Request for the controller owner of
+        group and kind, if the object has one."""
         return EnqueueRequestForOwner(self.queue, group=group, kind=kind)
 
     def watch(self, source: informer.Informer, handler: informer.EventHandler) -> None:
@@ -143,7 +152,7 @@ class Controller:
             self._workers.append(worker)
 
     def stop(self, timeout: float | None = None) -> bool:
-        """Take no new key, and wait up to timeout for the reconciles in flight.
+        """Take no new request, and wait up to timeout for the reconciles in flight.
         True if every worker has ended."""
         self._stopping.set()
         self.queue.shutdown()
@@ -158,38 +167,42 @@ class Controller:
             pass
 
     def process_next_work_item(self) -> bool:
-        """Take one key and reconcile it. False when the worker should end."""
-        key, shutdown = self.queue.get()
-        if shutdown or key is None:
+        """Take one request and reconcile it. False when the worker should end (Go:
+        processNextWorkItem)."""
+        req, shutdown = self.queue.get()
+        if shutdown or req is None:
             return False
         try:
             if self._stopping.is_set():
                 return False
-            self.reconcile_handler(key)
+            self.reconcile_handler(req)
         finally:
-            self.queue.done(key)
+            self.queue.done(req)
         return True
 
-    def reconcile_handler(self, key: str) -> None:
+    def reconcile_handler(self, req: Request) -> None:
+        """Reconcile req and requeue it as the result asks (the module docstring's table;
+        Go: reconcileHandler). An exception of the reconciler is logged and counted, never
+        raised."""
         start = time.monotonic()
         try:
             try:
-                result = self._reconciler.reconcile(key)
+                result = self._reconciler.reconcile(req)
             except Exception as err:
-                self.queue.add_rate_limited(key)
+                self.queue.add_rate_limited(req)
                 metrics.RECONCILE_ERRORS.labels(controller=self.name).inc()
                 metrics.RECONCILE_TOTAL.labels(controller=self.name, result="error").inc()
-                self._log.error("Reconciler error", modelservice=key, error=_describe(err))
+                self._log.error("Reconciler error", modelservice=str(req), error=_describe(err))
                 return
             if result.requeue_after.total_seconds() > 0:
-                self.queue.forget(key)
-                self.queue.add_after(key, result.requeue_after)
+                self.queue.forget(req)
+                self.queue.add_after(req, result.requeue_after)
                 metrics.RECONCILE_TOTAL.labels(controller=self.name, result="requeue_after").inc()
             elif result.requeue:
-                self.queue.add_rate_limited(key)
+                self.queue.add_rate_limited(req)
                 metrics.RECONCILE_TOTAL.labels(controller=self.name, result="requeue").inc()
             else:
-                self.queue.forget(key)
+                self.queue.forget(req)
                 metrics.RECONCILE_TOTAL.labels(controller=self.name, result="success").inc()
         finally:
             metrics.RECONCILE_TIME.labels(controller=self.name).observe(time.monotonic() - start)

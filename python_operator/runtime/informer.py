@@ -3,24 +3,36 @@ SharedIndexInformer and of controller-runtime's cache reader.
 
 An ``Informer`` keeps a ``Store`` of one resource in one namespace equal to the API server's,
 and tells its event handlers about every change: ``on_add``, ``on_update(old, new)``,
-``on_delete``. The loop, as in client-go's ``ListAndWatch``:
+``on_delete``. The loop follows client-go's ``ListAndWatch`` (v0.34), with the differences
+named in each step:
 
-1. **List** (no resourceVersion: a consistent read), replace the store, and fire the
+1. **List** (no resourceVersion: a consistent read; client-go's first list asks for
+   resourceVersion "0", which the watch cache may answer), replace the store, and fire the
    difference: ``on_delete`` for keys that are gone, ``on_update`` for keys still there,
    ``on_add`` for new ones. A relist therefore repairs whatever was missed, deletions
    included. The informer has *synced* after its first list.
 2. **Watch** from the list's resourceVersion, with ``timeoutSeconds`` drawn at random in
    ``watch_timeout`` (client-go: 5 to 10 minutes; here 30 to 60 s) and a socket read timeout a
    few seconds above it. A watch that ends normally is restarted from the last
-   resourceVersion seen (bookmarks included). A stalled connection (bytes accepted, none
-   forwarded) hits the read timeout and is restarted the same way. Why shorter than
+   resourceVersion seen (bookmarks included), at once. A stalled connection (bytes accepted,
+   none forwarded) hits the read timeout, which is a failure (step 3): after the backoff delay
+   the watch is restarted from the last resourceVersion seen. Why shorter than
    client-go: Go notices a silent HTTP/2 connection by pinging it (30 s idle + 15 s ping
    timeout); urllib3 speaks HTTP/1.1 and cannot ping, so the read timeout is the only
    detector, and a 30-60 s window keeps the blind time of a stalled watch near Go's.
 3. **410 Gone** (an ``ERROR`` event or the HTTP status: the resourceVersion was compacted
-   away): relist at once. Any other failure: wait with exponential backoff (0.8 s doubling
-   to 30 s, with jitter, as client-go's reflector), then watch again from the same
-   resourceVersion, or list again if the list failed.
+   away): relist at once (client-go relists too, after its backoff delay). Any other
+   failure: wait with exponential backoff, then watch again from the same resourceVersion,
+   or list again if the list failed (client-go relists after most watch failures).
+
+   The backoff (``BACKOFF``, ``_delay``): 0.8 s, doubling per failure, capped at 30 s, each
+   delay times a random factor in [1, 1.2); the count of failures starts again after a watch
+   that ended normally or a 410. client-go's reflector has the same 0.8 s, factor 2 and 30 s
+   cap, but jitter 1.0 (a factor in [1, 2): the delays settle in [30 s, 60 s)) and it starts
+   again from 0.8 s only when 2 minutes have passed since its last backoff
+   (``NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0)`` in reflector.go). The waits
+   are real time (a stop Event's ``wait``): the informer takes no Clock; tests pass
+   ``backoff=(0, 0)``.
 
 Reads (``get``, ``list``) return deep copies, as controller-runtime's cache does: the
 reconciler edits what it reads, and an edit must never leak into the cache other readers see.
@@ -66,8 +78,10 @@ Updates = list[tuple[Obj, Obj]]
 # at once), and how much longer the socket waits for bytes before calling it stalled.
 WATCH_TIMEOUT = (30, 60)
 READ_TIMEOUT_MARGIN = 5.0
-# Backoff after failures, in seconds: initial, cap.
+# Backoff after failures, in seconds: initial, cap. Doubling per failure, times a random
+# factor in [1, 1.2) (BACKOFF_JITTER); see the module docstring for client-go's.
 BACKOFF = (0.8, 30.0)
+BACKOFF_JITTER = 0.2
 
 
 class EventHandler(Protocol):
@@ -137,6 +151,7 @@ def deep_copy(value: object) -> object:
 
 
 def copy_obj(obj: Obj) -> Obj:
+    """deep_copy of a JSON object, typed as one (Go: DeepCopy / DeepCopyObject)."""
     copied = deep_copy(obj)
     assert isinstance(copied, dict)
     return copied
@@ -297,8 +312,11 @@ class Informer:
                 self._stop.wait(delay)
 
     def _delay(self, failures: int) -> float:
+        """Seconds to wait after a failure, failures being how many came before it in a row
+        (0 for the first): the initial backoff doubled that often, capped, times a random
+        factor in [1, 1 + BACKOFF_JITTER)."""
         base = min(self._backoff_max, self._backoff_initial * 2.0 ** min(failures, 30))
-        return base * (1 + 0.2 * self._rng.random())
+        return base * (1 + BACKOFF_JITTER * self._rng.random())
 
     def _list(self) -> None:
         items, resource_version = self._lw.list()

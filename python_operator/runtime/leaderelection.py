@@ -1,5 +1,14 @@
-"""Lease-based leader election: the twin of client-go's tools/leaderelection (v0.34) as
-controller-runtime uses it, with ``LeaderElectionReleaseOnCancel: true``.
+"""Lease-based leader election: the twin of client-go's tools/leaderelection (v0.34), released
+the way go_reference/main.go releases it: on stop, after the workers have stopped, and never
+after a lost renewal.
+
+client-go's ``ReleaseOnCancel`` (controller-runtime's ``LeaderElectionReleaseOnCancel``) is not
+that: its release runs at the end of ``renew`` whatever ended it, a failed renewal included, and
+before the manager hears that leadership ended, so a partitioned leader's workers keep writing
+while it spends up to another renew deadline trying to release (go_reference/leaderelection.go
+tells the story; the Go reference runs with it off and releases from main). Here
+``release_on_stop`` (on by default) releases only when ``stop`` was set, and the manager sets
+it only once its workers have stopped.
 
 Several instances run; only the one holding the Lease runs its workers, so only it writes.
 
@@ -14,9 +23,15 @@ Several instances run; only the one holding the Lease runs its workers, so only 
   left of the deadline, so a stalled connection cannot keep a deposed leader believing it
   leads. Since renew_deadline < lease_duration, a leader gives up before any other instance
   may take over.
-* **Release.** When ``stop`` is set while leading (SIGTERM, after the workers have stopped),
-  write the Lease with an empty holderIdentity and ``leaseDurationSeconds: 1``: a standby
-  takes over at its next retry instead of waiting for the lease to expire.
+* **Release.** When ``run`` ends because ``stop`` was set while leading (the manager sets it on
+  SIGTERM, after the workers have stopped), write the Lease with an empty holderIdentity and
+  ``leaseDurationSeconds: 1`` (client-go's ``release``): a standby takes over at its next
+  retry instead of waiting for the lease to expire. When it ends because a renewal failed,
+  nothing is written: ``on_stopped_leading`` runs at once (the manager exits the process).
+
+Time: ``clock`` (monotonic seconds, ``clock.Clock``) measures the renew deadline and how long
+ago a record was observed; ``wall_clock`` stamps acquireTime and renewTime; the waits between
+attempts are real time (``stop.wait``), whatever the clock.
 
 What ``kubernetes.leaderelection`` (kubernetes 37.0.2) lacked, and why this module replaces it
 rather than wrapping it:
@@ -136,7 +151,12 @@ class LeaseLock:
 
 
 class LeaderElector:
-    """Runs the acquire / renew / release cycle of one candidate; see the module docstring."""
+    """Runs the acquire / renew / release cycle of one candidate; see the module docstring.
+
+    Timings as client-go's LeaderElectionConfig (lease_duration > renew_deadline >
+    1.2 x retry_period, else ValueError, as NewLeaderElector refuses them). on_started_leading
+    is called in run's thread (client-go starts a goroutine) and must return; clock, wall_clock
+    and rng are for tests (see "Time" in the module docstring)."""
 
     def __init__(
         self,
@@ -147,7 +167,7 @@ class LeaderElector:
         retry_period: timedelta,
         on_started_leading: Callable[[], None],
         on_stopped_leading: Callable[[], None],
-        release_on_cancel: bool = True,
+        release_on_stop: bool = True,
         clock: clock_.Clock | None = None,
         wall_clock: Callable[[], datetime] | None = None,
         rng: random.Random | None = None,
@@ -162,7 +182,7 @@ class LeaderElector:
         self._retry_period = retry_period.total_seconds()
         self._on_started_leading = on_started_leading
         self._on_stopped_leading = on_stopped_leading
-        self._release_on_cancel = release_on_cancel
+        self._release_on_stop = release_on_stop
         self._clock: clock_.Clock = clock if clock is not None else clock_.RealClock()
         self._wall_clock = wall_clock if wall_clock is not None else (lambda: datetime.now(UTC))
         self._rng = rng if rng is not None else random.Random()
@@ -174,14 +194,17 @@ class LeaderElector:
 
     # ------------------------------------------------------------------ public
     def is_leader(self) -> bool:
+        """Whether the record last observed names this instance (client-go's IsLeader)."""
         with self._observed_lock:
             return self._observed.holder_identity == self._lock.identity
 
     def run(self, stop: threading.Event) -> None:
-        """Acquire, lead, renew until stop is set or renewal fails; release if stopped.
+        """Acquire, lead, renew until stop is set or renewal fails; release (when
+        release_on_stop) only if stop was set, never after a failed renewal.
 
-        on_started_leading runs once the Lease is held; on_stopped_leading once leadership
-        ends for any reason (it is not called if stop is set before the Lease is held).
+        on_started_leading runs once the Lease is held, in this thread; on_stopped_leading
+        once leadership ends for any reason, after the release (it is not called if stop is
+        set before the Lease is held; client-go calls OnStoppedLeading then too).
         """
         if not self._acquire(stop):
             return
@@ -189,12 +212,16 @@ class LeaderElector:
             self._on_started_leading()
             self._renew(stop)
         finally:
-            if stop.is_set() and self._release_on_cancel:
+            if stop.is_set() and self._release_on_stop:
                 self.release()
             self._on_stopped_leading()
 
     def release(self) -> bool:
-        """Give the Lease up (empty holder, 1 s duration) if this instance holds it."""
+        """Give the Lease up (empty holder, 1 s duration, leaseTransitions kept) if this
+        instance holds it, as client-go's release does: read the Lease, then, if the last
+        record observed names this instance, update it. True when released or not held;
+        False (logged) when the read or the update failed. Each request is bounded by the
+        renew deadline."""
         try:
             old = self._lock.get(timeout=self._renew_deadline)
         except Exception as err:

@@ -22,6 +22,9 @@ _LEVELS = {logging.DEBUG: "debug", logging.INFO: "info", logging.WARNING: "warn"
 
 
 class JSONFormatter(logging.Formatter):
+    """One JSON object per record: level, ts (epoch seconds), logger, msg and the record's
+    fields, as controller-runtime's zap JSON encoder writes them (CONTRACT.md, "Process")."""
+
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
             "level": _LEVELS.get(record.levelno, "error"),
@@ -73,6 +76,7 @@ class Logger:
 
 
 def get_logger(name: str) -> Logger:
+    """The Logger called name, with no fields yet (Go: ctrl.Log.WithName(name))."""
     return Logger(logging.getLogger(name))
 
 

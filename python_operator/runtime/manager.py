@@ -8,9 +8,12 @@
 3. without leader election, start the controllers' workers; with it, start them when the
    Lease is acquired;
 4. on ``stop()`` (SIGTERM/SIGINT): stop the workers and wait for the reconciles in flight
-   (up to ``graceful_shutdown_timeout``), *then* release the Lease, so that no write of this
-   instance can land after another instance has started leading; stop the Event
-   broadcaster last (``get_event_recorder_for``).
+   (up to ``graceful_shutdown_timeout``), *then* stop the elector, which releases the Lease
+   (``release_on_stop``), so that no write of this instance can land after another instance
+   has started leading; if the workers did not stop in time the Lease is not released but
+   left to expire, and the exit code is 1. Stop the Event broadcaster last
+   (``get_event_recorder_for``). The Go reference does the same from main.go
+   (LeaderElectionReleaseOnCancel off, releaseLease after mgr.Start has returned).
 
 Losing the Lease (renewal failed within the renew deadline) ends the process at once with
 exit code 1, as controller-runtime does ("leader election lost", graceful shutdown skipped):
@@ -37,6 +40,10 @@ EXIT_LEADER_ELECTION_LOST = 1
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class LeaderElectionOptions:
+    """Where the Lease is and how it is held (Go: the LeaderElection* fields of ctrl.Options;
+    CONTRACT.md, "Process"): Lease namespace/name, this instance's identity, and the three
+    timings, which the LeaderElector checks (ValueError)."""
+
     namespace: str
     name: str
     identity: str
@@ -70,6 +77,10 @@ class Cache:
 
 
 class Manager:
+    """Runs one process's caches, endpoints, leader election and controllers; see the module
+    docstring. ``metrics_bind_address`` and ``health_probe_bind_address`` are host:port or
+    "0" (off); ``leader_election`` None runs the controllers at once, without a Lease."""
+
     def __init__(
         self,
         *,
@@ -182,7 +193,7 @@ class Manager:
             retry_period=opts.retry_period,
             on_started_leading=self._start_controllers,
             on_stopped_leading=self._on_stopped_leading,
-            release_on_cancel=True,
+            release_on_stop=True,
         )
 
     def _on_stopped_leading(self) -> None:

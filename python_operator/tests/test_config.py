@@ -1,5 +1,6 @@
 """The process configuration: CONTRACT.md defaults, and errors that name the variable and the
-fix."""
+fix. Go twins: TestConfig* in go_reference/controller_unit_test.go, same names in CamelCase
+(test_config_missing_kubeconfig has none: Go reads KUBECONFIG through ctrl.GetConfig)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def kubeconfig(tmp_path: Path) -> str:
     return str(path)
 
 
-def test_defaults(kubeconfig: str) -> None:
+def test_config_defaults(kubeconfig: str) -> None:
     cfg = config_from_env({"KUBECONFIG": kubeconfig})
     assert cfg.watch_namespace == "modeldock-lab"
     assert cfg.leader_election is False
@@ -32,7 +33,7 @@ def test_defaults(kubeconfig: str) -> None:
     assert cfg.max_concurrent_reconciles == 1
 
 
-def test_values_and_fractional_seconds(kubeconfig: str) -> None:
+def test_config_values_and_fractional_seconds(kubeconfig: str) -> None:
     cfg = config_from_env(
         {
             "KUBECONFIG": kubeconfig,
@@ -67,21 +68,21 @@ def test_values_and_fractional_seconds(kubeconfig: str) -> None:
         ("HEALTH_PROBE_BIND_ADDRESS", "localhost:http", "host:port"),
     ],
 )
-def test_bad_value_names_variable_and_fix(kubeconfig: str, name: str, value: str, fix: str) -> None:
+def test_config_bad_value_names_variable_and_fix(kubeconfig: str, name: str, value: str, fix: str) -> None:
     with pytest.raises(ConfigError) as err:
         config_from_env({"KUBECONFIG": kubeconfig, name: value})
     assert f"{name}={value!r}" in str(err.value)
     assert fix in str(err.value)
 
 
-def test_missing_kubeconfig() -> None:
+def test_config_missing_kubeconfig() -> None:
     with pytest.raises(ConfigError, match="KUBECONFIG is not set"):
         config_from_env({})
     with pytest.raises(ConfigError, match="no such file"):
         config_from_env({"KUBECONFIG": "/nonexistent/kubeconfig"})
 
 
-def test_leader_election_timings_are_checked(kubeconfig: str) -> None:
+def test_config_leader_election_timings_are_checked(kubeconfig: str) -> None:
     env = {"KUBECONFIG": kubeconfig, "LEADER_ELECTION": "true"}
     with pytest.raises(ConfigError, match="LEASE_DURATION=10s must be greater than RENEW_DEADLINE"):
         config_from_env({**env, "LEASE_DURATION": "10"})

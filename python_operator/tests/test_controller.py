@@ -1,6 +1,11 @@
 """The reconciler's pure parts (desired objects, mutate, conditions, status) and its steps,
 on plain data. Live objects in data/ were read from a real API server (managedFields
-dropped): they carry every field the server defaults, which mutate must leave alone."""
+dropped): they carry every field the server defaults, which mutate must leave alone.
+
+A test with a Go twin has its name: test_status_child_conflict_zeroes_replicas is
+TestStatusChildConflictZeroesReplicas in go_reference/controller_unit_test.go, the test_events_*
+are TestEvents* in go_reference/events_unit_test.go, the test_reconcile_* and test_finalize_*
+are TestReconcile* and TestFinalize* in go_reference/reconcile_unit_test.go."""
 
 from __future__ import annotations
 
@@ -14,11 +19,14 @@ import pytest
 from python_operator import controller
 from python_operator.runtime import client as client_
 from python_operator.runtime import events, informer
-from python_operator.runtime.reconcile import Result
+from python_operator.runtime.reconcile import Request, Result
 
 Obj = dict[str, Any]
 DATA = Path(__file__).parent / "data"
 T0 = datetime(2026, 1, 2, 3, 4, 5, 678000, tzinfo=UTC)
+# The ModelService of data/live_*.json, and the one model_service() builds.
+OPT = Request(namespace="pyop-a", name="opt")
+LAB_OPT = Request(namespace="lab", name="opt")
 
 
 def load(name: str) -> Obj:
@@ -151,8 +159,8 @@ def test_read_spec_rejects_wrong_types(bad: Obj) -> None:
     "mutate, desired_index", [(controller.mutate_deployment, 0), (controller.mutate_service, 1)]
 )
 def test_mutate_of_bare_object_builds_the_desired_object(mutate: Any, desired_index: int) -> None:
-    """Go's CreateOrUpdate creates mutate(empty object); Python creates the desired object.
-    Both must be the same object."""
+    """mutate sets every field the ModelService decides: applied to an object that has only
+    a name, it builds the desired object (what controllerutil.CreateOrUpdate would create)."""
     desired = desired_pair(model_service(args=["-x"]))[desired_index]
     bare = {
         "apiVersion": desired["apiVersion"],
@@ -420,6 +428,21 @@ def test_status_appends_owned_conditions_after_foreign_ones() -> None:
     assert status["conditions"][0] == audited
 
 
+def test_status_unchanged_condition_keeps_its_stored_spelling() -> None:
+    """A lastTransitionTime another client wrote another way (fractional seconds, an offset)
+    stays as written while its condition's status holds: re-encoding it would be a write that
+    changes nothing (CONTRACT.md, "Status")."""
+    ms = model_service()
+    spec = controller.read_spec(ms)
+    stored = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
+    stored["conditions"][0]["lastTransitionTime"] = "2026-01-02T04:04:05.250+01:00"
+    ms["status"] = stored
+    again = controller.compute_status(
+        ms, spec, deployment_with_status(), "", T0 + timedelta(hours=1)
+    )
+    assert again == stored
+
+
 # ---------------------------------------------------------------------- reconcile steps
 class World:
     """Plain data standing in for the cache (reader) and a recorder of writes (writer).
@@ -488,7 +511,7 @@ def reconciler(world: World, live: World | None = None) -> controller.ModelServi
 
 def test_reconcile_gone_modelservice_does_nothing() -> None:
     world = World()
-    assert reconciler(world).reconcile("lab/opt") == Result()
+    assert reconciler(world).reconcile(LAB_OPT) == Result()
     assert world.writes == []
 
 
@@ -496,7 +519,7 @@ def test_reconcile_new_modelservice_writes_finalizer_children_status() -> None:
     ms = model_service()
     ms["metadata"]["finalizers"] = []
     world = World(ms)
-    assert reconciler(world).reconcile("lab/opt") == Result()
+    assert reconciler(world).reconcile(LAB_OPT) == Result()
     assert world.verbs() == [
         ("update", "ModelService"),
         ("create", "Deployment"),
@@ -512,7 +535,7 @@ def test_reconcile_new_modelservice_writes_finalizer_children_status() -> None:
 
 def test_reconcile_converged_world_makes_no_write() -> None:
     world = World(*live_world())
-    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert reconciler(world).reconcile(OPT) == Result()
     assert world.writes == []
 
 
@@ -520,7 +543,7 @@ def test_reconcile_repairs_hand_edited_deployment_and_deleted_service() -> None:
     ms, dep, _ = live_world()
     dep["spec"]["replicas"] = 7
     world = World(ms, dep)
-    reconciler(world).reconcile("pyop-a/opt")
+    reconciler(world).reconcile(OPT)
     assert world.verbs() == [("update", "Deployment"), ("create", "Service")]
     updated = world.writes[0][2]
     assert updated["spec"]["replicas"] == 1
@@ -533,7 +556,7 @@ def test_reconcile_foreign_deployment_is_not_adopted() -> None:
     dep["metadata"]["ownerReferences"] = []
     world = World(ms, dep)
     # Polled: the foreign child's events never map to this ModelService.
-    assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=5))
+    assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=5))
     assert world.verbs() == [("update_status", "ModelService")]
     message = 'Deployment "opt" exists and is not controlled by this ModelService'
     assert conditions_of(world.writes[0][2]["status"]) == [
@@ -546,20 +569,20 @@ def test_reconcile_foreign_service_is_not_adopted() -> None:
     ms, dep, svc = live_world()
     svc["metadata"]["ownerReferences"][0]["uid"] = "someone-else"
     world = World(ms, dep, svc)
-    assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=5))
+    assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=5))
     assert world.verbs() == [("update_status", "ModelService")]
     assert world.writes[0][2]["status"]["conditions"][0]["message"] == (
         'Service "opt" exists and is not controlled by this ModelService'
     )
 
 
-def test_reconcile_write_conflict_is_raised_not_retried() -> None:
+def test_reconcile_write_conflict_is_not_retried() -> None:
     ms, dep, _ = live_world()
     dep["spec"]["replicas"] = 7
     world = World(ms, dep)
     world.fail_with = client_.ApiError(409, "Conflict", "the object has been modified")
     with pytest.raises(client_.ApiError):
-        reconciler(world).reconcile("pyop-a/opt")
+        reconciler(world).reconcile(OPT)
     # Sent once and refused: the 409 goes back to the queue, the write is not resent.
     assert [(verb, kind) for verb, kind, _ in world.attempts] == [("update", "Deployment")]
     assert world.writes == []
@@ -573,7 +596,7 @@ def deleting(ms: Obj) -> Obj:
 def test_finalize_deletes_own_children_with_uid_precondition_then_waits() -> None:
     ms, dep, svc = live_world()
     world = World(deleting(ms), dep, svc)
-    result = reconciler(world).reconcile("pyop-a/opt")
+    result = reconciler(world).reconcile(OPT)
     assert result == Result(requeue_after=timedelta(seconds=1))
     assert world.verbs() == [("delete", "Deployment"), ("delete", "Service")]
     assert [w[2]["metadata"]["uid"] for w in world.writes] == [
@@ -586,7 +609,7 @@ def test_finalize_deletes_own_children_with_uid_precondition_then_waits() -> Non
 def test_finalize_removes_finalizer_when_children_are_gone() -> None:
     ms, _, _ = live_world()
     world = World(deleting(ms))
-    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert reconciler(world).reconcile(OPT) == Result()
     assert world.verbs() == [("update", "ModelService")]
     assert world.writes[0][2]["metadata"].get("finalizers") == []
 
@@ -596,7 +619,7 @@ def test_finalize_leaves_replaced_child_alone() -> None:
     dep["metadata"]["ownerReferences"][0]["uid"] = "another-modelservice"
     svc["metadata"]["ownerReferences"] = []
     world = World(deleting(ms), dep, svc)
-    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert reconciler(world).reconcile(OPT) == Result()
     assert world.verbs() == [("update", "ModelService")]
 
 
@@ -604,7 +627,7 @@ def test_finalize_without_finalizer_does_nothing() -> None:
     ms, dep, _ = live_world()
     ms["metadata"]["finalizers"] = []
     world = World(deleting(ms), dep)
-    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert reconciler(world).reconcile(OPT) == Result()
     assert world.writes == []
 
 
@@ -612,7 +635,7 @@ def test_finalize_reads_children_live_not_from_a_lagging_cache() -> None:
     ms, dep, svc = live_world()
     cache = World(deleting(ms))  # has not seen this process's own creates yet
     api_server = World(deleting(informer.copy_obj(ms)), dep, svc)
-    result = reconciler(cache, live=api_server).reconcile("pyop-a/opt")
+    result = reconciler(cache, live=api_server).reconcile(OPT)
     assert result == Result(requeue_after=timedelta(seconds=1))
     assert cache.verbs() == [("delete", "Deployment"), ("delete", "Service")]
 
@@ -621,7 +644,7 @@ def test_finalize_orphan_policy_deletes_no_child_and_keeps_other_finalizers() ->
     ms, dep, svc = live_world()
     ms["metadata"]["finalizers"] = ["example.com/audit", "orphan", controller.FINALIZER_NAME]
     world = World(deleting(ms), dep, svc)
-    assert reconciler(world).reconcile("pyop-a/opt") == Result()
+    assert reconciler(world).reconcile(OPT) == Result()
     assert world.verbs() == [("update", "ModelService")]
     assert world.writes[0][2]["metadata"]["finalizers"] == ["example.com/audit", "orphan"]
 
@@ -630,10 +653,10 @@ def test_finalize_foreground_policy_cleans_up_and_keeps_its_finalizer() -> None:
     ms, dep, svc = live_world()
     ms["metadata"]["finalizers"] = ["foregroundDeletion", controller.FINALIZER_NAME]
     world = World(deleting(ms), dep, svc)
-    assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=1))
+    assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=1))
     assert world.verbs() == [("delete", "Deployment"), ("delete", "Service")]
     gone = World(deleting(ms))
-    assert reconciler(gone).reconcile("pyop-a/opt") == Result()
+    assert reconciler(gone).reconcile(OPT) == Result()
     assert gone.writes[0][2]["metadata"]["finalizers"] == ["foregroundDeletion"]
 
 
@@ -641,19 +664,19 @@ def test_finalize_waits_for_a_child_that_is_already_deleting() -> None:
     ms, dep, _ = live_world()
     dep["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
     world = World(deleting(ms), dep)
-    assert reconciler(world).reconcile("pyop-a/opt") == Result(requeue_after=timedelta(seconds=1))
+    assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=1))
     assert world.writes == []
 
 
 # ---------------------------------------------------------------------- events
-def recorded(world: World, key: str = "pyop-a/opt") -> list[str]:
-    """The Events one reconcile of key records, as FakeRecorder strings; exceptions are the
+def recorded(world: World, req: Request = OPT) -> list[str]:
+    """The Events one reconcile of req records, as FakeRecorder strings; exceptions are the
     queue's business and are swallowed here."""
     recorder = events.FakeRecorder()
     r = controller.ModelServiceReconciler(reader=world, writer=world, live=world,
                                           now=lambda: T0, recorder=recorder)
     try:
-        r.reconcile(key)
+        r.reconcile(req)
     except client_.ApiError:
         pass
     return recorder.events
@@ -662,13 +685,13 @@ def recorded(world: World, key: str = "pyop-a/opt") -> list[str]:
 def test_events_for_the_children_a_new_modelservice_gets() -> None:
     ms = model_service()
     ms["metadata"]["finalizers"] = []
-    assert recorded(World(ms), "lab/opt") == [
+    assert recorded(World(ms), LAB_OPT) == [
         'Normal CreatedDeployment Created Deployment "opt"',
         'Normal CreatedService Created Service "opt"',
     ]
 
 
-def test_no_event_when_nothing_changes() -> None:
+def test_events_none_when_nothing_changes() -> None:
     assert recorded(World(*live_world())) == []
 
 
@@ -681,12 +704,17 @@ def test_events_for_repairs() -> None:
     ]
 
 
-def test_child_conflict_is_a_warning_with_the_condition_message() -> None:
+def test_events_child_conflict_is_a_warning_every_time_it_is_found() -> None:
+    """With the condition's message; the recorder, not the reconciler, folds the repeats into
+    one Event."""
     ms, dep, _ = live_world()
     dep["metadata"]["ownerReferences"] = []
-    assert recorded(World(ms, dep)) == [
-        'Warning ChildConflict Deployment "opt" exists and is not controlled by this ModelService'
-    ]
+    world = World(ms, dep)
+    for _ in range(2):
+        assert recorded(world) == [
+            'Warning ChildConflict Deployment "opt" exists and is not controlled by this'
+            " ModelService"
+        ]
 
 
 @pytest.mark.parametrize(
@@ -698,7 +726,7 @@ def test_child_conflict_is_a_warning_with_the_condition_message() -> None:
         ("status", 'Warning FailedUpdate Failed to update status of ModelService "opt": refused'),
     ],
 )
-def test_a_failed_write_is_a_warning_with_the_error(edit: str, warning: str) -> None:
+def test_events_a_failed_write_is_a_warning_with_the_error(edit: str, warning: str) -> None:
     ms, dep, svc = live_world()
     world = {
         "finalizer": lambda: World(dict(ms, metadata=dict(ms["metadata"], finalizers=[]))),
@@ -721,7 +749,7 @@ def test_events_for_cleanup() -> None:
     ]
 
 
-def test_a_child_already_gone_is_no_failure_but_a_refused_delete_is() -> None:
+def test_events_a_child_already_gone_is_no_failure_but_a_refused_delete_is() -> None:
     ms, dep, svc = live_world()
     gone = World(deleting(ms), dep, svc)
     gone.fail_with = client_.ApiError(404, "NotFound", "not found")
@@ -734,9 +762,18 @@ def test_a_child_already_gone_is_no_failure_but_a_refused_delete_is() -> None:
 
 
 @pytest.mark.parametrize("reason", ["Conflict", "AlreadyExists"])
-def test_a_409_is_no_warning_the_next_reconcile_recomputes(reason: str) -> None:
+def test_events_a_409_is_no_warning_the_next_reconcile_recomputes(reason: str) -> None:
     ms, dep, _ = live_world()
     dep["spec"]["replicas"] = 7
     world = World(ms, dep)
     world.fail_with = client_.ApiError(409, reason, "the object has been modified")
     assert recorded(world) == []
+
+
+def test_events_without_a_recorder_nothing_is_recorded_and_nothing_breaks() -> None:
+    ms = model_service()
+    ms["metadata"]["finalizers"] = []
+    world = World(ms)
+    r = controller.ModelServiceReconciler(reader=world, writer=world, live=world, now=lambda: T0)
+    assert r.reconcile(LAB_OPT) == Result()
+    assert isinstance(r.recorder, events.NullRecorder)

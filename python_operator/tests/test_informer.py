@@ -4,6 +4,7 @@ stop event when it has nothing more to say, so no test waits on a clock."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -253,3 +254,22 @@ def test_handler_added_late_is_replayed_the_store() -> None:
     late = Recorder()
     inf.add_event_handler(late)
     assert late.events == [("add", "a"), ("add", "b")]
+
+
+def test_backoff_doubles_from_0_8_s_to_30_s_times_a_factor_below_1_2() -> None:
+    """The numbers the module docstring gives: 0.8 s doubling per failure, capped at 30 s,
+    times a random factor in [1, 1.2) (client-go's reflector: the same 0.8 s, 2 and 30 s, but a
+    factor in [1, 2))."""
+
+    class Fixed(random.Random):
+        def __init__(self, value: float) -> None:
+            super().__init__()
+            self.value = value
+
+        def random(self) -> float:
+            return self.value
+
+    low = informer.Informer(Script([], []), name="x", rng=Fixed(0.0))
+    assert [round(low._delay(n), 3) for n in range(8)] == [0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 30, 30]
+    high = informer.Informer(Script([], []), name="x", rng=Fixed(0.999999))
+    assert 35.99 < high._delay(40) < 36.0

@@ -221,6 +221,41 @@ def test_run_stops_leading_when_renewal_fails_within_deadline() -> None:
     assert lease.record is not None and lease.record.holder_identity == "a"
 
 
+def test_run_releases_on_stop_not_after_a_lost_renewal() -> None:
+    """client-go's ReleaseOnCancel would release after the failed renewal too (its release
+    runs at the end of renew, whatever ended it); this elector calls release only when stop
+    was set."""
+
+    class Counting(leaderelection.LeaderElector):
+        releases = 0
+
+        def release(self) -> bool:
+            Counting.releases += 1
+            return super().release()
+
+    for lose in (True, False):
+        Counting.releases = 0
+        lease, started, stop = Lease(), threading.Event(), threading.Event()
+        a = Counting(
+            lock=MemoryLock(lease, "a"),
+            lease_duration=timedelta(seconds=0.2),
+            renew_deadline=timedelta(seconds=0.1),
+            retry_period=timedelta(seconds=0.01),
+            on_started_leading=started.set,
+            on_stopped_leading=lambda: None,
+        )
+        t = threading.Thread(target=a.run, args=(stop,))
+        t.start()
+        assert started.wait(10)
+        if lose:
+            lease.broken = True
+        else:
+            stop.set()
+        t.join(10)
+        assert not t.is_alive()
+        assert Counting.releases == (0 if lose else 1), f"lose={lose}"
+
+
 def test_one_attempt_spends_at_most_its_timeout_over_all_requests() -> None:
     """The fast-path update and the fallback read share one budget: a stalled connection
     cannot stretch one renewal attempt past the renew deadline."""

@@ -7,9 +7,10 @@ from datetime import timedelta
 from typing import Any
 
 from python_operator.runtime import clock, controller, informer, metrics, workqueue
-from python_operator.runtime.reconcile import Result
+from python_operator.runtime.reconcile import Request, Result
 
 Obj = dict[str, Any]
+OPT = Request(namespace="lab", name="opt")
 
 
 def child(*refs: Obj) -> Obj:
@@ -32,21 +33,22 @@ def ref(
     }
 
 
-def drain(q: workqueue.Queue[str]) -> list[str]:
+def drain(q: workqueue.Queue[Request]) -> list[str]:
+    """The requests queued now, in order, as ``namespace/name``."""
     items = []
     while q.len():
         item, _ = q.get()
         assert item is not None
-        items.append(item)
+        items.append(str(item))
         q.done(item)
     return items
 
 
-def new_queue(fake: clock.FakeClock | None = None) -> workqueue.RateLimitingQueue[str]:
+def new_queue(fake: clock.FakeClock | None = None) -> workqueue.RateLimitingQueue[Request]:
     return workqueue.RateLimitingQueue(clock=fake or clock.FakeClock())
 
 
-def test_for_enqueues_the_object_key() -> None:
+def test_for_enqueues_a_request_for_the_object() -> None:
     q = new_queue()
     handler = controller.EnqueueRequestForObject(q)
     ms = {"metadata": {"namespace": "lab", "name": "opt"}}
@@ -80,8 +82,8 @@ class Scripted:
         self.outcomes = list(outcomes)
         self.keys: list[str] = []
 
-    def reconcile(self, key: str) -> Result:
-        self.keys.append(key)
+    def reconcile(self, req: Request) -> Result:
+        self.keys.append(str(req))
         outcome = self.outcomes.pop(0)
         if isinstance(outcome, Exception):
             raise outcome
@@ -100,9 +102,9 @@ def test_error_is_requeued_with_backoff_then_forgotten_on_success() -> None:
     q = new_queue(fake)
     reconciler = Scripted(KeyError("unexpected object"), RuntimeError("again"), Result())
     ctrl = controller.Controller(name="t-error", reconciler=reconciler, queue=q)
-    q.add("lab/opt")
+    q.add(OPT)
     assert ctrl.process_next_work_item()
-    assert q.len() == 0 and q.num_requeues("lab/opt") == 1
+    assert q.len() == 0 and q.num_requeues(OPT) == 1
     fake.step(0.005)
     assert ctrl.process_next_work_item()
     assert q.len() == 0
@@ -110,7 +112,7 @@ def test_error_is_requeued_with_backoff_then_forgotten_on_success() -> None:
     assert q.len() == 0  # second failure waits 10 ms
     fake.step(0.001)
     assert ctrl.process_next_work_item()
-    assert q.num_requeues("lab/opt") == 0
+    assert q.num_requeues(OPT) == 0
     assert counts("t-error") == {"success": 1, "error": 2, "requeue": 0, "requeue_after": 0}
     assert metrics.RECONCILE_ERRORS.labels(controller="t-error")._value.get() == 2
 
@@ -120,7 +122,7 @@ def test_requeue_after_waits_exactly_without_backoff() -> None:
     q = new_queue(fake)
     reconciler = Scripted(Result(requeue_after=timedelta(seconds=1)), Result())
     ctrl = controller.Controller(name="t-after", reconciler=reconciler, queue=q)
-    q.add("lab/opt")
+    q.add(OPT)
     ctrl.process_next_work_item()
     fake.step(0.999)
     assert q.len() == 0
@@ -137,9 +139,9 @@ def test_requeue_uses_rate_limited_backoff() -> None:
     ctrl = controller.Controller(
         name="t-requeue", reconciler=Scripted(Result(requeue=True)), queue=q
     )
-    q.add("lab/opt")
+    q.add(OPT)
     ctrl.process_next_work_item()
-    assert q.num_requeues("lab/opt") == 1
+    assert q.num_requeues(OPT) == 1
     assert counts("t-requeue")["requeue"] == 1
 
 
@@ -153,9 +155,9 @@ def test_stop_ends_workers_without_draining_the_queue() -> None:
     assert ctrl.stop(timeout=10)  # idle workers end at once
     q2 = new_queue()
     ctrl2 = controller.Controller(name="t-stop2", reconciler=reconciler, queue=q2)
-    q2.add("lab/a")
+    q2.add(Request(namespace="lab", name="a"))
     ctrl2.stop(timeout=0)
-    # A key still queued is handed out after shutdown, but a stopping worker does not
+    # A request still queued is handed out after shutdown, but a stopping worker does not
     # reconcile it: whoever runs next recomputes it from the cache.
     assert not ctrl2.process_next_work_item()
     assert reconciler.keys == []
@@ -183,3 +185,15 @@ def test_standby_queue_stays_empty_until_start() -> None:
     assert q.len() == 0
     ctrl.start()
     assert drain(q) == ["lab/opt"]
+
+
+def test_request_is_hashable_and_prints_as_namespaced_name() -> None:
+    """reconcile.Request as Go's: equal requests are one queue item, and str() is
+    types.NamespacedName.String(), separator included even without a namespace."""
+    assert Request("lab", "opt") == OPT and hash(Request("lab", "opt")) == hash(OPT)
+    assert len({OPT, Request("lab", "opt"), Request("lab", "other")}) == 2
+    assert str(OPT) == "lab/opt"
+    assert str(Request(namespace="", name="cluster-scoped")) == "/cluster-scoped"
+    q = new_queue()
+    controller.EnqueueRequestForObject(q).on_add({"metadata": {"name": "no-namespace"}})
+    assert drain(q) == ["/no-namespace"]

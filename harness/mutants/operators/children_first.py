@@ -19,25 +19,25 @@ from __future__ import annotations
 
 from harness import mutants
 from python_operator import controller
-from python_operator.runtime.reconcile import Result
+from python_operator.runtime import controllerutil
+from python_operator.runtime.reconcile import Request, Result
 
 
 class ChildrenFirstReconciler(controller.ModelServiceReconciler):
-    def reconcile(self, key: str) -> Result:
-        namespace, _, name = key.partition("/")
-        ms = self.reader.get(controller.MODELSERVICES, namespace, name)
+    def reconcile(self, req: Request) -> Result:
+        ms = self.reader.get(controller.MODELSERVICES, req.namespace, req.name)
         if (ms is not None and not ms["metadata"].get("deletionTimestamp")
-                and controller.FINALIZER_NAME not in controller.finalizers(ms)):
+                and not controllerutil.contains_finalizer(ms, controller.FINALIZER_NAME)):
             # The mutant: the children first; the real reconcile then adds the finalizer.
             spec = controller.read_spec(ms)
-            rlog = controller.log.with_values(modelservice=key)
+            rlog = controller.log.with_values(modelservice=str(req))
             _, conflict = self.ensure_child(ms, controller.desired_deployment(ms, spec),
                                             controller.DEPLOYMENTS,
                                             controller.mutate_deployment, rlog)
             if not conflict:
                 self.ensure_child(ms, controller.desired_service(ms, spec), controller.SERVICES,
                                   controller.mutate_service, rlog)
-        return super().reconcile(key)
+        return super().reconcile(req)
 
 
 PATCHES = (mutants.Patch(controller, "ModelServiceReconciler", ChildrenFirstReconciler),)

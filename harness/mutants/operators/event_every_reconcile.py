@@ -21,14 +21,13 @@ from __future__ import annotations
 from harness import mutants
 from python_operator import controller
 from python_operator.runtime import events
-from python_operator.runtime.reconcile import Result
+from python_operator.runtime.reconcile import Request, Result
 
 
 class ReconciledEventReconciler(controller.ModelServiceReconciler):
-    def reconcile(self, key: str) -> Result:
-        result = super().reconcile(key)
-        namespace, _, name = key.partition("/")
-        ms = self.reader.get(controller.MODELSERVICES, namespace, name)
+    def reconcile(self, req: Request) -> Result:
+        result = super().reconcile(req)
+        ms = self.reader.get(controller.MODELSERVICES, req.namespace, req.name)
         if ms is not None:
             # The mutant: an Event for every reconcile that did not fail.
             self.recorder.event(ms, events.NORMAL, "Reconciled", "ModelService reconciled")

@@ -20,18 +20,17 @@ from __future__ import annotations
 from harness import mutants
 from python_operator import controller
 from python_operator.runtime import client as client_
+from python_operator.runtime import controllerutil
 from python_operator.runtime import log as log_
 from python_operator.runtime.reconcile import Result
 
 
 class FinalizerFirstReconciler(controller.ModelServiceReconciler):
     def finalize(self, ms: controller.Obj, rlog: log_.Logger) -> Result:
-        if controller.FINALIZER_NAME not in controller.finalizers(ms):
+        if not controllerutil.contains_finalizer(ms, controller.FINALIZER_NAME):
             return Result()
         # The mutant: the finalizer goes first; the object is gone once this returns.
-        ms["metadata"]["finalizers"] = [
-            f for f in controller.finalizers(ms) if f != controller.FINALIZER_NAME
-        ]
+        controllerutil.remove_finalizer(ms, controller.FINALIZER_NAME)
         self.writer.update(controller.MODELSERVICES, ms)
         rlog.info("Removed finalizer")
         namespace, name = ms["metadata"]["namespace"], ms["metadata"]["name"]

@@ -26,7 +26,7 @@ from kubernetes import client as k8s
 from harness import mutants
 from python_operator import __main__ as operator_main
 from python_operator import controller
-from python_operator.runtime.reconcile import Result
+from python_operator.runtime.reconcile import Request, Result
 
 
 class ReadsNamespaceReconciler(controller.ModelServiceReconciler):
@@ -37,11 +37,10 @@ class ReadsNamespaceReconciler(controller.ModelServiceReconciler):
             k8s.CoreV1Api(operator_main.new_api_client(kubeconfig)) if kubeconfig else None
         )
 
-    def reconcile(self, key: str) -> Result:
-        namespace = key.partition("/")[0]
-        if self.namespace_terminating(namespace):
+    def reconcile(self, req: Request) -> Result:
+        if self.namespace_terminating(req.namespace):
             return Result()
-        return super().reconcile(key)
+        return super().reconcile(req)
 
     def namespace_terminating(self, namespace: str) -> bool:
         """The mutant: a cluster-scoped read; any failure counts as "not terminating"."""

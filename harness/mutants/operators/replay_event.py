@@ -27,9 +27,9 @@ from harness import mutants
 from python_operator import controller
 from python_operator.runtime import client as client_
 from python_operator.runtime import controller as controller_
-from python_operator.runtime import informer, workqueue
+from python_operator.runtime import controllerutil, informer, workqueue
 from python_operator.runtime import log as log_
-from python_operator.runtime.reconcile import Result
+from python_operator.runtime.reconcile import Request, Result
 
 Obj = controller.Obj
 ADDED, SPEC_MODIFIED, DELETING, CHILD_DELETED = "ADDED", "MODIFIED", "DELETING", "CHILD-DELETED"
@@ -41,18 +41,18 @@ INTENTS: dict[str, tuple[str, Obj]] = {}
 LAST_SEEN: dict[str, Obj] = {}
 
 
-def remember(queue: workqueue.RateLimitingQueue[str], what: str, ms: Obj) -> None:
+def remember(queue: workqueue.RateLimitingQueue[Request], what: str, ms: Obj) -> None:
     key = informer.key_of(ms)
     with _lock:
         INTENTS[key] = (what, ms)
         LAST_SEEN[key] = ms
-    queue.add(key)
+    queue.add(controller_.request_for(ms))
 
 
 class RememberEvent:
     """For(ModelService): remember what happened, then enqueue the key."""
 
-    def __init__(self, queue: workqueue.RateLimitingQueue[str]) -> None:
+    def __init__(self, queue: workqueue.RateLimitingQueue[Request]) -> None:
         self._queue = queue
 
     def on_add(self, obj: Obj) -> None:
@@ -104,7 +104,8 @@ class ReplayEventController(controller_.Controller):
 class ReplayEventReconciler(controller.ModelServiceReconciler):
     """Carries out the remembered intent for the key, with the object the event carried."""
 
-    def reconcile(self, key: str) -> Result:
+    def reconcile(self, req: Request) -> Result:
+        key = str(req)
         with _lock:
             intent = INTENTS.get(key)
         if intent is None:
@@ -132,8 +133,8 @@ class ReplayEventReconciler(controller.ModelServiceReconciler):
 
     def on_added(self, ms: Obj, rlog: log_.Logger) -> None:
         spec = controller.read_spec(ms)
-        if controller.FINALIZER_NAME not in controller.finalizers(ms):
-            ms["metadata"]["finalizers"] = [*controller.finalizers(ms), controller.FINALIZER_NAME]
+        if not controllerutil.contains_finalizer(ms, controller.FINALIZER_NAME):
+            controllerutil.add_finalizer(ms, controller.FINALIZER_NAME)
             ms = self.writer.update(controller.MODELSERVICES, ms)
             rlog.info("Added finalizer")
             controller.crash_point("after-finalizer")

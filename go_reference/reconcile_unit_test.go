@@ -1,0 +1,387 @@
+// Unit tests of Reconcile's steps against controller-runtime's fake client: the writes each
+// situation costs, in order, and what they leave. No API server (controller_test.go runs the
+// same steps against one). Each test has the name of its Python twin in
+// python_operator/tests/test_controller.py (TestFinalizeLeavesReplacedChildAlone is
+// test_finalize_leaves_replaced_child_alone).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+)
+
+// stepsStart is the time on the clock of every reconciler in these tests.
+var stepsStart = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// write is one write request a fake world was sent: "<verb> <Kind>" (verb create, update,
+// update_status or delete, as Python's World.verbs() spells them) and, for a delete, its
+// options.
+type write struct {
+	what   string
+	delete client.DeleteOptions
+}
+
+// writeLog is a fake world (fakeWorld) that records every write sent to it, in order, and
+// fails each one with fail while that is not nil. attempts holds every write sent; writes only
+// those that succeeded.
+type writeLog struct {
+	client.Client
+	attempts, writes []write
+	fail             error
+}
+
+// stepsWorld is a fake API server holding objs, logging the writes sent to it.
+func stepsWorld(t *testing.T, objs ...client.Object) *writeLog {
+	t.Helper()
+	l := &writeLog{}
+	send := func(verb string, obj client.Object, del client.DeleteOptions, do func() error) error {
+		w := write{what: verb + " " + kindOfAny(obj), delete: del}
+		l.attempts = append(l.attempts, w)
+		if l.fail != nil {
+			return l.fail
+		}
+		if err := do(); err != nil {
+			return err
+		}
+		l.writes = append(l.writes, w)
+		return nil
+	}
+	l.Client = fakeWorld(t, interceptor.Funcs{
+		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			return send("create", obj, client.DeleteOptions{}, func() error { return c.Create(ctx, obj, opts...) })
+		},
+		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+			return send("update", obj, client.DeleteOptions{}, func() error { return c.Update(ctx, obj, opts...) })
+		},
+		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+			del := client.DeleteOptions{}
+			del.ApplyOptions(opts)
+			return send("delete", obj, del, func() error { return c.Delete(ctx, obj, opts...) })
+		},
+		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+			return send("update_"+sub, obj, client.DeleteOptions{}, func() error { return c.SubResource(sub).Update(ctx, obj, opts...) })
+		},
+	}, objs...)
+	return l
+}
+
+// kindOfAny is kindOf, and the kind an unstructured object names for itself.
+func kindOfAny(obj client.Object) string {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return u.GetKind()
+	}
+	return kindOf(obj)
+}
+
+// verbs are the writes that succeeded, "<verb> <Kind>" each.
+func (l *writeLog) verbs() []string {
+	var out []string
+	for _, w := range l.writes {
+		out = append(out, w.what)
+	}
+	return out
+}
+
+// reset forgets the writes so far: the test's own set-up writes go through the log too.
+func (l *writeLog) reset() { l.attempts, l.writes = nil, nil }
+
+// reconcile runs one Reconcile of eventsKey, as main.go wires it (cache and API reader alike
+// are the fake world here) and checks that it returns want and no error.
+func (l *writeLog) reconcile(t *testing.T, want ctrl.Result) {
+	t.Helper()
+	got, err := l.reconciler(l).Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	if err != nil || got != want {
+		t.Fatalf("Reconcile = %+v, %v; want %+v, nil", got, err, want)
+	}
+}
+
+// reconciler is a reconciler whose cache is cache and whose API reader is the world.
+func (l *writeLog) reconciler(cache client.Client) *ModelServiceReconciler {
+	return &ModelServiceReconciler{Client: cache, APIReader: l.Client, Clock: clocktesting.NewFakePassiveClock(stepsStart)}
+}
+
+// stepsModelService is "lab/opt" with our finalizer, as a reconcile leaves it.
+func stepsModelService() *unstructured.Unstructured {
+	ms := eventsModelService()
+	ms.SetFinalizers([]string{finalizerName})
+	return ms
+}
+
+// get reads key's object of obj's type from the world; nil when there is none.
+func getObj[T client.Object](t *testing.T, c client.Client, obj T) T {
+	t.Helper()
+	var zero T
+	if err := c.Get(context.Background(), eventsKey, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return zero
+		}
+		t.Fatal(err)
+	}
+	return obj
+}
+
+// edit reads key's object of obj's type, applies change, and writes it back (as the user),
+// then forgets that write.
+func edit[T client.Object](t *testing.T, l *writeLog, obj T, change func(T)) {
+	t.Helper()
+	obj = getObj(t, l, obj)
+	change(obj)
+	if err := l.Update(context.Background(), obj); err != nil {
+		t.Fatal(err)
+	}
+	l.reset()
+}
+
+// convergedWorld is a world in which "lab/opt" has been reconciled until nothing changes, with
+// the log reset.
+func convergedWorld(t *testing.T) *writeLog {
+	t.Helper()
+	l := stepsWorld(t, eventsModelService())
+	converge(t, l)
+	l.reset()
+	return l
+}
+
+// deleteAs deletes key's object of obj's type as the user would, and forgets that write.
+func deleteAs(t *testing.T, l *writeLog, obj client.Object) {
+	t.Helper()
+	obj.SetNamespace(eventsKey.Namespace)
+	obj.SetName(eventsKey.Name)
+	if err := l.Delete(context.Background(), obj); err != nil {
+		t.Fatal(err)
+	}
+	l.reset()
+}
+
+func wantVerbs(t *testing.T, l *writeLog, want ...string) {
+	t.Helper()
+	if got := l.verbs(); !slices.Equal(got, want) {
+		t.Errorf("writes:\n  got  %q\n  want %q", got, want)
+	}
+}
+
+func TestReconcileGoneModelServiceDoesNothing(t *testing.T) {
+	l := stepsWorld(t)
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l)
+}
+
+func TestReconcileNewModelServiceWritesFinalizerChildrenStatus(t *testing.T) {
+	l := stepsWorld(t, eventsModelService())
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "update ModelService", "create Deployment", "create Service", "update_status ModelService")
+	ms := getObj(t, l, newModelService())
+	if got := ms.GetFinalizers(); !slices.Equal(got, []string{finalizerName}) {
+		t.Errorf("finalizers = %v", got)
+	}
+	if getObj(t, l, &appsv1.Deployment{}) == nil || getObj(t, l, &corev1.Service{}) == nil {
+		t.Error("children not created")
+	}
+	if c := conditionOf(t, ms, conditionProgressing); c.Reason != reasonRolloutInProgress || !c.LastTransitionTime.Time.Equal(stepsStart) {
+		t.Errorf("Progressing = %+v, want RolloutInProgress since %v", c, stepsStart)
+	}
+}
+
+func TestReconcileConvergedWorldMakesNoWrite(t *testing.T) {
+	l := convergedWorld(t)
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l)
+}
+
+func TestReconcileRepairsHandEditedDeploymentAndDeletedService(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) {
+		d.Spec.Replicas = ptr.To[int32](7)
+		d.Annotations = map[string]string{"foreign": "kept"}
+	})
+	deleteAs(t, l, &corev1.Service{})
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "update Deployment", "create Service")
+	if d := getObj(t, l, &appsv1.Deployment{}); *d.Spec.Replicas != 1 || d.Annotations["foreign"] != "kept" {
+		t.Errorf("Deployment replicas %d (want 1), annotations %v (want foreign kept)", *d.Spec.Replicas, d.Annotations)
+	}
+}
+
+func TestReconcileForeignDeploymentIsNotAdopted(t *testing.T) {
+	foreign := desiredDeployment(eventsModelService(), mustSpec(t, eventsModelService()))
+	foreign.OwnerReferences = nil
+	l := stepsWorld(t, stepsModelService(), foreign)
+	// Polled: the foreign child's events never map to this ModelService.
+	l.reconcile(t, ctrl.Result{RequeueAfter: 5 * time.Second})
+	wantVerbs(t, l, "update_status ModelService")
+	ms := getObj(t, l, newModelService())
+	want := `Deployment "opt" exists and is not controlled by this ModelService`
+	for _, condType := range ownedConditions {
+		if c := conditionOf(t, ms, condType); c.Status != metav1.ConditionFalse || c.Reason != reasonChildConflict || c.Message != want {
+			t.Errorf("%s = %+v", condType, c)
+		}
+	}
+}
+
+func TestReconcileForeignServiceIsNotAdopted(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences[0].UID = "someone-else" })
+	l.reconcile(t, ctrl.Result{RequeueAfter: 5 * time.Second})
+	wantVerbs(t, l, "update_status ModelService")
+	want := `Service "opt" exists and is not controlled by this ModelService`
+	if c := conditionOf(t, getObj(t, l, newModelService()), conditionReady); c.Message != want {
+		t.Errorf("Ready message = %q, want %q", c.Message, want)
+	}
+}
+
+func TestReconcileWriteConflictIsNotRetried(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.Spec.Replicas = ptr.To[int32](7) })
+	l.fail = apierrors.NewConflict(schema.GroupResource{Group: "apps", Resource: "deployments"}, "opt", errors.New("the object has been modified"))
+	_, err := l.reconciler(l).Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	if !apierrors.IsConflict(err) {
+		t.Fatalf("error = %v, want the 409", err)
+	}
+	// Sent once and refused: the 409 goes back to the queue, the write is not resent.
+	if len(l.attempts) != 1 || l.attempts[0].what != "update Deployment" || len(l.writes) != 0 {
+		t.Errorf("attempts %v, writes %v; want one refused update of the Deployment", l.attempts, l.writes)
+	}
+}
+
+func TestFinalizeDeletesOwnChildrenWithUIDPreconditionThenWaits(t *testing.T) {
+	l := convergedWorld(t)
+	// The fake client gives no object a UID; an API server would.
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.UID = "dep-uid" })
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.UID = "svc-uid" })
+	uids := []string{"dep-uid", "svc-uid"}
+	deleteAs(t, l, newModelService())
+	l.reconcile(t, ctrl.Result{RequeueAfter: time.Second})
+	wantVerbs(t, l, "delete Deployment", "delete Service")
+	for i, w := range l.writes {
+		if p := w.delete.Preconditions; p == nil || p.UID == nil || string(*p.UID) != uids[i] ||
+			ptr.Deref(w.delete.PropagationPolicy, "") != metav1.DeletePropagationBackground {
+			t.Errorf("%s: preconditions %+v, propagationPolicy %q; want UID %q, Background", w.what, p, ptr.Deref(w.delete.PropagationPolicy, ""), uids[i])
+		}
+	}
+}
+
+func TestFinalizeRemovesFinalizerWhenChildrenAreGone(t *testing.T) {
+	l := convergedWorld(t)
+	deleteAs(t, l, newModelService())
+	deleteAs(t, l, &appsv1.Deployment{})
+	deleteAs(t, l, &corev1.Service{})
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "update ModelService")
+	if getObj(t, l, newModelService()) != nil {
+		t.Error("ModelService still there: finalizer not removed")
+	}
+}
+
+func TestFinalizeLeavesReplacedChildAlone(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.OwnerReferences[0].UID = "another-modelservice" })
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences = nil })
+	deleteAs(t, l, newModelService())
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "update ModelService")
+	if getObj(t, l, &appsv1.Deployment{}) == nil || getObj(t, l, &corev1.Service{}) == nil {
+		t.Error("a child that is not ours was deleted")
+	}
+}
+
+func TestFinalizeWithoutFinalizerDoesNothing(t *testing.T) {
+	ms := eventsModelService()
+	ms.SetFinalizers([]string{"example.com/audit"}) // someone else's, so that deletion waits
+	dep := desiredDeployment(ms, mustSpec(t, ms))
+	l := stepsWorld(t, ms, dep)
+	deleteAs(t, l, newModelService())
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l)
+}
+
+func TestFinalizeReadsChildrenLiveNotFromALaggingCache(t *testing.T) {
+	l := convergedWorld(t)
+	deleteAs(t, l, newModelService())
+	// A cache that has not seen this process's own creates: it holds no child at all.
+	blind := interceptor.NewClient(l.Client.(client.WithWatch), interceptor.Funcs{
+		Get: func(ctx context.Context, c client.WithWatch, k client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			switch obj.(type) {
+			case *appsv1.Deployment, *corev1.Service:
+				return apierrors.NewNotFound(schema.GroupResource{Resource: "children"}, k.Name)
+			}
+			return c.Get(ctx, k, obj, opts...)
+		},
+	})
+	got, err := l.reconciler(blind).Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	if err != nil || got != (ctrl.Result{RequeueAfter: time.Second}) {
+		t.Fatalf("Reconcile = %+v, %v; want RequeueAfter 1s", got, err)
+	}
+	wantVerbs(t, l, "delete Deployment", "delete Service")
+}
+
+func TestFinalizeOrphanPolicyDeletesNoChildAndKeepsOtherFinalizers(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, newModelService(), func(ms *unstructured.Unstructured) {
+		ms.SetFinalizers([]string{"example.com/audit", metav1.FinalizerOrphanDependents, finalizerName})
+	})
+	deleteAs(t, l, newModelService())
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "update ModelService")
+	want := []string{"example.com/audit", metav1.FinalizerOrphanDependents}
+	if got := getObj(t, l, newModelService()).GetFinalizers(); !slices.Equal(got, want) {
+		t.Errorf("finalizers = %v, want %v", got, want)
+	}
+}
+
+func TestFinalizeForegroundPolicyCleansUpAndKeepsItsFinalizer(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, newModelService(), func(ms *unstructured.Unstructured) {
+		ms.SetFinalizers([]string{metav1.FinalizerDeleteDependents, finalizerName})
+	})
+	deleteAs(t, l, newModelService())
+	l.reconcile(t, ctrl.Result{RequeueAfter: time.Second})
+	wantVerbs(t, l, "delete Deployment", "delete Service")
+	l.reset()
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "update ModelService")
+	if got := getObj(t, l, newModelService()).GetFinalizers(); !slices.Equal(got, []string{metav1.FinalizerDeleteDependents}) {
+		t.Errorf("finalizers = %v, want only %q", got, metav1.FinalizerDeleteDependents)
+	}
+}
+
+func TestFinalizeWaitsForAChildThatIsAlreadyDeleting(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.Finalizers = []string{"example.com/hold"} })
+	deleteAs(t, l, &appsv1.Deployment{}) // held by its finalizer: deleting, not gone
+	deleteAs(t, l, &corev1.Service{})
+	deleteAs(t, l, newModelService())
+	if getObj(t, l, &appsv1.Deployment{}).DeletionTimestamp == nil {
+		t.Fatal("set-up: the Deployment is not deleting")
+	}
+	l.reconcile(t, ctrl.Result{RequeueAfter: time.Second})
+	wantVerbs(t, l)
+}
+
+// conditionOf is ms's stored condition of type condType; the test fails if there is none.
+func conditionOf(t *testing.T, ms *unstructured.Unstructured, condType string) metav1.Condition {
+	t.Helper()
+	raw, _, _ := unstructured.NestedMap(ms.Object, "status")
+	s := decodeStatus(t, raw)
+	c := meta.FindStatusCondition(s.Conditions, condType)
+	if c == nil {
+		t.Fatalf("no %s condition in %v", condType, fmt.Sprint(s.Conditions))
+	}
+	return *c
+}
