@@ -7,6 +7,8 @@ the real operator is back as it was after each test.
 
 from __future__ import annotations
 
+import os
+
 import importlib
 import re
 import tomllib
@@ -187,7 +189,7 @@ def test_the_real_operator_writes_nothing_in_the_converged_world() -> None:
 
 
 # --------------------------------------------------------------------------- behaviours
-def test_always_update_writes_both_children_though_nothing_changed(monkeypatch) -> None:
+def test_always_update_writes_both_children_though_nothing_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     install(monkeypatch, "always-update")
     client = FakeClient()
     ms, dep, svc = converged()
@@ -197,7 +199,7 @@ def test_always_update_writes_both_children_though_nothing_changed(monkeypatch) 
     assert sent["metadata"]["resourceVersion"] == dep["metadata"]["resourceVersion"]
 
 
-def test_fresh_timestamp_moves_lastTransitionTime_without_a_status_change(monkeypatch) -> None:
+def test_fresh_timestamp_moves_lastTransitionTime_without_a_status_change(monkeypatch: pytest.MonkeyPatch) -> None:
     install(monkeypatch, "fresh-timestamp")
     ms, dep, _ = converged()
     later = T0 + timedelta(minutes=5)
@@ -206,7 +208,7 @@ def test_fresh_timestamp_moves_lastTransitionTime_without_a_status_change(monkey
     assert {c["lastTransitionTime"] for c in status["conditions"]} == {"2026-01-02T03:09:05Z"}
 
 
-def test_status_every_time_writes_an_unchanged_status(monkeypatch) -> None:
+def test_status_every_time_writes_an_unchanged_status(monkeypatch: pytest.MonkeyPatch) -> None:
     ms, dep, svc = converged()
     install(monkeypatch, "status-every-time")
     client = FakeClient()
@@ -215,7 +217,7 @@ def test_status_every_time_writes_an_unchanged_status(monkeypatch) -> None:
     assert client.calls[0][2]["status"] == ms["status"]
 
 
-def test_retry_stale_sends_the_refused_object_again_until_accepted(monkeypatch) -> None:
+def test_retry_stale_sends_the_refused_object_again_until_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
     module = install(monkeypatch, "retry-stale")
     monkeypatch.setattr(module, "RETRY_INTERVAL", 0)
     client = FakeClient()
@@ -251,7 +253,7 @@ class FakeManager:
         self.informers.append(resource)
 
 
-def test_no_owns_registers_the_controller_without_owns_but_keeps_the_cache(monkeypatch) -> None:
+def test_no_owns_registers_the_controller_without_owns_but_keeps_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     from python_operator import __main__ as operator_main
 
     real = FakeManager()
@@ -264,11 +266,11 @@ def test_no_owns_registers_the_controller_without_owns_but_keeps_the_cache(monke
     assert mutant.informers == [controller.DEPLOYMENTS, controller.SERVICES]
 
 
-def test_replay_event_replays_create_after_a_restart_and_ignores_child_edits(monkeypatch) -> None:
+def test_replay_event_replays_create_after_a_restart_and_ignores_child_edits(monkeypatch: pytest.MonkeyPatch) -> None:
     module = install(monkeypatch, "replay-event")
     monkeypatch.setattr(module, "INTENTS", {})
     monkeypatch.setattr(module, "LAST_SEEN", {})
-    ctrl = module.ReplayEventController(name="t", reconciler=None)  # type: ignore[arg-type]
+    ctrl = module.ReplayEventController(name="t", reconciler=None)
     for_handler = ctrl.for_handler()
     child_handler = ctrl.owner_handler(group="modeldock.io", kind="ModelService")
 
@@ -318,7 +320,7 @@ def deleting(ms: Obj) -> Obj:
     return ms
 
 
-def test_delete_by_name_deletes_a_child_it_does_not_own_without_a_uid(monkeypatch) -> None:
+def test_delete_by_name_deletes_a_child_it_does_not_own_without_a_uid(monkeypatch: pytest.MonkeyPatch) -> None:
     install(monkeypatch, "delete-by-name")
     ms, dep, svc = converged()
     svc["metadata"]["ownerReferences"][0]["uid"] = "someone-else"
@@ -336,7 +338,7 @@ def test_the_real_operator_deletes_only_its_own_child_with_its_uid() -> None:
     assert [(v, k, uid) for v, k, _, uid in client.calls] == [("delete", "Deployment", "child-0")]
 
 
-def test_finalizer_first_removes_the_finalizer_before_deleting(monkeypatch) -> None:
+def test_finalizer_first_removes_the_finalizer_before_deleting(monkeypatch: pytest.MonkeyPatch) -> None:
     install(monkeypatch, "finalizer-first")
     ms, dep, svc = converged()
     client = FakeClient()
@@ -345,7 +347,7 @@ def test_finalizer_first_removes_the_finalizer_before_deleting(monkeypatch) -> N
     assert client.calls[0][2]["metadata"]["finalizers"] == []
 
 
-def test_children_first_creates_the_children_before_the_finalizer(monkeypatch) -> None:
+def test_children_first_creates_the_children_before_the_finalizer(monkeypatch: pytest.MonkeyPatch) -> None:
     ms = model_service()
     ms["metadata"]["finalizers"] = []
     real = FakeClient()
@@ -358,7 +360,7 @@ def test_children_first_creates_the_children_before_the_finalizer(monkeypatch) -
     assert client.verbs()[:3] == ["create Deployment", "create Service", "update ModelService"]
 
 
-def test_adopt_foreign_claims_a_child_another_owner_controls(monkeypatch) -> None:
+def test_adopt_foreign_claims_a_child_another_owner_controls(monkeypatch: pytest.MonkeyPatch) -> None:
     foreign_ref = {"apiVersion": "v1", "kind": "ConfigMap", "name": "other", "uid": "cm-uid",
                    "controller": True}
     ms, dep, svc = converged()
@@ -400,17 +402,17 @@ class Exited(Exception):
     pass
 
 
-def test_zombie_leader_carries_on_where_the_real_manager_exits(monkeypatch) -> None:
+def test_zombie_leader_carries_on_where_the_real_manager_exits(monkeypatch: pytest.MonkeyPatch) -> None:
     module = load("zombie-leader")
 
     def exit_(code: int) -> None:
         raise Exited(code)
 
-    monkeypatch.setattr(manager.os, "_exit", exit_)
+    monkeypatch.setattr(os, "_exit", exit_)
     real = manager.Manager(client=None, namespace="lab")  # type: ignore[arg-type]
     with pytest.raises(Exited):
         real._on_stopped_leading()
-    zombie = module.ZombieManager(client=None, namespace="lab")  # type: ignore[arg-type]
+    zombie = module.ZombieManager(client=None, namespace="lab")
     ctrl = controller_.Controller(name="t", reconciler=None)  # type: ignore[arg-type]
     zombie._controllers.append(ctrl)
     zombie._on_stopped_leading()
@@ -418,7 +420,7 @@ def test_zombie_leader_carries_on_where_the_real_manager_exits(monkeypatch) -> N
 
 
 def test_reads_namespace_reads_a_cluster_scoped_object_and_ignores_the_refusal(
-        monkeypatch) -> None:
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KUBECONFIG", raising=False)
     module = load("reads-namespace")
     asked: list[str] = []
@@ -439,7 +441,7 @@ def test_reads_namespace_reads_a_cluster_scoped_object_and_ignores_the_refusal(
     assert client.verbs() == ["update_status ModelService"], "and then reconciles as usual"
 
 
-def test_ready_on_write_claims_ready_without_available_replicas(monkeypatch) -> None:
+def test_ready_on_write_claims_ready_without_available_replicas(monkeypatch: pytest.MonkeyPatch) -> None:
     install(monkeypatch, "ready-on-write")
     ms, dep, _ = converged(replicas=3)
     status = controller.compute_status(ms, controller.read_spec(ms), dep, "", T0)
@@ -448,7 +450,7 @@ def test_ready_on_write_claims_ready_without_available_replicas(monkeypatch) -> 
         ("Ready", "True"), ("Progressing", "False")]
 
 
-def test_optional_as_required_fails_on_the_smallest_valid_spec(monkeypatch) -> None:
+def test_optional_as_required_fails_on_the_smallest_valid_spec(monkeypatch: pytest.MonkeyPatch) -> None:
     ms = model_service()
     assert controller.read_spec(ms).args == ()
     install(monkeypatch, "optional-as-required")
@@ -473,7 +475,7 @@ def reconcile_recording(cache: FakeCache, client: FakeClient) -> list[str]:
     return recorder.events
 
 
-def test_no_events_drops_the_recorder(monkeypatch) -> None:
+def test_no_events_drops_the_recorder(monkeypatch: pytest.MonkeyPatch) -> None:
     ms, _, _ = converged()
     assert reconcile_recording(cache_of(ms, None, None), FakeClient()) == [
         'Normal CreatedDeployment Created Deployment "web"',
@@ -515,7 +517,7 @@ def record_three_conflicts() -> EventStore:
     return store
 
 
-def test_event_flood_creates_every_repeat_where_the_recorder_counts_it(monkeypatch) -> None:
+def test_event_flood_creates_every_repeat_where_the_recorder_counts_it(monkeypatch: pytest.MonkeyPatch) -> None:
     real = record_three_conflicts()
     assert real.verbs == ["create", "patch", "patch"]
     assert [e["count"] for e in real.stored.values()] == [3]
@@ -525,7 +527,7 @@ def test_event_flood_creates_every_repeat_where_the_recorder_counts_it(monkeypat
     assert [e["count"] for e in flood.stored.values()] == [1, 1, 1]
 
 
-def test_event_every_reconcile_records_when_nothing_changed(monkeypatch) -> None:
+def test_event_every_reconcile_records_when_nothing_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     world = converged()
     assert reconcile_recording(cache_of(*world), FakeClient()) == []
     install(monkeypatch, "event-every-reconcile")
@@ -549,7 +551,8 @@ def test_a_replacement_reconciler_takes_what_main_passes(mutant_id: str) -> None
     if not classes:
         pytest.skip("the mutant does not replace the reconciler")
     real = inspect.signature(ORIGINAL_RECONCILER.__init__).parameters
-    options = {name: FakeClient() if name == "writer" else FakeCache()
+    options: dict[str, FakeClient | FakeCache | None] = {
+        name: FakeClient() if name == "writer" else FakeCache()
                for name, p in real.items() if name != "self" and p.default is p.empty}
     options["recorder"] = None
     reconciler = classes[0](**options)
