@@ -7,9 +7,8 @@ the real operator is back as it was after each test.
 
 from __future__ import annotations
 
-import os
-
 import importlib
+import os
 import re
 import tomllib
 from datetime import UTC, datetime, timedelta
