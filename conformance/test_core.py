@@ -12,7 +12,9 @@ import datetime
 import pytest
 
 from conformance.support import (
+    CONVERGE_TIMEOUT,
     FINALIZER,
+    REACT_TIMEOUT,
     actual_deployment_fields,
     actual_service_fields,
     condition,
@@ -284,7 +286,7 @@ def test_stale_update_conflict(admin, namespace, operators, evidence):
 
     operators.start()
     dep = wait_for(lambda: admin.get("deployments", namespace, "web"),
-                   lambda d: d["spec"].get("replicas") == 2, 60,
+                   lambda d: d["spec"].get("replicas") == 2, CONVERGE_TIMEOUT,
                    "Deployment replicas to converge to 2")
     evidence.record("deployment_replicas", dep["spec"]["replicas"])
     wait_converged(admin, namespace, "web")
@@ -304,7 +306,7 @@ def test_restart_reconverges(admin, namespace, operators, evidence):
     """
     op = operators.start(crash_at="after-deployment")
     create_modelservice(admin, namespace, "web", replicas=1)
-    code = op.wait_exit(60)
+    code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
     assert code == CRASH_EXIT_CODE, f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
     dep = admin.get("deployments", namespace, "web")
@@ -341,7 +343,7 @@ def test_restart_after_finalizer(admin, namespace, operators, audit, evidence, i
     """
     op = operators.start(crash_at="after-finalizer")
     create_modelservice(admin, namespace, "web", replicas=1)
-    code = op.wait_exit(60)
+    code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
     assert code == CRASH_EXIT_CODE, f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
     at_crash = {"finalizers": admin.get("modelservices", namespace, "web")["metadata"]
@@ -419,7 +421,7 @@ def test_operator_conflict_is_recomputed(admin, namespace, operators, control_pl
         wait_settled(op)
         proxy.delay_writes(WRITE_HOLD_S, count=1)
         create_modelservice(admin, namespace, "web", replicas=1)
-        first = proxy.wait_stats(lambda s: s["writes_holding"] == 1, 30,
+        first = proxy.wait_stats(lambda s: s["writes_holding"] == 1, REACT_TIMEOUT,
                                  "the operator's first write (held by the API proxy)")
         premise(first["writes_held"] == 1, "the proxy should hold exactly one write")
         changed = admin.patch("modelservices", namespace, "web",
@@ -427,7 +429,8 @@ def test_operator_conflict_is_recomputed(admin, namespace, operators, control_pl
         changed_rv = int(changed["metadata"]["resourceVersion"])
         evidence.record("changed_at_resourceVersion", changed_rv)
         stats = proxy.wait_stats(lambda s: any(r["held_ms"] > 0 for r in s["recent"]),
-                                 WRITE_HOLD_S + 30, "the held write to be answered",
+                                 WRITE_HOLD_S + REACT_TIMEOUT,
+                                 "the held write to be answered",
                                  premise=True)
         held = next(r for r in stats["recent"] if r["held_ms"] > 0)
         evidence.record("held_write", {k: held[k] for k in (
@@ -445,7 +448,7 @@ def test_operator_conflict_is_recomputed(admin, namespace, operators, control_pl
                     return writes[i + 1:]
             return []
 
-        stats = proxy.wait_stats(lambda s: after_held(s), 30,
+        stats = proxy.wait_stats(lambda s: after_held(s), REACT_TIMEOUT,
                                  "the operator to write ModelService web again after the 409")
         writes = _writes_of(stats, "modelservices", "web")
         nxt = after_held(stats)[0]
