@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from kubernetes.client.exceptions import ApiException
 
-from harness.audit import AuditLog, select
+from harness.audit import AuditLog, Request, select
 from harness.kube import Kube, wait_for
 from harness.modelservice import (  # noqa: F401  (re-exported for the checks)
     GROUP_VERSION,
@@ -252,6 +252,65 @@ def first_within(fetch: Callable[[], T | None], predicate: Callable[[T], bool], 
 
 
 # --------------------------------------------------------------------------- the audit log
+class Window:
+    """What ``writes_during`` saw.
+
+    - ``writes``: the operator's write requests in the window (``harness.audit.Request``), in
+      the API server's order; with ``ok_only`` only those answered 2xx;
+    - ``results``: what each change returned, in order;
+    - ``reconciles``: the operator's reconcile count once it had settled after each change
+      (counted by the process running then: a restart counts from 0);
+    - ``events``: with ``settle_events``, the namespace's Events (core/v1 objects) at the end
+      of the window, else None.
+    """
+
+    def __init__(self) -> None:
+        self.writes: list[Request] = []
+        self.results: list[Any] = []
+        self.reconciles: list[float] = []
+        self.events: list[dict[str, Any]] | None = None
+
+    def described(self, ok_only: bool = False) -> list[str]:
+        """The writes as ``describe()`` lines (``update deployments web -> 200``)."""
+        return [r.describe() for r in self.writes if r.ok or not ok_only]
+
+
+def writes_during(op: OperatorProcess, audit: AuditLog, admin: Kube, namespace: str,
+                  *changes: Callable[[], Any], ok_only: bool = False,
+                  settle_events: bool = False) -> Window:
+    """Make ``changes`` one after another and return the writes the operator made meanwhile,
+    read from the API server's audit log.
+
+    ``changes``: callables taking no argument, each a change of the world (a patch, a delete
+    and a wait for its repair, a restart of ``op``); what each returns is kept in
+    ``Window.results``. Before the first, the operator is let settle (``wait_settled``), then
+    the window opens (``audit.sync``). After each change the operator must reconcile past its
+    settled count (``wait_reconciled_past``; a change that restarted ``op``, a new pid, counts
+    from 0) and settle again; its settled count goes to ``Window.reconciles``. With
+    ``settle_events``, the namespace's Events must then stop changing too (Event writes are
+    sent in the background; ``wait_events_settled``). Then the window closes, and
+    ``Window.writes`` holds the write requests (``harness.audit.WRITE_VERBS``) of
+    ``op.impl.user`` in ``namespace`` within it, all answers or with ``ok_only`` the 2xx ones.
+    Each wait is bounded by REACT_TIMEOUT or SETTLE_TIMEOUT, quiet after QUIET_PERIOD seconds;
+    one that times out raises AssertionError (the operator did not react or never went quiet).
+    """
+    window = Window()
+    settled = wait_settled(op)
+    start = audit.sync(admin)
+    for change in changes:
+        pid = op.pid
+        window.results.append(change())
+        wait_reconciled_past(op, settled if op.pid == pid else 0)
+        settled = wait_settled(op)
+        window.reconciles.append(settled)
+    if settle_events:
+        window.events = wait_events_settled(admin, namespace)
+    end = audit.sync(admin)
+    window.writes = select(audit.requests(start, end), user=op.impl.user, namespace=namespace,
+                           writes_only=True, ok_only=ok_only)
+    return window
+
+
 def refused_requests(audit: AuditLog, start: int, user: str, namespace: str,
                      resources: tuple[str, ...] | None = None) -> list[str]:
     """The operator's requests answered 403 since audit offset ``start``, as ``<refusal>

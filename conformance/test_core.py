@@ -30,6 +30,7 @@ from conformance.support import (
     wait_observed,
     wait_reconciled_past,
     wait_settled,
+    writes_during,
 )
 from harness.audit import select, summarize
 from harness.kube import wait_for
@@ -140,37 +141,35 @@ def test_noop_stable(admin, namespace, operators, audit, evidence, impl):
     wait_settled(op)
     # Events are written in the background: the ones of the first convergence before the window.
     events_before = _event_counts(wait_events_settled(admin, namespace))
-    start = audit.sync(admin)
     svc_rv = admin.get("services", namespace, "web")["metadata"]["resourceVersion"]
 
-    # 1. Restart: the new process lists everything and reconciles it.
-    op.terminate()
-    op.start()
-    wait_reconciled_past(op, 0)
-    after_restart = wait_settled(op)
+    def restart() -> None:
+        # 1. Restart: the new process lists everything and reconciles it.
+        op.terminate()
+        op.start()
+
+    window = writes_during(
+        op, audit, admin, namespace,
+        restart,
+        # 2. An unrelated annotation on the ModelService: an update event, nothing to do.
+        lambda: admin.patch("modelservices", namespace, "web",
+                            {"metadata": {"annotations": {"example.com/note": "x"}}}),
+        # 3. An unrelated annotation on the Deployment: a child event mapped to the parent.
+        lambda: admin.patch("deployments", namespace, "web",
+                            {"metadata": {"annotations": {"example.com/note": "y"}}}),
+        # ... and any Event a reconcile of the window recorded, in the window.
+        settle_events=True)
+    after_restart, _after_msvc_note, total = window.reconciles
     assert after_restart >= 1, "the restarted operator never reconciled the existing ModelService"
     evidence.record("reconciles_after_restart", after_restart)
-
-    # 2. An unrelated annotation on the ModelService: an update event, nothing to do.
-    admin.patch("modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/note": "x"}}})
-    wait_reconciled_past(op, after_restart)
-    after_msvc_note = wait_settled(op)
-
-    # 3. An unrelated annotation on the Deployment: a child event mapped to the parent.
-    dep = admin.patch("deployments", namespace, "web", {"metadata": {"annotations": {"example.com/note": "y"}}})
-    dep_rv = dep["metadata"]["resourceVersion"]
-    wait_reconciled_past(op, after_msvc_note)
-    total = wait_settled(op)
+    dep_rv = window.results[2]["metadata"]["resourceVersion"]
     evidence.record("reconciles_in_window", total)
-    # ... and any Event a reconcile of the window recorded, in the window.
-    events_after = _event_counts(wait_events_settled(admin, namespace))
+    events_after = _event_counts(window.events or [])
 
-    end = audit.sync(admin)
-    window = select(audit.requests(start, end), user=impl.user, namespace=namespace, writes_only=True)
-    evidence.record("operator_writes_in_window", summarize(window))
-    successful = [r.describe() for r in window if r.ok]
+    evidence.record("operator_writes_in_window", summarize(window.writes))
+    successful = window.described(ok_only=True)
     evidence.record("successful_writes", len(successful))
-    event_writes = [r.describe() for r in window if r.resource == "events"]
+    event_writes = [r.describe() for r in window.writes if r.resource == "events"]
     evidence.record("event_writes_in_window", event_writes)
     evidence.record("events", {"before": events_before, "after": events_after})
     dep_after = admin.get("deployments", namespace, "web")["metadata"]["resourceVersion"]
@@ -498,18 +497,15 @@ def test_foreign_conditions_kept(admin, namespace, operators, audit, evidence, i
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
     msvc = wait_converged(admin, namespace, "web")
-    count = wait_settled(op)
 
     # Another controller adds its condition through the status subresource.
     msvc["status"]["conditions"] = [*msvc["status"]["conditions"], AUDITED]
-    start = audit.sync(admin)
-    stored = admin.update("modelservices", msvc, subresource="status")
+    window = writes_during(
+        op, audit, admin, namespace,
+        lambda: admin.update("modelservices", msvc, subresource="status"), ok_only=True)
+    stored = window.results[0]
     premise(condition(stored, "Audited") == AUDITED, f"the API server changed it: {stored['status']}")
-    wait_reconciled_past(op, count)
-    wait_settled(op)
-    end = audit.sync(admin)
-    noop = [r.describe() for r in select(audit.requests(start, end), user=impl.user,
-                                         namespace=namespace, writes_only=True) if r.ok]
+    noop = window.described()
     evidence.record("writes_after_foreign_condition", noop)
     after_noop = admin.get("modelservices", namespace, "web")
     evidence.record("conditions_after_foreign_condition",

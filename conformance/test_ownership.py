@@ -25,6 +25,7 @@ from conformance.support import (
     wait_gone,
     wait_reconciled_past,
     wait_settled,
+    writes_during,
 )
 from harness.audit import select, summarize
 from harness.kube import wait_for
@@ -49,31 +50,35 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl):
     wait_settled(op)
     msvc_rv = admin.get("modelservices", namespace, "web")["metadata"]["resourceVersion"]
     old_svc = admin.get("services", namespace, "web")
-    repairs_start = audit.sync(admin)
 
-    admin.delete("services", namespace, "web")
-    new_svc = wait_for(lambda: admin.get("services", namespace, "web"),
-                       lambda s: s["metadata"]["uid"] != old_svc["metadata"]["uid"], CONVERGE_TIMEOUT,
-                       "the deleted Service to be recreated")
+    def delete_service() -> dict:
+        admin.delete("services", namespace, "web")
+        return wait_for(lambda: admin.get("services", namespace, "web"),
+                        lambda s: s["metadata"]["uid"] != old_svc["metadata"]["uid"],
+                        CONVERGE_TIMEOUT, "the deleted Service to be recreated")
+
+    def edit_replicas() -> dict:
+        admin.patch("deployments", namespace, "web", {"spec": {"replicas": 5}})
+        return wait_for(lambda: admin.get("deployments", namespace, "web"),
+                        lambda d: d["spec"]["replicas"] == 1, CONVERGE_TIMEOUT,
+                        "hand-edited Deployment replicas (5) to be reverted to 1")
+
+    def edit_port() -> dict:
+        admin.patch("services", namespace, "web", {"spec": {"ports": [
+            {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]}})
+        return wait_for(lambda: admin.get("services", namespace, "web"),
+                        lambda s: [p["port"] for p in s["spec"]["ports"]] == [port],
+                        CONVERGE_TIMEOUT,
+                        f"hand-edited Service port ({port + 1}) to be reverted to {port}")
+
+    window = writes_during(op, audit, admin, namespace, delete_service, edit_replicas,
+                           edit_port, ok_only=True)
+    new_svc, dep, svc = window.results
     evidence.record("service_uid", {"deleted": old_svc["metadata"]["uid"],
                                     "recreated": new_svc["metadata"]["uid"]})
-
-    admin.patch("deployments", namespace, "web", {"spec": {"replicas": 5}})
-    dep = wait_for(lambda: admin.get("deployments", namespace, "web"),
-                   lambda d: d["spec"]["replicas"] == 1, CONVERGE_TIMEOUT,
-                   "hand-edited Deployment replicas (5) to be reverted to 1")
     evidence.record("deployment_replicas_reverted_to", dep["spec"]["replicas"])
-
-    admin.patch("services", namespace, "web", {"spec": {"ports": [
-        {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]}})
-    svc = wait_for(lambda: admin.get("services", namespace, "web"),
-                   lambda s: [p["port"] for p in s["spec"]["ports"]] == [port], CONVERGE_TIMEOUT,
-                   f"hand-edited Service port ({port + 1}) to be reverted to {port}")
     evidence.record("service_port_reverted_to", svc["spec"]["ports"][0]["port"])
-    wait_settled(op)
-    repairs_end = audit.sync(admin)
-    repairs = select(audit.requests(repairs_start, repairs_end), user=impl.user,
-                     namespace=namespace, writes_only=True, ok_only=True)
+    repairs = window.writes
     evidence.record("repair_writes", summarize(repairs))
     msvc_rv_after = admin.get("modelservices", namespace, "web")["metadata"]["resourceVersion"]
     evidence.record("modelservice_resourceVersion", {"before": msvc_rv, "after": msvc_rv_after})
@@ -85,15 +90,10 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl):
                             "labels": {"example.com/team": "ml"}}}
     admin.patch("deployments", namespace, "web", foreign)
     admin.patch("services", namespace, "web", foreign)
-    count = wait_settled(op)
-    start = audit.sync(admin)
-    admin.patch("modelservices", namespace, "web",
-                {"metadata": {"annotations": {"example.com/poke": "1"}}})
-    wait_reconciled_past(op, count)
-    wait_settled(op)
-    end = audit.sync(admin)
-    quiet = [r.describe() for r in select(audit.requests(start, end), user=impl.user,
-                                          namespace=namespace, writes_only=True) if r.ok]
+    quiet = writes_during(op, audit, admin, namespace,
+                          lambda: admin.patch("modelservices", namespace, "web", {
+                              "metadata": {"annotations": {"example.com/poke": "1"}}}),
+                          ok_only=True).described()
     evidence.record("writes_after_foreign_edits", quiet)
     for kind in ("deployments", "services"):
         meta = admin.get(kind, namespace, "web")["metadata"]
