@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from kubernetes.client.exceptions import ApiException
 
+from harness.audit import AuditLog, Request, select
 from harness.kube import Kube, wait_for
 from harness.modelservice import (  # noqa: F401  (re-exported for the checks)
     GROUP_VERSION,
@@ -25,10 +26,74 @@ from harness.modelservice import (  # noqa: F401  (re-exported for the checks)
 from harness.operators import OperatorProcess
 from harness.verdicts import PremiseFailed
 
+T = TypeVar("T")
+
 FINALIZER = "modeldock.io/cleanup"
 
-#: How long convergence may take on a loaded 2-core machine (a bound, not a measurement).
+# --------------------------------------------------------------------------- Timeouts
+# The one place the suite's waits are bounded. Each is a bound, not a measurement: on an idle
+# machine the thing waited for takes milliseconds to a few seconds; the bounds are for a loaded
+# 2-core machine running four checks at once. A check that needs a bound of its own (a fault's
+# recovery, a Lease of its own) names it next to the check, derived from these where it can be.
+# harness/tests/test_conformance_style.py fails on a literal timeout anywhere in conformance/.
+
+#: How long convergence may take: a new or changed ModelService to reach its children and
+#: status, a repair of a child, a deletion's cleanup, a crash point on the way to convergence,
+#: a condition (ChildConflict) reported. Each is a few reconciles of milliseconds plus watch
+#: delivery; 60 s leaves room for rate-limited retries of 409s on a loaded machine.
 CONVERGE_TIMEOUT = 60.0
+
+#: How long the operator may take to react once: to reconcile again after an event or a
+#: RequeueAfter, to make the request a check waits for (its next write after a 409, a
+#: reconnect after a cut). A reaction is one informer delivery plus one reconcile, or one step
+#: of a client's retry backoff (client-go's reflector starts at 0.8 s); 30 s is generous.
+REACT_TIMEOUT = 30.0
+
+#: How long the operator may take to go quiet (workqueue empty, reconcile count still), and
+#: its Events to stop changing: what remains after a change is a few reconciles caused by its
+#: own writes' events, and Event writes sent in the background moments after them.
+SETTLE_TIMEOUT = 30.0
+
+#: "Nothing changed for this long" counts as quiet: the reconcile count and workqueue depth
+#: (``wait_settled``) or the namespace's Events (``wait_events_settled``). Locally a write's own
+#: watch event reaches the operator within ~100 ms and a reconcile takes milliseconds, so 1 s
+#: without a change means the write -> event -> reconcile chain has ended.
+QUIET_PERIOD = 1.0
+
+#: How long a check waits for late writes before reading the audit log, where no one process's
+#: metrics can say the operator is quiet (several instances run, leader-failover): twice
+#: QUIET_PERIOD, for a reconcile in flight in another process.
+LATE_WRITES_WAIT = 2 * QUIET_PERIOD
+
+#: Events are written in the background, moments after the write or problem they report, and
+#: a repeated Warning (ChildConflict: every 5 s RequeueAfter, CONTRACT.md) needs a few
+#: reconciles to be counted: bounded like the convergence they report on.
+EVENT_TIMEOUT = CONVERGE_TIMEOUT
+
+#: How long the API server's own informers may take to see what admin just wrote before a
+#: check's premise holds: a new RoleBinding for the RBAC authorizer, a ResourceQuota's status
+#: for quota admission. They are watch-fed and normally catch up in well under a second.
+APISERVER_SYNC_TIMEOUT = 10.0
+
+#: Allowance for polling and a loaded machine on top of leader election's own bound.
+LEADER_SLACK = 3.0
+
+
+def leader_timeout(lease: tuple[float, float, float]) -> float:
+    """The longest a Lease may be without a live holder, in seconds, when the operator runs
+    with ``lease`` = (LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD), the contract's inputs, in
+    seconds: a holder that stopped renewing keeps the Lease for its duration, a candidate
+    tries again every retry period, plus LEADER_SLACK. The bound of a takeover after a
+    SIGKILL, and of the first holder of a new Lease. With the contract's defaults (15, 10, 2):
+    20 s."""
+    duration, _renew_deadline, retry = lease
+    return duration + retry + LEADER_SLACK
+
+
+#: How far past a bound a check keeps waiting for what the bound is about, so that a late
+#: result is measured and reported against the bound ("took 14.2s; the bound is 12s") rather
+#: than cut off by a timeout that says nothing about how late it was.
+OVERRUN_MARGIN = 30.0
 
 
 def premise(holds: object, message: str) -> None:
@@ -130,40 +195,151 @@ def wait_converged(admin: Kube, namespace: str, name: str,
 def wait_gone(admin: Kube, resource: str, namespace: str, name: str,
               timeout: float = CONVERGE_TIMEOUT, what: str | None = None) -> None:
     """Wait until the object is absent (404). AssertionError with the last observed object."""
-    deadline = time.monotonic() + timeout
-    while True:
-        obj = admin.get(resource, namespace, name)
-        if obj is None:
-            return
-        if time.monotonic() > deadline:
-            meta = {k: obj["metadata"].get(k) for k in ("deletionTimestamp", "finalizers", "uid")}
-            raise AssertionError(f"timed out after {timeout:.0f}s waiting for "
-                                 f"{what or f'{resource} {namespace}/{name} to be deleted'}; "
-                                 f"last observed metadata: {meta}")
-        time.sleep(0.1)
+    # {} stands for "gone": wait_for polls until it gets a value the predicate accepts.
+    wait_for(lambda: admin.get(resource, namespace, name) or {}, lambda obj: not obj, timeout,
+             what or f"{resource} {namespace}/{name} to be deleted")
 
 
-def wait_settled(op: OperatorProcess, timeout: float = 30.0, quiet: float = 1.0) -> float:
+def wait_still(sample: Callable[[], T], quiet: float, timeout: float, what: str,
+               done: Callable[[T], bool] = lambda _value: True,
+               interval: float = 0.1) -> T:
+    """Poll ``sample()`` every ``interval`` seconds until its value has not changed for
+    ``quiet`` seconds and ``done(value)`` holds; return that value. ``quiet``, ``timeout`` and
+    ``interval`` are seconds. AssertionError naming ``what``, with the last value and how long
+    it had been still, after ``timeout`` (``harness.kube.wait_for``)."""
+    last: list[Any] = []  # [value, since]: the value seen and when it was first seen
+
+    def still() -> dict[str, Any]:
+        value, now = sample(), time.monotonic()
+        if not last or value != last[0] or not done(value):
+            last[:] = [value, now]
+        return {"value": value, "still_for_s": round(now - last[1], 2)}
+
+    return wait_for(still, lambda s: s["still_for_s"] >= quiet, timeout, what,  # type: ignore[no-any-return]
+                    interval)["value"]
+
+
+def wait_settled(op: OperatorProcess, timeout: float = SETTLE_TIMEOUT,
+                 quiet: float = QUIET_PERIOD) -> float:
     """Wait until the operator's workqueue is empty and its reconcile count has not moved for
     ``quiet`` seconds; return that count. AssertionError on timeout."""
-    deadline = time.monotonic() + timeout
-    last = -1.0
-    since = time.monotonic()
-    while time.monotonic() < deadline:
-        count = op.reconcile_count()
-        if count != last or op.workqueue_depth() > 0:
-            last, since = count, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            return count
-        time.sleep(0.1)
-    raise AssertionError(f"{op.impl.id} operator did not settle within {timeout:.0f}s "
-                         f"(reconcile count {last}, workqueue depth {op.workqueue_depth()})")
+    count, _depth = wait_still(lambda: (op.reconcile_count(), op.workqueue_depth()), quiet,
+                               timeout, f"{op.impl.id} operator to settle (workqueue empty, "
+                                        f"reconcile count still for {quiet:g}s)",
+                               done=lambda sample: sample[1] == 0)
+    return count
 
 
-def wait_reconciled_past(op: OperatorProcess, count: float, timeout: float = 30.0) -> float:
+def wait_reconciled_past(op: OperatorProcess, count: float,
+                         timeout: float = REACT_TIMEOUT) -> float:
     """Wait until the operator's reconcile count exceeds ``count``; return the new count."""
     return wait_for(op.reconcile_count, lambda c: c > count, timeout,
                     f"{op.impl.id} operator to reconcile again (count was {count})")
+
+
+def first_within(fetch: Callable[[], T | None], predicate: Callable[[T], bool], window: float,
+                 what: str, interval: float = 0.5) -> T | None:
+    """Poll ``fetch()`` for ``window`` seconds; return the first value for which ``predicate``
+    holds, or None once the window has passed without one. For what must *not* happen (a
+    zombie leader's write): the window is the experiment's length, and its passing is the
+    outcome the check expects, not a timeout."""
+    try:
+        # premise=True only to tell "the window passed" (PremiseFailed) apart from an
+        # AssertionError of fetch or predicate, which must propagate.
+        return wait_for(fetch, predicate, window, what, interval, premise=True)
+    except PremiseFailed:
+        return None
+
+
+# --------------------------------------------------------------------------- the audit log
+class Window:
+    """What ``writes_during`` saw.
+
+    - ``writes``: the operator's write requests in the window (``harness.audit.Request``), in
+      the API server's order; with ``ok_only`` only those answered 2xx;
+    - ``results``: what each change returned, in order;
+    - ``reconciles``: the operator's reconcile count once it had settled after each change
+      (counted by the process running then: a restart counts from 0);
+    - ``events``: with ``settle_events``, the namespace's Events (core/v1 objects) at the end
+      of the window, else None.
+    """
+
+    def __init__(self) -> None:
+        self.writes: list[Request] = []
+        self.results: list[Any] = []
+        self.reconciles: list[float] = []
+        self.events: list[dict[str, Any]] | None = None
+
+    def described(self, ok_only: bool = False) -> list[str]:
+        """The writes as ``describe()`` lines (``update deployments web -> 200``)."""
+        return [r.describe() for r in self.writes if r.ok or not ok_only]
+
+
+def writes_during(op: OperatorProcess, audit: AuditLog, admin: Kube, namespace: str,
+                  *changes: Callable[[], Any], ok_only: bool = False,
+                  settle_events: bool = False) -> Window:
+    """Make ``changes`` one after another and return the writes the operator made meanwhile,
+    read from the API server's audit log.
+
+    ``changes``: callables taking no argument, each a change of the world (a patch, a delete
+    and a wait for its repair, a restart of ``op``); what each returns is kept in
+    ``Window.results``. Before the first, the operator is let settle (``wait_settled``), then
+    the window opens (``audit.sync``). After each change the operator must reconcile past its
+    settled count (``wait_reconciled_past``; a change that restarted ``op``, a new pid, counts
+    from 0) and settle again; its settled count goes to ``Window.reconciles``. With
+    ``settle_events``, the namespace's Events must then stop changing too (Event writes are
+    sent in the background; ``wait_events_settled``). Then the window closes, and
+    ``Window.writes`` holds the write requests (``harness.audit.WRITE_VERBS``) of
+    ``op.impl.user`` in ``namespace`` within it, all answers or with ``ok_only`` the 2xx ones.
+    Each wait is bounded by REACT_TIMEOUT or SETTLE_TIMEOUT, quiet after QUIET_PERIOD seconds;
+    one that times out raises AssertionError (the operator did not react or never went quiet).
+    """
+    window = Window()
+    settled = wait_settled(op)
+    start = audit.sync(admin)
+    for change in changes:
+        pid = op.pid
+        window.results.append(change())
+        wait_reconciled_past(op, settled if op.pid == pid else 0)
+        settled = wait_settled(op)
+        window.reconciles.append(settled)
+    if settle_events:
+        window.events = wait_events_settled(admin, namespace)
+    end = audit.sync(admin)
+    window.writes = select(audit.requests(start, end), user=op.impl.user, namespace=namespace,
+                           writes_only=True, ok_only=ok_only)
+    return window
+
+
+def refused_requests(audit: AuditLog, start: int, user: str, namespace: str,
+                     resources: tuple[str, ...] | None = None) -> list[str]:
+    """The operator's requests answered 403 since audit offset ``start``, as ``<refusal>
+    (<request>)`` (``harness.audit.Request.refusal``: a right RBAC or admission refused, not
+    a ResourceQuota's budget): those of ``user`` in ``namespace`` or at cluster scope, of
+    ``resources`` if given, but not the harness's own (the same user runs in other namespaces
+    at the same time, under other roles)."""
+    return sorted({f"{r.refusal} ({r.describe()})"
+                   for r in select(audit.requests(start), user=user, resources=resources)
+                   if r.refusal and not r.by_harness and r.namespace in (namespace, "")})
+
+
+def wait_unrefused(fetch: Callable[[], T | None], predicate: Callable[[T], bool],
+                   timeout: float, what: str, *, audit: AuditLog, start: int, user: str,
+                   namespace: str, resources: tuple[str, ...] | None = None) -> T:
+    """``wait_for(fetch, predicate, timeout, what)``, but fail at once, with AssertionError
+    naming the 403s, as soon as the audit log shows a request of the operator's refused since
+    offset ``start`` (``refused_requests``, of ``resources`` if given): a missing right never
+    heals by waiting, so waiting out ``timeout`` seconds would only hide the cause."""
+    def checked() -> T | None:
+        got = refused_requests(audit, start, user, namespace, resources)
+        if got:
+            raise AssertionError(f"the operator needed rights it was not given: its requests "
+                                 f"were refused with 403 Forbidden while waiting for {what}: "
+                                 f"{got}")
+        return fetch()
+
+    return wait_for(checked, predicate, timeout, f"{what} (no request of {user} refused)",
+                    interval=0.2)
 
 
 def expected_deployment_fields(msvc: dict[str, Any]) -> dict[str, Any]:
@@ -264,22 +440,17 @@ def describe_event(event: dict[str, Any]) -> str:
             f"{ref.get('kind')}/{ref.get('name')}: {event.get('message')}")
 
 
-def wait_events_settled(admin: Kube, namespace: str, quiet: float = 1.0,
-                        timeout: float = 30.0) -> list[dict[str, Any]]:
+def wait_events_settled(admin: Kube, namespace: str, quiet: float = QUIET_PERIOD,
+                        timeout: float = SETTLE_TIMEOUT) -> list[dict[str, Any]]:
     """Wait until the Events in ``namespace`` (names and counts) have not changed for ``quiet``
     seconds, and return them. Event writes are asynchronous: an operator's recorder sends them
     shortly after the reconcile that caused them."""
-    deadline = time.monotonic() + timeout
-    last: list[tuple[str, int]] | None = None
-    since = time.monotonic()
-    while True:
-        items = admin.list("events", namespace)
-        now = sorted((e["metadata"]["name"], int(e.get("count") or 1)) for e in items)
-        if now != last:
-            last, since = now, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            return items
-        if time.monotonic() > deadline:
-            raise AssertionError(f"Events in {namespace} still changing after {timeout:.0f}s: "
-                                 f"{last}")
-        time.sleep(0.2)
+    items: list[dict[str, Any]] = []
+
+    def names_and_counts() -> list[tuple[str, int]]:
+        items[:] = admin.list("events", namespace)
+        return sorted((e["metadata"]["name"], int(e.get("count") or 1)) for e in items)
+
+    wait_still(names_and_counts, quiet, timeout, f"Events in {namespace} to stop changing",
+               interval=0.2)
+    return items

@@ -12,7 +12,9 @@ import datetime
 import pytest
 
 from conformance.support import (
+    CONVERGE_TIMEOUT,
     FINALIZER,
+    REACT_TIMEOUT,
     actual_deployment_fields,
     actual_service_fields,
     condition,
@@ -28,6 +30,7 @@ from conformance.support import (
     wait_observed,
     wait_reconciled_past,
     wait_settled,
+    writes_during,
 )
 from harness.audit import select, summarize
 from harness.kube import wait_for
@@ -138,37 +141,35 @@ def test_noop_stable(admin, namespace, operators, audit, evidence, impl):
     wait_settled(op)
     # Events are written in the background: the ones of the first convergence before the window.
     events_before = _event_counts(wait_events_settled(admin, namespace))
-    start = audit.sync(admin)
     svc_rv = admin.get("services", namespace, "web")["metadata"]["resourceVersion"]
 
-    # 1. Restart: the new process lists everything and reconciles it.
-    op.terminate()
-    op.start()
-    wait_reconciled_past(op, 0)
-    after_restart = wait_settled(op)
+    def restart() -> None:
+        # 1. Restart: the new process lists everything and reconciles it.
+        op.terminate()
+        op.start()
+
+    window = writes_during(
+        op, audit, admin, namespace,
+        restart,
+        # 2. An unrelated annotation on the ModelService: an update event, nothing to do.
+        lambda: admin.patch("modelservices", namespace, "web",
+                            {"metadata": {"annotations": {"example.com/note": "x"}}}),
+        # 3. An unrelated annotation on the Deployment: a child event mapped to the parent.
+        lambda: admin.patch("deployments", namespace, "web",
+                            {"metadata": {"annotations": {"example.com/note": "y"}}}),
+        # ... and any Event a reconcile of the window recorded, in the window.
+        settle_events=True)
+    after_restart, _after_msvc_note, total = window.reconciles
     assert after_restart >= 1, "the restarted operator never reconciled the existing ModelService"
     evidence.record("reconciles_after_restart", after_restart)
-
-    # 2. An unrelated annotation on the ModelService: an update event, nothing to do.
-    admin.patch("modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/note": "x"}}})
-    wait_reconciled_past(op, after_restart)
-    after_msvc_note = wait_settled(op)
-
-    # 3. An unrelated annotation on the Deployment: a child event mapped to the parent.
-    dep = admin.patch("deployments", namespace, "web", {"metadata": {"annotations": {"example.com/note": "y"}}})
-    dep_rv = dep["metadata"]["resourceVersion"]
-    wait_reconciled_past(op, after_msvc_note)
-    total = wait_settled(op)
+    dep_rv = window.results[2]["metadata"]["resourceVersion"]
     evidence.record("reconciles_in_window", total)
-    # ... and any Event a reconcile of the window recorded, in the window.
-    events_after = _event_counts(wait_events_settled(admin, namespace))
+    events_after = _event_counts(window.events or [])
 
-    end = audit.sync(admin)
-    window = select(audit.requests(start, end), user=impl.user, namespace=namespace, writes_only=True)
-    evidence.record("operator_writes_in_window", summarize(window))
-    successful = [r.describe() for r in window if r.ok]
+    evidence.record("operator_writes_in_window", summarize(window.writes))
+    successful = window.described(ok_only=True)
     evidence.record("successful_writes", len(successful))
-    event_writes = [r.describe() for r in window if r.resource == "events"]
+    event_writes = [r.describe() for r in window.writes if r.resource == "events"]
     evidence.record("event_writes_in_window", event_writes)
     evidence.record("events", {"before": events_before, "after": events_after})
     dep_after = admin.get("deployments", namespace, "web")["metadata"]["resourceVersion"]
@@ -284,7 +285,7 @@ def test_stale_update_conflict(admin, namespace, operators, evidence):
 
     operators.start()
     dep = wait_for(lambda: admin.get("deployments", namespace, "web"),
-                   lambda d: d["spec"].get("replicas") == 2, 60,
+                   lambda d: d["spec"].get("replicas") == 2, CONVERGE_TIMEOUT,
                    "Deployment replicas to converge to 2")
     evidence.record("deployment_replicas", dep["spec"]["replicas"])
     wait_converged(admin, namespace, "web")
@@ -304,7 +305,7 @@ def test_restart_reconverges(admin, namespace, operators, evidence):
     """
     op = operators.start(crash_at="after-deployment")
     create_modelservice(admin, namespace, "web", replicas=1)
-    code = op.wait_exit(60)
+    code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
     assert code == CRASH_EXIT_CODE, f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
     dep = admin.get("deployments", namespace, "web")
@@ -341,7 +342,7 @@ def test_restart_after_finalizer(admin, namespace, operators, audit, evidence, i
     """
     op = operators.start(crash_at="after-finalizer")
     create_modelservice(admin, namespace, "web", replicas=1)
-    code = op.wait_exit(60)
+    code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
     assert code == CRASH_EXIT_CODE, f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
     at_crash = {"finalizers": admin.get("modelservices", namespace, "web")["metadata"]
@@ -419,7 +420,7 @@ def test_operator_conflict_is_recomputed(admin, namespace, operators, control_pl
         wait_settled(op)
         proxy.delay_writes(WRITE_HOLD_S, count=1)
         create_modelservice(admin, namespace, "web", replicas=1)
-        first = proxy.wait_stats(lambda s: s["writes_holding"] == 1, 30,
+        first = proxy.wait_stats(lambda s: s["writes_holding"] == 1, REACT_TIMEOUT,
                                  "the operator's first write (held by the API proxy)")
         premise(first["writes_held"] == 1, "the proxy should hold exactly one write")
         changed = admin.patch("modelservices", namespace, "web",
@@ -427,7 +428,8 @@ def test_operator_conflict_is_recomputed(admin, namespace, operators, control_pl
         changed_rv = int(changed["metadata"]["resourceVersion"])
         evidence.record("changed_at_resourceVersion", changed_rv)
         stats = proxy.wait_stats(lambda s: any(r["held_ms"] > 0 for r in s["recent"]),
-                                 WRITE_HOLD_S + 30, "the held write to be answered",
+                                 WRITE_HOLD_S + REACT_TIMEOUT,
+                                 "the held write to be answered",
                                  premise=True)
         held = next(r for r in stats["recent"] if r["held_ms"] > 0)
         evidence.record("held_write", {k: held[k] for k in (
@@ -445,7 +447,7 @@ def test_operator_conflict_is_recomputed(admin, namespace, operators, control_pl
                     return writes[i + 1:]
             return []
 
-        stats = proxy.wait_stats(lambda s: after_held(s), 30,
+        stats = proxy.wait_stats(lambda s: after_held(s), REACT_TIMEOUT,
                                  "the operator to write ModelService web again after the 409")
         writes = _writes_of(stats, "modelservices", "web")
         nxt = after_held(stats)[0]
@@ -495,18 +497,15 @@ def test_foreign_conditions_kept(admin, namespace, operators, audit, evidence, i
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
     msvc = wait_converged(admin, namespace, "web")
-    count = wait_settled(op)
 
     # Another controller adds its condition through the status subresource.
     msvc["status"]["conditions"] = [*msvc["status"]["conditions"], AUDITED]
-    start = audit.sync(admin)
-    stored = admin.update("modelservices", msvc, subresource="status")
+    window = writes_during(
+        op, audit, admin, namespace,
+        lambda: admin.update("modelservices", msvc, subresource="status"), ok_only=True)
+    stored = window.results[0]
     premise(condition(stored, "Audited") == AUDITED, f"the API server changed it: {stored['status']}")
-    wait_reconciled_past(op, count)
-    wait_settled(op)
-    end = audit.sync(admin)
-    noop = [r.describe() for r in select(audit.requests(start, end), user=impl.user,
-                                         namespace=namespace, writes_only=True) if r.ok]
+    noop = window.described()
     evidence.record("writes_after_foreign_condition", noop)
     after_noop = admin.get("modelservices", namespace, "web")
     evidence.record("conditions_after_foreign_condition",

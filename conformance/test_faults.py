@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.support import create_modelservice, premise, wait_converged, wait_settled
+from conformance.support import (
+    CONVERGE_TIMEOUT,
+    REACT_TIMEOUT,
+    create_modelservice,
+    premise,
+    wait_converged,
+    wait_settled,
+)
 from harness.audit import select
 from harness.envtest.kubeconfig import with_server
 from harness.faults.apiproxy import ApiProxy
@@ -24,8 +31,9 @@ from harness.kube import Kube, wait_for
 #: The resources the operator watches in its namespace.
 WATCHED = ("modelservices", "deployments", "services")
 
-#: Bound for recovery after a cut, a restart or a 410, on a loaded 2-core machine.
-RECOVERY_BOUND_S = 60.0
+#: Bound for recovery after a cut, a restart or a 410: once connected again, the operator
+#: converges the changes made meanwhile, as it converges any change.
+RECOVERY_BOUND_S = CONVERGE_TIMEOUT
 #: Bound for noticing a stalled connection: client-go's HTTP/2 health check needs 30 s of
 #: silence plus a 15 s ping timeout; the bound leaves room for a reconnect and the repair.
 STALL_BOUND_S = 120.0
@@ -119,7 +127,7 @@ def test_connection_cut(isolated, tmp_path, evidence):
                 "fault proxy); none were")
         _break_world(lab.admin, lab.namespace)
         accepted = proxy.stats()["accepted"]
-        wait_for(lambda: proxy.stats()["accepted"], lambda n: n > accepted, 30,
+        wait_for(lambda: proxy.stats()["accepted"], lambda n: n > accepted, REACT_TIMEOUT,
                  "the operator to try to reconnect")
         proxy.refuse(False)
         took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after a cut")

@@ -6,7 +6,17 @@ import time
 
 import pytest
 
-from conformance.support import create_modelservice, premise, wait_converged
+from conformance.support import (
+    CONVERGE_TIMEOUT,
+    LATE_WRITES_WAIT,
+    LEADER_SLACK,
+    OVERRUN_MARGIN,
+    create_modelservice,
+    first_within,
+    leader_timeout,
+    premise,
+    wait_converged,
+)
 from harness.audit import select
 from harness.kube import wait_for
 
@@ -14,8 +24,10 @@ LEASE_NAME = "modeldock.lab"
 #: (lease duration, renew deadline, retry period) in seconds: short, so the check is quick, in
 #: the proportions controller-runtime requires (duration > deadline > retry x 1.2).
 LEASE = (8.0, 6.0, 1.0)
-#: Allowance for polling and a loaded machine on top of the protocol's own bound.
-SLACK_S = 3.0
+#: The bound of a takeover under LEASE: duration + retry period + LEADER_SLACK = 12 s.
+TAKEOVER_BOUND_S = leader_timeout(LEASE)
+#: How long the check waits for a takeover: past the bound, so a late one is measured.
+TAKEOVER_WAIT_S = TAKEOVER_BOUND_S + OVERRUN_MARGIN
 
 
 def _holder(admin, ns):
@@ -25,8 +37,6 @@ def _holder(admin, ns):
 
 #: The resources a reconcile writes (Lease and Event writes are the elector's, not reconciles).
 RECONCILE_RESOURCES = ("modelservices", "deployments", "services")
-#: How long to let writes settle after convergence before reading who made them.
-QUIET_S = 2.0
 
 
 def _writes_by_instance(audit, admin, namespace, user, start, resources=RECONCILE_RESOURCES):
@@ -69,11 +79,11 @@ def test_leader_failover(admin, namespace, operators, audit, evidence, impl):
     t_start = audit.sync(admin)
     a = operators.start(leader_election=True, lease=LEASE, instance="a")
     b = operators.start(leader_election=True, lease=LEASE, instance="b")
-    first = wait_for(lambda: _holder(admin, namespace), bool, duration + retry + SLACK_S,
+    first = wait_for(lambda: _holder(admin, namespace), bool, TAKEOVER_BOUND_S,
                      f"Lease {LEASE_NAME} to get a holder")
     create_modelservice(admin, namespace, "web", replicas=1)
     wait_converged(admin, namespace, "web")
-    time.sleep(QUIET_S)
+    time.sleep(LATE_WRITES_WAIT)
     writers = _writes_by_instance(audit, admin, namespace, user, t_start)
     holder = _lease_writer(audit, admin, namespace, user, t_start)
     evidence.record("writes_before_failover", writers)
@@ -89,30 +99,31 @@ def test_leader_failover(admin, namespace, operators, audit, evidence, impl):
     t_kill = audit.sync(admin)
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
     second = wait_for(lambda: _holder(admin, namespace), lambda h: bool(h) and h != first,
-                      duration + retry + SLACK_S + 30, "the follower to take the Lease")
+                      TAKEOVER_WAIT_S, "the follower to take the Lease")
     kill_takeover = time.monotonic() - t0
     evidence.record("takeover_after_sigkill_s", round(kill_takeover, 2))
-    evidence.record("sigkill_bound_s", duration + retry + SLACK_S)
+    evidence.record("sigkill_bound_s", TAKEOVER_BOUND_S)
     wait_for(lambda: admin.get("deployments", namespace, "web"),
-             lambda d: d["spec"]["replicas"] == 2, 60,
+             lambda d: d["spec"]["replicas"] == 2, CONVERGE_TIMEOUT,
              "the new leader to converge the change made during the failover")
     writers = _writes_by_instance(audit, admin, namespace, user, t_kill)
     evidence.record("writes_after_sigkill", writers)
     assert list(writers) == [follower.instance], (
         f"after the leader ({leader.instance}) was killed only the new leader "
         f"({follower.instance}) may write; the audit log shows {writers}")
-    assert kill_takeover <= duration + retry + SLACK_S, (
+    assert kill_takeover <= TAKEOVER_BOUND_S, (
         f"takeover after SIGKILL took {kill_takeover:.1f}s; the bound is lease duration "
-        f"{duration}s + retry period {retry}s (+{SLACK_S}s slack)")
+        f"{duration}s + retry period {retry}s (+{LEADER_SLACK}s slack)")
 
     # A standby does not reconcile: a change while it runs is written by the leader alone.
     standby = operators.start(leader_election=True, lease=LEASE, instance="c")
     t_standby = audit.sync(admin)
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
     wait_for(lambda: admin.get("deployments", namespace, "web"),
-             lambda d: d["spec"]["replicas"] == 3, 60, "the leader to converge replicas 3")
+             lambda d: d["spec"]["replicas"] == 3, CONVERGE_TIMEOUT,
+             "the leader to converge replicas 3")
     wait_converged(admin, namespace, "web")
-    time.sleep(QUIET_S)
+    time.sleep(LATE_WRITES_WAIT)
     writers = _writes_by_instance(audit, admin, namespace, user, t_standby)
     evidence.record("writes_with_standby", writers)
     assert list(writers) == [follower.instance], (
@@ -124,7 +135,7 @@ def test_leader_failover(admin, namespace, operators, audit, evidence, impl):
     code = follower.terminate()
     evidence.record("sigterm_exit_code", code)
     third = wait_for(lambda: _holder(admin, namespace), lambda h: bool(h) and h != second,
-                     duration + retry + SLACK_S + 30, "the standby to take the released Lease")
+                     TAKEOVER_WAIT_S, "the standby to take the released Lease")
     release_takeover = time.monotonic() - t1
     evidence.record("takeover_after_sigterm_s", round(release_takeover, 2))
     evidence.record("holders", [first, second, third])
@@ -135,7 +146,8 @@ def test_leader_failover(admin, namespace, operators, audit, evidence, impl):
     t_term = audit.sync(admin)
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 4}})
     wait_for(lambda: admin.get("deployments", namespace, "web"),
-             lambda d: d["spec"]["replicas"] == 4, 60, "the standby, now leader, to converge")
+             lambda d: d["spec"]["replicas"] == 4, CONVERGE_TIMEOUT,
+             "the standby, now leader, to converge")
     writers = _writes_by_instance(audit, admin, namespace, user, t_term)
     evidence.record("writes_after_sigterm", writers)
     assert list(writers) == [standby.instance], (
@@ -169,7 +181,6 @@ def test_partitioned_leader_steps_down(admin, namespace, operators, audit, tmp_p
     from harness.envtest.kubeconfig import with_server
     from harness.faults.tcpproxy import FaultProxy
 
-    duration, _deadline, retry = LEASE
     user = impl.user
     port = int(operators.kubeconfig.read_text().split("https://127.0.0.1:")[1].split()[0])
     proxy = FaultProxy(("127.0.0.1", port)).start()
@@ -179,12 +190,12 @@ def test_partitioned_leader_steps_down(admin, namespace, operators, audit, tmp_p
                               tmp_path / "leader.kubeconfig", proxy.address)
         leader = operators.start(leader_election=True, lease=LEASE, kubeconfig=proxied,
                                  instance="leader")
-        first = wait_for(lambda: _holder(admin, namespace), bool, duration + retry + SLACK_S,
+        first = wait_for(lambda: _holder(admin, namespace), bool, TAKEOVER_BOUND_S,
                          f"Lease {LEASE_NAME} to get a holder")
         other = operators.start(leader_election=True, lease=OTHER_LEASE, instance="other")
         create_modelservice(admin, namespace, "web", replicas=1)
         wait_converged(admin, namespace, "web")
-        time.sleep(QUIET_S)
+        time.sleep(LATE_WRITES_WAIT)
         writers = _writes_by_instance(audit, admin, namespace, user, t_start)
         evidence.record("writes_before_partition", writers)
         premise(list(writers) == ["leader"],
@@ -194,26 +205,23 @@ def test_partitioned_leader_steps_down(admin, namespace, operators, audit, tmp_p
         proxy.stall(True)
         t0 = time.monotonic()
         second = wait_for(lambda: _holder(admin, namespace), lambda h: bool(h) and h != first,
-                          duration + retry + SLACK_S + 30, "the other instance to take the Lease")
+                          TAKEOVER_WAIT_S, "the other instance to take the Lease")
         evidence.record("takeover_after_partition_s", round(time.monotonic() - t0, 2))
         evidence.record("holders", [first, second])
         proxy.stall(False)
         t_heal = audit.sync(admin)
         admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
         wait_for(lambda: admin.get("deployments", namespace, "web"),
-                 lambda d: d["spec"]["replicas"] == 2, 60, "the new leader to converge the change")
+                 lambda d: d["spec"]["replicas"] == 2, CONVERGE_TIMEOUT,
+                 "the new leader to converge the change")
 
         # The new leader goes; its Lease stays held, so nobody may write for a while. A zombie
         # acts on the next change (it is the only instance left running that could).
         other.kill()
-        t_kill = time.monotonic()
         admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
-        zombie: list[str] = []
-        while time.monotonic() - t_kill < ZOMBIE_WINDOW_S:
-            zombie = _writes_by_instance(audit, admin, namespace, user, t_heal).get("leader", [])
-            if zombie:
-                break
-            time.sleep(0.5)
+        zombie = first_within(
+            lambda: _writes_by_instance(audit, admin, namespace, user, t_heal).get("leader", []),
+            bool, ZOMBIE_WINDOW_S, "a write by the old leader") or []
         writers = _writes_by_instance(audit, admin, namespace, user, t_heal)
         evidence.record("writes_after_heal", writers)
         evidence.record("old_leader", {"running": leader.running(),

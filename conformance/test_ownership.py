@@ -13,7 +13,9 @@ import uuid
 import pytest
 
 from conformance.support import (
+    CONVERGE_TIMEOUT,
     FINALIZER,
+    REACT_TIMEOUT,
     condition,
     controller_ref,
     create_foreign_deployment,
@@ -23,6 +25,7 @@ from conformance.support import (
     wait_gone,
     wait_reconciled_past,
     wait_settled,
+    writes_during,
 )
 from harness.audit import select, summarize
 from harness.kube import wait_for
@@ -47,31 +50,35 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl):
     wait_settled(op)
     msvc_rv = admin.get("modelservices", namespace, "web")["metadata"]["resourceVersion"]
     old_svc = admin.get("services", namespace, "web")
-    repairs_start = audit.sync(admin)
 
-    admin.delete("services", namespace, "web")
-    new_svc = wait_for(lambda: admin.get("services", namespace, "web"),
-                       lambda s: s["metadata"]["uid"] != old_svc["metadata"]["uid"], 60,
-                       "the deleted Service to be recreated")
+    def delete_service() -> dict:
+        admin.delete("services", namespace, "web")
+        return wait_for(lambda: admin.get("services", namespace, "web"),
+                        lambda s: s["metadata"]["uid"] != old_svc["metadata"]["uid"],
+                        CONVERGE_TIMEOUT, "the deleted Service to be recreated")
+
+    def edit_replicas() -> dict:
+        admin.patch("deployments", namespace, "web", {"spec": {"replicas": 5}})
+        return wait_for(lambda: admin.get("deployments", namespace, "web"),
+                        lambda d: d["spec"]["replicas"] == 1, CONVERGE_TIMEOUT,
+                        "hand-edited Deployment replicas (5) to be reverted to 1")
+
+    def edit_port() -> dict:
+        admin.patch("services", namespace, "web", {"spec": {"ports": [
+            {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]}})
+        return wait_for(lambda: admin.get("services", namespace, "web"),
+                        lambda s: [p["port"] for p in s["spec"]["ports"]] == [port],
+                        CONVERGE_TIMEOUT,
+                        f"hand-edited Service port ({port + 1}) to be reverted to {port}")
+
+    window = writes_during(op, audit, admin, namespace, delete_service, edit_replicas,
+                           edit_port, ok_only=True)
+    new_svc, dep, svc = window.results
     evidence.record("service_uid", {"deleted": old_svc["metadata"]["uid"],
                                     "recreated": new_svc["metadata"]["uid"]})
-
-    admin.patch("deployments", namespace, "web", {"spec": {"replicas": 5}})
-    dep = wait_for(lambda: admin.get("deployments", namespace, "web"),
-                   lambda d: d["spec"]["replicas"] == 1, 60,
-                   "hand-edited Deployment replicas (5) to be reverted to 1")
     evidence.record("deployment_replicas_reverted_to", dep["spec"]["replicas"])
-
-    admin.patch("services", namespace, "web", {"spec": {"ports": [
-        {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]}})
-    svc = wait_for(lambda: admin.get("services", namespace, "web"),
-                   lambda s: [p["port"] for p in s["spec"]["ports"]] == [port], 60,
-                   f"hand-edited Service port ({port + 1}) to be reverted to {port}")
     evidence.record("service_port_reverted_to", svc["spec"]["ports"][0]["port"])
-    wait_settled(op)
-    repairs_end = audit.sync(admin)
-    repairs = select(audit.requests(repairs_start, repairs_end), user=impl.user,
-                     namespace=namespace, writes_only=True, ok_only=True)
+    repairs = window.writes
     evidence.record("repair_writes", summarize(repairs))
     msvc_rv_after = admin.get("modelservices", namespace, "web")["metadata"]["resourceVersion"]
     evidence.record("modelservice_resourceVersion", {"before": msvc_rv, "after": msvc_rv_after})
@@ -83,15 +90,10 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl):
                             "labels": {"example.com/team": "ml"}}}
     admin.patch("deployments", namespace, "web", foreign)
     admin.patch("services", namespace, "web", foreign)
-    count = wait_settled(op)
-    start = audit.sync(admin)
-    admin.patch("modelservices", namespace, "web",
-                {"metadata": {"annotations": {"example.com/poke": "1"}}})
-    wait_reconciled_past(op, count)
-    wait_settled(op)
-    end = audit.sync(admin)
-    quiet = [r.describe() for r in select(audit.requests(start, end), user=impl.user,
-                                          namespace=namespace, writes_only=True) if r.ok]
+    quiet = writes_during(op, audit, admin, namespace,
+                          lambda: admin.patch("modelservices", namespace, "web", {
+                              "metadata": {"annotations": {"example.com/poke": "1"}}}),
+                          ok_only=True).described()
     evidence.record("writes_after_foreign_edits", quiet)
     for kind in ("deployments", "services"):
         meta = admin.get(kind, namespace, "web")["metadata"]
@@ -119,7 +121,7 @@ def test_child_conflict(admin, namespace, operators, evidence):
     create_modelservice(admin, namespace, "web", replicas=1)
     msvc = wait_for(lambda: admin.get("modelservices", namespace, "web"),
                     lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
-                    60, "status to report ChildConflict")
+                    CONVERGE_TIMEOUT, "status to report ChildConflict")
     ready, progressing = condition(msvc, "Ready"), condition(msvc, "Progressing")
     evidence.record("conditions", [ready, progressing])
     assert ready["status"] == "False" and progressing["status"] == "False"
@@ -231,7 +233,7 @@ def test_finalizer_ordered_delete(admin, namespace, operators, audit, evidence, 
     create_modelservice(admin, namespace, "second")
     wait_converged(admin, namespace, "second")
     admin.delete("modelservices", namespace, "second")
-    code = op.wait_exit(60)
+    code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
     assert code == CRASH_EXIT_CODE, f"expected exit {CRASH_EXIT_CODE} at after-child-delete, got {code}"
     held = admin.get("modelservices", namespace, "second")
@@ -320,7 +322,8 @@ def _deletion_policy(policy, admin, namespace, operators, audit, evidence, impl)
     # {} stands for "gone": wait_for polls until it gets an object that satisfies the predicate.
     held = wait_for(lambda: admin.get("modelservices", namespace, "web") or {},
                     lambda m: not m or FINALIZER not in m["metadata"].get("finalizers", []),
-                    60, f"the operator to remove its finalizer after a {propagation} delete") or None
+                    CONVERGE_TIMEOUT,
+                    f"the operator to remove its finalizer after a {propagation} delete") or None
     wait_settled(op)
     end = audit.sync(admin)
     writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
@@ -386,7 +389,7 @@ def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audi
                  lambda m: (m.get("status") or {}).get("observedGeneration") == 1
                  and admin.get("deployments", namespace, "web") is not None
                  and admin.get("services", namespace, "web") is not None,
-                 60, "the operator to create both children and write the status")
+                 CONVERGE_TIMEOUT, "the operator to create both children and write the status")
         held = {res: proxy.stats()["resources"].get(res, {}).get("held", 0)
                 for res in ("deployments", "services")}
         evidence.record("watch_events_held_at_delete", held)
@@ -444,7 +447,7 @@ def test_cleanup_waits_for_held_child(admin, namespace, operators, audit, eviden
     start = audit.sync(admin)
     admin.delete("modelservices", namespace, "web")
     wait_for(lambda: admin.get("deployments", namespace, "web"),
-             lambda d: bool(d["metadata"].get("deletionTimestamp")), 60,
+             lambda d: bool(d["metadata"].get("deletionTimestamp")), CONVERGE_TIMEOUT,
              "the operator to delete the Deployment (held by example.com/hold)")
     # Several cleanup passes (the operator comes back every second while a child remains), or
     # until its finalizer is gone, which is the failure this case is about.
@@ -455,7 +458,7 @@ def test_cleanup_waits_for_held_child(admin, namespace, operators, audit, eviden
         return m is not None and FINALIZER in m["metadata"].get("finalizers", [])
 
     wait_for(lambda: (op.reconcile_count(), ours_left()),
-             lambda seen: seen[0] >= passes or not seen[1], 30,
+             lambda seen: seen[0] >= passes or not seen[1], REACT_TIMEOUT,
              "three cleanup passes while the Deployment is held")
     held = admin.get("modelservices", namespace, "web")
     deletes = [r.describe() for r in select(audit.requests(start, audit.sync(admin)),

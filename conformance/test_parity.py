@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from conformance.support import (
+    CONVERGE_TIMEOUT,
     condition,
     create_foreign_deployment,
     create_modelservice,
@@ -72,7 +73,7 @@ def _wait_done(admin: Kube, ns: str) -> None:
         if name == "conflicted":
             wait_for(lambda n=name: admin.get("modelservices", ns, n),
                      lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
-                     60, f"{ns}/{name} to report ChildConflict")
+                     CONVERGE_TIMEOUT, f"{ns}/{name} to report ChildConflict")
         else:
             wait_converged(admin, ns, name)
 

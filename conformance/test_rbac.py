@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import pytest
 from kubernetes.client.exceptions import ApiException
 
 from conformance.support import (
+    APISERVER_SYNC_TIMEOUT,
     CONVERGE_TIMEOUT,
     GROUP_VERSION,
     create_modelservice,
     is_converged,
+    leader_timeout,
     premise,
+    refused_requests,
     status_of,
+    wait_unrefused,
 )
 from harness.audit import AuditLog, select
 from harness.kube import Kube, wait_for
@@ -53,30 +56,12 @@ PROBE_USER = "modeldock-probe:no-finalizers"
 LEASE = (15.0, 10.0, 1.0)
 
 
-def refused(audit: AuditLog, start: int, user: str, namespace: str) -> list[str]:
-    """The operator's requests answered 403 since ``start``, as ``<refusal> (<request>)``:
-    those of ``user`` in ``namespace`` or at cluster scope, but not the harness's own (the
-    same user runs in other namespaces at the same time, under other roles)."""
-    return sorted({f"{r.refusal} ({r.describe()})" for r in select(audit.requests(start), user=user)
-                   if r.refusal and not r.by_harness and r.namespace in (namespace, "")})
-
-
 def until(what: str, done: Callable[[], bool], audit: AuditLog, start: int, user: str,
           namespace: str, timeout: float = CONVERGE_TIMEOUT) -> None:
     """Wait until ``done()``; fail at once, naming the refused requests, as soon as the audit
     log shows the operator refused anything (a missing right never heals by waiting)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = refused(audit, start, user, namespace)
-        if got:
-            raise AssertionError(f"the operator needed rights it was not given (while waiting "
-                                 f"for {what}): {got}")
-        if done():
-            return
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}, with no "
-                                 f"request of {user} refused")
-        time.sleep(0.2)
+    wait_unrefused(done, bool, timeout, what, audit=audit, start=start, user=user,
+                   namespace=namespace)
 
 
 def block_owner_deletion_refused(admin: Kube, control_plane, namespace: str) -> dict[str, object]:
@@ -102,7 +87,8 @@ def block_owner_deletion_refused(admin: Kube, control_plane, namespace: str) -> 
         # RBAC sees a new binding a moment after it is written: retry the plain create.
         wait_for(lambda: probe.create("configmaps", namespace, {
             "apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": "owned", "ownerReferences": [ref]}}), bool, 10,
+            "metadata": {"name": "owned", "ownerReferences": [ref]}}), bool,
+            APISERVER_SYNC_TIMEOUT,
             f"{PROBE_USER} to create a ConfigMap owned by a ModelService", premise=True)
         with pytest.raises(ApiException) as blocked:
             probe.create("configmaps", namespace, {
@@ -181,7 +167,7 @@ def test_rbac_least_privilege(admin, namespace, operators, audit, impl_kubeconfi
         return (admin.get("leases", namespace, LEASE_NAME) or {}).get("spec") or {}
 
     until(f"the operator to take Lease {LEASE_NAME}", lambda: bool(lease().get("holderIdentity")),
-          audit, start, impl.user, namespace)
+          audit, start, impl.user, namespace, timeout=leader_timeout(LEASE))
     taken = lease().get("renewTime")
     create_modelservice(admin, namespace, "web")
     until("ModelService web to converge",
@@ -205,11 +191,11 @@ def test_rbac_least_privilege(admin, namespace, operators, audit, impl_kubeconfi
     until("ModelService web to be deleted",
           lambda: admin.get("modelservices", namespace, "web") is None, audit, start, impl.user, namespace)
     until(f"the operator to renew Lease {LEASE_NAME}", lambda: lease().get("renewTime") != taken,
-          audit, start, impl.user, namespace)
+          audit, start, impl.user, namespace, timeout=leader_timeout(LEASE))
     end = audit.sync(admin)
     mine = [r for r in select(audit.requests(start, end), user=impl.user)
             if r.namespace in (namespace, "")]
-    forbidden = refused(audit, start, impl.user, namespace)
+    forbidden = refused_requests(audit, start, impl.user, namespace)
     evidence.record("operator_requests", len(mine))
     evidence.record("operator_rights_used", sorted({r.right for r in mine if r.ok and r.resource}))
     evidence.record("operator_forbidden", forbidden)
