@@ -73,8 +73,9 @@ def _outcome(case: TestCase) -> tuple[str, str]:
     if bad is not None:
         lines = [ln.strip() for ln in str(bad.message or bad.text or "").splitlines()]
         return (ERROR if isinstance(bad, Error) else FAILED), next((ln for ln in lines if ln), "")[:600]
-    if any(isinstance(r, Skipped) for r in results):
-        return SKIPPED, ""
+    skipped = next((r for r in results if isinstance(r, Skipped)), None)
+    if skipped is not None:  # the reason, as pytest writes it: "<file>:<line>: <reason>"
+        return SKIPPED, str(skipped.message or "").strip()[:600]
     return PASSED, ""
 
 
@@ -101,3 +102,23 @@ def rename_cases(path: Path) -> int:
                 renamed += 1
     xml.write(str(path))
     return renamed
+
+
+def suite_properties(path: Path) -> dict[str, str]:
+    """The ``<testsuite>``-level properties of the JUnit file at ``path`` (the plugin writes
+    ``tier``, ``kubernetes_version``, ``capabilities``); the first suite's, {} if none."""
+    xml = JUnitXml.fromfile(str(path))
+    for suite in (xml if isinstance(xml, JUnitXml) else [xml]):
+        props = suite._elem.find("properties")
+        return {str(p.get("name")): str(p.get("value"))
+                for p in (props if props is not None else [])}
+    return {}
+
+
+def set_suite_properties(path: Path, values: dict[str, str]) -> None:
+    """Add (or replace) ``<testsuite>``-level properties in the JUnit file at ``path``."""
+    xml = JUnitXml.fromfile(str(path))
+    for suite in (xml if isinstance(xml, JUnitXml) else [xml]):
+        for name, value in values.items():
+            suite.add_property(name, value)
+    xml.write(str(path))

@@ -25,6 +25,9 @@ from harness.paths import CONFORMANCE_DIR, REPO_ROOT
 #: The implementations ``conformance`` runs when none is named.
 DEFAULT_IMPLS = ("go", "python")
 
+#: The tiers ``conformance --cluster`` takes (docs/design.md, "Tiers").
+CLUSTERS = ("envtest", "sim", "existing", "kind")
+
 
 def _say(line: str) -> None:
     print(f"[modeldock] {line}", file=sys.stderr, flush=True)
@@ -92,12 +95,25 @@ def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
 
 
 def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
-                impl_files: list[str]) -> int:
-    """Build, start one control plane, run the suite for each implementation in ``chosen``
-    (default ``DEFAULT_IMPLS``), write ``<reports>/junit-<impl>.xml`` and the comparison
-    report, print it. Exit code: 0 every check passed, 1 some failed, 2 bad arguments (an
-    unknown implementation, a bad implementation file), 3 the control plane failed."""
+                impl_files: list[str], cluster: str = "envtest", context: str | None = None,
+                keep_cluster: bool = False) -> int:
+    """Build, start one control plane of tier ``cluster`` (envtest, sim), run the suite for
+    each implementation in ``chosen`` (default ``DEFAULT_IMPLS``), write
+    ``<reports>/junit-<impl>.xml`` and the comparison report, print it. ``existing``: use the
+    cluster of KUBECONFIG (``context``) instead of starting one; ``kind``: make a kind cluster
+    and run ``existing`` on it. Exit code: 0 every check passed, 1 some failed, 2 bad
+    arguments (an unknown implementation, a bad implementation file) or a tier this machine
+    cannot have (kind without a container engine), 3 the control plane failed."""
     from harness import report
+
+    if cluster == "kind":
+        from harness import kind
+
+        if kind.engine() is None:
+            return kind.no_engine_exit()
+        _say("kind: a container engine answers, but creating kind clusters is not wired up here "
+             "yet; create one with `kind create cluster` and use --cluster existing")
+        return 2
 
     try:
         impls = load_implementations(impl_files)
@@ -115,16 +131,26 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
         junit.unlink(missing_ok=True)
         shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
     started = time.monotonic()
-    binaries.ensure(binaries.ENVTEST_BINARIES)
+    binaries.ensure(binaries.ENVTEST_BINARIES
+                    + (binaries.SIM_BINARIES if cluster == "sim" else ()))
     for impl_id in chosen:
         _say(f"building {impl_id}")
         impls[impl_id].run_build()
     codes: dict[str, int] = {}
+    if cluster == "existing":
+        from harness import existing
+
+        return existing.conformance(chosen, impls, reports, pytest_args, impl_files, context,
+                                    started)
     try:
-        with ControlPlane() as cp:
+        cp_started = time.monotonic()
+        with ControlPlane(tier=cluster) as cp:
+            _say(f"{cluster} control plane ready in {time.monotonic() - cp_started:.1f}s")
             for impl_id in chosen:
-                codes[impl_id] = run_suite(impl_id, cp.state_path, reports, pytest_args,
-                                           impl_files)
+                suite_started = time.monotonic()
+                codes[impl_id] = run_suite(impl_id, cp.state_path, reports,
+                                           [f"--cluster={cluster}", *pytest_args], impl_files)
+                _say(f"{impl_id} suite on {cluster}: {time.monotonic() - suite_started:.0f}s")
     except ControlPlaneError as exc:
         _say(f"control plane failed: {exc}")
         return 3

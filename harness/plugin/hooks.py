@@ -19,11 +19,14 @@ from harness.envtest.process import identity_alive, set_death_signal
 from harness.operators import ImplementationError, get_implementation
 from harness.paths import REPORTS_DIR
 from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
-from harness.plugin.markers import MARKERS, check_id, junit_name
+from harness.plugin.markers import MARKERS, check_id, junit_name, needs
 from harness.plugin.watchdog import _SessionWatchdog
 from harness.verdicts import VERDICT_ERROR, VERDICT_FAIL, PremiseFailed
 
 TIERS = ("envtest", "sim", "kind", "existing")
+
+#: Where the run's tier and what it offers are kept on the config (``run_tier``).
+_TIER_KEY = pytest.StashKey[tuple[str, frozenset[str], str]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -101,6 +104,66 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         pytest.exit(str(exc), returncode=4)
 
 
+def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
+    """(tier, capabilities it offers, Kubernetes version) of this run. The tier is the one in
+    the ``--control-plane-state`` file when given (the control plane says what it is), else
+    ``--cluster``; an ``existing`` cluster is asked what it offers (``harness.tiers``)."""
+    import json
+
+    from harness import tiers
+    from harness.envtest import binaries
+
+    if _TIER_KEY in config.stash:
+        return config.stash[_TIER_KEY]
+    tier = config.getoption("--cluster")
+    state = config.getoption("--control-plane-state")
+    version = ""
+    if state:
+        try:
+            data = json.loads(Path(state).read_text())
+            tier = data.get("tier", tier)
+            version = str(data.get("kubernetes_version", ""))
+        except (OSError, ValueError):
+            pass
+    offers = tiers.OFFERS.get(tier, frozenset())
+    if tier == "existing":
+        from harness import existing
+
+        offers, version = existing.probe(config)
+    if not version:
+        try:
+            version = "v" + binaries.kubernetes_version()
+        except Exception:
+            version = "unknown"
+    config.stash[_TIER_KEY] = (tier, frozenset(offers), version)
+    return config.stash[_TIER_KEY]
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    """Skip each check whose needs (``needs`` markers and fixtures) the run's tier does not
+    offer, with the reason; the JUnit testcase still carries its check name, the tier and the
+    reason. An unknown capability name is a usage error."""
+    from harness import tiers
+
+    checks = [item for item in items if check_id(item)]
+    if not checks:
+        return
+    tier, offers, version = run_tier(config)
+    for item in checks:
+        wanted = needs(item)
+        bad = tiers.unknown(wanted)
+        if bad:
+            raise pytest.UsageError(f"{item.nodeid}: unknown capability {bad} in "
+                                    f"@pytest.mark.needs; known: {sorted(tiers.CAPABILITIES)}")
+        reason = tiers.skip_reason(tier, offers, wanted)
+        if reason:
+            item.add_marker(pytest.mark.skip(reason=reason))
+            item.user_properties.append(("check", junit_name(item) or check_id(item)))
+            item.user_properties.append(("skip_reason", reason))
+        item.user_properties.append(("tier", tier))
+
+
 #: Harness modules whose AssertionError is an oracle's on purpose: ``wait_for`` and the API
 #: proxy's ``wait_stats`` time out waiting for what the operator must do. An AssertionError
 #: raised anywhere else in harness/ is an internal invariant, a harness error.
@@ -155,6 +218,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not path or hasattr(session.config, "workerinput") or not Path(path).exists():
         return
     junit.rename_cases(Path(path))
+    if _TIER_KEY in session.config.stash:
+        tier, offers, version = session.config.stash[_TIER_KEY]
+        junit.set_suite_properties(Path(path), {"tier": tier, "kubernetes_version": version,
+                                                "capabilities": ",".join(sorted(offers))})
 
 
 def _artifacts_dir(item: pytest.Item) -> Path:
