@@ -13,6 +13,7 @@ No pytest here: the runner, the report and unit tests import it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 #: Every capability, with what it means.
 CAPABILITIES: dict[str, str] = {
@@ -22,6 +23,8 @@ CAPABILITIES: dict[str, str] = {
                   "nodes), so a Deployment's status counts available replicas",
     "garbage-collector": "kube-controller-manager's garbage collector deletes the dependents of "
                          "a vanished owner and completes orphan and foreground deletions",
+    "no-garbage-collector": "nothing deletes an object whose ownerReference names a UID that "
+                            "does not exist (a check that stages such an object)",
     "namespace-controller": "a deleted namespace is emptied and goes away",
     "deployment-controller": "Deployments get ReplicaSets and a status written by the "
                              "deployment controller",
@@ -48,7 +51,7 @@ _CONTROLLERS = frozenset({"garbage-collector", "namespace-controller", "deployme
 #: controller-manager, and offers ``pods-ready`` only where its nodes are kwok's
 #: (``existing_offers``), since the checks' image ``srv:1`` runs on no real kubelet.
 OFFERS: dict[str, frozenset[str]] = {
-    "envtest": _HARNESS_OWNED | {"no-kubelet"},
+    "envtest": _HARNESS_OWNED | {"no-kubelet", "no-garbage-collector"},
     "sim": _HARNESS_OWNED | _CONTROLLERS | {"pods-ready"},
     "existing": _CONTROLLERS,
     "kind": _CONTROLLERS,
@@ -65,6 +68,7 @@ _WHY_NOT: dict[str, str] = {
     "no-kubelet": "its Pods do become Ready",
     "pods-ready": "no Pod ever becomes Ready there",
     "garbage-collector": "it runs no garbage collector",
+    "no-garbage-collector": "its garbage collector deletes such an object on its own",
     "namespace-controller": "it runs no namespace controller",
     "deployment-controller": "it runs no deployment controller",
     "audit-log": "the harness cannot read its audit log",
@@ -112,3 +116,17 @@ def existing_offers(nodes: list[dict[str, object]]) -> frozenset[str]:
     if nodes and len(annotated) == len(nodes):
         offers.add("pods-ready")
     return frozenset(offers)
+
+
+@dataclass(frozen=True)
+class Tier:
+    """The run's tier as the ``tier`` fixture gives it."""
+
+    name: str
+    capabilities: frozenset[str]
+    kubernetes_version: str
+
+    def offers(self, capability: str) -> bool:
+        if capability not in CAPABILITIES:
+            raise KeyError(f"unknown capability {capability!r}")
+        return capability in self.capabilities

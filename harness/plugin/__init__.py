@@ -25,7 +25,9 @@ Fixtures, in thin layers a user can override:
 - ``evidence`` (function): records a check's evidence as JUnit properties.
 
 Markers: ``check(id)`` names the conformance check (it becomes the JUnit testcase name),
-``tier(name)`` the lowest tier a check needs.
+``needs(*capabilities)`` what it needs from the cluster (``harness.tiers``): a check whose
+needs the run's tier does not offer is skipped with the reason. The ``tier`` fixture tells a
+check which tier it runs on.
 
 A run that loses its control plane stops at once: ``ControlPlaneWatchdog`` polls it (in the
 controlling process for ``--control-plane-state``, else where the plane was started) and ends
@@ -52,10 +54,12 @@ from harness.plugin.fixtures import (
     namespace,
     operators,
     reference_impl,
+    tier,
 )
 from harness.plugin.hooks import (
     TIERS,
     pytest_addoption,
+    pytest_collection_modifyitems,
     pytest_configure,
     pytest_runtest_makereport,
     pytest_sessionfinish,
@@ -80,6 +84,6 @@ __all__ = [
     "Lab", "OperatorPool", "account_requests", "admin", "audit", "bind_operator_role",
     "check_id", "control_plane", "create_namespace", "ensure_cluster_role", "evidence", "impl",
     "impl_kubeconfig", "isolated", "junit_name", "namespace", "operator_role", "operators",
-    "parity_reference_id", "pytest_addoption", "pytest_configure", "pytest_runtest_makereport",
-    "pytest_sessionfinish", "pytest_sessionstart", "reference_impl", "verdict_of",
+    "parity_reference_id", "pytest_addoption", "pytest_collection_modifyitems", "pytest_configure", "pytest_runtest_makereport",
+    "pytest_sessionfinish", "pytest_sessionstart", "reference_impl", "tier", "verdict_of",
 ]

@@ -149,7 +149,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     checks = [item for item in items if check_id(item)]
     if not checks:
         return
-    tier, offers, version = run_tier(config)
+    tier, offers, _version = run_tier(config)
     for item in checks:
         wanted = needs(item)
         bad = tiers.unknown(wanted)
