@@ -51,7 +51,7 @@ conformance-sim-ci: $(STAMP)
 	$(PY) -m harness conformance --cluster sim --reports reports/sim $(foreach i,$(IMPLS),--impl $(i)) -- -k "$(SIM_CI_CHECKS)"
 
 mutants-sim-ci: $(STAMP)
-	$(PY) -m harness mutants --ci --cluster sim --reports reports/sim --workers 3 --mutant generation-predicate --mutant tombstone-event
+	$(PY) -m harness mutants --ci --cluster sim --reports reports/sim --workers 3 --mutant generation-predicate --mutant tombstone-event --mutant remembers-created
 
 unit: binaries
 	$(PY) -m pytest -q harness/tests python_operator/tests

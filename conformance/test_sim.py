@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import signal
 from typing import Any
 
 import pytest
@@ -194,24 +195,31 @@ def test_garbage_collected(admin, namespace, operators, evidence):
     child carries an ownerReference to its ModelService's UID, and the garbage collector deletes
     dependents whose owner no longer exists. Here the operator is stopped, someone strips the
     finalizer and deletes the ModelService (it vanishes at once), and a new ModelService of the
-    same name is created while the old children may still be there. The operator must neither
-    adopt the old children (their controller is a UID that is gone, not this one) nor trust a
-    memory of having created children called `web`: once the garbage collector has removed
-    them, it creates the successor's own.
+    same name is created, all while the operator is frozen (SIGSTOP: it keeps its memory and
+    sees none of it). Thawed, it must not trust a memory of having created children called
+    `web`: the garbage collector removed them, and it creates the successor's own, controlled
+    by the successor's UID.
     """
-    op = operators.start()
+    # A long Lease: a leader frozen past its renew deadline would rightly step down on thaw.
+    op = operators.start(lease=(60.0, 40.0, 2.0))
     create_modelservice(admin, namespace, "web")
     old = wait_converged(admin, namespace, "web")
     old_children = {r: admin.get(r, namespace, "web")["metadata"]["uid"]
                     for r in ("deployments", "services")}
-    op.terminate()
-    admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
-    admin.delete("modelservices", namespace, "web")
-    wait_gone(admin, "modelservices", namespace, "web")
-    evidence.premise("vanished", {"uid": old["metadata"]["uid"], "children": old_children})
-
-    op.start()
-    create_modelservice(admin, namespace, "web")
+    # Frozen, not stopped: the process keeps everything it remembers, and sees nothing.
+    op.signal(signal.SIGSTOP)
+    try:
+        admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
+        admin.delete("modelservices", namespace, "web")
+        wait_gone(admin, "modelservices", namespace, "web")
+        for res in ("deployments", "services"):
+            wait_for(lambda r=res: (admin.get(r, namespace, "web") or {"metadata": {}}),
+                     lambda o, r=res: o["metadata"].get("uid") != old_children[r], 60,
+                     f"the garbage collector to remove the old {res[:-1]}", premise=True)
+        evidence.premise("vanished", {"uid": old["metadata"]["uid"], "children": old_children})
+        create_modelservice(admin, namespace, "web")
+    finally:
+        op.signal(signal.SIGCONT)
     new = wait_converged(admin, namespace, "web")
     gone = wait_for(lambda: {r: (admin.get(r, namespace, "web") or {}).get("metadata", {})
                              .get("uid") for r in ("deployments", "services")},

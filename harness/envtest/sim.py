@@ -32,13 +32,13 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from harness.envtest.kubeconfig import write_kubeconfig
 from harness.envtest.process import ManagedProcess, free_port, wait_until
 
-if TYPE_CHECKING:
-    from harness.envtest.controlplane import ControlPlane
+#: A ``harness.envtest.controlplane.ControlPlane`` (not imported: it imports this module).
+ControlPlane = Any
 
 #: kube-controller-manager's controllers in this tier (``--controllers``).
 CONTROLLERS = ("deployment-controller", "replicaset-controller", "garbage-collector-controller",
