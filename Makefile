@@ -16,11 +16,14 @@ VERBOSE   ?=
 # Every <package>/implementation.toml in the repository declares one more implementation (same
 # shape as harness/implementations.toml); IMPLS picks which of them run.
 IMPL_FILES := $(wildcard */implementation.toml)
+# The tier (docs/design.md, "Tiers"): envtest (etcd + kube-apiserver), sim (+ controller-manager,
+# scheduler, kwok fake nodes), existing (KUBECONFIG; not built yet), kind (needs a container engine).
+CLUSTER   ?= envtest
 
 .PHONY: help conformance test unit go-test apiproxy-test go-vet lint bench report tools binaries up down clean
 
 help:
-	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/"
+	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/ (CLUSTER=sim: with controllers and kwok)"
 	@echo "make test         unit tests, go test (envtest), and the conformance run"
 	@echo "make tools        build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl)"
 	@echo "make up / down    a control plane in the background (prints export KUBECONFIG=...)"
@@ -45,7 +48,17 @@ tools binaries: $(STAMP)
 	$(PY) -m harness binaries
 
 conformance: $(STAMP)
-	$(PY) -m harness conformance $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+	$(PY) -m harness conformance --cluster $(CLUSTER) $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+
+# The sim tier's CI subset: the checks only a cluster's controllers can judge, for go and python,
+# on a sim control plane (reports in reports/sim/), then the mutants only sim exposes.
+SIM_CI_CHECKS := test_ready_with_kwok or test_garbage_collected or test_namespace_deleted or test_deletion_policy
+.PHONY: conformance-sim-ci mutants-sim-ci
+conformance-sim-ci: $(STAMP)
+	$(PY) -m harness conformance --cluster sim --reports reports/sim $(foreach i,$(IMPLS),--impl $(i)) -- -k "$(SIM_CI_CHECKS)"
+
+mutants-sim-ci: $(STAMP)
+	$(PY) -m harness mutants --ci --cluster sim --reports reports/sim --workers 3 --mutant generation-predicate --mutant tombstone-event --mutant remembers-created
 
 unit: binaries
 	$(PY) -m pytest -q harness/tests python_operator/tests kopf_operator/tests
@@ -79,13 +92,13 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 	$(PY) -m mypy --strict $(PY_DIRS)
 	$(ACTIONLINT) .github/workflows/*.yml
 
-test: unit go-test conformance mutants-ci rbac-ablation-ci
+test: unit go-test conformance conformance-sim-ci mutants-ci mutants-sim-ci rbac-ablation-ci
 
 report: $(STAMP)
 	$(PY) -m harness report $(foreach f,$(IMPL_FILES),--impl-file $(f))
 
 up: $(STAMP)
-	$(PY) -m harness up
+	$(PY) -m harness up --cluster $(CLUSTER)
 
 down: $(STAMP)
 	$(PY) -m harness down

@@ -56,8 +56,10 @@ def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | No
     status = out.get("status") or {}
     if "conditions" in status:
         # A map keyed by type (x-kubernetes-list-type: map): compared by type, not position.
-        status["conditions"] = {c.get("type"): {**c, "lastTransitionTime": "<time>"}
-                                for c in status["conditions"] or []}
+        status["conditions"] = {
+            c.get("type"): {**c, "lastTransitionTime": "<time>",
+                            **({"lastUpdateTime": "<time>"} if "lastUpdateTime" in c else {})}
+            for c in status["conditions"] or []}
     text = yaml.safe_dump(out, sort_keys=True)
     return yaml.safe_load(text.replace(namespace, "<namespace>"))
 

@@ -19,9 +19,10 @@ from harness.paths import CONFORMANCE_DIR
 #: Every check id, in reading order; ids not listed (a new check before it is added here)
 #: sort after these.
 CHECK_ORDER: tuple[str, ...] = (
-    "create-converges", "noop-stable", "progressing-without-kubelet", "foreign-conditions-kept",
+    "create-converges", "noop-stable", "progressing-without-kubelet", "ready-with-kwok",
+    "foreign-conditions-kept",
     "stale-update-conflict", "restart-reconverges", "child-repaired", "finalizer-ordered-delete",
-    "deletion-policy", "replaced-child-kept",
+    "deletion-policy", "garbage-collected", "namespace-deleted", "replaced-child-kept",
     "child-conflict", "invalid-rejected", "parity", "watch-recovers", "leader-failover",
     "rbac-least-privilege", "events-recorded",
 )

@@ -2,7 +2,8 @@
 
 Commands (each has ``--help``):
 
-- ``conformance``: the main job. Build what is missing, start one control plane, run the
+- ``conformance``: the main job. Build what is missing, start one control plane (``--cluster``:
+  envtest, sim; or use an existing cluster, or a kind cluster), run the
   conformance suite once per implementation against it, write ``reports/junit-<impl>.xml`` and
   ``reports/comparison.{md,html}``, print the comparison, exit 1 if any check failed.
 - ``report``: rebuild the comparison from the JUnit files in ``reports/``.
@@ -66,6 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"implementation id (repeatable; default: {', '.join(suite.DEFAULT_IMPLS)})")
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
+    p.add_argument("--cluster", default="envtest", choices=suite.CLUSTERS,
+                   help="the tier: envtest (default; etcd + kube-apiserver), sim (+ "
+                        "kube-controller-manager, kube-scheduler, kwok fake nodes), existing "
+                        "(the cluster of KUBECONFIG / --context), kind (a kind cluster, made and "
+                        "deleted)")
+    p.add_argument("--context", default=None, help="kubeconfig context (--cluster existing)")
+    p.add_argument("--keep-cluster", action="store_true",
+                   help="--cluster kind: keep the kind cluster afterwards")
     p.add_argument("--check", action="append", default=[], dest="checks", metavar="ID",
                    help="run only this check (id, or id[case]; repeatable)")
     p.add_argument("--keep-on-failure", action="store_true",
@@ -83,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
         a.impl, Path(a.reports), a.pytest_args, a.impl_file,
         suite.Options(verbose=a.verbose, keep_on_failure=a.keep_on_failure,
                       pause_on_failure=a.pause_on_failure, checks=a.checks,
-                      state_dir=Path(a.state_dir))))
+                      state_dir=Path(a.state_dir), cluster=a.cluster, context=a.context,
+                      keep_cluster=a.keep_cluster)))
 
     p = sub.add_parser("report", help="rebuild reports/comparison.{md,html} from the JUnit files")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
@@ -105,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR), help=state_help)
     p.add_argument("--no-watch-cache", action="store_true",
                    help="start kube-apiserver with --watch-cache=false")
-    p.add_argument("--cluster", default="envtest", choices=("envtest", "sim", "kind"))
+    p.add_argument("--cluster", default="envtest", choices=("envtest", "sim", "kind"),
+                   help="envtest (etcd + kube-apiserver) or sim (+ kube-controller-manager, "
+                        "kube-scheduler, kwok fake nodes); the start-up time is printed")
     p.set_defaults(func=lambda a: background.up(Path(a.state_dir), a.cluster,
                                                 not a.no_watch_cache))
 
@@ -116,7 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help=argparse.SUPPRESS)
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR))
     p.add_argument("--no-watch-cache", action="store_true")
-    p.set_defaults(func=lambda a: background.serve(Path(a.state_dir), not a.no_watch_cache))
+    p.add_argument("--cluster", default="envtest", choices=("envtest", "sim"))
+    p.set_defaults(func=lambda a: background.serve(Path(a.state_dir), not a.no_watch_cache,
+                                                   a.cluster))
     return parser
 
 

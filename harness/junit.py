@@ -1,7 +1,7 @@
 """The JUnit files a conformance run writes, read and rewritten in one place (junitparser).
 
 A run writes one file per implementation; each testcase is one check or case, named by its
-check id (``noop-stable``, ``watch-recovers[connection-cut]``) once ``rename_cases`` has run,
+check id (``noop-stable``, ``watch-recovers[connection-cut]``) once ``finish`` has run,
 and carries the check's evidence as ``<property>`` elements (``harness.plugin.evidence``),
 among them ``verdict`` (``fail`` or ``error``, ``harness.verdicts``) on a case that did not
 pass. The mutant runner and the RBAC ablation read outcomes with ``read_cases``; the report

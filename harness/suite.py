@@ -28,6 +28,9 @@ from harness.plugin.console import KEPT_FILE, kept_entries
 #: The implementations ``conformance`` runs when none is named.
 DEFAULT_IMPLS = ("go", "python")
 
+#: The tiers ``conformance --cluster`` takes (docs/design.md, "Tiers").
+CLUSTERS = ("envtest", "sim", "existing", "kind")
+
 
 def _say(line: str) -> None:
     print(f"[modeldock] {line}", file=sys.stderr, flush=True)
@@ -116,6 +119,11 @@ class Options:
     checks: list[str] = field(default_factory=list)
     #: where ``keep_on_failure`` keeps its control plane (``python -m harness up``'s folder)
     state_dir: Path = background.DEFAULT_STATE_DIR
+    #: the tier (``CLUSTERS``); ``context``: the kubeconfig context for ``existing``;
+    #: ``keep_cluster``: keep a kind cluster afterwards
+    cluster: str = "envtest"
+    context: str | None = None
+    keep_cluster: bool = False
 
     def pytest_args(self) -> list[str]:
         """The plugin options these become."""
@@ -129,14 +137,27 @@ class Options:
 
 def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
                 impl_files: list[str], options: Options | None = None) -> int:
-    """Build, start one control plane, run the suite for each implementation in ``chosen``
-    (default ``DEFAULT_IMPLS``), write ``<reports>/junit-<impl>.xml``, the merged
-    ``<reports>/junit.xml`` and the comparison report; end with the summary table, the verdict
-    and where the reports are. Exit code: 0 every check passed, 1 some failed, 2 bad arguments
-    (an unknown implementation, a bad implementation file), 3 the control plane failed."""
+    """Build, start one control plane of tier ``options.cluster`` (envtest, sim), run the suite
+    for each implementation in ``chosen`` (default ``DEFAULT_IMPLS``), write
+    ``<reports>/junit-<impl>.xml``, the merged ``<reports>/junit.xml`` and the comparison
+    report; end with the summary table, the verdict and where the reports are. ``existing``:
+    use the cluster of KUBECONFIG (``options.context``) instead of starting one; ``kind``: make
+    a kind cluster and run ``existing`` on it. Exit code: 0 every check passed, 1 some failed,
+    2 bad arguments (an unknown implementation, a bad implementation file) or a tier this
+    machine cannot have (kind without a container engine), 3 the control plane failed."""
     from harness import report
 
     options = options or Options()
+    cluster, context = options.cluster, options.context
+    if cluster == "kind":
+        from harness import kind
+
+        if kind.engine() is None:
+            return kind.no_engine_exit()
+        _say("kind: a container engine answers, but creating kind clusters is not wired up here "
+             "yet; create one with `kind create cluster` and use --cluster existing")
+        return 2
+
     try:
         impls = load_implementations(impl_files)
     except ImplementationError as exc:
@@ -153,24 +174,35 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
         shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
     (reports / "artifacts" / KEPT_FILE).unlink(missing_ok=True)
     started = time.monotonic()
-    binaries.ensure(binaries.ENVTEST_BINARIES)
+    binaries.ensure(binaries.ENVTEST_BINARIES
+                    + (binaries.SIM_BINARIES if cluster == "sim" else ()))
     for impl_id in chosen:
         _say(f"building {impl_id}")
         impls[impl_id].run_build()
     extra = [*options.pytest_args(), *pytest_args]
     codes: dict[str, int] = {}
+    if cluster == "existing":
+        from harness import existing
+
+        return existing.conformance(chosen, impls, reports, pytest_args, impl_files, context,
+                                    started)
+    extra = [f"--cluster={cluster}", *extra]
 
     def run_all(state_path: Path) -> None:
         for impl_id in chosen:
             log = None if options.verbose else reports / f"pytest-{impl_id}.log"
+            suite_started = time.monotonic()
             codes[impl_id] = run_suite(impl_id, state_path, reports, extra, impl_files, log)
+            _say(f"{impl_id} suite on {cluster}: {time.monotonic() - suite_started:.0f}s")
 
     try:
         if options.keep_on_failure:
-            kept_plane = _run_on_kept_plane(options.state_dir, run_all, codes)
+            kept_plane = _run_on_kept_plane(options.state_dir, cluster, run_all, codes)
         else:
             kept_plane = None
-            with ControlPlane() as cp:
+            cp_started = time.monotonic()
+            with ControlPlane(tier=cluster) as cp:
+                _say(f"{cluster} control plane ready in {time.monotonic() - cp_started:.1f}s")
                 run_all(cp.state_path)
     except ControlPlaneError as exc:
         _say(f"control plane failed: {exc}")
@@ -198,13 +230,13 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
     return 0 if passed else 1
 
 
-def _run_on_kept_plane(state_dir: Path, run_all: Callable[[Path], None],
+def _run_on_kept_plane(state_dir: Path, cluster: str, run_all: Callable[[Path], None],
                        codes: dict[str, int]) -> Path | None:
     """``--keep-on-failure``: run on the background control plane of ``python -m harness up``
     in ``state_dir`` (started now if none is up there), stop it afterwards if every suite passed and this run started
     it; return its state folder if it is left up, else None."""
     was_up = background.read_state(state_dir) is not None
-    if not was_up and background.up(state_dir) != 0:
+    if not was_up and background.up(state_dir, cluster) != 0:
         raise ControlPlaneError("could not start the kept control plane (python -m harness up)")
     try:
         run_all(state_dir / "state.json")

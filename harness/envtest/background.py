@@ -32,17 +32,18 @@ def _say(line: str) -> None:
     print(f"[modeldock] {line}", file=sys.stderr, flush=True)
 
 
-def serve(state_dir: Path, watch_cache: bool = True) -> int:
-    """Run a control plane in ``state_dir`` in the foreground until SIGTERM or SIGINT, or until
-    etcd or kube-apiserver exits; then stop it and remove ``state_dir``. Returns 0."""
+def serve(state_dir: Path, watch_cache: bool = True, cluster: str = "envtest") -> int:
+    """Run a control plane of tier ``cluster`` in ``state_dir`` in the foreground until SIGTERM
+    or SIGINT, or until one of its processes exits; then stop it and remove ``state_dir``.
+    Returns 0."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    cp = ControlPlane(workdir=state_dir, watch_cache=watch_cache)
+    cp = ControlPlane(workdir=state_dir, watch_cache=watch_cache, tier=cluster)
     try:
         cp.start()
         while not stop.wait(1):
-            for proc in (cp.etcd, cp.apiserver):
+            for proc in (cp.etcd, cp.apiserver, *cp.extras.values()):
                 if proc is not None and not proc.running() and not stop.is_set():
                     _say(f"{proc.name} exited; see {proc.log_path}")
                     stop.set()
@@ -62,7 +63,7 @@ def read_state(state_dir: Path) -> dict[str, object] | None:
 
 def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> int:
     """Start a control plane of tier ``cluster`` in the background (``serve`` in a detached
-    process), wait up to 120 s for its state file, print ``export KUBECONFIG=...``. Exit code:
+    process), wait up to 240 s for its state file (written once every process is up), print ``export KUBECONFIG=...``. Exit code:
     0 up (or already up), 1 failed to start, 2 tier not available here."""
     state = read_state(state_dir)
     if state and pid_alive(int(str(state.get("supervisor_pid", 0) or 0))):
@@ -71,17 +72,20 @@ def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> i
         print(f"export KUBECONFIG={state['admin_kubeconfig']}")
         return 0
     if cluster == "kind":
-        _say("--cluster kind needs a container engine (docker or podman) and kind node images; "
-             "neither is available on this machine. Use --cluster envtest, or point KUBECONFIG "
-             "at a cluster and use --cluster existing with the suite.")
+        from harness import kind
+
+        return kind.no_engine_exit() if kind.engine() is None else kind.up_not_supported()
+    if cluster not in ("envtest", "sim"):
+        _say(f"--cluster {cluster} is not something `up` starts: `existing` is a cluster you "
+             f"already have (KUBECONFIG); use envtest or sim")
         return 2
-    if cluster != "envtest":
-        _say(f"--cluster {cluster} is not available from `up` yet; use envtest")
-        return 2
-    binaries.ensure(binaries.ENVTEST_BINARIES)  # progress on this terminal, not in the log
+    started = time.monotonic()
+    # progress on this terminal, not in the log
+    binaries.ensure(binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ()))
     shutil.rmtree(state_dir, ignore_errors=True)
     state_dir.mkdir(parents=True)
-    cmd = [sys.executable, "-m", "harness", "serve", "--state-dir", str(state_dir)]
+    cmd = [sys.executable, "-m", "harness", "serve", "--state-dir", str(state_dir),
+           "--cluster", cluster]
     if not watch_cache:
         cmd.append("--no-watch-cache")
     # The one process meant to outlive us: its own session, and its own run (no mark of ours).
@@ -89,7 +93,7 @@ def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> i
     with open(state_dir / "supervisor.log", "ab") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
                                 stdin=subprocess.DEVNULL, start_new_session=True, cwd=REPO_ROOT)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         state = read_state(state_dir)
         if state:
@@ -100,9 +104,10 @@ def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> i
         time.sleep(0.2)
     else:
         proc.terminate()
-        _say("the control plane did not start within 120s")
+        _say("the control plane did not start within 240s")
         return 1
-    _say(f"control plane up at {state['server']} (supervisor pid {proc.pid}); CRD installed")
+    _say(f"{cluster} control plane up at {state['server']} in {time.monotonic() - started:.1f}s "
+         f"(supervisor pid {proc.pid}); CRD installed")
     _say(f"admin kubeconfig: {state['admin_kubeconfig']}; state: {state_dir / 'state.json'}")
     _say("stop it with: python -m harness down")
     print(f"export KUBECONFIG={state['admin_kubeconfig']}")

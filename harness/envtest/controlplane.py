@@ -15,8 +15,9 @@
 - fault tools: stop and restart the API server on the same port, etcd compaction at the
   current revision, and an optional ``--watch-cache=false`` so a resumed watch gets 410 Gone.
 
-There is no kubelet and no kube-controller-manager in this tier: no pods, no garbage
-collection, and namespaces never finish terminating.
+There is no kubelet and no kube-controller-manager in the ``envtest`` tier: no pods, no garbage
+collection, and namespaces never finish terminating. ``ControlPlane(tier="sim")`` adds
+kube-controller-manager, kube-scheduler, kwok and fake nodes (``harness.envtest.sim``).
 
 A running control plane is described by a JSON state file (``ControlPlane.state_path``) that
 another process re-opens with ``ControlPlane.attach(path)``: the CLI's ``up``/``down``, the
@@ -74,7 +75,7 @@ AUDIT_POLICY = {
     "omitStages": ["RequestReceived", "ResponseStarted"],
     "rules": [
         {"level": "None", "users": ["system:apiserver", "system:kube-controller-manager",
-                                    "system:kube-scheduler"]},
+                                    "system:kube-scheduler", "system:kwok"]},
         {"level": "None", "nonResourceURLs": ["/healthz*", "/readyz*", "/livez*", "/version",
                                               "/openapi*", "/metrics"]},
         {"level": "Request", "verbs": ["delete"]},
@@ -119,12 +120,15 @@ class State:
     processes: dict[str, str] = field(default_factory=dict)
 
 
-#: The names in ``State.processes``, in the order ``lost()`` reports them.
+#: The names in ``State.processes``, in the order ``lost()`` reports them (then the sim tier's).
 _WATCHED = ("owner", "etcd", "kube-apiserver")
+
+#: The tiers a ``ControlPlane`` can start.
+TIERS = ("envtest", "sim")
 
 
 def _lost(state: State) -> str | None:
-    for name in _WATCHED:
+    for name in (*_WATCHED, *(n for n in state.processes if n not in _WATCHED)):
         identity = state.processes.get(name, "")
         if identity and not identity_alive(identity):
             what = "its owner" if name == "owner" else name
@@ -170,8 +174,12 @@ class ControlPlane:
         self.workdir = Path(workdir) if workdir else runs.temp_dir("cp")
         self.progress = progress
         self._binaries = binaries
+        if tier not in TIERS:
+            raise ControlPlaneError(f"a ControlPlane is one of {TIERS}, not {tier!r}")
         self.etcd: ManagedProcess | None = None
         self.apiserver: ManagedProcess | None = None
+        #: the sim tier's processes (kube-controller-manager, kube-scheduler, kwok) by name
+        self.extras: dict[str, ManagedProcess] = {}
         self.ca: CertificateAuthority | None = None
         self.state: State | None = None
         self._attached = False
@@ -229,8 +237,11 @@ class ControlPlane:
     def _start_once(self) -> ControlPlane:
         started = time.monotonic()
         self.etcd = self.apiserver = None
+        self.extras = {}
         try:
-            bins = self._binaries or binaries_mod.ensure(binaries_mod.ENVTEST_BINARIES)
+            wanted = binaries_mod.ENVTEST_BINARIES + (
+                binaries_mod.SIM_BINARIES if self.tier == "sim" else ())
+            bins = self._binaries or binaries_mod.ensure(wanted)
             self._binaries = bins
             self.pki_dir.mkdir(parents=True, exist_ok=True)
             self.ca = CertificateAuthority.new()
@@ -265,11 +276,18 @@ class ControlPlane:
             self.start_apiserver()
             self.apply_paths([CRD_DIR, RBAC_DIR / "role.yaml"])
             self.wait_crds_established()
-            self.save_state()
+            if self.tier == "sim":
+                from harness.envtest import sim
+
+                try:
+                    sim.start_sim(self)  # fills self.extras as it starts each one
+                except TimeoutError as exc:
+                    raise ControlPlaneError(f"the sim tier did not come up: {exc}") from exc
+            self.save_state()  # last: `up` takes the state file as "ready"
             self.progress(f"ready in {time.monotonic() - started:.1f}s at {self.server}")
             return self
         except (ControlPlaneError, ProcessError):
-            for proc in (self.apiserver, self.etcd):
+            for proc in (*self.extras.values(), self.apiserver, self.etcd):
                 if proc is not None:
                     proc.stop(timeout=15)
             shutil.rmtree(self.workdir / "etcd", ignore_errors=True)
@@ -361,7 +379,7 @@ class ControlPlane:
             return
         if self.etcd is not None and not self.etcd.running() and self.apiserver is not None:
             self.apiserver.kill()  # without etcd it would not shut down in time anyway
-        for proc in (self.apiserver, self.etcd):
+        for proc in (*self.extras.values(), self.apiserver, self.etcd):
             if proc is not None:
                 proc.stop(timeout=15)
         if self._own_workdir and self.workdir.exists():

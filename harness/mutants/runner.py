@@ -146,7 +146,8 @@ def build_matrix(results: Mapping[str, SuiteResult | None],
                 ran=True,
             )
         if "caught_by" in entry:
-            entry["missed"] = missed(entry["caught_by"], entry["failed_checks"]) if res else []
+            expected = runnable(entry["caught_by"], res.skipped, res.ran) if res else []
+            entry["missed"] = missed(expected, entry["failed_checks"]) if res else []
         out_mutants[mutant] = entry
     checks: dict[str, Any] = {}
     for check in sorted(ran, key=check_sort_key):
@@ -268,6 +269,23 @@ def ci_filter(mutant_id: str, checks_filter: str | None = None,
     return " and ".join(parts)
 
 
+def runnable(expected: Iterable[str], skipped: Iterable[str], ran: Iterable[str]) -> list[str]:
+    """The expected checks (ids or ``id[case]``) that were not skipped on this run's tier: a
+    check skipped for a need the tier does not offer cannot have missed anything."""
+    skipped, ran = set(skipped), set(ran)
+    return [c for c in expected
+            if c not in skipped and ("[" in c or c in ran
+                                     or any(base_check(r) == c for r in ran)
+                                     or not any(base_check(s) == c for s in skipped))]
+
+
+def tiers_of(mutant_id: str) -> list[str]:
+    """The tiers a mutant is run on (``tiers`` in mutants.toml; default: every tier). A mutant
+    only a cluster's controllers can expose (its every ``caught_by`` check needs one) names
+    them, so a run on envtest does not count it as surviving."""
+    return list(mutants.declared().get(mutant_id, {}).get("tiers", []))
+
+
 def missed(expected: Iterable[str], failed: Iterable[str]) -> list[str]:
     """The expected checks (ids or ``id[case]``) that did not fail."""
     failed = list(failed)
@@ -294,13 +312,21 @@ def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Pa
 
 
 def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: int,
-                checks_filter: str | None = None, *, ci: bool = False) -> dict[str, Any]:
+                checks_filter: str | None = None, *, ci: bool = False,
+                cluster: str = "envtest") -> dict[str, Any]:
     """Run the suite against each mutant (all declared ones when ``mutant_ids`` is empty) on
-    one control plane, with ``workers`` pytest-xdist workers; ``checks_filter`` is passed to
-    pytest as ``-k``; ``ci`` runs the CI subset. Writes the JUnit files and
-    ``reports_dir/mutants.json``, prints the kill matrix, and returns the mutants.json dict."""
+    one control plane of tier ``cluster`` (envtest, sim), with ``workers`` pytest-xdist
+    workers; ``checks_filter`` is passed to pytest as ``-k``; ``ci`` runs the CI subset.
+    Mutants whose ``tiers`` do not include ``cluster`` are left out (said once). Writes the
+    JUnit files and ``reports_dir/mutants.json``, prints the kill matrix, and returns the
+    mutants.json dict."""
     declared = mutants.declared()
     chosen = list(mutant_ids or declared)
+    elsewhere = [m for m in chosen if m in declared and tiers_of(m) and cluster not in tiers_of(m)]
+    if elsewhere:
+        _say(f"not run on {cluster} (their checks need another tier): "
+             + ", ".join(f"{m} ({'/'.join(tiers_of(m))})" for m in elsewhere))
+        chosen = [m for m in chosen if m not in elsewhere]
     unknown = [m for m in chosen if m not in declared]
     if unknown:
         raise ImplementationError(f"unknown mutant(s) {unknown}; declared in "
@@ -312,14 +338,15 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
         (out / f"junit-{m}.xml").unlink(missing_ok=True)
         shutil.rmtree(out / "artifacts" / m, ignore_errors=True)
 
-    binaries.ensure(binaries.ENVTEST_BINARIES)
+    binaries.ensure(binaries.ENVTEST_BINARIES
+                    + (binaries.SIM_BINARIES if cluster == "sim" else ()))
     impls["go"].run_build()  # the parity check's reference, built once here
     started = time.monotonic()
     results: dict[str, SuiteResult | None] = {}
     info = {m: mutant_info(m) for m in chosen}
     functions = check_functions()
     filters = {m: ci_filter(m, checks_filter, functions) if ci else checks_filter for m in chosen}
-    with ControlPlane() as cp:
+    with ControlPlane(tier=cluster) as cp:
         for i, m in enumerate(chosen, 1):
             t0 = time.monotonic()
             _say(f"{i}/{len(chosen)} {m}: {info[m]['title']}")
@@ -331,7 +358,8 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
                 results[m] = None
                 continue
             k = filters[m]
-            extra = ["-n", str(workers), "--tb=line", *(["-k", k] if k else [])]
+            extra = ["-n", str(workers), "--tb=line", f"--cluster={cluster}",
+                     *(["-k", k] if k else [])]
             code = run_suite(m, cp.state_path, out, extra, [str(mutants.MUTANTS_FILE)])
             junit = out / f"junit-{m}.xml"
             results[m] = read_junit(junit) if junit.exists() else None
@@ -342,6 +370,7 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
             _say(f"{i}/{len(chosen)} {m}: killed by {killed} ({seconds:.0f}s)")
     data = build_matrix(results, info)
     data["run"] = {"subset": "ci" if ci else "full", "checks_filter": checks_filter,
+                   "cluster": cluster,
                    "workers": workers, "seconds": round(time.monotonic() - started, 1)}
     path = reports_dir / "mutants.json"
     runs.write_text_atomic(path, json.dumps(data, indent=2) + "\n")
@@ -405,6 +434,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-k", dest="checks_filter", help="pytest -k expression selecting checks")
     parser.add_argument("--ci", action="store_true",
                         help="the CI subset: each mutant against its caught_by checks only")
+    parser.add_argument("--cluster", default="envtest", choices=("envtest", "sim"),
+                        help="the tier to run on (sim: the mutants only a cluster's "
+                             "controllers expose, and every other one too)")
     parser.add_argument("--from-junit", action="store_true",
                         help="run nothing: rebuild mutants.json from reports/mutants/junit-*.xml")
 
@@ -417,7 +449,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             data = rebuild(args.mutant, Path(args.reports))
         else:
             data = run_mutants(args.mutant, Path(args.reports), args.workers,
-                               args.checks_filter, ci=args.ci)
+                               args.checks_filter, ci=args.ci, cluster=args.cluster)
     except (ImplementationError, binaries.BinaryError) as exc:
         _say(str(exc))
         return 2

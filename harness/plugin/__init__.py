@@ -26,7 +26,9 @@ Fixtures, in thin layers a user can override:
 - ``evidence`` (function): records a check's evidence as JUnit properties.
 
 Markers: ``check(id)`` names the conformance check (it becomes the JUnit testcase name),
-``tier(name)`` the lowest tier a check needs.
+``needs(*capabilities)`` what it needs from the cluster (``harness.tiers``): a check whose
+needs the run's tier does not offer is skipped with the reason. The ``tier`` fixture tells a
+check which tier it runs on.
 
 A run that loses its control plane stops at once: ``ControlPlaneWatchdog`` polls it (in the
 controlling process for ``--control-plane-state``, else where the plane was started) and ends
@@ -54,6 +56,7 @@ from harness.plugin.fixtures import (
     namespace,
     operators,
     reference_impl,
+    tier,
 )
 from harness.plugin.hooks import (
     TIERS,
@@ -112,5 +115,6 @@ __all__ = [
     "pytest_sessionfinish",
     "pytest_sessionstart",
     "reference_impl",
+    "tier",
     "verdict_of",
 ]

@@ -19,6 +19,7 @@ from harness.plugin.evidence import Evidence, account_requests
 from harness.plugin.lab import Isolated, OperatorPool, create_namespace, parity_reference_id
 from harness.plugin.markers import check_id, junit_name
 from harness.plugin.watchdog import ControlPlaneWatchdog
+from harness.tiers import Tier
 
 
 @pytest.fixture(scope="session")
@@ -52,12 +53,11 @@ def control_plane(request: pytest.FixtureRequest,
         pytest.exit("--cluster=kind needs a container engine (docker or podman) and kind node "
                     "images; neither is available here. Use --cluster=envtest, or create a kind "
                     "cluster elsewhere and run with --cluster=existing", returncode=4)
-    if tier not in ("envtest",):
-        pytest.exit(f"--cluster={tier} is not available from the pytest plugin alone yet: start it "
-                    f"with `python -m harness up --cluster {tier}` and pass "
-                    f"--control-plane-state", returncode=4)
+    if tier not in ("envtest", "sim"):
+        pytest.exit(f"--cluster={tier} is a cluster the plugin does not start: run "
+                    f"`python -m harness conformance --cluster {tier}`", returncode=4)
     try:
-        cp = ControlPlane().start()
+        cp = ControlPlane(tier=tier).start()
     except ControlPlaneError as exc:
         pytest.exit(f"control plane failed to start: {exc}", returncode=3)
     watchdog = ControlPlaneWatchdog(cp.lost, request.session).start()
@@ -66,6 +66,16 @@ def control_plane(request: pytest.FixtureRequest,
     finally:
         watchdog.stop()
         cp.stop()
+
+
+@pytest.fixture(scope="session")
+def tier(pytestconfig: pytest.Config) -> Tier:
+    """The run's tier: its name, the capabilities it offers (``harness.tiers``) and the
+    Kubernetes version. A check whose outcome differs by tier asks ``tier.offers(...)``."""
+    from harness.plugin.hooks import run_tier
+
+    name, offers, version = run_tier(pytestconfig)
+    return Tier(name, offers, version)
 
 
 @pytest.fixture(scope="session")

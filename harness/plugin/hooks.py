@@ -22,11 +22,14 @@ from harness.operators import ImplementationError, get_implementation
 from harness.paths import REPO_ROOT, REPORTS_DIR
 from harness.plugin import console, expected
 from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
-from harness.plugin.markers import MARKERS, check_id, junit_name
+from harness.plugin.markers import MARKERS, check_id, junit_name, needs
 from harness.plugin.watchdog import _SessionWatchdog
 from harness.verdicts import VERDICT_ERROR, VERDICT_FAIL, PremiseFailed
 
 TIERS = ("envtest", "sim", "kind", "existing")
+
+#: Where the run's tier and what it offers are kept on the config (``run_tier``).
+_TIER_KEY = pytest.StashKey[tuple[str, frozenset[str], str]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -53,9 +56,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the checks ``--check`` chose, then mark the ones the implementation under test
-    declares it fails (``harness.plugin.expected``)."""
+    """Keep the checks ``--check`` chose, skip those the tier cannot judge (``needs``), then
+    mark the ones the implementation under test declares it fails (``harness.plugin.expected``)."""
     console.select(config, items)
+    skip_unmet_needs(config, items)
     expected.mark(config, items)
 
 
@@ -113,6 +117,64 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         get_implementation(parity_reference_id(impl_id), files).run_build()
     except ImplementationError as exc:
         pytest.exit(str(exc), returncode=4)
+
+
+def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
+    """(tier, capabilities it offers, Kubernetes version) of this run. The tier is the one in
+    the ``--control-plane-state`` file when given (the control plane says what it is), else
+    ``--cluster``; an ``existing`` cluster is asked what it offers (``harness.tiers``)."""
+    import json
+
+    from harness import tiers
+
+    if _TIER_KEY in config.stash:
+        return config.stash[_TIER_KEY]
+    tier = config.getoption("--cluster")
+    state = config.getoption("--control-plane-state")
+    version = ""
+    if state:
+        try:
+            data = json.loads(Path(state).read_text())
+            tier = data.get("tier", tier)
+            version = str(data.get("kubernetes_version", ""))
+        except (OSError, ValueError):
+            pass
+    offers = tiers.OFFERS.get(tier, frozenset())
+    if tier == "existing":
+        from harness import existing
+
+        offers, version = existing.probe(config)
+    if not version:
+        try:
+            version = "v" + binaries.kubernetes_version()
+        except Exception:
+            version = "unknown"
+    config.stash[_TIER_KEY] = (tier, frozenset(offers), version)
+    return config.stash[_TIER_KEY]
+
+
+def skip_unmet_needs(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip each check whose needs (``needs`` markers and fixtures) the run's tier does not
+    offer, with the reason; the JUnit testcase still carries its check name, the tier and the
+    reason. An unknown capability name is a usage error."""
+    from harness import tiers
+
+    checks = [item for item in items if check_id(item)]
+    if not checks:
+        return
+    tier, offers, _version = run_tier(config)
+    for item in checks:
+        wanted = needs(item)
+        bad = tiers.unknown(wanted)
+        if bad:
+            raise pytest.UsageError(f"{item.nodeid}: unknown capability {bad} in "
+                                    f"@pytest.mark.needs; known: {sorted(tiers.CAPABILITIES)}")
+        reason = tiers.skip_reason(tier, offers, wanted)
+        if reason:
+            item.add_marker(pytest.mark.skip(reason=reason))
+            item.user_properties.append(("check", junit_name(item) or check_id(item)))
+            item.user_properties.append(("skip_reason", reason))
+        item.user_properties.append(("tier", tier))
 
 
 #: Harness modules whose AssertionError is an oracle's on purpose: ``wait_for`` and the API
@@ -182,20 +244,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 def run_properties(config: pytest.Config) -> dict[str, str]:
     """What identifies a run, as JUnit testsuite properties: ``implementation``, ``title``,
-    ``tier``, ``kubernetes_version`` (of the binaries the harness built; ``unknown`` if they
-    cannot be read), ``harness_commit`` (``git rev-parse HEAD`` of the repository, ``unknown``
-    outside a git checkout)."""
+    ``tier`` and ``kubernetes_version`` (``run_tier``: with pytest-xdist the workers collect,
+    so the controlling process asks for itself), ``capabilities`` (what the tier offers,
+    comma-separated), ``harness_commit`` (``git rev-parse HEAD`` of the repository,
+    ``unknown`` outside a git checkout)."""
     impl_id = config.getoption("--impl")
     try:
         title = get_implementation(impl_id, config.getoption("--impl-file")).title
     except ImplementationError:
         title = impl_id
-    try:
-        version = binaries.kubernetes_version()
-    except Exception:  # a go.mod that cannot be read: the run still gets its report
-        version = "unknown"
-    return {"implementation": impl_id, "title": title, "tier": config.getoption("--cluster"),
-            "kubernetes_version": version, "harness_commit": harness_commit()}
+    tier, offers, version = run_tier(config)
+    return {"implementation": impl_id, "title": title, "tier": tier,
+            "kubernetes_version": version, "capabilities": ",".join(sorted(offers)),
+            "harness_commit": harness_commit()}
 
 
 def harness_commit() -> str:

@@ -1,8 +1,13 @@
-"""The ``check`` marker: which conformance check (and case) a test function is.
+"""The ``check`` and ``needs`` markers.
 
 ``@pytest.mark.check("watch-recovers", case="connection-cut")`` on a test in
 ``conformance/`` names the check it implements (ids: ``harness.checks.CHECK_ORDER``). The
 JUnit testcase and the artifacts folder are named from it.
+
+``@pytest.mark.needs("pods-ready", "garbage-collector")`` says what the check needs from the
+cluster (capabilities: ``harness.tiers.CAPABILITIES``; docs/design.md, "Tiers"). The fixtures
+``audit`` and ``isolated`` add their own needs (``harness.tiers.FIXTURE_NEEDS``). A check whose
+needs the run's tier does not offer is skipped before it starts, with the reason.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ import pytest
 MARKERS = (
     "check(id, case=None): the conformance check id (harness/checks.py, docs/design.md "
     "\"The checks\") and, for a check made of several cases, which",
-    "tier(name): lowest control-plane tier the check needs",
+    "needs(*capabilities): what the check needs from the cluster (harness/tiers.py); "
+    "skipped with the reason on a tier that does not offer it",
 )
 
 
@@ -33,3 +39,16 @@ def junit_name(item: pytest.Item) -> str | None:
         return f"{marker.args[0]}[{marker.kwargs['case']}]"
     suffix = item.name[item.name.index("["):] if "[" in item.name else ""
     return f"{marker.args[0]}{suffix}"
+
+
+def needs(item: pytest.Item) -> list[str]:
+    """Every capability the item needs: its ``needs`` markers' arguments, then those of the
+    fixtures it takes (``harness.tiers.FIXTURE_NEEDS``), without repeats."""
+    from harness.tiers import FIXTURE_NEEDS
+
+    out: list[str] = []
+    for marker in item.iter_markers("needs"):
+        out += [str(a) for a in marker.args]
+    for fixture in getattr(item, "fixturenames", ()):
+        out += FIXTURE_NEEDS.get(fixture, ())
+    return list(dict.fromkeys(out))

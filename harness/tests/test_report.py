@@ -4,7 +4,7 @@ The JUnit fixtures in ``data/`` come from a real run (create-converges, noop-sta
 finalizer-ordered-delete, leader-failover), edited so that every case shows: python fails
 noop-stable by writing its status on every reconcile (with a 409 among the writes), go's
 finalizer-ordered-delete has a 409 python's has not, python has no leader-failover result
-(missing), and ready-with-kwok is skipped. ``bench.json`` and ``mutants.json`` are made up,
+(missing), and later-tier-check is skipped. ``bench.json`` and ``mutants.json`` are made up,
 not from a run (``mutants.json`` says so in its ``note``).
 
 Set UPDATE_GOLDEN=1 to rewrite the golden files after an intended change; review the diff.
@@ -65,7 +65,7 @@ def test_model_reads_outcomes_times_and_evidence() -> None:
     assert m.implementations == ["go", "python"]
     assert [c.id for c in m.checks] == ["create-converges", "noop-stable",
                                         "finalizer-ordered-delete", "leader-failover",
-                                        "ready-with-kwok"]
+                                        "later-tier-check"]
     noop = m.checks[1]
     assert noop.why == "Reconciles with nothing to change write nothing."
     assert noop.teaches.startswith("A level-triggered controller reconciles often")

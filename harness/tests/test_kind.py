@@ -1,0 +1,49 @@
+"""The kind tier without a container engine: one clear line and exit code 2, before anything
+is built or started."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness import kind, suite
+from harness.paths import REPO_ROOT
+
+
+def _no_engine_path(tmp_path: Path) -> str:
+    """A PATH whose docker answers ``info`` with an error, as a client without an engine does."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "docker"
+    fake.write_text("#!/bin/sh\necho 'Cannot connect to the Docker daemon' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    return f"{bindir}:/usr/bin:/bin"
+
+
+def test_engine_none_when_docker_cannot_answer(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", _no_engine_path(tmp_path))
+    assert kind.engine() is None
+
+
+def test_conformance_kind_without_engine_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PATH", _no_engine_path(tmp_path))
+    code = suite.conformance(None, tmp_path / "reports", [], [], suite.Options(cluster="kind"))
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == kind.NO_ENGINE_EXIT == 2
+    assert len(err) == 1 and "container engine" in err[0], err
+    assert not (tmp_path / "reports").exists(), "nothing may be written before the engine check"
+
+
+def test_cli_kind_without_engine(tmp_path: Path) -> None:
+    env = {"PATH": _no_engine_path(tmp_path), "HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "harness", "conformance", "--cluster", "kind",
+                           "--reports", str(tmp_path / "r")], cwd=REPO_ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert lines[-1].startswith("[modeldock] --cluster kind needs a running container engine")

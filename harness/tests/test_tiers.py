@@ -1,0 +1,69 @@
+"""Tiers and capabilities: what each tier offers, the skip reasons, and the markers of the
+suite (every need a known capability; the envtest-only and sim-only checks as the issue says)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from harness import tiers
+from harness.paths import CONFORMANCE_DIR
+
+
+def test_every_tier_offers_known_capabilities() -> None:
+    for tier, offers in tiers.OFFERS.items():
+        assert not tiers.unknown(offers), tier
+
+
+def test_skip_reason_names_need_tier_and_why() -> None:
+    reason = tiers.skip_reason("envtest", tiers.OFFERS["envtest"], ["pods-ready"])
+    assert reason and reason.startswith("needs pods-ready (") and "envtest tier" in reason
+    assert tiers.skip_reason("sim", tiers.OFFERS["sim"], ["pods-ready", "audit-log"]) is None
+    both = tiers.skip_reason("existing", tiers.OFFERS["existing"], ["audit-log", "pods-ready"])
+    assert both and both.count("needs ") == 2
+
+
+def test_existing_offers_pods_ready_only_on_kwok_nodes() -> None:
+    kwok: dict[str, Any] = {"metadata": {"annotations": {"kwok.x-k8s.io/node": "fake"}}}
+    real: dict[str, Any] = {"metadata": {"annotations": {}}}
+    assert "pods-ready" in tiers.existing_offers([kwok, kwok])
+    assert "pods-ready" not in tiers.existing_offers([kwok, real])
+    assert "pods-ready" not in tiers.existing_offers([])
+
+
+def _needs_by_check() -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for path in CONFORMANCE_DIR.glob("test_*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            check: str | None = None
+            wanted: set[str] = set()
+            for dec in node.decorator_list:
+                if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute):
+                    args = [str(a.value) for a in dec.args if isinstance(a, ast.Constant)]
+                    if dec.func.attr == "check":
+                        case = next((str(k.value.value) for k in dec.keywords
+                                     if k.arg == "case" and isinstance(k.value, ast.Constant)),
+                                    None)
+                        check = f"{args[0]}[{case}]" if case else args[0]
+                    elif dec.func.attr == "needs":
+                        wanted |= set(args)
+            if check:
+                out[check] = wanted | {n for f in (a.arg for a in node.args.args)
+                                       for n in tiers.FIXTURE_NEEDS.get(f, ())}
+    return out
+
+
+def test_suite_needs_are_capabilities_and_split_as_designed() -> None:
+    needs = _needs_by_check()
+    for check, wanted in needs.items():
+        assert not tiers.unknown(wanted), check
+    runs_on = {t: {c for c, w in needs.items() if not tiers.missing(tiers.OFFERS[t], w)}
+               for t in tiers.OFFERS}
+    assert "progressing-without-kubelet" in runs_on["envtest"] - runs_on["sim"]
+    for check in ("ready-with-kwok", "garbage-collected", "namespace-deleted"):
+        assert check in runs_on["sim"] - runs_on["envtest"], check
+    # Everything that needs no kubelet and no staged orphan runs on both harness-owned tiers.
+    assert runs_on["envtest"] - runs_on["sim"] == {"progressing-without-kubelet",
+                                                   "replaced-child-kept"}

@@ -1,0 +1,133 @@
+"""Tiers and capabilities: what each kind of cluster offers, what each check needs.
+
+A *tier* is the kind of cluster a run uses (docs/design.md, "Tiers"). A *capability* is one
+thing a check may need from it. A check declares its needs with
+``@pytest.mark.needs("pods-ready", ...)``; some needs follow from the fixtures it takes
+(``FIXTURE_NEEDS``). Before the run the plugin skips every check whose needs its tier does not
+offer, with the reason (``skip_reason``): JUnit ``skipped`` with a message, shown in the report.
+A check is never run, and so never passes, on a tier where it could not have failed.
+
+No pytest here: the runner, the report and unit tests import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+#: Every capability, with what it means.
+CAPABILITIES: dict[str, str] = {
+    "no-kubelet": "no Pod ever runs, so a Deployment never has an available replica "
+                  "(envtest: the status contract's 'not Ready yet' side)",
+    "pods-ready": "Pods are scheduled and become Ready (sim: kube-scheduler and kwok fake "
+                  "nodes), so a Deployment's status counts available replicas",
+    "garbage-collector": "kube-controller-manager's garbage collector deletes the dependents of "
+                         "a vanished owner and completes orphan and foreground deletions",
+    "no-garbage-collector": "nothing deletes an object whose ownerReference names a UID that "
+                            "does not exist (a check that stages such an object)",
+    "namespace-controller": "a deleted namespace is emptied and goes away",
+    "deployment-controller": "Deployments get ReplicaSets and a status written by the "
+                             "deployment controller",
+    "audit-log": "the harness reads the API server's audit log (who wrote what, in which "
+                 "order)",
+    "client-certificates": "the harness can issue client certificates the API server trusts "
+                           "(one identity per operator instance)",
+    "private-control-plane": "the harness starts private control planes of its own for a "
+                             "check (disruptive checks; the tier's own cluster is untouched)",
+    "apiserver-restart": "the harness can stop and restart kube-apiserver under a running "
+                         "operator",
+    "etcd-compaction": "the harness can compact etcd so a resumed watch gets 410 Gone",
+    "owner-references-permission-enforcement": "the OwnerReferencesPermissionEnforcement "
+                                               "admission plugin is enabled",
+}
+
+_HARNESS_OWNED = frozenset({
+    "audit-log", "client-certificates", "private-control-plane", "apiserver-restart",
+    "etcd-compaction", "owner-references-permission-enforcement"})
+_CONTROLLERS = frozenset({"garbage-collector", "namespace-controller", "deployment-controller"})
+
+#: What each tier offers. ``existing`` is a cluster the harness does not own: no audit log to
+#: read, no CA to issue identities with, nothing to restart; it is assumed to run a
+#: controller-manager, and offers ``pods-ready`` only where its nodes are kwok's
+#: (``existing_offers``), since the checks' image ``srv:1`` runs on no real kubelet.
+OFFERS: dict[str, frozenset[str]] = {
+    "envtest": _HARNESS_OWNED | {"no-kubelet", "no-garbage-collector"},
+    "sim": _HARNESS_OWNED | _CONTROLLERS | {"pods-ready"},
+    "existing": _CONTROLLERS,
+    "kind": _CONTROLLERS,
+}
+
+#: Needs that follow from a fixture a check takes.
+FIXTURE_NEEDS: dict[str, tuple[str, ...]] = {
+    "audit": ("audit-log",),
+    "isolated": ("private-control-plane",),
+}
+
+#: What a tier lacks, said once per capability for the skip message.
+_WHY_NOT: dict[str, str] = {
+    "no-kubelet": "its Pods do become Ready",
+    "pods-ready": "no Pod ever becomes Ready there",
+    "garbage-collector": "it runs no garbage collector",
+    "no-garbage-collector": "its garbage collector deletes such an object on its own",
+    "namespace-controller": "it runs no namespace controller",
+    "deployment-controller": "it runs no deployment controller",
+    "audit-log": "the harness cannot read its audit log",
+    "client-certificates": "the harness holds no CA it trusts",
+    "private-control-plane": "the cluster under test is not the harness's to replace",
+    "apiserver-restart": "the harness does not own its kube-apiserver",
+    "etcd-compaction": "the harness does not own its etcd",
+    "owner-references-permission-enforcement": "that admission plugin is not known to be on",
+}
+
+
+def unknown(needs: Iterable[str]) -> list[str]:
+    """The names in ``needs`` that are not capabilities (a typo in a marker)."""
+    return [n for n in needs if n not in CAPABILITIES]
+
+
+def missing(offers: Iterable[str], needs: Iterable[str]) -> list[str]:
+    """The needs not offered, in the order given, without repeats."""
+    have = set(offers)
+    out: list[str] = []
+    for n in needs:
+        if n not in have and n not in out:
+            out.append(n)
+    return out
+
+
+def skip_reason(tier: str, offers: Iterable[str], needs: Iterable[str]) -> str | None:
+    """The skip message for a check with ``needs`` on ``tier`` offering ``offers``, or None
+    when it can run: ``needs pods-ready (Pods are scheduled ...): not offered by the envtest
+    tier, no Pod ever becomes Ready there``; several missing needs are joined with ``; ``."""
+    lacking = missing(offers, needs)
+    if not lacking:
+        return None
+    return "; ".join(f"needs {n} ({CAPABILITIES[n]}): not offered by the {tier} tier, "
+                     f"{_WHY_NOT[n]}" for n in lacking)
+
+
+def existing_offers(nodes: list[dict[str, Any]]) -> frozenset[str]:
+    """What an ``existing`` cluster offers, given its Node objects: ``OFFERS['existing']``,
+    plus ``pods-ready`` when it has nodes and every one is kwok's (annotation
+    ``kwok.x-k8s.io/node``), where the checks' placeholder image needs no pulling."""
+    offers = set(OFFERS["existing"])
+    annotated = [n for n in nodes
+                 if "kwok.x-k8s.io/node" in ((n.get("metadata") or {}).get("annotations") or {})]
+    if nodes and len(annotated) == len(nodes):
+        offers.add("pods-ready")
+    return frozenset(offers)
+
+
+@dataclass(frozen=True)
+class Tier:
+    """The run's tier as the ``tier`` fixture gives it."""
+
+    name: str
+    capabilities: frozenset[str]
+    kubernetes_version: str
+
+    def offers(self, capability: str) -> bool:
+        if capability not in CAPABILITIES:
+            raise KeyError(f"unknown capability {capability!r}")
+        return capability in self.capabilities
