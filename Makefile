@@ -13,6 +13,8 @@ PYTEST_ARGS ?=
 CHECK     ?=
 KEEP      ?=
 VERBOSE   ?=
+# FULL=1: also the slow cases (watch-recovers[connection-stall-defaults]: the clients' own deadlines)
+FULL      ?=
 # Every <package>/implementation.toml in the repository declares one more implementation (same
 # shape as harness/implementations.toml); IMPLS picks which of them run.
 IMPL_FILES := $(wildcard */implementation.toml)
@@ -48,7 +50,7 @@ tools binaries: $(STAMP)
 	$(PY) -m harness binaries
 
 conformance: $(STAMP)
-	$(PY) -m harness conformance --cluster $(CLUSTER) $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+	$(PY) -m harness conformance --cluster $(CLUSTER) $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(FULL),--full) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
 
 # The sim tier's CI subset: the checks only a cluster's controllers can judge, for go and python,
 # on a sim control plane (reports in reports/sim/), then the mutants only sim exposes.

@@ -84,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where --keep-on-failure keeps its control plane (as `up`)")
     p.add_argument("--pause-on-failure", action="store_true",
                    help="stop at the first failed check, operators still running, until Enter")
+    p.add_argument("--full", action="store_true",
+                   help="also run the slow cases (the clients' default deadlines)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="print pytest's output and the whole comparison (default: one line per "
                         "check, then the summary)")
@@ -93,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         suite.Options(verbose=a.verbose, keep_on_failure=a.keep_on_failure,
                       pause_on_failure=a.pause_on_failure, checks=a.checks,
                       state_dir=Path(a.state_dir), cluster=a.cluster, context=a.context,
-                      keep_cluster=a.keep_cluster)))
+                      keep_cluster=a.keep_cluster, full=a.full)))
 
     p = sub.add_parser("report", help="rebuild reports/comparison.{md,html} from the JUnit files")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")

@@ -124,10 +124,14 @@ class Options:
     cluster: str = "envtest"
     context: str | None = None
     keep_cluster: bool = False
+    #: also run the checks marked slow (the clients' default deadlines)
+    full: bool = False
 
     def pytest_args(self) -> list[str]:
         """The plugin options these become."""
         args = [f"--check={c}" for c in self.checks]
+        if self.full:
+            args.append("--full")
         if self.keep_on_failure:
             args.append("--keep-on-failure")
         if self.pause_on_failure:

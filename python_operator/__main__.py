@@ -55,6 +55,9 @@ class Config:
     metrics_bind_address: str
     health_probe_bind_address: str
     max_concurrent_reconciles: int
+    #: (idle, ping) seconds from HTTP2_READ_IDLE_TIMEOUT_SECONDS / HTTP2_PING_TIMEOUT_SECONDS,
+    #: or None when the first is unset (the informer's defaults)
+    watch_silence: tuple[float, float] | None = None
 
 
 class ConfigError(ValueError):
@@ -105,6 +108,14 @@ def config_from_env(env: Mapping[str, str]) -> Config:
             )
             return timedelta(0)
         return timedelta(seconds=value)
+
+    # client-go's own variables: how long a connection may stay silent before the Go operator
+    # pings it, and how long it waits for the answer. Without HTTP/2 the Python operator uses
+    # them as its watch deadline (CONTRACT.md, "Watches").
+    watch_silence = None
+    if get("HTTP2_READ_IDLE_TIMEOUT_SECONDS", ""):
+        watch_silence = (seconds("HTTP2_READ_IDLE_TIMEOUT_SECONDS", 30).total_seconds(),
+                         seconds("HTTP2_PING_TIMEOUT_SECONDS", 15).total_seconds())
 
     lease_duration = seconds("LEASE_DURATION", 15)
     renew_deadline = seconds("RENEW_DEADLINE", 10)
@@ -160,6 +171,7 @@ def config_from_env(env: Mapping[str, str]) -> Config:
         metrics_bind_address=addresses["METRICS_BIND_ADDRESS"],
         health_probe_bind_address=addresses["HEALTH_PROBE_BIND_ADDRESS"],
         max_concurrent_reconciles=workers,
+        watch_silence=watch_silence,
     )
 
 
@@ -228,7 +240,11 @@ def main() -> int:
             error=str(err),
         )
         return EXIT_BAD_CONFIG
-    client = client_.Client(api_client)
+    # A connection that goes silent is given up after the same deadline as a watch's: a pooled
+    # connection that died with the watches' (a stalled NAT entry) fails every request until
+    # each has timed out, where client-go's HTTP/2 ping ends them all together.
+    client = client_.Client(api_client, timeout=sum(cfg.watch_silence) if cfg.watch_silence
+                            else client_.REQUEST_TIMEOUT)
 
     leader_election = None
     if cfg.leader_election:
@@ -246,6 +262,7 @@ def main() -> int:
         metrics_bind_address=cfg.metrics_bind_address,
         health_probe_bind_address=cfg.health_probe_bind_address,
         leader_election=leader_election,
+        watch_silence=cfg.watch_silence,
     )
 
     r = controller.ModelServiceReconciler(

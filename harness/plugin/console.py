@@ -17,13 +17,14 @@ finished check, choosing checks by id, and keeping or pausing on a failure.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness.plugin.markers import junit_name
+from harness.plugin.markers import check_id, junit_name
 
 #: The file (under ``--artifacts-dir``) listing what ``--keep-on-failure`` kept, one JSON
 #: object per line: ``{"implementation", "check", "namespace", "kubeconfig", "audit_log"}``.
@@ -39,6 +40,10 @@ def add_options(group: Any) -> None:
     group.addoption("--keep-on-failure", action="store_true",
                     help="leave a failed check's namespace in place and list it in "
                          f"<artifacts-dir>/{KEPT_FILE}")
+    group.addoption("--full", action="store_true",
+                    default=os.environ.get("MODELDOCK_FULL", "") not in ("", "0", "false"),
+                    help="also run the checks marked slow (e.g. watch-recovers"
+                         "[connection-stall-defaults]); default: $MODELDOCK_FULL")
     group.addoption("--pause-on-failure", action="store_true",
                     help="stop at the first failed check until Enter (needs -n 0)")
 
@@ -69,6 +74,32 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     keep = [item for item in items if selected(junit_name(item), wanted)]
     config.hook.pytest_deselected(items=[i for i in items if i not in keep])
     items[:] = keep
+
+
+def skip_slow(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without ``--full``, skip the tests marked ``slow``, saying how to run them."""
+    if config.getoption("full"):
+        return
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(pytest.mark.skip(
+                reason="slow (the clients' default deadlines): run with --full "
+                       "(make conformance FULL=1)"))
+
+
+#: Checks that take tens of seconds whatever the implementation (a Lease to expire, a private
+#: control plane to start and restart): run first, so pytest-xdist's workers are not left
+#: waiting on one of them at the end.
+LONG_CHECKS = ("leader-failover",)
+
+
+def long_first(items: list[pytest.Item]) -> None:
+    """Reorder ``items`` in place: checks on a private control plane (the ``isolated``
+    fixture) and ``LONG_CHECKS`` first, the rest in collection order."""
+    def weight(item: pytest.Item) -> int:
+        fixtures = getattr(item, "fixturenames", ())
+        return 0 if "isolated" in fixtures or check_id(item) in LONG_CHECKS else 1
+    items.sort(key=weight)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -156,5 +187,17 @@ def kept_entries(artifacts_dir: Path) -> list[dict[str, str]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-__all__ = ["KEPT_FILE", "add_options", "configure", "failed", "keep", "kept_entries",
-           "pytest_runtest_logreport", "record_kept", "select", "selected"]
+__all__ = [
+    "KEPT_FILE",
+    "add_options",
+    "configure",
+    "failed",
+    "keep",
+    "kept_entries",
+    "long_first",
+    "pytest_runtest_logreport",
+    "record_kept",
+    "select",
+    "selected",
+    "skip_slow",
+]

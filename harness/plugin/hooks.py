@@ -59,6 +59,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Keep the checks ``--check`` chose, skip those the tier cannot judge (``needs``), then
     mark the ones the implementation under test declares it fails (``harness.plugin.expected``)."""
     console.select(config, items)
+    console.long_first(items)
+    console.skip_slow(config, items)
     skip_unmet_needs(config, items)
     expected.mark(config, items)
 

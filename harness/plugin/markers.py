@@ -20,6 +20,7 @@ MARKERS = (
     "\"The checks\") and, for a check made of several cases, which",
     "needs(*capabilities): what the check needs from the cluster (harness/tiers.py); "
     "skipped with the reason on a tier that does not offer it",
+    "slow: runs only with --full (it waits out the clients' default deadlines)",
 )
 
 

@@ -170,7 +170,7 @@ def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(monkeypatch:
     monkeypatch.setattr(runner, "caught_by",
                         lambda m: [] if m == "undeclared" else real(m))
     assert runner.ci_filter("undeclared", "noop", functions) == \
-        "not (test_apiserver_restart or test_connection_stall) and (noop)"
+        "not (test_apiserver_restart) and (noop)"
 
 
 def test_a_caught_by_check_that_missed_its_mutant_fails_the_verdict(results: Results) -> None:

@@ -221,6 +221,7 @@ class Informer:
         *,
         name: str,
         watch_timeout: tuple[int, int] = WATCH_TIMEOUT,
+        read_timeout_margin: float = READ_TIMEOUT_MARGIN,
         backoff: tuple[float, float] = BACKOFF,
         rng: random.Random | None = None,
     ) -> None:
@@ -232,6 +233,7 @@ class Informer:
         # added and replayed the store: each handler sees every object exactly once.
         self._handlers_lock = threading.RLock()
         self._watch_timeout = watch_timeout
+        self._read_timeout_margin = read_timeout_margin
         self._backoff_initial, self._backoff_max = backoff
         self._rng = rng if rng is not None else random.Random()
         self._log = log_.get_logger("informer").with_values(resource=name)
@@ -338,7 +340,8 @@ class Informer:
         assert self.resource_version is not None
         timeout = self._rng.randint(*self._watch_timeout)
         try:
-            stream = self._lw.watch(self.resource_version, timeout, timeout + READ_TIMEOUT_MARGIN)
+            stream = self._lw.watch(self.resource_version, timeout,
+                                    timeout + self._read_timeout_margin)
         except client_.ApiError as err:
             if client_.is_gone(err):
                 raise _Expired() from err

@@ -23,10 +23,12 @@ a deposed leader must stop writing now, and a fresh process starts clean as a st
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import threading
 from datetime import timedelta
 from http.server import ThreadingHTTPServer
+from typing import Any
 
 from python_operator.runtime import client as client_
 from python_operator.runtime import controller as controller_
@@ -90,6 +92,7 @@ class Manager:
         health_probe_bind_address: str = ":8081",
         leader_election: LeaderElectionOptions | None = None,
         graceful_shutdown_timeout: timedelta = timedelta(seconds=30),
+        watch_silence: tuple[float, float] | None = None,
     ) -> None:
         self.client = client
         self.namespace = namespace
@@ -98,6 +101,11 @@ class Manager:
         self._health_address = health_probe_bind_address
         self._leader_election = leader_election
         self._grace = graceful_shutdown_timeout.total_seconds()
+        # (idle, grace) seconds, from HTTP2_READ_IDLE_TIMEOUT_SECONDS and
+        # HTTP2_PING_TIMEOUT_SECONDS: each watch asks the server to end it after ``idle`` s
+        # and gives up a connection silent for ``idle + grace`` s, the deadline client-go's
+        # HTTP/2 health check gives the Go operator. None: the informer's own defaults.
+        self._watch_silence = watch_silence
         self._controllers: list[controller_.Controller] = []
         self._servers: list[ThreadingHTTPServer] = []
         self._event_broadcaster: events.Broadcaster | None = None
@@ -111,9 +119,15 @@ class Manager:
         try:
             return self.cache.get_informer(resource)
         except KeyError:
+            options: dict[str, Any] = {}
+            if self._watch_silence is not None:
+                idle, grace = self._watch_silence
+                options = {"watch_timeout": (max(1, math.ceil(idle)),) * 2,
+                           "read_timeout_margin": grace}
             inf = informer.Informer(
                 informer.ResourceListerWatcher(self.client, resource, self.namespace),
                 name=str(resource),
+                **options,
             )
             self.cache.add(resource, inf)
             return inf

@@ -90,3 +90,34 @@ def test_config_leader_election_timings_are_checked(kubeconfig: str) -> None:
         config_from_env({**env, "RETRY_PERIOD": "9"})
     # Without leader election the timings are not used, so not checked against each other.
     config_from_env({"KUBECONFIG": kubeconfig, "LEASE_DURATION": "10"})
+
+
+def test_config_watch_deadline_from_client_gos_variables(kubeconfig: str) -> None:
+    """HTTP2_READ_IDLE_TIMEOUT_SECONDS / HTTP2_PING_TIMEOUT_SECONDS (client-go reads them in the
+    Go operator) become the Python operator's watch deadline; unset, its own defaults."""
+    assert config_from_env({"KUBECONFIG": kubeconfig}).watch_silence is None
+    cfg = config_from_env({"KUBECONFIG": kubeconfig, "HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5",
+                           "HTTP2_PING_TIMEOUT_SECONDS": "3"})
+    assert cfg.watch_silence == (5.0, 3.0)
+    only_idle = config_from_env({"KUBECONFIG": kubeconfig, "HTTP2_READ_IDLE_TIMEOUT_SECONDS": "7"})
+    assert only_idle.watch_silence == (7.0, 15.0)  # client-go's ping default
+    with pytest.raises(ConfigError, match="HTTP2_PING_TIMEOUT_SECONDS='x'"):
+        config_from_env({"KUBECONFIG": kubeconfig, "HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5",
+                         "HTTP2_PING_TIMEOUT_SECONDS": "x"})
+
+
+def test_manager_gives_informers_the_watch_deadline() -> None:
+    """Each watch asks the server to end it after the idle time and gives up a socket silent
+    for idle + ping."""
+    from unittest import mock
+
+    from python_operator.runtime import client as client_
+    from python_operator.runtime import manager
+
+    mgr = manager.Manager(client=mock.Mock(spec=client_.Client), namespace="ns",
+                          watch_silence=(5.0, 3.0))
+    inf = mgr.informer_for(client_.Resource("apps", "v1", "deployments", "Deployment"))
+    assert (inf._watch_timeout, inf._read_timeout_margin) == ((5, 5), 3.0)
+    default = manager.Manager(client=mock.Mock(spec=client_.Client), namespace="ns")
+    d_inf = default.informer_for(client_.Resource("apps", "v1", "deployments", "Deployment"))
+    assert d_inf._watch_timeout == (30, 60)
