@@ -161,7 +161,7 @@ def limited_by(wall: float, client_cpu_s: float | None, server_cpu_s: float,
     numbers = (f"{who} {client:.2f} cores, kube-apiserver + etcd {server:.2f} cores"
                + ("" if machine_busy is None else f", machine {machine_busy:.0%} busy"))
     if client >= CLIENT_BOUND:
-        return f"{who} CPU", f"{who} on a core {client:.0%} of the time ({numbers})"
+        return f"{who} CPU", numbers
     if machine_busy is not None and machine_busy >= MACHINE_BOUND:
-        return "machine CPU", f"every core busy ({numbers})"
-    return "waiting", f"neither the {who} nor the machine busy: round trips ({numbers})"
+        return "machine CPU", numbers
+    return "waiting", numbers
