@@ -177,15 +177,16 @@ def scaling_note(sc: Scaling, impls: list[str]) -> list[str]:
 
 def split_numbers(sp: Mapping[str, Any], who: str = "operator") -> str:
     """A SPLIT's cores in words: the client's (``who``: an implementation, "floor"), the API
-    server's and etcd's, the machine's."""
+    server's and etcd's, other processes' (not the run's: a shared machine), the machine's."""
     wall = _num(sp.get("wall_s")) or 0.0
     if wall <= 0:
         return ""
     client = (_num(sp.get("client_cpu_s")) or 0.0) / wall
     server = ((_num(sp.get("apiserver_cpu_s")) or 0.0) + (_num(sp.get("etcd_cpu_s")) or 0.0)) / wall
-    busy = _num(sp.get("machine_busy"))
+    busy, other = _num(sp.get("machine_busy")), _num(sp.get("other_cpu_s"))
     name = "floor client" if who == "floor" else f"{who} operator"
     return (f"{name} {client:.2f} cores, kube-apiserver + etcd {server:.2f}"
+            + ("" if other is None else f", other processes {other / wall:.2f}")
             + ("" if busy is None else f", machine {busy:.0%} busy"))
 
 
