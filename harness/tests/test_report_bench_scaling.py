@@ -15,7 +15,7 @@ GOLDEN_MD = DATA / "bench-scaling.golden.md"
 
 
 def scaling_data() -> dict[str, Any]:
-    return json.loads((DATA / "bench-scaling.json").read_text())
+    return dict(json.loads((DATA / "bench-scaling.json").read_text()))
 
 
 def test_model_reads_the_floor_the_workers_and_the_splits() -> None:
