@@ -9,8 +9,16 @@ implementation in turn on it with the same inputs and the same worker count
      "implementations": {"go": FIGURES, "python": FIGURES},
      "ratios": {"python/go": FIGURES},
      "latency_samples_s": {"go": [...], "python": [...]},
-     "details": {"go": {per-run numbers, "failed_writes": {kind: {count, cause}}}, ...},
-     "errors": [...]}
+     "details": {"go": {per-run numbers, "failed_writes": {kind: {count, cause}},
+                        "workers_runs": [...]}, ...},
+     "errors": [...],
+     "floor": {"throughput_s": {"<N>": s}, "workers": {"<W>": {"throughput_s", "cpu_s",
+               "writes_per_object", "failed_writes_per_object"}}, "runs": [...]},
+     "time_split": {"throughput": {who: {"<N>": SPLIT}}, "workers": {who: {"<W>": SPLIT}}}}
+
+With scaling runs, each implementation's FIGURES also has ``"workers": {"<W>": F}`` (F: the
+keys of ``figures.WORKER_KEYS``) and ``ratios`` has ``"<impl>/floor"`` (``throughput_s`` by N,
+``workers`` by W) and, in ``python/go``, ``workers``. SPLIT is ``figures.time_split``.
 
 FIGURES has the keys of ``FIGURE_KEYS``; ``throughput_s`` is an object keyed by N (as a
 string). Every figure is absolute on the machine described in "machine". The phases, each in
@@ -50,10 +58,23 @@ both conditions Ready and Progressing are present, Ready's reason not ChildConfl
 through one watch per namespace (admin), so the resolution is the watch event's arrival at this process, milliseconds; metrics are
 polled every 0.1 s.
 
+- **floor** (at each N with ``--workers`` threads, and at N = ``--scaling-size`` with each
+  scaling worker count): ``harness.bench.floor``, the four writes per ModelService and nothing
+  else, timed like throughput.
+- **scaling** (``--scaling-workers`` 1,4,16 at ``--scaling-size`` 1000): a fresh operator with
+  that many workers, 20 probe ModelServices converged first, N created at once while one probe
+  at a time gets spec.replicas changed (latency under load); operator CPU over the loaded
+  window, VmHWM, failed writes over N + probe changes.
+- **time split** (throughput, floor and scaling runs): CPU seconds of the operator,
+  kube-apiserver, etcd, this process and the machine from the first create to the last
+  converged, and what limited the run.
+
 Modules: ``settings`` (what a run does, where it writes), ``figures`` (FIGURE_KEYS and the
-arithmetic), ``accounting`` (the audit log, read with ``harness.audit``), ``measure`` (the
-convergence watch, CPU, RSS, the machine), ``phases`` (``Bench``: the runs that drive the
-operators), ``results`` (run records to bench.json and the table), ``cli`` (the command).
+arithmetic, the time split's rule), ``accounting`` (the audit log, read with
+``harness.audit``), ``measure`` (the convergence watch, CPU, RSS, the machine), ``floor`` (the
+floor client), ``phases`` (``Bench``: the runs that drive the operators), ``scaling`` (the
+floor and worker-scaling runs), ``results`` (run records to bench.json and the tables),
+``cli`` (the command).
 """
 
 from harness.bench.cli import main

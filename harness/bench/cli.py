@@ -18,7 +18,7 @@ from typing import Any
 
 from harness.bench.measure import command_output, machine_info
 from harness.bench.phases import Bench, bench_control_plane
-from harness.bench.results import missing_figures, render_table
+from harness.bench.results import missing_figures, render_floor_table, render_table
 from harness.bench.settings import DEFAULT_OUT, LOG_DIR, say, settings_from_args
 
 DESCRIPTION = ("``make bench``: benchmarks of the implementations (docs/design.md, section "
@@ -64,6 +64,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=1,
                         help="MAX_CONCURRENT_RECONCILES for every implementation (default 1, "
                              "the contract's default)")
+    parser.add_argument("--scaling-workers", default="1,4,16",
+                        help="worker counts (MAX_CONCURRENT_RECONCILES) of the scaling runs, "
+                             "comma list; empty: none")
+    parser.add_argument("--scaling-size", type=int, default=1000,
+                        help="N of the scaling runs (default 1000)")
+    parser.add_argument("--scaling-repeats", type=int, default=1,
+                        help="runs per worker count and implementation (default 1)")
+    parser.add_argument("--no-floor", action="store_true",
+                        help="skip the floor client's runs (no go/floor, python/floor)")
     parser.add_argument("--restart-size", type=int, default=0,
                         help="N for the SIGKILL restart (default 500)")
     parser.add_argument("--rss-size", type=int, default=0,
@@ -73,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"keep the control plane's folder (audit log, logs) in "
                              f"{LOG_DIR / 'control-plane'}")
     parser.add_argument("--quick", action="store_true",
-                        help="smoke run: N = 20, 10 latency objects once, 5 s quiet")
+                        help="smoke run: N = 20, 10 latency objects once, 5 s quiet, worker "
+                             "scaling 1,4 at N = 40")
     return parser
 
 
@@ -135,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     runs.write_text_atomic(out, json.dumps(report, indent=2) + "\n")
     print(render_table(report))
+    scaling = render_floor_table(report)
+    if scaling:
+        print("\n" + scaling)
     for impl_id, det in report["details"].items():
         for kind, info in det["failed_writes"].items():
             print(f"{impl_id}: {info['count']} x {kind}: {info['cause']}")

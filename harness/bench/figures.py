@@ -86,3 +86,82 @@ def ratio_figures(num: Mapping[str, Any], den: Mapping[str, Any]) -> dict[str, A
 def empty_figures() -> dict[str, Any]:
     """FIGURES with nothing measured: every key None, ``throughput_s`` an empty object."""
     return {key: ({} if key == "throughput_s" else None) for key in FIGURE_KEYS}
+
+
+#: The figures of one worker count (``implementations.<impl>.workers.<W>``), in this order.
+WORKER_KEYS: tuple[str, ...] = (
+    "throughput_s",
+    "latency_p50_s",
+    "latency_p95_s",
+    "cpu_s",
+    "peak_rss_mib",
+    "failed_writes_per_object",
+)
+
+#: Labels of ``WORKER_KEYS`` for tables.
+WORKER_LABELS = {
+    "throughput_s": "N at once until all converged (s)",
+    "latency_p50_s": "one change under that load, p50 (s)",
+    "latency_p95_s": "one change under that load, p95 (s)",
+    "cpu_s": "operator CPU while loaded (s)",
+    "peak_rss_mib": "peak RSS (MiB)",
+    "failed_writes_per_object": "failed writes per ModelService",
+}
+
+#: A client on a core this fraction of the wall time or more is limited by its own CPU.
+CLIENT_BOUND = 0.85
+#: The machine's cores busy (every process, ours or not) this fraction of the time or more:
+#: limited by the machine's CPU.
+MACHINE_BOUND = 0.9
+
+
+def time_split(delta: Mapping[str, float | None], client_cpu_s: float | None, who: str,
+               harness_cpu_s: float | None = None) -> dict[str, Any]:
+    """Where the wall time of one run went, from the CPU seconds used meanwhile
+    (``harness.bench.measure.CpuSnapshot.delta``: ``wall``, ``kube-apiserver``, ``etcd``,
+    ``harness``, ``machine_busy``, ``machine_total``). ``client_cpu_s``: the operator
+    process's CPU, or the floor client's threads'; ``harness_cpu_s`` overrides ``harness``
+    (the floor subtracts its own threads). ``who`` names the client in ``limited_by``.
+
+    Returns the seconds of each, ``other_cpu_s`` (the machine's busy time no process of the
+    run accounts for: other users of the machine), ``machine_busy`` (fraction of all cores),
+    ``client_waiting_s`` (wall minus the client's CPU: time it waited on answers, events or
+    a core) and ``limited_by`` with ``why``: "<who> CPU" when the client was on a core at
+    least ``CLIENT_BOUND`` of the time, else "machine CPU" when every core was busy at least
+    ``MACHINE_BOUND`` of the time, else "waiting" (round trips: neither the client nor the
+    machine was busy)."""
+    wall = float(delta.get("wall") or 0.0)
+    api, etcd = delta.get("kube-apiserver"), delta.get("etcd")
+    harness = delta.get("harness") if harness_cpu_s is None else harness_cpu_s
+    busy_s, total_s = float(delta.get("machine_busy") or 0.0), float(delta.get("machine_total") or 0.0)
+    ours = sum(v for v in (client_cpu_s, api, etcd, harness) if v is not None)
+    busy = busy_s / total_s if total_s > 0 else None
+    out: dict[str, Any] = {
+        "wall_s": round(wall, 3),
+        "client_cpu_s": None if client_cpu_s is None else round(client_cpu_s, 2),
+        "apiserver_cpu_s": api, "etcd_cpu_s": etcd,
+        "harness_cpu_s": None if harness is None else round(harness, 2),
+        "other_cpu_s": round(max(0.0, busy_s - ours), 2) if total_s > 0 else None,
+        "machine_busy": None if busy is None else round(busy, 3),
+        "client_waiting_s": (None if client_cpu_s is None
+                             else round(max(0.0, wall - client_cpu_s), 3)),
+    }
+    label, why = limited_by(wall, client_cpu_s, (api or 0.0) + (etcd or 0.0), busy, who)
+    out["limited_by"], out["why"] = label, why
+    return out
+
+
+def limited_by(wall: float, client_cpu_s: float | None, server_cpu_s: float,
+               machine_busy: float | None, who: str) -> tuple[str, str]:
+    """The resource that limited a run, and the numbers that say so (``time_split``'s rule).
+    Cores are CPU seconds per wall second."""
+    if wall <= 0 or client_cpu_s is None:
+        return "unknown", "no CPU times"
+    client, server = client_cpu_s / wall, server_cpu_s / wall
+    numbers = (f"{who} {client:.2f} cores, kube-apiserver + etcd {server:.2f} cores"
+               + ("" if machine_busy is None else f", machine {machine_busy:.0%} busy"))
+    if client >= CLIENT_BOUND:
+        return f"{who} CPU", numbers
+    if machine_busy is not None and machine_busy >= MACHINE_BOUND:
+        return "machine CPU", numbers
+    return "waiting", numbers

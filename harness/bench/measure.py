@@ -169,6 +169,11 @@ class ConvergenceWatch:
                 self._rv = ""
                 self._stop.wait(0.2)
 
+    def converged_at(self, name: str, generation: int) -> float | None:
+        """When ``name`` was first seen converged at ``generation``, or None (not yet)."""
+        with self._cond:
+            return self.converged.get(name, {}).get(generation)
+
     def count_converged(self, names: Iterable[str] | None = None,
                         generations: Mapping[str, int] | None = None) -> int:
         """How many of ``names`` (None: every name seen) have been seen converged, at any
@@ -228,3 +233,45 @@ def vm_kib(pid: int, field_name: str) -> int | None:
     except (OSError, ValueError, IndexError):
         return None
     return None
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, all cores together, from
+    the ``cpu`` line of ``/proc/stat`` (busy: everything but idle and iowait); (0, 0) if
+    unreadable."""
+    try:
+        for line in Path("/proc/stat").read_text().splitlines():
+            if line.startswith("cpu "):
+                ticks = [int(x) for x in line.split()[1:]]
+                idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
+                hz = os.sysconf("SC_CLK_TCK")
+                return (sum(ticks[:8]) - idle) / hz, sum(ticks[:8]) / hz
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0.0, 0.0
+
+
+class CpuSnapshot:
+    """CPU seconds of named processes (``/proc/<pid>/stat``), of this process (``os.times``)
+    and of the whole machine at one moment; ``delta(later)`` gives what each used between."""
+
+    def __init__(self, pids: Mapping[str, int | None]) -> None:
+        self.t = time.monotonic()
+        self.procs = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        times = os.times()
+        self.harness = times.user + times.system
+        self.machine_busy, self.machine_total = machine_cpu()
+
+    def delta(self, later: CpuSnapshot) -> dict[str, float | None]:
+        """``{name: seconds}`` for each process (None if unreadable at either end), plus
+        ``harness`` (this process), ``machine_busy`` (every core), ``machine_total`` (every
+        core's elapsed time) and ``wall`` (elapsed seconds)."""
+        out: dict[str, float | None] = {}
+        for name, before in self.procs.items():
+            after = later.procs.get(name)
+            out[name] = None if before is None or after is None else round(after - before, 2)
+        out["harness"] = round(later.harness - self.harness, 2)
+        out["machine_busy"] = round(later.machine_busy - self.machine_busy, 2)
+        out["machine_total"] = round(later.machine_total - self.machine_total, 2)
+        out["wall"] = round(later.t - self.t, 3)
+        return out

@@ -19,8 +19,10 @@ from typing import Any
 
 from harness.audit import AuditLog
 from harness.bench.accounting import Accounting, account_window
-from harness.bench.measure import ConvergenceWatch, cpu_seconds, vm_kib
+from harness.bench.figures import time_split
+from harness.bench.measure import ConvergenceWatch, CpuSnapshot, cpu_seconds, vm_kib
 from harness.bench.results import (
+    FloorRun,
     ImplResults,
     LatencyRun,
     LoadRun,
@@ -28,6 +30,7 @@ from harness.bench.results import (
     RestartRun,
     build_report,
 )
+from harness.bench.scaling import run_floor, run_workers
 from harness.bench.settings import LOG_DIR, Settings, say
 from harness.modelservice import modelservice
 
@@ -57,6 +60,7 @@ class Bench:
         self.audit = AuditLog(cp.audit_log)
         self.results: dict[str, ImplResults] = {i: ImplResults() for i in settings.impls}
         self.errors: list[str] = []
+        self.floor_runs: list[FloorRun] = []
         self.started = time.monotonic()
         self._run_id = uuid.uuid4().hex[:4]
         LOG_DIR.mkdir(parents=True, exist_ok=True)
@@ -74,7 +78,10 @@ class Bench:
         return create_namespace(self.admin, f"bench-{impl_id}-{label}-{self._run_id}",
                                 impl.user, rbac.load_role(impl.role) if impl.role else None)
 
-    def _operator(self, impl_id: str, namespace: str, label: str) -> Any:
+    def _operator(self, impl_id: str, namespace: str, label: str,
+                  workers: int | None = None) -> Any:
+        """An operator process (not started) for ``namespace`` with ``workers`` workers
+        (default the settings' ``workers``)."""
         from harness.operators import OperatorProcess
 
         impl = self.impls[impl_id]
@@ -82,7 +89,16 @@ class Bench:
         log.unlink(missing_ok=True)
         return OperatorProcess(impl=impl, kubeconfig=self.cp.kubeconfig_for(impl.user),
                                namespace=namespace, log_path=log,
-                               env={"MAX_CONCURRENT_RECONCILES": str(self.s.workers)})
+                               env={"MAX_CONCURRENT_RECONCILES": str(workers or self.s.workers)})
+
+    def _cpu(self, op: Any = None) -> CpuSnapshot:
+        """CPU seconds of kube-apiserver, etcd, the operator ``op`` (if given), this process
+        and the machine, now."""
+        pids = {"kube-apiserver": getattr(self.cp.apiserver, "pid", None),
+                "etcd": getattr(self.cp.etcd, "pid", None)}
+        if op is not None:
+            pids["operator"] = op.pid
+        return CpuSnapshot(pids)
 
     def _sync(self) -> int:
         return int(self.audit.sync(self.admin, timeout=30))
@@ -223,18 +239,23 @@ class Bench:
             rc0 = op.reconcile_count()
             names = [f"tp-{i:04d}" for i in range(n)]
             self.say(f"throughput {impl_id} N={n} run {rep + 1}: creating")
+            cpu0 = self._cpu(op)
             t0, create_s = self._create_all(ns, names)
             self.say(f"throughput {impl_id} N={n}: {n} created in {create_s:.1f}s; waiting")
             t_last = watch.wait(names, timeout=self.s.converge_timeout_s, progress=lambda d: self.say(
                 f"throughput {impl_id} N={n}: {d}/{n} converged at {time.monotonic() - t0:.0f}s"))
+            delta = cpu0.delta(self._cpu(op))
+            split = time_split(delta, delta.get("operator"), "operator")
             seconds = t_last - t0
             reconciles = self._settle(op) - rc0
             cpu = cpu_seconds(op.pid)
             acc = self._window(start, self._sync(), user, ns)
-            res.loads.append(LoadRun("throughput", n, n, seconds, create_s, reconciles, acc, cpu))
+            res.loads.append(LoadRun("throughput", n, n, seconds, create_s, reconciles, acc, cpu,
+                                     split))
             self.say(f"throughput {impl_id} N={n}: all converged in {seconds:.2f}s; writes "
                      f"{acc.writes_ok} ok / {acc.writes_failed} failed; {reconciles:.0f} "
-                     f"reconciles; {acc.requests} requests; operator CPU {cpu}s")
+                     f"reconciles; {acc.requests} requests; operator CPU {cpu}s; "
+                     f"limited by {split['limited_by']}: {split['why']}")
             if quiet:
                 self._quiet(impl_id, op)
             hwm = vm_kib(op.pid, "VmHWM")
@@ -338,12 +359,25 @@ class Bench:
                               lambda i=impl_id, r=rep: self.run_latency(i, r))  # type: ignore[misc]
         for n in s.sizes:
             for rep in range(s.throughput_repeats):
+                if s.floor:
+                    self._attempt(f"floor N={n} run {rep + 1}",
+                                  lambda n=n, r=rep: run_floor(self, n, s.workers, r))  # type: ignore[misc]
                 for impl_id in s.impls:
                     self._attempt(
                         f"throughput {impl_id} N={n} run {rep + 1}",
                         lambda i=impl_id, n=n, r=rep: self.run_throughput(  # type: ignore[misc]
                             i, n, r, quiet=(n == s.rss_size), restart=(n == s.restart_size)))
+        for w in s.scaling_workers:
+            for rep in range(s.scaling_repeats):
+                done = sum(1 for f in self.floor_runs if f.n == s.scaling_size and f.workers == w)
+                if s.floor and done <= rep:
+                    self._attempt(f"floor N={s.scaling_size} workers={w} run {rep + 1}",
+                                  lambda w=w, r=rep: run_floor(self, s.scaling_size, w, r))  # type: ignore[misc]
+                for impl_id in s.impls:
+                    self._attempt(f"scaling {impl_id} workers={w} run {rep + 1}",
+                                  lambda i=impl_id, w=w, r=rep: run_workers(self, i, w, r))  # type: ignore[misc]
 
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:
         """The bench.json document of what was measured (``results.build_report``)."""
-        return build_report(self.results, machine, self.s.describe(), self.errors)
+        return build_report(self.results, machine, self.s.describe(), self.errors,
+                            self.floor_runs)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.paths import BUILD_DIR, REPORTS_DIR
@@ -42,6 +42,16 @@ class Settings:
     restart_size: int
     rss_size: int
     restart_every: int = 10
+    #: the worker counts of the scaling runs (empty: none), their N, runs per count
+    scaling_workers: list[int] = field(default_factory=lambda: [1, 4, 16])
+    scaling_size: int = 1000
+    scaling_repeats: int = 1
+    #: the floor client's runs (at each N and each scaling worker count)
+    floor: bool = True
+    #: ModelServices changed one at a time during a scaling run, at most one change per
+    #: interval, each object again only once its last change converged
+    probe_objects: int = 20
+    probe_interval_s: float = 0.25
     create_threads: int = 8
     latency_gap_s: float = 0.25
     settle_quiet_s: float = 1.0
@@ -93,12 +103,42 @@ class Settings:
                 f"N = {self.restart_size} converged; SIGKILL; spec.replicas changed on every "
                 f"{self.restart_every}th; process started: time until those converged at "
                 f"their new generation AND reconcile count >= N + 1 (with the warm-up object) and an empty queue"),
+            "scaling_workers": self.scaling_workers,
+            "scaling_size": self.scaling_size,
+            "scaling_repeats": self.scaling_repeats,
+            "floor": (("the writes a perfect operator needs (finalizer update, Deployment "
+                       "create, Service create, status update) sent by a client of the bench "
+                       "as user modeldock:floor: the admin creates N ModelServices (the same "
+                       f"{self.create_threads} threads) and each create's answer goes straight "
+                       "to W threads (W = max_concurrent_reconciles for throughput_s, each "
+                       "scaling worker count for workers), no informer, no queue; time = first "
+                       "create sent to last converged seen by the same watch as the operators; "
+                       "median over runs like the operators' throughput")
+                      if self.floor else "not run"),
+            "workers": (f"per worker count W in {self.scaling_workers}: a fresh operator with "
+                        f"MAX_CONCURRENT_RECONCILES=W, {self.probe_objects} probe ModelServices "
+                        f"converged first, then N = {self.scaling_size} created at once; "
+                        "throughput_s as above; latency = while the N converge, spec.replicas "
+                        f"of one probe changed at most every {self.probe_interval_s} s (each "
+                        "probe again only after its change converged), patch sent to converged "
+                        "at the new generation seen, p50/p95; cpu_s = operator CPU from the "
+                        "first create to the last converged; peak_rss_mib = VmHWM at the end; "
+                        "failed writes from the audit log / (N + probe changes); median over "
+                        f"{self.scaling_repeats} run(s)"),
+            "time_split": ("CPU seconds from /proc/<pid>/stat of the operator process (floor: "
+                           "its threads' thread_time), kube-apiserver and etcd, and of the "
+                           "bench process (creates, watch), from the first create to the last "
+                           "converged; other_cpu_s = the machine's busy time (/proc/stat) no "
+                           "process of the run accounts for; limited_by: the client's CPU if it "
+                           "was on a core >= 85% of the wall time, else the machine's CPU if "
+                           "all cores were >= 90% busy, else waiting (round trips)"),
         }
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """Settings from the command line (``harness.bench.cli.build_parser``): ``--quick`` is
-    N = 20, 10 latency objects once, one throughput run, 5 s quiet. Raises SystemExit when
+    N = 20 (the floor too), 10 latency objects once, one throughput run, 5 s quiet,
+    worker scaling 1 and 4 at N = 40. Raises SystemExit when
     the restart or RSS size is not among the sizes."""
     if args.quick:
         sizes = [20]
@@ -106,6 +146,10 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     else:
         sizes = sorted({int(x) for x in args.sizes.split(",") if x.strip()})
         latency_objects, repeats, quiet = args.latency_objects, args.repeats, args.quiet_seconds
+    scaling = [int(x) for x in (args.scaling_workers or "").split(",") if x.strip()]
+    scaling_size = args.scaling_size
+    if args.quick:
+        scaling, scaling_size = [1, 4], 40
     restart = args.restart_size or (500 if 500 in sizes else sizes[len(sizes) // 2])
     rss = args.rss_size or max(sizes)
     if restart not in sizes or rss not in sizes:
@@ -114,4 +158,6 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
                     latency_objects=latency_objects, repeats=repeats,
                     throughput_repeats=1 if args.quick else args.throughput_repeats,
                     quiet_seconds=quiet, workers=args.workers, restart_size=restart,
-                    rss_size=rss, quick=args.quick)
+                    rss_size=rss, quick=args.quick, scaling_workers=sorted(set(scaling)),
+                    scaling_size=scaling_size, scaling_repeats=args.scaling_repeats,
+                    floor=not args.no_floor)

@@ -36,6 +36,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from harness.report.bench_scaling import scaling_model
 from harness.report.html_sections import ablation_section, anchor, bench_section, mutants_section
 from harness.report.html_svg import esc, impl_colour, timeline_svg
 from harness.report.model import (
@@ -86,7 +87,7 @@ def render_html(report: Report, bench: Mapping[str, Any] | None = None,
         "</section>",
     ]
     if bench_data is not None:
-        body.append(bench_section(bench_data))
+        body.append(bench_section(bench_data, scaling_model(bench or {}, bench_data.implementations)))
     if matrix is not None:
         body.append(mutants_section(report, matrix))
     if rights is not None:

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import re
 
-from harness.report.html_svg import esc, latency_svg, rss_svg, throughput_svg
+from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_note
+from harness.report.html_svg import (
+    esc,
+    latency_svg,
+    rss_svg,
+    scaling_svg,
+    split_svg,
+    throughput_svg,
+)
 from harness.report.model import Ablation, Bench, KillMatrix, Report, format_number
 
 
@@ -20,9 +28,10 @@ def anchor(check_id: str) -> str:
 
 
 # --------------------------------------------------------------------------- bench
-def bench_section(bench: Bench) -> str:
+def bench_section(bench: Bench, scaling: Scaling | None = None) -> str:
     """The benchmarks section (``id="bench"``): the machine, a table of every figure per
-    implementation with the ratios, and the latency, throughput and memory plots."""
+    implementation with the ratios, the latency, throughput and memory plots, and with
+    ``scaling`` the floor and worker scaling (``scaling_section``)."""
     impls = bench.implementations
     machine = "".join(f"<div><dt>{esc(k)}</dt><dd>{esc(v)}</dd></div>"
                       for k, v in bench.machine.items())
@@ -48,7 +57,7 @@ def bench_section(bench: Bench) -> str:
                      f"Time from creating a ModelService to its converged status: {about}; "
                      "the gap between p50 and p95 is the tail.")]
     if any(bench.throughput.values()):
-        plots.append(_figure("Throughput", throughput_svg(bench),
+        plots.append(_figure("Throughput", throughput_svg(bench, scaling),
                              "N ModelServices created at once, time until all converged. A "
                              "straight line is linear scaling; a steeper one is a slower queue."))
     if bench.rss_mib:
@@ -62,8 +71,59 @@ def bench_section(bench: Bench) -> str:
         + (f'<dl class="machine">{machine}</dl>\n' if machine else "")
         + f'<table class="bench"><thead><tr><th scope="col">figure</th>{head}</tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table>\n'
-        f'<div class="plots">{"".join(plots)}</div>\n</section>'
+        f'<div class="plots">{"".join(plots)}</div>\n'
+        + scaling_section(bench, scaling) + "</section>"
     )
+
+
+def scaling_section(bench: Bench, sc: Scaling | None) -> str:
+    """The floor and worker scaling (``id="bench-scaling"``): the note, a table per worker
+    count and who, and the plots of time, CPU, latency under load and the CPU split. "" when
+    bench.json has neither."""
+    if sc is None:
+        return ""
+    note = "".join(f"<p>{esc(line)}</p>" for line in scaling_note(sc, bench.implementations))
+    head = "".join(f'<th scope="col">{esc(label)}</th>' for _, label, _ in WORKER_FIGURES)
+    rows = []
+    for w in sc.worker_counts:
+        for who in sc.who:
+            fig = (sc.workers.get(who) or {}).get(w)
+            if fig is None:
+                continue
+            cells = "".join(f'<td class="num">{esc(format_number(fig.get(k), unit))}</td>'
+                            for k, _, unit in WORKER_FIGURES)
+            r = 1.0 if who == "floor" else sc.worker_ratios.get(who, {}).get(w)
+            split = (sc.splits_w.get(who) or {}).get(w) or {}
+            rows.append(f'<tr><th scope="row">{esc(who)} ×{w}</th>{cells}'
+                        f'<td class="num ratio">{esc("–" if r is None else format_number(r) + "×")}</td>'
+                        f'<td title="{esc(split.get("why", ""))}">{esc(split.get("limited_by", "–"))}</td></tr>')
+    table = (f'<table class="bench"><thead><tr><th scope="col">who × workers</th>{head}'
+             '<th scope="col">× floor</th><th scope="col">limited by</th></tr></thead>'
+             f'<tbody>{"".join(rows)}</tbody></table>\n') if rows else ""
+    plots = []
+    for key, label, caption in (
+            ("throughput_s", "seconds until all converged",
+             "N ModelServices created at once with 1, 4, 16 workers; the floor dashed: the same "
+             "writes with no informer and no queue. Flat from one count to the next: more "
+             "workers bought nothing."),
+            ("cpu_s", "operator CPU seconds",
+             "CPU seconds of the operator process (the floor: its writer threads) from the first "
+             "create to the last converged."),
+            ("latency_p95_s", "seconds, p95",
+             "One change (spec.replicas of a probe ModelService) under that load: p95 of change "
+             "sent to converged.")):
+        svg = scaling_svg(bench, sc, key, label)
+        if svg:
+            plots.append(_figure(label[0].upper() + label[1:] + " by workers", svg, caption))
+    svg = split_svg(sc)
+    if svg:
+        plots.append(_figure("Where the time went", svg,
+                             "Cores each process kept busy on average during each scaling run "
+                             "(its CPU seconds over the run's wall seconds); the label is what "
+                             "limited the run by the bench's rule (settings.time_split)."))
+    return ('<h3 id="bench-scaling">The floor and worker scaling</h3>\n'
+            f'<div class="note">{note}</div>\n{table}'
+            f'<div class="plots">{"".join(plots)}</div>\n')
 
 
 def _figure(title: str, svg: str, caption: str) -> str:

@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.report.bench_scaling import Scaling
 from harness.report.model import Bench, Call, format_number
 
 #: One colour per implementation, in report order (Okabe-Ito: safe for colour blindness).
@@ -320,10 +321,24 @@ def latency_svg(bench: Bench) -> str:
     return _hbars(bars, "s", "seconds to converged", "convergence latency p50 and p95 per implementation")
 
 
-def throughput_svg(bench: Bench) -> str:
-    """Seconds until all N converged against N, one line per implementation."""
+def _line(parts: list[str], who: str, series: Sequence[tuple[float, float]], colour: str,
+          sx: Any, sy: Any, dashed: bool) -> None:
+    """One series as a line with its points labelled (dashed: the floor)."""
+    d = " ".join(f"{'M' if j == 0 else 'L'}{sx(x):.1f},{sy(y):.1f}" for j, (x, y) in enumerate(series))
+    dash = ' stroke-dasharray="6 4"' if dashed else ""
+    parts.append(f'<path class="series" data-impl="{esc(who)}" d="{d}" stroke="{colour}"{dash}/>')
+    for x, y in series:
+        parts.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3.5" fill="{colour}"/>'
+                     f'<text class="point" x="{sx(x) - 6:.1f}" y="{sy(y) - 7:.1f}" '
+                     f'text-anchor="end" fill="{colour}">{format_number(y)}</text>')
+
+
+def throughput_svg(bench: Bench, scaling: Scaling | None = None) -> str:
+    """Seconds until all N converged against N, one line per implementation; the floor
+    (from ``scaling``) dashed."""
     impls = bench.implementations
-    points = [p for series in bench.throughput.values() for p in series]
+    floor = scaling.floor if scaling else []
+    points = [p for series in bench.throughput.values() for p in series] + list(floor)
     parts, sx, sy = _frame(max(n for n, _ in points), max(s for _, s in points) * 1.08,
                            "N ModelServices created at once", "seconds until all converged")
     for k, impl in enumerate(impls):
@@ -337,8 +352,101 @@ def throughput_svg(bench: Bench) -> str:
             parts.append(f'<circle cx="{sx(n):.1f}" cy="{sy(s):.1f}" r="3.5" fill="{colour}"/>'
                          f'<text class="point" x="{sx(n) - 6:.1f}" y="{sy(s) - 7:.1f}" '
                          f'text-anchor="end" fill="{colour}">{format_number(s, "s")}</text>')
+    if floor:
+        _line(parts, "floor", floor, FLOOR_COLOUR, sx, sy, dashed=True)
+        parts += _key(["floor"], y=_PT + 8 + 16 * len(impls))
+        parts[-1] = parts[-1].replace(IMPL_COLOURS[0], FLOOR_COLOUR)
     parts += _key(impls)
     return _svg(parts, "time to converge N ModelServices per implementation")
+
+
+#: The floor's colour in the plots (dashed lines).
+FLOOR_COLOUR = "#555555"
+
+
+def _who_colour(impls: Sequence[str], who: str) -> str:
+    return FLOOR_COLOUR if who not in impls else IMPL_COLOURS[list(impls).index(who) % len(IMPL_COLOURS)]
+
+
+def scaling_svg(bench: Bench, sc: Scaling, key: str, y_label: str) -> str:
+    """A worker-scaling figure (``key`` of ``sc.workers``) against the worker count, evenly
+    spaced, one line per implementation and the floor dashed."""
+    counts = sc.worker_counts
+    pos = {w: k for k, w in enumerate(counts)}
+    series = {who: [(float(pos[w]), v) for w, f in sorted(by_w.items())
+                    if (v := f.get(key)) is not None]
+              for who, by_w in sc.workers.items()}
+    values = [y for pts in series.values() for _, y in pts]
+    if not values:
+        return ""
+    parts, sx, sy = _frame(max(1.0, len(counts) - 1.0), max(values) * 1.1,
+                           "workers (MAX_CONCURRENT_RECONCILES)", y_label,
+                           x_fmt=lambda v: str(counts[int(v)]) if float(v).is_integer()
+                           and 0 <= int(v) < len(counts) else "")
+    shown = []
+    for who in sc.who:
+        if series.get(who):
+            _line(parts, who, series[who], _who_colour(bench.implementations, who), sx, sy,
+                  dashed=who == "floor")
+            shown.append(who)
+    for k, who in enumerate(shown):
+        colour = _who_colour(bench.implementations, who)
+        yy = _PT + 8 + k * 16
+        parts.append(f'<rect x="{_PW - _PR - 90:.1f}" y="{yy:.1f}" width="12" height="4" '
+                     f'fill="{colour}"/><text class="key" x="{_PW - _PR - 72:.1f}" '
+                     f'y="{yy + 6:.1f}">{esc(who)}</text>')
+    return _svg(parts, f"{y_label} per worker count")
+
+
+#: The parts of a run's CPU split, their labels and colours, in stacking order.
+SPLIT_PARTS = (("client_cpu_s", "operator / floor client", "#0072b2"),
+               ("apiserver_cpu_s", "kube-apiserver", "#d55e00"),
+               ("etcd_cpu_s", "etcd", "#e69f00"),
+               ("harness_cpu_s", "bench (creates, watch)", "#009e73"),
+               ("other_cpu_s", "other processes", "#bbbbbb"))
+
+
+def split_svg(sc: Scaling) -> str:
+    """Where the time of each scaling run went: per run (who, W) stacked bars of the cores
+    each process kept busy on average (CPU seconds / wall seconds), with what limited it."""
+    rows = [(f"{who} ×{w}", sp) for who in sc.who for w, sp in sorted((sc.splits_w.get(who) or {}).items())
+            if sp.get("wall_s")]
+    if not rows:
+        return ""
+    totals = [sum(float(sp.get(k) or 0.0) for k, _, _ in SPLIT_PARTS) / float(sp["wall_s"])
+              for _, sp in rows]
+    ticks = nice_ticks(max([*totals, 1.0]), 4)
+    left, right = 110, 150
+    scale = (_PW - right - left) / (ticks[-1] or 1.0)
+    base_y = 14 + 26 * len(rows)
+    parts = []
+    for t in ticks:
+        x = left + t * scale
+        parts.append(f'<line class="grid" x1="{x:.1f}" y1="8" x2="{x:.1f}" y2="{base_y:.1f}"/>'
+                     f'<text class="tick" x="{x:.1f}" y="{base_y + 16:.1f}" text-anchor="middle">{t:g}</text>')
+    for k, (label, sp) in enumerate(rows):
+        yy, x = 12 + 26 * k, float(left)
+        parts.append(f'<text class="tick" x="{left - 8}" y="{yy + 13}" text-anchor="end">{esc(label)}</text>')
+        for key, name, colour in SPLIT_PARTS:
+            width = float(sp.get(key) or 0.0) / float(sp["wall_s"]) * scale
+            if width > 0:
+                parts.append(f'<rect class="bar" data-part="{key}" x="{x:.1f}" y="{yy}" '
+                             f'width="{width:.1f}" height="18" fill="{colour}"><title>{esc(name)}: '
+                             f'{float(sp.get(key) or 0.0):.2f} s CPU in {float(sp["wall_s"]):.2f} s'
+                             f'</title></rect>')
+                x += width
+        parts.append(f'<text class="point" x="{x + 6:.1f}" y="{yy + 13}">'
+                     f'{esc(sp.get("limited_by", ""))}</text>')
+    key_y = base_y + 30
+    for k, (_, name, colour) in enumerate(SPLIT_PARTS):
+        kx = 20 + (k % 3) * 170
+        ky = key_y + (k // 3) * 16
+        parts.append(f'<rect x="{kx}" y="{ky}" width="12" height="8" fill="{colour}"/>'
+                     f'<text class="key" x="{kx + 16}" y="{ky + 8}">{esc(name)}</text>')
+    parts.append(f'<line class="axis" x1="{left}" y1="{base_y:.1f}" x2="{_PW - right}" y2="{base_y:.1f}"/>'
+                 f'<text class="axis-title" x="{(left + _PW - right) / 2:.1f}" y="{base_y + 30 + 40:.1f}" '
+                 f'text-anchor="middle">cores busy on average (CPU s / wall s)</text>')
+    return _svg(parts, "CPU split of each scaling run", base_y + 80)
 
 
 def rss_svg(bench: Bench) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.junit import PREMISES
+from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_model, scaling_note
 from harness.report.model import (
     Ablation,
     Bench,
@@ -176,7 +177,8 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
                         lines.append(f"- `{k}`: `{_short_value(v, 300)}`")
                 lines += ["", "</details>", ""]
     if bench:
-        lines += _bench_markdown(bench_model(bench))
+        model = bench_model(bench)
+        lines += _bench_markdown(model, scaling_model(bench, model.implementations))
     if mutants:
         lines += _mutants_markdown(kill_matrix(mutants))
     if ablation:
@@ -184,7 +186,7 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _bench_markdown(bench: Bench) -> list[str]:
+def _bench_markdown(bench: Bench, scaling: Scaling | None = None) -> list[str]:
     impls, ratios = bench.implementations, bench.ratio_names
     lines = ["## Benchmarks", ""]
     if bench.machine:
@@ -196,7 +198,32 @@ def _bench_markdown(bench: Bench) -> list[str]:
         cells += [format_number(row.ratios.get(r)) + ("×" if row.ratios.get(r) is not None else "")
                   for r in ratios]
         lines.append(f"| {row.label} | " + " | ".join(cells) + f" | {row.ideal} |")
-    return [*lines, ""]
+    return [*lines, "", *_scaling_markdown(bench, scaling)]
+
+
+def _scaling_markdown(bench: Bench, sc: Scaling | None) -> list[str]:
+    if sc is None:
+        return []
+    lines = ["### The floor and worker scaling", ""]
+    for para in scaling_note(sc, bench.implementations):
+        lines += [para, ""]
+    if sc.worker_counts:
+        lines.append("| who × workers | " + " | ".join(label for _, label, _ in WORKER_FIGURES)
+                     + " | × floor | limited by |")
+        lines.append("|---|" + "---:|" * (len(WORKER_FIGURES) + 1) + "---|")
+        for w in sc.worker_counts:
+            for who in sc.who:
+                fig = (sc.workers.get(who) or {}).get(w)
+                if fig is None:
+                    continue
+                r = 1.0 if who == "floor" else sc.worker_ratios.get(who, {}).get(w)
+                split = (sc.splits_w.get(who) or {}).get(w) or {}
+                lines.append(f"| {who} ×{w} | "
+                             + " | ".join(format_number(fig.get(k), u) for k, _, u in WORKER_FIGURES)
+                             + f" | {format_number(r)}{'×' if r is not None else ''} | "
+                             + f"{split.get('limited_by', '–')} |")
+        lines.append("")
+    return lines
 
 
 def _mutants_markdown(matrix: KillMatrix) -> list[str]:

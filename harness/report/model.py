@@ -355,7 +355,9 @@ def bench_model(data: Mapping[str, Any]) -> Bench:
     figures: Mapping[str, Mapping[str, Any]] = data.get("implementations") or {}
     impls = list(figures)
     ratios: Mapping[str, Mapping[str, Any]] = data.get("ratios") or {}
-    ratio_names = list(ratios) or ([f"{i}/{impls[0]}" for i in impls[1:]] if impls else [])
+    # ratios between implementations; "<impl>/floor" is the scaling model's
+    ratio_names = ([r for r in ratios if r.partition("/")[2] in impls]
+                   or ([f"{i}/{impls[0]}" for i in impls[1:]] if impls else []))
 
     def ratio(name: str, key: str, n: str | None, values: Mapping[str, float | None]) -> float | None:
         given = (ratios.get(name) or {}).get(key)

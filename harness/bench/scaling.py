@@ -1,0 +1,207 @@
+"""The floor runs and the worker-scaling runs of a bench (docs/design.md, "Measurements").
+
+``run_floor``: the floor client (``harness.bench.floor``) at N ModelServices with W threads,
+in a fresh namespace, timed like an operator's throughput run (first create sent to last
+converged seen by the same watch), with the CPU split. ``run_workers``: one implementation
+with ``MAX_CONCURRENT_RECONCILES`` = W, N created at once while ``ProbeLoop`` changes probe
+ModelServices one at a time and times each change; operator CPU, peak RSS, failed writes and
+the CPU split. Both take the ``Bench`` of ``harness.bench.phases`` (described here by
+``BenchLike``, so that this module does not import that one).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from harness.bench.accounting import Accounting
+from harness.bench.figures import time_split
+from harness.bench.floor import FLOOR_USER, FloorClient
+from harness.bench.measure import ConvergenceWatch, CpuSnapshot, vm_kib
+from harness.bench.results import FloorRun, ImplResults, WorkersRun
+from harness.bench.settings import Settings
+from harness.modelservice import modelservice
+
+
+class BenchLike(Protocol):
+    """What the runs here use of ``harness.bench.phases.Bench``."""
+
+    cp: Any
+    admin: Any
+    impls: Mapping[str, Any]
+    s: Settings
+    results: dict[str, ImplResults]
+    floor_runs: list[FloorRun]
+    _run_id: str
+
+    def say(self, line: str) -> None: ...
+    def _namespace(self, impl_id: str, label: str) -> str: ...
+    def _operator(self, impl_id: str, namespace: str, label: str,
+                  workers: int | None = None) -> Any: ...
+    def _cpu(self, op: Any = None) -> CpuSnapshot: ...
+    def _sync(self) -> int: ...
+    def _settle(self, op: Any, min_count: float = 0, timeout: float = 300) -> float: ...
+    def _window(self, start: int, end: int, user: str, namespace: str | None) -> Accounting: ...
+    def _create_all(self, namespace: str, names: Sequence[str]) -> tuple[float, float]: ...
+    def _clean(self, ns: str) -> None: ...
+    def _warm_up_operator(self, watch: ConvergenceWatch, ns: str, op: Any) -> float: ...
+
+
+def run_floor(b: BenchLike, n: int, workers: int, rep: int) -> None:
+    """Floor run ``rep``: N ModelServices, ``workers`` threads; appends a FloorRun."""
+    from harness.plugin.lab import create_namespace
+
+    label = f"floor-n{n}-w{workers}-{rep}"
+    ns = create_namespace(b.admin, f"bench-{label}-{b._run_id}", FLOOR_USER)
+    floor = FloorClient.for_kubeconfig(b.cp.kubeconfig_for(FLOOR_USER), workers,
+                                       pool=workers + 2)
+    watch = ConvergenceWatch(b.admin, ns).start()
+
+    def create(name: str) -> dict[str, Any]:
+        return b.admin.create("modelservices", ns, modelservice(name))  # type: ignore[no-any-return]
+
+    try:
+        # one unmeasured object first, like every operator run (connections, first use)
+        floor.run(create, ["warmup"], 1)
+        watch.wait(["warmup"], timeout=60)
+        start = b._sync()
+        names = [f"tp-{i:04d}" for i in range(n)]
+        b.say(f"floor N={n} workers={workers} run {rep + 1}: creating and writing")
+        cpu0 = b._cpu()
+        out = floor.run(create, names, b.s.create_threads)
+        t_last = watch.wait(names, timeout=b.s.converge_timeout_s)
+        delta = cpu0.delta(b._cpu())
+        harness = delta.get("harness")
+        split = time_split(delta, out.client_cpu_s, "floor client",
+                           harness_cpu_s=None if harness is None else harness - out.client_cpu_s)
+        acc = b._window(start, b._sync(), FLOOR_USER, ns)
+        run = FloorRun(n=n, workers=workers, seconds=t_last - out.first_sent,
+                       writes_done_s=out.last_write_done - out.first_sent,
+                       create_seconds=out.creates_done - out.first_sent, accounting=acc,
+                       split=split)
+        b.floor_runs.append(run)
+        b.say(f"floor N={n} workers={workers}: all converged in {run.seconds:.2f}s (last write "
+              f"answered at {run.writes_done_s:.2f}s); writes {acc.writes_ok} ok / "
+              f"{acc.writes_failed} failed; limited by {split['limited_by']}: {split['why']}")
+    finally:
+        watch.stop()
+        floor.kube.close()
+        b._clean(ns)
+
+
+class ProbeLoop:
+    """Changes ``spec.replicas`` of the probe ModelServices one at a time (at most one change
+    every ``interval`` s; a probe again only once its last change converged) and records each
+    change's seconds from the patch sent to its new generation seen converged."""
+
+    def __init__(self, admin: Any, watch: ConvergenceWatch, ns: str, names: Sequence[str],
+                 interval: float) -> None:
+        self.admin, self.watch, self.ns, self.interval = admin, watch, ns, interval
+        self.free: deque[str] = deque(names)
+        self.replicas = dict.fromkeys(names, 1)
+        self.pending: dict[str, tuple[float, int]] = {}
+        self.samples: list[float] = []
+        self.errors = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="probes", daemon=True)
+
+    def start(self) -> ProbeLoop:
+        """Start changing probes in a thread."""
+        self._thread.start()
+        return self
+
+    def _collect(self) -> None:
+        for name, (sent, gen) in list(self.pending.items()):
+            at = self.watch.converged_at(name, gen)
+            if at is not None:
+                self.samples.append(at - sent)
+                del self.pending[name]
+                self.free.append(name)
+
+    def _run(self) -> None:
+        next_at = time.monotonic()
+        while not self._stop.is_set():
+            self._collect()
+            now = time.monotonic()
+            if self.free and now >= next_at:
+                name = self.free.popleft()
+                self.replicas[name] = 3 - self.replicas[name]  # 1 -> 2 -> 1 ...
+                sent = time.monotonic()
+                try:
+                    out = self.admin.patch("modelservices", self.ns, name,
+                                           {"spec": {"replicas": self.replicas[name]}})
+                    self.pending[name] = (sent, int(out["metadata"]["generation"]))
+                except Exception:
+                    self.errors += 1
+                    self.free.append(name)
+                next_at = now + self.interval
+            self._stop.wait(0.02)
+
+    def stop(self, timeout: float = 120.0) -> list[float]:
+        """Send no more changes; wait (up to ``timeout`` s) for those sent to converge; return
+        the samples, seconds."""
+        self._stop.set()
+        self._thread.join(5)
+        deadline = time.monotonic() + timeout
+        while self.pending and time.monotonic() < deadline:
+            self._collect()
+            time.sleep(0.05)
+        self.errors += len(self.pending)
+        return self.samples
+
+
+def run_workers(b: BenchLike, impl_id: str, workers: int, rep: int) -> None:
+    """Scaling run ``rep`` of ``impl_id`` with ``workers`` workers at N = scaling_size;
+    appends a WorkersRun."""
+    s = b.s
+    n = s.scaling_size
+    user = b.impls[impl_id].user
+    label = f"w{workers}-n{n}-{rep}"
+    ns = b._namespace(impl_id, label)
+    op = b._operator(impl_id, ns, label, workers=workers).start(timeout=60)
+    watch = ConvergenceWatch(b.admin, ns).start()
+    try:
+        b._warm_up_operator(watch, ns, op)
+        probes = [f"probe-{i:02d}" for i in range(s.probe_objects)]
+        b._create_all(ns, probes)
+        watch.wait(probes, timeout=120)
+        b._settle(op)
+        start = b._sync()
+        rc0 = op.reconcile_count()
+        names = [f"tp-{i:04d}" for i in range(n)]
+        b.say(f"scaling {impl_id} workers={workers} N={n} run {rep + 1}: creating")
+        cpu0 = b._cpu(op)
+        loop = ProbeLoop(b.admin, watch, ns, probes, s.probe_interval_s).start()
+        t0, _ = b._create_all(ns, names)
+        t_last = watch.wait(names, timeout=s.converge_timeout_s, progress=lambda d: b.say(
+            f"scaling {impl_id} workers={workers}: {d}/{n} converged at "
+            f"{time.monotonic() - t0:.0f}s"))
+        delta = cpu0.delta(b._cpu(op))
+        samples = loop.stop()
+        split = time_split(delta, delta.get("operator"), "operator")
+        reconciles = b._settle(op) - rc0
+        acc = b._window(start, b._sync(), user, ns)
+        hwm = vm_kib(op.pid, "VmHWM")
+        run = WorkersRun(workers=workers, n=n, seconds=t_last - t0, probe_samples=samples,
+                         cpu_s=delta.get("operator"),
+                         peak_rss_mib=None if hwm is None else round(hwm / 1024, 1),
+                         reconciles=reconciles, accounting=acc, split=split)
+        b.results[impl_id].workers_runs.append(run)
+        b.say(f"scaling {impl_id} workers={workers}: all converged in {run.seconds:.2f}s; "
+              f"{len(samples)} probe changes (p50 {_p(samples, 50)}, p95 {_p(samples, 95)}); "
+              f"operator CPU {run.cpu_s}s; RSS {run.peak_rss_mib} MiB; writes {acc.writes_ok} "
+              f"ok / {acc.writes_failed} failed; limited by {split['limited_by']}: "
+              f"{split['why']}" + (f"; {loop.errors} probe changes lost" if loop.errors else ""))
+    finally:
+        watch.stop()
+        op.terminate()
+        b._clean(ns)
+
+
+def _p(samples: Sequence[float], q: float) -> str:
+    from harness.bench.figures import percentile
+
+    return f"{percentile(samples, q):.3f}s" if samples else "-"

@@ -1,0 +1,269 @@
+"""Unit tests of the floor and the worker scaling in harness.bench: the floor client's writes
+(against a fake API), the CPU split and its rule, the figures and ratios in bench.json, the
+table. No API server, no operator, no fixed times."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import pytest
+from kubernetes.client.exceptions import ApiException
+
+from conformance import support
+from harness.bench import cli, figures, measure, results, settings
+from harness.bench.accounting import Accounting
+from harness.bench.floor import (
+    FINALIZER,
+    FloorClient,
+    desired_deployment,
+    desired_service,
+    floor_status,
+    with_finalizer,
+)
+from harness.bench.results import FloorRun, ImplResults, LoadRun, WorkersRun
+from harness.bench.scaling import ProbeLoop
+from harness.modelservice import modelservice, status_converged
+
+
+def _stored(name: str, ns: str = "ns", **spec: Any) -> dict[str, Any]:
+    """A ModelService as the API server answers a create: defaults, uid, generation."""
+    ms = modelservice(name, **spec)
+    ms["spec"] = {"replicas": 1, "port": 8000} | ms["spec"]
+    ms["metadata"].update(namespace=ns, uid=f"uid-{name}", generation=1, resourceVersion="1")
+    return ms
+
+
+# --------------------------------------------------------------------------- builders
+@pytest.mark.parametrize("spec", [{}, {"replicas": 3, "port": 9000, "args": ["--x"]}])
+def test_floor_children_are_what_the_contract_prescribes(spec: dict[str, Any]) -> None:
+    ms = _stored("a", **spec)
+    dep, svc = desired_deployment(ms), desired_service(ms)
+    assert support.diff_fields(support.expected_deployment_fields(ms),
+                               support.actual_deployment_fields(dep)) == []
+    assert support.diff_fields(support.expected_service_fields(ms),
+                               support.actual_service_fields(svc)) == []
+    for child in (dep, svc):
+        assert support.controller_ref(child) == {
+            "apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService", "name": "a",
+            "uid": "uid-a", "controller": True, "blockOwnerDeletion": True}
+
+
+def test_floor_status_converges_and_finalizer_is_appended() -> None:
+    ms = _stored("a")
+    assert not status_converged(ms)
+    assert status_converged({**ms, "status": floor_status(ms)})
+    status = floor_status(ms)
+    assert status["url"] == "http://a.ns.svc:8000" and status["observedGeneration"] == 1
+    assert [c["reason"] for c in status["conditions"]] == ["ReplicasUnavailable",
+                                                            "RolloutInProgress"]
+    ms["metadata"]["finalizers"] = ["other"]
+    assert with_finalizer(ms)["metadata"]["finalizers"] == ["other", FINALIZER]
+    assert ms["metadata"]["finalizers"] == ["other"]  # a copy
+
+
+# --------------------------------------------------------------------------- the client
+class FakeKube:
+    """Records the floor's requests; ``fail`` maps a request to how many times it fails
+    with 409 before it succeeds."""
+
+    def __init__(self, fail: dict[tuple[str, str], int] | None = None) -> None:
+        self.calls: list[tuple[str, str, str]] = []
+        self.fail = dict(fail or {})
+        self.lock = threading.Lock()
+
+    def _maybe_fail(self, key: tuple[str, str]) -> None:
+        with self.lock:
+            if self.fail.get(key, 0) > 0:
+                self.fail[key] -= 1
+                raise ApiException(status=409, reason="Conflict")
+
+    def update(self, resource: str, body: dict[str, Any], sub: str | None = None) -> dict[str, Any]:
+        name = body["metadata"]["name"]
+        verb = f"update {resource}" + (f"/{sub}" if sub else "")
+        with self.lock:
+            self.calls.append((name, verb, body["metadata"]["resourceVersion"]))
+        self._maybe_fail((name, verb))
+        out = dict(body)
+        out["metadata"] = dict(body["metadata"], resourceVersion="2")
+        return out
+
+    def create(self, resource: str, ns: str, body: dict[str, Any]) -> dict[str, Any]:
+        name = body["metadata"]["name"]
+        with self.lock:
+            self.calls.append((name, f"create {resource}", ""))
+        self._maybe_fail((name, f"create {resource}"))
+        return body
+
+    def get(self, resource: str, ns: str, name: str) -> dict[str, Any]:
+        return _stored(name)
+
+
+@pytest.mark.parametrize("workers", [1, 4])
+def test_floor_client_sends_the_four_writes_in_order_for_each(workers: int) -> None:
+    kube = FakeKube()
+    out = FloorClient(kube, workers).run(lambda n: _stored(n), [f"m{i}" for i in range(30)], 3)
+    assert out.objects == 30 and out.workers == workers
+    assert out.writes_ok == 120 and out.writes_failed == 0
+    assert out.first_sent <= out.creates_done and out.first_sent <= out.last_write_done
+    assert out.client_cpu_s >= 0
+    for i in range(30):
+        mine = [c for c in kube.calls if c[0] == f"m{i}"]
+        assert [verb for _, verb, _ in mine] == [
+            "update modelservices", "create deployments", "create services",
+            "update modelservices/status"]
+        # the status goes with the resourceVersion the finalizer update answered
+        assert mine[0][2] == "1" and mine[3][2] == "2"
+
+
+def test_floor_client_counts_a_failed_write_and_sends_it_again() -> None:
+    kube = FakeKube(fail={("m0", "create services"): 1, ("m1", "update modelservices/status"): 1})
+    out = FloorClient(kube, 2).run(lambda n: _stored(n), ["m0", "m1", "m2"], 1)
+    assert out.writes_ok == 12 and out.writes_failed == 2
+    assert out.failed_by_kind == {"create services 409": 1, "update modelservices/status 409": 1}
+    # counters start again with each run
+    again = FloorClient(kube, 1)
+    again.run(lambda n: _stored(n), ["x"], 1)
+    assert again.run(lambda n: _stored(n), ["y"], 1).writes_ok == 4
+
+
+# --------------------------------------------------------------------------- probes
+class FakeWatch:
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, int], float] = {}
+
+    def converged_at(self, name: str, generation: int) -> float | None:
+        return self.seen.get((name, generation))
+
+
+class FakeAdmin:
+    def __init__(self, watch: FakeWatch) -> None:
+        self.watch, self.gen, self.patches = watch, {}, []  # type: ignore[var-annotated]
+
+    def patch(self, resource: str, ns: str, name: str, body: dict[str, Any]) -> dict[str, Any]:
+        import time
+
+        self.gen[name] = self.gen.get(name, 1) + 1
+        self.patches.append((name, body["spec"]["replicas"]))
+        self.watch.seen[(name, self.gen[name])] = time.monotonic()  # converges at once
+        return {"metadata": {"generation": self.gen[name]}}
+
+
+def test_probe_loop_changes_one_probe_at_a_time_and_times_each() -> None:
+    import time
+
+    watch = FakeWatch()
+    admin = FakeAdmin(watch)
+    loop = ProbeLoop(admin, watch, "ns", ["p0", "p1"], interval=0.01).start()  # type: ignore[arg-type]
+    deadline = time.monotonic() + 10
+    while len(admin.patches) < 4 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    samples = loop.stop()
+    assert len(samples) == len(admin.patches) >= 4 and all(s >= 0 for s in samples)
+    assert admin.patches[:4] == [("p0", 2), ("p1", 2), ("p0", 1), ("p1", 1)]
+    assert loop.errors == 0
+
+
+# --------------------------------------------------------------------------- CPU split
+def test_cpu_snapshot_delta_of_this_process() -> None:
+    before = measure.CpuSnapshot({"me": os.getpid(), "none": None})
+    sum(i * i for i in range(200_000))
+    d = before.delta(measure.CpuSnapshot({"me": os.getpid(), "none": None}))
+    assert d["none"] is None and (d["me"] or 0) >= 0 and (d["harness"] or 0) >= 0
+    assert (d["wall"] or 0) > 0 and (d["machine_total"] or 0) >= (d["machine_busy"] or 0) >= 0
+
+
+def _delta(wall: float, api: float, etcd: float, busy: float, cores: int = 2) -> dict[str, float | None]:
+    return {"wall": wall, "kube-apiserver": api, "etcd": etcd, "harness": 0.5,
+            "machine_busy": busy * wall * cores, "machine_total": wall * cores}
+
+
+def test_time_split_names_what_limited_the_run() -> None:
+    cpu_bound = figures.time_split(_delta(10, 3, 1, 0.8), 9.5, "operator")
+    assert cpu_bound["limited_by"] == "operator CPU"
+    assert cpu_bound["client_waiting_s"] == 0.5 and cpu_bound["machine_busy"] == 0.8
+    assert cpu_bound["other_cpu_s"] == 2.0  # 16 busy - (9.5 + 3 + 1 + 0.5)
+    machine = figures.time_split(_delta(10, 8, 2, 0.95), 5.0, "operator")
+    assert machine["limited_by"] == "machine CPU" and "machine 95% busy" in machine["why"]
+    waiting = figures.time_split(_delta(10, 2, 1, 0.3), 1.0, "floor client", harness_cpu_s=0.1)
+    assert waiting["limited_by"] == "waiting" and waiting["harness_cpu_s"] == 0.1
+    assert figures.time_split({"wall": 1.0}, None, "x")["limited_by"] == "unknown"
+
+
+# --------------------------------------------------------------------------- bench.json
+def _acc(ok: int, failed: int) -> Accounting:
+    return Accounting(requests=ok + failed, writes_ok=ok, writes_failed=failed)
+
+
+def _split(label: str) -> dict[str, Any]:
+    return {"wall_s": 1.0, "limited_by": label}
+
+
+def _impl(scale: float) -> ImplResults:
+    res = ImplResults()
+    for n in (100, 1000):
+        res.loads.append(LoadRun("throughput", n, n, scale * n / 50, 1.0, 2 * n,
+                                 _acc(4 * n, 0), 1.0, _split(f"t{n}")))
+    for w in (1, 4):
+        for rep in range(2):
+            res.workers_runs.append(WorkersRun(
+                workers=w, n=1000, seconds=scale * 40 / w + rep, probe_samples=[0.1, 0.2, 0.3 * w],
+                cpu_s=scale * 5, peak_rss_mib=40.0 + w, reconciles=2000,
+                accounting=_acc(4000, 10 * w), split=_split(f"w{w}r{rep}")))
+    return res
+
+
+def _floor() -> list[FloorRun]:
+    runs = [FloorRun(n, 1, n / 100, n / 100, 0.5, _acc(4 * n, 0), {"client_cpu_s": 0.1 * n / 100})
+            for n in (100, 1000)]
+    runs.append(FloorRun(1000, 4, 4.0, 4.0, 0.5, _acc(4000, 0), {"client_cpu_s": 1.5}))
+    runs.append(FloorRun(40, 1, 9.9, 9.9, 0.5, _acc(160, 0), {}))  # not a size: not in throughput
+    return runs
+
+
+def test_report_has_the_floor_workers_and_floor_ratios() -> None:
+    sets = {"sizes": [100, 1000], "max_concurrent_reconciles": 1, "scaling_size": 1000}
+    report = results.build_report({"go": _impl(1.0), "python": _impl(2.0)}, {}, sets, [],
+                                  _floor())
+    floor = report["floor"]
+    assert floor["throughput_s"] == {"100": 1.0, "1000": 10.0}
+    assert floor["workers"]["4"]["throughput_s"] == 4.0 and floor["workers"]["1"]["cpu_s"] == 1.0
+    assert floor["writes_per_object"] == 4.0 and len(floor["runs"]) == 4
+    go = report["implementations"]["go"]
+    assert list(go["workers"]) == ["1", "4"]
+    assert list(go["workers"]["4"]) == list(figures.WORKER_KEYS)
+    assert go["workers"]["1"]["throughput_s"] == 40.5  # median of 40 and 41
+    assert go["workers"]["4"]["failed_writes_per_object"] == round(80 / 2006, 3)
+    assert go["workers"]["4"]["latency_p95_s"] == 1.1  # [0.1, 0.2, 1.2] at 95%
+    assert report["ratios"]["go/floor"]["throughput_s"] == {"100": 2.0, "1000": 2.0}
+    assert report["ratios"]["python/floor"]["throughput_s"] == {"100": 4.0, "1000": 4.0}
+    assert report["ratios"]["python/floor"]["workers"] == {"1": 8.05, "4": 5.12}  # 80.5 / 10, 20.5 / 4
+    assert report["ratios"]["python/go"]["workers"]["4"]["cpu_s"] == 2.0
+    split = report["time_split"]
+    assert split["throughput"]["go"]["1000"]["limited_by"] == "t1000"
+    assert split["workers"]["python"]["4"]["limited_by"] == "w4r0"  # the median run
+    assert set(split["workers"]["floor"]) == {"1", "4"}
+    assert "40" not in split["throughput"]["floor"]
+    table = results.render_floor_table(report)
+    assert "N = 1000 (1 worker(s))" in table and "python/floor" in table
+    assert sum(line.split()[:2] == ["4", "python"] for line in table.splitlines()) == 1
+
+
+def test_report_without_floor_or_scaling_is_as_before() -> None:
+    report = results.build_report({"go": ImplResults(), "python": ImplResults()}, {},
+                                  {"sizes": [100]})
+    assert "floor" not in report and "workers" not in report["implementations"]["go"]
+    assert list(report["ratios"]) == ["python/go"]
+    assert results.render_floor_table(report) == ""
+
+
+def test_scaling_settings() -> None:
+    s = settings.settings_from_args(cli.build_parser().parse_args([]))
+    assert (s.scaling_workers, s.scaling_size, s.scaling_repeats, s.floor) == ([1, 4, 16], 1000, 1, True)
+    q = settings.settings_from_args(cli.build_parser().parse_args(["--quick"]))
+    assert q.scaling_workers == [1, 4] and q.scaling_size < 100 and q.sizes == [20]
+    none = settings.settings_from_args(cli.build_parser().parse_args(
+        ["--scaling-workers", "", "--no-floor"]))
+    assert none.scaling_workers == [] and not none.floor
+    assert "floor" in s.describe() and "time_split" in s.describe()
