@@ -8,6 +8,7 @@ operator as a real process under its own user. The docstring's first paragraph i
 from __future__ import annotations
 
 import datetime
+from pathlib import Path
 
 import pytest
 
@@ -33,13 +34,18 @@ from conformance.support import (
     writes_during,
 )
 from conformance.tiered import unrelated_metadata, wait_rolled_out
-from harness.audit import select, summarize
-from harness.kube import wait_for
-from harness.operators import CRASH_EXIT_CODE
+from harness.audit import AuditLog, select, summarize
+from harness.envtest.controlplane import ControlPlane
+from harness.kube import Kube, wait_for
+from harness.operators import CRASH_EXIT_CODE, Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
+from harness.tiers import Tier
 
 
 @pytest.mark.check("create-converges")
-def test_create_converges(admin, namespace, operators, audit, evidence, impl, tier):
+def test_create_converges(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                          evidence: Evidence, impl: Implementation, tier: Tier) -> None:
     """A new ModelService converges to exactly the children and status the contract describes.
 
     The Deployment and Service carry the desired fields and a controller ownerReference
@@ -126,7 +132,8 @@ def finalizer_write_index(writes) -> int | None:
 
 
 @pytest.mark.check("noop-stable")
-def test_noop_stable(admin, namespace, operators, audit, evidence, impl, tier):
+def test_noop_stable(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                     evidence: Evidence, impl: Implementation, tier: Tier) -> None:
     """Reconciles with nothing to change write nothing.
 
     A level-triggered controller reconciles often: after a restart it re-lists and reconciles
@@ -198,7 +205,8 @@ def _event_counts(events: list[dict]) -> dict[str, int]:
 
 @pytest.mark.needs("no-kubelet")
 @pytest.mark.check("progressing-without-kubelet")
-def test_progressing_without_kubelet(admin, namespace, operators, evidence):
+def test_progressing_without_kubelet(admin: Kube, namespace: str, operators: OperatorPool,
+                                     evidence: Evidence) -> None:
     """Without a kubelet no pod ever becomes available: status must say Progressing, not Ready,
     and a condition's lastTransitionTime must not move while its status does not change.
 
@@ -260,7 +268,8 @@ def test_progressing_without_kubelet(admin, namespace, operators, evidence):
 
 
 @pytest.mark.check("stale-update-conflict")
-def test_stale_update_conflict(admin, namespace, operators, evidence):
+def test_stale_update_conflict(admin: Kube, namespace: str, operators: OperatorPool,
+                               evidence: Evidence) -> None:
     """An update based on an old resourceVersion is refused with 409 Conflict, and a controller
     that knows only the object's key still converges to the newest spec.
 
@@ -300,7 +309,8 @@ def test_stale_update_conflict(admin, namespace, operators, evidence):
 
 
 @pytest.mark.check("restart-reconverges")
-def test_restart_reconverges(admin, namespace, operators, evidence):
+def test_restart_reconverges(admin: Kube, namespace: str, operators: OperatorPool,
+                             evidence: Evidence) -> None:
     """A controller killed between two writes finishes the job from the state of the world,
     not from a remembered intent.
 
@@ -338,7 +348,9 @@ def test_restart_reconverges(admin, namespace, operators, evidence):
 
 
 @pytest.mark.check("restart-reconverges", case="after-finalizer")
-def test_restart_after_finalizer(admin, namespace, operators, audit, evidence, impl):
+def test_restart_after_finalizer(admin: Kube, namespace: str, operators: OperatorPool,
+                                 audit: AuditLog, evidence: Evidence,
+                                 impl: Implementation) -> None:
     """restart-reconverges[after-finalizer]: the operator is killed right after its finalizer
     write succeeded (crash point after-finalizer), before anything else.
 
@@ -406,8 +418,9 @@ def _rv(record: dict) -> int | None:
 
 
 @pytest.mark.check("stale-update-conflict", case="operator-409")
-def test_operator_conflict_is_recomputed(admin, namespace, operators, control_plane, tmp_path,
-                                         evidence, impl):
+def test_operator_conflict_is_recomputed(admin: Kube, namespace: str, operators: OperatorPool,
+                                         control_plane: ControlPlane, tmp_path: Path,
+                                         evidence: Evidence, impl: Implementation) -> None:
     """stale-update-conflict[operator-409]: the operator's own write is made stale on purpose,
     so the API server refuses it with 409, and the operator must recompute from a fresh read
     rather than resend the rejected object.
@@ -487,7 +500,9 @@ AUDITED = {"type": "Audited", "status": "True", "reason": "Checked",
 
 
 @pytest.mark.check("foreign-conditions-kept")
-def test_foreign_conditions_kept(admin, namespace, operators, audit, evidence, impl, tier):
+def test_foreign_conditions_kept(admin: Kube, namespace: str, operators: OperatorPool,
+                                 audit: AuditLog, evidence: Evidence, impl: Implementation,
+                                 tier: Tier) -> None:
     """The operator owns its own condition types (Ready, Progressing) and the status fields it
     computes, nothing else: a condition another controller added survives every status write,
     untouched, and its presence costs no write.

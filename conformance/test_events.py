@@ -22,15 +22,19 @@ from conformance.support import (
     wait_gone,
     wait_unrefused,
 )
-from harness.audit import select
-from harness.kube import wait_for
+from harness.audit import AuditLog, select
+from harness.kube import Kube, wait_for
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
 
 #: How often a repeated Warning must have been counted into its one Event.
 REPEATS = 3
 
 
 @pytest.mark.check("events-recorded")
-def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
+def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                         evidence: Evidence, impl: Implementation) -> None:
     """Every change the operator makes, and every problem it meets, is recorded as an Event on
     the ModelService, the same in every implementation; a repeated problem is one Event whose
     count grows, not a new Event each time.

@@ -27,6 +27,9 @@ from harness.envtest.kubeconfig import with_server
 from harness.faults.apiproxy import ApiProxy
 from harness.faults.tcpproxy import FaultProxy
 from harness.kube import Kube, wait_for
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import Isolated
 
 #: The resources the operator watches in its namespace.
 WATCHED = ("modelservices", "deployments", "services")
@@ -80,7 +83,7 @@ def _proxied(lab, tmp_path: Path) -> tuple[FaultProxy, Path]:
 
 
 @pytest.mark.check("watch-recovers", case="apiserver-restart")
-def test_apiserver_restart(isolated, evidence, impl):
+def test_apiserver_restart(isolated: Isolated, evidence: Evidence, impl: Implementation) -> None:
     """watch-recovers[apiserver-restart]: kube-apiserver stops and comes back on the same port;
     every watch breaks at once. Changes made as soon as it is back (while the operator is still
     reconnecting) must be repaired: the informers re-watch (or re-list) and the events reach
@@ -112,7 +115,7 @@ def test_apiserver_restart(isolated, evidence, impl):
 
 
 @pytest.mark.check("watch-recovers", case="connection-cut")
-def test_connection_cut(isolated, tmp_path, evidence):
+def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) -> None:
     """watch-recovers[connection-cut]: every connection between operator and API server is cut
     and new ones are refused for a while; the world changes meanwhile. When connections are
     possible again the operator must resume its watches and repair."""
@@ -138,7 +141,7 @@ def test_connection_cut(isolated, tmp_path, evidence):
 
 
 @pytest.mark.check("watch-recovers", case="connection-stall")
-def test_connection_stall(isolated, tmp_path, evidence):
+def test_connection_stall(isolated: Isolated, tmp_path: Path, evidence: Evidence) -> None:
     """watch-recovers[connection-stall]: the open connections stay up but go silent: bytes are
     accepted and none are forwarded, as with a dead NAT entry or a hung load balancer. A watch
     that trusts an open socket is blind forever. The operator must notice the silence (an HTTP/2
@@ -161,7 +164,8 @@ def test_connection_stall(isolated, tmp_path, evidence):
 
 
 @pytest.mark.check("watch-recovers", case="compaction-410")
-def test_watch_expired_after_compaction(isolated, tmp_path, evidence, impl):
+def test_watch_expired_after_compaction(isolated: Isolated, tmp_path: Path, evidence: Evidence,
+                                        impl: Implementation) -> None:
     """watch-recovers[compaction-410]: while the operator cannot see it, the world changes and
     etcd is compacted at its current revision, with the API server's watch cache off. Then its
     watches end, as a watch does at its timeout, and the operator resumes each from the last

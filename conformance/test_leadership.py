@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,8 +18,11 @@ from conformance.support import (
     premise,
     wait_converged,
 )
-from harness.audit import select
-from harness.kube import wait_for
+from harness.audit import AuditLog, select
+from harness.kube import Kube, wait_for
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
 
 LEASE_NAME = "modeldock.lab"
 #: (lease duration, renew deadline, retry period) in seconds: short, so the check is quick, in
@@ -61,7 +65,8 @@ def _lease_writer(audit, admin, namespace, user, start):
 
 
 @pytest.mark.check("leader-failover")
-def test_leader_failover(admin, namespace, operators, audit, evidence, impl):
+def test_leader_failover(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                         evidence: Evidence, impl: Implementation) -> None:
     """With leader election on, of two running instances only the Lease holder reconciles;
     when it is SIGKILLed the other takes over within the lease duration plus a retry period,
     and when it is SIGTERMed it releases the Lease so the other takes over at once.
@@ -163,8 +168,9 @@ ZOMBIE_WINDOW_S = 15.0
 
 
 @pytest.mark.check("leader-failover", case="partitioned-leader")
-def test_partitioned_leader_steps_down(admin, namespace, operators, audit, tmp_path, evidence,
-                                       impl):
+def test_partitioned_leader_steps_down(admin: Kube, namespace: str, operators: OperatorPool,
+                                       audit: AuditLog, tmp_path: Path, evidence: Evidence,
+                                       impl: Implementation) -> None:
     """leader-failover[partitioned-leader]: the leader is cut off from the API server while it
     keeps running (its connections silently stalled), so it cannot renew its Lease. The other
     instance takes over once the lease expires. When the old leader's connections come back it

@@ -9,6 +9,7 @@ after its own children are gone, also when it crashes or is down while the delet
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -27,13 +28,18 @@ from conformance.support import (
     wait_settled,
     writes_during,
 )
-from harness.audit import select, summarize
-from harness.kube import wait_for
-from harness.operators import CRASH_EXIT_CODE
+from harness.audit import AuditLog, select, summarize
+from harness.envtest.controlplane import ControlPlane
+from harness.kube import Kube, wait_for
+from harness.operators import CRASH_EXIT_CODE, Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
+from harness.tiers import Tier
 
 
 @pytest.mark.check("child-repaired")
-def test_child_repaired(admin, namespace, operators, audit, evidence, impl, tier):
+def test_child_repaired(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                        evidence: Evidence, impl: Implementation, tier: Tier) -> None:
     """A controller repairs drift in what it owns, from the child's own events, without anyone
     touching the ModelService, and keeps what other writers added.
 
@@ -112,7 +118,8 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl, tier
 
 
 @pytest.mark.check("child-conflict")
-def test_child_conflict(admin, namespace, operators, evidence, tier):
+def test_child_conflict(admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence,
+                        tier: Tier) -> None:
     """A same-named Deployment that another controller owns is never adopted or overwritten;
     the status says so, and the controller converges once the foreign object is gone.
 
@@ -161,7 +168,8 @@ def test_child_conflict(admin, namespace, operators, evidence, tier):
 
 @pytest.mark.needs("no-garbage-collector")
 @pytest.mark.check("replaced-child-kept")
-def test_replaced_child_kept(admin, namespace, operators, audit, evidence, impl):
+def test_replaced_child_kept(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                             evidence: Evidence, impl: Implementation) -> None:
     """During cleanup a controller deletes only the children whose controller ownerReference
     carries its ModelService's UID, and each delete carries that UID as a precondition.
 
@@ -211,7 +219,9 @@ def test_replaced_child_kept(admin, namespace, operators, audit, evidence, impl)
 
 
 @pytest.mark.check("finalizer-ordered-delete")
-def test_finalizer_ordered_delete(admin, namespace, operators, audit, evidence, impl):
+def test_finalizer_ordered_delete(admin: Kube, namespace: str, operators: OperatorPool,
+                                  audit: AuditLog, evidence: Evidence,
+                                  impl: Implementation) -> None:
     """Deleting a ModelService deletes its children first and removes the finalizer last, and
     the cleanup finishes even if the operator crashes in the middle of it or is down when the
     deletion happens.
@@ -287,7 +297,9 @@ POLICIES = {"orphan": ("Orphan", "orphan"), "foreground": ("Foreground", "foregr
 
 
 @pytest.mark.check("deletion-policy", case="orphan")
-def test_deletion_policy_orphan(admin, namespace, operators, audit, evidence, impl, tier):
+def test_deletion_policy_orphan(admin: Kube, namespace: str, operators: OperatorPool,
+                                audit: AuditLog, evidence: Evidence, impl: Implementation,
+                                tier: Tier) -> None:
     """deletion-policy[orphan]: `kubectl delete --cascade=orphan` deletes the ModelService and
     leaves its children running; the operator removes only its own finalizer and never
     re-creates a child for an object being deleted.
@@ -307,7 +319,9 @@ def test_deletion_policy_orphan(admin, namespace, operators, audit, evidence, im
 
 
 @pytest.mark.check("deletion-policy", case="foreground")
-def test_deletion_policy_foreground(admin, namespace, operators, audit, evidence, impl, tier):
+def test_deletion_policy_foreground(admin: Kube, namespace: str, operators: OperatorPool,
+                                    audit: AuditLog, evidence: Evidence, impl: Implementation,
+                                    tier: Tier) -> None:
     """deletion-policy[foreground]: after `kubectl delete --cascade=foreground` the operator
     cleans up as usual and removes its own finalizer, and only its own.
 
@@ -417,8 +431,9 @@ def _deletion_completes(policy, admin, namespace, operators, audit, evidence, im
 
 
 @pytest.mark.check("finalizer-ordered-delete", case="lagging-cache")
-def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audit, tmp_path,
-                                evidence, impl):
+def test_cleanup_confirmed_live(admin: Kube, namespace: str, operators: OperatorPool,
+                                control_plane: ControlPlane, audit: AuditLog, tmp_path: Path,
+                                evidence: Evidence, impl: Implementation) -> None:
     """finalizer-ordered-delete[lagging-cache]: the decision "no child is left, remove the
     finalizer" is confirmed from the API server, never taken from an informer cache that has
     not yet seen the operator's own creates.
@@ -481,7 +496,9 @@ def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audi
 
 
 @pytest.mark.check("finalizer-ordered-delete", case="child-finalizer")
-def test_cleanup_waits_for_held_child(admin, namespace, operators, audit, evidence, impl):
+def test_cleanup_waits_for_held_child(admin: Kube, namespace: str, operators: OperatorPool,
+                                      audit: AuditLog, evidence: Evidence,
+                                      impl: Implementation) -> None:
     """finalizer-ordered-delete[child-finalizer]: a child held by a finalizer of its own is
     deleted once and then waited for; the operator's finalizer stays until the API server
     shows the child gone.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +18,10 @@ from conformance.support import (
     wait_converged,
     wait_settled,
 )
+from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
 from harness.plugin.lab import OperatorPool, create_namespace
 
 #: The inputs: name -> spec. Chosen to exercise defaults, every optional field, a quantity the
@@ -105,8 +109,9 @@ def readable_diff(left: dict[str, Any], right: dict[str, Any], left_name: str,
 
 
 @pytest.mark.check("parity")
-def test_parity(admin, namespace, operators, control_plane, reference_impl, tmp_path, evidence,
-                impl):
+def test_parity(admin: Kube, namespace: str, operators: OperatorPool, control_plane: ControlPlane,
+                reference_impl: Implementation, tmp_path: Path, evidence: Evidence,
+                impl: Implementation) -> None:
     """The implementation under test and the reference produce the same Deployments, Services
     and status for the same ModelServices.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from kubernetes.client.exceptions import ApiException
@@ -20,8 +21,11 @@ from conformance.support import (
     wait_unrefused,
 )
 from harness.audit import AuditLog, select
+from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
-from harness.plugin.lab import operator_role
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool, operator_role
 from harness.rbac import role as rbac
 
 #: (verb, resource, API group, namespace or "<own>"/"<other>"/"" for cluster scope, allowed?)
@@ -106,8 +110,9 @@ def block_owner_deletion_refused(admin: Kube, control_plane, namespace: str) -> 
 
 
 @pytest.mark.check("rbac-least-privilege")
-def test_rbac_least_privilege(admin, namespace, operators, audit, impl_kubeconfig, evidence,
-                              impl, control_plane):
+def test_rbac_least_privilege(admin: Kube, namespace: str, operators: OperatorPool,
+                              audit: AuditLog, impl_kubeconfig: Path, evidence: Evidence,
+                              impl: Implementation, control_plane: ControlPlane) -> None:
     """Every check runs the operator as its own user, bound only to the ClusterRole in
     config/rbac/ through a RoleBinding in its namespace; that is enough for the whole job and
     nothing more.

@@ -27,6 +27,8 @@ from conformance.support import (
     wait_gone,
 )
 from harness.kube import Kube, wait_for
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
 
 #: A rollout on sim: ReplicaSet, scheduling, kwok marking the Pods Ready, the deployment
 #: controller's status, then the operator's; 90 s bounds that on a loaded 2-core machine.
@@ -130,7 +132,8 @@ def _transitions_honest(states: list[dict[str, Any]]) -> list[str]:
 # --------------------------------------------------------------------------- checks
 @pytest.mark.needs("pods-ready", "deployment-controller")
 @pytest.mark.check("ready-with-kwok")
-def test_ready_with_kwok(admin, namespace, operators, evidence):
+def test_ready_with_kwok(admin: Kube, namespace: str, operators: OperatorPool,
+                         evidence: Evidence) -> None:
     """When Pods really become Ready the status says so: Ready=True (ReplicasAvailable) and
     Progressing=False (RolloutComplete) once the Deployment has its replicas available; scaling
     up and down and to zero flows through; an image change rolls out with Progressing going
@@ -194,7 +197,8 @@ def test_ready_with_kwok(admin, namespace, operators, evidence):
 
 @pytest.mark.needs("garbage-collector")
 @pytest.mark.check("garbage-collected")
-def test_garbage_collected(admin, namespace, operators, evidence):
+def test_garbage_collected(admin: Kube, namespace: str, operators: OperatorPool,
+                           evidence: Evidence) -> None:
     """A ModelService that vanished without its finalizer running leaves children the garbage
     collector removes, and a same-named successor then converges with children of its own.
 
@@ -244,7 +248,8 @@ def test_garbage_collected(admin, namespace, operators, evidence):
 
 @pytest.mark.needs("namespace-controller", "garbage-collector")
 @pytest.mark.check("namespace-deleted")
-def test_namespace_deleted(admin, namespace, operators, evidence):
+def test_namespace_deleted(admin: Kube, namespace: str, operators: OperatorPool,
+                           evidence: Evidence) -> None:
     """Deleting a namespace that holds live ModelServices completes: the namespace controller
     deletes them, the operator's finalizer does its cleanup in a namespace that is terminating,
     and the namespace goes away.
