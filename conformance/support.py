@@ -156,6 +156,16 @@ def labels(name: str) -> dict[str, str]:
             SELECTOR_LABEL: name}
 
 
+def get_present(admin: Kube, resource: str, namespace: str | None, name: str) -> dict[str, Any]:
+    """``admin.get`` of an object the check knows is there: it created it, or waited until it
+    existed. Absent: LookupError, an error of the check's own reading (verdict ``error``),
+    not an assertion about the operator."""
+    obj = admin.get(resource, namespace, name)
+    if obj is None:
+        raise LookupError(f"{resource} {namespace}/{name} is absent, where the check expected it")
+    return obj
+
+
 def controller_ref(obj: dict[str, Any]) -> dict[str, Any] | None:
     """The ownerReference with controller=true, or None."""
     for ref in obj.get("metadata", {}).get("ownerReferences") or []:
@@ -359,7 +369,7 @@ def expected_deployment_fields(msvc: dict[str, Any]) -> dict[str, Any]:
 
 def actual_deployment_fields(dep: dict[str, Any]) -> dict[str, Any]:
     containers = dep["spec"]["template"]["spec"]["containers"]
-    server = next((c for c in containers if c.get("name") == "server"), {})
+    server: dict[str, Any] = next((c for c in containers if c.get("name") == "server"), {})
     return {
         "metadata.labels": {k: v for k, v in (dep["metadata"].get("labels") or {}).items()
                             if k in labels(dep["metadata"]["name"])},
