@@ -160,11 +160,11 @@ def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, a
     web_events = operator_events(admin, namespace, uids["web"])
     have_web = {(e.get("type"), e.get("reason"), e.get("message")): e for e in web_events}
     for want in want_web:
-        e = have_web.get(want)
-        if e is None:
+        got = have_web.get(want)
+        if got is None:
             problems.append(f"missing on web: {want[0]} {want[1]} {want[2]!r}")
-        elif int(e.get("count") or 1) != 1:
-            problems.append(f"{describe_event(e)}: recorded more than once, though it happened "
+        elif int(got.get("count") or 1) != 1:
+            problems.append(f"{describe_event(got)}: recorded more than once, though it happened "
                             "once (an Event on a reconcile that changed nothing?)")
 
     clash_events = [e for e in operator_events(admin, namespace, uids["clash"])
@@ -204,7 +204,7 @@ def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, a
     assert not problems, "Events differ from the contract:\n  " + "\n  ".join(problems)
 
 
-def _dry_run_create_status(admin, namespace: str) -> int:
+def _dry_run_create_status(admin: Kube, namespace: str) -> int:
     """The status code of a dry-run create of a Deployment as admin (201 if allowed)."""
     body = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "quota-probe"},
             "spec": {"selector": {"matchLabels": {"app": "probe"}},

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import copy
 import difflib
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import pytest
 import yaml
@@ -41,6 +42,14 @@ _VOLATILE_META = ("uid", "resourceVersion", "creationTimestamp", "managedFields"
                   "generateName", "selfLink")
 
 
+@overload
+def normalise(obj: dict[str, Any], namespace: str) -> dict[str, Any]: ...
+@overload
+def normalise(obj: None, namespace: str) -> None: ...
+@overload
+def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | None: ...
+
+
 def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | None:
     """A copy of ``obj`` without what legitimately differs between runs: uids,
     resourceVersions, timestamps, managedFields (and with them field manager names), the
@@ -65,7 +74,8 @@ def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | No
                             **({"lastUpdateTime": "<time>"} if "lastUpdateTime" in c else {})}
             for c in status["conditions"] or []}
     text = yaml.safe_dump(out, sort_keys=True)
-    return yaml.safe_load(text.replace(namespace, "<namespace>"))
+    normalised: dict[str, Any] = yaml.safe_load(text.replace(namespace, "<namespace>"))
+    return normalised
 
 
 def _seed(admin: Kube, ns: str) -> None:
@@ -77,7 +87,7 @@ def _seed(admin: Kube, ns: str) -> None:
 def _wait_done(admin: Kube, ns: str) -> None:
     for name in INPUTS:
         if name == "conflicted":
-            wait_for(lambda n=name: admin.get("modelservices", ns, n),
+            wait_for(partial(admin.get, "modelservices", ns, name),
                      lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
                      CONVERGE_TIMEOUT, f"{ns}/{name} to report ChildConflict")
         else:
