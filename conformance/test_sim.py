@@ -22,6 +22,7 @@ from conformance.support import (
     condition,
     controller_ref,
     create_modelservice,
+    get_present,
     premise,
     wait_converged,
     wait_gone,
@@ -101,7 +102,7 @@ def history(admin: Kube, resource: str, namespace: str, name: str,
         auth_settings=["BearerToken"])
     resp = admin.api.call_api(method, url, header_params=headers, body=payload,
                               post_params=post, _request_timeout=REACT_TIMEOUT)
-    resp.read()
+    resp.read()  # type: ignore[no-untyped-call]
     states = []
     for line in (resp.data or b"").decode().splitlines():
         if not line.strip():
@@ -168,7 +169,7 @@ def test_ready_with_kwok(admin: Kube, namespace: str, operators: OperatorPool,
                                   ("replicas", "readyReplicas", "availableReplicas")}})
         assert not bad, f"scaling to {replicas}: " + "; ".join(bad)
     evidence.record("scale_phases", phases)
-    dep = admin.get("deployments", namespace, "web")
+    dep = get_present(admin, "deployments", namespace, "web")
     assert dep["spec"]["replicas"] == 2
 
     # An image change: the rollout shows as Progressing=True, then False again.
@@ -215,7 +216,7 @@ def test_garbage_collected(admin: Kube, namespace: str, operators: OperatorPool,
     op = operators.start(lease=(60.0, 40.0, 2.0))
     create_modelservice(admin, namespace, "web")
     old = wait_converged(admin, namespace, "web")
-    old_children = {r: admin.get(r, namespace, "web")["metadata"]["uid"]
+    old_children = {r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
                     for r in ("deployments", "services")}
     # Frozen, not stopped: the process keeps everything it remembers, and sees nothing.
     op.signal(signal.SIGSTOP)
@@ -224,9 +225,7 @@ def test_garbage_collected(admin: Kube, namespace: str, operators: OperatorPool,
         admin.delete("modelservices", namespace, "web")
         wait_gone(admin, "modelservices", namespace, "web")
         for res in ("deployments", "services"):
-            wait_for(lambda r=res: (admin.get(r, namespace, "web") or {"metadata": {}}),
-                     lambda o, r=res: o["metadata"].get("uid") != old_children[r], CONVERGE_TIMEOUT,
-                     f"the garbage collector to remove the old {res[:-1]}", premise=True)
+            _wait_collected(admin, namespace, res, old_children[res])
         evidence.premise("vanished", {"uid": old["metadata"]["uid"], "children": old_children})
         create_modelservice(admin, namespace, "web")
     finally:
@@ -237,13 +236,21 @@ def test_garbage_collected(admin: Kube, namespace: str, operators: OperatorPool,
                     lambda uids: all(uids[r] != old_children[r] for r in uids), CONVERGE_TIMEOUT,
                     "the old children to be gone (garbage collected, never adopted)")
     new = wait_converged(admin, namespace, "web")
-    children = {r: admin.get(r, namespace, "web") for r in ("deployments", "services")}
+    children = {r: get_present(admin, r, namespace, "web") for r in ("deployments", "services")}
     evidence.record("successor", {"uid": new["metadata"]["uid"], "children": gone})
     for res, child in children.items():
         ref = controller_ref(child)
         assert ref and ref["uid"] == new["metadata"]["uid"], \
             f"{res} 'web' is not controlled by the successor: {ref}"
     assert FINALIZER in new["metadata"].get("finalizers", [])
+
+
+def _wait_collected(admin: Kube, namespace: str, resource: str, old_uid: str) -> None:
+    """Premise: the garbage collector removed ``resource`` ``web`` of uid ``old_uid`` (it is
+    absent, or another object has its name)."""
+    wait_for(lambda: admin.get(resource, namespace, "web") or {"metadata": {}},
+             lambda o: o["metadata"].get("uid") != old_uid, CONVERGE_TIMEOUT,
+             f"the garbage collector to remove the old {resource[:-1]}", premise=True)
 
 
 @pytest.mark.needs("namespace-controller", "garbage-collector")
