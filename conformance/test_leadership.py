@@ -34,16 +34,18 @@ TAKEOVER_BOUND_S = leader_timeout(LEASE)
 TAKEOVER_WAIT_S = TAKEOVER_BOUND_S + OVERRUN_MARGIN
 
 
-def _holder(admin, ns):
+def _holder(admin: Kube, ns: str) -> str:
     lease = admin.get("leases", ns, LEASE_NAME)
-    return ((lease or {}).get("spec") or {}).get("holderIdentity") or ""
+    holder: str = ((lease or {}).get("spec") or {}).get("holderIdentity") or ""
+    return holder
 
 
 #: The resources a reconcile writes (Lease and Event writes are the elector's, not reconciles).
 RECONCILE_RESOURCES = ("modelservices", "deployments", "services")
 
 
-def _writes_by_instance(audit, admin, namespace, user, start, resources=RECONCILE_RESOURCES):
+def _writes_by_instance(audit: AuditLog, admin: Kube, namespace: str, user: str, start: int,
+                        resources: tuple[str, ...] = RECONCILE_RESOURCES) -> dict[str, list[str]]:
     """The successful writes ``user`` made in ``namespace`` to ``resources`` since audit
     offset ``start``, by instance (its ``modeldock:instance:<name>`` group, from the API
     server's audit log): ``{instance: ["update deployments web -> 200", ...]}``. Decided by
@@ -56,7 +58,7 @@ def _writes_by_instance(audit, admin, namespace, user, start, resources=RECONCIL
     return out
 
 
-def _lease_writer(audit, admin, namespace, user, start):
+def _lease_writer(audit: AuditLog, admin: Kube, namespace: str, user: str, start: int) -> str:
     """The instance that last wrote the Lease successfully since ``start``: its holder."""
     end = audit.sync(admin)
     writes = select(audit.requests(start, end), user=user, namespace=namespace,
