@@ -156,14 +156,19 @@ def labels(name: str) -> dict[str, str]:
             SELECTOR_LABEL: name}
 
 
+def present(value: T | None, what: str) -> T:
+    """``value``, which the check knows is there (an object it created or waited for, a
+    condition the status it waited for has). None: LookupError naming ``what``, an error of
+    the check's own reading (verdict ``error``), not an assertion about the operator."""
+    if value is None:
+        raise LookupError(f"{what} is absent, where the check expected it")
+    return value
+
+
 def get_present(admin: Kube, resource: str, namespace: str | None, name: str) -> dict[str, Any]:
     """``admin.get`` of an object the check knows is there: it created it, or waited until it
-    existed. Absent: LookupError, an error of the check's own reading (verdict ``error``),
-    not an assertion about the operator."""
-    obj = admin.get(resource, namespace, name)
-    if obj is None:
-        raise LookupError(f"{resource} {namespace}/{name} is absent, where the check expected it")
-    return obj
+    existed. Absent: LookupError (``present``)."""
+    return present(admin.get(resource, namespace, name), f"{resource} {namespace}/{name}")
 
 
 def controller_ref(obj: dict[str, Any]) -> dict[str, Any] | None:
