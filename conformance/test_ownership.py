@@ -58,12 +58,15 @@ def test_child_repaired(admin: Kube, namespace: str, operators: OperatorPool, au
     port = wait_converged(admin, namespace, "web")["spec"]["port"]
     wait_settled(op)
     msvc_rv = get_present(admin, "modelservices", namespace, "web")["metadata"]["resourceVersion"]
-    old_svc = get_present(admin, "services", namespace, "web")
+    old_svc = admin.get("services", namespace, "web")
+
+    def old_uid() -> object:
+        return present(old_svc, "Service web before the repairs")["metadata"]["uid"]
 
     def delete_service() -> dict[str, Any]:
         admin.delete("services", namespace, "web")
         return wait_for(lambda: admin.get("services", namespace, "web"),
-                        lambda s: s["metadata"]["uid"] != old_svc["metadata"]["uid"],
+                        lambda s: s["metadata"]["uid"] != old_uid(),
                         CONVERGE_TIMEOUT, "the deleted Service to be recreated")
 
     def edit_replicas() -> dict[str, Any]:
@@ -83,7 +86,7 @@ def test_child_repaired(admin: Kube, namespace: str, operators: OperatorPool, au
     window = writes_during(op, audit, admin, namespace, delete_service, edit_replicas,
                            edit_port, ok_only=True)
     new_svc, dep, svc = window.results
-    evidence.record("service_uid", {"deleted": old_svc["metadata"]["uid"],
+    evidence.record("service_uid", {"deleted": old_uid(),
                                     "recreated": new_svc["metadata"]["uid"]})
     evidence.record("deployment_replicas_reverted_to", dep["spec"]["replicas"])
     evidence.record("service_port_reverted_to", svc["spec"]["ports"][0]["port"])

@@ -24,6 +24,7 @@ from conformance.support import (
     create_modelservice,
     get_present,
     premise,
+    present,
     wait_converged,
     wait_gone,
 )
@@ -236,10 +237,10 @@ def test_garbage_collected(admin: Kube, namespace: str, operators: OperatorPool,
                     lambda uids: all(uids[r] != old_children[r] for r in uids), CONVERGE_TIMEOUT,
                     "the old children to be gone (garbage collected, never adopted)")
     new = wait_converged(admin, namespace, "web")
-    children = {r: get_present(admin, r, namespace, "web") for r in ("deployments", "services")}
+    children = {r: admin.get(r, namespace, "web") for r in ("deployments", "services")}
     evidence.record("successor", {"uid": new["metadata"]["uid"], "children": gone})
     for res, child in children.items():
-        ref = controller_ref(child)
+        ref = controller_ref(present(child, f"{res} web"))
         assert ref and ref["uid"] == new["metadata"]["uid"], \
             f"{res} 'web' is not controlled by the successor: {ref}"
     assert FINALIZER in new["metadata"].get("finalizers", [])
