@@ -16,13 +16,13 @@ from kubernetes.client.exceptions import ApiException
 
 from harness.audit import AuditLog, Request, select
 from harness.kube import Kube, wait_for
-from harness.modelservice import (  # noqa: F401  (re-exported for the checks)
-    GROUP_VERSION,
-    SELECTOR_LABEL,
-    condition,
-    modelservice,
-    status_converged,
-)
+
+# Re-exported for the checks (``from x import y as y``: explicit under mypy --strict).
+from harness.modelservice import GROUP_VERSION as GROUP_VERSION
+from harness.modelservice import SELECTOR_LABEL as SELECTOR_LABEL
+from harness.modelservice import condition as condition
+from harness.modelservice import modelservice as modelservice
+from harness.modelservice import status_converged as status_converged
 from harness.operators import OperatorProcess
 from harness.verdicts import PremiseFailed
 
@@ -154,6 +154,21 @@ def status_of(call: Callable[[], object]) -> int:
 def labels(name: str) -> dict[str, str]:
     return {"app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "modeldock",
             SELECTOR_LABEL: name}
+
+
+def present(value: T | None, what: str) -> T:
+    """``value``, which the check knows is there (an object it created or waited for, a
+    condition the status it waited for has). None: LookupError naming ``what``, an error of
+    the check's own reading (verdict ``error``), not an assertion about the operator."""
+    if value is None:
+        raise LookupError(f"{what} is absent, where the check expected it")
+    return value
+
+
+def get_present(admin: Kube, resource: str, namespace: str | None, name: str) -> dict[str, Any]:
+    """``admin.get`` of an object the check knows is there: it created it, or waited until it
+    existed. Absent: LookupError (``present``)."""
+    return present(admin.get(resource, namespace, name), f"{resource} {namespace}/{name}")
 
 
 def controller_ref(obj: dict[str, Any]) -> dict[str, Any] | None:
@@ -359,7 +374,7 @@ def expected_deployment_fields(msvc: dict[str, Any]) -> dict[str, Any]:
 
 def actual_deployment_fields(dep: dict[str, Any]) -> dict[str, Any]:
     containers = dep["spec"]["template"]["spec"]["containers"]
-    server = next((c for c in containers if c.get("name") == "server"), {})
+    server: dict[str, Any] = next((c for c in containers if c.get("name") == "server"), {})
     return {
         "metadata.labels": {k: v for k, v in (dep["metadata"].get("labels") or {}).items()
                             if k in labels(dep["metadata"]["name"])},

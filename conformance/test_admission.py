@@ -15,7 +15,11 @@ from conformance.support import (
     wait_converged,
     wait_settled,
 )
-from harness.audit import Request, select
+from harness.audit import AuditLog, Request, select
+from harness.kube import Kube
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
 
 #: (case id, ModelService name, spec changes (None value: remove the key), field path the
 #: message must name). Every case must be refused at admission.
@@ -85,7 +89,8 @@ def unexplained_errors(log: str, failed: list[Request]) -> list[str]:
 
 
 @pytest.mark.check("invalid-rejected")
-def test_invalid_rejected(admin, namespace, operators, audit, evidence, impl):
+def test_invalid_rejected(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                          evidence: Evidence, impl: Implementation) -> None:
     """Specs that cannot work are refused by the API server, with the field's path in the
     message, and the operator never sees them; unknown fields are pruned.
 

@@ -22,15 +22,19 @@ from conformance.support import (
     wait_gone,
     wait_unrefused,
 )
-from harness.audit import select
-from harness.kube import wait_for
+from harness.audit import AuditLog, select
+from harness.kube import Kube, wait_for
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
 
 #: How often a repeated Warning must have been counted into its one Event.
 REPEATS = 3
 
 
 @pytest.mark.check("events-recorded")
-def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
+def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                         evidence: Evidence, impl: Implementation) -> None:
     """Every change the operator makes, and every problem it meets, is recorded as an Event on
     the ModelService, the same in every implementation; a repeated problem is one Event whose
     count grows, not a new Event each time.
@@ -156,11 +160,11 @@ def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
     web_events = operator_events(admin, namespace, uids["web"])
     have_web = {(e.get("type"), e.get("reason"), e.get("message")): e for e in web_events}
     for want in want_web:
-        e = have_web.get(want)
-        if e is None:
+        got = have_web.get(want)
+        if got is None:
             problems.append(f"missing on web: {want[0]} {want[1]} {want[2]!r}")
-        elif int(e.get("count") or 1) != 1:
-            problems.append(f"{describe_event(e)}: recorded more than once, though it happened "
+        elif int(got.get("count") or 1) != 1:
+            problems.append(f"{describe_event(got)}: recorded more than once, though it happened "
                             "once (an Event on a reconcile that changed nothing?)")
 
     clash_events = [e for e in operator_events(admin, namespace, uids["clash"])
@@ -200,7 +204,7 @@ def test_events_recorded(admin, namespace, operators, audit, evidence, impl):
     assert not problems, "Events differ from the contract:\n  " + "\n  ".join(problems)
 
 
-def _dry_run_create_status(admin, namespace: str) -> int:
+def _dry_run_create_status(admin: Kube, namespace: str) -> int:
     """The status code of a dry-run create of a Deployment as admin (201 if allowed)."""
     body = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "quota-probe"},
             "spec": {"selector": {"matchLabels": {"app": "probe"}},

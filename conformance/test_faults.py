@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +28,9 @@ from harness.envtest.kubeconfig import with_server
 from harness.faults.apiproxy import ApiProxy
 from harness.faults.tcpproxy import FaultProxy
 from harness.kube import Kube, wait_for
+from harness.operators import Implementation, OperatorProcess
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import Isolated, IsolatedLab
 
 #: The resources the operator watches in its namespace.
 WATCHED = ("modelservices", "deployments", "services")
@@ -65,11 +69,12 @@ def _repaired(admin: Kube, ns: str, bound: float, what: str) -> float:
     return time.monotonic() - started
 
 
-def _converged(lab, kubeconfig: Path | None = None, env: dict[str, str] | None = None):
+def _converged(lab: IsolatedLab, kubeconfig: Path | None = None,
+               env: dict[str, str] | None = None) -> OperatorProcess:
     """Start the operator (through ``kubeconfig`` if given, with ``env`` added to its
     environment), create ModelService ``web`` with one replica, and wait until it converged
     and the operator settled; return the operator."""
-    options: dict[str, object] = {"kubeconfig": kubeconfig} if kubeconfig else {}
+    options: dict[str, Any] = {"kubeconfig": kubeconfig} if kubeconfig else {}
     if env:
         options["env"] = dict(env)
     op = lab.operators.start(**options)
@@ -79,9 +84,8 @@ def _converged(lab, kubeconfig: Path | None = None, env: dict[str, str] | None =
     return op
 
 
-def _proxied(lab, tmp_path: Path) -> tuple[FaultProxy, Path]:
-    state = lab.control_plane.state
-    proxy = FaultProxy(("127.0.0.1", state.apiserver_port)).start()
+def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, Path]:
+    proxy = FaultProxy(("127.0.0.1", lab.control_plane.apiserver_port)).start()
     try:
         kubeconfig = with_server(lab.operators.kubeconfig,
                                  tmp_path / f"proxied-{proxy.port}.kubeconfig", proxy.address)
@@ -92,7 +96,7 @@ def _proxied(lab, tmp_path: Path) -> tuple[FaultProxy, Path]:
 
 
 @pytest.mark.check("watch-recovers", case="apiserver-restart")
-def test_apiserver_restart(isolated, evidence, impl):
+def test_apiserver_restart(isolated: Isolated, evidence: Evidence, impl: Implementation) -> None:
     """watch-recovers[apiserver-restart]: kube-apiserver stops and comes back on the same port;
     every watch breaks at once. Changes made as soon as it is back (while the operator is still
     reconnecting) must be repaired: the informers re-watch (or re-list) and the events reach
@@ -108,8 +112,9 @@ def test_apiserver_restart(isolated, evidence, impl):
             "kube-apiserver should have stopped")
     restarted_at = lab.audit.offset()
     cp.start_apiserver()
-    premise(cp.apiserver.pid not in (None, before),
-            f"kube-apiserver should run as a new process (pid {before} -> {cp.apiserver.pid})")
+    new_pid = cp.apiserver.pid if cp.apiserver else None
+    premise(new_pid not in (None, before),
+            f"kube-apiserver should run as a new process (pid {before} -> {new_pid})")
     _break_world(lab.admin, lab.namespace)
     try:
         took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after an API server restart")
@@ -124,7 +129,7 @@ def test_apiserver_restart(isolated, evidence, impl):
 
 
 @pytest.mark.check("watch-recovers", case="connection-cut")
-def test_connection_cut(isolated, tmp_path, evidence):
+def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) -> None:
     """watch-recovers[connection-cut]: every connection between operator and API server is cut
     and new ones are refused for a while; the world changes meanwhile. When connections are
     possible again the operator must resume its watches and repair."""
@@ -150,7 +155,7 @@ def test_connection_cut(isolated, tmp_path, evidence):
 
 
 @pytest.mark.check("watch-recovers", case="connection-stall")
-def test_connection_stall(isolated, tmp_path, evidence):
+def test_connection_stall(isolated: Isolated, tmp_path: Path, evidence: Evidence) -> None:
     """watch-recovers[connection-stall]: the open connections stay up but go silent: bytes are
     accepted and none are forwarded, as with a dead NAT entry or a hung load balancer. A watch
     that trusts an open socket is blind forever. The operator must notice the silence (an HTTP/2
@@ -164,14 +169,16 @@ def test_connection_stall(isolated, tmp_path, evidence):
 
 @pytest.mark.slow
 @pytest.mark.check("watch-recovers", case="connection-stall-defaults")
-def test_connection_stall_with_default_deadlines(isolated, tmp_path, evidence):
+def test_connection_stall_with_default_deadlines(isolated: Isolated, tmp_path: Path,
+                                                 evidence: Evidence) -> None:
     """watch-recovers[connection-stall-defaults]: the connection-stall case with the clients'
     default deadlines (client-go: 30 s of silence, then a 15 s ping; the Python operator: a
     30-60 s watch and a socket read timeout 5 s above it). Slow, so it runs with ``--full``."""
     _stall(isolated, tmp_path, evidence, {}, STALL_DEFAULTS_BOUND_S)
 
 
-def _stall(isolated, tmp_path, evidence, env: dict[str, str], bound: float) -> None:
+def _stall(isolated: Isolated, tmp_path: Path, evidence: Evidence, env: dict[str, str],
+           bound: float) -> None:
     """Converge through the TCP fault proxy with ``env`` added to the operator's environment,
     silence every open connection, change the world, and wait up to ``bound`` s for repair."""
     lab = isolated.new()
@@ -193,7 +200,8 @@ def _stall(isolated, tmp_path, evidence, env: dict[str, str], bound: float) -> N
 
 
 @pytest.mark.check("watch-recovers", case="compaction-410")
-def test_watch_expired_after_compaction(isolated, tmp_path, evidence, impl):
+def test_watch_expired_after_compaction(isolated: Isolated, tmp_path: Path, evidence: Evidence,
+                                        impl: Implementation) -> None:
     """watch-recovers[compaction-410]: while the operator cannot see it, the world changes and
     etcd is compacted at its current revision, with the API server's watch cache off. Then its
     watches end, as a watch does at its timeout, and the operator resumes each from the last

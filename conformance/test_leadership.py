@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,8 +18,11 @@ from conformance.support import (
     premise,
     wait_converged,
 )
-from harness.audit import select
-from harness.kube import wait_for
+from harness.audit import AuditLog, select
+from harness.kube import Kube, wait_for
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
 
 LEASE_NAME = "modeldock.lab"
 #: (lease duration, renew deadline, retry period) in seconds: short, so the check is quick, in
@@ -30,16 +34,18 @@ TAKEOVER_BOUND_S = leader_timeout(LEASE)
 TAKEOVER_WAIT_S = TAKEOVER_BOUND_S + OVERRUN_MARGIN
 
 
-def _holder(admin, ns):
+def _holder(admin: Kube, ns: str) -> str:
     lease = admin.get("leases", ns, LEASE_NAME)
-    return ((lease or {}).get("spec") or {}).get("holderIdentity") or ""
+    holder: str = ((lease or {}).get("spec") or {}).get("holderIdentity") or ""
+    return holder
 
 
 #: The resources a reconcile writes (Lease and Event writes are the elector's, not reconciles).
 RECONCILE_RESOURCES = ("modelservices", "deployments", "services")
 
 
-def _writes_by_instance(audit, admin, namespace, user, start, resources=RECONCILE_RESOURCES):
+def _writes_by_instance(audit: AuditLog, admin: Kube, namespace: str, user: str, start: int,
+                        resources: tuple[str, ...] = RECONCILE_RESOURCES) -> dict[str, list[str]]:
     """The successful writes ``user`` made in ``namespace`` to ``resources`` since audit
     offset ``start``, by instance (its ``modeldock:instance:<name>`` group, from the API
     server's audit log): ``{instance: ["update deployments web -> 200", ...]}``. Decided by
@@ -52,7 +58,7 @@ def _writes_by_instance(audit, admin, namespace, user, start, resources=RECONCIL
     return out
 
 
-def _lease_writer(audit, admin, namespace, user, start):
+def _lease_writer(audit: AuditLog, admin: Kube, namespace: str, user: str, start: int) -> str:
     """The instance that last wrote the Lease successfully since ``start``: its holder."""
     end = audit.sync(admin)
     writes = select(audit.requests(start, end), user=user, namespace=namespace,
@@ -61,7 +67,8 @@ def _lease_writer(audit, admin, namespace, user, start):
 
 
 @pytest.mark.check("leader-failover")
-def test_leader_failover(admin, namespace, operators, audit, evidence, impl):
+def test_leader_failover(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                         evidence: Evidence, impl: Implementation) -> None:
     """With leader election on, of two running instances only the Lease holder reconciles;
     when it is SIGKILLed the other takes over within the lease duration plus a retry period,
     and when it is SIGTERMed it releases the Lease so the other takes over at once.
@@ -163,8 +170,9 @@ ZOMBIE_WINDOW_S = 15.0
 
 
 @pytest.mark.check("leader-failover", case="partitioned-leader")
-def test_partitioned_leader_steps_down(admin, namespace, operators, audit, tmp_path, evidence,
-                                       impl):
+def test_partitioned_leader_steps_down(admin: Kube, namespace: str, operators: OperatorPool,
+                                       audit: AuditLog, tmp_path: Path, evidence: Evidence,
+                                       impl: Implementation) -> None:
     """leader-failover[partitioned-leader]: the leader is cut off from the API server while it
     keeps running (its connections silently stalled), so it cannot renew its Lease. The other
     instance takes over once the lease expires. When the old leader's connections come back it

@@ -9,6 +9,8 @@ after its own children are gone, also when it crashes or is down while the delet
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,20 +22,27 @@ from conformance.support import (
     controller_ref,
     create_foreign_deployment,
     create_modelservice,
+    get_present,
     premise,
+    present,
     wait_converged,
     wait_gone,
     wait_reconciled_past,
     wait_settled,
     writes_during,
 )
-from harness.audit import select, summarize
-from harness.kube import wait_for
-from harness.operators import CRASH_EXIT_CODE
+from harness.audit import AuditLog, select, summarize
+from harness.envtest.controlplane import ControlPlane
+from harness.kube import Kube, wait_for
+from harness.operators import CRASH_EXIT_CODE, Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
+from harness.tiers import Tier
 
 
 @pytest.mark.check("child-repaired")
-def test_child_repaired(admin, namespace, operators, audit, evidence, impl, tier):
+def test_child_repaired(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                        evidence: Evidence, impl: Implementation, tier: Tier) -> None:
     """A controller repairs drift in what it owns, from the child's own events, without anyone
     touching the ModelService, and keeps what other writers added.
 
@@ -48,22 +57,25 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl, tier
     create_modelservice(admin, namespace, "web", replicas=1)
     port = wait_converged(admin, namespace, "web")["spec"]["port"]
     wait_settled(op)
-    msvc_rv = admin.get("modelservices", namespace, "web")["metadata"]["resourceVersion"]
+    msvc_rv = get_present(admin, "modelservices", namespace, "web")["metadata"]["resourceVersion"]
     old_svc = admin.get("services", namespace, "web")
 
-    def delete_service() -> dict:
+    def old_uid() -> object:
+        return present(old_svc, "Service web before the repairs")["metadata"]["uid"]
+
+    def delete_service() -> dict[str, Any]:
         admin.delete("services", namespace, "web")
         return wait_for(lambda: admin.get("services", namespace, "web"),
-                        lambda s: s["metadata"]["uid"] != old_svc["metadata"]["uid"],
+                        lambda s: s["metadata"]["uid"] != old_uid(),
                         CONVERGE_TIMEOUT, "the deleted Service to be recreated")
 
-    def edit_replicas() -> dict:
+    def edit_replicas() -> dict[str, Any]:
         admin.patch("deployments", namespace, "web", {"spec": {"replicas": 5}})
         return wait_for(lambda: admin.get("deployments", namespace, "web"),
                         lambda d: d["spec"]["replicas"] == 1, CONVERGE_TIMEOUT,
                         "hand-edited Deployment replicas (5) to be reverted to 1")
 
-    def edit_port() -> dict:
+    def edit_port() -> dict[str, Any]:
         admin.patch("services", namespace, "web", {"spec": {"ports": [
             {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]}})
         return wait_for(lambda: admin.get("services", namespace, "web"),
@@ -74,13 +86,13 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl, tier
     window = writes_during(op, audit, admin, namespace, delete_service, edit_replicas,
                            edit_port, ok_only=True)
     new_svc, dep, svc = window.results
-    evidence.record("service_uid", {"deleted": old_svc["metadata"]["uid"],
+    evidence.record("service_uid", {"deleted": old_uid(),
                                     "recreated": new_svc["metadata"]["uid"]})
     evidence.record("deployment_replicas_reverted_to", dep["spec"]["replicas"])
     evidence.record("service_port_reverted_to", svc["spec"]["ports"][0]["port"])
     repairs = window.writes
     evidence.record("repair_writes", summarize(repairs))
-    msvc_rv_after = admin.get("modelservices", namespace, "web")["metadata"]["resourceVersion"]
+    msvc_rv_after = get_present(admin, "modelservices", namespace, "web")["metadata"]["resourceVersion"]
     evidence.record("modelservice_resourceVersion", {"before": msvc_rv, "after": msvc_rv_after})
     if tier.offers("pods-ready"):
         # Pods come and go with the edited replicas: the status rightly follows them. Only
@@ -103,7 +115,7 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl, tier
                           ok_only=True).described()
     evidence.record("writes_after_foreign_edits", quiet)
     for kind in ("deployments", "services"):
-        meta = admin.get(kind, namespace, "web")["metadata"]
+        meta = get_present(admin, kind, namespace, "web")["metadata"]
         assert meta.get("annotations", {}).get("example.com/owner-note") == "keep me", \
             f"foreign annotation removed from the {kind[:-1]}: {meta.get('annotations')}"
         assert meta.get("labels", {}).get("example.com/team") == "ml", \
@@ -112,7 +124,8 @@ def test_child_repaired(admin, namespace, operators, audit, evidence, impl, tier
 
 
 @pytest.mark.check("child-conflict")
-def test_child_conflict(admin, namespace, operators, evidence, tier):
+def test_child_conflict(admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence,
+                        tier: Tier) -> None:
     """A same-named Deployment that another controller owns is never adopted or overwritten;
     the status says so, and the controller converges once the foreign object is gone.
 
@@ -131,37 +144,43 @@ def test_child_conflict(admin, namespace, operators, evidence, tier):
                     CONVERGE_TIMEOUT, "status to report ChildConflict")
     ready, progressing = condition(msvc, "Ready"), condition(msvc, "Progressing")
     evidence.record("conditions", [ready, progressing])
-    assert ready["status"] == "False" and progressing["status"] == "False"
-    assert progressing["reason"] == "ChildConflict"
-    assert 'Deployment "web"' in ready["message"], f"the message must name the child: {ready}"
+    assert present(ready, "condition Ready")["status"] == "False" \
+        and present(progressing, "condition Progressing")["status"] == "False"
+    assert present(progressing, "condition Progressing")["reason"] == "ChildConflict"
+    assert 'Deployment "web"' in present(ready, "condition Ready")["message"], \
+        f"the message must name the child: {ready}"
     wait_settled(op)
-    dep = admin.get("deployments", namespace, "web")
+    dep = get_present(admin, "deployments", namespace, "web")
     evidence.record("foreign_resourceVersion", {"before": foreign["metadata"]["resourceVersion"],
                                                 "after": dep["metadata"]["resourceVersion"]})
     if tier.offers("deployment-controller"):
         # Its status is the deployment controller's to write: compare what an operator writes.
-        def written(d):
+        def written(d: dict[str, Any]) -> tuple[object, object, object, object]:
             return (d["metadata"].get("generation"), d["metadata"].get("labels"),
                     d["metadata"].get("ownerReferences"), d["spec"].get("replicas"))
         assert written(dep) == written(foreign), "the foreign Deployment was written"
     else:
         assert dep["metadata"]["resourceVersion"] == foreign["metadata"]["resourceVersion"], \
             "the foreign Deployment was written"
-    assert controller_ref(dep)["uid"] == other["metadata"]["uid"], "the foreign Deployment was adopted"
+    assert present(controller_ref(dep), "the foreign Deployment's controller")["uid"] \
+        == present(other, "ConfigMap other-owner")["metadata"]["uid"], \
+        "the foreign Deployment was adopted"
 
     admin.delete("deployments", namespace, "web")
     msvc = wait_converged(admin, namespace, "web")
-    ours = admin.get("deployments", namespace, "web")
+    ours = get_present(admin, "deployments", namespace, "web")
     evidence.record("after_removal_controller", controller_ref(ours))
-    assert controller_ref(ours)["uid"] == msvc["metadata"]["uid"]
-    assert condition(msvc, "Ready")["reason"] in (
+    assert present(controller_ref(ours), "the Deployment's controller")["uid"] \
+        == msvc["metadata"]["uid"]
+    assert present(condition(msvc, "Ready"), "condition Ready")["reason"] in (
         ("ReplicasUnavailable", "ReplicasAvailable") if tier.offers("pods-ready")
         else ("ReplicasUnavailable",))
 
 
 @pytest.mark.needs("no-garbage-collector")
 @pytest.mark.check("replaced-child-kept")
-def test_replaced_child_kept(admin, namespace, operators, audit, evidence, impl):
+def test_replaced_child_kept(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
+                             evidence: Evidence, impl: Implementation) -> None:
     """During cleanup a controller deletes only the children whose controller ownerReference
     carries its ModelService's UID, and each delete carries that UID as a precondition.
 
@@ -175,7 +194,7 @@ def test_replaced_child_kept(admin, namespace, operators, audit, evidence, impl)
     op = operators.start()
     msvc = create_modelservice(admin, namespace, "web")
     wait_converged(admin, namespace, "web")
-    dep_uid = admin.get("deployments", namespace, "web")["metadata"]["uid"]
+    dep_uid = get_present(admin, "deployments", namespace, "web")["metadata"]["uid"]
     op.terminate()
 
     admin.delete("services", namespace, "web")
@@ -211,7 +230,9 @@ def test_replaced_child_kept(admin, namespace, operators, audit, evidence, impl)
 
 
 @pytest.mark.check("finalizer-ordered-delete")
-def test_finalizer_ordered_delete(admin, namespace, operators, audit, evidence, impl):
+def test_finalizer_ordered_delete(admin: Kube, namespace: str, operators: OperatorPool,
+                                  audit: AuditLog, evidence: Evidence,
+                                  impl: Implementation) -> None:
     """Deleting a ModelService deletes its children first and removes the finalizer last, and
     the cleanup finishes even if the operator crashes in the middle of it or is down when the
     deletion happens.
@@ -287,7 +308,9 @@ POLICIES = {"orphan": ("Orphan", "orphan"), "foreground": ("Foreground", "foregr
 
 
 @pytest.mark.check("deletion-policy", case="orphan")
-def test_deletion_policy_orphan(admin, namespace, operators, audit, evidence, impl, tier):
+def test_deletion_policy_orphan(admin: Kube, namespace: str, operators: OperatorPool,
+                                audit: AuditLog, evidence: Evidence, impl: Implementation,
+                                tier: Tier) -> None:
     """deletion-policy[orphan]: `kubectl delete --cascade=orphan` deletes the ModelService and
     leaves its children running; the operator removes only its own finalizer and never
     re-creates a child for an object being deleted.
@@ -307,7 +330,9 @@ def test_deletion_policy_orphan(admin, namespace, operators, audit, evidence, im
 
 
 @pytest.mark.check("deletion-policy", case="foreground")
-def test_deletion_policy_foreground(admin, namespace, operators, audit, evidence, impl, tier):
+def test_deletion_policy_foreground(admin: Kube, namespace: str, operators: OperatorPool,
+                                    audit: AuditLog, evidence: Evidence, impl: Implementation,
+                                    tier: Tier) -> None:
     """deletion-policy[foreground]: after `kubectl delete --cascade=foreground` the operator
     cleans up as usual and removes its own finalizer, and only its own.
 
@@ -322,7 +347,9 @@ def test_deletion_policy_foreground(admin, namespace, operators, audit, evidence
     _deletion_policy("foreground", admin, namespace, operators, audit, evidence, impl, tier)
 
 
-def _deletion_policy(policy, admin, namespace, operators, audit, evidence, impl, tier):
+def _deletion_policy(policy: str, admin: Kube, namespace: str, operators: OperatorPool,
+                     audit: AuditLog, evidence: Evidence, impl: Implementation,
+                     tier: Tier) -> None:
     """Delete a converged ModelService with ``policy`` (a key of POLICIES) and check what the
     operator did: its finalizer gone, the garbage collector's kept, the children deleted
     (foreground) or kept and not re-created (orphan). With a garbage collector (``tier``) the
@@ -331,7 +358,7 @@ def _deletion_policy(policy, admin, namespace, operators, audit, evidence, impl,
     op = operators.start()
     create_modelservice(admin, namespace, "web")
     msvc = wait_converged(admin, namespace, "web")
-    before = {res: admin.get(res, namespace, "web")["metadata"]["uid"]
+    before = {res: get_present(admin, res, namespace, "web")["metadata"]["uid"]
               for res in ("deployments", "services")}
     start = audit.sync(admin)
     # The delete's answer is the object as the API server left it: deleting, finalizers held.
@@ -383,8 +410,9 @@ def _deletion_policy(policy, admin, namespace, operators, audit, evidence, impl,
     assert msvc["metadata"]["uid"] == held["metadata"]["uid"]
 
 
-def _deletion_completes(policy, admin, namespace, operators, audit, evidence, impl, start,
-                        before):
+def _deletion_completes(policy: str, admin: Kube, namespace: str, operators: OperatorPool,
+                        audit: AuditLog, evidence: Evidence, impl: Implementation, start: int,
+                        before: dict[str, Any]) -> None:
     """With a garbage collector: the ModelService is gone; foreground: the children too;
     orphan: the children survive (same UIDs) with no ownerReferences, and the operator deleted
     none of them."""
@@ -395,7 +423,7 @@ def _deletion_completes(policy, admin, namespace, operators, audit, evidence, im
             wait_gone(admin, res, namespace, "web")
         after = {"deployments": None, "services": None}
     else:
-        def children():
+        def children() -> dict[str, dict[str, Any] | None]:
             return {res: admin.get(res, namespace, "web") for res in ("deployments", "services")}
         # {} while the garbage collector still has ownerReferences to strip; a child that
         # vanished shows as None and ends the wait.
@@ -417,8 +445,9 @@ def _deletion_completes(policy, admin, namespace, operators, audit, evidence, im
 
 
 @pytest.mark.check("finalizer-ordered-delete", case="lagging-cache")
-def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audit, tmp_path,
-                                evidence, impl):
+def test_cleanup_confirmed_live(admin: Kube, namespace: str, operators: OperatorPool,
+                                control_plane: ControlPlane, audit: AuditLog, tmp_path: Path,
+                                evidence: Evidence, impl: Implementation) -> None:
     """finalizer-ordered-delete[lagging-cache]: the decision "no child is left, remove the
     finalizer" is confirmed from the API server, never taken from an informer cache that has
     not yet seen the operator's own creates.
@@ -476,12 +505,14 @@ def test_cleanup_confirmed_live(admin, namespace, operators, control_plane, audi
         successor = create_modelservice(admin, namespace, "web")
         msvc = wait_converged(admin, namespace, "web")
         assert msvc["metadata"]["uid"] == successor["metadata"]["uid"]
-        assert controller_ref(admin.get("deployments", namespace, "web"))["uid"] == \
-            successor["metadata"]["uid"]
+        assert present(controller_ref(get_present(admin, "deployments", namespace, "web")),
+                       "the Deployment's controller")["uid"] == successor["metadata"]["uid"]
 
 
 @pytest.mark.check("finalizer-ordered-delete", case="child-finalizer")
-def test_cleanup_waits_for_held_child(admin, namespace, operators, audit, evidence, impl):
+def test_cleanup_waits_for_held_child(admin: Kube, namespace: str, operators: OperatorPool,
+                                      audit: AuditLog, evidence: Evidence,
+                                      impl: Implementation) -> None:
     """finalizer-ordered-delete[child-finalizer]: a child held by a finalizer of its own is
     deleted once and then waited for; the operator's finalizer stays until the API server
     shows the child gone.

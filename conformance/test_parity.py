@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import difflib
-from typing import Any
+from functools import partial
+from pathlib import Path
+from typing import Any, overload
 
 import pytest
 import yaml
@@ -17,7 +19,10 @@ from conformance.support import (
     wait_converged,
     wait_settled,
 )
+from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
 from harness.plugin.lab import OperatorPool, create_namespace
 
 #: The inputs: name -> spec. Chosen to exercise defaults, every optional field, a quantity the
@@ -35,6 +40,14 @@ INPUTS: dict[str, dict[str, Any]] = {
 #: API server allocates.
 _VOLATILE_META = ("uid", "resourceVersion", "creationTimestamp", "managedFields", "namespace",
                   "generateName", "selfLink")
+
+
+@overload
+def normalise(obj: dict[str, Any], namespace: str) -> dict[str, Any]: ...
+@overload
+def normalise(obj: None, namespace: str) -> None: ...
+@overload
+def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | None: ...
 
 
 def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | None:
@@ -61,7 +74,8 @@ def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | No
                             **({"lastUpdateTime": "<time>"} if "lastUpdateTime" in c else {})}
             for c in status["conditions"] or []}
     text = yaml.safe_dump(out, sort_keys=True)
-    return yaml.safe_load(text.replace(namespace, "<namespace>"))
+    normalised: dict[str, Any] = yaml.safe_load(text.replace(namespace, "<namespace>"))
+    return normalised
 
 
 def _seed(admin: Kube, ns: str) -> None:
@@ -73,7 +87,7 @@ def _seed(admin: Kube, ns: str) -> None:
 def _wait_done(admin: Kube, ns: str) -> None:
     for name in INPUTS:
         if name == "conflicted":
-            wait_for(lambda n=name: admin.get("modelservices", ns, n),
+            wait_for(partial(admin.get, "modelservices", ns, name),
                      lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
                      CONVERGE_TIMEOUT, f"{ns}/{name} to report ChildConflict")
         else:
@@ -105,8 +119,9 @@ def readable_diff(left: dict[str, Any], right: dict[str, Any], left_name: str,
 
 
 @pytest.mark.check("parity")
-def test_parity(admin, namespace, operators, control_plane, reference_impl, tmp_path, evidence,
-                impl):
+def test_parity(admin: Kube, namespace: str, operators: OperatorPool, control_plane: ControlPlane,
+                reference_impl: Implementation, tmp_path: Path, evidence: Evidence,
+                impl: Implementation) -> None:
     """The implementation under test and the reference produce the same Deployments, Services
     and status for the same ModelServices.
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 from kubernetes.client.exceptions import ApiException
@@ -12,6 +14,7 @@ from conformance.support import (
     CONVERGE_TIMEOUT,
     GROUP_VERSION,
     create_modelservice,
+    get_present,
     is_converged,
     leader_timeout,
     premise,
@@ -20,8 +23,11 @@ from conformance.support import (
     wait_unrefused,
 )
 from harness.audit import AuditLog, select
+from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
-from harness.plugin.lab import operator_role
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool, operator_role
 from harness.rbac import role as rbac
 
 #: (verb, resource, API group, namespace or "<own>"/"<other>"/"" for cluster scope, allowed?)
@@ -64,7 +70,8 @@ def until(what: str, done: Callable[[], bool], audit: AuditLog, start: int, user
                    namespace=namespace)
 
 
-def block_owner_deletion_refused(admin: Kube, control_plane, namespace: str) -> dict[str, object]:
+def block_owner_deletion_refused(admin: Kube, control_plane: ControlPlane,
+                                 namespace: str) -> dict[str, object]:
     """The control plane's OwnerReferencesPermissionEnforcement at work: a user who may create
     ConfigMaps but has no right on modelservices/finalizers may give one a ModelService owner,
     but not with blockOwnerDeletion. Returns what each attempt got."""
@@ -106,8 +113,9 @@ def block_owner_deletion_refused(admin: Kube, control_plane, namespace: str) -> 
 
 
 @pytest.mark.check("rbac-least-privilege")
-def test_rbac_least_privilege(admin, namespace, operators, audit, impl_kubeconfig, evidence,
-                              impl, control_plane):
+def test_rbac_least_privilege(admin: Kube, namespace: str, operators: OperatorPool,
+                              audit: AuditLog, impl_kubeconfig: Path, evidence: Evidence,
+                              impl: Implementation, control_plane: ControlPlane) -> None:
     """Every check runs the operator as its own user, bound only to the ClusterRole in
     config/rbac/ through a RoleBinding in its namespace; that is enough for the whole job and
     nothing more.
@@ -163,7 +171,7 @@ def test_rbac_least_privilege(admin, namespace, operators, audit, impl_kubeconfi
 
     until("the operator to be ready", ready, audit, start, impl.user, namespace)
 
-    def lease() -> dict:
+    def lease() -> dict[str, Any]:
         return (admin.get("leases", namespace, LEASE_NAME) or {}).get("spec") or {}
 
     until(f"the operator to take Lease {LEASE_NAME}", lambda: bool(lease().get("holderIdentity")),
@@ -173,7 +181,7 @@ def test_rbac_least_privilege(admin, namespace, operators, audit, impl_kubeconfi
     until("ModelService web to converge",
           lambda: is_converged(admin, namespace, "web") is not None, audit, start, impl.user, namespace)
     # Repairs: the operator updates its children back to the spec.
-    spec = admin.get("modelservices", namespace, "web")["spec"]
+    spec = get_present(admin, "modelservices", namespace, "web")["spec"]
     port, replicas = spec["port"], spec["replicas"]
     admin.patch("deployments", namespace, "web", {"spec": {"replicas": replicas + 4}})
     admin.patch("services", namespace, "web", {"spec": {"ports": [

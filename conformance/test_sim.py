@@ -22,11 +22,15 @@ from conformance.support import (
     condition,
     controller_ref,
     create_modelservice,
+    get_present,
     premise,
+    present,
     wait_converged,
     wait_gone,
 )
 from harness.kube import Kube, wait_for
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
 
 #: A rollout on sim: ReplicaSet, scheduling, kwok marking the Pods Ready, the deployment
 #: controller's status, then the operator's; 90 s bounds that on a loaded 2-core machine.
@@ -99,7 +103,7 @@ def history(admin: Kube, resource: str, namespace: str, name: str,
         auth_settings=["BearerToken"])
     resp = admin.api.call_api(method, url, header_params=headers, body=payload,
                               post_params=post, _request_timeout=REACT_TIMEOUT)
-    resp.read()
+    resp.read()  # type: ignore[no-untyped-call]
     states = []
     for line in (resp.data or b"").decode().splitlines():
         if not line.strip():
@@ -130,7 +134,8 @@ def _transitions_honest(states: list[dict[str, Any]]) -> list[str]:
 # --------------------------------------------------------------------------- checks
 @pytest.mark.needs("pods-ready", "deployment-controller")
 @pytest.mark.check("ready-with-kwok")
-def test_ready_with_kwok(admin, namespace, operators, evidence):
+def test_ready_with_kwok(admin: Kube, namespace: str, operators: OperatorPool,
+                         evidence: Evidence) -> None:
     """When Pods really become Ready the status says so: Ready=True (ReplicasAvailable) and
     Progressing=False (RolloutComplete) once the Deployment has its replicas available; scaling
     up and down and to zero flows through; an image change rolls out with Progressing going
@@ -165,7 +170,7 @@ def test_ready_with_kwok(admin, namespace, operators, evidence):
                                   ("replicas", "readyReplicas", "availableReplicas")}})
         assert not bad, f"scaling to {replicas}: " + "; ".join(bad)
     evidence.record("scale_phases", phases)
-    dep = admin.get("deployments", namespace, "web")
+    dep = get_present(admin, "deployments", namespace, "web")
     assert dep["spec"]["replicas"] == 2
 
     # An image change: the rollout shows as Progressing=True, then False again.
@@ -194,7 +199,8 @@ def test_ready_with_kwok(admin, namespace, operators, evidence):
 
 @pytest.mark.needs("garbage-collector")
 @pytest.mark.check("garbage-collected")
-def test_garbage_collected(admin, namespace, operators, evidence):
+def test_garbage_collected(admin: Kube, namespace: str, operators: OperatorPool,
+                           evidence: Evidence) -> None:
     """A ModelService that vanished without its finalizer running leaves children the garbage
     collector removes, and a same-named successor then converges with children of its own.
 
@@ -211,7 +217,7 @@ def test_garbage_collected(admin, namespace, operators, evidence):
     op = operators.start(lease=(60.0, 40.0, 2.0))
     create_modelservice(admin, namespace, "web")
     old = wait_converged(admin, namespace, "web")
-    old_children = {r: admin.get(r, namespace, "web")["metadata"]["uid"]
+    old_children = {r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
                     for r in ("deployments", "services")}
     # Frozen, not stopped: the process keeps everything it remembers, and sees nothing.
     op.signal(signal.SIGSTOP)
@@ -220,9 +226,7 @@ def test_garbage_collected(admin, namespace, operators, evidence):
         admin.delete("modelservices", namespace, "web")
         wait_gone(admin, "modelservices", namespace, "web")
         for res in ("deployments", "services"):
-            wait_for(lambda r=res: (admin.get(r, namespace, "web") or {"metadata": {}}),
-                     lambda o, r=res: o["metadata"].get("uid") != old_children[r], CONVERGE_TIMEOUT,
-                     f"the garbage collector to remove the old {res[:-1]}", premise=True)
+            _wait_collected(admin, namespace, res, old_children[res])
         evidence.premise("vanished", {"uid": old["metadata"]["uid"], "children": old_children})
         create_modelservice(admin, namespace, "web")
     finally:
@@ -236,15 +240,24 @@ def test_garbage_collected(admin, namespace, operators, evidence):
     children = {r: admin.get(r, namespace, "web") for r in ("deployments", "services")}
     evidence.record("successor", {"uid": new["metadata"]["uid"], "children": gone})
     for res, child in children.items():
-        ref = controller_ref(child)
+        ref = controller_ref(present(child, f"{res} web"))
         assert ref and ref["uid"] == new["metadata"]["uid"], \
             f"{res} 'web' is not controlled by the successor: {ref}"
     assert FINALIZER in new["metadata"].get("finalizers", [])
 
 
+def _wait_collected(admin: Kube, namespace: str, resource: str, old_uid: str) -> None:
+    """Premise: the garbage collector removed ``resource`` ``web`` of uid ``old_uid`` (it is
+    absent, or another object has its name)."""
+    wait_for(lambda: admin.get(resource, namespace, "web") or {"metadata": {}},
+             lambda o: o["metadata"].get("uid") != old_uid, CONVERGE_TIMEOUT,
+             f"the garbage collector to remove the old {resource[:-1]}", premise=True)
+
+
 @pytest.mark.needs("namespace-controller", "garbage-collector")
 @pytest.mark.check("namespace-deleted")
-def test_namespace_deleted(admin, namespace, operators, evidence):
+def test_namespace_deleted(admin: Kube, namespace: str, operators: OperatorPool,
+                           evidence: Evidence) -> None:
     """Deleting a namespace that holds live ModelServices completes: the namespace controller
     deletes them, the operator's finalizer does its cleanup in a namespace that is terminating,
     and the namespace goes away.

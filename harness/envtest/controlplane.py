@@ -198,6 +198,11 @@ class ControlPlane:
         return self._state().server
 
     @property
+    def apiserver_port(self) -> int:
+        """kube-apiserver's port on 127.0.0.1 (``server``'s)."""
+        return self._state().apiserver_port
+
+    @property
     def admin_kubeconfig(self) -> Path:
         return Path(self._state().admin_kubeconfig)
 

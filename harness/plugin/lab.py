@@ -5,8 +5,9 @@ A *lab* is a control plane, an admin client, its audit log, a namespace where th
 implementation's user holds the operator ClusterRole, and the operator processes started
 there (``OperatorPool``). The ``namespace``/``operators`` fixtures make the shared lab of a
 test; ``Isolated`` makes private labs on control planes of their own. Public surface:
-``Lab``, ``OperatorPool``, ``Isolated``, ``create_namespace``, ``bind_operator_role``,
-``ensure_cluster_role``, ``operator_role``, ``use_operator_role``, ``parity_reference_id``.
+``Lab``, ``IsolatedLab``, ``OperatorPool``, ``Isolated``, ``create_namespace``,
+``bind_operator_role``, ``ensure_cluster_role``, ``operator_role``, ``use_operator_role``,
+``parity_reference_id``.
 """
 
 from __future__ import annotations
@@ -132,6 +133,18 @@ class Lab:
                 "".join(json.dumps(r.__dict__) + "\n" for r in reqs))
 
 
+class IsolatedLab(Lab):
+    """A lab on a private control plane (``Isolated.new``): its control plane and audit log
+    are always there."""
+
+    control_plane: ControlPlane
+    audit: AuditLog
+
+    def __init__(self, control_plane: ControlPlane, admin: Kube, audit: AuditLog,
+                 namespace: str, operators: OperatorPool) -> None:
+        super().__init__(control_plane, admin, audit, namespace, operators)
+
+
 class OperatorPool:
     """Starts operator instances for one test and stops them all afterwards."""
 
@@ -188,10 +201,10 @@ class Isolated:
         self.impl = impl
         self.check = check
         self.tmp_path = tmp_path
-        self.labs: list[Lab] = []
+        self.labs: list[IsolatedLab] = []
         self._planes: list[ControlPlane] = []
 
-    def new(self, *, watch_cache: bool = True) -> Lab:
+    def new(self, *, watch_cache: bool = True) -> IsolatedLab:
         """Start a private control plane (``watch_cache=False``: kube-apiserver
         ``--watch-cache=false``), make a namespace there and return the Lab."""
         cp = ControlPlane(watch_cache=watch_cache).start()
@@ -204,7 +217,7 @@ class Isolated:
         user = self.impl.user
         pool = OperatorPool(self.impl, cp.kubeconfig_for(user), ns, logs, audit,
                             issue=lambda groups: cp.kubeconfig_for(user, groups))
-        lab = Lab(cp, admin, audit, ns, pool)
+        lab = IsolatedLab(cp, admin, audit, ns, pool)
         self.labs.append(lab)
         return lab
 
