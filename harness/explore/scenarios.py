@@ -88,6 +88,7 @@ def delete_racing_create(env: CaseEnv) -> None:
 def restart_prepare(env: CaseEnv) -> None:
     """Converged, then the operator stops and the world changes while it is down: a new spec,
     and the Service deleted."""
+    env.start_operator()
     create_converged(env)
     env.stop_operator()
     patch_spec(env, replicas=2, image="example/server:2")
@@ -126,7 +127,8 @@ def restart(env: CaseEnv) -> None:
 @dataclass(frozen=True)
 class Scenario:
     """One scenario: ``prepare`` and ``act`` (see the module docstring); ``start_in_act``: the
-    operator is (re)started by ``act``, not before it (a restart with changes pending)."""
+    scenario starts and stops the operator itself (``prepare``), and ``act`` starts it (a
+    restart with changes pending)."""
 
     id: str
     title: str
