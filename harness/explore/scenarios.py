@@ -13,15 +13,24 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from kubernetes.client.exceptions import ApiException
 
-from harness.kube import wait_for
+from harness.kube import Kube, wait_for
 from harness.modelservice import modelservice, status_converged
 
-if TYPE_CHECKING:
-    from harness.explore.case import CaseEnv
+
+class CaseEnv(Protocol):
+    """What a scenario acts on (``harness.explore.case.CaseEnv``): the admin client, the
+    namespace, and the operator's lifecycle."""
+
+    admin: Kube
+    ns: str
+
+    def start_operator(self) -> None: ...
+
+    def stop_operator(self) -> None: ...
 
 #: The ModelService every scenario is about.
 NAME = "demo"
