@@ -104,3 +104,18 @@ def test_explore_only_mutants_name_their_killing_cases() -> None:
         for case in table["explore"]:
             scenario, _, pert = case.partition("@")
             assert scenario in scenario_ids and pert, (m, case)
+
+
+def test_the_comparison_shows_the_exploration_matrix(tmp_path: Path) -> None:
+    from harness.report.markdown import explore_markdown
+
+    exp = Exploration("python", [
+        CaseResult("python", "scale", "clean", writes=["a", "b"]),
+        CaseResult("python", "scale", "write-2-conflict", outcome="failed", message="m"),
+        CaseResult("python", "scale", "write-2-withheld"),
+    ])
+    data = results.write_json(tmp_path / "explore.json", [exp])
+    text = "\n".join(explore_markdown(data))
+    assert "### python: 1/2 survived" in text
+    assert "| scale | 2 |  | ✓✗ |  |  |" in text
+    assert "`explore[scale@write-2-conflict]`" in text
