@@ -57,6 +57,8 @@ class Bench:
         self.audit = AuditLog(cp.audit_log)
         self.results: dict[str, ImplResults] = {i: ImplResults() for i in settings.impls}
         self.errors: list[str] = []
+        #: what the API proxy adds to a request (``run_apiproxy_overhead``)
+        self.apiproxy_overhead: dict[str, Any] = {}
         self.started = time.monotonic()
         self._run_id = uuid.uuid4().hex[:4]
         LOG_DIR.mkdir(parents=True, exist_ok=True)
@@ -330,6 +332,7 @@ class Bench:
         ``errors`` and the bench goes on."""
         s = self.s
         self.warm_up_control_plane()
+        self._attempt("API proxy overhead", self.run_apiproxy_overhead)
         for rep in range(s.repeats):
             for impl_id in s.impls:
                 self._attempt(f"latency {impl_id} run {rep + 1}",
@@ -342,6 +345,17 @@ class Bench:
                         lambda i=impl_id, n=n, r=rep: self.run_throughput(  # type: ignore[misc]
                             i, n, r, quiet=(n == s.rss_size), restart=(n == s.restart_size)))
 
+    def run_apiproxy_overhead(self) -> None:
+        """What the API proxy adds to a request (``harness.faults.apiproxy.overhead``)."""
+        from harness.faults.apiproxy import overhead
+
+        self.apiproxy_overhead = overhead.measure(self.cp)
+        self.say(f"API proxy overhead: {self.apiproxy_overhead}")
+
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:
-        """The bench.json document of what was measured (``results.build_report``)."""
-        return build_report(self.results, machine, self.s.describe(), self.errors)
+        """The bench.json document of what was measured (``results.build_report``), with the
+        API proxy's overhead as ``apiproxy_overhead``."""
+        doc = build_report(self.results, machine, self.s.describe(), self.errors)
+        if self.apiproxy_overhead:
+            doc["apiproxy_overhead"] = self.apiproxy_overhead
+        return doc
