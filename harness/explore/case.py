@@ -204,6 +204,13 @@ def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
             env.start_operator()
             quiet_from = env.ready_at
         wait_quiet(log, mark, quiet_from, settings.quiet, settings.quiet_timeout)
+        if pert.kind == "error" and not all(f["fired"] for f in proxy.faults()["write_faults"]):
+            n = len(operator_writes(log, mark))
+            res.outcome = SKIPPED
+            res.message = (f"boundary not reached: this run made {n} writes, fewer than "
+                           f"{pert.k} (the clean run made more)")
+            res.writes = [describe(w) for w in operator_writes(log, mark)]
+            return res
         proxy.clear_faults()
         res.writes = [describe(w) for w in operator_writes(log, mark)]
         res.state = snapshot(admin, ns)

@@ -379,10 +379,9 @@ class ApiProxy:
         """Wait up to ``timeout`` s for an armed crash to trigger. Returns ``{"armed": bool,
         "triggered": bool, "variant": "withheld"|"delivered", "request": {...}}``; when
         triggered, the client is frozen until ``ack_crash``."""
-        old = CONTROL_TIMEOUT
         req = urllib.request.Request(f"{self.control_url}/faults/crash?wait={float(timeout)}")
         try:
-            with urllib.request.urlopen(req, timeout=timeout + old) as resp:
+            with urllib.request.urlopen(req, timeout=timeout + CONTROL_TIMEOUT) as resp:
                 return dict(json.loads(resp.read()))
         except (urllib.error.URLError, OSError) as exc:
             raise ApiProxyError(f"API proxy GET /faults/crash failed: {exc}") from exc
@@ -401,6 +400,10 @@ class ApiProxy:
         events within it: only its last state arrives."""
         return dict(self._call("POST", "/faults/events", {
             "resources": list(resources), "seconds": float(window), "coalesce": True})["event_rules"])
+
+    def faults(self) -> dict[str, Any]:
+        """The armed write faults (each with ``seen`` and ``fired``) and event rules."""
+        return dict(self._call("GET", "/faults"))
 
     def clear_faults(self) -> None:
         """Disarm every write fault and event rule; ack a pending crash."""
