@@ -8,15 +8,16 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from harness import runs
 from harness.envtest.controlplane import ControlPlane
 from harness.explore import results
-from harness.explore.case import CONFLICT, DELIVERED, WITHHELD, Settings
+from harness.explore.case import CONFLICT, DELIVERED, FAILED, WITHHELD, Settings
 from harness.explore.run import VARIANTS, Exploration, Plan, explore, select_scenarios
 from harness.explore.scenarios import SCENARIOS
-from harness.mutants import MUTANTS_FILE
-from harness.operators import ImplementationError, load_implementations
+from harness.mutants import MUTANTS_FILE, declared
+from harness.operators import Implementation, ImplementationError, load_implementations
 from harness.paths import REPORTS_DIR
 
 #: ``--ci``: a few scenarios, the first boundaries, both crash variants; about 3 minutes per
@@ -51,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ci", action="store_true",
                    help=f"the CI subset: scenarios {', '.join(CI_SCENARIOS)}, k <= {CI_MAX_K}, "
                         "withheld and delivered, no extra runs, quiet 6 s")
+    p.add_argument("--case", action="append", default=[], metavar="SCENARIO@PERTURBATION",
+                   help="only this case, e.g. create@write-2-withheld (repeatable)")
+    p.add_argument("--mutants", action="store_true",
+                   help="also run each mutant declared with `explore` in mutants.toml against "
+                        "its cases; each must kill it (--ci does this)")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     return p
@@ -66,7 +72,10 @@ def run_from_args(args: argparse.Namespace) -> int:
     unknown = [i for i in ids if i not in impls]
     if unknown:
         raise ImplementationError(f"unknown implementation(s) {unknown}")
-    if args.ci:
+    if args.case:
+        plan = Plan.for_cases(SCENARIOS, args.case)
+        quiet = args.quiet
+    elif args.ci:
         plan = Plan(select_scenarios(SCENARIOS, args.scenario or CI_SCENARIOS),
                     variants=(WITHHELD, DELIVERED), max_k=CI_MAX_K, extra=False)
         quiet = min(args.quiet, 6.0)
@@ -97,13 +106,41 @@ def run_from_args(args: argparse.Namespace) -> int:
                  f"{summ['boundaries']} write boundaries; {exp.seconds:.0f}s")
             for case in exp.failed:
                 _say(f"  {case.id}: {case.message}")
-    data = results.write_json(reports / "explore.json", done)
+        kills = explore_mutants(cp, impls, Path(tmp), args.workers) \
+            if args.mutants or args.ci else {}
+    data = results.write_json(reports / "explore.json", done, kills)
     results.write_markdown(reports / "explore.md", data)
     for exp in done:
         entry = data["implementations"][exp.impl]
         print(results.matrix_markdown(exp.impl, entry["outcomes"], entry["clean_writes"]))
     _say(f"wrote {reports / 'explore.json'}, {reports / 'explore.md'} and the JUnit files")
-    return 1 if any(exp.failed for exp in done) else 0
+    survivors = [m for m, k in kills.items() if not k["killed"]]
+    for m, k in kills.items():
+        _say(f"mutant {m}: {'killed' if k['killed'] else 'SURVIVED'} by {k['killed_by'] or '-'}"
+             + (f"; survived {k['survived']}" if k["survived"] else ""))
+    return 1 if any(exp.failed for exp in done) or survivors else 0
+
+
+def explore_mutants(cp: ControlPlane, impls: dict[str, Implementation], tmp: Path,
+                    workers: int) -> dict[str, dict[str, Any]]:
+    """Run every mutant declared with ``explore`` against its cases. A case kills the mutant
+    when it fails (verdict fail); the mutant is killed when every case of its list did."""
+    out: dict[str, dict[str, Any]] = {}
+    for mutant_id, table in declared().items():
+        cases = list(table.get("explore") or [])
+        if not cases:
+            continue
+        _say(f"mutant {mutant_id}: {', '.join(cases)}")
+        settings = Settings(cp, impls[mutant_id], tmp, quiet=6.0, crash_wait=20.0)
+        exp = explore(settings, Plan.for_cases(SCENARIOS, cases), workers=workers)
+        by_case = {c.id: c for c in exp.cases}
+        killed_by = [c for c in cases if by_case.get(f"explore[{c}]") is not None
+                     and by_case[f"explore[{c}]"].outcome == FAILED]
+        out[mutant_id] = {"cases": cases, "killed_by": killed_by,
+                          "survived": [c for c in cases if c not in killed_by],
+                          "killed": len(killed_by) == len(cases),
+                          "messages": {c.id: c.message for c in exp.cases if c.message}}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -72,8 +72,10 @@ def summary(exp: Exploration) -> dict[str, Any]:
     }
 
 
-def write_json(path: Path, explorations: Iterable[Exploration]) -> dict[str, Any]:
-    """Merge the explorations into ``path`` (other implementations' entries are kept)."""
+def write_json(path: Path, explorations: Iterable[Exploration],
+               mutants: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Merge the explorations into ``path`` (other implementations' entries are kept), and the
+    explore-only mutants' kills under ``mutants`` when given."""
     data: dict[str, Any] = {"implementations": {}}
     if path.exists():
         try:
@@ -84,6 +86,8 @@ def write_json(path: Path, explorations: Iterable[Exploration]) -> dict[str, Any
     for exp in explorations:
         entry = summary(exp)
         data["implementations"][exp.impl] = entry
+    if mutants:
+        data.setdefault("mutants", {}).update(mutants)
     write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
     return data
 

@@ -47,6 +47,16 @@ class Plan:
     variants: tuple[str, ...] = VARIANTS
     max_k: int = 0
     extra: bool = True
+    #: only these cases (``scenario@perturbation``, e.g. ``create@write-2-withheld``), after
+    #: their scenarios' clean runs; empty: every case of the plan
+    only: tuple[str, ...] = ()
+
+    @classmethod
+    def for_cases(cls, all_scenarios: Iterable[Scenario], cases: Iterable[str]) -> Plan:
+        """The plan that runs just ``cases`` (and the clean runs of their scenarios)."""
+        cases = tuple(cases)
+        ids = list(dict.fromkeys(c.partition("@")[0] for c in cases))
+        return cls(select_scenarios(all_scenarios, ids), only=cases)
 
 
 @dataclass
@@ -104,7 +114,8 @@ def explore(settings: Settings, plan: Plan, workers: int = 4,
                 progress(f"[explore] {impl} {scenario.id}: the clean run did not pass; its "
                          "perturbed runs are not explored")
                 continue
-            jobs += [(scenario, p, clean) for p in perturbations(len(clean.writes), plan)]
+            jobs += [(scenario, p, clean) for p in perturbations(len(clean.writes), plan)
+                     if not plan.only or f"{scenario.id}@{p.id}" in plan.only]
         progress(f"[explore] {impl}: {len(jobs)} perturbed cases")
         result.cases += list(pool.map(
             lambda j: done(run_case(settings, j[0], j[1], j[2].state)), jobs))

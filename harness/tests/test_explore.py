@@ -119,3 +119,10 @@ def test_the_comparison_shows_the_exploration_matrix(tmp_path: Path) -> None:
     assert "### python: 1/2 survived" in text
     assert "| scale | 2 |  | ✓✗ |  |  |" in text
     assert "`explore[scale@write-2-conflict]`" in text
+
+
+def test_a_plan_of_named_cases_runs_their_scenarios_clean_first() -> None:
+    plan = Plan.for_cases(SCENARIOS, ["create@write-2-withheld", "scale@write-1-conflict",
+                                      "create@stale-view"])
+    assert [s.id for s in plan.scenarios] == ["create", "scale"]
+    assert plan.only == ("create@write-2-withheld", "scale@write-1-conflict", "create@stale-view")
