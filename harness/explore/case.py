@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.audit import WRITE_VERBS
+from harness.audit import WRITE_VERBS, AuditLog, select
 from harness.envtest.controlplane import ControlPlane
 from harness.explore.scenarios import Scenario
 from harness.explore.state import RESOURCES, diff, invariants, snapshot
 from harness.faults.apiproxy import ApiProxy
-from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
+from harness.faults.apiproxy.records import ProxyRequest, RequestLog, compare, seconds
 from harness.kube import Kube
 from harness.operators import Implementation, OperatorProcess
 from harness.plugin.lab import create_namespace
@@ -86,6 +86,9 @@ class CaseResult:
     state: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     workdir: str = ""
+    #: runs without a kill: the proxy's accounting against the audit log's, request for
+    #: request (``records.compare``): ``{"compared": N, "differences": [...]}``
+    accounting: dict[str, Any] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -170,6 +173,9 @@ def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
     casedir.mkdir(parents=True, exist_ok=True)
     res.workdir = str(casedir)
     admin = Kube(settings.control_plane.admin_kubeconfig)
+    audit = AuditLog(settings.control_plane.audit_log)
+    audit_start = audit.offset()
+    ns = ""
     proxy: ApiProxy | None = None
     env: CaseEnv | None = None
     try:
@@ -233,12 +239,34 @@ def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
     finally:
         if env is not None:
             env.stop_operator()
+        if proxy is not None and ns and pert.kind not in ("crash",) and res.outcome != ERROR:
+            res.accounting = _compare_accounting(audit, audit_start, admin, settings, ns,
+                                                 RequestLog(proxy.request_log))
         if proxy is not None:
             proxy.stop()
         admin.close()
         res.seconds = round(time.monotonic() - started, 1)
         (casedir / "result.json").write_text(json.dumps(res.__dict__, indent=1, default=str))
     return res
+
+
+def _compare_accounting(audit: AuditLog, start: int, admin: Kube, settings: Settings, ns: str,
+                        log: RequestLog) -> dict[str, Any]:
+    """The operator is stopped: its requests in ``ns`` from the audit log (from offset
+    ``start``) and from the proxy's log must be the same, request for request. A watch is
+    audited once it ends, a moment after the operator did: compare until equal, at most 15 s."""
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            audit.sync(admin)
+        except TimeoutError:
+            pass
+        audited = select(audit.requests(start), user=settings.impl.user, namespace=ns)
+        proxied = log.requests(settings.impl.user, namespace=ns, completed_only=True)
+        result = compare(audited, proxied)
+        if result.equal or time.monotonic() > deadline:
+            return {"compared": result.matched, "differences": result.differences[:20]}
+        time.sleep(0.5)
 
 
 def _arm(proxy: ApiProxy, pert: Perturbation) -> None:

@@ -103,7 +103,10 @@ def run_from_args(args: argparse.Namespace) -> int:
             summ = results.summary(exp)
             _say(f"{impl_id}: {summ['cases']} cases, {summ['survived']} survived, "
                  f"{len(summ['failed'])} failed, {len(summ['skipped'])} boundaries not reached; "
-                 f"{summ['boundaries']} write boundaries; {exp.seconds:.0f}s")
+                 f"{summ['boundaries']} write boundaries; {exp.seconds:.0f}s; accounting: "
+                 f"{summ['accounting']['requests_compared']} requests in "
+                 f"{summ['accounting']['runs']} runs compared with the audit log, "
+                 f"{len(summ['accounting']['differences'])} runs differ")
             for case in exp.failed:
                 _say(f"  {case.id}: {case.message}")
         kills = explore_mutants(cp, impls, Path(tmp), args.workers) \
@@ -118,7 +121,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     for m, k in kills.items():
         _say(f"mutant {m}: {'killed' if k['killed'] else 'SURVIVED'} by {k['killed_by'] or '-'}"
              + (f"; survived {k['survived']}" if k["survived"] else ""))
-    return 1 if any(exp.failed for exp in done) or survivors else 0
+    differ = any(results.summary(exp)["accounting"]["differences"] for exp in done)
+    return 1 if any(exp.failed for exp in done) or survivors or differ else 0
 
 
 def explore_mutants(cp: ControlPlane, impls: dict[str, Implementation], tmp: Path,

@@ -68,6 +68,11 @@ def summary(exp: Exploration) -> dict[str, Any]:
         "boundaries": exp.boundaries(),
         "seconds": exp.seconds,
         "outcomes": {c.id: c.outcome for c in exp.cases},
+        "accounting": {
+            "runs": sum(1 for c in exp.cases if c.accounting),
+            "requests_compared": sum(c.accounting.get("compared", 0) for c in exp.cases),
+            "differences": {c.id: c.accounting["differences"] for c in exp.cases
+                            if c.accounting.get("differences")}},
         "clean_writes": {c.scenario: c.writes for c in exp.cases if c.perturbation == "clean"},
     }
 
