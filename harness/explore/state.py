@@ -90,7 +90,8 @@ def _short(v: Any, limit: int = 160) -> str:
 def invariants(state: dict[str, Any]) -> list[str]:
     """What must hold in any quiet end state, whatever the clean run did: every child is
     controlled by a live owner (none left behind by a vanished ModelService), no ModelService
-    controls two children of a kind, a live ModelService keeps the finalizer and a deleting
+    controls two children of a kind, a live ModelService not in ChildConflict controls one of
+    each (no child lost), a live ModelService keeps the finalizer and a deleting
     one does not stay held by it."""
     problems = []
     for res in ("deployments", "services"):
@@ -106,6 +107,15 @@ def invariants(state: dict[str, Any]) -> list[str]:
             if len(names) > 1 and owner != "<gone>":
                 problems.append(f"{owner} controls {len(names)} {res}: {sorted(names)} (duplicated)")
     for name, m in state["modelservices"].items():
+        conflict = any(c.get("reason") == "ChildConflict"
+                       for c in (m.get("status") or {}).get("conditions") or [])
+        if not m["metadata"].get("deleting") and not conflict:
+            for res in ("deployments", "services"):
+                mine = [n for n, obj in state[res].items()
+                        if any(r["controller"] and r["owner"] == f"ModelService/{name}"
+                               for r in obj["metadata"]["ownerReferences"])]
+                if not mine:
+                    problems.append(f"modelservices/{name} has no {res[:-1]} (child lost)")
         fins = m["metadata"]["finalizers"]
         if m["metadata"].get("deleting") and FINALIZER in fins:
             problems.append(f"modelservices/{name} is deleting and still holds {FINALIZER} (finalizer left)")

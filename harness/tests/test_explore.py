@@ -57,6 +57,9 @@ def test_a_child_of_a_vanished_owner_and_a_lost_finalizer_are_found() -> None:
     problems = invariants(state)
     assert any("deployments/demo left behind" in p for p in problems), problems
     assert any("lacks its finalizer" in p for p in problems), problems
+    lost = snapshot(world("ns"), "ns")  # type: ignore[arg-type]
+    del lost["services"]["demo"]
+    assert invariants(lost) == ["modelservices/demo has no service (child lost)"]
     clean = snapshot(world("ns"), "ns")  # type: ignore[arg-type]
     assert "modelservices.demo.metadata.finalizers: expected ['modeldock.io/cleanup'], got []" \
         in diff(clean, state)

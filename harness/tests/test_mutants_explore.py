@@ -11,7 +11,6 @@ from harness.tests.test_mutants import (
     cache_of,
     converged,
     install,
-    model_service,
     reconcile,
 )
 from python_operator import controller
@@ -58,24 +57,27 @@ def test_remembers_status_skips_the_write_its_failed_attempt_remembers(
     assert client.verbs() == ["update_status ModelService"]  # one attempt, never again
 
 
-def test_created_annotation_marks_before_creating_and_then_skips_a_marked_child(
+def test_step_annotation_skips_the_recorded_step_on_resume(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    module = install(monkeypatch, "created-annotation")
-    monkeypatch.setattr(module, "DELETED", set())
-    ms = model_service()
+    module = install(monkeypatch, "step-annotation")
+    ms, dep, svc = converged()
+    ms["metadata"]["generation"] = 2
+    ms["spec"]["replicas"] = 3  # scaled; status still says generation 1
     client = FakeClient()
-    reconcile(cache_of(ms, None, None), client)
-    assert client.verbs() == ["update ModelService", "create Deployment", "update ModelService",
-                              "create Service", "update_status ModelService"]
-    # Killed after the first mark (create@write-2): the Deployment was never created, and the
-    # restarted operator will not create it.
-    marked = model_service()
-    marked["metadata"]["annotations"] = {module.MARK: "Deployment"}
+    reconcile(cache_of(ms, dep, svc), client)
+    assert client.verbs() == ["update ModelService", "update Deployment",
+                              "update_status ModelService"]
+    assert client.calls[0][2]["metadata"]["annotations"] == {module.MARK: "2:deployment"}
+    # Killed right after the annotation (scale@write-1): the restarted operator skips the
+    # Deployment and reports generation 2 done.
+    ms["metadata"]["annotations"] = {module.MARK: "2:deployment"}
     client = FakeClient()
-    reconcile(cache_of(marked, None, None), client)
-    assert "create Deployment" not in client.verbs()
-    # A DELETED event of the child seen by this process lets it be created again.
-    module.DELETED.add(("lab/web", "Deployment"))
+    reconcile(cache_of(ms, dep, svc), client)
+    assert client.verbs() == ["update_status ModelService"]
+    assert client.calls[0][2]["status"]["observedGeneration"] == 2
+    # Drift at an unchanged generation is repaired as usual.
+    ms2, dep2, svc2 = converged()
+    dep2["spec"]["replicas"] = 5
     client = FakeClient()
-    reconcile(cache_of(marked, None, None), client)
-    assert "create Deployment" in client.verbs()
+    reconcile(cache_of(ms2, dep2, svc2), client)
+    assert client.verbs() == ["update Deployment"]
