@@ -11,6 +11,7 @@ connection and reports; the harness SIGKILLs the operator, acks, and starts a ne
 from __future__ import annotations
 
 import json
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ WITHHELD, DELIVERED, CONFLICT = "withheld", "delivered", "conflict"
 STALE_DELAY, COALESCE_WINDOW = 2.0, 1.0
 #: Seconds of no write that end the set-up before the perturbation is armed.
 SETTLE = 1.5
+#: Issuing a user's certificate and kubeconfig is not safe from several threads at once.
+_ISSUE = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -180,7 +183,8 @@ def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
     env: CaseEnv | None = None
     try:
         ns = create_namespace(admin, f"x-{scenario.id}", settings.impl.user)
-        proxy = ApiProxy.for_user(settings.control_plane, settings.impl.user, workdir=casedir)
+        with _ISSUE:
+            proxy = ApiProxy.for_user(settings.control_plane, settings.impl.user, workdir=casedir)
         proxy.progress = lambda line: None
         proxy.start()
         log = RequestLog(proxy.request_log)

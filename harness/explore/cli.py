@@ -58,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also run each mutant declared with `explore` in mutants.toml against "
                         "its cases; each must kill it (--ci does this)")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
+    p.add_argument("--keep", metavar="DIR", help="keep each case's folder (operator and proxy "
+                                                  "logs, request log, result.json) under DIR")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     return p
 
@@ -89,7 +91,8 @@ def run_from_args(args: argparse.Namespace) -> int:
         raise SystemExit(f"unknown variant(s) {bad}; known: {', '.join(VARIANTS)}")
     reports = Path(args.reports)
     done: list[Exploration] = []
-    with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-explore-") as tmp:
+    with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-explore-") as scratch:
+        tmp = args.keep or scratch
         for impl_id in ids:
             impl = impls[impl_id]
             impl.run_build()

@@ -11,9 +11,10 @@ ever.
 
 Why people write it: a rollout in steps looks like it needs a checkpoint, "write the intent,
 then act" is how write-ahead logs are taught, and skipping a recorded step avoids doing it
-twice. Creation is left alone (there is no generation to roll out from), drift is repaired as
-usual (no step is recorded when the spec did not change), and every run that is not killed or
-refused in the one write-wide window between the annotation and the update converges.
+twice. Creation is left alone (there is no generation to roll out from), drift of a
+ModelService whose spec never changed is repaired as usual (no step is recorded), and every
+run that is not killed or refused in the one write-wide window between the annotation and the
+update converges: once the step is taken, skipping it again changes nothing.
 
 What the correct operator does: it keeps no progress of its own. Each reconcile compares the
 desired children with the live ones and writes the difference, so a step that did not happen
@@ -38,19 +39,18 @@ class StepAnnotationReconciler(controller.ModelServiceReconciler):
         meta = ms["metadata"]
         observed = (ms.get("status") or {}).get("observedGeneration")
         generation = meta.get("generation")
-        if resource.kind == "Deployment" and observed is not None and observed < generation:
-            step = f"{generation}:deployment"
-            annotations = meta.setdefault("annotations", {})
-            if annotations.get(MARK) == step:
-                # The mutant: the step is recorded, so it is done; go on with the next one.
-                live = self.reader.get(resource, meta["namespace"], desired["metadata"]["name"])
-                if live is not None and controller.controlled_by(live, ms):
-                    return live, ""
-            else:
-                annotations[MARK] = step
-                stored = self.writer.update(controller.MODELSERVICES, ms)
-                ms.clear()
-                ms.update(stored)
+        annotations = meta.setdefault("annotations", {})
+        step = f"{generation}:deployment"
+        if resource.kind == "Deployment" and annotations.get(MARK) == step:
+            # The mutant: the step is recorded for this generation, so it is done.
+            live = self.reader.get(resource, meta["namespace"], desired["metadata"]["name"])
+            if live is not None and controller.controlled_by(live, ms):
+                return live, ""
+        elif resource.kind == "Deployment" and observed is not None and observed < generation:
+            annotations[MARK] = step  # intent first: a rollout to a new generation begins
+            stored = self.writer.update(controller.MODELSERVICES, ms)
+            ms.clear()
+            ms.update(stored)
         return super().ensure_child(ms, desired, resource, mutate, rlog)
 
 
