@@ -35,6 +35,7 @@ help:
 	@echo "make rbac-ablation  every right in config/rbac/role.yaml taken away in turn: reports/rbac-ablation.json"
 	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
 	@echo "make apiproxy-test  go test of the API proxy (harness/faults/apiproxy)"
+	@echo "make explore      a crash at every write boundary of every scenario: reports/explore.json"
 	@echo "make clean        remove build/, reports/ and the virtualenv (the binary cache stays)"
 
 $(STAMP): pyproject.toml
@@ -94,7 +95,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 	$(PY) -m mypy --strict $(PY_DIRS)
 	$(ACTIONLINT) .github/workflows/*.yml
 
-test: unit go-test conformance conformance-sim-ci mutants-ci mutants-sim-ci rbac-ablation-ci
+test: unit go-test conformance conformance-sim-ci mutants-ci mutants-sim-ci rbac-ablation-ci explore-ci
 
 report: $(STAMP)
 	$(PY) -m harness report $(foreach f,$(IMPL_FILES),--impl-file $(f))
@@ -137,3 +138,16 @@ rbac-ablation: binaries
 
 rbac-ablation-ci: binaries
 	$(PY) -m harness rbac-ablation --ci --jobs 3 $(ABLATION_ARGS)
+
+# Exploration (harness/explore/): for each scenario a clean run, then a SIGKILL at every write
+# boundary of the operator (the write's response withheld or delivered), a 409 at each, a
+# stale view and coalesced events, through the API proxy; the end state must equal the clean
+# run's. Writes reports/junit-explore-<impl>.xml, reports/explore.json and reports/explore.md.
+# explore-ci is the subset `make test` runs (a few scenarios, k <= 2, both crash variants).
+EXPLORE_ARGS ?=
+.PHONY: explore explore-ci
+explore: binaries
+	$(PY) -m harness explore $(foreach i,$(IMPLS),--impl $(i)) $(EXPLORE_ARGS)
+
+explore-ci: binaries
+	$(PY) -m harness explore --ci $(foreach i,$(IMPLS),--impl $(i)) $(EXPLORE_ARGS)

@@ -10,6 +10,8 @@ Commands (each has ``--help``):
 - ``bench``: the benchmarks (``reports/bench.json``), ``harness.bench``.
 - ``mutants``: the suite against every mutant operator (the kill matrix), ``harness.mutants.runner``.
 - ``rbac-ablation``: every right of the operator's role taken away in turn, ``harness.rbac.ablation``.
+- ``explore``: a crash at every write boundary of every scenario, a stale view, coalesced
+  events (``reports/explore.json``), ``harness.explore``.
 - ``binaries``: find or build (with progress) etcd, kube-apiserver and kubectl (``--sim``: also
   kube-controller-manager, kube-scheduler, kwok); ``--print-assets`` prints only the folder to
   use as KUBEBUILDER_ASSETS.
@@ -40,6 +42,7 @@ DELEGATED = {
     "bench": ("harness.bench", "benchmarks of the implementations: reports/bench.json"),
     "mutants": ("harness.mutants.runner", "the suite against every mutant operator: the kill matrix"),
     "rbac-ablation": ("harness.rbac.ablation", "each right of the operator's role taken away in turn"),
+    "explore": ("harness.explore.cli", "every write boundary of every scenario: reports/explore.json"),
 }
 
 

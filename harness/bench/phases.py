@@ -61,6 +61,8 @@ class Bench:
         self.results: dict[str, ImplResults] = {i: ImplResults() for i in settings.impls}
         self.errors: list[str] = []
         self.floor_runs: list[FloorRun] = []
+        #: what the API proxy adds to a request (``run_apiproxy_overhead``)
+        self.apiproxy_overhead: dict[str, Any] = {}
         self.started = time.monotonic()
         self._run_id = uuid.uuid4().hex[:4]
         LOG_DIR.mkdir(parents=True, exist_ok=True)
@@ -353,6 +355,7 @@ class Bench:
         ``errors`` and the bench goes on."""
         s = self.s
         self.warm_up_control_plane()
+        self._attempt("API proxy overhead", self.run_apiproxy_overhead)
         for rep in range(s.repeats):
             for impl_id in s.impls:
                 self._attempt(f"latency {impl_id} run {rep + 1}",
@@ -377,7 +380,18 @@ class Bench:
                     self._attempt(f"scaling {impl_id} workers={w} run {rep + 1}",
                                   lambda i=impl_id, w=w, r=rep: run_workers(self, i, w, r))  # type: ignore[misc]
 
+    def run_apiproxy_overhead(self) -> None:
+        """What the API proxy adds to a request (``harness.faults.apiproxy.overhead``)."""
+        from harness.faults.apiproxy import overhead
+
+        self.apiproxy_overhead = overhead.measure(self.cp)
+        self.say(f"API proxy overhead: {self.apiproxy_overhead}")
+
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:
-        """The bench.json document of what was measured (``results.build_report``)."""
-        return build_report(self.results, machine, self.s.describe(), self.errors,
-                            self.floor_runs)
+        """The bench.json document of what was measured (``results.build_report``), with the
+        API proxy's overhead as ``apiproxy_overhead``."""
+        doc = build_report(self.results, machine, self.s.describe(), self.errors,
+                           self.floor_runs)
+        if self.apiproxy_overhead:
+            doc["apiproxy_overhead"] = self.apiproxy_overhead
+        return doc

@@ -321,7 +321,9 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
     JUnit files and ``reports_dir/mutants.json``, prints the kill matrix, and returns the
     mutants.json dict."""
     declared = mutants.declared()
-    chosen = list(mutant_ids or declared)
+    # Mutants declared with ``explore`` are found by exploration (python -m harness explore),
+    # never by a check: the suite runs them only when they are named.
+    chosen = list(mutant_ids or [m for m, table in declared.items() if "explore" not in table])
     elsewhere = [m for m in chosen if m in declared and tiers_of(m) and cluster not in tiers_of(m)]
     if elsewhere:
         _say(f"not run on {cluster} (their checks need another tier): "

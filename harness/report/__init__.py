@@ -92,7 +92,8 @@ def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None
     """Write ``comparison.md``, ``comparison.html`` and ``summary.md`` (the CI job summary:
     the table and each check's sequence diagrams) in ``reports_dir``; return their paths in
     that order. ``bench``/``mutants``/``ablation`` default to ``reports_dir/bench.json``,
-    ``reports_dir/mutants.json`` and ``reports_dir/rbac-ablation.json`` when those exist."""
+    ``reports_dir/mutants.json`` and ``reports_dir/rbac-ablation.json`` when those exist; the
+    exploration matrix (``reports_dir/explore.json``) goes into comparison.md when it exists."""
     reports_dir = Path(reports_dir)
     if bench is None:
         bench = load_json(reports_dir / "bench.json")
@@ -100,6 +101,7 @@ def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None
         mutants = load_json(reports_dir / "mutants.json")
     if ablation is None:
         ablation = load_json(reports_dir / "rbac-ablation.json")
-    return [write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation),
+    explore = load_json(reports_dir / "explore.json")
+    return [write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation, explore),
             write_html(report, reports_dir / "comparison.html", bench, mutants, ablation),
             write_text_atomic(reports_dir / "summary.md", render_job_summary(report))]

@@ -130,12 +130,14 @@ def render_job_summary(report: Report) -> str:
 
 def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
                     mutants: Mapping[str, Any] | None = None,
-                    ablation: Mapping[str, Any] | None = None) -> str:
+                    ablation: Mapping[str, Any] | None = None,
+                    explore: Mapping[str, Any] | None = None) -> str:
     """The comparison as Markdown: a summary table (check x implementation: result, time),
     then per check its "why" and every implementation's evidence; then, when given, the
     bench table (``bench``: the dict of reports/bench.json, see ``bench_model``), the
     mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)
-    and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``)."""
+    and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``),
+    and the exploration matrix (``explore``: reports/explore.json, ``harness.explore``)."""
     impls = report.implementations
     lines = ["# ModelDock conformance: side by side", "", *render_summary(report), ""]
     for check in report.checks:
@@ -183,7 +185,41 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
         lines += _mutants_markdown(kill_matrix(mutants))
     if ablation:
         lines += _ablation_markdown(rbac_ablation(ablation))
+    if explore:
+        lines += explore_markdown(explore)
     return "\n".join(lines).rstrip() + "\n"
+
+
+_EXPLORE_ICON = {"passed": "✓", "failed": "✗", "error": "E", "skipped": "·"}
+
+
+def explore_markdown(data: Mapping[str, Any]) -> list[str]:
+    """The exploration matrix per implementation, from reports/explore.json: a row per
+    scenario with its clean writes, per write boundary k the withheld, delivered and 409
+    outcomes, then the stale-view and coalesced runs."""
+    lines = ["## Exploration: a crash at every write boundary", "",
+             "Each scenario ran clean, then once per write of the operator with a SIGKILL right "
+             "after it (its response withheld, or delivered) and with a 409 for it, then with "
+             "a stale view and with coalesced events; the end state must equal the clean run's. "
+             "A k cell: withheld, delivered, 409. ✓ held, ✗ failed, E error, · not reached.", ""]
+    for impl, entry in sorted((data.get("implementations") or {}).items()):
+        outcomes, clean = entry.get("outcomes", {}), entry.get("clean_writes", {})
+        kmax = max((len(w) for w in clean.values()), default=0)
+        head = ["scenario", "writes", *[f"k={k}" for k in range(1, kmax + 1)], "stale", "coalesced"]
+        lines += [f"### {impl}: {entry.get('survived', 0)}/{entry.get('cases', 0)} survived, "
+                  f"{entry.get('boundaries', 0)} boundaries", "",
+                  "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for scenario, writes in clean.items():
+            def cell(pert: str, scenario: str = scenario,
+                     outcomes: Mapping[str, str] = outcomes) -> str:
+                return _EXPLORE_ICON.get(outcomes.get(f"explore[{scenario}@{pert}]", ""), "")
+            row = [scenario, str(len(writes))]
+            row += ["".join(cell(f"write-{k}-{v}") for v in ("withheld", "delivered", "conflict"))
+                    for k in range(1, kmax + 1)]
+            lines.append("| " + " | ".join([*row, cell("stale-view"), cell("coalesced")]) + " |")
+        failed = entry.get("failed") or []
+        lines += ["", *(["Failed: " + ", ".join(f"`{f}`" for f in failed), ""] if failed else [])]
+    return lines
 
 
 def _bench_markdown(bench: Bench, scaling: Scaling | None = None) -> list[str]:
@@ -275,6 +311,7 @@ def _ablation_markdown(ablation: Ablation) -> list[str]:
 
 def write_markdown(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
                    mutants: Mapping[str, Any] | None = None,
-                   ablation: Mapping[str, Any] | None = None) -> Path:
+                   ablation: Mapping[str, Any] | None = None,
+                   explore: Mapping[str, Any] | None = None) -> Path:
     """Write ``render_markdown(...)`` to ``path`` atomically (folders created); return ``path``."""
-    return write_text_atomic(path, render_markdown(report, bench, mutants, ablation))
+    return write_text_atomic(path, render_markdown(report, bench, mutants, ablation, explore))

@@ -25,6 +25,27 @@ Its perturbations:
   patch, delete) for ``seconds`` before forwarding it; ``stats()["writes_holding"]`` says one
   is held now, so a check can change the object while the operator's write is in flight.
 
+Scripted perturbations (``faults.go``), each a method here:
+
+- ``crash_after_write(k, delivered=False)``: at the k-th write (of ``resources``) from now, the
+  proxy forwards it, freezes the connection (every later request waits) and reports the crash
+  (``wait_crash``); the harness SIGKILLs the operator and calls ``ack_crash``. Withheld: the
+  write's response is never delivered (the write happened, the operator never learned);
+  delivered: it is, and the operator dies before its next request. ``OperatorProcess`` is
+  killed by the harness, not the proxy, so this works for an operator on any machine.
+- ``inject_write_error(n, code, retry_after=0)``: answer the n-th write with 409, 429 (with
+  Retry-After), 500, 503, ... without forwarding it.
+- ``delay_events(resources, seconds)``: each watch event of those resources arrives ``seconds``
+  late (a stale view); ``coalesce_events(resources, window)``: the same, and an object's
+  events within the window arrive as one, its last state (unobserved intermediate states).
+- ``clear_faults()``.
+
+Every request is written to ``request_log`` (``requests.jsonl``, ``reclog.go``): start and end,
+verb, resource, subresource, namespace, name, code, the API server's ``Audit-Id``, bytes, and
+for a watch each event delivered. ``harness.faults.apiproxy.records`` reads it into the same
+``harness.audit.Request`` records the audit log gives, so request accounting works on any
+cluster.
+
 It records, per request, the resourceVersion involved (a write's body
 ``metadata.resourceVersion``, a read's ``?resourceVersion=``), and every ``ERROR`` event of a
 watch stream with its Status code (``watch_errors``: a 410 served to this client).
@@ -214,6 +235,11 @@ class ApiProxy:
         return self.workdir / "kubeconfig"
 
     @property
+    def request_log(self) -> Path:
+        """The request log (JSON lines, ``reclog.go``); read it with ``records.RequestLog``."""
+        return self.workdir / "requests.jsonl"
+
+    @property
     def url(self) -> str:
         """``https://127.0.0.1:PORT``: the proxy as a server URL."""
         return f"https://{self.address}"
@@ -243,7 +269,7 @@ class ApiProxy:
             str(exe), f"--upstream={self.upstream}", f"--upstream-ca={self.upstream_ca}",
             f"--client-cert={self.client_cert}", f"--client-key={self.client_key}",
             f"--tls-cert={self.serving_cert}", f"--tls-key={self.serving_key}",
-            f"--ready-file={ready_file}",
+            f"--ready-file={ready_file}", f"--request-log={self.request_log}",
         ], self.log_path)
         try:
             self._proc.start()
@@ -323,6 +349,65 @@ class ApiProxy:
         ``held_ms``. Returns ``{"seconds": ..., "remaining": ...}`` as armed."""
         return dict(self._call("POST", "/delay-writes",
                                {"seconds": float(seconds), "count": int(count)})["delay_writes"])
+
+    # ------------------------------------------------------------------ scripted faults
+    def crash_after_write(self, nth: int, *, delivered: bool = False,
+                          resources: Iterable[str] | None = None) -> dict[str, Any]:
+        """Arm a crash at the ``nth`` write (of ``resources``; None: any) from now: the proxy
+        forwards it, then freezes the client's connection and reports it (``wait_crash``).
+        ``delivered=False``: the response is withheld; True: delivered first. The caller
+        kills the operator, then ``ack_crash()``."""
+        body: dict[str, Any] = {"nth": int(nth),
+                                "action": "crash-delivered" if delivered else "crash-withheld"}
+        if resources is not None:
+            body["resources"] = list(resources)
+        return dict(self._call("POST", "/faults/write", body))
+
+    def inject_write_error(self, nth: int, code: int, *, retry_after: int = 0,
+                           resources: Iterable[str] | None = None) -> dict[str, Any]:
+        """Answer the ``nth`` write (of ``resources``; None: any) from now with ``code`` (409,
+        429, 500, 503, ...; a Kubernetes Status, ``Retry-After`` when ``retry_after``) without
+        forwarding it."""
+        body: dict[str, Any] = {"nth": int(nth), "action": "status", "code": int(code)}
+        if retry_after:
+            body["retry_after"] = int(retry_after)
+        if resources is not None:
+            body["resources"] = list(resources)
+        return dict(self._call("POST", "/faults/write", body))
+
+    def wait_crash(self, timeout: float) -> dict[str, Any]:
+        """Wait up to ``timeout`` s for an armed crash to trigger. Returns ``{"armed": bool,
+        "triggered": bool, "variant": "withheld"|"delivered", "request": {...}}``; when
+        triggered, the client is frozen until ``ack_crash``."""
+        req = urllib.request.Request(f"{self.control_url}/faults/crash?wait={float(timeout)}")
+        try:
+            with urllib.request.urlopen(req, timeout=timeout + CONTROL_TIMEOUT) as resp:
+                return dict(json.loads(resp.read()))
+        except (urllib.error.URLError, OSError) as exc:
+            raise ApiProxyError(f"API proxy GET /faults/crash failed: {exc}") from exc
+
+    def ack_crash(self) -> bool:
+        """The operator is dead: drop the frozen requests and let the next client through."""
+        return bool(self._call("POST", "/faults/crash/ack", {})["acked"])
+
+    def delay_events(self, resources: Iterable[str], seconds: float) -> dict[str, Any]:
+        """Deliver each watch event of ``resources`` ``seconds`` after it arrived (0: off)."""
+        return dict(self._call("POST", "/faults/events", {
+            "resources": list(resources), "seconds": float(seconds)})["event_rules"])
+
+    def coalesce_events(self, resources: Iterable[str], window: float) -> dict[str, Any]:
+        """Delay the watch events of ``resources`` by ``window`` s and merge an object's
+        events within it: only its last state arrives."""
+        return dict(self._call("POST", "/faults/events", {
+            "resources": list(resources), "seconds": float(window), "coalesce": True})["event_rules"])
+
+    def faults(self) -> dict[str, Any]:
+        """The armed write faults (each with ``seen`` and ``fired``) and event rules."""
+        return dict(self._call("GET", "/faults"))
+
+    def clear_faults(self) -> None:
+        """Disarm every write fault and event rule; ack a pending crash."""
+        self._call("POST", "/faults/clear", {})
 
     def stats(self) -> dict[str, Any]:
         """The proxy's counters (shape in the module docstring)."""

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -104,14 +105,18 @@ func eventType(framing string, frame []byte) string {
 }
 
 type queuedEvent struct {
-	data []byte
-	typ  string
-	held bool // counted in heldTotal already
+	data      []byte
+	typ       string
+	held      bool      // counted in heldTotal already
+	meta      EventMeta // for the request log and coalescing
+	due       time.Time // not delivered before (an event rule's delay); zero: at once
+	coalesced int       // earlier events merged into this one
 }
 
 // watchStream is the body of one watch response, as the reverse proxy reads it.
 type watchStream struct {
 	reg       *registry
+	reqID     int64 // the watch request's id in the request log
 	resource  string
 	namespace string
 	rv        string // the resourceVersion the client asked to watch from
@@ -128,6 +133,7 @@ type watchStream struct {
 	closed    bool
 	ended     bool // POST /end-watches: end the response now, dropping what is queued
 	stopAfter func() bool
+	wake      *time.Timer // wakes Read when the first queued event is due
 }
 
 func (s *watchStream) pump() {
@@ -164,16 +170,17 @@ func (s *watchStream) pump() {
 }
 
 // Read hands out the queued events in order, one event (or the part of it that fits) per
-// call, while the stream's resource is not held.
+// call, while the stream's resource is not held and the first event is due.
 func (s *watchStream) Read(p []byte) (int, error) {
 	r := s.reg
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	for {
 		if s.cancelled || s.closed {
+			r.mu.Unlock()
 			return 0, context.Canceled
 		}
 		if s.ended && s.offset == 0 { // a clean end, as if the API server had closed the watch
+			r.mu.Unlock()
 			return 0, io.EOF
 		}
 		// An event already begun is finished even if a hold came in meanwhile: the client
@@ -181,22 +188,54 @@ func (s *watchStream) Read(p []byte) (int, error) {
 		if !r.holding[s.resource] || s.offset > 0 {
 			if len(s.queue) > 0 {
 				ev := &s.queue[0]
+				if s.offset == 0 && !ev.due.IsZero() {
+					if wait := time.Until(ev.due); wait > 0 {
+						s.wakeIn(wait)
+						s.cond.Wait()
+						continue
+					}
+				}
 				n := copy(p, ev.data[s.offset:])
 				s.offset += n
+				var line *EventLine
 				if s.offset == len(ev.data) {
 					r.stats(s.resource).Delivered++
+					if r.log != nil {
+						m := ev.meta
+						line = &EventLine{T: "event", ID: s.reqID, Time: time.Now().UTC(), Type: m.Type,
+							Kind: m.Kind, Namespace: m.Namespace, Name: m.Name, RV: m.RV, Coalesced: ev.coalesced}
+					}
 					s.queue[0] = queuedEvent{}
 					s.queue = s.queue[1:]
 					s.offset = 0
 				}
+				r.mu.Unlock()
+				if line != nil {
+					r.log.write(line)
+				}
 				return n, nil
 			}
 			if s.done {
+				r.mu.Unlock()
 				return 0, s.doneErr
 			}
 		}
 		s.cond.Wait()
 	}
+}
+
+// wakeIn broadcasts the stream's condition after d (the first queued event is due then).
+// Caller holds reg.mu.
+func (s *watchStream) wakeIn(d time.Duration) {
+	if s.wake == nil {
+		s.wake = time.AfterFunc(d, func() {
+			s.reg.mu.Lock()
+			s.cond.Broadcast()
+			s.reg.mu.Unlock()
+		})
+		return
+	}
+	s.wake.Reset(d)
 }
 
 // Close ends the stream: the proxy is done with it (the client went away or the upstream
@@ -209,6 +248,9 @@ func (s *watchStream) Close() error {
 		delete(r.streams, s)
 		r.stats(s.resource).WatchesOpen--
 		s.cond.Broadcast()
+	}
+	if s.wake != nil {
+		s.wake.Stop()
 	}
 	r.mu.Unlock()
 	if s.stopAfter != nil {
@@ -233,6 +275,8 @@ type ResourceStats struct {
 	StreamsEnded int            `json:"streams_ended"`  // watch streams whose upstream ended
 	EndedByProxy int            `json:"ended_by_proxy"` // watch streams ended by POST /end-watches
 	Dropped      int            `json:"dropped"`        // events dropped by POST /end-watches, never delivered
+	Delayed      int            `json:"delayed"`        // events an event rule delayed
+	Coalesced    int            `json:"coalesced"`      // events merged into a later one by an event rule (never delivered as such)
 }
 
 // WatchError is one ERROR event of a watch stream (GET /stats "watch_errors"): the Status the
@@ -262,11 +306,13 @@ type registry struct {
 	streams   map[*watchStream]struct{}
 	resources map[string]*ResourceStats
 	errors    []WatchError
+	rules     map[string]EventRule // POST /faults/events
+	log       *reqLog              // the request log (event lines); nil: none
 }
 
 func newRegistry() *registry {
 	return &registry{holding: map[string]bool{}, streams: map[*watchStream]struct{}{},
-		resources: map[string]*ResourceStats{}}
+		resources: map[string]*ResourceStats{}, rules: map[string]EventRule{}}
 }
 
 // stats returns the counters of resource, creating them. Caller holds mu.
@@ -281,10 +327,10 @@ func (r *registry) stats(resource string) *ResourceStats {
 
 // newStream wraps a watch response body and starts pumping it. ctx is the client request's
 // context: when it ends, a Read blocked on a held stream returns.
-func (r *registry) newStream(ctx context.Context, info RequestInfo, rv, contentType,
+func (r *registry) newStream(ctx context.Context, reqID int64, info RequestInfo, rv, contentType,
 	contentEncoding string, body io.ReadCloser) *watchStream {
 	resource := info.ResourceID
-	s := &watchStream{reg: r, resource: resource, namespace: info.Namespace, rv: rv,
+	s := &watchStream{reg: r, reqID: reqID, resource: resource, namespace: info.Namespace, rv: rv,
 		upstream: body, framing: framerFor(contentType, contentEncoding)}
 	s.cond = sync.NewCond(&r.mu)
 	r.mu.Lock()
@@ -306,12 +352,19 @@ func (r *registry) newStream(ctx context.Context, info RequestInfo, rv, contentT
 }
 
 func (r *registry) enqueue(s *watchStream, frames [][]byte) {
+	metas := make([]EventMeta, len(frames))
+	for i, f := range frames { // parsed outside the lock
+		metas[i] = eventMeta(s.framing, f)
+	}
+	now := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := r.stats(s.resource)
 	held := r.holding[s.resource]
-	for _, f := range frames {
-		typ := eventType(s.framing, f)
+	rule := r.rules[s.resource]
+	for i, f := range frames {
+		meta := metas[i]
+		typ := meta.Type
 		st.Received++
 		st.EventTypes[typ]++
 		if typ == "ERROR" {
@@ -329,9 +382,86 @@ func (r *registry) enqueue(s *watchStream, frames [][]byte) {
 			st.Dropped++
 			continue
 		}
-		s.queue = append(s.queue, queuedEvent{data: f, typ: typ, held: held})
+		ev := queuedEvent{data: f, typ: typ, held: held, meta: meta}
+		if rule.Delay > 0 {
+			ev.due = now.Add(rule.Delay)
+			st.Delayed++
+		}
+		if rule.Coalesce && s.framing == framingJSON && meta.key() != "" {
+			var keep bool
+			ev, keep = s.coalesce(ev, st)
+			if !keep {
+				continue
+			}
+		}
+		s.queue = append(s.queue, ev)
 	}
 	s.cond.Broadcast()
+}
+
+// coalesce merges ev with the undelivered event of the same object queued in s, if any: that
+// one leaves the queue and ev takes its due time and, where the client never saw the object,
+// its ADDED type. It returns the event to queue, and false when nothing is to be queued (the
+// object was added and deleted before the client saw either). Caller holds reg.mu.
+func (s *watchStream) coalesce(ev queuedEvent, st *ResourceStats) (queuedEvent, bool) {
+	key := ev.meta.key()
+	for i := len(s.queue) - 1; i >= 0; i-- {
+		old := s.queue[i]
+		if old.meta.key() != key || (i == 0 && s.offset > 0) {
+			continue
+		}
+		s.queue = slices.Delete(s.queue, i, i+1)
+		st.Coalesced++
+		typ := ev.meta.Type
+		switch {
+		case old.meta.Type == "ADDED" && typ == "DELETED":
+			st.Coalesced++ // neither is delivered
+			return ev, false
+		case old.meta.Type == "ADDED":
+			typ = "ADDED"
+		case old.meta.Type == "DELETED" && typ == "ADDED":
+			typ = "MODIFIED"
+		}
+		if typ != ev.meta.Type {
+			if data, ok := retypeJSONEvent(ev.data, typ); ok {
+				ev.data, ev.typ, ev.meta.Type = data, typ, typ
+			}
+		}
+		if !old.due.IsZero() {
+			ev.due = old.due
+		}
+		ev.coalesced = old.coalesced + 1
+		ev.held = ev.held || old.held
+		return ev, true
+	}
+	return ev, true
+}
+
+// setEventRules sets the rule of each resource (a zero rule removes it) and returns all rules.
+func (r *registry) setEventRules(resources []string, rule EventRule) map[string]EventRule {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, res := range resources {
+		if rule.Delay <= 0 && !rule.Coalesce {
+			delete(r.rules, res)
+		} else {
+			r.rules[res] = rule
+		}
+	}
+	return maps.Clone(r.rules)
+}
+
+// clearEventRules removes every event rule; queued events keep the due time they were given.
+func (r *registry) clearEventRules() {
+	r.mu.Lock()
+	clear(r.rules)
+	r.mu.Unlock()
+}
+
+func (r *registry) eventRulesSnapshot() map[string]EventRule {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.rules)
 }
 
 func (r *registry) finish(s *watchStream, err error) {

@@ -60,6 +60,7 @@ func run(args []string) error {
 	clientCert := fs.String("client-cert", "", "the operator's client certificate (PEM), presented to the API server")
 	clientKey := fs.String("client-key", "", "the operator's client key (PEM)")
 	readyFile := fs.String("ready-file", "", "write the ready JSON here too (atomically)")
+	requestLog := fs.String("request-log", "", "append every request and delivered watch event here (JSON lines, reclog.go)")
 	checkUpstream := fs.Bool("check-upstream", true, "GET /version from the API server before reporting ready")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -99,6 +100,12 @@ func run(args []string) error {
 		}
 	}
 	proxy := NewProxy(upstream, transport, logger)
+	rlog, err := openReqLog(*requestLog)
+	if err != nil {
+		return fmt.Errorf("opening --request-log: %w", err)
+	}
+	defer rlog.close()
+	proxy.SetRequestLog(rlog)
 
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {

@@ -86,26 +86,36 @@ func unwrapProtobuf(raw []byte) ([]byte, bool) {
 // (metadata is field 1 of every object, resourceVersion field 6 of ObjectMeta). "" when the
 // body names none or cannot be read (a JSON patch, an apply patch in YAML).
 func bodyResourceVersion(contentType string, body []byte) string {
+	rv, _ := bodyMeta(contentType, body)
+	return rv
+}
+
+// bodyMeta is metadata.resourceVersion and metadata.name of a request body (see
+// bodyResourceVersion); a create names its object only there, and the audit log names it so.
+func bodyMeta(contentType string, body []byte) (rv, name string) {
 	if strings.Contains(strings.ToLower(contentType), "protobuf") {
 		obj, ok := unwrapProtobuf(body)
 		if !ok {
-			return ""
+			return "", ""
 		}
-		rv, ok := pbPath(obj, 1, 6)
+		meta, ok := pbPath(obj, 1)
 		if !ok {
-			return ""
+			return "", ""
 		}
-		return string(rv)
+		r, _, _ := pbField(meta, 6)
+		n, _, _ := pbField(meta, 1)
+		return string(r), string(n)
 	}
 	var doc struct {
 		Metadata struct {
 			ResourceVersion string `json:"resourceVersion"`
+			Name            string `json:"name"`
 		} `json:"metadata"`
 	}
 	if json.Unmarshal(body, &doc) != nil {
-		return ""
+		return "", ""
 	}
-	return doc.Metadata.ResourceVersion
+	return doc.Metadata.ResourceVersion, doc.Metadata.Name
 }
 
 // watchErrorStatus reads code, reason and message of the Status in a watch ERROR event, one
@@ -144,4 +154,88 @@ func watchErrorStatus(framing string, frame []byte) (int, string, string) {
 		return int(int32(code)), string(reason), string(message)
 	}
 	return 0, "", ""
+}
+
+// EventMeta is what the request log says of one watch event: its type and the object's kind,
+// namespace, name and resourceVersion ("" where unreadable).
+type EventMeta struct {
+	Type, Kind, Namespace, Name, RV string
+}
+
+// key names the object of an event for coalescing: "" when the event names none (BOOKMARK,
+// ERROR, unreadable), so it is never merged.
+func (m EventMeta) key() string {
+	switch m.Type {
+	case "ADDED", "MODIFIED", "DELETED":
+		if m.Name != "" {
+			return m.Namespace + "/" + m.Name
+		}
+	}
+	return ""
+}
+
+// jsonEvent is a JSON watch event with its object left raw.
+type jsonEvent struct {
+	Type   string          `json:"type"`
+	Object json.RawMessage `json:"object"`
+}
+
+// eventMeta reads type, kind, namespace, name and resourceVersion of one frame as cut by
+// nextFrame. Protobuf: metav1.WatchEvent field 2 (RawExtension, its field 1 the raw bytes: a
+// Kubernetes protobuf envelope, runtime.Unknown, field 1 TypeMeta with kind in field 2, field 2
+// the object, whose field 1 is ObjectMeta: name 1, namespace 3, resourceVersion 6).
+func eventMeta(framing string, frame []byte) EventMeta {
+	switch framing {
+	case framingJSON:
+		var ev jsonEvent
+		if json.Unmarshal(frame, &ev) != nil {
+			return EventMeta{}
+		}
+		var obj struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Name            string `json:"name"`
+				Namespace       string `json:"namespace"`
+				ResourceVersion string `json:"resourceVersion"`
+			} `json:"metadata"`
+		}
+		_ = json.Unmarshal(ev.Object, &obj)
+		return EventMeta{Type: ev.Type, Kind: obj.Kind, Namespace: obj.Metadata.Namespace,
+			Name: obj.Metadata.Name, RV: obj.Metadata.ResourceVersion}
+	case framingProtobuf:
+		m := EventMeta{Type: eventType(framing, frame)}
+		if len(frame) < 4 {
+			return m
+		}
+		raw, ok := pbPath(frame[4:], 2, 1)
+		if !ok || !bytes.HasPrefix(raw, protobufMagic) {
+			return m
+		}
+		envelope := raw[len(protobufMagic):]
+		if kind, ok := pbPath(envelope, 1, 2); ok {
+			m.Kind = string(kind)
+		}
+		if meta, ok := pbPath(envelope, 2, 1); ok {
+			name, _, _ := pbField(meta, 1)
+			ns, _, _ := pbField(meta, 3)
+			rv, _, _ := pbField(meta, 6)
+			m.Name, m.Namespace, m.RV = string(name), string(ns), string(rv)
+		}
+		return m
+	}
+	return EventMeta{Type: eventType(framing, frame)}
+}
+
+// retypeJSONEvent rewrites a JSON watch event frame with another type, the object unchanged.
+func retypeJSONEvent(frame []byte, typ string) ([]byte, bool) {
+	var ev jsonEvent
+	if json.Unmarshal(frame, &ev) != nil {
+		return nil, false
+	}
+	ev.Type = typ
+	out, err := json.Marshal(ev)
+	if err != nil {
+		return nil, false
+	}
+	return append(out, '\n'), true
 }

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -60,16 +61,25 @@ type Proxy struct {
 	writeDelayLeft  int
 	writesHolding   int // writes being held now
 	writesHeldTotal int
+
+	reqlog      *reqLog       // --request-log; nil: none
+	nextID      atomic.Int64  // request ids in the request log
+	writeFaults []*WriteFault // POST /faults/write
+	crash       *crashState   // a scripted crash from its write until the ack
 }
 
 type ctxKey struct{}
 
 type requestState struct {
-	info   RequestInfo
-	start  time.Time
-	proto  string
-	rv     string
-	heldMs float64
+	info    RequestInfo
+	id      int64
+	start   time.Time
+	proto   string
+	rv      string
+	heldMs  float64
+	bytesIn int64
+	crash   *crashState // this write is a scripted crash's
+	line    ReqLine     // as logged
 }
 
 // mutating reports whether verb changes state.
@@ -104,16 +114,40 @@ func NewProxy(upstream *url.URL, transport http.RoundTripper, logger *log.Logger
 	return p
 }
 
+// SetRequestLog makes the proxy write its request log (reclog.go) to l.
+func (p *Proxy) SetRequestLog(l *reqLog) {
+	p.reqlog = l
+	p.reg.log = l
+}
+
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := ParseRequest(r.Method, r.URL)
-	st := &requestState{info: info, start: time.Now(), proto: r.Proto, rv: r.URL.Query().Get("resourceVersion")}
+	st := &requestState{info: info, id: p.nextID.Add(1), start: time.Now(), proto: r.Proto,
+		rv: r.URL.Query().Get("resourceVersion"), bytesIn: r.ContentLength}
+	cw := &countingWriter{ResponseWriter: w, flushHeader: info.Verb == "watch"}
+	defer func() {
+		p.reqlog.write(DoneLine{T: "done", ID: st.id, End: time.Now().UTC(), BytesOut: cw.n})
+	}()
+	if p.waitFrozen(r.Context()) {
+		// A scripted crash is pending: this request comes from a client about to be killed,
+		// after the write it dies at. It never reaches the API server.
+		st.line = p.logLine(st, r, 0, "")
+		st.line.Injected, st.line.Reason = true, "Frozen"
+		p.reqlog.write(st.line)
+		panic(http.ErrAbortHandler)
+	}
 	write := info.Resource && mutating(info.Verb)
 	if write {
 		st.rv = ""
 		if r.Body != nil && r.ContentLength <= maxBodyPeek {
 			body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyPeek+1))
 			if err == nil && len(body) <= maxBodyPeek {
-				st.rv = bodyResourceVersion(r.Header.Get("Content-Type"), body)
+				var name string
+				st.rv, name = bodyMeta(r.Header.Get("Content-Type"), body)
+				if info.Verb == "create" && info.Name == "" {
+					st.info.Name = name // as the audit log names a create
+				}
+				st.bytesIn = int64(len(body))
 			}
 			// Forward exactly what was read (and whatever is left, if it was too long).
 			r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
@@ -128,6 +162,22 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.reg.countRequest(info.ResourceID, info.Verb)
 	}
 	if write {
+		if f := p.takeWriteFault(info.ResourceID); f != nil {
+			if f.Action == actionStatus {
+				_, _ = io.Copy(io.Discard, r.Body)
+				reason, message := writeInjected(cw, f, info)
+				st.line = p.logLine(st, r, f.Code, "")
+				st.line.Injected, st.line.Reason, st.line.Message = true, reason, message
+				p.reqlog.write(st.line)
+				p.logger.Printf("injected %d for %s %s/%s %s", f.Code, info.Verb, info.Namespace, info.ResourceID, info.Name)
+				return
+			}
+			variant := "withheld"
+			if f.Action == actionCrashDelivered {
+				variant = "delivered"
+			}
+			st.crash = p.startCrash(st.id, variant)
+		}
 		if d := p.takeWriteDelay(); d > 0 {
 			p.logger.Printf("holding %s %s/%s %s for %v", info.Verb, info.Namespace, info.ResourceID, info.Name, d)
 			held := time.Now()
@@ -144,10 +194,26 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, st))
-	if info.Verb == "watch" {
-		w = &flushHeaderWriter{ResponseWriter: w}
+	if st.crash != nil {
+		// However the write ends (delivered, withheld, upstream error), the harness is told.
+		defer func() { p.triggerCrash(st.crash, st.line) }()
 	}
-	p.rp.ServeHTTP(w, r)
+	p.rp.ServeHTTP(cw, r)
+}
+
+// logLine is the request log's line for a request answered with code.
+func (p *Proxy) logLine(st *requestState, r *http.Request, code int, auditID string) ReqLine {
+	l := ReqLine{T: "req", ID: st.id, Start: st.start.UTC(), Time: time.Now().UTC(), Verb: st.info.Verb,
+		Group: st.info.APIGroup, Resource: st.info.ResourceID, Subresource: st.info.Subresource,
+		Namespace: st.info.Namespace, Name: st.info.Name, Code: code, AuditID: auditID,
+		Proto: st.proto, UserAgent: r.Header.Get("User-Agent"), BytesIn: st.bytesIn}
+	if !st.info.Resource {
+		l.Path = st.info.Path
+	}
+	if st.crash != nil {
+		l.Crash = st.crash.variant
+	}
+	return l
 }
 
 func (p *Proxy) modifyResponse(res *http.Response) error {
@@ -156,8 +222,19 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 		return nil
 	}
 	p.record(st, res.Request, res.StatusCode)
+	st.line = p.logLine(st, res.Request, res.StatusCode, res.Header.Get("Audit-Id"))
+	p.reqlog.write(st.line)
+	if st.crash != nil && st.crash.variant == "withheld" {
+		// The API server has applied the write; its answer stays here until the client is dead.
+		p.triggerCrash(st.crash, st.line)
+		select {
+		case <-st.crash.acked:
+		case <-res.Request.Context().Done():
+		}
+		return errWithheld
+	}
 	if st.info.Verb == "watch" && st.info.Resource && res.StatusCode == http.StatusOK {
-		res.Body = p.reg.newStream(res.Request.Context(), st.info, st.rv,
+		res.Body = p.reg.newStream(res.Request.Context(), st.id, st.info, st.rv,
 			res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding"), res.Body)
 	}
 	return nil
@@ -165,6 +242,9 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 
 func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
 	st, _ := r.Context().Value(ctxKey{}).(*requestState)
+	if errors.Is(err, errWithheld) {
+		panic(http.ErrAbortHandler) // nothing of the response reaches the client
+	}
 	if errors.Is(err, context.Canceled) {
 		return // the client went away
 	}
@@ -174,6 +254,9 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 	p.mu.Unlock()
 	if st != nil {
 		p.record(st, r, http.StatusBadGateway)
+		st.line = p.logLine(st, r, http.StatusBadGateway, "")
+		st.line.Reason, st.line.Message = "ProxyUpstreamError", err.Error()
+		p.reqlog.write(st.line)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadGateway)
@@ -260,20 +343,31 @@ func (p *Proxy) Stats() Stats {
 		WatchErrors: p.reg.watchErrorsSnapshot()}
 }
 
-// flushHeaderWriter sends a watch response's headers at once, as the API server does, so that
-// the client's watch call returns even while every event of the stream is held.
-type flushHeaderWriter struct {
+// countingWriter counts the response bytes; for a watch (flushHeader) it sends the headers at
+// once, as the API server does, so that the client's watch call returns even while every event
+// of the stream is held.
+type countingWriter struct {
 	http.ResponseWriter
+	n           int64
+	flushHeader bool
 }
 
-func (w *flushHeaderWriter) WriteHeader(code int) {
+func (w *countingWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
-	_ = http.NewResponseController(w.ResponseWriter).Flush()
+	if w.flushHeader {
+		_ = http.NewResponseController(w.ResponseWriter).Flush()
+	}
 }
 
-func (w *flushHeaderWriter) Flush() { _ = http.NewResponseController(w.ResponseWriter).Flush() }
+func (w *countingWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	w.n += int64(n)
+	return n, err
+}
 
-func (w *flushHeaderWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *countingWriter) Flush() { _ = http.NewResponseController(w.ResponseWriter).Flush() }
+
+func (w *countingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // ------------------------------------------------------------------ control API
 
@@ -358,6 +452,7 @@ func (p *Proxy) ControlHandler() http.Handler {
 	mux.HandleFunc("GET /stats", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, p.Stats())
 	})
+	p.faultHandlers(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "ok")
 	})

@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -20,10 +22,24 @@ import (
 type fakeAPIServer struct {
 	events map[string]chan string // resource -> raw event bytes to write (JSON lines or protobuf frames)
 	ctype  map[string]string      // resource -> Content-Type of its watch
+
+	mu   sync.Mutex
+	seen []string // "verb resource name" of every request received
+}
+
+// received returns the requests the fake API server has seen.
+func (f *fakeAPIServer) received() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.seen)
 }
 
 func (f *fakeAPIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	info := ParseRequest(r.Method, r.URL)
+	f.mu.Lock()
+	f.seen = append(f.seen, info.Verb+" "+info.ResourceID+" "+info.Name)
+	w.Header().Set("Audit-Id", fmt.Sprintf("audit-%d", len(f.seen)))
+	f.mu.Unlock()
 	if info.Verb != "watch" {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"kind":"Status","verb":%q,"resource":%q,"name":%q}`, info.Verb, info.ResourceID, info.Name)

@@ -1,0 +1,135 @@
+"""What an exploration writes: a JUnit file per implementation (``reports/junit-explore-
+<impl>.xml``, testcases ``explore[<scenario>@<perturbation>]``, readable by ``harness.junit``),
+``reports/explore.json`` (merged across runs, one entry per implementation) and a matrix per
+implementation in Markdown (``reports/explore.md``; ``matrix_markdown``)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from harness.explore.case import CONFLICT, DELIVERED, ERROR, FAILED, SKIPPED, WITHHELD, CaseResult
+from harness.explore.run import Exploration
+from harness.runs import write_text_atomic
+
+SYMBOL = {"passed": "✓", "failed": "✗", "error": "E", "skipped": "·"}
+
+
+def junit_path(reports: Path, impl: str) -> Path:
+    return reports / f"junit-explore-{impl}.xml"
+
+
+def write_junit(path: Path, exp: Exploration) -> Path:
+    """One testsuite ``explore-<impl>``; each case a testcase with its scenario, perturbation
+    and writes as properties, and a failure (verdict ``fail``), an error (verdict ``error``)
+    or a skip."""
+    cases = exp.cases
+    suite = ET.Element("testsuite", name=f"explore-{exp.impl}", tests=str(len(cases)),
+                       failures=str(sum(c.outcome == FAILED for c in cases)),
+                       errors=str(sum(c.outcome == ERROR for c in cases)),
+                       skipped=str(sum(c.outcome == SKIPPED for c in cases)),
+                       time=f"{exp.seconds:.1f}")
+    ET.SubElement(ET.SubElement(suite, "properties"), "property", name="implementation",
+                  value=exp.impl)
+    for c in cases:
+        tc = ET.SubElement(suite, "testcase", name=c.id, classname=f"explore.{exp.impl}",
+                           time=f"{c.seconds:.1f}")
+        props = ET.SubElement(tc, "properties")
+        values = [("check", "explore"), ("scenario", c.scenario), ("perturbation", c.perturbation),
+                  ("implementation", exp.impl), ("writes", json.dumps(c.writes))]
+        if c.outcome in (FAILED, ERROR):
+            values.append(("verdict", "fail" if c.outcome == FAILED else "error"))
+        for name, value in values:
+            ET.SubElement(props, "property", name=name, value=value)
+        if c.outcome in (FAILED, ERROR):
+            el = ET.SubElement(tc, "failure" if c.outcome == FAILED else "error", message=c.message)
+            el.text = c.details
+        elif c.outcome == SKIPPED:
+            ET.SubElement(tc, "skipped", message=c.message)
+    root = ET.Element("testsuites")
+    root.append(suite)
+    ET.indent(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n")
+    return path
+
+
+def summary(exp: Exploration) -> dict[str, Any]:
+    """The entry of ``explore.json`` for one implementation."""
+    judged = exp.judged
+    return {
+        "cases": len(judged),
+        "survived": sum(1 for c in judged if c.outcome == "passed"),
+        "failed": [c.id for c in exp.failed],
+        "skipped": [c.id for c in exp.cases if c.outcome == SKIPPED],
+        "boundaries": exp.boundaries(),
+        "seconds": exp.seconds,
+        "outcomes": {c.id: c.outcome for c in exp.cases},
+        "accounting": {
+            "runs": sum(1 for c in exp.cases if c.accounting),
+            "requests_compared": sum(c.accounting.get("compared", 0) for c in exp.cases),
+            "differences": {c.id: c.accounting["differences"] for c in exp.cases
+                            if c.accounting.get("differences")}},
+        "clean_writes": {c.scenario: c.writes for c in exp.cases if c.perturbation == "clean"},
+    }
+
+
+def write_json(path: Path, explorations: Iterable[Exploration],
+               mutants: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Merge the explorations into ``path`` (other implementations' entries are kept), and the
+    explore-only mutants' kills under ``mutants`` when given."""
+    data: dict[str, Any] = {"implementations": {}}
+    if path.exists():
+        try:
+            data = json.loads(path.read_text())
+        except ValueError:
+            pass
+    data.setdefault("implementations", {})
+    for exp in explorations:
+        entry = summary(exp)
+        data["implementations"][exp.impl] = entry
+    if mutants:
+        data.setdefault("mutants", {}).update(mutants)
+    write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return data
+
+
+def matrix_markdown(impl: str, outcomes: dict[str, str], clean_writes: dict[str, list[str]]) -> str:
+    """A table per implementation: a row per scenario, its clean writes, then per boundary k
+    the withheld/delivered/conflict outcomes, then stale view and coalesced."""
+    scenarios = list(clean_writes)
+    kmax = max((len(w) for w in clean_writes.values()), default=0)
+    head = ["scenario", "writes", *[f"k={k}" for k in range(1, kmax + 1)], "stale", "coalesced"]
+    lines = [f"### {impl}", "", "| " + " | ".join(head) + " |",
+             "|" + "---|" * len(head)]
+    for s in scenarios:
+        def cell(pert: str, s: str = s) -> str:
+            return SYMBOL.get(outcomes.get(f"explore[{s}@{pert}]", ""), "")
+        row = [s, str(len(clean_writes[s]))]
+        for k in range(1, kmax + 1):
+            row.append("".join(cell(f"write-{k}-{v}") for v in (WITHHELD, DELIVERED, CONFLICT)))
+        row += [cell("stale-view"), cell("coalesced")]
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "Each k cell: withheld, delivered, 409 conflict. ✓ the oracle held, ✗ it failed, "
+              "E harness error, · boundary not reached in that run.", ""]
+    failed = [i for i, o in outcomes.items() if o in (FAILED, ERROR)]
+    if failed:
+        lines += ["Failed: " + ", ".join(f"`{i}`" for i in failed), ""]
+    return "\n".join(lines)
+
+
+def write_markdown(path: Path, data: dict[str, Any]) -> None:
+    parts = ["# Exploration", ""]
+    for impl, entry in sorted(data.get("implementations", {}).items()):
+        parts.append(matrix_markdown(impl, entry.get("outcomes", {}), entry.get("clean_writes", {})))
+        parts.append(f"{entry['cases']} cases, {entry['survived']} survived, "
+                     f"{len(entry['failed'])} failed; {entry['boundaries']} write boundaries; "
+                     f"{entry['seconds']:.0f} s.\n")
+    write_text_atomic(path, "\n".join(parts))
+
+
+def by_id(cases: Iterable[CaseResult]) -> dict[str, CaseResult]:
+    return {c.id: c for c in cases}

@@ -1,0 +1,135 @@
+"""The exploration of one implementation: every scenario clean, then at every write boundary.
+
+For each scenario a clean run records the operator's writes after ``act`` (K of them) and the
+end state. Then, for every boundary k = 1..K and every variant (withheld, delivered, and 409
+conflict unless left out), the scenario runs again with that perturbation; and once with a
+stale view and once with coalesced events. Cases run ``workers`` at a time, each in its own
+namespace with its own proxy and operator, on one control plane.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from harness.explore.case import (
+    CLEAN,
+    CONFLICT,
+    DELIVERED,
+    ERROR,
+    FAILED,
+    PASSED,
+    WITHHELD,
+    CaseResult,
+    Perturbation,
+    Settings,
+    run_case,
+)
+from harness.explore.scenarios import Scenario
+
+#: The variants at each boundary, in report order.
+VARIANTS = (WITHHELD, DELIVERED, CONFLICT)
+
+
+def _print(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+@dataclass
+class Plan:
+    """What to explore: ``scenarios``; ``variants`` at each boundary; ``max_k`` caps the
+    boundaries per scenario (0: all); ``extra``: also the stale-view and coalesced runs."""
+
+    scenarios: tuple[Scenario, ...]
+    variants: tuple[str, ...] = VARIANTS
+    max_k: int = 0
+    extra: bool = True
+    #: only these cases (``scenario@perturbation``, e.g. ``create@write-2-withheld``), after
+    #: their scenarios' clean runs; empty: every case of the plan
+    only: tuple[str, ...] = ()
+
+    @classmethod
+    def for_cases(cls, all_scenarios: Iterable[Scenario], cases: Iterable[str]) -> Plan:
+        """The plan that runs just ``cases`` (and the clean runs of their scenarios)."""
+        cases = tuple(cases)
+        ids = list(dict.fromkeys(c.partition("@")[0] for c in cases))
+        return cls(select_scenarios(all_scenarios, ids), only=cases)
+
+
+@dataclass
+class Exploration:
+    """The results of one implementation's exploration."""
+
+    impl: str
+    cases: list[CaseResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def judged(self) -> list[CaseResult]:
+        """Cases that ran to a verdict (clean runs and skipped boundaries excluded)."""
+        return [c for c in self.cases if c.perturbation != "clean" and c.outcome in (PASSED, FAILED, ERROR)]
+
+    @property
+    def failed(self) -> list[CaseResult]:
+        return [c for c in self.cases if c.outcome in (FAILED, ERROR)]
+
+    def boundaries(self) -> int:
+        """Write boundaries explored: distinct (scenario, k) with a crash case that ran."""
+        return len({(c.scenario, c.perturbation.split("-")[1]) for c in self.cases
+                    if c.perturbation.startswith("write-") and c.outcome != "skipped"})
+
+
+def perturbations(k_count: int, plan: Plan) -> list[Perturbation]:
+    """The perturbed runs of a scenario whose clean run made ``k_count`` writes."""
+    ks = range(1, (min(k_count, plan.max_k) if plan.max_k else k_count) + 1)
+    out = [Perturbation("error" if v == CONFLICT else "crash", k, v)
+           for k in ks for v in plan.variants]
+    if plan.extra:
+        out += [Perturbation("stale-view"), Perturbation("coalesced")]
+    return out
+
+
+def explore(settings: Settings, plan: Plan, workers: int = 4,
+            progress: Callable[[str], None] = _print) -> Exploration:
+    """Explore one implementation (see the module docstring)."""
+    started = time.monotonic()
+    result = Exploration(settings.impl.id)
+    impl = settings.impl.id
+
+    def done(c: CaseResult) -> CaseResult:
+        mark = {"passed": "ok", "failed": "FAIL", "error": "ERROR", "skipped": "skip"}[c.outcome]
+        progress(f"[explore] {impl} {c.id}: {mark} ({c.seconds:.0f}s, {len(c.writes)} writes)"
+                 + (f": {c.message}" if c.message else ""))
+        return c
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        cleans = list(pool.map(lambda s: done(run_case(settings, s, CLEAN, None)), plan.scenarios))
+        result.cases += cleans
+        jobs: list[tuple[Scenario, Perturbation, CaseResult]] = []
+        for scenario, clean in zip(plan.scenarios, cleans, strict=True):
+            if clean.outcome != PASSED:
+                progress(f"[explore] {impl} {scenario.id}: the clean run did not pass; its "
+                         "perturbed runs are not explored")
+                continue
+            jobs += [(scenario, p, clean) for p in perturbations(len(clean.writes), plan)
+                     if not plan.only or f"{scenario.id}@{p.id}" in plan.only]
+        progress(f"[explore] {impl}: {len(jobs)} perturbed cases")
+        result.cases += list(pool.map(
+            lambda j: done(run_case(settings, j[0], j[1], j[2].state)), jobs))
+    result.seconds = round(time.monotonic() - started, 1)
+    return result
+
+
+def select_scenarios(all_scenarios: Iterable[Scenario], ids: Iterable[str]) -> tuple[Scenario, ...]:
+    """The scenarios named (all when none); KeyError naming an unknown one."""
+    wanted = list(ids)
+    by_id = {s.id: s for s in all_scenarios}
+    if not wanted:
+        return tuple(by_id.values())
+    unknown = [i for i in wanted if i not in by_id]
+    if unknown:
+        raise KeyError(f"unknown scenario(s) {unknown}; known: {sorted(by_id)}")
+    return tuple(by_id[i] for i in wanted)

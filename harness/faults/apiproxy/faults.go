@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Scripted perturbations at the write boundary and in the watch streams.
+//
+// Write faults (POST /faults/write) each count the writes (create, update, patch, delete,
+// deletecollection) of their resources from the moment they are armed, and act on the nth:
+//
+//   - "status": answer it with an HTTP status (409 Conflict, 429 TooManyRequests with
+//     Retry-After, 500 InternalError, 503 ServiceUnavailable, ...) as a Kubernetes Status,
+//     without forwarding it: the API server never sees it.
+//   - "crash-withheld": forward it, and once the API server has answered, freeze (every later
+//     request of the client waits) and report the crash (GET /faults/crash); the response is
+//     never delivered. The harness SIGKILLs the operator and acks (POST /faults/crash/ack):
+//     the write happened, the operator never learned.
+//   - "crash-delivered": the same, but the response is delivered first; the operator learned
+//     of the write and died before it could make another request.
+//
+// The proxy cannot kill the operator (it may not even run on this machine): it makes the
+// moment exact by freezing the connection until the harness has done it.
+//
+// Event rules (POST /faults/events) delay each watch event of a resource by a fixed time
+// from its arrival (a stale view), and optionally coalesce: an event for an object that still
+// has an undelivered event queued replaces it, so only the last state arrives (ADDED then
+// MODIFIED arrives as ADDED, ADDED then DELETED not at all, DELETED then ADDED as MODIFIED).
+// Coalescing rewrites JSON events only; protobuf events are delayed but never merged.
+
+// Write fault actions.
+const (
+	actionStatus         = "status"
+	actionCrashWithheld  = "crash-withheld"
+	actionCrashDelivered = "crash-delivered"
+)
+
+// WriteFault is one armed write fault.
+type WriteFault struct {
+	Nth        int      `json:"nth"`    // act on the nth matching write from arming (1-based)
+	Action     string   `json:"action"` // status, crash-withheld, crash-delivered
+	Code       int      `json:"code,omitempty"`
+	RetryAfter int      `json:"retry_after,omitempty"` // seconds, for 429 (and 503)
+	Resources  []string `json:"resources,omitempty"`   // plural names; empty: every resource
+	Seen       int      `json:"seen"`                  // matching writes so far
+	Fired      bool     `json:"fired"`
+}
+
+func (f *WriteFault) matches(resource string) bool {
+	return len(f.Resources) == 0 || slices.Contains(f.Resources, resource)
+}
+
+// EventRule delays (and optionally coalesces) the watch events of one resource.
+type EventRule struct {
+	Delay    time.Duration `json:"-"`
+	Seconds  float64       `json:"seconds"`
+	Coalesce bool          `json:"coalesce"`
+}
+
+// crashState is one scripted crash, from the matching write to the harness's ack.
+type crashState struct {
+	id        int64
+	variant   string
+	req       ReqLine
+	triggered chan struct{} // closed once the client must be killed
+	acked     chan struct{} // closed by POST /faults/crash/ack
+	done      bool          // triggered already
+}
+
+// CrashReport is the body of GET /faults/crash.
+type CrashReport struct {
+	Armed     bool    `json:"armed"`     // a crash fault waits for its write, or a crash is pending
+	Triggered bool    `json:"triggered"` // the write happened: kill the client, then ack
+	Variant   string  `json:"variant,omitempty"`
+	Request   ReqLine `json:"request"`
+}
+
+// takeWriteFault counts a write of resource against the armed faults and returns the one that
+// acts on it, if any (the first armed that reaches its nth).
+func (p *Proxy) takeWriteFault(resource string) *WriteFault {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var hit *WriteFault
+	for _, f := range p.writeFaults {
+		if f.Fired || !f.matches(resource) {
+			continue
+		}
+		f.Seen++
+		if f.Seen == f.Nth && hit == nil {
+			f.Fired = true
+			hit = f
+		}
+	}
+	return hit
+}
+
+// startCrash freezes the proxy for a crash at request id; the caller forwards the write.
+func (p *Proxy) startCrash(id int64, variant string) *crashState {
+	c := &crashState{id: id, variant: variant, triggered: make(chan struct{}), acked: make(chan struct{})}
+	p.mu.Lock()
+	p.crash = c
+	p.mu.Unlock()
+	return c
+}
+
+// triggerCrash reports the crash to the harness (once).
+func (p *Proxy) triggerCrash(c *crashState, req ReqLine) {
+	p.mu.Lock()
+	if c.done {
+		p.mu.Unlock()
+		return
+	}
+	c.done = true
+	c.req = req
+	p.mu.Unlock()
+	p.reqlog.write(CrashLine{T: "crash", ID: c.id, Time: time.Now().UTC(), Variant: c.variant, Phase: "triggered"})
+	p.logger.Printf("crash %s at write %d (%s %s %s): waiting for the ack", c.variant, c.id, req.Verb, req.Resource, req.Name)
+	close(c.triggered)
+}
+
+// waitFrozen blocks a request that arrives while a crash is pending, until the ack (or the
+// client goes away). It returns true if the request must not be served.
+func (p *Proxy) waitFrozen(ctx context.Context) bool {
+	p.mu.Lock()
+	c := p.crash
+	p.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c.acked:
+	case <-ctx.Done():
+	}
+	return true
+}
+
+// AckCrash ends the pending crash: requests held meanwhile are dropped (their client is dead).
+func (p *Proxy) AckCrash() bool {
+	p.mu.Lock()
+	c := p.crash
+	p.crash = nil
+	p.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	p.reqlog.write(CrashLine{T: "crash", ID: c.id, Time: time.Now().UTC(), Variant: c.variant, Phase: "acked"})
+	close(c.acked)
+	return true
+}
+
+// WaitCrash waits up to d for the pending crash to trigger.
+func (p *Proxy) WaitCrash(ctx context.Context, d time.Duration) CrashReport {
+	p.mu.Lock()
+	c := p.crash
+	armed := c != nil
+	for _, f := range p.writeFaults {
+		if !f.Fired && f.Action != actionStatus {
+			armed = true
+		}
+	}
+	p.mu.Unlock()
+	if c == nil {
+		// Not matched yet: poll until it is, or the time is up.
+		deadline := time.Now().Add(d)
+		for c == nil && armed && time.Now().Before(deadline) && ctx.Err() == nil {
+			time.Sleep(5 * time.Millisecond)
+			p.mu.Lock()
+			c = p.crash
+			p.mu.Unlock()
+		}
+		if c == nil {
+			return CrashReport{Armed: armed}
+		}
+		d = time.Until(deadline)
+	}
+	t := time.NewTimer(max(d, 0))
+	defer t.Stop()
+	select {
+	case <-c.triggered:
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return CrashReport{Armed: true, Triggered: true, Variant: c.variant, Request: c.req}
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return CrashReport{Armed: true, Variant: c.variant}
+}
+
+// statusReason is the Kubernetes Status reason of an injected code.
+func statusReason(code int) string {
+	switch code {
+	case http.StatusConflict:
+		return "Conflict"
+	case http.StatusTooManyRequests:
+		return "TooManyRequests"
+	case http.StatusInternalServerError:
+		return "InternalError"
+	case http.StatusServiceUnavailable:
+		return "ServiceUnavailable"
+	case http.StatusGatewayTimeout:
+		return "Timeout"
+	case http.StatusForbidden:
+		return "Forbidden"
+	}
+	return "Unknown"
+}
+
+// writeInjected answers a write with f's status, as the API server would word it.
+func writeInjected(w http.ResponseWriter, f *WriteFault, info RequestInfo) (string, string) {
+	reason := statusReason(f.Code)
+	message := fmt.Sprintf("modeldock apiproxy: injected %d for %s %s %q", f.Code, info.Verb, info.ResourceID, info.Name)
+	if f.Code == http.StatusConflict {
+		message = fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; "+
+			"please apply your changes to the latest version and try again (modeldock apiproxy: injected)",
+			info.ResourceID, info.Name)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if f.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
+	}
+	w.WriteHeader(f.Code)
+	status := map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
+		"status": "Failure", "message": message, "reason": reason, "code": f.Code,
+		"details": map[string]any{"name": info.Name, "kind": info.ResourceID}}
+	if f.RetryAfter > 0 {
+		status["details"].(map[string]any)["retryAfterSeconds"] = f.RetryAfter
+	}
+	_ = json.NewEncoder(w).Encode(status)
+	return reason, message
+}
+
+// errWithheld ends a crash-withheld write: its response never reaches the client.
+var errWithheld = errors.New("response withheld: scripted crash")
+
+// ------------------------------------------------------------------ control API
+
+func (p *Proxy) faultHandlers(mux *http.ServeMux) {
+	mux.HandleFunc("POST /faults/write", func(w http.ResponseWriter, r *http.Request) {
+		var f WriteFault
+		if !readJSON(w, r, &f) {
+			return
+		}
+		switch {
+		case f.Nth < 1:
+			http.Error(w, `{"error": "\"nth\" must be >= 1"}`, http.StatusBadRequest)
+			return
+		case f.Action == actionStatus && (f.Code < 400 || f.Code > 599):
+			http.Error(w, `{"error": "\"code\" must be an HTTP error status (4xx or 5xx)"}`, http.StatusBadRequest)
+			return
+		case f.Action != actionStatus && f.Action != actionCrashWithheld && f.Action != actionCrashDelivered:
+			http.Error(w, `{"error": "\"action\" must be status, crash-withheld or crash-delivered"}`, http.StatusBadRequest)
+			return
+		}
+		f.Seen, f.Fired = 0, false
+		p.mu.Lock()
+		p.writeFaults = append(p.writeFaults, &f)
+		faults := p.faultsLocked()
+		p.mu.Unlock()
+		p.logger.Printf("write fault armed: %+v", f)
+		writeJSON(w, map[string]any{"write_faults": faults})
+	})
+	mux.HandleFunc("GET /faults/crash", func(w http.ResponseWriter, r *http.Request) {
+		wait, _ := strconv.ParseFloat(r.URL.Query().Get("wait"), 64)
+		writeJSON(w, p.WaitCrash(r.Context(), time.Duration(min(max(wait, 0), 600)*float64(time.Second))))
+	})
+	mux.HandleFunc("POST /faults/crash/ack", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, map[string]any{"acked": p.AckCrash()})
+	})
+	mux.HandleFunc("POST /faults/events", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Resources []string `json:"resources"`
+			Seconds   float64  `json:"seconds"`
+			Coalesce  bool     `json:"coalesce"`
+		}
+		if !readJSON(w, r, &body) {
+			return
+		}
+		if len(body.Resources) == 0 || body.Seconds < 0 || body.Seconds > 600 {
+			http.Error(w, `{"error": "events needs {\"resources\": [...], \"seconds\": 0..600}"}`, http.StatusBadRequest)
+			return
+		}
+		rules := p.reg.setEventRules(body.Resources, EventRule{
+			Delay: time.Duration(body.Seconds * float64(time.Second)), Seconds: body.Seconds, Coalesce: body.Coalesce})
+		p.logger.Printf("event rules: %+v", rules)
+		writeJSON(w, map[string]any{"event_rules": rules})
+	})
+	mux.HandleFunc("POST /faults/clear", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.writeFaults = nil
+		p.mu.Unlock()
+		acked := p.AckCrash()
+		p.reg.clearEventRules()
+		writeJSON(w, map[string]any{"cleared": true, "acked": acked})
+	})
+	mux.HandleFunc("GET /faults", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		faults := p.faultsLocked()
+		p.mu.Unlock()
+		writeJSON(w, map[string]any{"write_faults": faults, "event_rules": p.reg.eventRulesSnapshot()})
+	})
+}
+
+func (p *Proxy) faultsLocked() []WriteFault {
+	out := make([]WriteFault, 0, len(p.writeFaults))
+	for _, f := range p.writeFaults {
+		out = append(out, *f)
+	}
+	return out
+}
+
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		http.Error(w, fmt.Sprintf(`{"error": %q}`, "bad JSON body: "+err.Error()), http.StatusBadRequest)
+		return false
+	}
+	return true
+}

@@ -1,0 +1,65 @@
+"""remembers-status: compares the status with the one it believes it wrote, not the stored one.
+
+Anti-pattern: the operator keeps, per ModelService, the status it last sent, recorded as it
+sends it, and skips a status write equal to that memory: "I wrote this already, the cache is
+just behind". When that write did not happen (a 409 because the object changed meanwhile, a
+500, a 429 from an overloaded API server), the memory says it did: every later reconcile
+computes the same status, finds it equal to the memory and writes nothing. The stored status
+stays behind until the spec changes again or the process restarts.
+
+Why people write it: the informer cache lags the operator's own writes, so the next reconcile
+often reads the old status and writes the same new one again, which costs a write and, with a
+stale resourceVersion, a 409. Remembering what was written removes those in every run where
+the status write succeeds, which is every run that does not inject a failure.
+
+What the correct operator does: it compares the computed status with the status stored on the
+object it read, and lets a stale read end in a 409 and a requeue; a write that failed leaves
+nothing behind, so the next reconcile recomputes and writes again.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from typing import Any
+
+from harness import mutants
+from python_operator import controller
+from python_operator.runtime.reconcile import Result
+
+_lock = threading.Lock()
+#: "namespace/name" -> the status last sent (recorded before the write)
+SENT: dict[str, Any] = {}
+
+
+class RememberingWriter:
+    """The reconcile's writer: a status write equal to the last one sent is skipped."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def update_status(self, resource: Any, obj: Any) -> Any:
+        key = f"{obj['metadata']['namespace']}/{obj['metadata']['name']}"
+        with _lock:
+            if SENT.get(key) == obj.get("status"):
+                return obj  # the mutant: "written already, the cache is behind"
+            SENT[key] = copy.deepcopy(obj.get("status"))
+        return self.inner.update_status(resource, obj)
+
+
+class RemembersStatusReconciler(controller.ModelServiceReconciler):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.writer = RememberingWriter(self.writer)
+
+    def reconcile(self, key: str) -> Result:
+        return super().reconcile(key)
+
+
+PATCHES = (mutants.Patch(controller, "ModelServiceReconciler", RemembersStatusReconciler),)
+
+if __name__ == "__main__":
+    mutants.main(PATCHES)
