@@ -95,7 +95,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 	$(PY) -m mypy --strict $(PY_DIRS)
 	$(ACTIONLINT) .github/workflows/*.yml
 
-test: unit go-test conformance conformance-sim-ci mutants-ci mutants-sim-ci rbac-ablation-ci explore-ci
+test: lint unit go-test conformance conformance-sim-ci mutants-ci mutants-sim-ci rbac-ablation-ci explore-ci
 
 report: $(STAMP)
 	$(PY) -m harness report $(foreach f,$(IMPL_FILES),--impl-file $(f))

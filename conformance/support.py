@@ -111,34 +111,59 @@ def create_modelservice(admin: Kube, namespace: str, name: str, **spec: Any) -> 
     return admin.create("modelservices", namespace, modelservice(name, **spec))
 
 
-def create_foreign_deployment(admin: Kube, namespace: str, name: str,
-                              replicas: int = 1) -> dict[str, Any]:
+def create_foreign_deployment(
+    admin: Kube, namespace: str, name: str, replicas: int = 1
+) -> dict[str, Any]:
     """Create, as admin, a Deployment ``name`` that another controller owns: its controller
     ownerReference points at a ConfigMap ``other-owner`` (created too, once). Returns the
     stored Deployment. The situation of ChildConflict: a same-named child the ModelService
     does not control."""
     other = admin.get("configmaps", namespace, "other-owner") or admin.create(
-        "configmaps", namespace, {"apiVersion": "v1", "kind": "ConfigMap",
-                                  "metadata": {"name": "other-owner"}})
-    return admin.create("deployments", namespace, {
-        "apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": name, "ownerReferences": [{
-            "apiVersion": "v1", "kind": "ConfigMap", "name": "other-owner",
-            "uid": other["metadata"]["uid"], "controller": True}]},
-        "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": "other"}},
-                 "template": {"metadata": {"labels": {"app": "other"}},
-                              "spec": {"containers": [{"name": "c", "image": "other:1"}]}}},
-    })
+        "configmaps",
+        namespace,
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "other-owner"}},
+    )
+    return admin.create(
+        "deployments",
+        namespace,
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {
+                "name": name,
+                "ownerReferences": [
+                    {
+                        "apiVersion": "v1",
+                        "kind": "ConfigMap",
+                        "name": "other-owner",
+                        "uid": other["metadata"]["uid"],
+                        "controller": True,
+                    }
+                ],
+            },
+            "spec": {
+                "replicas": replicas,
+                "selector": {"matchLabels": {"app": "other"}},
+                "template": {
+                    "metadata": {"labels": {"app": "other"}},
+                    "spec": {"containers": [{"name": "c", "image": "other:1"}]},
+                },
+            },
+        },
+    )
 
 
-def wait_observed(admin: Kube, namespace: str, name: str, generation: int,
-                  timeout: float = CONVERGE_TIMEOUT) -> dict[str, Any]:
+def wait_observed(
+    admin: Kube, namespace: str, name: str, generation: int, timeout: float = CONVERGE_TIMEOUT
+) -> dict[str, Any]:
     """Wait until the ModelService's status.observedGeneration is ``generation``; return it.
     AssertionError with the last observed object on timeout."""
-    return wait_for(lambda: admin.get("modelservices", namespace, name),
-                    lambda m: (m.get("status") or {}).get("observedGeneration") == generation,
-                    timeout, f"status.observedGeneration of {namespace}/{name} to reach "
-                             f"{generation}")
+    return wait_for(
+        lambda: admin.get("modelservices", namespace, name),
+        lambda m: (m.get("status") or {}).get("observedGeneration") == generation,
+        timeout,
+        f"status.observedGeneration of {namespace}/{name} to reach {generation}",
+    )
 
 
 def status_of(call: Callable[[], object]) -> int:
@@ -152,8 +177,11 @@ def status_of(call: Callable[[], object]) -> int:
 
 
 def labels(name: str) -> dict[str, str]:
-    return {"app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "modeldock",
-            SELECTOR_LABEL: name}
+    return {
+        "app.kubernetes.io/name": name,
+        "app.kubernetes.io/managed-by": "modeldock",
+        SELECTOR_LABEL: name,
+    }
 
 
 def present(value: T | None, what: str) -> T:
@@ -179,8 +207,9 @@ def controller_ref(obj: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def is_converged(admin: Kube, namespace: str, name: str,
-                 msvc: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def is_converged(
+    admin: Kube, namespace: str, name: str, msvc: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     """The ModelService if it has converged (status observedGeneration = generation, both
     conditions set and no ChildConflict, a Deployment with spec.replicas, and a Service),
     else None. ``msvc``: the ModelService as just read (default: read it now), so the
@@ -198,26 +227,45 @@ def is_converged(admin: Kube, namespace: str, name: str,
     return msvc
 
 
-def wait_converged(admin: Kube, namespace: str, name: str,
-                   timeout: float = CONVERGE_TIMEOUT) -> dict[str, Any]:
+def wait_converged(
+    admin: Kube, namespace: str, name: str, timeout: float = CONVERGE_TIMEOUT
+) -> dict[str, Any]:
     """Wait until ``is_converged``; return the ModelService. AssertionError with the last
     observed ModelService on timeout."""
-    return wait_for(lambda: admin.get("modelservices", namespace, name),
-                    lambda m: is_converged(admin, namespace, name, m) is not None,
-                    timeout, f"ModelService {namespace}/{name} to converge")
+    return wait_for(
+        lambda: admin.get("modelservices", namespace, name),
+        lambda m: is_converged(admin, namespace, name, m) is not None,
+        timeout,
+        f"ModelService {namespace}/{name} to converge",
+    )
 
 
-def wait_gone(admin: Kube, resource: str, namespace: str, name: str,
-              timeout: float = CONVERGE_TIMEOUT, what: str | None = None) -> None:
+def wait_gone(
+    admin: Kube,
+    resource: str,
+    namespace: str,
+    name: str,
+    timeout: float = CONVERGE_TIMEOUT,
+    what: str | None = None,
+) -> None:
     """Wait until the object is absent (404). AssertionError with the last observed object."""
     # {} stands for "gone": wait_for polls until it gets a value the predicate accepts.
-    wait_for(lambda: admin.get(resource, namespace, name) or {}, lambda obj: not obj, timeout,
-             what or f"{resource} {namespace}/{name} to be deleted")
+    wait_for(
+        lambda: admin.get(resource, namespace, name) or {},
+        lambda obj: not obj,
+        timeout,
+        what or f"{resource} {namespace}/{name} to be deleted",
+    )
 
 
-def wait_still(sample: Callable[[], T], quiet: float, timeout: float, what: str,
-               done: Callable[[T], bool] = lambda _value: True,
-               interval: float = 0.1) -> T:
+def wait_still(
+    sample: Callable[[], T],
+    quiet: float,
+    timeout: float,
+    what: str,
+    done: Callable[[T], bool] = lambda _value: True,
+    interval: float = 0.1,
+) -> T:
     """Poll ``sample()`` every ``interval`` seconds until its value has not changed for
     ``quiet`` seconds and ``done(value)`` holds; return that value. ``quiet``, ``timeout`` and
     ``interval`` are seconds. AssertionError naming ``what``, with the last value and how long
@@ -230,30 +278,49 @@ def wait_still(sample: Callable[[], T], quiet: float, timeout: float, what: str,
             last[:] = [value, now]
         return {"value": value, "still_for_s": round(now - last[1], 2)}
 
-    return wait_for(still, lambda s: s["still_for_s"] >= quiet, timeout, what,  # type: ignore[no-any-return]
-                    interval)["value"]
+    return wait_for(  # type: ignore[no-any-return]
+        still,
+        lambda s: s["still_for_s"] >= quiet,
+        timeout,
+        what,
+        interval,
+    )["value"]
 
 
-def wait_settled(op: OperatorProcess, timeout: float = SETTLE_TIMEOUT,
-                 quiet: float = QUIET_PERIOD) -> float:
+def wait_settled(
+    op: OperatorProcess, timeout: float = SETTLE_TIMEOUT, quiet: float = QUIET_PERIOD
+) -> float:
     """Wait until the operator's workqueue is empty and its reconcile count has not moved for
     ``quiet`` seconds; return that count. AssertionError on timeout."""
-    count, _depth = wait_still(lambda: (op.reconcile_count(), op.workqueue_depth()), quiet,
-                               timeout, f"{op.impl.id} operator to settle (workqueue empty, "
-                                        f"reconcile count still for {quiet:g}s)",
-                               done=lambda sample: sample[1] == 0)
+    count, _depth = wait_still(
+        lambda: (op.reconcile_count(), op.workqueue_depth()),
+        quiet,
+        timeout,
+        f"{op.impl.id} operator to settle (workqueue empty, reconcile count still for {quiet:g}s)",
+        done=lambda sample: sample[1] == 0,
+    )
     return count
 
 
-def wait_reconciled_past(op: OperatorProcess, count: float,
-                         timeout: float = REACT_TIMEOUT) -> float:
+def wait_reconciled_past(
+    op: OperatorProcess, count: float, timeout: float = REACT_TIMEOUT
+) -> float:
     """Wait until the operator's reconcile count exceeds ``count``; return the new count."""
-    return wait_for(op.reconcile_count, lambda c: c > count, timeout,
-                    f"{op.impl.id} operator to reconcile again (count was {count})")
+    return wait_for(
+        op.reconcile_count,
+        lambda c: c > count,
+        timeout,
+        f"{op.impl.id} operator to reconcile again (count was {count})",
+    )
 
 
-def first_within(fetch: Callable[[], T | None], predicate: Callable[[T], bool], window: float,
-                 what: str, interval: float = 0.5) -> T | None:
+def first_within(
+    fetch: Callable[[], T | None],
+    predicate: Callable[[T], bool],
+    window: float,
+    what: str,
+    interval: float = 0.5,
+) -> T | None:
     """Poll ``fetch()`` for ``window`` seconds; return the first value for which ``predicate``
     holds, or None once the window has passed without one. For what must *not* happen (a
     zombie leader's write): the window is the experiment's length, and its passing is the
@@ -290,9 +357,15 @@ class Window:
         return [r.describe() for r in self.writes if r.ok or not ok_only]
 
 
-def writes_during(op: OperatorProcess, audit: AuditLog, admin: Kube, namespace: str,
-                  *changes: Callable[[], Any], ok_only: bool = False,
-                  settle_events: bool = False) -> Window:
+def writes_during(
+    op: OperatorProcess,
+    audit: AuditLog,
+    admin: Kube,
+    namespace: str,
+    *changes: Callable[[], Any],
+    ok_only: bool = False,
+    settle_events: bool = False,
+) -> Window:
     """Make ``changes`` one after another and return the writes the operator made meanwhile,
     read from the API server's audit log.
 
@@ -321,40 +394,63 @@ def writes_during(op: OperatorProcess, audit: AuditLog, admin: Kube, namespace: 
     if settle_events:
         window.events = wait_events_settled(admin, namespace)
     end = audit.sync(admin)
-    window.writes = select(audit.requests(start, end), user=op.impl.user, namespace=namespace,
-                           writes_only=True, ok_only=ok_only)
+    window.writes = select(
+        audit.requests(start, end),
+        user=op.impl.user,
+        namespace=namespace,
+        writes_only=True,
+        ok_only=ok_only,
+    )
     return window
 
 
-def refused_requests(audit: AuditLog, start: int, user: str, namespace: str,
-                     resources: tuple[str, ...] | None = None) -> list[str]:
+def refused_requests(
+    audit: AuditLog, start: int, user: str, namespace: str, resources: tuple[str, ...] | None = None
+) -> list[str]:
     """The operator's requests answered 403 since audit offset ``start``, as ``<refusal>
     (<request>)`` (``harness.audit.Request.refusal``: a right RBAC or admission refused, not
     a ResourceQuota's budget): those of ``user`` in ``namespace`` or at cluster scope, of
     ``resources`` if given, but not the harness's own (the same user runs in other namespaces
     at the same time, under other roles)."""
-    return sorted({f"{r.refusal} ({r.describe()})"
-                   for r in select(audit.requests(start), user=user, resources=resources)
-                   if r.refusal and not r.by_harness and r.namespace in (namespace, "")})
+    return sorted(
+        {
+            f"{r.refusal} ({r.describe()})"
+            for r in select(audit.requests(start), user=user, resources=resources)
+            if r.refusal and not r.by_harness and r.namespace in (namespace, "")
+        }
+    )
 
 
-def wait_unrefused(fetch: Callable[[], T | None], predicate: Callable[[T], bool],
-                   timeout: float, what: str, *, audit: AuditLog, start: int, user: str,
-                   namespace: str, resources: tuple[str, ...] | None = None) -> T:
+def wait_unrefused(
+    fetch: Callable[[], T | None],
+    predicate: Callable[[T], bool],
+    timeout: float,
+    what: str,
+    *,
+    audit: AuditLog,
+    start: int,
+    user: str,
+    namespace: str,
+    resources: tuple[str, ...] | None = None,
+) -> T:
     """``wait_for(fetch, predicate, timeout, what)``, but fail at once, with AssertionError
     naming the 403s, as soon as the audit log shows a request of the operator's refused since
     offset ``start`` (``refused_requests``, of ``resources`` if given): a missing right never
     heals by waiting, so waiting out ``timeout`` seconds would only hide the cause."""
+
     def checked() -> T | None:
         got = refused_requests(audit, start, user, namespace, resources)
         if got:
-            raise AssertionError(f"the operator needed rights it was not given: its requests "
-                                 f"were refused with 403 Forbidden while waiting for {what}: "
-                                 f"{got}")
+            raise AssertionError(
+                f"the operator needed rights it was not given: its requests "
+                f"were refused with 403 Forbidden while waiting for {what}: "
+                f"{got}"
+            )
         return fetch()
 
-    return wait_for(checked, predicate, timeout, f"{what} (no request of {user} refused)",
-                    interval=0.2)
+    return wait_for(
+        checked, predicate, timeout, f"{what} (no request of {user} refused)", interval=0.2
+    )
 
 
 def expected_deployment_fields(msvc: dict[str, Any]) -> dict[str, Any]:
@@ -367,7 +463,11 @@ def expected_deployment_fields(msvc: dict[str, Any]) -> dict[str, Any]:
         "spec.template.metadata.labels": labels(name),
         "container.name": "server",
         "container.image": spec["image"],
-        "container.args": [f"--model={spec['model']}", f"--port={spec['port']}", *spec.get("args", [])],
+        "container.args": [
+            f"--model={spec['model']}",
+            f"--port={spec['port']}",
+            *spec.get("args", []),
+        ],
         "container.ports": [{"name": "http", "containerPort": spec["port"], "protocol": "TCP"}],
     }
 
@@ -376,18 +476,25 @@ def actual_deployment_fields(dep: dict[str, Any]) -> dict[str, Any]:
     containers = dep["spec"]["template"]["spec"]["containers"]
     server: dict[str, Any] = next((c for c in containers if c.get("name") == "server"), {})
     return {
-        "metadata.labels": {k: v for k, v in (dep["metadata"].get("labels") or {}).items()
-                            if k in labels(dep["metadata"]["name"])},
+        "metadata.labels": {
+            k: v
+            for k, v in (dep["metadata"].get("labels") or {}).items()
+            if k in labels(dep["metadata"]["name"])
+        },
         "spec.replicas": dep["spec"].get("replicas"),
         "spec.selector": dep["spec"].get("selector"),
         "spec.template.metadata.labels": {
-            k: v for k, v in (dep["spec"]["template"]["metadata"].get("labels") or {}).items()
-            if k in labels(dep["metadata"]["name"])},
+            k: v
+            for k, v in (dep["spec"]["template"]["metadata"].get("labels") or {}).items()
+            if k in labels(dep["metadata"]["name"])
+        },
         "container.name": server.get("name"),
         "container.image": server.get("image"),
         "container.args": server.get("args"),
-        "container.ports": [{k: p.get(k) for k in ("name", "containerPort", "protocol")}
-                            for p in server.get("ports") or []],
+        "container.ports": [
+            {k: p.get(k) for k in ("name", "containerPort", "protocol")}
+            for p in server.get("ports") or []
+        ],
     }
 
 
@@ -397,27 +504,34 @@ def expected_service_fields(msvc: dict[str, Any]) -> dict[str, Any]:
         "metadata.labels": labels(name),
         "spec.type": "ClusterIP",
         "spec.selector": {SELECTOR_LABEL: name},
-        "spec.ports": [{"name": "http", "port": spec["port"], "targetPort": "http",
-                        "protocol": "TCP"}],
+        "spec.ports": [
+            {"name": "http", "port": spec["port"], "targetPort": "http", "protocol": "TCP"}
+        ],
     }
 
 
 def actual_service_fields(svc: dict[str, Any]) -> dict[str, Any]:
     name = svc["metadata"]["name"]
     return {
-        "metadata.labels": {k: v for k, v in (svc["metadata"].get("labels") or {}).items()
-                            if k in labels(name)},
+        "metadata.labels": {
+            k: v for k, v in (svc["metadata"].get("labels") or {}).items() if k in labels(name)
+        },
         "spec.type": svc["spec"].get("type"),
         "spec.selector": svc["spec"].get("selector"),
-        "spec.ports": [{k: p.get(k) for k in ("name", "port", "targetPort", "protocol")}
-                       for p in svc["spec"].get("ports") or []],
+        "spec.ports": [
+            {k: p.get(k) for k in ("name", "port", "targetPort", "protocol")}
+            for p in svc["spec"].get("ports") or []
+        ],
     }
 
 
 def diff_fields(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     """Lines ``path: expected X, got Y`` for each field that differs."""
-    return [f"{k}: expected {expected[k]!r}, got {actual.get(k)!r}"
-            for k in expected if expected[k] != actual.get(k)]
+    return [
+        f"{k}: expected {expected[k]!r}, got {actual.get(k)!r}"
+        for k in expected
+        if expected[k] != actual.get(k)
+    ]
 
 
 # --------------------------------------------------------------------------- Events
@@ -426,10 +540,16 @@ EVENT_COMPONENT = "modelservice-controller"
 
 #: Every Event reason in the contract, with its type.
 EVENT_REASONS = {
-    "CreatedDeployment": "Normal", "UpdatedDeployment": "Normal", "DeletedDeployment": "Normal",
-    "CreatedService": "Normal", "UpdatedService": "Normal", "DeletedService": "Normal",
+    "CreatedDeployment": "Normal",
+    "UpdatedDeployment": "Normal",
+    "DeletedDeployment": "Normal",
+    "CreatedService": "Normal",
+    "UpdatedService": "Normal",
+    "DeletedService": "Normal",
     "RemovedFinalizer": "Normal",
-    "ChildConflict": "Warning", "FailedCreate": "Warning", "FailedUpdate": "Warning",
+    "ChildConflict": "Warning",
+    "FailedCreate": "Warning",
+    "FailedUpdate": "Warning",
     "FailedDelete": "Warning",
 }
 
@@ -443,20 +563,27 @@ def event_component(event: dict[str, Any]) -> str:
 def operator_events(admin: Kube, namespace: str, uid: str | None = None) -> list[dict[str, Any]]:
     """The core/v1 Events in ``namespace`` reported by the operator's component, about the
     object with ``uid`` if given, oldest first."""
-    found = [e for e in admin.list("events", namespace) if event_component(e) == EVENT_COMPONENT
-             and (uid is None or (e.get("involvedObject") or {}).get("uid") == uid)]
+    found = [
+        e
+        for e in admin.list("events", namespace)
+        if event_component(e) == EVENT_COMPONENT
+        and (uid is None or (e.get("involvedObject") or {}).get("uid") == uid)
+    ]
     return sorted(found, key=lambda e: (e.get("firstTimestamp") or "", e["metadata"]["name"]))
 
 
 def describe_event(event: dict[str, Any]) -> str:
     """One line as ``kubectl describe`` shows it: ``Warning ChildConflict (x3) msvc/web: msg``."""
     ref = event.get("involvedObject") or {}
-    return (f"{event.get('type')} {event.get('reason')} (x{event.get('count') or 1}) "
-            f"{ref.get('kind')}/{ref.get('name')}: {event.get('message')}")
+    return (
+        f"{event.get('type')} {event.get('reason')} (x{event.get('count') or 1}) "
+        f"{ref.get('kind')}/{ref.get('name')}: {event.get('message')}"
+    )
 
 
-def wait_events_settled(admin: Kube, namespace: str, quiet: float = QUIET_PERIOD,
-                        timeout: float = SETTLE_TIMEOUT) -> list[dict[str, Any]]:
+def wait_events_settled(
+    admin: Kube, namespace: str, quiet: float = QUIET_PERIOD, timeout: float = SETTLE_TIMEOUT
+) -> list[dict[str, Any]]:
     """Wait until the Events in ``namespace`` (names and counts) have not changed for ``quiet``
     seconds, and return them. Event writes are asynchronous: an operator's recorder sends them
     shortly after the reconcile that caused them."""
@@ -466,6 +593,7 @@ def wait_events_settled(admin: Kube, namespace: str, quiet: float = QUIET_PERIOD
         items[:] = admin.list("events", namespace)
         return sorted((e["metadata"]["name"], int(e.get("count") or 1)) for e in items)
 
-    wait_still(names_and_counts, quiet, timeout, f"Events in {namespace} to stop changing",
-               interval=0.2)
+    wait_still(
+        names_and_counts, quiet, timeout, f"Events in {namespace} to stop changing", interval=0.2
+    )
     return items

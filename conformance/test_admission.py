@@ -37,8 +37,12 @@ REFUSED: list[tuple[str, str, dict[str, Any], str]] = [
     ("model-missing", "web", {"model": None}, "spec.model"),
     ("args-not-a-list", "web", {"args": "--fast"}, "spec.args"),
     ("args-not-strings", "web", {"args": [1, 2]}, "spec.args[0]"),
-    ("resources-bad-quantity", "web", {"resources": {"limits": {"cpu": "lots"}}},
-     "spec.resources.limits.cpu"),
+    (
+        "resources-bad-quantity",
+        "web",
+        {"resources": {"limits": {"cpu": "lots"}}},
+        "spec.resources.limits.cpu",
+    ),
     ("name-starts-with-digit", "1web", {}, "metadata.name"),
     ("name-64-characters", "w" * 64, {}, "metadata.name"),
     ("name-with-dot", "web.v1", {}, "metadata.name"),
@@ -89,8 +93,14 @@ def unexplained_errors(log: str, failed: list[Request]) -> list[str]:
 
 
 @pytest.mark.check("invalid-rejected")
-def test_invalid_rejected(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
-                          evidence: Evidence, impl: Implementation) -> None:
+def test_invalid_rejected(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """Specs that cannot work are refused by the API server, with the field's path in the
     message, and the operator never sees them; unknown fields are pruned.
 
@@ -137,8 +147,11 @@ def test_invalid_rejected(admin: Kube, namespace: str, operators: OperatorPool, 
     wait_converged(admin, namespace, "web")
     wait_settled(op)
     end = audit.sync(admin)
-    failed = [r for r in select(audit.requests(start, end), user=impl.user, namespace=namespace)
-              if r.code >= 400]
+    failed = [
+        r
+        for r in select(audit.requests(start, end), user=impl.user, namespace=namespace)
+        if r.code >= 400
+    ]
     # A 409 is optimistic concurrency at work (a cache that lags the operator's own writes),
     # not an error about the input; anything else is.
     errors = unexplained_errors(op.log_text(), failed)

@@ -47,8 +47,15 @@ from harness.tiers import Tier
 
 
 @pytest.mark.check("create-converges")
-def test_create_converges(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
-                          evidence: Evidence, impl: Implementation, tier: Tier) -> None:
+def test_create_converges(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
     """A new ModelService converges to exactly the children and status the contract describes.
 
     The Deployment and Service carry the desired fields and a controller ownerReference
@@ -59,9 +66,15 @@ def test_create_converges(admin: Kube, namespace: str, operators: OperatorPool, 
     describes the spec the user last wrote, not an older one.
     """
     operators.start()
-    create_modelservice(admin, namespace, "web", replicas=3, port=9000,
-                        args=["--dtype=bf16"],
-                        resources={"limits": {"cpu": "2", "memory": "1Gi"}})
+    create_modelservice(
+        admin,
+        namespace,
+        "web",
+        replicas=3,
+        port=9000,
+        args=["--dtype=bf16"],
+        resources={"limits": {"cpu": "2", "memory": "1Gi"}},
+    )
     msvc = wait_converged(admin, namespace, "web")
     # Where Pods become Ready (sim) the counts move until the rollout is over: judge them then.
     msvc = wait_rolled_out(admin, namespace, "web", tier) or msvc
@@ -76,13 +89,21 @@ def test_create_converges(admin: Kube, namespace: str, operators: OperatorPool, 
     problems += diff_fields(expected_service_fields(msvc), actual_service_fields(svc))
     server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
     if server.get("resources", {}).get("limits") != {"cpu": "2", "memory": "1Gi"}:
-        problems.append(f"container.resources.limits: expected cpu 2, memory 1Gi, got "
-                        f"{server.get('resources')!r}")
+        problems.append(
+            f"container.resources.limits: expected cpu 2, memory 1Gi, got "
+            f"{server.get('resources')!r}"
+        )
     for kind, child in (("Deployment", dep), ("Service", svc)):
         ref = controller_ref(child)
         evidence.record(f"{kind.lower()}_controller_ref", ref)
-        want = {"apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService", "name": "web",
-                "uid": uid, "controller": True, "blockOwnerDeletion": True}
+        want = {
+            "apiVersion": "modeldock.io/v1alpha1",
+            "kind": "ModelService",
+            "name": "web",
+            "uid": uid,
+            "controller": True,
+            "blockOwnerDeletion": True,
+        }
         if ref != want:
             problems.append(f"{kind} controller ownerReference: expected {want}, got {ref}")
     finalizers = msvc["metadata"].get("finalizers") or []
@@ -92,51 +113,88 @@ def test_create_converges(admin: Kube, namespace: str, operators: OperatorPool, 
     status = msvc["status"]
     evidence.record("generation", msvc["metadata"]["generation"])
     evidence.record("observedGeneration", status.get("observedGeneration"))
-    want_status = {"selector": "modeldock.io/modelservice=web",
-                   "url": f"http://web.{namespace}.svc:9000", "replicas": counted,
-                   "readyReplicas": counted, "availableReplicas": counted}
+    want_status = {
+        "selector": "modeldock.io/modelservice=web",
+        "url": f"http://web.{namespace}.svc:9000",
+        "replicas": counted,
+        "readyReplicas": counted,
+        "availableReplicas": counted,
+    }
     for key, value in want_status.items():
         if status.get(key) != value:
             problems.append(f"status.{key}: expected {value!r}, got {status.get(key)!r}")
     # What the user asked for, not the stored spec (the API server's echo of its own create
     # proves nothing about the operator): 3 replicas.
     if dep["spec"].get("replicas") != 3:
-        problems.append(f"spec.replicas: the user asked for 3, the Deployment has "
-                        f"{dep['spec'].get('replicas')!r}")
+        problems.append(
+            f"spec.replicas: the user asked for 3, the Deployment has "
+            f"{dep['spec'].get('replicas')!r}"
+        )
     assert not problems, "children or status differ from the contract:\n  " + "\n  ".join(problems)
 
     writes = select(audit.requests(), user=impl.user, namespace=namespace, writes_only=True)
     evidence.record("operator_requests", summarize(writes))
     ok_writes = [r for r in writes if r.ok]
     ok_targets = [(r.verb, r.target) for r in ok_writes]
-    for needed in [("update", "modelservices"), ("create", "deployments"),
-                   ("create", "services"), ("update", "modelservices/status")]:
-        assert needed in ok_targets, f"expected a successful {needed} by {impl.user}; saw {ok_targets}"
+    for needed in [
+        ("update", "modelservices"),
+        ("create", "deployments"),
+        ("create", "services"),
+        ("update", "modelservices/status"),
+    ]:
+        assert needed in ok_targets, (
+            f"expected a successful {needed} by {impl.user}; saw {ok_targets}"
+        )
     # The finalizer is in place before any child exists: the operator's first successful
     # write of the ModelService itself (the finalizer; nothing else of it is the operator's
     # to change) completes before its first child create, in the API server's own order.
     order = [r.describe() for r in ok_writes]
     finalizer_at = finalizer_write_index(ok_writes)
-    child_at = next((i for i, r in enumerate(ok_writes)
-                     if r.verb == "create" and r.resource in ("deployments", "services")), None)
-    evidence.record("finalizer_before_children",
-                    {"finalizer_write": finalizer_at, "first_child_create": child_at,
-                     "successful_writes": order})
+    child_at = next(
+        (
+            i
+            for i, r in enumerate(ok_writes)
+            if r.verb == "create" and r.resource in ("deployments", "services")
+        ),
+        None,
+    )
+    evidence.record(
+        "finalizer_before_children",
+        {
+            "finalizer_write": finalizer_at,
+            "first_child_create": child_at,
+            "successful_writes": order,
+        },
+    )
     assert finalizer_at is not None and child_at is not None and finalizer_at < child_at, (
         f"the finalizer must be in place before any child exists: the operator's successful "
-        f"writes, in order, were {order}")
+        f"writes, in order, were {order}"
+    )
 
 
 def finalizer_write_index(writes: Iterable[Request]) -> int | None:
     """Index of the first successful update (or patch) of a ModelService itself (not its
     status) in ``writes``: the operator's finalizer write."""
-    return next((i for i, r in enumerate(writes) if r.ok and r.verb in ("update", "patch")
-                 and r.target == "modelservices"), None)
+    return next(
+        (
+            i
+            for i, r in enumerate(writes)
+            if r.ok and r.verb in ("update", "patch") and r.target == "modelservices"
+        ),
+        None,
+    )
 
 
 @pytest.mark.check("noop-stable")
-def test_noop_stable(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
-                     evidence: Evidence, impl: Implementation, tier: Tier) -> None:
+def test_noop_stable(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
     """Reconciles with nothing to change write nothing.
 
     A level-triggered controller reconciles often: after a restart it re-lists and reconciles
@@ -164,18 +222,30 @@ def test_noop_stable(admin: Kube, namespace: str, operators: OperatorPool, audit
         op.start()
 
     window = writes_during(
-        op, audit, admin, namespace,
+        op,
+        audit,
+        admin,
+        namespace,
         restart,
         # 2. An unrelated annotation on the ModelService: an update event, nothing to do.
-        lambda: admin.patch("modelservices", namespace, "web",
-                            {"metadata": {"annotations": {"example.com/note": "x"}}}),
+        lambda: admin.patch(
+            "modelservices",
+            namespace,
+            "web",
+            {"metadata": {"annotations": {"example.com/note": "x"}}},
+        ),
         # 3. An unrelated annotation on the Deployment: a child event mapped to the parent (a
         # label where a deployment controller runs: there an annotation bumps the generation,
         # a rollout).
-        lambda: admin.patch("deployments", namespace, "web",
-                            {"metadata": {unrelated_metadata(tier): {"example.com/note": "y"}}}),
+        lambda: admin.patch(
+            "deployments",
+            namespace,
+            "web",
+            {"metadata": {unrelated_metadata(tier): {"example.com/note": "y"}}},
+        ),
         # ... and any Event a reconcile of the window recorded, in the window.
-        settle_events=True)
+        settle_events=True,
+    )
     after_restart, _after_msvc_note, total = window.reconciles
     assert after_restart >= 1, "the restarted operator never reconciled the existing ModelService"
     evidence.record("reconciles_after_restart", after_restart)
@@ -196,7 +266,8 @@ def test_noop_stable(admin: Kube, namespace: str, operators: OperatorPool, audit
     assert successful == [], f"operator {impl.user} wrote while nothing changed: {successful}"
     assert events_after == events_before, (
         f"Events recorded while nothing changed (Event writes are writes): {events_before} -> "
-        f"{events_after}")
+        f"{events_after}"
+    )
     assert dep_after == dep_rv, f"Deployment resourceVersion moved {dep_rv} -> {dep_after}"
     assert svc_after == svc_rv, f"Service resourceVersion moved {svc_rv} -> {svc_after}"
 
@@ -208,8 +279,9 @@ def _event_counts(events: list[dict[str, Any]]) -> dict[str, int]:
 
 @pytest.mark.needs("no-kubelet")
 @pytest.mark.check("progressing-without-kubelet")
-def test_progressing_without_kubelet(admin: Kube, namespace: str, operators: OperatorPool,
-                                     evidence: Evidence) -> None:
+def test_progressing_without_kubelet(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
     """Without a kubelet no pod ever becomes available: status must say Progressing, not Ready,
     and a condition's lastTransitionTime must not move while its status does not change.
 
@@ -228,11 +300,16 @@ def test_progressing_without_kubelet(admin: Kube, namespace: str, operators: Ope
     ready, progressing = condition(msvc, "Ready"), condition(msvc, "Progressing")
     evidence.record("conditions_first", [ready, progressing])
     assert ready and ready["status"] == "False" and ready["reason"] == "ReplicasUnavailable", ready
-    assert progressing and progressing["status"] == "True" \
-        and progressing["reason"] == "RolloutInProgress", progressing
+    assert (
+        progressing
+        and progressing["status"] == "True"
+        and progressing["reason"] == "RolloutInProgress"
+    ), progressing
 
     count = wait_settled(op)
-    admin.patch("modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/a": "1"}}})
+    admin.patch(
+        "modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/a": "1"}}}
+    )
     wait_reconciled_past(op, count)
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
     wait_observed(admin, namespace, "web", 2)
@@ -242,37 +319,48 @@ def test_progressing_without_kubelet(admin: Kube, namespace: str, operators: Ope
     evidence.record("conditions_after", [ready2, progressing2])
     assert ready2 and progressing2
     assert (ready2["status"], progressing2["status"]) == ("False", "True")
-    assert ready2["lastTransitionTime"] == ready["lastTransitionTime"], \
+    assert ready2["lastTransitionTime"] == ready["lastTransitionTime"], (
         f"Ready.lastTransitionTime moved without a status change: {ready} -> {ready2}"
-    assert progressing2["lastTransitionTime"] == progressing["lastTransitionTime"], \
+    )
+    assert progressing2["lastTransitionTime"] == progressing["lastTransitionTime"], (
         f"Progressing.lastTransitionTime moved without a status change: {progressing} -> {progressing2}"
-    assert ready2.get("observedGeneration") == 2 and progressing2.get("observedGeneration") == 2, \
+    )
+    assert ready2.get("observedGeneration") == 2 and progressing2.get("observedGeneration") == 2, (
         "conditions must carry the generation they describe"
+    )
 
     # The same instant, spelled by another client: fractional seconds and an offset.
     instant = datetime.datetime.fromisoformat(ready2["lastTransitionTime"].replace("Z", "+00:00"))
-    respelled = (instant.astimezone(datetime.timezone(datetime.timedelta(hours=1)))
-                 .isoformat(timespec="milliseconds"))
+    respelled = instant.astimezone(datetime.timezone(datetime.timedelta(hours=1))).isoformat(
+        timespec="milliseconds"
+    )
     msvc2["status"]["conditions"] = [
         {**c, "lastTransitionTime": respelled} if c["type"] == "Ready" else c
-        for c in msvc2["status"]["conditions"]]
+        for c in msvc2["status"]["conditions"]
+    ]
     stored = admin.update("modelservices", msvc2, subresource="status")
-    premise((condition(stored, "Ready") or {}).get("lastTransitionTime") == respelled,
-            f"the API server should store the time as written: {condition(stored, 'Ready')}")
+    premise(
+        (condition(stored, "Ready") or {}).get("lastTransitionTime") == respelled,
+        f"the API server should store the time as written: {condition(stored, 'Ready')}",
+    )
     count = wait_settled(op)
-    admin.patch("modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/b": "1"}}})
+    admin.patch(
+        "modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/b": "1"}}}
+    )
     wait_reconciled_past(op, count)
     wait_settled(op)
     ready3 = condition(get_present(admin, "modelservices", namespace, "web"), "Ready")
     evidence.record("ready_after_respelling", ready3)
     assert ready3 and ready3["lastTransitionTime"] == respelled, (
         f"Ready.lastTransitionTime was rewritten though its status did not change: written "
-        f"{respelled!r} by another client, now {ready3 and ready3['lastTransitionTime']!r}")
+        f"{respelled!r} by another client, now {ready3 and ready3['lastTransitionTime']!r}"
+    )
 
 
 @pytest.mark.check("stale-update-conflict")
-def test_stale_update_conflict(admin: Kube, namespace: str, operators: OperatorPool,
-                               evidence: Evidence) -> None:
+def test_stale_update_conflict(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
     """An update based on an old resourceVersion is refused with 409 Conflict, and a controller
     that knows only the object's key still converges to the newest spec.
 
@@ -295,25 +383,37 @@ def test_stale_update_conflict(admin: Kube, namespace: str, operators: OperatorP
     fresh = get_present(admin, "modelservices", namespace, "web")
     fresh["spec"]["replicas"] = 2
     updated = admin.update("modelservices", fresh)
-    evidence.premise("resourceVersions", {"stale": stale["metadata"]["resourceVersion"],
-                                          "fresh": updated["metadata"]["resourceVersion"]})
+    evidence.premise(
+        "resourceVersions",
+        {
+            "stale": stale["metadata"]["resourceVersion"],
+            "fresh": updated["metadata"]["resourceVersion"],
+        },
+    )
     stale["spec"]["replicas"] = 5
     status = status_of(lambda: admin.update("modelservices", stale))
     evidence.premise("stale_update_status", status)
-    premise(status == 409, f"the API server must refuse an update based on an old "
-                           f"resourceVersion with 409 Conflict; it answered {status}")
+    premise(
+        status == 409,
+        f"the API server must refuse an update based on an old "
+        f"resourceVersion with 409 Conflict; it answered {status}",
+    )
 
     operators.start()
-    dep = wait_for(lambda: admin.get("deployments", namespace, "web"),
-                   lambda d: d["spec"].get("replicas") == 2, CONVERGE_TIMEOUT,
-                   "Deployment replicas to converge to 2")
+    dep = wait_for(
+        lambda: admin.get("deployments", namespace, "web"),
+        lambda d: d["spec"].get("replicas") == 2,
+        CONVERGE_TIMEOUT,
+        "Deployment replicas to converge to 2",
+    )
     evidence.record("deployment_replicas", dep["spec"]["replicas"])
     wait_converged(admin, namespace, "web")
 
 
 @pytest.mark.check("restart-reconverges")
-def test_restart_reconverges(admin: Kube, namespace: str, operators: OperatorPool,
-                             evidence: Evidence) -> None:
+def test_restart_reconverges(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
     """A controller killed between two writes finishes the job from the state of the world,
     not from a remembered intent.
 
@@ -328,11 +428,14 @@ def test_restart_reconverges(admin: Kube, namespace: str, operators: OperatorPoo
     create_modelservice(admin, namespace, "web", replicas=1)
     code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
-    assert code == CRASH_EXIT_CODE, f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
+    assert code == CRASH_EXIT_CODE, (
+        f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
+    )
     dep = admin.get("deployments", namespace, "web")
     assert dep is not None, "the Deployment should have been written before the crash point"
-    assert admin.get("services", namespace, "web") is None, \
+    assert admin.get("services", namespace, "web") is None, (
         "the Service must not exist yet: the crash point is before it"
+    )
     uid = dep["metadata"]["uid"]
     evidence.record("deployment_uid_before", uid)
 
@@ -343,17 +446,23 @@ def test_restart_reconverges(admin: Kube, namespace: str, operators: OperatorPoo
     svcs = admin.list("services", namespace)
     evidence.record("deployment_uid_after", [d["metadata"]["uid"] for d in deps])
     evidence.record("counts", {"deployments": len(deps), "services": len(svcs)})
-    assert len(deps) == 1 and deps[0]["metadata"]["uid"] == uid, \
+    assert len(deps) == 1 and deps[0]["metadata"]["uid"] == uid, (
         f"expected the same Deployment {uid}, found {[d['metadata']['uid'] for d in deps]}"
+    )
     assert deps[0]["spec"]["replicas"] == 2
     assert len(svcs) == 1
     assert msvc["status"]["observedGeneration"] == msvc["metadata"]["generation"]
 
 
 @pytest.mark.check("restart-reconverges", case="after-finalizer")
-def test_restart_after_finalizer(admin: Kube, namespace: str, operators: OperatorPool,
-                                 audit: AuditLog, evidence: Evidence,
-                                 impl: Implementation) -> None:
+def test_restart_after_finalizer(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """restart-reconverges[after-finalizer]: the operator is killed right after its finalizer
     write succeeded (crash point after-finalizer), before anything else.
 
@@ -367,17 +476,25 @@ def test_restart_after_finalizer(admin: Kube, namespace: str, operators: Operato
     create_modelservice(admin, namespace, "web", replicas=1)
     code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
-    assert code == CRASH_EXIT_CODE, f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
-    at_crash = {"finalizers": get_present(admin, "modelservices", namespace, "web")["metadata"]
-                .get("finalizers") or [],
-                "deployments": [d["metadata"]["name"] for d in admin.list("deployments", namespace)],
-                "services": [s["metadata"]["name"] for s in admin.list("services", namespace)]}
+    assert code == CRASH_EXIT_CODE, (
+        f"expected exit code {CRASH_EXIT_CODE} at the crash point, got {code}"
+    )
+    at_crash = {
+        "finalizers": get_present(admin, "modelservices", namespace, "web")["metadata"].get(
+            "finalizers"
+        )
+        or [],
+        "deployments": [d["metadata"]["name"] for d in admin.list("deployments", namespace)],
+        "services": [s["metadata"]["name"] for s in admin.list("services", namespace)],
+    }
     evidence.record("at_crash", at_crash)
-    assert FINALIZER in at_crash["finalizers"], \
+    assert FINALIZER in at_crash["finalizers"], (
         f"crash point after-finalizer reached, but the finalizer is not stored: {at_crash}"
+    )
     assert not at_crash["deployments"] and not at_crash["services"], (
         f"children exist at the after-finalizer crash point ({at_crash}): the finalizer must "
-        "be in place before any child is created")
+        "be in place before any child is created"
+    )
 
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
     start = audit.sync(admin)
@@ -385,19 +502,26 @@ def test_restart_after_finalizer(admin: Kube, namespace: str, operators: Operato
     msvc = wait_converged(admin, namespace, "web")
     wait_settled(op)
     end = audit.sync(admin)
-    writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                    writes_only=True, ok_only=True)
+    writes = select(
+        audit.requests(start, end),
+        user=impl.user,
+        namespace=namespace,
+        writes_only=True,
+        ok_only=True,
+    )
     evidence.record("writes_after_restart", [r.describe() for r in writes])
     deps = admin.list("deployments", namespace)
     svcs = admin.list("services", namespace)
     evidence.record("counts", {"deployments": len(deps), "services": len(svcs)})
-    assert len(deps) == 1 and deps[0]["spec"]["replicas"] == 2, \
+    assert len(deps) == 1 and deps[0]["spec"]["replicas"] == 2, (
         f"expected one Deployment with 2 replicas, found {[d['spec'] for d in deps]}"
+    )
     assert len(svcs) == 1, f"expected one Service, found {len(svcs)}"
     assert msvc["metadata"].get("finalizers") == [FINALIZER], msvc["metadata"].get("finalizers")
     assert finalizer_write_index(writes) is None, (
         "the finalizer was already stored, yet the restarted operator wrote the ModelService "
-        f"again: {[r.describe() for r in writes]}")
+        f"again: {[r.describe() for r in writes]}"
+    )
 
 
 #: Seconds the API proxy holds the operator's first write: time for the check to see it held
@@ -408,8 +532,13 @@ WRITE_HOLD_S = 3.0
 def _writes_of(stats: dict[str, Any], resource: str, name: str) -> list[dict[str, Any]]:
     """The API proxy's records of writes to one object (any subresource), in the order their
     answers came back."""
-    return [r for r in stats["recent"] if r["resource"] == resource and r["name"] == name
-            and r["verb"] in ("create", "update", "patch", "delete")]
+    return [
+        r
+        for r in stats["recent"]
+        if r["resource"] == resource
+        and r["name"] == name
+        and r["verb"] in ("create", "update", "patch", "delete")
+    ]
 
 
 def _rv(record: dict[str, Any]) -> int | None:
@@ -421,9 +550,15 @@ def _rv(record: dict[str, Any]) -> int | None:
 
 
 @pytest.mark.check("stale-update-conflict", case="operator-409")
-def test_operator_conflict_is_recomputed(admin: Kube, namespace: str, operators: OperatorPool,
-                                         control_plane: ControlPlane, tmp_path: Path,
-                                         evidence: Evidence, impl: Implementation) -> None:
+def test_operator_conflict_is_recomputed(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    control_plane: ControlPlane,
+    tmp_path: Path,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """stale-update-conflict[operator-409]: the operator's own write is made stale on purpose,
     so the API server refuses it with 409, and the operator must recompute from a fresh read
     rather than resend the rejected object.
@@ -444,69 +579,117 @@ def test_operator_conflict_is_recomputed(admin: Kube, namespace: str, operators:
         wait_settled(op)
         proxy.delay_writes(WRITE_HOLD_S, count=1)
         create_modelservice(admin, namespace, "web", replicas=1)
-        first = proxy.wait_stats(lambda s: s["writes_holding"] == 1, REACT_TIMEOUT,
-                                 "the operator's first write (held by the API proxy)")
+        first = proxy.wait_stats(
+            lambda s: s["writes_holding"] == 1,
+            REACT_TIMEOUT,
+            "the operator's first write (held by the API proxy)",
+        )
         premise(first["writes_held"] == 1, "the proxy should hold exactly one write")
-        changed = admin.patch("modelservices", namespace, "web",
-                              {"metadata": {"annotations": {"example.com/changed": "meanwhile"}}})
+        changed = admin.patch(
+            "modelservices",
+            namespace,
+            "web",
+            {"metadata": {"annotations": {"example.com/changed": "meanwhile"}}},
+        )
         changed_rv = int(changed["metadata"]["resourceVersion"])
         evidence.record("changed_at_resourceVersion", changed_rv)
-        stats = proxy.wait_stats(lambda s: any(r["held_ms"] > 0 for r in s["recent"]),
-                                 WRITE_HOLD_S + REACT_TIMEOUT,
-                                 "the held write to be answered",
-                                 premise=True)
+        stats = proxy.wait_stats(
+            lambda s: any(r["held_ms"] > 0 for r in s["recent"]),
+            WRITE_HOLD_S + REACT_TIMEOUT,
+            "the held write to be answered",
+            premise=True,
+        )
         held = next(r for r in stats["recent"] if r["held_ms"] > 0)
-        evidence.record("held_write", {k: held[k] for k in (
-            "verb", "resource", "subresource", "name", "resource_version", "code", "held_ms")})
-        premise(held["resource"] == "modelservices" and held["name"] == "web"
-                and held["code"] == 409 and bool(held["resource_version"]),
-                f"the operator's held first write should be a write of ModelService web refused "
-                f"with 409 (the object changed while it was held); it was {held}")
+        evidence.record(
+            "held_write",
+            {
+                k: held[k]
+                for k in (
+                    "verb",
+                    "resource",
+                    "subresource",
+                    "name",
+                    "resource_version",
+                    "code",
+                    "held_ms",
+                )
+            },
+        )
+        premise(
+            held["resource"] == "modelservices"
+            and held["name"] == "web"
+            and held["code"] == 409
+            and bool(held["resource_version"]),
+            f"the operator's held first write should be a write of ModelService web refused "
+            f"with 409 (the object changed while it was held); it was {held}",
+        )
         rejected = held["resource_version"]
 
         def after_held(s: dict[str, Any]) -> list[dict[str, Any]]:
             writes = _writes_of(s, "modelservices", "web")
             for i, w in enumerate(writes):
                 if w["held_ms"] > 0:
-                    return writes[i + 1:]
+                    return writes[i + 1 :]
             return []
 
-        stats = proxy.wait_stats(lambda s: bool(after_held(s)), REACT_TIMEOUT,
-                                 "the operator to write ModelService web again after the 409")
+        stats = proxy.wait_stats(
+            lambda s: bool(after_held(s)),
+            REACT_TIMEOUT,
+            "the operator to write ModelService web again after the 409",
+        )
         writes = _writes_of(stats, "modelservices", "web")
         nxt = after_held(stats)[0]
-        evidence.record("operator_writes", [
-            f"{w['verb']} {w['resource']}{'/' + w['subresource'] if w['subresource'] else ''} "
-            f"rv={w['resource_version'] or '-'} -> {w['code']}" for w in writes])
+        evidence.record(
+            "operator_writes",
+            [
+                f"{w['verb']} {w['resource']}{'/' + w['subresource'] if w['subresource'] else ''} "
+                f"rv={w['resource_version'] or '-'} -> {w['code']}"
+                for w in writes
+            ],
+        )
         resent = [w for w in writes if w["resource_version"] == rejected]
         assert len(resent) == 1, (
             f"the rejected object (resourceVersion {rejected}) was sent {len(resent)} times: "
-            f"after a 409 the operator must re-read and recompute, not resend it")
+            f"after a 409 the operator must re-read and recompute, not resend it"
+        )
         nxt_rv = _rv(nxt)
         assert nxt_rv is not None and nxt_rv >= changed_rv, (
             f"the operator's next write of ModelService web after the 409 ({nxt['verb']} "
             f"{nxt['subresource']}, resourceVersion {nxt['resource_version'] or 'none'}) must "
-            f"be based on a fresh read, one that saw the change at {changed_rv}")
+            f"be based on a fresh read, one that saw the change at {changed_rv}"
+        )
         msvc = wait_converged(admin, namespace, "web")
         writes = _writes_of(proxy.stats(), "modelservices", "web")
     evidence.record("conflicts", sum(w["code"] == 409 for w in writes))
-    assert sum(w["resource_version"] == rejected for w in writes) == 1, \
+    assert sum(w["resource_version"] == rejected for w in writes) == 1, (
         f"the rejected object (resourceVersion {rejected}) was resent later"
+    )
     assert msvc["metadata"].get("annotations", {}).get("example.com/changed") == "meanwhile"
 
 
 #: A condition another controller owns, as it would write it. The fractional seconds are
 #: legal (the CRD says format date-time) and would not survive a typed round trip through
 #: metav1.Time, so an operator that re-encodes conditions it does not own changes them.
-AUDITED = {"type": "Audited", "status": "True", "reason": "Checked",
-           "message": "reviewed by the audit controller", "observedGeneration": 1,
-           "lastTransitionTime": "2026-01-02T03:04:05.250Z"}
+AUDITED = {
+    "type": "Audited",
+    "status": "True",
+    "reason": "Checked",
+    "message": "reviewed by the audit controller",
+    "observedGeneration": 1,
+    "lastTransitionTime": "2026-01-02T03:04:05.250Z",
+}
 
 
 @pytest.mark.check("foreign-conditions-kept")
-def test_foreign_conditions_kept(admin: Kube, namespace: str, operators: OperatorPool,
-                                 audit: AuditLog, evidence: Evidence, impl: Implementation,
-                                 tier: Tier) -> None:
+def test_foreign_conditions_kept(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
     """The operator owns its own condition types (Ready, Progressing) and the status fields it
     computes, nothing else: a condition another controller added survives every status write,
     untouched, and its presence costs no write.
@@ -531,18 +714,28 @@ def test_foreign_conditions_kept(admin: Kube, namespace: str, operators: Operato
     # Another controller adds its condition through the status subresource.
     msvc["status"]["conditions"] = [*msvc["status"]["conditions"], AUDITED]
     window = writes_during(
-        op, audit, admin, namespace,
-        lambda: admin.update("modelservices", msvc, subresource="status"), ok_only=True)
+        op,
+        audit,
+        admin,
+        namespace,
+        lambda: admin.update("modelservices", msvc, subresource="status"),
+        ok_only=True,
+    )
     stored = window.results[0]
-    premise(condition(stored, "Audited") == AUDITED, f"the API server changed it: {stored['status']}")
+    premise(
+        condition(stored, "Audited") == AUDITED, f"the API server changed it: {stored['status']}"
+    )
     noop = window.described()
     evidence.record("writes_after_foreign_condition", noop)
     after_noop = get_present(admin, "modelservices", namespace, "web")
-    evidence.record("conditions_after_foreign_condition",
-                    [c["type"] for c in after_noop["status"]["conditions"]])
+    evidence.record(
+        "conditions_after_foreign_condition",
+        [c["type"] for c in after_noop["status"]["conditions"]],
+    )
     assert condition(after_noop, "Audited") == AUDITED, (
         "the operator removed or rewrote a condition it does not own: "
-        f"{after_noop['status']['conditions']}")
+        f"{after_noop['status']['conditions']}"
+    )
     assert noop == [], f"a foreign condition made the operator write: {noop}"
 
     # A spec change: the operator writes its status, and must leave Audited as it is.
@@ -553,7 +746,8 @@ def test_foreign_conditions_kept(admin: Kube, namespace: str, operators: Operato
     evidence.record("conditions_after_spec_change", msvc2["status"]["conditions"])
     assert condition(msvc2, "Audited") == AUDITED, (
         "the operator's status write removed or rewrote a condition it does not own: "
-        f"{msvc2['status']['conditions']}")
+        f"{msvc2['status']['conditions']}"
+    )
     for ctype in ("Ready", "Progressing"):
         own = condition(msvc2, ctype)
         assert own and own.get("observedGeneration") == 2, f"{ctype} not updated: {own}"

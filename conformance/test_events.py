@@ -33,8 +33,14 @@ REPEATS = 3
 
 
 @pytest.mark.check("events-recorded")
-def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
-                         evidence: Evidence, impl: Implementation) -> None:
+def test_events_recorded(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """Every change the operator makes, and every problem it meets, is recorded as an Event on
     the ModelService, the same in every implementation; a repeated problem is one Event whose
     count grows, not a new Event each time.
@@ -56,18 +62,29 @@ def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, a
     web = create_modelservice(admin, namespace, "web")
     clash = create_modelservice(admin, namespace, "clash")
     wait_converged(admin, namespace, "web")
-    wait_for(lambda: admin.get("modelservices", namespace, "clash"),
-             lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
-             CONVERGE_TIMEOUT,
-             "ModelService clash to report ChildConflict")
+    wait_for(
+        lambda: admin.get("modelservices", namespace, "clash"),
+        lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
+        CONVERGE_TIMEOUT,
+        "ModelService clash to report ChildConflict",
+    )
 
     # A namespace quota of zero Deployments: every create of the next one is refused (403).
     # Without kube-controller-manager nobody computes the quota's status, so admin sets it.
-    quota = admin.create("resourcequotas", namespace, {
-        "apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "no-deployments"},
-        "spec": {"hard": {"count/deployments.apps": "0"}}})
-    quota["status"] = {"hard": {"count/deployments.apps": "0"},
-                       "used": {"count/deployments.apps": "0"}}
+    quota = admin.create(
+        "resourcequotas",
+        namespace,
+        {
+            "apiVersion": "v1",
+            "kind": "ResourceQuota",
+            "metadata": {"name": "no-deployments"},
+            "spec": {"hard": {"count/deployments.apps": "0"}},
+        },
+    )
+    quota["status"] = {
+        "hard": {"count/deployments.apps": "0"},
+        "used": {"count/deployments.apps": "0"},
+    }
     admin.update("resourcequotas", quota, subresource="status")
     # The API server's quota informer sees the status within moments.
     answers: list[int] = []
@@ -77,9 +94,13 @@ def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, a
         return answers[-1]
 
     try:
-        wait_for(dry_run_create, lambda code: code == 403, APISERVER_SYNC_TIMEOUT,
-                 "with the quota in force, a dry-run create of a Deployment to be refused (403)",
-                 premise=True)
+        wait_for(
+            dry_run_create,
+            lambda code: code == 403,
+            APISERVER_SYNC_TIMEOUT,
+            "with the quota in force, a dry-run create of a Deployment to be refused (403)",
+            premise=True,
+        )
     finally:
         evidence.premise("quota_refuses_deployment_create", answers[-1] if answers else None)
     blocked = create_modelservice(admin, namespace, "blocked")
@@ -87,8 +108,10 @@ def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, a
     admin.delete("modelservices", namespace, "web")
     wait_gone(admin, "modelservices", namespace, "web", what="ModelService web to be deleted")
 
-    uids = {name: m["metadata"]["uid"] for name, m in
-            (("web", web), ("clash", clash), ("blocked", blocked))}
+    uids = {
+        name: m["metadata"]["uid"]
+        for name, m in (("web", web), ("clash", clash), ("blocked", blocked))
+    }
     want_web = [
         ("Normal", "CreatedDeployment", 'Created Deployment "web"'),
         ("Normal", "CreatedService", 'Created Service "web"'),
@@ -96,15 +119,26 @@ def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, a
         ("Normal", "DeletedService", 'Deleted Service "web"'),
         ("Normal", "RemovedFinalizer", f'Removed finalizer "{FINALIZER}"'),
     ]
-    conflict = ("Warning", "ChildConflict",
-                'Deployment "clash" exists and is not controlled by this ModelService')
+    conflict = (
+        "Warning",
+        "ChildConflict",
+        'Deployment "clash" exists and is not controlled by this ModelService',
+    )
     failed_prefix = 'Failed to create Deployment "blocked": '
 
     def seen_so_far() -> dict[str, list[tuple[str, str, str, int]]]:
-        return {name: [(e.get("type", ""), e.get("reason", ""), e.get("message", ""),
-                        int(e.get("count") or 1))
-                       for e in operator_events(admin, namespace, uid)]
-                for name, uid in uids.items()}
+        return {
+            name: [
+                (
+                    e.get("type", ""),
+                    e.get("reason", ""),
+                    e.get("message", ""),
+                    int(e.get("count") or 1),
+                )
+                for e in operator_events(admin, namespace, uid)
+            ]
+            for name, uid in uids.items()
+        }
 
     def occurrences(events: list[tuple[str, str, str, int]], reason: str) -> int:
         """How often an Event of this reason was recorded: its counts, over all its objects."""
@@ -112,50 +146,72 @@ def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, a
 
     def all_there(found: dict[str, list[tuple[str, str, str, int]]]) -> bool:
         have = {(t, r, m) for t, r, m, _ in found["web"]}
-        return (set(want_web) <= have
-                and occurrences(found["clash"], "ChildConflict") >= REPEATS - 1
-                and occurrences(found["blocked"], "FailedCreate") >= REPEATS)
+        return (
+            set(want_web) <= have
+            and occurrences(found["clash"], "ChildConflict") >= REPEATS - 1
+            and occurrences(found["blocked"], "FailedCreate") >= REPEATS
+        )
 
     try:
         # An Event write refused (403: the Role lacks create or patch on events) is dropped by
         # the recorder and never retried: fail at the first one rather than wait out the bound.
-        wait_unrefused(seen_so_far, all_there, EVENT_TIMEOUT,
-                       "the Events of web's create and delete, clash's repeated ChildConflict "
-                       "and blocked's repeated FailedCreate (type, reason, message, count)",
-                       audit=audit, start=start, user=impl.user, namespace=namespace,
-                       resources=("events",))
+        wait_unrefused(
+            seen_so_far,
+            all_there,
+            EVENT_TIMEOUT,
+            "the Events of web's create and delete, clash's repeated ChildConflict "
+            "and blocked's repeated FailedCreate (type, reason, message, count)",
+            audit=audit,
+            start=start,
+            user=impl.user,
+            namespace=namespace,
+            resources=("events",),
+        )
     finally:
         seen = wait_events_settled(admin, namespace)
-        evidence.record("events", {name: [describe_event(e) for e in
-                                          operator_events(admin, namespace, uid)]
-                                   for name, uid in uids.items()})
+        evidence.record(
+            "events",
+            {
+                name: [describe_event(e) for e in operator_events(admin, namespace, uid)]
+                for name, uid in uids.items()
+            },
+        )
     end = audit.sync(admin)
 
     problems: list[str] = []
     ours = operator_events(admin, namespace)
     evidence.record("event_objects", len(ours))
     if not ours:
-        problems.append(f"no Event reported by {EVENT_COMPONENT!r} in the namespace; Events "
-                        f"seen: {[describe_event(e) for e in seen]}")
+        problems.append(
+            f"no Event reported by {EVENT_COMPONENT!r} in the namespace; Events "
+            f"seen: {[describe_event(e) for e in seen]}"
+        )
     # Each Event: about a ModelService of this check, a reason of the contract with its type,
     # and the only Event object with that type, reason and message (repeats are counted).
     keys: dict[tuple[str, str, str, str], int] = {}
     for e in ours:
         ref = e.get("involvedObject") or {}
         line = describe_event(e)
-        if ref.get("uid") not in uids.values() or ref.get("kind") != "ModelService" \
-                or ref.get("apiVersion") != "modeldock.io/v1alpha1" \
-                or ref.get("namespace") != namespace:
-            problems.append(f"{line}: involvedObject must be one of this check's ModelServices "
-                            f"(kind, apiVersion, namespace, uid): {ref}")
+        if (
+            ref.get("uid") not in uids.values()
+            or ref.get("kind") != "ModelService"
+            or ref.get("apiVersion") != "modeldock.io/v1alpha1"
+            or ref.get("namespace") != namespace
+        ):
+            problems.append(
+                f"{line}: involvedObject must be one of this check's ModelServices "
+                f"(kind, apiVersion, namespace, uid): {ref}"
+            )
         if EVENT_REASONS.get(e.get("reason", "")) != e.get("type"):
             problems.append(f"{line}: not an Event of the contract (reason and type)")
         key = (ref.get("uid", ""), e.get("type", ""), e.get("reason", ""), e.get("message", ""))
         keys[key] = keys.get(key, 0) + 1
     for (uid, etype, reason, message), n in keys.items():
         if n > 1:
-            problems.append(f"{n} Event objects for one repeated Event ({etype} {reason} "
-                            f"{message!r} about {uid}): a repeat must count into the existing one")
+            problems.append(
+                f"{n} Event objects for one repeated Event ({etype} {reason} "
+                f"{message!r} about {uid}): a repeat must count into the existing one"
+            )
 
     web_events = operator_events(admin, namespace, uids["web"])
     have_web = {(e.get("type"), e.get("reason"), e.get("message")): e for e in web_events}
@@ -164,55 +220,89 @@ def test_events_recorded(admin: Kube, namespace: str, operators: OperatorPool, a
         if got is None:
             problems.append(f"missing on web: {want[0]} {want[1]} {want[2]!r}")
         elif int(got.get("count") or 1) != 1:
-            problems.append(f"{describe_event(got)}: recorded more than once, though it happened "
-                            "once (an Event on a reconcile that changed nothing?)")
+            problems.append(
+                f"{describe_event(got)}: recorded more than once, though it happened "
+                "once (an Event on a reconcile that changed nothing?)"
+            )
 
-    clash_events = [e for e in operator_events(admin, namespace, uids["clash"])
-                    if (e.get("type"), e.get("reason"), e.get("message")) == conflict]
+    clash_events = [
+        e
+        for e in operator_events(admin, namespace, uids["clash"])
+        if (e.get("type"), e.get("reason"), e.get("message")) == conflict
+    ]
     evidence.record("child_conflict_count", [int(e.get("count") or 1) for e in clash_events])
     if len(clash_events) != 1 or int(clash_events[0].get("count") or 1) < REPEATS - 1:
-        problems.append(f"clash: want one {conflict} Event counted at least {REPEATS - 1} "
-                        f"times; got {[describe_event(e) for e in clash_events]}")
+        problems.append(
+            f"clash: want one {conflict} Event counted at least {REPEATS - 1} "
+            f"times; got {[describe_event(e) for e in clash_events]}"
+        )
 
-    failed = [e for e in operator_events(admin, namespace, uids["blocked"])
-              if e.get("reason") == "FailedCreate"]
+    failed = [
+        e
+        for e in operator_events(admin, namespace, uids["blocked"])
+        if e.get("reason") == "FailedCreate"
+    ]
     refused_creates = [
-        r for r in select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                          writes_only=True)
-        if (r.verb, r.resource, r.name, r.code) == ("create", "deployments", "blocked", 403)]
+        r
+        for r in select(
+            audit.requests(start, end), user=impl.user, namespace=namespace, writes_only=True
+        )
+        if (r.verb, r.resource, r.name, r.code) == ("create", "deployments", "blocked", 403)
+    ]
     evidence.record("blocked_failed_creates", len(refused_creates))
-    evidence.record("blocked_failed_create_events",
-                    [{"count": e.get("count"), "message": e.get("message")} for e in failed])
+    evidence.record(
+        "blocked_failed_create_events",
+        [{"count": e.get("count"), "message": e.get("message")} for e in failed],
+    )
     if len(failed) != 1:
-        problems.append(f"blocked: {len(refused_creates)} refused creates must make one FailedCreate "
-                        f"Event whose count grows; got {len(failed)}: "
-                        f"{[describe_event(e) for e in failed]}")
+        problems.append(
+            f"blocked: {len(refused_creates)} refused creates must make one FailedCreate "
+            f"Event whose count grows; got {len(failed)}: "
+            f"{[describe_event(e) for e in failed]}"
+        )
     for e in failed[:1]:
         message = e.get("message", "")
-        if e.get("type") != "Warning" or not message.startswith(failed_prefix) \
-                or 'deployments.apps "blocked" is forbidden: exceeded quota' not in message:
-            problems.append(f"blocked: want Warning FailedCreate '{failed_prefix}<the API "
-                            f"server's error>'; got {describe_event(e)}")
+        if (
+            e.get("type") != "Warning"
+            or not message.startswith(failed_prefix)
+            or 'deployments.apps "blocked" is forbidden: exceeded quota' not in message
+        ):
+            problems.append(
+                f"blocked: want Warning FailedCreate '{failed_prefix}<the API "
+                f"server's error>'; got {describe_event(e)}"
+            )
         if int(e.get("count") or 1) < REPEATS:
-            problems.append(f"blocked: the repeated FailedCreate was not counted: "
-                            f"{describe_event(e)} after {len(refused_creates)} refused creates")
+            problems.append(
+                f"blocked: the repeated FailedCreate was not counted: "
+                f"{describe_event(e)} after {len(refused_creates)} refused creates"
+            )
 
-    writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                    writes_only=True)
-    event_writes = sorted({f"{r.verb} {r.target} {r.code}" for r in writes if r.resource == "events"})
+    writes = select(
+        audit.requests(start, end), user=impl.user, namespace=namespace, writes_only=True
+    )
+    event_writes = sorted(
+        {f"{r.verb} {r.target} {r.code}" for r in writes if r.resource == "events"}
+    )
     evidence.record("event_writes", event_writes)
     assert not problems, "Events differ from the contract:\n  " + "\n  ".join(problems)
 
 
 def _dry_run_create_status(admin: Kube, namespace: str) -> int:
     """The status code of a dry-run create of a Deployment as admin (201 if allowed)."""
-    body = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "quota-probe"},
-            "spec": {"selector": {"matchLabels": {"app": "probe"}},
-                     "template": {"metadata": {"labels": {"app": "probe"}},
-                                  "spec": {"containers": [{"name": "c", "image": "probe:1"}]}}}}
+    body = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "quota-probe"},
+        "spec": {
+            "selector": {"matchLabels": {"app": "probe"}},
+            "template": {
+                "metadata": {"labels": {"app": "probe"}},
+                "spec": {"containers": [{"name": "c", "image": "probe:1"}]},
+            },
+        },
+    }
     try:
-        admin.request("POST", admin.path("deployments", namespace), body,
-                      query=[("dryRun", "All")])
+        admin.request("POST", admin.path("deployments", namespace), body, query=[("dryRun", "All")])
     except ApiException as exc:
         return int(exc.status)
     return 201

@@ -60,17 +60,26 @@ def _break_world(admin: Kube, ns: str) -> None:
 def _repaired(admin: Kube, ns: str, bound: float, what: str) -> float:
     """Wait until the Service is back and the Deployment has 3 replicas; return seconds taken."""
     started = time.monotonic()
-    wait_for(lambda: admin.get("deployments", ns, "web"), lambda d: d["spec"]["replicas"] == 3,
-             bound, f"{what}: Deployment replicas to follow the change made meanwhile (3)")
+    wait_for(
+        lambda: admin.get("deployments", ns, "web"),
+        lambda d: d["spec"]["replicas"] == 3,
+        bound,
+        f"{what}: Deployment replicas to follow the change made meanwhile (3)",
+    )
     left = max(1.0, bound - (time.monotonic() - started))
-    wait_for(lambda: admin.get("services", ns, "web"), lambda _s: True, left,
-             f"{what}: the Service deleted meanwhile to be recreated")
+    wait_for(
+        lambda: admin.get("services", ns, "web"),
+        lambda _s: True,
+        left,
+        f"{what}: the Service deleted meanwhile to be recreated",
+    )
     wait_converged(admin, ns, "web", timeout=left)
     return time.monotonic() - started
 
 
-def _converged(lab: IsolatedLab, kubeconfig: Path | None = None,
-               env: dict[str, str] | None = None) -> OperatorProcess:
+def _converged(
+    lab: IsolatedLab, kubeconfig: Path | None = None, env: dict[str, str] | None = None
+) -> OperatorProcess:
     """Start the operator (through ``kubeconfig`` if given, with ``env`` added to its
     environment), create ModelService ``web`` with one replica, and wait until it converged
     and the operator settled; return the operator."""
@@ -87,8 +96,9 @@ def _converged(lab: IsolatedLab, kubeconfig: Path | None = None,
 def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, Path]:
     proxy = FaultProxy(("127.0.0.1", lab.control_plane.apiserver_port)).start()
     try:
-        kubeconfig = with_server(lab.operators.kubeconfig,
-                                 tmp_path / f"proxied-{proxy.port}.kubeconfig", proxy.address)
+        kubeconfig = with_server(
+            lab.operators.kubeconfig, tmp_path / f"proxied-{proxy.port}.kubeconfig", proxy.address
+        )
     except BaseException:
         proxy.stop()
         raise
@@ -108,22 +118,26 @@ def test_apiserver_restart(isolated: Isolated, evidence: Evidence, impl: Impleme
     cp = lab.control_plane
     before = cp.apiserver.pid if cp.apiserver else None
     cp.stop_apiserver()
-    premise(cp.apiserver is not None and not cp.apiserver.running(),
-            "kube-apiserver should have stopped")
+    premise(
+        cp.apiserver is not None and not cp.apiserver.running(),
+        "kube-apiserver should have stopped",
+    )
     restarted_at = lab.audit.offset()
     cp.start_apiserver()
     new_pid = cp.apiserver.pid if cp.apiserver else None
-    premise(new_pid not in (None, before),
-            f"kube-apiserver should run as a new process (pid {before} -> {new_pid})")
+    premise(
+        new_pid not in (None, before),
+        f"kube-apiserver should run as a new process (pid {before} -> {new_pid})",
+    )
     _break_world(lab.admin, lab.namespace)
     try:
         took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after an API server restart")
     finally:
         after = select(lab.audit.requests(restarted_at), user=impl.user, namespace=lab.namespace)
-        evidence.record("requests_after_restart",
-                        sorted({f"{r.verb} {r.resource}" for r in after}))
-    assert op.running(), \
+        evidence.record("requests_after_restart", sorted({f"{r.verb} {r.resource}" for r in after}))
+    assert op.running(), (
         f"the operator must survive an API server restart, not exit (code {op.returncode()})"
+    )
     evidence.record("recovery_s", round(took, 2))
     evidence.record("bound_s", RECOVERY_BOUND_S)
 
@@ -140,12 +154,19 @@ def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) 
         proxy.refuse(True)
         cut = proxy.cut()
         evidence.record("connections_cut", cut)
-        premise(cut > 0, "the operator should have had open connections to cut (through the "
-                "fault proxy); none were")
+        premise(
+            cut > 0,
+            "the operator should have had open connections to cut (through the "
+            "fault proxy); none were",
+        )
         _break_world(lab.admin, lab.namespace)
         accepted = proxy.stats()["accepted"]
-        wait_for(lambda: proxy.stats()["accepted"], lambda n: n > accepted, REACT_TIMEOUT,
-                 "the operator to try to reconnect")
+        wait_for(
+            lambda: proxy.stats()["accepted"],
+            lambda n: n > accepted,
+            REACT_TIMEOUT,
+            "the operator to try to reconnect",
+        )
         proxy.refuse(False)
         took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after a cut")
         evidence.record("recovery_s", round(took, 2))
@@ -169,16 +190,18 @@ def test_connection_stall(isolated: Isolated, tmp_path: Path, evidence: Evidence
 
 @pytest.mark.slow
 @pytest.mark.check("watch-recovers", case="connection-stall-defaults")
-def test_connection_stall_with_default_deadlines(isolated: Isolated, tmp_path: Path,
-                                                 evidence: Evidence) -> None:
+def test_connection_stall_with_default_deadlines(
+    isolated: Isolated, tmp_path: Path, evidence: Evidence
+) -> None:
     """watch-recovers[connection-stall-defaults]: the connection-stall case with the clients'
     default deadlines (client-go: 30 s of silence, then a 15 s ping; the Python operator: a
     30-60 s watch and a socket read timeout 5 s above it). Slow, so it runs with ``--full``."""
     _stall(isolated, tmp_path, evidence, {}, STALL_DEFAULTS_BOUND_S)
 
 
-def _stall(isolated: Isolated, tmp_path: Path, evidence: Evidence, env: dict[str, str],
-           bound: float) -> None:
+def _stall(
+    isolated: Isolated, tmp_path: Path, evidence: Evidence, env: dict[str, str], bound: float
+) -> None:
     """Converge through the TCP fault proxy with ``env`` added to the operator's environment,
     silence every open connection, change the world, and wait up to ``bound`` s for repair."""
     lab = isolated.new()
@@ -188,8 +211,11 @@ def _stall(isolated: Isolated, tmp_path: Path, evidence: Evidence, env: dict[str
         evidence.record("operator_env", env or "the clients' defaults")
         stalled = proxy.stall_existing()
         evidence.record("connections_stalled", stalled)
-        premise(stalled > 0, "the operator should have had open connections to stall (through "
-                "the fault proxy); none were")
+        premise(
+            stalled > 0,
+            "the operator should have had open connections to stall (through "
+            "the fault proxy); none were",
+        )
         _break_world(lab.admin, lab.namespace)
         took = _repaired(lab.admin, lab.namespace, bound, "after a stall")
         evidence.record("recovery_s", round(took, 2))
@@ -200,8 +226,9 @@ def _stall(isolated: Isolated, tmp_path: Path, evidence: Evidence, env: dict[str
 
 
 @pytest.mark.check("watch-recovers", case="compaction-410")
-def test_watch_expired_after_compaction(isolated: Isolated, tmp_path: Path, evidence: Evidence,
-                                        impl: Implementation) -> None:
+def test_watch_expired_after_compaction(
+    isolated: Isolated, tmp_path: Path, evidence: Evidence, impl: Implementation
+) -> None:
     """watch-recovers[compaction-410]: while the operator cannot see it, the world changes and
     etcd is compacted at its current revision, with the API server's watch cache off. Then its
     watches end, as a watch does at its timeout, and the operator resumes each from the last
@@ -223,21 +250,40 @@ def test_watch_expired_after_compaction(isolated: Isolated, tmp_path: Path, evid
         start = lab.audit.sync(lab.admin)
         ended = proxy.end_watches(WATCHED)
         evidence.record("watches_ended", ended)
-        premise(sum(ended.values()) > 0, f"the operator should have had watches open through "
-                f"the API proxy to end; it had {ended}")
+        premise(
+            sum(ended.values()) > 0,
+            f"the operator should have had watches open through "
+            f"the API proxy to end; it had {ended}",
+        )
         took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after a 410")
         end = lab.audit.sync(lab.admin)
-        gone = [e for e in proxy.stats()["watch_errors"]
-                if e["code"] == 410 and e["namespace"] == lab.namespace]
-    evidence.record("watch_410s", [f"{e['resource']} from resourceVersion "
-                                   f"{e['resource_version']}: {e['reason']}" for e in gone])
-    relists = sorted({r.resource for r in select(lab.audit.requests(start, end),
-                                                 user=impl.user, namespace=lab.namespace)
-                      if r.verb == "list"})
+        gone = [
+            e
+            for e in proxy.stats()["watch_errors"]
+            if e["code"] == 410 and e["namespace"] == lab.namespace
+        ]
+    evidence.record(
+        "watch_410s",
+        [
+            f"{e['resource']} from resourceVersion {e['resource_version']}: {e['reason']}"
+            for e in gone
+        ],
+    )
+    relists = sorted(
+        {
+            r.resource
+            for r in select(lab.audit.requests(start, end), user=impl.user, namespace=lab.namespace)
+            if r.verb == "list"
+        }
+    )
     evidence.record("relisted", relists)
     evidence.record("recovery_s", round(took, 2))
     evidence.record("bound_s", RECOVERY_BOUND_S)
-    premise(gone, "a watch of the operator's, resumed after the compaction, should have been "
-            "answered 410 Gone; the API proxy saw none")
-    assert "services" in relists, \
+    premise(
+        gone,
+        "a watch of the operator's, resumed after the compaction, should have been "
+        "answered 410 Gone; the API proxy saw none",
+    )
+    assert "services" in relists, (
         f"after 410 Gone the operator must re-list; it listed only {relists}"
+    )

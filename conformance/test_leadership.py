@@ -44,16 +44,28 @@ def _holder(admin: Kube, ns: str) -> str:
 RECONCILE_RESOURCES = ("modelservices", "deployments", "services")
 
 
-def _writes_by_instance(audit: AuditLog, admin: Kube, namespace: str, user: str, start: int,
-                        resources: tuple[str, ...] = RECONCILE_RESOURCES) -> dict[str, list[str]]:
+def _writes_by_instance(
+    audit: AuditLog,
+    admin: Kube,
+    namespace: str,
+    user: str,
+    start: int,
+    resources: tuple[str, ...] = RECONCILE_RESOURCES,
+) -> dict[str, list[str]]:
     """The successful writes ``user`` made in ``namespace`` to ``resources`` since audit
     offset ``start``, by instance (its ``modeldock:instance:<name>`` group, from the API
     server's audit log): ``{instance: ["update deployments web -> 200", ...]}``. Decided by
     the API server, not by anything the instances report about themselves."""
     end = audit.sync(admin)
     out: dict[str, list[str]] = {}
-    for r in select(audit.requests(start, end), user=user, namespace=namespace,
-                    writes_only=True, ok_only=True, resources=resources):
+    for r in select(
+        audit.requests(start, end),
+        user=user,
+        namespace=namespace,
+        writes_only=True,
+        ok_only=True,
+        resources=resources,
+    ):
         out.setdefault(r.instance or "(no instance identity)", []).append(r.describe())
     return out
 
@@ -61,14 +73,26 @@ def _writes_by_instance(audit: AuditLog, admin: Kube, namespace: str, user: str,
 def _lease_writer(audit: AuditLog, admin: Kube, namespace: str, user: str, start: int) -> str:
     """The instance that last wrote the Lease successfully since ``start``: its holder."""
     end = audit.sync(admin)
-    writes = select(audit.requests(start, end), user=user, namespace=namespace,
-                    writes_only=True, ok_only=True, resources=("leases",))
+    writes = select(
+        audit.requests(start, end),
+        user=user,
+        namespace=namespace,
+        writes_only=True,
+        ok_only=True,
+        resources=("leases",),
+    )
     return writes[-1].instance if writes else ""
 
 
 @pytest.mark.check("leader-failover")
-def test_leader_failover(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
-                         evidence: Evidence, impl: Implementation) -> None:
+def test_leader_failover(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """With leader election on, of two running instances only the Lease holder reconciles;
     when it is SIGKILLed the other takes over within the lease duration plus a retry period,
     and when it is SIGTERMed it releases the Lease so the other takes over at once.
@@ -86,8 +110,12 @@ def test_leader_failover(admin: Kube, namespace: str, operators: OperatorPool, a
     t_start = audit.sync(admin)
     a = operators.start(leader_election=True, lease=LEASE, instance="a")
     b = operators.start(leader_election=True, lease=LEASE, instance="b")
-    first = wait_for(lambda: _holder(admin, namespace), bool, TAKEOVER_BOUND_S,
-                     f"Lease {LEASE_NAME} to get a holder")
+    first = wait_for(
+        lambda: _holder(admin, namespace),
+        bool,
+        TAKEOVER_BOUND_S,
+        f"Lease {LEASE_NAME} to get a holder",
+    )
     create_modelservice(admin, namespace, "web", replicas=1)
     wait_converged(admin, namespace, "web")
     time.sleep(LATE_WRITES_WAIT)
@@ -97,7 +125,8 @@ def test_leader_failover(admin: Kube, namespace: str, operators: OperatorPool, a
     evidence.record("first_holder", {"identity": first, "instance": holder})
     assert list(writers) == [holder], (
         f"exactly one instance, the Lease holder ({holder or 'none'}), must reconcile; the "
-        f"audit log shows writes by {sorted(writers)}: {writers}")
+        f"audit log shows writes by {sorted(writers)}: {writers}"
+    )
     leader, follower = (a, b) if holder == "a" else (b, a)
 
     # SIGKILL: no release; the follower waits out the lease, then takes over.
@@ -105,61 +134,83 @@ def test_leader_failover(admin: Kube, namespace: str, operators: OperatorPool, a
     leader.kill()
     t_kill = audit.sync(admin)
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
-    second = wait_for(lambda: _holder(admin, namespace), lambda h: bool(h) and h != first,
-                      TAKEOVER_WAIT_S, "the follower to take the Lease")
+    second = wait_for(
+        lambda: _holder(admin, namespace),
+        lambda h: bool(h) and h != first,
+        TAKEOVER_WAIT_S,
+        "the follower to take the Lease",
+    )
     kill_takeover = time.monotonic() - t0
     evidence.record("takeover_after_sigkill_s", round(kill_takeover, 2))
     evidence.record("sigkill_bound_s", TAKEOVER_BOUND_S)
-    wait_for(lambda: admin.get("deployments", namespace, "web"),
-             lambda d: d["spec"]["replicas"] == 2, CONVERGE_TIMEOUT,
-             "the new leader to converge the change made during the failover")
+    wait_for(
+        lambda: admin.get("deployments", namespace, "web"),
+        lambda d: d["spec"]["replicas"] == 2,
+        CONVERGE_TIMEOUT,
+        "the new leader to converge the change made during the failover",
+    )
     writers = _writes_by_instance(audit, admin, namespace, user, t_kill)
     evidence.record("writes_after_sigkill", writers)
     assert list(writers) == [follower.instance], (
         f"after the leader ({leader.instance}) was killed only the new leader "
-        f"({follower.instance}) may write; the audit log shows {writers}")
+        f"({follower.instance}) may write; the audit log shows {writers}"
+    )
     assert kill_takeover <= TAKEOVER_BOUND_S, (
         f"takeover after SIGKILL took {kill_takeover:.1f}s; the bound is lease duration "
-        f"{duration}s + retry period {retry}s (+{LEADER_SLACK}s slack)")
+        f"{duration}s + retry period {retry}s (+{LEADER_SLACK}s slack)"
+    )
 
     # A standby does not reconcile: a change while it runs is written by the leader alone.
     standby = operators.start(leader_election=True, lease=LEASE, instance="c")
     t_standby = audit.sync(admin)
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
-    wait_for(lambda: admin.get("deployments", namespace, "web"),
-             lambda d: d["spec"]["replicas"] == 3, CONVERGE_TIMEOUT,
-             "the leader to converge replicas 3")
+    wait_for(
+        lambda: admin.get("deployments", namespace, "web"),
+        lambda d: d["spec"]["replicas"] == 3,
+        CONVERGE_TIMEOUT,
+        "the leader to converge replicas 3",
+    )
     wait_converged(admin, namespace, "web")
     time.sleep(LATE_WRITES_WAIT)
     writers = _writes_by_instance(audit, admin, namespace, user, t_standby)
     evidence.record("writes_with_standby", writers)
     assert list(writers) == [follower.instance], (
         f"with a standby ({standby.instance}) running, only the leader ({follower.instance}) "
-        f"may write; the audit log shows {writers}")
+        f"may write; the audit log shows {writers}"
+    )
 
     # SIGTERM: the leader releases the Lease; the standby takes over well before it would expire.
     t1 = time.monotonic()
     code = follower.terminate()
     evidence.record("sigterm_exit_code", code)
-    third = wait_for(lambda: _holder(admin, namespace), lambda h: bool(h) and h != second,
-                     TAKEOVER_WAIT_S, "the standby to take the released Lease")
+    third = wait_for(
+        lambda: _holder(admin, namespace),
+        lambda h: bool(h) and h != second,
+        TAKEOVER_WAIT_S,
+        "the standby to take the released Lease",
+    )
     release_takeover = time.monotonic() - t1
     evidence.record("takeover_after_sigterm_s", round(release_takeover, 2))
     evidence.record("holders", [first, second, third])
     assert code == 0, f"SIGTERM must stop the operator cleanly (exit 0), got {code}"
     assert release_takeover < duration / 2, (
         f"after SIGTERM the Lease must be released so the standby takes over at once; it took "
-        f"{release_takeover:.1f}s (lease duration {duration}s)")
+        f"{release_takeover:.1f}s (lease duration {duration}s)"
+    )
     t_term = audit.sync(admin)
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 4}})
-    wait_for(lambda: admin.get("deployments", namespace, "web"),
-             lambda d: d["spec"]["replicas"] == 4, CONVERGE_TIMEOUT,
-             "the standby, now leader, to converge")
+    wait_for(
+        lambda: admin.get("deployments", namespace, "web"),
+        lambda d: d["spec"]["replicas"] == 4,
+        CONVERGE_TIMEOUT,
+        "the standby, now leader, to converge",
+    )
     writers = _writes_by_instance(audit, admin, namespace, user, t_term)
     evidence.record("writes_after_sigterm", writers)
     assert list(writers) == [standby.instance], (
         f"after the hand-over only the new leader ({standby.instance}) may write; the audit "
-        f"log shows {writers}")
+        f"log shows {writers}"
+    )
 
 
 #: The taking-over instance's Lease in the partitioned-leader case: a long duration, so that
@@ -170,9 +221,15 @@ ZOMBIE_WINDOW_S = 15.0
 
 
 @pytest.mark.check("leader-failover", case="partitioned-leader")
-def test_partitioned_leader_steps_down(admin: Kube, namespace: str, operators: OperatorPool,
-                                       audit: AuditLog, tmp_path: Path, evidence: Evidence,
-                                       impl: Implementation) -> None:
+def test_partitioned_leader_steps_down(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    tmp_path: Path,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """leader-failover[partitioned-leader]: the leader is cut off from the API server while it
     keeps running (its connections silently stalled), so it cannot renew its Lease. The other
     instance takes over once the lease expires. When the old leader's connections come back it
@@ -194,50 +251,78 @@ def test_partitioned_leader_steps_down(admin: Kube, namespace: str, operators: O
     proxy = FaultProxy(("127.0.0.1", port)).start()
     try:
         t_start = audit.sync(admin)
-        proxied = with_server(operators.instance_kubeconfig("leader"),
-                              tmp_path / "leader.kubeconfig", proxy.address)
-        leader = operators.start(leader_election=True, lease=LEASE, kubeconfig=proxied,
-                                 instance="leader")
-        first = wait_for(lambda: _holder(admin, namespace), bool, TAKEOVER_BOUND_S,
-                         f"Lease {LEASE_NAME} to get a holder")
+        proxied = with_server(
+            operators.instance_kubeconfig("leader"), tmp_path / "leader.kubeconfig", proxy.address
+        )
+        leader = operators.start(
+            leader_election=True, lease=LEASE, kubeconfig=proxied, instance="leader"
+        )
+        first = wait_for(
+            lambda: _holder(admin, namespace),
+            bool,
+            TAKEOVER_BOUND_S,
+            f"Lease {LEASE_NAME} to get a holder",
+        )
         other = operators.start(leader_election=True, lease=OTHER_LEASE, instance="other")
         create_modelservice(admin, namespace, "web", replicas=1)
         wait_converged(admin, namespace, "web")
         time.sleep(LATE_WRITES_WAIT)
         writers = _writes_by_instance(audit, admin, namespace, user, t_start)
         evidence.record("writes_before_partition", writers)
-        premise(list(writers) == ["leader"],
-                f"the proxied instance must be the leader (and the only writer) before the "
-                f"partition; the audit log shows writes by {writers}")
+        premise(
+            list(writers) == ["leader"],
+            f"the proxied instance must be the leader (and the only writer) before the "
+            f"partition; the audit log shows writes by {writers}",
+        )
 
         proxy.stall(True)
         t0 = time.monotonic()
-        second = wait_for(lambda: _holder(admin, namespace), lambda h: bool(h) and h != first,
-                          TAKEOVER_WAIT_S, "the other instance to take the Lease")
+        second = wait_for(
+            lambda: _holder(admin, namespace),
+            lambda h: bool(h) and h != first,
+            TAKEOVER_WAIT_S,
+            "the other instance to take the Lease",
+        )
         evidence.record("takeover_after_partition_s", round(time.monotonic() - t0, 2))
         evidence.record("holders", [first, second])
         proxy.stall(False)
         t_heal = audit.sync(admin)
         admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
-        wait_for(lambda: admin.get("deployments", namespace, "web"),
-                 lambda d: d["spec"]["replicas"] == 2, CONVERGE_TIMEOUT,
-                 "the new leader to converge the change")
+        wait_for(
+            lambda: admin.get("deployments", namespace, "web"),
+            lambda d: d["spec"]["replicas"] == 2,
+            CONVERGE_TIMEOUT,
+            "the new leader to converge the change",
+        )
 
         # The new leader goes; its Lease stays held, so nobody may write for a while. A zombie
         # acts on the next change (it is the only instance left running that could).
         other.kill()
         admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
-        zombie = first_within(
-            lambda: _writes_by_instance(audit, admin, namespace, user, t_heal).get("leader", []),
-            bool, ZOMBIE_WINDOW_S, "a write by the old leader") or []
+        zombie = (
+            first_within(
+                lambda: _writes_by_instance(audit, admin, namespace, user, t_heal).get(
+                    "leader", []
+                ),
+                bool,
+                ZOMBIE_WINDOW_S,
+                "a write by the old leader",
+            )
+            or []
+        )
         writers = _writes_by_instance(audit, admin, namespace, user, t_heal)
         evidence.record("writes_after_heal", writers)
-        evidence.record("old_leader", {"running": leader.running(),
-                                       "exit_code": leader.returncode()})
+        evidence.record(
+            "old_leader", {"running": leader.running(), "exit_code": leader.returncode()}
+        )
         assert not zombie, (
             f"the partitioned leader wrote after losing its Lease: {zombie}; it must stop when "
-            "it cannot renew")
-        premise(writers.get("other"), "the new leader made no write after the partition healed: "
-                                      "the experiment did not converge the change through it")
+            "it cannot renew"
+        )
+        premise(
+            writers.get("other"),
+            "the new leader made no write after the partition healed: "
+            "the experiment did not converge the change through it",
+        )
     finally:
         proxy.stop()

@@ -41,8 +41,15 @@ from harness.tiers import Tier
 
 
 @pytest.mark.check("child-repaired")
-def test_child_repaired(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
-                        evidence: Evidence, impl: Implementation, tier: Tier) -> None:
+def test_child_repaired(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
     """A controller repairs drift in what it owns, from the child's own events, without anyone
     touching the ModelService, and keeps what other writers added.
 
@@ -65,67 +72,107 @@ def test_child_repaired(admin: Kube, namespace: str, operators: OperatorPool, au
 
     def delete_service() -> dict[str, Any]:
         admin.delete("services", namespace, "web")
-        return wait_for(lambda: admin.get("services", namespace, "web"),
-                        lambda s: s["metadata"]["uid"] != old_uid(),
-                        CONVERGE_TIMEOUT, "the deleted Service to be recreated")
+        return wait_for(
+            lambda: admin.get("services", namespace, "web"),
+            lambda s: s["metadata"]["uid"] != old_uid(),
+            CONVERGE_TIMEOUT,
+            "the deleted Service to be recreated",
+        )
 
     def edit_replicas() -> dict[str, Any]:
         admin.patch("deployments", namespace, "web", {"spec": {"replicas": 5}})
-        return wait_for(lambda: admin.get("deployments", namespace, "web"),
-                        lambda d: d["spec"]["replicas"] == 1, CONVERGE_TIMEOUT,
-                        "hand-edited Deployment replicas (5) to be reverted to 1")
+        return wait_for(
+            lambda: admin.get("deployments", namespace, "web"),
+            lambda d: d["spec"]["replicas"] == 1,
+            CONVERGE_TIMEOUT,
+            "hand-edited Deployment replicas (5) to be reverted to 1",
+        )
 
     def edit_port() -> dict[str, Any]:
-        admin.patch("services", namespace, "web", {"spec": {"ports": [
-            {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]}})
-        return wait_for(lambda: admin.get("services", namespace, "web"),
-                        lambda s: [p["port"] for p in s["spec"]["ports"]] == [port],
-                        CONVERGE_TIMEOUT,
-                        f"hand-edited Service port ({port + 1}) to be reverted to {port}")
+        admin.patch(
+            "services",
+            namespace,
+            "web",
+            {
+                "spec": {
+                    "ports": [
+                        {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}
+                    ]
+                }
+            },
+        )
+        return wait_for(
+            lambda: admin.get("services", namespace, "web"),
+            lambda s: [p["port"] for p in s["spec"]["ports"]] == [port],
+            CONVERGE_TIMEOUT,
+            f"hand-edited Service port ({port + 1}) to be reverted to {port}",
+        )
 
-    window = writes_during(op, audit, admin, namespace, delete_service, edit_replicas,
-                           edit_port, ok_only=True)
+    window = writes_during(
+        op, audit, admin, namespace, delete_service, edit_replicas, edit_port, ok_only=True
+    )
     new_svc, dep, svc = window.results
-    evidence.record("service_uid", {"deleted": old_uid(),
-                                    "recreated": new_svc["metadata"]["uid"]})
+    evidence.record("service_uid", {"deleted": old_uid(), "recreated": new_svc["metadata"]["uid"]})
     evidence.record("deployment_replicas_reverted_to", dep["spec"]["replicas"])
     evidence.record("service_port_reverted_to", svc["spec"]["ports"][0]["port"])
     repairs = window.writes
     evidence.record("repair_writes", summarize(repairs))
-    msvc_rv_after = get_present(admin, "modelservices", namespace, "web")["metadata"]["resourceVersion"]
+    msvc_rv_after = get_present(admin, "modelservices", namespace, "web")["metadata"][
+        "resourceVersion"
+    ]
     evidence.record("modelservice_resourceVersion", {"before": msvc_rv, "after": msvc_rv_after})
     if tier.offers("pods-ready"):
         # Pods come and go with the edited replicas: the status rightly follows them. Only
         # the ModelService itself (spec, metadata) must not be written.
-        own = [r.describe() for r in repairs
-               if r.resource == "modelservices" and r.subresource != "status"]
+        own = [
+            r.describe()
+            for r in repairs
+            if r.resource == "modelservices" and r.subresource != "status"
+        ]
         assert own == [], f"repairing children must not write the ModelService: {own}"
         return
     assert msvc_rv_after == msvc_rv, (
         "repairing children must not write the ModelService; its writes: "
-        f"{[r.describe() for r in repairs if r.resource == 'modelservices']}")
+        f"{[r.describe() for r in repairs if r.resource == 'modelservices']}"
+    )
 
-    foreign = {"metadata": {"annotations": {"example.com/owner-note": "keep me"},
-                            "labels": {"example.com/team": "ml"}}}
+    foreign = {
+        "metadata": {
+            "annotations": {"example.com/owner-note": "keep me"},
+            "labels": {"example.com/team": "ml"},
+        }
+    }
     admin.patch("deployments", namespace, "web", foreign)
     admin.patch("services", namespace, "web", foreign)
-    quiet = writes_during(op, audit, admin, namespace,
-                          lambda: admin.patch("modelservices", namespace, "web", {
-                              "metadata": {"annotations": {"example.com/poke": "1"}}}),
-                          ok_only=True).described()
+    quiet = writes_during(
+        op,
+        audit,
+        admin,
+        namespace,
+        lambda: admin.patch(
+            "modelservices",
+            namespace,
+            "web",
+            {"metadata": {"annotations": {"example.com/poke": "1"}}},
+        ),
+        ok_only=True,
+    ).described()
     evidence.record("writes_after_foreign_edits", quiet)
     for kind in ("deployments", "services"):
         meta = get_present(admin, kind, namespace, "web")["metadata"]
-        assert meta.get("annotations", {}).get("example.com/owner-note") == "keep me", \
+        assert meta.get("annotations", {}).get("example.com/owner-note") == "keep me", (
             f"foreign annotation removed from the {kind[:-1]}: {meta.get('annotations')}"
-        assert meta.get("labels", {}).get("example.com/team") == "ml", \
+        )
+        assert meta.get("labels", {}).get("example.com/team") == "ml", (
             f"foreign label removed from the {kind[:-1]}: {meta.get('labels')}"
+        )
     assert quiet == [], f"the operator kept writing after foreign edits: {quiet}"
 
 
 @pytest.mark.check("child-conflict")
-def test_child_conflict(admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence,
-                        tier: Tier) -> None:
+def test_child_conflict(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence, tier: Tier
+) -> None:
     """A same-named Deployment that another controller owns is never adopted or overwritten;
     the status says so, and the controller converges once the foreign object is gone.
 
@@ -139,48 +186,76 @@ def test_child_conflict(admin: Kube, namespace: str, operators: OperatorPool, ev
     other = admin.get("configmaps", namespace, "other-owner")
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
-    msvc = wait_for(lambda: admin.get("modelservices", namespace, "web"),
-                    lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
-                    CONVERGE_TIMEOUT, "status to report ChildConflict")
+    msvc = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
+        CONVERGE_TIMEOUT,
+        "status to report ChildConflict",
+    )
     ready, progressing = condition(msvc, "Ready"), condition(msvc, "Progressing")
     evidence.record("conditions", [ready, progressing])
-    assert present(ready, "condition Ready")["status"] == "False" \
+    assert (
+        present(ready, "condition Ready")["status"] == "False"
         and present(progressing, "condition Progressing")["status"] == "False"
+    )
     assert present(progressing, "condition Progressing")["reason"] == "ChildConflict"
-    assert 'Deployment "web"' in present(ready, "condition Ready")["message"], \
+    assert 'Deployment "web"' in present(ready, "condition Ready")["message"], (
         f"the message must name the child: {ready}"
+    )
     wait_settled(op)
     dep = get_present(admin, "deployments", namespace, "web")
-    evidence.record("foreign_resourceVersion", {"before": foreign["metadata"]["resourceVersion"],
-                                                "after": dep["metadata"]["resourceVersion"]})
+    evidence.record(
+        "foreign_resourceVersion",
+        {
+            "before": foreign["metadata"]["resourceVersion"],
+            "after": dep["metadata"]["resourceVersion"],
+        },
+    )
     if tier.offers("deployment-controller"):
         # Its status is the deployment controller's to write: compare what an operator writes.
         def written(d: dict[str, Any]) -> tuple[object, object, object, object]:
-            return (d["metadata"].get("generation"), d["metadata"].get("labels"),
-                    d["metadata"].get("ownerReferences"), d["spec"].get("replicas"))
+            return (
+                d["metadata"].get("generation"),
+                d["metadata"].get("labels"),
+                d["metadata"].get("ownerReferences"),
+                d["spec"].get("replicas"),
+            )
+
         assert written(dep) == written(foreign), "the foreign Deployment was written"
     else:
-        assert dep["metadata"]["resourceVersion"] == foreign["metadata"]["resourceVersion"], \
+        assert dep["metadata"]["resourceVersion"] == foreign["metadata"]["resourceVersion"], (
             "the foreign Deployment was written"
-    assert present(controller_ref(dep), "the foreign Deployment's controller")["uid"] \
-        == present(other, "ConfigMap other-owner")["metadata"]["uid"], \
-        "the foreign Deployment was adopted"
+        )
+    assert (
+        present(controller_ref(dep), "the foreign Deployment's controller")["uid"]
+        == present(other, "ConfigMap other-owner")["metadata"]["uid"]
+    ), "the foreign Deployment was adopted"
 
     admin.delete("deployments", namespace, "web")
     msvc = wait_converged(admin, namespace, "web")
     ours = get_present(admin, "deployments", namespace, "web")
     evidence.record("after_removal_controller", controller_ref(ours))
-    assert present(controller_ref(ours), "the Deployment's controller")["uid"] \
+    assert (
+        present(controller_ref(ours), "the Deployment's controller")["uid"]
         == msvc["metadata"]["uid"]
+    )
     assert present(condition(msvc, "Ready"), "condition Ready")["reason"] in (
-        ("ReplicasUnavailable", "ReplicasAvailable") if tier.offers("pods-ready")
-        else ("ReplicasUnavailable",))
+        ("ReplicasUnavailable", "ReplicasAvailable")
+        if tier.offers("pods-ready")
+        else ("ReplicasUnavailable",)
+    )
 
 
 @pytest.mark.needs("no-garbage-collector")
 @pytest.mark.check("replaced-child-kept")
-def test_replaced_child_kept(admin: Kube, namespace: str, operators: OperatorPool, audit: AuditLog,
-                             evidence: Evidence, impl: Implementation) -> None:
+def test_replaced_child_kept(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """During cleanup a controller deletes only the children whose controller ownerReference
     carries its ModelService's UID, and each delete carries that UID as a precondition.
 
@@ -198,41 +273,67 @@ def test_replaced_child_kept(admin: Kube, namespace: str, operators: OperatorPoo
     op.terminate()
 
     admin.delete("services", namespace, "web")
-    replacement = admin.create("services", namespace, {
-        "apiVersion": "v1", "kind": "Service",
-        "metadata": {"name": "web", "labels": {"example.com/replaced": "yes"},
-                     "ownerReferences": [{"apiVersion": "modeldock.io/v1alpha1",
-                                          "kind": "ModelService", "name": "web",
-                                          "uid": str(uuid.uuid4()), "controller": True}]},
-        "spec": {"selector": {"app": "other"}, "ports": [{"port": 80}]},
-    })
+    replacement = admin.create(
+        "services",
+        namespace,
+        {
+            "apiVersion": "v1",
+            "kind": "Service",
+            "metadata": {
+                "name": "web",
+                "labels": {"example.com/replaced": "yes"},
+                "ownerReferences": [
+                    {
+                        "apiVersion": "modeldock.io/v1alpha1",
+                        "kind": "ModelService",
+                        "name": "web",
+                        "uid": str(uuid.uuid4()),
+                        "controller": True,
+                    }
+                ],
+            },
+            "spec": {"selector": {"app": "other"}, "ports": [{"port": 80}]},
+        },
+    )
     evidence.record("replacement_service_uid", replacement["metadata"]["uid"])
     start = audit.sync(admin)
     admin.delete("modelservices", namespace, "web")
     op.start()
     wait_gone(admin, "modelservices", namespace, "web", what="the ModelService to finish deleting")
-    assert admin.get("deployments", namespace, "web") is None, "the owned Deployment was not deleted"
+    assert admin.get("deployments", namespace, "web") is None, (
+        "the owned Deployment was not deleted"
+    )
     svc = admin.get("services", namespace, "web")
-    assert svc is not None and svc["metadata"]["uid"] == replacement["metadata"]["uid"], \
+    assert svc is not None and svc["metadata"]["uid"] == replacement["metadata"]["uid"], (
         "the replacement Service (another owner UID) was deleted"
+    )
     end = audit.sync(admin)
-    deletes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                     writes_only=True)
+    deletes = select(
+        audit.requests(start, end), user=impl.user, namespace=namespace, writes_only=True
+    )
     deletes = [r for r in deletes if r.verb == "delete"]
-    evidence.record("operator_deletes", [f"{r.describe()} precondition uid={r.precondition_uid}"
-                                         for r in deletes])
+    evidence.record(
+        "operator_deletes",
+        [f"{r.describe()} precondition uid={r.precondition_uid}" for r in deletes],
+    )
     assert deletes, "the operator made no delete at all"
     for r in deletes:
         assert r.resource == "deployments" and r.precondition_uid == dep_uid, (
             f"every delete must target an owned child with its UID as precondition; saw "
             f"{r.describe()} with precondition uid {r.precondition_uid} (Deployment uid {dep_uid}, "
-            f"ModelService uid {msvc['metadata']['uid']})")
+            f"ModelService uid {msvc['metadata']['uid']})"
+        )
 
 
 @pytest.mark.check("finalizer-ordered-delete")
-def test_finalizer_ordered_delete(admin: Kube, namespace: str, operators: OperatorPool,
-                                  audit: AuditLog, evidence: Evidence,
-                                  impl: Implementation) -> None:
+def test_finalizer_ordered_delete(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """Deleting a ModelService deletes its children first and removes the finalizer last, and
     the cleanup finishes even if the operator crashes in the middle of it or is down when the
     deletion happens.
@@ -252,16 +353,26 @@ def test_finalizer_ordered_delete(admin: Kube, namespace: str, operators: Operat
     admin.delete("modelservices", namespace, "first")
     wait_gone(admin, "modelservices", namespace, "first")
     end = audit.sync(admin)
-    writes = [r for r in select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                                writes_only=True, ok_only=True) if r.name == "first"]
+    writes = [
+        r
+        for r in select(
+            audit.requests(start, end),
+            user=impl.user,
+            namespace=namespace,
+            writes_only=True,
+            ok_only=True,
+        )
+        if r.name == "first"
+    ]
     order = [f"{r.verb} {r.target}" for r in writes]
     evidence.record("cleanup_order", order)
     assert "delete deployments" in order and "delete services" in order, order
     last_child_delete = max(i for i, w in enumerate(order) if w.startswith("delete "))
     finalizer_writes = [i for i, w in enumerate(order) if w.split()[1] == "modelservices"]
     assert finalizer_writes, f"no write removed the finalizer: {order}"
-    assert min(finalizer_writes) > last_child_delete, \
+    assert min(finalizer_writes) > last_child_delete, (
         f"the finalizer must be removed after both children are deleted: {order}"
+    )
     for res in ("deployments", "services"):
         assert admin.get(res, namespace, "first") is None, f"{res} 'first' left behind"
 
@@ -273,17 +384,27 @@ def test_finalizer_ordered_delete(admin: Kube, namespace: str, operators: Operat
     admin.delete("modelservices", namespace, "second")
     code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
-    assert code == CRASH_EXIT_CODE, f"expected exit {CRASH_EXIT_CODE} at after-child-delete, got {code}"
+    assert code == CRASH_EXIT_CODE, (
+        f"expected exit {CRASH_EXIT_CODE} at after-child-delete, got {code}"
+    )
     held = admin.get("modelservices", namespace, "second")
-    assert held is not None and held["metadata"].get("deletionTimestamp"), \
+    assert held is not None and held["metadata"].get("deletionTimestamp"), (
         "the ModelService must still exist (finalizer held) after a crash mid-cleanup"
+    )
     assert FINALIZER in held["metadata"].get("finalizers", [])
     remaining = [r for r in ("deployments", "services") if admin.get(r, namespace, "second")]
     evidence.record("children_left_at_crash", remaining)
-    assert len(remaining) == 1, f"exactly one child should remain after the first delete: {remaining}"
+    assert len(remaining) == 1, (
+        f"exactly one child should remain after the first delete: {remaining}"
+    )
     op.start()
-    wait_gone(admin, "modelservices", namespace, "second",
-          what="the restarted operator to finish the interrupted cleanup")
+    wait_gone(
+        admin,
+        "modelservices",
+        namespace,
+        "second",
+        what="the restarted operator to finish the interrupted cleanup",
+    )
     for res in ("deployments", "services"):
         assert admin.get(res, namespace, "second") is None, f"{res} 'second' left behind"
 
@@ -295,8 +416,13 @@ def test_finalizer_ordered_delete(admin: Kube, namespace: str, operators: Operat
     pending = admin.get("modelservices", namespace, "third")
     assert pending is not None and pending["metadata"].get("deletionTimestamp")
     op.start()
-    wait_gone(admin, "modelservices", namespace, "third",
-          what="the started operator to clean up a deletion it did not see happen")
+    wait_gone(
+        admin,
+        "modelservices",
+        namespace,
+        "third",
+        what="the started operator to clean up a deletion it did not see happen",
+    )
     for res in ("deployments", "services"):
         assert admin.get(res, namespace, "third") is None, f"{res} 'third' left behind"
     evidence.record("phases", ["ordered", "crash-mid-cleanup", "deleted-while-down"])
@@ -308,9 +434,15 @@ POLICIES = {"orphan": ("Orphan", "orphan"), "foreground": ("Foreground", "foregr
 
 
 @pytest.mark.check("deletion-policy", case="orphan")
-def test_deletion_policy_orphan(admin: Kube, namespace: str, operators: OperatorPool,
-                                audit: AuditLog, evidence: Evidence, impl: Implementation,
-                                tier: Tier) -> None:
+def test_deletion_policy_orphan(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
     """deletion-policy[orphan]: `kubectl delete --cascade=orphan` deletes the ModelService and
     leaves its children running; the operator removes only its own finalizer and never
     re-creates a child for an object being deleted.
@@ -330,9 +462,15 @@ def test_deletion_policy_orphan(admin: Kube, namespace: str, operators: Operator
 
 
 @pytest.mark.check("deletion-policy", case="foreground")
-def test_deletion_policy_foreground(admin: Kube, namespace: str, operators: OperatorPool,
-                                    audit: AuditLog, evidence: Evidence, impl: Implementation,
-                                    tier: Tier) -> None:
+def test_deletion_policy_foreground(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
     """deletion-policy[foreground]: after `kubectl delete --cascade=foreground` the operator
     cleans up as usual and removes its own finalizer, and only its own.
 
@@ -347,9 +485,16 @@ def test_deletion_policy_foreground(admin: Kube, namespace: str, operators: Oper
     _deletion_policy("foreground", admin, namespace, operators, audit, evidence, impl, tier)
 
 
-def _deletion_policy(policy: str, admin: Kube, namespace: str, operators: OperatorPool,
-                     audit: AuditLog, evidence: Evidence, impl: Implementation,
-                     tier: Tier) -> None:
+def _deletion_policy(
+    policy: str,
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
     """Delete a converged ModelService with ``policy`` (a key of POLICIES) and check what the
     operator did: its finalizer gone, the garbage collector's kept, the children deleted
     (foreground) or kept and not re-created (orphan). With a garbage collector (``tier``) the
@@ -358,45 +503,67 @@ def _deletion_policy(policy: str, admin: Kube, namespace: str, operators: Operat
     op = operators.start()
     create_modelservice(admin, namespace, "web")
     msvc = wait_converged(admin, namespace, "web")
-    before = {res: get_present(admin, res, namespace, "web")["metadata"]["uid"]
-              for res in ("deployments", "services")}
+    before = {
+        res: get_present(admin, res, namespace, "web")["metadata"]["uid"]
+        for res in ("deployments", "services")
+    }
     start = audit.sync(admin)
     # The delete's answer is the object as the API server left it: deleting, finalizers held.
-    deleting = admin.request("DELETE", admin.path("modelservices", namespace, "web"),
-                             {"propagationPolicy": propagation})
-    premise(gc_finalizer in deleting["metadata"].get("finalizers", []),
-            f"the API server should have added {gc_finalizer!r}: {deleting['metadata']}")
+    deleting = admin.request(
+        "DELETE", admin.path("modelservices", namespace, "web"), {"propagationPolicy": propagation}
+    )
+    premise(
+        gc_finalizer in deleting["metadata"].get("finalizers", []),
+        f"the API server should have added {gc_finalizer!r}: {deleting['metadata']}",
+    )
     if tier.offers("garbage-collector"):
-        _deletion_completes(policy, admin, namespace, operators, audit, evidence, impl, start,
-                            before)
+        _deletion_completes(
+            policy, admin, namespace, operators, audit, evidence, impl, start, before
+        )
         return
     # {} stands for "gone": wait_for polls until it gets an object that satisfies the predicate.
-    held = wait_for(lambda: admin.get("modelservices", namespace, "web") or {},
-                    lambda m: not m or FINALIZER not in m["metadata"].get("finalizers", []),
-                    CONVERGE_TIMEOUT,
-                    f"the operator to remove its finalizer after a {propagation} delete") or None
+    held = (
+        wait_for(
+            lambda: admin.get("modelservices", namespace, "web") or {},
+            lambda m: not m or FINALIZER not in m["metadata"].get("finalizers", []),
+            CONVERGE_TIMEOUT,
+            f"the operator to remove its finalizer after a {propagation} delete",
+        )
+        or None
+    )
     wait_settled(op)
     end = audit.sync(admin)
-    writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                    writes_only=True, ok_only=True)
+    writes = select(
+        audit.requests(start, end),
+        user=impl.user,
+        namespace=namespace,
+        writes_only=True,
+        ok_only=True,
+    )
     evidence.record("operator_writes", [r.describe() for r in writes])
     finalizers = (held or {}).get("metadata", {}).get("finalizers")
     evidence.record("finalizers_left", finalizers)
     assert held is not None and finalizers == [gc_finalizer], (
         f"the operator must remove its own finalizer and nothing else; the garbage collector's "
         f"{gc_finalizer!r} must stay (no garbage collector on envtest): "
-        f"{'the ModelService is gone' if held is None else finalizers}")
+        f"{'the ModelService is gone' if held is None else finalizers}"
+    )
 
-    after = {res: (admin.get(res, namespace, "web") or {}).get("metadata", {}).get("uid")
-             for res in ("deployments", "services")}
+    after = {
+        res: (admin.get(res, namespace, "web") or {}).get("metadata", {}).get("uid")
+        for res in ("deployments", "services")
+    }
     evidence.record("children_uids", {"before": before, "after": after})
     deletes = [r.describe() for r in writes if r.verb == "delete"]
     if policy == "orphan":
         assert deletes == [], f"--cascade=orphan: the operator deleted children: {deletes}"
-        assert after == before, f"--cascade=orphan: the children must survive: {after} (were {before})"
+        assert after == before, (
+            f"--cascade=orphan: the children must survive: {after} (were {before})"
+        )
     else:
-        assert after == {"deployments": None, "services": None}, \
+        assert after == {"deployments": None, "services": None}, (
             f"--cascade=foreground: the operator must still delete its children: {after}"
+        )
         return
 
     # While the ModelService is deleting, a child deleted by hand is not re-created.
@@ -410,44 +577,83 @@ def _deletion_policy(policy: str, admin: Kube, namespace: str, operators: Operat
     assert msvc["metadata"]["uid"] == held["metadata"]["uid"]
 
 
-def _deletion_completes(policy: str, admin: Kube, namespace: str, operators: OperatorPool,
-                        audit: AuditLog, evidence: Evidence, impl: Implementation, start: int,
-                        before: dict[str, Any]) -> None:
+def _deletion_completes(
+    policy: str,
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+    start: int,
+    before: dict[str, Any],
+) -> None:
     """With a garbage collector: the ModelService is gone; foreground: the children too;
     orphan: the children survive (same UIDs) with no ownerReferences, and the operator deleted
     none of them."""
-    wait_gone(admin, "modelservices", namespace, "web",
-              what=f"the {policy} deletion to complete (operator and garbage collector)")
+    wait_gone(
+        admin,
+        "modelservices",
+        namespace,
+        "web",
+        what=f"the {policy} deletion to complete (operator and garbage collector)",
+    )
     if policy == "foreground":
         for res in ("deployments", "services"):
             wait_gone(admin, res, namespace, "web")
         after = {"deployments": None, "services": None}
     else:
+
         def children() -> dict[str, dict[str, Any] | None]:
             return {res: admin.get(res, namespace, "web") for res in ("deployments", "services")}
+
         # {} while the garbage collector still has ownerReferences to strip; a child that
         # vanished shows as None and ends the wait.
-        found = wait_for(lambda: (lambda c: c if all(
-            v is None or not v["metadata"].get("ownerReferences") for v in c.values()) else None)(
-                children()), lambda c: True, CONVERGE_TIMEOUT,
-            "the garbage collector to strip the surviving children's ownerReferences")
+        found = wait_for(
+            lambda: (
+                lambda c: (
+                    c
+                    if all(
+                        v is None or not v["metadata"].get("ownerReferences") for v in c.values()
+                    )
+                    else None
+                )
+            )(children()),
+            lambda c: True,
+            CONVERGE_TIMEOUT,
+            "the garbage collector to strip the surviving children's ownerReferences",
+        )
         after = {res: (obj or {}).get("metadata", {}).get("uid") for res, obj in found.items()}
     end = audit.sync(admin)
-    writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                    writes_only=True, ok_only=True)
+    writes = select(
+        audit.requests(start, end),
+        user=impl.user,
+        namespace=namespace,
+        writes_only=True,
+        ok_only=True,
+    )
     evidence.record("operator_writes", [r.describe() for r in writes])
     evidence.record("children_uids", {"before": before, "after": after})
     if policy == "orphan":
         deletes = [r.describe() for r in writes if r.verb == "delete"]
         assert deletes == [], f"--cascade=orphan: the operator deleted children: {deletes}"
-        assert after == before, (f"--cascade=orphan: the children must survive the deletion, "
-                                 f"ownerReferences stripped: {after} (were {before})")
+        assert after == before, (
+            f"--cascade=orphan: the children must survive the deletion, "
+            f"ownerReferences stripped: {after} (were {before})"
+        )
 
 
 @pytest.mark.check("finalizer-ordered-delete", case="lagging-cache")
-def test_cleanup_confirmed_live(admin: Kube, namespace: str, operators: OperatorPool,
-                                control_plane: ControlPlane, audit: AuditLog, tmp_path: Path,
-                                evidence: Evidence, impl: Implementation) -> None:
+def test_cleanup_confirmed_live(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    control_plane: ControlPlane,
+    audit: AuditLog,
+    tmp_path: Path,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """finalizer-ordered-delete[lagging-cache]: the decision "no child is left, remove the
     finalizer" is confirmed from the API server, never taken from an informer cache that has
     not yet seen the operator's own creates.
@@ -471,33 +677,53 @@ def test_cleanup_confirmed_live(admin: Kube, namespace: str, operators: Operator
         proxy.hold(["deployments", "services"])
         first = create_modelservice(admin, namespace, "web")
         uid = first["metadata"]["uid"]
-        wait_for(lambda: admin.get("modelservices", namespace, "web"),
-                 lambda m: (m.get("status") or {}).get("observedGeneration") == 1
-                 and admin.get("deployments", namespace, "web") is not None
-                 and admin.get("services", namespace, "web") is not None,
-                 CONVERGE_TIMEOUT, "the operator to create both children and write the status")
-        held = {res: proxy.stats()["resources"].get(res, {}).get("held", 0)
-                for res in ("deployments", "services")}
+        wait_for(
+            lambda: admin.get("modelservices", namespace, "web"),
+            lambda m: (
+                (m.get("status") or {}).get("observedGeneration") == 1
+                and admin.get("deployments", namespace, "web") is not None
+                and admin.get("services", namespace, "web") is not None
+            ),
+            CONVERGE_TIMEOUT,
+            "the operator to create both children and write the status",
+        )
+        held = {
+            res: proxy.stats()["resources"].get(res, {}).get("held", 0)
+            for res in ("deployments", "services")
+        }
         evidence.record("watch_events_held_at_delete", held)
-        premise(all(n > 0 for n in held.values()),
-                f"the proxy should be holding the children's watch events, so that the "
-                f"operator's cache has not seen them: {held}")
+        premise(
+            all(n > 0 for n in held.values()),
+            f"the proxy should be holding the children's watch events, so that the "
+            f"operator's cache has not seen them: {held}",
+        )
 
         start = audit.sync(admin)
         admin.delete("modelservices", namespace, "web")
-        wait_gone(admin, "modelservices", namespace, "web",
-                  what="the operator to clean up and remove its finalizer")
+        wait_gone(
+            admin,
+            "modelservices",
+            namespace,
+            "web",
+            what="the operator to clean up and remove its finalizer",
+        )
         left = {res: admin.get(res, namespace, "web") for res in ("deployments", "services")}
         left_behind = {res: controller_ref(obj) for res, obj in left.items() if obj is not None}
         evidence.record("children_left_behind", left_behind)
         end = audit.sync(admin)
-        writes = select(audit.requests(start, end), user=impl.user, namespace=namespace,
-                        writes_only=True, ok_only=True)
+        writes = select(
+            audit.requests(start, end),
+            user=impl.user,
+            namespace=namespace,
+            writes_only=True,
+            ok_only=True,
+        )
         evidence.record("cleanup_writes", [r.describe() for r in writes])
         assert not left_behind, (
             f"the finalizer was removed while children of ModelService {uid} existed (its cache "
             f"had not seen them): {sorted(left_behind)} are left, owned by a UID that no longer "
-            f"exists")
+            f"exists"
+        )
 
         proxy.release()
         op_count = wait_settled(op)
@@ -505,14 +731,24 @@ def test_cleanup_confirmed_live(admin: Kube, namespace: str, operators: Operator
         successor = create_modelservice(admin, namespace, "web")
         msvc = wait_converged(admin, namespace, "web")
         assert msvc["metadata"]["uid"] == successor["metadata"]["uid"]
-        assert present(controller_ref(get_present(admin, "deployments", namespace, "web")),
-                       "the Deployment's controller")["uid"] == successor["metadata"]["uid"]
+        assert (
+            present(
+                controller_ref(get_present(admin, "deployments", namespace, "web")),
+                "the Deployment's controller",
+            )["uid"]
+            == successor["metadata"]["uid"]
+        )
 
 
 @pytest.mark.check("finalizer-ordered-delete", case="child-finalizer")
-def test_cleanup_waits_for_held_child(admin: Kube, namespace: str, operators: OperatorPool,
-                                      audit: AuditLog, evidence: Evidence,
-                                      impl: Implementation) -> None:
+def test_cleanup_waits_for_held_child(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """finalizer-ordered-delete[child-finalizer]: a child held by a finalizer of its own is
     deleted once and then waited for; the operator's finalizer stays until the API server
     shows the child gone.
@@ -530,13 +766,15 @@ def test_cleanup_waits_for_held_child(admin: Kube, namespace: str, operators: Op
     op = operators.start()
     create_modelservice(admin, namespace, "web")
     wait_converged(admin, namespace, "web")
-    admin.patch("deployments", namespace, "web",
-                {"metadata": {"finalizers": ["example.com/hold"]}})
+    admin.patch("deployments", namespace, "web", {"metadata": {"finalizers": ["example.com/hold"]}})
     start = audit.sync(admin)
     admin.delete("modelservices", namespace, "web")
-    wait_for(lambda: admin.get("deployments", namespace, "web"),
-             lambda d: bool(d["metadata"].get("deletionTimestamp")), CONVERGE_TIMEOUT,
-             "the operator to delete the Deployment (held by example.com/hold)")
+    wait_for(
+        lambda: admin.get("deployments", namespace, "web"),
+        lambda d: bool(d["metadata"].get("deletionTimestamp")),
+        CONVERGE_TIMEOUT,
+        "the operator to delete the Deployment (held by example.com/hold)",
+    )
     # Several cleanup passes (the operator comes back every second while a child remains), or
     # until its finalizer is gone, which is the failure this case is about.
     passes = op.reconcile_count() + 3
@@ -545,25 +783,44 @@ def test_cleanup_waits_for_held_child(admin: Kube, namespace: str, operators: Op
         m = admin.get("modelservices", namespace, "web")
         return m is not None and FINALIZER in m["metadata"].get("finalizers", [])
 
-    wait_for(lambda: (op.reconcile_count(), ours_left()),
-             lambda seen: seen[0] >= passes or not seen[1], REACT_TIMEOUT,
-             "three cleanup passes while the Deployment is held")
+    wait_for(
+        lambda: (op.reconcile_count(), ours_left()),
+        lambda seen: seen[0] >= passes or not seen[1],
+        REACT_TIMEOUT,
+        "three cleanup passes while the Deployment is held",
+    )
     held = admin.get("modelservices", namespace, "web")
-    deletes = [r.describe() for r in select(audit.requests(start, audit.sync(admin)),
-                                            user=impl.user, namespace=namespace,
-                                            writes_only=True) if r.verb == "delete"]
+    deletes = [
+        r.describe()
+        for r in select(
+            audit.requests(start, audit.sync(admin)),
+            user=impl.user,
+            namespace=namespace,
+            writes_only=True,
+        )
+        if r.verb == "delete"
+    ]
     evidence.record("operator_deletes_while_held", deletes)
-    evidence.record("finalizers_while_child_held", (held or {}).get("metadata", {}).get("finalizers"))
+    evidence.record(
+        "finalizers_while_child_held", (held or {}).get("metadata", {}).get("finalizers")
+    )
     assert held is not None and FINALIZER in held["metadata"].get("finalizers", []), (
         "the operator removed its finalizer while its Deployment still existed (deleting, held "
         "by another finalizer): the ModelService is "
-        f"{'gone' if held is None else held['metadata'].get('finalizers')}")
+        f"{'gone' if held is None else held['metadata'].get('finalizers')}"
+    )
     assert admin.get("services", namespace, "web") is None, "the Service was not deleted"
     dep_deletes = [d for d in deletes if d.startswith("delete deployments ")]
     assert len(dep_deletes) == 1, (
         f"the Deployment must be deleted once and then waited for; the operator sent "
-        f"{len(dep_deletes)} deletes: {dep_deletes}")
+        f"{len(dep_deletes)} deletes: {dep_deletes}"
+    )
 
     admin.patch("deployments", namespace, "web", {"metadata": {"finalizers": []}})
-    wait_gone(admin, "modelservices", namespace, "web",
-              what="the operator to finish once the Deployment is gone")
+    wait_gone(
+        admin,
+        "modelservices",
+        namespace,
+        "web",
+        what="the operator to finish once the Deployment is gone",
+    )

@@ -29,17 +29,27 @@ from harness.plugin.lab import OperatorPool, create_namespace
 #: API server rewrites (1000m -> 1), zero replicas, and a conflict with a foreign child.
 INPUTS: dict[str, dict[str, Any]] = {
     "defaults": {},
-    "full": {"replicas": 3, "port": 9000, "args": ["--dtype=bf16", "--max-batch=8"],
-             "resources": {"limits": {"cpu": "1000m", "memory": "1Gi"},
-                           "requests": {"cpu": "500m"}}},
+    "full": {
+        "replicas": 3,
+        "port": 9000,
+        "args": ["--dtype=bf16", "--max-batch=8"],
+        "resources": {"limits": {"cpu": "1000m", "memory": "1Gi"}, "requests": {"cpu": "500m"}},
+    },
     "scaled-to-zero": {"replicas": 0},
     "conflicted": {"model": "other"},
 }
 
 #: Metadata that differs between any two runs (identity, time, bookkeeping), and fields the
 #: API server allocates.
-_VOLATILE_META = ("uid", "resourceVersion", "creationTimestamp", "managedFields", "namespace",
-                  "generateName", "selfLink")
+_VOLATILE_META = (
+    "uid",
+    "resourceVersion",
+    "creationTimestamp",
+    "managedFields",
+    "namespace",
+    "generateName",
+    "selfLink",
+)
 
 
 @overload
@@ -70,9 +80,13 @@ def normalise(obj: dict[str, Any] | None, namespace: str) -> dict[str, Any] | No
     if "conditions" in status:
         # A map keyed by type (x-kubernetes-list-type: map): compared by type, not position.
         status["conditions"] = {
-            c.get("type"): {**c, "lastTransitionTime": "<time>",
-                            **({"lastUpdateTime": "<time>"} if "lastUpdateTime" in c else {})}
-            for c in status["conditions"] or []}
+            c.get("type"): {
+                **c,
+                "lastTransitionTime": "<time>",
+                **({"lastUpdateTime": "<time>"} if "lastUpdateTime" in c else {}),
+            }
+            for c in status["conditions"] or []
+        }
     text = yaml.safe_dump(out, sort_keys=True)
     normalised: dict[str, Any] = yaml.safe_load(text.replace(namespace, "<namespace>"))
     return normalised
@@ -87,9 +101,12 @@ def _seed(admin: Kube, ns: str) -> None:
 def _wait_done(admin: Kube, ns: str) -> None:
     for name in INPUTS:
         if name == "conflicted":
-            wait_for(partial(admin.get, "modelservices", ns, name),
-                     lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
-                     CONVERGE_TIMEOUT, f"{ns}/{name} to report ChildConflict")
+            wait_for(
+                partial(admin.get, "modelservices", ns, name),
+                lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
+                CONVERGE_TIMEOUT,
+                f"{ns}/{name} to report ChildConflict",
+            )
         else:
             wait_converged(admin, ns, name)
 
@@ -105,23 +122,36 @@ def _snapshot(admin: Kube, ns: str) -> dict[str, Any]:
     return snap
 
 
-def readable_diff(left: dict[str, Any], right: dict[str, Any], left_name: str,
-                  right_name: str) -> str:
+def readable_diff(
+    left: dict[str, Any], right: dict[str, Any], left_name: str, right_name: str
+) -> str:
     """A unified diff of two snapshots' YAML, per differing key."""
     parts = []
     for key in sorted(set(left) | set(right)):
         a = yaml.safe_dump(left.get(key), sort_keys=True).splitlines()
         b = yaml.safe_dump(right.get(key), sort_keys=True).splitlines()
         if a != b:
-            parts.append("\n".join(difflib.unified_diff(a, b, f"{left_name}: {key}",
-                                                        f"{right_name}: {key}", lineterm="")))
+            parts.append(
+                "\n".join(
+                    difflib.unified_diff(
+                        a, b, f"{left_name}: {key}", f"{right_name}: {key}", lineterm=""
+                    )
+                )
+            )
     return "\n".join(parts)
 
 
 @pytest.mark.check("parity")
-def test_parity(admin: Kube, namespace: str, operators: OperatorPool, control_plane: ControlPlane,
-                reference_impl: Implementation, tmp_path: Path, evidence: Evidence,
-                impl: Implementation) -> None:
+def test_parity(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    control_plane: ControlPlane,
+    reference_impl: Implementation,
+    tmp_path: Path,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
     """The implementation under test and the reference produce the same Deployments, Services
     and status for the same ModelServices.
 
@@ -134,8 +164,9 @@ def test_parity(admin: Kube, namespace: str, operators: OperatorPool, control_pl
     """
     ref_ns = create_namespace(admin, "parity-reference", reference_impl.user)
     try:
-        ref_pool = OperatorPool(reference_impl, control_plane.kubeconfig_for(reference_impl.user),
-                                ref_ns, tmp_path)
+        ref_pool = OperatorPool(
+            reference_impl, control_plane.kubeconfig_for(reference_impl.user), ref_ns, tmp_path
+        )
         ours, theirs = operators.start(), ref_pool.start()
         try:
             _seed(admin, namespace)
@@ -151,7 +182,9 @@ def test_parity(admin: Kube, namespace: str, operators: OperatorPool, control_pl
         evidence.record("objects_compared", len(mine))
         diff = readable_diff(ref, mine, reference_impl.id, impl.id)
         evidence.record("differences", diff.count("\n@@"))
-        assert not diff, (f"{impl.id} and {reference_impl.id} produced different objects "
-                          f"(- {reference_impl.id}, + {impl.id}):\n{diff}")
+        assert not diff, (
+            f"{impl.id} and {reference_impl.id} produced different objects "
+            f"(- {reference_impl.id}, + {impl.id}):\n{diff}"
+        )
     finally:
         admin.delete("namespaces", None, ref_ns)

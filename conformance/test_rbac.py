@@ -62,60 +62,119 @@ PROBE_USER = "modeldock-probe:no-finalizers"
 LEASE = (15.0, 10.0, 1.0)
 
 
-def until(what: str, done: Callable[[], bool], audit: AuditLog, start: int, user: str,
-          namespace: str, timeout: float = CONVERGE_TIMEOUT) -> None:
+def until(
+    what: str,
+    done: Callable[[], bool],
+    audit: AuditLog,
+    start: int,
+    user: str,
+    namespace: str,
+    timeout: float = CONVERGE_TIMEOUT,
+) -> None:
     """Wait until ``done()``; fail at once, naming the refused requests, as soon as the audit
     log shows the operator refused anything (a missing right never heals by waiting)."""
-    wait_unrefused(done, bool, timeout, what, audit=audit, start=start, user=user,
-                   namespace=namespace)
+    wait_unrefused(
+        done, bool, timeout, what, audit=audit, start=start, user=user, namespace=namespace
+    )
 
 
-def block_owner_deletion_refused(admin: Kube, control_plane: ControlPlane,
-                                 namespace: str) -> dict[str, object]:
+def block_owner_deletion_refused(
+    admin: Kube, control_plane: ControlPlane, namespace: str
+) -> dict[str, object]:
     """The control plane's OwnerReferencesPermissionEnforcement at work: a user who may create
     ConfigMaps but has no right on modelservices/finalizers may give one a ModelService owner,
     but not with blockOwnerDeletion. Returns what each attempt got."""
-    admin.create("roles", namespace, {
-        "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
-        "metadata": {"name": "probe-no-finalizers"},
-        "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["create"]}]})
-    admin.create("rolebindings", namespace, {
-        "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
-        "metadata": {"name": "probe-no-finalizers"},
-        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
-                    "name": "probe-no-finalizers"},
-        "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User",
-                      "name": PROBE_USER}]})
+    admin.create(
+        "roles",
+        namespace,
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "Role",
+            "metadata": {"name": "probe-no-finalizers"},
+            "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["create"]}],
+        },
+    )
+    admin.create(
+        "rolebindings",
+        namespace,
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": {"name": "probe-no-finalizers"},
+            "roleRef": {
+                "apiGroup": "rbac.authorization.k8s.io",
+                "kind": "Role",
+                "name": "probe-no-finalizers",
+            },
+            "subjects": [
+                {"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": PROBE_USER}
+            ],
+        },
+    )
     owner = create_modelservice(admin, namespace, "owner-probe")
-    ref = {"apiVersion": GROUP_VERSION, "kind": "ModelService", "name": "owner-probe",
-           "uid": owner["metadata"]["uid"]}
+    ref = {
+        "apiVersion": GROUP_VERSION,
+        "kind": "ModelService",
+        "name": "owner-probe",
+        "uid": owner["metadata"]["uid"],
+    }
     probe = Kube(control_plane.kubeconfig_for(PROBE_USER))
     try:
         # RBAC sees a new binding a moment after it is written: retry the plain create.
-        wait_for(lambda: probe.create("configmaps", namespace, {
-            "apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": "owned", "ownerReferences": [ref]}}), bool,
+        wait_for(
+            lambda: probe.create(
+                "configmaps",
+                namespace,
+                {
+                    "apiVersion": "v1",
+                    "kind": "ConfigMap",
+                    "metadata": {"name": "owned", "ownerReferences": [ref]},
+                },
+            ),
+            bool,
             APISERVER_SYNC_TIMEOUT,
-            f"{PROBE_USER} to create a ConfigMap owned by a ModelService", premise=True)
+            f"{PROBE_USER} to create a ConfigMap owned by a ModelService",
+            premise=True,
+        )
         with pytest.raises(ApiException) as blocked:
-            probe.create("configmaps", namespace, {
-                "apiVersion": "v1", "kind": "ConfigMap",
-                "metadata": {"name": "owned-blocking",
-                             "ownerReferences": [ref | {"blockOwnerDeletion": True}]}})
+            probe.create(
+                "configmaps",
+                namespace,
+                {
+                    "apiVersion": "v1",
+                    "kind": "ConfigMap",
+                    "metadata": {
+                        "name": "owned-blocking",
+                        "ownerReferences": [ref | {"blockOwnerDeletion": True}],
+                    },
+                },
+            )
     finally:
         probe.close()
         admin.delete("modelservices", namespace, "owner-probe")  # no finalizer yet: gone now
-    premise(blocked.value.status == 403 and "blockOwnerDeletion" in (blocked.value.body or ""),
-            "the control plane must refuse blockOwnerDeletion to a user without update on "
-            "modelservices/finalizers (OwnerReferencesPermissionEnforcement); got "
-            f"{blocked.value.status}: {blocked.value.body}")
-    return {"without_blockOwnerDeletion": "created", "with_blockOwnerDeletion": blocked.value.status}
+    premise(
+        blocked.value.status == 403 and "blockOwnerDeletion" in (blocked.value.body or ""),
+        "the control plane must refuse blockOwnerDeletion to a user without update on "
+        "modelservices/finalizers (OwnerReferencesPermissionEnforcement); got "
+        f"{blocked.value.status}: {blocked.value.body}",
+    )
+    return {
+        "without_blockOwnerDeletion": "created",
+        "with_blockOwnerDeletion": blocked.value.status,
+    }
 
 
 @pytest.mark.check("rbac-least-privilege")
-def test_rbac_least_privilege(admin: Kube, namespace: str, operators: OperatorPool,
-                              audit: AuditLog, impl_kubeconfig: Path, evidence: Evidence,
-                              impl: Implementation, control_plane: ControlPlane) -> None:
+def test_rbac_least_privilege(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: AuditLog,
+    impl_kubeconfig: Path,
+    evidence: Evidence,
+    impl: Implementation,
+    control_plane: ControlPlane,
+) -> None:
     """Every check runs the operator as its own user, bound only to the ClusterRole in
     config/rbac/ through a RoleBinding in its namespace; that is enough for the whole job and
     nothing more.
@@ -146,20 +205,28 @@ def test_rbac_least_privilege(admin: Kube, namespace: str, operators: OperatorPo
             got = user.can_i(verb, resource, ns, group)
             results[f"{verb} {resource} in {where or 'cluster'}"] = got
             if got != allowed:
-                wrong.append(f"{verb} {resource} ({where or 'cluster scope'}): "
-                             f"{'allowed' if got else 'refused'}, must be "
-                             f"{'allowed' if allowed else 'refused'}")
+                wrong.append(
+                    f"{verb} {resource} ({where or 'cluster scope'}): "
+                    f"{'allowed' if got else 'refused'}, must be "
+                    f"{'allowed' if allowed else 'refused'}"
+                )
         evidence.premise("access_review", results)
         status = status_of(lambda: user.list("secrets", namespace))
         evidence.premise("list_secrets_status", status)
-        premise(status == 403, f"listing Secrets as the operator's user must be refused (403), "
-                               f"got {status}")
-        premise(not wrong, "the Role bound to the operator's user is not least privilege:\n  "
-                + "\n  ".join(wrong))
+        premise(
+            status == 403,
+            f"listing Secrets as the operator's user must be refused (403), got {status}",
+        )
+        premise(
+            not wrong,
+            "the Role bound to the operator's user is not least privilege:\n  "
+            + "\n  ".join(wrong),
+        )
     finally:
         user.close()
-    evidence.premise("block_owner_deletion_probe",
-                     block_owner_deletion_refused(admin, control_plane, namespace))
+    evidence.premise(
+        "block_owner_deletion_probe", block_owner_deletion_refused(admin, control_plane, namespace)
+    )
 
     start = audit.sync(admin)
     op = operators.start(wait_ready=False, leader_election=True, lease=LEASE)
@@ -174,35 +241,81 @@ def test_rbac_least_privilege(admin: Kube, namespace: str, operators: OperatorPo
     def lease() -> dict[str, Any]:
         return (admin.get("leases", namespace, LEASE_NAME) or {}).get("spec") or {}
 
-    until(f"the operator to take Lease {LEASE_NAME}", lambda: bool(lease().get("holderIdentity")),
-          audit, start, impl.user, namespace, timeout=leader_timeout(LEASE))
+    until(
+        f"the operator to take Lease {LEASE_NAME}",
+        lambda: bool(lease().get("holderIdentity")),
+        audit,
+        start,
+        impl.user,
+        namespace,
+        timeout=leader_timeout(LEASE),
+    )
     taken = lease().get("renewTime")
     create_modelservice(admin, namespace, "web")
-    until("ModelService web to converge",
-          lambda: is_converged(admin, namespace, "web") is not None, audit, start, impl.user, namespace)
+    until(
+        "ModelService web to converge",
+        lambda: is_converged(admin, namespace, "web") is not None,
+        audit,
+        start,
+        impl.user,
+        namespace,
+    )
     # Repairs: the operator updates its children back to the spec.
     spec = get_present(admin, "modelservices", namespace, "web")["spec"]
     port, replicas = spec["port"], spec["replicas"]
     admin.patch("deployments", namespace, "web", {"spec": {"replicas": replicas + 4}})
-    admin.patch("services", namespace, "web", {"spec": {"ports": [
-        {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]}})
+    admin.patch(
+        "services",
+        namespace,
+        "web",
+        {
+            "spec": {
+                "ports": [
+                    {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}
+                ]
+            }
+        },
+    )
 
     def repaired() -> bool:
         dep = admin.get("deployments", namespace, "web") or {}
         svc = admin.get("services", namespace, "web") or {}
-        return ((dep.get("spec") or {}).get("replicas") == replicas
-                and [p["port"] for p in (svc.get("spec") or {}).get("ports") or []] == [port])
+        return (dep.get("spec") or {}).get("replicas") == replicas and [
+            p["port"] for p in (svc.get("spec") or {}).get("ports") or []
+        ] == [port]
 
-    until("the edited Deployment and Service to be repaired", repaired, audit, start, impl.user,
-          namespace)
+    until(
+        "the edited Deployment and Service to be repaired",
+        repaired,
+        audit,
+        start,
+        impl.user,
+        namespace,
+    )
     admin.delete("modelservices", namespace, "web")
-    until("ModelService web to be deleted",
-          lambda: admin.get("modelservices", namespace, "web") is None, audit, start, impl.user, namespace)
-    until(f"the operator to renew Lease {LEASE_NAME}", lambda: lease().get("renewTime") != taken,
-          audit, start, impl.user, namespace, timeout=leader_timeout(LEASE))
+    until(
+        "ModelService web to be deleted",
+        lambda: admin.get("modelservices", namespace, "web") is None,
+        audit,
+        start,
+        impl.user,
+        namespace,
+    )
+    until(
+        f"the operator to renew Lease {LEASE_NAME}",
+        lambda: lease().get("renewTime") != taken,
+        audit,
+        start,
+        impl.user,
+        namespace,
+        timeout=leader_timeout(LEASE),
+    )
     end = audit.sync(admin)
-    mine = [r for r in select(audit.requests(start, end), user=impl.user)
-            if r.namespace in (namespace, "")]
+    mine = [
+        r
+        for r in select(audit.requests(start, end), user=impl.user)
+        if r.namespace in (namespace, "")
+    ]
     forbidden = refused_requests(audit, start, impl.user, namespace)
     evidence.record("operator_requests", len(mine))
     evidence.record("operator_rights_used", sorted({r.right for r in mine if r.ok and r.resource}))

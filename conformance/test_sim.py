@@ -55,62 +55,97 @@ def _is_ready(msvc: dict[str, Any], replicas: int) -> bool:
     Ready=True ReplicasAvailable, Progressing=False RolloutComplete, counts = replicas."""
     status = msvc.get("status") or {}
     c = _conds(msvc)
-    return (status.get("observedGeneration") == msvc["metadata"].get("generation")
-            and msvc["spec"]["replicas"] == replicas
-            and c["Ready"][:2] == ("True", "ReplicasAvailable")
-            and c["Progressing"][:2] == ("False", "RolloutComplete")
-            and status.get("availableReplicas") == replicas
-            and status.get("readyReplicas") == replicas)
+    return (
+        status.get("observedGeneration") == msvc["metadata"].get("generation")
+        and msvc["spec"]["replicas"] == replicas
+        and c["Ready"][:2] == ("True", "ReplicasAvailable")
+        and c["Progressing"][:2] == ("False", "RolloutComplete")
+        and status.get("availableReplicas") == replicas
+        and status.get("readyReplicas") == replicas
+    )
 
 
 def _wait_ready(admin: Kube, namespace: str, name: str, replicas: int) -> dict[str, Any]:
-    return wait_for(lambda: admin.get("modelservices", namespace, name),
-                    lambda m: _is_ready(m, replicas), ROLLOUT_TIMEOUT,
-                    f"ModelService {name} to report {replicas} available replicas: Ready=True "
-                    f"ReplicasAvailable, Progressing=False RolloutComplete")
+    return wait_for(
+        lambda: admin.get("modelservices", namespace, name),
+        lambda m: _is_ready(m, replicas),
+        ROLLOUT_TIMEOUT,
+        f"ModelService {name} to report {replicas} available replicas: Ready=True "
+        f"ReplicasAvailable, Progressing=False RolloutComplete",
+    )
 
 
 def _ready_pods(admin: Kube, namespace: str, name: str) -> list[dict[str, Any]]:
     """The ModelService's Pods that are not deleting, with Ready=True."""
     pods = admin.list("pods", namespace, label_selector=f"modeldock.io/modelservice={name}")
-    return [p for p in pods if not p["metadata"].get("deletionTimestamp")
-            and any(c.get("type") == "Ready" and c.get("status") == "True"
-                    for c in (p.get("status") or {}).get("conditions") or [])]
+    return [
+        p
+        for p in pods
+        if not p["metadata"].get("deletionTimestamp")
+        and any(
+            c.get("type") == "Ready" and c.get("status") == "True"
+            for c in (p.get("status") or {}).get("conditions") or []
+        )
+    ]
 
 
-def _pods_premise(admin: Kube, namespace: str, name: str, replicas: int, image: str,
-                  evidence: Any, key: str) -> None:
+def _pods_premise(
+    admin: Kube, namespace: str, name: str, replicas: int, image: str, evidence: Any, key: str
+) -> None:
     """Premise: the tier really made ``replicas`` Pods with ``image`` Ready (kwok did its job)."""
-    pods = wait_for(lambda: _ready_pods(admin, namespace, name),
-                    lambda ps: len(ps) == replicas and all(
-                        p["spec"]["containers"][0]["image"] == image for p in ps),
-                    ROLLOUT_TIMEOUT, f"{replicas} Ready Pods of {name} with image {image}",
-                    premise=True)
-    evidence.premise(key, sorted(f"{p['metadata']['name']}@{p['spec'].get('nodeName')}"
-                                 for p in pods))
+    pods = wait_for(
+        lambda: _ready_pods(admin, namespace, name),
+        lambda ps: (
+            len(ps) == replicas and all(p["spec"]["containers"][0]["image"] == image for p in ps)
+        ),
+        ROLLOUT_TIMEOUT,
+        f"{replicas} Ready Pods of {name} with image {image}",
+        premise=True,
+    )
+    evidence.premise(
+        key, sorted(f"{p['metadata']['name']}@{p['spec'].get('nodeName')}" for p in pods)
+    )
 
 
-def history(admin: Kube, resource: str, namespace: str, name: str,
-            since: str) -> list[dict[str, Any]]:
+def history(
+    admin: Kube, resource: str, namespace: str, name: str, since: str
+) -> list[dict[str, Any]]:
     """Every state of one object after resourceVersion ``since``, in order, as the API server's
     watch replays them (a watch from an old resourceVersion, ended after one second). Raises
     PremiseFailed when the API server no longer holds that history (410 Gone)."""
     path = admin.path(resource, namespace)
-    query = [("watch", "true"), ("resourceVersion", since), ("timeoutSeconds", "1"),
-             ("fieldSelector", f"metadata.name={name}"), ("allowWatchBookmarks", "false")]
+    query = [
+        ("watch", "true"),
+        ("resourceVersion", since),
+        ("timeoutSeconds", "1"),
+        ("fieldSelector", f"metadata.name={name}"),
+        ("allowWatchBookmarks", "false"),
+    ]
     method, url, headers, payload, post = admin.api.param_serialize(
-        "GET", path, query_params=query, header_params={"Accept": "application/json"},
-        auth_settings=["BearerToken"])
-    resp = admin.api.call_api(method, url, header_params=headers, body=payload,
-                              post_params=post, _request_timeout=REACT_TIMEOUT)
+        "GET",
+        path,
+        query_params=query,
+        header_params={"Accept": "application/json"},
+        auth_settings=["BearerToken"],
+    )
+    resp = admin.api.call_api(
+        method,
+        url,
+        header_params=headers,
+        body=payload,
+        post_params=post,
+        _request_timeout=REACT_TIMEOUT,
+    )
     resp.read()  # type: ignore[no-untyped-call]
     states = []
     for line in (resp.data or b"").decode().splitlines():
         if not line.strip():
             continue
         event = json.loads(line)
-        premise(event.get("type") != "ERROR",
-                f"the watch history of {resource}/{name} from {since} is gone: {event}")
+        premise(
+            event.get("type") != "ERROR",
+            f"the watch history of {resource}/{name} from {since} is gone: {event}",
+        )
         if event.get("type") in ("ADDED", "MODIFIED"):
             states.append(event["object"])
     return states
@@ -124,8 +159,10 @@ def _transitions_honest(states: list[dict[str, Any]]) -> list[str]:
         ca, cb = _conds(a), _conds(b)
         for ctype in ("Ready", "Progressing"):
             if ca[ctype][0] == cb[ctype][0] and ca[ctype][2] != cb[ctype][2]:
-                bad.append(f"{ctype} stayed {ca[ctype][0]} but lastTransitionTime moved "
-                           f"{ca[ctype][2]} -> {cb[ctype][2]}")
+                bad.append(
+                    f"{ctype} stayed {ca[ctype][0]} but lastTransitionTime moved "
+                    f"{ca[ctype][2]} -> {cb[ctype][2]}"
+                )
             if cb[ctype][2] < ca[ctype][2]:
                 bad.append(f"{ctype}.lastTransitionTime went back {ca[ctype][2]} -> {cb[ctype][2]}")
     return bad
@@ -134,8 +171,9 @@ def _transitions_honest(states: list[dict[str, Any]]) -> list[str]:
 # --------------------------------------------------------------------------- checks
 @pytest.mark.needs("pods-ready", "deployment-controller")
 @pytest.mark.check("ready-with-kwok")
-def test_ready_with_kwok(admin: Kube, namespace: str, operators: OperatorPool,
-                         evidence: Evidence) -> None:
+def test_ready_with_kwok(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
     """When Pods really become Ready the status says so: Ready=True (ReplicasAvailable) and
     Progressing=False (RolloutComplete) once the Deployment has its replicas available; scaling
     up and down and to zero flows through; an image change rolls out with Progressing going
@@ -161,13 +199,21 @@ def test_ready_with_kwok(admin: Kube, namespace: str, operators: OperatorPool,
         since = msvc["metadata"]["resourceVersion"]
         admin.patch("modelservices", namespace, "web", {"spec": {"replicas": replicas}})
         msvc = _wait_ready(admin, namespace, "web", replicas)
-        _pods_premise(admin, namespace, "web", replicas, "srv:1", evidence,
-                      f"pods_ready_{replicas}")
+        _pods_premise(
+            admin, namespace, "web", replicas, "srv:1", evidence, f"pods_ready_{replicas}"
+        )
         states = history(admin, "modelservices", namespace, "web", since)
         bad = _transitions_honest(states)
-        phases.append({"replicas": replicas, "states": len(states),
-                       "status": {k: msvc["status"].get(k) for k in
-                                  ("replicas", "readyReplicas", "availableReplicas")}})
+        phases.append(
+            {
+                "replicas": replicas,
+                "states": len(states),
+                "status": {
+                    k: msvc["status"].get(k)
+                    for k in ("replicas", "readyReplicas", "availableReplicas")
+                },
+            }
+        )
         assert not bad, f"scaling to {replicas}: " + "; ".join(bad)
     evidence.record("scale_phases", phases)
     dep = get_present(admin, "deployments", namespace, "web")
@@ -177,11 +223,19 @@ def test_ready_with_kwok(admin: Kube, namespace: str, operators: OperatorPool,
     before = _conds(msvc)
     since = msvc["metadata"]["resourceVersion"]
     admin.patch("modelservices", namespace, "web", {"spec": {"image": "srv:2"}})
-    msvc = wait_for(lambda: admin.get("modelservices", namespace, "web"),
-                    lambda m: _is_ready(m, 2) and m["metadata"]["generation"] > 1
-                    and (admin.get("deployments", namespace, "web") or {}).get("status", {})
-                    .get("updatedReplicas") == 2,
-                    ROLLOUT_TIMEOUT, "the image change to roll out and the status to say so")
+    msvc = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (
+            _is_ready(m, 2)
+            and m["metadata"]["generation"] > 1
+            and (admin.get("deployments", namespace, "web") or {})
+            .get("status", {})
+            .get("updatedReplicas")
+            == 2
+        ),
+        ROLLOUT_TIMEOUT,
+        "the image change to roll out and the status to say so",
+    )
     _pods_premise(admin, namespace, "web", 2, "srv:2", evidence, "pods_ready_new_image")
     states = history(admin, "modelservices", namespace, "web", since)
     seen = [c["Progressing"][:2] for c in map(_conds, states)]
@@ -190,7 +244,8 @@ def test_ready_with_kwok(admin: Kube, namespace: str, operators: OperatorPool,
     after = _conds(msvc)
     evidence.record("conditions_before_after_rollout", {"before": before, "after": after})
     assert ("True", "RolloutInProgress") in compressed, (
-        f"Progressing never said True while the new image rolled out: {compressed}")
+        f"Progressing never said True while the new image rolled out: {compressed}"
+    )
     assert compressed[-1] == ("False", "RolloutComplete"), compressed
     bad = _transitions_honest(states)
     assert not bad, "image rollout: " + "; ".join(bad)
@@ -199,8 +254,9 @@ def test_ready_with_kwok(admin: Kube, namespace: str, operators: OperatorPool,
 
 @pytest.mark.needs("garbage-collector")
 @pytest.mark.check("garbage-collected")
-def test_garbage_collected(admin: Kube, namespace: str, operators: OperatorPool,
-                           evidence: Evidence) -> None:
+def test_garbage_collected(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
     """A ModelService that vanished without its finalizer running leaves children the garbage
     collector removes, and a same-named successor then converges with children of its own.
 
@@ -217,8 +273,10 @@ def test_garbage_collected(admin: Kube, namespace: str, operators: OperatorPool,
     op = operators.start(lease=(60.0, 40.0, 2.0))
     create_modelservice(admin, namespace, "web")
     old = wait_converged(admin, namespace, "web")
-    old_children = {r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
-                    for r in ("deployments", "services")}
+    old_children = {
+        r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
+        for r in ("deployments", "services")
+    }
     # Frozen, not stopped: the process keeps everything it remembers, and sees nothing.
     op.signal(signal.SIGSTOP)
     try:
@@ -232,32 +290,43 @@ def test_garbage_collected(admin: Kube, namespace: str, operators: OperatorPool,
     finally:
         op.signal(signal.SIGCONT)
     new = wait_converged(admin, namespace, "web")
-    gone = wait_for(lambda: {r: (admin.get(r, namespace, "web") or {}).get("metadata", {})
-                             .get("uid") for r in ("deployments", "services")},
-                    lambda uids: all(uids[r] != old_children[r] for r in uids), CONVERGE_TIMEOUT,
-                    "the old children to be gone (garbage collected, never adopted)")
+    gone = wait_for(
+        lambda: {
+            r: (admin.get(r, namespace, "web") or {}).get("metadata", {}).get("uid")
+            for r in ("deployments", "services")
+        },
+        lambda uids: all(uids[r] != old_children[r] for r in uids),
+        CONVERGE_TIMEOUT,
+        "the old children to be gone (garbage collected, never adopted)",
+    )
     new = wait_converged(admin, namespace, "web")
     children = {r: admin.get(r, namespace, "web") for r in ("deployments", "services")}
     evidence.record("successor", {"uid": new["metadata"]["uid"], "children": gone})
     for res, child in children.items():
         ref = controller_ref(present(child, f"{res} web"))
-        assert ref and ref["uid"] == new["metadata"]["uid"], \
+        assert ref and ref["uid"] == new["metadata"]["uid"], (
             f"{res} 'web' is not controlled by the successor: {ref}"
+        )
     assert FINALIZER in new["metadata"].get("finalizers", [])
 
 
 def _wait_collected(admin: Kube, namespace: str, resource: str, old_uid: str) -> None:
     """Premise: the garbage collector removed ``resource`` ``web`` of uid ``old_uid`` (it is
     absent, or another object has its name)."""
-    wait_for(lambda: admin.get(resource, namespace, "web") or {"metadata": {}},
-             lambda o: o["metadata"].get("uid") != old_uid, CONVERGE_TIMEOUT,
-             f"the garbage collector to remove the old {resource[:-1]}", premise=True)
+    wait_for(
+        lambda: admin.get(resource, namespace, "web") or {"metadata": {}},
+        lambda o: o["metadata"].get("uid") != old_uid,
+        CONVERGE_TIMEOUT,
+        f"the garbage collector to remove the old {resource[:-1]}",
+        premise=True,
+    )
 
 
 @pytest.mark.needs("namespace-controller", "garbage-collector")
 @pytest.mark.check("namespace-deleted")
-def test_namespace_deleted(admin: Kube, namespace: str, operators: OperatorPool,
-                           evidence: Evidence) -> None:
+def test_namespace_deleted(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
     """Deleting a namespace that holds live ModelServices completes: the namespace controller
     deletes them, the operator's finalizer does its cleanup in a namespace that is terminating,
     and the namespace goes away.
@@ -281,11 +350,17 @@ def test_namespace_deleted(admin: Kube, namespace: str, operators: OperatorPool,
     try:
         admin.delete("namespaces", None, namespace)
         ns = admin.get("namespaces", None, namespace)
-        premise(ns is not None and ns["metadata"].get("deletionTimestamp"),
-                f"namespace {namespace} should be terminating, held by the RoleBinding: {ns}")
-        left = wait_for(lambda: admin.list("modelservices", namespace), lambda items: not items,
-                        CONTROLLER_TIMEOUT, "the namespace controller and the operator to delete every "
-                            "ModelService", interval=0.5)
+        premise(
+            ns is not None and ns["metadata"].get("deletionTimestamp"),
+            f"namespace {namespace} should be terminating, held by the RoleBinding: {ns}",
+        )
+        left = wait_for(
+            lambda: admin.list("modelservices", namespace),
+            lambda items: not items,
+            CONTROLLER_TIMEOUT,
+            "the namespace controller and the operator to delete every ModelService",
+            interval=0.5,
+        )
         evidence.record("modelservices_left", [m["metadata"]["name"] for m in left])
     finally:
         for rb in bindings:
@@ -293,7 +368,12 @@ def test_namespace_deleted(admin: Kube, namespace: str, operators: OperatorPool,
                 admin.patch("rolebindings", namespace, rb, {"metadata": {"finalizers": None}})
             except Exception:
                 pass  # gone already
-    wait_for(lambda: admin.get("namespaces", None, namespace) or {}, lambda n: not n, CONTROLLER_TIMEOUT,
-             f"namespace {namespace} to finish deleting", interval=0.5)
+    wait_for(
+        lambda: admin.get("namespaces", None, namespace) or {},
+        lambda n: not n,
+        CONTROLLER_TIMEOUT,
+        f"namespace {namespace} to finish deleting",
+        interval=0.5,
+    )
     evidence.record("namespace_gone", True)
     assert op.returncode() is None or op.returncode() == 0

@@ -24,10 +24,13 @@ def wait_rolled_out(admin: Kube, namespace: str, name: str, tier: Tier) -> dict[
     return it. Elsewhere return None at once."""
     if not tier.offers("pods-ready"):
         return None
-    return wait_for(lambda: admin.get("modelservices", namespace, name),
-                    lambda m: (condition(m, "Ready") or {}).get("status") == "True",
-                    ROLLOUT_TIMEOUT, f"ModelService {name}'s rollout to complete (Ready=True) "
-                                     f"before the check's quiet window", premise=True)
+    return wait_for(
+        lambda: admin.get("modelservices", namespace, name),
+        lambda m: (condition(m, "Ready") or {}).get("status") == "True",
+        ROLLOUT_TIMEOUT,
+        f"ModelService {name}'s rollout to complete (Ready=True) before the check's quiet window",
+        premise=True,
+    )
 
 
 def unrelated_metadata(tier: Tier) -> str:

@@ -98,7 +98,7 @@ class Request:
         ``modeldock:instance:<name>`` group (``instance_group``), or "" if it has none."""
         for group in self.groups:
             if group.startswith(INSTANCE_GROUP_PREFIX):
-                return group[len(INSTANCE_GROUP_PREFIX):]
+                return group[len(INSTANCE_GROUP_PREFIX) :]
         return ""
 
     @property
@@ -207,9 +207,16 @@ class AuditLog:
         raise TimeoutError(f"audit marker {marker} not written to {self.path} within {timeout}s")
 
 
-def select(requests: Iterable[Request], *, user: str | None = None, namespace: str | None = None,
-           writes_only: bool = False, ok_only: bool = False,
-           resources: Iterable[str] | None = None, instance: str | None = None) -> list[Request]:
+def select(
+    requests: Iterable[Request],
+    *,
+    user: str | None = None,
+    namespace: str | None = None,
+    writes_only: bool = False,
+    ok_only: bool = False,
+    resources: Iterable[str] | None = None,
+    instance: str | None = None,
+) -> list[Request]:
     """Filter requests by user, namespace, write verbs, success, resource and instance."""
     wanted = set(resources) if resources is not None else None
     out = []

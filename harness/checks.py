@@ -19,12 +19,26 @@ from harness.paths import CONFORMANCE_DIR
 #: Every check id, in reading order; ids not listed (a new check before it is added here)
 #: sort after these.
 CHECK_ORDER: tuple[str, ...] = (
-    "create-converges", "noop-stable", "progressing-without-kubelet", "ready-with-kwok",
+    "create-converges",
+    "noop-stable",
+    "progressing-without-kubelet",
+    "ready-with-kwok",
     "foreign-conditions-kept",
-    "stale-update-conflict", "restart-reconverges", "child-repaired", "finalizer-ordered-delete",
-    "deletion-policy", "garbage-collected", "namespace-deleted", "replaced-child-kept",
-    "child-conflict", "invalid-rejected", "parity", "watch-recovers", "leader-failover",
-    "rbac-least-privilege", "events-recorded",
+    "stale-update-conflict",
+    "restart-reconverges",
+    "child-repaired",
+    "finalizer-ordered-delete",
+    "deletion-policy",
+    "garbage-collected",
+    "namespace-deleted",
+    "replaced-child-kept",
+    "child-conflict",
+    "invalid-rejected",
+    "parity",
+    "watch-recovers",
+    "leader-failover",
+    "rbac-least-privilege",
+    "events-recorded",
 )
 
 
@@ -52,13 +66,23 @@ def check_functions(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, list[s
             if not isinstance(node, ast.FunctionDef):
                 continue
             for dec in node.decorator_list:
-                if not (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute)
-                        and dec.func.attr == "check" and dec.args
-                        and isinstance(dec.args[0], ast.Constant)):
+                if not (
+                    isinstance(dec, ast.Call)
+                    and isinstance(dec.func, ast.Attribute)
+                    and dec.func.attr == "check"
+                    and dec.args
+                    and isinstance(dec.args[0], ast.Constant)
+                ):
                     continue
                 check = str(dec.args[0].value)
-                case = next((str(k.value.value) for k in dec.keywords
-                             if k.arg == "case" and isinstance(k.value, ast.Constant)), None)
+                case = next(
+                    (
+                        str(k.value.value)
+                        for k in dec.keywords
+                        if k.arg == "case" and isinstance(k.value, ast.Constant)
+                    ),
+                    None,
+                )
                 names = [check, f"{check}[{case}]"] if case else [check]
                 for name in names:
                     found.setdefault(name, []).append(node.name)

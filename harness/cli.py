@@ -40,9 +40,18 @@ from harness.paths import REPORTS_DIR
 #: Commands whose own module parses the arguments: name -> (module with ``main(argv)``, help).
 DELEGATED = {
     "bench": ("harness.bench", "benchmarks of the implementations: reports/bench.json"),
-    "mutants": ("harness.mutants.runner", "the suite against every mutant operator: the kill matrix"),
-    "rbac-ablation": ("harness.rbac.ablation", "each right of the operator's role taken away in turn"),
-    "explore": ("harness.explore.cli", "every write boundary of every scenario: reports/explore.json"),
+    "mutants": (
+        "harness.mutants.runner",
+        "the suite against every mutant operator: the kill matrix",
+    ),
+    "rbac-ablation": (
+        "harness.rbac.ablation",
+        "each right of the operator's role taken away in turn",
+    ),
+    "explore": (
+        "harness.explore.cli",
+        "every write boundary of every scenario: reports/explore.json",
+    ),
 }
 
 
@@ -61,44 +70,90 @@ def cmd_binaries(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m harness``; each sub-command sets ``func``, a callable
     taking the parsed namespace and returning the exit code."""
-    parser = argparse.ArgumentParser(prog="python -m harness",
-                                     description=(__doc__ or "").split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m harness", description=(__doc__ or "").split("\n\n")[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("conformance", help="run the suite for each implementation and compare")
-    p.add_argument("--impl", action="append",
-                   help=f"implementation id (repeatable; default: {', '.join(suite.DEFAULT_IMPLS)})")
+    p.add_argument(
+        "--impl",
+        action="append",
+        help=f"implementation id (repeatable; default: {', '.join(suite.DEFAULT_IMPLS)})",
+    )
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
-    p.add_argument("--cluster", default="envtest", choices=suite.CLUSTERS,
-                   help="the tier: envtest (default; etcd + kube-apiserver), sim (+ "
-                        "kube-controller-manager, kube-scheduler, kwok fake nodes), existing "
-                        "(the cluster of KUBECONFIG / --context), kind (a kind cluster, made and "
-                        "deleted)")
+    p.add_argument(
+        "--cluster",
+        default="envtest",
+        choices=suite.CLUSTERS,
+        help="the tier: envtest (default; etcd + kube-apiserver), sim (+ "
+        "kube-controller-manager, kube-scheduler, kwok fake nodes), existing "
+        "(the cluster of KUBECONFIG / --context), kind (a kind cluster, made and "
+        "deleted)",
+    )
     p.add_argument("--context", default=None, help="kubeconfig context (--cluster existing)")
-    p.add_argument("--keep-cluster", action="store_true",
-                   help="--cluster kind: keep the kind cluster afterwards")
-    p.add_argument("--check", action="append", default=[], dest="checks", metavar="ID",
-                   help="run only this check (id, or id[case]; repeatable)")
-    p.add_argument("--keep-on-failure", action="store_true",
-                   help="leave the control plane and failed checks' namespaces up, print how to "
-                        "look at them (stop with `python -m harness down`)")
-    p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR),
-                   help="where --keep-on-failure keeps its control plane (as `up`)")
-    p.add_argument("--pause-on-failure", action="store_true",
-                   help="stop at the first failed check, operators still running, until Enter")
-    p.add_argument("--full", action="store_true",
-                   help="also run the slow cases (the clients' default deadlines)")
-    p.add_argument("-v", "--verbose", action="store_true",
-                   help="print pytest's output and the whole comparison (default: one line per "
-                        "check, then the summary)")
+    p.add_argument(
+        "--keep-cluster",
+        action="store_true",
+        help="--cluster kind: keep the kind cluster afterwards",
+    )
+    p.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        dest="checks",
+        metavar="ID",
+        help="run only this check (id, or id[case]; repeatable)",
+    )
+    p.add_argument(
+        "--keep-on-failure",
+        action="store_true",
+        help="leave the control plane and failed checks' namespaces up, print how to "
+        "look at them (stop with `python -m harness down`)",
+    )
+    p.add_argument(
+        "--state-dir",
+        default=str(background.DEFAULT_STATE_DIR),
+        help="where --keep-on-failure keeps its control plane (as `up`)",
+    )
+    p.add_argument(
+        "--pause-on-failure",
+        action="store_true",
+        help="stop at the first failed check, operators still running, until Enter",
+    )
+    p.add_argument(
+        "--full",
+        action="store_true",
+        help="also run the slow cases (the clients' default deadlines)",
+    )
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print pytest's output and the whole comparison (default: one line per "
+        "check, then the summary)",
+    )
     p.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --), e.g. -k")
-    p.set_defaults(func=lambda a: suite.conformance(
-        a.impl, Path(a.reports), a.pytest_args, a.impl_file,
-        suite.Options(verbose=a.verbose, keep_on_failure=a.keep_on_failure,
-                      pause_on_failure=a.pause_on_failure, checks=a.checks,
-                      state_dir=Path(a.state_dir), cluster=a.cluster, context=a.context,
-                      keep_cluster=a.keep_cluster, full=a.full)))
+    p.set_defaults(
+        func=lambda a: suite.conformance(
+            a.impl,
+            Path(a.reports),
+            a.pytest_args,
+            a.impl_file,
+            suite.Options(
+                verbose=a.verbose,
+                keep_on_failure=a.keep_on_failure,
+                pause_on_failure=a.pause_on_failure,
+                checks=a.checks,
+                state_dir=Path(a.state_dir),
+                cluster=a.cluster,
+                context=a.context,
+                keep_cluster=a.keep_cluster,
+                full=a.full,
+            ),
+        )
+    )
 
     p = sub.add_parser("report", help="rebuild reports/comparison.{md,html} from the JUnit files")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
@@ -111,20 +166,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("binaries", help="find or build the Kubernetes binaries")
     p.add_argument("--sim", action="store_true", help="also the sim tier's binaries")
-    p.add_argument("--print-assets", action="store_true",
-                   help="print only the KUBEBUILDER_ASSETS folder")
+    p.add_argument(
+        "--print-assets", action="store_true", help="print only the KUBEBUILDER_ASSETS folder"
+    )
     p.set_defaults(func=cmd_binaries)
 
     state_help = "where the background control plane's state lives"
     p = sub.add_parser("up", help="start a control plane in the background")
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR), help=state_help)
-    p.add_argument("--no-watch-cache", action="store_true",
-                   help="start kube-apiserver with --watch-cache=false")
-    p.add_argument("--cluster", default="envtest", choices=("envtest", "sim", "kind"),
-                   help="envtest (etcd + kube-apiserver) or sim (+ kube-controller-manager, "
-                        "kube-scheduler, kwok fake nodes); the start-up time is printed")
-    p.set_defaults(func=lambda a: background.up(Path(a.state_dir), a.cluster,
-                                                not a.no_watch_cache))
+    p.add_argument(
+        "--no-watch-cache",
+        action="store_true",
+        help="start kube-apiserver with --watch-cache=false",
+    )
+    p.add_argument(
+        "--cluster",
+        default="envtest",
+        choices=("envtest", "sim", "kind"),
+        help="envtest (etcd + kube-apiserver) or sim (+ kube-controller-manager, "
+        "kube-scheduler, kwok fake nodes); the start-up time is printed",
+    )
+    p.set_defaults(func=lambda a: background.up(Path(a.state_dir), a.cluster, not a.no_watch_cache))
 
     p = sub.add_parser("down", help="stop the control plane started by `up`")
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR), help=state_help)
@@ -134,8 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR))
     p.add_argument("--no-watch-cache", action="store_true")
     p.add_argument("--cluster", default="envtest", choices=("envtest", "sim"))
-    p.set_defaults(func=lambda a: background.serve(Path(a.state_dir), not a.no_watch_cache,
-                                                   a.cluster))
+    p.set_defaults(
+        func=lambda a: background.serve(Path(a.state_dir), not a.no_watch_cache, a.cluster)
+    )
     return parser
 
 
@@ -144,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     the command's own, 3 when the Kubernetes binaries cannot be found or built, 130 when
     interrupted."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in DELEGATED:  # the job's own parser, --help included; its main owns the run
+    if (
+        argv and argv[0] in DELEGATED
+    ):  # the job's own parser, --help included; its main owns the run
         return int(importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:]))
     args = build_parser().parse_args(argv)
     runs.claim()

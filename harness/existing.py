@@ -31,10 +31,21 @@ def probe(config: pytest.Config) -> tuple[frozenset[str], str]:
     return OFFERS["existing"], "unknown"
 
 
-def conformance(chosen: list[str], impls: dict[str, Any], reports: Any, pytest_args: list[str],
-                impl_files: list[str], context: str | None, started: float) -> int:
+def conformance(
+    chosen: list[str],
+    impls: dict[str, Any],
+    reports: Any,
+    pytest_args: list[str],
+    impl_files: list[str],
+    context: str | None,
+    started: float,
+) -> int:
     """``conformance --cluster existing``: not built yet; says so and returns NOT_BUILT_EXIT."""
-    print("[modeldock] --cluster existing is not built yet (ServiceAccount identities, "
-          "labelled namespaces, CRD install-if-absent are issue 12's step 5); use envtest or "
-          "sim", file=sys.stderr, flush=True)
+    print(
+        "[modeldock] --cluster existing is not built yet (ServiceAccount identities, "
+        "labelled namespaces, CRD install-if-absent are issue 12's step 5); use envtest or "
+        "sim",
+        file=sys.stderr,
+        flush=True,
+    )
     return NOT_BUILT_EXIT

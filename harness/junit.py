@@ -83,8 +83,11 @@ def _outcome(case: TestCase) -> tuple[str, str, str]:
     results: list[Any] = list(case.result)
     bad = next((r for r in results if isinstance(r, Error | Failure)), None)
     if bad is not None:
-        return ((ERROR if isinstance(bad, Error) else FAILED),
-                str(bad.message or bad.text or "").strip(), str(bad.text or "").strip())
+        return (
+            (ERROR if isinstance(bad, Error) else FAILED),
+            str(bad.message or bad.text or "").strip(),
+            str(bad.text or "").strip(),
+        )
     skip = next((r for r in results if isinstance(r, Skipped)), None)
     if skip is not None:
         kind = XFAILED if skip.type == "pytest.xfail" else SKIPPED
@@ -121,9 +124,16 @@ def read_suites(path: Path) -> list[Suite]:
     out = []
     for suite in xml if isinstance(xml, JUnitXml) else [xml]:
         props = {str(p.name): str(p.value) for p in suite.properties()}  # type: ignore[no-untyped-call]
-        out.append(Suite(str(suite.name or ""), str(suite.timestamp or ""),
-                         str(suite.hostname or ""), float(suite.time or 0.0), props,
-                         [case_of(tc) for tc in suite]))
+        out.append(
+            Suite(
+                str(suite.name or ""),
+                str(suite.timestamp or ""),
+                str(suite.hostname or ""),
+                float(suite.time or 0.0),
+                props,
+                [case_of(tc) for tc in suite],
+            )
+        )
     return out
 
 
@@ -152,7 +162,7 @@ def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None 
     """
     xml = JUnitXml.fromfile(str(path))
     renamed = 0
-    for suite in (xml if isinstance(xml, JUnitXml) else [xml]):
+    for suite in xml if isinstance(xml, JUnitXml) else [xml]:
         suite.name = suite_name(impl_id)
         for key, value in (suite_properties or {}).items():
             suite.add_property(key, value)
@@ -178,7 +188,7 @@ def merge(paths: Iterable[Path], out: Path) -> Path:
     merged = JUnitXml("modeldock")
     for path in paths:
         xml = JUnitXml.fromfile(str(path))
-        for suite in (xml if isinstance(xml, JUnitXml) else [xml]):
+        for suite in xml if isinstance(xml, JUnitXml) else [xml]:
             merged.add_testsuite(suite)
     merged.update_statistics()  # type: ignore[no-untyped-call]
     merged.write(str(out))

@@ -23,9 +23,11 @@ KIND_VERSION = "v0.33.0"
 NO_ENGINE_EXIT = 2
 
 #: The one line printed when no container engine answers.
-NO_ENGINE_MESSAGE = ("--cluster kind needs a running container engine (docker or podman) for "
-                     "kind's node containers, and none answers on this machine; use "
-                     "--cluster envtest or sim, or --cluster existing with a KUBECONFIG")
+NO_ENGINE_MESSAGE = (
+    "--cluster kind needs a running container engine (docker or podman) for "
+    "kind's node containers, and none answers on this machine; use "
+    "--cluster envtest or sim, or --cluster existing with a KUBECONFIG"
+)
 
 
 def engine(candidates: tuple[str, ...] = ("docker", "podman"), timeout: float = 15) -> str | None:
@@ -36,8 +38,9 @@ def engine(candidates: tuple[str, ...] = ("docker", "podman"), timeout: float = 
         if path is None:
             continue
         try:
-            proc = subprocess.run([path, "info"], stdin=subprocess.DEVNULL, capture_output=True,
-                                  timeout=timeout)
+            proc = subprocess.run(
+                [path, "info"], stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout
+            )
         except (OSError, subprocess.TimeoutExpired):
             continue
         if proc.returncode == 0:
@@ -53,6 +56,10 @@ def no_engine_exit() -> int:
 
 def up_not_supported() -> int:
     """``up --cluster kind`` with an engine: kind itself keeps a cluster up; say how."""
-    print("[modeldock] `up` does not start kind clusters: `kind create cluster` makes one and "
-          "`make conformance CLUSTER=existing` runs the suite on it", file=sys.stderr, flush=True)
+    print(
+        "[modeldock] `up` does not start kind clusters: `kind create cluster` makes one and "
+        "`make conformance CLUSTER=existing` runs the suite on it",
+        file=sys.stderr,
+        flush=True,
+    )
     return 2

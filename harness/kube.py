@@ -44,8 +44,12 @@ RESOURCES: dict[str, tuple[str, bool]] = {
 }
 
 KIND_TO_RESOURCE = {
-    "ModelService": "modelservices", "Deployment": "deployments", "Service": "services",
-    "ConfigMap": "configmaps", "Lease": "leases", "RoleBinding": "rolebindings",
+    "ModelService": "modelservices",
+    "Deployment": "deployments",
+    "Service": "services",
+    "ConfigMap": "configmaps",
+    "Lease": "leases",
+    "RoleBinding": "rolebindings",
     "Namespace": "namespaces",
 }
 
@@ -57,8 +61,10 @@ class Kube:
     def __init__(self, kubeconfig: Path | str) -> None:
         self.kubeconfig = Path(kubeconfig)
         cfg = client.Configuration()
-        config.load_kube_config(config_file=str(kubeconfig),  # type: ignore[no-untyped-call]
-                                client_configuration=cfg)
+        config.load_kube_config(
+            config_file=str(kubeconfig),  # type: ignore[no-untyped-call]
+            client_configuration=cfg,
+        )
         cfg.retries = 3
         self.api = client.ApiClient(cfg)
         # The audit log tells the harness's own requests (probes made as the operator's user)
@@ -69,8 +75,12 @@ class Kube:
         self.api.close()  # type: ignore[no-untyped-call]
 
     @staticmethod
-    def path(resource: str, namespace: str | None = None, name: str | None = None,
-             subresource: str | None = None) -> str:
+    def path(
+        resource: str,
+        namespace: str | None = None,
+        name: str | None = None,
+        subresource: str | None = None,
+    ) -> str:
         prefix, namespaced = RESOURCES[resource]
         p = prefix
         if namespaced and namespace:
@@ -82,17 +92,27 @@ class Kube:
             p += f"/{subresource}"
         return p
 
-    def request(self, method: str, path: str, body: Any = None,
-                query: list[tuple[str, Any]] | None = None,
-                content_type: str = "application/json") -> Any:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        query: list[tuple[str, Any]] | None = None,
+        content_type: str = "application/json",
+    ) -> Any:
         """One HTTP request; returns the decoded JSON body (a dict). Raises ApiException
         (``.status``, ``.body``) for any non-2xx answer."""
         method, url, headers, payload, post = self.api.param_serialize(
-            method, path, query_params=[(k, v) for k, v in (query or [])], body=body,
+            method,
+            path,
+            query_params=[(k, v) for k, v in (query or [])],
+            body=body,
             header_params={"Accept": "application/json", "Content-Type": content_type},
-            auth_settings=["BearerToken"])
-        resp = self.api.call_api(method, url, header_params=headers, body=payload,
-                                 post_params=post, _request_timeout=30)
+            auth_settings=["BearerToken"],
+        )
+        resp = self.api.call_api(
+            method, url, header_params=headers, body=payload, post_params=post, _request_timeout=30
+        )
         resp.read()  # type: ignore[no-untyped-call]
         if not 200 <= resp.status < 300:
             raise ApiException(http_resp=resp)
@@ -108,8 +128,9 @@ class Kube:
                 return None
             raise
 
-    def list(self, resource: str, namespace: str | None = None,
-             label_selector: str | None = None) -> list[dict[str, Any]]:
+    def list(
+        self, resource: str, namespace: str | None = None, label_selector: str | None = None
+    ) -> list[dict[str, Any]]:
         query = [("labelSelector", label_selector)] if label_selector else []
         out = self.request("GET", self.path(resource, namespace), query=query)
         return list(out.get("items") or [])
@@ -117,22 +138,48 @@ class Kube:
     def create(self, resource: str, namespace: str | None, body: dict[str, Any]) -> dict[str, Any]:
         return self.request("POST", self.path(resource, namespace), body)  # type: ignore[no-any-return]
 
-    def update(self, resource: str, body: dict[str, Any], subresource: str | None = None) -> dict[str, Any]:
+    def update(
+        self, resource: str, body: dict[str, Any], subresource: str | None = None
+    ) -> dict[str, Any]:
         """PUT ``body`` as it is (its metadata.resourceVersion is the precondition: a stale one
         gets 409 Conflict)."""
         meta = body["metadata"]
-        return self.request("PUT", self.path(resource, meta.get("namespace"), meta["name"],  # type: ignore[no-any-return]
-                                             subresource), body)
+        return self.request(  # type: ignore[no-any-return]
+            "PUT",
+            self.path(
+                resource,
+                meta.get("namespace"),
+                meta["name"],
+                subresource,
+            ),
+            body,
+        )
 
-    def patch(self, resource: str, namespace: str | None, name: str, patch: dict[str, Any],
-              subresource: str | None = None) -> dict[str, Any]:
+    def patch(
+        self,
+        resource: str,
+        namespace: str | None,
+        name: str,
+        patch: dict[str, Any],
+        subresource: str | None = None,
+    ) -> dict[str, Any]:
         """JSON merge patch (RFC 7386)."""
-        return self.request("PATCH", self.path(resource, namespace, name, subresource), patch,  # type: ignore[no-any-return]
-                            content_type="application/merge-patch+json")
+        return self.request(  # type: ignore[no-any-return]
+            "PATCH",
+            self.path(resource, namespace, name, subresource),
+            patch,
+            content_type="application/merge-patch+json",
+        )
 
-    def delete(self, resource: str, namespace: str | None, name: str,
-               uid: str | None = None, missing_ok: bool = True,
-               propagation_policy: str = "Background") -> bool:
+    def delete(
+        self,
+        resource: str,
+        namespace: str | None,
+        name: str,
+        uid: str | None = None,
+        missing_ok: bool = True,
+        propagation_policy: str = "Background",
+    ) -> bool:
         """Delete; with ``uid``, only that incarnation (a precondition). ``propagation_policy``
         is DeleteOptions.propagationPolicy: ``Background`` (kubectl's default), ``Foreground``
         or ``Orphan`` (``kubectl delete --cascade=foreground|orphan``). Returns False if the
@@ -152,16 +199,32 @@ class Kube:
         """SelfSubjectAccessReview: may this user do ``verb`` on ``resource`` (which may be
         ``resource/subresource``) in ``namespace`` (None: cluster scope)?"""
         res, _, sub = resource.partition("/")
-        review = {"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
-                  "spec": {"resourceAttributes": {"verb": verb, "resource": res,
-                                                  "subresource": sub, "group": group,
-                                                  "namespace": namespace or ""}}}
+        review = {
+            "apiVersion": "authorization.k8s.io/v1",
+            "kind": "SelfSubjectAccessReview",
+            "spec": {
+                "resourceAttributes": {
+                    "verb": verb,
+                    "resource": res,
+                    "subresource": sub,
+                    "group": group,
+                    "namespace": namespace or "",
+                }
+            },
+        }
         out = self.request("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", review)
         return bool(out["status"].get("allowed"))
 
 
-def wait_for(fetch: Callable[[], T | None], predicate: Callable[[T], bool], timeout: float,
-             what: str, interval: float = 0.1, *, premise: bool = False) -> T:
+def wait_for(
+    fetch: Callable[[], T | None],
+    predicate: Callable[[T], bool],
+    timeout: float,
+    what: str,
+    interval: float = 0.1,
+    *,
+    premise: bool = False,
+) -> T:
     """Poll ``fetch()`` until ``predicate(value)`` holds; return that value.
 
     After ``timeout`` seconds it raises, so a failed check shows what it expected and what it
@@ -190,8 +253,10 @@ def wait_for(fetch: Callable[[], T | None], predicate: Callable[[T], bool], time
             if not answered and last_exc is not None:
                 raise last_exc
             detail = f"; last error: {last_exc.status} {last_exc.reason}" if last_exc else ""
-            message = (f"timed out after {timeout:.0f}s waiting for {what}{detail}\n"
-                       f"last observed: {_short(last)}")
+            message = (
+                f"timed out after {timeout:.0f}s waiting for {what}{detail}\n"
+                f"last observed: {_short(last)}"
+            )
             if premise:
                 raise PremiseFailed.because(message)
             raise AssertionError(message)
@@ -205,6 +270,9 @@ def _short(obj: Any) -> str:
         return "nothing (object absent)"
     if isinstance(obj, dict):
         obj = {k: v for k, v in obj.items() if k != "metadata"} | {
-            "metadata": {k: v for k, v in (obj.get("metadata") or {}).items() if k != "managedFields"}}
+            "metadata": {
+                k: v for k, v in (obj.get("metadata") or {}).items() if k != "managedFields"
+            }
+        }
     text = yaml.safe_dump(obj, sort_keys=False)
     return text if len(text) < 4000 else text[:4000] + "\n..."

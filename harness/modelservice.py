@@ -20,8 +20,12 @@ def modelservice(name: str, **spec: Any) -> dict[str, Any]:
     """A ModelService manifest named ``name``; ``spec`` fields override the defaults model
     ``m`` and image ``srv:1`` (the CRD defaults the rest, e.g. replicas 1, port 8000)."""
     body = {"model": "m", "image": "srv:1"} | spec
-    return {"apiVersion": GROUP_VERSION, "kind": "ModelService",
-            "metadata": {"name": name}, "spec": body}
+    return {
+        "apiVersion": GROUP_VERSION,
+        "kind": "ModelService",
+        "metadata": {"name": name},
+        "spec": body,
+    }
 
 
 def condition(msvc: Mapping[str, Any], ctype: str) -> dict[str, Any] | None:
@@ -42,5 +46,8 @@ def status_converged(msvc: Mapping[str, Any]) -> bool:
     if not isinstance(status, dict) or status.get("observedGeneration") != meta.get("generation"):
         return False
     ready = condition(msvc, "Ready")
-    return (ready is not None and condition(msvc, "Progressing") is not None
-            and ready.get("reason") != "ChildConflict")
+    return (
+        ready is not None
+        and condition(msvc, "Progressing") is not None
+        and ready.get("reason") != "ChildConflict"
+    )

@@ -76,7 +76,8 @@ class Implementation:
         if proc.returncode != 0:
             raise ImplementationError(
                 f"building implementation {self.id!r} failed ({' '.join(self.build)} in "
-                f"{self.workdir}):\n{proc.stdout}{proc.stderr}")
+                f"{self.workdir}):\n{proc.stdout}{proc.stderr}"
+            )
 
 
 def _expand(arg: str) -> str:
@@ -96,26 +97,35 @@ def load_implementations(extra_files: Iterable[Path | str] = ()) -> dict[str, Im
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise ImplementationError(f"cannot read implementations file {path}: {exc}") from exc
         for impl_id, table in data.items():
-            if not isinstance(table, dict) or not isinstance(table.get("command"), list) \
-                    or not table["command"]:
+            if (
+                not isinstance(table, dict)
+                or not isinstance(table.get("command"), list)
+                or not table["command"]
+            ):
                 raise ImplementationError(
-                    f"{path}: [{impl_id}] needs command = [\"argv0\", ...] (a non-empty list)")
+                    f'{path}: [{impl_id}] needs command = ["argv0", ...] (a non-empty list)'
+                )
             workdir = Path(_expand(table.get("workdir", ".")))
             if not workdir.is_absolute():
                 workdir = (REPO_ROOT if path == DEFAULT_IMPL_FILE else path.parent) / workdir
             expected = table.get("expected_failures", {})
-            unstrict = {k for k, v in expected.items() if isinstance(v, dict)
-                        and v.get("strict") is False} if isinstance(expected, dict) else set()
+            unstrict = (
+                {k for k, v in expected.items() if isinstance(v, dict) and v.get("strict") is False}
+                if isinstance(expected, dict)
+                else set()
+            )
             if isinstance(expected, dict):  # { reason = "...", strict = false } -> the reason
-                expected = {k: (v.get("reason") if isinstance(v, dict) else v)
-                            for k, v in expected.items()}
+                expected = {
+                    k: (v.get("reason") if isinstance(v, dict) else v) for k, v in expected.items()
+                }
             if not isinstance(expected, dict) or not all(
-                    isinstance(k, str) and isinstance(v, str) and v.strip()
-                    for k, v in expected.items()):
+                isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in expected.items()
+            ):
                 raise ImplementationError(
                     f"{path}: [{impl_id}] expected_failures must be a table of "
-                    f"\"<check id>[<case>]\" = \"<reason>\" (a non-empty reason for each; or "
-                    f"{{ reason = \"...\", strict = false }} for a failure that depends on a race)")
+                    f'"<check id>[<case>]" = "<reason>" (a non-empty reason for each; or '
+                    f'{{ reason = "...", strict = false }} for a failure that depends on a race)'
+                )
             role = table.get("role")
             if role is not None and not isinstance(role, str):
                 raise ImplementationError(f"{path}: [{impl_id}] role must be a file name")
@@ -136,8 +146,10 @@ def load_implementations(extra_files: Iterable[Path | str] = ()) -> dict[str, Im
 def get_implementation(impl_id: str, extra_files: Iterable[Path | str] = ()) -> Implementation:
     impls = load_implementations(extra_files)
     if impl_id not in impls:
-        raise ImplementationError(f"unknown implementation {impl_id!r}; declared: "
-                                  f"{', '.join(sorted(impls))} (add one with --impl-file)")
+        raise ImplementationError(
+            f"unknown implementation {impl_id!r}; declared: "
+            f"{', '.join(sorted(impls))} (add one with --impl-file)"
+        )
     return impls[impl_id]
 
 
@@ -166,24 +178,34 @@ class OperatorProcess:
     health_port: int = field(default_factory=free_port)
 
     def __post_init__(self) -> None:
-        self._proc = ManagedProcess(f"operator {self.impl.id}", self.impl.command, self.log_path,
-                                    env=self._environment(), cwd=self.impl.workdir)
+        self._proc = ManagedProcess(
+            f"operator {self.impl.id}",
+            self.impl.command,
+            self.log_path,
+            env=self._environment(),
+            cwd=self.impl.workdir,
+        )
 
     def _environment(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("KUBECONFIG", "MODELDOCK_CRASH", "WATCH_NAMESPACE"))}
-        env.update({
-            "KUBECONFIG": str(self.kubeconfig),
-            "WATCH_NAMESPACE": self.namespace,
-            "LEADER_ELECTION": "true" if self.leader_election else "false",
-            "LEADER_ELECTION_NAMESPACE": self.namespace,
-            "LEASE_DURATION": str(self.lease[0]),
-            "RENEW_DEADLINE": str(self.lease[1]),
-            "RETRY_PERIOD": str(self.lease[2]),
-            "METRICS_BIND_ADDRESS": f"127.0.0.1:{self.metrics_port}",
-            "HEALTH_PROBE_BIND_ADDRESS": f"127.0.0.1:{self.health_port}",
-            "PYTHONUNBUFFERED": "1",
-        })
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("KUBECONFIG", "MODELDOCK_CRASH", "WATCH_NAMESPACE"))
+        }
+        env.update(
+            {
+                "KUBECONFIG": str(self.kubeconfig),
+                "WATCH_NAMESPACE": self.namespace,
+                "LEADER_ELECTION": "true" if self.leader_election else "false",
+                "LEADER_ELECTION_NAMESPACE": self.namespace,
+                "LEASE_DURATION": str(self.lease[0]),
+                "RENEW_DEADLINE": str(self.lease[1]),
+                "RETRY_PERIOD": str(self.lease[2]),
+                "METRICS_BIND_ADDRESS": f"127.0.0.1:{self.metrics_port}",
+                "HEALTH_PROBE_BIND_ADDRESS": f"127.0.0.1:{self.health_port}",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
         if self.crash_at:
             env["MODELDOCK_CRASH_AT"] = self.crash_at
         env.update(self.env)
@@ -194,8 +216,9 @@ class OperatorProcess:
     def pid(self) -> int | None:
         return self._proc.pid
 
-    def start(self, crash_at: str | None = None, wait_ready: bool = True,
-              timeout: float = 60) -> OperatorProcess:
+    def start(
+        self, crash_at: str | None = None, wait_ready: bool = True, timeout: float = 60
+    ) -> OperatorProcess:
         """Start (or restart) the process; ``crash_at`` replaces the crash point for this start
         (None: none). With ``wait_ready``, wait until ``/readyz`` answers 200; raises
         ProcessError with the log tail if the process exits first."""
@@ -211,8 +234,9 @@ class OperatorProcess:
         return self._get(f"http://127.0.0.1:{self.health_port}/readyz") == 200
 
     def wait_ready(self, timeout: float = 60) -> None:
-        wait_until(self.ready, timeout=timeout, what=f"{self.impl.id} operator /readyz",
-                   alive=[self._proc])
+        wait_until(
+            self.ready, timeout=timeout, what=f"{self.impl.id} operator /readyz", alive=[self._proc]
+        )
 
     def running(self) -> bool:
         return self._proc.running()
@@ -226,8 +250,10 @@ class OperatorProcess:
         try:
             return self._proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"{self.impl.id} operator still running after {timeout:.0f}s; "
-                                 f"log tail:\n{log_tail(self.log_path)}") from None
+            raise AssertionError(
+                f"{self.impl.id} operator still running after {timeout:.0f}s; "
+                f"log tail:\n{log_tail(self.log_path)}"
+            ) from None
 
     def terminate(self, timeout: float = 20) -> int | None:
         """SIGTERM and wait (SIGKILL after ``timeout``). Returns the exit code."""
@@ -256,8 +282,9 @@ class OperatorProcess:
 
         Raises ProcessError if /metrics does not answer."""
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics",
-                                        timeout=5) as resp:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5
+            ) as resp:
                 text = resp.read().decode()
         except (urllib.error.URLError, OSError) as exc:
             raise ProcessError(f"{self.impl.id} operator /metrics did not answer: {exc}") from exc
@@ -270,13 +297,19 @@ class OperatorProcess:
 
     def reconcile_count(self) -> float:
         """Sum of ``controller_runtime_reconcile_total`` over results, for controller modelservice."""
-        return sum(v for k, v in self.metrics().items()
-                   if k.startswith("controller_runtime_reconcile_total{")
-                   and 'controller="modelservice"' in k)
+        return sum(
+            v
+            for k, v in self.metrics().items()
+            if k.startswith("controller_runtime_reconcile_total{")
+            and 'controller="modelservice"' in k
+        )
 
     def workqueue_depth(self) -> float:
-        return sum(v for k, v in self.metrics().items()
-                   if k.startswith("workqueue_depth{") and 'name="modelservice"' in k)
+        return sum(
+            v
+            for k, v in self.metrics().items()
+            if k.startswith("workqueue_depth{") and 'name="modelservice"' in k
+        )
 
     def log_text(self) -> str:
         try:

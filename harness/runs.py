@@ -103,11 +103,15 @@ class Reaped:
         parts = []
         if self.processes:
             names = sorted({Path(cmd.split(" ", 1)[0]).name for _, cmd in self.processes})
-            parts.append(f"stopped {len(self.processes)} process"
-                         f"{'es' if len(self.processes) != 1 else ''} ({', '.join(names)})")
+            parts.append(
+                f"stopped {len(self.processes)} process"
+                f"{'es' if len(self.processes) != 1 else ''} ({', '.join(names)})"
+            )
         if self.dirs:
-            parts.append(f"removed {len(self.dirs)} temp dir{'s' if len(self.dirs) != 1 else ''} "
-                         f"({', '.join(str(d) for d in self.dirs)})")
+            parts.append(
+                f"removed {len(self.dirs)} temp dir{'s' if len(self.dirs) != 1 else ''} "
+                f"({', '.join(str(d) for d in self.dirs)})"
+            )
         return " and ".join(parts) + " left by dead runs"
 
 
@@ -126,7 +130,7 @@ def orphans() -> list[tuple[int, str]]:
                 continue
             with open(f"/proc/{entry.name}/environ", "rb") as f:
                 env = f.read().split(b"\0")
-            run = next((v[len(mark):].decode() for v in env if v.startswith(mark)), None)
+            run = next((v[len(mark) :].decode() for v in env if v.startswith(mark)), None)
             if not run or identity_alive(run) or process_identity(int(entry.name)) is None:
                 continue
             with open(f"/proc/{entry.name}/cmdline", "rb") as f:

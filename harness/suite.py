@@ -52,8 +52,14 @@ PUBLISHED_EXIT_CODES = (0, 1, 2, 5)
 PYTEST_STOP_TIMEOUT = 30.0
 
 
-def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
-              impl_files: list[str], log: Path | None = None) -> int:
+def run_suite(
+    impl_id: str,
+    state_path: Path,
+    reports: Path,
+    extra: list[str],
+    impl_files: list[str],
+    log: Path | None = None,
+) -> int:
     """Run the conformance suite for one implementation in a pytest subprocess against the
     control plane in ``state_path``; return pytest's exit code (negative: killed by that signal).
 
@@ -78,23 +84,42 @@ def run_suite(impl_id: str, state_path: Path, reports: Path, extra: list[str],
         extra = ["-n", os.environ.get("MODELDOCK_WORKERS", "4"), *extra]
     scratch = runs.temp_dir("suite")
     try:
-        cmd = [sys.executable, "-m", "pytest", str(CONFORMANCE_DIR),
-               f"--impl={impl_id}", f"--control-plane-state={state_path}",
-               f"--junitxml={scratch / junit_file.name}", f"--artifacts-dir={reports / 'artifacts'}",
-               "-v", "-p", "no:cacheprovider", *[f"--impl-file={f}" for f in impl_files], *extra]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(CONFORMANCE_DIR),
+            f"--impl={impl_id}",
+            f"--control-plane-state={state_path}",
+            f"--junitxml={scratch / junit_file.name}",
+            f"--artifacts-dir={reports / 'artifacts'}",
+            "-v",
+            "-p",
+            "no:cacheprovider",
+            *[f"--impl-file={f}" for f in impl_files],
+            *extra,
+        ]
         if log is None:
             _say(f"running the conformance suite for {impl_id}: {' '.join(cmd[3:])}")
-            code = run_group(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
-                             stop_timeout=PYTEST_STOP_TIMEOUT)
+            code = run_group(
+                cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stop_timeout=PYTEST_STOP_TIMEOUT
+            )
         else:
             _say(f"running the conformance suite for {impl_id} (pytest's output: {log})")
             with open(log, "wb") as out:
-                code = run_group([*cmd, "--progress"], cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
-                                 stdout=out, stop_timeout=PYTEST_STOP_TIMEOUT)
+                code = run_group(
+                    [*cmd, "--progress"],
+                    cwd=REPO_ROOT,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stop_timeout=PYTEST_STOP_TIMEOUT,
+                )
         if code == CONTROL_PLANE_LOST:
-            raise ControlPlaneError(f"lost while the {impl_id} suite ran "
-                                    f"({state_lost(state_path) or 'see the line above'}); "
-                                    f"no report written for {impl_id}")
+            raise ControlPlaneError(
+                f"lost while the {impl_id} suite ran "
+                f"({state_lost(state_path) or 'see the line above'}); "
+                f"no report written for {impl_id}"
+            )
         if code in PUBLISHED_EXIT_CODES and (scratch / junit_file.name).exists():
             runs.publish(scratch / junit_file.name, junit_file)
         else:
@@ -139,8 +164,13 @@ class Options:
         return args
 
 
-def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
-                impl_files: list[str], options: Options | None = None) -> int:
+def conformance(
+    chosen: list[str] | None,
+    reports: Path,
+    pytest_args: list[str],
+    impl_files: list[str],
+    options: Options | None = None,
+) -> int:
     """Build, start one control plane of tier ``options.cluster`` (envtest, sim), run the suite
     for each implementation in ``chosen`` (default ``DEFAULT_IMPLS``), write
     ``<reports>/junit-<impl>.xml``, the merged ``<reports>/junit.xml`` and the comparison
@@ -158,8 +188,10 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
 
         if kind.engine() is None:
             return kind.no_engine_exit()
-        _say("kind: a container engine answers, but creating kind clusters is not wired up here "
-             "yet; create one with `kind create cluster` and use --cluster existing")
+        _say(
+            "kind: a container engine answers, but creating kind clusters is not wired up here "
+            "yet; create one with `kind create cluster` and use --cluster existing"
+        )
         return 2
 
     try:
@@ -178,8 +210,7 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
         shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
     (reports / "artifacts" / KEPT_FILE).unlink(missing_ok=True)
     started = time.monotonic()
-    binaries.ensure(binaries.ENVTEST_BINARIES
-                    + (binaries.SIM_BINARIES if cluster == "sim" else ()))
+    binaries.ensure(binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ()))
     for impl_id in chosen:
         _say(f"building {impl_id}")
         impls[impl_id].run_build()
@@ -188,8 +219,9 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
     if cluster == "existing":
         from harness import existing
 
-        return existing.conformance(chosen, impls, reports, pytest_args, impl_files, context,
-                                    started)
+        return existing.conformance(
+            chosen, impls, reports, pytest_args, impl_files, context, started
+        )
     extra = [f"--cluster={cluster}", *extra]
 
     def run_all(state_path: Path) -> None:
@@ -223,19 +255,26 @@ def conformance(chosen: list[str] | None, reports: Path, pytest_args: list[str],
         for check in model.checks:
             for impl_id, result in check.results.items():
                 if result.outcome in ("failed", "error"):
-                    first = next((ln.strip() for ln in result.message.splitlines() if ln.strip()), "")
+                    first = next(
+                        (ln.strip() for ln in result.message.splitlines() if ln.strip()), ""
+                    )
                     print(f"  {check.id} [{impl_id}] {result.outcome}: {first[:160]}")
     if kept_plane is not None:
         _print_kept(kept_plane, reports)
-    print(f"\n{'PASSED' if passed else 'FAILED'}: {len(chosen)} implementation(s), "
-          f"{len(model.checks)} checks, {time.monotonic() - started:.0f}s; pytest exit codes {codes}")
-    print(f"reports: {md} (evidence), {html}, {summary} (CI job summary), {merged} (all implementations), "
-          f"{', '.join(str(f) for f in files)}")
+    print(
+        f"\n{'PASSED' if passed else 'FAILED'}: {len(chosen)} implementation(s), "
+        f"{len(model.checks)} checks, {time.monotonic() - started:.0f}s; pytest exit codes {codes}"
+    )
+    print(
+        f"reports: {md} (evidence), {html}, {summary} (CI job summary), {merged} (all implementations), "
+        f"{', '.join(str(f) for f in files)}"
+    )
     return 0 if passed else 1
 
 
-def _run_on_kept_plane(state_dir: Path, cluster: str, run_all: Callable[[Path], None],
-                       codes: dict[str, int]) -> Path | None:
+def _run_on_kept_plane(
+    state_dir: Path, cluster: str, run_all: Callable[[Path], None], codes: dict[str, int]
+) -> Path | None:
     """``--keep-on-failure``: run on the background control plane of ``python -m harness up``
     in ``state_dir`` (started now if none is up there), stop it afterwards if every suite passed and this run started
     it; return its state folder if it is left up, else None."""
@@ -257,16 +296,21 @@ def _run_on_kept_plane(state_dir: Path, cluster: str, run_all: Callable[[Path], 
 def _print_kept(state_dir: Path, reports: Path) -> None:
     """How to look at what ``--keep-on-failure`` left, and how to stop it."""
     state = background.read_state(state_dir) or {}
-    print(f"\nKept for you (--keep-on-failure): the control plane and each failed check's namespace."
-          f"\n  export KUBECONFIG={state.get('admin_kubeconfig', '?')}")
+    print(
+        f"\nKept for you (--keep-on-failure): the control plane and each failed check's namespace."
+        f"\n  export KUBECONFIG={state.get('admin_kubeconfig', '?')}"
+    )
     for entry in kept_entries(reports / "artifacts"):
         ns = entry["namespace"]
-        print(f"  # {entry['implementation']} {entry['check']} "
-              f"(operator log: {reports / 'artifacts' / entry['implementation']})"
-              f"\n  kubectl get modelservices,deployments,services,leases,events -n {ns} -o yaml"
-              f"\n  grep '\"namespace\":\"{ns}\"' {entry['audit_log']} | head")
-    down = "python -m harness down" + ("" if state_dir == background.DEFAULT_STATE_DIR
-                                          else f" --state-dir {state_dir}")
+        print(
+            f"  # {entry['implementation']} {entry['check']} "
+            f"(operator log: {reports / 'artifacts' / entry['implementation']})"
+            f"\n  kubectl get modelservices,deployments,services,leases,events -n {ns} -o yaml"
+            f'\n  grep \'"namespace":"{ns}"\' {entry["audit_log"]} | head'
+        )
+    down = "python -m harness down" + (
+        "" if state_dir == background.DEFAULT_STATE_DIR else f" --state-dir {state_dir}"
+    )
     print(f"  stop it with: {down}")
 
 

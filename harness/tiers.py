@@ -19,32 +19,37 @@ from typing import Any
 #: Every capability, with what it means.
 CAPABILITIES: dict[str, str] = {
     "no-kubelet": "no Pod ever runs, so a Deployment never has an available replica "
-                  "(envtest: the status contract's 'not Ready yet' side)",
+    "(envtest: the status contract's 'not Ready yet' side)",
     "pods-ready": "Pods are scheduled and become Ready (sim: kube-scheduler and kwok fake "
-                  "nodes), so a Deployment's status counts available replicas",
+    "nodes), so a Deployment's status counts available replicas",
     "garbage-collector": "kube-controller-manager's garbage collector deletes the dependents of "
-                         "a vanished owner and completes orphan and foreground deletions",
+    "a vanished owner and completes orphan and foreground deletions",
     "no-garbage-collector": "nothing deletes an object whose ownerReference names a UID that "
-                            "does not exist (a check that stages such an object)",
+    "does not exist (a check that stages such an object)",
     "namespace-controller": "a deleted namespace is emptied and goes away",
     "deployment-controller": "Deployments get ReplicaSets and a status written by the "
-                             "deployment controller",
-    "audit-log": "the harness reads the API server's audit log (who wrote what, in which "
-                 "order)",
+    "deployment controller",
+    "audit-log": "the harness reads the API server's audit log (who wrote what, in which order)",
     "client-certificates": "the harness can issue client certificates the API server trusts "
-                           "(one identity per operator instance)",
+    "(one identity per operator instance)",
     "private-control-plane": "the harness starts private control planes of its own for a "
-                             "check (disruptive checks; the tier's own cluster is untouched)",
-    "apiserver-restart": "the harness can stop and restart kube-apiserver under a running "
-                         "operator",
+    "check (disruptive checks; the tier's own cluster is untouched)",
+    "apiserver-restart": "the harness can stop and restart kube-apiserver under a running operator",
     "etcd-compaction": "the harness can compact etcd so a resumed watch gets 410 Gone",
     "owner-references-permission-enforcement": "the OwnerReferencesPermissionEnforcement "
-                                               "admission plugin is enabled",
+    "admission plugin is enabled",
 }
 
-_HARNESS_OWNED = frozenset({
-    "audit-log", "client-certificates", "private-control-plane", "apiserver-restart",
-    "etcd-compaction", "owner-references-permission-enforcement"})
+_HARNESS_OWNED = frozenset(
+    {
+        "audit-log",
+        "client-certificates",
+        "private-control-plane",
+        "apiserver-restart",
+        "etcd-compaction",
+        "owner-references-permission-enforcement",
+    }
+)
 _CONTROLLERS = frozenset({"garbage-collector", "namespace-controller", "deployment-controller"})
 
 #: What each tier offers. ``existing`` is a cluster the harness does not own: no audit log to
@@ -103,8 +108,10 @@ def skip_reason(tier: str, offers: Iterable[str], needs: Iterable[str]) -> str |
     lacking = missing(offers, needs)
     if not lacking:
         return None
-    return "; ".join(f"needs {n} ({CAPABILITIES[n]}): not offered by the {tier} tier, "
-                     f"{_WHY_NOT[n]}" for n in lacking)
+    return "; ".join(
+        f"needs {n} ({CAPABILITIES[n]}): not offered by the {tier} tier, {_WHY_NOT[n]}"
+        for n in lacking
+    )
 
 
 def existing_offers(nodes: list[dict[str, Any]]) -> frozenset[str]:
@@ -112,8 +119,11 @@ def existing_offers(nodes: list[dict[str, Any]]) -> frozenset[str]:
     plus ``pods-ready`` when it has nodes and every one is kwok's (annotation
     ``kwok.x-k8s.io/node``), where the checks' placeholder image needs no pulling."""
     offers = set(OFFERS["existing"])
-    annotated = [n for n in nodes
-                 if "kwok.x-k8s.io/node" in ((n.get("metadata") or {}).get("annotations") or {})]
+    annotated = [
+        n
+        for n in nodes
+        if "kwok.x-k8s.io/node" in ((n.get("metadata") or {}).get("annotations") or {})
+    ]
     if nodes and len(annotated) == len(nodes):
         offers.add("pods-ready")
     return frozenset(offers)

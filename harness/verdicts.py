@@ -10,7 +10,7 @@ This module has no imports of the harness, so that the lowest layers (the REST c
 from __future__ import annotations
 
 #: The ``verdict`` property of a check's JUnit testcase, when it did not pass.
-VERDICT_FAIL = "fail"    # the check's own oracle failed: an assertion about the operator
+VERDICT_FAIL = "fail"  # the check's own oracle failed: an assertion about the operator
 VERDICT_ERROR = "error"  # set-up, premise or harness error: the operator was not judged
 
 

@@ -37,9 +37,15 @@ def main() -> int:
         glue.serve(metrics_at, glue.metrics_routes(handlers.METRICS))
     if health_at:
         glue.serve(health_at, glue.health_routes(ready))
-    log.info("starting kopf", extra={"fields": {"namespace": cfg.watch_namespace,
-                                                 "kopf": kopf.__version__
-                                                 if hasattr(kopf, "__version__") else ""}})
+    log.info(
+        "starting kopf",
+        extra={
+            "fields": {
+                "namespace": cfg.watch_namespace,
+                "kopf": kopf.__version__ if hasattr(kopf, "__version__") else "",
+            }
+        },
+    )
     kopf.run(namespaces=[cfg.watch_namespace], standalone=True, ready_flag=ready)
     log.info("stopped")
     return 0

@@ -130,14 +130,27 @@ class Metrics:
     def __init__(self, registry: prom.CollectorRegistry | None = None) -> None:
         self.registry = registry or prom.CollectorRegistry()
         r = self.registry
-        self.total = prom.Counter("controller_runtime_reconcile_total", "Reconciles by result",
-                                  ["controller", "result"], registry=r)
-        self.errors = prom.Counter("controller_runtime_reconcile_errors_total",
-                                   "Reconcile errors", ["controller"], registry=r)
-        self.seconds = prom.Histogram("controller_runtime_reconcile_time_seconds",
-                                      "Reconcile duration", ["controller"], registry=r)
-        self.depth = prom.Gauge("workqueue_depth", "Handlers running or waiting", ["name"],
-                                registry=r)
+        self.total = prom.Counter(
+            "controller_runtime_reconcile_total",
+            "Reconciles by result",
+            ["controller", "result"],
+            registry=r,
+        )
+        self.errors = prom.Counter(
+            "controller_runtime_reconcile_errors_total",
+            "Reconcile errors",
+            ["controller"],
+            registry=r,
+        )
+        self.seconds = prom.Histogram(
+            "controller_runtime_reconcile_time_seconds",
+            "Reconcile duration",
+            ["controller"],
+            registry=r,
+        )
+        self.depth = prom.Gauge(
+            "workqueue_depth", "Handlers running or waiting", ["name"], registry=r
+        )
         self.adds = prom.Counter("workqueue_adds_total", "Handler calls", ["name"], registry=r)
         for result in ("success", "error", "requeue", "requeue_after"):
             self.total.labels(CONTROLLER, result)
@@ -155,8 +168,11 @@ class Metrics:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def counted(metrics: Metrics, classify: Callable[[BaseException], str],
-            on_error: Callable[[Any, BaseException], None] | None = None) -> Callable[[F], F]:
+def counted(
+    metrics: Metrics,
+    classify: Callable[[BaseException], str],
+    on_error: Callable[[Any, BaseException], None] | None = None,
+) -> Callable[[F], F]:
     """Wrap a handler: one ``controller_runtime_reconcile_total`` per call, with ``result``
     success, or ``classify(exc)`` for an exception (which is re-raised for kopf to handle).
     ``on_error(kwargs_logger, exc)`` is called for results "error"."""
@@ -186,8 +202,9 @@ def counted(metrics: Metrics, classify: Callable[[BaseException], str],
 
 
 # --------------------------------------------------------------------------- HTTP endpoints
-def serve(address: tuple[str, int], routes: Mapping[str, Callable[[], tuple[int, bytes, str]]]
-          ) -> http.server.ThreadingHTTPServer:
+def serve(
+    address: tuple[str, int], routes: Mapping[str, Callable[[], tuple[int, bytes, str]]]
+) -> http.server.ThreadingHTTPServer:
     """A daemon-thread HTTP server answering GET on ``routes`` (path -> () -> (code, body,
     content type)); anything else 404."""
 
@@ -214,11 +231,13 @@ def health_routes(ready: threading.Event) -> dict[str, Callable[[], tuple[int, b
     """/healthz: 200 while the process runs; /readyz: 200 once ``ready`` is set."""
     return {
         "/healthz": lambda: (200, b"ok\n", "text/plain"),
-        "/readyz": lambda: ((200, b"ok\n", "text/plain") if ready.is_set()
-                            else (503, b"not ready\n", "text/plain")),
+        "/readyz": lambda: (
+            (200, b"ok\n", "text/plain") if ready.is_set() else (503, b"not ready\n", "text/plain")
+        ),
     }
 
 
 def metrics_routes(metrics: Metrics) -> dict[str, Callable[[], tuple[int, bytes, str]]]:
-    return {"/metrics": lambda: (200, prom.generate_latest(metrics.registry),
-                                 prom.CONTENT_TYPE_LATEST)}
+    return {
+        "/metrics": lambda: (200, prom.generate_latest(metrics.registry), prom.CONTENT_TYPE_LATEST)
+    }

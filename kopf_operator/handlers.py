@@ -104,7 +104,8 @@ def desired(kind: str, ms: dict[str, Any], body: kopf.Body) -> dict[str, Any]:
     """The contract's desired child, owned the kopf way: ``kopf.adopt``."""
     spec = contract.read_spec(ms)
     obj = (contract.desired_deployment if kind == "Deployment" else contract.desired_service)(
-        ms, spec)
+        ms, spec
+    )
     obj["metadata"].pop("ownerReferences", None)
     kopf.adopt(obj, owner=body)
     return obj
@@ -125,8 +126,9 @@ def _error_text(exc: Exception) -> str:
     return str(exc)
 
 
-def ensure_child(kind: str, ms: dict[str, Any], body: kopf.Body, live: dict[str, Any] | None,
-                 logger: kopf.Logger) -> str:
+def ensure_child(
+    kind: str, ms: dict[str, Any], body: kopf.Body, live: dict[str, Any] | None, logger: kopf.Logger
+) -> str:
     """Create or update one child; return the conflict message when a same-named child is not
     ours (nothing written then)."""
     name, ns = ms["metadata"]["name"], ms["metadata"]["namespace"]
@@ -137,8 +139,12 @@ def ensure_child(kind: str, ms: dict[str, Any], body: kopf.Body, live: dict[str,
             getattr(api, f"create_{suffix}")(ns, want)
         except ApiException as exc:
             if exc.status != 409:
-                kopf.event(body, type="Warning", reason="FailedCreate",
-                           message=f'Failed to create {kind} "{name}": {_error_text(exc)}')
+                kopf.event(
+                    body,
+                    type="Warning",
+                    reason="FailedCreate",
+                    message=f'Failed to create {kind} "{name}": {_error_text(exc)}',
+                )
             raise
         logger.info(f"Created {kind}", extra={"fields": {"child": f"{kind}/{name}"}})
         kopf.event(body, type="Normal", reason=f"Created{kind}", message=f'Created {kind} "{name}"')
@@ -148,16 +154,19 @@ def ensure_child(kind: str, ms: dict[str, Any], body: kopf.Body, live: dict[str,
         logger.info("Child conflict", extra={"fields": {"child": f"{kind}/{name}"}})
         return f'{kind} "{name}" exists and is not controlled by this ModelService'
     updated = copy.deepcopy(live)
-    (contract.mutate_deployment if kind == "Deployment" else contract.mutate_service)(
-        updated, want)
+    (contract.mutate_deployment if kind == "Deployment" else contract.mutate_service)(updated, want)
     if updated == live:
         return ""
     try:
         getattr(api, f"replace_{suffix}")(name, ns, updated)
     except ApiException as exc:
         if exc.status != 409:
-            kopf.event(body, type="Warning", reason="FailedUpdate",
-                       message=f'Failed to update {kind} "{name}": {_error_text(exc)}')
+            kopf.event(
+                body,
+                type="Warning",
+                reason="FailedUpdate",
+                message=f'Failed to update {kind} "{name}": {_error_text(exc)}',
+            )
         raise
     logger.info(f"Updated {kind}", extra={"fields": {"child": f"{kind}/{name}"}})
     kopf.event(body, type="Normal", reason=f"Updated{kind}", message=f'Updated {kind} "{name}"')
@@ -165,16 +174,19 @@ def ensure_child(kind: str, ms: dict[str, Any], body: kopf.Body, live: dict[str,
     return ""
 
 
-def status_changes(stored: Mapping[str, Any] | None, computed: Mapping[str, Any]
-                   ) -> dict[str, Any]:
+def status_changes(stored: Mapping[str, Any] | None, computed: Mapping[str, Any]) -> dict[str, Any]:
     """The fields of ``computed`` that differ from ``stored`` (a merge patch of the status)."""
     stored = stored or {}
     return {k: v for k, v in computed.items() if stored.get(k) != v}
 
 
-def reconcile(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
-              deployment_cache: kopf.Index[str, dict[str, Any]],
-              service_cache: kopf.Index[str, dict[str, Any]]) -> None:
+def reconcile(
+    body: kopf.Body,
+    patch: kopf.Patch,
+    logger: kopf.Logger,
+    deployment_cache: kopf.Index[str, dict[str, Any]],
+    service_cache: kopf.Index[str, dict[str, Any]],
+) -> None:
     """Steps 4 to 6 of the contract, for create, update and resume alike."""
     ms = plain(body)
     name = ms["metadata"]["name"]
@@ -184,8 +196,7 @@ def reconcile(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
     if not conflict:
         conflict = ensure_child("Service", ms, body, cached(service_cache, name), logger)
     dep = cached(deployment_cache, name)
-    status = contract.compute_status(ms, spec, dep, conflict,
-                                     datetime.datetime.now(datetime.UTC))
+    status = contract.compute_status(ms, spec, dep, conflict, datetime.datetime.now(datetime.UTC))
     changes = status_changes(ms.get("status"), status)
     if changes:
         glue.crash_point("before-status")
@@ -201,9 +212,14 @@ def reconcile(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
 # kopf injects the indices by parameter name, which its ChangingFn protocol does not model.
 @kopf.on.create(GROUP, VERSION, PLURAL)  # type: ignore[arg-type]
 @counted
-def on_create(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
-              deployment_cache: kopf.Index[str, dict[str, Any]],
-              service_cache: kopf.Index[str, dict[str, Any]], **_: Any) -> None:
+def on_create(
+    body: kopf.Body,
+    patch: kopf.Patch,
+    logger: kopf.Logger,
+    deployment_cache: kopf.Index[str, dict[str, Any]],
+    service_cache: kopf.Index[str, dict[str, Any]],
+    **_: Any,
+) -> None:
     # kopf stored its finalizer in a patch of its own before calling this handler: the
     # contract's "after-finalizer" point is the first moment a handler runs after it.
     if FINALIZER in (body.metadata.get("finalizers") or []):
@@ -214,18 +230,28 @@ def on_create(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
 # kopf injects the indices by parameter name, which its ChangingFn protocol does not model.
 @kopf.on.update(GROUP, VERSION, PLURAL)  # type: ignore[arg-type]
 @counted
-def on_update(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
-              deployment_cache: kopf.Index[str, dict[str, Any]],
-              service_cache: kopf.Index[str, dict[str, Any]], **_: Any) -> None:
+def on_update(
+    body: kopf.Body,
+    patch: kopf.Patch,
+    logger: kopf.Logger,
+    deployment_cache: kopf.Index[str, dict[str, Any]],
+    service_cache: kopf.Index[str, dict[str, Any]],
+    **_: Any,
+) -> None:
     reconcile(body, patch, logger, deployment_cache, service_cache)
 
 
 # kopf injects the indices by parameter name, which its ChangingFn protocol does not model.
 @kopf.on.resume(GROUP, VERSION, PLURAL)  # type: ignore[arg-type]
 @counted
-def on_resume(body: kopf.Body, patch: kopf.Patch, logger: kopf.Logger,
-              deployment_cache: kopf.Index[str, dict[str, Any]],
-              service_cache: kopf.Index[str, dict[str, Any]], **_: Any) -> None:
+def on_resume(
+    body: kopf.Body,
+    patch: kopf.Patch,
+    logger: kopf.Logger,
+    deployment_cache: kopf.Index[str, dict[str, Any]],
+    service_cache: kopf.Index[str, dict[str, Any]],
+    **_: Any,
+) -> None:
     reconcile(body, patch, logger, deployment_cache, service_cache)
 
 
@@ -255,14 +281,23 @@ def on_delete(body: kopf.Body, logger: kopf.Logger, **_: Any) -> None:
         if live_d["metadata"].get("deletionTimestamp"):
             continue
         try:
-            getattr(api, f"delete_{suffix}")(name, ns, body=k8s.V1DeleteOptions(
-                preconditions=k8s.V1Preconditions(uid=live_d["metadata"]["uid"]),
-                propagation_policy="Background"))
+            getattr(api, f"delete_{suffix}")(
+                name,
+                ns,
+                body=k8s.V1DeleteOptions(
+                    preconditions=k8s.V1Preconditions(uid=live_d["metadata"]["uid"]),
+                    propagation_policy="Background",
+                ),
+            )
         except ApiException as exc:
             if exc.status in (404, 409):
                 continue
-            kopf.event(body, type="Warning", reason="FailedDelete",
-                       message=f'Failed to delete {kind} "{name}": {_error_text(exc)}')
+            kopf.event(
+                body,
+                type="Warning",
+                reason="FailedDelete",
+                message=f'Failed to delete {kind} "{name}": {_error_text(exc)}',
+            )
             raise
         logger.info("Deleted child", extra={"fields": {"child": f"{kind}/{name}"}})
         kopf.event(body, type="Normal", reason=f"Deleted{kind}", message=f'Deleted {kind} "{name}"')
@@ -270,5 +305,6 @@ def on_delete(body: kopf.Body, logger: kopf.Logger, **_: Any) -> None:
     if waiting:
         raise Requeue("children still exist", delay=DELETION_DELAY)
     logger.info("Removed finalizer")
-    kopf.event(body, type="Normal", reason="RemovedFinalizer",
-               message=f'Removed finalizer "{FINALIZER}"')
+    kopf.event(
+        body, type="Normal", reason="RemovedFinalizer", message=f'Removed finalizer "{FINALIZER}"'
+    )

@@ -114,8 +114,10 @@ def config_from_env(env: Mapping[str, str]) -> Config:
     # them as its watch deadline (CONTRACT.md, "Watches").
     watch_silence = None
     if get("HTTP2_READ_IDLE_TIMEOUT_SECONDS", ""):
-        watch_silence = (seconds("HTTP2_READ_IDLE_TIMEOUT_SECONDS", 30).total_seconds(),
-                         seconds("HTTP2_PING_TIMEOUT_SECONDS", 15).total_seconds())
+        watch_silence = (
+            seconds("HTTP2_READ_IDLE_TIMEOUT_SECONDS", 30).total_seconds(),
+            seconds("HTTP2_PING_TIMEOUT_SECONDS", 15).total_seconds(),
+        )
 
     lease_duration = seconds("LEASE_DURATION", 15)
     renew_deadline = seconds("RENEW_DEADLINE", 10)
@@ -243,8 +245,9 @@ def main() -> int:
     # A connection that goes silent is given up after the same deadline as a watch's: a pooled
     # connection that died with the watches' (a stalled NAT entry) fails every request until
     # each has timed out, where client-go's HTTP/2 ping ends them all together.
-    client = client_.Client(api_client, timeout=sum(cfg.watch_silence) if cfg.watch_silence
-                            else client_.REQUEST_TIMEOUT)
+    client = client_.Client(
+        api_client, timeout=sum(cfg.watch_silence) if cfg.watch_silence else client_.REQUEST_TIMEOUT
+    )
 
     leader_election = None
     if cfg.leader_election:

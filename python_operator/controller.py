@@ -309,7 +309,10 @@ class ModelServiceReconciler:
             else:
                 rlog.info("Deleted child", child=f"{resource.kind}/{name}")
                 self.recorder.event(
-                    ms, events_.NORMAL, "Deleted" + resource.kind, f'Deleted {resource.kind} "{name}"'
+                    ms,
+                    events_.NORMAL,
+                    "Deleted" + resource.kind,
+                    f'Deleted {resource.kind} "{name}"',
                 )
                 crash_point("after-child-delete")
         if remaining:
@@ -754,9 +757,7 @@ def set_condition(
 # ================================================================================================
 
 
-def failed_write(
-    recorder: events_.Recorder, ms: Obj, verb: str, what: str, err: Exception
-) -> None:
+def failed_write(recorder: events_.Recorder, ms: Obj, verb: str, what: str, err: Exception) -> None:
     """Record Warning "Failed<Verb>" with message "Failed to <verb> <what>: <error>" about
     the ModelService ms, for the write that raised err. The caller then re-raises err (a bare
     ``raise``) for the queue to retry; Go's failedWrite returns err for the caller to return.

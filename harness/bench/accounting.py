@@ -22,20 +22,26 @@ FAILED_WRITE_CAUSES = {
         "reached the cache: it read the ModelService as of the finalizer update, without "
         "status, and sent a status update with that stale resourceVersion; the error requeues "
         "the key and the third reconcile, on the caught-up cache, writes nothing. Seen when "
-        "the queue is short (one object at a time), rarely when hundreds are queued"),
+        "the queue is short (one object at a time), rarely when hundreds are queued"
+    ),
     "update modelservices 409 Conflict": (
         "a finalizer update sent with a stale resourceVersion (the cached ModelService lagged "
-        "a write made meanwhile)"),
+        "a write made meanwhile)"
+    ),
     "create deployments 409 AlreadyExists": (
         "the Deployment created by the previous reconcile was not yet in the cache, so the "
-        "next reconcile created it again"),
+        "next reconcile created it again"
+    ),
     "create services 409 AlreadyExists": (
         "the Service created by the previous reconcile was not yet in the cache, so the next "
-        "reconcile created it again"),
+        "reconcile created it again"
+    ),
     "update deployments 409 Conflict": (
-        "a Deployment update sent from a cached copy older than the stored one"),
+        "a Deployment update sent from a cached copy older than the stored one"
+    ),
     "update services 409 Conflict": (
-        "a Service update sent from a cached copy older than the stored one"),
+        "a Service update sent from a cached copy older than the stored one"
+    ),
 }
 
 
@@ -67,14 +73,18 @@ def account(requests: Iterable[Request], user: str, namespace: str | None) -> Ac
     ok = [r for r in writes if r.ok]
     failed = [r for r in writes if not r.ok]
     return Accounting(
-        requests=len(mine), writes_ok=len(ok), writes_failed=len(failed),
+        requests=len(mine),
+        writes_ok=len(ok),
+        writes_failed=len(failed),
         writes_by_kind=dict(sorted(Counter(f"{r.verb} {r.target}" for r in ok).items())),
         failed_by_kind=dict(sorted(Counter(failed_kind(r) for r in failed).items())),
-        requests_by_kind=summarize(mine))
+        requests_by_kind=summarize(mine),
+    )
 
 
-def account_window(log: AuditLog, start: int, end: int, user: str,
-                   namespace: str | None) -> Accounting:
+def account_window(
+    log: AuditLog, start: int, end: int, user: str, namespace: str | None
+) -> Accounting:
     """``account`` of the requests logged between byte offsets ``start`` and ``end`` of the
     audit log (offsets from ``AuditLog.sync``)."""
     return account(log.requests(start, end), user, namespace)
@@ -82,5 +92,7 @@ def account_window(log: AuditLog, start: int, end: int, user: str,
 
 def explain_failed(by_kind: Mapping[str, int]) -> dict[str, dict[str, Any]]:
     """``{kind: {"count": n, "cause": text}}`` for each kind of failed write."""
-    return {kind: {"count": n, "cause": FAILED_WRITE_CAUSES.get(kind, "not classified")}
-            for kind, n in sorted(by_kind.items(), key=lambda kv: -kv[1])}
+    return {
+        kind: {"count": n, "cause": FAILED_WRITE_CAUSES.get(kind, "not classified")}
+        for kind, n in sorted(by_kind.items(), key=lambda kv: -kv[1])
+    }

@@ -21,8 +21,11 @@ from harness.bench.phases import Bench, bench_control_plane
 from harness.bench.results import missing_figures, render_floor_table, render_table
 from harness.bench.settings import DEFAULT_OUT, LOG_DIR, say, settings_from_args
 
-DESCRIPTION = ("``make bench``: benchmarks of the implementations (docs/design.md, section "
-               '"Measurements"), not timed tests.')
+DESCRIPTION = (
+    "``make bench``: benchmarks of the implementations (docs/design.md, section "
+    '"Measurements"), not timed tests.'
+)
+
 
 def _versions(cp: Any, admin: Any) -> tuple[str, str]:
     try:
@@ -47,43 +50,73 @@ def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The options of ``python -m harness.bench`` (``make bench BENCH_ARGS=...``)."""
-    parser = argparse.ArgumentParser(prog="python -m harness.bench",
-                                     description=DESCRIPTION)
-    parser.add_argument("--impl", action="append",
-                        help="implementation id (repeatable; default: go, python); ratios are "
-                             "<each>/<first>")
-    parser.add_argument("--impl-file", action="append", default=[],
-                        help="extra implementations TOML")
+    parser = argparse.ArgumentParser(prog="python -m harness.bench", description=DESCRIPTION)
+    parser.add_argument(
+        "--impl",
+        action="append",
+        help="implementation id (repeatable; default: go, python); ratios are <each>/<first>",
+    )
+    parser.add_argument(
+        "--impl-file", action="append", default=[], help="extra implementations TOML"
+    )
     parser.add_argument("--sizes", default="100,500,1000", help="N for throughput (comma list)")
     parser.add_argument("--latency-objects", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=3, help="latency runs per implementation")
-    parser.add_argument("--throughput-repeats", type=int, default=3,
-                        help="runs per N (each N = --restart-size run also measures a restart, "
-                             "each N = --rss-size run peak RSS and a quiet period)")
+    parser.add_argument(
+        "--throughput-repeats",
+        type=int,
+        default=3,
+        help="runs per N (each N = --restart-size run also measures a restart, "
+        "each N = --rss-size run peak RSS and a quiet period)",
+    )
     parser.add_argument("--quiet-seconds", type=float, default=30.0)
-    parser.add_argument("--workers", type=int, default=1,
-                        help="MAX_CONCURRENT_RECONCILES for every implementation (default 1, "
-                             "the contract's default)")
-    parser.add_argument("--scaling-workers", default="1,4,16",
-                        help="worker counts (MAX_CONCURRENT_RECONCILES) of the scaling runs, "
-                             "comma list; empty: none")
-    parser.add_argument("--scaling-size", type=int, default=1000,
-                        help="N of the scaling runs (default 1000)")
-    parser.add_argument("--scaling-repeats", type=int, default=1,
-                        help="runs per worker count and implementation (default 1)")
-    parser.add_argument("--no-floor", action="store_true",
-                        help="skip the floor client's runs (no go/floor, python/floor)")
-    parser.add_argument("--restart-size", type=int, default=0,
-                        help="N for the SIGKILL restart (default 500)")
-    parser.add_argument("--rss-size", type=int, default=0,
-                        help="N for peak RSS and the quiet period (default the largest)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="MAX_CONCURRENT_RECONCILES for every implementation (default 1, "
+        "the contract's default)",
+    )
+    parser.add_argument(
+        "--scaling-workers",
+        default="1,4,16",
+        help="worker counts (MAX_CONCURRENT_RECONCILES) of the scaling runs, "
+        "comma list; empty: none",
+    )
+    parser.add_argument(
+        "--scaling-size", type=int, default=1000, help="N of the scaling runs (default 1000)"
+    )
+    parser.add_argument(
+        "--scaling-repeats",
+        type=int,
+        default=1,
+        help="runs per worker count and implementation (default 1)",
+    )
+    parser.add_argument(
+        "--no-floor",
+        action="store_true",
+        help="skip the floor client's runs (no go/floor, python/floor)",
+    )
+    parser.add_argument(
+        "--restart-size", type=int, default=0, help="N for the SIGKILL restart (default 500)"
+    )
+    parser.add_argument(
+        "--rss-size",
+        type=int,
+        default=0,
+        help="N for peak RSS and the quiet period (default the largest)",
+    )
     parser.add_argument("--out", default=str(DEFAULT_OUT))
-    parser.add_argument("--keep", action="store_true",
-                        help=f"keep the control plane's folder (audit log, logs) in "
-                             f"{LOG_DIR / 'control-plane'}")
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke run: N = 20, 10 latency objects once, 5 s quiet, worker "
-                             "scaling 1,4 at N = 40")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help=f"keep the control plane's folder (audit log, logs) in {LOG_DIR / 'control-plane'}",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: N = 20, 10 latency objects once, 5 s quiet, worker scaling 1,4 at N = 40",
+    )
     return parser
 
 

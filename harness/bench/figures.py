@@ -115,8 +115,12 @@ CLIENT_BOUND = 0.85
 MACHINE_BOUND = 0.9
 
 
-def time_split(delta: Mapping[str, float | None], client_cpu_s: float | None, who: str,
-               harness_cpu_s: float | None = None) -> dict[str, Any]:
+def time_split(
+    delta: Mapping[str, float | None],
+    client_cpu_s: float | None,
+    who: str,
+    harness_cpu_s: float | None = None,
+) -> dict[str, Any]:
     """Where the wall time of one run went, from the CPU seconds used meanwhile
     (``harness.bench.measure.CpuSnapshot.delta``: ``wall``, ``kube-apiserver``, ``etcd``,
     ``harness``, ``machine_busy``, ``machine_total``). ``client_cpu_s``: the operator
@@ -133,33 +137,44 @@ def time_split(delta: Mapping[str, float | None], client_cpu_s: float | None, wh
     wall = float(delta.get("wall") or 0.0)
     api, etcd = delta.get("kube-apiserver"), delta.get("etcd")
     harness = delta.get("harness") if harness_cpu_s is None else harness_cpu_s
-    busy_s, total_s = float(delta.get("machine_busy") or 0.0), float(delta.get("machine_total") or 0.0)
+    busy_s, total_s = (
+        float(delta.get("machine_busy") or 0.0),
+        float(delta.get("machine_total") or 0.0),
+    )
     ours = sum(v for v in (client_cpu_s, api, etcd, harness) if v is not None)
     busy = busy_s / total_s if total_s > 0 else None
     out: dict[str, Any] = {
         "wall_s": round(wall, 3),
         "client_cpu_s": None if client_cpu_s is None else round(client_cpu_s, 2),
-        "apiserver_cpu_s": api, "etcd_cpu_s": etcd,
+        "apiserver_cpu_s": api,
+        "etcd_cpu_s": etcd,
         "harness_cpu_s": None if harness is None else round(harness, 2),
         "other_cpu_s": round(max(0.0, busy_s - ours), 2) if total_s > 0 else None,
         "machine_busy": None if busy is None else round(busy, 3),
-        "client_waiting_s": (None if client_cpu_s is None
-                             else round(max(0.0, wall - client_cpu_s), 3)),
+        "client_waiting_s": (
+            None if client_cpu_s is None else round(max(0.0, wall - client_cpu_s), 3)
+        ),
     }
     label, why = limited_by(wall, client_cpu_s, (api or 0.0) + (etcd or 0.0), busy, who)
     out["limited_by"], out["why"] = label, why
     return out
 
 
-def limited_by(wall: float, client_cpu_s: float | None, server_cpu_s: float,
-               machine_busy: float | None, who: str) -> tuple[str, str]:
+def limited_by(
+    wall: float,
+    client_cpu_s: float | None,
+    server_cpu_s: float,
+    machine_busy: float | None,
+    who: str,
+) -> tuple[str, str]:
     """The resource that limited a run, and the numbers that say so (``time_split``'s rule).
     Cores are CPU seconds per wall second."""
     if wall <= 0 or client_cpu_s is None:
         return "unknown", "no CPU times"
     client, server = client_cpu_s / wall, server_cpu_s / wall
-    numbers = (f"{who} {client:.2f} cores, kube-apiserver + etcd {server:.2f} cores"
-               + ("" if machine_busy is None else f", machine {machine_busy:.0%} busy"))
+    numbers = f"{who} {client:.2f} cores, kube-apiserver + etcd {server:.2f} cores" + (
+        "" if machine_busy is None else f", machine {machine_busy:.0%} busy"
+    )
     if client >= CLIENT_BOUND:
         return f"{who} CPU", numbers
     if machine_busy is not None and machine_busy >= MACHINE_BOUND:

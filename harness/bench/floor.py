@@ -52,21 +52,34 @@ DEFAULT_PORT = 8000
 
 def child_labels(name: str) -> dict[str, str]:
     """The three labels on both children and on the pod template."""
-    return {"app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "modeldock",
-            SELECTOR_LABEL: name}
+    return {
+        "app.kubernetes.io/name": name,
+        "app.kubernetes.io/managed-by": "modeldock",
+        SELECTOR_LABEL: name,
+    }
 
 
 def owner_reference(ms: Mapping[str, Any]) -> dict[str, Any]:
     """The controller ownerReference a child of ``ms`` carries."""
     meta = ms["metadata"]
-    return {"apiVersion": GROUP_VERSION, "kind": "ModelService", "name": meta["name"],
-            "uid": meta["uid"], "controller": True, "blockOwnerDeletion": True}
+    return {
+        "apiVersion": GROUP_VERSION,
+        "kind": "ModelService",
+        "name": meta["name"],
+        "uid": meta["uid"],
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
 
 
 def _child_metadata(ms: Mapping[str, Any]) -> dict[str, Any]:
     meta = ms["metadata"]
-    return {"name": meta["name"], "namespace": meta["namespace"],
-            "labels": child_labels(meta["name"]), "ownerReferences": [owner_reference(ms)]}
+    return {
+        "name": meta["name"],
+        "namespace": meta["namespace"],
+        "labels": child_labels(meta["name"]),
+        "ownerReferences": [owner_reference(ms)],
+    }
 
 
 def _spec(ms: Mapping[str, Any]) -> tuple[int, int]:
@@ -81,17 +94,25 @@ def desired_deployment(ms: Mapping[str, Any]) -> dict[str, Any]:
     replicas, port = _spec(ms)
     args = [f"--model={spec.get('model', '')}", f"--port={port}", *(spec.get("args") or [])]
     return {
-        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": _child_metadata(ms),
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": _child_metadata(ms),
         "spec": {
             "replicas": replicas,
             "selector": {"matchLabels": {SELECTOR_LABEL: name}},
             "template": {
                 "metadata": {"labels": child_labels(name)},
-                "spec": {"containers": [{
-                    "name": "server", "image": spec.get("image", ""), "args": args,
-                    "ports": [{"name": "http", "containerPort": port, "protocol": "TCP"}],
-                    "resources": dict(spec.get("resources") or {}),
-                }]},
+                "spec": {
+                    "containers": [
+                        {
+                            "name": "server",
+                            "image": spec.get("image", ""),
+                            "args": args,
+                            "ports": [{"name": "http", "containerPort": port, "protocol": "TCP"}],
+                            "resources": dict(spec.get("resources") or {}),
+                        }
+                    ]
+                },
             },
         },
     }
@@ -102,10 +123,14 @@ def desired_service(ms: Mapping[str, Any]) -> dict[str, Any]:
     name = ms["metadata"]["name"]
     _, port = _spec(ms)
     return {
-        "apiVersion": "v1", "kind": "Service", "metadata": _child_metadata(ms),
-        "spec": {"type": "ClusterIP", "selector": {SELECTOR_LABEL: name},
-                 "ports": [{"name": "http", "port": port, "targetPort": "http",
-                            "protocol": "TCP"}]},
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": _child_metadata(ms),
+        "spec": {
+            "type": "ClusterIP",
+            "selector": {SELECTOR_LABEL: name},
+            "ports": [{"name": "http", "port": port, "targetPort": "http", "protocol": "TCP"}],
+        },
     }
 
 
@@ -129,14 +154,27 @@ def floor_status(ms: Mapping[str, Any], now: datetime.datetime | None = None) ->
     message = f'Deployment "{name}" has 0/{replicas} available replicas'
 
     def cond(ctype: str, status: str, reason: str) -> dict[str, Any]:
-        return {"type": ctype, "status": status, "observedGeneration": generation,
-                "lastTransitionTime": when, "reason": reason, "message": message}
+        return {
+            "type": ctype,
+            "status": status,
+            "observedGeneration": generation,
+            "lastTransitionTime": when,
+            "reason": reason,
+            "message": message,
+        }
 
-    return {"observedGeneration": generation, "replicas": 0, "readyReplicas": 0,
-            "availableReplicas": 0, "selector": f"{SELECTOR_LABEL}={name}",
-            "url": f"http://{name}.{namespace}.svc:{port}",
-            "conditions": [cond("Ready", "False", "ReplicasUnavailable"),
-                           cond("Progressing", "True", "RolloutInProgress")]}
+    return {
+        "observedGeneration": generation,
+        "replicas": 0,
+        "readyReplicas": 0,
+        "availableReplicas": 0,
+        "selector": f"{SELECTOR_LABEL}={name}",
+        "url": f"http://{name}.{namespace}.svc:{port}",
+        "conditions": [
+            cond("Ready", "False", "ReplicasUnavailable"),
+            cond("Progressing", "True", "RolloutInProgress"),
+        ],
+    }
 
 
 @dataclass
@@ -190,8 +228,9 @@ class FloorClient:
         kube.api.user_agent = FLOOR_USER_AGENT
         return cls(kube, workers)
 
-    def _write(self, kind: str, send: Callable[..., dict[str, Any]],
-               *args: Any) -> dict[str, Any] | None:
+    def _write(
+        self, kind: str, send: Callable[..., dict[str, Any]], *args: Any
+    ) -> dict[str, Any] | None:
         """``send(*args)``; its answer, or None after counting a failure under ``kind``."""
         from kubernetes.client.exceptions import ApiException
 
@@ -212,23 +251,32 @@ class FloorClient:
         stored: dict[str, Any] | None = None
         current: Mapping[str, Any] = ms
         for _ in range(self.ATTEMPTS):
-            stored = self._write("update modelservices", self.kube.update, "modelservices",
-                                 with_finalizer(current))
+            stored = self._write(
+                "update modelservices", self.kube.update, "modelservices", with_finalizer(current)
+            )
             if stored is not None:
                 break
             current = self.kube.get("modelservices", ns, name) or ms
         if stored is None:
             return
-        for resource, body in (("deployments", desired_deployment(stored)),
-                               ("services", desired_service(stored))):
+        for resource, body in (
+            ("deployments", desired_deployment(stored)),
+            ("services", desired_service(stored)),
+        ):
             for _ in range(self.ATTEMPTS):
-                if self._write(f"create {resource}", self.kube.create, resource, ns,
-                               body) is not None:
+                if (
+                    self._write(f"create {resource}", self.kube.create, resource, ns, body)
+                    is not None
+                ):
                     break
         for _ in range(self.ATTEMPTS):
             body = {**stored, "status": floor_status(stored)}
-            if self._write("update modelservices/status", self.kube.update, "modelservices",
-                           body, "status") is not None:
+            if (
+                self._write(
+                    "update modelservices/status", self.kube.update, "modelservices", body, "status"
+                )
+                is not None
+            ):
                 break
             stored = self.kube.get("modelservices", ns, name) or stored
         with self._lock:
@@ -246,8 +294,9 @@ class FloorClient:
             with self._lock:
                 self._cpu += time.thread_time() - cpu0
 
-    def run(self, create: Callable[[str], dict[str, Any]], names: Sequence[str],
-            create_threads: int) -> FloorOutcome:
+    def run(
+        self, create: Callable[[str], dict[str, Any]], names: Sequence[str], create_threads: int
+    ) -> FloorOutcome:
         """Create ``names`` with ``create`` (``create_threads`` threads, the bench's
         creates) and hand each answer to the workers as it comes; return when every write
         is answered."""
@@ -257,8 +306,10 @@ class FloorClient:
             self._failed.clear()
             self._ok, self._cpu, self._last = 0, 0.0, 0.0
         work: queue.Queue[Mapping[str, Any] | None] = queue.Queue()
-        threads = [threading.Thread(target=self._worker, args=(work,), daemon=True,
-                                    name=f"floor-{i}") for i in range(self.workers)]
+        threads = [
+            threading.Thread(target=self._worker, args=(work,), daemon=True, name=f"floor-{i}")
+            for i in range(self.workers)
+        ]
         for t in threads:
             t.start()
         first = time.monotonic()
@@ -269,8 +320,14 @@ class FloorClient:
             work.put(None)
         for t in threads:
             t.join()
-        return FloorOutcome(objects=len(names), workers=self.workers, first_sent=first,
-                            creates_done=creates_done, last_write_done=self._last,
-                            writes_ok=self._ok, writes_failed=sum(self._failed.values()),
-                            failed_by_kind=dict(sorted(self._failed.items())),
-                            client_cpu_s=round(self._cpu, 3))
+        return FloorOutcome(
+            objects=len(names),
+            workers=self.workers,
+            first_sent=first,
+            creates_done=creates_done,
+            last_write_done=self._last,
+            writes_ok=self._ok,
+            writes_failed=sum(self._failed.values()),
+            failed_by_kind=dict(sorted(self._failed.items())),
+            client_cpu_s=round(self._cpu, 3),
+        )

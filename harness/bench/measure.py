@@ -59,7 +59,7 @@ def machine_info(apiserver_version: str = "", etcd_version: str = "") -> dict[st
         "go": go.split()[0] if go else "",
         "python": platform.python_version(),
         "control_plane": f"envtest: etcd {etcd_version or '?'}, kube-apiserver "
-                         f"{apiserver_version or '?'}",
+        f"{apiserver_version or '?'}",
         "host": socket.gethostname(),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
@@ -134,14 +134,28 @@ class ConvergenceWatch:
             try:
                 if not self._rv:
                     self._list()
-                query = [("watch", "true"), ("resourceVersion", self._rv),
-                         ("allowWatchBookmarks", "true"), ("timeoutSeconds", "300")]
+                query = [
+                    ("watch", "true"),
+                    ("resourceVersion", self._rv),
+                    ("allowWatchBookmarks", "true"),
+                    ("timeoutSeconds", "300"),
+                ]
                 api = self.kube.api
                 method, url, headers, body, post = api.param_serialize(
-                    "GET", self.path, query_params=query,
-                    header_params={"Accept": "application/json"}, auth_settings=["BearerToken"])
-                self._resp = api.call_api(method, url, header_params=headers, body=body,
-                                          post_params=post, _request_timeout=(10, 330)).response
+                    "GET",
+                    self.path,
+                    query_params=query,
+                    header_params={"Accept": "application/json"},
+                    auth_settings=["BearerToken"],
+                )
+                self._resp = api.call_api(
+                    method,
+                    url,
+                    header_params=headers,
+                    body=body,
+                    post_params=post,
+                    _request_timeout=(10, 330),
+                ).response
                 if self._resp.status != 200:
                     self._resp.release_conn()
                     self._rv = ""
@@ -174,8 +188,9 @@ class ConvergenceWatch:
         with self._cond:
             return self.converged.get(name, {}).get(generation)
 
-    def count_converged(self, names: Iterable[str] | None = None,
-                        generations: Mapping[str, int] | None = None) -> int:
+    def count_converged(
+        self, names: Iterable[str] | None = None, generations: Mapping[str, int] | None = None
+    ) -> int:
         """How many of ``names`` (None: every name seen) have been seen converged, at any
         generation; with ``generations``, how many at ``generations[name]``."""
         with self._cond:
@@ -187,9 +202,13 @@ class ConvergenceWatch:
         wanted = self.converged if names is None else names
         return sum(1 for n in wanted if self.converged.get(n))
 
-    def wait(self, names: Sequence[str], timeout: float,
-             generations: Mapping[str, int] | None = None,
-             progress: Callable[[int], None] | None = None) -> float:
+    def wait(
+        self,
+        names: Sequence[str],
+        timeout: float,
+        generations: Mapping[str, int] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> float:
         """Block until every name converged (at ``generations[name]`` when given, else at any
         generation); return the latest of their first-converged times. TimeoutError with how
         many converged."""
@@ -205,8 +224,10 @@ class ConvergenceWatch:
                     return max(min(self.converged[n].values()) for n in names)
                 now = time.monotonic()
                 if now > deadline:
-                    raise TimeoutError(f"{done}/{target} ModelServices in {self.namespace} "
-                                       f"converged within {timeout:.0f}s")
+                    raise TimeoutError(
+                        f"{done}/{target} ModelServices in {self.namespace} "
+                        f"converged within {timeout:.0f}s"
+                    )
                 if progress is not None and now - last_report >= 5:
                     progress(done)
                     last_report = now

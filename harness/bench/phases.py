@@ -77,11 +77,16 @@ class Bench:
         from harness.rbac import role as rbac
 
         impl = self.impls[impl_id]  # bound to the role it declares, as in the checks
-        return create_namespace(self.admin, f"bench-{impl_id}-{label}-{self._run_id}",
-                                impl.user, rbac.load_role(impl.role) if impl.role else None)
+        return create_namespace(
+            self.admin,
+            f"bench-{impl_id}-{label}-{self._run_id}",
+            impl.user,
+            rbac.load_role(impl.role) if impl.role else None,
+        )
 
-    def _operator(self, impl_id: str, namespace: str, label: str,
-                  workers: int | None = None) -> Any:
+    def _operator(
+        self, impl_id: str, namespace: str, label: str, workers: int | None = None
+    ) -> Any:
         """An operator process (not started) for ``namespace`` with ``workers`` workers
         (default the settings' ``workers``)."""
         from harness.operators import OperatorProcess
@@ -89,15 +94,21 @@ class Bench:
         impl = self.impls[impl_id]
         log = LOG_DIR / f"{impl_id}-{label}.log"
         log.unlink(missing_ok=True)
-        return OperatorProcess(impl=impl, kubeconfig=self.cp.kubeconfig_for(impl.user),
-                               namespace=namespace, log_path=log,
-                               env={"MAX_CONCURRENT_RECONCILES": str(workers or self.s.workers)})
+        return OperatorProcess(
+            impl=impl,
+            kubeconfig=self.cp.kubeconfig_for(impl.user),
+            namespace=namespace,
+            log_path=log,
+            env={"MAX_CONCURRENT_RECONCILES": str(workers or self.s.workers)},
+        )
 
     def _cpu(self, op: Any = None) -> CpuSnapshot:
         """CPU seconds of kube-apiserver, etcd, the operator ``op`` (if given), this process
         and the machine, now."""
-        pids = {"kube-apiserver": getattr(self.cp.apiserver, "pid", None),
-                "etcd": getattr(self.cp.etcd, "pid", None)}
+        pids = {
+            "kube-apiserver": getattr(self.cp.apiserver, "pid", None),
+            "etcd": getattr(self.cp.etcd, "pid", None),
+        }
         if op is not None:
             pids["operator"] = op.pid
         return CpuSnapshot(pids)
@@ -117,8 +128,10 @@ class Bench:
             elif time.monotonic() - since >= self.s.settle_quiet_s:
                 return float(count)
             time.sleep(0.1)
-        raise BenchError(f"{op.impl.id} operator did not settle within {timeout:.0f}s "
-                         f"(reconciles {last}, queue depth {op.workqueue_depth()})")
+        raise BenchError(
+            f"{op.impl.id} operator did not settle within {timeout:.0f}s "
+            f"(reconciles {last}, queue depth {op.workqueue_depth()})"
+        )
 
     def _window(self, start: int, end: int, user: str, namespace: str | None) -> Accounting:
         return account_window(self.audit, start, end, user, namespace)
@@ -128,8 +141,11 @@ class Bench:
         seconds the creates took)."""
         t0 = time.monotonic()
         with ThreadPoolExecutor(self.s.create_threads) as pool:
-            list(pool.map(lambda n: self.admin.create("modelservices", namespace,
-                                                      modelservice(n)), names))
+            list(
+                pool.map(
+                    lambda n: self.admin.create("modelservices", namespace, modelservice(n)), names
+                )
+            )
         return t0, time.monotonic() - t0
 
     def _clean(self, ns: str) -> None:
@@ -144,8 +160,14 @@ class Bench:
             items = self.admin.list("modelservices", ns)
             names = [m["metadata"]["name"] for m in items if m["metadata"].get("finalizers")]
             with ThreadPoolExecutor(self.s.create_threads) as pool:
-                list(pool.map(lambda n: self.admin.patch(
-                    "modelservices", ns, n, {"metadata": {"finalizers": None}}), names))
+                list(
+                    pool.map(
+                        lambda n: self.admin.patch(
+                            "modelservices", ns, n, {"metadata": {"finalizers": None}}
+                        ),
+                        names,
+                    )
+                )
             for res in ("modelservices", "deployments", "services"):
                 self.admin.request("DELETE", Kube.path(res, ns))
             self.admin.delete("namespaces", None, ns)
@@ -164,18 +186,38 @@ class Bench:
         t0 = time.monotonic()
         self.admin.create("modelservices", ns, modelservice("warmup"))
         labels = {"app": "warmup"}
-        self.admin.create("deployments", ns, {
-            "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "warmup"},
-            "spec": {"replicas": 0, "selector": {"matchLabels": labels},
-                     "template": {"metadata": {"labels": labels},
-                                  "spec": {"containers": [{"name": "c", "image": "x"}]}}}})
-        self.admin.create("services", ns, {
-            "apiVersion": "v1", "kind": "Service", "metadata": {"name": "warmup"},
-            "spec": {"selector": labels, "ports": [{"port": 80}]}})
+        self.admin.create(
+            "deployments",
+            ns,
+            {
+                "apiVersion": "apps/v1",
+                "kind": "Deployment",
+                "metadata": {"name": "warmup"},
+                "spec": {
+                    "replicas": 0,
+                    "selector": {"matchLabels": labels},
+                    "template": {
+                        "metadata": {"labels": labels},
+                        "spec": {"containers": [{"name": "c", "image": "x"}]},
+                    },
+                },
+            },
+        )
+        self.admin.create(
+            "services",
+            ns,
+            {
+                "apiVersion": "v1",
+                "kind": "Service",
+                "metadata": {"name": "warmup"},
+                "spec": {"selector": labels, "ports": [{"port": 80}]},
+            },
+        )
         for res in ("modelservices", "deployments", "services"):
             self.admin.delete(res, ns, "warmup")
-        self.say(f"control plane warmed up in {time.monotonic() - t0:.2f}s (first create of "
-                 f"each kind)")
+        self.say(
+            f"control plane warmed up in {time.monotonic() - t0:.2f}s (first create of each kind)"
+        )
 
     def _warm_up_operator(self, watch: ConvergenceWatch, ns: str, op: Any) -> float:
         """One ModelService before the measured ones, so that each process's first-use costs
@@ -218,12 +260,23 @@ class Bench:
             self._clean(ns)
         run = LatencyRun(samples)
         self.results[impl_id].latency.append(run)
-        self.results[impl_id].loads.append(LoadRun(
-            "latency", self.s.latency_objects, self.s.latency_objects, None,
-            time.monotonic() - t_begin, reconciles, acc, cpu))
-        self.say(f"latency {impl_id} run {rep + 1}: p50 {run.p50:.3f}s p95 {run.p95:.3f}s "
-                 f"({len(samples)} objects); writes {acc.writes_ok} ok / {acc.writes_failed} "
-                 f"failed; {reconciles:.0f} reconciles")
+        self.results[impl_id].loads.append(
+            LoadRun(
+                "latency",
+                self.s.latency_objects,
+                self.s.latency_objects,
+                None,
+                time.monotonic() - t_begin,
+                reconciles,
+                acc,
+                cpu,
+            )
+        )
+        self.say(
+            f"latency {impl_id} run {rep + 1}: p50 {run.p50:.3f}s p95 {run.p95:.3f}s "
+            f"({len(samples)} objects); writes {acc.writes_ok} ok / {acc.writes_failed} "
+            f"failed; {reconciles:.0f} reconciles"
+        )
 
     # ------------------------------------------------------------ throughput (+ quiet, RSS, restart)
     def run_throughput(self, impl_id: str, n: int, rep: int, *, quiet: bool, restart: bool) -> None:
@@ -244,20 +297,28 @@ class Bench:
             cpu0 = self._cpu(op)
             t0, create_s = self._create_all(ns, names)
             self.say(f"throughput {impl_id} N={n}: {n} created in {create_s:.1f}s; waiting")
-            t_last = watch.wait(names, timeout=self.s.converge_timeout_s, progress=lambda d: self.say(
-                f"throughput {impl_id} N={n}: {d}/{n} converged at {time.monotonic() - t0:.0f}s"))
+            t_last = watch.wait(
+                names,
+                timeout=self.s.converge_timeout_s,
+                progress=lambda d: self.say(
+                    f"throughput {impl_id} N={n}: {d}/{n} converged at {time.monotonic() - t0:.0f}s"
+                ),
+            )
             delta = cpu0.delta(self._cpu(op))
             split = time_split(delta, delta.get("operator"), "operator")
             seconds = t_last - t0
             reconciles = self._settle(op) - rc0
             cpu = cpu_seconds(op.pid)
             acc = self._window(start, self._sync(), user, ns)
-            res.loads.append(LoadRun("throughput", n, n, seconds, create_s, reconciles, acc, cpu,
-                                     split))
-            self.say(f"throughput {impl_id} N={n}: all converged in {seconds:.2f}s; writes "
-                     f"{acc.writes_ok} ok / {acc.writes_failed} failed; {reconciles:.0f} "
-                     f"reconciles; {acc.requests} requests; operator CPU {cpu}s; "
-                     f"limited by {split['limited_by']}: {split['why']}")
+            res.loads.append(
+                LoadRun("throughput", n, n, seconds, create_s, reconciles, acc, cpu, split)
+            )
+            self.say(
+                f"throughput {impl_id} N={n}: all converged in {seconds:.2f}s; writes "
+                f"{acc.writes_ok} ok / {acc.writes_failed} failed; {reconciles:.0f} "
+                f"reconciles; {acc.requests} requests; operator CPU {cpu}s; "
+                f"limited by {split['limited_by']}: {split['why']}"
+            )
             if quiet:
                 self._quiet(impl_id, op)
             hwm = vm_kib(op.pid, "VmHWM")
@@ -281,23 +342,33 @@ class Bench:
         time.sleep(self.s.quiet_seconds)
         rc1 = op.reconcile_count()
         acc = self._window(start, self._sync(), user, None)
-        q = QuietRun(self.s.quiet_seconds, acc.writes_ok + acc.writes_failed, acc.requests,
-                     rc1 - rc0, acc.requests_by_kind)
+        q = QuietRun(
+            self.s.quiet_seconds,
+            acc.writes_ok + acc.writes_failed,
+            acc.requests,
+            rc1 - rc0,
+            acc.requests_by_kind,
+        )
         self.results[impl_id].quiet.append(q)
-        self.say(f"quiet {impl_id}: {q.writes} writes, {q.requests} requests, "
-                 f"{q.reconciles:.0f} reconciles")
+        self.say(
+            f"quiet {impl_id}: {q.writes} writes, {q.requests} requests, "
+            f"{q.reconciles:.0f} reconciles"
+        )
 
-    def _restart(self, impl_id: str, op: Any, watch: ConvergenceWatch, ns: str,
-                 names: Sequence[str]) -> None:
+    def _restart(
+        self, impl_id: str, op: Any, watch: ConvergenceWatch, ns: str, names: Sequence[str]
+    ) -> None:
         from harness.operators import OperatorProcess
 
         user = self.impls[impl_id].user
         n = len(names)
-        self.say(f"restart {impl_id} N={n}: SIGKILL, changing spec.replicas of every "
-                 f"{self.s.restart_every}th")
+        self.say(
+            f"restart {impl_id} N={n}: SIGKILL, changing spec.replicas of every "
+            f"{self.s.restart_every}th"
+        )
         op.kill()
         changed: dict[str, int] = {}
-        for name in names[::self.s.restart_every]:
+        for name in names[:: self.s.restart_every]:
             out = self.admin.patch("modelservices", ns, name, {"spec": {"replicas": 2}})
             changed[name] = int(out["metadata"]["generation"])
         start = self._sync()
@@ -307,8 +378,10 @@ class Bench:
         deadline = t0 + self.s.converge_timeout_s
         while time.monotonic() < deadline:
             now = time.monotonic()
-            if ready_at is None and OperatorProcess._get(
-                    f"http://127.0.0.1:{op.health_port}/readyz") == 200:
+            if (
+                ready_at is None
+                and OperatorProcess._get(f"http://127.0.0.1:{op.health_port}/readyz") == 200
+            ):
                 ready_at = now
             if reconciled_at is None and ready_at is not None:
                 try:
@@ -317,29 +390,42 @@ class Bench:
                         reconciled_at = now
                 except Exception:
                     pass
-            if reconciled_at is not None and watch.count_converged(generations=changed) == len(changed):
+            if reconciled_at is not None and watch.count_converged(generations=changed) == len(
+                changed
+            ):
                 break
             if not op.running():
-                raise BenchError(f"{impl_id} operator exited after restart (code {op.returncode()})")
+                raise BenchError(
+                    f"{impl_id} operator exited after restart (code {op.returncode()})"
+                )
             time.sleep(0.1)
         else:
-            raise BenchError(f"{impl_id} operator did not converge after restart within "
-                             f"{self.s.converge_timeout_s:.0f}s")
+            raise BenchError(
+                f"{impl_id} operator did not converge after restart within "
+                f"{self.s.converge_timeout_s:.0f}s"
+            )
         changed_at = watch.wait(list(changed), timeout=1, generations=changed)
         assert ready_at is not None and reconciled_at is not None
         seconds = max(changed_at, reconciled_at) - t0
         reconciles = self._settle(op)
         acc = self._window(start, self._sync(), user, ns)
-        run = RestartRun(n=n, changed=len(changed), seconds=round(seconds, 3),
-                         ready_s=round(ready_at - t0, 3),
-                         changed_converged_s=round(changed_at - t0, 3),
-                         all_reconciled_s=round(reconciled_at - t0, 3), reconciles=reconciles,
-                         accounting=acc)
+        run = RestartRun(
+            n=n,
+            changed=len(changed),
+            seconds=round(seconds, 3),
+            ready_s=round(ready_at - t0, 3),
+            changed_converged_s=round(changed_at - t0, 3),
+            all_reconciled_s=round(reconciled_at - t0, 3),
+            reconciles=reconciles,
+            accounting=acc,
+        )
         self.results[impl_id].restarts.append(run)
-        self.say(f"restart {impl_id} N={n}: converged {seconds:.2f}s after start (ready "
-                 f"{run.ready_s:.2f}s, changed converged {run.changed_converged_s:.2f}s, all "
-                 f"reconciled {run.all_reconciled_s:.2f}s); writes {acc.writes_ok} ok / "
-                 f"{acc.writes_failed} failed")
+        self.say(
+            f"restart {impl_id} N={n}: converged {seconds:.2f}s after start (ready "
+            f"{run.ready_s:.2f}s, changed converged {run.changed_converged_s:.2f}s, all "
+            f"reconciled {run.all_reconciled_s:.2f}s); writes {acc.writes_ok} ok / "
+            f"{acc.writes_failed} failed"
+        )
 
     # ------------------------------------------------------------ all
     def _attempt(self, what: str, fn: Callable[[], None]) -> None:
@@ -358,27 +444,37 @@ class Bench:
         self._attempt("API proxy overhead", self.run_apiproxy_overhead)
         for rep in range(s.repeats):
             for impl_id in s.impls:
-                self._attempt(f"latency {impl_id} run {rep + 1}",
-                              lambda i=impl_id, r=rep: self.run_latency(i, r))  # type: ignore[misc]
+                self._attempt(
+                    f"latency {impl_id} run {rep + 1}",
+                    lambda i=impl_id, r=rep: self.run_latency(i, r),  # type: ignore[misc]
+                )
         for n in s.sizes:
             for rep in range(s.throughput_repeats):
                 if s.floor:
-                    self._attempt(f"floor N={n} run {rep + 1}",
-                                  lambda n=n, r=rep: run_floor(self, n, s.workers, r))  # type: ignore[misc]
+                    self._attempt(
+                        f"floor N={n} run {rep + 1}",
+                        lambda n=n, r=rep: run_floor(self, n, s.workers, r),  # type: ignore[misc]
+                    )
                 for impl_id in s.impls:
                     self._attempt(
                         f"throughput {impl_id} N={n} run {rep + 1}",
                         lambda i=impl_id, n=n, r=rep: self.run_throughput(  # type: ignore[misc]
-                            i, n, r, quiet=(n == s.rss_size), restart=(n == s.restart_size)))
+                            i, n, r, quiet=(n == s.rss_size), restart=(n == s.restart_size)
+                        ),
+                    )
         for w in s.scaling_workers:
             for rep in range(s.scaling_repeats):
                 done = sum(1 for f in self.floor_runs if f.n == s.scaling_size and f.workers == w)
                 if s.floor and done <= rep:
-                    self._attempt(f"floor N={s.scaling_size} workers={w} run {rep + 1}",
-                                  lambda w=w, r=rep: run_floor(self, s.scaling_size, w, r))  # type: ignore[misc]
+                    self._attempt(
+                        f"floor N={s.scaling_size} workers={w} run {rep + 1}",
+                        lambda w=w, r=rep: run_floor(self, s.scaling_size, w, r),  # type: ignore[misc]
+                    )
                 for impl_id in s.impls:
-                    self._attempt(f"scaling {impl_id} workers={w} run {rep + 1}",
-                                  lambda i=impl_id, w=w, r=rep: run_workers(self, i, w, r))  # type: ignore[misc]
+                    self._attempt(
+                        f"scaling {impl_id} workers={w} run {rep + 1}",
+                        lambda i=impl_id, w=w, r=rep: run_workers(self, i, w, r),  # type: ignore[misc]
+                    )
 
     def run_apiproxy_overhead(self) -> None:
         """What the API proxy adds to a request (``harness.faults.apiproxy.overhead``)."""
@@ -390,8 +486,7 @@ class Bench:
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:
         """The bench.json document of what was measured (``results.build_report``), with the
         API proxy's overhead as ``apiproxy_overhead``."""
-        doc = build_report(self.results, machine, self.s.describe(), self.errors,
-                           self.floor_runs)
+        doc = build_report(self.results, machine, self.s.describe(), self.errors, self.floor_runs)
         if self.apiproxy_overhead:
             doc["apiproxy_overhead"] = self.apiproxy_overhead
         return doc

@@ -152,14 +152,18 @@ def figures_of(res: ImplResults) -> dict[str, Any]:
     fig["throughput_s"] = {str(n): round(statistics.median(v), 3) for n, v in sorted(by_n.items())}
     objects = sum(r.objects for r in res.loads)
     if objects:
-        fig["writes_per_object"] = round(sum(r.accounting.writes_ok for r in res.loads) / objects, 3)
+        fig["writes_per_object"] = round(
+            sum(r.accounting.writes_ok for r in res.loads) / objects, 3
+        )
         fig["failed_writes_per_object"] = round(
-            sum(r.accounting.writes_failed for r in res.loads) / objects, 3)
+            sum(r.accounting.writes_failed for r in res.loads) / objects, 3
+        )
         fig["reconciles_per_object"] = round(sum(r.reconciles for r in res.loads) / objects, 3)
     reconciles = sum(r.reconciles for r in res.loads)
     if reconciles:
         fig["requests_per_reconcile"] = round(
-            sum(r.accounting.requests for r in res.loads) / reconciles, 3)
+            sum(r.accounting.requests for r in res.loads) / reconciles, 3
+        )
     if res.quiet:
         fig["quiet_writes"] = max(q.writes for q in res.quiet)
     if res.rss_mib:
@@ -177,21 +181,34 @@ def details_of(res: ImplResults) -> dict[str, Any]:
         failed.update(run.accounting.failed_by_kind)
         writes.update(run.accounting.writes_by_kind)
     return {
-        "latency_runs": [{"objects": len(r.samples), "p50_s": round(r.p50, 4),
-                          "p95_s": round(r.p95, 4), "max_s": round(max(r.samples), 4),
-                          "samples_in_creation_order_s": [round(x, 4) for x in r.samples]}
-                         for r in res.latency],
-        "load_runs": [{"phase": r.phase, "n": r.n, "seconds": r.seconds,
-                       "create_seconds": round(r.create_seconds, 3),
-                       "reconciles": r.reconciles, "requests": r.accounting.requests,
-                       "operator_cpu_s": r.operator_cpu_s,
-                       "writes_ok": r.accounting.writes_ok,
-                       "writes_failed": r.accounting.writes_failed,
-                       "writes_by_kind": r.accounting.writes_by_kind,
-                       "failed_by_kind": r.accounting.failed_by_kind,
-                       "requests_by_kind": r.accounting.requests_by_kind,
-                       "time_split": r.split}
-                      for r in res.loads],
+        "latency_runs": [
+            {
+                "objects": len(r.samples),
+                "p50_s": round(r.p50, 4),
+                "p95_s": round(r.p95, 4),
+                "max_s": round(max(r.samples), 4),
+                "samples_in_creation_order_s": [round(x, 4) for x in r.samples],
+            }
+            for r in res.latency
+        ],
+        "load_runs": [
+            {
+                "phase": r.phase,
+                "n": r.n,
+                "seconds": r.seconds,
+                "create_seconds": round(r.create_seconds, 3),
+                "reconciles": r.reconciles,
+                "requests": r.accounting.requests,
+                "operator_cpu_s": r.operator_cpu_s,
+                "writes_ok": r.accounting.writes_ok,
+                "writes_failed": r.accounting.writes_failed,
+                "writes_by_kind": r.accounting.writes_by_kind,
+                "failed_by_kind": r.accounting.failed_by_kind,
+                "requests_by_kind": r.accounting.requests_by_kind,
+                "time_split": r.split,
+            }
+            for r in res.loads
+        ],
         "writes_by_kind": dict(sorted(writes.items())),
         "failed_writes": explain_failed(failed),
         "restart_runs": [asdict(r) for r in res.restarts],
@@ -206,13 +223,21 @@ def details_of(res: ImplResults) -> dict[str, Any]:
 def workers_run_details(run: WorkersRun) -> dict[str, Any]:
     """The numbers of one scaling run, failed writes by kind and the probe samples included."""
     acc = run.accounting
-    return {"workers": run.workers, "n": run.n, "seconds": round(run.seconds, 3),
-            "probe_changes": len(run.probe_samples),
-            "probe_samples_s": [round(x, 4) for x in run.probe_samples],
-            "cpu_s": run.cpu_s, "peak_rss_mib": run.peak_rss_mib, "reconciles": run.reconciles,
-            "requests": acc.requests, "writes_ok": acc.writes_ok,
-            "writes_failed": acc.writes_failed, "failed_by_kind": acc.failed_by_kind,
-            "time_split": run.split}
+    return {
+        "workers": run.workers,
+        "n": run.n,
+        "seconds": round(run.seconds, 3),
+        "probe_changes": len(run.probe_samples),
+        "probe_samples_s": [round(x, 4) for x in run.probe_samples],
+        "cpu_s": run.cpu_s,
+        "peak_rss_mib": run.peak_rss_mib,
+        "reconciles": run.reconciles,
+        "requests": acc.requests,
+        "writes_ok": acc.writes_ok,
+        "writes_failed": acc.writes_failed,
+        "failed_by_kind": acc.failed_by_kind,
+        "time_split": run.split,
+    }
 
 
 def _middle(runs: Sequence[Any]) -> Any:
@@ -234,15 +259,19 @@ def workers_figures(runs: Sequence[WorkersRun]) -> dict[str, dict[str, Any]]:
             "latency_p95_s": None if not p95 else round(statistics.median(p95), 4),
             "cpu_s": median_or_none(r.cpu_s for r in mine),
             "peak_rss_mib": median_or_none(r.peak_rss_mib for r in mine),
-            "failed_writes_per_object": (round(sum(r.accounting.writes_failed for r in mine)
-                                               / objects, 3) if objects else None),
+            "failed_writes_per_object": (
+                round(sum(r.accounting.writes_failed for r in mine) / objects, 3)
+                if objects
+                else None
+            ),
         }
         out[str(w)] = {k: fig[k] for k in WORKER_KEYS}
     return out
 
 
-def floor_figures(runs: Sequence[FloorRun], workers: int, scaling_size: int,
-                  sizes: Sequence[int] | None = None) -> dict[str, Any]:
+def floor_figures(
+    runs: Sequence[FloorRun], workers: int, scaling_size: int, sizes: Sequence[int] | None = None
+) -> dict[str, Any]:
     """The ``floor`` object of bench.json: ``throughput_s`` by N (of ``sizes``; None: any) at
     ``workers`` threads,
     ``workers`` by thread count at N = ``scaling_size`` (``throughput_s``, the client's
@@ -261,52 +290,78 @@ def floor_figures(runs: Sequence[FloorRun], workers: int, scaling_size: int,
             "cpu_s": median_or_none(r.split.get("client_cpu_s") for r in mine),
             "writes_per_object": round(sum(r.accounting.writes_ok for r in mine) / objects, 3),
             "failed_writes_per_object": round(
-                sum(r.accounting.writes_failed for r in mine) / objects, 3)}
+                sum(r.accounting.writes_failed for r in mine) / objects, 3
+            ),
+        }
     objects = sum(r.n for r in runs)
-    return {"throughput_s": {str(n): round(statistics.median(v), 3)
-                             for n, v in sorted(by_n.items())},
-            "workers": scaled,
-            "max_concurrent_reconciles": workers,
-            "writes_per_object": (round(sum(r.accounting.writes_ok for r in runs) / objects, 3)
-                                  if objects else None)}
+    return {
+        "throughput_s": {str(n): round(statistics.median(v), 3) for n, v in sorted(by_n.items())},
+        "workers": scaled,
+        "max_concurrent_reconciles": workers,
+        "writes_per_object": (
+            round(sum(r.accounting.writes_ok for r in runs) / objects, 3) if objects else None
+        ),
+    }
 
 
 def floor_ratios(fig: Mapping[str, Any], floor: Mapping[str, Any]) -> dict[str, Any]:
     """``<impl>/floor``: ``throughput_s`` N by N (the N both have) and ``workers`` W by W."""
     mine, base = fig.get("throughput_s") or {}, floor.get("throughput_s") or {}
     w_mine, w_base = fig.get("workers") or {}, floor.get("workers") or {}
-    return {"throughput_s": {n: ratio(mine.get(n), base.get(n))
-                             for n in sorted(set(mine) & set(base), key=int)},
-            "workers": {w: ratio((w_mine.get(w) or {}).get("throughput_s"),
-                                 (w_base.get(w) or {}).get("throughput_s"))
-                        for w in sorted(set(w_mine) & set(w_base), key=int)}}
+    return {
+        "throughput_s": {
+            n: ratio(mine.get(n), base.get(n)) for n in sorted(set(mine) & set(base), key=int)
+        },
+        "workers": {
+            w: ratio(
+                (w_mine.get(w) or {}).get("throughput_s"), (w_base.get(w) or {}).get("throughput_s")
+            )
+            for w in sorted(set(w_mine) & set(w_base), key=int)
+        },
+    }
 
 
-def time_splits(results: Mapping[str, ImplResults], floor: Sequence[FloorRun], workers: int,
-                scaling_size: int, sizes: Sequence[int] | None = None) -> dict[str, Any]:
+def time_splits(
+    results: Mapping[str, ImplResults],
+    floor: Sequence[FloorRun],
+    workers: int,
+    scaling_size: int,
+    sizes: Sequence[int] | None = None,
+) -> dict[str, Any]:
     """``{"throughput": {who: {"<N>": SPLIT}}, "workers": {who: {"<W>": SPLIT}}}`` for each
     implementation and ``floor``: the split of the median run (``figures.time_split``)."""
     out: dict[str, dict[str, dict[str, Any]]] = {"throughput": {}, "workers": {}}
     for impl, res in results.items():
         loads = [r for r in res.loads if r.phase == "throughput" and r.split and r.seconds]
-        out["throughput"][impl] = {str(n): _middle([r for r in loads if r.n == n]).split
-                                   for n in sorted({r.n for r in loads})}
+        out["throughput"][impl] = {
+            str(n): _middle([r for r in loads if r.n == n]).split
+            for n in sorted({r.n for r in loads})
+        }
         out["workers"][impl] = {
             str(w): _middle([r for r in res.workers_runs if r.workers == w]).split
-            for w in sorted({r.workers for r in res.workers_runs})}
+            for w in sorted({r.workers for r in res.workers_runs})
+        }
     if floor:
         at_w = [r for r in floor if r.workers == workers and (sizes is None or r.n in sizes)]
         at_n = [r for r in floor if r.n == scaling_size]
-        out["throughput"]["floor"] = {str(n): _middle([r for r in at_w if r.n == n]).split
-                                      for n in sorted({r.n for r in at_w})}
-        out["workers"]["floor"] = {str(w): _middle([r for r in at_n if r.workers == w]).split
-                                   for w in sorted({r.workers for r in at_n})}
+        out["throughput"]["floor"] = {
+            str(n): _middle([r for r in at_w if r.n == n]).split
+            for n in sorted({r.n for r in at_w})
+        }
+        out["workers"]["floor"] = {
+            str(w): _middle([r for r in at_n if r.workers == w]).split
+            for w in sorted({r.workers for r in at_n})
+        }
     return out
 
 
-def build_report(results: Mapping[str, ImplResults], machine: Mapping[str, Any],
-                 settings: Mapping[str, Any], errors: Sequence[str] = (),
-                 floor: Sequence[FloorRun] = ()) -> dict[str, Any]:
+def build_report(
+    results: Mapping[str, ImplResults],
+    machine: Mapping[str, Any],
+    settings: Mapping[str, Any],
+    errors: Sequence[str] = (),
+    floor: Sequence[FloorRun] = (),
+) -> dict[str, Any]:
     """The bench.json document. Ratios are "<impl>/<first impl>" for each other
     implementation (``python/go`` when run as ``--impl go --impl python``), with ``workers``
     W by W; with floor runs, ``floor`` and "<impl>/floor" for each implementation."""
@@ -318,35 +373,46 @@ def build_report(results: Mapping[str, ImplResults], machine: Mapping[str, Any],
     for impl, res in results.items():
         if res.workers_runs:
             figures[impl]["workers"] = workers_figures(res.workers_runs)
-    ratios = {f"{impl}/{impls[0]}": ratio_figures(figures[impl], figures[impls[0]])
-              for impl in impls[1:]}
+    ratios = {
+        f"{impl}/{impls[0]}": ratio_figures(figures[impl], figures[impls[0]]) for impl in impls[1:]
+    }
     for impl in impls[1:]:
         mine, base = figures[impl].get("workers") or {}, figures[impls[0]].get("workers") or {}
         if mine and base:
             ratios[f"{impl}/{impls[0]}"]["workers"] = {
                 w: {k: ratio(mine[w].get(k), base[w].get(k)) for k in WORKER_KEYS}
-                for w in sorted(set(mine) & set(base), key=int)}
+                for w in sorted(set(mine) & set(base), key=int)
+            }
     extra: dict[str, Any] = {}
     if floor:
         extra["floor"] = floor_figures(floor, workers, scaling_size, sizes)
         for impl in impls:
             ratios[f"{impl}/floor"] = floor_ratios(figures[impl], extra["floor"])
         extra["floor"]["runs"] = [
-            {"n": r.n, "workers": r.workers, "seconds": round(r.seconds, 3),
-             "writes_done_s": round(r.writes_done_s, 3),
-             "create_seconds": round(r.create_seconds, 3), "writes_ok": r.accounting.writes_ok,
-             "writes_failed": r.accounting.writes_failed,
-             "writes_by_kind": r.accounting.writes_by_kind,
-             "failed_by_kind": r.accounting.failed_by_kind, "time_split": r.split}
-            for r in floor]
+            {
+                "n": r.n,
+                "workers": r.workers,
+                "seconds": round(r.seconds, 3),
+                "writes_done_s": round(r.writes_done_s, 3),
+                "create_seconds": round(r.create_seconds, 3),
+                "writes_ok": r.accounting.writes_ok,
+                "writes_failed": r.accounting.writes_failed,
+                "writes_by_kind": r.accounting.writes_by_kind,
+                "failed_by_kind": r.accounting.failed_by_kind,
+                "time_split": r.split,
+            }
+            for r in floor
+        ]
     splits = time_splits(results, floor, workers, scaling_size, sizes)
     report: dict[str, Any] = {
         "machine": dict(machine),
         "settings": dict(settings),
         "implementations": figures,
         "ratios": ratios,
-        "latency_samples_s": {impl: sorted(round(s, 4) for r in res.latency for s in r.samples)
-                              for impl, res in results.items()},
+        "latency_samples_s": {
+            impl: sorted(round(s, 4) for r in res.latency for s in r.samples)
+            for impl, res in results.items()
+        },
         "details": {impl: details_of(res) for impl, res in results.items()},
         "errors": list(errors),
     }
@@ -386,29 +452,49 @@ def render_table(report: Mapping[str, Any]) -> str:
     rows: list[list[str]] = [["figure", *impls, *ratios]]
     for key in FIGURE_KEYS:
         if key == "throughput_s":
-            ns = sorted({n for i in impls for n in report["implementations"][i].get(key) or {}},
-                        key=int)
+            ns = sorted(
+                {n for i in impls for n in report["implementations"][i].get(key) or {}}, key=int
+            )
             for n in ns:
-                rows.append([f"N = {n} at once until all converged (s)",
-                             *[_fmt((report["implementations"][i].get(key) or {}).get(n))
-                               for i in impls],
-                             *[_fmt((report["ratios"][r].get(key) or {}).get(n)) for r in ratios]])
+                rows.append(
+                    [
+                        f"N = {n} at once until all converged (s)",
+                        *[
+                            _fmt((report["implementations"][i].get(key) or {}).get(n))
+                            for i in impls
+                        ],
+                        *[_fmt((report["ratios"][r].get(key) or {}).get(n)) for r in ratios],
+                    ]
+                )
             continue
-        rows.append([FIGURE_LABELS[key], *[_fmt(report["implementations"][i].get(key)) for i in impls],
-                     *[_fmt(report["ratios"][r].get(key)) for r in ratios]])
+        rows.append(
+            [
+                FIGURE_LABELS[key],
+                *[_fmt(report["implementations"][i].get(key)) for i in impls],
+                *[_fmt(report["ratios"][r].get(key)) for r in ratios],
+            ]
+        )
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
-                       for c, (cell, w) in enumerate(zip(row, widths, strict=True)))
-             for row in rows]
+    lines = [
+        "  ".join(
+            cell.ljust(w) if c == 0 else cell.rjust(w)
+            for c, (cell, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in rows
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
 
 def _grid(rows: list[list[str]]) -> str:
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
-                       for c, (cell, w) in enumerate(zip(row, widths, strict=True)))
-             for row in rows]
+    lines = [
+        "  ".join(
+            cell.ljust(w) if c == 0 else cell.rjust(w)
+            for c, (cell, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in rows
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -423,37 +509,78 @@ def render_floor_table(report: Mapping[str, Any]) -> str:
     splits = report.get("time_split") or {}
     parts = []
     if floor.get("throughput_s"):
-        rows = [["N at once until all converged (s)", "floor",
-                 *[f"{i}/floor" for i in impls],
-                 *[f"{w} limited by" for w in ("floor", *impls)]]]
+        rows = [
+            [
+                "N at once until all converged (s)",
+                "floor",
+                *[f"{i}/floor" for i in impls],
+                *[f"{w} limited by" for w in ("floor", *impls)],
+            ]
+        ]
         for n, s in floor["throughput_s"].items():
-            rows.append([f"N = {n} ({floor.get('max_concurrent_reconciles', 1)} worker(s))",
-                         _fmt(s),
-                         *[_fmt((ratios.get(f"{i}/floor") or {}).get("throughput_s", {}).get(n))
-                           for i in impls],
-                         *[str(((splits.get("throughput") or {}).get(w) or {}).get(n, {})
-                               .get("limited_by", "-")) for w in ("floor", *impls)]])
+            rows.append(
+                [
+                    f"N = {n} ({floor.get('max_concurrent_reconciles', 1)} worker(s))",
+                    _fmt(s),
+                    *[
+                        _fmt((ratios.get(f"{i}/floor") or {}).get("throughput_s", {}).get(n))
+                        for i in impls
+                    ],
+                    *[
+                        str(
+                            ((splits.get("throughput") or {}).get(w) or {})
+                            .get(n, {})
+                            .get("limited_by", "-")
+                        )
+                        for w in ("floor", *impls)
+                    ],
+                ]
+            )
         parts.append(_grid(rows))
     scaled = [(i, (report["implementations"][i].get("workers") or {})) for i in impls]
     if any(w for _, w in scaled):
-        rows = [["workers", "who", *[WORKER_LABELS[k] for k in WORKER_KEYS], "x floor",
-                 "limited by"]]
-        counts = sorted({w for _, ws in scaled for w in ws} | set(floor.get("workers") or {}),
-                        key=int)
+        rows = [
+            ["workers", "who", *[WORKER_LABELS[k] for k in WORKER_KEYS], "x floor", "limited by"]
+        ]
+        counts = sorted(
+            {w for _, ws in scaled for w in ws} | set(floor.get("workers") or {}), key=int
+        )
         for w in counts:
             fw = (floor.get("workers") or {}).get(w)
             if fw:
-                rows.append([w, "floor", _fmt(fw.get("throughput_s")), "-", "-",
-                             _fmt(fw.get("cpu_s")), "-", _fmt(fw.get("failed_writes_per_object")),
-                             "1", str(((splits.get("workers") or {}).get("floor") or {})
-                                      .get(w, {}).get("limited_by", "-"))])
+                rows.append(
+                    [
+                        w,
+                        "floor",
+                        _fmt(fw.get("throughput_s")),
+                        "-",
+                        "-",
+                        _fmt(fw.get("cpu_s")),
+                        "-",
+                        _fmt(fw.get("failed_writes_per_object")),
+                        "1",
+                        str(
+                            ((splits.get("workers") or {}).get("floor") or {})
+                            .get(w, {})
+                            .get("limited_by", "-")
+                        ),
+                    ]
+                )
             for impl, ws in scaled:
                 if w not in ws:
                     continue
-                rows.append([w, impl, *[_fmt(ws[w].get(k)) for k in WORKER_KEYS],
-                             _fmt(((ratios.get(f"{impl}/floor") or {}).get("workers") or {})
-                                  .get(w)),
-                             str(((splits.get("workers") or {}).get(impl) or {}).get(w, {})
-                                 .get("limited_by", "-"))])
+                rows.append(
+                    [
+                        w,
+                        impl,
+                        *[_fmt(ws[w].get(k)) for k in WORKER_KEYS],
+                        _fmt(((ratios.get(f"{impl}/floor") or {}).get("workers") or {}).get(w)),
+                        str(
+                            ((splits.get("workers") or {}).get(impl) or {})
+                            .get(w, {})
+                            .get("limited_by", "-")
+                        ),
+                    ]
+                )
         parts.append(_grid(rows))
     return "\n\n".join(parts)

@@ -39,8 +39,9 @@ class BenchLike(Protocol):
 
     def say(self, line: str) -> None: ...
     def _namespace(self, impl_id: str, label: str) -> str: ...
-    def _operator(self, impl_id: str, namespace: str, label: str,
-                  workers: int | None = None) -> Any: ...
+    def _operator(
+        self, impl_id: str, namespace: str, label: str, workers: int | None = None
+    ) -> Any: ...
     def _cpu(self, op: Any = None) -> CpuSnapshot: ...
     def _sync(self) -> int: ...
     def _settle(self, op: Any, min_count: float = 0, timeout: float = 300) -> float: ...
@@ -56,8 +57,7 @@ def run_floor(b: BenchLike, n: int, workers: int, rep: int) -> None:
 
     label = f"floor-n{n}-w{workers}-{rep}"
     ns = create_namespace(b.admin, f"bench-{label}-{b._run_id}", FLOOR_USER)
-    floor = FloorClient.for_kubeconfig(b.cp.kubeconfig_for(FLOOR_USER), workers,
-                                       pool=workers + 2)
+    floor = FloorClient.for_kubeconfig(b.cp.kubeconfig_for(FLOOR_USER), workers, pool=workers + 2)
     watch = ConvergenceWatch(b.admin, ns).start()
 
     def create(name: str) -> dict[str, Any]:
@@ -75,17 +75,28 @@ def run_floor(b: BenchLike, n: int, workers: int, rep: int) -> None:
         t_last = watch.wait(names, timeout=b.s.converge_timeout_s)
         delta = cpu0.delta(b._cpu())
         harness = delta.get("harness")
-        split = time_split(delta, out.client_cpu_s, "floor client",
-                           harness_cpu_s=None if harness is None else harness - out.client_cpu_s)
+        split = time_split(
+            delta,
+            out.client_cpu_s,
+            "floor client",
+            harness_cpu_s=None if harness is None else harness - out.client_cpu_s,
+        )
         acc = b._window(start, b._sync(), FLOOR_USER, ns)
-        run = FloorRun(n=n, workers=workers, seconds=t_last - out.first_sent,
-                       writes_done_s=out.last_write_done - out.first_sent,
-                       create_seconds=out.creates_done - out.first_sent, accounting=acc,
-                       split=split)
+        run = FloorRun(
+            n=n,
+            workers=workers,
+            seconds=t_last - out.first_sent,
+            writes_done_s=out.last_write_done - out.first_sent,
+            create_seconds=out.creates_done - out.first_sent,
+            accounting=acc,
+            split=split,
+        )
         b.floor_runs.append(run)
-        b.say(f"floor N={n} workers={workers}: all converged in {run.seconds:.2f}s (last write "
-              f"answered at {run.writes_done_s:.2f}s); writes {acc.writes_ok} ok / "
-              f"{acc.writes_failed} failed; limited by {split['limited_by']}: {split['why']}")
+        b.say(
+            f"floor N={n} workers={workers}: all converged in {run.seconds:.2f}s (last write "
+            f"answered at {run.writes_done_s:.2f}s); writes {acc.writes_ok} ok / "
+            f"{acc.writes_failed} failed; limited by {split['limited_by']}: {split['why']}"
+        )
     finally:
         watch.stop()
         floor.kube.close()
@@ -97,8 +108,9 @@ class ProbeLoop:
     every ``interval`` s; a probe again only once its last change converged) and records each
     change's seconds from the patch sent to its new generation seen converged."""
 
-    def __init__(self, admin: Any, watch: ConvergenceWatch, ns: str, names: Sequence[str],
-                 interval: float) -> None:
+    def __init__(
+        self, admin: Any, watch: ConvergenceWatch, ns: str, names: Sequence[str], interval: float
+    ) -> None:
         self.admin, self.watch, self.ns, self.interval = admin, watch, ns, interval
         self.free: deque[str] = deque(names)
         self.replicas = dict.fromkeys(names, 1)
@@ -131,8 +143,9 @@ class ProbeLoop:
                 self.replicas[name] = 3 - self.replicas[name]  # 1 -> 2 -> 1 ...
                 sent = time.monotonic()
                 try:
-                    out = self.admin.patch("modelservices", self.ns, name,
-                                           {"spec": {"replicas": self.replicas[name]}})
+                    out = self.admin.patch(
+                        "modelservices", self.ns, name, {"spec": {"replicas": self.replicas[name]}}
+                    )
                     self.pending[name] = (sent, int(out["metadata"]["generation"]))
                 except Exception:
                     self.errors += 1
@@ -176,25 +189,39 @@ def run_workers(b: BenchLike, impl_id: str, workers: int, rep: int) -> None:
         cpu0 = b._cpu(op)
         loop = ProbeLoop(b.admin, watch, ns, probes, s.probe_interval_s).start()
         t0, _ = b._create_all(ns, names)
-        t_last = watch.wait(names, timeout=s.converge_timeout_s, progress=lambda d: b.say(
-            f"scaling {impl_id} workers={workers}: {d}/{n} converged at "
-            f"{time.monotonic() - t0:.0f}s"))
+        t_last = watch.wait(
+            names,
+            timeout=s.converge_timeout_s,
+            progress=lambda d: b.say(
+                f"scaling {impl_id} workers={workers}: {d}/{n} converged at "
+                f"{time.monotonic() - t0:.0f}s"
+            ),
+        )
         delta = cpu0.delta(b._cpu(op))
         samples = loop.stop()
         split = time_split(delta, delta.get("operator"), "operator")
         reconciles = b._settle(op) - rc0
         acc = b._window(start, b._sync(), user, ns)
         hwm = vm_kib(op.pid, "VmHWM")
-        run = WorkersRun(workers=workers, n=n, seconds=t_last - t0, probe_samples=samples,
-                         cpu_s=delta.get("operator"),
-                         peak_rss_mib=None if hwm is None else round(hwm / 1024, 1),
-                         reconciles=reconciles, accounting=acc, split=split)
+        run = WorkersRun(
+            workers=workers,
+            n=n,
+            seconds=t_last - t0,
+            probe_samples=samples,
+            cpu_s=delta.get("operator"),
+            peak_rss_mib=None if hwm is None else round(hwm / 1024, 1),
+            reconciles=reconciles,
+            accounting=acc,
+            split=split,
+        )
         b.results[impl_id].workers_runs.append(run)
-        b.say(f"scaling {impl_id} workers={workers}: all converged in {run.seconds:.2f}s; "
-              f"{len(samples)} probe changes (p50 {_p(samples, 50)}, p95 {_p(samples, 95)}); "
-              f"operator CPU {run.cpu_s}s; RSS {run.peak_rss_mib} MiB; writes {acc.writes_ok} "
-              f"ok / {acc.writes_failed} failed; limited by {split['limited_by']}: "
-              f"{split['why']}" + (f"; {loop.errors} probe changes lost" if loop.errors else ""))
+        b.say(
+            f"scaling {impl_id} workers={workers}: all converged in {run.seconds:.2f}s; "
+            f"{len(samples)} probe changes (p50 {_p(samples, 50)}, p95 {_p(samples, 95)}); "
+            f"operator CPU {run.cpu_s}s; RSS {run.peak_rss_mib} MiB; writes {acc.writes_ok} "
+            f"ok / {acc.writes_failed} failed; limited by {split['limited_by']}: "
+            f"{split['why']}" + (f"; {loop.errors} probe changes lost" if loop.errors else "")
+        )
     finally:
         watch.stop()
         op.terminate()

@@ -75,63 +75,89 @@ class Settings:
             "create_threads": self.create_threads,
             "latency_gap_s": self.latency_gap_s,
             "quick": self.quick,
-            "isolation": ("each run: a fresh namespace and operator process, one unmeasured "
-                          "warm-up ModelService first; afterwards the operator is stopped and the "
-                          "namespace emptied (finalizers dropped, deletecollection), so every run "
-                          "starts on the same near-empty API server"),
-            "observation": ("one watch per namespace as admin; converged = status."
-                            "observedGeneration == metadata.generation, Ready and Progressing "
-                            "present, Ready not ChildConflict; time = arrival of the watch "
-                            "event (ms resolution); /metrics polled every 0.1 s"),
-            "latency": (f"{self.latency_objects} objects created one at a time, each after the "
-                        f"previous converged + {self.latency_gap_s} s; create sent to converged "
-                        f"seen; figure = median over {self.repeats} runs of each run's p50/p95"),
-            "throughput": (f"N created at once by {self.create_threads} client threads; first "
-                           "create sent to last converged seen; median over "
-                           f"{self.throughput_repeats} run(s)"),
-            "writes": ("audit log, the operator user's writes in its namespace, from the "
-                       "operator ready to settled (queue empty, reconcile count still 1 s), "
-                       "over every latency and throughput run, divided by objects created"),
-            "requests_per_reconcile": ("every API request by the operator user (any verb, "
-                                       "watches included, any namespace) in the same windows "
-                                       "/ reconciles (controller_runtime_reconcile_total)"),
-            "quiet_writes": (f"writes by the operator user in {self.quiet_seconds} s after "
-                             f"N = {self.rss_size} settled; max over runs"),
-            "peak_rss_mib": (f"VmHWM of the operator process at the end of the N = "
-                             f"{self.rss_size} run (a fresh process per run); median over runs"),
+            "isolation": (
+                "each run: a fresh namespace and operator process, one unmeasured "
+                "warm-up ModelService first; afterwards the operator is stopped and the "
+                "namespace emptied (finalizers dropped, deletecollection), so every run "
+                "starts on the same near-empty API server"
+            ),
+            "observation": (
+                "one watch per namespace as admin; converged = status."
+                "observedGeneration == metadata.generation, Ready and Progressing "
+                "present, Ready not ChildConflict; time = arrival of the watch "
+                "event (ms resolution); /metrics polled every 0.1 s"
+            ),
+            "latency": (
+                f"{self.latency_objects} objects created one at a time, each after the "
+                f"previous converged + {self.latency_gap_s} s; create sent to converged "
+                f"seen; figure = median over {self.repeats} runs of each run's p50/p95"
+            ),
+            "throughput": (
+                f"N created at once by {self.create_threads} client threads; first "
+                "create sent to last converged seen; median over "
+                f"{self.throughput_repeats} run(s)"
+            ),
+            "writes": (
+                "audit log, the operator user's writes in its namespace, from the "
+                "operator ready to settled (queue empty, reconcile count still 1 s), "
+                "over every latency and throughput run, divided by objects created"
+            ),
+            "requests_per_reconcile": (
+                "every API request by the operator user (any verb, "
+                "watches included, any namespace) in the same windows "
+                "/ reconciles (controller_runtime_reconcile_total)"
+            ),
+            "quiet_writes": (
+                f"writes by the operator user in {self.quiet_seconds} s after "
+                f"N = {self.rss_size} settled; max over runs"
+            ),
+            "peak_rss_mib": (
+                f"VmHWM of the operator process at the end of the N = "
+                f"{self.rss_size} run (a fresh process per run); median over runs"
+            ),
             "restart_to_converged_s": (
                 f"N = {self.restart_size} converged; SIGKILL; spec.replicas changed on every "
                 f"{self.restart_every}th; process started: time until those converged at "
-                f"their new generation AND reconcile count >= N + 1 (with the warm-up object) and an empty queue"),
+                f"their new generation AND reconcile count >= N + 1 (with the warm-up object) and an empty queue"
+            ),
             "scaling_workers": self.scaling_workers,
             "scaling_size": self.scaling_size,
             "scaling_repeats": self.scaling_repeats,
-            "floor": (("the writes a perfect operator needs (finalizer update, Deployment "
-                       "create, Service create, status update) sent by a client of the bench "
-                       "as user modeldock:floor: the admin creates N ModelServices (the same "
-                       f"{self.create_threads} threads) and each create's answer goes straight "
-                       "to W threads (W = max_concurrent_reconciles for throughput_s, each "
-                       "scaling worker count for workers), no informer, no queue; time = first "
-                       "create sent to last converged seen by the same watch as the operators; "
-                       "median over runs like the operators' throughput")
-                      if self.floor else "not run"),
-            "workers": (f"per worker count W in {self.scaling_workers}: a fresh operator with "
-                        f"MAX_CONCURRENT_RECONCILES=W, {self.probe_objects} probe ModelServices "
-                        f"converged first, then N = {self.scaling_size} created at once; "
-                        "throughput_s as above; latency = while the N converge, spec.replicas "
-                        f"of one probe changed at most every {self.probe_interval_s} s (each "
-                        "probe again only after its change converged), patch sent to converged "
-                        "at the new generation seen, p50/p95; cpu_s = operator CPU from the "
-                        "first create to the last converged; peak_rss_mib = VmHWM at the end; "
-                        "failed writes from the audit log / (N + probe changes); median over "
-                        f"{self.scaling_repeats} run(s)"),
-            "time_split": ("CPU seconds from /proc/<pid>/stat of the operator process (floor: "
-                           "its threads' thread_time), kube-apiserver and etcd, and of the "
-                           "bench process (creates, watch), from the first create to the last "
-                           "converged; other_cpu_s = the machine's busy time (/proc/stat) no "
-                           "process of the run accounts for; limited_by: the client's CPU if it "
-                           "was on a core >= 85% of the wall time, else the machine's CPU if "
-                           "all cores were >= 90% busy, else waiting (round trips)"),
+            "floor": (
+                (
+                    "the writes a perfect operator needs (finalizer update, Deployment "
+                    "create, Service create, status update) sent by a client of the bench "
+                    "as user modeldock:floor: the admin creates N ModelServices (the same "
+                    f"{self.create_threads} threads) and each create's answer goes straight "
+                    "to W threads (W = max_concurrent_reconciles for throughput_s, each "
+                    "scaling worker count for workers), no informer, no queue; time = first "
+                    "create sent to last converged seen by the same watch as the operators; "
+                    "median over runs like the operators' throughput"
+                )
+                if self.floor
+                else "not run"
+            ),
+            "workers": (
+                f"per worker count W in {self.scaling_workers}: a fresh operator with "
+                f"MAX_CONCURRENT_RECONCILES=W, {self.probe_objects} probe ModelServices "
+                f"converged first, then N = {self.scaling_size} created at once; "
+                "throughput_s as above; latency = while the N converge, spec.replicas "
+                f"of one probe changed at most every {self.probe_interval_s} s (each "
+                "probe again only after its change converged), patch sent to converged "
+                "at the new generation seen, p50/p95; cpu_s = operator CPU from the "
+                "first create to the last converged; peak_rss_mib = VmHWM at the end; "
+                "failed writes from the audit log / (N + probe changes); median over "
+                f"{self.scaling_repeats} run(s)"
+            ),
+            "time_split": (
+                "CPU seconds from /proc/<pid>/stat of the operator process (floor: "
+                "its threads' thread_time), kube-apiserver and etcd, and of the "
+                "bench process (creates, watch), from the first create to the last "
+                "converged; other_cpu_s = the machine's busy time (/proc/stat) no "
+                "process of the run accounts for; limited_by: the client's CPU if it "
+                "was on a core >= 85% of the wall time, else the machine's CPU if "
+                "all cores were >= 90% busy, else waiting (round trips)"
+            ),
         }
 
 
@@ -154,10 +180,19 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     rss = args.rss_size or max(sizes)
     if restart not in sizes or rss not in sizes:
         raise SystemExit(f"--restart-size {restart} and --rss-size {rss} must be among --sizes")
-    return Settings(impls=args.impl or ["go", "python"], sizes=sizes,
-                    latency_objects=latency_objects, repeats=repeats,
-                    throughput_repeats=1 if args.quick else args.throughput_repeats,
-                    quiet_seconds=quiet, workers=args.workers, restart_size=restart,
-                    rss_size=rss, quick=args.quick, scaling_workers=sorted(set(scaling)),
-                    scaling_size=scaling_size, scaling_repeats=args.scaling_repeats,
-                    floor=not args.no_floor)
+    return Settings(
+        impls=args.impl or ["go", "python"],
+        sizes=sizes,
+        latency_objects=latency_objects,
+        repeats=repeats,
+        throughput_repeats=1 if args.quick else args.throughput_repeats,
+        quiet_seconds=quiet,
+        workers=args.workers,
+        restart_size=restart,
+        rss_size=rss,
+        quick=args.quick,
+        scaling_workers=sorted(set(scaling)),
+        scaling_size=scaling_size,
+        scaling_repeats=args.scaling_repeats,
+        floor=not args.no_floor,
+    )

@@ -67,8 +67,10 @@ def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> i
     0 up (or already up), 1 failed to start, 2 tier not available here."""
     state = read_state(state_dir)
     if state and pid_alive(int(str(state.get("supervisor_pid", 0) or 0))):
-        _say(f"a control plane is already up (pid {state['supervisor_pid']}); "
-             f"`python -m harness down` stops it")
+        _say(
+            f"a control plane is already up (pid {state['supervisor_pid']}); "
+            f"`python -m harness down` stops it"
+        )
         print(f"export KUBECONFIG={state['admin_kubeconfig']}")
         return 0
     if cluster == "kind":
@@ -76,38 +78,59 @@ def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> i
 
         return kind.no_engine_exit() if kind.engine() is None else kind.up_not_supported()
     if cluster not in ("envtest", "sim"):
-        _say(f"--cluster {cluster} is not something `up` starts: `existing` is a cluster you "
-             f"already have (KUBECONFIG); use envtest or sim")
+        _say(
+            f"--cluster {cluster} is not something `up` starts: `existing` is a cluster you "
+            f"already have (KUBECONFIG); use envtest or sim"
+        )
         return 2
     started = time.monotonic()
     # progress on this terminal, not in the log
     binaries.ensure(binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ()))
     shutil.rmtree(state_dir, ignore_errors=True)
     state_dir.mkdir(parents=True)
-    cmd = [sys.executable, "-m", "harness", "serve", "--state-dir", str(state_dir),
-           "--cluster", cluster]
+    cmd = [
+        sys.executable,
+        "-m",
+        "harness",
+        "serve",
+        "--state-dir",
+        str(state_dir),
+        "--cluster",
+        cluster,
+    ]
     if not watch_cache:
         cmd.append("--no-watch-cache")
     # The one process meant to outlive us: its own session, and its own run (no mark of ours).
     env = {k: v for k, v in os.environ.items() if k != runs.RUN_ENV}
     with open(state_dir / "supervisor.log", "ab") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                stdin=subprocess.DEVNULL, start_new_session=True, cwd=REPO_ROOT)
+        proc = subprocess.Popen(
+            cmd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            cwd=REPO_ROOT,
+        )
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         state = read_state(state_dir)
         if state:
             break
         if proc.poll() is not None:
-            _say(f"the control plane failed to start:\n{(state_dir / 'supervisor.log').read_text()}")
+            _say(
+                f"the control plane failed to start:\n{(state_dir / 'supervisor.log').read_text()}"
+            )
             return 1
         time.sleep(0.2)
     else:
         proc.terminate()
         _say("the control plane did not start within 240s")
         return 1
-    _say(f"{cluster} control plane up at {state['server']} in {time.monotonic() - started:.1f}s "
-         f"(supervisor pid {proc.pid}); CRD installed")
+    _say(
+        f"{cluster} control plane up at {state['server']} in {time.monotonic() - started:.1f}s "
+        f"(supervisor pid {proc.pid}); CRD installed"
+    )
     _say(f"admin kubeconfig: {state['admin_kubeconfig']}; state: {state_dir / 'state.json'}")
     _say("stop it with: python -m harness down")
     print(f"export KUBECONFIG={state['admin_kubeconfig']}")

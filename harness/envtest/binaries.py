@@ -171,22 +171,41 @@ def _module_time(module: str, version: str, cwd: Path) -> str:
     """The publication time of a module version from the Go module proxy (deterministic, used
     as buildDate)."""
     out = process.run(
-        ["go", "list", "-m", "-f", "{{if .Time}}{{.Time.UTC.Format \"2006-01-02T15:04:05Z\"}}{{end}}",
-         f"{module}@{version}"],
-        cwd=cwd, env=_go_env(), capture_output=True, text=True,
+        [
+            "go",
+            "list",
+            "-m",
+            "-f",
+            '{{if .Time}}{{.Time.UTC.Format "2006-01-02T15:04:05Z"}}{{end}}',
+            f"{module}@{version}",
+        ],
+        cwd=cwd,
+        env=_go_env(),
+        capture_output=True,
+        text=True,
     )
     return out.stdout.strip() or "1970-01-01T00:00:00Z"
 
 
-def _run_go(args: list[str], cwd: Path, label: str, progress: Progress,
-            extra_env: dict[str, str] | None = None) -> None:
+def _run_go(
+    args: list[str],
+    cwd: Path,
+    label: str,
+    progress: Progress,
+    extra_env: dict[str, str] | None = None,
+) -> None:
     """Run a go command, streaming ``-v`` package lines into a periodic progress line.
 
     Raises BinaryError with the tail of go's output if it fails.
     """
     start = time.monotonic()
     proc = process.popen(  # dies with us, even on SIGKILL
-        args, cwd=cwd, env={**_go_env(), **(extra_env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        args,
+        cwd=cwd,
+        env={**_go_env(), **(extra_env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     lines: list[str] = []
     count = [0]
@@ -225,8 +244,10 @@ def build(names: Iterable[str], progress: Progress = _print_progress) -> dict[st
     Raises BinaryError naming the binary and showing go's output when a build fails.
     """
     if shutil.which("go") is None:
-        raise BinaryError("the Go toolchain is needed to build the Kubernetes binaries: install Go "
-                          "1.24 or newer, or point KUBEBUILDER_ASSETS at existing binaries")
+        raise BinaryError(
+            "the Go toolchain is needed to build the Kubernetes binaries: install Go "
+            "1.24 or newer, or point KUBEBUILDER_ASSETS at existing binaries"
+        )
     dest = store_dir()
     dest.mkdir(parents=True, exist_ok=True)
     version = "v" + kubernetes_version()
@@ -239,8 +260,13 @@ def build(names: Iterable[str], progress: Progress = _print_progress) -> dict[st
         progress(f"building {name} ({i}/{len(names)}) into {dest}; a cold build takes minutes")
         if name == "kwok":
             gobin = dest / f".gobin{os.getpid()}"
-            _run_go(["go", "install", "-v", "-trimpath", f"sigs.k8s.io/kwok/cmd/kwok@{KWOK_VERSION}"],
-                    TOOLS_DIR, name, progress, {"GOBIN": str(gobin), "GOFLAGS": ""})
+            _run_go(
+                ["go", "install", "-v", "-trimpath", f"sigs.k8s.io/kwok/cmd/kwok@{KWOK_VERSION}"],
+                TOOLS_DIR,
+                name,
+                progress,
+                {"GOBIN": str(gobin), "GOFLAGS": ""},
+            )
             (gobin / "kwok").rename(tmp)
             shutil.rmtree(gobin, ignore_errors=True)
         else:
@@ -249,16 +275,23 @@ def build(names: Iterable[str], progress: Progress = _print_progress) -> dict[st
             ldflags = "-s -w"
             if module == "kube":
                 ldflags += " " + _version_ldflags(
-                    version, _module_time("k8s.io/kubernetes", version, cwd))
-            _run_go(["go", "build", "-v", "-trimpath", "-ldflags", ldflags, "-o", str(tmp), package],
-                    cwd, name, progress)
+                    version, _module_time("k8s.io/kubernetes", version, cwd)
+                )
+            _run_go(
+                ["go", "build", "-v", "-trimpath", "-ldflags", ldflags, "-o", str(tmp), package],
+                cwd,
+                name,
+                progress,
+            )
         tmp.rename(target)
         built[name] = target
         progress(f"built {name} in {time.monotonic() - started:.0f}s")
     return built
 
 
-def ensure(names: Iterable[str] = ENVTEST_BINARIES, progress: Progress = _print_progress) -> Binaries:
+def ensure(
+    names: Iterable[str] = ENVTEST_BINARIES, progress: Progress = _print_progress
+) -> Binaries:
     """Return the paths of ``names``, building (with progress) the ones not found.
 
     Raises BinaryError if a build fails.
@@ -282,4 +315,8 @@ def ensure(names: Iterable[str] = ENVTEST_BINARIES, progress: Progress = _print_
 
 def assets_dir() -> Path:
     """The folder to give as KUBEBUILDER_ASSETS: the user's own if set, else the cache store."""
-    return Path(os.environ["KUBEBUILDER_ASSETS"]) if os.environ.get("KUBEBUILDER_ASSETS") else store_dir()
+    return (
+        Path(os.environ["KUBEBUILDER_ASSETS"])
+        if os.environ.get("KUBEBUILDER_ASSETS")
+        else store_dir()
+    )

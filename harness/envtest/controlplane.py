@@ -74,10 +74,26 @@ AUDIT_POLICY = {
     "kind": "Policy",
     "omitStages": ["RequestReceived", "ResponseStarted"],
     "rules": [
-        {"level": "None", "users": ["system:apiserver", "system:kube-controller-manager",
-                                    "system:kube-scheduler", "system:kwok"]},
-        {"level": "None", "nonResourceURLs": ["/healthz*", "/readyz*", "/livez*", "/version",
-                                              "/openapi*", "/metrics"]},
+        {
+            "level": "None",
+            "users": [
+                "system:apiserver",
+                "system:kube-controller-manager",
+                "system:kube-scheduler",
+                "system:kwok",
+            ],
+        },
+        {
+            "level": "None",
+            "nonResourceURLs": [
+                "/healthz*",
+                "/readyz*",
+                "/livez*",
+                "/version",
+                "/openapi*",
+                "/metrics",
+            ],
+        },
         {"level": "Request", "verbs": ["delete"]},
         {"level": "Metadata"},
     ],
@@ -165,9 +181,15 @@ class ControlPlane:
     ``progress``: a callable receiving progress lines.
     """
 
-    def __init__(self, *, watch_cache: bool = True, workdir: Path | None = None,
-                 progress: Progress = _progress, binaries: binaries_mod.Binaries | None = None,
-                 tier: str = "envtest") -> None:
+    def __init__(
+        self,
+        *,
+        watch_cache: bool = True,
+        workdir: Path | None = None,
+        progress: Progress = _progress,
+        binaries: binaries_mod.Binaries | None = None,
+        tier: str = "envtest",
+    ) -> None:
         self.watch_cache = watch_cache
         self.tier = tier
         self._own_workdir = workdir is None
@@ -245,7 +267,8 @@ class ControlPlane:
         self.extras = {}
         try:
             wanted = binaries_mod.ENVTEST_BINARIES + (
-                binaries_mod.SIM_BINARIES if self.tier == "sim" else ())
+                binaries_mod.SIM_BINARIES if self.tier == "sim" else ()
+            )
             bins = self._binaries or binaries_mod.ensure(wanted)
             self._binaries = bins
             self.pki_dir.mkdir(parents=True, exist_ok=True)
@@ -253,9 +276,16 @@ class ControlPlane:
             (self.pki_dir / "ca.crt").write_bytes(self.ca.cert_pem)
             (self.pki_dir / "ca.key").write_bytes(self.ca.key_pem)
             (self.pki_dir / "ca.key").chmod(0o600)
-            self.ca.issue_serving(["127.0.0.1", "localhost", "10.0.0.1", "kubernetes",
-                                   "kubernetes.default", "kubernetes.default.svc"]
-                                  ).write(self.pki_dir, "apiserver")
+            self.ca.issue_serving(
+                [
+                    "127.0.0.1",
+                    "localhost",
+                    "10.0.0.1",
+                    "kubernetes",
+                    "kubernetes.default",
+                    "kubernetes.default.svc",
+                ]
+            ).write(self.pki_dir, "apiserver")
             service_account_key().write(self.pki_dir, "sa")
             (self.workdir / "audit-policy.yaml").write_text(yaml.safe_dump(AUDIT_POLICY))
             etcd_port, peer_port, api_port = free_port(), free_port(), free_port()
@@ -276,8 +306,9 @@ class ControlPlane:
             self._start_etcd(bins["etcd"], etcd_port, peer_port)
             admin = self.ca.issue_client("admin", ("system:masters",))
             crt, key = admin.write(self.pki_dir, "admin")
-            write_kubeconfig(self.admin_kubeconfig, self.server, self.pki_dir / "ca.crt",
-                             "admin", crt, key)
+            write_kubeconfig(
+                self.admin_kubeconfig, self.server, self.pki_dir / "ca.crt", "admin", crt, key
+            )
             self.start_apiserver()
             self.apply_paths([CRD_DIR, RBAC_DIR / "role.yaml"])
             self.wait_crds_established()
@@ -303,17 +334,31 @@ class ControlPlane:
 
     def _start_etcd(self, etcd: Path, port: int, peer_port: int) -> None:
         url, peer = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{peer_port}"
-        self.etcd = ManagedProcess("etcd", [
-            str(etcd), "--name=modeldock", f"--data-dir={self.workdir / 'etcd'}",
-            f"--listen-client-urls={url}", f"--advertise-client-urls={url}",
-            f"--listen-peer-urls={peer}", f"--initial-advertise-peer-urls={peer}",
-            f"--initial-cluster=modeldock={peer}", "--unsafe-no-fsync=true",
-            "--log-level=warn", "--quota-backend-bytes=8589934592",
-        ], self.workdir / "etcd.log").start()
+        self.etcd = ManagedProcess(
+            "etcd",
+            [
+                str(etcd),
+                "--name=modeldock",
+                f"--data-dir={self.workdir / 'etcd'}",
+                f"--listen-client-urls={url}",
+                f"--advertise-client-urls={url}",
+                f"--listen-peer-urls={peer}",
+                f"--initial-advertise-peer-urls={peer}",
+                f"--initial-cluster=modeldock={peer}",
+                "--unsafe-no-fsync=true",
+                "--log-level=warn",
+                "--quota-backend-bytes=8589934592",
+            ],
+            self.workdir / "etcd.log",
+        ).start()
         self._record("etcd", self.etcd)
         self.progress(f"etcd starting on {url}")
-        wait_until(lambda: self._etcd_post("/health", None, method="GET").get("health") == "true",
-                   timeout=30, what="etcd /health", alive=[self.etcd])
+        wait_until(
+            lambda: self._etcd_post("/health", None, method="GET").get("health") == "true",
+            timeout=30,
+            what="etcd /health",
+            alive=[self.etcd],
+        )
 
     def _apiserver_args(self) -> list[str]:
         assert self.state is not None and self._binaries is not None
@@ -321,10 +366,12 @@ class ControlPlane:
         args = [
             str(self._binaries["kube-apiserver"]),
             f"--etcd-servers={self.state.etcd_url}",
-            "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
+            "--bind-address=127.0.0.1",
+            "--advertise-address=127.0.0.1",
             f"--secure-port={self.state.apiserver_port}",
             f"--cert-dir={pki}",
-            f"--tls-cert-file={pki / 'apiserver.crt'}", f"--tls-private-key-file={pki / 'apiserver.key'}",
+            f"--tls-cert-file={pki / 'apiserver.crt'}",
+            f"--tls-private-key-file={pki / 'apiserver.key'}",
             f"--client-ca-file={pki / 'ca.crt'}",
             "--authorization-mode=RBAC",
             # A /16: envtest never frees a ClusterIP (no namespace controller), and a /24 is
@@ -340,7 +387,9 @@ class ControlPlane:
             "--allow-privileged=true",
             f"--audit-policy-file={self.workdir / 'audit-policy.yaml'}",
             f"--audit-log-path={self.state.audit_log}",
-            "--audit-log-format=json", "--audit-log-mode=blocking", "--audit-log-maxsize=0",
+            "--audit-log-format=json",
+            "--audit-log-mode=blocking",
+            "--audit-log-maxsize=0",
             "--enable-priority-and-fairness=false",
             "--v=1",
         ]
@@ -352,18 +401,24 @@ class ControlPlane:
         """Start kube-apiserver (again, after ``stop_apiserver``) on the same address and port,
         and wait for ``/readyz``. Raises ControlPlaneError with the log tail if it does not come up."""
         if self.apiserver is None:
-            self.apiserver = ManagedProcess("kube-apiserver", self._apiserver_args(),
-                                            self.workdir / "kube-apiserver.log")
+            self.apiserver = ManagedProcess(
+                "kube-apiserver", self._apiserver_args(), self.workdir / "kube-apiserver.log"
+            )
         self.apiserver.start()
         self._record("kube-apiserver", self.apiserver)
         self.progress(f"kube-apiserver starting on {self.server}")
         try:
-            wait_until(self._apiserver_ready, timeout=90, what="kube-apiserver /readyz",
-                       alive=[self.apiserver] + ([self.etcd] if self.etcd else []))
+            wait_until(
+                self._apiserver_ready,
+                timeout=90,
+                what="kube-apiserver /readyz",
+                alive=[self.apiserver] + ([self.etcd] if self.etcd else []),
+            )
         except (TimeoutError, ProcessError) as exc:
             raise ControlPlaneError(
                 f"kube-apiserver did not become ready: {exc}\n--- last lines of "
-                f"{self.apiserver.log_path}:\n{log_tail(self.apiserver.log_path)}") from exc
+                f"{self.apiserver.log_path}:\n{log_tail(self.apiserver.log_path)}"
+            ) from exc
 
     def stop_apiserver(self) -> None:
         """Stop kube-apiserver (SIGTERM), keeping etcd and every file: ``start_apiserver()``
@@ -423,18 +478,26 @@ class ControlPlane:
         try:
             data = json.loads(path.read_text())
         except (OSError, ValueError) as exc:
-            raise ControlPlaneError(f"cannot read control-plane state {path}: {exc}; start one "
-                                    "with `python -m harness up`") from exc
-        cp = cls(workdir=path.parent, watch_cache=data.get("watch_cache", True),
-                 tier=data.get("tier", "envtest"))
+            raise ControlPlaneError(
+                f"cannot read control-plane state {path}: {exc}; start one "
+                "with `python -m harness up`"
+            ) from exc
+        cp = cls(
+            workdir=path.parent,
+            watch_cache=data.get("watch_cache", True),
+            tier=data.get("tier", "envtest"),
+        )
         cp._attached = True
         cp._own_workdir = False
         cp.state = State(**data)
-        cp.ca = CertificateAuthority.load(Path(cp.state.ca_cert).read_bytes(),
-                                          Path(cp.state.ca_key).read_bytes())
+        cp.ca = CertificateAuthority.load(
+            Path(cp.state.ca_cert).read_bytes(), Path(cp.state.ca_key).read_bytes()
+        )
         if not cp._apiserver_ready():
-            raise ControlPlaneError(f"the control plane in {path.parent} does not answer at "
-                                    f"{cp.server}; start one with `python -m harness up`")
+            raise ControlPlaneError(
+                f"the control plane in {path.parent} does not answer at "
+                f"{cp.server}; start one with `python -m harness up`"
+            )
         return cp
 
     # ------------------------------------------------------------------ users
@@ -467,21 +530,32 @@ class ControlPlane:
 
     def _apiserver_ready(self) -> bool:
         try:
-            with urllib.request.urlopen(f"{self.server}/readyz", context=self._ssl_context(),
-                                        timeout=5) as resp:
+            with urllib.request.urlopen(
+                f"{self.server}/readyz", context=self._ssl_context(), timeout=5
+            ) as resp:
                 return bool(resp.status == 200)
         except (urllib.error.URLError, OSError):
             return False
 
-    def kubectl(self, *args: str, kubeconfig: Path | None = None, input: str | None = None,
-                check: bool = True) -> str:
+    def kubectl(
+        self,
+        *args: str,
+        kubeconfig: Path | None = None,
+        input: str | None = None,
+        check: bool = True,
+    ) -> str:
         """Run the cached kubectl against this control plane (admin unless ``kubeconfig``);
         return stdout. Raises ControlPlaneError with stderr when ``check`` and it fails."""
         from harness.envtest import process
 
         kubectl = (self._binaries or binaries_mod.ensure(["kubectl"]))["kubectl"]
-        proc = process.run([str(kubectl), f"--kubeconfig={kubeconfig or self.admin_kubeconfig}",
-                            *args], input=input, capture_output=True, text=True, timeout=120)
+        proc = process.run(
+            [str(kubectl), f"--kubeconfig={kubeconfig or self.admin_kubeconfig}", *args],
+            input=input,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if check and proc.returncode != 0:
             raise ControlPlaneError(f"kubectl {' '.join(args)} failed: {proc.stderr.strip()}")
         return str(proc.stdout)
@@ -492,15 +566,23 @@ class ControlPlane:
             self.kubectl("apply", "--server-side", "--force-conflicts", "-f", str(path))
 
     def wait_crds_established(self, timeout: float = 60) -> None:
-        self.kubectl("wait", "--for=condition=Established", f"--timeout={int(timeout)}s",
-                     "crd/modelservices.modeldock.io")
+        self.kubectl(
+            "wait",
+            "--for=condition=Established",
+            f"--timeout={int(timeout)}s",
+            "crd/modelservices.modeldock.io",
+        )
 
     # ------------------------------------------------------------------ etcd
     def _etcd_post(self, path: str, body: dict[str, Any] | None, method: str = "POST") -> Any:
         assert self.state is not None
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.state.etcd_url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.state.etcd_url + path,
+            data=data,
+            method=method,
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(req, timeout=10) as resp:
             return json.loads(resp.read())
 

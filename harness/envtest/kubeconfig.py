@@ -11,27 +11,45 @@ from typing import Any
 import yaml
 
 
-def write_kubeconfig(path: Path, server: str, ca_cert: Path, user: str, cert: Path, key: Path,
-                     context: str = "modeldock") -> Path:
+def write_kubeconfig(
+    path: Path,
+    server: str,
+    ca_cert: Path,
+    user: str,
+    cert: Path,
+    key: Path,
+    context: str = "modeldock",
+) -> Path:
     """Write a kubeconfig for one client-certificate user; return ``path``. File paths are
     written absolute: a kubeconfig's relative paths are read relative to the kubeconfig's own
     folder, and the operators run in folders of their own."""
     config = {
         "apiVersion": "v1",
         "kind": "Config",
-        "clusters": [{"name": context, "cluster": {
-            "server": server, "certificate-authority": str(Path(ca_cert).resolve())}}],
-        "users": [{"name": user, "user": {"client-certificate": str(Path(cert).resolve()),
-                                           "client-key": str(Path(key).resolve())}}],
+        "clusters": [
+            {
+                "name": context,
+                "cluster": {
+                    "server": server,
+                    "certificate-authority": str(Path(ca_cert).resolve()),
+                },
+            }
+        ],
+        "users": [
+            {
+                "name": user,
+                "user": {
+                    "client-certificate": str(Path(cert).resolve()),
+                    "client-key": str(Path(key).resolve()),
+                },
+            }
+        ],
         "contexts": [{"name": context, "context": {"cluster": context, "user": user}}],
         "current-context": context,
     }
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     path.chmod(0o600)
     return path
-
-
-
 
 
 def user_credentials(kubeconfig: Path) -> tuple[str, Path, Path, Path]:
@@ -41,8 +59,12 @@ def user_credentials(kubeconfig: Path) -> tuple[str, Path, Path, Path]:
     config = yaml.safe_load(kubeconfig.read_text())
     cluster = config["clusters"][0]["cluster"]
     user = config["users"][0]["user"]
-    return (cluster["server"], Path(cluster["certificate-authority"]),
-            Path(user["client-certificate"]), Path(user["client-key"]))
+    return (
+        cluster["server"],
+        Path(cluster["certificate-authority"]),
+        Path(user["client-certificate"]),
+        Path(user["client-key"]),
+    )
 
 
 def with_server(kubeconfig_in: Path, kubeconfig_out: Path, server: str) -> Path:

@@ -28,8 +28,9 @@ def _now() -> datetime.datetime:
 
 
 def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption())
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
 
 
 @dataclass(frozen=True)
@@ -66,15 +67,27 @@ class CertificateAuthority:
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
         cert = (
             x509.CertificateBuilder()
-            .subject_name(name).issuer_name(name)
+            .subject_name(name)
+            .issuer_name(name)
             .public_key(key.public_key())
             .serial_number(x509.random_serial_number())
-            .not_valid_before(_now()).not_valid_after(_now() + _VALIDITY)
+            .not_valid_before(_now())
+            .not_valid_after(_now() + _VALIDITY)
             .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
-                                         content_commitment=False, key_encipherment=False,
-                                         data_encipherment=False, key_agreement=False,
-                                         encipher_only=False, decipher_only=False), critical=True)
+            .add_extension(
+                x509.KeyUsage(
+                    digital_signature=True,
+                    key_cert_sign=True,
+                    crl_sign=True,
+                    content_commitment=False,
+                    key_encipherment=False,
+                    data_encipherment=False,
+                    key_agreement=False,
+                    encipher_only=False,
+                    decipher_only=False,
+                ),
+                critical=True,
+            )
             .sign(key, hashes.SHA256())
         )
         return cls(cert, key)
@@ -94,15 +107,21 @@ class CertificateAuthority:
     def key_pem(self) -> bytes:
         return _key_pem(self._key)
 
-    def _issue(self, subject: x509.Name, usage: x509.ObjectIdentifier,
-               sans: list[x509.GeneralName] | None = None) -> KeyPair:
+    def _issue(
+        self,
+        subject: x509.Name,
+        usage: x509.ObjectIdentifier,
+        sans: list[x509.GeneralName] | None = None,
+    ) -> KeyPair:
         key = ec.generate_private_key(ec.SECP256R1())
         builder = (
             x509.CertificateBuilder()
-            .subject_name(subject).issuer_name(self._cert.subject)
+            .subject_name(subject)
+            .issuer_name(self._cert.subject)
             .public_key(key.public_key())
             .serial_number(x509.random_serial_number())
-            .not_valid_before(_now()).not_valid_after(_now() + _VALIDITY)
+            .not_valid_before(_now())
+            .not_valid_after(_now() + _VALIDITY)
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
         )
@@ -132,6 +151,7 @@ class CertificateAuthority:
 def service_account_key() -> KeyPair:
     """A key pair for signing service-account tokens: ``cert_pem`` holds the PEM public key."""
     key = ec.generate_private_key(ec.SECP256R1())
-    pub = key.public_key().public_bytes(serialization.Encoding.PEM,
-                                        serialization.PublicFormat.SubjectPublicKeyInfo)
+    pub = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
     return KeyPair(pub, _key_pem(key))

@@ -64,8 +64,9 @@ class _Spawner:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._queue: queue.SimpleQueue[tuple[Callable[[], Any], concurrent.futures.Future[Any]]] \
-            = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[Callable[[], Any], concurrent.futures.Future[Any]]] = (
+            queue.SimpleQueue()
+        )
         self._thread: threading.Thread | None = None
 
     def call(self, fn: Callable[[], _T]) -> _T:
@@ -73,8 +74,9 @@ class _Spawner:
             return fn()
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="modeldock-spawner",
-                                                daemon=True)
+                self._thread = threading.Thread(
+                    target=self._run, name="modeldock-spawner", daemon=True
+                )
                 self._thread.start()
         future: concurrent.futures.Future[_T] = concurrent.futures.Future()
         self._queue.put((fn, future))
@@ -119,8 +121,14 @@ def _die_with(parent: int) -> None:  # runs in the child between fork and exec
         pass
 
 
-def run(args: Sequence[str], *, input: str | bytes | None = None, timeout: float | None = None,
-        check: bool = False, **kwargs: Any) -> subprocess.CompletedProcess[Any]:
+def run(
+    args: Sequence[str],
+    *,
+    input: str | bytes | None = None,
+    timeout: float | None = None,
+    check: bool = False,
+    **kwargs: Any,
+) -> subprocess.CompletedProcess[Any]:
     """``subprocess.run`` through ``popen()``: the child dies with this process.
 
     Same arguments and result as ``subprocess.run`` (``capture_output``, ``text``, ``cwd``,
@@ -237,8 +245,14 @@ class ManagedProcess:
     ``start()``.
     """
 
-    def __init__(self, name: str, args: Sequence[str], log_path: Path,
-                 env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        args: Sequence[str],
+        log_path: Path,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> None:
         self.name = name
         self.args = list(args)
         self.log_path = log_path
@@ -261,8 +275,14 @@ class ManagedProcess:
                 log.write(f"\n----- {self.name} restarted -----\n".encode())
                 log.flush()
             try:
-                self._proc = popen(self.args, stdout=log, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, env=self.env, cwd=self.cwd)
+                self._proc = popen(
+                    self.args,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                    env=self.env,
+                    cwd=self.cwd,
+                )
             except OSError as exc:
                 raise ProcessError(f"cannot start {self.name} ({self.args[0]}): {exc}") from exc
         self.starts += 1
@@ -312,12 +332,19 @@ class ManagedProcess:
     def check_alive(self) -> None:
         """Raise ProcessError with the log tail if the process has exited."""
         if self._proc is not None and self._proc.poll() is not None:
-            raise ProcessError(f"{self.name} exited with code {self._proc.returncode}; "
-                               f"last lines of {self.log_path}:\n{log_tail(self.log_path)}")
+            raise ProcessError(
+                f"{self.name} exited with code {self._proc.returncode}; "
+                f"last lines of {self.log_path}:\n{log_tail(self.log_path)}"
+            )
 
 
-def wait_until(predicate: Callable[[], object], timeout: float, interval: float = 0.1,
-               what: str = "condition", alive: Sequence[ManagedProcess] = ()) -> None:
+def wait_until(
+    predicate: Callable[[], object],
+    timeout: float,
+    interval: float = 0.1,
+    what: str = "condition",
+    alive: Sequence[ManagedProcess] = (),
+) -> None:
     """Poll ``predicate()`` until it is truthy; raise TimeoutError naming ``what`` after ``timeout`` s.
 
     ``alive``: processes that must stay up while waiting; if one exits, its ProcessError is
@@ -360,7 +387,7 @@ def _proc_stat(pid: int) -> list[str] | None:
             raw = f.read().decode(errors="replace")
     except (FileNotFoundError, ProcessLookupError, PermissionError):
         return None
-    return raw[raw.rindex(")") + 2:].split()
+    return raw[raw.rindex(")") + 2 :].split()
 
 
 def process_identity(pid: int | None = None) -> str | None:

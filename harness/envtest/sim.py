@@ -41,8 +41,13 @@ from harness.envtest.process import ManagedProcess, free_port, wait_until
 ControlPlane = Any
 
 #: kube-controller-manager's controllers in this tier (``--controllers``).
-CONTROLLERS = ("deployment-controller", "replicaset-controller", "garbage-collector-controller",
-               "namespace-controller", "node-lifecycle-controller")
+CONTROLLERS = (
+    "deployment-controller",
+    "replicaset-controller",
+    "garbage-collector-controller",
+    "namespace-controller",
+    "node-lifecycle-controller",
+)
 
 #: The annotation kwok selects its nodes by, and its value.
 NODE_ANNOTATION = ("kwok.x-k8s.io/node", "fake")
@@ -66,8 +71,9 @@ def _kubeconfig(cp: ControlPlane, name: str) -> Path:
     assert cp.ca is not None and cp.state is not None
     user, groups = IDENTITIES[name]
     crt, key = cp.ca.issue_client(user, groups).write(cp.pki_dir, name)
-    return write_kubeconfig(cp.workdir / f"{name}.kubeconfig", cp.server,
-                            Path(cp.state.ca_cert), user, crt, key)
+    return write_kubeconfig(
+        cp.workdir / f"{name}.kubeconfig", cp.server, Path(cp.state.ca_cert), user, crt, key
+    )
 
 
 def _healthz(port: int) -> bool:
@@ -75,8 +81,9 @@ def _healthz(port: int) -> bool:
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE
     try:
-        with urllib.request.urlopen(f"https://127.0.0.1:{port}/healthz", context=ctx,
-                                    timeout=3) as resp:
+        with urllib.request.urlopen(
+            f"https://127.0.0.1:{port}/healthz", context=ctx, timeout=3
+        ) as resp:
             return bool(resp.status == 200)
     except (urllib.error.URLError, OSError):
         return False
@@ -86,17 +93,31 @@ def node_manifest(index: int) -> dict[str, Any]:
     """A fake Node for kwok: annotated so kwok manages it, no taints, ``NODE_CAPACITY``."""
     name = f"kwok-node-{index}"
     return {
-        "apiVersion": "v1", "kind": "Node",
+        "apiVersion": "v1",
+        "kind": "Node",
         "metadata": {
             "name": name,
-            "annotations": {"node.alpha.kubernetes.io/ttl": "0",
-                            NODE_ANNOTATION[0]: NODE_ANNOTATION[1]},
-            "labels": {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
-                       "kubernetes.io/arch": "amd64", "type": "kwok"},
+            "annotations": {
+                "node.alpha.kubernetes.io/ttl": "0",
+                NODE_ANNOTATION[0]: NODE_ANNOTATION[1],
+            },
+            "labels": {
+                "kubernetes.io/hostname": name,
+                "kubernetes.io/os": "linux",
+                "kubernetes.io/arch": "amd64",
+                "type": "kwok",
+            },
         },
-        "status": {"allocatable": dict(NODE_CAPACITY), "capacity": dict(NODE_CAPACITY),
-                   "nodeInfo": {"kubeletVersion": "fake", "kubeProxyVersion": "fake",
-                                "architecture": "amd64", "operatingSystem": "linux"}},
+        "status": {
+            "allocatable": dict(NODE_CAPACITY),
+            "capacity": dict(NODE_CAPACITY),
+            "nodeInfo": {
+                "kubeletVersion": "fake",
+                "kubeProxyVersion": "fake",
+                "architecture": "amd64",
+                "operatingSystem": "linux",
+            },
+        },
     }
 
 
@@ -108,10 +129,15 @@ def _nodes_ready(cp: ControlPlane) -> bool:
         items = json.loads(out).get("items", [])
     except ValueError:
         return False
-    ready = [n for n in items
-             if any(c.get("type") == "Ready" and c.get("status") == "True"
-                    for c in (n.get("status") or {}).get("conditions") or [])
-             and not (n.get("spec") or {}).get("taints")]
+    ready = [
+        n
+        for n in items
+        if any(
+            c.get("type") == "Ready" and c.get("status") == "True"
+            for c in (n.get("status") or {}).get("conditions") or []
+        )
+        and not (n.get("spec") or {}).get("taints")
+    ]
     return len(ready) >= NODES
 
 
@@ -128,48 +154,81 @@ def start_sim(cp: ControlPlane) -> dict[str, ManagedProcess]:
     procs: dict[str, ManagedProcess] = cp.extras
     kcm_cfg = _kubeconfig(cp, "kube-controller-manager")
     kcm_port = free_port()
-    procs["kube-controller-manager"] = ManagedProcess("kube-controller-manager", [
-        str(bins["kube-controller-manager"]), f"--kubeconfig={kcm_cfg}",
-        f"--authentication-kubeconfig={kcm_cfg}", f"--authorization-kubeconfig={kcm_cfg}",
-        "--bind-address=127.0.0.1", f"--secure-port={kcm_port}",
-        f"--cert-dir={cp.workdir / 'kcm-certs'}",
-        "--leader-elect=false", "--use-service-account-credentials=false",
-        f"--controllers={','.join(CONTROLLERS)}",
-        # The garbage collector and the namespace controller find the CRD by discovery.
-        "--concurrent-gc-syncs=10", "--concurrent-namespace-syncs=5",
-        "--v=1",
-    ], cp.workdir / "kube-controller-manager.log").start()
+    procs["kube-controller-manager"] = ManagedProcess(
+        "kube-controller-manager",
+        [
+            str(bins["kube-controller-manager"]),
+            f"--kubeconfig={kcm_cfg}",
+            f"--authentication-kubeconfig={kcm_cfg}",
+            f"--authorization-kubeconfig={kcm_cfg}",
+            "--bind-address=127.0.0.1",
+            f"--secure-port={kcm_port}",
+            f"--cert-dir={cp.workdir / 'kcm-certs'}",
+            "--leader-elect=false",
+            "--use-service-account-credentials=false",
+            f"--controllers={','.join(CONTROLLERS)}",
+            # The garbage collector and the namespace controller find the CRD by discovery.
+            "--concurrent-gc-syncs=10",
+            "--concurrent-namespace-syncs=5",
+            "--v=1",
+        ],
+        cp.workdir / "kube-controller-manager.log",
+    ).start()
     sched_cfg = _kubeconfig(cp, "kube-scheduler")
     sched_port = free_port()
-    procs["kube-scheduler"] = ManagedProcess("kube-scheduler", [
-        str(bins["kube-scheduler"]), f"--kubeconfig={sched_cfg}",
-        f"--authentication-kubeconfig={sched_cfg}", f"--authorization-kubeconfig={sched_cfg}",
-        "--bind-address=127.0.0.1", f"--secure-port={sched_port}",
-        f"--cert-dir={cp.workdir / 'scheduler-certs'}",
-        "--leader-elect=false", "--v=1",
-    ], cp.workdir / "kube-scheduler.log").start()
+    procs["kube-scheduler"] = ManagedProcess(
+        "kube-scheduler",
+        [
+            str(bins["kube-scheduler"]),
+            f"--kubeconfig={sched_cfg}",
+            f"--authentication-kubeconfig={sched_cfg}",
+            f"--authorization-kubeconfig={sched_cfg}",
+            "--bind-address=127.0.0.1",
+            f"--secure-port={sched_port}",
+            f"--cert-dir={cp.workdir / 'scheduler-certs'}",
+            "--leader-elect=false",
+            "--v=1",
+        ],
+        cp.workdir / "kube-scheduler.log",
+    ).start()
     kwok_cfg = _kubeconfig(cp, "kwok")
-    procs["kwok"] = ManagedProcess("kwok", [
-        str(bins["kwok"]), f"--kubeconfig={kwok_cfg}",
-        "--manage-all-nodes=false",
-        f"--manage-nodes-with-annotation-selector={NODE_ANNOTATION[0]}={NODE_ANNOTATION[1]}",
-        "--manage-nodes-with-label-selector=", "--manage-single-node=",
-        # Only written into fake objects' status; nothing ever connects to these addresses.
-        "--cidr=10.244.0.0/16", "--node-ip=10.0.0.1",
-        "--node-lease-duration-seconds=40",
-        f"--server-address=127.0.0.1:{free_port()}",
-    ], cp.workdir / "kwok.log").start()
+    procs["kwok"] = ManagedProcess(
+        "kwok",
+        [
+            str(bins["kwok"]),
+            f"--kubeconfig={kwok_cfg}",
+            "--manage-all-nodes=false",
+            f"--manage-nodes-with-annotation-selector={NODE_ANNOTATION[0]}={NODE_ANNOTATION[1]}",
+            "--manage-nodes-with-label-selector=",
+            "--manage-single-node=",
+            # Only written into fake objects' status; nothing ever connects to these addresses.
+            "--cidr=10.244.0.0/16",
+            "--node-ip=10.0.0.1",
+            "--node-lease-duration-seconds=40",
+            f"--server-address=127.0.0.1:{free_port()}",
+        ],
+        cp.workdir / "kwok.log",
+    ).start()
     for name, proc in procs.items():
         cp._record(name, proc)
     for i in range(NODES):
         cp.kubectl("apply", "--server-side", "-f", "-", input=yaml.safe_dump(node_manifest(i)))
     alive = list(procs.values())
-    wait_until(lambda: _healthz(kcm_port), timeout=90, what="kube-controller-manager /healthz",
-               alive=alive)
-    wait_until(lambda: _healthz(sched_port), timeout=90, what="kube-scheduler /healthz",
-               alive=alive)
-    wait_until(lambda: _nodes_ready(cp), timeout=90, interval=0.5,
-               what=f"{NODES} kwok nodes Ready and untainted", alive=alive)
-    cp.progress(f"sim tier up in {time.monotonic() - started:.1f}s: kube-controller-manager "
-                f"({', '.join(CONTROLLERS)}), kube-scheduler, kwok, {NODES} fake nodes")
+    wait_until(
+        lambda: _healthz(kcm_port), timeout=90, what="kube-controller-manager /healthz", alive=alive
+    )
+    wait_until(
+        lambda: _healthz(sched_port), timeout=90, what="kube-scheduler /healthz", alive=alive
+    )
+    wait_until(
+        lambda: _nodes_ready(cp),
+        timeout=90,
+        interval=0.5,
+        what=f"{NODES} kwok nodes Ready and untainted",
+        alive=alive,
+    )
+    cp.progress(
+        f"sim tier up in {time.monotonic() - started:.1f}s: kube-controller-manager "
+        f"({', '.join(CONTROLLERS)}), kube-scheduler, kwok, {NODES} fake nodes"
+    )
     return procs

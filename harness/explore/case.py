@@ -101,8 +101,9 @@ class CaseResult:
 class CaseEnv:
     """What a scenario acts on: the admin client, the namespace, and the operator."""
 
-    def __init__(self, settings: Settings, admin: Kube, ns: str, proxy: ApiProxy,
-                 workdir: Path) -> None:
+    def __init__(
+        self, settings: Settings, admin: Kube, ns: str, proxy: ApiProxy, workdir: Path
+    ) -> None:
         self.settings = settings
         self.admin = admin
         self.ns = ns
@@ -115,9 +116,12 @@ class CaseEnv:
 
     def start_operator(self) -> None:
         """Start a new operator process through the proxy and wait until it is ready."""
-        self.op = OperatorProcess(impl=self.settings.impl, kubeconfig=self.proxy.kubeconfig,
-                                  namespace=self.ns,
-                                  log_path=self.workdir / f"operator-{self.starts}.log")
+        self.op = OperatorProcess(
+            impl=self.settings.impl,
+            kubeconfig=self.proxy.kubeconfig,
+            namespace=self.ns,
+            log_path=self.workdir / f"operator-{self.starts}.log",
+        )
         self.starts += 1
         self.op.start(timeout=60)
         self.ready_at = time.time()
@@ -134,8 +138,14 @@ class CaseEnv:
 def operator_writes(log: RequestLog, after: int) -> list[ProxyRequest]:
     """The operator's writes to ``RESOURCES`` with a request id above ``after``, forwarded or
     answered by the proxy (but not those it dropped while frozen)."""
-    return [r for r in log.records() if r.id > after and r.verb in WRITE_VERBS
-            and r.resource in RESOURCES and r.reason != "Frozen"]
+    return [
+        r
+        for r in log.records()
+        if r.id > after
+        and r.verb in WRITE_VERBS
+        and r.resource in RESOURCES
+        and r.reason != "Frozen"
+    ]
 
 
 def describe(r: ProxyRequest) -> str:
@@ -155,8 +165,10 @@ def wait_quiet(log: RequestLog, after: int, since: float, quiet: float, timeout:
             return
         if time.monotonic() > deadline:
             recent = [describe(w) for w in writes if seconds(w.time) > time.time() - quiet]
-            raise AssertionError(f"the operator did not go quiet: {len(recent)} writes in the "
-                                 f"last {quiet:.0f}s after {timeout:.0f}s: {recent[-12:]}")
+            raise AssertionError(
+                f"the operator did not go quiet: {len(recent)} writes in the "
+                f"last {quiet:.0f}s after {timeout:.0f}s: {recent[-12:]}"
+            )
         time.sleep(0.25)
 
 
@@ -165,8 +177,9 @@ def _last_id(log: RequestLog) -> int:
     return records[-1].id if records else 0
 
 
-def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
-             expected: dict[str, Any] | None) -> CaseResult:
+def run_case(
+    settings: Settings, scenario: Scenario, pert: Perturbation, expected: dict[str, Any] | None
+) -> CaseResult:
     """Run ``scenario`` under ``pert`` and judge it: the invariants (``state.invariants``), the
     end state equal to ``expected`` (the clean run's; None for the clean run itself), and
     quiet. Never raises: a harness failure is an ``error`` outcome."""
@@ -204,8 +217,10 @@ def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
             if not report.get("triggered"):
                 n = len(operator_writes(log, mark))
                 res.outcome = SKIPPED
-                res.message = (f"boundary not reached: this run made {n} writes, fewer than "
-                               f"{pert.k} (the clean run made more)")
+                res.message = (
+                    f"boundary not reached: this run made {n} writes, fewer than "
+                    f"{pert.k} (the clean run made more)"
+                )
                 res.writes = [describe(w) for w in operator_writes(log, mark)]
                 return res
             env.kill_operator()
@@ -217,8 +232,10 @@ def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
         if pert.kind == "error" and not all(f["fired"] for f in proxy.faults()["write_faults"]):
             n = len(operator_writes(log, mark))
             res.outcome = SKIPPED
-            res.message = (f"boundary not reached: this run made {n} writes, fewer than "
-                           f"{pert.k} (the clean run made more)")
+            res.message = (
+                f"boundary not reached: this run made {n} writes, fewer than "
+                f"{pert.k} (the clean run made more)"
+            )
             res.writes = [describe(w) for w in operator_writes(log, mark)]
             return res
         proxy.clear_faults()
@@ -226,17 +243,25 @@ def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
         res.state = snapshot(admin, ns)
         problems = invariants(res.state)
         if expected is not None:
-            problems += [f"end state differs from the clean run: {d}"
-                         for d in diff(expected, res.state)]
+            problems += [
+                f"end state differs from the clean run: {d}" for d in diff(expected, res.state)
+            ]
         if problems:
             res.outcome = FAILED
-            res.message = problems[0] + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
-            res.details = "\n".join(problems) + "\n\nwrites after act:\n  " + "\n  ".join(res.writes)
+            res.message = problems[0] + (
+                f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+            )
+            res.details = (
+                "\n".join(problems) + "\n\nwrites after act:\n  " + "\n  ".join(res.writes)
+            )
     except AssertionError as exc:
         res.outcome, res.message = FAILED, str(exc).splitlines()[0]
         res.details = str(exc)
-        res.writes = res.writes or ([describe(w) for w in operator_writes(RequestLog(proxy.request_log), 0)]
-                                    if proxy else [])
+        res.writes = res.writes or (
+            [describe(w) for w in operator_writes(RequestLog(proxy.request_log), 0)]
+            if proxy
+            else []
+        )
     except Exception as exc:  # a harness failure: the operator was not judged
         res.outcome, res.message = ERROR, f"{type(exc).__name__}: {exc}".splitlines()[0]
         res.details = traceback.format_exc()
@@ -244,8 +269,9 @@ def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
         if env is not None:
             env.stop_operator()
         if proxy is not None and ns and pert.kind not in ("crash",) and res.outcome != ERROR:
-            res.accounting = _compare_accounting(audit, audit_start, admin, settings, ns,
-                                                 RequestLog(proxy.request_log))
+            res.accounting = _compare_accounting(
+                audit, audit_start, admin, settings, ns, RequestLog(proxy.request_log)
+            )
         if proxy is not None:
             proxy.stop()
         admin.close()
@@ -254,8 +280,9 @@ def run_case(settings: Settings, scenario: Scenario, pert: Perturbation,
     return res
 
 
-def _compare_accounting(audit: AuditLog, start: int, admin: Kube, settings: Settings, ns: str,
-                        log: RequestLog) -> dict[str, Any]:
+def _compare_accounting(
+    audit: AuditLog, start: int, admin: Kube, settings: Settings, ns: str, log: RequestLog
+) -> dict[str, Any]:
     """The operator is stopped: its requests in ``ns`` from the audit log (from offset
     ``start``) and from the proxy's log must be the same, request for request. A watch is
     audited once it ends, a moment after the operator did: compare until equal, at most 15 s."""

@@ -34,32 +34,60 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m harness explore",
         description="Explore every write boundary: for each scenario a clean run, then a crash "
-                    "(SIGKILL, the write's response withheld or delivered) and a 409 at each of "
-                    "the operator's writes, a stale view and coalesced events; the end state must "
-                    "equal the clean run's. Writes reports/junit-explore-<impl>.xml, "
-                    "reports/explore.json and reports/explore.md; exit 1 if a case failed.")
-    p.add_argument("--impl", action="append", help="implementation id (repeatable; default: go, "
-                                                   "python); mutants are known too")
+        "(SIGKILL, the write's response withheld or delivered) and a 409 at each of "
+        "the operator's writes, a stale view and coalesced events; the end state must "
+        "equal the clean run's. Writes reports/junit-explore-<impl>.xml, "
+        "reports/explore.json and reports/explore.md; exit 1 if a case failed.",
+    )
+    p.add_argument(
+        "--impl",
+        action="append",
+        help="implementation id (repeatable; default: go, python); mutants are known too",
+    )
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
-    p.add_argument("--scenario", action="append", default=[], help="only this scenario (repeatable)")
-    p.add_argument("--variants", default=",".join(VARIANTS),
-                   help=f"boundary variants, comma-separated from {WITHHELD},{DELIVERED},{CONFLICT}")
+    p.add_argument(
+        "--scenario", action="append", default=[], help="only this scenario (repeatable)"
+    )
+    p.add_argument(
+        "--variants",
+        default=",".join(VARIANTS),
+        help=f"boundary variants, comma-separated from {WITHHELD},{DELIVERED},{CONFLICT}",
+    )
     p.add_argument("--max-k", type=int, default=0, help="at most this many boundaries per scenario")
     p.add_argument("--no-extra", action="store_true", help="no stale-view and coalesced runs")
-    p.add_argument("--quiet", type=float, default=10.0,
-                   help="seconds without a write that make the operator quiet (default 10)")
+    p.add_argument(
+        "--quiet",
+        type=float,
+        default=10.0,
+        help="seconds without a write that make the operator quiet (default 10)",
+    )
     p.add_argument("--workers", type=int, default=4, help="cases at a time (default 4)")
-    p.add_argument("--ci", action="store_true",
-                   help=f"the CI subset: scenarios {', '.join(CI_SCENARIOS)}, k <= {CI_MAX_K}, "
-                        "withheld and delivered, no extra runs, quiet 6 s")
-    p.add_argument("--case", action="append", default=[], metavar="SCENARIO@PERTURBATION",
-                   help="only this case, e.g. create@write-2-withheld (repeatable)")
-    p.add_argument("--mutants", action="store_true",
-                   help="also run each mutant declared with `explore` in mutants.toml against "
-                        "its cases; each must kill it (--ci does this)")
+    p.add_argument(
+        "--ci",
+        action="store_true",
+        help=f"the CI subset: scenarios {', '.join(CI_SCENARIOS)}, k <= {CI_MAX_K}, "
+        "withheld and delivered, no extra runs, quiet 6 s",
+    )
+    p.add_argument(
+        "--case",
+        action="append",
+        default=[],
+        metavar="SCENARIO@PERTURBATION",
+        help="only this case, e.g. create@write-2-withheld (repeatable)",
+    )
+    p.add_argument(
+        "--mutants",
+        action="store_true",
+        help="also run each mutant declared with `explore` in mutants.toml against "
+        "its cases; each must kill it (--ci does this)",
+    )
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
-    p.add_argument("--keep", metavar="DIR", help="keep each case's folder (operator and proxy "
-                                                  "logs, request log, result.json) under DIR")
+    p.add_argument(
+        "--keep",
+        metavar="DIR",
+        help="keep each case's folder (operator and proxy "
+        "logs, request log, result.json) under DIR",
+    )
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     return p
 
@@ -78,13 +106,20 @@ def run_from_args(args: argparse.Namespace) -> int:
         plan = Plan.for_cases(SCENARIOS, args.case)
         quiet = args.quiet
     elif args.ci:
-        plan = Plan(select_scenarios(SCENARIOS, args.scenario or CI_SCENARIOS),
-                    variants=(WITHHELD, DELIVERED), max_k=CI_MAX_K, extra=False)
+        plan = Plan(
+            select_scenarios(SCENARIOS, args.scenario or CI_SCENARIOS),
+            variants=(WITHHELD, DELIVERED),
+            max_k=CI_MAX_K,
+            extra=False,
+        )
         quiet = min(args.quiet, 6.0)
     else:
-        plan = Plan(select_scenarios(SCENARIOS, args.scenario),
-                    variants=tuple(v for v in args.variants.split(",") if v),
-                    max_k=args.max_k, extra=not args.no_extra)
+        plan = Plan(
+            select_scenarios(SCENARIOS, args.scenario),
+            variants=tuple(v for v in args.variants.split(",") if v),
+            max_k=args.max_k,
+            extra=not args.no_extra,
+        )
         quiet = args.quiet
     bad = [v for v in plan.variants if v not in VARIANTS]
     if bad:
@@ -96,24 +131,29 @@ def run_from_args(args: argparse.Namespace) -> int:
         for impl_id in ids:
             impl = impls[impl_id]
             impl.run_build()
-            _say(f"{impl_id}: {len(plan.scenarios)} scenarios, variants {','.join(plan.variants)}"
-                 f"{f', k <= {plan.max_k}' if plan.max_k else ''}, quiet {quiet:.0f}s, "
-                 f"{args.workers} at a time")
+            _say(
+                f"{impl_id}: {len(plan.scenarios)} scenarios, variants {','.join(plan.variants)}"
+                f"{f', k <= {plan.max_k}' if plan.max_k else ''}, quiet {quiet:.0f}s, "
+                f"{args.workers} at a time"
+            )
             settings = Settings(cp, impl, Path(tmp), quiet=quiet, crash_wait=max(20.0, quiet + 10))
             exp = explore(settings, plan, workers=args.workers)
             done.append(exp)
             results.write_junit(results.junit_path(reports, impl_id), exp)
             summ = results.summary(exp)
-            _say(f"{impl_id}: {summ['cases']} cases, {summ['survived']} survived, "
-                 f"{len(summ['failed'])} failed, {len(summ['skipped'])} boundaries not reached; "
-                 f"{summ['boundaries']} write boundaries; {exp.seconds:.0f}s; accounting: "
-                 f"{summ['accounting']['requests_compared']} requests in "
-                 f"{summ['accounting']['runs']} runs compared with the audit log, "
-                 f"{len(summ['accounting']['differences'])} runs differ")
+            _say(
+                f"{impl_id}: {summ['cases']} cases, {summ['survived']} survived, "
+                f"{len(summ['failed'])} failed, {len(summ['skipped'])} boundaries not reached; "
+                f"{summ['boundaries']} write boundaries; {exp.seconds:.0f}s; accounting: "
+                f"{summ['accounting']['requests_compared']} requests in "
+                f"{summ['accounting']['runs']} runs compared with the audit log, "
+                f"{len(summ['accounting']['differences'])} runs differ"
+            )
             for case in exp.failed:
                 _say(f"  {case.id}: {case.message}")
-        kills = explore_mutants(cp, impls, Path(tmp), args.workers) \
-            if args.mutants or args.ci else {}
+        kills = (
+            explore_mutants(cp, impls, Path(tmp), args.workers) if args.mutants or args.ci else {}
+        )
     data = results.write_json(reports / "explore.json", done, kills)
     results.write_markdown(reports / "explore.md", data)
     for exp in done:
@@ -122,14 +162,17 @@ def run_from_args(args: argparse.Namespace) -> int:
     _say(f"wrote {reports / 'explore.json'}, {reports / 'explore.md'} and the JUnit files")
     survivors = [m for m, k in kills.items() if not k["killed"]]
     for m, k in kills.items():
-        _say(f"mutant {m}: {'killed' if k['killed'] else 'SURVIVED'} by {k['killed_by'] or '-'}"
-             + (f"; survived {k['survived']}" if k["survived"] else ""))
+        _say(
+            f"mutant {m}: {'killed' if k['killed'] else 'SURVIVED'} by {k['killed_by'] or '-'}"
+            + (f"; survived {k['survived']}" if k["survived"] else "")
+        )
     differ = any(results.summary(exp)["accounting"]["differences"] for exp in done)
     return 1 if any(exp.failed for exp in done) or survivors or differ else 0
 
 
-def explore_mutants(cp: ControlPlane, impls: dict[str, Implementation], tmp: Path,
-                    workers: int) -> dict[str, dict[str, Any]]:
+def explore_mutants(
+    cp: ControlPlane, impls: dict[str, Implementation], tmp: Path, workers: int
+) -> dict[str, dict[str, Any]]:
     """Run every mutant declared with ``explore`` against its cases. A case kills the mutant
     when it fails (verdict fail); the mutant is killed when every case of its list did."""
     out: dict[str, dict[str, Any]] = {}
@@ -141,12 +184,19 @@ def explore_mutants(cp: ControlPlane, impls: dict[str, Implementation], tmp: Pat
         settings = Settings(cp, impls[mutant_id], tmp, quiet=6.0, crash_wait=20.0)
         exp = explore(settings, Plan.for_cases(SCENARIOS, cases), workers=workers)
         by_case = {c.id: c for c in exp.cases}
-        killed_by = [c for c in cases if by_case.get(f"explore[{c}]") is not None
-                     and by_case[f"explore[{c}]"].outcome == FAILED]
-        out[mutant_id] = {"cases": cases, "killed_by": killed_by,
-                          "survived": [c for c in cases if c not in killed_by],
-                          "killed": len(killed_by) == len(cases),
-                          "messages": {c.id: c.message for c in exp.cases if c.message}}
+        killed_by = [
+            c
+            for c in cases
+            if by_case.get(f"explore[{c}]") is not None
+            and by_case[f"explore[{c}]"].outcome == FAILED
+        ]
+        out[mutant_id] = {
+            "cases": cases,
+            "killed_by": killed_by,
+            "survived": [c for c in cases if c not in killed_by],
+            "killed": len(killed_by) == len(cases),
+            "messages": {c.id: c.message for c in exp.cases if c.message},
+        }
     return out
 
 

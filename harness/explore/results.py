@@ -27,19 +27,30 @@ def write_junit(path: Path, exp: Exploration) -> Path:
     and writes as properties, and a failure (verdict ``fail``), an error (verdict ``error``)
     or a skip."""
     cases = exp.cases
-    suite = ET.Element("testsuite", name=f"explore-{exp.impl}", tests=str(len(cases)),
-                       failures=str(sum(c.outcome == FAILED for c in cases)),
-                       errors=str(sum(c.outcome == ERROR for c in cases)),
-                       skipped=str(sum(c.outcome == SKIPPED for c in cases)),
-                       time=f"{exp.seconds:.1f}")
-    ET.SubElement(ET.SubElement(suite, "properties"), "property", name="implementation",
-                  value=exp.impl)
+    suite = ET.Element(
+        "testsuite",
+        name=f"explore-{exp.impl}",
+        tests=str(len(cases)),
+        failures=str(sum(c.outcome == FAILED for c in cases)),
+        errors=str(sum(c.outcome == ERROR for c in cases)),
+        skipped=str(sum(c.outcome == SKIPPED for c in cases)),
+        time=f"{exp.seconds:.1f}",
+    )
+    ET.SubElement(
+        ET.SubElement(suite, "properties"), "property", name="implementation", value=exp.impl
+    )
     for c in cases:
-        tc = ET.SubElement(suite, "testcase", name=c.id, classname=f"explore.{exp.impl}",
-                           time=f"{c.seconds:.1f}")
+        tc = ET.SubElement(
+            suite, "testcase", name=c.id, classname=f"explore.{exp.impl}", time=f"{c.seconds:.1f}"
+        )
         props = ET.SubElement(tc, "properties")
-        values = [("check", "explore"), ("scenario", c.scenario), ("perturbation", c.perturbation),
-                  ("implementation", exp.impl), ("writes", json.dumps(c.writes))]
+        values = [
+            ("check", "explore"),
+            ("scenario", c.scenario),
+            ("perturbation", c.perturbation),
+            ("implementation", exp.impl),
+            ("writes", json.dumps(c.writes)),
+        ]
         if c.outcome in (FAILED, ERROR):
             values.append(("verdict", "fail" if c.outcome == FAILED else "error"))
         for name, value in values:
@@ -71,14 +82,19 @@ def summary(exp: Exploration) -> dict[str, Any]:
         "accounting": {
             "runs": sum(1 for c in exp.cases if c.accounting),
             "requests_compared": sum(c.accounting.get("compared", 0) for c in exp.cases),
-            "differences": {c.id: c.accounting["differences"] for c in exp.cases
-                            if c.accounting.get("differences")}},
+            "differences": {
+                c.id: c.accounting["differences"]
+                for c in exp.cases
+                if c.accounting.get("differences")
+            },
+        },
         "clean_writes": {c.scenario: c.writes for c in exp.cases if c.perturbation == "clean"},
     }
 
 
-def write_json(path: Path, explorations: Iterable[Exploration],
-               mutants: dict[str, Any] | None = None) -> dict[str, Any]:
+def write_json(
+    path: Path, explorations: Iterable[Exploration], mutants: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Merge the explorations into ``path`` (other implementations' entries are kept), and the
     explore-only mutants' kills under ``mutants`` when given."""
     data: dict[str, Any] = {"implementations": {}}
@@ -103,18 +119,23 @@ def matrix_markdown(impl: str, outcomes: dict[str, str], clean_writes: dict[str,
     scenarios = list(clean_writes)
     kmax = max((len(w) for w in clean_writes.values()), default=0)
     head = ["scenario", "writes", *[f"k={k}" for k in range(1, kmax + 1)], "stale", "coalesced"]
-    lines = [f"### {impl}", "", "| " + " | ".join(head) + " |",
-             "|" + "---|" * len(head)]
+    lines = [f"### {impl}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for s in scenarios:
+
         def cell(pert: str, s: str = s) -> str:
             return SYMBOL.get(outcomes.get(f"explore[{s}@{pert}]", ""), "")
+
         row = [s, str(len(clean_writes[s]))]
         for k in range(1, kmax + 1):
             row.append("".join(cell(f"write-{k}-{v}") for v in (WITHHELD, DELIVERED, CONFLICT)))
         row += [cell("stale-view"), cell("coalesced")]
         lines.append("| " + " | ".join(row) + " |")
-    lines += ["", "Each k cell: withheld, delivered, 409 conflict. ✓ the oracle held, ✗ it failed, "
-              "E harness error, · boundary not reached in that run.", ""]
+    lines += [
+        "",
+        "Each k cell: withheld, delivered, 409 conflict. ✓ the oracle held, ✗ it failed, "
+        "E harness error, · boundary not reached in that run.",
+        "",
+    ]
     failed = [i for i, o in outcomes.items() if o in (FAILED, ERROR)]
     if failed:
         lines += ["Failed: " + ", ".join(f"`{i}`" for i in failed), ""]
@@ -124,10 +145,14 @@ def matrix_markdown(impl: str, outcomes: dict[str, str], clean_writes: dict[str,
 def write_markdown(path: Path, data: dict[str, Any]) -> None:
     parts = ["# Exploration", ""]
     for impl, entry in sorted(data.get("implementations", {}).items()):
-        parts.append(matrix_markdown(impl, entry.get("outcomes", {}), entry.get("clean_writes", {})))
-        parts.append(f"{entry['cases']} cases, {entry['survived']} survived, "
-                     f"{len(entry['failed'])} failed; {entry['boundaries']} write boundaries; "
-                     f"{entry['seconds']:.0f} s.\n")
+        parts.append(
+            matrix_markdown(impl, entry.get("outcomes", {}), entry.get("clean_writes", {}))
+        )
+        parts.append(
+            f"{entry['cases']} cases, {entry['survived']} survived, "
+            f"{len(entry['failed'])} failed; {entry['boundaries']} write boundaries; "
+            f"{entry['seconds']:.0f} s.\n"
+        )
     write_text_atomic(path, "\n".join(parts))
 
 

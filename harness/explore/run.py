@@ -70,7 +70,11 @@ class Exploration:
     @property
     def judged(self) -> list[CaseResult]:
         """Cases that ran to a verdict (clean runs and skipped boundaries excluded)."""
-        return [c for c in self.cases if c.perturbation != "clean" and c.outcome in (PASSED, FAILED, ERROR)]
+        return [
+            c
+            for c in self.cases
+            if c.perturbation != "clean" and c.outcome in (PASSED, FAILED, ERROR)
+        ]
 
     @property
     def failed(self) -> list[CaseResult]:
@@ -78,22 +82,29 @@ class Exploration:
 
     def boundaries(self) -> int:
         """Write boundaries explored: distinct (scenario, k) with a crash case that ran."""
-        return len({(c.scenario, c.perturbation.split("-")[1]) for c in self.cases
-                    if c.perturbation.startswith("write-") and c.outcome != "skipped"})
+        return len(
+            {
+                (c.scenario, c.perturbation.split("-")[1])
+                for c in self.cases
+                if c.perturbation.startswith("write-") and c.outcome != "skipped"
+            }
+        )
 
 
 def perturbations(k_count: int, plan: Plan) -> list[Perturbation]:
     """The perturbed runs of a scenario whose clean run made ``k_count`` writes."""
     ks = range(1, (min(k_count, plan.max_k) if plan.max_k else k_count) + 1)
-    out = [Perturbation("error" if v == CONFLICT else "crash", k, v)
-           for k in ks for v in plan.variants]
+    out = [
+        Perturbation("error" if v == CONFLICT else "crash", k, v) for k in ks for v in plan.variants
+    ]
     if plan.extra:
         out += [Perturbation("stale-view"), Perturbation("coalesced")]
     return out
 
 
-def explore(settings: Settings, plan: Plan, workers: int = 4,
-            progress: Callable[[str], None] = _print) -> Exploration:
+def explore(
+    settings: Settings, plan: Plan, workers: int = 4, progress: Callable[[str], None] = _print
+) -> Exploration:
     """Explore one implementation (see the module docstring)."""
     started = time.monotonic()
     result = Exploration(settings.impl.id)
@@ -101,8 +112,10 @@ def explore(settings: Settings, plan: Plan, workers: int = 4,
 
     def done(c: CaseResult) -> CaseResult:
         mark = {"passed": "ok", "failed": "FAIL", "error": "ERROR", "skipped": "skip"}[c.outcome]
-        progress(f"[explore] {impl} {c.id}: {mark} ({c.seconds:.0f}s, {len(c.writes)} writes)"
-                 + (f": {c.message}" if c.message else ""))
+        progress(
+            f"[explore] {impl} {c.id}: {mark} ({c.seconds:.0f}s, {len(c.writes)} writes)"
+            + (f": {c.message}" if c.message else "")
+        )
         return c
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -111,14 +124,20 @@ def explore(settings: Settings, plan: Plan, workers: int = 4,
         jobs: list[tuple[Scenario, Perturbation, CaseResult]] = []
         for scenario, clean in zip(plan.scenarios, cleans, strict=True):
             if clean.outcome != PASSED:
-                progress(f"[explore] {impl} {scenario.id}: the clean run did not pass; its "
-                         "perturbed runs are not explored")
+                progress(
+                    f"[explore] {impl} {scenario.id}: the clean run did not pass; its "
+                    "perturbed runs are not explored"
+                )
                 continue
-            jobs += [(scenario, p, clean) for p in perturbations(len(clean.writes), plan)
-                     if not plan.only or f"{scenario.id}@{p.id}" in plan.only]
+            jobs += [
+                (scenario, p, clean)
+                for p in perturbations(len(clean.writes), plan)
+                if not plan.only or f"{scenario.id}@{p.id}" in plan.only
+            ]
         progress(f"[explore] {impl}: {len(jobs)} perturbed cases")
-        result.cases += list(pool.map(
-            lambda j: done(run_case(settings, j[0], j[1], j[2].state)), jobs))
+        result.cases += list(
+            pool.map(lambda j: done(run_case(settings, j[0], j[1], j[2].state)), jobs)
+        )
     result.seconds = round(time.monotonic() - started, 1)
     return result
 

@@ -32,6 +32,7 @@ class CaseEnv(Protocol):
 
     def stop_operator(self) -> None: ...
 
+
 #: The ModelService every scenario is about.
 NAME = "demo"
 #: Seconds any one wait of a scenario may take, on a loaded machine.
@@ -41,12 +42,21 @@ WAIT = 60.0
 def converged(env: CaseEnv) -> dict[str, Any]:
     """Wait until the ModelService's status has caught up with its spec and both children
     exist; return it."""
+
     def ready(m: dict[str, Any] | None) -> bool:
-        return bool(m) and status_converged(m or {}) \
-            and env.admin.get("deployments", env.ns, NAME) is not None \
+        return (
+            bool(m)
+            and status_converged(m or {})
+            and env.admin.get("deployments", env.ns, NAME) is not None
             and env.admin.get("services", env.ns, NAME) is not None
-    return wait_for(lambda: env.admin.get("modelservices", env.ns, NAME), ready, WAIT,
-                    f"ModelService {env.ns}/{NAME} to converge (scenario set-up)")
+        )
+
+    return wait_for(
+        lambda: env.admin.get("modelservices", env.ns, NAME),
+        ready,
+        WAIT,
+        f"ModelService {env.ns}/{NAME} to converge (scenario set-up)",
+    )
 
 
 def create(env: CaseEnv, **spec: Any) -> dict[str, Any]:
@@ -69,16 +79,39 @@ def delete_child(env: CaseEnv, resource: str) -> None:
 def foreign_deployment(env: CaseEnv) -> None:
     """A Deployment named like the ModelService that another controller (a ConfigMap, here)
     controls: the operator must neither adopt nor overwrite it."""
-    owner = env.admin.create("configmaps", env.ns, {
-        "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "other-owner"}})
-    env.admin.create("deployments", env.ns, {
-        "apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": NAME, "ownerReferences": [{
-            "apiVersion": "v1", "kind": "ConfigMap", "name": "other-owner",
-            "uid": owner["metadata"]["uid"], "controller": True}]},
-        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "other"}},
-                 "template": {"metadata": {"labels": {"app": "other"}},
-                              "spec": {"containers": [{"name": "c", "image": "other:1"}]}}}})
+    owner = env.admin.create(
+        "configmaps",
+        env.ns,
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "other-owner"}},
+    )
+    env.admin.create(
+        "deployments",
+        env.ns,
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {
+                "name": NAME,
+                "ownerReferences": [
+                    {
+                        "apiVersion": "v1",
+                        "kind": "ConfigMap",
+                        "name": "other-owner",
+                        "uid": owner["metadata"]["uid"],
+                        "controller": True,
+                    }
+                ],
+            },
+            "spec": {
+                "replicas": 1,
+                "selector": {"matchLabels": {"app": "other"}},
+                "template": {
+                    "metadata": {"labels": {"app": "other"}},
+                    "spec": {"containers": [{"name": "c", "image": "other:1"}]},
+                },
+            },
+        },
+    )
 
 
 def delete_racing_create(env: CaseEnv) -> None:
@@ -153,6 +186,7 @@ def _ignore_404(fn: Callable[[CaseEnv], None]) -> Callable[[CaseEnv], None]:
         except ApiException as exc:
             if exc.status != 404:
                 raise
+
     return run
 
 
@@ -160,15 +194,33 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("create", "a new ModelService", _nothing, create_only),
     Scenario("scale", "spec.replicas 1 -> 3", create_converged, scale),
     Scenario("spec-change", "a new image and port", create_converged, spec_change),
-    Scenario("child-deleted", "both children deleted by hand", create_converged,
-             _ignore_404(delete_both_children)),
+    Scenario(
+        "child-deleted",
+        "both children deleted by hand",
+        create_converged,
+        _ignore_404(delete_both_children),
+    ),
     Scenario("delete", "deleted: children first, then the finalizer", create_converged, delete),
-    Scenario("delete-racing-create", "deleted while its children are being created", _nothing,
-             delete_racing_create),
-    Scenario("foreign-child", "a same-named Deployment someone else controls", foreign_deployment,
-             create_only),
-    Scenario("restart-pending", "the operator restarts after the spec changed and the Service "
-             "was deleted while it was down", restart_prepare, restart, start_in_act=True),
+    Scenario(
+        "delete-racing-create",
+        "deleted while its children are being created",
+        _nothing,
+        delete_racing_create,
+    ),
+    Scenario(
+        "foreign-child",
+        "a same-named Deployment someone else controls",
+        foreign_deployment,
+        create_only,
+    ),
+    Scenario(
+        "restart-pending",
+        "the operator restarts after the spec changed and the Service "
+        "was deleted while it was down",
+        restart_prepare,
+        restart,
+        start_in_act=True,
+    ),
 )
 
 BY_ID = {s.id: s for s in SCENARIOS}

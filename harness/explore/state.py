@@ -21,14 +21,23 @@ RESOURCES = ("modelservices", "deployments", "services")
 
 def _meta(obj: dict[str, Any], owners: dict[str, str]) -> dict[str, Any]:
     m = obj.get("metadata") or {}
-    refs = [{"kind": r.get("kind"), "name": r.get("name"),
-             "owner": owners.get(r.get("uid", ""), "<gone>"),
-             "controller": bool(r.get("controller")),
-             "blockOwnerDeletion": bool(r.get("blockOwnerDeletion"))}
-            for r in m.get("ownerReferences") or []]
-    out: dict[str, Any] = {"name": m.get("name"), "labels": m.get("labels") or {},
-                           "annotations": m.get("annotations") or {},
-                           "finalizers": m.get("finalizers") or [], "ownerReferences": refs}
+    refs = [
+        {
+            "kind": r.get("kind"),
+            "name": r.get("name"),
+            "owner": owners.get(r.get("uid", ""), "<gone>"),
+            "controller": bool(r.get("controller")),
+            "blockOwnerDeletion": bool(r.get("blockOwnerDeletion")),
+        }
+        for r in m.get("ownerReferences") or []
+    ]
+    out: dict[str, Any] = {
+        "name": m.get("name"),
+        "labels": m.get("labels") or {},
+        "annotations": m.get("annotations") or {},
+        "finalizers": m.get("finalizers") or [],
+        "ownerReferences": refs,
+    }
     if m.get("deletionTimestamp"):
         out["deleting"] = True
     return out
@@ -44,21 +53,32 @@ def _status(status: dict[str, Any] | None) -> dict[str, Any]:
 def snapshot(admin: Kube, namespace: str) -> dict[str, Any]:
     """The normalised state of the namespace: ``{resource: {name: object}}``."""
     raw = {res: admin.list(res, namespace) for res in (*RESOURCES, "configmaps")}
-    owners = {o["metadata"]["uid"]: f"{kind}/{o['metadata']['name']}"
-              for kind, res in (("ModelService", "modelservices"), ("Deployment", "deployments"),
-                                ("Service", "services"), ("ConfigMap", "configmaps"))
-              for o in raw[res]}
+    owners = {
+        o["metadata"]["uid"]: f"{kind}/{o['metadata']['name']}"
+        for kind, res in (
+            ("ModelService", "modelservices"),
+            ("Deployment", "deployments"),
+            ("Service", "services"),
+            ("ConfigMap", "configmaps"),
+        )
+        for o in raw[res]
+    }
     state: dict[str, Any] = {res: {} for res in RESOURCES}
     for m in raw["modelservices"]:
         state["modelservices"][m["metadata"]["name"]] = {
             "metadata": _meta(m, owners) | {"generation": m["metadata"].get("generation")},
-            "spec": m.get("spec"), "status": _status(m.get("status"))}
+            "spec": m.get("spec"),
+            "status": _status(m.get("status")),
+        }
     for d in raw["deployments"]:
         state["deployments"][d["metadata"]["name"]] = {
-            "metadata": _meta(d, owners), "spec": d.get("spec")}
+            "metadata": _meta(d, owners),
+            "spec": d.get("spec"),
+        }
     for s in raw["services"]:
-        spec = {k: v for k, v in (s.get("spec") or {}).items()
-                if k not in ("clusterIP", "clusterIPs")}
+        spec = {
+            k: v for k, v in (s.get("spec") or {}).items() if k not in ("clusterIP", "clusterIPs")
+        }
         state["services"][s["metadata"]["name"]] = {"metadata": _meta(s, owners), "spec": spec}
     # Each run has its own namespace; where it is named (the status url), it is "<ns>".
     return json.loads(json.dumps(state).replace(namespace, "<ns>"))  # type: ignore[no-any-return]
@@ -100,27 +120,42 @@ def invariants(state: dict[str, Any]) -> list[str]:
             for ref in obj["metadata"]["ownerReferences"]:
                 if ref["controller"]:
                     if ref["owner"] == "<gone>":
-                        problems.append(f"{res}/{name} left behind: its controller "
-                                        f"{ref['kind']}/{ref['name']} no longer exists")
+                        problems.append(
+                            f"{res}/{name} left behind: its controller "
+                            f"{ref['kind']}/{ref['name']} no longer exists"
+                        )
                     controlled.setdefault(ref["owner"], []).append(name)
         for owner, names in controlled.items():
             if len(names) > 1 and owner != "<gone>":
-                problems.append(f"{owner} controls {len(names)} {res}: {sorted(names)} (duplicated)")
+                problems.append(
+                    f"{owner} controls {len(names)} {res}: {sorted(names)} (duplicated)"
+                )
     for name, m in state["modelservices"].items():
-        conflict = any(c.get("reason") == "ChildConflict"
-                       for c in (m.get("status") or {}).get("conditions") or [])
+        conflict = any(
+            c.get("reason") == "ChildConflict"
+            for c in (m.get("status") or {}).get("conditions") or []
+        )
         if not m["metadata"].get("deleting") and not conflict:
             for res in ("deployments", "services"):
-                mine = [n for n, obj in state[res].items()
-                        if any(r["controller"] and r["owner"] == f"ModelService/{name}"
-                               for r in obj["metadata"]["ownerReferences"])]
+                mine = [
+                    n
+                    for n, obj in state[res].items()
+                    if any(
+                        r["controller"] and r["owner"] == f"ModelService/{name}"
+                        for r in obj["metadata"]["ownerReferences"]
+                    )
+                ]
                 if not mine:
                     problems.append(f"modelservices/{name} has no {res[:-1]} (child lost)")
         fins = m["metadata"]["finalizers"]
         if m["metadata"].get("deleting") and FINALIZER in fins:
-            problems.append(f"modelservices/{name} is deleting and still holds {FINALIZER} (finalizer left)")
+            problems.append(
+                f"modelservices/{name} is deleting and still holds {FINALIZER} (finalizer left)"
+            )
         if not m["metadata"].get("deleting") and FINALIZER not in fins:
-            problems.append(f"modelservices/{name} lacks its finalizer {FINALIZER} (finalizer lost)")
+            problems.append(
+                f"modelservices/{name} lacks its finalizer {FINALIZER} (finalizer lost)"
+            )
         if fins.count(FINALIZER) > 1:
             problems.append(f"modelservices/{name} has {FINALIZER} {fins.count(FINALIZER)} times")
     return problems

@@ -85,8 +85,14 @@ class FaultProxy:
     resetting the client. Nothing listens until ``start()``. All methods are thread-safe.
     """
 
-    def __init__(self, upstream: tuple[str, int], listen_host: str = "127.0.0.1",
-                 listen_port: int = 0, *, connect_timeout: float = 5.0) -> None:
+    def __init__(
+        self,
+        upstream: tuple[str, int],
+        listen_host: str = "127.0.0.1",
+        listen_port: int = 0,
+        *,
+        connect_timeout: float = 5.0,
+    ) -> None:
         self.upstream = upstream
         self.listen_host = listen_host
         self.listen_port = listen_port
@@ -125,10 +131,12 @@ class FaultProxy:
             if self._thread is not None:
                 raise RuntimeError("FaultProxy already started; a stopped one cannot restart")
             family, _, _, _, self._upstream_addr = socket.getaddrinfo(
-                *self.upstream, type=socket.SOCK_STREAM)[0]
+                *self.upstream, type=socket.SOCK_STREAM
+            )[0]
             self._upstream_family = socket.AddressFamily(family)
             lfamily, _, _, _, laddr = socket.getaddrinfo(
-                self.listen_host, self.listen_port, type=socket.SOCK_STREAM)[0]
+                self.listen_host, self.listen_port, type=socket.SOCK_STREAM
+            )[0]
             listener = socket.socket(lfamily, socket.SOCK_STREAM)
             wake_r, wake_w = socket.socketpair()
             sel = selectors.DefaultSelector()
@@ -149,8 +157,9 @@ class FaultProxy:
                 raise
             self._listener, self._wake_r, self._wake_w, self._sel = listener, wake_r, wake_w, sel
             self._port = int(listener.getsockname()[1])
-            self._thread = threading.Thread(target=self._run, name=f"faultproxy-{self._port}",
-                                            daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, name=f"faultproxy-{self._port}", daemon=True
+            )
             self._thread.start()
         return self
 
@@ -179,8 +188,12 @@ class FaultProxy:
             started = self._thread is not None
         return self if started else self.start()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.stop()
 
     @property
@@ -211,8 +224,10 @@ class FaultProxy:
 
         Open connections are left alone (``cut()`` them if needed).
         """
+
         def apply() -> None:
             self._refusing = on
+
         self._call(apply)
 
     def stall(self, on: bool) -> None:
@@ -245,18 +260,27 @@ class FaultProxy:
 
         def apply() -> None:
             self._delay = float(seconds)
+
         self._call(apply)
 
     def stats(self) -> dict[str, int]:
         """Counters since ``start()``: ``accepted``, ``active``, ``cut``, ``bytes_up``,
         ``bytes_down``, ``dropped_bytes``, ``refused``, ``upstream_failed`` (module docstring).
         """
+
         def snapshot() -> dict[str, int]:
             c = self._counters
-            return {"accepted": c.accepted, "active": len(self._conns), "cut": c.cut,
-                    "bytes_up": c.bytes_up, "bytes_down": c.bytes_down,
-                    "dropped_bytes": c.dropped_bytes, "refused": c.refused,
-                    "upstream_failed": c.upstream_failed}
+            return {
+                "accepted": c.accepted,
+                "active": len(self._conns),
+                "cut": c.cut,
+                "bytes_up": c.bytes_up,
+                "bytes_down": c.bytes_down,
+                "dropped_bytes": c.dropped_bytes,
+                "refused": c.refused,
+                "upstream_failed": c.upstream_failed,
+            }
+
         return self._call(snapshot)
 
     # ----- commands: callers hand work to the loop thread -----
@@ -336,8 +360,11 @@ class FaultProxy:
                 for key, events in self._sel.select(self._next_wait(now)):
                     self._dispatch(key, events)
                 now = time.monotonic()
-                for conn in [c for c in self._conns
-                             if c.connect_deadline is not None and c.connect_deadline <= now]:
+                for conn in [
+                    c
+                    for c in self._conns
+                    if c.connect_deadline is not None and c.connect_deadline <= now
+                ]:
                     self._dial_failed(conn)
         except BaseException as exc:  # reported by stop()
             self._error = exc

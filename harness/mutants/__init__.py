@@ -99,6 +99,6 @@ def sections(doc: str) -> dict[str, str]:
     for label, key in SECTIONS:
         for p in paragraphs:
             if p.startswith(label):
-                found[key] = p[len(label):].strip()
+                found[key] = p[len(label) :].strip()
                 break
     return found

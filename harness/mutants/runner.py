@@ -120,8 +120,9 @@ def read_junit(path: Path) -> SuiteResult:
     return result
 
 
-def build_matrix(results: Mapping[str, SuiteResult | None],
-                 info: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def build_matrix(
+    results: Mapping[str, SuiteResult | None], info: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
     """The dict of ``reports/mutants.json`` from each mutant's suite result (None: the suite
     did not run or left no JUnit file). ``info``: extra keys per mutant (title, doc, times,
     exit codes), copied in. The verdict is included (see ``verdict``)."""
@@ -132,8 +133,7 @@ def build_matrix(results: Mapping[str, SuiteResult | None],
     for mutant, res in results.items():
         entry: dict[str, Any] = dict(info.get(mutant) or {})
         if res is None:
-            entry.update(failed_checks=[], killed_by=[], errors=[], passed_checks=[],
-                         ran=False)
+            entry.update(failed_checks=[], killed_by=[], errors=[], passed_checks=[], ran=False)
         else:
             ran.update(base_check(c) for c in res.ran)
             ran_cases.update(res.ran)
@@ -172,12 +172,21 @@ def verdict(data: Mapping[str, Any]) -> dict[str, Any]:
     four are empty."""
     survivors = [m for m, e in data["mutants"].items() if not e.get("failed_checks")]
     idle = [c for c, e in data["checks"].items() if not e.get("killed")]
-    idle_cases = [case for e in data["checks"].values()
-                  for case, killers in e.get("cases", {}).items() if not killers]
+    idle_cases = [
+        case
+        for e in data["checks"].values()
+        for case, killers in e.get("cases", {}).items()
+        if not killers
+    ]
     expected_missed = {m: e["missed"] for m, e in data["mutants"].items() if e.get("missed")}
     ok = not survivors and not idle and not idle_cases and not expected_missed
-    return {"ok": ok, "survivors": survivors, "idle_checks": idle, "idle_cases": idle_cases,
-            "expected_missed": expected_missed}
+    return {
+        "ok": ok,
+        "survivors": survivors,
+        "idle_checks": idle,
+        "idle_cases": idle_cases,
+        "expected_missed": expected_missed,
+    }
 
 
 def format_matrix(data: Mapping[str, Any]) -> str:
@@ -209,21 +218,26 @@ def format_matrix(data: Mapping[str, Any]) -> str:
         lines.append(f"note: {mutant}: errors, not kills (set-up or premise): {', '.join(names)}")
     if v["ok"]:
         n_cases = sum(len(e.get("cases", {})) for e in data["checks"].values())
-        lines.append(f"verdict: every mutant killed ({len(data['mutants'])}), every check "
-                     f"kills at least one ({len(checks)}), every case too ({n_cases}), every "
-                     f"caught_by held")
+        lines.append(
+            f"verdict: every mutant killed ({len(data['mutants'])}), every check "
+            f"kills at least one ({len(checks)}), every case too ({n_cases}), every "
+            f"caught_by held"
+        )
     else:
         if v["survivors"]:
             lines.append(f"verdict: FAIL: mutants no check killed: {', '.join(v['survivors'])}")
         if v["idle_checks"]:
-            lines.append(f"verdict: FAIL: checks that killed no mutant: "
-                         f"{', '.join(v['idle_checks'])}")
+            lines.append(
+                f"verdict: FAIL: checks that killed no mutant: {', '.join(v['idle_checks'])}"
+            )
         idle_cases = [c for c in v.get("idle_cases", []) if c not in v["idle_checks"]]
         if idle_cases:
             lines.append(f"verdict: FAIL: cases that killed no mutant: {', '.join(idle_cases)}")
         for mutant, checks_missed in v.get("expected_missed", {}).items():
-            lines.append(f"verdict: FAIL: {mutant} was not caught by {', '.join(checks_missed)} "
-                         "(caught_by in mutants.toml: by design, every time)")
+            lines.append(
+                f"verdict: FAIL: {mutant} was not caught by {', '.join(checks_missed)} "
+                "(caught_by in mutants.toml: by design, every time)"
+            )
     return "\n".join(lines)
 
 
@@ -233,9 +247,12 @@ def mutant_info(mutant_id: str) -> dict[str, Any]:
     catch it, for mutants.json."""
     table = mutants.declared().get(mutant_id, {})
     doc = mutants.docstring(mutant_id)
-    return {"title": str(table.get("title", mutant_id)), "doc": doc,
-            "explanation": mutants.sections(doc),
-            "caught_by": list(table.get("caught_by", []))}
+    return {
+        "title": str(table.get("title", mutant_id)),
+        "doc": doc,
+        "explanation": mutants.sections(doc),
+        "caught_by": list(table.get("caught_by", [])),
+    }
 
 
 def caught_by(mutant_id: str) -> list[str]:
@@ -248,14 +265,18 @@ def select_checks(check_ids: Iterable[str], functions: Mapping[str, list[str]]) 
     names: set[str] = set()
     for check in check_ids:
         if check not in functions:
-            raise ImplementationError(f"no conformance check {check!r} (known: "
-                                      f"{', '.join(sorted(functions))})")
+            raise ImplementationError(
+                f"no conformance check {check!r} (known: {', '.join(sorted(functions))})"
+            )
         names.update(functions[check])
     return " or ".join(sorted(names))
 
 
-def ci_filter(mutant_id: str, checks_filter: str | None = None,
-              functions: Mapping[str, list[str]] | None = None) -> str | None:
+def ci_filter(
+    mutant_id: str,
+    checks_filter: str | None = None,
+    functions: Mapping[str, list[str]] | None = None,
+) -> str | None:
     """The ``-k`` expression of the CI subset for one mutant, combined with ``checks_filter``:
     its ``caught_by`` checks, or, when it declares none, every check but ``CI_SLOW``."""
     functions = functions if functions is not None else check_functions()
@@ -273,10 +294,17 @@ def runnable(expected: Iterable[str], skipped: Iterable[str], ran: Iterable[str]
     """The expected checks (ids or ``id[case]``) that were not skipped on this run's tier: a
     check skipped for a need the tier does not offer cannot have missed anything."""
     skipped, ran = set(skipped), set(ran)
-    return [c for c in expected
-            if c not in skipped and ("[" in c or c in ran
-                                     or any(base_check(r) == c for r in ran)
-                                     or not any(base_check(s) == c for s in skipped))]
+    return [
+        c
+        for c in expected
+        if c not in skipped
+        and (
+            "[" in c
+            or c in ran
+            or any(base_check(r) == c for r in ran)
+            or not any(base_check(s) == c for s in skipped)
+        )
+    ]
 
 
 def tiers_of(mutant_id: str) -> list[str]:
@@ -289,8 +317,11 @@ def tiers_of(mutant_id: str) -> list[str]:
 def missed(expected: Iterable[str], failed: Iterable[str]) -> list[str]:
     """The expected checks (ids or ``id[case]``) that did not fail."""
     failed = list(failed)
-    return [c for c in expected
-            if c not in failed and ("[" in c or all(base_check(f) != c for f in failed))]
+    return [
+        c
+        for c in expected
+        if c not in failed and ("[" in c or all(base_check(f) != c for f in failed))
+    ]
 
 
 def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Path) -> str:
@@ -298,8 +329,12 @@ def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Pa
     impl = impls[impl_id]
     admin = Kube(cp.admin_kubeconfig)
     namespace = create_namespace(admin, "preflight", impl.user)
-    op = OperatorProcess(impl=impl, kubeconfig=cp.kubeconfig_for(impl.user), namespace=namespace,
-                         log_path=logs / f"preflight-{impl_id}.log")
+    op = OperatorProcess(
+        impl=impl,
+        kubeconfig=cp.kubeconfig_for(impl.user),
+        namespace=namespace,
+        log_path=logs / f"preflight-{impl_id}.log",
+    )
     try:
         op.start(timeout=READY_TIMEOUT)
         return ""
@@ -311,9 +346,15 @@ def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Pa
         admin.close()
 
 
-def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: int,
-                checks_filter: str | None = None, *, ci: bool = False,
-                cluster: str = "envtest") -> dict[str, Any]:
+def run_mutants(
+    mutant_ids: Iterable[str] | None,
+    reports_dir: Path,
+    workers: int,
+    checks_filter: str | None = None,
+    *,
+    ci: bool = False,
+    cluster: str = "envtest",
+) -> dict[str, Any]:
     """Run the suite against each mutant (all declared ones when ``mutant_ids`` is empty) on
     one control plane of tier ``cluster`` (envtest, sim), with ``workers`` pytest-xdist
     workers; ``checks_filter`` is passed to pytest as ``-k``; ``ci`` runs the CI subset.
@@ -326,13 +367,17 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
     chosen = list(mutant_ids or [m for m, table in declared.items() if "explore" not in table])
     elsewhere = [m for m in chosen if m in declared and tiers_of(m) and cluster not in tiers_of(m)]
     if elsewhere:
-        _say(f"not run on {cluster} (their checks need another tier): "
-             + ", ".join(f"{m} ({'/'.join(tiers_of(m))})" for m in elsewhere))
+        _say(
+            f"not run on {cluster} (their checks need another tier): "
+            + ", ".join(f"{m} ({'/'.join(tiers_of(m))})" for m in elsewhere)
+        )
         chosen = [m for m in chosen if m not in elsewhere]
     unknown = [m for m in chosen if m not in declared]
     if unknown:
-        raise ImplementationError(f"unknown mutant(s) {unknown}; declared in "
-                                  f"{mutants.MUTANTS_FILE}: {', '.join(declared)}")
+        raise ImplementationError(
+            f"unknown mutant(s) {unknown}; declared in "
+            f"{mutants.MUTANTS_FILE}: {', '.join(declared)}"
+        )
     impls = load_implementations([mutants.MUTANTS_FILE])
     out = reports_dir / "mutants"
     out.mkdir(parents=True, exist_ok=True)
@@ -340,8 +385,7 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
         (out / f"junit-{m}.xml").unlink(missing_ok=True)
         shutil.rmtree(out / "artifacts" / m, ignore_errors=True)
 
-    binaries.ensure(binaries.ENVTEST_BINARIES
-                    + (binaries.SIM_BINARIES if cluster == "sim" else ()))
+    binaries.ensure(binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ()))
     impls["go"].run_build()  # the parity check's reference, built once here
     started = time.monotonic()
     results: dict[str, SuiteResult | None] = {}
@@ -355,25 +399,39 @@ def run_mutants(mutant_ids: Iterable[str] | None, reports_dir: Path, workers: in
             problem = preflight(cp, m, impls, out)
             if problem:
                 _say(f"{m} did not become ready; its suite is not run:\n{problem}")
-                info[m].update(problem=f"did not become ready: {problem}", exit_code=None,
-                               seconds=round(time.monotonic() - t0, 1))
+                info[m].update(
+                    problem=f"did not become ready: {problem}",
+                    exit_code=None,
+                    seconds=round(time.monotonic() - t0, 1),
+                )
                 results[m] = None
                 continue
             k = filters[m]
-            extra = ["-n", str(workers), "--tb=line", f"--cluster={cluster}",
-                     *(["-k", k] if k else [])]
+            extra = [
+                "-n",
+                str(workers),
+                "--tb=line",
+                f"--cluster={cluster}",
+                *(["-k", k] if k else []),
+            ]
             code = run_suite(m, cp.state_path, out, extra, [str(mutants.MUTANTS_FILE)])
             junit = out / f"junit-{m}.xml"
             results[m] = read_junit(junit) if junit.exists() else None
             seconds = round(time.monotonic() - t0, 1)
-            info[m].update(exit_code=code, seconds=seconds, junit=str(junit.relative_to(reports_dir)))
+            info[m].update(
+                exit_code=code, seconds=seconds, junit=str(junit.relative_to(reports_dir))
+            )
             res = results[m]
             killed = ", ".join(res.killed_by) if res and res.killed_by else "nothing: SURVIVED"
             _say(f"{i}/{len(chosen)} {m}: killed by {killed} ({seconds:.0f}s)")
     data = build_matrix(results, info)
-    data["run"] = {"subset": "ci" if ci else "full", "checks_filter": checks_filter,
-                   "cluster": cluster,
-                   "workers": workers, "seconds": round(time.monotonic() - started, 1)}
+    data["run"] = {
+        "subset": "ci" if ci else "full",
+        "checks_filter": checks_filter,
+        "cluster": cluster,
+        "workers": workers,
+        "seconds": round(time.monotonic() - started, 1),
+    }
     path = reports_dir / "mutants.json"
     runs.write_text_atomic(path, json.dumps(data, indent=2) + "\n")
     print(format_matrix(data))
@@ -388,12 +446,22 @@ def rebuild(mutant_ids: Iterable[str] | None, reports_dir: Path) -> dict[str, An
     anything; print the kill matrix and return the dict."""
     chosen = list(mutant_ids or mutants.declared())
     out = reports_dir / "mutants"
-    results = {m: read_junit(out / f"junit-{m}.xml") if (out / f"junit-{m}.xml").exists()
-               else None for m in chosen}
+    results = {
+        m: read_junit(out / f"junit-{m}.xml") if (out / f"junit-{m}.xml").exists() else None
+        for m in chosen
+    }
     previous = load_previous(reports_dir / "mutants.json")
-    info = {m: {**{k: v for k, v in previous.get(m, {}).items()
-                   if k in ("exit_code", "seconds", "junit", "problem")},
-                **mutant_info(m)} for m in chosen}
+    info = {
+        m: {
+            **{
+                k: v
+                for k, v in previous.get(m, {}).items()
+                if k in ("exit_code", "seconds", "junit", "problem")
+            },
+            **mutant_info(m),
+        }
+        for m in chosen
+    }
     data = build_matrix(results, info)
     data["run"] = {**previous.get("<run>", {}), "rebuilt": True}
     runs.write_text_atomic(reports_dir / "mutants.json", json.dumps(data, indent=2) + "\n")
@@ -418,8 +486,10 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
 
     files = sorted(reports_dir.glob("junit-*.xml"))
     if not files:
-        _say(f"no junit-*.xml in {reports_dir}: `make conformance` writes them, and then the "
-             "comparison report shows the kill matrix too")
+        _say(
+            f"no junit-*.xml in {reports_dir}: `make conformance` writes them, and then the "
+            "comparison report shows the kill matrix too"
+        )
         return []
     paths = report.write_all(report.build(files, load_implementations()), reports_dir)
     _say(f"kill matrix added to {', '.join(str(p) for p in paths)}")
@@ -428,19 +498,32 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``python -m harness.mutants.runner`` (and of ``python -m harness mutants``)."""
-    parser.add_argument("--mutant", action="append", default=[],
-                        help="mutant id (repeatable; default: every mutant in "
-                             "harness/mutants/mutants.toml)")
+    parser.add_argument(
+        "--mutant",
+        action="append",
+        default=[],
+        help="mutant id (repeatable; default: every mutant in harness/mutants/mutants.toml)",
+    )
     parser.add_argument("--workers", type=int, default=4, help="pytest-xdist workers per suite")
     parser.add_argument("--reports", default=str(DEFAULT_REPORTS), help="reports folder")
     parser.add_argument("-k", dest="checks_filter", help="pytest -k expression selecting checks")
-    parser.add_argument("--ci", action="store_true",
-                        help="the CI subset: each mutant against its caught_by checks only")
-    parser.add_argument("--cluster", default="envtest", choices=("envtest", "sim"),
-                        help="the tier to run on (sim: the mutants only a cluster's "
-                             "controllers expose, and every other one too)")
-    parser.add_argument("--from-junit", action="store_true",
-                        help="run nothing: rebuild mutants.json from reports/mutants/junit-*.xml")
+    parser.add_argument(
+        "--ci",
+        action="store_true",
+        help="the CI subset: each mutant against its caught_by checks only",
+    )
+    parser.add_argument(
+        "--cluster",
+        default="envtest",
+        choices=("envtest", "sim"),
+        help="the tier to run on (sim: the mutants only a cluster's "
+        "controllers expose, and every other one too)",
+    )
+    parser.add_argument(
+        "--from-junit",
+        action="store_true",
+        help="run nothing: rebuild mutants.json from reports/mutants/junit-*.xml",
+    )
 
 
 def run_from_args(args: argparse.Namespace) -> int:
@@ -450,8 +533,14 @@ def run_from_args(args: argparse.Namespace) -> int:
         if args.from_junit:
             data = rebuild(args.mutant, Path(args.reports))
         else:
-            data = run_mutants(args.mutant, Path(args.reports), args.workers,
-                               args.checks_filter, ci=args.ci, cluster=args.cluster)
+            data = run_mutants(
+                args.mutant,
+                Path(args.reports),
+                args.workers,
+                args.checks_filter,
+                ci=args.ci,
+                cluster=args.cluster,
+            )
     except (ImplementationError, binaries.BinaryError) as exc:
         _say(str(exc))
         return 2
@@ -465,8 +554,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m harness.mutants.runner",
         description="Run the conformance suite against every mutant and write the kill matrix "
-                    "(reports/mutants.json). Exit 1 if a mutant survives every check or a check "
-                    "kills no mutant.")
+        "(reports/mutants.json). Exit 1 if a mutant survives every check or a check "
+        "kills no mutant.",
+    )
     add_arguments(parser)
     args = parser.parse_args(argv)
     # Own the run: clean up after dead ones; SIGTERM unwinds like Ctrl-C (pytest, operators

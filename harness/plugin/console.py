@@ -33,19 +33,34 @@ KEPT_FILE = "kept.jsonl"
 
 def add_options(group: Any) -> None:
     """Add this module's options to the plugin's option group."""
-    group.addoption("--progress", action="store_true",
-                    help="print one line per finished check to stderr")
-    group.addoption("--check", action="append", default=[], dest="checks",
-                    help="run only this check id, or id[case] (repeatable)")
-    group.addoption("--keep-on-failure", action="store_true",
-                    help="leave a failed check's namespace in place and list it in "
-                         f"<artifacts-dir>/{KEPT_FILE}")
-    group.addoption("--full", action="store_true",
-                    default=os.environ.get("MODELDOCK_FULL", "") not in ("", "0", "false"),
-                    help="also run the checks marked slow (e.g. watch-recovers"
-                         "[connection-stall-defaults]); default: $MODELDOCK_FULL")
-    group.addoption("--pause-on-failure", action="store_true",
-                    help="stop at the first failed check until Enter (needs -n 0)")
+    group.addoption(
+        "--progress", action="store_true", help="print one line per finished check to stderr"
+    )
+    group.addoption(
+        "--check",
+        action="append",
+        default=[],
+        dest="checks",
+        help="run only this check id, or id[case] (repeatable)",
+    )
+    group.addoption(
+        "--keep-on-failure",
+        action="store_true",
+        help="leave a failed check's namespace in place and list it in "
+        f"<artifacts-dir>/{KEPT_FILE}",
+    )
+    group.addoption(
+        "--full",
+        action="store_true",
+        default=os.environ.get("MODELDOCK_FULL", "") not in ("", "0", "false"),
+        help="also run the checks marked slow (e.g. watch-recovers"
+        "[connection-stall-defaults]); default: $MODELDOCK_FULL",
+    )
+    group.addoption(
+        "--pause-on-failure",
+        action="store_true",
+        help="stop at the first failed check until Enter (needs -n 0)",
+    )
 
 
 def selected(name: str | None, wanted: list[str]) -> bool:
@@ -69,8 +84,9 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     known |= {n.split("[", 1)[0] for n in known}
     unknown = [w for w in wanted if w not in known]
     if unknown:
-        raise pytest.UsageError(f"--check: no check {unknown} in this suite; known: "
-                                f"{sorted(known)}")
+        raise pytest.UsageError(
+            f"--check: no check {unknown} in this suite; known: {sorted(known)}"
+        )
     keep = [item for item in items if selected(junit_name(item), wanted)]
     config.hook.pytest_deselected(items=[i for i in items if i not in keep])
     items[:] = keep
@@ -82,9 +98,12 @@ def skip_slow(config: pytest.Config, items: list[pytest.Item]) -> None:
         return
     for item in items:
         if item.get_closest_marker("slow") is not None:
-            item.add_marker(pytest.mark.skip(
-                reason="slow (the clients' default deadlines): run with --full "
-                       "(make conformance FULL=1)"))
+            item.add_marker(
+                pytest.mark.skip(
+                    reason="slow (the clients' default deadlines): run with --full "
+                    "(make conformance FULL=1)"
+                )
+            )
 
 
 #: Checks that take tens of seconds whatever the implementation (a Lease to expire, a private
@@ -96,9 +115,11 @@ LONG_CHECKS = ("leader-failover",)
 def long_first(items: list[pytest.Item]) -> None:
     """Reorder ``items`` in place: checks on a private control plane (the ``isolated``
     fixture) and ``LONG_CHECKS`` first, the rest in collection order."""
+
     def weight(item: pytest.Item) -> int:
         fixtures = getattr(item, "fixturenames", ())
         return 0 if "isolated" in fixtures or check_id(item) in LONG_CHECKS else 1
+
     items.sort(key=weight)
 
 
@@ -112,11 +133,21 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if hasattr(report, "wasxfail"):  # a failure the implementation declares (or its pass)
         result = "XFAIL" if report.skipped else "XPASS"
     else:
-        result = ("SKIPPED" if report.skipped else "PASSED" if report.passed
-                  else "FAILED" if report.when == "call" else "ERROR")
+        result = (
+            "SKIPPED"
+            if report.skipped
+            else "PASSED"
+            if report.passed
+            else "FAILED"
+            if report.when == "call"
+            else "ERROR"
+        )
     impl = config.getoption("--impl")
-    print(f"[check] {name:45} {impl:8} {result:7} {report.duration:6.1f}s", file=sys.stderr,
-          flush=True)
+    print(
+        f"[check] {name:45} {impl:8} {result:7} {report.duration:6.1f}s",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 #: The session's config, for hooks that are not given it (set in ``configure``).
@@ -147,14 +178,19 @@ def keep(item: pytest.Item) -> bool:
     return bool(item.config.getoption("keep_on_failure") and item.stash.get(FAILED, False))
 
 
-def record_kept(item: pytest.Item, namespace: str, kubeconfig: Path | None,
-                audit_log: Path | None) -> Path:
+def record_kept(
+    item: pytest.Item, namespace: str, kubeconfig: Path | None, audit_log: Path | None
+) -> Path:
     """Append what was kept for ``item`` to ``<artifacts-dir>/kept.jsonl``; return the file."""
     path = Path(item.config.getoption("--artifacts-dir")) / KEPT_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    entry = {"implementation": item.config.getoption("--impl"),
-             "check": junit_name(item) or item.name, "namespace": namespace,
-             "kubeconfig": str(kubeconfig or ""), "audit_log": str(audit_log or "")}
+    entry = {
+        "implementation": item.config.getoption("--impl"),
+        "check": junit_name(item) or item.name,
+        "namespace": namespace,
+        "kubeconfig": str(kubeconfig or ""),
+        "audit_log": str(audit_log or ""),
+    }
     with open(path, "a") as out:
         out.write(json.dumps(entry) + "\n")
     return path
@@ -166,8 +202,10 @@ def _pause(item: pytest.Item) -> None:
     kubeconfig = getattr(funcargs.get("control_plane"), "admin_kubeconfig", None)
     lines = [f"\n[modeldock] {junit_name(item) or item.name} failed; its operators still run."]
     if namespace and kubeconfig:
-        lines += [f"  export KUBECONFIG={kubeconfig}",
-                  f"  kubectl get modelservices,deployments,services,leases,events -n {namespace}"]
+        lines += [
+            f"  export KUBECONFIG={kubeconfig}",
+            f"  kubectl get modelservices,deployments,services,leases,events -n {namespace}",
+        ]
     lines.append("Press Enter to go on (teardown stops the operators).")
     try:
         with open("/dev/tty", "r+") as tty:
@@ -175,8 +213,11 @@ def _pause(item: pytest.Item) -> None:
             tty.flush()
             tty.readline()
     except OSError:
-        print("[modeldock] --pause-on-failure: no terminal to wait on; going on",
-              file=sys.stderr, flush=True)
+        print(
+            "[modeldock] --pause-on-failure: no terminal to wait on; going on",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def kept_entries(artifacts_dir: Path) -> list[dict[str, str]]:

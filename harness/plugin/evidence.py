@@ -71,8 +71,10 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
     if forbidden:
         ev.record("forbidden", forbidden)
     t0 = _seconds(reqs[0].time)
-    ev.record("timeline", [[round(_seconds(r.time) - t0, 3), r.verb, r.target, r.name, r.code]
-                           for r in reqs[:400]])
+    ev.record(
+        "timeline",
+        [[round(_seconds(r.time) - t0, 3), r.verb, r.target, r.name, r.code] for r in reqs[:400]],
+    )
 
 
 def _seconds(stamp: str) -> float:

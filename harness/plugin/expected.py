@@ -44,5 +44,8 @@ def mark(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         key = declared_key(item, impl.expected_failures)
         if key:
-            item.add_marker(pytest.mark.xfail(strict=key not in impl.unstrict_failures,
-                                              reason=impl.expected_failures[key]))
+            item.add_marker(
+                pytest.mark.xfail(
+                    strict=key not in impl.unstrict_failures, reason=impl.expected_failures[key]
+                )
+            )

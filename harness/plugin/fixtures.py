@@ -25,8 +25,9 @@ from harness.tiers import Tier
 @pytest.fixture(scope="session")
 def impl(pytestconfig: pytest.Config) -> Implementation:
     """The implementation under test (``--impl``)."""
-    return get_implementation(pytestconfig.getoption("--impl"),
-                              pytestconfig.getoption("--impl-file"))
+    return get_implementation(
+        pytestconfig.getoption("--impl"), pytestconfig.getoption("--impl-file")
+    )
 
 
 @pytest.fixture(scope="session")
@@ -36,8 +37,9 @@ def reference_impl(pytestconfig: pytest.Config, impl: Implementation) -> Impleme
 
 
 @pytest.fixture(scope="session")
-def control_plane(request: pytest.FixtureRequest,
-                  pytestconfig: pytest.Config) -> Iterator[ControlPlane]:
+def control_plane(
+    request: pytest.FixtureRequest, pytestconfig: pytest.Config
+) -> Iterator[ControlPlane]:
     """The control plane the suite runs against.
 
     With ``--control-plane-state`` it attaches to a running one (left running afterwards,
@@ -50,12 +52,18 @@ def control_plane(request: pytest.FixtureRequest,
         yield ControlPlane.attach(state)
         return
     if tier == "kind":
-        pytest.exit("--cluster=kind needs a container engine (docker or podman) and kind node "
-                    "images; neither is available here. Use --cluster=envtest, or create a kind "
-                    "cluster elsewhere and run with --cluster=existing", returncode=4)
+        pytest.exit(
+            "--cluster=kind needs a container engine (docker or podman) and kind node "
+            "images; neither is available here. Use --cluster=envtest, or create a kind "
+            "cluster elsewhere and run with --cluster=existing",
+            returncode=4,
+        )
     if tier not in ("envtest", "sim"):
-        pytest.exit(f"--cluster={tier} is a cluster the plugin does not start: run "
-                    f"`python -m harness conformance --cluster {tier}`", returncode=4)
+        pytest.exit(
+            f"--cluster={tier} is a cluster the plugin does not start: run "
+            f"`python -m harness conformance --cluster {tier}`",
+            returncode=4,
+        )
     try:
         cp = ControlPlane(tier=tier).start()
     except ControlPlaneError as exc:
@@ -99,8 +107,9 @@ def impl_kubeconfig(control_plane: ControlPlane, impl: Implementation) -> Path:
 
 
 @pytest.fixture
-def namespace(request: pytest.FixtureRequest, admin: Kube, impl: Implementation,
-              control_plane: ControlPlane) -> Iterator[str]:
+def namespace(
+    request: pytest.FixtureRequest, admin: Kube, impl: Implementation, control_plane: ControlPlane
+) -> Iterator[str]:
     """A fresh namespace for one test, named after its check, where the implementation's user
     holds the operator role. Deleted afterwards without waiting (in envtest namespaces never
     finish terminating: there is no namespace controller), unless the check failed under
@@ -108,26 +117,40 @@ def namespace(request: pytest.FixtureRequest, admin: Kube, impl: Implementation,
     name = create_namespace(admin, check_id(request.node) or "test", impl.user)
     yield name
     if console.keep(request.node):
-        console.record_kept(request.node, name, control_plane.admin_kubeconfig,
-                            control_plane.audit_log)
+        console.record_kept(
+            request.node, name, control_plane.admin_kubeconfig, control_plane.audit_log
+        )
         return
     admin.delete("namespaces", None, name)
 
 
 @pytest.fixture
-def operators(request: pytest.FixtureRequest, impl: Implementation, impl_kubeconfig: Path,
-              namespace: str, audit: AuditLog, tmp_path: Path,
-              control_plane: ControlPlane) -> Iterator[OperatorPool]:
+def operators(
+    request: pytest.FixtureRequest,
+    impl: Implementation,
+    impl_kubeconfig: Path,
+    namespace: str,
+    audit: AuditLog,
+    tmp_path: Path,
+    control_plane: ControlPlane,
+) -> Iterator[OperatorPool]:
     """Operator processes for this test's namespace; all stopped after the test."""
-    pool = OperatorPool(impl, impl_kubeconfig, namespace, tmp_path, audit,
-                        issue=lambda groups: control_plane.kubeconfig_for(impl.user, groups))
+    pool = OperatorPool(
+        impl,
+        impl_kubeconfig,
+        namespace,
+        tmp_path,
+        audit,
+        issue=lambda groups: control_plane.kubeconfig_for(impl.user, groups),
+    )
     yield pool
     pool.stop_all()
 
 
 @pytest.fixture
-def isolated(request: pytest.FixtureRequest, impl: Implementation,
-             tmp_path: Path) -> Iterator[Isolated]:
+def isolated(
+    request: pytest.FixtureRequest, impl: Implementation, tmp_path: Path
+) -> Iterator[Isolated]:
     """Private control planes for disruptive checks: ``lab = isolated.new(watch_cache=False)``.
     Everything is stopped and removed after the test."""
     factory = Isolated(impl, check_id(request.node) or "test", tmp_path)
@@ -136,8 +159,9 @@ def isolated(request: pytest.FixtureRequest, impl: Implementation,
 
 
 @pytest.fixture
-def evidence(request: pytest.FixtureRequest, record_property: Any,
-             impl: Implementation) -> Iterator[Evidence]:
+def evidence(
+    request: pytest.FixtureRequest, record_property: Any, impl: Implementation
+) -> Iterator[Evidence]:
     """Records a check's evidence as JUnit properties, starting with the check id, the
     implementation, and the check's "why" (its docstring's first paragraph) and the rest of
     its docstring ("teaches"), which the comparison report shows. After the test, the

@@ -34,24 +34,43 @@ _TIER_KEY = pytest.StashKey[tuple[str, frozenset[str], str]]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("modeldock", "ModelDock conformance harness")
-    group.addoption("--impl", default=os.environ.get("MODELDOCK_IMPL", "go"),
-                    help="implementation under test, an id from harness/implementations.toml "
-                         "or an --impl-file (default: go)")
-    group.addoption("--cluster", default="envtest", choices=TIERS,
-                    help="control-plane tier: envtest (etcd + kube-apiserver, default), sim "
-                         "(+ controller-manager, scheduler, kwok), kind, existing (KUBECONFIG)")
-    group.addoption("--control-plane-state", default=os.environ.get("MODELDOCK_CONTROL_PLANE"),
-                    help="state.json of a running control plane (from `python -m harness up`); "
-                         "default: start one for this session")
-    group.addoption("--impl-file", action="append", default=[],
-                    help="a TOML file declaring more implementations (see "
-                         "harness/implementations.toml)")
-    group.addoption("--artifacts-dir", default=str(REPORTS_DIR / "artifacts"),
-                    help="where logs, objects and audit events of failed checks are saved")
-    group.addoption("--operator-role", default=os.environ.get("MODELDOCK_OPERATOR_ROLE"),
-                    help="a ClusterRole YAML file to bind the operator's user to instead of "
-                         "config/rbac/role.yaml (the RBAC ablation passes the role minus one "
-                         "right); default: $MODELDOCK_OPERATOR_ROLE, else config/rbac/role.yaml")
+    group.addoption(
+        "--impl",
+        default=os.environ.get("MODELDOCK_IMPL", "go"),
+        help="implementation under test, an id from harness/implementations.toml "
+        "or an --impl-file (default: go)",
+    )
+    group.addoption(
+        "--cluster",
+        default="envtest",
+        choices=TIERS,
+        help="control-plane tier: envtest (etcd + kube-apiserver, default), sim "
+        "(+ controller-manager, scheduler, kwok), kind, existing (KUBECONFIG)",
+    )
+    group.addoption(
+        "--control-plane-state",
+        default=os.environ.get("MODELDOCK_CONTROL_PLANE"),
+        help="state.json of a running control plane (from `python -m harness up`); "
+        "default: start one for this session",
+    )
+    group.addoption(
+        "--impl-file",
+        action="append",
+        default=[],
+        help="a TOML file declaring more implementations (see harness/implementations.toml)",
+    )
+    group.addoption(
+        "--artifacts-dir",
+        default=str(REPORTS_DIR / "artifacts"),
+        help="where logs, objects and audit events of failed checks are saved",
+    )
+    group.addoption(
+        "--operator-role",
+        default=os.environ.get("MODELDOCK_OPERATOR_ROLE"),
+        help="a ClusterRole YAML file to bind the operator's user to instead of "
+        "config/rbac/role.yaml (the RBAC ablation passes the role minus one "
+        "right); default: $MODELDOCK_OPERATOR_ROLE, else config/rbac/role.yaml",
+    )
     console.add_options(group)
 
 
@@ -169,8 +188,10 @@ def skip_unmet_needs(config: pytest.Config, items: list[pytest.Item]) -> None:
         wanted = needs(item)
         bad = tiers.unknown(wanted)
         if bad:
-            raise pytest.UsageError(f"{item.nodeid}: unknown capability {bad} in "
-                                    f"@pytest.mark.needs; known: {sorted(tiers.CAPABILITIES)}")
+            raise pytest.UsageError(
+                f"{item.nodeid}: unknown capability {bad} in "
+                f"@pytest.mark.needs; known: {sorted(tiers.CAPABILITIES)}"
+            )
         reason = tiers.skip_reason(tier, offers, wanted)
         if reason:
             item.add_marker(pytest.mark.skip(reason=reason))
@@ -193,20 +214,24 @@ def verdict_of(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
     ``assert`` in conformance/, or a ``wait_for`` that timed out waiting for what the operator
     must do), else ``error``: a ``PremiseFailed``, an API error of the harness's own requests,
     an AssertionError of an internal invariant of the harness, any other exception."""
-    if excinfo is None or not excinfo.errisinstance(AssertionError) \
-            or excinfo.errisinstance(PremiseFailed):
+    if (
+        excinfo is None
+        or not excinfo.errisinstance(AssertionError)
+        or excinfo.errisinstance(PremiseFailed)
+    ):
         return VERDICT_ERROR
     raised_in = Path(str(excinfo.traceback[-1].path)).resolve()
     if raised_in.is_relative_to(HARNESS_DIR) and not any(
-            raised_in == m.resolve() or raised_in.is_relative_to(m.resolve())
-            for m in ORACLE_MODULES):
+        raised_in == m.resolve() or raised_in.is_relative_to(m.resolve()) for m in ORACLE_MODULES
+    ):
         return VERDICT_ERROR
     return VERDICT_FAIL
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item,
-                              call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, None]:
     outcome = yield
     rep: pytest.TestReport = outcome.get_result()
     if rep.failed and check_id(item) and not any(k == "verdict" for k, _ in item.user_properties):
@@ -214,8 +239,12 @@ def pytest_runtest_makereport(item: pytest.Item,
         # the first phase that failed (a set-up failure is always an error).
         verdict = verdict_of(call.excinfo) if rep.when == "call" else VERDICT_ERROR
         item.user_properties.append(("verdict", verdict))
-    if rep.when == "call" and hasattr(rep, "wasxfail") and call.excinfo is not None \
-            and check_id(item):
+    if (
+        rep.when == "call"
+        and hasattr(rep, "wasxfail")
+        and call.excinfo is not None
+        and check_id(item)
+    ):
         # a declared expected failure: keep what actually failed next to the declared reason
         item.user_properties.append(("xfail_failure", str(call.excinfo.value)[:2000]))
     if rep.failed and check_id(item):
@@ -227,8 +256,9 @@ def pytest_runtest_makereport(item: pytest.Item,
             where = f"(saving artifacts failed: {exc})"
         longrepr: Any = rep.longrepr
         if hasattr(longrepr, "addsection"):
-            longrepr.addsection("modeldock artifacts", f"operator logs, objects and audit "
-                                                           f"events saved in {where}")
+            longrepr.addsection(
+                "modeldock artifacts", f"operator logs, objects and audit events saved in {where}"
+            )
         rep.sections.append(("modeldock artifacts", str(where)))
 
 
@@ -256,19 +286,35 @@ def run_properties(config: pytest.Config) -> dict[str, str]:
     except ImplementationError:
         title = impl_id
     tier, offers, version = run_tier(config)
-    return {"implementation": impl_id, "title": title, "tier": tier,
-            "kubernetes_version": version, "capabilities": ",".join(sorted(offers)),
-            "harness_commit": harness_commit()}
+    return {
+        "implementation": impl_id,
+        "title": title,
+        "tier": tier,
+        "kubernetes_version": version,
+        "capabilities": ",".join(sorted(offers)),
+        "harness_commit": harness_commit(),
+    }
 
 
 def harness_commit() -> str:
     """The repository's commit (``git rev-parse HEAD``), with ``-dirty`` when the work tree
     has changes; ``unknown`` without git or outside a checkout."""
     try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True,
-                              text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=REPO_ROOT, capture_output=True, text=True, timeout=10).stdout
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return f"{head}-dirty" if dirty.strip() else head

@@ -73,8 +73,9 @@ def ensure_cluster_role(admin: Kube, role: dict[str, Any]) -> None:
     raise ControlPlaneError(f"ClusterRole {name} kept changing under us")
 
 
-def bind_operator_role(admin: Kube, namespace: str, user: str,
-                       role: dict[str, Any] | None = None) -> None:
+def bind_operator_role(
+    admin: Kube, namespace: str, user: str, role: dict[str, Any] | None = None
+) -> None:
     """Apply ``config/rbac/role_binding.yaml`` in ``namespace`` for ``user`` only, bound to
     ``role`` (default: the role in force, ``operator_role()``), which is created if absent."""
     role = role or operator_role()
@@ -86,8 +87,7 @@ def bind_operator_role(admin: Kube, namespace: str, user: str,
     admin.create("rolebindings", namespace, binding)
 
 
-def create_namespace(admin: Kube, label: str, user: str,
-                     role: dict[str, Any] | None = None) -> str:
+def create_namespace(admin: Kube, label: str, user: str, role: dict[str, Any] | None = None) -> str:
     """Create ``md-<label>-<random>`` with ``role`` (default: the operator role in force)
     bound to ``user``; return its name. Labels: ``modeldock.io/check`` (``label``) and, under a
     reduced role of the RBAC ablation, ``modeldock.io/ablated`` (the right it lacks, as the
@@ -98,8 +98,11 @@ def create_namespace(admin: Kube, label: str, user: str,
     ablated = (role["metadata"].get("labels") or {}).get("modeldock.io/ablated")
     if ablated:
         labels["modeldock.io/ablated"] = str(ablated)[:63]
-    admin.create("namespaces", None, {"apiVersion": "v1", "kind": "Namespace",
-                                      "metadata": {"name": name, "labels": labels}})
+    admin.create(
+        "namespaces",
+        None,
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels}},
+    )
     bind_operator_role(admin, name, user, role)
     return name
 
@@ -108,8 +111,14 @@ class Lab:
     """One place a check runs: a control plane, an admin client, its audit log, a namespace
     where the implementation's user holds the operator role, and the operators started there."""
 
-    def __init__(self, control_plane: ControlPlane | None, admin: Kube, audit: AuditLog | None,
-                 namespace: str, operators: OperatorPool) -> None:
+    def __init__(
+        self,
+        control_plane: ControlPlane | None,
+        admin: Kube,
+        audit: AuditLog | None,
+        namespace: str,
+        operators: OperatorPool,
+    ) -> None:
         self.control_plane = control_plane
         self.admin = admin
         self.audit = audit
@@ -121,16 +130,17 @@ class Lab:
         for i, op in enumerate(self.operators.started):
             if op.log_path.exists():
                 shutil.copy(op.log_path, dest / f"operator-{i}.log")
-        objects = {res: self.admin.list(res, self.namespace)
-                   for res in ("modelservices", "deployments", "services", "leases")}
+        objects = {
+            res: self.admin.list(res, self.namespace)
+            for res in ("modelservices", "deployments", "services", "leases")
+        }
         for items in objects.values():
             for obj in items:
                 obj.get("metadata", {}).pop("managedFields", None)
         (dest / "objects.yaml").write_text(yaml.safe_dump(objects, sort_keys=False))
         if self.audit is not None:
             reqs = select(self.audit.requests(), namespace=self.namespace)
-            (dest / "audit.jsonl").write_text(
-                "".join(json.dumps(r.__dict__) + "\n" for r in reqs))
+            (dest / "audit.jsonl").write_text("".join(json.dumps(r.__dict__) + "\n" for r in reqs))
 
 
 class IsolatedLab(Lab):
@@ -140,17 +150,29 @@ class IsolatedLab(Lab):
     control_plane: ControlPlane
     audit: AuditLog
 
-    def __init__(self, control_plane: ControlPlane, admin: Kube, audit: AuditLog,
-                 namespace: str, operators: OperatorPool) -> None:
+    def __init__(
+        self,
+        control_plane: ControlPlane,
+        admin: Kube,
+        audit: AuditLog,
+        namespace: str,
+        operators: OperatorPool,
+    ) -> None:
         super().__init__(control_plane, admin, audit, namespace, operators)
 
 
 class OperatorPool:
     """Starts operator instances for one test and stops them all afterwards."""
 
-    def __init__(self, impl: Implementation, kubeconfig: Path, namespace: str, logs: Path,
-                 audit: AuditLog | None = None,
-                 issue: Callable[[tuple[str, ...]], Path] | None = None) -> None:
+    def __init__(
+        self,
+        impl: Implementation,
+        kubeconfig: Path,
+        namespace: str,
+        logs: Path,
+        audit: AuditLog | None = None,
+        issue: Callable[[tuple[str, ...]], Path] | None = None,
+    ) -> None:
         self.impl = impl
         self.audit = audit
         self.kubeconfig = kubeconfig
@@ -177,13 +199,13 @@ class OperatorPool:
         options.setdefault("kubeconfig", self.kubeconfig)
         options.setdefault("namespace", self.namespace)
         options.setdefault("impl", self.impl)
-        op = OperatorProcess(
-                             log_path=self.logs / f"operator-{len(self.started)}.log", **options)
+        op = OperatorProcess(log_path=self.logs / f"operator-{len(self.started)}.log", **options)
         self.started.append(op)
         return op
 
-    def start(self, crash_at: str | None = None, wait_ready: bool = True,
-              **options: Any) -> OperatorProcess:
+    def start(
+        self, crash_at: str | None = None, wait_ready: bool = True, **options: Any
+    ) -> OperatorProcess:
         """Start an instance and (by default) wait until it is ready."""
         return self.new(**options).start(crash_at=crash_at, wait_ready=wait_ready)
 
@@ -215,8 +237,14 @@ class Isolated:
         logs.mkdir()
         audit = AuditLog(cp.audit_log)
         user = self.impl.user
-        pool = OperatorPool(self.impl, cp.kubeconfig_for(user), ns, logs, audit,
-                            issue=lambda groups: cp.kubeconfig_for(user, groups))
+        pool = OperatorPool(
+            self.impl,
+            cp.kubeconfig_for(user),
+            ns,
+            logs,
+            audit,
+            issue=lambda groups: cp.kubeconfig_for(user, groups),
+        )
         lab = IsolatedLab(cp, admin, audit, ns, pool)
         self.labs.append(lab)
         return lab

@@ -17,7 +17,7 @@ import pytest
 #: The ``markers`` ini lines the plugin registers (``pytest --markers`` shows them).
 MARKERS = (
     "check(id, case=None): the conformance check id (harness/checks.py, docs/design.md "
-    "\"The checks\") and, for a check made of several cases, which",
+    '"The checks") and, for a check made of several cases, which',
     "needs(*capabilities): what the check needs from the cluster (harness/tiers.py); "
     "skipped with the reason on a tier that does not offer it",
     "slow: runs only with --full (it waits out the clients' default deadlines)",
@@ -38,7 +38,7 @@ def junit_name(item: pytest.Item) -> str | None:
         return None
     if marker.kwargs.get("case"):
         return f"{marker.args[0]}[{marker.kwargs['case']}]"
-    suffix = item.name[item.name.index("["):] if "[" in item.name else ""
+    suffix = item.name[item.name.index("[") :] if "[" in item.name else ""
     return f"{marker.args[0]}{suffix}"
 
 

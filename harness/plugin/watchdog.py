@@ -37,8 +37,14 @@ class ControlPlaneWatchdog:
     SIGUSR1 handler); ``stop()`` before the plane is stopped on purpose.
     """
 
-    def __init__(self, probe: Callable[[], str | None], session: pytest.Session, *,
-                 workers: bool = False, interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        probe: Callable[[], str | None],
+        session: pytest.Session,
+        *,
+        workers: bool = False,
+        interval: float = 1.0,
+    ) -> None:
         self.probe = probe
         self.session = session
         self.workers = workers
@@ -89,8 +95,10 @@ class ControlPlaneWatchdog:
     def _raise_exit(self, signum: int, frame: Any) -> None:
         if self.reason is not None and not self._stop.is_set():
             self._stop.set()
-            pytest.exit(f"control plane lost: {self.reason}; stopping the run",
-                        returncode=CONTROL_PLANE_LOST)
+            pytest.exit(
+                f"control plane lost: {self.reason}; stopping the run",
+                returncode=CONTROL_PLANE_LOST,
+            )
 
 
 def _children() -> list[int]:
@@ -115,12 +123,18 @@ class _SessionWatchdog:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         state = self.config.getoption("--control-plane-state")
-        if (not state or not Path(state).exists() or hasattr(self.config, "workerinput")
-                or self.config.getoption("--collect-only")):
+        if (
+            not state
+            or not Path(state).exists()
+            or hasattr(self.config, "workerinput")
+            or self.config.getoption("--collect-only")
+        ):
             return
         self.watchdog = ControlPlaneWatchdog(
-            lambda: state_lost(state), session,
-            workers=self.config.pluginmanager.has_plugin("dsession")).start()
+            lambda: state_lost(state),
+            session,
+            workers=self.config.pluginmanager.has_plugin("dsession"),
+        ).start()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self) -> None:

@@ -84,8 +84,11 @@ class Plan:
         """The checks one run executes: in CI a unit's ``shown_by`` (the baseline: all of
         them together); otherwise the targeted set plus the unit's ``shown_by``."""
         if ci:
-            chosen = (self.shown_by.get(unit, []) if unit is not None
-                      else [c for u in self.units for c in self.shown_by.get(u, [])])
+            chosen = (
+                self.shown_by.get(unit, [])
+                if unit is not None
+                else [c for u in self.units for c in self.shown_by.get(u, [])]
+            )
         else:
             chosen = [*self.checks, *(self.shown_by.get(unit, []) if unit else [])]
         return sorted(set(chosen), key=check_sort_key)
@@ -106,8 +109,9 @@ def load_plan(role: Mapping[str, Any], config: Mapping[str, Any]) -> Plan:
     for key, table in tables.items():
         unit = by_id.get(key)
         if unit is None:
-            problems.append(f"[{key!r}] is not a unit of the role (removed from role.yaml? "
-                            "delete the table)")
+            problems.append(
+                f"[{key!r}] is not a unit of the role (removed from role.yaml? delete the table)"
+            )
             continue
         shown, pending = list(table.get("shown_by") or []), str(table.get("pending") or "")
         if bool(shown) == bool(pending):
@@ -118,11 +122,14 @@ def load_plan(role: Mapping[str, Any], config: Mapping[str, Any]) -> Plan:
             plan.pending[unit] = pending
     for unit in units:
         if unit.id not in tables:
-            problems.append(f"unit {unit.id} of the role has no [{unit.id!r}] table: say which "
-                            "check needs it (shown_by) or why it is pending")
+            problems.append(
+                f"unit {unit.id} of the role has no [{unit.id!r}] table: say which "
+                "check needs it (shown_by) or why it is pending"
+            )
     if problems:
-        raise rbac.RoleError(f"{CONFIG_FILE.name} does not match the role:\n  "
-                             + "\n  ".join(problems))
+        raise rbac.RoleError(
+            f"{CONFIG_FILE.name} does not match the role:\n  " + "\n  ".join(problems)
+        )
     return plan
 
 
@@ -130,8 +137,9 @@ def read_config(path: Path = CONFIG_FILE) -> dict[str, Any]:
     return tomllib.loads(path.read_text())
 
 
-def exact_functions(check_ids: Iterable[str],
-                    functions: Mapping[str, list[str]] | None = None) -> list[str]:
+def exact_functions(
+    check_ids: Iterable[str], functions: Mapping[str, list[str]] | None = None
+) -> list[str]:
     """The test functions of exactly these checks: ``leader-failover`` is its plain case
     only, ``leader-failover[partitioned-leader]`` that case. Raises ImplementationError for
     an unknown check."""
@@ -139,8 +147,9 @@ def exact_functions(check_ids: Iterable[str],
     names: set[str] = set()
     for check in check_ids:
         if check not in functions:
-            raise ImplementationError(f"no conformance check {check!r} (known: "
-                                      f"{', '.join(sorted(functions))})")
+            raise ImplementationError(
+                f"no conformance check {check!r} (known: {', '.join(sorted(functions))})"
+            )
         found = set(functions[check])
         if "[" not in check:
             for other, funcs in functions.items():
@@ -183,18 +192,26 @@ def judge_run(unit: rbac.Unit | None, outcomes: Mapping[str, CheckOutcome]) -> d
     for name in sorted(outcomes, key=check_sort_key):
         o = outcomes[name]
         if o.outcome in ("failed", "error"):
-            failed[name] = {"message": o.message, "forbidden": o.forbidden,
-                            "explained": unit is not None
-                            and any(unit.explains(f) for f in o.forbidden)}
+            failed[name] = {
+                "message": o.message,
+                "forbidden": o.forbidden,
+                "explained": unit is not None and any(unit.explains(f) for f in o.forbidden),
+            }
     forbidden = sorted({f for o in outcomes.values() for f in o.forbidden})
-    return {"checks": sorted(outcomes, key=check_sort_key), "failed": failed,
-            "needed_by": [c for c, f in failed.items() if f["explained"]],
-            "unexplained": [c for c, f in failed.items() if not f["explained"]],
-            "forbidden": forbidden}
+    return {
+        "checks": sorted(outcomes, key=check_sort_key),
+        "failed": failed,
+        "needed_by": [c for c, f in failed.items() if f["explained"]],
+        "unexplained": [c for c, f in failed.items() if not f["explained"]],
+        "forbidden": forbidden,
+    }
 
 
-def build_report(plan: Plan, runs: Mapping[str, Mapping[str, Mapping[str, Any] | None]],
-                 info: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def build_report(
+    plan: Plan,
+    runs: Mapping[str, Mapping[str, Mapping[str, Any] | None]],
+    info: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """reports/rbac-ablation.json from the judged runs: ``runs[impl][unit id or BASELINE]``
     is ``judge_run``'s dict (plus ``seconds``), or None when that run did not happen."""
     units: dict[str, Any] = {}
@@ -210,24 +227,47 @@ def build_report(plan: Plan, runs: Mapping[str, Mapping[str, Mapping[str, Any] |
             for check in run["needed_by"]:
                 needed_by.setdefault(check, []).append(impl)
         pending = plan.pending.get(unit, "")
-        status = ("needed" if needed_by else "pending" if pending
-                  else "not run" if not per_impl else "unneeded")
+        status = (
+            "needed"
+            if needed_by
+            else "pending"
+            if pending
+            else "not run"
+            if not per_impl
+            else "unneeded"
+        )
         expected = plan.shown_by.get(unit, [])
-        refusals = sorted({f for run in per_impl.values() for c in run["failed"].values()
-                           if c["explained"] for f in c["forbidden"] if unit.explains(f)})
+        refusals = sorted(
+            {
+                f
+                for run in per_impl.values()
+                for c in run["failed"].values()
+                if c["explained"]
+                for f in c["forbidden"]
+                if unit.explains(f)
+            }
+        )
         units[unit.id] = {
-            "group": unit.group, "resource": unit.resource, "verb": unit.verb,
+            "group": unit.group,
+            "resource": unit.resource,
+            "verb": unit.verb,
             "role_variant": rbac.variant_name(unit),
-            "shown_by": expected, "pending": pending, "status": status,
+            "shown_by": expected,
+            "pending": pending,
+            "status": status,
             "needed_by": dict(sorted(needed_by.items(), key=lambda kv: check_sort_key(kv[0]))),
             "refusals": refusals,
             "missed": [c for c in expected if per_impl and c not in needed_by],
             "runs": per_impl,
         }
     baseline = {impl: runs[impl].get(BASELINE) for impl in impls if runs[impl].get(BASELINE)}
-    data: dict[str, Any] = {"role": str(rbac.ROLE_FILE.relative_to(REPO_ROOT)),
-                            "implementations": impls, "checks": plan.checks,
-                            "units": units, "baseline": baseline}
+    data: dict[str, Any] = {
+        "role": str(rbac.ROLE_FILE.relative_to(REPO_ROOT)),
+        "implementations": impls,
+        "checks": plan.checks,
+        "units": units,
+        "baseline": baseline,
+    }
     data["verdict"] = verdict(data)
     if info:
         data["run"] = dict(info)
@@ -245,17 +285,21 @@ def verdict(data: Mapping[str, Any]) -> dict[str, Any]:
     uncovered = []
     for impl, run in (data.get("baseline") or {}).items():
         uncovered += [f"{impl}: refused {f}" for f in run.get("forbidden", [])]
-        uncovered += [f"{impl}: {c} failed with the whole role: {f['message'][:200]}"
-                      for c, f in run.get("failed", {}).items()]
+        uncovered += [
+            f"{impl}: {c} failed with the whole role: {f['message'][:200]}"
+            for c, f in run.get("failed", {}).items()
+        ]
     return {
         "ok": not unneeded and not uncovered,
         "unneeded": unneeded,
         "uncovered": uncovered,
         "pending_needed": [u for u, e in units.items() if e["pending"] and e["needed_by"]],
         "missed": {u: e["missed"] for u, e in units.items() if e["missed"]},
-        "unexplained": {u: {i: r["unexplained"] for i, r in e["runs"].items() if r["unexplained"]}
-                        for u, e in units.items()
-                        if any(r["unexplained"] for r in e["runs"].values())},
+        "unexplained": {
+            u: {i: r["unexplained"] for i, r in e["runs"].items() if r["unexplained"]}
+            for u, e in units.items()
+            if any(r["unexplained"] for r in e["runs"].values())
+        },
         "not_run": [u for u, e in units.items() if e["status"] == "not run"],
     }
 
@@ -265,8 +309,11 @@ def format_table(data: Mapping[str, Any]) -> str:
     the implementations), then the verdict."""
     impls = data.get("implementations") or []
     width = max([len(u) for u in data["units"]] + [10])
-    lines = [f"RBAC ablation ({', '.join(impls)}): the checks that failed, on a 403 the missing "
-             "right explains, without each right", ""]
+    lines = [
+        f"RBAC ablation ({', '.join(impls)}): the checks that failed, on a 403 the missing "
+        "right explains, without each right",
+        "",
+    ]
     for unit, e in data["units"].items():
         if e["needed_by"]:
             shown = "; ".join(f"{c} ({', '.join(i)})" for c, i in e["needed_by"].items())
@@ -281,8 +328,10 @@ def format_table(data: Mapping[str, Any]) -> str:
         lines.append(f"warning: {unit}: shown_by {', '.join(checks)} did not fail on it")
     for unit, per_impl in v["unexplained"].items():
         for impl, checks in per_impl.items():
-            lines.append(f"warning: {unit} ({impl}): {', '.join(checks)} failed with no 403 "
-                         "the missing right explains (not counted)")
+            lines.append(
+                f"warning: {unit} ({impl}): {', '.join(checks)} failed with no 403 "
+                "the missing right explains (not counted)"
+            )
     for unit in v["pending_needed"]:
         lines.append(f"note: {unit} is marked pending but is needed now: make it shown_by")
     for unit in v["not_run"]:
@@ -290,24 +339,47 @@ def format_table(data: Mapping[str, Any]) -> str:
     if v["ok"]:
         needed = sum(1 for e in data["units"].values() if e["status"] == "needed")
         pending = sum(1 for e in data["units"].values() if e["status"] == "pending")
-        lines.append(f"verdict: every right is needed ({needed}) or pending ({pending}), and "
-                     "the whole role is enough")
+        lines.append(
+            f"verdict: every right is needed ({needed}) or pending ({pending}), and "
+            "the whole role is enough"
+        )
     else:
         if v["unneeded"]:
-            lines.append(f"verdict: FAIL: rights nothing needs (remove them from role.yaml): "
-                         f"{', '.join(v['unneeded'])}")
+            lines.append(
+                f"verdict: FAIL: rights nothing needs (remove them from role.yaml): "
+                f"{', '.join(v['unneeded'])}"
+            )
         for line in v["uncovered"]:
             lines.append(f"verdict: FAIL: a need no rule covers: {line}")
     return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- running
-def suite_command(impl_id: str, state_path: Path, junit: Path, role_file: Path | None,
-                  functions: Sequence[str], workers: int, artifacts: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "pytest", str(CONFORMANCE_DIR), f"--impl={impl_id}",
-           f"--control-plane-state={state_path}", f"--junitxml={junit}",
-           f"--artifacts-dir={artifacts}", "-p", "no:cacheprovider", "-q", "--tb=line",
-           "-k", " or ".join(functions)]
+def suite_command(
+    impl_id: str,
+    state_path: Path,
+    junit: Path,
+    role_file: Path | None,
+    functions: Sequence[str],
+    workers: int,
+    artifacts: Path,
+) -> list[str]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(CONFORMANCE_DIR),
+        f"--impl={impl_id}",
+        f"--control-plane-state={state_path}",
+        f"--junitxml={junit}",
+        f"--artifacts-dir={artifacts}",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--tb=line",
+        "-k",
+        " or ".join(functions),
+    ]
     if role_file is not None:
         cmd.append(f"--operator-role={role_file}")
     if workers > 1 and len(functions) > 1:
@@ -317,15 +389,30 @@ def suite_command(impl_id: str, state_path: Path, junit: Path, role_file: Path |
     return cmd
 
 
-def run_one(impl_id: str, name: str, slug: str, role_file: Path | None, checks: Sequence[str],
-            state_path: Path, out: Path, workers: int) -> tuple[dict[str, Any] | None, float]:
+def run_one(
+    impl_id: str,
+    name: str,
+    slug: str,
+    role_file: Path | None,
+    checks: Sequence[str],
+    state_path: Path,
+    out: Path,
+    workers: int,
+) -> tuple[dict[str, Any] | None, float]:
     """One pytest run; returns (judged run or None if it left no JUnit file, seconds)."""
     t0 = time.monotonic()
     junit = out / impl_id / f"{slug}.xml"
     junit.parent.mkdir(parents=True, exist_ok=True)
     junit.unlink(missing_ok=True)
-    cmd = suite_command(impl_id, state_path, junit, role_file, exact_functions(checks), workers,
-                        out / "artifacts" / slug)
+    cmd = suite_command(
+        impl_id,
+        state_path,
+        junit,
+        role_file,
+        exact_functions(checks),
+        workers,
+        out / "artifacts" / slug,
+    )
     env = {k: v for k, v in os.environ.items() if k != "MODELDOCK_OPERATOR_ROLE"}
     with open(junit.with_suffix(".log"), "w") as log:
         subprocess.call(cmd, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -336,8 +423,15 @@ def run_one(impl_id: str, name: str, slug: str, role_file: Path | None, checks: 
     return {**judge_run(unit, read_run(junit)), "seconds": seconds}, seconds
 
 
-def run_ablation(impls: Sequence[str], reports_dir: Path, *, ci: bool, workers: int, jobs: int,
-                 only: Iterable[str] = ()) -> dict[str, Any]:
+def run_ablation(
+    impls: Sequence[str],
+    reports_dir: Path,
+    *,
+    ci: bool,
+    workers: int,
+    jobs: int,
+    only: Iterable[str] = (),
+) -> dict[str, Any]:
     """Run the baseline and every unit's variant for each implementation on one control
     plane, ``jobs`` pytest runs at a time; write the JSON and print the table."""
     plan = load_plan(rbac.load_role(), read_config())
@@ -345,8 +439,9 @@ def run_ablation(impls: Sequence[str], reports_dir: Path, *, ci: bool, workers: 
     unknown = [u.id for u in wanted if u not in plan.units]
     if unknown:
         raise rbac.RoleError(f"not units of the role: {', '.join(unknown)}")
-    chosen = [u for u in plan.units if (not wanted or u in wanted)
-              and not (ci and u in plan.pending)]
+    chosen = [
+        u for u in plan.units if (not wanted or u in wanted) and not (ci and u in plan.pending)
+    ]
     declared = load_implementations()
     missing = [i for i in impls if i not in declared]
     if missing:
@@ -354,22 +449,25 @@ def run_ablation(impls: Sequence[str], reports_dir: Path, *, ci: bool, workers: 
     out = reports_dir / "rbac-ablation"
     shutil.rmtree(out, ignore_errors=True)
     roles_dir = out / "roles"
-    files = {u: rbac.write_role(rbac.without(plan.role, u), roles_dir / f"{u.slug}.yaml")
-             for u in chosen}
+    files = {
+        u: rbac.write_role(rbac.without(plan.role, u), roles_dir / f"{u.slug}.yaml") for u in chosen
+    }
     binaries.ensure(binaries.ENVTEST_BINARIES)
     for impl in {*impls, "go", "python"}:  # the parity check's reference too
         declared[impl].run_build()
     started = time.monotonic()
     runs: dict[str, dict[str, Any]] = {i: {} for i in impls}
     tasks: list[tuple[str, str, str, Path | None, list[str]]] = [
-        (impl, BASELINE, "whole-role", None, plan.checks_for(None, ci)) for impl in impls]
-    tasks += [(impl, u.id, u.slug, files[u], plan.checks_for(u, ci))
-              for impl in impls for u in chosen]
+        (impl, BASELINE, "whole-role", None, plan.checks_for(None, ci)) for impl in impls
+    ]
+    tasks += [
+        (impl, u.id, u.slug, files[u], plan.checks_for(u, ci)) for impl in impls for u in chosen
+    ]
     with ControlPlane() as cp:
+
         def go(task: tuple[str, str, str, Path | None, list[str]]) -> None:
             impl, name, slug, role_file, checks = task
-            run, seconds = run_one(impl, name, slug, role_file, checks, cp.state_path, out,
-                                   workers)
+            run, seconds = run_one(impl, name, slug, role_file, checks, cp.state_path, out, workers)
             runs[impl][name] = run
             if run is None:
                 _say(f"{impl} {name}: no JUnit file (see {out / impl / slug}.log)")
@@ -380,9 +478,13 @@ def run_ablation(impls: Sequence[str], reports_dir: Path, *, ci: bool, workers: 
 
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             list(pool.map(go, tasks))
-    info = {"subset": "ci" if ci else "full", "workers": workers, "jobs": jobs,
-            "seconds": round(time.monotonic() - started, 1),
-            "units_run": [u.id for u in chosen]}
+    info = {
+        "subset": "ci" if ci else "full",
+        "workers": workers,
+        "jobs": jobs,
+        "seconds": round(time.monotonic() - started, 1),
+        "units_run": [u.id for u in chosen],
+    }
     data = build_report(plan, runs, info)
     path = reports_dir / "rbac-ablation.json"
     path.write_text(json.dumps(data, indent=2) + "\n")
@@ -407,19 +509,38 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m harness.rbac.ablation",
         description="Show every right in config/rbac/role.yaml needed: run checks with each one "
-                    "removed; exit 1 if one is needed by nothing or the whole role is not enough.")
-    parser.add_argument("--impl", action="append", default=[],
-                        help="implementation (repeatable; default: go and python)")
-    parser.add_argument("--unit", action="append", default=[],
-                        help="only this rule unit, e.g. apps/deployments:create (repeatable)")
-    parser.add_argument("--ci", action="store_true",
-                        help="the CI subset: each non-pending unit against its shown_by checks")
-    parser.add_argument("--workers", type=int, default=4,
-                        help="pytest-xdist workers per run (runs of one check use none)")
+        "removed; exit 1 if one is needed by nothing or the whole role is not enough.",
+    )
+    parser.add_argument(
+        "--impl",
+        action="append",
+        default=[],
+        help="implementation (repeatable; default: go and python)",
+    )
+    parser.add_argument(
+        "--unit",
+        action="append",
+        default=[],
+        help="only this rule unit, e.g. apps/deployments:create (repeatable)",
+    )
+    parser.add_argument(
+        "--ci",
+        action="store_true",
+        help="the CI subset: each non-pending unit against its shown_by checks",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=4,
+        help="pytest-xdist workers per run (runs of one check use none)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="runs at a time")
     parser.add_argument("--reports", default=str(DEFAULT_REPORTS), help="reports folder")
-    parser.add_argument("--from-json", action="store_true",
-                        help="run nothing: print the table of reports/rbac-ablation.json")
+    parser.add_argument(
+        "--from-json",
+        action="store_true",
+        help="run nothing: print the table of reports/rbac-ablation.json",
+    )
     args = parser.parse_args(argv)
     reports = Path(args.reports)
     if args.from_json:
@@ -428,8 +549,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if data["verdict"]["ok"] else 1
     impls = args.impl or ["go", "python"]
     try:
-        data = run_ablation(impls, reports, ci=args.ci, workers=args.workers, jobs=args.jobs,
-                            only=args.unit)
+        data = run_ablation(
+            impls, reports, ci=args.ci, workers=args.workers, jobs=args.jobs, only=args.unit
+        )
     except (rbac.RoleError, ImplementationError, binaries.BinaryError) as exc:
         _say(str(exc))
         return 2

@@ -81,8 +81,10 @@ class Unit:
         """The inverse of ``id``. Raises RoleError for a malformed id."""
         m = re.fullmatch(r"([^/:]+)/([^:]+):([a-z]+)", unit_id)
         if not m:
-            raise RoleError(f"not a rule unit id: {unit_id!r} (shape: <group or core>/"
-                            "<resource>[/<subresource>]:<verb>)")
+            raise RoleError(
+                f"not a rule unit id: {unit_id!r} (shape: <group or core>/"
+                "<resource>[/<subresource>]:<verb>)"
+            )
         group = "" if m.group(1) == "core" else m.group(1)
         return cls(group, m.group(2), m.group(3))
 
@@ -102,8 +104,10 @@ def _rules(role: Mapping[str, Any]) -> list[dict[str, Any]]:
             raise RoleError(f"rule {i}: nonResourceURLs and resourceNames are not supported")
         for key in ("apiGroups", "resources", "verbs"):
             if "*" in (rule.get(key) or []):
-                raise RoleError(f"rule {i}: a wildcard in {key} cannot be cut into units; "
-                                "list what the operator needs")
+                raise RoleError(
+                    f"rule {i}: a wildcard in {key} cannot be cut into units; "
+                    "list what the operator needs"
+                )
     return rules
 
 
@@ -149,24 +153,29 @@ def without(role: Mapping[str, Any], unit: Unit) -> dict[str, Any]:
             out_rules.append({"apiGroups": groups, "resources": others, "verbs": verbs})
         other_groups = [g for g in groups if g != unit.group]
         if other_groups:
-            out_rules.append({"apiGroups": other_groups, "resources": [unit.resource],
-                              "verbs": verbs})
+            out_rules.append(
+                {"apiGroups": other_groups, "resources": [unit.resource], "verbs": verbs}
+            )
         rest = [v for v in verbs if v != unit.verb]
         if rest:
-            out_rules.append({"apiGroups": [unit.group], "resources": [unit.resource],
-                              "verbs": rest})
+            out_rules.append(
+                {"apiGroups": [unit.group], "resources": [unit.resource], "verbs": rest}
+            )
     out = copy.deepcopy(dict(role))
     meta = dict(out.get("metadata") or {})
     meta["name"] = variant_name(unit)
-    meta["labels"] = {**(meta.get("labels") or {}),
-                      "modeldock.io/ablated": unit.slug[:63].rstrip("-")}
+    meta["labels"] = {
+        **(meta.get("labels") or {}),
+        "modeldock.io/ablated": unit.slug[:63].rstrip("-"),
+    }
     out["metadata"] = meta
     out["rules"] = out_rules
     return out
 
 
-def variants(role: Mapping[str, Any],
-             chosen: Iterable[Unit] | None = None) -> dict[Unit, dict[str, Any]]:
+def variants(
+    role: Mapping[str, Any], chosen: Iterable[Unit] | None = None
+) -> dict[Unit, dict[str, Any]]:
     """``without(role, unit)`` for every unit of the role (or the ``chosen`` ones)."""
     return {u: without(role, u) for u in (list(chosen) if chosen is not None else units(role))}
 

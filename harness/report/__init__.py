@@ -86,9 +86,13 @@ __all__ = [
 ]
 
 
-def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None = None,
-              mutants: Mapping[str, Any] | None = None,
-              ablation: Mapping[str, Any] | None = None) -> list[Path]:
+def write_all(
+    report: Report,
+    reports_dir: Path,
+    bench: Mapping[str, Any] | None = None,
+    mutants: Mapping[str, Any] | None = None,
+    ablation: Mapping[str, Any] | None = None,
+) -> list[Path]:
     """Write ``comparison.md``, ``comparison.html`` and ``summary.md`` (the CI job summary:
     the table and each check's sequence diagrams) in ``reports_dir``; return their paths in
     that order. ``bench``/``mutants``/``ablation`` default to ``reports_dir/bench.json``,
@@ -102,6 +106,8 @@ def write_all(report: Report, reports_dir: Path, bench: Mapping[str, Any] | None
     if ablation is None:
         ablation = load_json(reports_dir / "rbac-ablation.json")
     explore = load_json(reports_dir / "explore.json")
-    return [write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation, explore),
-            write_html(report, reports_dir / "comparison.html", bench, mutants, ablation),
-            write_text_atomic(reports_dir / "summary.md", render_job_summary(report))]
+    return [
+        write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation, explore),
+        write_html(report, reports_dir / "comparison.html", bench, mutants, ablation),
+        write_text_atomic(reports_dir / "summary.md", render_job_summary(report)),
+    ]

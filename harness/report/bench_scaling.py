@@ -86,26 +86,33 @@ def scaling_model(data: Mapping[str, Any], impls: list[str]) -> Scaling | None:
     if not floor and not has_workers:
         return None
     ratios = data.get("ratios") or {}
-    floor_s = [(n, s) for n, v in _by_int(floor.get("throughput_s")).items()
-               if (s := _num(v)) is not None]
+    floor_s = [
+        (n, s) for n, v in _by_int(floor.get("throughput_s")).items() if (s := _num(v)) is not None
+    ]
     floor_map = dict(floor_s)
     floor_ratios: dict[str, dict[int, float | None]] = {}
     for impl in impls:
         given = _by_int((ratios.get(f"{impl}/floor") or {}).get("throughput_s"))
         mine = _by_int((figures.get(impl) or {}).get("throughput_s"))
         floor_ratios[impl] = {
-            n: _num(given.get(n)) if _num(given.get(n)) is not None
+            n: _num(given.get(n))
+            if _num(given.get(n)) is not None
             else (round(v, 2) if (v := _ratio(_num(mine.get(n)), base)) is not None else None)
-            for n, base in floor_map.items()}
+            for n, base in floor_map.items()
+        }
     workers: dict[str, dict[int, dict[str, float | None]]] = {}
     if floor.get("workers"):
-        workers["floor"] = {w: {k: _num((f or {}).get(k)) for k, _, _ in WORKER_FIGURES}
-                            for w, f in _by_int(floor.get("workers")).items()}
+        workers["floor"] = {
+            w: {k: _num((f or {}).get(k)) for k, _, _ in WORKER_FIGURES}
+            for w, f in _by_int(floor.get("workers")).items()
+        }
     for impl in impls:
         by_w = _by_int((figures.get(impl) or {}).get("workers"))
         if by_w:
-            workers[impl] = {w: {k: _num((f or {}).get(k)) for k, _, _ in WORKER_FIGURES}
-                             for w, f in by_w.items()}
+            workers[impl] = {
+                w: {k: _num((f or {}).get(k)) for k, _, _ in WORKER_FIGURES}
+                for w, f in by_w.items()
+            }
     worker_ratios: dict[str, dict[int, float | None]] = {}
     for impl in impls:
         if impl not in workers:
@@ -122,9 +129,13 @@ def scaling_model(data: Mapping[str, Any], impls: list[str]) -> Scaling | None:
     splits = data.get("time_split") or {}
     return Scaling(
         floor_workers=int(_num(floor.get("max_concurrent_reconciles")) or 1),
-        floor=floor_s, floor_ratios=floor_ratios, workers=workers, worker_ratios=worker_ratios,
+        floor=floor_s,
+        floor_ratios=floor_ratios,
+        workers=workers,
+        worker_ratios=worker_ratios,
         splits_n={who: _by_int(v) for who, v in (splits.get("throughput") or {}).items()},
-        splits_w={who: _by_int(v) for who, v in (splits.get("workers") or {}).items()})
+        splits_w={who: _by_int(v) for who, v in (splits.get("workers") or {}).items()},
+    )
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
@@ -143,11 +154,14 @@ def scaling_note(sc: Scaling, impls: list[str]) -> list[str]:
     if sc.floor:
         parts = []
         for n, s in sc.floor:
-            ratios = ", ".join(f"{impl} {_s(sc.floor_ratios.get(impl, {}).get(n))}×"
-                               for impl in impls)
+            ratios = ", ".join(
+                f"{impl} {_s(sc.floor_ratios.get(impl, {}).get(n))}×" for impl in impls
+            )
             parts.append(f"N = {n}: floor {_s(s)} s; {ratios}")
-        out.append(f"Against the floor (the four writes per ModelService and nothing else, "
-                   f"{sc.floor_workers} worker(s)): " + "; ".join(parts) + ".")
+        out.append(
+            f"Against the floor (the four writes per ModelService and nothing else, "
+            f"{sc.floor_workers} worker(s)): " + "; ".join(parts) + "."
+        )
         limits = _limits(sc.splits_n, [n for n, _ in sc.floor], ["floor", *impls])
         if limits:
             out.append("What limited those runs (measured CPU): " + limits + ".")
@@ -159,8 +173,9 @@ def scaling_note(sc: Scaling, impls: list[str]) -> list[str]:
         curve = " → ".join(f"{_s(f.get('throughput_s'))} s" for _, f in sorted(by_w.items()))
         first, last = min(by_w), max(by_w)
         speed = _ratio(by_w[first].get("throughput_s"), by_w[last].get("throughput_s"))
-        text = (f"{who}, {'/'.join(str(w) for w in sorted(by_w))} workers: {curve}"
-                + (f" ({speed:.2f}× as fast at {last} as at {first})" if speed else ""))
+        text = f"{who}, {'/'.join(str(w) for w in sorted(by_w))} workers: {curve}" + (
+            f" ({speed:.2f}× as fast at {last} as at {first})" if speed else ""
+        )
         if who != "floor":
             ratios = ", ".join(f"{_s(r)}× at {w}" for w, r in sc.worker_ratios.get(who, {}).items())
             if ratios:
@@ -185,13 +200,19 @@ def split_numbers(sp: Mapping[str, Any], who: str = "operator") -> str:
     server = ((_num(sp.get("apiserver_cpu_s")) or 0.0) + (_num(sp.get("etcd_cpu_s")) or 0.0)) / wall
     busy, other = _num(sp.get("machine_busy")), _num(sp.get("other_cpu_s"))
     name = "floor client" if who == "floor" else f"{who} operator"
-    return (f"{name} {client:.2f} cores, kube-apiserver + etcd {server:.2f}"
-            + ("" if other is None else f", other processes {other / wall:.2f}")
-            + ("" if busy is None else f", machine {busy:.0%} busy"))
+    return (
+        f"{name} {client:.2f} cores, kube-apiserver + etcd {server:.2f}"
+        + ("" if other is None else f", other processes {other / wall:.2f}")
+        + ("" if busy is None else f", machine {busy:.0%} busy")
+    )
 
 
-def _limits(splits: Mapping[str, Mapping[int, Mapping[str, Any]]], keys: list[int],
-            who: list[str], unit: str = "") -> str:
+def _limits(
+    splits: Mapping[str, Mapping[int, Mapping[str, Any]]],
+    keys: list[int],
+    who: list[str],
+    unit: str = "",
+) -> str:
     parts = []
     for w in who:
         for k in keys:

@@ -52,9 +52,14 @@ from harness.report.model import (
 from harness.runs import write_text_atomic
 
 #: outcome -> (badge text, CSS class)
-_OUTCOME = {"passed": ("PASS", "pass"), "failed": ("FAIL", "fail"), "error": ("ERROR", "fail"),
-            "skipped": ("SKIP", "skip"), "xfailed": ("XFAIL", "skip"),
-            "missing": ("MISSING", "missing")}
+_OUTCOME = {
+    "passed": ("PASS", "pass"),
+    "failed": ("FAIL", "fail"),
+    "error": ("ERROR", "fail"),
+    "skipped": ("SKIP", "skip"),
+    "xfailed": ("XFAIL", "skip"),
+    "missing": ("MISSING", "missing"),
+}
 
 
 @functools.cache
@@ -67,9 +72,12 @@ def static_text(name: str) -> str:
 
 
 # --------------------------------------------------------------------------- page
-def render_html(report: Report, bench: Mapping[str, Any] | None = None,
-                mutants: Mapping[str, Any] | None = None,
-                ablation: Mapping[str, Any] | None = None) -> str:
+def render_html(
+    report: Report,
+    bench: Mapping[str, Any] | None = None,
+    mutants: Mapping[str, Any] | None = None,
+    ablation: Mapping[str, Any] | None = None,
+) -> str:
     """The whole page as a string. ``bench``: the dict of reports/bench.json (shape in
     ``model.bench_model``); ``mutants``: the dict of reports/mutants.json (shape in
     ``model.kill_matrix``); ``ablation``: reports/rbac-ablation.json (shape in
@@ -87,19 +95,28 @@ def render_html(report: Report, bench: Mapping[str, Any] | None = None,
         "</section>",
     ]
     if bench_data is not None:
-        body.append(bench_section(bench_data, scaling_model(bench or {}, bench_data.implementations)))
+        body.append(
+            bench_section(bench_data, scaling_model(bench or {}, bench_data.implementations))
+        )
     if matrix is not None:
         body.append(mutants_section(report, matrix))
     if rights is not None:
         body.append(ablation_section(report, rights))
     return Template(static_text("page.html")).substitute(
-        title=esc(impls), css=static_text("report.css"), body="\n".join(body),
-        script=static_text("report.js"))
+        title=esc(impls),
+        css=static_text("report.css"),
+        body="\n".join(body),
+        script=static_text("report.js"),
+    )
 
 
-def write_html(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
-               mutants: Mapping[str, Any] | None = None,
-               ablation: Mapping[str, Any] | None = None) -> Path:
+def write_html(
+    report: Report,
+    path: Path,
+    bench: Mapping[str, Any] | None = None,
+    mutants: Mapping[str, Any] | None = None,
+    ablation: Mapping[str, Any] | None = None,
+) -> Path:
     """Write ``render_html(...)`` to ``path`` atomically (folders created); return ``path``."""
     return write_text_atomic(Path(path), render_html(report, bench, mutants, ablation))
 
@@ -114,23 +131,30 @@ def _run_counts(report: Report) -> tuple[int, int]:
     return sum(1 for r in runs if r.outcome == "passed"), len(runs)
 
 
-def _header(report: Report, has_bench: bool, has_mutants: bool,
-            has_ablation: bool = False) -> str:
+def _header(report: Report, has_bench: bool, has_mutants: bool, has_ablation: bool = False) -> str:
     passed, total = _run_counts(report)
-    not_ok = sum(1 for c in report.checks for i in report.implementations
-                 if c.result(i).outcome not in ("passed", "skipped", "xfailed"))
+    not_ok = sum(
+        1
+        for c in report.checks
+        for i in report.implementations
+        if c.result(i).outcome not in ("passed", "skipped", "xfailed")
+    )
     if not report.checks:
         verdict = '<p class="verdict bad">No check results: the JUnit files hold no testcase.</p>'
     elif report.all_passed:
-        skipped = (f" or were skipped or failed as declared ({passed} passed)"
-                   if passed < total else "")
+        skipped = (
+            f" or were skipped or failed as declared ({passed} passed)" if passed < total else ""
+        )
         verdict = f'<p class="verdict ok">All {total} check runs passed{skipped}.</p>'
     else:
-        verdict = (f'<p class="verdict bad">{not_ok} of {total} check runs did not pass '
-                   f'({passed} passed).</p>')
+        verdict = (
+            f'<p class="verdict bad">{not_ok} of {total} check runs did not pass '
+            f"({passed} passed).</p>"
+        )
     names = " and ".join(
         f'<span class="impl" style="--c:{impl_colour(report.implementations, i)}">{esc(i)}</span>'
-        for i in report.implementations)
+        for i in report.implementations
+    )
     runs = []
     for i in report.implementations:
         run = report.runs.get(i)
@@ -139,10 +163,15 @@ def _header(report: Report, has_bench: bool, has_mutants: bool,
             runs.append(f"<li><b>{esc(i)}</b>{title}: no JUnit file (the run did not finish)</li>")
             continue
         where = f" on {esc(run.hostname)}" if run.hostname else ""
-        runs.append(f"<li><b>{esc(i)}</b>{title}: suite started {esc(_when(run.timestamp))}"
-                    f"{where}, {run.time_s:.1f} s</li>")
-    nav = ['<a href="#summary">Summary</a>', '<a href="#how-to-read">How to read</a>',
-           '<a href="#checks">Checks</a>']
+        runs.append(
+            f"<li><b>{esc(i)}</b>{title}: suite started {esc(_when(run.timestamp))}"
+            f"{where}, {run.time_s:.1f} s</li>"
+        )
+    nav = [
+        '<a href="#summary">Summary</a>',
+        '<a href="#how-to-read">How to read</a>',
+        '<a href="#checks">Checks</a>',
+    ]
     if has_bench:
         nav.append('<a href="#bench">Benchmarks</a>')
     if has_mutants:
@@ -159,7 +188,7 @@ def _header(report: Report, has_bench: bool, has_mutants: bool,
         "each implementation made during the check, from the API server's audit log.</p>\n"
         f"{verdict}\n"
         f'<ul class="runs">{"".join(runs)}</ul>\n'
-        f'<nav>{" · ".join(nav)}'
+        f"<nav>{' · '.join(nav)}"
         '<button type="button" id="toggle-all" class="noprint">expand all evidence</button></nav>\n'
         "</header>"
     )
@@ -180,14 +209,25 @@ def _when(stamp: str) -> str:
 def _writes_same(check: Check, impls: Sequence[str]) -> tuple[str, str]:
     """(text, css class) saying whether the implementations made the same successful writes
     in the same order; ("", "") when fewer than two have a write list."""
-    seqs = {i: [w for w, c in zip(check.result(i).write_sequence, _write_codes(check.result(i)),
-                                  strict=True) if c is None or 200 <= c < 300]
-            for i in impls if check.result(i).write_sequence}
+    seqs = {
+        i: [
+            w
+            for w, c in zip(
+                check.result(i).write_sequence, _write_codes(check.result(i)), strict=True
+            )
+            if c is None or 200 <= c < 300
+        ]
+        for i in impls
+        if check.result(i).write_sequence
+    }
     if len(seqs) < 2:
         return "", ""
     rows = align(seqs)
-    differ = sum(1 for row in rows if len({seqs[i][j] if j is not None else None
-                                           for i, j in row.items()}) > 1)
+    differ = sum(
+        1
+        for row in rows
+        if len({seqs[i][j] if j is not None else None for i, j in row.items()}) > 1
+    )
     n = len(next(iter(seqs.values())))
     if differ == 0:
         return f"same {n} write{'s' if n != 1 else ''}, same order", "same"
@@ -211,15 +251,20 @@ def _request_line(result: Result) -> str:
     text = f"{len(calls)} requests · {len(writes)} writes"
     if refused:
         codes = sorted({c.code for c in refused})
-        text += f' · <span class="refused">{len(refused)} refused ({", ".join(map(str, codes))})</span>'
+        text += (
+            f' · <span class="refused">{len(refused)} refused ({", ".join(map(str, codes))})</span>'
+        )
     return text
 
 
 def _summary(report: Report) -> str:
     impls = report.implementations
-    head = "".join(f'<th scope="col">{esc(i)}' + (f'<span class="title">{esc(report.title(i))}</span>'
-                                                   if report.title(i) != i else "") + "</th>"
-                   for i in impls)
+    head = "".join(
+        f'<th scope="col">{esc(i)}'
+        + (f'<span class="title">{esc(report.title(i))}</span>' if report.title(i) != i else "")
+        + "</th>"
+        for i in impls
+    )
     rows = []
     for check in report.checks:
         cells = []
@@ -234,21 +279,25 @@ def _summary(report: Report) -> str:
             key = _key_evidence(res)
             if key:
                 detail.append(f'<span class="key">{key}</span>')
-            cells.append(f'<td class="cell {_OUTCOME[res.outcome][1]}">{_badge(res.outcome)} '
-                         + " ".join(detail) + "</td>")
+            cells.append(
+                f'<td class="cell {_OUTCOME[res.outcome][1]}">{_badge(res.outcome)} '
+                + " ".join(detail)
+                + "</td>"
+            )
         same, cls = _writes_same(check, impls)
         why = esc(_first_sentence(check.why))
         rows.append(
             f'<tr><th scope="row"><a href="#{anchor(check.id)}"><code>{esc(check.id)}</code></a>'
             f'<span class="why">{why}</span></th>{"".join(cells)}'
-            f'<td class="writes {cls}">{esc(same)}</td></tr>')
+            f'<td class="writes {cls}">{esc(same)}</td></tr>'
+        )
     passed, total = _run_counts(report)
     return (
         '<section id="summary">\n<h2>Summary</h2>\n'
         '<table class="summary">\n<thead><tr><th scope="col">check</th>'
         f'{head}<th scope="col">API writes</th></tr></thead>\n<tbody>\n'
         + "\n".join(rows)
-        + f"\n</tbody>\n</table>\n<p class=\"muted\">{passed} of {total} check runs passed. "
+        + f'\n</tbody>\n</table>\n<p class="muted">{passed} of {total} check runs passed. '
         "“API writes” compares the successful writes each implementation made during the check, "
         "in order (from the audit log).</p>\n</section>"
     )
@@ -290,32 +339,43 @@ def _how_to_read(report: Report) -> str:
 
 def _legend() -> str:
     def swatch(cls: str) -> str:
-        return (f'<svg class="swatch" width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">'
-                f'<circle cx="7" cy="7" r="5.5" class="{cls}"/></svg>')
+        return (
+            f'<svg class="swatch" width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">'
+            f'<circle cx="7" cy="7" r="5.5" class="{cls}"/></svg>'
+        )
 
-    return (f'{swatch("dot write")} blue above the line: a write (create, update, patch, delete). '
-            f'{swatch("dot read")} grey below the line: a read (get, list, watch). '
-            f'{swatch("dot write failed")} red: the API server refused it (4xx/5xx, e.g. 409 '
-            "Conflict).")
+    return (
+        f"{swatch('dot write')} blue above the line: a write (create, update, patch, delete). "
+        f"{swatch('dot read')} grey below the line: a read (get, list, watch). "
+        f"{swatch('dot write failed')} red: the API server refused it (4xx/5xx, e.g. 409 "
+        "Conflict)."
+    )
 
 
 # --------------------------------------------------------------------------- one check
 def _check_section(report: Report, check: Check, matrix: KillMatrix | None) -> str:
     impls = report.implementations
-    badges = " ".join(f'<span class="pill">{esc(i)} {_badge(check.result(i).outcome)}</span>'
-                      for i in impls)
-    parts = [f'<section class="check" id="{anchor(check.id)}">',
-             f'<h2><code>{esc(check.id)}</code> <span class="pills">{badges}</span></h2>']
+    badges = " ".join(
+        f'<span class="pill">{esc(i)} {_badge(check.result(i).outcome)}</span>' for i in impls
+    )
+    parts = [
+        f'<section class="check" id="{anchor(check.id)}">',
+        f'<h2><code>{esc(check.id)}</code> <span class="pills">{badges}</span></h2>',
+    ]
     if check.why:
-        parts.append(f'<p class="why-full"><span class="label">What it proves</span> {esc(check.why)}</p>')
+        parts.append(
+            f'<p class="why-full"><span class="label">What it proves</span> {esc(check.why)}</p>'
+        )
     if check.teaches:
         parts.append(f'<p class="teaches"><span class="label">Why</span> {esc(check.teaches)}</p>')
     if matrix is not None:
         killed = matrix.kills(check.id)
         if killed:
             names = ", ".join(f"<code>{esc(m)}</code>" for m in killed)
-            parts.append(f'<p class="kills">Catches the mutant{"s" if len(killed) > 1 else ""} '
-                         f'{names} (see <a href="#mutants">Mutants</a>).</p>')
+            parts.append(
+                f'<p class="kills">Catches the mutant{"s" if len(killed) > 1 else ""} '
+                f'{names} (see <a href="#mutants">Mutants</a>).</p>'
+            )
     parts.append(f'<div class="results" style="--n:{max(1, len(impls))}">')
     parts += [_result_card(report, impl, check.result(impl)) for impl in impls]
     parts.append("</div>")
@@ -326,17 +386,23 @@ def _check_section(report: Report, check: Check, matrix: KillMatrix | None) -> s
 
 def _result_card(report: Report, impl: str, res: Result) -> str:
     colour = impl_colour(report.implementations, impl)
-    head = (f'<div class="card-head"><span class="impl" style="--c:{colour}">{esc(report.title(impl))}'
-            f"</span>{_badge(res.outcome)}")
+    head = (
+        f'<div class="card-head"><span class="impl" style="--c:{colour}">{esc(report.title(impl))}'
+        f"</span>{_badge(res.outcome)}"
+    )
     if res.outcome != "missing":
         head += f'<span class="time">{res.time_s:.2f} s</span>'
     parts = [f'<article class="card {_OUTCOME[res.outcome][1]}">', head + "</div>"]
     if res.outcome == "missing":
-        parts.append('<p class="muted">No result: this implementation\'s JUnit file has no such '
-                     "check (the run crashed, or the check was not selected).</p>")
+        parts.append(
+            '<p class="muted">No result: this implementation\'s JUnit file has no such '
+            "check (the run crashed, or the check was not selected).</p>"
+        )
     elif res.outcome == "xfailed":
-        parts.append(f'<p class="skip-reason">Expected failure, declared by the implementation: '
-                     f'{esc(res.message or "no reason given")}</p>')
+        parts.append(
+            f'<p class="skip-reason">Expected failure, declared by the implementation: '
+            f"{esc(res.message or 'no reason given')}</p>"
+        )
     elif res.outcome == "skipped":
         parts.append(f'<p class="skip-reason">Skipped: {esc(res.message or "no reason given")}</p>')
     elif res.message:
@@ -344,26 +410,36 @@ def _result_card(report: Report, impl: str, res: Result) -> str:
         shown = "\n".join(lines[:8]) + ("\n…" if len(lines) > 8 else "")
         parts.append(f'<pre class="failure">{esc(shown)}</pre>')
         if res.artifacts:
-            parts.append(f'<p class="artifacts">Operator logs, objects and audit events: '
-                         f"<code>{esc(res.artifacts)}</code></p>")
+            parts.append(
+                f'<p class="artifacts">Operator logs, objects and audit events: '
+                f"<code>{esc(res.artifacts)}</code></p>"
+            )
         if res.details:
             tail = res.details.splitlines()[-80:]
-            parts.append('<details class="ev"><summary>full pytest output</summary>'
-                         f'<pre class="trace">{esc(chr(10).join(tail))}</pre></details>')
+            parts.append(
+                '<details class="ev"><summary>full pytest output</summary>'
+                f'<pre class="trace">{esc(chr(10).join(tail))}</pre></details>'
+            )
     evidence = res.check_evidence
     if evidence:
-        rows = "".join(f'<tr><th scope="row">{esc(k)}</th><td>{_value_html(v)}</td></tr>'
-                       for k, v in evidence.items())
+        rows = "".join(
+            f'<tr><th scope="row">{esc(k)}</th><td>{_value_html(v)}</td></tr>'
+            for k, v in evidence.items()
+        )
         parts.append(f'<table class="evidence"><caption>evidence</caption>{rows}</table>')
     elif res.outcome in ("passed", "failed", "error"):
         parts.append('<p class="muted">The check recorded no evidence of its own.</p>')
     premises = res.premise_evidence
     if premises:
-        rows = "".join(f'<tr><th scope="row">{esc(k)}</th><td>{_value_html(v)}</td></tr>'
-                       for k, v in premises.items())
-        parts.append('<table class="evidence premise"><caption>premises: what the experiment '
-                     "established (the API server's part), not the operator's proof</caption>"
-                     f"{rows}</table>")
+        rows = "".join(
+            f'<tr><th scope="row">{esc(k)}</th><td>{_value_html(v)}</td></tr>'
+            for k, v in premises.items()
+        )
+        parts.append(
+            '<table class="evidence premise"><caption>premises: what the experiment '
+            "established (the API server's part), not the operator's proof</caption>"
+            f"{rows}</table>"
+        )
     parts.append("</article>")
     return "\n".join(parts)
 
@@ -386,15 +462,19 @@ def _value_html(value: str) -> str:
         text = value if isinstance(parsed, str) else json.dumps(parsed)
         if len(text) <= 240 and text.count("\n") <= 3:
             return f'<code class="v">{esc(text)}</code>'
-        return (f'<details class="ev"><summary><code>{esc(text[:60])}…</code></summary>'
-                f"<pre>{esc(text)}</pre></details>")
+        return (
+            f'<details class="ev"><summary><code>{esc(text[:60])}…</code></summary>'
+            f"<pre>{esc(text)}</pre></details>"
+        )
     compact = json.dumps(parsed, separators=(", ", ": "))
     if len(compact) <= 240:
         return f'<code class="v">{esc(compact)}</code>'
     pretty = json.dumps(parsed, indent=2)
     size = f"{len(parsed)} {'keys' if isinstance(parsed, dict) else 'items'}"
-    return (f'<details class="ev"><summary><code>{esc(compact[:48])}…</code> '
-            f'<span class="muted">({size})</span></summary><pre>{esc(pretty)}</pre></details>')
+    return (
+        f'<details class="ev"><summary><code>{esc(compact[:48])}…</code> '
+        f'<span class="muted">({size})</span></summary><pre>{esc(pretty)}</pre></details>'
+    )
 
 
 def _api_section(report: Report, check: Check) -> str:
@@ -403,18 +483,27 @@ def _api_section(report: Report, check: Check) -> str:
     if not any(lanes.values()):
         if all(check.result(i).outcome in ("skipped", "missing") for i in impls):
             return ""
-        return ('<div class="api"><h3>Requests to the API server</h3><p class="muted">No request '
-                "timeline was recorded for this check (the harness accounts requests only in the "
-                "namespaces of checks that use its audit log).</p></div>")
+        return (
+            '<div class="api"><h3>Requests to the API server</h3><p class="muted">No request '
+            "timeline was recorded for this check (the harness accounts requests only in the "
+            "namespaces of checks that use its audit log).</p></div>"
+        )
     stats = []
     for i in lanes:
         ev = check.result(i).evidence
-        ok, failed, c409 = ev.get("writes_ok", "?"), ev.get("writes_failed", "?"), ev.get("conflicts_409", "0")
+        ok, failed, c409 = (
+            ev.get("writes_ok", "?"),
+            ev.get("writes_failed", "?"),
+            ev.get("conflicts_409", "0"),
+        )
         extra = f", {esc(c409)} × 409 Conflict" if c409 not in ("0", "?") else ""
         stats.append(f"<b>{esc(i)}</b>: {esc(ok)} writes accepted, {esc(failed)} refused{extra}")
     truncated = [i for i, calls in lanes.items() if len(calls) >= 400]
-    note = (f'<p class="muted">Timeline of {", ".join(map(esc, truncated))} cut at 400 requests.</p>'
-            if truncated else "")
+    note = (
+        f'<p class="muted">Timeline of {", ".join(map(esc, truncated))} cut at 400 requests.</p>'
+        if truncated
+        else ""
+    )
     return (
         '<div class="api">\n<h3>Requests to the API server <span class="muted">(audit log)</span></h3>\n'
         f'<p class="stats">{"; ".join(stats)}.</p>\n'
@@ -450,21 +539,30 @@ def _write_order_table(report: Report, check: Check) -> str:
             cells.append(f'<td{cls}><span class="n">{j + 1}</span>{esc(seqs[i][j])}</td>')
         body.append(f'<tr class="{"diff" if diff else "same"}">{"".join(cells)}</tr>')
     head = "".join(f'<th scope="col">{esc(i)}</th>' for i in impls)
-    verdict = ("same writes in the same order" if not differ
-               else f'<span class="diff-note">{differ} row{"s" if differ != 1 else ""} differ</span>')
-    table = (f'<table class="aligned"><thead><tr>{head}</tr></thead>'
-             f'<tbody>{"".join(body)}</tbody></table>')
+    verdict = (
+        "same writes in the same order"
+        if not differ
+        else f'<span class="diff-note">{differ} row{"s" if differ != 1 else ""} differ</span>'
+    )
+    table = (
+        f'<table class="aligned"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
     if len(rows) > 40:
-        table = (f'<details class="ev"><summary>{len(rows)} rows</summary>{table}</details>')
-    return (f'<div class="writes-table"><h4>Writes in order, aligned <span class="muted">'
-            f"({verdict})</span></h4>{table}</div>")
+        table = f'<details class="ev"><summary>{len(rows)} rows</summary>{table}</details>'
+    return (
+        f'<div class="writes-table"><h4>Writes in order, aligned <span class="muted">'
+        f"({verdict})</span></h4>{table}</div>"
+    )
 
 
 def _request_counts_table(report: Report, check: Check) -> str:
     impls = [i for i in report.implementations if check.result(i).outcome != "missing"]
     counts = {i: check.result(i).request_counts for i in impls}
-    keys = sorted({k for c in counts.values() for k in c},
-                  key=lambda k: (k.split()[0] not in ("get", "list", "watch"), k))
+    keys = sorted(
+        {k for c in counts.values() for k in c},
+        key=lambda k: (k.split()[0] not in ("get", "list", "watch"), k),
+    )
     if not keys:
         return ""
     body = []
@@ -473,10 +571,14 @@ def _request_counts_table(report: Report, check: Check) -> str:
         cls = "diff" if len(set(values)) > 1 else "same"
         code = k.rsplit(" ", 1)[-1]
         kcls = ' class="refused"' if code.isdigit() and not 200 <= int(code) < 300 else ""
-        body.append(f'<tr class="{cls}"><th scope="row"{kcls}>{esc(k)}</th>'
-                    + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
+        body.append(
+            f'<tr class="{cls}"><th scope="row"{kcls}>{esc(k)}</th>'
+            + "".join(f"<td>{v}</td>" for v in values)
+            + "</tr>"
+        )
     head = "".join(f'<th scope="col">{esc(i)}</th>' for i in impls)
-    return ('<div class="counts-table"><h4>Requests by verb, resource and code</h4>'
-            f'<table class="counts"><thead><tr><th scope="col">request</th>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></div>')
-
+    return (
+        '<div class="counts-table"><h4>Requests by verb, resource and code</h4>'
+        f'<table class="counts"><thead><tr><th scope="col">request</th>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )

@@ -33,36 +33,59 @@ def bench_section(bench: Bench, scaling: Scaling | None = None) -> str:
     implementation with the ratios, the latency, throughput and memory plots, and with
     ``scaling`` the floor and worker scaling (``scaling_section``)."""
     impls = bench.implementations
-    machine = "".join(f"<div><dt>{esc(k)}</dt><dd>{esc(v)}</dd></div>"
-                      for k, v in bench.machine.items())
+    machine = "".join(
+        f"<div><dt>{esc(k)}</dt><dd>{esc(v)}</dd></div>" for k, v in bench.machine.items()
+    )
     head = "".join(f'<th scope="col">{esc(i)}</th>' for i in impls)
     head += "".join(f'<th scope="col">{esc(r)}</th>' for r in bench.ratio_names)
     rows = []
     for row in bench.rows:
-        cells = "".join(f'<td class="num">{esc(format_number(row.values.get(i), row.unit))}</td>'
-                        for i in impls)
+        cells = "".join(
+            f'<td class="num">{esc(format_number(row.values.get(i), row.unit))}</td>' for i in impls
+        )
         for r in bench.ratio_names:
             ratio = row.ratios.get(r)
-            cls = "" if ratio is None else (" worse" if ratio > 1.25 else " better" if ratio < 0.8 else "")
+            cls = (
+                ""
+                if ratio is None
+                else (" worse" if ratio > 1.25 else " better" if ratio < 0.8 else "")
+            )
             text = "–" if ratio is None else f"{format_number(ratio)}×"
             cells += f'<td class="num ratio{cls}">{esc(text)}</td>'
         ideal = f' <span class="muted">({esc(row.ideal)})</span>' if row.ideal else ""
         rows.append(f'<tr><th scope="row">{esc(row.label)}{ideal}</th>{cells}</tr>')
     if any(bench.latency_samples.values()):
-        about = ("the fraction of ModelServices converged (up) within a given time (right). "
-                 "Further left is faster")
+        about = (
+            "the fraction of ModelServices converged (up) within a given time (right). "
+            "Further left is faster"
+        )
     else:
         about = "the median (p50) and the 95th percentile (p95). Shorter is faster"
-    plots = [_figure("Convergence latency", latency_svg(bench),
-                     f"Time from creating a ModelService to its converged status: {about}; "
-                     "the gap between p50 and p95 is the tail.")]
+    plots = [
+        _figure(
+            "Convergence latency",
+            latency_svg(bench),
+            f"Time from creating a ModelService to its converged status: {about}; "
+            "the gap between p50 and p95 is the tail.",
+        )
+    ]
     if any(bench.throughput.values()):
-        plots.append(_figure("Throughput", throughput_svg(bench, scaling),
-                             "N ModelServices created at once, time until all converged. A "
-                             "straight line is linear scaling; a steeper one is a slower queue."))
+        plots.append(
+            _figure(
+                "Throughput",
+                throughput_svg(bench, scaling),
+                "N ModelServices created at once, time until all converged. A "
+                "straight line is linear scaling; a steeper one is a slower queue.",
+            )
+        )
     if bench.rss_mib:
-        plots.append(_figure("Memory", rss_svg(bench),
-                             "Peak resident set size of each operator process at N = 1000."))
+        plots.append(
+            _figure(
+                "Memory",
+                rss_svg(bench),
+                "Peak resident set size of each operator process at N = 1000.",
+            )
+        )
     return (
         '<section id="bench">\n<h2>Benchmarks</h2>\n'
         '<p class="lede">Both implementations, one run, the same control plane '
@@ -70,9 +93,10 @@ def bench_section(bench: Bench, scaling: Scaling | None = None) -> str:
         "every figure lower is better; a writes figure above its floor is wasted work.</p>\n"
         + (f'<dl class="machine">{machine}</dl>\n' if machine else "")
         + f'<table class="bench"><thead><tr><th scope="col">figure</th>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table>\n'
+        f"<tbody>{''.join(rows)}</tbody></table>\n"
         f'<div class="plots">{"".join(plots)}</div>\n'
-        + scaling_section(bench, scaling) + "</section>"
+        + scaling_section(bench, scaling)
+        + "</section>"
     )
 
 
@@ -90,45 +114,74 @@ def scaling_section(bench: Bench, sc: Scaling | None) -> str:
             fig = (sc.workers.get(who) or {}).get(w)
             if fig is None:
                 continue
-            cells = "".join(f'<td class="num">{esc(format_number(fig.get(k), unit))}</td>'
-                            for k, _, unit in WORKER_FIGURES)
+            cells = "".join(
+                f'<td class="num">{esc(format_number(fig.get(k), unit))}</td>'
+                for k, _, unit in WORKER_FIGURES
+            )
             r = 1.0 if who == "floor" else sc.worker_ratios.get(who, {}).get(w)
             split = (sc.splits_w.get(who) or {}).get(w) or {}
-            rows.append(f'<tr><th scope="row">{esc(who)} ×{w}</th>{cells}'
-                        f'<td class="num ratio">{esc("–" if r is None else format_number(r) + "×")}</td>'
-                        f'<td title="{esc(split.get("why", ""))}">{esc(split.get("limited_by", "–"))}</td></tr>')
-    table = (f'<table class="bench"><thead><tr><th scope="col">who × workers</th>{head}'
-             '<th scope="col">× floor</th><th scope="col">limited by</th></tr></thead>'
-             f'<tbody>{"".join(rows)}</tbody></table>\n') if rows else ""
+            rows.append(
+                f'<tr><th scope="row">{esc(who)} ×{w}</th>{cells}'
+                f'<td class="num ratio">{esc("–" if r is None else format_number(r) + "×")}</td>'
+                f'<td title="{esc(split.get("why", ""))}">{esc(split.get("limited_by", "–"))}</td></tr>'
+            )
+    table = (
+        (
+            f'<table class="bench"><thead><tr><th scope="col">who × workers</th>{head}'
+            '<th scope="col">× floor</th><th scope="col">limited by</th></tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>\n"
+        )
+        if rows
+        else ""
+    )
     plots = []
     for key, label, caption in (
-            ("throughput_s", "seconds until all converged",
-             "N ModelServices created at once with 1, 4, 16 workers; the floor dashed: the same "
-             "writes with no informer and no queue. Flat from one count to the next: more "
-             "workers bought nothing."),
-            ("cpu_s", "operator CPU seconds",
-             "CPU seconds of the operator process (the floor: its writer threads) from the first "
-             "create to the last converged."),
-            ("latency_p95_s", "seconds, p95",
-             "One change (spec.replicas of a probe ModelService) under that load: p95 of change "
-             "sent to converged.")):
+        (
+            "throughput_s",
+            "seconds until all converged",
+            "N ModelServices created at once with 1, 4, 16 workers; the floor dashed: the same "
+            "writes with no informer and no queue. Flat from one count to the next: more "
+            "workers bought nothing.",
+        ),
+        (
+            "cpu_s",
+            "operator CPU seconds",
+            "CPU seconds of the operator process (the floor: its writer threads) from the first "
+            "create to the last converged.",
+        ),
+        (
+            "latency_p95_s",
+            "seconds, p95",
+            "One change (spec.replicas of a probe ModelService) under that load: p95 of change "
+            "sent to converged.",
+        ),
+    ):
         svg = scaling_svg(bench, sc, key, label)
         if svg:
             plots.append(_figure(label[0].upper() + label[1:] + " by workers", svg, caption))
     svg = split_svg(sc)
     if svg:
-        plots.append(_figure("Where the time went", svg,
-                             "Cores each process kept busy on average during each scaling run "
-                             "(its CPU seconds over the run's wall seconds); the label is what "
-                             "limited the run by the bench's rule (settings.time_split)."))
-    return ('<h3 id="bench-scaling">The floor and worker scaling</h3>\n'
-            f'<div class="note">{note}</div>\n{table}'
-            f'<div class="plots">{"".join(plots)}</div>\n')
+        plots.append(
+            _figure(
+                "Where the time went",
+                svg,
+                "Cores each process kept busy on average during each scaling run "
+                "(its CPU seconds over the run's wall seconds); the label is what "
+                "limited the run by the bench's rule (settings.time_split).",
+            )
+        )
+    return (
+        '<h3 id="bench-scaling">The floor and worker scaling</h3>\n'
+        f'<div class="note">{note}</div>\n{table}'
+        f'<div class="plots">{"".join(plots)}</div>\n'
+    )
 
 
 def _figure(title: str, svg: str, caption: str) -> str:
-    return (f'<figure class="plot"><h3>{esc(title)}</h3>{svg}'
-            f"<figcaption>{esc(caption)}</figcaption></figure>")
+    return (
+        f'<figure class="plot"><h3>{esc(title)}</h3>{svg}'
+        f"<figcaption>{esc(caption)}</figcaption></figure>"
+    )
 
 
 # --------------------------------------------------------------------------- mutants
@@ -140,7 +193,9 @@ def mutants_section(report: Report, matrix: KillMatrix) -> str:
     head = "".join(
         f'<th scope="col" class="rot{" idle" if c in idle else ""}"><span>'
         + (f'<a href="#{anchor(c)}">{esc(c)}</a>' if c in present else esc(c))
-        + "</span></th>" for c in matrix.checks)
+        + "</span></th>"
+        for c in matrix.checks
+    )
     rows = []
     for m in matrix.mutants:
         cells = []
@@ -158,23 +213,34 @@ def mutants_section(report: Report, matrix: KillMatrix) -> str:
             outcome = '<td class="outcome survived">survived</td>'
         else:
             outcome = f'<td class="outcome killed">killed by {len(m.killed_by)}</td>'
-        rows.append(f'<tr class="{"survived" if m.survived else "killed"}"><th scope="row">'
-                    f'<code>{esc(m.name)}</code><span class="doc">{esc(m.doc)}</span></th>'
-                    f'{"".join(cells)}{outcome}</tr>')
+        rows.append(
+            f'<tr class="{"survived" if m.survived else "killed"}"><th scope="row">'
+            f'<code>{esc(m.name)}</code><span class="doc">{esc(m.doc)}</span></th>'
+            f"{''.join(cells)}{outcome}</tr>"
+        )
     survivors = [m.name for m in matrix.mutants if m.survived]
     killed = len(matrix.mutants) - len(survivors)
     summary = f"{killed} of {len(matrix.mutants)} mutants killed."
     survived = [m.name for m in matrix.mutants if m.survived and m.ran]
     not_run = [m.name for m in matrix.mutants if not m.ran]
     if survived:
-        summary += (" Survived: " + ", ".join(f"<code>{esc(s)}</code>" for s in survived)
-                    + ": no check caught what they break, a gap in the suite.")
+        summary += (
+            " Survived: "
+            + ", ".join(f"<code>{esc(s)}</code>" for s in survived)
+            + ": no check caught what they break, a gap in the suite."
+        )
     if not_run:
-        summary += (" Did not run (so nothing could catch them): "
-                    + ", ".join(f"<code>{esc(s)}</code>" for s in not_run) + ".")
+        summary += (
+            " Did not run (so nothing could catch them): "
+            + ", ".join(f"<code>{esc(s)}</code>" for s in not_run)
+            + "."
+        )
     if idle:
-        summary += (" Checks that caught no mutant: "
-                    + ", ".join(f"<code>{esc(c)}</code>" for c in matrix.idle_checks) + ".")
+        summary += (
+            " Checks that caught no mutant: "
+            + ", ".join(f"<code>{esc(c)}</code>" for c in matrix.idle_checks)
+            + "."
+        )
     bad = bool(survivors or idle)
     return (
         '<section id="mutants">\n<h2>Mutants: does the suite catch broken controllers?</h2>\n'
@@ -196,29 +262,39 @@ def ablation_section(report: Report, ablation: Ablation) -> str:
     present = {c.id for c in report.checks}
 
     def check_link(check: str) -> str:
-        return (f'<a href="#{anchor(check)}"><code>{esc(check)}</code></a>' if check in present
-                else f"<code>{esc(check)}</code>")
+        return (
+            f'<a href="#{anchor(check)}"><code>{esc(check)}</code></a>'
+            if check in present
+            else f"<code>{esc(check)}</code>"
+        )
 
     rows = []
     for r in ablation.rights:
         if r.needed_by:
-            shown = "<br>".join(f"{check_link(c)} <span class=\"n\">{esc(', '.join(i))}</span>"
-                                for c, i in r.needed_by.items())
+            shown = "<br>".join(
+                f'{check_link(c)} <span class="n">{esc(", ".join(i))}</span>'
+                for c, i in r.needed_by.items()
+            )
         elif r.status == "pending":
             shown = f"pending: {esc(r.pending)}"
         else:
             shown = f"<b>{esc(r.status)}</b>"
         refused = "<br>".join(f"<code>{esc(x)}</code>" for x in r.refusals)
         cls = "killed" if r.needed_by else "pending" if r.status == "pending" else "survived"
-        rows.append(f'<tr class="{cls}"><th scope="row"><code>{esc(r.unit)}</code></th>'
-                    f"<td>{shown}</td><td>{refused}</td></tr>")
+        rows.append(
+            f'<tr class="{cls}"><th scope="row"><code>{esc(r.unit)}</code></th>'
+            f"<td>{shown}</td><td>{refused}</td></tr>"
+        )
     needed = sum(1 for r in ablation.rights if r.status == "needed")
     pending = sum(1 for r in ablation.rights if r.status == "pending")
     summary = f"{needed} of {len(ablation.rights)} rights shown needed"
     summary += f", {pending} pending." if pending else "."
     if ablation.unneeded:
-        summary += (" Needed by nothing, to remove from role.yaml: "
-                    + ", ".join(f"<code>{esc(u)}</code>" for u in ablation.unneeded) + ".")
+        summary += (
+            " Needed by nothing, to remove from role.yaml: "
+            + ", ".join(f"<code>{esc(u)}</code>" for u in ablation.unneeded)
+            + "."
+        )
     for line in ablation.uncovered:
         summary += f" A need no rule covers: {esc(line)}."
     subset = " (CI subset)" if ablation.subset == "ci" else ""
@@ -233,6 +309,6 @@ def ablation_section(report: Report, ablation: Ablation) -> str:
         f'<p class="verdict {"ok" if ablation.ok else "bad"}">{summary}</p>\n'
         '<div class="scroll"><table class="matrix ablation"><thead><tr><th scope="col">right'
         '</th><th scope="col">checks that failed without it</th><th scope="col">refused '
-        f'(audit log)</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>\n'
+        f"(audit log)</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>\n"
         "</section>"
     )

@@ -83,8 +83,13 @@ def _stack(xs: Sequence[float], gap: float, max_rows: int) -> list[int]:
     return rows
 
 
-def timeline_svg(lanes: Mapping[str, Sequence[Call]], *, titles: Mapping[str, str] | None = None,
-                 title: str = "", width: int = TL_WIDTH) -> str:
+def timeline_svg(
+    lanes: Mapping[str, Sequence[Call]],
+    *,
+    titles: Mapping[str, str] | None = None,
+    title: str = "",
+    width: int = TL_WIDTH,
+) -> str:
     """A swimlane diagram of API requests: one lane per implementation (``lanes``: impl ->
     its Calls), time running right on one shared axis (seconds since each lane's first
     request). Each request is one ``<g class="mark ...">`` (classes ``write``/``read`` and
@@ -127,49 +132,64 @@ def timeline_svg(lanes: Mapping[str, Sequence[Call]], *, titles: Mapping[str, st
 
         colour = IMPL_COLOURS[li % len(IMPL_COLOURS)]
         refused = sum(1 for c in calls if c.failed)
-        out = [f'<g class="lane" data-impl="{esc(impl)}">',
-               f'<rect class="lane-bg{" alt" if li % 2 else ""}" x="0" y="{top:.1f}" '
-               f'width="{width}" height="{bottom - top:.1f}"/>',
-               f'<line class="lane-line" x1="{TL_LEFT}" y1="{base:.1f}" x2="{right}" y2="{base:.1f}"/>',
-               f'<rect x="8" y="{base - 24:.1f}" width="4" height="44" fill="{colour}"/>',
-               f'<text class="lane-title" x="18" y="{base - 10:.1f}">{esc(titles.get(impl, impl))}</text>',
-               f'<text class="lane-sub" x="18" y="{base + 5:.1f}">{len(calls)} requests</text>',
-               f'<text class="lane-sub" x="18" y="{base + 17:.1f}">{len(writes)} writes'
-               + (f'<tspan class="refused">, {refused} refused</tspan>' if refused else "")
-               + "</text>"]
+        out = [
+            f'<g class="lane" data-impl="{esc(impl)}">',
+            f'<rect class="lane-bg{" alt" if li % 2 else ""}" x="0" y="{top:.1f}" '
+            f'width="{width}" height="{bottom - top:.1f}"/>',
+            f'<line class="lane-line" x1="{TL_LEFT}" y1="{base:.1f}" x2="{right}" y2="{base:.1f}"/>',
+            f'<rect x="8" y="{base - 24:.1f}" width="4" height="44" fill="{colour}"/>',
+            f'<text class="lane-title" x="18" y="{base - 10:.1f}">{esc(titles.get(impl, impl))}</text>',
+            f'<text class="lane-sub" x="18" y="{base + 5:.1f}">{len(calls)} requests</text>',
+            f'<text class="lane-sub" x="18" y="{base + 17:.1f}">{len(writes)} writes'
+            + (f'<tspan class="refused">, {refused} refused</tspan>' if refused else "")
+            + "</text>",
+        ]
         if not calls:
-            out.append(f'<text class="lane-sub" x="{TL_LEFT + 8}" y="{base - 6:.1f}">'
-                       "no requests recorded</text>")
+            out.append(
+                f'<text class="lane-sub" x="{TL_LEFT + 8}" y="{base - 6:.1f}">'
+                "no requests recorded</text>"
+            )
         # reads: small dots below the line
         for c, x, row in zip(reads, r_x, r_rows, strict=True):
             cy = base + 7 + row * TL_READ_ROW
             failed = " failed" if c.failed else ""
-            out.append(f'<g class="mark read{failed}" data-impl="{esc(impl)}" data-code="{c.code}">'
-                       f"<title>{esc(c.label())} at {c.t:.3f} s</title>"
-                       f'<circle class="dot read{failed}" cx="{x:.1f}" cy="{cy:.1f}" r="{TL_READ}"/></g>')
+            out.append(
+                f'<g class="mark read{failed}" data-impl="{esc(impl)}" data-code="{c.code}">'
+                f"<title>{esc(c.label())} at {c.t:.3f} s</title>"
+                f'<circle class="dot read{failed}" cx="{x:.1f}" cy="{cy:.1f}" r="{TL_READ}"/></g>'
+            )
         # leader lines first, so that marks and labels are drawn over them
         for x, row, place in zip(w_x, w_rows, labels, strict=True):
             if place and place[0] == "band":
-                out.append(f'<line class="leader" x1="{x:.1f}" y1="{mark_y(row) - TL_R:.1f}" '
-                           f'x2="{x:.1f}" y2="{band_y(place[1]) + 2:.1f}"/>')
+                out.append(
+                    f'<line class="leader" x1="{x:.1f}" y1="{mark_y(row) - TL_R:.1f}" '
+                    f'x2="{x:.1f}" y2="{band_y(place[1]) + 2:.1f}"/>'
+                )
         # writes: numbered circles above the line, on stems
         for n, (c, x, row) in enumerate(zip(writes, w_x, w_rows, strict=True), start=1):
             cy = mark_y(row)
             failed = " failed" if c.failed else ""
-            number = (f'<text class="num" x="{x:.1f}" y="{cy + 3.2:.1f}">{n}</text>'
-                      if len(writes) < 100 else "")
-            out.append(f'<g class="mark write{failed}" data-impl="{esc(impl)}" data-code="{c.code}">'
-                       f"<title>#{n} {esc(c.label())} at {c.t:.3f} s</title>"
-                       f'<line class="stem" x1="{x:.1f}" y1="{base:.1f}" x2="{x:.1f}" y2="{cy + TL_R:.1f}"/>'
-                       f'<circle class="dot write{failed}" cx="{x:.1f}" cy="{cy:.1f}" r="{TL_R}"/>'
-                       f"{number}</g>")
+            number = (
+                f'<text class="num" x="{x:.1f}" y="{cy + 3.2:.1f}">{n}</text>'
+                if len(writes) < 100
+                else ""
+            )
+            out.append(
+                f'<g class="mark write{failed}" data-impl="{esc(impl)}" data-code="{c.code}">'
+                f"<title>#{n} {esc(c.label())} at {c.t:.3f} s</title>"
+                f'<line class="stem" x1="{x:.1f}" y1="{base:.1f}" x2="{x:.1f}" y2="{cy + TL_R:.1f}"/>'
+                f'<circle class="dot write{failed}" cx="{x:.1f}" cy="{cy:.1f}" r="{TL_R}"/>'
+                f"{number}</g>"
+            )
         for c, row, place in zip(writes, w_rows, labels, strict=True):
             if place is None:
                 continue
             kind, label_row, anchor_, tx = place
             ty = (mark_y(row) + 3.5) if kind == "row" else band_y(label_row)
-            out.append(f'<text class="wlabel{" failed" if c.failed else ""}" x="{tx:.1f}" '
-                       f'y="{ty:.1f}" text-anchor="{anchor_}">{esc(c.label())}</text>')
+            out.append(
+                f'<text class="wlabel{" failed" if c.failed else ""}" x="{tx:.1f}" '
+                f'y="{ty:.1f}" text-anchor="{anchor_}">{esc(c.label())}</text>'
+            )
         out.append("</g>")
         blocks.append("\n".join(out))
         y = bottom + 4
@@ -179,19 +199,31 @@ def timeline_svg(lanes: Mapping[str, Sequence[Call]], *, titles: Mapping[str, st
     for t in ticks:
         x = x_of(t)
         grid.append(f'<line class="grid" x1="{x:.1f}" y1="8" x2="{x:.1f}" y2="{axis_y:.1f}"/>')
-        grid.append(f'<text class="tick" x="{x:.1f}" y="{axis_y + 14:.1f}" text-anchor="middle">'
-                    f"{_fmt_time(t, axis_max)}</text>")
-    axis = (f'<line class="axis" x1="{TL_LEFT}" y1="{axis_y:.1f}" x2="{right}" y2="{axis_y:.1f}"/>'
-            f'<text class="axis-title" x="{TL_LEFT}" y="{axis_y + 30:.1f}">time since the '
-            "implementation's first request in this check</text>")
+        grid.append(
+            f'<text class="tick" x="{x:.1f}" y="{axis_y + 14:.1f}" text-anchor="middle">'
+            f"{_fmt_time(t, axis_max)}</text>"
+        )
+    axis = (
+        f'<line class="axis" x1="{TL_LEFT}" y1="{axis_y:.1f}" x2="{right}" y2="{axis_y:.1f}"/>'
+        f'<text class="axis-title" x="{TL_LEFT}" y="{axis_y + 30:.1f}">time since the '
+        "implementation's first request in this check</text>"
+    )
     height = axis_y + 38
-    desc = "; ".join(f"{impl}: {len(calls)} requests, {sum(c.is_write for c in calls)} writes"
-                     for impl, calls in lanes.items())
+    desc = "; ".join(
+        f"{impl}: {len(calls)} requests, {sum(c.is_write for c in calls)} writes"
+        for impl, calls in lanes.items()
+    )
     label = f"API requests per implementation{': ' + title if title else ''}"
-    return (f'<svg class="swimlane" xmlns="http://www.w3.org/2000/svg" '
-            f'viewBox="0 0 {width} {height:.0f}" width="100%" role="img" aria-label="{esc(label)}">'
-            f"<title>API requests during {esc(title or 'the check')}</title><desc>{esc(desc)}</desc>"
-            + "".join(grid) + "\n" + "\n".join(blocks) + axis + "</svg>")
+    return (
+        f'<svg class="swimlane" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {width} {height:.0f}" width="100%" role="img" aria-label="{esc(label)}">'
+        f"<title>API requests during {esc(title or 'the check')}</title><desc>{esc(desc)}</desc>"
+        + "".join(grid)
+        + "\n"
+        + "\n".join(blocks)
+        + axis
+        + "</svg>"
+    )
 
 
 #: Where a write's label goes: ("row", mark row, text-anchor, x) beside its mark, or
@@ -199,8 +231,9 @@ def timeline_svg(lanes: Mapping[str, Sequence[Call]], *, titles: Mapping[str, st
 LabelPlace = tuple[str, int, str, float] | None
 
 
-def _place_labels(writes: Sequence[Call], xs: Sequence[float], rows: Sequence[int],
-                  left: float, right: float) -> list[LabelPlace]:
+def _place_labels(
+    writes: Sequence[Call], xs: Sequence[float], rows: Sequence[int], left: float, right: float
+) -> list[LabelPlace]:
     """Place each write's label (in x order) where it overlaps no mark and no other label:
     first beside its mark in the mark's row (right, else left), then, for a lane of at most
     ``TL_BAND_WRITES`` writes or a refused write, on the first of ``TL_MAX_BAND_ROWS`` rows
@@ -211,20 +244,30 @@ def _place_labels(writes: Sequence[Call], xs: Sequence[float], rows: Sequence[in
         taken.setdefault(("row", row), []).append((x - TL_R - 1, x + TL_R + 1))
 
     def free(key: tuple[str, int], lo: float, hi: float, own: tuple[float, float] | None) -> bool:
-        return lo >= left and hi <= right and all(
-            b <= lo or hi <= a for a, b in taken.get(key, []) if (a, b) != own)
+        return (
+            lo >= left
+            and hi <= right
+            and all(b <= lo or hi <= a for a, b in taken.get(key, []) if (a, b) != own)
+        )
 
     places: list[LabelPlace] = []
     for call, x, row in zip(writes, xs, rows, strict=True):
         w = len(call.label()) * TL_CHAR
         own = (x - TL_R - 1, x + TL_R + 1)
         found: LabelPlace = None
-        options = [("row", row, "start", x + TL_R + 3, x + TL_R + 3 + w),
-                   ("row", row, "end", x - TL_R - 3, x - TL_R - 3 - w)]
+        options = [
+            ("row", row, "start", x + TL_R + 3, x + TL_R + 3 + w),
+            ("row", row, "end", x - TL_R - 3, x - TL_R - 3 - w),
+        ]
         if len(writes) <= TL_BAND_WRITES or call.failed:
-            options += [opt for b in range(TL_MAX_BAND_ROWS)
-                        for opt in (("band", b, "start", x - 1, x - 1 + w),
-                                    ("band", b, "end", x + 1, x + 1 - w))]
+            options += [
+                opt
+                for b in range(TL_MAX_BAND_ROWS)
+                for opt in (
+                    ("band", b, "start", x - 1, x - 1 + w),
+                    ("band", b, "end", x + 1, x + 1 - w),
+                )
+            ]
         for kind, r, anchor_, tx, other in options:
             lo, hi = min(tx, other) - 3, max(tx, other) + 3
             if free((kind, r), lo, hi, own if kind == "row" else None):
@@ -240,8 +283,9 @@ _PW, _PH = 520, 300  # plot size (SVG units)
 _PL, _PR, _PT, _PB = 58, 18, 16, 46  # margins
 
 
-def _frame(x_max: float, y_max: float, x_label: str, y_label: str,
-           x_fmt: Any = None, y_fmt: Any = None) -> tuple[list[str], Any, Any]:
+def _frame(
+    x_max: float, y_max: float, x_label: str, y_label: str, x_fmt: Any = None, y_fmt: Any = None
+) -> tuple[list[str], Any, Any]:
     """Axes, ticks and grid of a plot; returns (svg parts, x scale, y scale)."""
     xt, yt = nice_ticks(x_max, 5), nice_ticks(y_max, 5)
     xm, ym = xt[-1] or 1.0, yt[-1] or 1.0
@@ -256,24 +300,33 @@ def _frame(x_max: float, y_max: float, x_label: str, y_label: str,
     fy = y_fmt or (lambda v: f"{v:g}")
     parts = []
     for v in yt:
-        parts.append(f'<line class="grid" x1="{_PL}" y1="{sy(v):.1f}" x2="{_PW - _PR}" y2="{sy(v):.1f}"/>'
-                     f'<text class="tick" x="{_PL - 6}" y="{sy(v) + 4:.1f}" text-anchor="end">{esc(fy(v))}</text>')
+        parts.append(
+            f'<line class="grid" x1="{_PL}" y1="{sy(v):.1f}" x2="{_PW - _PR}" y2="{sy(v):.1f}"/>'
+            f'<text class="tick" x="{_PL - 6}" y="{sy(v) + 4:.1f}" text-anchor="end">{esc(fy(v))}</text>'
+        )
     for v in xt:
-        parts.append(f'<text class="tick" x="{sx(v):.1f}" y="{_PH - _PB + 16:.1f}" '
-                     f'text-anchor="middle">{esc(fx(v))}</text>')
-    parts.append(f'<line class="axis" x1="{_PL}" y1="{_PH - _PB}" x2="{_PW - _PR}" y2="{_PH - _PB}"/>'
-                 f'<line class="axis" x1="{_PL}" y1="{_PT}" x2="{_PL}" y2="{_PH - _PB}"/>'
-                 f'<text class="axis-title" x="{(_PL + _PW - _PR) / 2:.1f}" y="{_PH - 8}" '
-                 f'text-anchor="middle">{esc(x_label)}</text>'
-                 f'<text class="axis-title" transform="translate(14 {(_PT + _PH - _PB) / 2:.1f}) rotate(-90)" '
-                 f'text-anchor="middle">{esc(y_label)}</text>')
+        parts.append(
+            f'<text class="tick" x="{sx(v):.1f}" y="{_PH - _PB + 16:.1f}" '
+            f'text-anchor="middle">{esc(fx(v))}</text>'
+        )
+    parts.append(
+        f'<line class="axis" x1="{_PL}" y1="{_PH - _PB}" x2="{_PW - _PR}" y2="{_PH - _PB}"/>'
+        f'<line class="axis" x1="{_PL}" y1="{_PT}" x2="{_PL}" y2="{_PH - _PB}"/>'
+        f'<text class="axis-title" x="{(_PL + _PW - _PR) / 2:.1f}" y="{_PH - 8}" '
+        f'text-anchor="middle">{esc(x_label)}</text>'
+        f'<text class="axis-title" transform="translate(14 {(_PT + _PH - _PB) / 2:.1f}) rotate(-90)" '
+        f'text-anchor="middle">{esc(y_label)}</text>'
+    )
     return parts, sx, sy
 
 
 def _svg(parts: Sequence[str], label: str, height: int = _PH) -> str:
-    return (f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_PW} {height}" '
-            f'width="100%" role="img" aria-label="{esc(label)}"><title>{esc(label)}</title>'
-            + "".join(parts) + "</svg>")
+    return (
+        f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_PW} {height}" '
+        f'width="100%" role="img" aria-label="{esc(label)}"><title>{esc(label)}</title>'
+        + "".join(parts)
+        + "</svg>"
+    )
 
 
 def _key(impls: Sequence[str], x: float = _PL + 12, y: float = _PT + 8) -> list[str]:
@@ -281,8 +334,10 @@ def _key(impls: Sequence[str], x: float = _PL + 12, y: float = _PT + 8) -> list[
     for k, impl in enumerate(impls):
         colour = IMPL_COLOURS[k % len(IMPL_COLOURS)]
         yy = y + k * 16
-        out.append(f'<rect x="{x:.1f}" y="{yy:.1f}" width="12" height="4" fill="{colour}"/>'
-                   f'<text class="key" x="{x + 18:.1f}" y="{yy + 6:.1f}">{esc(impl)}</text>')
+        out.append(
+            f'<rect x="{x:.1f}" y="{yy:.1f}" width="12" height="4" fill="{colour}"/>'
+            f'<text class="key" x="{x + 18:.1f}" y="{yy + 6:.1f}">{esc(impl)}</text>'
+        )
     return out
 
 
@@ -292,8 +347,13 @@ def latency_svg(bench: Bench) -> str:
     impls = bench.implementations
     if any(bench.latency_samples.values()):
         x_max = max(max(s) for s in bench.latency_samples.values() if s)
-        parts, sx, sy = _frame(x_max, 1.0, "seconds to converged", "fraction converged",
-                               y_fmt=lambda v: f"{v * 100:.0f}%")
+        parts, sx, sy = _frame(
+            x_max,
+            1.0,
+            "seconds to converged",
+            "fraction converged",
+            y_fmt=lambda v: f"{v * 100:.0f}%",
+        )
         for k, impl in enumerate(impls):
             samples = bench.latency_samples.get(impl) or []
             if not samples:
@@ -303,34 +363,55 @@ def latency_svg(bench: Bench) -> str:
             d = f"M{sx(0):.1f},{sy(0):.1f}"
             for j, v in enumerate(samples):
                 d += f" H{sx(v):.1f} V{sy((j + 1) / n):.1f}"
-            parts.append(f'<path class="series" data-impl="{esc(impl)}" d="{d}" stroke="{colour}"/>')
-            for q, value in zip(("p50", "p95"), bench.latency_pct.get(impl, (None, None)), strict=True):
+            parts.append(
+                f'<path class="series" data-impl="{esc(impl)}" d="{d}" stroke="{colour}"/>'
+            )
+            for q, value in zip(
+                ("p50", "p95"), bench.latency_pct.get(impl, (None, None)), strict=True
+            ):
                 if value is None:
                     continue
                 frac = 0.5 if q == "p50" else 0.95
-                parts.append(f'<circle cx="{sx(value):.1f}" cy="{sy(frac):.1f}" r="3.5" fill="{colour}"/>'
-                             f'<text class="point" x="{sx(value) + 6:.1f}" y="{sy(frac) + 12 + 12 * k:.1f}" '
-                             f'fill="{colour}">{q} {format_number(value, "s")}</text>')
+                parts.append(
+                    f'<circle cx="{sx(value):.1f}" cy="{sy(frac):.1f}" r="3.5" fill="{colour}"/>'
+                    f'<text class="point" x="{sx(value) + 6:.1f}" y="{sy(frac) + 12 + 12 * k:.1f}" '
+                    f'fill="{colour}">{q} {format_number(value, "s")}</text>'
+                )
         parts += _key(impls, x=_PW - _PR - 110, y=_PT + 130)
         return _svg(parts, "convergence latency distribution per implementation")
     # no samples: p50 and p95 as bars
-    bars = [(f"{impl} {q}", value, IMPL_COLOURS[k % len(IMPL_COLOURS)], q == "p50", impl)
-            for k, impl in enumerate(impls)
-            for q, value in zip(("p50", "p95"), bench.latency_pct.get(impl, (None, None)), strict=True)
-            if value is not None]
-    return _hbars(bars, "s", "seconds to converged", "convergence latency p50 and p95 per implementation")
+    bars = [
+        (f"{impl} {q}", value, IMPL_COLOURS[k % len(IMPL_COLOURS)], q == "p50", impl)
+        for k, impl in enumerate(impls)
+        for q, value in zip(("p50", "p95"), bench.latency_pct.get(impl, (None, None)), strict=True)
+        if value is not None
+    ]
+    return _hbars(
+        bars, "s", "seconds to converged", "convergence latency p50 and p95 per implementation"
+    )
 
 
-def _line(parts: list[str], who: str, series: Sequence[tuple[float, float]], colour: str,
-          sx: Any, sy: Any, dashed: bool) -> None:
+def _line(
+    parts: list[str],
+    who: str,
+    series: Sequence[tuple[float, float]],
+    colour: str,
+    sx: Any,
+    sy: Any,
+    dashed: bool,
+) -> None:
     """One series as a line with its points labelled (dashed: the floor)."""
-    d = " ".join(f"{'M' if j == 0 else 'L'}{sx(x):.1f},{sy(y):.1f}" for j, (x, y) in enumerate(series))
+    d = " ".join(
+        f"{'M' if j == 0 else 'L'}{sx(x):.1f},{sy(y):.1f}" for j, (x, y) in enumerate(series)
+    )
     dash = ' stroke-dasharray="6 4"' if dashed else ""
     parts.append(f'<path class="series" data-impl="{esc(who)}" d="{d}" stroke="{colour}"{dash}/>')
     for x, y in series:
-        parts.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3.5" fill="{colour}"/>'
-                     f'<text class="point" x="{sx(x) - 6:.1f}" y="{sy(y) - 7:.1f}" '
-                     f'text-anchor="end" fill="{colour}">{format_number(y)}</text>')
+        parts.append(
+            f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3.5" fill="{colour}"/>'
+            f'<text class="point" x="{sx(x) - 6:.1f}" y="{sy(y) - 7:.1f}" '
+            f'text-anchor="end" fill="{colour}">{format_number(y)}</text>'
+        )
 
 
 def throughput_svg(bench: Bench, scaling: Scaling | None = None) -> str:
@@ -339,19 +420,27 @@ def throughput_svg(bench: Bench, scaling: Scaling | None = None) -> str:
     impls = bench.implementations
     floor = scaling.floor if scaling else []
     points = [p for series in bench.throughput.values() for p in series] + list(floor)
-    parts, sx, sy = _frame(max(n for n, _ in points), max(s for _, s in points) * 1.08,
-                           "N ModelServices created at once", "seconds until all converged")
+    parts, sx, sy = _frame(
+        max(n for n, _ in points),
+        max(s for _, s in points) * 1.08,
+        "N ModelServices created at once",
+        "seconds until all converged",
+    )
     for k, impl in enumerate(impls):
         series = bench.throughput.get(impl) or []
         if not series:
             continue
         colour = IMPL_COLOURS[k % len(IMPL_COLOURS)]
-        d = " ".join(f"{'M' if j == 0 else 'L'}{sx(n):.1f},{sy(s):.1f}" for j, (n, s) in enumerate(series))
+        d = " ".join(
+            f"{'M' if j == 0 else 'L'}{sx(n):.1f},{sy(s):.1f}" for j, (n, s) in enumerate(series)
+        )
         parts.append(f'<path class="series" data-impl="{esc(impl)}" d="{d}" stroke="{colour}"/>')
         for n, s in series:
-            parts.append(f'<circle cx="{sx(n):.1f}" cy="{sy(s):.1f}" r="3.5" fill="{colour}"/>'
-                         f'<text class="point" x="{sx(n) - 6:.1f}" y="{sy(s) - 7:.1f}" '
-                         f'text-anchor="end" fill="{colour}">{format_number(s, "s")}</text>')
+            parts.append(
+                f'<circle cx="{sx(n):.1f}" cy="{sy(s):.1f}" r="3.5" fill="{colour}"/>'
+                f'<text class="point" x="{sx(n) - 6:.1f}" y="{sy(s) - 7:.1f}" '
+                f'text-anchor="end" fill="{colour}">{format_number(s, "s")}</text>'
+            )
     if floor:
         _line(parts, "floor", floor, FLOOR_COLOUR, sx, sy, dashed=True)
         parts += _key(["floor"], y=_PT + 8 + 16 * len(impls))
@@ -365,7 +454,11 @@ FLOOR_COLOUR = "#555555"
 
 
 def _who_colour(impls: Sequence[str], who: str) -> str:
-    return FLOOR_COLOUR if who not in impls else IMPL_COLOURS[list(impls).index(who) % len(IMPL_COLOURS)]
+    return (
+        FLOOR_COLOUR
+        if who not in impls
+        else IMPL_COLOURS[list(impls).index(who) % len(IMPL_COLOURS)]
+    )
 
 
 def scaling_svg(bench: Bench, sc: Scaling, key: str, y_label: str) -> str:
@@ -373,48 +466,71 @@ def scaling_svg(bench: Bench, sc: Scaling, key: str, y_label: str) -> str:
     spaced, one line per implementation and the floor dashed."""
     counts = sc.worker_counts
     pos = {w: k for k, w in enumerate(counts)}
-    series = {who: [(float(pos[w]), v) for w, f in sorted(by_w.items())
-                    if (v := f.get(key)) is not None]
-              for who, by_w in sc.workers.items()}
+    series = {
+        who: [(float(pos[w]), v) for w, f in sorted(by_w.items()) if (v := f.get(key)) is not None]
+        for who, by_w in sc.workers.items()
+    }
     values = [y for pts in series.values() for _, y in pts]
     if not values:
         return ""
-    parts, sx, sy = _frame(max(1.0, len(counts) - 1.0), max(values) * 1.1,
-                           "workers (MAX_CONCURRENT_RECONCILES)", y_label,
-                           x_fmt=lambda v: str(counts[int(v)]) if float(v).is_integer()
-                           and 0 <= int(v) < len(counts) else "")
+    parts, sx, sy = _frame(
+        max(1.0, len(counts) - 1.0),
+        max(values) * 1.1,
+        "workers (MAX_CONCURRENT_RECONCILES)",
+        y_label,
+        x_fmt=lambda v: (
+            str(counts[int(v)]) if float(v).is_integer() and 0 <= int(v) < len(counts) else ""
+        ),
+    )
     shown = []
     for who in sc.who:
         if series.get(who):
-            _line(parts, who, series[who], _who_colour(bench.implementations, who), sx, sy,
-                  dashed=who == "floor")
+            _line(
+                parts,
+                who,
+                series[who],
+                _who_colour(bench.implementations, who),
+                sx,
+                sy,
+                dashed=who == "floor",
+            )
             shown.append(who)
     for k, who in enumerate(shown):
         colour = _who_colour(bench.implementations, who)
         yy = _PT + 8 + k * 16
-        parts.append(f'<rect x="{_PW - _PR - 90:.1f}" y="{yy:.1f}" width="12" height="4" '
-                     f'fill="{colour}"/><text class="key" x="{_PW - _PR - 72:.1f}" '
-                     f'y="{yy + 6:.1f}">{esc(who)}</text>')
+        parts.append(
+            f'<rect x="{_PW - _PR - 90:.1f}" y="{yy:.1f}" width="12" height="4" '
+            f'fill="{colour}"/><text class="key" x="{_PW - _PR - 72:.1f}" '
+            f'y="{yy + 6:.1f}">{esc(who)}</text>'
+        )
     return _svg(parts, f"{y_label} per worker count")
 
 
 #: The parts of a run's CPU split, their labels and colours, in stacking order.
-SPLIT_PARTS = (("client_cpu_s", "operator / floor client", "#0072b2"),
-               ("apiserver_cpu_s", "kube-apiserver", "#d55e00"),
-               ("etcd_cpu_s", "etcd", "#e69f00"),
-               ("harness_cpu_s", "bench (creates, watch)", "#009e73"),
-               ("other_cpu_s", "other processes", "#bbbbbb"))
+SPLIT_PARTS = (
+    ("client_cpu_s", "operator / floor client", "#0072b2"),
+    ("apiserver_cpu_s", "kube-apiserver", "#d55e00"),
+    ("etcd_cpu_s", "etcd", "#e69f00"),
+    ("harness_cpu_s", "bench (creates, watch)", "#009e73"),
+    ("other_cpu_s", "other processes", "#bbbbbb"),
+)
 
 
 def split_svg(sc: Scaling) -> str:
     """Where the time of each scaling run went: per run (who, W) stacked bars of the cores
     each process kept busy on average (CPU seconds / wall seconds), with what limited it."""
-    rows = [(f"{who} ×{w}", sp) for who in sc.who for w, sp in sorted((sc.splits_w.get(who) or {}).items())
-            if sp.get("wall_s")]
+    rows = [
+        (f"{who} ×{w}", sp)
+        for who in sc.who
+        for w, sp in sorted((sc.splits_w.get(who) or {}).items())
+        if sp.get("wall_s")
+    ]
     if not rows:
         return ""
-    totals = [sum(float(sp.get(k) or 0.0) for k, _, _ in SPLIT_PARTS) / float(sp["wall_s"])
-              for _, sp in rows]
+    totals = [
+        sum(float(sp.get(k) or 0.0) for k, _, _ in SPLIT_PARTS) / float(sp["wall_s"])
+        for _, sp in rows
+    ]
     ticks = nice_ticks(max([*totals, 1.0]), 4)
     left, right = 110, 150
     scale = (_PW - right - left) / (ticks[-1] or 1.0)
@@ -422,42 +538,58 @@ def split_svg(sc: Scaling) -> str:
     parts = []
     for t in ticks:
         x = left + t * scale
-        parts.append(f'<line class="grid" x1="{x:.1f}" y1="8" x2="{x:.1f}" y2="{base_y:.1f}"/>'
-                     f'<text class="tick" x="{x:.1f}" y="{base_y + 16:.1f}" text-anchor="middle">{t:g}</text>')
+        parts.append(
+            f'<line class="grid" x1="{x:.1f}" y1="8" x2="{x:.1f}" y2="{base_y:.1f}"/>'
+            f'<text class="tick" x="{x:.1f}" y="{base_y + 16:.1f}" text-anchor="middle">{t:g}</text>'
+        )
     for k, (label, sp) in enumerate(rows):
         yy, x = 12 + 26 * k, float(left)
-        parts.append(f'<text class="tick" x="{left - 8}" y="{yy + 13}" text-anchor="end">{esc(label)}</text>')
+        parts.append(
+            f'<text class="tick" x="{left - 8}" y="{yy + 13}" text-anchor="end">{esc(label)}</text>'
+        )
         for key, name, colour in SPLIT_PARTS:
             width = float(sp.get(key) or 0.0) / float(sp["wall_s"]) * scale
             if width > 0:
-                parts.append(f'<rect class="bar" data-part="{key}" x="{x:.1f}" y="{yy}" '
-                             f'width="{width:.1f}" height="18" fill="{colour}"><title>{esc(name)}: '
-                             f'{float(sp.get(key) or 0.0):.2f} s CPU in {float(sp["wall_s"]):.2f} s'
-                             f'</title></rect>')
+                parts.append(
+                    f'<rect class="bar" data-part="{key}" x="{x:.1f}" y="{yy}" '
+                    f'width="{width:.1f}" height="18" fill="{colour}"><title>{esc(name)}: '
+                    f"{float(sp.get(key) or 0.0):.2f} s CPU in {float(sp['wall_s']):.2f} s"
+                    f"</title></rect>"
+                )
                 x += width
-        parts.append(f'<text class="point" x="{x + 6:.1f}" y="{yy + 13}">'
-                     f'{esc(sp.get("limited_by", ""))}</text>')
+        parts.append(
+            f'<text class="point" x="{x + 6:.1f}" y="{yy + 13}">'
+            f"{esc(sp.get('limited_by', ''))}</text>"
+        )
     key_y = base_y + 30
     for k, (_, name, colour) in enumerate(SPLIT_PARTS):
         kx = 20 + (k % 3) * 170
         ky = key_y + (k // 3) * 16
-        parts.append(f'<rect x="{kx}" y="{ky}" width="12" height="8" fill="{colour}"/>'
-                     f'<text class="key" x="{kx + 16}" y="{ky + 8}">{esc(name)}</text>')
-    parts.append(f'<line class="axis" x1="{left}" y1="{base_y:.1f}" x2="{_PW - right}" y2="{base_y:.1f}"/>'
-                 f'<text class="axis-title" x="{(left + _PW - right) / 2:.1f}" y="{base_y + 30 + 40:.1f}" '
-                 f'text-anchor="middle">cores busy on average (CPU s / wall s)</text>')
+        parts.append(
+            f'<rect x="{kx}" y="{ky}" width="12" height="8" fill="{colour}"/>'
+            f'<text class="key" x="{kx + 16}" y="{ky + 8}">{esc(name)}</text>'
+        )
+    parts.append(
+        f'<line class="axis" x1="{left}" y1="{base_y:.1f}" x2="{_PW - right}" y2="{base_y:.1f}"/>'
+        f'<text class="axis-title" x="{(left + _PW - right) / 2:.1f}" y="{base_y + 30 + 40:.1f}" '
+        f'text-anchor="middle">cores busy on average (CPU s / wall s)</text>'
+    )
     return _svg(parts, "CPU split of each scaling run", base_y + 80)
 
 
 def rss_svg(bench: Bench) -> str:
     """Peak RSS per implementation as horizontal bars."""
-    bars = [(impl, bench.rss_mib[impl], IMPL_COLOURS[k % len(IMPL_COLOURS)], True, impl)
-            for k, impl in enumerate(bench.implementations) if impl in bench.rss_mib]
+    bars = [
+        (impl, bench.rss_mib[impl], IMPL_COLOURS[k % len(IMPL_COLOURS)], True, impl)
+        for k, impl in enumerate(bench.implementations)
+        if impl in bench.rss_mib
+    ]
     return _hbars(bars, "MiB", "peak RSS, MiB", "peak RSS per implementation")
 
 
-def _hbars(bars: Sequence[tuple[str, float, str, bool, str]], unit: str, x_label: str,
-           label: str) -> str:
+def _hbars(
+    bars: Sequence[tuple[str, float, str, bool, str]], unit: str, x_label: str, label: str
+) -> str:
     """Horizontal bars ``(label, value, colour, solid, implementation)`` on one value axis."""
     ticks = nice_ticks(max([b[1] for b in bars] or [1.0]), 4)
     left = 110
@@ -466,17 +598,23 @@ def _hbars(bars: Sequence[tuple[str, float, str, bool, str]], unit: str, x_label
     parts = []
     for t in ticks:
         x = left + t * scale
-        parts.append(f'<line class="grid" x1="{x:.1f}" y1="8" x2="{x:.1f}" y2="{base_y:.1f}"/>'
-                     f'<text class="tick" x="{x:.1f}" y="{base_y + 16:.1f}" text-anchor="middle">{t:g}</text>')
+        parts.append(
+            f'<line class="grid" x1="{x:.1f}" y1="8" x2="{x:.1f}" y2="{base_y:.1f}"/>'
+            f'<text class="tick" x="{x:.1f}" y="{base_y + 16:.1f}" text-anchor="middle">{t:g}</text>'
+        )
     for k, (text, value, colour, solid, impl) in enumerate(bars):
         yy = 12 + 32 * k
-        parts.append(f'<text class="tick" x="{left - 8}" y="{yy + 15}" text-anchor="end">{esc(text)}</text>'
-                     f'<rect class="bar" data-impl="{esc(impl)}" x="{left}" y="{yy}" '
-                     f'width="{value * scale:.1f}" height="22" fill="{colour}" '
-                     f'fill-opacity="{1 if solid else 0.55}"/>'
-                     f'<text class="point" x="{left + value * scale + 6:.1f}" y="{yy + 15}">'
-                     f"{esc(format_number(value, unit))}</text>")
-    parts.append(f'<line class="axis" x1="{left}" y1="{base_y:.1f}" x2="{_PW - _PR}" y2="{base_y:.1f}"/>'
-                 f'<text class="axis-title" x="{(left + _PW - _PR) / 2:.1f}" y="{base_y + 34:.1f}" '
-                 f'text-anchor="middle">{esc(x_label)}</text>')
+        parts.append(
+            f'<text class="tick" x="{left - 8}" y="{yy + 15}" text-anchor="end">{esc(text)}</text>'
+            f'<rect class="bar" data-impl="{esc(impl)}" x="{left}" y="{yy}" '
+            f'width="{value * scale:.1f}" height="22" fill="{colour}" '
+            f'fill-opacity="{1 if solid else 0.55}"/>'
+            f'<text class="point" x="{left + value * scale + 6:.1f}" y="{yy + 15}">'
+            f"{esc(format_number(value, unit))}</text>"
+        )
+    parts.append(
+        f'<line class="axis" x1="{left}" y1="{base_y:.1f}" x2="{_PW - _PR}" y2="{base_y:.1f}"/>'
+        f'<text class="axis-title" x="{(left + _PW - _PR) / 2:.1f}" y="{base_y + 34:.1f}" '
+        f'text-anchor="middle">{esc(x_label)}</text>'
+    )
     return _svg(parts, label, base_y + 44)

@@ -32,8 +32,14 @@ from harness.report.model import (
 from harness.runs import write_text_atomic
 
 #: outcome -> its word in the tables
-_ICON = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "skipped": "skip",
-         "xfailed": "XFAIL", "missing": "missing"}
+_ICON = {
+    "passed": "PASS",
+    "failed": "FAIL",
+    "error": "ERROR",
+    "skipped": "skip",
+    "xfailed": "XFAIL",
+    "missing": "missing",
+}
 
 
 def _short_value(value: str, limit: int = 80) -> str:
@@ -68,17 +74,21 @@ def render_summary(report: Report) -> list[str]:
     ``<passed> of <runs> check runs passed.``, as Markdown lines: the head of the comparison,
     and what the terminal shows at the end of a run."""
     impls = report.implementations
-    lines = ["| check | " + " | ".join(f"{i}" for i in impls) + " |",
-             "|---|" + "---|" * len(impls)]
+    lines = ["| check | " + " | ".join(f"{i}" for i in impls) + " |", "|---|" + "---|" * len(impls)]
     for check in report.checks:
         cells = []
         for impl in impls:
             res = check.results.get(impl, Result("missing"))
-            cells.append(f"{_ICON[res.outcome]} {res.time_s:.1f}s" if res.outcome != "missing"
-                         else "missing")
+            cells.append(
+                f"{_ICON[res.outcome]} {res.time_s:.1f}s" if res.outcome != "missing" else "missing"
+            )
         lines.append(f"| `{check.id}` | " + " | ".join(cells) + " |")
-    passed = sum(1 for c in report.checks for i in impls
-                 if c.results.get(i, Result("missing")).outcome == "passed")
+    passed = sum(
+        1
+        for c in report.checks
+        for i in impls
+        if c.results.get(i, Result("missing")).outcome == "passed"
+    )
     lines += ["", f"{passed} of {len(report.checks) * len(impls)} check runs passed."]
     return lines
 
@@ -101,8 +111,12 @@ def sequence_diagram(impl: str, calls: Sequence[Call], limit: int = DIAGRAM_LIMI
     [] when there are no calls."""
     if not calls:
         return []
-    lines = ["```mermaid", "sequenceDiagram",
-             f"    participant O as {_mermaid_text(impl)} operator", "    participant A as API server"]
+    lines = [
+        "```mermaid",
+        "sequenceDiagram",
+        f"    participant O as {_mermaid_text(impl)} operator",
+        "    participant A as API server",
+    ]
     for call in calls[:limit]:
         arrow = "-x" if call.failed else "->>"
         label = _mermaid_text(f"+{call.t:.2f}s {call.label()}")
@@ -118,8 +132,11 @@ def render_job_summary(report: Report) -> str:
     then per check with requests each implementation's sequence diagram."""
     lines = ["# ModelDock conformance", "", *render_summary(report), ""]
     for check in report.checks:
-        drawn = [(impl, check.results[impl].calls) for impl in report.implementations
-                 if impl in check.results and check.results[impl].calls]
+        drawn = [
+            (impl, check.results[impl].calls)
+            for impl in report.implementations
+            if impl in check.results and check.results[impl].calls
+        ]
         if not drawn:
             continue
         lines += [f"## `{check.id}`", ""]
@@ -128,10 +145,13 @@ def render_job_summary(report: Report) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
-                    mutants: Mapping[str, Any] | None = None,
-                    ablation: Mapping[str, Any] | None = None,
-                    explore: Mapping[str, Any] | None = None) -> str:
+def render_markdown(
+    report: Report,
+    bench: Mapping[str, Any] | None = None,
+    mutants: Mapping[str, Any] | None = None,
+    ablation: Mapping[str, Any] | None = None,
+    explore: Mapping[str, Any] | None = None,
+) -> str:
     """The comparison as Markdown: a summary table (check x implementation: result, time),
     then per check its "why" and every implementation's evidence; then, when given, the
     bench table (``bench``: the dict of reports/bench.json, see ``bench_model``), the
@@ -149,8 +169,9 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
         lines += ["| implementation | result | time | key evidence |", "|---|---|---|---|"]
         for impl in impls:
             res = check.results.get(impl, Result("missing"))
-            lines.append(f"| {impl} | {_ICON[res.outcome]} | {res.time_s:.1f}s | "
-                         f"{key_evidence(res)} |")
+            lines.append(
+                f"| {impl} | {_ICON[res.outcome]} | {res.time_s:.1f}s | {key_evidence(res)} |"
+            )
         lines.append("")
         for impl in impls:
             got = check.results.get(impl)
@@ -158,11 +179,15 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
                 continue
             if got.message:
                 what = {"skipped": "skipped", "xfailed": "expected failure"}.get(
-                    got.outcome, "failure")
+                    got.outcome, "failure"
+                )
                 lines += [f"**{impl} {what}:** " + got.message.splitlines()[0][:400], ""]
             if got.calls:
-                lines += [f"**{impl} requests:** {describe_timeline(got.calls)}", "",
-                          *sequence_diagram(impl, got.calls)]
+                lines += [
+                    f"**{impl} requests:** {describe_timeline(got.calls)}",
+                    "",
+                    *sequence_diagram(impl, got.calls),
+                ]
             if got.evidence:
                 lines.append(f"<details><summary>{impl}: all evidence</summary>\n")
                 premises = got.premise_keys
@@ -170,11 +195,14 @@ def render_markdown(report: Report, bench: Mapping[str, Any] | None = None,
                     if k == PREMISES:
                         continue
                     if k in premises:
-                        lines.append(f"- `{k}` (premise, not the operator's proof): "
-                                     f"`{_short_value(v, 300)}`")
+                        lines.append(
+                            f"- `{k}` (premise, not the operator's proof): `{_short_value(v, 300)}`"
+                        )
                     elif k == "timeline":
-                        lines.append(f"- `{k}`: {describe_timeline(got.calls)} "
-                                     f"(drawn above and in comparison.html)")
+                        lines.append(
+                            f"- `{k}`: {describe_timeline(got.calls)} "
+                            f"(drawn above and in comparison.html)"
+                        )
                     else:
                         lines.append(f"- `{k}`: `{_short_value(v, 300)}`")
                 lines += ["", "</details>", ""]
@@ -197,25 +225,38 @@ def explore_markdown(data: Mapping[str, Any]) -> list[str]:
     """The exploration matrix per implementation, from reports/explore.json: a row per
     scenario with its clean writes, per write boundary k the withheld, delivered and 409
     outcomes, then the stale-view and coalesced runs."""
-    lines = ["## Exploration: a crash at every write boundary", "",
-             "Each scenario ran clean, then once per write of the operator with a SIGKILL right "
-             "after it (its response withheld, or delivered) and with a 409 for it, then with "
-             "a stale view and with coalesced events; the end state must equal the clean run's. "
-             "A k cell: withheld, delivered, 409. ✓ held, ✗ failed, E error, · not reached.", ""]
+    lines = [
+        "## Exploration: a crash at every write boundary",
+        "",
+        "Each scenario ran clean, then once per write of the operator with a SIGKILL right "
+        "after it (its response withheld, or delivered) and with a 409 for it, then with "
+        "a stale view and with coalesced events; the end state must equal the clean run's. "
+        "A k cell: withheld, delivered, 409. ✓ held, ✗ failed, E error, · not reached.",
+        "",
+    ]
     for impl, entry in sorted((data.get("implementations") or {}).items()):
         outcomes, clean = entry.get("outcomes", {}), entry.get("clean_writes", {})
         kmax = max((len(w) for w in clean.values()), default=0)
         head = ["scenario", "writes", *[f"k={k}" for k in range(1, kmax + 1)], "stale", "coalesced"]
-        lines += [f"### {impl}: {entry.get('survived', 0)}/{entry.get('cases', 0)} survived, "
-                  f"{entry.get('boundaries', 0)} boundaries", "",
-                  "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += [
+            f"### {impl}: {entry.get('survived', 0)}/{entry.get('cases', 0)} survived, "
+            f"{entry.get('boundaries', 0)} boundaries",
+            "",
+            "| " + " | ".join(head) + " |",
+            "|" + "---|" * len(head),
+        ]
         for scenario, writes in clean.items():
-            def cell(pert: str, scenario: str = scenario,
-                     outcomes: Mapping[str, str] = outcomes) -> str:
+
+            def cell(
+                pert: str, scenario: str = scenario, outcomes: Mapping[str, str] = outcomes
+            ) -> str:
                 return _EXPLORE_ICON.get(outcomes.get(f"explore[{scenario}@{pert}]", ""), "")
+
             row = [scenario, str(len(writes))]
-            row += ["".join(cell(f"write-{k}-{v}") for v in ("withheld", "delivered", "conflict"))
-                    for k in range(1, kmax + 1)]
+            row += [
+                "".join(cell(f"write-{k}-{v}") for v in ("withheld", "delivered", "conflict"))
+                for k in range(1, kmax + 1)
+            ]
             lines.append("| " + " | ".join([*row, cell("stale-view"), cell("coalesced")]) + " |")
         failed = entry.get("failed") or []
         lines += ["", *(["Failed: " + ", ".join(f"`{f}`" for f in failed), ""] if failed else [])]
@@ -231,8 +272,10 @@ def _bench_markdown(bench: Bench, scaling: Scaling | None = None) -> list[str]:
     lines.append("|---|" + "---:|" * (len(impls) + len(ratios)) + "---|")
     for row in bench.rows:
         cells = [format_number(row.values.get(i), row.unit) for i in impls]
-        cells += [format_number(row.ratios.get(r)) + ("×" if row.ratios.get(r) is not None else "")
-                  for r in ratios]
+        cells += [
+            format_number(row.ratios.get(r)) + ("×" if row.ratios.get(r) is not None else "")
+            for r in ratios
+        ]
         lines.append(f"| {row.label} | " + " | ".join(cells) + f" | {row.ideal} |")
     return [*lines, "", *_scaling_markdown(bench, scaling)]
 
@@ -244,8 +287,11 @@ def _scaling_markdown(bench: Bench, sc: Scaling | None) -> list[str]:
     for para in scaling_note(sc, bench.implementations):
         lines += [para, ""]
     if sc.worker_counts:
-        lines.append("| who × workers | " + " | ".join(label for _, label, _ in WORKER_FIGURES)
-                     + " | × floor | limited by |")
+        lines.append(
+            "| who × workers | "
+            + " | ".join(label for _, label, _ in WORKER_FIGURES)
+            + " | × floor | limited by |"
+        )
         lines.append("|---|" + "---:|" * (len(WORKER_FIGURES) + 1) + "---|")
         for w in sc.worker_counts:
             for who in sc.who:
@@ -254,42 +300,58 @@ def _scaling_markdown(bench: Bench, sc: Scaling | None) -> list[str]:
                     continue
                 r = 1.0 if who == "floor" else sc.worker_ratios.get(who, {}).get(w)
                 split = (sc.splits_w.get(who) or {}).get(w) or {}
-                lines.append(f"| {who} ×{w} | "
-                             + " | ".join(format_number(fig.get(k), u) for k, _, u in WORKER_FIGURES)
-                             + f" | {format_number(r)}{'×' if r is not None else ''} | "
-                             + f"{split.get('limited_by', '–')} |")
+                lines.append(
+                    f"| {who} ×{w} | "
+                    + " | ".join(format_number(fig.get(k), u) for k, _, u in WORKER_FIGURES)
+                    + f" | {format_number(r)}{'×' if r is not None else ''} | "
+                    + f"{split.get('limited_by', '–')} |"
+                )
         lines.append("")
     return lines
 
 
 def _mutants_markdown(matrix: KillMatrix) -> list[str]:
     lines = ["## Mutants: which check catches which broken implementation", ""]
-    lines.append("| mutant | " + " | ".join(f"`{c}`" for c in matrix.checks)
-                 + " | killed by | what it breaks |")
+    lines.append(
+        "| mutant | "
+        + " | ".join(f"`{c}`" for c in matrix.checks)
+        + " | killed by | what it breaks |"
+    )
     lines.append("|---|" + ":---:|" * len(matrix.checks) + "---:|---|")
     for m in matrix.mutants:
         cells = []
         for c in matrix.checks:
             n = len(m.cases.get(c) or [])
-            cells.append("" if c not in m.killed_by else f"killed ({n} cases)" if n > 1 else "killed")
-        verdict = (str(len(m.killed_by)) if m.killed_by
-                   else "**SURVIVED**" if m.ran else "**did not run**")
+            cells.append(
+                "" if c not in m.killed_by else f"killed ({n} cases)" if n > 1 else "killed"
+            )
+        verdict = (
+            str(len(m.killed_by)) if m.killed_by else "**SURVIVED**" if m.ran else "**did not run**"
+        )
         doc = m.doc.replace("|", "\\|").replace("\n", " ")
         lines.append(f"| `{m.name}` | " + " | ".join(cells) + f" | {verdict} | {doc} |")
     survivors = [m.name for m in matrix.mutants if m.survived]
-    lines += ["", f"{len(matrix.mutants) - len(survivors)} of {len(matrix.mutants)} mutants "
-              f"killed" + (f"; not killed: {', '.join(survivors)}." if survivors else ".")]
+    lines += [
+        "",
+        f"{len(matrix.mutants) - len(survivors)} of {len(matrix.mutants)} mutants "
+        f"killed" + (f"; not killed: {', '.join(survivors)}." if survivors else "."),
+    ]
     if matrix.idle_checks:
         lines.append(f"Checks that caught no mutant: {', '.join(matrix.idle_checks)}.")
     return [*lines, ""]
 
 
 def _ablation_markdown(ablation: Ablation) -> list[str]:
-    lines = ["## RBAC ablation: is every right in config/rbac/role.yaml needed?", "",
-             f"Each right (API group, resource, verb) taken away in turn; the checks that then "
-             f"failed on a 403 the missing right explains ({', '.join(ablation.implementations)}"
-             f"{', CI subset' if ablation.subset == 'ci' else ''}).", "",
-             "| right | checks that failed without it | refused (audit log) |", "|---|---|---|"]
+    lines = [
+        "## RBAC ablation: is every right in config/rbac/role.yaml needed?",
+        "",
+        f"Each right (API group, resource, verb) taken away in turn; the checks that then "
+        f"failed on a 403 the missing right explains ({', '.join(ablation.implementations)}"
+        f"{', CI subset' if ablation.subset == 'ci' else ''}).",
+        "",
+        "| right | checks that failed without it | refused (audit log) |",
+        "|---|---|---|",
+    ]
     for r in ablation.rights:
         if r.needed_by:
             shown = "<br>".join(f"`{c}` ({', '.join(i)})" for c, i in r.needed_by.items())
@@ -302,16 +364,23 @@ def _ablation_markdown(ablation: Ablation) -> list[str]:
     needed = sum(1 for r in ablation.rights if r.status == "needed")
     lines += ["", f"{needed} of {len(ablation.rights)} rights shown needed."]
     if ablation.unneeded:
-        lines.append("Needed by nothing (to remove from role.yaml): "
-                     + ", ".join(f"`{u}`" for u in ablation.unneeded) + ".")
+        lines.append(
+            "Needed by nothing (to remove from role.yaml): "
+            + ", ".join(f"`{u}`" for u in ablation.unneeded)
+            + "."
+        )
     for line in ablation.uncovered:
         lines.append(f"A need no rule covers: {line}.")
     return [*lines, ""]
 
 
-def write_markdown(report: Report, path: Path, bench: Mapping[str, Any] | None = None,
-                   mutants: Mapping[str, Any] | None = None,
-                   ablation: Mapping[str, Any] | None = None,
-                   explore: Mapping[str, Any] | None = None) -> Path:
+def write_markdown(
+    report: Report,
+    path: Path,
+    bench: Mapping[str, Any] | None = None,
+    mutants: Mapping[str, Any] | None = None,
+    ablation: Mapping[str, Any] | None = None,
+    explore: Mapping[str, Any] | None = None,
+) -> Path:
     """Write ``render_markdown(...)`` to ``path`` atomically (folders created); return ``path``."""
     return write_text_atomic(path, render_markdown(report, bench, mutants, ablation, explore))

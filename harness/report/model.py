@@ -44,8 +44,14 @@ _META = {"check", "implementation", "why", "teaches"}
 
 #: Evidence the harness records for every check from the audit log (``account_requests`` in
 #: harness/plugin/evidence.py), as opposed to the evidence a check records itself.
-AUDIT_EVIDENCE = ("api_requests", "writes_ok", "writes_failed", "conflicts_409", "write_order",
-                  "timeline")
+AUDIT_EVIDENCE = (
+    "api_requests",
+    "writes_ok",
+    "writes_failed",
+    "conflicts_409",
+    "write_order",
+    "timeline",
+)
 
 
 @dataclass(frozen=True)
@@ -90,8 +96,10 @@ class Result:
         """The ``timeline`` evidence as Calls in time order; [] if none was recorded."""
         try:
             rows = json.loads(self.evidence.get("timeline", "[]"))
-            return sorted((Call(float(r[0]), str(r[1]), str(r[2]), str(r[3]), int(r[4]))
-                           for r in rows), key=lambda c: c.t)
+            return sorted(
+                (Call(float(r[0]), str(r[1]), str(r[2]), str(r[3]), int(r[4])) for r in rows),
+                key=lambda c: c.t,
+            )
         except (ValueError, TypeError, IndexError):
             return []
 
@@ -189,7 +197,9 @@ class Report:
         declared: xfailed) for every implementation."""
         return bool(self.checks) and all(
             c.results.get(i, Result("missing")).outcome in ("passed", "skipped", "xfailed")
-            for c in self.checks for i in self.implementations)
+            for c in self.checks
+            for i in self.implementations
+        )
 
     def title(self, impl: str) -> str:
         """The implementation's title, or its id if it has none."""
@@ -229,17 +239,23 @@ def build(junit_files: Iterable[Path], implementations: Mapping[str, Any] | None
         if not path.exists():
             continue
         for suite in junit.read_suites(path):
-            runs[impl] = Run(timestamp=suite.timestamp, hostname=suite.hostname,
-                             time_s=runs.get(impl, Run()).time_s + suite.time_s)
+            runs[impl] = Run(
+                timestamp=suite.timestamp,
+                hostname=suite.hostname,
+                time_s=runs.get(impl, Run()).time_s + suite.time_s,
+            )
             for case in suite.cases:
                 props = _properties(case.ordered)
                 check = checks.setdefault(case.name, Check(id=case.name))
                 check.why = check.why or props.get("why", "")
                 check.teaches = check.teaches or props.get("teaches", "")
                 check.results[impl] = Result(
-                    outcome=case.outcome, time_s=case.time_s, message=case.message,
+                    outcome=case.outcome,
+                    time_s=case.time_s,
+                    message=case.message,
                     evidence={k: v for k, v in props.items() if k not in _META},
-                    details=case.details)
+                    details=case.details,
+                )
     ordered = sorted(checks.values(), key=lambda c: check_sort_key(c.id))
     return Report(implementations=impls, titles=titles, checks=ordered, runs=runs)
 
@@ -356,10 +372,13 @@ def bench_model(data: Mapping[str, Any]) -> Bench:
     impls = list(figures)
     ratios: Mapping[str, Mapping[str, Any]] = data.get("ratios") or {}
     # ratios between implementations; "<impl>/floor" is the scaling model's
-    ratio_names = ([r for r in ratios if r.partition("/")[2] in impls]
-                   or ([f"{i}/{impls[0]}" for i in impls[1:]] if impls else []))
+    ratio_names = [r for r in ratios if r.partition("/")[2] in impls] or (
+        [f"{i}/{impls[0]}" for i in impls[1:]] if impls else []
+    )
 
-    def ratio(name: str, key: str, n: str | None, values: Mapping[str, float | None]) -> float | None:
+    def ratio(
+        name: str, key: str, n: str | None, values: Mapping[str, float | None]
+    ) -> float | None:
         given = (ratios.get(name) or {}).get(key)
         if n is not None:
             given = given.get(n) if isinstance(given, Mapping) else None
@@ -375,15 +394,30 @@ def bench_model(data: Mapping[str, Any]) -> Bench:
             ns = sorted({n for f in figures.values() for n in (f.get(key) or {})}, key=int)
             for n in ns:
                 values = {i: _number((figures[i].get(key) or {}).get(n)) for i in impls}
-                rows.append(BenchRow(f"{key}[{n}]", f"N = {n} created at once, until all converged",
-                                     unit, ideal, values,
-                                     {r: ratio(r, key, n, values) for r in ratio_names}))
+                rows.append(
+                    BenchRow(
+                        f"{key}[{n}]",
+                        f"N = {n} created at once, until all converged",
+                        unit,
+                        ideal,
+                        values,
+                        {r: ratio(r, key, n, values) for r in ratio_names},
+                    )
+                )
             continue
         if not any(key in f for f in figures.values()):
             continue
         values = {i: _number(figures[i].get(key)) for i in impls}
-        rows.append(BenchRow(key, label, unit, ideal, values,
-                             {r: ratio(r, key, None, values) for r in ratio_names}))
+        rows.append(
+            BenchRow(
+                key,
+                label,
+                unit,
+                ideal,
+                values,
+                {r: ratio(r, key, None, values) for r in ratio_names},
+            )
+        )
     throughput = {}
     for i in impls:
         points = [(int(n), _number(s)) for n, s in (figures[i].get("throughput_s") or {}).items()]
@@ -394,12 +428,18 @@ def bench_model(data: Mapping[str, Any]) -> Bench:
         raw = top_samples.get(i, figures[i].get("latency_samples_s")) or []
         samples[i] = sorted(x for x in (_number(v) for v in raw) if x is not None)
     return Bench(
-        machine=dict(data.get("machine") or {}), implementations=impls, ratio_names=ratio_names,
-        rows=rows, throughput=throughput,
+        machine=dict(data.get("machine") or {}),
+        implementations=impls,
+        ratio_names=ratio_names,
+        rows=rows,
+        throughput=throughput,
         rss_mib={i: v for i in impls if (v := _number(figures[i].get("peak_rss_mib"))) is not None},
         latency_samples=samples,
-        latency_pct={i: (_number(figures[i].get("latency_p50_s")),
-                         _number(figures[i].get("latency_p95_s"))) for i in impls})
+        latency_pct={
+            i: (_number(figures[i].get("latency_p50_s")), _number(figures[i].get("latency_p95_s")))
+            for i in impls
+        },
+    )
 
 
 def format_number(value: float | None, unit: str = "") -> str:
@@ -443,8 +483,12 @@ class KillMatrix:
         """The mutants ``check_id`` caught; for a case (``watch-recovers[cut]``) the ones that
         case caught, where the file says which."""
         base = base_check(check_id)
-        return [m.name for m in self.mutants if base in m.killed_by
-                and (check_id == base or not m.cases.get(base) or check_id in m.cases[base])]
+        return [
+            m.name
+            for m in self.mutants
+            if base in m.killed_by
+            and (check_id == base or not m.cases.get(base) or check_id in m.cases[base])
+        ]
 
     @property
     def idle_checks(self) -> list[str]:
@@ -475,16 +519,22 @@ def kill_matrix(data: Mapping[str, Any]) -> KillMatrix:
         for m in v.get("killed") or []:
             killed.setdefault(m, set()).add(base_check(check_id))
             cases.setdefault(m, set())
-    checks = sorted(set().union(*killed.values()) | {base_check(c) for c in raw_checks},
-                    key=check_sort_key)
+    checks = sorted(
+        set().union(*killed.values()) | {base_check(c) for c in raw_checks}, key=check_sort_key
+    )
     mutants = []
     for m, bases in killed.items():
         raw = raw_mutants.get(m) or {}
         per_check = {b: sorted(c for c in cases[m] if base_check(c) == b) for b in bases}
-        mutants.append(Mutant(name=m, doc=str(raw.get("doc", "")).strip(),
-                              killed_by=sorted(bases, key=check_sort_key),
-                              cases={b: c for b, c in per_check.items() if c},
-                              ran=bool(raw.get("ran", True))))
+        mutants.append(
+            Mutant(
+                name=m,
+                doc=str(raw.get("doc", "")).strip(),
+                killed_by=sorted(bases, key=check_sort_key),
+                cases={b: c for b, c in per_check.items() if c},
+                ran=bool(raw.get("ran", True)),
+            )
+        )
     return KillMatrix(mutants=mutants, checks=checks)
 
 
@@ -522,28 +572,41 @@ class Ablation:
 def rbac_ablation(data: Mapping[str, Any]) -> Ablation:
     """Read the dict of ``reports/rbac-ablation.json``::
 
-        {"implementations": ["go", "python"],
-         "units": {"<unit id>": {"status": "needed", "needed_by": {"<check>": ["go"]},
-                                 "refusals": ["<refusal>"], "pending": "",
-                                 "runs": {"go": {"unexplained": ["<check>"]}}}},
-         "verdict": {"ok": true, "unneeded": [], "uncovered": []},
-         "run": {"subset": "full", "seconds": 1.0}}
+    {"implementations": ["go", "python"],
+     "units": {"<unit id>": {"status": "needed", "needed_by": {"<check>": ["go"]},
+                             "refusals": ["<refusal>"], "pending": "",
+                             "runs": {"go": {"unexplained": ["<check>"]}}}},
+     "verdict": {"ok": true, "unneeded": [], "uncovered": []},
+     "run": {"subset": "full", "seconds": 1.0}}
     """
     rights = []
     for unit, e in (data.get("units") or {}).items():
         runs = e.get("runs") or {}
-        rights.append(AblatedRight(
-            unit=str(unit), status=str(e.get("status", "")),
-            needed_by={str(c): list(i) for c, i in (e.get("needed_by") or {}).items()},
-            refusals=list(e.get("refusals") or []), pending=str(e.get("pending") or ""),
-            unexplained={i: list(r.get("unexplained") or []) for i, r in runs.items()
-                         if r.get("unexplained")}))
+        rights.append(
+            AblatedRight(
+                unit=str(unit),
+                status=str(e.get("status", "")),
+                needed_by={str(c): list(i) for c, i in (e.get("needed_by") or {}).items()},
+                refusals=list(e.get("refusals") or []),
+                pending=str(e.get("pending") or ""),
+                unexplained={
+                    i: list(r.get("unexplained") or [])
+                    for i, r in runs.items()
+                    if r.get("unexplained")
+                },
+            )
+        )
     v = data.get("verdict") or {}
     run = data.get("run") or {}
-    return Ablation(rights=rights, implementations=list(data.get("implementations") or []),
-                    ok=bool(v.get("ok")), unneeded=list(v.get("unneeded") or []),
-                    uncovered=list(v.get("uncovered") or []), subset=str(run.get("subset", "")),
-                    seconds=_number(run.get("seconds")))
+    return Ablation(
+        rights=rights,
+        implementations=list(data.get("implementations") or []),
+        ok=bool(v.get("ok")),
+        unneeded=list(v.get("unneeded") or []),
+        uncovered=list(v.get("uncovered") or []),
+        subset=str(run.get("subset", "")),
+        seconds=_number(run.get("seconds")),
+    )
 
 
 def load_json(path: Path) -> dict[str, Any] | None:

@@ -55,16 +55,29 @@ def proxy(cp: ControlPlane, tmp_path: Path) -> Iterator[ApiProxy]:
 
 
 def service(name: str) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name},
-            "spec": {"ports": [{"port": 80}]}}
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": name},
+        "spec": {"ports": [{"port": 80}]},
+    }
 
 
 def deployment(name: str) -> dict[str, Any]:
     labels = {"app": name}
-    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
-            "spec": {"replicas": 1, "selector": {"matchLabels": labels},
-                     "template": {"metadata": {"labels": labels},
-                                  "spec": {"containers": [{"name": "c", "image": "x"}]}}}}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": labels},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {"containers": [{"name": "c", "image": "x"}]},
+            },
+        },
+    }
 
 
 class Watch:
@@ -78,8 +91,11 @@ class Watch:
         ctx.load_cert_chain(user["client-certificate"], user["client-key"])
         host = cluster["server"].removeprefix("https://")
         self.conn = http.client.HTTPSConnection(host, context=ctx, timeout=120)
-        self.conn.request("GET", path + "?watch=true&allowWatchBookmarks=false",
-                          headers={"Accept": "application/json"})
+        self.conn.request(
+            "GET",
+            path + "?watch=true&allowWatchBookmarks=false",
+            headers={"Accept": "application/json"},
+        )
         self.response = self.conn.getresponse()
         assert self.response.status == 200, self.response.read()
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -120,8 +136,7 @@ class Watch:
         self.conn.close()
 
 
-def test_requests_pass_as_the_operator_user(cp: ControlPlane, admin: Kube,
-                                            proxy: ApiProxy) -> None:
+def test_requests_pass_as_the_operator_user(cp: ControlPlane, admin: Kube, proxy: ApiProxy) -> None:
     ns = create_namespace(admin, "apiproxy", USER)
     audit = AuditLog(cp.audit_log)
     start = audit.sync(admin)
@@ -141,11 +156,15 @@ def test_requests_pass_as_the_operator_user(cp: ControlPlane, admin: Kube,
     end = audit.sync(admin)
     in_ns = select(audit.requests(start, end), namespace=ns)
     assert {r.user for r in in_ns} == {USER}  # not admin, not some identity of the proxy's
-    assert [r.describe() for r in in_ns if r.verb == "create"] == ["create services via-proxy -> 201"]
+    assert [r.describe() for r in in_ns if r.verb == "create"] == [
+        "create services via-proxy -> 201"
+    ]
     stats = proxy.stats()
     assert stats["verbs"]["create"] == 1 and stats["resources"]["services"]["requests"]["get"] >= 1
-    assert any(r["verb"] == "list" and r["resource"] == "services" and r["code"] == 403
-               for r in stats["recent"])
+    assert any(
+        r["verb"] == "list" and r["resource"] == "services" and r["code"] == 403
+        for r in stats["recent"]
+    )
 
 
 def test_hold_keeps_back_watch_events_until_release(admin: Kube, proxy: ApiProxy) -> None:
@@ -160,8 +179,11 @@ def test_hold_keeps_back_watch_events_until_release(admin: Kube, proxy: ApiProxy
         assert proxy.hold(["services"]) == ["services"]
         user.create("services", ns, service("held"))
         # The proxy has the event from the API server and keeps it ...
-        proxy.wait_stats(lambda s: s["resources"]["services"]["held"] == 1, WAIT,
-                         "the proxy to hold the ADDED event of Service held")
+        proxy.wait_stats(
+            lambda s: s["resources"]["services"]["held"] == 1,
+            WAIT,
+            "the proxy to hold the ADDED event of Service held",
+        )
         # ... while reads and writes pass, and other resources' watches flow.
         assert user.get("services", ns, "held") is not None
         user.create("deployments", ns, deployment("flows"))
@@ -181,8 +203,9 @@ def test_hold_keeps_back_watch_events_until_release(admin: Kube, proxy: ApiProxy
         deployments.close()
 
 
-def test_delay_writes_makes_a_write_stale_and_records_versions(admin: Kube,
-                                                              proxy: ApiProxy) -> None:
+def test_delay_writes_makes_a_write_stale_and_records_versions(
+    admin: Kube, proxy: ApiProxy
+) -> None:
     ns = create_namespace(admin, "apiproxy-delay", USER)
     user = Kube(proxy.kubeconfig)
     try:
@@ -208,16 +231,16 @@ def test_delay_writes_makes_a_write_stale_and_records_versions(admin: Kube,
         assert (stats["writes_holding"], stats["writes_held"]) == (0, 1)
         assert stats["delay_writes"]["remaining"] == 0
         updates = [r for r in stats["recent"] if r["verb"] == "update"]
-        assert [(r["code"], r["resource_version"]) for r in updates] == \
-            [(409, created["metadata"]["resourceVersion"])]
+        assert [(r["code"], r["resource_version"]) for r in updates] == [
+            (409, created["metadata"]["resourceVersion"])
+        ]
         assert updates[0]["held_ms"] >= 2900
         assert int(changed["metadata"]["resourceVersion"]) > int(updates[0]["resource_version"])
     finally:
         user.close()
 
 
-def test_end_watches_closes_the_stream_and_drops_held_events(admin: Kube,
-                                                            proxy: ApiProxy) -> None:
+def test_end_watches_closes_the_stream_and_drops_held_events(admin: Kube, proxy: ApiProxy) -> None:
     ns = create_namespace(admin, "apiproxy-end", USER)
     user = Kube(proxy.kubeconfig)
     try:
@@ -250,7 +273,8 @@ def test_unreachable_upstream_is_a_clear_error(cp: ControlPlane, tmp_path: Path)
 
 @pytest.mark.parametrize(("impl_id", "protocol"), [("go", "HTTP/2.0"), ("python", "HTTP/1.1")])
 def test_operator_converges_through_the_proxy_with_children_held(
-        cp: ControlPlane, admin: Kube, tmp_path: Path, impl_id: str, protocol: str) -> None:
+    cp: ControlPlane, admin: Kube, tmp_path: Path, impl_id: str, protocol: str
+) -> None:
     """The use the proxy is for: the operator's own writes of its children are held back from
     its informers, then released; it converges. Go's client-go speaks HTTP/2 to the proxy
     (one connection for everything), the Python client HTTP/1.1."""
@@ -258,17 +282,24 @@ def test_operator_converges_through_the_proxy_with_children_held(
     impl.run_build()
     ns = create_namespace(admin, f"apiproxy-{impl_id}", impl.user)
     with ApiProxy.for_user(cp, impl.user, workdir=tmp_path) as proxy:
-        op = OperatorProcess(impl=impl, kubeconfig=proxy.kubeconfig, namespace=ns,
-                             log_path=tmp_path / "operator.log")
+        op = OperatorProcess(
+            impl=impl, kubeconfig=proxy.kubeconfig, namespace=ns, log_path=tmp_path / "operator.log"
+        )
         try:
             op.start(timeout=60)
             proxy.hold(["deployments", "services"])
             create_modelservice(admin, ns, "demo")
-            wait_for(lambda: admin.get("services", ns, "demo"), lambda s: True, 60,
-                     "the operator to create Service demo")
+            wait_for(
+                lambda: admin.get("services", ns, "demo"),
+                lambda s: True,
+                60,
+                "the operator to create Service demo",
+            )
             proxy.wait_stats(
                 lambda s: all(s["resources"][r]["held"] >= 1 for r in ("deployments", "services")),
-                WAIT, "held watch events of the operator's own Deployment and Service")
+                WAIT,
+                "held watch events of the operator's own Deployment and Service",
+            )
             proxy.release()
             wait_converged(admin, ns, "demo")
             stats = proxy.stats()
@@ -279,14 +310,26 @@ def test_operator_converges_through_the_proxy_with_children_held(
         assert stats["resources"][r]["held_total"] >= 1
         assert stats["resources"][r]["delivered"] >= 1
     # What the client asks for on its watches, and what it wrote while blind (for the record).
-    encodings = {r: stats["resources"][r]["content_types"]
-                 for r in ("deployments", "services", "modelservices")}
-    accepts = sorted({(r["verb"], r["resource"], r["accept"]) for r in stats["recent"]
-                      if r["verb"] in ("list", "watch")})
-    writes = [(r["verb"], r["resource"], r["subresource"], r["code"]) for r in stats["recent"]
-              if r["verb"] in ("create", "update", "patch", "delete") and r["resource"] != "events"]
-    print(f"\n{impl_id}: watch content types {encodings}\n{impl_id}: list/watch Accept {accepts}"
-          f"\n{impl_id}: writes {writes}")
+    encodings = {
+        r: stats["resources"][r]["content_types"]
+        for r in ("deployments", "services", "modelservices")
+    }
+    accepts = sorted(
+        {
+            (r["verb"], r["resource"], r["accept"])
+            for r in stats["recent"]
+            if r["verb"] in ("list", "watch")
+        }
+    )
+    writes = [
+        (r["verb"], r["resource"], r["subresource"], r["code"])
+        for r in stats["recent"]
+        if r["verb"] in ("create", "update", "patch", "delete") and r["resource"] != "events"
+    ]
+    print(
+        f"\n{impl_id}: watch content types {encodings}\n{impl_id}: list/watch Accept {accepts}"
+        f"\n{impl_id}: writes {writes}"
+    )
 
 
 def test_stop_ends_the_process(cp: ControlPlane, tmp_path: Path) -> None:

@@ -38,15 +38,17 @@ def admin(cp: ControlPlane) -> Iterator[Kube]:
 
 
 @pytest.mark.parametrize("impl_id", ["go", "python"])
-def test_proxy_accounting_equals_audit_accounting(cp: ControlPlane, admin: Kube, tmp_path: Path,
-                                                  impl_id: str) -> None:
+def test_proxy_accounting_equals_audit_accounting(
+    cp: ControlPlane, admin: Kube, tmp_path: Path, impl_id: str
+) -> None:
     impl = get_implementation(impl_id)
     impl.run_build()
     ns = create_namespace(admin, f"accounting-{impl_id}", impl.user)
     audit = AuditLog(cp.audit_log)
     with ApiProxy.for_user(cp, impl.user, workdir=tmp_path) as proxy:
-        op = OperatorProcess(impl=impl, kubeconfig=proxy.kubeconfig, namespace=ns,
-                             log_path=tmp_path / "operator.log")
+        op = OperatorProcess(
+            impl=impl, kubeconfig=proxy.kubeconfig, namespace=ns, log_path=tmp_path / "operator.log"
+        )
         try:
             op.start(timeout=60)
             create_modelservice(admin, ns, "demo")
@@ -77,4 +79,6 @@ def test_proxy_accounting_equals_audit_accounting(cp: ControlPlane, admin: Kube,
     assert result.matched >= 20 and len(writes) >= 8, (result.matched, writes)
     # Watch events delivered are in the proxy's log too, with the object's resourceVersion.
     events = [e for rec in log.records() for e in rec.events if e.kind == "Deployment"]
-    assert any(e.type == "ADDED" and e.name == "demo" and e.resource_version for e in events), events
+    assert any(e.type == "ADDED" and e.name == "demo" and e.resource_version for e in events), (
+        events
+    )

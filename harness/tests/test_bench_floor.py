@@ -40,14 +40,25 @@ def _stored(name: str, ns: str = "ns", **spec: Any) -> dict[str, Any]:
 def test_floor_children_are_what_the_contract_prescribes(spec: dict[str, Any]) -> None:
     ms = _stored("a", **spec)
     dep, svc = desired_deployment(ms), desired_service(ms)
-    assert support.diff_fields(support.expected_deployment_fields(ms),
-                               support.actual_deployment_fields(dep)) == []
-    assert support.diff_fields(support.expected_service_fields(ms),
-                               support.actual_service_fields(svc)) == []
+    assert (
+        support.diff_fields(
+            support.expected_deployment_fields(ms), support.actual_deployment_fields(dep)
+        )
+        == []
+    )
+    assert (
+        support.diff_fields(support.expected_service_fields(ms), support.actual_service_fields(svc))
+        == []
+    )
     for child in (dep, svc):
         assert support.controller_ref(child) == {
-            "apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService", "name": "a",
-            "uid": "uid-a", "controller": True, "blockOwnerDeletion": True}
+            "apiVersion": "modeldock.io/v1alpha1",
+            "kind": "ModelService",
+            "name": "a",
+            "uid": "uid-a",
+            "controller": True,
+            "blockOwnerDeletion": True,
+        }
 
 
 def test_floor_status_converges_and_finalizer_is_appended() -> None:
@@ -56,8 +67,10 @@ def test_floor_status_converges_and_finalizer_is_appended() -> None:
     assert status_converged({**ms, "status": floor_status(ms)})
     status = floor_status(ms)
     assert status["url"] == "http://a.ns.svc:8000" and status["observedGeneration"] == 1
-    assert [c["reason"] for c in status["conditions"]] == ["ReplicasUnavailable",
-                                                            "RolloutInProgress"]
+    assert [c["reason"] for c in status["conditions"]] == [
+        "ReplicasUnavailable",
+        "RolloutInProgress",
+    ]
     ms["metadata"]["finalizers"] = ["other"]
     assert with_finalizer(ms)["metadata"]["finalizers"] == ["other", FINALIZER]
     assert ms["metadata"]["finalizers"] == ["other"]  # a copy
@@ -111,8 +124,11 @@ def test_floor_client_sends_the_four_writes_in_order_for_each(workers: int) -> N
     for i in range(30):
         mine = [c for c in kube.calls if c[0] == f"m{i}"]
         assert [verb for _, verb, _ in mine] == [
-            "update modelservices", "create deployments", "create services",
-            "update modelservices/status"]
+            "update modelservices",
+            "create deployments",
+            "create services",
+            "update modelservices/status",
+        ]
         # the status goes with the resourceVersion the finalizer update answered
         assert mine[0][2] == "1" and mine[3][2] == "2"
 
@@ -174,9 +190,17 @@ def test_cpu_snapshot_delta_of_this_process() -> None:
     assert (d["wall"] or 0) > 0 and (d["machine_total"] or 0) >= (d["machine_busy"] or 0) >= 0
 
 
-def _delta(wall: float, api: float, etcd: float, busy: float, cores: int = 2) -> dict[str, float | None]:
-    return {"wall": wall, "kube-apiserver": api, "etcd": etcd, "harness": 0.5,
-            "machine_busy": busy * wall * cores, "machine_total": wall * cores}
+def _delta(
+    wall: float, api: float, etcd: float, busy: float, cores: int = 2
+) -> dict[str, float | None]:
+    return {
+        "wall": wall,
+        "kube-apiserver": api,
+        "etcd": etcd,
+        "harness": 0.5,
+        "machine_busy": busy * wall * cores,
+        "machine_total": wall * cores,
+    }
 
 
 def test_time_split_names_what_limited_the_run() -> None:
@@ -203,20 +227,34 @@ def _split(label: str) -> dict[str, Any]:
 def _impl(scale: float) -> ImplResults:
     res = ImplResults()
     for n in (100, 1000):
-        res.loads.append(LoadRun("throughput", n, n, scale * n / 50, 1.0, 2 * n,
-                                 _acc(4 * n, 0), 1.0, _split(f"t{n}")))
+        res.loads.append(
+            LoadRun(
+                "throughput", n, n, scale * n / 50, 1.0, 2 * n, _acc(4 * n, 0), 1.0, _split(f"t{n}")
+            )
+        )
     for w in (1, 4):
         for rep in range(2):
-            res.workers_runs.append(WorkersRun(
-                workers=w, n=1000, seconds=scale * 40 / w + rep, probe_samples=[0.1, 0.2, 0.3 * w],
-                cpu_s=scale * 5, peak_rss_mib=40.0 + w, reconciles=2000,
-                accounting=_acc(4000, 10 * w), split=_split(f"w{w}r{rep}")))
+            res.workers_runs.append(
+                WorkersRun(
+                    workers=w,
+                    n=1000,
+                    seconds=scale * 40 / w + rep,
+                    probe_samples=[0.1, 0.2, 0.3 * w],
+                    cpu_s=scale * 5,
+                    peak_rss_mib=40.0 + w,
+                    reconciles=2000,
+                    accounting=_acc(4000, 10 * w),
+                    split=_split(f"w{w}r{rep}"),
+                )
+            )
     return res
 
 
 def _floor() -> list[FloorRun]:
-    runs = [FloorRun(n, 1, n / 100, n / 100, 0.5, _acc(4 * n, 0), {"client_cpu_s": 0.1 * n / 100})
-            for n in (100, 1000)]
+    runs = [
+        FloorRun(n, 1, n / 100, n / 100, 0.5, _acc(4 * n, 0), {"client_cpu_s": 0.1 * n / 100})
+        for n in (100, 1000)
+    ]
     runs.append(FloorRun(1000, 4, 4.0, 4.0, 0.5, _acc(4000, 0), {"client_cpu_s": 1.5}))
     runs.append(FloorRun(40, 1, 9.9, 9.9, 0.5, _acc(160, 0), {}))  # not a size: not in throughput
     return runs
@@ -224,8 +262,7 @@ def _floor() -> list[FloorRun]:
 
 def test_report_has_the_floor_workers_and_floor_ratios() -> None:
     sets = {"sizes": [100, 1000], "max_concurrent_reconciles": 1, "scaling_size": 1000}
-    report = results.build_report({"go": _impl(1.0), "python": _impl(2.0)}, {}, sets, [],
-                                  _floor())
+    report = results.build_report({"go": _impl(1.0), "python": _impl(2.0)}, {}, sets, [], _floor())
     floor = report["floor"]
     assert floor["throughput_s"] == {"100": 1.0, "1000": 10.0}
     assert floor["workers"]["4"]["throughput_s"] == 4.0 and floor["workers"]["1"]["cpu_s"] == 1.0
@@ -238,7 +275,10 @@ def test_report_has_the_floor_workers_and_floor_ratios() -> None:
     assert go["workers"]["4"]["latency_p95_s"] == 1.1  # [0.1, 0.2, 1.2] at 95%
     assert report["ratios"]["go/floor"]["throughput_s"] == {"100": 2.0, "1000": 2.0}
     assert report["ratios"]["python/floor"]["throughput_s"] == {"100": 4.0, "1000": 4.0}
-    assert report["ratios"]["python/floor"]["workers"] == {"1": 8.05, "4": 5.12}  # 80.5 / 10, 20.5 / 4
+    assert report["ratios"]["python/floor"]["workers"] == {
+        "1": 8.05,
+        "4": 5.12,
+    }  # 80.5 / 10, 20.5 / 4
     assert report["ratios"]["python/go"]["workers"]["4"]["cpu_s"] == 2.0
     split = report["time_split"]
     assert split["throughput"]["go"]["1000"]["limited_by"] == "t1000"
@@ -251,8 +291,9 @@ def test_report_has_the_floor_workers_and_floor_ratios() -> None:
 
 
 def test_report_without_floor_or_scaling_is_as_before() -> None:
-    report = results.build_report({"go": ImplResults(), "python": ImplResults()}, {},
-                                  {"sizes": [100]})
+    report = results.build_report(
+        {"go": ImplResults(), "python": ImplResults()}, {}, {"sizes": [100]}
+    )
     assert "floor" not in report and "workers" not in report["implementations"]["go"]
     assert list(report["ratios"]) == ["python/go"]
     assert results.render_floor_table(report) == ""
@@ -260,10 +301,16 @@ def test_report_without_floor_or_scaling_is_as_before() -> None:
 
 def test_scaling_settings() -> None:
     s = settings.settings_from_args(cli.build_parser().parse_args([]))
-    assert (s.scaling_workers, s.scaling_size, s.scaling_repeats, s.floor) == ([1, 4, 16], 1000, 1, True)
+    assert (s.scaling_workers, s.scaling_size, s.scaling_repeats, s.floor) == (
+        [1, 4, 16],
+        1000,
+        1,
+        True,
+    )
     q = settings.settings_from_args(cli.build_parser().parse_args(["--quick"]))
     assert q.scaling_workers == [1, 4] and q.scaling_size < 100 and q.sizes == [20]
-    none = settings.settings_from_args(cli.build_parser().parse_args(
-        ["--scaling-workers", "", "--no-floor"]))
+    none = settings.settings_from_args(
+        cli.build_parser().parse_args(["--scaling-workers", "", "--no-floor"])
+    )
     assert none.scaling_workers == [] and not none.floor
     assert "floor" in s.describe() and "time_split" in s.describe()

@@ -22,7 +22,9 @@ def test_versions_come_from_the_wrapper_modules() -> None:
     assert binaries.etcd_version().startswith("v3.6.")
 
 
-def test_store_is_laid_out_like_setup_envtest(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_store_is_laid_out_like_setup_envtest(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("MODELDOCK_CACHE", str(tmp_path))
     store = binaries.store_dir()
     assert store.parent == tmp_path / "envtest" / "k8s"

@@ -23,13 +23,24 @@ def test_check_order_names_exactly_the_checks_the_suite_declares() -> None:
     declared = {checks.base_check(name) for name in checks.check_functions()}
     listed = set(checks.CHECK_ORDER)
     assert not declared - listed, f"checks missing from CHECK_ORDER: {sorted(declared - listed)}"
-    assert not listed - declared, f"CHECK_ORDER names checks no test declares: {sorted(listed - declared)}"
+    assert not listed - declared, (
+        f"CHECK_ORDER names checks no test declares: {sorted(listed - declared)}"
+    )
     assert len(checks.CHECK_ORDER) == len(listed), "CHECK_ORDER lists an id twice"
 
 
 def test_unknown_ids_sort_last_and_cases_follow_their_check() -> None:
-    names = ["unknown-check", "watch-recovers[b]", "noop-stable", "watch-recovers[a]",
-             "create-converges"]
+    names = [
+        "unknown-check",
+        "watch-recovers[b]",
+        "noop-stable",
+        "watch-recovers[a]",
+        "create-converges",
+    ]
     assert sorted(names, key=checks.check_sort_key) == [
-        "create-converges", "noop-stable", "watch-recovers[a]", "watch-recovers[b]",
-        "unknown-check"]
+        "create-converges",
+        "noop-stable",
+        "watch-recovers[a]",
+        "watch-recovers[b]",
+        "unknown-check",
+    ]

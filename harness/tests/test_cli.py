@@ -13,8 +13,7 @@ from harness import cli
 #: An option only the delegated job's own parser has.
 OWN_OPTION = {"bench": "--quick", "mutants": "--mutant", "rbac-ablation": "--unit"}
 
-COMMANDS = ("conformance", "report", "bench", "mutants", "rbac-ablation", "binaries", "up",
-            "down")
+COMMANDS = ("conformance", "report", "bench", "mutants", "rbac-ablation", "binaries", "up", "down")
 
 
 def test_every_command_is_listed_in_the_top_level_help() -> None:
@@ -25,8 +24,12 @@ def test_every_command_is_listed_in_the_top_level_help() -> None:
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_answers_help(command: str) -> None:
-    proc = subprocess.run([sys.executable, "-m", "harness", command, "--help"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", command, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "usage:" in proc.stdout
     if command in cli.DELEGATED:  # the job's own parser answered, not the wrapper's
@@ -35,7 +38,8 @@ def test_every_command_answers_help(command: str) -> None:
 
 def test_conformance_arguments_reach_the_job() -> None:
     args = cli.build_parser().parse_args(
-        ["conformance", "--impl", "go", "--reports", "/tmp/r", "--", "-k", "noop"])
+        ["conformance", "--impl", "go", "--reports", "/tmp/r", "--", "-k", "noop"]
+    )
     assert args.impl == ["go"]
     assert args.reports == "/tmp/r"
     assert args.pytest_args == ["-k", "noop"]

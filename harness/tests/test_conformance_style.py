@@ -73,17 +73,25 @@ def known_waits() -> dict[str, int]:
     waits = _timeout_positions((CONFORMANCE_DIR / "support.py").read_text())
     for rel, names in HARNESS_WAITS.items():
         found = _timeout_positions((REPO_ROOT / rel).read_text(), names)
-        assert set(found) == set(names), f"{rel} no longer defines {set(names) - set(found)} " \
-                                         f"with a timeout parameter: update HARNESS_WAITS"
+        assert set(found) == set(names), (
+            f"{rel} no longer defines {set(names) - set(found)} "
+            f"with a timeout parameter: update HARNESS_WAITS"
+        )
         for name, index in found.items():
-            assert waits.setdefault(name, index) == index, \
+            assert waits.setdefault(name, index) == index, (
                 f"{name} takes its timeout at two positions; HARNESS_WAITS cannot tell them apart"
+            )
     return waits
 
 
 def _literals(expr: ast.AST) -> list[ast.Constant]:
-    return [n for n in ast.walk(expr) if isinstance(n, ast.Constant)
-            and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)]
+    return [
+        n
+        for n in ast.walk(expr)
+        if isinstance(n, ast.Constant)
+        and isinstance(n.value, (int, float))
+        and not isinstance(n.value, bool)
+    ]
 
 
 def _call_name(call: ast.Call) -> str:
@@ -97,9 +105,12 @@ def _call_name(call: ast.Call) -> str:
 
 def _is_sleep(call: ast.Call) -> bool:
     func = call.func
-    return (isinstance(func, ast.Attribute) and func.attr == "sleep"
-            and isinstance(func.value, ast.Name) and func.value.id == "time") \
-        or (isinstance(func, ast.Name) and func.id == "sleep")
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "sleep"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "time"
+    ) or (isinstance(func, ast.Name) and func.id == "sleep")
 
 
 def _is_timeout_name(name: str | None) -> bool:
@@ -137,9 +148,15 @@ def check_source(source: str, path: str, waits: dict[str, int]) -> list[Violatio
     def literal_in(expr: ast.AST, what: str, lineno: int) -> None:
         for lit in _literals(expr):
             if not allowed("literal-timeout", lit.lineno, lineno):
-                found.append(Violation(path, lit.lineno, "literal timeout",
-                                       f"{lit.value!r} in {what}: use a named constant of "
-                                       f"conformance/support.py (or a check's own)"))
+                found.append(
+                    Violation(
+                        path,
+                        lit.lineno,
+                        "literal timeout",
+                        f"{lit.value!r} in {what}: use a named constant of "
+                        f"conformance/support.py (or a check's own)",
+                    )
+                )
 
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Call):
@@ -148,25 +165,38 @@ def check_source(source: str, path: str, waits: dict[str, int]) -> list[Violatio
                 if _is_timeout_name(kw.arg):
                     literal_in(kw.value, f"{name}(..., {kw.arg}=...)", node.lineno)
             index = waits.get(name)
-            if index is not None and len(node.args) > index \
-                    and not any(isinstance(a, ast.Starred) for a in node.args[:index + 1]):
+            if (
+                index is not None
+                and len(node.args) > index
+                and not any(isinstance(a, ast.Starred) for a in node.args[: index + 1])
+            ):
                 literal_in(node.args[index], f"the timeout of {name}(...)", node.lineno)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = node.args
             positional = [*args.posonlyargs, *args.args]
-            pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults,
-                             strict=True))
-            pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
-                      if d is not None]
+            pairs = list(
+                zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+            )
+            pairs += [
+                (a, d)
+                for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                if d is not None
+            ]
             for arg, default in pairs:
                 if _is_timeout_name(arg.arg):
                     literal_in(default, f"the default of {node.name}({arg.arg}=...)", node.lineno)
         elif isinstance(node, (ast.For, ast.While)):
             for call in _calls_in_loop(node):
                 if _is_sleep(call) and not allowed("sleep-loop", call.lineno, node.lineno):
-                    found.append(Violation(path, call.lineno, "sleep in a loop",
-                                           f"a hand-rolled poll (loop at line {node.lineno}): "
-                                           f"use harness.kube.wait_for or a support helper"))
+                    found.append(
+                        Violation(
+                            path,
+                            call.lineno,
+                            "sleep in a loop",
+                            f"a hand-rolled poll (loop at line {node.lineno}): "
+                            f"use harness.kube.wait_for or a support helper",
+                        )
+                    )
     return sorted(found, key=lambda v: v.line)
 
 
@@ -175,8 +205,9 @@ def test_conformance_has_no_literal_timeouts_and_no_sleep_loops() -> None:
     waits = known_waits()
     files = sorted(CONFORMANCE_DIR.glob("*.py"))
     assert any(f.name == "support.py" for f in files) and len(files) > 5, files
-    found = [v for f in files for v in check_source(f.read_text(), str(f.relative_to(REPO_ROOT)),
-                                                    waits)]
+    found = [
+        v for f in files for v in check_source(f.read_text(), str(f.relative_to(REPO_ROOT)), waits)
+    ]
     assert not found, "\n".join(map(str, found))
 
 
@@ -196,13 +227,22 @@ def test_every_timing_constant_of_support_says_what_it_bounds() -> None:
     timing = re.compile(r"_(TIMEOUT|PERIOD|WAIT|MARGIN|SLACK)$")
     names = []
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
-                and isinstance(node.targets[0], ast.Name) and timing.search(node.targets[0].id):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and timing.search(node.targets[0].id)
+        ):
             names.append(node.targets[0].id)
             above = lines[node.lineno - 2].strip()
             assert above.startswith("#:"), f"{node.targets[0].id} has no #: comment above it"
-    assert {"CONVERGE_TIMEOUT", "REACT_TIMEOUT", "SETTLE_TIMEOUT", "QUIET_PERIOD",
-            "EVENT_TIMEOUT"} <= set(names), names
+    assert {
+        "CONVERGE_TIMEOUT",
+        "REACT_TIMEOUT",
+        "SETTLE_TIMEOUT",
+        "QUIET_PERIOD",
+        "EVENT_TIMEOUT",
+    } <= set(names), names
 
 
 # --------------------------------------------------------------------------- the rules
@@ -222,19 +262,28 @@ def test_a_literal_in_a_timeout_is_found() -> None:
         op.wait_exit(60)
         proxy.anything(settle_timeout=5)
         def helper(op, timeout=30.0): ...
-        """) == [(2, "literal timeout"), (3, "literal timeout"), (4, "literal timeout"),
-                 (5, "literal timeout"), (6, "literal timeout"), (7, "literal timeout"),
-                 (8, "literal timeout")]
+        """) == [
+        (2, "literal timeout"),
+        (3, "literal timeout"),
+        (4, "literal timeout"),
+        (5, "literal timeout"),
+        (6, "literal timeout"),
+        (7, "literal timeout"),
+        (8, "literal timeout"),
+    ]
 
 
 def test_named_timeouts_and_other_literals_pass() -> None:
-    assert _rules("""
+    assert (
+        _rules("""
         wait_for(fetch, lambda d: d["replicas"] == 2, CONVERGE_TIMEOUT, "what", 0.5)
         wait_for(fetch, ok, leader_timeout(LEASE), "what", interval=0.2)
         wait_converged(admin, ns, "web", timeout=left)
         def helper(op, timeout=SETTLE_TIMEOUT, quiet=QUIET_PERIOD): ...
         time.sleep(LATE_WRITES_WAIT)
-        """) == []
+        """)
+        == []
+    )
 
 
 def test_a_sleep_in_a_loop_is_found() -> None:

@@ -45,39 +45,67 @@ def test_block_owner_deletion_needs_the_owners_finalizers_right(cp: ControlPlane
     rbac_v1 = "rbac.authorization.k8s.io"
     try:
         admin.create("namespaces", None, {"metadata": {"name": ns}})
-        owner = admin.create("modelservices", ns, {
-            "apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService",
-            "metadata": {"name": "owner"}, "spec": {"model": "m", "image": "i:1"}})
-        ref = {"apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService", "name": "owner",
-               "uid": owner["metadata"]["uid"], "blockOwnerDeletion": True}
+        owner = admin.create(
+            "modelservices",
+            ns,
+            {
+                "apiVersion": "modeldock.io/v1alpha1",
+                "kind": "ModelService",
+                "metadata": {"name": "owner"},
+                "spec": {"model": "m", "image": "i:1"},
+            },
+        )
+        ref = {
+            "apiVersion": "modeldock.io/v1alpha1",
+            "kind": "ModelService",
+            "name": "owner",
+            "uid": owner["metadata"]["uid"],
+            "blockOwnerDeletion": True,
+        }
         for user, rules in (
-                ("modeldock:no-finalizers", [{"apiGroups": [""], "resources": ["configmaps"],
-                                              "verbs": ["create"]}]),
-                ("modeldock:finalizers", [{"apiGroups": [""], "resources": ["configmaps"],
-                                           "verbs": ["create"]},
-                                          {"apiGroups": ["modeldock.io"],
-                                           "resources": ["modelservices/finalizers"],
-                                           "verbs": ["update"]}])):
+            (
+                "modeldock:no-finalizers",
+                [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["create"]}],
+            ),
+            (
+                "modeldock:finalizers",
+                [
+                    {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["create"]},
+                    {
+                        "apiGroups": ["modeldock.io"],
+                        "resources": ["modelservices/finalizers"],
+                        "verbs": ["update"],
+                    },
+                ],
+            ),
+        ):
             name = user.split(":")[1]
             admin.create("roles", ns, {"metadata": {"name": name}, "rules": rules})
-            admin.create("rolebindings", ns, {
-                "metadata": {"name": name},
-                "roleRef": {"apiGroup": rbac_v1, "kind": "Role", "name": name},
-                "subjects": [{"apiGroup": rbac_v1, "kind": "User", "name": user}]})
+            admin.create(
+                "rolebindings",
+                ns,
+                {
+                    "metadata": {"name": name},
+                    "roleRef": {"apiGroup": rbac_v1, "kind": "Role", "name": name},
+                    "subjects": [{"apiGroup": rbac_v1, "kind": "User", "name": user}],
+                },
+            )
         time.sleep(1)  # RBAC sees new bindings a moment after they are written
         without = Kube(cp.kubeconfig_for("modeldock:no-finalizers"))
         with_right = Kube(cp.kubeconfig_for("modeldock:finalizers"))
         try:
             with pytest.raises(ApiException) as refused:
-                without.create("configmaps", ns, {"metadata": {"name": "a",
-                                                               "ownerReferences": [ref]}})
+                without.create(
+                    "configmaps", ns, {"metadata": {"name": "a", "ownerReferences": [ref]}}
+                )
             assert refused.value.status == 403
             assert "cannot set blockOwnerDeletion" in (refused.value.body or "")
             ref.pop("blockOwnerDeletion")
             without.create("configmaps", ns, {"metadata": {"name": "b", "ownerReferences": [ref]}})
             ref["blockOwnerDeletion"] = True
-            with_right.create("configmaps", ns, {"metadata": {"name": "c",
-                                                              "ownerReferences": [ref]}})
+            with_right.create(
+                "configmaps", ns, {"metadata": {"name": "c", "ownerReferences": [ref]}}
+            )
         finally:
             without.close()
             with_right.close()

@@ -21,14 +21,28 @@ from harness.checks import CHECK_ORDER
 from harness.paths import REPO_ROOT
 
 #: The pages checked for links and paths.
-PAGES = sorted([REPO_ROOT / "README.md", REPO_ROOT / "conformance" / "CONTRACT.md",
-                *(REPO_ROOT / "docs").glob("*.md")])
+PAGES = sorted(
+    [
+        REPO_ROOT / "README.md",
+        REPO_ROOT / "conformance" / "CONTRACT.md",
+        *(REPO_ROOT / "docs").glob("*.md"),
+    ]
+)
 
 #: Folders that are not part of the clone's content: VCS data, tools' caches, and what runs
 #: write (``build/``, ``reports/``). A path into ``build/`` or ``reports/`` names an output,
 #: which a fresh clone does not have, so such paths are not required to exist.
-SKIPPED_DIRS = {".git", ".venv", "build", "reports", "__pycache__", ".pytest_cache",
-                ".mypy_cache", ".ruff_cache", "node_modules"}
+SKIPPED_DIRS = {
+    ".git",
+    ".venv",
+    "build",
+    "reports",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    "node_modules",
+}
 OUTPUT_DIRS = ("build/", "reports/")
 
 #: Package folders being created on other branches of issue 10 (LAYOUT.md): the docs may name
@@ -46,9 +60,15 @@ OUTSIDE_DESIGN = "DESIGN" + ".md"
 
 #: The section titles of docs/design.md, in order; other files cite them by name.
 DESIGN_SECTIONS = (
-    "What ModelDock is", "Architecture", "The API", "The checks",
-    "Mutants and the RBAC ablation", "Measurements", "Tiers",
-    "How an implementation plugs in", "Glossary",
+    "What ModelDock is",
+    "Architecture",
+    "The API",
+    "The checks",
+    "Mutants and the RBAC ablation",
+    "Measurements",
+    "Tiers",
+    "How an implementation plugs in",
+    "Glossary",
 )
 
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
@@ -84,8 +104,11 @@ def anchors(page: Path) -> set[str]:
 
 def relative_links(page: Path) -> list[str]:
     """The page's links that are neither URLs (``https:``, ``mailto:``) nor absolute paths."""
-    return [t for t in LINK.findall(prose(page))
-            if not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", t) and not t.startswith("/")]
+    return [
+        t
+        for t in LINK.findall(prose(page))
+        if not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", t) and not t.startswith("/")
+    ]
 
 
 def top_level_names() -> set[str]:
@@ -100,8 +123,12 @@ def repository_paths(page: Path) -> list[str]:
     tops = top_level_names()
     found = []
     for word in CODE.findall(prose(page)):
-        if (re.search(r"[\s<>*{}$~|()\[\]\"'=,;]", word) or "/" not in word
-                or word.startswith(("/", "./", "../")) or word.startswith(OUTPUT_DIRS)):
+        if (
+            re.search(r"[\s<>*{}$~|()\[\]\"'=,;]", word)
+            or "/" not in word
+            or word.startswith(("/", "./", "../"))
+            or word.startswith(OUTPUT_DIRS)
+        ):
             continue
         if word.split("/", 1)[0] in tops or word.endswith(FILE_EXTENSIONS):
             found.append(word)
@@ -125,8 +152,7 @@ def test_relative_links_resolve(page: Path) -> None:
         rel = os.path.relpath(dest, REPO_ROOT)
         if path and not (dest.exists() or f"{rel}/" in PENDING):
             broken.append(f"{target}: no {rel}")
-        elif fragment and dest.suffix == ".md" and dest.is_file() \
-                and fragment not in anchors(dest):
+        elif fragment and dest.suffix == ".md" and dest.is_file() and fragment not in anchors(dest):
             broken.append(f"{target}: {rel} has no heading #{fragment}")
     assert not broken, f"{page_id(page)} links to what is not there:\n" + "\n".join(broken)
 
@@ -139,14 +165,17 @@ def test_backticked_paths_exist(page: Path) -> None:
 
 def test_the_path_scan_finds_paths_and_skips_the_rest(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
-    page.write_text("See `harness/checks.py`, `conformance/` and `foo/bar.toml`; not\n"
-                    "`reports/bench.json`, `modeldock.io/cleanup`, `apps/deployments:create`,\n"
-                    "`harness/mutants/operators/<name>.py` or `make test`.\n"
-                    "```\nharness/in_a_fence.py\n```\n[up](../x.md) [web](https://x.org/a.md)\n")
+    page.write_text(
+        "See `harness/checks.py`, `conformance/` and `foo/bar.toml`; not\n"
+        "`reports/bench.json`, `modeldock.io/cleanup`, `apps/deployments:create`,\n"
+        "`harness/mutants/operators/<name>.py` or `make test`.\n"
+        "```\nharness/in_a_fence.py\n```\n[up](../x.md) [web](https://x.org/a.md)\n"
+    )
     assert repository_paths(page) == ["harness/checks.py", "conformance/", "foo/bar.toml"]
     assert relative_links(page) == ["../x.md"]
-    assert slug("`harness/envtest/`: binaries, certificates") == \
-        "harnessenvtest-binaries-certificates"
+    assert (
+        slug("`harness/envtest/`: binaries, certificates") == "harnessenvtest-binaries-certificates"
+    )
     assert slug("How an implementation plugs in") == "how-an-implementation-plugs-in"
 
 
@@ -170,8 +199,10 @@ def test_nothing_cites_the_design_document_outside_the_clone() -> None:
             continue  # binaries
         lines = [n for n, line in enumerate(text.splitlines(), 1) if OUTSIDE_DESIGN in line]
         citing += [f"{path.relative_to(REPO_ROOT)}:{n}" for n in lines]
-    assert not citing, (f"{OUTSIDE_DESIGN} is not in the repository; point these at "
-                        f"docs/design.md or conformance/CONTRACT.md:\n" + "\n".join(citing))
+    assert not citing, (
+        f"{OUTSIDE_DESIGN} is not in the repository; point these at "
+        f"docs/design.md or conformance/CONTRACT.md:\n" + "\n".join(citing)
+    )
 
 
 def test_design_keeps_the_section_titles_others_cite() -> None:
@@ -188,6 +219,6 @@ def check_table_ids(text: str) -> list[str]:
 def test_checks_tables_follow_check_order(page: str) -> None:
     """Both pages list every check once, in CHECK_ORDER, and no id that no check has."""
     text = prose(REPO_ROOT / page)
-    section = text[text.index("## The checks"):]
-    section = section[:section.index("\n## ", 1)] if "\n## " in section[1:] else section
+    section = text[text.index("## The checks") :]
+    section = section[: section.index("\n## ", 1)] if "\n## " in section[1:] else section
     assert check_table_ids(section) == list(CHECK_ORDER)

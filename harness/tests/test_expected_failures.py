@@ -24,18 +24,24 @@ class FakeItem:
         return self._marker if name == "check" else None
 
 
-DECLARED = {"noop-stable": "writes an annotation", "watch-recovers[connection-cut]": "cut",
-            "restart-reconverges": "all cases"}
+DECLARED = {
+    "noop-stable": "writes an annotation",
+    "watch-recovers[connection-cut]": "cut",
+    "restart-reconverges": "all cases",
+}
 
 
-@pytest.mark.parametrize(("item", "want"), [
-    (FakeItem("test_noop_stable", "noop-stable"), "writes an annotation"),
-    (FakeItem("test_watch_recovers[connection-cut]", "watch-recovers"), "cut"),
-    (FakeItem("test_watch_recovers[api-restart]", "watch-recovers"), None),
-    (FakeItem("test_restart", "restart-reconverges", case="after-finalizer"), "all cases"),
-    (FakeItem("test_create_converges", "create-converges"), None),
-    (FakeItem("test_helper", None), None),
-])
+@pytest.mark.parametrize(
+    ("item", "want"),
+    [
+        (FakeItem("test_noop_stable", "noop-stable"), "writes an annotation"),
+        (FakeItem("test_watch_recovers[connection-cut]", "watch-recovers"), "cut"),
+        (FakeItem("test_watch_recovers[api-restart]", "watch-recovers"), None),
+        (FakeItem("test_restart", "restart-reconverges", case="after-finalizer"), "all cases"),
+        (FakeItem("test_create_converges", "create-converges"), None),
+        (FakeItem("test_helper", None), None),
+    ],
+)
 def test_declared_by_check_id_or_case(item: FakeItem, want: str | None) -> None:
     key = declared_key(item, DECLARED)  # type: ignore[arg-type]
     assert (DECLARED[key] if key else None) == want

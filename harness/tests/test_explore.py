@@ -24,29 +24,71 @@ class FakeKube:
         return self.objects.get(resource, [])
 
 
-def world(ns: str, ms_uid: str = "u1", dep_owner: str = "u1", finalizers: tuple[str, ...] = (
-        "modeldock.io/cleanup",)) -> FakeKube:
-    ref = {"kind": "ModelService", "name": "demo", "uid": dep_owner, "controller": True,
-           "blockOwnerDeletion": True}
-    return FakeKube({
-        "modelservices": [{"metadata": {"name": "demo", "uid": ms_uid, "resourceVersion": "9",
-                                        "generation": 1, "finalizers": list(finalizers)},
-                           "spec": {"replicas": 1},
-                           "status": {"url": f"http://demo.{ns}.svc:8000", "conditions": [
-                               {"type": "Ready", "status": "False",
-                                "lastTransitionTime": "2026-01-01T00:00:00Z"}]}}],
-        "deployments": [{"metadata": {"name": "demo", "uid": "d" + ms_uid, "resourceVersion": "3",
-                                      "ownerReferences": [ref]}, "spec": {"replicas": 1}}],
-        "services": [{"metadata": {"name": "demo", "uid": "s" + ms_uid, "ownerReferences": [ref]},
-                      "spec": {"clusterIP": "10.0.0.7", "ports": [{"port": 8000}]}}],
-    })
+def world(
+    ns: str,
+    ms_uid: str = "u1",
+    dep_owner: str = "u1",
+    finalizers: tuple[str, ...] = ("modeldock.io/cleanup",),
+) -> FakeKube:
+    ref = {
+        "kind": "ModelService",
+        "name": "demo",
+        "uid": dep_owner,
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+    return FakeKube(
+        {
+            "modelservices": [
+                {
+                    "metadata": {
+                        "name": "demo",
+                        "uid": ms_uid,
+                        "resourceVersion": "9",
+                        "generation": 1,
+                        "finalizers": list(finalizers),
+                    },
+                    "spec": {"replicas": 1},
+                    "status": {
+                        "url": f"http://demo.{ns}.svc:8000",
+                        "conditions": [
+                            {
+                                "type": "Ready",
+                                "status": "False",
+                                "lastTransitionTime": "2026-01-01T00:00:00Z",
+                            }
+                        ],
+                    },
+                }
+            ],
+            "deployments": [
+                {
+                    "metadata": {
+                        "name": "demo",
+                        "uid": "d" + ms_uid,
+                        "resourceVersion": "3",
+                        "ownerReferences": [ref],
+                    },
+                    "spec": {"replicas": 1},
+                }
+            ],
+            "services": [
+                {
+                    "metadata": {"name": "demo", "uid": "s" + ms_uid, "ownerReferences": [ref]},
+                    "spec": {"clusterIP": "10.0.0.7", "ports": [{"port": 8000}]},
+                }
+            ],
+        }
+    )
 
 
 def test_two_runs_in_different_namespaces_with_different_uids_compare_equal() -> None:
     a = snapshot(world("ns-a", "u1", "u1"), "ns-a")  # type: ignore[arg-type]
     b = snapshot(world("ns-b", "u2", "u2"), "ns-b")  # type: ignore[arg-type]
     assert diff(a, b) == []
-    assert a["deployments"]["demo"]["metadata"]["ownerReferences"][0]["owner"] == "ModelService/demo"
+    assert (
+        a["deployments"]["demo"]["metadata"]["ownerReferences"][0]["owner"] == "ModelService/demo"
+    )
     assert a["modelservices"]["demo"]["status"]["url"] == "http://demo.<ns>.svc:8000"
     assert "clusterIP" not in a["services"]["demo"]["spec"]
     assert invariants(a) == []
@@ -61,39 +103,66 @@ def test_a_child_of_a_vanished_owner_and_a_lost_finalizer_are_found() -> None:
     del lost["services"]["demo"]
     assert invariants(lost) == ["modelservices/demo has no service (child lost)"]
     clean = snapshot(world("ns"), "ns")  # type: ignore[arg-type]
-    assert "modelservices.demo.metadata.finalizers: expected ['modeldock.io/cleanup'], got []" \
+    assert (
+        "modelservices.demo.metadata.finalizers: expected ['modeldock.io/cleanup'], got []"
         in diff(clean, state)
+    )
 
 
 def test_every_boundary_gets_each_variant_then_the_extra_runs() -> None:
     ids = [p.id for p in perturbations(2, Plan(SCENARIOS))]
-    assert ids == ["write-1-withheld", "write-1-delivered", "write-1-conflict",
-                   "write-2-withheld", "write-2-delivered", "write-2-conflict",
-                   "stale-view", "coalesced"]
-    assert [p.id for p in perturbations(5, Plan(SCENARIOS, variants=("withheld",), max_k=1,
-                                                extra=False))] == ["write-1-withheld"]
+    assert ids == [
+        "write-1-withheld",
+        "write-1-delivered",
+        "write-1-conflict",
+        "write-2-withheld",
+        "write-2-delivered",
+        "write-2-conflict",
+        "stale-view",
+        "coalesced",
+    ]
+    assert [
+        p.id
+        for p in perturbations(5, Plan(SCENARIOS, variants=("withheld",), max_k=1, extra=False))
+    ] == ["write-1-withheld"]
     assert len(SCENARIOS) >= 8
 
 
 def test_reports_are_readable_by_harness_junit(tmp_path: Path) -> None:
-    exp = Exploration("go", [
-        CaseResult("go", "create", "clean", writes=["update modelservices demo 200"]),
-        CaseResult("go", "create", Perturbation("crash", 1, "withheld").id, outcome="failed",
-                   message="end state differs", details="x"),
-        CaseResult("go", "create", "write-1-delivered", outcome="skipped", message="not reached"),
-        CaseResult("go", "create", "stale-view"),
-    ], seconds=3.0)
+    exp = Exploration(
+        "go",
+        [
+            CaseResult("go", "create", "clean", writes=["update modelservices demo 200"]),
+            CaseResult(
+                "go",
+                "create",
+                Perturbation("crash", 1, "withheld").id,
+                outcome="failed",
+                message="end state differs",
+                details="x",
+            ),
+            CaseResult(
+                "go", "create", "write-1-delivered", outcome="skipped", message="not reached"
+            ),
+            CaseResult("go", "create", "stale-view"),
+        ],
+        seconds=3.0,
+    )
     path = results.write_junit(tmp_path / "junit-explore-go.xml", exp)
     cases = {c.name: c for c in junit.read_cases(path)}
     assert cases["explore[create@write-1-withheld]"].outcome == junit.FAILED
     assert cases["explore[create@write-1-withheld]"].verdict == "fail"
     assert cases["explore[create@write-1-delivered]"].outcome == junit.SKIPPED
     assert json.loads(cases["explore[create@clean]"].prop("writes") or "[]") == [
-        "update modelservices demo 200"]
+        "update modelservices demo 200"
+    ]
     data = results.write_json(tmp_path / "explore.json", [exp])
     entry = data["implementations"]["go"]
     assert (entry["cases"], entry["survived"], entry["failed"]) == (
-        2, 1, ["explore[create@write-1-withheld]"])
+        2,
+        1,
+        ["explore[create@write-1-withheld]"],
+    )
     table = results.matrix_markdown("go", entry["outcomes"], entry["clean_writes"])
     assert "| create | 1 | ✗· | ✓ |  |" in table
 
@@ -112,11 +181,14 @@ def test_explore_only_mutants_name_their_killing_cases() -> None:
 def test_the_comparison_shows_the_exploration_matrix(tmp_path: Path) -> None:
     from harness.report.markdown import explore_markdown
 
-    exp = Exploration("python", [
-        CaseResult("python", "scale", "clean", writes=["a", "b"]),
-        CaseResult("python", "scale", "write-2-conflict", outcome="failed", message="m"),
-        CaseResult("python", "scale", "write-2-withheld"),
-    ])
+    exp = Exploration(
+        "python",
+        [
+            CaseResult("python", "scale", "clean", writes=["a", "b"]),
+            CaseResult("python", "scale", "write-2-conflict", outcome="failed", message="m"),
+            CaseResult("python", "scale", "write-2-withheld"),
+        ],
+    )
     data = results.write_json(tmp_path / "explore.json", [exp])
     text = "\n".join(explore_markdown(data))
     assert "### python: 1/2 survived" in text
@@ -125,7 +197,8 @@ def test_the_comparison_shows_the_exploration_matrix(tmp_path: Path) -> None:
 
 
 def test_a_plan_of_named_cases_runs_their_scenarios_clean_first() -> None:
-    plan = Plan.for_cases(SCENARIOS, ["create@write-2-withheld", "scale@write-1-conflict",
-                                      "create@stale-view"])
+    plan = Plan.for_cases(
+        SCENARIOS, ["create@write-2-withheld", "scale@write-1-conflict", "create@stale-view"]
+    )
     assert [s.id for s in plan.scenarios] == ["create", "scale"]
     assert plan.only == ("create@write-2-withheld", "scale@write-1-conflict", "create@stale-view")

@@ -43,8 +43,12 @@ def _file(tmp_path: Path) -> Path:
 
 def test_read_cases_gives_outcome_message_verdict_and_every_property(tmp_path: Path) -> None:
     cases = {c.name: c for c in junit.read_cases(_file(tmp_path))}
-    assert [c.outcome for c in cases.values()] == [junit.PASSED, junit.FAILED, junit.ERROR,
-                                                  junit.SKIPPED]
+    assert [c.outcome for c in cases.values()] == [
+        junit.PASSED,
+        junit.FAILED,
+        junit.ERROR,
+        junit.SKIPPED,
+    ]
     assert cases["test_noop_stable"].properties["writes"] == ["0", "1"]
     assert cases["test_noop_stable"].prop("writes") == "1"
     assert cases["test_noop_stable"].verdict is None
@@ -59,14 +63,19 @@ def test_read_cases_gives_outcome_message_verdict_and_every_property(tmp_path: P
 
 
 def test_finish_names_cases_after_their_check_and_the_suite_after_the_implementation(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path = _file(tmp_path)
     assert junit.finish(path, "go", {"tier": "envtest", "title": "Go"}) == 3
     [suite] = junit.read_suites(path)
     assert suite.name == "modeldock-go"
     assert suite.properties == {"tier": "envtest", "title": "Go"}
-    assert [c.name for c in suite.cases] == ["noop-stable", "child-repaired",
-                                             "watch-recovers[connection-cut]", "test_kwok"]
+    assert [c.name for c in suite.cases] == [
+        "noop-stable",
+        "child-repaired",
+        "watch-recovers[connection-cut]",
+        "test_kwok",
+    ]
     # finishing twice changes nothing more (the classname prefix is not doubled)
     junit.finish(path, "go")
     xml = path.read_text()
@@ -121,16 +130,29 @@ def test_a_second_consumer_reads_both_implementations_as_separate_suites(tmp_pat
     every case under its own implementation."""
     merged = junit.merge(_finished_pair(tmp_path), tmp_path / "junit.xml")
     out = tmp_path / "junit.html"
-    proc = subprocess.run([sys.executable, "-m", "junit2htmlreport", str(merged), str(out)],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "junit2htmlreport", str(merged), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     page = out.read_text()
     assert "modeldock-go" in page and "modeldock-python" in page
     for impl in ("go", "python"):
         assert f"{impl}.conformance.test_core" in page
-    matrix = subprocess.run([sys.executable, "-m", "junit2htmlreport", "--summary-matrix",
-                             *map(str, _finished_pair(tmp_path / "again"))],
-                            capture_output=True, text=True, timeout=60)
+    matrix = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "junit2htmlreport",
+            "--summary-matrix",
+            *map(str, _finished_pair(tmp_path / "again")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert matrix.returncode == 0, matrix.stderr
 
 

@@ -15,13 +15,32 @@ from harness.plugin.console import kept_entries
 
 
 def test_keep_on_failure_leaves_the_plane_and_the_namespace_and_down_stops_it(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     state_dir, reports = tmp_path / "up", tmp_path / "reports"
     proc = subprocess.run(
-        [sys.executable, "-m", "harness", "conformance", "--impl", "always-update",
-         "--impl-file", "harness/mutants/mutants.toml", "--check", "noop-stable",
-         "--keep-on-failure", "--state-dir", str(state_dir), "--reports", str(reports)],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "conformance",
+            "--impl",
+            "always-update",
+            "--impl-file",
+            "harness/mutants/mutants.toml",
+            "--check",
+            "noop-stable",
+            "--keep-on-failure",
+            "--state-dir",
+            str(state_dir),
+            "--reports",
+            str(reports),
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     try:
         assert proc.returncode == 1, proc.stdout + proc.stderr
         state = background.read_state(state_dir)

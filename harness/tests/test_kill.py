@@ -63,7 +63,7 @@ def _proc(pid: int) -> Proc | None:
     stat = _read(f"/proc/{pid}/stat").decode(errors="replace")
     if ")" not in stat:
         return None
-    fields = stat[stat.rindex(")") + 2:].split()
+    fields = stat[stat.rindex(")") + 2 :].split()
     if fields[0] in ("Z", "X"):
         return None
     cmd = _read(f"/proc/{pid}/cmdline").replace(b"\0", b" ").decode(errors="replace").strip()
@@ -97,8 +97,10 @@ def marked(identities: set[str]) -> list[Proc]:
         if not entry.name.isdigit():
             continue
         env = _read(f"/proc/{entry.name}/environ").split(b"\0")
-        mark = next((v.split(b"=", 1)[1].decode() for v in env
-                     if v.startswith(RUN_ENV.encode() + b"=")), None)
+        mark = next(
+            (v.split(b"=", 1)[1].decode() for v in env if v.startswith(RUN_ENV.encode() + b"=")),
+            None,
+        )
         if mark in identities:
             p = _proc(int(entry.name))
             if p is not None:
@@ -106,8 +108,12 @@ def marked(identities: set[str]) -> list[Proc]:
     return found
 
 
-def wait_for(what: str, predicate: Callable[[], bool], timeout: float,
-             explain: Callable[[], str] = lambda: "") -> None:
+def wait_for(
+    what: str,
+    predicate: Callable[[], bool],
+    timeout: float,
+    explain: Callable[[], str] = lambda: "",
+) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
@@ -126,12 +132,28 @@ class HarnessRun:
         self.log = tmp_path / "harness.log"
         self.tmpdir.mkdir()
         self.env = {**os.environ, "TMPDIR": str(self.tmpdir)}
-        cmd = [sys.executable, "-m", "harness", "conformance", "--impl", "go",
-               "--reports", str(self.reports), "--", *pytest_args]
+        cmd = [
+            sys.executable,
+            "-m",
+            "harness",
+            "conformance",
+            "--impl",
+            "go",
+            "--reports",
+            str(self.reports),
+            "--",
+            *pytest_args,
+        ]
         with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=self.env, stdout=log,
-                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=REPO_ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         me = _proc(self.proc.pid)
         assert me is not None, self.log_tail()
         self.identity = me.identity
@@ -154,8 +176,9 @@ class HarnessRun:
             if predicate(now):
                 return now
             if self.proc.poll() is not None:
-                raise AssertionError(f"the harness exited ({self.proc.returncode}) before "
-                                     f"{what}\n{self.log_tail()}")
+                raise AssertionError(
+                    f"the harness exited ({self.proc.returncode}) before {what}\n{self.log_tail()}"
+                )
             if time.monotonic() > deadline:
                 raise AssertionError(f"not within {REACH_POINT}s: {what}\n{self.log_tail()}")
             time.sleep(0.2)
@@ -178,14 +201,22 @@ class HarnessRun:
     def reports_written(self) -> list[str]:
         if not self.reports.exists():
             return []
-        return sorted(p.name for p in self.reports.iterdir()
-                      if p.name.startswith(("junit-", "comparison.", ".junit-")))
+        return sorted(
+            p.name
+            for p in self.reports.iterdir()
+            if p.name.startswith(("junit-", "comparison.", ".junit-"))
+        )
 
     def next_start(self) -> subprocess.CompletedProcess[str]:
         """Another harness command with the same TMPDIR: it cleans up after dead runs."""
-        return subprocess.run([sys.executable, "-m", "harness", "report", "--reports",
-                               str(self.reports)], cwd=REPO_ROOT, env=self.env,
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "harness", "report", "--reports", str(self.reports)],
+            cwd=REPO_ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     def cleanup(self) -> None:
         """After a failed assertion: end what is left of this run, by pid."""
@@ -249,12 +280,22 @@ def _kill_and_check(run: HarnessRun, sig: int, *, group: bool) -> None:
         try:
             code = run.proc.wait(HARNESS_EXIT)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"the harness did not exit within {HARNESS_EXIT}s of "
-                                 f"{signal.Signals(sig).name}\n{run.log_tail()}") from None
+            raise AssertionError(
+                f"the harness did not exit within {HARNESS_EXIT}s of "
+                f"{signal.Signals(sig).name}\n{run.log_tail()}"
+            ) from None
         assert code == 130, run.log_tail()
-    wait_for("every process of the killed run is gone", lambda: not run.survivors(), ALL_GONE,
-             lambda: "survivors:\n" + "\n".join(f"  {p.pid} {p.cmd[:150]}"
-                                                for p in run.survivors()) + "\n" + run.log_tail())
+    wait_for(
+        "every process of the killed run is gone",
+        lambda: not run.survivors(),
+        ALL_GONE,
+        lambda: (
+            "survivors:\n"
+            + "\n".join(f"  {p.pid} {p.cmd[:150]}" for p in run.survivors())
+            + "\n"
+            + run.log_tail()
+        ),
+    )
     # Nothing of the run is left that could still write: no report may exist now or later.
     assert run.reports_written() == [], run.log_tail()
     if sig != signal.SIGKILL:
@@ -268,31 +309,61 @@ def _kill_and_check(run: HarnessRun, sig: int, *, group: bool) -> None:
     assert run.reports_written() == []
 
 
-@pytest.mark.parametrize(("sig", "group", "point", "pytest_args"), [
-    pytest.param(signal.SIGKILL, False, control_plane_starting,
-                 ["-n", "1", "-k", "test_create_converges"], id="sigkill-control-plane-start"),
-    pytest.param(signal.SIGKILL, False, check_on_private_plane,
-                 ["-n", "1", "-k", "test_connection_stall"], id="sigkill-check-on-private-plane"),
-    pytest.param(signal.SIGTERM, False, pytest_worker_running,
-                 ["-n", "1", "-k", "test_create_converges"], id="sigterm-pytest-running"),
-    pytest.param(signal.SIGINT, True, pytest_worker_running,
-                 ["-n", "1", "-k", "test_create_converges"], id="ctrl-c-pytest-running"),
-])
-def test_killed_harness_leaves_no_run_behind(binaries_ready: None, tmp_path: Path, sig: int,
-                                             group: bool, point: Callable[[list[Proc]], bool],
-                                             pytest_args: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("sig", "group", "point", "pytest_args"),
+    [
+        pytest.param(
+            signal.SIGKILL,
+            False,
+            control_plane_starting,
+            ["-n", "1", "-k", "test_create_converges"],
+            id="sigkill-control-plane-start",
+        ),
+        pytest.param(
+            signal.SIGKILL,
+            False,
+            check_on_private_plane,
+            ["-n", "1", "-k", "test_connection_stall"],
+            id="sigkill-check-on-private-plane",
+        ),
+        pytest.param(
+            signal.SIGTERM,
+            False,
+            pytest_worker_running,
+            ["-n", "1", "-k", "test_create_converges"],
+            id="sigterm-pytest-running",
+        ),
+        pytest.param(
+            signal.SIGINT,
+            True,
+            pytest_worker_running,
+            ["-n", "1", "-k", "test_create_converges"],
+            id="ctrl-c-pytest-running",
+        ),
+    ],
+)
+def test_killed_harness_leaves_no_run_behind(
+    binaries_ready: None,
+    tmp_path: Path,
+    sig: int,
+    group: bool,
+    point: Callable[[list[Proc]], bool],
+    pytest_args: list[str],
+) -> None:
     run = HarnessRun(tmp_path, pytest_args)
     try:
         now = run.wait_until(point.__name__.replace("_", " "), point)
-        print(f"{signal.Signals(sig).name}{' (group)' if group else ''} at "
-              f"{point.__name__}: " + ", ".join(sorted(p.name for p in now)))
+        print(
+            f"{signal.Signals(sig).name}{' (group)' if group else ''} at "
+            f"{point.__name__}: " + ", ".join(sorted(p.name for p in now))
+        )
         _kill_and_check(run, sig, group=group)
     finally:
         run.cleanup()
 
 
 # --------------------------------------------------------------------------- watchdog
-WAITING_SUITE = '''
+WAITING_SUITE = """
 import time
 
 def test_waits_for_a_long_time(control_plane):
@@ -301,7 +372,7 @@ def test_waits_for_a_long_time(control_plane):
 
 def test_never_reached(control_plane):
     pass
-'''
+"""
 
 
 @pytest.fixture
@@ -311,20 +382,40 @@ def plane(binaries_ready: None) -> Iterator[ControlPlane]:
 
 
 @pytest.mark.parametrize("victim", ["etcd", "kube-apiserver"])
-def test_lost_control_plane_stops_the_run_with_one_line(plane: ControlPlane, tmp_path: Path,
-                                                         victim: str) -> None:
+def test_lost_control_plane_stops_the_run_with_one_line(
+    plane: ControlPlane, tmp_path: Path, victim: str
+) -> None:
     started = tmp_path / "started"
     suite = tmp_path / "test_waiting.py"
     suite.write_text(WAITING_SUITE.format(started=str(started)))
     junit = tmp_path / "junit.xml"
     with open(tmp_path / "pytest.log", "wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "pytest", str(suite), f"--control-plane-state={plane.state_path}",
-             "-n", "1", "-p", "no:cacheprovider", f"--junitxml={junit}", "-q"],
-            cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                str(suite),
+                f"--control-plane-state={plane.state_path}",
+                "-n",
+                "1",
+                "-p",
+                "no:cacheprovider",
+                f"--junitxml={junit}",
+                "-q",
+            ],
+            cwd=tmp_path,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
     try:
-        wait_for("the check runs", started.exists, REACH_POINT,
-                 lambda: (tmp_path / "pytest.log").read_text())
+        wait_for(
+            "the check runs",
+            started.exists,
+            REACH_POINT,
+            lambda: (tmp_path / "pytest.log").read_text(),
+        )
         victim_proc = plane.etcd if victim == "etcd" else plane.apiserver
         assert victim_proc is not None
         victim_proc.kill()

@@ -23,14 +23,16 @@ def _no_engine_path(tmp_path: Path) -> str:
     return f"{bindir}:/usr/bin:/bin"
 
 
-def test_engine_none_when_docker_cannot_answer(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_engine_none_when_docker_cannot_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PATH", _no_engine_path(tmp_path))
     assert kind.engine() is None
 
 
-def test_conformance_kind_without_engine_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_conformance_kind_without_engine_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("PATH", _no_engine_path(tmp_path))
     code = suite.conformance(None, tmp_path / "reports", [], [], suite.Options(cluster="kind"))
     err = capsys.readouterr().err.strip().splitlines()
@@ -41,9 +43,23 @@ def test_conformance_kind_without_engine_exits_2(tmp_path: Path, monkeypatch: py
 
 def test_cli_kind_without_engine(tmp_path: Path) -> None:
     env = {"PATH": _no_engine_path(tmp_path), "HOME": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "-m", "harness", "conformance", "--cluster", "kind",
-                           "--reports", str(tmp_path / "r")], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "conformance",
+            "--cluster",
+            "kind",
+            "--reports",
+            str(tmp_path / "r"),
+        ],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2, proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert lines[-1].startswith("[modeldock] --cluster kind needs a running container engine")

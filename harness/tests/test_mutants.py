@@ -46,9 +46,19 @@ def install(monkeypatch: pytest.MonkeyPatch, mutant_id: str) -> ModuleType:
 
 # --------------------------------------------------------------------------- declarations
 def test_the_issue_mutants_are_all_declared() -> None:
-    assert {"always-update", "fresh-timestamp", "status-every-time", "retry-stale", "no-owns",
-            "replay-event", "delete-by-name", "finalizer-first", "adopt-foreign", "no-relist",
-            "zombie-leader"} <= set(MUTANTS)
+    assert {
+        "always-update",
+        "fresh-timestamp",
+        "status-every-time",
+        "retry-stale",
+        "no-owns",
+        "replay-event",
+        "delete-by-name",
+        "finalizer-first",
+        "adopt-foreign",
+        "no-relist",
+        "zombie-leader",
+    } <= set(MUTANTS)
 
 
 def test_the_events_mutants_are_declared() -> None:
@@ -63,7 +73,11 @@ def test_every_module_is_declared_and_every_declaration_has_a_module() -> None:
 @pytest.mark.parametrize("mutant_id", MUTANTS)
 def test_declaration_runs_the_module_as_an_implementation(mutant_id: str) -> None:
     table = tomllib.loads(mutants.MUTANTS_FILE.read_text())[mutant_id]
-    assert table["command"] == ["{python}", "-m", f"harness.mutants.operators.{mutants.module_name(mutant_id)}"]
+    assert table["command"] == [
+        "{python}",
+        "-m",
+        f"harness.mutants.operators.{mutants.module_name(mutant_id)}",
+    ]
     assert table["title"] and "\n" not in table["title"]
 
 
@@ -138,8 +152,15 @@ class FakeClient:
     def update_status(self, resource: client_.Resource, obj: Obj) -> Obj:
         return self._write("update_status", resource, obj)
 
-    def delete(self, resource: client_.Resource, namespace: str, name: str, *,
-               uid: str | None = None, propagation_policy: str | None = None) -> None:
+    def delete(
+        self,
+        resource: client_.Resource,
+        namespace: str,
+        name: str,
+        *,
+        uid: str | None = None,
+        propagation_policy: str | None = None,
+    ) -> None:
         self.calls.append(("delete", resource.kind, name, uid))
 
     def verbs(self) -> list[str]:
@@ -148,9 +169,16 @@ class FakeClient:
 
 def model_service(**spec: Any) -> Obj:
     return {
-        "apiVersion": "modeldock.io/v1alpha1", "kind": "ModelService",
-        "metadata": {"name": "web", "namespace": "lab", "uid": "ms-uid", "generation": 1,
-                     "resourceVersion": "10", "finalizers": [controller.FINALIZER_NAME]},
+        "apiVersion": "modeldock.io/v1alpha1",
+        "kind": "ModelService",
+        "metadata": {
+            "name": "web",
+            "namespace": "lab",
+            "uid": "ms-uid",
+            "generation": 1,
+            "resourceVersion": "10",
+            "finalizers": [controller.FINALIZER_NAME],
+        },
         "spec": {"model": "m", "image": "srv:1", "replicas": 1, "port": 8000, **spec},
     }
 
@@ -176,8 +204,7 @@ def cache_of(ms: Obj, dep: Obj | None, svc: Obj | None) -> FakeCache:
 
 
 def reconcile(cache: FakeCache, client: FakeClient, req: Request = WEB) -> Result:
-    r = controller.ModelServiceReconciler(reader=cache, writer=client, live=cache,
-                                         now=lambda: T0)
+    r = controller.ModelServiceReconciler(reader=cache, writer=client, live=cache, now=lambda: T0)
     return r.reconcile(req)
 
 
@@ -188,7 +215,9 @@ def test_the_real_operator_writes_nothing_in_the_converged_world() -> None:
 
 
 # --------------------------------------------------------------------------- behaviours
-def test_always_update_writes_both_children_though_nothing_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_always_update_writes_both_children_though_nothing_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     install(monkeypatch, "always-update")
     client = FakeClient()
     ms, dep, svc = converged()
@@ -198,7 +227,9 @@ def test_always_update_writes_both_children_though_nothing_changed(monkeypatch: 
     assert sent["metadata"]["resourceVersion"] == dep["metadata"]["resourceVersion"]
 
 
-def test_fresh_timestamp_moves_lastTransitionTime_without_a_status_change(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fresh_timestamp_moves_lastTransitionTime_without_a_status_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     install(monkeypatch, "fresh-timestamp")
     ms, dep, _ = converged()
     later = T0 + timedelta(minutes=5)
@@ -216,7 +247,9 @@ def test_status_every_time_writes_an_unchanged_status(monkeypatch: pytest.Monkey
     assert client.calls[0][2]["status"] == ms["status"]
 
 
-def test_retry_stale_sends_the_refused_object_again_until_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_retry_stale_sends_the_refused_object_again_until_accepted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     module = install(monkeypatch, "retry-stale")
     monkeypatch.setattr(module, "RETRY_INTERVAL", 0)
     client = FakeClient()
@@ -252,7 +285,9 @@ class FakeManager:
         self.informers.append(resource)
 
 
-def test_no_owns_registers_the_controller_without_owns_but_keeps_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_owns_registers_the_controller_without_owns_but_keeps_the_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from python_operator import __main__ as operator_main
 
     real = FakeManager()
@@ -265,7 +300,9 @@ def test_no_owns_registers_the_controller_without_owns_but_keeps_the_cache(monke
     assert mutant.informers == [controller.DEPLOYMENTS, controller.SERVICES]
 
 
-def test_replay_event_replays_create_after_a_restart_and_ignores_child_edits(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_replay_event_replays_create_after_a_restart_and_ignores_child_edits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     module = install(monkeypatch, "replay-event")
     monkeypatch.setattr(module, "INTENTS", {})
     monkeypatch.setattr(module, "LAST_SEEN", {})
@@ -280,8 +317,9 @@ def test_replay_event_replays_create_after_a_restart_and_ignores_child_edits(mon
     for_handler.on_add(ms)
     client = FakeClient()
     client.fail["create"] = [client_.ApiError(409, "AlreadyExists", "exists")] * 2
-    r = module.ReplayEventReconciler(reader=cache_of(ms, dep, svc), writer=client,
-                                     live=cache_of(ms, dep, svc), now=lambda: T0)
+    r = module.ReplayEventReconciler(
+        reader=cache_of(ms, dep, svc), writer=client, live=cache_of(ms, dep, svc), now=lambda: T0
+    )
     assert r.reconcile(WEB) == Result()
     # "create" replayed; the Deployment keeps 1 replica: nothing recomputed it.
     assert client.verbs() == ["create Deployment", "create Service", "update_status ModelService"]
@@ -319,14 +357,18 @@ def deleting(ms: Obj) -> Obj:
     return ms
 
 
-def test_delete_by_name_deletes_a_child_it_does_not_own_without_a_uid(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_delete_by_name_deletes_a_child_it_does_not_own_without_a_uid(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     install(monkeypatch, "delete-by-name")
     ms, dep, svc = converged()
     svc["metadata"]["ownerReferences"][0]["uid"] = "someone-else"
     client = FakeClient()
     reconcile(cache_of(deleting(ms), dep, svc), client)
     assert [(v, k, uid) for v, k, _, uid in client.calls] == [
-        ("delete", "Deployment", None), ("delete", "Service", None)]
+        ("delete", "Deployment", None),
+        ("delete", "Service", None),
+    ]
 
 
 def test_the_real_operator_deletes_only_its_own_child_with_its_uid() -> None:
@@ -337,7 +379,9 @@ def test_the_real_operator_deletes_only_its_own_child_with_its_uid() -> None:
     assert [(v, k, uid) for v, k, _, uid in client.calls] == [("delete", "Deployment", "child-0")]
 
 
-def test_finalizer_first_removes_the_finalizer_before_deleting(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_finalizer_first_removes_the_finalizer_before_deleting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     install(monkeypatch, "finalizer-first")
     ms, dep, svc = converged()
     client = FakeClient()
@@ -346,7 +390,9 @@ def test_finalizer_first_removes_the_finalizer_before_deleting(monkeypatch: pyte
     assert client.calls[0][2]["metadata"]["finalizers"] == []
 
 
-def test_children_first_creates_the_children_before_the_finalizer(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_children_first_creates_the_children_before_the_finalizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     ms = model_service()
     ms["metadata"]["finalizers"] = []
     real = FakeClient()
@@ -359,9 +405,16 @@ def test_children_first_creates_the_children_before_the_finalizer(monkeypatch: p
     assert client.verbs()[:3] == ["create Deployment", "create Service", "update ModelService"]
 
 
-def test_adopt_foreign_claims_a_child_another_owner_controls(monkeypatch: pytest.MonkeyPatch) -> None:
-    foreign_ref = {"apiVersion": "v1", "kind": "ConfigMap", "name": "other", "uid": "cm-uid",
-                   "controller": True}
+def test_adopt_foreign_claims_a_child_another_owner_controls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    foreign_ref = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "name": "other",
+        "uid": "cm-uid",
+        "controller": True,
+    }
     ms, dep, svc = converged()
     dep["metadata"]["ownerReferences"] = [foreign_ref]
     real = FakeClient()
@@ -401,7 +454,9 @@ class Exited(Exception):
     pass
 
 
-def test_zombie_leader_carries_on_where_the_real_manager_exits(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_zombie_leader_carries_on_where_the_real_manager_exits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     module = load("zombie-leader")
 
     def exit_(code: int) -> None:
@@ -419,7 +474,8 @@ def test_zombie_leader_carries_on_where_the_real_manager_exits(monkeypatch: pyte
 
 
 def test_reads_namespace_reads_a_cluster_scoped_object_and_ignores_the_refusal(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("KUBECONFIG", raising=False)
     module = load("reads-namespace")
     asked: list[str] = []
@@ -432,24 +488,31 @@ def test_reads_namespace_reads_a_cluster_scoped_object_and_ignores_the_refusal(
     client = FakeClient()
     ms, dep, svc = converged()
     ms["metadata"]["generation"] = 2
-    r = module.ReadsNamespaceReconciler(reader=cache_of(ms, dep, svc), writer=client,
-                                        live=cache_of(ms, dep, svc), now=lambda: T0)
+    r = module.ReadsNamespaceReconciler(
+        reader=cache_of(ms, dep, svc), writer=client, live=cache_of(ms, dep, svc), now=lambda: T0
+    )
     r._core = RefusingCoreApi()
     r.reconcile(WEB)
     assert asked == ["lab"]
     assert client.verbs() == ["update_status ModelService"], "and then reconciles as usual"
 
 
-def test_ready_on_write_claims_ready_without_available_replicas(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ready_on_write_claims_ready_without_available_replicas(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     install(monkeypatch, "ready-on-write")
     ms, dep, _ = converged(replicas=3)
     status = controller.compute_status(ms, controller.read_spec(ms), dep, "", T0)
     assert status["availableReplicas"] == 3
     assert [(c["type"], c["status"]) for c in status["conditions"]] == [
-        ("Ready", "True"), ("Progressing", "False")]
+        ("Ready", "True"),
+        ("Progressing", "False"),
+    ]
 
 
-def test_optional_as_required_fails_on_the_smallest_valid_spec(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_optional_as_required_fails_on_the_smallest_valid_spec(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     ms = model_service()
     assert controller.read_spec(ms).args == ()
     install(monkeypatch, "optional-as-required")
@@ -468,8 +531,9 @@ def test_module_names_follow_mutant_ids() -> None:
 # --------------------------------------------------------------------------- Events
 def reconcile_recording(cache: FakeCache, client: FakeClient) -> list[str]:
     recorder = events.FakeRecorder()
-    r = controller.ModelServiceReconciler(reader=cache, writer=client, live=cache,
-                                          now=lambda: T0, recorder=recorder)
+    r = controller.ModelServiceReconciler(
+        reader=cache, writer=client, live=cache, now=lambda: T0, recorder=recorder
+    )
     r.reconcile(WEB)
     return recorder.events
 
@@ -478,7 +542,8 @@ def test_no_events_drops_the_recorder(monkeypatch: pytest.MonkeyPatch) -> None:
     ms, _, _ = converged()
     assert reconcile_recording(cache_of(ms, None, None), FakeClient()) == [
         'Normal CreatedDeployment Created Deployment "web"',
-        'Normal CreatedService Created Service "web"']
+        'Normal CreatedService Created Service "web"',
+    ]
     install(monkeypatch, "no-events")
     client = FakeClient()
     assert reconcile_recording(cache_of(ms, None, None), client) == []
@@ -510,13 +575,24 @@ def record_three_conflicts() -> EventStore:
     b = events.Broadcaster(store, clock=fake, sleep_duration=0)
     ms, _, _ = converged()
     for _ in range(3):
-        b.record_to_sink(events.make_event(events.object_reference(ms), events.WARNING,
-                                           "ChildConflict", "in the way", "c", "", fake.now()))
+        b.record_to_sink(
+            events.make_event(
+                events.object_reference(ms),
+                events.WARNING,
+                "ChildConflict",
+                "in the way",
+                "c",
+                "",
+                fake.now(),
+            )
+        )
         fake.step(5)
     return store
 
 
-def test_event_flood_creates_every_repeat_where_the_recorder_counts_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_event_flood_creates_every_repeat_where_the_recorder_counts_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     real = record_three_conflicts()
     assert real.verbs == ["create", "patch", "patch"]
     assert [e["count"] for e in real.stored.values()] == [3]
@@ -526,13 +602,16 @@ def test_event_flood_creates_every_repeat_where_the_recorder_counts_it(monkeypat
     assert [e["count"] for e in flood.stored.values()] == [1, 1, 1]
 
 
-def test_event_every_reconcile_records_when_nothing_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_event_every_reconcile_records_when_nothing_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     world = converged()
     assert reconcile_recording(cache_of(*world), FakeClient()) == []
     install(monkeypatch, "event-every-reconcile")
     client = FakeClient()
     assert reconcile_recording(cache_of(*world), client) == [
-        "Normal Reconciled ModelService reconciled"]
+        "Normal Reconciled ModelService reconciled"
+    ]
     assert client.calls == [], "no other write"
 
 
@@ -545,14 +624,19 @@ def test_a_replacement_reconciler_takes_what_main_passes(mutant_id: str) -> None
     import inspect
 
     module = load(mutant_id)
-    classes = [p.value for p in module.PATCHES
-               if p.target is controller and p.name == "ModelServiceReconciler"]
+    classes = [
+        p.value
+        for p in module.PATCHES
+        if p.target is controller and p.name == "ModelServiceReconciler"
+    ]
     if not classes:
         pytest.skip("the mutant does not replace the reconciler")
     real = inspect.signature(ORIGINAL_RECONCILER.__init__).parameters
     options: dict[str, FakeClient | FakeCache | None] = {
         name: FakeClient() if name == "writer" else FakeCache()
-               for name, p in real.items() if name != "self" and p.default is p.empty}
+        for name, p in real.items()
+        if name != "self" and p.default is p.empty
+    }
     options["recorder"] = None
     reconciler = classes[0](**options)
     assert isinstance(reconciler, ORIGINAL_RECONCILER)

@@ -32,7 +32,8 @@ def test_the_real_operator_writes_the_status_after_a_crash_before_it() -> None:
 
 
 def test_status_after_writes_never_writes_the_status_when_nothing_else_changed(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     install(monkeypatch, "status-after-writes")
     client = FakeClient()
     reconcile(cache_of(*crashed_before_status()), client)
@@ -45,7 +46,8 @@ def test_status_after_writes_never_writes_the_status_when_nothing_else_changed(
 
 
 def test_remembers_status_skips_the_write_its_failed_attempt_remembers(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     module = install(monkeypatch, "remembers-status")
     monkeypatch.setattr(module, "SENT", {})
     ms, dep, svc = crashed_before_status()
@@ -57,16 +59,18 @@ def test_remembers_status_skips_the_write_its_failed_attempt_remembers(
     assert client.verbs() == ["update_status ModelService"]  # one attempt, never again
 
 
-def test_step_annotation_skips_the_recorded_step_on_resume(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_step_annotation_skips_the_recorded_step_on_resume(monkeypatch: pytest.MonkeyPatch) -> None:
     module = install(monkeypatch, "step-annotation")
     ms, dep, svc = converged()
     ms["metadata"]["generation"] = 2
     ms["spec"]["replicas"] = 3  # scaled; status still says generation 1
     client = FakeClient()
     reconcile(cache_of(ms, dep, svc), client)
-    assert client.verbs() == ["update ModelService", "update Deployment",
-                              "update_status ModelService"]
+    assert client.verbs() == [
+        "update ModelService",
+        "update Deployment",
+        "update_status ModelService",
+    ]
     assert client.calls[0][2]["metadata"]["annotations"] == {module.MARK: "2:deployment"}
     # Killed right after the annotation (scale@write-1): the restarted operator skips the
     # Deployment and reports generation 2 done.

@@ -16,25 +16,37 @@ from harness.mutants import runner
 from harness.operators import ImplementationError
 
 PASS = '<testcase classname="conformance.x" name="{name}" time="1.0"/>'
-FAIL = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
-        '<failure message="AssertionError: {why}&#10;assert 1 == 2">long text</failure></testcase>')
-ERROR = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
-         '<error message="failed on setup with &quot;TimeoutError&quot;">text</error></testcase>')
-PREMISE = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
-           '<properties><property name="verdict" value="error"/></properties>'
-           '<failure message="PremiseFailed: premise not met">text</failure></testcase>')
-ORACLE = ('<testcase classname="conformance.x" name="{name}" time="1.0">'
-          '<properties><property name="verdict" value="fail"/></properties>'
-          '<failure message="AssertionError: {why}">text</failure></testcase>')
-SKIP = ('<testcase classname="conformance.x" name="{name}" time="0.0">'
-        '<skipped type="pytest.skip" message="sim tier only">skip</skipped></testcase>')
+FAIL = (
+    '<testcase classname="conformance.x" name="{name}" time="1.0">'
+    '<failure message="AssertionError: {why}&#10;assert 1 == 2">long text</failure></testcase>'
+)
+ERROR = (
+    '<testcase classname="conformance.x" name="{name}" time="1.0">'
+    '<error message="failed on setup with &quot;TimeoutError&quot;">text</error></testcase>'
+)
+PREMISE = (
+    '<testcase classname="conformance.x" name="{name}" time="1.0">'
+    '<properties><property name="verdict" value="error"/></properties>'
+    '<failure message="PremiseFailed: premise not met">text</failure></testcase>'
+)
+ORACLE = (
+    '<testcase classname="conformance.x" name="{name}" time="1.0">'
+    '<properties><property name="verdict" value="fail"/></properties>'
+    '<failure message="AssertionError: {why}">text</failure></testcase>'
+)
+SKIP = (
+    '<testcase classname="conformance.x" name="{name}" time="0.0">'
+    '<skipped type="pytest.skip" message="sim tier only">skip</skipped></testcase>'
+)
 
 
 def junit(path: Path, *cases: str) -> Path:
     body = "".join(cases)
-    path.write_text('<?xml version="1.0" encoding="utf-8"?><testsuites>'
-                    f'<testsuite name="pytest" tests="{len(cases)}">{body}</testsuite>'
-                    '</testsuites>')
+    path.write_text(
+        '<?xml version="1.0" encoding="utf-8"?><testsuites>'
+        f'<testsuite name="pytest" tests="{len(cases)}">{body}</testsuite>'
+        "</testsuites>"
+    )
     return path
 
 
@@ -48,22 +60,35 @@ def results(tmp_path: Path) -> Results:
     premise in noop-stable, and its oracle fails in parity; survivor fails nothing."""
     common = [PASS.format(name="create-converges"), SKIP.format(name="ready-with-kwok")]
     files = {
-        "always-update": junit(tmp_path / "a.xml", *common,
-                               FAIL.format(name="noop-stable", why="wrote while nothing changed"),
-                               FAIL.format(name="watch-recovers[connection-cut]", why="slow"),
-                               PASS.format(name="watch-recovers[compaction-410]")),
-        "no-relist": junit(tmp_path / "b.xml", *common, PASS.format(name="noop-stable"),
-                           FAIL.format(name="watch-recovers[compaction-410]", why="no relist"),
-                           FAIL.format(name="watch-recovers[connection-cut]", why="410")),
-        "no-owns": junit(tmp_path / "c.xml", *common, ERROR.format(name="child-repaired"),
-                         PREMISE.format(name="noop-stable"),
-                         ORACLE.format(name="parity", why="differ")),
+        "always-update": junit(
+            tmp_path / "a.xml",
+            *common,
+            FAIL.format(name="noop-stable", why="wrote while nothing changed"),
+            FAIL.format(name="watch-recovers[connection-cut]", why="slow"),
+            PASS.format(name="watch-recovers[compaction-410]"),
+        ),
+        "no-relist": junit(
+            tmp_path / "b.xml",
+            *common,
+            PASS.format(name="noop-stable"),
+            FAIL.format(name="watch-recovers[compaction-410]", why="no relist"),
+            FAIL.format(name="watch-recovers[connection-cut]", why="410"),
+        ),
+        "no-owns": junit(
+            tmp_path / "c.xml",
+            *common,
+            ERROR.format(name="child-repaired"),
+            PREMISE.format(name="noop-stable"),
+            ORACLE.format(name="parity", why="differ"),
+        ),
         "survivor": junit(tmp_path / "d.xml", *common, PASS.format(name="noop-stable")),
     }
     return {m: runner.read_junit(f) for m, f in files.items()}
 
 
-def test_read_junit_sorts_outcomes_and_keeps_the_first_line_of_the_message(results: Results) -> None:
+def test_read_junit_sorts_outcomes_and_keeps_the_first_line_of_the_message(
+    results: Results,
+) -> None:
     a, no_owns = results["always-update"], results["no-owns"]
     assert a is not None and no_owns is not None
     assert a.passed == ["create-converges", "watch-recovers[compaction-410]"]
@@ -81,55 +106,83 @@ def test_failed_checks_keep_cases_and_the_checks_side_uses_base_ids(results: Res
     assert a["failed_checks"] == ["noop-stable", "watch-recovers[connection-cut]"]
     assert a["killed_by"] == ["noop-stable", "watch-recovers"]
     assert data["mutants"]["no-relist"]["failed_checks"] == [
-        "watch-recovers[compaction-410]", "watch-recovers[connection-cut]"]
+        "watch-recovers[compaction-410]",
+        "watch-recovers[connection-cut]",
+    ]
     assert data["checks"]["watch-recovers"]["killed"] == ["always-update", "no-relist"]
     assert data["checks"]["watch-recovers"]["cases"] == {
         "watch-recovers[compaction-410]": ["no-relist"],
-        "watch-recovers[connection-cut]": ["always-update", "no-relist"]}
+        "watch-recovers[connection-cut]": ["always-update", "no-relist"],
+    }
     # An error is no kill: it is listed apart, and the check it happened in killed nothing.
     assert data["checks"]["child-repaired"] == {"killed": [], "cases": {"child-repaired": []}}
     assert data["mutants"]["no-owns"]["errors"] == ["noop-stable", "child-repaired"]
     assert data["mutants"]["no-owns"]["killed_by"] == ["parity"]
     # Checks in check order; a skipped check did not run, so it is not a column.
-    assert list(data["checks"]) == ["create-converges", "noop-stable", "child-repaired",
-                                    "parity", "watch-recovers"]
+    assert list(data["checks"]) == [
+        "create-converges",
+        "noop-stable",
+        "child-repaired",
+        "parity",
+        "watch-recovers",
+    ]
     json.dumps(data)  # it is what mutants.json holds
 
 
 def test_verdict_names_survivors_and_checks_that_kill_nothing(results: Results) -> None:
     data = runner.build_matrix(results)
-    assert data["verdict"] == {"ok": False, "survivors": ["survivor"],
-                               "idle_checks": ["create-converges", "child-repaired"],
-                               "idle_cases": ["create-converges", "child-repaired"],
-                               "expected_missed": {}}
+    assert data["verdict"] == {
+        "ok": False,
+        "survivors": ["survivor"],
+        "idle_checks": ["create-converges", "child-repaired"],
+        "idle_cases": ["create-converges", "child-repaired"],
+        "expected_missed": {},
+    }
     table = runner.format_matrix(data)
     assert "SURVIVED" in table
     assert "mutants no check killed: survivor" in table
     assert "checks that killed no mutant: create-converges, child-repaired" in table
-    assert "note: no-owns: errors, not kills (set-up or premise): noop-stable, child-repaired" \
-        in table
+    assert (
+        "note: no-owns: errors, not kills (set-up or premise): noop-stable, child-repaired" in table
+    )
 
 
 def test_every_case_must_kill_on_its_own(results: Results, tmp_path: Path) -> None:
-    results["always-update"] = runner.read_junit(junit(
-        tmp_path / "a2.xml", FAIL.format(name="noop-stable", why="wrote"),
-        PASS.format(name="watch-recovers[connection-stall]")))
+    results["always-update"] = runner.read_junit(
+        junit(
+            tmp_path / "a2.xml",
+            FAIL.format(name="noop-stable", why="wrote"),
+            PASS.format(name="watch-recovers[connection-stall]"),
+        )
+    )
     data = runner.build_matrix(results)
     # watch-recovers kills (no-relist), yet its connection-stall case killed nothing.
     assert "watch-recovers" not in data["verdict"]["idle_checks"]
     assert "watch-recovers[connection-stall]" in data["verdict"]["idle_cases"]
-    assert "cases that killed no mutant: watch-recovers[connection-stall]" in \
-        runner.format_matrix(data)
+    assert "cases that killed no mutant: watch-recovers[connection-stall]" in runner.format_matrix(
+        data
+    )
 
 
-def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(results: Results, tmp_path: Path) -> None:
+def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(
+    results: Results, tmp_path: Path
+) -> None:
     del results["survivor"]
     results["ready-on-write"] = runner.read_junit(
-        junit(tmp_path / "e.xml", FAIL.format(name="create-converges", why="Ready=True"),
-              ORACLE.format(name="child-repaired", why="not repaired")))
+        junit(
+            tmp_path / "e.xml",
+            FAIL.format(name="create-converges", why="Ready=True"),
+            ORACLE.format(name="child-repaired", why="not repaired"),
+        )
+    )
     data = runner.build_matrix(results)
-    assert data["verdict"] == {"ok": True, "survivors": [], "idle_checks": [],
-                               "idle_cases": [], "expected_missed": {}}
+    assert data["verdict"] == {
+        "ok": True,
+        "survivors": [],
+        "idle_checks": [],
+        "idle_cases": [],
+        "expected_missed": {},
+    }
     assert "verdict: every mutant killed (4)" in runner.format_matrix(data)
 
 
@@ -159,31 +212,41 @@ def test_every_caught_by_names_a_check_and_every_check_is_expected_to_catch_one(
     assert ids <= expected, f"no mutant expects to be caught by {sorted(ids - expected)}"
 
 
-def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(monkeypatch: pytest.MonkeyPatch) -> None:
-    functions = {"noop-stable": ["test_noop_stable"],
-                 "child-repaired": ["test_child_repaired"],
-                 "watch-recovers[connection-stall]": ["test_connection_stall"],
-                 "watch-recovers[apiserver-restart]": ["test_apiserver_restart"]}
-    assert runner.ci_filter("always-update", None, functions) == \
-        "(test_child_repaired or test_noop_stable)"
+def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    functions = {
+        "noop-stable": ["test_noop_stable"],
+        "child-repaired": ["test_child_repaired"],
+        "watch-recovers[connection-stall]": ["test_connection_stall"],
+        "watch-recovers[apiserver-restart]": ["test_apiserver_restart"],
+    }
+    assert (
+        runner.ci_filter("always-update", None, functions)
+        == "(test_child_repaired or test_noop_stable)"
+    )
     real = runner.caught_by
-    monkeypatch.setattr(runner, "caught_by",
-                        lambda m: [] if m == "undeclared" else real(m))
-    assert runner.ci_filter("undeclared", "noop", functions) == \
-        "not (test_apiserver_restart) and (noop)"
+    monkeypatch.setattr(runner, "caught_by", lambda m: [] if m == "undeclared" else real(m))
+    assert (
+        runner.ci_filter("undeclared", "noop", functions)
+        == "not (test_apiserver_restart) and (noop)"
+    )
 
 
 def test_a_caught_by_check_that_missed_its_mutant_fails_the_verdict(results: Results) -> None:
-    info = {"always-update": {"caught_by": ["noop-stable", "child-repaired"]},
-            "no-relist": {"caught_by": ["watch-recovers", "watch-recovers[apiserver-restart]"]}}
+    info = {
+        "always-update": {"caught_by": ["noop-stable", "child-repaired"]},
+        "no-relist": {"caught_by": ["watch-recovers", "watch-recovers[apiserver-restart]"]},
+    }
     data = runner.build_matrix(results, info)
     assert data["mutants"]["always-update"]["missed"] == ["child-repaired"]
     assert data["mutants"]["no-relist"]["missed"] == ["watch-recovers[apiserver-restart]"]
     assert data["verdict"]["expected_missed"] == {
-        "always-update": ["child-repaired"], "no-relist": ["watch-recovers[apiserver-restart]"]}
+        "always-update": ["child-repaired"],
+        "no-relist": ["watch-recovers[apiserver-restart]"],
+    }
     assert data["verdict"]["ok"] is False
-    assert "FAIL: always-update was not caught by child-repaired" in \
-        runner.format_matrix(data)
+    assert "FAIL: always-update was not caught by child-repaired" in runner.format_matrix(data)
 
 
 def test_mutant_info_has_title_doc_and_the_three_paragraphs() -> None:

@@ -10,15 +10,25 @@ import pytest
 from harness.rbac import role as rbac
 
 ROLE: dict[str, Any] = {
-    "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+    "apiVersion": "rbac.authorization.k8s.io/v1",
+    "kind": "ClusterRole",
     "metadata": {"name": "modeldock-operator", "labels": {"team": "ml"}},
     "rules": [
-        {"apiGroups": ["modeldock.io"], "resources": ["modelservices"],
-         "verbs": ["list", "watch", "update"]},
-        {"apiGroups": ["modeldock.io"], "resources": ["modelservices/finalizers"],
-         "verbs": ["update"]},
-        {"apiGroups": ["apps"], "resources": ["deployments", "replicasets"],
-         "verbs": ["get", "delete"]},
+        {
+            "apiGroups": ["modeldock.io"],
+            "resources": ["modelservices"],
+            "verbs": ["list", "watch", "update"],
+        },
+        {
+            "apiGroups": ["modeldock.io"],
+            "resources": ["modelservices/finalizers"],
+            "verbs": ["update"],
+        },
+        {
+            "apiGroups": ["apps"],
+            "resources": ["deployments", "replicasets"],
+            "verbs": ["get", "delete"],
+        },
         {"apiGroups": ["", "events.k8s.io"], "resources": ["events"], "verbs": ["create"]},
     ],
 }
@@ -30,10 +40,17 @@ def atoms(role: dict[str, Any]) -> set[rbac.Unit]:
 
 def test_units_in_role_order() -> None:
     assert [u.id for u in rbac.units(ROLE)] == [
-        "modeldock.io/modelservices:list", "modeldock.io/modelservices:watch",
-        "modeldock.io/modelservices:update", "modeldock.io/modelservices/finalizers:update",
-        "apps/deployments:get", "apps/deployments:delete", "apps/replicasets:get",
-        "apps/replicasets:delete", "core/events:create", "events.k8s.io/events:create"]
+        "modeldock.io/modelservices:list",
+        "modeldock.io/modelservices:watch",
+        "modeldock.io/modelservices:update",
+        "modeldock.io/modelservices/finalizers:update",
+        "apps/deployments:get",
+        "apps/deployments:delete",
+        "apps/replicasets:get",
+        "apps/replicasets:delete",
+        "core/events:create",
+        "events.k8s.io/events:create",
+    ]
 
 
 @pytest.mark.parametrize("unit", rbac.units(ROLE), ids=lambda u: u.id)
@@ -45,8 +62,9 @@ def test_without_removes_exactly_one_unit(unit: rbac.Unit) -> None:
     assert reduced["metadata"]["name"] == f"modeldock-operator-without-{unit.slug}"
     assert reduced["metadata"]["labels"] == {"team": "ml", "modeldock.io/ablated": unit.slug}
     assert ROLE["metadata"]["name"] == "modeldock-operator"  # the original is untouched
-    assert all(rule["verbs"] and rule["resources"] and rule["apiGroups"]
-               for rule in reduced["rules"])
+    assert all(
+        rule["verbs"] and rule["resources"] and rule["apiGroups"] for rule in reduced["rules"]
+    )
 
 
 def test_without_a_unit_the_role_lacks_is_an_error() -> None:
@@ -81,9 +99,12 @@ def test_which_unit_explains_a_refusal() -> None:
     delete = rbac.Unit("apps", "deployments", "delete")
     assert create.explains("apps/deployments:create")
     assert not finalizers.explains("apps/deployments:create")
-    blocked = ("apps/deployments:create [admission: cannot set blockOwnerDeletion if an "
-               "ownerReference refers to a resource you can't set finalizers on]")
+    blocked = (
+        "apps/deployments:create [admission: cannot set blockOwnerDeletion if an "
+        "ownerReference refers to a resource you can't set finalizers on]"
+    )
     assert finalizers.explains(blocked) and not create.explains(blocked)
-    reowned = ("apps/deployments:update [admission: cannot set an ownerRef on a resource you "
-               "can't delete]")
+    reowned = (
+        "apps/deployments:update [admission: cannot set an ownerRef on a resource you can't delete]"
+    )
     assert delete.explains(reowned) and not create.explains(reowned)

@@ -18,11 +18,15 @@ from harness.report import html as report_html
 from harness.tests.test_report import model
 
 ROLE: dict[str, Any] = {
-    "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+    "apiVersion": "rbac.authorization.k8s.io/v1",
+    "kind": "ClusterRole",
     "metadata": {"name": "modeldock-operator"},
     "rules": [
-        {"apiGroups": ["modeldock.io"], "resources": ["modelservices/finalizers"],
-         "verbs": ["update"]},
+        {
+            "apiGroups": ["modeldock.io"],
+            "resources": ["modelservices/finalizers"],
+            "verbs": ["update"],
+        },
         {"apiGroups": ["apps"], "resources": ["deployments"], "verbs": ["create", "patch"]},
         {"apiGroups": [""], "resources": ["events"], "verbs": ["create"]},
     ],
@@ -38,8 +42,10 @@ FINALIZERS = rbac.Unit("modeldock.io", "modelservices/finalizers", "update")
 CREATE = rbac.Unit("apps", "deployments", "create")
 PATCH = rbac.Unit("apps", "deployments", "patch")
 EVENTS = rbac.Unit("", "events", "create")
-BLOCKED = ("apps/deployments:create [admission: cannot set blockOwnerDeletion if an "
-           "ownerReference refers to a resource you can't set finalizers on]")
+BLOCKED = (
+    "apps/deployments:create [admission: cannot set blockOwnerDeletion if an "
+    "ownerReference refers to a resource you can't set finalizers on]"
+)
 
 
 def case(name: str, failed: str = "", forbidden: list[str] | None = None) -> str:
@@ -47,15 +53,17 @@ def case(name: str, failed: str = "", forbidden: list[str] | None = None) -> str
     if forbidden:
         value = json.dumps(forbidden).replace('"', "&quot;")
         props += f'<property name="forbidden" value="{value}"/>'
-    body = f'<properties>{props}</properties>'
+    body = f"<properties>{props}</properties>"
     if failed:
         body += f'<failure message="AssertionError: {failed}">long text</failure>'
     return f'<testcase classname="conformance.x" name="{name}" time="1.0">{body}</testcase>'
 
 
 def junit(path: Path, *cases: str) -> Path:
-    path.write_text('<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" '
-                    f'tests="{len(cases)}">{"".join(cases)}</testsuite></testsuites>')
+    path.write_text(
+        '<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" '
+        f'tests="{len(cases)}">{"".join(cases)}</testsuite></testsuites>'
+    )
     return path
 
 
@@ -64,10 +72,16 @@ def test_plan_matches_the_role() -> None:
     assert plan.units == [FINALIZERS, CREATE, PATCH, EVENTS]
     assert plan.pending == {EVENTS: "events branch"}
     assert plan.checks_for(CREATE, ci=True) == ["create-converges", "rbac-least-privilege"]
-    assert plan.checks_for(PATCH, ci=False) == ["create-converges", "child-repaired",
-                                                "rbac-least-privilege"]
-    assert plan.checks_for(None, ci=True) == ["create-converges", "child-repaired",
-                                              "rbac-least-privilege"]
+    assert plan.checks_for(PATCH, ci=False) == [
+        "create-converges",
+        "child-repaired",
+        "rbac-least-privilege",
+    ]
+    assert plan.checks_for(None, ci=True) == [
+        "create-converges",
+        "child-repaired",
+        "rbac-least-privilege",
+    ]
 
 
 def test_plan_refuses_a_table_that_does_not_match_the_role() -> None:
@@ -83,21 +97,26 @@ def test_plan_refuses_a_table_that_does_not_match_the_role() -> None:
 
 
 def test_exact_functions_tell_a_check_from_its_cases() -> None:
-    functions = {"leader-failover": ["test_a", "test_b"],
-                 "leader-failover[partitioned-leader]": ["test_b"],
-                 "create-converges": ["test_c"]}
+    functions = {
+        "leader-failover": ["test_a", "test_b"],
+        "leader-failover[partitioned-leader]": ["test_b"],
+        "create-converges": ["test_c"],
+    }
     assert rbac_ablation.exact_functions(["leader-failover"], functions) == ["test_a"]
-    assert rbac_ablation.exact_functions(["leader-failover[partitioned-leader]"],
-                                         functions) == ["test_b"]
+    assert rbac_ablation.exact_functions(["leader-failover[partitioned-leader]"], functions) == [
+        "test_b"
+    ]
     with pytest.raises(Exception, match="no conformance check 'nope'"):
         rbac_ablation.exact_functions(["nope"], functions)
 
 
 def test_a_failure_counts_only_with_a_403_the_missing_unit_explains(tmp_path: Path) -> None:
-    path = junit(tmp_path / "f.xml",
-                 case("rbac-least-privilege", "the operator needed rights", [BLOCKED]),
-                 case("create-converges", "timed out", ["core/secrets:list"]),
-                 case("child-repaired"))
+    path = junit(
+        tmp_path / "f.xml",
+        case("rbac-least-privilege", "the operator needed rights", [BLOCKED]),
+        case("create-converges", "timed out", ["core/secrets:list"]),
+        case("child-repaired"),
+    )
     run = rbac_ablation.judge_run(FINALIZERS, rbac_ablation.read_run(path))
     assert run["checks"] == ["create-converges", "child-repaired", "rbac-least-privilege"]
     assert run["needed_by"] == ["rbac-least-privilege"]
@@ -109,16 +128,21 @@ def test_a_failure_counts_only_with_a_403_the_missing_unit_explains(tmp_path: Pa
 def runs(tmp_path: Path, baseline_forbidden: list[str] | None = None) -> dict[str, Any]:
     """go: finalizers and create needed, patch needed by nothing (a failure it does not
     explain), events pending; python: only create was run."""
+
     def judged(unit: rbac.Unit | None, *cases: str) -> dict[str, Any]:
         path = junit(tmp_path / f"{unit.slug if unit else 'base'}.xml", *cases)
         return rbac_ablation.judge_run(unit, rbac_ablation.read_run(path)) | {"seconds": 2.0}
 
     go = {
-        rbac_ablation.BASELINE: judged(None, case("rbac-least-privilege",
-                                                  forbidden=baseline_forbidden)),
+        rbac_ablation.BASELINE: judged(
+            None, case("rbac-least-privilege", forbidden=baseline_forbidden)
+        ),
         FINALIZERS.id: judged(FINALIZERS, case("rbac-least-privilege", "refused", [BLOCKED])),
-        CREATE.id: judged(CREATE, case("rbac-least-privilege", "refused", [CREATE.id]),
-                          case("create-converges", "timed out", [CREATE.id])),
+        CREATE.id: judged(
+            CREATE,
+            case("rbac-least-privilege", "refused", [CREATE.id]),
+            case("create-converges", "timed out", [CREATE.id]),
+        ),
         PATCH.id: judged(PATCH, case("rbac-least-privilege"), case("create-converges", "flaky")),
         EVENTS.id: judged(EVENTS, case("rbac-least-privilege")),
     }
@@ -130,8 +154,10 @@ def test_report_per_unit_and_verdict(tmp_path: Path) -> None:
     plan = rbac_ablation.load_plan(ROLE, CONFIG)
     data = rbac_ablation.build_report(plan, runs(tmp_path), {"subset": "full", "seconds": 9.0})
     units = data["units"]
-    assert units[CREATE.id]["needed_by"] == {"create-converges": ["go", "python"],
-                                             "rbac-least-privilege": ["go"]}
+    assert units[CREATE.id]["needed_by"] == {
+        "create-converges": ["go", "python"],
+        "rbac-least-privilege": ["go"],
+    }
     assert units[CREATE.id]["refusals"] == [CREATE.id]
     assert units[FINALIZERS.id]["status"] == "needed"
     assert units[FINALIZERS.id]["refusals"] == [BLOCKED]
@@ -143,20 +169,22 @@ def test_report_per_unit_and_verdict(tmp_path: Path) -> None:
     assert v["unexplained"] == {PATCH.id: {"go": ["create-converges"]}}
     text = rbac_ablation.format_table(data)
     assert "apps/deployments:create" in text and "create-converges (go, python)" in text
-    assert "verdict: FAIL: rights nothing needs (remove them from role.yaml): " \
-           "apps/deployments:patch" in text
+    assert (
+        "verdict: FAIL: rights nothing needs (remove them from role.yaml): "
+        "apps/deployments:patch" in text
+    )
     json.dumps(data)  # what is written to reports/rbac-ablation.json
 
 
 def test_a_403_with_the_whole_role_is_a_need_no_rule_covers(tmp_path: Path) -> None:
-    plan = rbac_ablation.load_plan(ROLE, {**CONFIG, "apps/deployments:patch":
-                                          {"pending": "x"}})
+    plan = rbac_ablation.load_plan(ROLE, {**CONFIG, "apps/deployments:patch": {"pending": "x"}})
     data = rbac_ablation.build_report(plan, runs(tmp_path, ["core/secrets:list"]))
     assert data["verdict"]["unneeded"] == []
     assert data["verdict"]["uncovered"] == ["go: refused core/secrets:list"]
     assert not data["verdict"]["ok"]
-    assert "a need no rule covers: go: refused core/secrets:list" in \
-        rbac_ablation.format_table(data)
+    assert "a need no rule covers: go: refused core/secrets:list" in rbac_ablation.format_table(
+        data
+    )
 
 
 def test_comparison_report_section(tmp_path: Path) -> None:
@@ -167,8 +195,10 @@ def test_comparison_report_section(tmp_path: Path) -> None:
     assert ablation.unneeded == [PATCH.id] and ablation.subset == "ci"
     md = report.render_markdown(model(), ablation=data)
     assert "## RBAC ablation" in md
-    assert ("| `apps/deployments:create` | `create-converges` (go, python)<br>"
-            "`rbac-least-privilege` (go) | `apps/deployments:create` |") in md
+    assert (
+        "| `apps/deployments:create` | `create-converges` (go, python)<br>"
+        "`rbac-least-privilege` (go) | `apps/deployments:create` |"
+    ) in md
     assert "| `core/events:create` | pending: events branch |  |" in md
     assert "Needed by nothing (to remove from role.yaml): `apps/deployments:patch`." in md
     html = report_html.render_html(model(), ablation=data)

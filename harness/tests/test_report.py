@@ -41,8 +41,11 @@ def mutants() -> dict[str, Any]:
 
 def normalise(text: str) -> str:
     """Replace what changes from run to run (timestamps, local ports) by placeholders."""
-    text = re.sub(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}| UTC)?",
-                  "<TIMESTAMP>", text)
+    text = re.sub(
+        r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}| UTC)?",
+        "<TIMESTAMP>",
+        text,
+    )
     return re.sub(r"(127\.0\.0\.1|localhost|\[::1\]):\d+", r"\1:<PORT>", text)
 
 
@@ -53,8 +56,10 @@ def check_golden(text: str, golden: Path) -> None:
     text = normalise(text)
     if os.environ.get("UPDATE_GOLDEN"):
         if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("UPDATE_GOLDEN rewrites the golden files and so passes by construction; "
-                        "it is refused under CI=true")
+            pytest.fail(
+                "UPDATE_GOLDEN rewrites the golden files and so passes by construction; "
+                "it is refused under CI=true"
+            )
         golden.write_text(text)
     assert text == golden.read_text(), f"differs from {golden.name}; UPDATE_GOLDEN=1 rewrites it"
 
@@ -63,9 +68,13 @@ def check_golden(text: str, golden: Path) -> None:
 def test_model_reads_outcomes_times_and_evidence() -> None:
     m = model()
     assert m.implementations == ["go", "python"]
-    assert [c.id for c in m.checks] == ["create-converges", "noop-stable",
-                                        "finalizer-ordered-delete", "leader-failover",
-                                        "later-tier-check"]
+    assert [c.id for c in m.checks] == [
+        "create-converges",
+        "noop-stable",
+        "finalizer-ordered-delete",
+        "leader-failover",
+        "later-tier-check",
+    ]
     noop = m.checks[1]
     assert noop.why == "Reconciles with nothing to change write nothing."
     assert noop.teaches.startswith("A level-triggered controller reconciles often")
@@ -99,7 +108,10 @@ def test_a_property_recorded_twice_keeps_both_values() -> None:
     audit log's: the plain name is the audit's, the check's is kept beside it."""
     res = model().checks[2].result("go")
     assert json.loads(res.evidence["write_order (check)"]) == [
-        "delete deployments", "delete services", "update modelservices"]
+        "delete deployments",
+        "delete services",
+        "update modelservices",
+    ]
     assert len(json.loads(res.evidence["write_order"])) == 21
     assert "write_order (check)" in res.check_evidence
     assert "write_order" not in res.check_evidence
@@ -112,8 +124,11 @@ def test_calls_come_from_the_timeline_in_time_order() -> None:
     assert calls[0] == report.Call(0.0, "list", "modelservices", "", 200)
     assert [c.t for c in calls] == sorted(c.t for c in calls)
     assert [c.label() for c in calls if c.is_write] == [
-        "update modelservices web 200", "create deployments web 201",
-        "create services web 201", "update modelservices/status web 200"]
+        "update modelservices web 200",
+        "create deployments web 201",
+        "create services web 201",
+        "update modelservices/status web 200",
+    ]
     assert not any(c.failed for c in calls)
     refused = [c for c in model().checks[2].result("go").calls if c.failed]
     assert [c.label() for c in refused] == ["update modelservices/status third 409"]
@@ -135,8 +150,10 @@ def test_request_counts() -> None:
 
 # --------------------------------------------------------------------------- align
 def _rows(seqs: dict[str, list[str]]) -> list[tuple[str | None, ...]]:
-    return [tuple(seqs[i][j] if j is not None else None for i, j in row.items())
-            for row in report.align(seqs)]
+    return [
+        tuple(seqs[i][j] if j is not None else None for i, j in row.items())
+        for row in report.align(seqs)
+    ]
 
 
 def test_align_same_sequences_share_rows() -> None:
@@ -146,19 +163,33 @@ def test_align_same_sequences_share_rows() -> None:
 
 def test_align_shows_extra_and_missing_items_on_rows_of_their_own() -> None:
     assert _rows({"go": ["a", "b", "x", "c"], "python": ["a", "b", "c", "y"]}) == [
-        ("a", "a"), ("b", "b"), ("x", None), ("c", "c"), (None, "y")]
+        ("a", "a"),
+        ("b", "b"),
+        ("x", None),
+        ("c", "c"),
+        (None, "y"),
+    ]
 
 
 def test_align_pairs_replaced_items() -> None:
     assert _rows({"go": ["a", "b", "c"], "python": ["a", "B", "c"]}) == [
-        ("a", "a"), ("b", "B"), ("c", "c")]
+        ("a", "a"),
+        ("b", "B"),
+        ("c", "c"),
+    ]
     assert _rows({"go": ["a", "b"], "python": ["a", "B", "C"]}) == [
-        ("a", "a"), ("b", "B"), (None, "C")]
+        ("a", "a"),
+        ("b", "B"),
+        (None, "C"),
+    ]
 
 
 def test_align_three_implementations_and_empty_ones() -> None:
     assert _rows({"go": ["a", "b"], "python": ["a"], "rust": ["a", "b", "c"]}) == [
-        ("a", "a", "a"), ("b", None, "b"), (None, None, "c")]
+        ("a", "a", "a"),
+        ("b", None, "b"),
+        (None, None, "c"),
+    ]
     assert _rows({"go": [], "python": ["a"]}) == [(None, "a")]
     assert report.align({}) == []
 
@@ -177,8 +208,13 @@ def test_bench_model_rows_ratios_and_series() -> None:
     assert b.implementations == ["go", "python"]
     assert b.ratio_names == ["python/go"]
     keys = [r.key for r in b.rows]
-    assert keys[:5] == ["latency_p50_s", "latency_p95_s", "throughput_s[100]",
-                        "throughput_s[500]", "throughput_s[1000]"]
+    assert keys[:5] == [
+        "latency_p50_s",
+        "latency_p95_s",
+        "throughput_s[100]",
+        "throughput_s[500]",
+        "throughput_s[1000]",
+    ]
     rss = next(r for r in b.rows if r.key == "peak_rss_mib")
     assert rss.values == {"go": 48.2, "python": 131.7}
     assert rss.ratios == {"python/go": 2.73}
@@ -189,9 +225,14 @@ def test_bench_model_rows_ratios_and_series() -> None:
 
 
 def test_bench_model_computes_missing_ratios_and_tolerates_gaps() -> None:
-    b = report.bench_model({"implementations": {
-        "go": {"peak_rss_mib": 50, "throughput_s": {"1000": 20, "100": 2}},
-        "python": {"peak_rss_mib": 150, "throughput_s": {"100": 5}}}})
+    b = report.bench_model(
+        {
+            "implementations": {
+                "go": {"peak_rss_mib": 50, "throughput_s": {"1000": 20, "100": 2}},
+                "python": {"peak_rss_mib": 150, "throughput_s": {"100": 5}},
+            }
+        }
+    )
     assert b.ratio_names == ["python/go"]
     rss = next(r for r in b.rows if r.key == "peak_rss_mib")
     assert rss.ratios == {"python/go": 3.0}
@@ -206,16 +247,26 @@ def test_bench_model_computes_missing_ratios_and_tolerates_gaps() -> None:
 
 def test_kill_matrix_joins_both_views_and_finds_survivors() -> None:
     k = report.kill_matrix(mutants())
-    assert [m.name for m in k.mutants] == ["always-update", "new-timestamp", "finalizer-first",
-                                           "replay-event", "no-owns", "delete-by-name"]
+    assert [m.name for m in k.mutants] == [
+        "always-update",
+        "new-timestamp",
+        "finalizer-first",
+        "replay-event",
+        "no-owns",
+        "delete-by-name",
+    ]
     assert k.checks[0] == "noop-stable"  # CHECK_ORDER (docs/design.md, "The checks")
     assert "child-repaired" in k.checks  # named in "checks" though it killed nothing
     assert k.idle_checks == ["child-repaired"]
     assert [m.name for m in k.mutants if m.survived] == ["no-owns", "delete-by-name"]
     assert [m.name for m in k.mutants if not m.ran] == ["delete-by-name"]
     assert k.kills("noop-stable") == ["always-update", "new-timestamp"]
-    extra = report.kill_matrix({"mutants": {"m": {"failed_checks": [], "doc": "d"}},
-                                "checks": {"parity": {"killed": ["m", "other"]}}})
+    extra = report.kill_matrix(
+        {
+            "mutants": {"m": {"failed_checks": [], "doc": "d"}},
+            "checks": {"parity": {"killed": ["m", "other"]}},
+        }
+    )
     assert {m.name: m.killed_by for m in extra.mutants} == {"m": ["parity"], "other": ["parity"]}
 
 
@@ -225,8 +276,9 @@ def test_kill_matrix_columns_are_checks_and_cases_count_for_their_check() -> Non
     assert not any("[" in c for c in k.checks)
     always = k.mutants[0]
     assert always.killed_by == ["noop-stable", "watch-recovers"]
-    assert always.cases == {"watch-recovers": ["watch-recovers[api-server-restart]",
-                                               "watch-recovers[connection-cut]"]}
+    assert always.cases == {
+        "watch-recovers": ["watch-recovers[api-server-restart]", "watch-recovers[connection-cut]"]
+    }
     assert k.kills("watch-recovers[connection-cut]") == ["always-update"]
     assert k.kills("watch-recovers[stall]") == []
     assert checks.base_check("watch-recovers[cut]") == "watch-recovers"
@@ -324,9 +376,11 @@ def test_update_golden_is_refused_under_ci(monkeypatch: pytest.MonkeyPatch, tmp_
 def test_sequence_diagram_draws_one_arrow_per_request_and_crosses_refusals() -> None:
     from harness.report.model import Call
 
-    calls = [Call(0.0, "get", "modelservices", "web", 200),
-             Call(0.5, "update", "modelservices/status", "web;x#1", 409),
-             *[Call(1.0 + i, "list", "services", "", 200) for i in range(5)]]
+    calls = [
+        Call(0.0, "get", "modelservices", "web", 200),
+        Call(0.5, "update", "modelservices/status", "web;x#1", 409),
+        *[Call(1.0 + i, "list", "services", "", 200) for i in range(5)],
+    ]
     lines = report.sequence_diagram("go", calls, limit=3)
     assert lines[0] == "```mermaid" and lines[1] == "sequenceDiagram"
     arrows = [ln for ln in lines if ln.startswith("    O")]

@@ -52,7 +52,10 @@ def test_note_gives_the_ratios_to_the_floor_and_what_limits_each_curve() -> None
     sc = scaling_model(scaling_data(), ["go", "python"])
     assert sc is not None
     note = scaling_note(sc, ["go", "python"])
-    assert note[0].startswith("Against the floor") and "N = 1000: floor 10 s; go 2×, python 2.5×" in note[0]
+    assert (
+        note[0].startswith("Against the floor")
+        and "N = 1000: floor 10 s; go 2×, python 2.5×" in note[0]
+    )
     assert "go N = 1000: machine CPU (go operator 0.30 cores" in note[1]
     py = next(p for p in note if p.startswith("python,"))
     assert "25 s → 15 s → 14 s" in py and "1.79× as fast at 16 as at 1" in py
@@ -62,7 +65,7 @@ def test_note_gives_the_ratios_to_the_floor_and_what_limits_each_curve() -> None
 
 def test_markdown_section_golden() -> None:
     md = markdown.render_markdown(_empty_report(), scaling_data())
-    section = md[md.index("### The floor and worker scaling"):]
+    section = md[md.index("### The floor and worker scaling") :]
     check_golden(section, GOLDEN_MD)
 
 
@@ -75,7 +78,7 @@ def test_html_plots_the_floor_and_the_scaling() -> None:
     # latency, throughput, memory; then time, CPU, p95 by workers and the split
     assert section.count('<svg class="chart"') == 7
     thr = html_svg.throughput_svg(b, sc)
-    assert 'data-impl="floor"' in thr and 'stroke-dasharray' in thr
+    assert 'data-impl="floor"' in thr and "stroke-dasharray" in thr
     for key in ("throughput_s", "cpu_s", "latency_p95_s"):
         svg = html_svg.scaling_svg(b, sc, key, "y")
         assert all(f'data-impl="{w}"' in svg for w in ("go", "python"))

@@ -32,6 +32,7 @@ def _text(elem: ET.Element | None) -> str:
     assert elem is not None and elem.text is not None
     return elem.text
 
+
 GOLDEN_HTML = DATA / "comparison.golden.html"
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -51,8 +52,11 @@ def svgs(html: str) -> list[ET.Element]:
 
 
 def marks(svg: ET.Element, lane: str | None = None) -> list[ET.Element]:
-    return [g for g in svg.iter(f"{SVG}g") if "mark" in g.get("class", "").split()
-            and (lane is None or g.get("data-impl") == lane)]
+    return [
+        g
+        for g in svg.iter(f"{SVG}g")
+        if "mark" in g.get("class", "").split() and (lane is None or g.get("data-impl") == lane)
+    ]
 
 
 # --------------------------------------------------------------------------- the page
@@ -79,7 +83,10 @@ def test_html_has_summary_checks_timelines_bench_and_mutants() -> None:
     assert 'id="mutants"' in html and '<td class="outcome survived">survived' in html
     assert '<td class="outcome survived">did not run' in html
     assert '<th scope="col" class="rot idle">' in html  # child-repaired caught no mutant
-    assert 'title="killed by watch-recovers[api-server-restart], watch-recovers[connection-cut]"' in html
+    assert (
+        'title="killed by watch-recovers[api-server-restart], watch-recovers[connection-cut]"'
+        in html
+    )
     assert "AssertionError: operator modeldock:python wrote while nothing changed" in html
     assert "No request timeline was recorded" in html  # leader-failover
     assert "Skipped: needs the sim tier" in html
@@ -93,9 +100,23 @@ def test_html_sections_absent_without_their_data() -> None:
 
 
 def test_evidence_values_are_escaped_and_long_ones_collapse() -> None:
-    html = report_html.render_html(report.Report(
-        ["go"], {}, [report.Check("x", why="<b>why</b>", results={"go": report.Result(
-            "passed", evidence={"s": "<script>", "big": str(list(range(200)))})})]))
+    html = report_html.render_html(
+        report.Report(
+            ["go"],
+            {},
+            [
+                report.Check(
+                    "x",
+                    why="<b>why</b>",
+                    results={
+                        "go": report.Result(
+                            "passed", evidence={"s": "<script>", "big": str(list(range(200)))}
+                        )
+                    },
+                )
+            ],
+        )
+    )
     assert "&lt;b&gt;why&lt;/b&gt;" in html and "<script>alert" not in html
     assert "&lt;script&gt;" in html
     assert '<details class="ev"><summary><code>[0, 1, 2' in html
@@ -104,16 +125,28 @@ def test_evidence_values_are_escaped_and_long_ones_collapse() -> None:
 def test_summary_says_whether_writes_were_the_same() -> None:
     html = page()
     rows = re.findall(r'<td class="writes (\w*)">([^<]*)</td>', html)
-    assert rows == [("same", "same 4 writes, same order"), ("differ", "3 writes differ"),
-                    ("same", "same 21 writes, same order"), ("", ""), ("", "")]
+    assert rows == [
+        ("same", "same 4 writes, same order"),
+        ("differ", "3 writes differ"),
+        ("same", "same 21 writes, same order"),
+        ("", ""),
+        ("", ""),
+    ]
 
 
 # --------------------------------------------------------------------------- SVG builders
 LANES = {
-    "go": [Call(0.0, "list", "modelservices", "", 200), Call(0.1, "update", "modelservices", "web", 200),
-           Call(0.12, "create", "deployments", "web", 201), Call(0.3, "update", "deployments", "web", 409)],
-    "python": [Call(0.0, "list", "modelservices", "", 200), Call(0.01, "get", "deployments", "web", 404),
-               Call(0.2, "update", "modelservices", "web", 200)],
+    "go": [
+        Call(0.0, "list", "modelservices", "", 200),
+        Call(0.1, "update", "modelservices", "web", 200),
+        Call(0.12, "create", "deployments", "web", 201),
+        Call(0.3, "update", "deployments", "web", 409),
+    ],
+    "python": [
+        Call(0.0, "list", "modelservices", "", 200),
+        Call(0.01, "get", "deployments", "web", 404),
+        Call(0.2, "update", "modelservices", "web", 200),
+    ],
     "rust": [],
 }
 
@@ -131,8 +164,12 @@ def test_timeline_has_one_lane_per_implementation_and_one_mark_per_request() -> 
 def test_timeline_marks_writes_reads_and_refused_requests() -> None:
     svg = ET.fromstring(html_svg.timeline_svg(LANES))
     go = marks(svg, "go")
-    assert [g.get("class") for g in go] == ["mark read", "mark write", "mark write",
-                                            "mark write failed"]
+    assert [g.get("class") for g in go] == [
+        "mark read",
+        "mark write",
+        "mark write",
+        "mark write failed",
+    ]
     assert [g.get("data-code") for g in go] == ["200", "200", "201", "409"]
     titles = [_text(g.find(f"{SVG}title")) for g in go]
     assert titles[3] == "#3 update deployments web 409 at 0.300 s"
@@ -144,8 +181,11 @@ def test_timeline_marks_writes_reads_and_refused_requests() -> None:
 
 def test_timeline_labels_stay_inside_and_do_not_overlap() -> None:
     # three bursts of ten writes, a millisecond apart: more than the rows they can stack on
-    calls = [Call(burst + i * 0.001, "update", "modelservices/status", f"obj-{i}", 200)
-             for burst in (0.0, 1.0, 2.0) for i in range(10)]
+    calls = [
+        Call(burst + i * 0.001, "update", "modelservices/status", f"obj-{i}", 200)
+        for burst in (0.0, 1.0, 2.0)
+        for i in range(10)
+    ]
     svg = ET.fromstring(html_svg.timeline_svg({"go": calls}))
     labels = [t for t in svg.iter(f"{SVG}text") if "wlabel" in t.get("class", "")]
     assert 10 <= len(labels) < 30  # where there is no room, a write carries only its number
@@ -161,7 +201,9 @@ def test_timeline_labels_stay_inside_and_do_not_overlap() -> None:
 
 
 def test_timeline_axis_covers_the_longest_lane() -> None:
-    svg = html_svg.timeline_svg({"a": [Call(0, "get", "x", "", 200), Call(3.2, "get", "x", "", 200)]})
+    svg = html_svg.timeline_svg(
+        {"a": [Call(0, "get", "x", "", 200), Call(3.2, "get", "x", "", 200)]}
+    )
     ticks = re.findall(r'class="tick"[^>]*>([^<]+)<', svg)
     assert ticks[0] == "0 s" and ticks[-1] == "4 s"
     assert html_svg.nice_ticks(0.2) == [0.0, 0.05, 0.1, 0.15, 0.2]
@@ -181,23 +223,44 @@ def test_bench_plots() -> None:
     throughput = ET.fromstring(html_svg.throughput_svg(b))
     assert len([c for c in throughput.iter(f"{SVG}circle")]) == 6  # 3 N x 2 implementations
     rss = ET.fromstring(html_svg.rss_svg(b))
-    bars = {r.get("data-impl"): float(r.get("width", "nan")) for r in rss.iter(f"{SVG}rect")
-            if r.get("class") == "bar"}
+    bars = {
+        r.get("data-impl"): float(r.get("width", "nan"))
+        for r in rss.iter(f"{SVG}rect")
+        if r.get("class") == "bar"
+    }
     assert bars["python"] / bars["go"] == pytest.approx(131.7 / 48.2, rel=0.01)
-    no_samples = report.bench_model({"implementations": {"go": {"latency_p50_s": 0.2,
-                                                                "latency_p95_s": 0.4}}})
+    no_samples = report.bench_model(
+        {"implementations": {"go": {"latency_p50_s": 0.2, "latency_p95_s": 0.4}}}
+    )
     assert 'class="bar"' in html_svg.latency_svg(no_samples)
 
 
 # --------------------------------------------------------------------------- in Chromium
 def chromium() -> str | None:
-    return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome",
-                                                "google-chrome-stable")) if p), None)
+    return next(
+        (
+            p
+            for p in map(
+                shutil.which,
+                ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"),
+            )
+            if p
+        ),
+        None,
+    )
 
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--hide-scrollbars"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+]
 
 
 def png_pixels(data: bytes, max_rows: int | None = None) -> tuple[int, int, list[list[bytes]]]:
@@ -206,8 +269,8 @@ def png_pixels(data: bytes, max_rows: int | None = None) -> tuple[int, int, list
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, width = 8, b"", 0
     while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
             assert depth == 8 and colour in (2, 6) and interlace == 0, "unsupported PNG"
@@ -220,7 +283,10 @@ def png_pixels(data: bytes, max_rows: int | None = None) -> tuple[int, int, list
     rows: list[list[bytes]] = []
     prev = bytearray(stride)
     for y in range(min(height, max_rows or height)):
-        filt, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        filt, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
         if filt == 1:
             for i in range(bpp, stride):
                 line[i] = (line[i] + line[i - bpp]) & 255
@@ -237,7 +303,7 @@ def png_pixels(data: bytes, max_rows: int | None = None) -> tuple[int, int, list
                 p = a + b - c
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([bytes(line[j:j + 3]) for j in range(0, stride, bpp)])
+        rows.append([bytes(line[j : j + 3]) for j in range(0, stride, bpp)])
         prev = line
     return width, height, rows
 
@@ -259,8 +325,12 @@ def test_page_renders_in_headless_chromium(tmp_path: Path) -> None:
     page_path = write_fixture_page(tmp_path / "comparison.html")
     shot = tmp_path / "shot.png"
     browser = [browser_path, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
-    subprocess.run([*browser, f"--screenshot={shot}", "--window-size=1280,2000",
-                    page_path.as_uri()], check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [*browser, f"--screenshot={shot}", "--window-size=1280,2000", page_path.as_uri()],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     width, height, rows = png_pixels(shot.read_bytes(), max_rows=1000)
     assert (width, height) == (1280, 2000)
     colours: set[bytes] = set()
@@ -273,8 +343,13 @@ def test_page_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert len(colours) > 50, f"only {len(colours)} colours: the page looks blank"
     assert ink / sampled > 0.03, f"only {ink / sampled:.1%} of the page is not white"
 
-    dom = subprocess.run([*browser, "--dump-dom", page_path.as_uri()], check=True,
-                         capture_output=True, text=True, timeout=120).stdout
+    dom = subprocess.run(
+        [*browser, "--dump-dom", page_path.as_uri()],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert '<table class="summary">' in dom
     assert dom.count('<table class="aligned">') == 3
     assert '<table class="bench">' in dom and '<table class="matrix">' in dom

@@ -63,8 +63,9 @@ def test_reap_removes_only_what_dead_runs_left(tmp_path: Path) -> None:
     link = tmp_path / "modeldock-link"  # a symlink to a dead run's dir is not followed
     link.symlink_to(foreign)
     orphan = subprocess.Popen(["sleep", "600"], env={**os.environ, runs.RUN_ENV: dead})
-    bystander = subprocess.Popen(["sleep", "600"],
-                                 env={**os.environ, runs.RUN_ENV: str(process_identity())})
+    bystander = subprocess.Popen(
+        ["sleep", "600"], env={**os.environ, runs.RUN_ENV: str(process_identity())}
+    )
     try:
         reaped = runs.reap(root=tmp_path)
         assert orphan.wait(30) == -signal.SIGKILL
@@ -73,7 +74,8 @@ def test_reap_removes_only_what_dead_runs_left(tmp_path: Path) -> None:
         assert [pid for pid, _ in reaped.processes] == [orphan.pid]
         assert "sleep" in reaped.describe() and str(gone) in reaped.describe()
         assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-            [mine.name, unmarked.name, foreign.name, link.name])
+            [mine.name, unmarked.name, foreign.name, link.name]
+        )
         assert not runs.reap(root=tmp_path)
     finally:
         for p in (orphan, bystander):
@@ -107,8 +109,9 @@ time.sleep(600)
 def test_child_started_from_a_thread_lives_until_the_process_dies() -> None:
     """PR_SET_PDEATHSIG fires when the forking *thread* ends: popen() forks from a thread that
     lives as long as the process, so the child outlives the short thread but not the process."""
-    parent = subprocess.Popen([sys.executable, "-c", CHILD_OF_A_THREAD], stdout=subprocess.PIPE,
-                              text=True)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", CHILD_OF_A_THREAD], stdout=subprocess.PIPE, text=True
+    )
     try:
         assert parent.stdout is not None
         child = int(parent.stdout.readline())
@@ -128,8 +131,10 @@ def test_run_group_stops_the_whole_group_when_interrupted(tmp_path: Path) -> Non
     """A group leader that leaves a grandchild behind: the grandchild is SIGKILLed when the
     leader exits; an interrupted wait SIGTERMs the group and then SIGKILLs it."""
     pidfile = tmp_path / "grandchild"
-    script = f"import subprocess; p = subprocess.Popen(['sleep', '600']); " \
-             f"open({str(pidfile)!r}, 'w').write(str(p.pid))"
+    script = (
+        f"import subprocess; p = subprocess.Popen(['sleep', '600']); "
+        f"open({str(pidfile)!r}, 'w').write(str(p.pid))"
+    )
     assert run_group([sys.executable, "-c", script]) == 0
     grandchild = int(pidfile.read_text())
     assert _wait(lambda: process_identity(grandchild) is None)
@@ -139,9 +144,11 @@ def test_run_group_stops_the_whole_group_when_interrupted(tmp_path: Path) -> Non
         os.kill(os.getpid(), signal.SIGUSR1)
 
     pidfile.unlink()
-    stubborn = f"import signal, subprocess, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); " \
-               f"p = subprocess.Popen(['sleep', '600']); " \
-               f"open({str(pidfile)!r}, 'w').write(str(p.pid)); time.sleep(600)"
+    stubborn = (
+        f"import signal, subprocess, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        f"p = subprocess.Popen(['sleep', '600']); "
+        f"open({str(pidfile)!r}, 'w').write(str(p.pid)); time.sleep(600)"
+    )
 
     class Interrupted(Exception):
         pass
@@ -166,8 +173,10 @@ def test_run_group_stops_the_whole_group_when_interrupted(tmp_path: Path) -> Non
 
 
 def test_popen_child_dies_when_its_parent_is_killed() -> None:
-    script = "import time; from harness.envtest.process import popen; " \
-             "print(popen(['sleep', '600']).pid, flush=True); time.sleep(600)"
+    script = (
+        "import time; from harness.envtest.process import popen; "
+        "print(popen(['sleep', '600']).pid, flush=True); time.sleep(600)"
+    )
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     try:
         assert parent.stdout is not None

@@ -69,7 +69,7 @@ class EchoServer:
                             if not data:
                                 ended.add(s)
                         if buf:
-                            del buf[:s.send(buf)]
+                            del buf[: s.send(buf)]
                     except BlockingIOError:
                         pass
                     except OSError:
@@ -294,8 +294,7 @@ def test_refusing_upstream_resets_the_client_and_the_proxy_goes_on() -> None:
         assert proxy.stats()["active"] == 0
 
 
-def test_stop_joins_the_thread_closes_connections_and_releases_the_port(
-        echo: EchoServer) -> None:
+def test_stop_joins_the_thread_closes_connections_and_releases_the_port(echo: EchoServer) -> None:
     threads_before = set(threading.enumerate())
     proxy = FaultProxy(("127.0.0.1", echo.port)).start()
     port = proxy.port
@@ -343,28 +342,52 @@ def test_controls_are_safe_from_many_threads(proxy: FaultProxy) -> None:
 def test_with_server_points_every_cluster_at_the_proxy(tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
     source = tmp_path / "in" / "kubeconfig"
-    source.write_text(yaml.safe_dump({
-        "apiVersion": "v1", "kind": "Config",
-        "clusters": [
-            {"name": "a", "cluster": {"server": "https://127.0.0.1:6443",
-                                      "certificate-authority": "ca.crt"}},
-            {"name": "b", "cluster": {"server": "https://10.0.0.1",
-                                      "certificate-authority-data": "Q0E="}},
-        ],
-        "users": [{"name": "u", "user": {"client-certificate": "/abs/u.crt",
-                                         "client-key": "u.key"}}],
-        "contexts": [{"name": "a", "context": {"cluster": "a", "user": "u"}}],
-        "current-context": "a",
-    }))
+    source.write_text(
+        yaml.safe_dump(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "clusters": [
+                    {
+                        "name": "a",
+                        "cluster": {
+                            "server": "https://127.0.0.1:6443",
+                            "certificate-authority": "ca.crt",
+                        },
+                    },
+                    {
+                        "name": "b",
+                        "cluster": {
+                            "server": "https://10.0.0.1",
+                            "certificate-authority-data": "Q0E=",
+                        },
+                    },
+                ],
+                "users": [
+                    {
+                        "name": "u",
+                        "user": {"client-certificate": "/abs/u.crt", "client-key": "u.key"},
+                    }
+                ],
+                "contexts": [{"name": "a", "context": {"cluster": "a", "user": "u"}}],
+                "current-context": "a",
+            }
+        )
+    )
     out = with_server(source, tmp_path / "proxied", "127.0.0.1:40123")
     config = yaml.safe_load(out.read_text())
     assert [c["cluster"]["server"] for c in config["clusters"]] == [
-        "https://127.0.0.1:40123", "https://127.0.0.1:40123"]
+        "https://127.0.0.1:40123",
+        "https://127.0.0.1:40123",
+    ]
     assert config["clusters"][0]["cluster"]["certificate-authority"] == str(
-        tmp_path / "in" / "ca.crt")
+        tmp_path / "in" / "ca.crt"
+    )
     assert config["clusters"][1]["cluster"]["certificate-authority-data"] == "Q0E="
-    assert config["users"][0]["user"] == {"client-certificate": "/abs/u.crt",
-                                          "client-key": str(tmp_path / "in" / "u.key")}
+    assert config["users"][0]["user"] == {
+        "client-certificate": "/abs/u.crt",
+        "client-key": str(tmp_path / "in" / "u.key"),
+    }
     assert config["current-context"] == "a"
     assert out.stat().st_mode & 0o777 == 0o600
 
@@ -395,8 +418,11 @@ def test_tls_passes_through_and_verifies_the_ip_san(tmp_path: Path) -> None:
     server.start()
     client_ctx = ssl.create_default_context(cadata=ca.cert_pem.decode())
     try:
-        with FaultProxy(listener.getsockname()) as proxy, _connect(proxy) as raw, \
-                client_ctx.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+        with (
+            FaultProxy(listener.getsockname()) as proxy,
+            _connect(proxy) as raw,
+            client_ctx.wrap_socket(raw, server_hostname="127.0.0.1") as tls,
+        ):
             assert _round_trip(tls, b"GET /readyz") == b"GET /readyz"
     finally:
         server.join(5)

@@ -43,15 +43,23 @@ def _needs_by_check() -> dict[str, set[str]]:
                 if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute):
                     args = [str(a.value) for a in dec.args if isinstance(a, ast.Constant)]
                     if dec.func.attr == "check":
-                        case = next((str(k.value.value) for k in dec.keywords
-                                     if k.arg == "case" and isinstance(k.value, ast.Constant)),
-                                    None)
+                        case = next(
+                            (
+                                str(k.value.value)
+                                for k in dec.keywords
+                                if k.arg == "case" and isinstance(k.value, ast.Constant)
+                            ),
+                            None,
+                        )
                         check = f"{args[0]}[{case}]" if case else args[0]
                     elif dec.func.attr == "needs":
                         wanted |= set(args)
             if check:
-                out[check] = wanted | {n for f in (a.arg for a in node.args.args)
-                                       for n in tiers.FIXTURE_NEEDS.get(f, ())}
+                out[check] = wanted | {
+                    n
+                    for f in (a.arg for a in node.args.args)
+                    for n in tiers.FIXTURE_NEEDS.get(f, ())
+                }
     return out
 
 
@@ -59,11 +67,15 @@ def test_suite_needs_are_capabilities_and_split_as_designed() -> None:
     needs = _needs_by_check()
     for check, wanted in needs.items():
         assert not tiers.unknown(wanted), check
-    runs_on = {t: {c for c, w in needs.items() if not tiers.missing(tiers.OFFERS[t], w)}
-               for t in tiers.OFFERS}
+    runs_on = {
+        t: {c for c, w in needs.items() if not tiers.missing(tiers.OFFERS[t], w)}
+        for t in tiers.OFFERS
+    }
     assert "progressing-without-kubelet" in runs_on["envtest"] - runs_on["sim"]
     for check in ("ready-with-kwok", "garbage-collected", "namespace-deleted"):
         assert check in runs_on["sim"] - runs_on["envtest"], check
     # Everything that needs no kubelet and no staged orphan runs on both harness-owned tiers.
-    assert runs_on["envtest"] - runs_on["sim"] == {"progressing-without-kubelet",
-                                                   "replaced-child-kept"}
+    assert runs_on["envtest"] - runs_on["sim"] == {
+        "progressing-without-kubelet",
+        "replaced-child-kept",
+    }

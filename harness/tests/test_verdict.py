@@ -13,7 +13,7 @@ from harness.mutants import runner
 
 pytest_plugins = ["pytester"]
 
-CHECKS = '''
+CHECKS = """
 import pytest
 from harness.verdicts import PremiseFailed
 
@@ -67,11 +67,12 @@ def test_setup(broken):
 @pytest.mark.check("passes")
 def test_passes():
     pass
-'''
+"""
 
 
-def test_verdicts_in_junit_and_only_the_oracle_kills(pytester: pytest.Pytester,
-                                                     tmp_path: Path) -> None:
+def test_verdicts_in_junit_and_only_the_oracle_kills(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
     pytester.makepyfile(test_checks=CHECKS)
     xml = tmp_path / "junit.xml"
     # A subprocess, as the harness runs the suite (the plugin loads from its entry point).
@@ -79,8 +80,13 @@ def test_verdicts_in_junit_and_only_the_oracle_kills(pytester: pytest.Pytester,
     res = runner.read_junit(xml)
     # Testcases keep their function names here: no ``evidence`` fixture recorded a check id.
     assert res.failed == ["test_oracle", "test_oracle_wait"]
-    assert sorted(res.errors) == ["test_harness_error", "test_internal_invariant",
-                                  "test_premise", "test_setup", "test_setup_wait"]
+    assert sorted(res.errors) == [
+        "test_harness_error",
+        "test_internal_invariant",
+        "test_premise",
+        "test_setup",
+        "test_setup_wait",
+    ]
     assert res.passed == ["test_passes"]
     assert res.killed_by == ["test_oracle", "test_oracle_wait"]
 
@@ -95,7 +101,7 @@ def test_premise_helper_raises_premise_failed() -> None:
     assert not issubclass(PremiseFailed, AssertionError)
 
 
-PREMISE_CHECK = '''
+PREMISE_CHECK = """
 import pytest
 from conformance.support import premise
 
@@ -105,11 +111,12 @@ def test_stale(evidence):
     evidence.premise("stale_update_status", 409)
     premise(True, "the API server refused the stale write")
     evidence.record("deployment_replicas", 2)
-'''
+"""
 
 
-def test_premise_evidence_is_listed_in_the_premises_property(pytester: pytest.Pytester,
-                                                             tmp_path: Path) -> None:
+def test_premise_evidence_is_listed_in_the_premises_property(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
     from harness import report
 
     pytester.makepyfile(test_checks=PREMISE_CHECK)

@@ -17,9 +17,13 @@ from kopf_operator import glue, handlers
 
 def test_config_defaults_and_errors() -> None:
     cfg = glue.config_from_env({"KUBECONFIG": "/k"})
-    assert (cfg.watch_namespace, cfg.leader_election, cfg.metrics_bind_address,
-            cfg.health_probe_bind_address, cfg.max_concurrent_reconciles) == (
-        "modeldock-lab", False, ":8080", ":8081", 1)
+    assert (
+        cfg.watch_namespace,
+        cfg.leader_election,
+        cfg.metrics_bind_address,
+        cfg.health_probe_bind_address,
+        cfg.max_concurrent_reconciles,
+    ) == ("modeldock-lab", False, ":8080", ":8081", 1)
     with pytest.raises(glue.ConfigError, match="KUBECONFIG"):
         glue.config_from_env({})
     with pytest.raises(glue.ConfigError, match="MAX_CONCURRENT_RECONCILES"):
@@ -35,8 +39,9 @@ def test_bind_addresses() -> None:
 
 
 def test_json_log_line_names_the_modelservice() -> None:
-    record = logging.LogRecord("kopf.objects", logging.INFO, __file__, 1, "Created Deployment",
-                               None, None)
+    record = logging.LogRecord(
+        "kopf.objects", logging.INFO, __file__, 1, "Created Deployment", None, None
+    )
     record.k8s_ref = {"namespace": "ns", "name": "web"}
     record.fields = {"child": "Deployment/web"}
     line = json.loads(glue.JsonFormatter().format(record))
@@ -47,6 +52,7 @@ def test_json_log_line_names_the_modelservice() -> None:
 
 def _samples(metrics: glue.Metrics) -> dict[str, float]:
     from prometheus_client import generate_latest
+
     out = {}
     for fam in text_string_to_metric_families(generate_latest(metrics.registry).decode()):
         for s in fam.samples:
@@ -57,8 +63,11 @@ def _samples(metrics: glue.Metrics) -> dict[str, float]:
 def test_handlers_are_counted_by_result() -> None:
     metrics = glue.Metrics()
     errors: list[str] = []
-    counted = glue.counted(metrics, lambda e: "requeue_after" if isinstance(e, KeyError)
-                           else "error", lambda logger, e: errors.append(str(e)))
+    counted = glue.counted(
+        metrics,
+        lambda e: "requeue_after" if isinstance(e, KeyError) else "error",
+        lambda logger, e: errors.append(str(e)),
+    )
 
     @counted
     def ok(**_: object) -> int:
@@ -110,10 +119,13 @@ def test_readyz_waits_for_kopf_healthz_does_not() -> None:
 
 def test_status_patch_holds_only_what_changed() -> None:
     stored = {"replicas": 0, "url": "http://a", "conditions": [{"type": "Ready"}]}
-    computed = {"replicas": 0, "url": "http://b", "conditions": [{"type": "Ready"}],
-                "observedGeneration": 2}
-    assert handlers.status_changes(stored, computed) == {"url": "http://b",
-                                                         "observedGeneration": 2}
+    computed = {
+        "replicas": 0,
+        "url": "http://b",
+        "conditions": [{"type": "Ready"}],
+        "observedGeneration": 2,
+    }
+    assert handlers.status_changes(stored, computed) == {"url": "http://b", "observedGeneration": 2}
     assert handlers.status_changes(None, {"replicas": 0}) == {"replicas": 0}
 
 

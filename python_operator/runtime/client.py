@@ -254,9 +254,7 @@ class Client:
         timeout: float | None = None,
         content_type: str = "application/json",
     ) -> Obj:
-        response = self._call(
-            method, path, body=body, timeout=timeout, content_type=content_type
-        )
+        response = self._call(method, path, body=body, timeout=timeout, content_type=content_type)
         try:
             data = response.data
         finally:

@@ -57,7 +57,9 @@ class EnqueueRequestForOwner:
     does not matter, as in controller-runtime). On update, the old and the new object's owners
     both are enqueued, so a child that changed hands is seen by both."""
 
-    def __init__(self, queue: workqueue.RateLimitingQueue[Request], *, group: str, kind: str) -> None:
+    def __init__(
+        self, queue: workqueue.RateLimitingQueue[Request], *, group: str, kind: str
+    ) -> None:
         self._queue = queue
         self._group = group
         self._kind = kind

@@ -607,4 +607,3 @@ class EventRecorder:
             self._broadcaster.clock.now(),
         )
         self._broadcaster.enqueue(event)
-

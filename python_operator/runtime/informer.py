@@ -340,8 +340,9 @@ class Informer:
         assert self.resource_version is not None
         timeout = self._rng.randint(*self._watch_timeout)
         try:
-            stream = self._lw.watch(self.resource_version, timeout,
-                                    timeout + self._read_timeout_margin)
+            stream = self._lw.watch(
+                self.resource_version, timeout, timeout + self._read_timeout_margin
+            )
         except client_.ApiError as err:
             if client_.is_gone(err):
                 raise _Expired() from err

@@ -122,8 +122,10 @@ class Manager:
             options: dict[str, Any] = {}
             if self._watch_silence is not None:
                 idle, grace = self._watch_silence
-                options = {"watch_timeout": (max(1, math.ceil(idle)),) * 2,
-                           "read_timeout_margin": grace}
+                options = {
+                    "watch_timeout": (max(1, math.ceil(idle)),) * 2,
+                    "read_timeout_margin": grace,
+                }
             inf = informer.Informer(
                 informer.ResourceListerWatcher(self.client, resource, self.namespace),
                 name=str(resource),

@@ -68,7 +68,9 @@ def test_config_values_and_fractional_seconds(kubeconfig: str) -> None:
         ("HEALTH_PROBE_BIND_ADDRESS", "localhost:http", "host:port"),
     ],
 )
-def test_config_bad_value_names_variable_and_fix(kubeconfig: str, name: str, value: str, fix: str) -> None:
+def test_config_bad_value_names_variable_and_fix(
+    kubeconfig: str, name: str, value: str, fix: str
+) -> None:
     with pytest.raises(ConfigError) as err:
         config_from_env({"KUBECONFIG": kubeconfig, name: value})
     assert f"{name}={value!r}" in str(err.value)
@@ -96,14 +98,24 @@ def test_config_watch_deadline_from_client_gos_variables(kubeconfig: str) -> Non
     """HTTP2_READ_IDLE_TIMEOUT_SECONDS / HTTP2_PING_TIMEOUT_SECONDS (client-go reads them in the
     Go operator) become the Python operator's watch deadline; unset, its own defaults."""
     assert config_from_env({"KUBECONFIG": kubeconfig}).watch_silence is None
-    cfg = config_from_env({"KUBECONFIG": kubeconfig, "HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5",
-                           "HTTP2_PING_TIMEOUT_SECONDS": "3"})
+    cfg = config_from_env(
+        {
+            "KUBECONFIG": kubeconfig,
+            "HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5",
+            "HTTP2_PING_TIMEOUT_SECONDS": "3",
+        }
+    )
     assert cfg.watch_silence == (5.0, 3.0)
     only_idle = config_from_env({"KUBECONFIG": kubeconfig, "HTTP2_READ_IDLE_TIMEOUT_SECONDS": "7"})
     assert only_idle.watch_silence == (7.0, 15.0)  # client-go's ping default
     with pytest.raises(ConfigError, match="HTTP2_PING_TIMEOUT_SECONDS='x'"):
-        config_from_env({"KUBECONFIG": kubeconfig, "HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5",
-                         "HTTP2_PING_TIMEOUT_SECONDS": "x"})
+        config_from_env(
+            {
+                "KUBECONFIG": kubeconfig,
+                "HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5",
+                "HTTP2_PING_TIMEOUT_SECONDS": "x",
+            }
+        )
 
 
 def test_manager_gives_informers_the_watch_deadline() -> None:
@@ -114,8 +126,9 @@ def test_manager_gives_informers_the_watch_deadline() -> None:
     from python_operator.runtime import client as client_
     from python_operator.runtime import manager
 
-    mgr = manager.Manager(client=mock.Mock(spec=client_.Client), namespace="ns",
-                          watch_silence=(5.0, 3.0))
+    mgr = manager.Manager(
+        client=mock.Mock(spec=client_.Client), namespace="ns", watch_silence=(5.0, 3.0)
+    )
     inf = mgr.informer_for(client_.Resource("apps", "v1", "deployments", "Deployment"))
     assert (inf._watch_timeout, inf._read_timeout_margin) == ((5, 5), 3.0)
     default = manager.Manager(client=mock.Mock(spec=client_.Client), namespace="ns")

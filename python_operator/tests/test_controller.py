@@ -404,8 +404,13 @@ def test_status_keeps_foreign_conditions_in_place_untouched() -> None:
     stored = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
     ready, progressing = stored["conditions"]
     # Another controller's condition, with a timestamp a typed round trip would re-encode.
-    audited = {"type": "Audited", "status": "True", "reason": "Checked", "message": "ok",
-               "lastTransitionTime": "2020-01-01T00:00:00.5Z"}
+    audited = {
+        "type": "Audited",
+        "status": "True",
+        "reason": "Checked",
+        "message": "ok",
+        "lastTransitionTime": "2020-01-01T00:00:00.5Z",
+    }
     stored["conditions"] = [progressing, audited, ready]
     ms["status"] = stored
     again = controller.compute_status(ms, spec, deployment_with_status(), "", T0 + timedelta(1))
@@ -420,8 +425,13 @@ def test_status_keeps_foreign_conditions_in_place_untouched() -> None:
 
 def test_status_appends_owned_conditions_after_foreign_ones() -> None:
     ms = model_service()
-    audited = {"type": "Audited", "status": "True", "reason": "Checked", "message": "",
-               "lastTransitionTime": "2020-01-01T00:00:00Z"}
+    audited = {
+        "type": "Audited",
+        "status": "True",
+        "reason": "Checked",
+        "message": "",
+        "lastTransitionTime": "2020-01-01T00:00:00Z",
+    }
     ms["status"] = {"conditions": [audited]}
     status = controller.compute_status(ms, controller.read_spec(ms), None, "", T0)
     assert [c["type"] for c in status["conditions"]] == ["Audited", "Ready", "Progressing"]
@@ -673,8 +683,9 @@ def recorded(world: World, req: Request = OPT) -> list[str]:
     """The Events one reconcile of req records, as FakeRecorder strings; exceptions are the
     queue's business and are swallowed here."""
     recorder = events.FakeRecorder()
-    r = controller.ModelServiceReconciler(reader=world, writer=world, live=world,
-                                          now=lambda: T0, recorder=recorder)
+    r = controller.ModelServiceReconciler(
+        reader=world, writer=world, live=world, now=lambda: T0, recorder=recorder
+    )
     try:
         r.reconcile(req)
     except client_.ApiError:

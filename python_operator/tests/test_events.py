@@ -87,8 +87,9 @@ def broadcaster(sink: FakeSink, fake: clock.FakeClock) -> events.Broadcaster:
 
 # ---------------------------------------------------------------------- the Event
 def test_make_event_is_the_event_client_go_builds() -> None:
-    event = new_event("Created Deployment \"web\"", reason="CreatedDeployment",
-                      event_type=events.NORMAL)
+    event = new_event(
+        'Created Deployment "web"', reason="CreatedDeployment", event_type=events.NORMAL
+    )
     assert event == {
         "apiVersion": "v1",
         "kind": "Event",
@@ -155,7 +156,9 @@ def test_the_stored_name_and_resource_version_are_what_the_next_repeat_patches()
     again = c.correlate(new_event())
     assert again.event is not None
     assert (again.event["metadata"]["name"], again.event["metadata"]["resourceVersion"]) == (
-        "as-stored", "42")
+        "as-stored",
+        "42",
+    )
 
 
 def test_another_message_reason_type_or_object_is_another_event() -> None:
@@ -358,8 +361,15 @@ def test_client_sink_creates_and_patches_through_the_client() -> None:
             calls.append(("create", resource.plural, obj["metadata"]["name"]))
             return obj
 
-        def patch(self, resource: client_.Resource, namespace: str, name: str, patch: Obj,
-                  *, content_type: str) -> Obj:
+        def patch(
+            self,
+            resource: client_.Resource,
+            namespace: str,
+            name: str,
+            patch: Obj,
+            *,
+            content_type: str,
+        ) -> Obj:
             calls.append(("patch", resource.plural, namespace, name, patch, content_type))
             return patch
 
@@ -384,8 +394,12 @@ def test_fake_and_null_recorders() -> None:
 def test_the_manager_hands_out_recorders_of_one_broadcaster_and_stops_it_last() -> None:
     from python_operator.runtime import manager
 
-    mgr = manager.Manager(client=None, namespace="lab",  # type: ignore[arg-type]
-                          metrics_bind_address="0", health_probe_bind_address="0")
+    mgr = manager.Manager(
+        client=None,  # type: ignore[arg-type]
+        namespace="lab",
+        metrics_bind_address="0",
+        health_probe_bind_address="0",
+    )
     a, b = mgr.get_event_recorder_for(COMPONENT), mgr.get_event_recorder_for("other")
     assert (a.component, b.component) == (COMPONENT, "other")
     assert a._broadcaster is b._broadcaster

@@ -142,8 +142,10 @@ def _progress(line: str) -> None:
 def _go() -> str:
     go = shutil.which("go")
     if go is None:
-        raise ApiProxyError("the `go` command is not on PATH: the API proxy is a Go program "
-                            f"({SOURCE_DIR}); install Go >= 1.24")
+        raise ApiProxyError(
+            "the `go` command is not on PATH: the API proxy is a Go program "
+            f"({SOURCE_DIR}); install Go >= 1.24"
+        )
     return go
 
 
@@ -154,8 +156,9 @@ def binary(progress: Callable[[str], None] = _progress) -> Path:
     go = _go()
     digest = hashlib.sha256()
     try:
-        version = process.run([go, "version"], capture_output=True, text=True, timeout=60,
-                              check=True).stdout
+        version = process.run(
+            [go, "version"], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
     except (OSError, subprocess.SubprocessError) as exc:
         raise ApiProxyError(f"`go version` failed: {exc}") from exc
     digest.update(version.encode())
@@ -174,11 +177,19 @@ def binary(progress: Callable[[str], None] = _progress) -> Path:
         started = time.monotonic()
         tmp = out.with_name(f".{out.name}.{os.getpid()}")
         env = dict(os.environ, GOWORK="off", CGO_ENABLED="0")
-        proc = process.run([go, "build", "-o", str(tmp), "."], cwd=SOURCE_DIR, env=env,
-                           capture_output=True, text=True, timeout=600)
+        proc = process.run(
+            [go, "build", "-o", str(tmp), "."],
+            cwd=SOURCE_DIR,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         if proc.returncode != 0:
-            raise ApiProxyError(f"building the API proxy failed (go build in {SOURCE_DIR}):\n"
-                                f"{proc.stdout}{proc.stderr}")
+            raise ApiProxyError(
+                f"building the API proxy failed (go build in {SOURCE_DIR}):\n"
+                f"{proc.stdout}{proc.stderr}"
+            )
         os.replace(tmp, out)
         progress(f"built in {time.monotonic() - started:.1f}s")
     return out
@@ -195,9 +206,19 @@ class ApiProxy:
     own for the log (``apiproxy.log``), ready file and kubeconfig. Nothing runs until ``start()``.
     """
 
-    def __init__(self, *, upstream: str, upstream_ca: Path, client_cert: Path, client_key: Path,
-                 serving_cert: Path, serving_key: Path, user: str, workdir: Path,
-                 progress: Callable[[str], None] = _progress) -> None:
+    def __init__(
+        self,
+        *,
+        upstream: str,
+        upstream_ca: Path,
+        client_cert: Path,
+        client_key: Path,
+        serving_cert: Path,
+        serving_key: Path,
+        user: str,
+        workdir: Path,
+        progress: Callable[[str], None] = _progress,
+    ) -> None:
         self.upstream = upstream
         self.upstream_ca = upstream_ca
         self.client_cert = client_cert
@@ -212,8 +233,9 @@ class ApiProxy:
         self._proc: ManagedProcess | None = None
 
     @classmethod
-    def for_user(cls, control_plane: ControlPlane, user: str, *, workdir: Path,
-                 groups: tuple[str, ...] = ()) -> ApiProxy:
+    def for_user(
+        cls, control_plane: ControlPlane, user: str, *, workdir: Path, groups: tuple[str, ...] = ()
+    ) -> ApiProxy:
         """A proxy that forwards as ``user`` (the certificate ``control_plane.kubeconfig_for``
         issues it) with a serving certificate for 127.0.0.1/localhost from the control plane's
         CA, in a fresh folder under ``workdir``. Not started."""
@@ -221,10 +243,19 @@ class ApiProxy:
         upstream, ca, crt, key = user_credentials(control_plane.kubeconfig_for(user, groups))
         Path(workdir).mkdir(parents=True, exist_ok=True)
         own = Path(tempfile.mkdtemp(prefix=f"apiproxy-{user.replace(':', '-')}-", dir=workdir))
-        serving_crt, serving_key = control_plane.ca.issue_serving(
-            ["127.0.0.1", "localhost"]).write(own, "serving")
-        return cls(upstream=upstream, upstream_ca=ca, client_cert=crt, client_key=key,
-                   serving_cert=serving_crt, serving_key=serving_key, user=user, workdir=own)
+        serving_crt, serving_key = control_plane.ca.issue_serving(["127.0.0.1", "localhost"]).write(
+            own, "serving"
+        )
+        return cls(
+            upstream=upstream,
+            upstream_ca=ca,
+            client_cert=crt,
+            client_key=key,
+            serving_cert=serving_crt,
+            serving_key=serving_key,
+            user=user,
+            workdir=own,
+        )
 
     # ------------------------------------------------------------------ paths
     @property
@@ -265,25 +296,48 @@ class ApiProxy:
         exe = binary(self.progress)
         ready_file = self.workdir / "ready.json"
         ready_file.unlink(missing_ok=True)
-        self._proc = ManagedProcess("apiproxy", [
-            str(exe), f"--upstream={self.upstream}", f"--upstream-ca={self.upstream_ca}",
-            f"--client-cert={self.client_cert}", f"--client-key={self.client_key}",
-            f"--tls-cert={self.serving_cert}", f"--tls-key={self.serving_key}",
-            f"--ready-file={ready_file}", f"--request-log={self.request_log}",
-        ], self.log_path)
+        self._proc = ManagedProcess(
+            "apiproxy",
+            [
+                str(exe),
+                f"--upstream={self.upstream}",
+                f"--upstream-ca={self.upstream_ca}",
+                f"--client-cert={self.client_cert}",
+                f"--client-key={self.client_key}",
+                f"--tls-cert={self.serving_cert}",
+                f"--tls-key={self.serving_key}",
+                f"--ready-file={ready_file}",
+                f"--request-log={self.request_log}",
+            ],
+            self.log_path,
+        )
         try:
             self._proc.start()
-            wait_until(ready_file.exists, timeout=READY_TIMEOUT, interval=0.02,
-                       what="the API proxy's ready file", alive=[self._proc])
+            wait_until(
+                ready_file.exists,
+                timeout=READY_TIMEOUT,
+                interval=0.02,
+                what="the API proxy's ready file",
+                alive=[self._proc],
+            )
         except (ProcessError, TimeoutError) as exc:
             self._proc.stop(timeout=5)
-            raise ApiProxyError(f"the API proxy for {self.user} to {self.upstream} did not start: "
-                                f"{exc}\n--- last lines of {self.log_path}:\n"
-                                f"{log_tail(self.log_path)}") from exc
+            raise ApiProxyError(
+                f"the API proxy for {self.user} to {self.upstream} did not start: "
+                f"{exc}\n--- last lines of {self.log_path}:\n"
+                f"{log_tail(self.log_path)}"
+            ) from exc
         ready = json.loads(ready_file.read_text())
         self.address, self.control_address = ready["proxy"], ready["control"]
-        write_kubeconfig(self.kubeconfig, self.url, self.upstream_ca, self.user,
-                         self.client_cert, self.client_key, context="modeldock-apiproxy")
+        write_kubeconfig(
+            self.kubeconfig,
+            self.url,
+            self.upstream_ca,
+            self.user,
+            self.client_cert,
+            self.client_key,
+            context="modeldock-apiproxy",
+        )
         return self
 
     def stop(self) -> int | None:
@@ -297,8 +351,12 @@ class ApiProxy:
     def __enter__(self) -> ApiProxy:
         return self if self.running() else self.start()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.stop()
 
     # ------------------------------------------------------------------ control
@@ -306,18 +364,30 @@ class ApiProxy:
         if not self.control_address:
             raise ApiProxyError("the API proxy is not started")
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.control_url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.control_url + path,
+            data=data,
+            method=method,
+            headers={"Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(req, timeout=CONTROL_TIMEOUT) as resp:
                 return json.loads(resp.read())
         except urllib.error.HTTPError as exc:
-            raise ApiProxyError(f"API proxy {method} {path}: {exc.code} "
-                                f"{exc.read().decode(errors='replace').strip()}") from exc
+            raise ApiProxyError(
+                f"API proxy {method} {path}: {exc.code} "
+                f"{exc.read().decode(errors='replace').strip()}"
+            ) from exc
         except (urllib.error.URLError, OSError) as exc:
-            alive = "running" if self.running() else f"exited ({self._proc and self._proc.returncode()})"
-            raise ApiProxyError(f"API proxy {method} {path} failed: {exc}; the proxy is {alive}; "
-                                f"last lines of {self.log_path}:\n{log_tail(self.log_path)}") from exc
+            alive = (
+                "running"
+                if self.running()
+                else f"exited ({self._proc and self._proc.returncode()})"
+            )
+            raise ApiProxyError(
+                f"API proxy {method} {path} failed: {exc}; the proxy is {alive}; "
+                f"last lines of {self.log_path}:\n{log_tail(self.log_path)}"
+            ) from exc
 
     def hold(self, resources: Iterable[str]) -> list[str]:
         """From now on, deliver no watch event of these resources (plural names, e.g.
@@ -330,8 +400,11 @@ class ApiProxy:
         """Stop holding ``resources`` (None: all) and deliver what they held, in order. Returns
         ``{resource: events held at that moment}`` for each resource released (delivery
         follows at once; watch ``stats()["resources"][r]["delivered"]`` to see it done)."""
-        names = [] if resources is None else (
-            [resources] if isinstance(resources, str) else list(resources))
+        names = (
+            []
+            if resources is None
+            else ([resources] if isinstance(resources, str) else list(resources))
+        )
         return dict(self._call("POST", "/release", {"resources": names})["released"])
 
     def end_watches(self, resources: Iterable[str]) -> dict[str, int]:
@@ -347,24 +420,31 @@ class ApiProxy:
         deletecollection; any resource) for ``seconds`` before forwarding it (0: disarm).
         ``stats()["writes_holding"]`` counts those held now; each one's ``recent`` record has
         ``held_ms``. Returns ``{"seconds": ..., "remaining": ...}`` as armed."""
-        return dict(self._call("POST", "/delay-writes",
-                               {"seconds": float(seconds), "count": int(count)})["delay_writes"])
+        return dict(
+            self._call("POST", "/delay-writes", {"seconds": float(seconds), "count": int(count)})[
+                "delay_writes"
+            ]
+        )
 
     # ------------------------------------------------------------------ scripted faults
-    def crash_after_write(self, nth: int, *, delivered: bool = False,
-                          resources: Iterable[str] | None = None) -> dict[str, Any]:
+    def crash_after_write(
+        self, nth: int, *, delivered: bool = False, resources: Iterable[str] | None = None
+    ) -> dict[str, Any]:
         """Arm a crash at the ``nth`` write (of ``resources``; None: any) from now: the proxy
         forwards it, then freezes the client's connection and reports it (``wait_crash``).
         ``delivered=False``: the response is withheld; True: delivered first. The caller
         kills the operator, then ``ack_crash()``."""
-        body: dict[str, Any] = {"nth": int(nth),
-                                "action": "crash-delivered" if delivered else "crash-withheld"}
+        body: dict[str, Any] = {
+            "nth": int(nth),
+            "action": "crash-delivered" if delivered else "crash-withheld",
+        }
         if resources is not None:
             body["resources"] = list(resources)
         return dict(self._call("POST", "/faults/write", body))
 
-    def inject_write_error(self, nth: int, code: int, *, retry_after: int = 0,
-                           resources: Iterable[str] | None = None) -> dict[str, Any]:
+    def inject_write_error(
+        self, nth: int, code: int, *, retry_after: int = 0, resources: Iterable[str] | None = None
+    ) -> dict[str, Any]:
         """Answer the ``nth`` write (of ``resources``; None: any) from now with ``code`` (409,
         429, 500, 503, ...; a Kubernetes Status, ``Retry-After`` when ``retry_after``) without
         forwarding it."""
@@ -392,14 +472,22 @@ class ApiProxy:
 
     def delay_events(self, resources: Iterable[str], seconds: float) -> dict[str, Any]:
         """Deliver each watch event of ``resources`` ``seconds`` after it arrived (0: off)."""
-        return dict(self._call("POST", "/faults/events", {
-            "resources": list(resources), "seconds": float(seconds)})["event_rules"])
+        return dict(
+            self._call(
+                "POST", "/faults/events", {"resources": list(resources), "seconds": float(seconds)}
+            )["event_rules"]
+        )
 
     def coalesce_events(self, resources: Iterable[str], window: float) -> dict[str, Any]:
         """Delay the watch events of ``resources`` by ``window`` s and merge an object's
         events within it: only its last state arrives."""
-        return dict(self._call("POST", "/faults/events", {
-            "resources": list(resources), "seconds": float(window), "coalesce": True})["event_rules"])
+        return dict(
+            self._call(
+                "POST",
+                "/faults/events",
+                {"resources": list(resources), "seconds": float(window), "coalesce": True},
+            )["event_rules"]
+        )
 
     def faults(self) -> dict[str, Any]:
         """The armed write faults (each with ``seen`` and ``fired``) and event rules."""
@@ -415,14 +503,32 @@ class ApiProxy:
 
     def resource_stats(self, resource: str) -> dict[str, Any]:
         """``stats()["resources"][resource]``, or zeros if the proxy has not seen it yet."""
-        zero: dict[str, Any] = {"holding": False, "watches": 0, "watches_total": 0, "received": 0,
-                                "delivered": 0, "held": 0, "held_total": 0, "event_types": {},
-                                "framings": {}, "content_types": {}, "requests": {},
-                                "streams_ended": 0, "ended_by_proxy": 0, "dropped": 0}
+        zero: dict[str, Any] = {
+            "holding": False,
+            "watches": 0,
+            "watches_total": 0,
+            "received": 0,
+            "delivered": 0,
+            "held": 0,
+            "held_total": 0,
+            "event_types": {},
+            "framings": {},
+            "content_types": {},
+            "requests": {},
+            "streams_ended": 0,
+            "ended_by_proxy": 0,
+            "dropped": 0,
+        }
         return dict(self.stats()["resources"].get(resource, zero))
 
-    def wait_stats(self, predicate: Callable[[dict[str, Any]], bool], timeout: float,
-                   what: str, *, premise: bool = False) -> dict[str, Any]:
+    def wait_stats(
+        self,
+        predicate: Callable[[dict[str, Any]], bool],
+        timeout: float,
+        what: str,
+        *,
+        premise: bool = False,
+    ) -> dict[str, Any]:
         """Poll ``stats()`` until ``predicate(stats)`` holds; return those stats. After
         ``timeout`` s it raises AssertionError naming ``what`` with the last stats' resources
         (the operator did not do what the check waited for), or, with ``premise=True``,
@@ -434,8 +540,10 @@ class ApiProxy:
                 if predicate(stats):
                     return stats
             if time.monotonic() > deadline:
-                message = (f"timed out after {timeout:.0f}s waiting for {what}; proxy "
-                           f"resources: {json.dumps(stats['resources'], indent=1)}")
+                message = (
+                    f"timed out after {timeout:.0f}s waiting for {what}; proxy "
+                    f"resources: {json.dumps(stats['resources'], indent=1)}"
+                )
                 if premise:
                     raise PremiseFailed.because(message)
                 raise AssertionError(message)

@@ -32,8 +32,10 @@ def measure(cp: ControlPlane, n: int = 400) -> dict[str, Any]:
     admin = Kube(cp.admin_kubeconfig)
     ns = create_namespace(admin, "apiproxy-overhead", USER)
     admin.close()
-    with tempfile.TemporaryDirectory(prefix="modeldock-overhead-") as tmp, \
-            ApiProxy.for_user(cp, USER, workdir=Path(tmp)) as proxy:
+    with (
+        tempfile.TemporaryDirectory(prefix="modeldock-overhead-") as tmp,
+        ApiProxy.for_user(cp, USER, workdir=Path(tmp)) as proxy,
+    ):
         direct = Kube(cp.kubeconfig_for(USER))
         proxied = Kube(proxy.kubeconfig)
         times: dict[str, list[float]] = {"direct": [], "proxied": []}

@@ -91,10 +91,21 @@ class ProxyRequest:
         """The ``harness.audit.Request`` of this request, made by ``user`` (the proxy forwards
         as one identity). ``time`` is when it reached the proxy, as the audit log's
         ``requestReceivedTimestamp`` is when it reached the API server."""
-        return Request(user=user, verb=self.verb, resource=self.resource,
-                       subresource=self.subresource, namespace=self.namespace, name=self.name,
-                       code=self.code, time=self.start, audit_id=self.audit_id, group=self.group,
-                       reason=self.reason, message=self.message, user_agent=self.user_agent)
+        return Request(
+            user=user,
+            verb=self.verb,
+            resource=self.resource,
+            subresource=self.subresource,
+            namespace=self.namespace,
+            name=self.name,
+            code=self.code,
+            time=self.start,
+            audit_id=self.audit_id,
+            group=self.group,
+            reason=self.reason,
+            message=self.message,
+            user_agent=self.user_agent,
+        )
 
 
 class RequestLog:
@@ -126,30 +137,57 @@ class RequestLog:
             elif kind == "done":
                 ends[rid] = ln
             elif kind == "event":
-                events.setdefault(rid, []).append(WatchEvent(
-                    request_id=rid, time=_stamp(ln.get("time", "")), type=ln.get("type", ""),
-                    kind=ln.get("kind", ""), namespace=ln.get("namespace", ""),
-                    name=ln.get("name", ""), resource_version=ln.get("rv", ""),
-                    coalesced=int(ln.get("coalesced", 0))))
+                events.setdefault(rid, []).append(
+                    WatchEvent(
+                        request_id=rid,
+                        time=_stamp(ln.get("time", "")),
+                        type=ln.get("type", ""),
+                        kind=ln.get("kind", ""),
+                        namespace=ln.get("namespace", ""),
+                        name=ln.get("name", ""),
+                        resource_version=ln.get("rv", ""),
+                        coalesced=int(ln.get("coalesced", 0)),
+                    )
+                )
         out = []
         for rid in sorted(reqs):
             ln, end = reqs[rid], ends.get(rid, {})
-            out.append(ProxyRequest(
-                id=rid, start=_stamp(ln.get("start", "")), time=_stamp(ln.get("time", "")),
-                verb=ln.get("verb", ""), group=ln.get("group", ""),
-                resource=ln.get("resource", ""), subresource=ln.get("subresource", ""),
-                namespace=ln.get("namespace", ""), name=ln.get("name", ""),
-                code=int(ln.get("code", 0)), audit_id=ln.get("audit_id", ""),
-                proto=ln.get("proto", ""), user_agent=ln.get("user_agent", ""),
-                path=ln.get("path", ""), bytes_in=int(ln.get("bytes_in", -1)),
-                end=_stamp(end.get("end", "")), bytes_out=int(end.get("bytes_out", 0)),
-                injected=bool(ln.get("injected", False)), crash=ln.get("crash", ""),
-                reason=ln.get("reason", ""), message=ln.get("message", ""),
-                events=tuple(events.get(rid, ()))))
+            out.append(
+                ProxyRequest(
+                    id=rid,
+                    start=_stamp(ln.get("start", "")),
+                    time=_stamp(ln.get("time", "")),
+                    verb=ln.get("verb", ""),
+                    group=ln.get("group", ""),
+                    resource=ln.get("resource", ""),
+                    subresource=ln.get("subresource", ""),
+                    namespace=ln.get("namespace", ""),
+                    name=ln.get("name", ""),
+                    code=int(ln.get("code", 0)),
+                    audit_id=ln.get("audit_id", ""),
+                    proto=ln.get("proto", ""),
+                    user_agent=ln.get("user_agent", ""),
+                    path=ln.get("path", ""),
+                    bytes_in=int(ln.get("bytes_in", -1)),
+                    end=_stamp(end.get("end", "")),
+                    bytes_out=int(end.get("bytes_out", 0)),
+                    injected=bool(ln.get("injected", False)),
+                    crash=ln.get("crash", ""),
+                    reason=ln.get("reason", ""),
+                    message=ln.get("message", ""),
+                    events=tuple(events.get(rid, ())),
+                )
+            )
         return out
 
-    def requests(self, user: str, *, namespace: str | None = None,
-                 include_injected: bool = False, completed_only: bool = False) -> list[Request]:
+    def requests(
+        self,
+        user: str,
+        *,
+        namespace: str | None = None,
+        include_injected: bool = False,
+        completed_only: bool = False,
+    ) -> list[Request]:
         """The requests as ``harness.audit.Request`` records of ``user``, in arrival order:
         those that reached the API server (``include_injected``: all), in ``namespace`` if
         given; ``completed_only``: only those whose response ended (the audit log writes a
@@ -193,14 +231,22 @@ def compare(audited: Iterable[Request], proxied: Iterable[Request]) -> Compariso
     for p in proxied:
         a = by_id.get(p.audit_id)
         if a is None:
-            result.differences.append(f"only in the proxy's log: {p.describe()} ({p.audit_id or 'no audit id'})")
+            result.differences.append(
+                f"only in the proxy's log: {p.describe()} ({p.audit_id or 'no audit id'})"
+            )
             continue
         seen.add(p.audit_id)
-        diffs = [f"{p.audit_id}: {f} audit={getattr(a, f)!r} proxy={getattr(p, f)!r}"
-                 for f in COMPARED_FIELDS if getattr(a, f) != getattr(p, f)]
+        diffs = [
+            f"{p.audit_id}: {f} audit={getattr(a, f)!r} proxy={getattr(p, f)!r}"
+            for f in COMPARED_FIELDS
+            if getattr(a, f) != getattr(p, f)
+        ]
         result.differences += diffs
         if not diffs:
             result.matched += 1
-    result.differences += [f"only in the audit log: {a.describe()} ({a.audit_id})"
-                           for aid, a in by_id.items() if aid not in seen]
+    result.differences += [
+        f"only in the audit log: {a.describe()} ({a.audit_id})"
+        for aid, a in by_id.items()
+        if aid not in seen
+    ]
     return result

@@ -26,17 +26,29 @@ from python_operator.runtime.reconcile import Request, Result
 class ChildrenFirstReconciler(controller.ModelServiceReconciler):
     def reconcile(self, req: Request) -> Result:
         ms = self.reader.get(controller.MODELSERVICES, req.namespace, req.name)
-        if (ms is not None and not ms["metadata"].get("deletionTimestamp")
-                and not controllerutil.contains_finalizer(ms, controller.FINALIZER_NAME)):
+        if (
+            ms is not None
+            and not ms["metadata"].get("deletionTimestamp")
+            and not controllerutil.contains_finalizer(ms, controller.FINALIZER_NAME)
+        ):
             # The mutant: the children first; the real reconcile then adds the finalizer.
             spec = controller.read_spec(ms)
             rlog = controller.log.with_values(modelservice=str(req))
-            _, conflict = self.ensure_child(ms, controller.desired_deployment(ms, spec),
-                                            controller.DEPLOYMENTS,
-                                            controller.mutate_deployment, rlog)
+            _, conflict = self.ensure_child(
+                ms,
+                controller.desired_deployment(ms, spec),
+                controller.DEPLOYMENTS,
+                controller.mutate_deployment,
+                rlog,
+            )
             if not conflict:
-                self.ensure_child(ms, controller.desired_service(ms, spec), controller.SERVICES,
-                                  controller.mutate_service, rlog)
+                self.ensure_child(
+                    ms,
+                    controller.desired_service(ms, spec),
+                    controller.SERVICES,
+                    controller.mutate_service,
+                    rlog,
+                )
         return super().reconcile(req)
 
 

@@ -25,7 +25,9 @@ from python_operator.runtime.reconcile import Result
 class ForgetsChildrenReconciler(controller.ModelServiceReconciler):
     def finalize(self, ms: controller.Obj, rlog: log_.Logger) -> Result:
         result = super().finalize(ms, rlog)
-        if result.requeue_after and controllerutil.contains_finalizer(ms, controller.FINALIZER_NAME):
+        if result.requeue_after and controllerutil.contains_finalizer(
+            ms, controller.FINALIZER_NAME
+        ):
             # The mutant: the deletes were sent, so the cleanup counts as done.
             return self.remove_finalizer(ms, rlog)
         return result

@@ -53,10 +53,12 @@ class _Watcher:
     def list(self) -> tuple[informer.ObjList, str]:
         return self._inner.list()
 
-    def watch(self, resource_version: str, timeout_seconds: int,
-              read_timeout: float) -> informer.Stream:
+    def watch(
+        self, resource_version: str, timeout_seconds: int, read_timeout: float
+    ) -> informer.Stream:
         return _GiveUpOnBrokenStream(
-            self._inner.watch(resource_version, timeout_seconds, read_timeout))
+            self._inner.watch(resource_version, timeout_seconds, read_timeout)
+        )
 
 
 class NoReconnectInformer(informer.Informer):

@@ -35,14 +35,27 @@ def watch_without_deadline(
 ) -> client_.WatchStream:
     """The mutant: the same watch request, without ``timeoutSeconds`` and with no read timeout
     (the connect timeout stays)."""
-    query = [("watch", "true"), ("resourceVersion", resource_version),
-             ("allowWatchBookmarks", "true")]
+    query = [
+        ("watch", "true"),
+        ("resourceVersion", resource_version),
+        ("allowWatchBookmarks", "true"),
+    ]
     method, url, header_params, serialized, post_params = self._api.param_serialize(
-        method="GET", resource_path=resource.path(namespace), query_params=query,
-        header_params={"Accept": "application/json"}, body=None, auth_settings=["BearerToken"])
+        method="GET",
+        resource_path=resource.path(namespace),
+        query_params=query,
+        header_params={"Accept": "application/json"},
+        body=None,
+        auth_settings=["BearerToken"],
+    )
     rest_response = self._api.call_api(
-        method, url, header_params=header_params, body=serialized, post_params=post_params,
-        _request_timeout=(client_.CONNECT_TIMEOUT, None))
+        method,
+        url,
+        header_params=header_params,
+        body=serialized,
+        post_params=post_params,
+        _request_timeout=(client_.CONNECT_TIMEOUT, None),
+    )
     response = rest_response.response
     if not 200 <= response.status <= 299:
         try:

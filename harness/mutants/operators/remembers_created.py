@@ -29,8 +29,14 @@ _created: set[tuple[str, str, str]] = set()
 
 
 class RemembersCreatedReconciler(controller.ModelServiceReconciler):
-    def ensure_child(self, ms: controller.Obj, desired: controller.Obj, resource: Any,
-                     mutate: Any, rlog: log_.Logger) -> tuple[controller.Obj, str]:
+    def ensure_child(
+        self,
+        ms: controller.Obj,
+        desired: controller.Obj,
+        resource: Any,
+        mutate: Any,
+        rlog: log_.Logger,
+    ) -> tuple[controller.Obj, str]:
         meta = desired["metadata"]
         key = (resource.kind, meta["namespace"], meta["name"])
         if key in _created and self.reader.get(resource, meta["namespace"], meta["name"]) is None:

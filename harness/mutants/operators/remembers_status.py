@@ -25,7 +25,6 @@ from typing import Any
 
 from harness import mutants
 from python_operator import controller
-from python_operator.runtime.reconcile import Result
 
 _lock = threading.Lock()
 #: "namespace/name" -> the status last sent (recorded before the write)
@@ -54,9 +53,6 @@ class RemembersStatusReconciler(controller.ModelServiceReconciler):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.writer = RememberingWriter(self.writer)
-
-    def reconcile(self, key: str) -> Result:
-        return super().reconcile(key)
 
 
 PATCHES = (mutants.Patch(controller, "ModelServiceReconciler", RemembersStatusReconciler),)

@@ -149,8 +149,12 @@ class ReplayEventReconciler(controller.ModelServiceReconciler):
             (controller.desired_deployment(ms, spec), controller.mutate_deployment),
             (controller.desired_service(ms, spec), controller.mutate_service),
         ):
-            resource = controller.DEPLOYMENTS if desired["kind"] == "Deployment" else controller.SERVICES
-            live = self.reader.get(resource, desired["metadata"]["namespace"], desired["metadata"]["name"])
+            resource = (
+                controller.DEPLOYMENTS if desired["kind"] == "Deployment" else controller.SERVICES
+            )
+            live = self.reader.get(
+                resource, desired["metadata"]["namespace"], desired["metadata"]["name"]
+            )
             if live is None:
                 continue  # created on ADDED
             updated = informer.copy_obj(live)
@@ -164,7 +168,9 @@ class ReplayEventReconciler(controller.ModelServiceReconciler):
         self.write_status(ms, spec, dep, rlog)
 
     def create_child(self, ms: Obj, desired: Obj, rlog: log_.Logger) -> Obj | None:
-        resource = controller.DEPLOYMENTS if desired["kind"] == "Deployment" else controller.SERVICES
+        resource = (
+            controller.DEPLOYMENTS if desired["kind"] == "Deployment" else controller.SERVICES
+        )
         try:
             created = self.writer.create(resource, desired)
         except client_.ApiError as err:

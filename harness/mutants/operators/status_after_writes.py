@@ -25,7 +25,7 @@ from typing import Any
 
 from harness import mutants
 from python_operator import controller
-from python_operator.runtime.reconcile import Result
+from python_operator.runtime.reconcile import Request, Result
 
 
 class WriteTracker:
@@ -56,11 +56,11 @@ class WriteTracker:
 
 
 class StatusAfterWritesReconciler(controller.ModelServiceReconciler):
-    def reconcile(self, key: str) -> Result:
+    def reconcile(self, req: Request) -> Result:
         inner = self.writer
         self.writer = WriteTracker(inner)  # one worker: one reconcile at a time
         try:
-            return super().reconcile(key)
+            return super().reconcile(req)
         finally:
             self.writer = inner
 

@@ -34,8 +34,14 @@ MARK = "modeldock.io/step"
 
 
 class StepAnnotationReconciler(controller.ModelServiceReconciler):
-    def ensure_child(self, ms: controller.Obj, desired: controller.Obj, resource: Any,
-                     mutate: Any, rlog: log_.Logger) -> tuple[controller.Obj, str]:
+    def ensure_child(
+        self,
+        ms: controller.Obj,
+        desired: controller.Obj,
+        resource: Any,
+        mutate: Any,
+        rlog: log_.Logger,
+    ) -> tuple[controller.Obj, str]:
         meta = ms["metadata"]
         observed = (ms.get("status") or {}).get("observedGeneration")
         generation = meta.get("generation")

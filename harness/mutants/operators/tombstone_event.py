@@ -38,17 +38,31 @@ class TombstoneFirstReconciler(controller.ModelServiceReconciler):
             meta = ms["metadata"]
             now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             # The mutant: a synchronous write that must succeed before any cleanup.
-            self.writer.create(events_.EVENTS, {
-                "apiVersion": "v1", "kind": "Event",
-                "metadata": {"name": f"{meta['name']}.{uuid.uuid4().hex[:10]}",
-                             "namespace": meta["namespace"]},
-                "involvedObject": {"apiVersion": ms.get("apiVersion"), "kind": "ModelService",
-                                   "name": meta["name"], "namespace": meta["namespace"],
-                                   "uid": meta["uid"]},
-                "reason": "Deleting", "message": "cleaning up the children", "type": "Normal",
-                "source": {"component": "modelservice-controller"},
-                "firstTimestamp": now, "lastTimestamp": now, "count": 1,
-            })
+            self.writer.create(
+                events_.EVENTS,
+                {
+                    "apiVersion": "v1",
+                    "kind": "Event",
+                    "metadata": {
+                        "name": f"{meta['name']}.{uuid.uuid4().hex[:10]}",
+                        "namespace": meta["namespace"],
+                    },
+                    "involvedObject": {
+                        "apiVersion": ms.get("apiVersion"),
+                        "kind": "ModelService",
+                        "name": meta["name"],
+                        "namespace": meta["namespace"],
+                        "uid": meta["uid"],
+                    },
+                    "reason": "Deleting",
+                    "message": "cleaning up the children",
+                    "type": "Normal",
+                    "source": {"component": "modelservice-controller"},
+                    "firstTimestamp": now,
+                    "lastTimestamp": now,
+                    "count": 1,
+                },
+            )
         return super().finalize(ms, rlog)
 
 
