@@ -202,3 +202,16 @@ def test_a_plan_of_named_cases_runs_their_scenarios_clean_first() -> None:
     )
     assert [s.id for s in plan.scenarios] == ["create", "scale"]
     assert plan.only == ("create@write-2-withheld", "scale@write-1-conflict", "create@stale-view")
+
+
+def test_python_nocrash_ignores_its_crash_points(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from harness.explore import nocrash
+    from harness.operators import load_implementations
+    from python_operator import controller
+
+    for patch in nocrash.PATCHES:
+        monkeypatch.setattr(patch.target, patch.name, patch.value)
+    monkeypatch.setenv("MODELDOCK_CRASH_AT", "after-deployment")
+    controller.crash_point("after-deployment")  # the real one would os._exit(86) here
+    impl = load_implementations([Path(nocrash.__file__).with_name("nocrash.toml")])["python-nocrash"]
+    assert impl.command[-1] == "harness.explore.nocrash"
