@@ -213,5 +213,7 @@ def test_python_nocrash_ignores_its_crash_points(monkeypatch) -> None:  # type: 
         monkeypatch.setattr(patch.target, patch.name, patch.value)
     monkeypatch.setenv("MODELDOCK_CRASH_AT", "after-deployment")
     controller.crash_point("after-deployment")  # the real one would os._exit(86) here
-    impl = load_implementations([Path(nocrash.__file__).with_name("nocrash.toml")])["python-nocrash"]
+    impl = load_implementations([Path(nocrash.__file__).with_name("nocrash.toml")])[
+        "python-nocrash"
+    ]
     assert impl.command[-1] == "harness.explore.nocrash"
