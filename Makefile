@@ -33,6 +33,7 @@ help:
 	@echo "make bench        both implementations on one control plane: reports/bench.json (BENCH_ARGS=--quick: smoke run)"
 	@echo "make mutants      the suite against every mutant operator: reports/mutants.json, kill matrix"
 	@echo "make rbac-ablation  every right in config/rbac/role.yaml taken away in turn: reports/rbac-ablation.json"
+	@echo "make accounting-check  the proxies' and the audit log's request accounting agreed on every check of the last run"
 	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
 	@echo "make apiproxy-test  go test of the API proxy (harness/faults/apiproxy)"
 	@echo "make explore      a crash at every write boundary of every scenario: reports/explore.json"
@@ -62,6 +63,12 @@ conformance-sim-ci: $(STAMP)
 
 mutants-sim-ci: $(STAMP)
 	$(PY) -m harness mutants --ci --cluster sim --reports reports/sim --workers 3 --mutant generation-predicate --mutant tombstone-event --mutant remembers-created
+
+# The request accounting of the last conformance run: the API proxies' logs and the audit log
+# agreed, request for request, on every check (reads reports/junit-*.xml).
+.PHONY: accounting-check
+accounting-check: $(STAMP)
+	$(PY) -m harness accounting-check
 
 unit: binaries
 	$(PY) -m pytest -q harness/tests python_operator/tests kopf_operator/tests
@@ -95,7 +102,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 	$(PY) -m mypy --strict $(PY_DIRS)
 	$(ACTIONLINT) .github/workflows/*.yml
 
-test: lint unit go-test conformance conformance-sim-ci mutants-ci mutants-sim-ci rbac-ablation-ci explore-ci
+test: lint unit go-test conformance accounting-check conformance-sim-ci mutants-ci mutants-sim-ci rbac-ablation-ci explore-ci
 
 report: $(STAMP)
 	$(PY) -m harness report $(foreach f,$(IMPL_FILES),--impl-file $(f))

@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 from kubernetes.client.exceptions import ApiException
 
-from harness.audit import AuditLog, Request, select
+from harness.accounting import Accounting
+from harness.audit import Request, select
 from harness.kube import Kube, wait_for
 
 # Re-exported for the checks (``from x import y as y``: explicit under mypy --strict).
@@ -359,7 +360,7 @@ class Window:
 
 def writes_during(
     op: OperatorProcess,
-    audit: AuditLog,
+    audit: Accounting,
     admin: Kube,
     namespace: str,
     *changes: Callable[[], Any],
@@ -405,7 +406,11 @@ def writes_during(
 
 
 def refused_requests(
-    audit: AuditLog, start: int, user: str, namespace: str, resources: tuple[str, ...] | None = None
+    audit: Accounting,
+    start: int,
+    user: str,
+    namespace: str,
+    resources: tuple[str, ...] | None = None,
 ) -> list[str]:
     """The operator's requests answered 403 since audit offset ``start``, as ``<refusal>
     (<request>)`` (``harness.audit.Request.refusal``: a right RBAC or admission refused, not
@@ -427,7 +432,7 @@ def wait_unrefused(
     timeout: float,
     what: str,
     *,
-    audit: AuditLog,
+    audit: Accounting,
     start: int,
     user: str,
     namespace: str,

@@ -15,7 +15,8 @@ from conformance.support import (
     wait_converged,
     wait_settled,
 )
-from harness.audit import AuditLog, Request, select
+from harness.accounting import Accounting
+from harness.audit import Request, select
 from harness.kube import Kube
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
@@ -97,7 +98,7 @@ def test_invalid_rejected(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
 ) -> None:

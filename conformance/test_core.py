@@ -37,7 +37,8 @@ from conformance.support import (
     writes_during,
 )
 from conformance.tiered import unrelated_metadata, wait_rolled_out
-from harness.audit import AuditLog, Request, select, summarize
+from harness.accounting import Accounting
+from harness.audit import Request, select, summarize
 from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
 from harness.operators import CRASH_EXIT_CODE, Implementation
@@ -51,7 +52,7 @@ def test_create_converges(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
     tier: Tier,
@@ -190,7 +191,7 @@ def test_noop_stable(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
     tier: Tier,
@@ -459,7 +460,7 @@ def test_restart_after_finalizer(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
 ) -> None:
@@ -572,10 +573,9 @@ def test_operator_conflict_is_recomputed(
     that resends the rejected object, once or in a loop, fails; so does one that never writes
     again.
     """
-    from harness.faults.apiproxy import ApiProxy
-
-    with ApiProxy.for_user(control_plane, impl.user, workdir=tmp_path) as proxy:
-        op = operators.start(kubeconfig=proxy.kubeconfig)
+    # The operator's own API proxy (the one its requests are accounted through) holds the write.
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
         wait_settled(op)
         proxy.delay_writes(WRITE_HOLD_S, count=1)
         create_modelservice(admin, namespace, "web", replicas=1)
@@ -685,7 +685,7 @@ def test_foreign_conditions_kept(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
     tier: Tier,

@@ -22,7 +22,8 @@ from conformance.support import (
     wait_gone,
     wait_unrefused,
 )
-from harness.audit import AuditLog, select
+from harness.accounting import Accounting
+from harness.audit import select
 from harness.kube import Kube, wait_for
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
@@ -32,12 +33,13 @@ from harness.plugin.lab import OperatorPool
 REPEATS = 3
 
 
+@pytest.mark.needs("audit-log")
 @pytest.mark.check("events-recorded")
 def test_events_recorded(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
 ) -> None:

@@ -78,12 +78,18 @@ def _repaired(admin: Kube, ns: str, bound: float, what: str) -> float:
 
 
 def _converged(
-    lab: IsolatedLab, kubeconfig: Path | None = None, env: dict[str, str] | None = None
+    lab: IsolatedLab,
+    kubeconfig: Path | None = None,
+    env: dict[str, str] | None = None,
+    api_proxy: ApiProxy | None = None,
 ) -> OperatorProcess:
-    """Start the operator (through ``kubeconfig`` if given, with ``env`` added to its
-    environment), create ModelService ``web`` with one replica, and wait until it converged
-    and the operator settled; return the operator."""
+    """Start the operator behind ``api_proxy`` (default: a new one of its own), through
+    ``kubeconfig`` if given (routed to that proxy), with ``env`` added to its environment;
+    create ModelService ``web`` with one replica, and wait until it converged and the operator
+    settled; return the operator."""
     options: dict[str, Any] = {"kubeconfig": kubeconfig} if kubeconfig else {}
+    if api_proxy is not None:
+        options["api_proxy"] = api_proxy
     if env:
         options["env"] = dict(env)
     op = lab.operators.start(**options)
@@ -93,16 +99,22 @@ def _converged(
     return op
 
 
-def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, Path]:
-    proxy = FaultProxy(("127.0.0.1", lab.control_plane.apiserver_port)).start()
+def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, ApiProxy, Path]:
+    """A TCP fault proxy in front of a new API proxy of the lab's operator: operator -> TCP
+    fault -> API proxy -> API server, so the fault is the operator's own connection (its
+    HTTP/2 health check and watch deadlines meet it) and the API proxy still accounts every
+    request. Returns both proxies and the operator's kubeconfig through them."""
+    api = lab.operators.api_proxy()
+    host, port = api.address.rsplit(":", 1)
+    proxy = FaultProxy((host, int(port))).start()
     try:
         kubeconfig = with_server(
-            lab.operators.kubeconfig, tmp_path / f"proxied-{proxy.port}.kubeconfig", proxy.address
+            api.kubeconfig, tmp_path / f"proxied-{proxy.port}.kubeconfig", proxy.address
         )
     except BaseException:
         proxy.stop()
         raise
-    return proxy, kubeconfig
+    return proxy, api, kubeconfig
 
 
 @pytest.mark.check("watch-recovers", case="apiserver-restart")
@@ -148,9 +160,9 @@ def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) 
     and new ones are refused for a while; the world changes meanwhile. When connections are
     possible again the operator must resume its watches and repair."""
     lab = isolated.new()
-    proxy, kubeconfig = _proxied(lab, tmp_path)
+    proxy, api, kubeconfig = _proxied(lab, tmp_path)
     try:
-        _converged(lab, kubeconfig)
+        _converged(lab, kubeconfig, api_proxy=api)
         proxy.refuse(True)
         cut = proxy.cut()
         evidence.record("connections_cut", cut)
@@ -205,9 +217,9 @@ def _stall(
     """Converge through the TCP fault proxy with ``env`` added to the operator's environment,
     silence every open connection, change the world, and wait up to ``bound`` s for repair."""
     lab = isolated.new()
-    proxy, kubeconfig = _proxied(lab, tmp_path)
+    proxy, api, kubeconfig = _proxied(lab, tmp_path)
     try:
-        _converged(lab, kubeconfig, env)
+        _converged(lab, kubeconfig, env, api_proxy=api)
         evidence.record("operator_env", env or "the clients' defaults")
         stalled = proxy.stall_existing()
         evidence.record("connections_stalled", stalled)
@@ -241,8 +253,8 @@ def test_watch_expired_after_compaction(
     events (``end_watches``), and records every ERROR event of a watch with its status code:
     the 410 served to this operator is shown, not assumed (premise)."""
     lab = isolated.new(watch_cache=False)
-    with ApiProxy.for_user(lab.control_plane, impl.user, workdir=tmp_path) as proxy:
-        _converged(lab, proxy.kubeconfig)
+    with lab.operators.api_proxy() as proxy:
+        _converged(lab, api_proxy=proxy)
         proxy.hold(WATCHED)
         _break_world(lab.admin, lab.namespace)
         revision = lab.control_plane.compact_etcd()

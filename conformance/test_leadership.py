@@ -18,7 +18,8 @@ from conformance.support import (
     premise,
     wait_converged,
 )
-from harness.audit import AuditLog, select
+from harness.accounting import Accounting
+from harness.audit import select
 from harness.kube import Kube, wait_for
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
@@ -45,7 +46,7 @@ RECONCILE_RESOURCES = ("modelservices", "deployments", "services")
 
 
 def _writes_by_instance(
-    audit: AuditLog,
+    audit: Accounting,
     admin: Kube,
     namespace: str,
     user: str,
@@ -70,7 +71,7 @@ def _writes_by_instance(
     return out
 
 
-def _lease_writer(audit: AuditLog, admin: Kube, namespace: str, user: str, start: int) -> str:
+def _lease_writer(audit: Accounting, admin: Kube, namespace: str, user: str, start: int) -> str:
     """The instance that last wrote the Lease successfully since ``start``: its holder."""
     end = audit.sync(admin)
     writes = select(
@@ -89,7 +90,7 @@ def test_leader_failover(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
 ) -> None:
@@ -225,7 +226,7 @@ def test_partitioned_leader_steps_down(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     tmp_path: Path,
     evidence: Evidence,
     impl: Implementation,
@@ -247,15 +248,16 @@ def test_partitioned_leader_steps_down(
     from harness.faults.tcpproxy import FaultProxy
 
     user = impl.user
-    port = int(operators.kubeconfig.read_text().split("https://127.0.0.1:")[1].split()[0])
-    proxy = FaultProxy(("127.0.0.1", port)).start()
+    # operator -> TCP fault -> the leader's own API proxy -> API server: the partition is the
+    # operator's own connection, and its requests are still accounted.
+    api = operators.api_proxy(instance="leader")
+    host, port = api.address.rsplit(":", 1)
+    proxy = FaultProxy((host, int(port))).start()
     try:
         t_start = audit.sync(admin)
-        proxied = with_server(
-            operators.instance_kubeconfig("leader"), tmp_path / "leader.kubeconfig", proxy.address
-        )
+        proxied = with_server(api.kubeconfig, tmp_path / "leader.kubeconfig", proxy.address)
         leader = operators.start(
-            leader_election=True, lease=LEASE, kubeconfig=proxied, instance="leader"
+            leader_election=True, lease=LEASE, kubeconfig=proxied, instance="leader", api_proxy=api
         )
         first = wait_for(
             lambda: _holder(admin, namespace),

@@ -31,7 +31,8 @@ from conformance.support import (
     wait_settled,
     writes_during,
 )
-from harness.audit import AuditLog, select, summarize
+from harness.accounting import Accounting
+from harness.audit import select, summarize
 from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
 from harness.operators import CRASH_EXIT_CODE, Implementation
@@ -45,7 +46,7 @@ def test_child_repaired(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
     tier: Tier,
@@ -246,13 +247,13 @@ def test_child_conflict(
     )
 
 
-@pytest.mark.needs("no-garbage-collector")
+@pytest.mark.needs("no-garbage-collector", "audit-log")
 @pytest.mark.check("replaced-child-kept")
 def test_replaced_child_kept(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
 ) -> None:
@@ -330,7 +331,7 @@ def test_finalizer_ordered_delete(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
 ) -> None:
@@ -438,7 +439,7 @@ def test_deletion_policy_orphan(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
     tier: Tier,
@@ -466,7 +467,7 @@ def test_deletion_policy_foreground(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
     tier: Tier,
@@ -490,7 +491,7 @@ def _deletion_policy(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
     tier: Tier,
@@ -582,7 +583,7 @@ def _deletion_completes(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
     start: int,
@@ -649,7 +650,7 @@ def test_cleanup_confirmed_live(
     namespace: str,
     operators: OperatorPool,
     control_plane: ControlPlane,
-    audit: AuditLog,
+    audit: Accounting,
     tmp_path: Path,
     evidence: Evidence,
     impl: Implementation,
@@ -670,10 +671,9 @@ def test_cleanup_confirmed_live(
     deleted once both children exist. The finalizer must not go while they do; afterwards
     (events released) a new ModelService of the same name must converge.
     """
-    from harness.faults.apiproxy import ApiProxy
-
-    with ApiProxy.for_user(control_plane, impl.user, workdir=tmp_path) as proxy:
-        op = operators.start(kubeconfig=proxy.kubeconfig)
+    # The operator's own API proxy (the one its requests are accounted through) holds events.
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
         proxy.hold(["deployments", "services"])
         first = create_modelservice(admin, namespace, "web")
         uid = first["metadata"]["uid"]
@@ -745,7 +745,7 @@ def test_cleanup_waits_for_held_child(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     evidence: Evidence,
     impl: Implementation,
 ) -> None:

@@ -22,7 +22,8 @@ from conformance.support import (
     status_of,
     wait_unrefused,
 )
-from harness.audit import AuditLog, select
+from harness.accounting import Accounting
+from harness.audit import select
 from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
 from harness.operators import Implementation
@@ -65,7 +66,7 @@ LEASE = (15.0, 10.0, 1.0)
 def until(
     what: str,
     done: Callable[[], bool],
-    audit: AuditLog,
+    audit: Accounting,
     start: int,
     user: str,
     namespace: str,
@@ -164,12 +165,13 @@ def block_owner_deletion_refused(
     }
 
 
+@pytest.mark.needs("audit-log")
 @pytest.mark.check("rbac-least-privilege")
 def test_rbac_least_privilege(
     admin: Kube,
     namespace: str,
     operators: OperatorPool,
-    audit: AuditLog,
+    audit: Accounting,
     impl_kubeconfig: Path,
     evidence: Evidence,
     impl: Implementation,

@@ -52,6 +52,10 @@ DELEGATED = {
         "harness.explore.cli",
         "every write boundary of every scenario: reports/explore.json",
     ),
+    "accounting-check": (
+        "harness.accounting_check",
+        "the audit log and the API proxies accounted the same requests on every check",
+    ),
 }
 
 

@@ -29,7 +29,11 @@ CAPABILITIES: dict[str, str] = {
     "namespace-controller": "a deleted namespace is emptied and goes away",
     "deployment-controller": "Deployments get ReplicaSets and a status written by the "
     "deployment controller",
-    "audit-log": "the harness reads the API server's audit log (who wrote what, in which order)",
+    "audit-log": "the harness reads the API server's audit log: every user's requests (the "
+    "harness's own, the controller-manager's), request bodies, the authorizer's decision",
+    "request-accounting": "the harness accounts the operator's own requests (who wrote what, in "
+    "which order, with what answer): every operator process runs behind an API proxy that logs "
+    "them (harness.accounting)",
     "client-certificates": "the harness can issue client certificates the API server trusts "
     "(one identity per operator instance)",
     "private-control-plane": "the harness starts private control planes of its own for a "
@@ -51,21 +55,24 @@ _HARNESS_OWNED = frozenset(
     }
 )
 _CONTROLLERS = frozenset({"garbage-collector", "namespace-controller", "deployment-controller"})
+#: Offered by every tier: the operators' API proxies run wherever the operators do.
+_EVERYWHERE = frozenset({"request-accounting"})
 
 #: What each tier offers. ``existing`` is a cluster the harness does not own: no audit log to
 #: read, no CA to issue identities with, nothing to restart; it is assumed to run a
 #: controller-manager, and offers ``pods-ready`` only where its nodes are kwok's
 #: (``existing_offers``), since the checks' image ``srv:1`` runs on no real kubelet.
 OFFERS: dict[str, frozenset[str]] = {
-    "envtest": _HARNESS_OWNED | {"no-kubelet", "no-garbage-collector"},
-    "sim": _HARNESS_OWNED | _CONTROLLERS | {"pods-ready"},
-    "existing": _CONTROLLERS,
-    "kind": _CONTROLLERS,
+    "envtest": _EVERYWHERE | _HARNESS_OWNED | {"no-kubelet", "no-garbage-collector"},
+    "sim": _EVERYWHERE | _HARNESS_OWNED | _CONTROLLERS | {"pods-ready"},
+    "existing": _EVERYWHERE | _CONTROLLERS,
+    "kind": _EVERYWHERE | _CONTROLLERS,
 }
 
 #: Needs that follow from a fixture a check takes.
 FIXTURE_NEEDS: dict[str, tuple[str, ...]] = {
-    "audit": ("audit-log",),
+    "audit": ("request-accounting",),
+    "audit_log": ("audit-log",),
     "isolated": ("private-control-plane",),
 }
 
@@ -78,6 +85,7 @@ _WHY_NOT: dict[str, str] = {
     "namespace-controller": "it runs no namespace controller",
     "deployment-controller": "it runs no deployment controller",
     "audit-log": "the harness cannot read its audit log",
+    "request-accounting": "the operators do not run behind the harness's API proxies",
     "client-certificates": "the harness holds no CA it trusts",
     "private-control-plane": "the cluster under test is not the harness's to replace",
     "apiserver-restart": "the harness does not own its kube-apiserver",

@@ -5,6 +5,8 @@ API server. Paths inside are always absolute, so a kubeconfig works from any fol
 
 from __future__ import annotations
 
+import base64
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +18,21 @@ def write_kubeconfig(
     server: str,
     ca_cert: Path,
     user: str,
-    cert: Path,
-    key: Path,
+    cert: Path | None,
+    key: Path | None,
     context: str = "modeldock",
+    token: str | None = None,
 ) -> Path:
-    """Write a kubeconfig for one client-certificate user; return ``path``. File paths are
-    written absolute: a kubeconfig's relative paths are read relative to the kubeconfig's own
-    folder, and the operators run in folders of their own."""
+    """Write a kubeconfig for one user, with a client certificate (``cert``/``key``) or a
+    bearer ``token``; return ``path``. File paths are written absolute: a kubeconfig's
+    relative paths are read relative to the kubeconfig's own folder, and the operators run in
+    folders of their own."""
+    credential: dict[str, str] = {}
+    if cert is not None and key is not None:
+        credential["client-certificate"] = str(Path(cert).resolve())
+        credential["client-key"] = str(Path(key).resolve())
+    if token:
+        credential["token"] = token
     config = {
         "apiVersion": "v1",
         "kind": "Config",
@@ -38,10 +48,7 @@ def write_kubeconfig(
         "users": [
             {
                 "name": user,
-                "user": {
-                    "client-certificate": str(Path(cert).resolve()),
-                    "client-key": str(Path(key).resolve()),
-                },
+                "user": credential,
             }
         ],
         "contexts": [{"name": context, "context": {"cluster": context, "user": user}}],
@@ -52,19 +59,59 @@ def write_kubeconfig(
     return path
 
 
-def user_credentials(kubeconfig: Path) -> tuple[str, Path, Path, Path]:
-    """(server URL, CA file, client certificate file, client key file) of a kubeconfig
-    ``write_kubeconfig`` wrote (its first cluster and first user). KeyError or IndexError for a
-    kubeconfig of another shape."""
-    config = yaml.safe_load(kubeconfig.read_text())
-    cluster = config["clusters"][0]["cluster"]
-    user = config["users"][0]["user"]
-    return (
-        cluster["server"],
-        Path(cluster["certificate-authority"]),
-        Path(user["client-certificate"]),
-        Path(user["client-key"]),
-    )
+@dataclass(frozen=True)
+class Credentials:
+    """What a kubeconfig's current context connects with: the server URL, the CA file, and a
+    client certificate and key (files) or a bearer token (None where absent)."""
+
+    server: str
+    ca: Path
+    cert: Path | None = None
+    key: Path | None = None
+    token: str | None = None
+
+
+def read_credentials(kubeconfig: Path, workdir: Path) -> Credentials:
+    """The ``Credentials`` of ``kubeconfig``'s current context (else its first context, else
+    its first cluster and user). Embedded data (``certificate-authority-data``,
+    ``client-certificate-data``, ``client-key-data``) is written to files in ``workdir``;
+    ``tokenFile`` is read. Relative paths are taken against the kubeconfig's folder. Raises
+    ValueError for a kubeconfig with neither a CA nor a credential the proxy can forward
+    (exec plugins, auth providers)."""
+    config = yaml.safe_load(kubeconfig.read_text()) or {}
+    base = kubeconfig.resolve().parent
+    contexts = {c["name"]: c.get("context") or {} for c in config.get("contexts") or []}
+    ctx = contexts.get(config.get("current-context") or "") or next(iter(contexts.values()), {})
+
+    def pick(kind: str, name: str | None) -> dict[str, Any]:
+        entries = config.get(f"{kind}s") or []
+        for e in entries:
+            if e.get("name") == name:
+                return dict(e.get(kind) or {})
+        return dict((entries[0].get(kind) or {}) if entries else {})
+
+    cluster, user = pick("cluster", ctx.get("cluster")), pick("user", ctx.get("user"))
+
+    def file(section: dict[str, Any], key: str, stem: str) -> Path | None:
+        if section.get(f"{key}-data"):
+            out = workdir / stem
+            out.write_bytes(base64.b64decode(section[f"{key}-data"]))
+            out.chmod(0o600)
+            return out
+        value = section.get(key)
+        return (base / value) if value else None
+
+    ca = file(cluster, "certificate-authority", "upstream-ca.crt")
+    cert = file(user, "client-certificate", "client.crt")
+    key = file(user, "client-key", "client.key")
+    token = user.get("token") or None
+    if not token and user.get("tokenFile"):
+        token = (base / user["tokenFile"]).read_text().strip()
+    if ca is None or not ((cert and key) or token):
+        raise ValueError(
+            f"{kubeconfig}: the API proxy needs a CA and a client certificate or a bearer token"
+        )
+    return Credentials(str(cluster["server"]), ca, cert, key, token)
 
 
 def with_server(kubeconfig_in: Path, kubeconfig_out: Path, server: str) -> Path:

@@ -17,11 +17,14 @@ Fixtures, in thin layers a user can override:
 - ``control_plane`` (session): the running ``ControlPlane`` (attached from a state file, or
   started for this session and stopped afterwards, like pytest-django's ``live_server``).
 - ``impl`` (session): the ``Implementation`` under test; ``impl_kubeconfig`` its user's
-  kubeconfig; ``admin`` a ``Kube`` client as cluster admin; ``audit`` the ``AuditLog``.
+  kubeconfig; ``admin`` a ``Kube`` client as cluster admin; ``audit_log`` the ``AuditLog``
+  (None where the tier has none).
+- ``audit`` (function): the request accounting (``harness.accounting``): the audit log where
+  the tier has one, else the request logs of the API proxies this test's operators run behind.
 - ``namespace`` (function): a fresh namespace, with the operator ClusterRole (the one in force,
   ``operator_role()``) bound to the implementation's user there only.
-- ``operators`` (function): starts operator processes in that namespace and stops them after
-  the test; on failure their logs, the namespace's objects and its audit events are saved under
+- ``operators`` (function): starts operator processes in that namespace, each behind an API
+  proxy of its own (``OperatorPool``), and stops them after the test; on failure their logs, the namespace's objects and its audit events are saved under
   ``<artifacts-dir>/<impl>/<check>/`` and the failure message points there.
 - ``evidence`` (function): records a check's evidence as JUnit properties.
 
@@ -48,6 +51,7 @@ from harness.plugin.evidence import Evidence, account_requests
 from harness.plugin.fixtures import (
     admin,
     audit,
+    audit_log,
     control_plane,
     evidence,
     impl,
@@ -64,6 +68,7 @@ from harness.plugin.hooks import (
     pytest_collection_modifyitems,
     pytest_configure,
     pytest_runtest_makereport,
+    pytest_runtest_teardown,
     pytest_sessionfinish,
     pytest_sessionstart,
     verdict_of,
@@ -93,6 +98,7 @@ __all__ = [
     "account_requests",
     "admin",
     "audit",
+    "audit_log",
     "bind_operator_role",
     "check_id",
     "control_plane",
@@ -112,6 +118,7 @@ __all__ = [
     "pytest_configure",
     "pytest_runtest_logreport",
     "pytest_runtest_makereport",
+    "pytest_runtest_teardown",
     "pytest_sessionfinish",
     "pytest_sessionstart",
     "reference_impl",

@@ -1,5 +1,6 @@
 """A check's evidence: what it records as JUnit properties, and the request accounting the
-harness adds to every check from the audit log.
+harness adds to every check from the request logs of the API proxies its operators run behind
+(``harness.accounting``), compared with the audit log where there is one.
 
 The comparison report reads these properties back (``harness/report/``); a key recorded with
 ``Evidence.premise`` is listed in the ``premises`` property, so the report never shows it as
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from harness.accounting import compare_accountings
 from harness.audit import Request, select, summarize
 from harness.plugin.lab import labs_of
 
@@ -48,16 +50,16 @@ class Evidence:
 
 
 def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
-    """Record the API requests ``user`` made in the test's namespaces, from the audit log:
-    counts by verb, resource and code; successful and failed writes; 409s; the order of the
+    """Record the API requests ``user`` made in the test's namespaces, from its operators'
+    API proxies (``OperatorPool.accounting``; the same on every tier): counts by verb,
+    resource and code; successful and failed writes; 409s; the order of the
     successful writes; what the operator was refused (``forbidden``: ``Request.refusal`` of
     each 403 not made by the harness's own client, only when there were any); and a timeline
     ``[[seconds since the first, verb, resource, name, code], ...]`` (at most 400 entries) for
     the report's sequence diagrams."""
     reqs: list[Request] = []
     for lab in labs_of(item):
-        if lab.audit is not None:
-            reqs += select(lab.audit.requests(), user=user, namespace=lab.namespace)
+        reqs += select(lab.operators.accounting.requests(), user=user, namespace=lab.namespace)
     if not reqs:
         return
     reqs.sort(key=lambda r: r.time)
@@ -75,6 +77,56 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
         "timeline",
         [[round(_seconds(r.time) - t0, 3), r.verb, r.target, r.name, r.code] for r in reqs[:400]],
     )
+
+
+def compare_with_audit(item: pytest.Item, user: str, ev: Evidence) -> None:
+    """Record property ``accounting``: ``user``'s requests in each lab's namespace as the
+    audit log has them and as the lab's API proxies forwarded them, compared request for
+    request (``harness.accounting.compare_accountings``), summed over the labs:
+    ``{"compared": N, "audit_only": [...], "proxy_only": [...], "differing": [...],
+    "unreached": N, "harness": N}``. Only for labs with an audit log; call it with the
+    operators stopped. ``python -m harness accounting-check`` reads it back."""
+    total: dict[str, Any] = {
+        "compared": 0,
+        "audit_only": [],
+        "proxy_only": [],
+        "differing": [],
+        "unreached": 0,
+        "harness": 0,
+    }
+    labs = [lab for lab in labs_of(item) if lab.audit is not None]
+    for lab in labs:
+        assert lab.audit is not None
+        one = compare_accountings(
+            lab.audit,
+            lab.operators.audit_start,
+            lab.operators.accounting,
+            user,
+            [lab.namespace],
+            lab.admin,
+        )
+        for key, value in one.items():
+            total[key] = total[key] + value
+    if labs:
+        ev.record("accounting", total)
+
+
+def account_item(item: pytest.Item) -> None:
+    """After a check, before its fixtures are torn down: stop the operators of every lab it
+    used (their proxies stay up, so every connection's end is logged), record the request
+    accounting (``account_requests``) and, where there is an audit log, its comparison with
+    the proxies' (``compare_with_audit``). An error is recorded as ``accounting_error``."""
+    funcargs = getattr(item, "funcargs", {})
+    ev, impl = funcargs.get("evidence"), funcargs.get("impl")
+    if not isinstance(ev, Evidence) or impl is None:
+        return
+    try:
+        for lab in labs_of(item):
+            lab.operators.stop_operators()
+        account_requests(item, impl.user, ev)
+        compare_with_audit(item, impl.user, ev)
+    except Exception as exc:
+        ev.record("accounting_error", f"{type(exc).__name__}: {exc}")
 
 
 def _seconds(stamp: str) -> float:

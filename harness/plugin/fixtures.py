@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 
+from harness.accounting import Accounting
 from harness.audit import AuditLog
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.junit import PREMISES
 from harness.kube import Kube
 from harness.operators import Implementation, get_implementation
 from harness.plugin import console
-from harness.plugin.evidence import Evidence, account_requests
+from harness.plugin.evidence import Evidence
 from harness.plugin.lab import Isolated, OperatorPool, create_namespace, parity_reference_id
 from harness.plugin.markers import check_id, junit_name
 from harness.plugin.watchdog import ControlPlaneWatchdog
@@ -95,9 +96,25 @@ def admin(control_plane: ControlPlane) -> Iterator[Kube]:
 
 
 @pytest.fixture(scope="session")
-def audit(control_plane: ControlPlane) -> AuditLog:
-    """The control plane's audit log."""
-    return AuditLog(control_plane.audit_log)
+def audit_log(control_plane: ControlPlane, tier: Tier) -> AuditLog | None:
+    """The control plane's audit log, or None where the tier has none (``audit-log`` not
+    offered, or a control plane whose ``audit_log`` is None: a cluster the harness does not
+    own)."""
+    path = getattr(control_plane, "audit_log", None)
+    if path is None or not tier.offers("audit-log"):
+        return None
+    return AuditLog(path)
+
+
+@pytest.fixture
+def audit(audit_log: AuditLog | None, operators: OperatorPool) -> Accounting:
+    """The request accounting a check reads the operator's requests from
+    (``harness.accounting.Accounting``: ``offset``, ``sync``, ``requests``): the audit log
+    where the tier has one, else the request logs of the API proxies this test's operators
+    run behind (``operators.accounting``). A check that needs the audit log itself (other
+    users' requests, request bodies, the authorizer's decision) says
+    ``@pytest.mark.needs("audit-log")``."""
+    return audit_log if audit_log is not None else operators.accounting
 
 
 @pytest.fixture(scope="session")
@@ -130,18 +147,20 @@ def operators(
     impl: Implementation,
     impl_kubeconfig: Path,
     namespace: str,
-    audit: AuditLog,
+    audit_log: AuditLog | None,
     tmp_path: Path,
     control_plane: ControlPlane,
 ) -> Iterator[OperatorPool]:
-    """Operator processes for this test's namespace; all stopped after the test."""
+    """Operator processes for this test's namespace, each behind its own API proxy
+    (``OperatorPool``); all stopped after the test."""
     pool = OperatorPool(
         impl,
         impl_kubeconfig,
         namespace,
         tmp_path,
-        audit,
+        audit_log,
         issue=lambda groups: control_plane.kubeconfig_for(impl.user, groups),
+        serving_ca=getattr(control_plane, "ca", None),
     )
     yield pool
     pool.stop_all()
@@ -164,8 +183,9 @@ def evidence(
 ) -> Iterator[Evidence]:
     """Records a check's evidence as JUnit properties, starting with the check id, the
     implementation, and the check's "why" (its docstring's first paragraph) and the rest of
-    its docstring ("teaches"), which the comparison report shows. After the test, the
-    implementation's API requests in the test's namespaces are accounted (``account_requests``)."""
+    its docstring ("teaches"), which the comparison report shows. After the test, before
+    fixtures are torn down, the plugin accounts the implementation's API requests in the
+    test's namespaces (``harness.plugin.evidence.account_item``)."""
     ev = Evidence(record_property)
     cid = check_id(request.node)
     if cid:
@@ -178,8 +198,3 @@ def evidence(
     yield ev
     if ev.premise_keys:
         ev.record(PREMISES, ev.premise_keys)
-    if cid:
-        try:
-            account_requests(request.node, impl.user, ev)
-        except Exception as exc:
-            ev.record("accounting_error", str(exc))

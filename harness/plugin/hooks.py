@@ -21,6 +21,7 @@ from harness.envtest.process import identity_alive, set_death_signal
 from harness.operators import ImplementationError, get_implementation
 from harness.paths import REPO_ROOT, REPORTS_DIR
 from harness.plugin import console, expected
+from harness.plugin.evidence import account_item
 from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
 from harness.plugin.markers import MARKERS, check_id, junit_name, needs
 from harness.plugin.watchdog import _SessionWatchdog
@@ -260,6 +261,17 @@ def pytest_runtest_makereport(
                 "modeldock artifacts", f"operator logs, objects and audit events saved in {where}"
             )
         rep.sections.append(("modeldock artifacts", str(where)))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, None, None]:
+    """Before a check's fixtures are torn down: stop its operators and account its requests
+    (``harness.plugin.evidence.account_item``)."""
+    if check_id(item):
+        account_item(item)
+    yield
 
 
 @pytest.hookimpl(trylast=True)

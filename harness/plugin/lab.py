@@ -3,7 +3,8 @@ more than the fixtures build on.
 
 A *lab* is a control plane, an admin client, its audit log, a namespace where the
 implementation's user holds the operator ClusterRole, and the operator processes started
-there (``OperatorPool``). The ``namespace``/``operators`` fixtures make the shared lab of a
+there (``OperatorPool``), each behind an API proxy of its own whose request log is the lab's
+request accounting (``OperatorPool.accounting``, ``harness.accounting``). The ``namespace``/``operators`` fixtures make the shared lab of a
 test; ``Isolated`` makes private labs on control planes of their own. Public surface:
 ``Lab``, ``IsolatedLab``, ``OperatorPool``, ``Isolated``, ``create_namespace``,
 ``bind_operator_role``, ``ensure_cluster_role``, ``operator_role``, ``use_operator_role``,
@@ -22,8 +23,11 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from kubernetes.client.exceptions import ApiException
 
+from harness.accounting import ProxyAccounting
 from harness.audit import AuditLog, instance_group, select
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
+from harness.envtest.pki import CertificateAuthority
+from harness.faults.apiproxy import ApiProxy
 from harness.kube import Kube
 from harness.operators import Implementation, OperatorProcess
 from harness.paths import RBAC_DIR
@@ -162,7 +166,18 @@ class IsolatedLab(Lab):
 
 
 class OperatorPool:
-    """Starts operator instances for one test and stops them all afterwards."""
+    """Starts operator instances for one test, each behind an API proxy of its own, and
+    stops them all afterwards.
+
+    Every process ``new`` makes runs behind its own ``ApiProxy`` (upstream: the operator's
+    own identity; the operator's kubeconfig points at the proxy), registered in
+    ``accounting`` with the implementation's user and the instance's name. A check that
+    needs the proxy itself (to hold watch events, to script a fault) or something between the
+    operator and the proxy (a TCP fault) makes it with ``api_proxy()`` and passes it to
+    ``new``/``start`` (``api_proxy=``), so one proxy serves both. ``audit`` is the audit log
+    where the tier has one (None elsewhere); ``audit_start`` its offset when the pool was
+    made.
+    """
 
     def __init__(
         self,
@@ -172,15 +187,22 @@ class OperatorPool:
         logs: Path,
         audit: AuditLog | None = None,
         issue: Callable[[tuple[str, ...]], Path] | None = None,
+        serving_ca: CertificateAuthority | None = None,
     ) -> None:
         self.impl = impl
         self.audit = audit
+        self.audit_start = audit.offset() if audit is not None else 0
         self.kubeconfig = kubeconfig
         self.namespace = namespace
         self.logs = logs
         self.started: list[OperatorProcess] = []
+        #: the request accounting of every proxy this pool started
+        self.accounting = ProxyAccounting()
+        self.proxies: list[ApiProxy] = []
+        self._proxy_of: dict[int, ApiProxy] = {}
         #: issues a kubeconfig of the implementation's user in the given groups
         self._issue = issue
+        self._serving_ca = serving_ca
 
     def instance_kubeconfig(self, instance: str) -> Path:
         """A kubeconfig of the implementation's user (same CN, so the same RBAC binding) whose
@@ -190,17 +212,43 @@ class OperatorPool:
             raise RuntimeError("this operator pool cannot issue instance identities")
         return self._issue((instance_group(instance),))
 
-    def new(self, **options: Any) -> OperatorProcess:
-        """An ``OperatorProcess`` for this namespace, not started (options as its fields).
-        With ``instance="<name>"`` and no ``kubeconfig``, it runs with that instance's own
-        identity (``instance_kubeconfig``)."""
-        if options.get("instance") and "kubeconfig" not in options:
-            options["kubeconfig"] = self.instance_kubeconfig(options["instance"])
-        options.setdefault("kubeconfig", self.kubeconfig)
+    def api_proxy(self, instance: str | None = None, kubeconfig: Path | None = None) -> ApiProxy:
+        """Start an API proxy that forwards with ``kubeconfig``'s credential (default: the
+        instance's identity, ``instance_kubeconfig``, else the pool's), accounted as the
+        implementation's user (and ``instance``); stopped with the pool."""
+        upstream = kubeconfig or (
+            self.instance_kubeconfig(instance) if instance else self.kubeconfig
+        )
+        proxy = ApiProxy.for_kubeconfig(
+            upstream,
+            user=self.impl.user,
+            workdir=self.logs / "proxies",
+            serving_ca=self._serving_ca,
+        )
+        self.proxies.append(proxy)
+        proxy.start()
+        self.accounting.add(proxy, self.impl.user, instance or "")
+        return proxy
+
+    def proxy_of(self, op: OperatorProcess) -> ApiProxy:
+        """The API proxy ``op`` runs behind."""
+        return self._proxy_of[id(op)]
+
+    def new(self, api_proxy: ApiProxy | None = None, **options: Any) -> OperatorProcess:
+        """An ``OperatorProcess`` for this namespace, not started (options as its fields),
+        behind a new API proxy, or behind ``api_proxy`` (``api_proxy()``) if given; then a
+        ``kubeconfig`` given is used as is (the caller routed it to that proxy, e.g. through a
+        TCP fault). Without ``api_proxy``, ``kubeconfig`` is the identity the new proxy
+        forwards with; with ``instance="<name>"`` and no ``kubeconfig``, that instance's own
+        (``instance_kubeconfig``)."""
+        if api_proxy is None:
+            api_proxy = self.api_proxy(options.get("instance"), options.pop("kubeconfig", None))
+        options.setdefault("kubeconfig", api_proxy.kubeconfig)
         options.setdefault("namespace", self.namespace)
         options.setdefault("impl", self.impl)
         op = OperatorProcess(log_path=self.logs / f"operator-{len(self.started)}.log", **options)
         self.started.append(op)
+        self._proxy_of[id(op)] = api_proxy
         return op
 
     def start(
@@ -209,9 +257,17 @@ class OperatorPool:
         """Start an instance and (by default) wait until it is ready."""
         return self.new(**options).start(crash_at=crash_at, wait_ready=wait_ready)
 
-    def stop_all(self) -> None:
+    def stop_operators(self) -> None:
+        """Stop every operator process (SIGTERM, SIGKILL after 10 s); the proxies stay up, so
+        their request logs see every connection end."""
         for op in self.started:
             op.terminate(timeout=10)
+
+    def stop_all(self) -> None:
+        """Stop the operators, then their proxies."""
+        self.stop_operators()
+        for proxy in self.proxies:
+            proxy.stop()
 
 
 class Isolated:
@@ -244,6 +300,7 @@ class Isolated:
             logs,
             audit,
             issue=lambda groups: cp.kubeconfig_for(user, groups),
+            serving_ca=cp.ca,
         )
         lab = IsolatedLab(cp, admin, audit, ns, pool)
         self.labs.append(lab)

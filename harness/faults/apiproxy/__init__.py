@@ -5,8 +5,10 @@ tell a watch from a write on client-go's single HTTP/2 connection. ``ApiProxy`` 
 program in this folder (``main.go``; standard library only, built once and cached): it
 terminates TLS with a serving certificate from the control plane's CA, reads each request's
 verb, resource, namespace and name, and forwards it with ``httputil.ReverseProxy`` to the API
-server over a connection authenticated with the operator's **own** client certificate, so
-authentication, RBAC and the audit log see the operator's user, as without the proxy. It speaks
+server with the operator's **own** credential — its client certificate (the proxy presents a
+copy), or its bearer token (the operator's ``Authorization`` header passes through) — so
+authentication, RBAC and the audit log see the operator's user, as without the proxy
+(``ApiProxy.for_kubeconfig`` takes either from the operator's kubeconfig). It speaks
 HTTP/2 or HTTP/1.1 to the operator, as the operator negotiates by ALPN.
 
 Its perturbations:
@@ -112,7 +114,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from harness.envtest import process
-from harness.envtest.kubeconfig import user_credentials, write_kubeconfig
+from harness.envtest.kubeconfig import read_credentials, write_kubeconfig
+from harness.envtest.pki import CertificateAuthority
 from harness.envtest.process import ManagedProcess, ProcessError, log_tail, wait_until
 from harness.paths import BUILD_DIR, REPO_ROOT
 from harness.verdicts import PremiseFailed
@@ -149,10 +152,23 @@ def _go() -> str:
     return go
 
 
+#: The binary this process found or built (``binary``): later proxies start without asking Go.
+_BINARY: Path | None = None
+
+
 def binary(progress: Callable[[str], None] = _progress) -> Path:
     """The proxy binary, built on first use and cached by content hash (of ``*.go``, ``go.mod``
-    and ``go version``). Concurrent callers (pytest-xdist workers) build it once, under a lock.
-    Raises ApiProxyError if Go is missing or the build fails."""
+    and ``go version``); once known, this process reuses it without asking Go again.
+    Concurrent callers (pytest-xdist workers) build it once, under a lock. Raises
+    ApiProxyError if Go is missing or the build fails."""
+    global _BINARY
+    if _BINARY is not None and _BINARY.exists():
+        return _BINARY
+    _BINARY = _find_or_build(progress)
+    return _BINARY
+
+
+def _find_or_build(progress: Callable[[str], None]) -> Path:
     go = _go()
     digest = hashlib.sha256()
     try:
@@ -201,9 +217,11 @@ class ApiProxy:
     Prefer ``ApiProxy.for_user(control_plane, user, workdir=...)``. The constructor takes
     files: ``upstream`` the API server URL (``https://127.0.0.1:PORT``); ``upstream_ca`` the CA
     of its serving certificate; ``client_cert``/``client_key`` the identity presented to the
-    API server; ``serving_cert``/``serving_key`` the proxy's own serving certificate (valid for
-    127.0.0.1); ``user`` the user name written into ``kubeconfig``; ``workdir`` a folder of its
-    own for the log (``apiproxy.log``), ready file and kubeconfig. Nothing runs until ``start()``.
+    API server, or None with a bearer ``token`` instead (the client sends it, the proxy passes
+    it on); ``serving_cert``/``serving_key`` the proxy's own serving certificate (valid for
+    127.0.0.1) and ``serving_ca`` its CA (default: ``upstream_ca``); ``user`` the user name
+    written into ``kubeconfig``; ``workdir`` a folder of its own for the log
+    (``apiproxy.log``), ready file and kubeconfig. Nothing runs until ``start()``.
     """
 
     def __init__(
@@ -211,18 +229,22 @@ class ApiProxy:
         *,
         upstream: str,
         upstream_ca: Path,
-        client_cert: Path,
-        client_key: Path,
+        client_cert: Path | None,
+        client_key: Path | None,
         serving_cert: Path,
         serving_key: Path,
         user: str,
         workdir: Path,
         progress: Callable[[str], None] = _progress,
+        token: str | None = None,
+        serving_ca: Path | None = None,
     ) -> None:
         self.upstream = upstream
         self.upstream_ca = upstream_ca
         self.client_cert = client_cert
         self.client_key = client_key
+        self.token = token
+        self.serving_ca = serving_ca or upstream_ca
         self.serving_cert = serving_cert
         self.serving_key = serving_key
         self.user = user
@@ -236,23 +258,51 @@ class ApiProxy:
     def for_user(
         cls, control_plane: ControlPlane, user: str, *, workdir: Path, groups: tuple[str, ...] = ()
     ) -> ApiProxy:
-        """A proxy that forwards as ``user`` (the certificate ``control_plane.kubeconfig_for``
+        """A proxy that forwards as ``user`` (the kubeconfig ``control_plane.kubeconfig_for``
         issues it) with a serving certificate for 127.0.0.1/localhost from the control plane's
         CA, in a fresh folder under ``workdir``. Not started."""
-        assert control_plane.ca is not None, "control plane not started"
-        upstream, ca, crt, key = user_credentials(control_plane.kubeconfig_for(user, groups))
+        return cls.for_kubeconfig(
+            control_plane.kubeconfig_for(user, groups),
+            user=user,
+            workdir=workdir,
+            serving_ca=getattr(control_plane, "ca", None),
+        )
+
+    @classmethod
+    def for_kubeconfig(
+        cls,
+        kubeconfig: Path,
+        *,
+        user: str,
+        workdir: Path,
+        serving_ca: CertificateAuthority | None = None,
+    ) -> ApiProxy:
+        """A proxy that forwards with the credential in ``kubeconfig`` (a client certificate,
+        presented by the proxy; or a bearer token, which the client sends through the proxy's
+        kubeconfig and the proxy passes on), in a fresh folder under ``workdir``. Its serving
+        certificate (127.0.0.1, localhost) comes from ``serving_ca``, else from a CA made for
+        this proxy (a cluster the harness does not own). Not started. ValueError for a
+        kubeconfig with no usable credential (``read_credentials``)."""
         Path(workdir).mkdir(parents=True, exist_ok=True)
         own = Path(tempfile.mkdtemp(prefix=f"apiproxy-{user.replace(':', '-')}-", dir=workdir))
-        serving_crt, serving_key = control_plane.ca.issue_serving(["127.0.0.1", "localhost"]).write(
+        creds = read_credentials(Path(kubeconfig), own)
+        serving_ca_file = None
+        if serving_ca is None:
+            serving_ca = CertificateAuthority.new("modeldock-apiproxy")
+            serving_ca_file = own / "serving-ca.crt"
+            serving_ca_file.write_bytes(serving_ca.cert_pem)
+        serving_crt, serving_key = serving_ca.issue_serving(["127.0.0.1", "localhost"]).write(
             own, "serving"
         )
         return cls(
-            upstream=upstream,
-            upstream_ca=ca,
-            client_cert=crt,
-            client_key=key,
+            upstream=creds.server,
+            upstream_ca=creds.ca,
+            client_cert=creds.cert,
+            client_key=creds.key,
+            token=creds.token,
             serving_cert=serving_crt,
             serving_key=serving_key,
+            serving_ca=serving_ca_file,
             user=user,
             workdir=own,
         )
@@ -260,9 +310,10 @@ class ApiProxy:
     # ------------------------------------------------------------------ paths
     @property
     def kubeconfig(self) -> Path:
-        """A kubeconfig for ``user`` whose server is the proxy (its CA: the control plane's CA,
-        which signed the proxy's serving certificate). The client certificate in it reaches the
-        proxy only; the proxy presents its own configured copy to the API server."""
+        """A kubeconfig for ``user`` whose server is the proxy (its CA: the one that signed the
+        proxy's serving certificate) with the same credential as the upstream one. A client
+        certificate in it reaches the proxy only (the proxy presents its own configured copy
+        to the API server); a token is sent by the client and passed on by the proxy."""
         return self.workdir / "kubeconfig"
 
     @property
@@ -302,8 +353,11 @@ class ApiProxy:
                 str(exe),
                 f"--upstream={self.upstream}",
                 f"--upstream-ca={self.upstream_ca}",
-                f"--client-cert={self.client_cert}",
-                f"--client-key={self.client_key}",
+                *(
+                    [f"--client-cert={self.client_cert}", f"--client-key={self.client_key}"]
+                    if self.client_cert and self.client_key
+                    else []
+                ),
                 f"--tls-cert={self.serving_cert}",
                 f"--tls-key={self.serving_key}",
                 f"--ready-file={ready_file}",
@@ -332,11 +386,12 @@ class ApiProxy:
         write_kubeconfig(
             self.kubeconfig,
             self.url,
-            self.upstream_ca,
+            self.serving_ca,
             self.user,
             self.client_cert,
             self.client_key,
             context="modeldock-apiproxy",
+            token=self.token,
         )
         return self
 
@@ -388,6 +443,11 @@ class ApiProxy:
                 f"API proxy {method} {path} failed: {exc}; the proxy is {alive}; "
                 f"last lines of {self.log_path}:\n{log_tail(self.log_path)}"
             ) from exc
+
+    def mark(self) -> str:
+        """Write a mark line into the request log and return its ``at`` (RFC 3339): every line
+        stamped earlier is on disk before this returns (``reclog.go``, ``Mark``)."""
+        return str(self._call("POST", "/mark", {})["at"])
 
     def hold(self, resources: Iterable[str]) -> list[str]:
         """From now on, deliver no watch event of these resources (plural names, e.g.

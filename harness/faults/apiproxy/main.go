@@ -1,11 +1,12 @@
 // Command apiproxy is ModelDock's TLS-terminating reverse proxy for one operator's connection
 // to kube-apiserver: the operator's kubeconfig points at it, it forwards every request to the
-// API server with the operator's own client certificate (so authentication, RBAC and the audit
-// log see the operator's user), and it can hold the watch events of chosen resources so that
+// API server with the operator's own credential — its client certificate, configured here, or
+// the bearer token in the operator's own Authorization header, passed through — so
+// authentication, RBAC and the audit log see the operator's user, and it can hold the watch events of chosen resources so that
 // the operator's informer cache lags behind its own writes. Standard library only.
 //
 //	apiproxy --upstream https://127.0.0.1:6443 --upstream-ca ca.crt \
-//	    --client-cert op.crt --client-key op.key --tls-cert serving.crt --tls-key serving.key \
+//	    [--client-cert op.crt --client-key op.key] --tls-cert serving.crt --tls-key serving.key \
 //	    [--listen 127.0.0.1:0] [--control-listen 127.0.0.1:0] [--ready-file ready.json]
 //
 // When both listeners are up it prints one JSON line (and writes it to --ready-file,
@@ -57,7 +58,7 @@ func run(args []string) error {
 	tlsKey := fs.String("tls-key", "", "serving key (PEM)")
 	upstreamURL := fs.String("upstream", "", "kube-apiserver URL, e.g. https://127.0.0.1:6443")
 	upstreamCA := fs.String("upstream-ca", "", "CA (PEM) that signed the API server's serving certificate")
-	clientCert := fs.String("client-cert", "", "the operator's client certificate (PEM), presented to the API server")
+	clientCert := fs.String("client-cert", "", "the operator's client certificate (PEM), presented to the API server; none: the client's Authorization header authenticates it")
 	clientKey := fs.String("client-key", "", "the operator's client key (PEM)")
 	readyFile := fs.String("ready-file", "", "write the ready JSON here too (atomically)")
 	requestLog := fs.String("request-log", "", "append every request and delivered watch event here (JSON lines, reclog.go)")
@@ -66,11 +67,13 @@ func run(args []string) error {
 		return err
 	}
 	for name, v := range map[string]string{"tls-cert": *tlsCert, "tls-key": *tlsKey,
-		"upstream": *upstreamURL, "upstream-ca": *upstreamCA, "client-cert": *clientCert,
-		"client-key": *clientKey} {
+		"upstream": *upstreamURL, "upstream-ca": *upstreamCA} {
 		if v == "" {
 			return fmt.Errorf("--%s is required", name)
 		}
+	}
+	if (*clientCert == "") != (*clientKey == "") {
+		return errors.New("--client-cert and --client-key go together")
 	}
 	logger := log.New(os.Stderr, "apiproxy: ", log.LstdFlags|log.Lmicroseconds)
 
@@ -82,9 +85,13 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("reading --upstream-ca: %w", err)
 	}
-	cert, err := tls.LoadX509KeyPair(*clientCert, *clientKey)
-	if err != nil {
-		return fmt.Errorf("loading the client certificate: %w", err)
+	var cert *tls.Certificate
+	if *clientCert != "" {
+		pair, err := tls.LoadX509KeyPair(*clientCert, *clientKey)
+		if err != nil {
+			return fmt.Errorf("loading the client certificate: %w", err)
+		}
+		cert = &pair
 	}
 	serving, err := tls.LoadX509KeyPair(*tlsCert, *tlsKey)
 	if err != nil {
@@ -153,10 +160,12 @@ func run(args []string) error {
 	// Watches never end by themselves: close every connection rather than wait for them.
 	_ = srv.Close()
 	_ = csrv.Close()
+	proxy.Drain(2 * time.Second) // their "done" lines written
 	return nil
 }
 
-// probe checks that the API server answers with the configured identity and CA.
+// probe checks that the API server answers with the configured CA (and identity: /version is
+// open to every client, so a token-only proxy probes without one).
 func probe(transport http.RoundTripper, upstream *url.URL) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

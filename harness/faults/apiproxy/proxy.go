@@ -62,10 +62,11 @@ type Proxy struct {
 	writesHolding   int // writes being held now
 	writesHeldTotal int
 
-	reqlog      *reqLog       // --request-log; nil: none
-	nextID      atomic.Int64  // request ids in the request log
-	writeFaults []*WriteFault // POST /faults/write
-	crash       *crashState   // a scripted crash from its write until the ack
+	reqlog      *reqLog        // --request-log; nil: none
+	inflight    sync.WaitGroup // requests being served (Drain waits for them at shutdown)
+	nextID      atomic.Int64   // request ids in the request log
+	writeFaults []*WriteFault  // POST /faults/write
+	crash       *crashState    // a scripted crash from its write until the ack
 }
 
 type ctxKey struct{}
@@ -102,8 +103,9 @@ func NewProxy(upstream *url.URL, transport http.RoundTripper, logger *log.Logger
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(upstream)
-			// The proxy authenticates with its own configured client certificate only.
-			pr.Out.Header.Del("Authorization")
+			// The client's own credential passes through: its Authorization header (a bearer
+			// token) is forwarded as is. A client certificate ends at the proxy's TLS; the
+			// proxy presents its configured copy (NewTransport), when it was given one.
 		},
 		Transport:      transport,
 		FlushInterval:  -1, // watch events pass at once
@@ -125,6 +127,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	st := &requestState{info: info, id: p.nextID.Add(1), start: time.Now(), proto: r.Proto,
 		rv: r.URL.Query().Get("resourceVersion"), bytesIn: r.ContentLength}
 	cw := &countingWriter{ResponseWriter: w, flushHeader: info.Verb == "watch"}
+	p.inflight.Add(1)
+	defer p.inflight.Done()
 	defer func() {
 		p.reqlog.write(DoneLine{T: "done", ID: st.id, End: time.Now().UTC(), BytesOut: cw.n})
 	}()
@@ -385,6 +389,9 @@ type resourcesBody struct {
 //	GET  /healthz                                             -> ok
 func (p *Proxy) ControlHandler() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("POST /mark", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, map[string]any{"at": p.reqlog.Mark()})
+	})
 	mux.HandleFunc("POST /hold", func(w http.ResponseWriter, r *http.Request) {
 		body, ok := readResources(w, r)
 		if !ok {
@@ -487,17 +494,32 @@ func (rc readCloser) Close() error { return rc.c.Close() }
 
 // ------------------------------------------------------------------ upstream transport
 
+// Drain waits up to timeout for the requests being served to finish (their request-log lines
+// written), after the server closed their connections.
+func (p *Proxy) Drain(timeout time.Duration) {
+	done := make(chan struct{})
+	go func() { p.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(timeout):
+	}
+}
+
 // NewTransport is the connection to the API server: its CA, the operator's own client
-// certificate, HTTP/2 when the server offers it, and HTTP/2 health-check PINGs so that a dead
+// certificate (nil: none; the client's Authorization header then authenticates it), HTTP/2 when the server offers it, and HTTP/2 health-check PINGs so that a dead
 // API server connection is noticed.
-func NewTransport(caPEM []byte, cert tls.Certificate) (*http.Transport, error) {
+func NewTransport(caPEM []byte, cert *tls.Certificate) (*http.Transport, error) {
 	pool, err := certPool(caPEM)
 	if err != nil {
 		return nil, err
 	}
+	var certs []tls.Certificate
+	if cert != nil {
+		certs = []tls.Certificate{*cert}
+	}
 	t := &http.Transport{
 		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		TLSClientConfig:     &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		TLSClientConfig:     &tls.Config{RootCAs: pool, Certificates: certs, MinVersion: tls.VersionTLS12},
 		TLSHandshakeTimeout: 10 * time.Second,
 		ForceAttemptHTTP2:   true,
 		MaxIdleConnsPerHost: 32,

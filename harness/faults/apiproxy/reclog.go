@@ -24,6 +24,11 @@ import (
 //	{"t":"crash","id":N,"time":T,"variant":..,"phase":"triggered"|"acked"}
 //	    a scripted crash at write N.
 //
+//	{"t":"mark","at":T}
+//	    written by POST /mark (the harness's accounting marker, see Mark).
+//
+// Every line also has "at": when it was written, taken under the log's lock, so "at" never
+// decreases down the file, and a line whose "at" is before a mark is in the file before it.
 // Times are RFC 3339 with nanoseconds, UTC. Request ids count from 1 in arrival order.
 
 // reqLog writes the request log; a nil *reqLog writes nothing.
@@ -43,19 +48,37 @@ func openReqLog(path string) (*reqLog, error) {
 	return &reqLog{f: f}, nil
 }
 
-// write appends one line (one write call, so a reader never sees half a line of it).
+// write appends one line (one write call, so a reader never sees half a line of it), with
+// "at" added under the lock.
 func (l *reqLog) write(v any) {
 	if l == nil {
 		return
 	}
 	data, err := json.Marshal(v)
-	if err != nil {
+	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
 		return
 	}
-	data = append(data, '\n')
 	l.mu.Lock()
-	_, _ = l.f.Write(data)
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	at, _ := json.Marshal(time.Now().UTC())
+	line := append(data[:len(data)-1:len(data)-1], `,"at":`...)
+	line = append(append(line, at...), '}', '\n')
+	_, _ = l.f.Write(line)
+}
+
+// Mark writes a mark line and returns its "at": every line whose "at" is earlier is in the
+// file before it, so a reader that takes a time t, then calls Mark, finds every line written
+// before t on disk. A nil log writes nothing and returns the time now.
+func (l *reqLog) Mark() time.Time {
+	if l == nil {
+		return time.Now().UTC()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now().UTC()
+	data, _ := json.Marshal(map[string]any{"t": "mark", "at": now})
+	_, _ = l.f.Write(append(data, '\n'))
+	return now
 }
 
 func (l *reqLog) close() {

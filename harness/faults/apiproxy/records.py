@@ -81,6 +81,17 @@ class ProxyRequest:
     reason: str = ""
     message: str = ""
     events: tuple[WatchEvent, ...] = field(default=())
+    #: when its "req" line was written (response headers known) and its "done" line (the
+    #: response ended; "" while open), by the log's clock under its lock (``reclog.go``)
+    at: str = ""
+    end_at: str = ""
+
+    @property
+    def complete_at(self) -> str:
+        """When it counts as complete, as the audit log counts it (an event is written once a
+        request completes): a watch when its stream ended ("" while open), any other request
+        when its answer was known."""
+        return self.end_at if self.verb == "watch" else self.at
 
     @property
     def forwarded(self) -> bool:
@@ -176,6 +187,8 @@ class RequestLog:
                     reason=ln.get("reason", ""),
                     message=ln.get("message", ""),
                     events=tuple(events.get(rid, ())),
+                    at=_stamp(ln.get("at", "")),
+                    end_at=_stamp(end.get("at", "")),
                 )
             )
         return out

@@ -1,0 +1,71 @@
+"""``python -m harness accounting-check``: the two request accountings agreed on every check.
+
+After each check on a tier with an audit log the plugin records property ``accounting``
+(``harness.plugin.evidence.compare_with_audit``): the implementation's requests in the check's
+namespaces as the API server's audit log has them and as the API proxies its operator
+processes ran behind forwarded them, matched request for request by ``Audit-Id``. This command
+reads ``reports/junit-<impl>.xml`` and exits 1 if any check shows a difference (or an
+``accounting_error``), 2 if no check was compared at all; else it prints, e.g.,
+``compared 2210 requests in 52 checks (go: 1101, python: 1109), 0 differences``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from harness import junit
+from harness.paths import REPORTS_DIR
+
+#: The lists of ``accounting`` that are differences.
+DIFFERENCE_KEYS = ("audit_only", "proxy_only", "differing")
+
+
+def check(reports: Path) -> tuple[int, list[str]]:
+    """Read every ``junit-*.xml`` in ``reports``; return (exit code, lines to print)."""
+    lines: list[str] = []
+    per_impl: dict[str, int] = {}
+    checks = differences = unreached = 0
+    problems: list[str] = []
+    files = sorted(p for p in reports.glob("junit-*.xml"))
+    for path in files:
+        impl = path.stem.removeprefix("junit-")
+        for case in junit.read_cases(path):
+            error = case.prop("accounting_error")
+            if error:
+                problems.append(f"{impl} {case.name}: accounting_error: {error}")
+            raw = case.prop("accounting")
+            if raw is None:
+                continue
+            got = json.loads(raw)
+            checks += 1
+            per_impl[impl] = per_impl.get(impl, 0) + int(got["compared"])
+            unreached += int(got.get("unreached", 0))
+            for key in DIFFERENCE_KEYS:
+                for diff in got.get(key, []):
+                    differences += 1
+                    problems.append(f"{impl} {case.name}: {diff}")
+    total = sum(per_impl.values())
+    impls = ", ".join(f"{k}: {v}" for k, v in sorted(per_impl.items()))
+    lines.append(
+        f"compared {total} requests in {checks} checks ({impls}), {differences} differences"
+        f"; {unreached} answered by the proxy itself (scripted faults, no upstream), not compared"
+    )
+    lines += problems[:60]
+    if not checks:
+        lines.append(f"no check recorded an accounting comparison in {reports}/junit-*.xml")
+        return 2, lines
+    return (1 if problems else 0), lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line (``--reports DIR``); returns the exit code of ``check``."""
+    parser = argparse.ArgumentParser(prog="python -m harness accounting-check", description=__doc__)
+    parser.add_argument("--reports", default=str(REPORTS_DIR), help="folder of junit-*.xml")
+    args = parser.parse_args(argv)
+    code, lines = check(Path(args.reports))
+    for line in lines:
+        print(line, file=sys.stdout if code == 0 else sys.stderr)
+    return code
