@@ -79,3 +79,17 @@ def test_suite_needs_are_capabilities_and_split_as_designed() -> None:
         "progressing-without-kubelet",
         "replaced-child-kept",
     }
+
+
+def test_request_accounting_everywhere_audit_log_only_where_needed() -> None:
+    """Every tier accounts the operators' requests (their API proxies); only the checks that
+    read what the proxy does not record (the authorizer's decision, Status messages, request
+    bodies) need the audit log itself."""
+    assert all("request-accounting" in offers for offers in tiers.OFFERS.values())
+    needs = _needs_by_check()
+    assert {c for c, w in needs.items() if "audit-log" in w} == {
+        "rbac-least-privilege",
+        "events-recorded",
+        "replaced-child-kept",
+    }
+    assert "request-accounting" in needs["noop-stable"]

@@ -1,0 +1,118 @@
+"""Request accounting from the API proxies (``harness.accounting``): windows by marker on a
+written log, and a ServiceAccount token forwarded through the proxy to a real API server,
+the credential an ``existing`` cluster gives its operators (no client certificate anywhere).
+The second test needs the Kubernetes binaries and Go.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+from kubernetes.client.exceptions import ApiException
+
+from harness.accounting import ProxyAccounting
+from harness.audit import AuditLog, instance_group, select
+from harness.envtest.controlplane import ControlPlane
+from harness.envtest.kubeconfig import write_kubeconfig
+from harness.faults.apiproxy import ApiProxy
+from harness.faults.apiproxy.records import compare
+from harness.kube import Kube
+from harness.plugin.lab import bind_operator_role
+
+
+def _line(**fields: Any) -> str:
+    return json.dumps(fields) + "\n"
+
+
+def test_windows_follow_completion(tmp_path: Path) -> None:
+    """A request counts when its answer was known, a watch when it ended; injected answers
+    never count; each request carries the source's user and instance group."""
+    log = tmp_path / "requests.jsonl"
+    base = {"group": "", "subresource": "", "namespace": "ns", "audit_id": "a", "code": 200}
+    log.write_text(
+        _line(t="req", id=1, verb="watch", resource="services", name="", at="2026-01-01T10:00:01Z", **base)
+        + _line(t="req", id=2, verb="update", resource="services", name="web", at="2026-01-01T10:00:02.5Z", **base)
+        + _line(t="req", id=3, verb="update", resource="services", name="web", injected=True, at="2026-01-01T10:00:03Z", **{**base, "code": 409})
+        + _line(t="done", id=2, at="2026-01-01T10:00:02.6Z")
+        + _line(t="done", id=1, at="2026-01-01T10:00:09Z")
+        + _line(t="req", id=4, verb="watch", resource="deployments", name="", at="2026-01-01T10:00:04Z", **base)
+    )  # fmt: skip
+    acc = ProxyAccounting()
+    acc.add(cast(ApiProxy, SimpleNamespace(request_log=log)), "modeldock:go", "leader")
+    t = [1767261600_000000 + s * 1_000_000 for s in range(11)]  # 10:00:00 .. 10:00:10
+    assert [r.describe() for r in acc.requests(t[2], t[3])] == ["update services web -> 200"]
+    assert [r.describe() for r in acc.requests(t[3], t[10])] == ["watch services -> 200"]
+    every = acc.requests()
+    assert len(every) == 2  # the open watch of deployments is not complete, id 3 was injected
+    assert {r.user for r in every} == {"modeldock:go"}
+    assert {r.instance for r in every} == {"leader"}
+    assert select(every, instance="leader", user="modeldock:go") == every
+    assert [r.code for r in acc.unreached(["ns"])] == [409]
+    assert instance_group("leader") in every[0].groups
+
+
+@pytest.fixture(scope="module")
+def cp() -> Iterator[ControlPlane]:
+    with ControlPlane() as plane:
+        yield plane
+
+
+def test_token_forwarded_through_proxy(cp: ControlPlane, tmp_path: Path) -> None:
+    """A ServiceAccount's TokenRequest token in the client's kubeconfig: the proxy (started
+    without a client certificate, with a serving CA of its own, as on a cluster the harness
+    does not own) passes the Authorization header on; the API server sees the ServiceAccount,
+    whose RoleBinding allows one list and refuses another; both accountings agree."""
+    admin = Kube(cp.admin_kubeconfig)
+    try:
+        ns = f"md-token-{tmp_path.name[-6:].lower().replace('_', '-')}"
+        admin.create("namespaces", None, {"metadata": {"name": ns}})
+        admin.request(
+            "POST", f"/api/v1/namespaces/{ns}/serviceaccounts", {"metadata": {"name": "op"}}
+        )
+        user = f"system:serviceaccount:{ns}:op"
+        bind_operator_role(admin, ns, user)
+        token = admin.request(
+            "POST",
+            f"/api/v1/namespaces/{ns}/serviceaccounts/op/token",
+            {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}},
+        )["status"]["token"]
+    finally:
+        admin.close()
+    assert cp.state is not None
+    upstream = write_kubeconfig(
+        tmp_path / "sa.kubeconfig", cp.server, Path(cp.state.ca_cert), user, None, None, token=token
+    )
+    audit = AuditLog(cp.audit_log)
+    start = audit.offset()
+    acc = ProxyAccounting()
+    with ApiProxy.for_kubeconfig(upstream, user=user, workdir=tmp_path) as proxy:
+        assert proxy.client_cert is None and proxy.token == token
+        acc.add(proxy, user)
+        mark = acc.sync()
+        client = Kube(proxy.kubeconfig)
+        try:
+            assert client.list("modelservices", ns) == []
+            with pytest.raises(ApiException) as refused:
+                client.list("secrets", ns)
+            assert refused.value.status == 403
+            assert user in str(refused.value.body)  # the API server names the ServiceAccount
+        finally:
+            client.close()
+        proxied = acc.requests(mark, acc.sync())
+    # (a just-started API server may first answer 429 while it settles; the client retries)
+    assert [r.describe() for r in proxied if r.code != 429] == [
+        "list modelservices -> 200",
+        "list secrets -> 403",
+    ]
+    admin = Kube(cp.admin_kubeconfig)
+    try:
+        audited = select(audit.requests(start, audit.sync(admin)), user=user)
+    finally:
+        admin.close()
+    result = compare(audited, proxied)
+    assert result.equal and result.matched == len(proxied), result.differences
