@@ -166,7 +166,8 @@ def compare_accountings(
     that syncs the audit log). Returns ``{"compared": requests matched, "audit_only": [...],
     "proxy_only": [...], "differing": [...], "unreached": requests the API server never
     received (not compared), "harness": the harness's own requests as that user (not
-    compared)}``, each list at most 20 lines."""
+    compared), "unlogged": watches the API server itself ended and never logged (it was
+    stopped under them: a check that restarts it)}``, each list at most 20 lines."""
     wanted = set(namespaces)
     deadline = time.monotonic() + timeout
     while True:
@@ -175,11 +176,15 @@ def compare_accountings(
             r for r in select(audit.requests(audit_start, end), user=user) if r.namespace in wanted
         ]
         ours = [r for r in audited if not r.by_harness]
-        proxied = [
-            src.request(rec)
-            for src, rec in proxies.records()
-            if reached_api_server(rec) and rec.namespace in wanted and src.user == user
-        ]
+        ids = {r.audit_id for r in ours}
+        proxied, unlogged = [], 0
+        for src, rec in proxies.records():
+            if not reached_api_server(rec) or rec.namespace not in wanted or src.user != user:
+                continue
+            if rec.verb == "watch" and rec.upstream_ended and rec.audit_id not in ids:
+                unlogged += 1  # the API server ended it at its own stop and never logged it
+                continue
+            proxied.append(src.request(rec))
         result = compare(ours, proxied)
         if result.equal or time.monotonic() > deadline:
             break
@@ -192,4 +197,5 @@ def compare_accountings(
         "differing": [d for d in diffs if not d.startswith("only in the")][:20],
         "unreached": len(proxies.unreached(wanted)),
         "harness": len(audited) - len(ours),
+        "unlogged": unlogged,
     }

@@ -84,7 +84,7 @@ def compare_with_audit(item: pytest.Item, user: str, ev: Evidence) -> None:
     audit log has them and as the lab's API proxies forwarded them, compared request for
     request (``harness.accounting.compare_accountings``), summed over the labs:
     ``{"compared": N, "audit_only": [...], "proxy_only": [...], "differing": [...],
-    "unreached": N, "harness": N}``. Only for labs with an audit log; call it with the
+    "unreached": N, "harness": N, "unlogged": N}``. Only for labs with an audit log; call it with the
     operators stopped. ``python -m harness accounting-check`` reads it back."""
     total: dict[str, Any] = {
         "compared": 0,
@@ -93,6 +93,7 @@ def compare_with_audit(item: pytest.Item, user: str, ev: Evidence) -> None:
         "differing": [],
         "unreached": 0,
         "harness": 0,
+        "unlogged": 0,
     }
     labs = [lab for lab in labs_of(item) if lab.audit is not None]
     for lab in labs:

@@ -122,7 +122,8 @@ type watchStream struct {
 	rv        string // the resourceVersion the client asked to watch from
 	framing   string
 	upstream  io.ReadCloser
-	cond      *sync.Cond // on reg.mu
+	cond      *sync.Cond    // on reg.mu
+	st        *requestState // the watch request's (nil in tests without one)
 
 	// guarded by reg.mu
 	queue     []queuedEvent
@@ -162,6 +163,12 @@ func (s *watchStream) pump() {
 		if err != nil {
 			if len(pending) > 0 { // a truncated last frame: pass it on as it is
 				s.reg.enqueue(s, [][]byte{pending})
+			}
+			s.reg.mu.Lock()
+			byUpstream := !s.cancelled && !s.ended && !errors.Is(err, context.Canceled)
+			s.reg.mu.Unlock()
+			if byUpstream && s.st != nil {
+				s.st.upstreamEnded.Store(true)
 			}
 			s.reg.finish(s, err)
 			return
@@ -332,6 +339,7 @@ func (r *registry) newStream(ctx context.Context, reqID int64, info RequestInfo,
 	resource := info.ResourceID
 	s := &watchStream{reg: r, reqID: reqID, resource: resource, namespace: info.Namespace, rv: rv,
 		upstream: body, framing: framerFor(contentType, contentEncoding)}
+	s.st, _ = ctx.Value(ctxKey{}).(*requestState)
 	s.cond = sync.NewCond(&r.mu)
 	r.mu.Lock()
 	r.streams[s] = struct{}{}

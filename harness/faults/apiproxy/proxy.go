@@ -81,7 +81,14 @@ type requestState struct {
 	bytesIn int64
 	crash   *crashState // this write is a scripted crash's
 	line    ReqLine     // as logged
+	// the client's own context: a non-watch request goes upstream without its cancellation
+	client context.Context
+	// a watch whose stream the API server ended (not the client, not POST /end-watches)
+	upstreamEnded atomic.Bool
 }
+
+// upstreamTimeout bounds a non-watch request sent upstream after its client went away.
+const upstreamTimeout = 60 * time.Second
 
 // mutating reports whether verb changes state.
 func mutating(verb string) bool {
@@ -130,7 +137,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.inflight.Add(1)
 	defer p.inflight.Done()
 	defer func() {
-		p.reqlog.write(DoneLine{T: "done", ID: st.id, End: time.Now().UTC(), BytesOut: cw.n})
+		p.reqlog.write(DoneLine{T: "done", ID: st.id, End: time.Now().UTC(), BytesOut: cw.n,
+			UpstreamEnded: st.upstreamEnded.Load()})
 	}()
 	if p.waitFrozen(r.Context()) {
 		// A scripted crash is pending: this request comes from a client about to be killed,
@@ -198,6 +206,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, st))
+	st.client = r.Context()
+	if info.Verb != "watch" {
+		// The API server's answer is logged even when the client goes away first (an operator
+		// killed mid-request): the request goes on upstream, as it does at the API server.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), upstreamTimeout)
+		defer cancel()
+		r = r.WithContext(ctx)
+	}
 	if st.crash != nil {
 		// However the write ends (delivered, withheld, upstream error), the harness is told.
 		defer func() { p.triggerCrash(st.crash, st.line) }()
@@ -233,7 +249,7 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 		p.triggerCrash(st.crash, st.line)
 		select {
 		case <-st.crash.acked:
-		case <-res.Request.Context().Done():
+		case <-st.client.Done():
 		}
 		return errWithheld
 	}

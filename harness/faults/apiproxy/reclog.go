@@ -15,8 +15,9 @@ import (
 //	 "bytes_in":N,"injected":bool,"crash":""|"withheld"|"delivered","reason":..,"message":..}
 //	    once the response headers are known (for a watch: when the stream opens). "time" is
 //	    when they were; bytes_in the request body size (-1 unknown).
-//	{"t":"done","id":N,"end":T,"bytes_out":N}
-//	    when the response ended (for a watch: when the stream closed).
+//	{"t":"done","id":N,"end":T,"bytes_out":N,"upstream_ended":bool}
+//	    when the response ended (for a watch: when the stream closed; upstream_ended: the API
+//	    server ended it, not the client nor POST /end-watches).
 //	{"t":"event","id":N,"time":T,"type":..,"kind":..,"namespace":..,"name":..,"rv":..,
 //	 "coalesced":N}
 //	    one watch event delivered to the client by watch request N (coalesced: events merged
@@ -119,6 +120,8 @@ type DoneLine struct {
 	ID       int64     `json:"id"`
 	End      time.Time `json:"end"`
 	BytesOut int64     `json:"bytes_out"`
+	// a watch whose stream the API server ended (at its shutdown, its timeout), not the client
+	UpstreamEnded bool `json:"upstream_ended,omitempty"`
 }
 
 // EventLine is an "event" line: one watch event delivered.

@@ -85,6 +85,8 @@ class ProxyRequest:
     #: response ended; "" while open), by the log's clock under its lock (``reclog.go``)
     at: str = ""
     end_at: str = ""
+    #: a watch whose stream the API server ended (its shutdown, its timeout), not the client
+    upstream_ended: bool = False
 
     @property
     def complete_at(self) -> str:
@@ -189,6 +191,7 @@ class RequestLog:
                     events=tuple(events.get(rid, ())),
                     at=_stamp(ln.get("at", "")),
                     end_at=_stamp(end.get("at", "")),
+                    upstream_ended=bool(end.get("upstream_ended", False)),
                 )
             )
         return out
