@@ -18,7 +18,7 @@ from harness.operators import Implementation, get_implementation
 from harness.plugin import console
 from harness.plugin.evidence import Evidence
 from harness.plugin.lab import Isolated, OperatorPool, create_namespace, parity_reference_id
-from harness.plugin.markers import check_id, junit_name
+from harness.plugin.markers import check_id, junit_name, needs
 from harness.plugin.watchdog import ControlPlaneWatchdog
 from harness.tiers import Tier
 
@@ -107,14 +107,19 @@ def audit_log(control_plane: ControlPlane, tier: Tier) -> AuditLog | None:
 
 
 @pytest.fixture
-def audit(audit_log: AuditLog | None, operators: OperatorPool) -> Accounting:
+def audit(
+    request: pytest.FixtureRequest, audit_log: AuditLog | None, operators: OperatorPool
+) -> Accounting:
     """The request accounting a check reads the operator's requests from
     (``harness.accounting.Accounting``: ``offset``, ``sync``, ``requests``): the audit log
     where the tier has one, else the request logs of the API proxies this test's operators
-    run behind (``operators.accounting``). A check that needs the audit log itself (other
-    users' requests, request bodies, the authorizer's decision) says
-    ``@pytest.mark.needs("audit-log")``."""
-    return audit_log if audit_log is not None else operators.accounting
+    run behind (``operators.accounting``); with ``--request-accounting proxy`` the proxies
+    on every tier. A check that needs the audit log itself (other users' requests, request
+    bodies, the authorizer's decision) says ``@pytest.mark.needs("audit-log")`` and gets it."""
+    forced = request.config.getoption("--request-accounting") == "proxy"
+    if audit_log is not None and (not forced or "audit-log" in needs(request.node)):
+        return audit_log
+    return operators.accounting
 
 
 @pytest.fixture(scope="session")

@@ -72,6 +72,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "config/rbac/role.yaml (the RBAC ablation passes the role minus one "
         "right); default: $MODELDOCK_OPERATOR_ROLE, else config/rbac/role.yaml",
     )
+    group.addoption(
+        "--request-accounting",
+        default="auto",
+        choices=("auto", "proxy"),
+        help="what the `audit` fixture reads: auto (the audit log where the tier has one, "
+        "else the operators' API proxies) or proxy (the proxies on every tier, as on a "
+        "cluster without an audit log; checks that need audit-log still get it)",
+    )
     console.add_options(group)
 
 

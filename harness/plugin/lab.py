@@ -134,6 +134,9 @@ class Lab:
         for i, op in enumerate(self.operators.started):
             if op.log_path.exists():
                 shutil.copy(op.log_path, dest / f"operator-{i}.log")
+        for i, proxy in enumerate(self.operators.proxies):
+            if proxy.request_log.exists():
+                shutil.copy(proxy.request_log, dest / f"apiproxy-{i}.requests.jsonl")
         objects = {
             res: self.admin.list(res, self.namespace)
             for res in ("modelservices", "deployments", "services", "leases")

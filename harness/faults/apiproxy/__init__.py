@@ -46,7 +46,11 @@ Every request is written to ``request_log`` (``requests.jsonl``, ``reclog.go``):
 verb, resource, subresource, namespace, name, code, the API server's ``Audit-Id``, bytes, and
 for a watch each event delivered. ``harness.faults.apiproxy.records`` reads it into the same
 ``harness.audit.Request`` records the audit log gives, so request accounting works on any
-cluster.
+cluster (``harness.accounting``). Each line carries ``at``, stamped under the log's lock;
+``mark()`` writes a mark line, after which every line stamped earlier is on disk. A non-watch
+request goes on upstream when its client goes away (an operator killed mid-request), so its
+answer is logged as the API server logs it; a watch the API server itself ended is marked
+``upstream_ended``.
 
 It records, per request, the resourceVersion involved (a write's body
 ``metadata.resourceVersion``, a read's ``?resourceVersion=``), and every ``ERROR`` event of a
