@@ -54,9 +54,10 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
     API proxies (``OperatorPool.accounting``; the same on every tier): counts by verb,
     resource and code; successful and failed writes; 409s; the order of the
     successful writes; what the operator was refused (``forbidden``: ``Request.refusal`` of
-    each 403 not made by the harness's own client, only when there were any); and a timeline
-    ``[[seconds since the first, verb, resource, name, code], ...]`` (at most 400 entries) for
-    the report's sequence diagrams."""
+    each 403 not made by the harness's own client, only when there were any; from the audit
+    log where there is one, which alone tells RBAC from admission and quota refusals); and a
+    timeline ``[[seconds since the first, verb, resource, name, code], ...]`` (at most 400
+    entries) for the report's sequence diagrams."""
     reqs: list[Request] = []
     for lab in labs_of(item):
         reqs += select(lab.operators.accounting.requests(), user=user, namespace=lab.namespace)
@@ -69,7 +70,15 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
     ev.record("writes_failed", sum(1 for r in writes if not r.ok))
     ev.record("conflicts_409", sum(1 for r in writes if r.code == 409))
     ev.record("write_order", [f"{r.verb} {r.target} {r.name}" for r in writes if r.ok][:60])
-    forbidden = sorted({r.refusal for r in reqs if r.refusal and not r.by_harness})
+    # What was refused needs the authorizer's decision and the Status message (RBAC, admission
+    # or a quota), which only the audit log has: from there where there is one.
+    refusals: list[Request] = []
+    for lab in labs_of(item):
+        source = lab.operators.accounting.requests()
+        if lab.audit is not None:
+            source = list(lab.audit.requests(lab.operators.audit_start))
+        refusals += select(source, user=user, namespace=lab.namespace)
+    forbidden = sorted({r.refusal for r in refusals if r.refusal and not r.by_harness})
     if forbidden:
         ev.record("forbidden", forbidden)
     t0 = _seconds(reqs[0].time)
