@@ -74,11 +74,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--request-accounting",
-        default="auto",
+        default=os.environ.get("MODELDOCK_REQUEST_ACCOUNTING", "auto"),
         choices=("auto", "proxy"),
         help="what the `audit` fixture reads: auto (the audit log where the tier has one, "
         "else the operators' API proxies) or proxy (the proxies on every tier, as on a "
-        "cluster without an audit log; checks that need audit-log still get it)",
+        "cluster without an audit log; checks that need audit-log still get it); default: "
+        "$MODELDOCK_REQUEST_ACCOUNTING, else auto",
     )
     console.add_options(group)
 
