@@ -116,3 +116,36 @@ def test_token_forwarded_through_proxy(cp: ControlPlane, tmp_path: Path) -> None
         admin.close()
     result = compare(audited, proxied)
     assert result.equal and result.matched == len(proxied), result.differences
+
+
+def _junit(path: Path, cases: dict[str, dict[str, Any] | None]) -> None:
+    rows = []
+    for name, accounting in cases.items():
+        props = (
+            f'<properties><property name="accounting" value="{json.dumps(accounting).replace(chr(34), "&quot;")}"/></properties>'
+            if accounting is not None
+            else ""
+        )
+        rows.append(f'<testcase classname="go.conformance.t" name="{name}">{props}</testcase>')
+    path.write_text(
+        f'<testsuites><testsuite name="modeldock-go">{"".join(rows)}</testsuite></testsuites>'
+    )
+
+
+def test_accounting_check_sums_and_fails_on_a_difference(tmp_path: Path) -> None:
+    """``python -m harness accounting-check`` counts compared requests per implementation and
+    fails on any request one accounting has and the other lacks."""
+    from harness.accounting_check import check
+
+    same = {"compared": 5, "audit_only": [], "proxy_only": [], "differing": [], "unreached": 1}
+    _junit(tmp_path / "junit-go.xml", {"noop-stable": same, "parity": same, "skipped": None})
+    code, lines = check(tmp_path)
+    assert code == 0 and lines[0].startswith("compared 10 requests in 2 checks (go: 10), 0 diff")
+    _junit(
+        tmp_path / "junit-python.xml",
+        {"noop-stable": {**same, "audit_only": ["only in the audit log: update services web"]}},
+    )
+    code, lines = check(tmp_path)
+    assert code == 1 and "(go: 10, python: 5), 1 differences" in lines[0]
+    assert lines[1] == "python noop-stable: only in the audit log: update services web"
+    assert check(tmp_path / "none")[0] == 2
