@@ -319,7 +319,10 @@ def rebuild_report(reports: Path, impl_files: list[str]) -> int:
     all passed, 1 some failed, 2 no JUnit file there."""
     from harness import report
 
-    files = sorted(reports.glob("junit-*.xml"))
+    # junit-explore-<impl>.xml are exploration results (explore.json has them), not suites
+    files = sorted(
+        p for p in reports.glob("junit-*.xml") if not p.name.startswith("junit-explore-")
+    )
     if not files:
         _say(f"no junit-*.xml in {reports}; run `make conformance` first")
         return 2

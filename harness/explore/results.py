@@ -16,6 +16,8 @@ from harness.explore.run import Exploration
 from harness.runs import write_text_atomic
 
 SYMBOL = {"passed": "✓", "failed": "✗", "error": "E", "skipped": "·"}
+#: Lines of a failed case's details kept in explore.json (the JUnit file has them all).
+DETAIL_LINES = 40
 
 
 def junit_path(reports: Path, impl: str) -> Path:
@@ -69,7 +71,9 @@ def write_junit(path: Path, exp: Exploration) -> Path:
 
 
 def summary(exp: Exploration) -> dict[str, Any]:
-    """The entry of ``explore.json`` for one implementation."""
+    """The entry of ``explore.json`` for one implementation (the shape the report reads,
+    ``harness.report.exploration``); ``failures``: per failed or errored case its outcome,
+    the oracle's message and the first ``DETAIL_LINES`` lines of its details."""
     judged = exp.judged
     return {
         "cases": len(judged),
@@ -89,6 +93,14 @@ def summary(exp: Exploration) -> dict[str, Any]:
             },
         },
         "clean_writes": {c.scenario: c.writes for c in exp.cases if c.perturbation == "clean"},
+        "failures": {
+            c.id: {
+                "outcome": c.outcome,
+                "message": c.message,
+                "details": "\n".join(c.details.splitlines()[:DETAIL_LINES]),
+            }
+            for c in exp.failed
+        },
     }
 
 

@@ -92,12 +92,13 @@ def write_all(
     bench: Mapping[str, Any] | None = None,
     mutants: Mapping[str, Any] | None = None,
     ablation: Mapping[str, Any] | None = None,
+    explore: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """Write ``comparison.md``, ``comparison.html`` and ``summary.md`` (the CI job summary:
     the table and each check's sequence diagrams) in ``reports_dir``; return their paths in
-    that order. ``bench``/``mutants``/``ablation`` default to ``reports_dir/bench.json``,
-    ``reports_dir/mutants.json`` and ``reports_dir/rbac-ablation.json`` when those exist; the
-    exploration matrix (``reports_dir/explore.json``) goes into comparison.md when it exists."""
+    that order. ``bench``/``mutants``/``ablation``/``explore`` default to
+    ``reports_dir/bench.json``, ``reports_dir/mutants.json``, ``reports_dir/rbac-ablation.json``
+    and ``reports_dir/explore.json`` (the exploration matrix) when those exist."""
     reports_dir = Path(reports_dir)
     if bench is None:
         bench = load_json(reports_dir / "bench.json")
@@ -105,9 +106,10 @@ def write_all(
         mutants = load_json(reports_dir / "mutants.json")
     if ablation is None:
         ablation = load_json(reports_dir / "rbac-ablation.json")
-    explore = load_json(reports_dir / "explore.json")
+    if explore is None:
+        explore = load_json(reports_dir / "explore.json")
     return [
         write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation, explore),
-        write_html(report, reports_dir / "comparison.html", bench, mutants, ablation),
+        write_html(report, reports_dir / "comparison.html", bench, mutants, ablation, explore),
         write_text_atomic(reports_dir / "summary.md", render_job_summary(report)),
     ]

@@ -1,7 +1,7 @@
-"""The optional sections of the HTML report: benchmarks, mutants, RBAC ablation.
+"""The optional sections of the HTML report: benchmarks, mutants, RBAC ablation, exploration.
 
 Each takes its part of the model (``harness.report.model.Bench``, ``KillMatrix``,
-``Ablation``) and returns one ``<section>`` of the page as a string; ``harness.report.html``
+``Ablation``; ``harness.report.exploration.Exploration``) and returns one ``<section>`` of the page as a string; ``harness.report.html``
 puts them after the checks when their data is there. ``anchor`` is the page anchor of a
 check, which these sections link to.
 """
@@ -11,6 +11,14 @@ from __future__ import annotations
 import re
 
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_note
+from harness.report.exploration import (
+    EXPLAINED,
+    VARIANTS,
+    WHOLE_RUN,
+    Exploration,
+    ExploreImpl,
+    case_id,
+)
 from harness.report.html_svg import (
     esc,
     latency_svg,
@@ -312,3 +320,141 @@ def ablation_section(report: Report, ablation: Ablation) -> str:
         f"(audit log)</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>\n"
         "</section>"
     )
+
+
+# --------------------------------------------------------------------------- exploration
+_CELL = {
+    "passed": ("✓", "pass", "survived: the end state equalled the clean run's"),
+    "failed": ("✗", "fail", "did not survive: the oracle failed"),
+    "error": ("E", "error", "harness error: not judged"),
+    "skipped": ("·", "skip", "boundary not reached in that run"),
+}
+
+
+def _explore_cell(m: ExploreImpl, scenario: str, pert: str, what: str) -> str:
+    outcome = m.outcome(scenario, pert)
+    if not outcome:
+        return '<td class="xc none"></td>'
+    mark, cls, said = _CELL.get(outcome, (outcome, "skip", outcome))
+    failure = m.failure(scenario, pert)
+    if failure is not None and failure.message:
+        said += f": {failure.message}"
+    title = f"{case_id(scenario, pert)}, {what}: {said}"
+    return f'<td class="xc {cls}" title="{esc(title)}">{mark}</td>'
+
+
+def _explore_matrix(m: ExploreImpl) -> str:
+    kmax = m.kmax
+    top = "".join(
+        f'<th scope="colgroup" colspan="{len(VARIANTS)}">k={k}</th>' for k in range(1, kmax + 1)
+    )
+    sub = "".join(
+        f'<th scope="col" class="v">{esc(title)}</th>' for _ in range(kmax) for _, title in VARIANTS
+    )
+    rest = "".join(f'<th scope="col" rowspan="2">{esc(title)}</th>' for _, title in WHOLE_RUN)
+    rows = []
+    for scenario, writes in m.clean_writes.items():
+        cells = []
+        for k in range(1, kmax + 1):
+            write = writes[k - 1] if k <= len(writes) else ""
+            for v, title in VARIANTS:
+                what = f"crash after write {k}" if v != "conflict" else f"409 for write {k}"
+                what += f" ({write})" if write else ""
+                what += f", answer {title}" if v != "conflict" else ""
+                cells.append(_explore_cell(m, scenario, f"write-{k}-{v}", what))
+        cells += [_explore_cell(m, scenario, pert, title) for pert, title in WHOLE_RUN]
+        clean = "\n".join(f"{i}. {w}" for i, w in enumerate(writes, 1))
+        rows.append(
+            f'<tr><th scope="row"><code>{esc(scenario)}</code></th>'
+            f'<td class="num" title="{esc(clean)}">{len(writes)}</td>{"".join(cells)}</tr>'
+        )
+    return (
+        '<div class="scroll"><table class="matrix explore"><thead>'
+        '<tr><th scope="col" rowspan="2">scenario</th><th scope="col" rowspan="2">clean '
+        f"writes</th>{top}{rest}</tr><tr>{sub}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def _explore_failures(m: ExploreImpl) -> str:
+    if not m.failures:
+        return ""
+    items = []
+    for f in m.failures:
+        badge = (
+            '<span class="badge fail">ERROR</span>'
+            if f.outcome == "error"
+            else ('<span class="badge fail">FAIL</span>')
+        )
+        said = esc(f.message) if f.message else '<span class="muted">no message recorded</span>'
+        details = (
+            f'<details class="ev"><summary>every problem and the writes</summary>'
+            f"<pre>{esc(f.details)}</pre></details>"
+            if f.details
+            else ""
+        )
+        items.append(f"<li><code>{esc(f.case)}</code> {badge} {said}{details}</li>")
+    return (
+        f"<h4>Did not survive ({len(m.failures)}): what the oracle said</h4>"
+        f'<ul class="explore-failures">{"".join(items)}</ul>'
+    )
+
+
+def explore_section(model: Exploration) -> str:
+    """The exploration section (``id="explore"``): what exploration proves, then per
+    implementation the matrix, scenario x perturbation (per write boundary k: answer
+    withheld, delivered, 409; then stale view, coalesced; hover a cell for the case id, the
+    write it crashed after and what the oracle said), the failed cases with the oracle's
+    message, and the exploration-only mutants."""
+    paras = "".join(
+        f'<p class="{"lede" if i == 0 else "muted" if i == len(EXPLAINED) - 1 else "note"}">'
+        f"{esc(p)}</p>"
+        for i, p in enumerate(EXPLAINED)
+    )
+    verdicts = "; ".join(
+        f"{esc(m.impl)}: {m.survived} of {m.cases} cases survived" for m in model.implementations
+    )
+    bad = any(m.failures for m in model.implementations) or any(
+        not mu.killed for mu in model.mutants
+    )
+    parts = [
+        '<section id="explore">',
+        "<h2>Exploration: a crash at every write boundary</h2>",
+        paras,
+        f'<p class="verdict {"bad" if bad else "ok"}">{verdicts or "no implementation explored"}.</p>',
+        '<p class="muted">Per write boundary k, three cells: the operator SIGKILLed right after its '
+        "k-th write with the answer withheld, with it delivered, and the write answered 409. "
+        "✓ survived, ✗ the oracle failed, E harness error, · boundary not reached in that run, "
+        "blank: not run. Hover a cell for the case, the write and what the oracle said; hover "
+        "a scenario's write count for its clean run's writes.</p>",
+    ]
+    for m in model.implementations:
+        parts.append(
+            f'<h3>{esc(m.impl)} <span class="muted">{m.survived} of {m.cases} survived · '
+            f"{m.boundaries} write boundaries · {m.seconds:.0f} s</span></h3>"
+        )
+        parts += [_explore_matrix(m), _explore_failures(m)]
+    if model.mutants:
+        rows = []
+        for mu in model.mutants:
+            said = "<br>".join(
+                f"<code>{esc(c)}</code>: {esc(t)}" for c, t in mu.messages.items() if t
+            )
+            rows.append(
+                f'<tr class="{"killed" if mu.killed else "survived"}"><th scope="row">'
+                f"<code>{esc(mu.name)}</code></th><td>"
+                + ", ".join(f"<code>{esc(c)}</code>" for c in mu.cases)
+                + f'</td><td class="outcome {"killed" if mu.killed else "survived"}">'
+                f"{'killed' if mu.killed else 'survived'}</td><td>{said}</td></tr>"
+            )
+        parts.append(
+            "<h3>Mutants only exploration catches</h3>"
+            '<p class="muted">Each passes every check of the suite; the cases named must kill '
+            "it.</p>"
+            '<div class="scroll"><table class="matrix"><thead><tr><th scope="col">mutant</th>'
+            '<th scope="col">cases that must kill it</th><th scope="col">verdict</th>'
+            '<th scope="col">what the oracle said</th></tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>"
+        )
+    parts.append("</section>")
+    return "\n".join(p for p in parts if p)

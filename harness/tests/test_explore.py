@@ -192,7 +192,7 @@ def test_the_comparison_shows_the_exploration_matrix(tmp_path: Path) -> None:
     data = results.write_json(tmp_path / "explore.json", [exp])
     text = "\n".join(explore_markdown(data))
     assert "### python: 1/2 survived" in text
-    assert "| scale | 2 |  | ✓✗ |  |  |" in text
+    assert "| scale | 2 |  | ✓–✗ |  |  |" in text
     assert "`explore[scale@write-2-conflict]`" in text
 
 
