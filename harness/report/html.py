@@ -47,6 +47,7 @@ from harness.report.html_sections import (
     bench_section,
     explore_section,
     mutants_section,
+    tiers_section,
 )
 from harness.report.html_svg import esc, impl_colour, timeline_svg
 from harness.report.model import (
@@ -59,6 +60,7 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
+from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.runs import write_text_atomic
 
 #: outcome -> (badge text, CSS class)
@@ -142,6 +144,25 @@ def write_html(
 ) -> Path:
     """Write ``render_html(...)`` to ``path`` atomically (folders created); return ``path``."""
     return write_text_atomic(Path(path), render_html(report, bench, mutants, ablation, explore))
+
+
+def render_tiers_html(comparisons: Sequence[TierComparison]) -> str:
+    """The tiers page (``harness.report.tiers``): what a tier is, then per implementation a
+    table, check x tier, each cell passed (time), failed (first line) or skipped (the reason),
+    and the capabilities each tier offers. Self-contained like the comparison page."""
+    impls = " and ".join(c.impl for c in comparisons) or "no implementation"
+    lede = "".join(f'<p class="lede">{esc(p)}</p>' for p in TIERS_EXPLAINED)
+    body = [
+        '<header>\n<p class="kicker">ModelDock conformance report</p>\n'
+        f"<h1>{esc(impls)}: tiers side by side</h1>\n{lede}\n</header>",
+        *(tiers_section(c) for c in comparisons),
+    ]
+    return Template(static_text("page.html")).substitute(
+        title=esc(f"{impls} on several tiers"),
+        css=static_text("report.css"),
+        body="\n".join(body),
+        script=static_text("report.js"),
+    )
 
 
 def _badge(outcome: str) -> str:

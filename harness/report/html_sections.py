@@ -1,4 +1,5 @@
-"""The optional sections of the HTML report: benchmarks, mutants, RBAC ablation, exploration.
+"""The optional sections of the HTML report: benchmarks, mutants, RBAC ablation, exploration;
+and the body of the tiers page (``tiers_section``).
 
 Each takes its part of the model (``harness.report.model.Bench``, ``KillMatrix``,
 ``Ablation``; ``harness.report.exploration.Exploration``) and returns one ``<section>`` of the page as a string; ``harness.report.html``
@@ -27,7 +28,8 @@ from harness.report.html_svg import (
     split_svg,
     throughput_svg,
 )
-from harness.report.model import Ablation, Bench, KillMatrix, Report, format_number
+from harness.report.model import Ablation, Bench, KillMatrix, Report, Result, format_number
+from harness.report.tiers import TierComparison
 
 
 def anchor(check_id: str) -> str:
@@ -458,3 +460,71 @@ def explore_section(model: Exploration) -> str:
         )
     parts.append("</section>")
     return "\n".join(p for p in parts if p)
+
+
+# --------------------------------------------------------------------------- tiers
+_TIER_CLASS = {"passed": "pass", "failed": "fail", "error": "fail", "skipped": "skip"}
+
+
+def _tier_cell(res: Result) -> str:
+    cls = _TIER_CLASS.get(res.outcome, "missing")
+    word = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "skipped": "SKIP"}.get(
+        res.outcome, res.outcome.upper()
+    )
+    text = f'<span class="badge {cls}">{word}</span>'
+    if res.outcome == "passed":
+        text += f' <span class="time">{res.time_s:.1f} s</span>'
+    elif res.message:
+        first = next((ln.strip() for ln in res.message.splitlines() if ln.strip()), "")
+        text += f' <span class="{"skip-reason" if cls == "skip" else "reason"}">{esc(first)}</span>'
+    return f'<td class="cell {cls}">{text}</td>'
+
+
+def tiers_section(comp: TierComparison) -> str:
+    """One implementation's tiers side by side (``id="tiers-<impl>"``): its runs (tier,
+    Kubernetes version, counts, commit), the capabilities each tier offers, and per check
+    (linked to nothing: the comparison pages of each tier have the evidence) its outcome on
+    each tier, a skip with its reason; rows that differ between tiers are marked."""
+    labels = comp.labels
+    head = "".join(f'<th scope="col">{esc(lbl)}</th>' for lbl in labels)
+    runs = []
+    for label, run in zip(labels, comp.runs, strict=True):
+        if not run.present:
+            runs.append(
+                f"<li><b>{esc(label)}</b>: no <code>junit-{esc(comp.impl)}.xml</code> in "
+                f"<code>{esc(str(run.folder))}</code></li>"
+            )
+            continue
+        bad = run.count("failed") + run.count("error")
+        runs.append(
+            f"<li><b>{esc(label)}</b> (<code>{esc(str(run.folder))}</code>): Kubernetes "
+            f"{esc(run.kubernetes_version or '?')}, {run.count('passed')} passed, {bad} failed, "
+            f"{run.count('skipped')} skipped; harness {esc(run.harness_commit or '?')}</li>"
+        )
+    caps = "".join(
+        f"<tr><th scope='row'><code>{esc(c)}</code></th>"
+        + "".join(f'<td class="hit">{"●" if c in r.capabilities else ""}</td>' for r in comp.runs)
+        + "</tr>"
+        for c in comp.capabilities
+    )
+    rows = "".join(
+        f'<tr class="{"diff" if comp.differs(check) else "same"}"><th scope="row">'
+        f"<code>{esc(check)}</code>"
+        + (f'<span class="why">{esc(comp.why[check])}</span>' if comp.why.get(check) else "")
+        + "</th>"
+        + "".join(_tier_cell(r.result(check)) for r in comp.runs)
+        + "</tr>"
+        for check in comp.checks
+    )
+    return (
+        f'<section id="tiers-{esc(comp.impl)}">\n<h2>{esc(comp.impl)} on '
+        f"{len(comp.runs)} tiers</h2>\n"
+        f'<ul class="runs">{"".join(runs)}</ul>\n'
+        f'<table class="summary tiers"><thead><tr><th scope="col">check</th>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody></table>\n"
+        '<p class="muted">A marked row differs between tiers. SKIP: the tier does not offer what '
+        "the check needs; the reason says what.</p>\n"
+        f'<h3>What each tier offers</h3><div class="scroll"><table class="matrix"><thead><tr>'
+        f'<th scope="col">capability</th>{head}</tr></thead><tbody>{caps}</tbody></table></div>\n'
+        "</section>"
+    )

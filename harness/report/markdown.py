@@ -30,6 +30,7 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
+from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.runs import write_text_atomic
 
 #: outcome -> its word in the tables
@@ -284,6 +285,55 @@ def explore_markdown(data: Mapping[str, Any]) -> list[str]:
             )
         lines.append("")
     return lines
+
+
+def tier_cell(res: Result) -> str:
+    """One check on one tier, as text: ``PASS 3.1s``, ``FAIL: <first line>``, ``skip: <the
+    reason>``, ``missing``."""
+    if res.outcome in ("passed", "missing"):
+        return f"PASS {res.time_s:.1f}s" if res.outcome == "passed" else "missing"
+    first = next((ln.strip() for ln in res.message.splitlines() if ln.strip()), "")
+    return f"{_ICON[res.outcome]}: {first}" if first else _ICON[res.outcome]
+
+
+def render_tiers_markdown(comparisons: Sequence[TierComparison]) -> str:
+    """Tiers side by side (``harness.report.tiers``) as Markdown: what a tier is, then per
+    implementation its runs (tier, Kubernetes version, counts), the capabilities each tier
+    offers, and a row per check with its outcome on each tier (a skip with its reason, a
+    failure with its first line); rows whose outcome differs between tiers are marked."""
+    lines = ["# ModelDock conformance: tiers side by side", ""]
+    for para in TIERS_EXPLAINED:
+        lines += [para, ""]
+    for comp in comparisons:
+        labels = comp.labels
+        lines += [
+            f"## {comp.impl}",
+            "",
+            "| tier | reports | Kubernetes | passed | failed | skipped | harness commit |",
+            "|---|---|---|---:|---:|---:|---|",
+        ]
+        for label, run in zip(labels, comp.runs, strict=True):
+            if not run.present:
+                lines.append(f"| {label} | `{run.folder}` | no junit-{comp.impl}.xml | | | | |")
+                continue
+            bad = run.count("failed") + run.count("error")
+            lines.append(
+                f"| {label} | `{run.folder}` | {run.kubernetes_version or '?'} | "
+                f"{run.count('passed')} | {bad} | {run.count('skipped')} | "
+                f"{run.harness_commit or '?'} |"
+            )
+        lines += ["", "| capability | " + " | ".join(labels) + " |"]
+        lines.append("|---|" + ":---:|" * len(labels))
+        for cap in comp.capabilities:
+            marks = ["yes" if cap in r.capabilities else "" for r in comp.runs]
+            lines.append(f"| `{cap}` | " + " | ".join(marks) + " |")
+        lines += ["", "| check | " + " | ".join(labels) + " |", "|---|" + "---|" * len(labels)]
+        for check in comp.checks:
+            cells = [_short_value(tier_cell(r.result(check)), 300) for r in comp.runs]
+            mark = " (differs)" if comp.differs(check) else ""
+            lines.append(f"| `{check}`{mark} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def _bench_markdown(bench: Bench, scaling: Scaling | None = None) -> list[str]:

@@ -354,3 +354,4 @@ def test_page_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert dom.count('<table class="aligned">') == 3
     assert '<table class="bench">' in dom and '<table class="matrix">' in dom
     assert dom.count('<svg class="swimlane"') == 3
+    assert dom.count('<table class="matrix explore">') == 2 and 'id="explore"' in dom
