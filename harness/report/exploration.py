@@ -90,10 +90,12 @@ class ExploreImpl:
 
     @property
     def scenarios(self) -> list[str]:
+        """The scenarios, in row order (those with a clean run)."""
         return list(self.clean_writes)
 
     @property
     def kmax(self) -> int:
+        """The most writes of any scenario's clean run: the number of boundary columns."""
         return max((len(w) for w in self.clean_writes.values()), default=0)
 
     def outcome(self, scenario: str, perturbation: str) -> str:
@@ -102,6 +104,7 @@ class ExploreImpl:
         return self.outcomes.get(case_id(scenario, perturbation), "")
 
     def failure(self, scenario: str, perturbation: str) -> ExploreFailure | None:
+        """The failure of ``explore[scenario@perturbation]``, or None when it did not fail."""
         wanted = case_id(scenario, perturbation)
         return next((f for f in self.failures if f.case == wanted), None)
 

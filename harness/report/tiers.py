@@ -53,9 +53,11 @@ class TierRun:
     results: dict[str, Result] = field(default_factory=dict)
 
     def result(self, check: str) -> Result:
+        """The check's result on this tier; outcome "missing" if the run has none."""
         return self.results.get(check, Result("missing"))
 
     def count(self, outcome: str) -> int:
+        """How many of this run's checks ended with ``outcome`` (``passed``, ``skipped``...)."""
         return sum(1 for r in self.results.values() if r.outcome == outcome)
 
 
