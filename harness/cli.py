@@ -6,7 +6,8 @@ Commands (each has ``--help``):
   envtest, sim; or use an existing cluster, or a kind cluster), run the
   conformance suite once per implementation against it, write ``reports/junit-<impl>.xml`` and
   ``reports/comparison.{md,html}``, print the comparison, exit 1 if any check failed.
-- ``report``: rebuild the comparison from the JUnit files in ``reports/``.
+- ``report``: rebuild the comparison from the JUnit files in ``reports/``; ``--tiers DIR
+  DIR ...``: one implementation's runs on several tiers side by side (``tiers.{md,html}``).
 - ``bench``: the benchmarks (``reports/bench.json``), ``harness.bench``.
 - ``mutants``: the suite against every mutant operator (the kill matrix), ``harness.mutants.runner``.
 - ``rbac-ablation``: every right of the operator's role taken away in turn, ``harness.rbac.ablation``.
@@ -158,7 +159,25 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="rebuild reports/comparison.{md,html} from the JUnit files")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
-    p.set_defaults(func=lambda a: suite.rebuild_report(Path(a.reports), a.impl_file))
+    p.add_argument(
+        "--tiers",
+        nargs="+",
+        metavar="DIR",
+        help="instead: tiers side by side, one reports folder per tier (e.g. reports "
+        "reports/sim); writes tiers.md and tiers.html into --reports",
+    )
+    p.add_argument(
+        "--impl",
+        action="append",
+        help="with --tiers: only this implementation (repeatable; default: every one found)",
+    )
+    p.set_defaults(
+        func=lambda a: (
+            suite.tiers_report([Path(t) for t in a.tiers], Path(a.reports), a.impl)
+            if a.tiers
+            else suite.rebuild_report(Path(a.reports), a.impl_file)
+        )
+    )
 
     for name, (module, text) in DELEGATED.items():
         p = sub.add_parser(name, help=text, add_help=False)

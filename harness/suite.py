@@ -319,10 +319,33 @@ def rebuild_report(reports: Path, impl_files: list[str]) -> int:
     all passed, 1 some failed, 2 no JUnit file there."""
     from harness import report
 
-    files = sorted(reports.glob("junit-*.xml"))
+    # junit-explore-<impl>.xml are exploration results (explore.json has them), not suites
+    files = sorted(
+        p for p in reports.glob("junit-*.xml") if not p.name.startswith("junit-explore-")
+    )
     if not files:
         _say(f"no junit-*.xml in {reports}; run `make conformance` first")
         return 2
     model = report.build(files, load_implementations(impl_files))
     print(report.write_all(model, reports)[0].read_text())
     return 0 if model.all_passed else 1
+
+
+def tiers_report(folders: list[Path], reports: Path, impls: list[str] | None) -> int:
+    """``python -m harness report --tiers DIR ...``: write ``<reports>/tiers.md`` and
+    ``tiers.html`` (``harness.report.write_tiers``) and print the Markdown. Exit code 0, or 2
+    when a folder is missing or none holds a JUnit file of the implementations asked for."""
+    from harness import report
+
+    absent = [f for f in folders if not f.is_dir()]
+    if absent:
+        _say(f"no such reports folder: {', '.join(map(str, absent))}")
+        return 2
+    try:
+        md, html = report.write_tiers(folders, reports, impls)
+    except ValueError as exc:
+        _say(f"{exc}; run `python -m harness conformance --cluster <tier> --reports DIR` first")
+        return 2
+    print(md.read_text())
+    _say(f"wrote {md} and {html}")
+    return 0
