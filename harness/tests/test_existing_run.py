@@ -5,7 +5,8 @@
   middle of a check: exit code 130, no namespace labelled ``modeldock.dev/run`` left, the CRD
   the run installed removed again, the ClusterRole that was there kept;
 - a ModelService CRD that differs from crds/ is an error naming it and the fix (exit 2), and
-  the run creates nothing.
+  the run creates nothing;
+- the operator's identity: a ServiceAccount token, the role bound in the check's namespace only.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ import pytest
 from kubernetes.client.exceptions import ApiException
 
 from harness.envtest import background
+from harness.existing.cluster import ExistingCluster, configure_lab, read_state
 from harness.existing.pure import RUN_LABEL
-from harness.existing.run import CRD_PATH, wanted_crd
+from harness.existing.run import CRD_PATH, Run, wanted_crd
 from harness.kube import Kube
 from harness.paths import REPO_ROOT
+from harness.plugin.lab import create_namespace, use_run_scope
 
 CRD = wanted_crd()["metadata"]["name"]
 
@@ -156,3 +159,39 @@ def test_crd_of_another_schema_is_an_error(sim: tuple[Path, Kube], tmp_path: Pat
     assert "schema differs" in line and f"delete crd {CRD}" in line, log[-3000:]
     assert _labelled(admin) == [], "a refused run creates nothing"
     assert "extra" not in str(_crd(admin)), "restored"
+
+
+def test_operator_identity_is_a_service_account_bound_per_namespace(
+    sim: tuple[Path, Kube],
+) -> None:
+    """The kubeconfig ``kubeconfig_for`` issues authenticates as the ServiceAccount, holds the
+    operator role in a namespace ``create_namespace`` made, and nothing in another; the run's
+    namespaces are labelled with it and gone afterwards."""
+    kubeconfig, admin = sim
+    with Run(kubeconfig=str(kubeconfig)) as run:
+        cluster = ExistingCluster.attach(run.state_path)
+        assert cluster.audit_log is None and cluster.tier == "existing"
+        configure_lab(read_state(run.state_path))
+        try:
+            ns = create_namespace(admin, "identity", "modeldock:go")
+            other = create_namespace(admin, "identity-other", "modeldock:python")
+        finally:
+            use_run_scope(None)
+        operator = Kube(cluster.kubeconfig_for("modeldock:go", ("modeldock:instance:a",)))
+        try:
+            review = operator.request(
+                "POST",
+                "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+                {"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"},
+            )
+            assert review["status"]["userInfo"]["username"] == (
+                f"system:serviceaccount:{run.run_namespace}:modeldock-go"
+            )
+            assert operator.can_i("update", "deployments", ns, "apps")
+            assert not operator.can_i("update", "deployments", other, "apps")
+        finally:
+            operator.close()
+            cluster.stop()
+        labelled = {n["metadata"]["name"] for n in _labelled(admin)}
+        assert {ns, other, run.run_namespace} <= labelled
+    assert _labelled(admin) == []
