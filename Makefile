@@ -29,6 +29,7 @@ CONTEXT   ?=
 help:
 	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/ (CLUSTER=sim: with controllers and kwok)"
 	@echo "make test         unit tests, go test (envtest), and the conformance run"
+	@echo "make conformance CLUSTER=existing [CONTEXT=c]  the suite on the cluster of KUBECONFIG (namespaces labelled modeldock.dev/run, removed at the end)"
 	@echo "make tools        build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl)"
 	@echo "make up / down    a control plane in the background (prints export KUBECONFIG=...)"
 	@echo "make report       rebuild reports/comparison.{md,html} from reports/"
@@ -65,7 +66,7 @@ conformance-sim-ci: $(STAMP)
 # The existing tier's CI run: a sim control plane started with `up` in its own folder, then the
 # whole suite for go and python as on any existing cluster, given only that plane's admin
 # kubeconfig (no audit log, no CA); the checks that need more are skipped with the reason.
-# Reports in reports/existing/; the plane is stopped however the run ends.
+# Reports in reports/existing/; the plane is stopped after the run, whatever its outcome.
 EXISTING_CI_STATE := build/existing-ci
 .PHONY: conformance-existing-ci
 conformance-existing-ci: $(STAMP)

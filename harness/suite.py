@@ -280,6 +280,11 @@ def _run_on_existing(options: Options, run_all: Callable[[Path], None]) -> int:
     from harness.existing.cluster import ClusterError
     from harness.existing.run import CRDMismatch, Run
 
+    if options.keep_on_failure:
+        _say(
+            "--keep-on-failure: on a cluster the harness does not own the run's namespaces "
+            "are removed at the end all the same; --pause-on-failure stops while they are there"
+        )
     try:
         if options.cluster == "kind":
             from harness import kind

@@ -222,7 +222,11 @@ class Run:
             f"existing cluster {self._server()} (Kubernetes {self.kubernetes_version}); run "
             f"{self.run_id}, namespaces labelled {RUN_LABEL}={self.run_id}"
         )
-        reaped = clean_leftovers(admin)
+        try:
+            reaped = clean_leftovers(admin)
+        except ClusterError as exc:  # not this run's: say so, go on
+            _say(f"namespaces left by dead runs: {exc}")
+            reaped = []
         if reaped:
             _say(f"removed {len(reaped)} namespaces left by dead runs: {', '.join(reaped)}")
         self._ensure_crd(admin)
