@@ -6,7 +6,8 @@
   the run installed removed again, the ClusterRole that was there kept;
 - a ModelService CRD that differs from crds/ is an error naming it and the fix (exit 2), and
   the run creates nothing;
-- the operator's identity: a ServiceAccount token, the role bound in the check's namespace only.
+- the operator's identity: a ServiceAccount token, the role bound in the check's namespace only;
+- ``existing-cleanup`` removes a dead run's namespace (finalizers included), not a live one's.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import copy
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -25,8 +27,9 @@ import pytest
 from kubernetes.client.exceptions import ApiException
 
 from harness.envtest import background
+from harness.envtest.process import process_identity
 from harness.existing.cluster import ExistingCluster, configure_lab, read_state
-from harness.existing.pure import RUN_LABEL
+from harness.existing.pure import RUN_LABEL, run_metadata
 from harness.existing.run import CRD_PATH, Run, wanted_crd
 from harness.kube import Kube
 from harness.paths import REPO_ROOT
@@ -195,3 +198,43 @@ def test_operator_identity_is_a_service_account_bound_per_namespace(
         labelled = {n["metadata"]["name"] for n in _labelled(admin)}
         assert {ns, other, run.run_namespace} <= labelled
     assert _labelled(admin) == []
+
+
+def test_existing_cleanup_removes_a_dead_runs_namespace(sim: tuple[Path, Kube]) -> None:
+    """A namespace a SIGKILLed run left, holding a ModelService with the operator's finalizer:
+    ``python -m harness existing-cleanup`` removes the finalizer and the namespace; a live
+    run's namespace is left alone."""
+    kubeconfig, admin = sim
+    _wait("the CRD", lambda: _crd(admin) is not None, 60)
+    dead = f"md-dead-{os.getpid()}"
+    live = f"md-live-{os.getpid()}"
+    for name, owner in ((dead, "999999999:1"), (live, process_identity() or "")):
+        labels, annotations = run_metadata(f"r-{name}", socket.gethostname(), owner)
+        admin.create(
+            "namespaces",
+            None,
+            {"metadata": {"name": name, "labels": labels, "annotations": annotations}},
+        )
+    ms = {
+        "apiVersion": "modeldock.io/v1alpha1",
+        "kind": "ModelService",
+        "metadata": {"name": "held", "finalizers": ["modeldock.io/cleanup"]},
+        "spec": {"model": "m", "image": "srv:1"},
+    }
+    admin.create("modelservices", dead, ms)
+    env = {**os.environ, "KUBECONFIG": str(kubeconfig)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "existing-cleanup"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    try:
+        assert proc.returncode == 0, proc.stderr
+        assert dead in proc.stdout and live not in proc.stdout, proc.stdout
+        assert admin.get("namespaces", None, dead) is None
+        assert admin.get("namespaces", None, live) is not None
+    finally:
+        admin.delete("namespaces", None, live)
