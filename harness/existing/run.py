@@ -19,7 +19,8 @@ On exit, however the run ends (also Ctrl-C and SIGTERM, which the CLI turns into
 KeyboardInterrupt), ``cleanup()`` deletes every namespace labelled with the run (first
 removing the finalizers of ModelServices, Deployments and Services in them: no operator runs
 any more to remove its own), waits for them to go, deletes the ClusterRoles and the CRD the
-run created, and removes the temp dir. What an interrupted cleanup leaves,
+run created, puts back the rules of a ``modeldock*`` ClusterRole the run changed (an
+implementation that declares its own role), and removes the temp dir. What an interrupted cleanup leaves,
 ``python -m harness existing-cleanup`` removes by label (``clean_leftovers``).
 """
 
@@ -195,7 +196,8 @@ class Run:
         self.crd_installed = False
         self.kubernetes_version = "unknown"
         self.capabilities: frozenset[str] = frozenset()
-        self._roles_before: set[str] | None = None
+        #: the rules of every ClusterRole at the start, by name (None: not read yet)
+        self._roles_before: dict[str, Any] | None = None
 
     @property
     def state_path(self) -> Path:
@@ -235,7 +237,8 @@ class Run:
             _say(f"removed {len(reaped)} namespaces left by dead runs: {', '.join(reaped)}")
         self._ensure_crd(admin)
         self._roles_before = {
-            r["metadata"]["name"] for r in admin.request("GET", CLUSTERROLE_PATH)["items"]
+            r["metadata"]["name"]: r.get("rules")
+            for r in admin.request("GET", CLUSTERROLE_PATH)["items"]
         }
         identity = process_identity() or ""
         labels, annotations = run_metadata(self.run_id, socket.gethostname(), identity)
@@ -323,9 +326,16 @@ class Run:
             if self._roles_before is not None:
                 for role in admin.request("GET", CLUSTERROLE_PATH)["items"]:
                     name = role["metadata"]["name"]
-                    if name.startswith("modeldock") and name not in self._roles_before:
+                    if not name.startswith("modeldock"):
+                        continue
+                    if name not in self._roles_before:
                         admin.request("DELETE", f"{CLUSTERROLE_PATH}/{name}")
                         done.append(f"ClusterRole {name}")
+                    elif role.get("rules") != self._roles_before[name]:
+                        # another role file (an implementation's, an ablation's) changed it
+                        restored = {**role, "rules": self._roles_before[name]}
+                        admin.request("PUT", f"{CLUSTERROLE_PATH}/{name}", restored)
+                        done.append(f"ClusterRole {name}'s rules restored")
             if self.crd_installed:
                 name = wanted_crd()["metadata"]["name"]
                 admin.request("DELETE", f"{CRD_PATH}/{name}")
