@@ -549,6 +549,8 @@ def _rv(record: dict[str, Any]) -> int | None:
         return None
 
 
+# the API proxy forwards as the operator's user with a client certificate it is issued
+@pytest.mark.needs("client-certificates")
 @pytest.mark.check("stale-update-conflict", case="operator-409")
 def test_operator_conflict_is_recomputed(
     admin: Kube,

@@ -18,6 +18,9 @@ Commands (each has ``--help``):
   use as KUBEBUILDER_ASSETS.
 - ``up``: start a control plane in the background with the CRD installed, print the admin
   kubeconfig and an ``export KUBECONFIG=...`` line; ``down`` stops it.
+- ``existing-cleanup``: on a cluster the harness does not own (KUBECONFIG, ``--context``),
+  delete the namespaces runs left (label ``modeldock.dev/run``): by default those of dead runs
+  of this machine, ``--run ID`` one run's, ``--all`` every run's.
 
 Every command owns its run (``harness.runs``): it first cleans up what dead runs left (their
 processes, their temp dirs), and nothing it starts outlives it, however it ends. SIGTERM and
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -68,6 +72,29 @@ def cmd_binaries(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_existing_cleanup(args: argparse.Namespace) -> int:
+    """``existing-cleanup``: exit 0 when the selected namespaces are gone (or there were
+    none), 3 when the cluster cannot be used or some are still terminating."""
+    from harness.existing.cluster import ClusterError
+    from harness.existing.run import admin_kubeconfig, clean_leftovers
+    from harness.kube import Kube
+
+    workdir = runs.temp_dir("existing-cleanup")
+    try:
+        admin = Kube(admin_kubeconfig(workdir / "admin.kubeconfig", args.context))
+        try:
+            names = clean_leftovers(admin, run_id=args.run, all_runs=args.all)
+        finally:
+            admin.close()
+    except ClusterError as exc:
+        print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
+        return 3
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"[modeldock] removed {len(names)} namespaces{': ' if names else ''}{', '.join(names)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m harness``; each sub-command sets ``func``, a callable
     taking the parsed namespace and returning the exit code."""
@@ -90,10 +117,15 @@ def build_parser() -> argparse.ArgumentParser:
         choices=suite.CLUSTERS,
         help="the tier: envtest (default; etcd + kube-apiserver), sim (+ "
         "kube-controller-manager, kube-scheduler, kwok fake nodes), existing "
-        "(the cluster of KUBECONFIG / --context), kind (a kind cluster, made and "
-        "deleted)",
+        "(the cluster of KUBECONFIG / --context: operators run here as ServiceAccounts, "
+        "every namespace the run makes is labelled modeldock.dev/run=<run id> and deleted "
+        "at the end, also on Ctrl-C; the CRD is installed if absent and removed again; "
+        "`python -m harness existing-cleanup` removes what a killed run left), kind (a "
+        "kind cluster, made and deleted, then existing on it)",
     )
-    p.add_argument("--context", default=None, help="kubeconfig context (--cluster existing)")
+    p.add_argument(
+        "--context", default=None, help="kubeconfig context (--cluster existing; default: current)"
+    )
     p.add_argument(
         "--keep-cluster",
         action="store_true",
@@ -210,6 +242,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("down", help="stop the control plane started by `up`")
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR), help=state_help)
     p.set_defaults(func=lambda a: background.down(Path(a.state_dir)))
+
+    p = sub.add_parser(
+        "existing-cleanup",
+        help="delete the namespaces (label modeldock.dev/run) runs left on an existing cluster",
+        description="Delete the namespaces conformance --cluster existing runs left on the "
+        "cluster of KUBECONFIG (--context): by default those of dead runs of this machine "
+        "(annotation modeldock.dev/owner names a process here that is gone), with --run one "
+        "run's, with --all every run's (also live ones and other machines'). The finalizers "
+        "of their ModelServices, Deployments and Services are removed first. By hand: "
+        "kubectl get ns -l modeldock.dev/run shows them.",
+    )
+    p.add_argument("--context", default=None, help="kubeconfig context (default: current)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--run", default=None, metavar="ID", help="only this run's namespaces")
+    which.add_argument("--all", action="store_true", help="every run's namespaces")
+    p.set_defaults(func=cmd_existing_cleanup)
 
     p = sub.add_parser("serve", help=argparse.SUPPRESS)
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR))

@@ -11,6 +11,7 @@ import pytest
 
 from harness.audit import AuditLog
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
+from harness.existing.cluster import ExistingCluster, is_existing_state
 from harness.junit import PREMISES
 from harness.kube import Kube
 from harness.operators import Implementation, get_implementation
@@ -48,6 +49,11 @@ def control_plane(
     """
     state = pytestconfig.getoption("--control-plane-state")
     tier = pytestconfig.getoption("--cluster")
+    if state and is_existing_state(state):
+        cluster = ExistingCluster.attach(state)  # the ControlPlane surface the fixtures use
+        yield cluster  # type: ignore[misc]
+        cluster.stop()
+        return
     if state:
         yield ControlPlane.attach(state)
         return
@@ -130,11 +136,13 @@ def operators(
     impl: Implementation,
     impl_kubeconfig: Path,
     namespace: str,
-    audit: AuditLog,
     tmp_path: Path,
     control_plane: ControlPlane,
 ) -> Iterator[OperatorPool]:
-    """Operator processes for this test's namespace; all stopped after the test."""
+    """Operator processes for this test's namespace; all stopped after the test. The pool
+    holds the ``audit`` log where the cluster has one (not a dependency: a check that takes
+    ``operators`` but not ``audit`` runs on a tier without an audit log)."""
+    audit = request.getfixturevalue("audit") if control_plane.audit_log is not None else None
     pool = OperatorPool(
         impl,
         impl_kubeconfig,
