@@ -6,7 +6,8 @@ Commands (each has ``--help``):
   envtest, sim; or use an existing cluster, or a kind cluster), run the
   conformance suite once per implementation against it, write ``reports/junit-<impl>.xml`` and
   ``reports/comparison.{md,html}``, print the comparison, exit 1 if any check failed.
-- ``report``: rebuild the comparison from the JUnit files in ``reports/``.
+- ``report``: rebuild the comparison from the JUnit files in ``reports/``; ``--tiers DIR
+  DIR ...``: one implementation's runs on several tiers side by side (``tiers.{md,html}``).
 - ``bench``: the benchmarks (``reports/bench.json``), ``harness.bench``.
 - ``mutants``: the suite against every mutant operator (the kill matrix), ``harness.mutants.runner``.
 - ``rbac-ablation``: every right of the operator's role taken away in turn, ``harness.rbac.ablation``.
@@ -17,6 +18,9 @@ Commands (each has ``--help``):
   use as KUBEBUILDER_ASSETS.
 - ``up``: start a control plane in the background with the CRD installed, print the admin
   kubeconfig and an ``export KUBECONFIG=...`` line; ``down`` stops it.
+- ``existing-cleanup``: on a cluster the harness does not own (KUBECONFIG, ``--context``),
+  delete the namespaces runs left (label ``modeldock.dev/run``): by default those of dead runs
+  of this machine, ``--run ID`` one run's, ``--all`` every run's.
 
 Every command owns its run (``harness.runs``): it first cleans up what dead runs left (their
 processes, their temp dirs), and nothing it starts outlives it, however it ends. SIGTERM and
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -71,6 +76,29 @@ def cmd_binaries(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_existing_cleanup(args: argparse.Namespace) -> int:
+    """``existing-cleanup``: exit 0 when the selected namespaces are gone (or there were
+    none), 3 when the cluster cannot be used or some are still terminating."""
+    from harness.existing.cluster import ClusterError
+    from harness.existing.run import admin_kubeconfig, clean_leftovers
+    from harness.kube import Kube
+
+    workdir = runs.temp_dir("existing-cleanup")
+    try:
+        admin = Kube(admin_kubeconfig(workdir / "admin.kubeconfig", args.context))
+        try:
+            names = clean_leftovers(admin, run_id=args.run, all_runs=args.all)
+        finally:
+            admin.close()
+    except ClusterError as exc:
+        print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
+        return 3
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"[modeldock] removed {len(names)} namespaces{': ' if names else ''}{', '.join(names)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m harness``; each sub-command sets ``func``, a callable
     taking the parsed namespace and returning the exit code."""
@@ -93,10 +121,15 @@ def build_parser() -> argparse.ArgumentParser:
         choices=suite.CLUSTERS,
         help="the tier: envtest (default; etcd + kube-apiserver), sim (+ "
         "kube-controller-manager, kube-scheduler, kwok fake nodes), existing "
-        "(the cluster of KUBECONFIG / --context), kind (a kind cluster, made and "
-        "deleted)",
+        "(the cluster of KUBECONFIG / --context: operators run here as ServiceAccounts, "
+        "every namespace the run makes is labelled modeldock.dev/run=<run id> and deleted "
+        "at the end, also on Ctrl-C; the CRD is installed if absent and removed again; "
+        "`python -m harness existing-cleanup` removes what a killed run left), kind (a "
+        "kind cluster, made and deleted, then existing on it)",
     )
-    p.add_argument("--context", default=None, help="kubeconfig context (--cluster existing)")
+    p.add_argument(
+        "--context", default=None, help="kubeconfig context (--cluster existing; default: current)"
+    )
     p.add_argument(
         "--keep-cluster",
         action="store_true",
@@ -162,7 +195,25 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="rebuild reports/comparison.{md,html} from the JUnit files")
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
-    p.set_defaults(func=lambda a: suite.rebuild_report(Path(a.reports), a.impl_file))
+    p.add_argument(
+        "--tiers",
+        nargs="+",
+        metavar="DIR",
+        help="instead: tiers side by side, one reports folder per tier (e.g. reports "
+        "reports/sim); writes tiers.md and tiers.html into --reports",
+    )
+    p.add_argument(
+        "--impl",
+        action="append",
+        help="with --tiers: only this implementation (repeatable; default: every one found)",
+    )
+    p.set_defaults(
+        func=lambda a: (
+            suite.tiers_report([Path(t) for t in a.tiers], Path(a.reports), a.impl)
+            if a.tiers
+            else suite.rebuild_report(Path(a.reports), a.impl_file)
+        )
+    )
 
     for name, (module, text) in DELEGATED.items():
         p = sub.add_parser(name, help=text, add_help=False)
@@ -195,6 +246,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("down", help="stop the control plane started by `up`")
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR), help=state_help)
     p.set_defaults(func=lambda a: background.down(Path(a.state_dir)))
+
+    p = sub.add_parser(
+        "existing-cleanup",
+        help="delete the namespaces (label modeldock.dev/run) runs left on an existing cluster",
+        description="Delete the namespaces conformance --cluster existing runs left on the "
+        "cluster of KUBECONFIG (--context): by default those of dead runs of this machine "
+        "(annotation modeldock.dev/owner names a process here that is gone), with --run one "
+        "run's, with --all every run's (also live ones and other machines'). The finalizers "
+        "of their ModelServices, Deployments and Services are removed first. By hand: "
+        "kubectl get ns -l modeldock.dev/run shows them.",
+    )
+    p.add_argument("--context", default=None, help="kubeconfig context (default: current)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--run", default=None, metavar="ID", help="only this run's namespaces")
+    which.add_argument("--all", action="store_true", help="every run's namespaces")
+    p.set_defaults(func=cmd_existing_cleanup)
 
     p = sub.add_parser("serve", help=argparse.SUPPRESS)
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR))

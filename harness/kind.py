@@ -1,8 +1,9 @@
 """The ``kind`` tier: a kind cluster made with the kind CLI, then the ``existing`` tier on it.
 
-``make conformance CLUSTER=kind`` builds the kind CLI (``go install sigs.k8s.io/kind@<KIND_VERSION>``,
-into the binary cache like the other binaries), creates a cluster with it, runs the suite as
-on any ``existing`` cluster, and deletes the cluster (``--keep-cluster`` keeps it).
+``make conformance CLUSTER=kind`` takes the kind CLI from PATH or builds it (``go install
+sigs.k8s.io/kind@<KIND_VERSION>``, into the binary cache like the other binaries), creates a
+cluster with it (``cluster()``), runs the suite as on any ``existing`` cluster, and deletes the
+cluster (``--keep-cluster`` keeps it and prints its kubeconfig).
 
 kind runs its nodes as containers, so it needs a container engine: a docker or podman whose
 engine answers (a client alone is not enough). Without one the run stops before building
@@ -13,9 +14,18 @@ here (``harness/tests/test_kind.py``); creating a cluster has not been run on th
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+from harness import runs
+from harness.envtest import binaries
+from harness.envtest.process import run as run_process
 
 KIND_VERSION = "v0.33.0"
 
@@ -63,3 +73,80 @@ def up_not_supported() -> int:
         flush=True,
     )
     return 2
+
+
+def kind_cli() -> Path:
+    """The kind CLI: ``kind`` on PATH, else built once with ``go install
+    sigs.k8s.io/kind@KIND_VERSION`` into ``<binary cache>/tools/kind-<version>/``. Raises
+    binaries.BinaryError if the build fails."""
+    found = shutil.which("kind")
+    if found:
+        return Path(found)
+    gobin = binaries.cache_root() / "tools" / f"kind-{KIND_VERSION}"
+    cli = gobin / "kind"
+    if not cli.exists():
+        print(f"[modeldock] building kind {KIND_VERSION} (go install)", file=sys.stderr)
+        proc = run_process(
+            ["go", "install", f"sigs.k8s.io/kind@{KIND_VERSION}"],
+            env={**os.environ, "GOBIN": str(gobin)},
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
+        if proc.returncode != 0 or not cli.exists():
+            raise binaries.BinaryError(f"go install sigs.k8s.io/kind failed: {proc.stderr[-2000:]}")
+    return cli
+
+
+@contextlib.contextmanager
+def cluster(keep: bool = False, engine_cli: str | None = None) -> Iterator[Path]:
+    """Create a kind cluster ``modeldock-<6 hex>`` (``kind create cluster --wait 180s``, the
+    container engine ``engine_cli`` or the first that answers) and yield its admin kubeconfig
+    (in a run temp dir); afterwards delete it, unless ``keep`` (then say how to use and delete
+    it). Raises harness.existing.cluster.ClusterError when it cannot be created."""
+    from harness.existing.cluster import ClusterError
+
+    engine_cli = engine_cli or engine()
+    if engine_cli is None:
+        raise ClusterError(NO_ENGINE_MESSAGE)
+    cli = kind_cli()
+    name = f"modeldock-{uuid.uuid4().hex[:6]}"
+    workdir = runs.temp_dir("kind")
+    kubeconfig = workdir / "kubeconfig"
+    env = {**os.environ, "KIND_EXPERIMENTAL_PROVIDER": engine_cli}
+    print(f"[modeldock] creating kind cluster {name} ({engine_cli})", file=sys.stderr, flush=True)
+    try:
+        created = run_process(
+            [
+                str(cli),
+                "create",
+                "cluster",
+                "--name",
+                name,
+                "--kubeconfig",
+                str(kubeconfig),
+                "--wait",
+                "180s",
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if created.returncode != 0:
+            raise ClusterError(f"kind create cluster {name} failed: {created.stderr[-2000:]}")
+        yield kubeconfig
+    finally:
+        if keep and kubeconfig.exists():
+            kept = runs.write_text_atomic(Path.cwd() / f"{name}.kubeconfig", kubeconfig.read_text())
+            print(
+                f"[modeldock] kept kind cluster {name} (--keep-cluster): export "
+                f"KUBECONFIG={kept}; delete it with `{cli} delete cluster --name {name}`",
+                file=sys.stderr,
+                flush=True,
+            )
+        else:
+            run_process(
+                [str(cli), "delete", "cluster", "--name", name], env=env, capture_output=True
+            )
+        shutil.rmtree(workdir, ignore_errors=True)

@@ -176,23 +176,19 @@ def conformance(
     ``<reports>/junit-<impl>.xml``, the merged ``<reports>/junit.xml`` and the comparison
     report; end with the summary table, the verdict and where the reports are. ``existing``:
     use the cluster of KUBECONFIG (``options.context``) instead of starting one; ``kind``: make
-    a kind cluster and run ``existing`` on it. Exit code: 0 every check passed, 1 some failed,
-    2 bad arguments (an unknown implementation, a bad implementation file) or a tier this
-    machine cannot have (kind without a container engine), 3 the control plane failed."""
+    a kind cluster and run ``existing`` on it (``_run_on_existing``). Exit code: 0 every check
+    passed, 1 some failed, 2 bad arguments (an unknown implementation, a bad implementation
+    file), a tier this machine cannot have (kind without a container engine) or a CRD of
+    another version on an existing cluster, 3 the control plane or cluster failed."""
     from harness import report
 
     options = options or Options()
-    cluster, context = options.cluster, options.context
+    cluster = options.cluster
     if cluster == "kind":
         from harness import kind
 
         if kind.engine() is None:
             return kind.no_engine_exit()
-        _say(
-            "kind: a container engine answers, but creating kind clusters is not wired up here "
-            "yet; create one with `kind create cluster` and use --cluster existing"
-        )
-        return 2
 
     try:
         impls = load_implementations(impl_files)
@@ -210,19 +206,18 @@ def conformance(
         shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
     (reports / "artifacts" / KEPT_FILE).unlink(missing_ok=True)
     started = time.monotonic()
-    binaries.ensure(binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ()))
+    if cluster in ("existing", "kind"):
+        binaries.ensure(["kubectl"])  # the cluster is not ours: only kubectl is needed
+    else:
+        binaries.ensure(
+            binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ())
+        )
     for impl_id in chosen:
         _say(f"building {impl_id}")
         impls[impl_id].run_build()
     extra = [*options.pytest_args(), *pytest_args]
     codes: dict[str, int] = {}
-    if cluster == "existing":
-        from harness import existing
-
-        return existing.conformance(
-            chosen, impls, reports, pytest_args, impl_files, context, started
-        )
-    extra = [f"--cluster={cluster}", *extra]
+    extra = [f"--cluster={'existing' if cluster == 'kind' else cluster}", *extra]
 
     def run_all(state_path: Path) -> None:
         for impl_id in chosen:
@@ -231,11 +226,15 @@ def conformance(
             codes[impl_id] = run_suite(impl_id, state_path, reports, extra, impl_files, log)
             _say(f"{impl_id} suite on {cluster}: {time.monotonic() - suite_started:.0f}s")
 
+    kept_plane = None
     try:
-        if options.keep_on_failure:
+        if cluster in ("existing", "kind"):
+            code = _run_on_existing(options, run_all)
+            if code:
+                return code
+        elif options.keep_on_failure:
             kept_plane = _run_on_kept_plane(options.state_dir, cluster, run_all, codes)
         else:
-            kept_plane = None
             cp_started = time.monotonic()
             with ControlPlane(tier=cluster) as cp:
                 _say(f"{cluster} control plane ready in {time.monotonic() - cp_started:.1f}s")
@@ -270,6 +269,41 @@ def conformance(
         f"{', '.join(str(f) for f in files)}"
     )
     return 0 if passed else 1
+
+
+def _run_on_existing(options: Options, run_all: Callable[[Path], None]) -> int:
+    """``existing``: run the suites on the cluster of KUBECONFIG (``options.context``) inside
+    a ``harness.existing.run.Run`` (its namespaces, CRD and ClusterRoles removed afterwards,
+    also on Ctrl-C); ``kind``: on a kind cluster made for it (``harness.kind.cluster``).
+    Returns 0 once the suites ran, 2 for a CRD of another version, 3 when the cluster cannot
+    be used."""
+    from harness.existing.cluster import ClusterError
+    from harness.existing.run import CRDMismatch, Run
+
+    if options.keep_on_failure:
+        _say(
+            "--keep-on-failure: on a cluster the harness does not own the run's namespaces "
+            "are removed at the end all the same; --pause-on-failure stops while they are there"
+        )
+    try:
+        if options.cluster == "kind":
+            from harness import kind
+
+            with (
+                kind.cluster(keep=options.keep_cluster) as kubeconfig,
+                Run(kubeconfig=str(kubeconfig)) as run,
+            ):
+                run_all(run.state_path)
+        else:
+            with Run(options.context) as run:
+                run_all(run.state_path)
+    except CRDMismatch as exc:
+        _say(str(exc))
+        return 2
+    except ClusterError as exc:
+        _say(f"{options.cluster} cluster: {exc}")
+        return 3
+    return 0
 
 
 def _run_on_kept_plane(
@@ -319,10 +353,33 @@ def rebuild_report(reports: Path, impl_files: list[str]) -> int:
     all passed, 1 some failed, 2 no JUnit file there."""
     from harness import report
 
-    files = sorted(reports.glob("junit-*.xml"))
+    # junit-explore-<impl>.xml are exploration results (explore.json has them), not suites
+    files = sorted(
+        p for p in reports.glob("junit-*.xml") if not p.name.startswith("junit-explore-")
+    )
     if not files:
         _say(f"no junit-*.xml in {reports}; run `make conformance` first")
         return 2
     model = report.build(files, load_implementations(impl_files))
     print(report.write_all(model, reports)[0].read_text())
     return 0 if model.all_passed else 1
+
+
+def tiers_report(folders: list[Path], reports: Path, impls: list[str] | None) -> int:
+    """``python -m harness report --tiers DIR ...``: write ``<reports>/tiers.md`` and
+    ``tiers.html`` (``harness.report.write_tiers``) and print the Markdown. Exit code 0, or 2
+    when a folder is missing or none holds a JUnit file of the implementations asked for."""
+    from harness import report
+
+    absent = [f for f in folders if not f.is_dir()]
+    if absent:
+        _say(f"no such reports folder: {', '.join(map(str, absent))}")
+        return 2
+    try:
+        md, html = report.write_tiers(folders, reports, impls)
+    except ValueError as exc:
+        _say(f"{exc}; run `python -m harness conformance --cluster <tier> --reports DIR` first")
+        return 2
+    print(md.read_text())
+    _say(f"wrote {md} and {html}")
+    return 0

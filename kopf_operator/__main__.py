@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import threading
+from collections.abc import Callable
+from types import FrameType
 
 import kopf
 from kubernetes import config as k8s_config
@@ -14,6 +17,28 @@ from kubernetes import config as k8s_config
 from kopf_operator import glue, handlers
 
 EXIT_BAD_CONFIG = 2
+#: Exit code of a second SIGTERM/SIGINT during a graceful stop (as the other implementations).
+EXIT_SECOND_SIGNAL = 1
+#: Exit code when kopf itself stopped with an error.
+EXIT_KOPF_FAILED = 1
+
+
+def install_signal_handlers(stop: Callable[[], None]) -> None:
+    """SIGTERM or SIGINT: ``stop()`` (kopf's stop flag: a graceful stop). A second signal: exit
+    at once with ``EXIT_SECOND_SIGNAL`` (conformance/CONTRACT.md, "Process"). kopf's own
+    handlers only set its stop flag, and ignore a second signal; so kopf runs in a worker
+    thread (where it installs none) and the main thread owns the signals."""
+    received: list[int] = []
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        if received:
+            sys.stderr.flush()
+            os._exit(EXIT_SECOND_SIGNAL)
+        received.append(signum)
+        stop()
+
+    signal.signal(signal.SIGTERM, handle)
+    signal.signal(signal.SIGINT, handle)
 
 
 def main() -> int:
@@ -46,7 +71,24 @@ def main() -> int:
             }
         },
     )
-    kopf.run(namespaces=[cfg.watch_namespace], standalone=True, ready_flag=ready)
+    stop = threading.Event()
+    failed: list[BaseException] = []
+
+    def run_kopf() -> None:
+        try:
+            kopf.run(
+                namespaces=[cfg.watch_namespace], standalone=True, ready_flag=ready, stop_flag=stop
+            )
+        except BaseException as exc:  # reported below: the process exits 1
+            failed.append(exc)
+
+    install_signal_handlers(stop.set)
+    runner = threading.Thread(target=run_kopf, name="kopf")
+    runner.start()
+    runner.join()  # interruptible: the signal handlers run in this (the main) thread
+    if failed:
+        log.error("kopf stopped with an error", extra={"fields": {"error": repr(failed[0])}})
+        return EXIT_KOPF_FAILED
     log.info("stopped")
     return 0
 

@@ -164,6 +164,10 @@ def state_lost(state_path: Path | str) -> str | None:
         return f"its state file {path} was removed"
     except (OSError, ValueError):
         return None  # being replaced right now (save_state renames); ask again
+    if data.get("tier") == "existing":  # not the harness's cluster: only the run's owner counts
+        owner = str((data.get("processes") or {}).get("owner", ""))
+        alive = not owner or identity_alive(owner)
+        return None if alive else f"its owner (pid {owner.split(':')[0]}) is gone"
     return _lost(State(**data))
 
 

@@ -13,9 +13,12 @@ from typing import Any
 
 from harness.explore.case import CONFLICT, DELIVERED, ERROR, FAILED, SKIPPED, WITHHELD, CaseResult
 from harness.explore.run import Exploration
+from harness.report.markdown import explore_markdown
 from harness.runs import write_text_atomic
 
 SYMBOL = {"passed": "✓", "failed": "✗", "error": "E", "skipped": "·"}
+#: Lines of a failed case's details kept in explore.json (the JUnit file has them all).
+DETAIL_LINES = 40
 
 
 def junit_path(reports: Path, impl: str) -> Path:
@@ -69,7 +72,9 @@ def write_junit(path: Path, exp: Exploration) -> Path:
 
 
 def summary(exp: Exploration) -> dict[str, Any]:
-    """The entry of ``explore.json`` for one implementation."""
+    """The entry of ``explore.json`` for one implementation (the shape the report reads,
+    ``harness.report.exploration``); ``failures``: per failed or errored case its outcome,
+    the oracle's message and the first ``DETAIL_LINES`` lines of its details."""
     judged = exp.judged
     return {
         "cases": len(judged),
@@ -89,6 +94,14 @@ def summary(exp: Exploration) -> dict[str, Any]:
             },
         },
         "clean_writes": {c.scenario: c.writes for c in exp.cases if c.perturbation == "clean"},
+        "failures": {
+            c.id: {
+                "outcome": c.outcome,
+                "message": c.message,
+                "details": "\n".join(c.details.splitlines()[:DETAIL_LINES]),
+            }
+            for c in exp.failed
+        },
     }
 
 
@@ -127,13 +140,14 @@ def matrix_markdown(impl: str, outcomes: dict[str, str], clean_writes: dict[str,
 
         row = [s, str(len(clean_writes[s]))]
         for k in range(1, kmax + 1):
-            row.append("".join(cell(f"write-{k}-{v}") for v in (WITHHELD, DELIVERED, CONFLICT)))
+            marks = [cell(f"write-{k}-{v}") for v in (WITHHELD, DELIVERED, CONFLICT)]
+            row.append("".join(m or "–" for m in marks) if any(marks) else "")
         row += [cell("stale-view"), cell("coalesced")]
         lines.append("| " + " | ".join(row) + " |")
     lines += [
         "",
         "Each k cell: withheld, delivered, 409 conflict. ✓ the oracle held, ✗ it failed, "
-        "E harness error, · boundary not reached in that run.",
+        "E harness error, · boundary not reached in that run, – or blank: not run.",
         "",
     ]
     failed = [i for i, o in outcomes.items() if o in (FAILED, ERROR)]
@@ -143,17 +157,11 @@ def matrix_markdown(impl: str, outcomes: dict[str, str], clean_writes: dict[str,
 
 
 def write_markdown(path: Path, data: dict[str, Any]) -> None:
-    parts = ["# Exploration", ""]
-    for impl, entry in sorted(data.get("implementations", {}).items()):
-        parts.append(
-            matrix_markdown(impl, entry.get("outcomes", {}), entry.get("clean_writes", {}))
-        )
-        parts.append(
-            f"{entry['cases']} cases, {entry['survived']} survived, "
-            f"{len(entry['failed'])} failed; {entry['boundaries']} write boundaries; "
-            f"{entry['seconds']:.0f} s.\n"
-        )
-    write_text_atomic(path, "\n".join(parts))
+    """``reports/explore.md``: the exploration section of the comparison report
+    (``harness.report.markdown.explore_markdown``), on its own."""
+    lines = explore_markdown(data)
+    lines[0] = "# Exploration: a crash at every write boundary"
+    write_text_atomic(path, "\n".join(lines).rstrip() + "\n")
 
 
 def by_id(cases: Iterable[CaseResult]) -> dict[str, CaseResult]:

@@ -12,6 +12,7 @@ import pytest
 from harness.accounting import Accounting
 from harness.audit import AuditLog
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
+from harness.existing.cluster import ExistingCluster, is_existing_state
 from harness.junit import PREMISES
 from harness.kube import Kube
 from harness.operators import Implementation, get_implementation
@@ -49,6 +50,11 @@ def control_plane(
     """
     state = pytestconfig.getoption("--control-plane-state")
     tier = pytestconfig.getoption("--cluster")
+    if state and is_existing_state(state):
+        cluster = ExistingCluster.attach(state)  # the ControlPlane surface the fixtures use
+        yield cluster  # type: ignore[misc]
+        cluster.stop()
+        return
     if state:
         yield ControlPlane.attach(state)
         return
@@ -157,7 +163,8 @@ def operators(
     control_plane: ControlPlane,
 ) -> Iterator[OperatorPool]:
     """Operator processes for this test's namespace, each behind its own API proxy
-    (``OperatorPool``); all stopped after the test."""
+    (``OperatorPool``); all stopped after the test. The pool holds the audit log where the
+    cluster has one (``audit_log``: None elsewhere, so ``operators`` runs on every tier)."""
     pool = OperatorPool(
         impl,
         impl_kubeconfig,

@@ -18,6 +18,7 @@ import pytest
 from harness import junit, runs
 from harness.envtest import binaries
 from harness.envtest.process import identity_alive, set_death_signal
+from harness.existing.cluster import configure_lab, is_existing_state, read_state
 from harness.operators import ImplementationError, get_implementation
 from harness.paths import REPO_ROOT, REPORTS_DIR
 from harness.plugin import console, expected
@@ -102,6 +103,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # --operator-role (the RBAC ablation), else the role the implementation declares, else
     # config/rbac/role.yaml
     use_operator_role(Path(chosen) if chosen else expected.declared(config).role)
+    state = config.getoption("--control-plane-state", None)
+    if state and is_existing_state(state):
+        configure_lab(read_state(state))  # namespaces labelled with the run, ServiceAccounts
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
     # control plane stopped, temp dirs removed).
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
@@ -172,9 +176,14 @@ def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
             pass
     offers = tiers.OFFERS.get(tier, frozenset())
     if tier == "existing":
-        from harness import existing
-
-        offers, version = existing.probe(config)
+        # the run asked the cluster before pytest started (harness.existing.run.Run)
+        if not state:
+            raise pytest.UsageError(
+                "--cluster=existing is set up by `python -m harness conformance --cluster "
+                "existing` (KUBECONFIG, --context), which passes --control-plane-state"
+            )
+        data = read_state(state)
+        offers, version = frozenset(data.get("capabilities") or ()), data["kubernetes_version"]
     if not version:
         try:
             version = "v" + binaries.kubernetes_version()

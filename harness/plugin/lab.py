@@ -8,7 +8,7 @@ request accounting (``OperatorPool.accounting``, ``harness.accounting``). The ``
 test; ``Isolated`` makes private labs on control planes of their own. Public surface:
 ``Lab``, ``IsolatedLab``, ``OperatorPool``, ``Isolated``, ``create_namespace``,
 ``bind_operator_role``, ``ensure_cluster_role``, ``operator_role``, ``use_operator_role``,
-``parity_reference_id``.
+``parity_reference_id``, ``RunScope``, ``use_run_scope``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import json
 import shutil
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ from harness.accounting import ProxyAccounting
 from harness.audit import AuditLog, instance_group, select
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.envtest.pki import CertificateAuthority
+from harness.existing.pure import service_account_name
 from harness.faults.apiproxy import ApiProxy
 from harness.kube import Kube
 from harness.operators import Implementation, OperatorProcess
@@ -45,6 +47,42 @@ def use_operator_role(path: Path | None) -> None:
     RBAC ablation variant); None: ``config/rbac/role.yaml``."""
     global _ROLE_FILE
     _ROLE_FILE = path.resolve() if path else rbac.ROLE_FILE
+
+
+@dataclass(frozen=True)
+class RunScope:
+    """Where a run's namespaces live on a cluster the harness does not own (the ``existing``
+    tier): ``labels`` and ``annotations`` every namespace made from now on carries (the run id,
+    its owner), and the namespace of the ServiceAccounts that stand for the harness's users
+    (``harness.existing.pure.service_account_name``), the RoleBindings' subjects."""
+
+    service_account_namespace: str
+    labels: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
+
+
+#: The run scope in force (``use_run_scope``); None: a cluster the harness owns.
+_SCOPE: RunScope | None = None
+
+
+def use_run_scope(scope: RunScope | None) -> None:
+    """Label, annotate and bind the namespaces made from now on as ``scope`` says (the existing
+    tier, ``harness.existing.cluster.configure_lab``); None: as on a harness-owned cluster
+    (no run labels, users bound as ``User`` subjects)."""
+    global _SCOPE
+    _SCOPE = scope
+
+
+def subject_for(user: str) -> dict[str, str]:
+    """The RoleBinding subject that is harness user ``user``: a ``User`` (client-certificate
+    CN) on a harness-owned cluster, its ServiceAccount under a ``RunScope``."""
+    if _SCOPE is None:
+        return {"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}
+    return {
+        "kind": "ServiceAccount",
+        "name": service_account_name(user),
+        "namespace": _SCOPE.service_account_namespace,
+    }
 
 
 def operator_role() -> dict[str, Any]:
@@ -80,14 +118,15 @@ def ensure_cluster_role(admin: Kube, role: dict[str, Any]) -> None:
 def bind_operator_role(
     admin: Kube, namespace: str, user: str, role: dict[str, Any] | None = None
 ) -> None:
-    """Apply ``config/rbac/role_binding.yaml`` in ``namespace`` for ``user`` only, bound to
-    ``role`` (default: the role in force, ``operator_role()``), which is created if absent."""
+    """Apply ``config/rbac/role_binding.yaml`` in ``namespace`` for ``user`` only
+    (``subject_for``), bound to ``role`` (default: the role in force, ``operator_role()``),
+    which is created if absent."""
     role = role or operator_role()
     ensure_cluster_role(admin, role)
     binding = yaml.safe_load((RBAC_DIR / "role_binding.yaml").read_text())
     binding["metadata"]["namespace"] = namespace
     binding["roleRef"]["name"] = role["metadata"]["name"]
-    binding["subjects"] = [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}]
+    binding["subjects"] = [subject_for(user)]
     admin.create("rolebindings", namespace, binding)
 
 
@@ -95,17 +134,25 @@ def create_namespace(admin: Kube, label: str, user: str, role: dict[str, Any] | 
     """Create ``md-<label>-<random>`` with ``role`` (default: the operator role in force)
     bound to ``user``; return its name. Labels: ``modeldock.io/check`` (``label``) and, under a
     reduced role of the RBAC ablation, ``modeldock.io/ablated`` (the right it lacks, as the
-    role's label says)."""
+    role's label says); under a ``RunScope`` also its labels and annotations."""
     role = role or operator_role()
     name = f"md-{label[:30]}-{uuid.uuid4().hex[:6]}".replace("_", "-")
-    labels = {"modeldock.io/check": label}
+    labels = {"modeldock.io/check": label, **(_SCOPE.labels if _SCOPE else {})}
     ablated = (role["metadata"].get("labels") or {}).get("modeldock.io/ablated")
     if ablated:
         labels["modeldock.io/ablated"] = str(ablated)[:63]
     admin.create(
         "namespaces",
         None,
-        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels}},
+        {
+            "apiVersion": "v1",
+            "kind": "Namespace",
+            "metadata": {
+                "name": name,
+                "labels": labels,
+                "annotations": dict(_SCOPE.annotations) if _SCOPE else {},
+            },
+        },
     )
     bind_operator_role(admin, name, user, role)
     return name
@@ -215,10 +262,17 @@ class OperatorPool:
             raise RuntimeError("this operator pool cannot issue instance identities")
         return self._issue((instance_group(instance),))
 
-    def api_proxy(self, instance: str | None = None, kubeconfig: Path | None = None) -> ApiProxy:
+    def api_proxy(
+        self,
+        instance: str | None = None,
+        kubeconfig: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> ApiProxy:
         """Start an API proxy that forwards with ``kubeconfig``'s credential (default: the
         instance's identity, ``instance_kubeconfig``, else the pool's), accounted as the
-        implementation's user (and ``instance``); stopped with the pool."""
+        implementation's user (and ``instance``); ``env``: the operator's environment, whose
+        HTTP/2 deadlines the proxy's upstream health check takes (``ApiProxy``'s
+        ``operator_env``). Stopped with the pool."""
         upstream = kubeconfig or (
             self.instance_kubeconfig(instance) if instance else self.kubeconfig
         )
@@ -227,6 +281,7 @@ class OperatorPool:
             user=self.impl.user,
             workdir=self.logs / "proxies",
             serving_ca=self._serving_ca,
+            operator_env=env,
         )
         self.proxies.append(proxy)
         proxy.start()
@@ -245,7 +300,9 @@ class OperatorPool:
         forwards with; with ``instance="<name>"`` and no ``kubeconfig``, that instance's own
         (``instance_kubeconfig``)."""
         if api_proxy is None:
-            api_proxy = self.api_proxy(options.get("instance"), options.pop("kubeconfig", None))
+            api_proxy = self.api_proxy(
+                options.get("instance"), options.pop("kubeconfig", None), options.get("env")
+            )
         options.setdefault("kubeconfig", api_proxy.kubeconfig)
         options.setdefault("namespace", self.namespace)
         options.setdefault("impl", self.impl)

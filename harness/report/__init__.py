@@ -5,6 +5,9 @@
 ``rbac-ablation.json``); ``render_markdown``/``write_markdown`` (``harness.report.markdown``)
 and ``render_html``/``write_html`` (``harness.report.html``, its CSS and script in
 ``harness/report/static/``) render it; ``write_all`` writes both into a reports folder.
+``explore.json`` is read by ``harness.report.exploration``. Tiers side by side:
+``compare_tiers(folders)`` (``harness.report.tiers``) reads one reports folder per tier,
+``write_tiers`` writes ``tiers.md`` and ``tiers.html``.
 
 Imports run one way: the writers import the model, never the reverse, and no module of the
 package imports this one. Callers use ``from harness import report`` and ``report.<name>``.
@@ -12,18 +15,19 @@ package imports this one. Callers use ``from harness import report`` and ``repor
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from harness.junit import PREMISES
-from harness.report.html import render_html, write_html
+from harness.report.html import render_html, render_tiers_html, write_html
 from harness.report.markdown import (
     describe_timeline,
     key_evidence,
     render_job_summary,
     render_markdown,
     render_summary,
+    render_tiers_markdown,
     sequence_diagram,
     write_markdown,
 )
@@ -49,6 +53,7 @@ from harness.report.model import (
     load_json,
     rbac_ablation,
 )
+from harness.report.tiers import TierComparison, compare_tiers
 from harness.runs import write_text_atomic
 
 __all__ = [
@@ -66,9 +71,11 @@ __all__ = [
     "Report",
     "Result",
     "Run",
+    "TierComparison",
     "align",
     "bench_model",
     "build",
+    "compare_tiers",
     "describe_timeline",
     "format_number",
     "key_evidence",
@@ -79,10 +86,13 @@ __all__ = [
     "render_job_summary",
     "render_markdown",
     "render_summary",
+    "render_tiers_html",
+    "render_tiers_markdown",
     "sequence_diagram",
     "write_all",
     "write_html",
     "write_markdown",
+    "write_tiers",
 ]
 
 
@@ -92,12 +102,13 @@ def write_all(
     bench: Mapping[str, Any] | None = None,
     mutants: Mapping[str, Any] | None = None,
     ablation: Mapping[str, Any] | None = None,
+    explore: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """Write ``comparison.md``, ``comparison.html`` and ``summary.md`` (the CI job summary:
     the table and each check's sequence diagrams) in ``reports_dir``; return their paths in
-    that order. ``bench``/``mutants``/``ablation`` default to ``reports_dir/bench.json``,
-    ``reports_dir/mutants.json`` and ``reports_dir/rbac-ablation.json`` when those exist; the
-    exploration matrix (``reports_dir/explore.json``) goes into comparison.md when it exists."""
+    that order. ``bench``/``mutants``/``ablation``/``explore`` default to
+    ``reports_dir/bench.json``, ``reports_dir/mutants.json``, ``reports_dir/rbac-ablation.json``
+    and ``reports_dir/explore.json`` (the exploration matrix) when those exist."""
     reports_dir = Path(reports_dir)
     if bench is None:
         bench = load_json(reports_dir / "bench.json")
@@ -105,9 +116,27 @@ def write_all(
         mutants = load_json(reports_dir / "mutants.json")
     if ablation is None:
         ablation = load_json(reports_dir / "rbac-ablation.json")
-    explore = load_json(reports_dir / "explore.json")
+    if explore is None:
+        explore = load_json(reports_dir / "explore.json")
     return [
         write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation, explore),
-        write_html(report, reports_dir / "comparison.html", bench, mutants, ablation),
+        write_html(report, reports_dir / "comparison.html", bench, mutants, ablation, explore),
         write_text_atomic(reports_dir / "summary.md", render_job_summary(report)),
+    ]
+
+
+def write_tiers(
+    folders: Sequence[Path], out_dir: Path, impls: Sequence[str] | None = None
+) -> list[Path]:
+    """Tiers side by side: read one reports folder per tier (``compare_tiers``: each with
+    ``junit-<impl>.xml``; ``impls`` default every implementation found) and write
+    ``out_dir/tiers.md`` and ``out_dir/tiers.html``; return their paths in that order. Raises
+    ValueError when no folder holds an implementation's JUnit file."""
+    comparisons = compare_tiers([Path(f) for f in folders], impls)
+    if not comparisons or not any(r.present for c in comparisons for r in c.runs):
+        raise ValueError(f"no junit-<impl>.xml in {', '.join(map(str, folders))}")
+    out_dir = Path(out_dir)
+    return [
+        write_text_atomic(out_dir / "tiers.md", render_tiers_markdown(comparisons)),
+        write_text_atomic(out_dir / "tiers.html", render_tiers_html(comparisons)),
     ]

@@ -19,6 +19,9 @@ The page, top to bottom:
    distribution, time to converge N objects, and peak RSS (``html_sections``).
 4. Mutants (when ``mutants`` is given): the kill matrix, mutant x check.
 5. RBAC ablation (when ``ablation`` is given): which check needs which right of the role.
+6. Exploration (when ``explore`` is given): per implementation the matrix of scenarios x
+   perturbations (a crash at every write boundary, a 409, a stale view, coalesced events)
+   and what the oracle said of each case that failed.
 
 Like the Markdown writer, this module reads only the model: it knows nothing of JUnit, and the
 model knows nothing of it.
@@ -37,7 +40,15 @@ from string import Template
 from typing import Any
 
 from harness.report.bench_scaling import scaling_model
-from harness.report.html_sections import ablation_section, anchor, bench_section, mutants_section
+from harness.report.exploration import exploration
+from harness.report.html_sections import (
+    ablation_section,
+    anchor,
+    bench_section,
+    explore_section,
+    mutants_section,
+    tiers_section,
+)
 from harness.report.html_svg import esc, impl_colour, timeline_svg
 from harness.report.model import (
     Check,
@@ -49,6 +60,7 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
+from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.runs import write_text_atomic
 
 #: outcome -> (badge text, CSS class)
@@ -77,17 +89,27 @@ def render_html(
     bench: Mapping[str, Any] | None = None,
     mutants: Mapping[str, Any] | None = None,
     ablation: Mapping[str, Any] | None = None,
+    explore: Mapping[str, Any] | None = None,
 ) -> str:
     """The whole page as a string. ``bench``: the dict of reports/bench.json (shape in
     ``model.bench_model``); ``mutants``: the dict of reports/mutants.json (shape in
     ``model.kill_matrix``); ``ablation``: reports/rbac-ablation.json (shape in
-    ``model.rbac_ablation``). Each section is left out when its data is None or empty."""
+    ``model.rbac_ablation``); ``explore``: reports/explore.json (shape in
+    ``harness.report.exploration``). Each section is left out when its data is None or
+    empty."""
     matrix = kill_matrix(mutants) if mutants else None
     bench_data = bench_model(bench) if bench else None
     rights = rbac_ablation(ablation) if ablation else None
+    explored = exploration(explore) if explore else None
     impls = " and ".join(report.title(i) for i in report.implementations) or "no implementation"
     body = [
-        _header(report, bench_data is not None, matrix is not None, rights is not None),
+        _header(
+            report,
+            bench_data is not None,
+            matrix is not None,
+            rights is not None,
+            explored is not None,
+        ),
         _summary(report),
         _how_to_read(report),
         '<section id="checks">',
@@ -102,6 +124,8 @@ def render_html(
         body.append(mutants_section(report, matrix))
     if rights is not None:
         body.append(ablation_section(report, rights))
+    if explored is not None:
+        body.append(explore_section(explored))
     return Template(static_text("page.html")).substitute(
         title=esc(impls),
         css=static_text("report.css"),
@@ -116,9 +140,29 @@ def write_html(
     bench: Mapping[str, Any] | None = None,
     mutants: Mapping[str, Any] | None = None,
     ablation: Mapping[str, Any] | None = None,
+    explore: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write ``render_html(...)`` to ``path`` atomically (folders created); return ``path``."""
-    return write_text_atomic(Path(path), render_html(report, bench, mutants, ablation))
+    return write_text_atomic(Path(path), render_html(report, bench, mutants, ablation, explore))
+
+
+def render_tiers_html(comparisons: Sequence[TierComparison]) -> str:
+    """The tiers page (``harness.report.tiers``): what a tier is, then per implementation a
+    table, check x tier, each cell passed (time), failed (first line) or skipped (the reason),
+    and the capabilities each tier offers. Self-contained like the comparison page."""
+    impls = " and ".join(c.impl for c in comparisons) or "no implementation"
+    lede = "".join(f'<p class="lede">{esc(p)}</p>' for p in TIERS_EXPLAINED)
+    body = [
+        '<header>\n<p class="kicker">ModelDock conformance report</p>\n'
+        f"<h1>{esc(impls)}: tiers side by side</h1>\n{lede}\n</header>",
+        *(tiers_section(c) for c in comparisons),
+    ]
+    return Template(static_text("page.html")).substitute(
+        title=esc(f"{impls} on several tiers"),
+        css=static_text("report.css"),
+        body="\n".join(body),
+        script=static_text("report.js"),
+    )
 
 
 def _badge(outcome: str) -> str:
@@ -131,7 +175,13 @@ def _run_counts(report: Report) -> tuple[int, int]:
     return sum(1 for r in runs if r.outcome == "passed"), len(runs)
 
 
-def _header(report: Report, has_bench: bool, has_mutants: bool, has_ablation: bool = False) -> str:
+def _header(
+    report: Report,
+    has_bench: bool,
+    has_mutants: bool,
+    has_ablation: bool = False,
+    has_explore: bool = False,
+) -> str:
     passed, total = _run_counts(report)
     not_ok = sum(
         1
@@ -178,6 +228,8 @@ def _header(report: Report, has_bench: bool, has_mutants: bool, has_ablation: bo
         nav.append('<a href="#mutants">Mutants</a>')
     if has_ablation:
         nav.append('<a href="#rbac-ablation">RBAC ablation</a>')
+    if has_explore:
+        nav.append('<a href="#explore">Exploration</a>')
     return (
         "<header>\n"
         '<p class="kicker">ModelDock conformance report</p>\n'

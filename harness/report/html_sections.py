@@ -1,7 +1,8 @@
-"""The optional sections of the HTML report: benchmarks, mutants, RBAC ablation.
+"""The optional sections of the HTML report: benchmarks, mutants, RBAC ablation, exploration;
+and the body of the tiers page (``tiers_section``).
 
 Each takes its part of the model (``harness.report.model.Bench``, ``KillMatrix``,
-``Ablation``) and returns one ``<section>`` of the page as a string; ``harness.report.html``
+``Ablation``; ``harness.report.exploration.Exploration``) and returns one ``<section>`` of the page as a string; ``harness.report.html``
 puts them after the checks when their data is there. ``anchor`` is the page anchor of a
 check, which these sections link to.
 """
@@ -11,6 +12,14 @@ from __future__ import annotations
 import re
 
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_note
+from harness.report.exploration import (
+    EXPLAINED,
+    VARIANTS,
+    WHOLE_RUN,
+    Exploration,
+    ExploreImpl,
+    case_id,
+)
 from harness.report.html_svg import (
     esc,
     latency_svg,
@@ -19,7 +28,8 @@ from harness.report.html_svg import (
     split_svg,
     throughput_svg,
 )
-from harness.report.model import Ablation, Bench, KillMatrix, Report, format_number
+from harness.report.model import Ablation, Bench, KillMatrix, Report, Result, format_number
+from harness.report.tiers import TierComparison
 
 
 def anchor(check_id: str) -> str:
@@ -310,5 +320,211 @@ def ablation_section(report: Report, ablation: Ablation) -> str:
         '<div class="scroll"><table class="matrix ablation"><thead><tr><th scope="col">right'
         '</th><th scope="col">checks that failed without it</th><th scope="col">refused '
         f"(audit log)</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>\n"
+        "</section>"
+    )
+
+
+# --------------------------------------------------------------------------- exploration
+_CELL = {
+    "passed": ("✓", "pass", "survived: the end state equalled the clean run's"),
+    "failed": ("✗", "fail", "did not survive: the oracle failed"),
+    "error": ("E", "error", "harness error: not judged"),
+    "skipped": ("·", "skip", "boundary not reached in that run"),
+}
+
+
+def _explore_cell(m: ExploreImpl, scenario: str, pert: str, what: str) -> str:
+    outcome = m.outcome(scenario, pert)
+    if not outcome:
+        return '<td class="xc none"></td>'
+    mark, cls, said = _CELL.get(outcome, (outcome, "skip", outcome))
+    failure = m.failure(scenario, pert)
+    if failure is not None and failure.message:
+        said += f": {failure.message}"
+    title = f"{case_id(scenario, pert)}, {what}: {said}"
+    return f'<td class="xc {cls}" title="{esc(title)}">{mark}</td>'
+
+
+def _explore_matrix(m: ExploreImpl) -> str:
+    kmax = m.kmax
+    top = "".join(
+        f'<th scope="colgroup" colspan="{len(VARIANTS)}">k={k}</th>' for k in range(1, kmax + 1)
+    )
+    sub = "".join(
+        f'<th scope="col" class="v">{esc(title)}</th>' for _ in range(kmax) for _, title in VARIANTS
+    )
+    rest = "".join(f'<th scope="col" rowspan="2">{esc(title)}</th>' for _, title in WHOLE_RUN)
+    rows = []
+    for scenario, writes in m.clean_writes.items():
+        cells = []
+        for k in range(1, kmax + 1):
+            write = writes[k - 1] if k <= len(writes) else ""
+            for v, title in VARIANTS:
+                what = f"crash after write {k}" if v != "conflict" else f"409 for write {k}"
+                what += f" ({write})" if write else ""
+                what += f", answer {title}" if v != "conflict" else ""
+                cells.append(_explore_cell(m, scenario, f"write-{k}-{v}", what))
+        cells += [_explore_cell(m, scenario, pert, title) for pert, title in WHOLE_RUN]
+        clean = "\n".join(f"{i}. {w}" for i, w in enumerate(writes, 1))
+        rows.append(
+            f'<tr><th scope="row"><code>{esc(scenario)}</code></th>'
+            f'<td class="num" title="{esc(clean)}">{len(writes)}</td>{"".join(cells)}</tr>'
+        )
+    return (
+        '<div class="scroll"><table class="matrix explore"><thead>'
+        '<tr><th scope="col" rowspan="2">scenario</th><th scope="col" rowspan="2">clean '
+        f"writes</th>{top}{rest}</tr><tr>{sub}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def _explore_failures(m: ExploreImpl) -> str:
+    if not m.failures:
+        return ""
+    items = []
+    for f in m.failures:
+        badge = (
+            '<span class="badge fail">ERROR</span>'
+            if f.outcome == "error"
+            else ('<span class="badge fail">FAIL</span>')
+        )
+        said = esc(f.message) if f.message else '<span class="muted">no message recorded</span>'
+        details = (
+            f'<details class="ev"><summary>every problem and the writes</summary>'
+            f"<pre>{esc(f.details)}</pre></details>"
+            if f.details
+            else ""
+        )
+        items.append(f"<li><code>{esc(f.case)}</code> {badge} {said}{details}</li>")
+    return (
+        f"<h4>Did not survive ({len(m.failures)}): what the oracle said</h4>"
+        f'<ul class="explore-failures">{"".join(items)}</ul>'
+    )
+
+
+def explore_section(model: Exploration) -> str:
+    """The exploration section (``id="explore"``): what exploration proves, then per
+    implementation the matrix, scenario x perturbation (per write boundary k: answer
+    withheld, delivered, 409; then stale view, coalesced; hover a cell for the case id, the
+    write it crashed after and what the oracle said), the failed cases with the oracle's
+    message, and the exploration-only mutants."""
+    paras = "".join(
+        f'<p class="{"lede" if i == 0 else "muted" if i == len(EXPLAINED) - 1 else "note"}">'
+        f"{esc(p)}</p>"
+        for i, p in enumerate(EXPLAINED)
+    )
+    verdicts = "; ".join(
+        f"{esc(m.impl)}: {m.survived} of {m.cases} cases survived" for m in model.implementations
+    )
+    bad = any(m.failures for m in model.implementations) or any(
+        not mu.killed for mu in model.mutants
+    )
+    parts = [
+        '<section id="explore">',
+        "<h2>Exploration: a crash at every write boundary</h2>",
+        paras,
+        f'<p class="verdict {"bad" if bad else "ok"}">{verdicts or "no implementation explored"}.</p>',
+        '<p class="muted">Per write boundary k, three cells: the operator SIGKILLed right after its '
+        "k-th write with the answer withheld, with it delivered, and the write answered 409. "
+        "✓ survived, ✗ the oracle failed, E harness error, · boundary not reached in that run, "
+        "blank: not run. Hover a cell for the case, the write and what the oracle said; hover "
+        "a scenario's write count for its clean run's writes.</p>",
+    ]
+    for m in model.implementations:
+        parts.append(
+            f'<h3>{esc(m.impl)} <span class="muted">{m.survived} of {m.cases} survived · '
+            f"{m.boundaries} write boundaries · {m.seconds:.0f} s</span></h3>"
+        )
+        parts += [_explore_matrix(m), _explore_failures(m)]
+    if model.mutants:
+        rows = []
+        for mu in model.mutants:
+            said = "<br>".join(
+                f"<code>{esc(c)}</code>: {esc(t)}" for c, t in mu.messages.items() if t
+            )
+            rows.append(
+                f'<tr class="{"killed" if mu.killed else "survived"}"><th scope="row">'
+                f"<code>{esc(mu.name)}</code></th><td>"
+                + ", ".join(f"<code>{esc(c)}</code>" for c in mu.cases)
+                + f'</td><td class="outcome {"killed" if mu.killed else "survived"}">'
+                f"{'killed' if mu.killed else 'survived'}</td><td>{said}</td></tr>"
+            )
+        parts.append(
+            "<h3>Mutants only exploration catches</h3>"
+            '<p class="muted">Each passes every check of the suite; the cases named must kill '
+            "it.</p>"
+            '<div class="scroll"><table class="matrix"><thead><tr><th scope="col">mutant</th>'
+            '<th scope="col">cases that must kill it</th><th scope="col">verdict</th>'
+            '<th scope="col">what the oracle said</th></tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>"
+        )
+    parts.append("</section>")
+    return "\n".join(p for p in parts if p)
+
+
+# --------------------------------------------------------------------------- tiers
+_TIER_CLASS = {"passed": "pass", "failed": "fail", "error": "fail", "skipped": "skip"}
+
+
+def _tier_cell(res: Result) -> str:
+    cls = _TIER_CLASS.get(res.outcome, "missing")
+    word = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "skipped": "SKIP"}.get(
+        res.outcome, res.outcome.upper()
+    )
+    text = f'<span class="badge {cls}">{word}</span>'
+    if res.outcome == "passed":
+        text += f' <span class="time">{res.time_s:.1f} s</span>'
+    elif res.message:
+        first = next((ln.strip() for ln in res.message.splitlines() if ln.strip()), "")
+        text += f' <span class="{"skip-reason" if cls == "skip" else "reason"}">{esc(first)}</span>'
+    return f'<td class="cell {cls}">{text}</td>'
+
+
+def tiers_section(comp: TierComparison) -> str:
+    """One implementation's tiers side by side (``id="tiers-<impl>"``): its runs (tier,
+    Kubernetes version, counts, commit), the capabilities each tier offers, and per check
+    (linked to nothing: the comparison pages of each tier have the evidence) its outcome on
+    each tier, a skip with its reason; rows that differ between tiers are marked."""
+    labels = comp.labels
+    head = "".join(f'<th scope="col">{esc(lbl)}</th>' for lbl in labels)
+    runs = []
+    for label, run in zip(labels, comp.runs, strict=True):
+        if not run.present:
+            runs.append(
+                f"<li><b>{esc(label)}</b>: no <code>junit-{esc(comp.impl)}.xml</code> in "
+                f"<code>{esc(str(run.folder))}</code></li>"
+            )
+            continue
+        bad = run.count("failed") + run.count("error")
+        runs.append(
+            f"<li><b>{esc(label)}</b> (<code>{esc(str(run.folder))}</code>): Kubernetes "
+            f"{esc(run.kubernetes_version or '?')}, {run.count('passed')} passed, {bad} failed, "
+            f"{run.count('skipped')} skipped; harness {esc(run.harness_commit or '?')}</li>"
+        )
+    caps = "".join(
+        f"<tr><th scope='row'><code>{esc(c)}</code></th>"
+        + "".join(f'<td class="hit">{"●" if c in r.capabilities else ""}</td>' for r in comp.runs)
+        + "</tr>"
+        for c in comp.capabilities
+    )
+    rows = "".join(
+        f'<tr class="{"diff" if comp.differs(check) else "same"}"><th scope="row">'
+        f"<code>{esc(check)}</code>"
+        + (f'<span class="why">{esc(comp.why[check])}</span>' if comp.why.get(check) else "")
+        + "</th>"
+        + "".join(_tier_cell(r.result(check)) for r in comp.runs)
+        + "</tr>"
+        for check in comp.checks
+    )
+    return (
+        f'<section id="tiers-{esc(comp.impl)}">\n<h2>{esc(comp.impl)} on '
+        f"{len(comp.runs)} tiers</h2>\n"
+        f'<ul class="runs">{"".join(runs)}</ul>\n'
+        f'<table class="summary tiers"><thead><tr><th scope="col">check</th>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody></table>\n"
+        '<p class="muted">A marked row differs between tiers. SKIP: the tier does not offer what '
+        "the check needs; the reason says what.</p>\n"
+        f'<h3>What each tier offers</h3><div class="scroll"><table class="matrix"><thead><tr>'
+        f'<th scope="col">capability</th>{head}</tr></thead><tbody>{caps}</tbody></table></div>\n'
         "</section>"
     )

@@ -17,6 +17,7 @@ from typing import Any
 
 from harness.junit import PREMISES
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_model, scaling_note
+from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, ExploreImpl, exploration
 from harness.report.model import (
     Ablation,
     Bench,
@@ -29,6 +30,7 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
+from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.runs import write_text_atomic
 
 #: outcome -> its word in the tables
@@ -222,45 +224,116 @@ _EXPLORE_ICON = {"passed": "✓", "failed": "✗", "error": "E", "skipped": "·"
 
 
 def explore_markdown(data: Mapping[str, Any]) -> list[str]:
-    """The exploration matrix per implementation, from reports/explore.json: a row per
-    scenario with its clean writes, per write boundary k the withheld, delivered and 409
-    outcomes, then the stale-view and coalesced runs."""
-    lines = [
-        "## Exploration: a crash at every write boundary",
-        "",
-        "Each scenario ran clean, then once per write of the operator with a SIGKILL right "
-        "after it (its response withheld, or delivered) and with a 409 for it, then with "
-        "a stale view and with coalesced events; the end state must equal the clean run's. "
-        "A k cell: withheld, delivered, 409. ✓ held, ✗ failed, E error, · not reached.",
+    """The exploration section, from reports/explore.json (``harness.report.exploration``):
+    what exploration proves, then per implementation the matrix (a row per scenario with its
+    clean writes; per write boundary k one cell of three marks, withheld, delivered and 409;
+    then stale view and coalesced), each failed case with what the oracle said, and the
+    exploration-only mutants with the cases that killed them."""
+    model = exploration(data)
+    lines = ["## Exploration: a crash at every write boundary", ""]
+    for para in EXPLAINED:
+        lines += [para, ""]
+    lines += [
+        "A row per scenario, with the writes of its clean run; per boundary k one cell of three "
+        "marks: withheld, delivered, 409. ✓ the end state equalled the clean run's, ✗ it did "
+        "not, E harness error (not judged), · boundary not reached in that run, – or blank: "
+        "not run.",
         "",
     ]
-    for impl, entry in sorted((data.get("implementations") or {}).items()):
-        outcomes, clean = entry.get("outcomes", {}), entry.get("clean_writes", {})
-        kmax = max((len(w) for w in clean.values()), default=0)
-        head = ["scenario", "writes", *[f"k={k}" for k in range(1, kmax + 1)], "stale", "coalesced"]
+    for m in model.implementations:
+        head = ["scenario", "writes", *[f"k={k}" for k in range(1, m.kmax + 1)]]
+        head += [title for _, title in WHOLE_RUN]
         lines += [
-            f"### {impl}: {entry.get('survived', 0)}/{entry.get('cases', 0)} survived, "
-            f"{entry.get('boundaries', 0)} boundaries",
+            f"### {m.impl}: {m.survived}/{m.cases} survived, {m.boundaries} boundaries",
             "",
             "| " + " | ".join(head) + " |",
             "|" + "---|" * len(head),
         ]
-        for scenario, writes in clean.items():
+        for scenario, writes in m.clean_writes.items():
 
-            def cell(
-                pert: str, scenario: str = scenario, outcomes: Mapping[str, str] = outcomes
-            ) -> str:
-                return _EXPLORE_ICON.get(outcomes.get(f"explore[{scenario}@{pert}]", ""), "")
+            def cell(pert: str, scenario: str = scenario, m: ExploreImpl = m) -> str:
+                return _EXPLORE_ICON.get(m.outcome(scenario, pert), "")
 
             row = [scenario, str(len(writes))]
-            row += [
-                "".join(cell(f"write-{k}-{v}") for v in ("withheld", "delivered", "conflict"))
-                for k in range(1, kmax + 1)
-            ]
-            lines.append("| " + " | ".join([*row, cell("stale-view"), cell("coalesced")]) + " |")
-        failed = entry.get("failed") or []
-        lines += ["", *(["Failed: " + ", ".join(f"`{f}`" for f in failed), ""] if failed else [])]
+            for k in range(1, m.kmax + 1):
+                marks = [cell(f"write-{k}-{v}") for v, _ in VARIANTS]
+                row.append("".join(x or "–" for x in marks) if any(marks) else "")
+            row += [cell(pert) for pert, _ in WHOLE_RUN]
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+        if m.failures:
+            lines += [f"Did not survive ({len(m.failures)}):", ""]
+            for f in m.failures:
+                said = _short_value(f.message, 300) if f.message else "no message recorded"
+                kind = "harness error" if f.outcome == "error" else "oracle"
+                lines.append(f"- `{f.case}` ({kind}): {said}")
+            lines.append("")
+    if model.mutants:
+        lines += [
+            "### Mutants only exploration catches",
+            "",
+            "| mutant | cases that must kill it | killed | what the oracle said |",
+            "|---|---|---|---|",
+        ]
+        for mu in model.mutants:
+            said = "<br>".join(
+                f"`{c}`: {_short_value(t, 200)}" for c, t in mu.messages.items() if t
+            )
+            lines.append(
+                f"| `{mu.name}` | {', '.join(f'`{c}`' for c in mu.cases)} | "
+                f"{'yes' if mu.killed else '**no**'} | {said} |"
+            )
+        lines.append("")
     return lines
+
+
+def tier_cell(res: Result) -> str:
+    """One check on one tier, as text: ``PASS 3.1s``, ``FAIL: <first line>``, ``skip: <the
+    reason>``, ``missing``."""
+    if res.outcome in ("passed", "missing"):
+        return f"PASS {res.time_s:.1f}s" if res.outcome == "passed" else "missing"
+    first = next((ln.strip() for ln in res.message.splitlines() if ln.strip()), "")
+    return f"{_ICON[res.outcome]}: {first}" if first else _ICON[res.outcome]
+
+
+def render_tiers_markdown(comparisons: Sequence[TierComparison]) -> str:
+    """Tiers side by side (``harness.report.tiers``) as Markdown: what a tier is, then per
+    implementation its runs (tier, Kubernetes version, counts), the capabilities each tier
+    offers, and a row per check with its outcome on each tier (a skip with its reason, a
+    failure with its first line); rows whose outcome differs between tiers are marked."""
+    lines = ["# ModelDock conformance: tiers side by side", ""]
+    for para in TIERS_EXPLAINED:
+        lines += [para, ""]
+    for comp in comparisons:
+        labels = comp.labels
+        lines += [
+            f"## {comp.impl}",
+            "",
+            "| tier | reports | Kubernetes | passed | failed | skipped | harness commit |",
+            "|---|---|---|---:|---:|---:|---|",
+        ]
+        for label, run in zip(labels, comp.runs, strict=True):
+            if not run.present:
+                lines.append(f"| {label} | `{run.folder}` | no junit-{comp.impl}.xml | | | | |")
+                continue
+            bad = run.count("failed") + run.count("error")
+            lines.append(
+                f"| {label} | `{run.folder}` | {run.kubernetes_version or '?'} | "
+                f"{run.count('passed')} | {bad} | {run.count('skipped')} | "
+                f"{run.harness_commit or '?'} |"
+            )
+        lines += ["", "| capability | " + " | ".join(labels) + " |"]
+        lines.append("|---|" + ":---:|" * len(labels))
+        for cap in comp.capabilities:
+            marks = ["yes" if cap in r.capabilities else "" for r in comp.runs]
+            lines.append(f"| `{cap}` | " + " | ".join(marks) + " |")
+        lines += ["", "| check | " + " | ".join(labels) + " |", "|---|" + "---|" * len(labels)]
+        for check in comp.checks:
+            cells = [_short_value(tier_cell(r.result(check)), 300) for r in comp.runs]
+            mark = " (differs)" if comp.differs(check) else ""
+            lines.append(f"| `{check}`{mark} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def _bench_markdown(bench: Bench, scaling: Scaling | None = None) -> list[str]:

@@ -164,7 +164,11 @@ def test_reports_are_readable_by_harness_junit(tmp_path: Path) -> None:
         ["explore[create@write-1-withheld]"],
     )
     table = results.matrix_markdown("go", entry["outcomes"], entry["clean_writes"])
-    assert "| create | 1 | ✗· | ✓ |  |" in table
+    assert "| create | 1 | ✗·– | ✓ |  |" in table
+    results.write_markdown(tmp_path / "explore.md", data)
+    md = (tmp_path / "explore.md").read_text()
+    assert md.startswith("# Exploration: a crash at every write boundary\n")
+    assert "- `explore[create@write-1-withheld]` (oracle): end state differs" in md
 
 
 def test_explore_only_mutants_name_their_killing_cases() -> None:
@@ -192,7 +196,7 @@ def test_the_comparison_shows_the_exploration_matrix(tmp_path: Path) -> None:
     data = results.write_json(tmp_path / "explore.json", [exp])
     text = "\n".join(explore_markdown(data))
     assert "### python: 1/2 survived" in text
-    assert "| scale | 2 |  | ✓✗ |  |  |" in text
+    assert "| scale | 2 |  | ✓–✗ |  |  |" in text
     assert "`explore[scale@write-2-conflict]`" in text
 
 

@@ -63,3 +63,42 @@ def test_cli_kind_without_engine(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert lines[-1].startswith("[modeldock] --cluster kind needs a running container engine")
+
+
+def _fake_kind(tmp_path: Path) -> tuple[str, Path]:
+    """A PATH with a docker whose engine answers and a kind CLI that logs its arguments and
+    writes a kubeconfig on ``create cluster``; returns (PATH, the log)."""
+    bindir = tmp_path / "fakebin"
+    bindir.mkdir()
+    log = tmp_path / "kind.log"
+    (bindir / "docker").write_text("#!/bin/sh\nexit 0\n")
+    (bindir / "kind").write_text(
+        "#!/bin/sh\n"
+        f'echo "$KIND_EXPERIMENTAL_PROVIDER $*" >> {log}\n'
+        'if [ "$1" = create ]; then\n'
+        '  while [ $# -gt 0 ]; do [ "$1" = --kubeconfig ] && echo "kind: Config" > "$2"; shift; done\n'
+        "fi\n"
+    )
+    for f in bindir.iterdir():
+        f.chmod(0o755)
+    return f"{bindir}:/usr/bin:/bin", log
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["deleted", "kept"])
+def test_kind_cluster_created_then_deleted_unless_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep: bool
+) -> None:
+    path, log = _fake_kind(tmp_path)
+    monkeypatch.setenv("PATH", path)
+    monkeypatch.chdir(tmp_path)
+    with kind.cluster(keep=keep) as kubeconfig:
+        assert kubeconfig.read_text().strip() == "kind: Config"
+    calls = log.read_text().splitlines()
+    assert calls[0].startswith("docker create cluster --name modeldock-"), calls
+    assert "--wait" in calls[0]
+    name = calls[0].split()[4]
+    if keep:
+        assert len(calls) == 1 and (tmp_path / f"{name}.kubeconfig").exists()
+    else:
+        assert calls[1] == f"docker delete cluster --name {name}"
+    assert not kubeconfig.exists(), "the temp dir is removed"

@@ -4,8 +4,8 @@ The JUnit fixtures in ``data/`` come from a real run (create-converges, noop-sta
 finalizer-ordered-delete, leader-failover), edited so that every case shows: python fails
 noop-stable by writing its status on every reconcile (with a 409 among the writes), go's
 finalizer-ordered-delete has a 409 python's has not, python has no leader-failover result
-(missing), and later-tier-check is skipped. ``bench.json`` and ``mutants.json`` are made up,
-not from a run (``mutants.json`` says so in its ``note``).
+(missing), and later-tier-check is skipped. ``bench.json``, ``mutants.json`` and
+``explore.json`` are made up, not from a run (the last two say so in their ``note``).
 
 Set UPDATE_GOLDEN=1 to rewrite the golden files after an intended change; review the diff.
 """
@@ -37,6 +37,10 @@ def bench() -> dict[str, Any]:
 
 def mutants() -> dict[str, Any]:
     return dict(json.loads((DATA / "mutants.json").read_text()))
+
+
+def explore() -> dict[str, Any]:
+    return dict(json.loads((DATA / "explore.json").read_text()))
 
 
 def normalise(text: str) -> str:
@@ -286,7 +290,7 @@ def test_kill_matrix_columns_are_checks_and_cases_count_for_their_check() -> Non
 
 # --------------------------------------------------------------------------- Markdown
 def test_markdown_matches_golden() -> None:
-    check_golden(report.render_markdown(model(), bench(), mutants()), GOLDEN_MD)
+    check_golden(report.render_markdown(model(), bench(), mutants(), None, explore()), GOLDEN_MD)
 
 
 def test_markdown_sections_absent_without_their_data() -> None:

@@ -24,7 +24,7 @@ from harness import report
 from harness.report import html as report_html
 from harness.report import html_sections, html_svg
 from harness.report.model import Call
-from harness.tests.test_report import DATA, bench, check_golden, model, mutants
+from harness.tests.test_report import DATA, bench, check_golden, explore, model, mutants
 
 
 def _text(elem: ET.Element | None) -> str:
@@ -38,12 +38,12 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def page() -> str:
-    return report_html.render_html(model(), bench(), mutants())
+    return report_html.render_html(model(), bench(), mutants(), None, explore())
 
 
 def write_fixture_page(path: Path = Path("/tmp/modeldock-comparison.html")) -> Path:
     """The fixture page, to look at in a browser."""
-    return report_html.write_html(model(), path, bench(), mutants())
+    return report_html.write_html(model(), path, bench(), mutants(), None, explore())
 
 
 def svgs(html: str) -> list[ET.Element]:
@@ -354,3 +354,4 @@ def test_page_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert dom.count('<table class="aligned">') == 3
     assert '<table class="bench">' in dom and '<table class="matrix">' in dom
     assert dom.count('<svg class="swimlane"') == 3
+    assert dom.count('<table class="matrix explore">') == 2 and 'id="explore"' in dom

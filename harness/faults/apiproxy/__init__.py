@@ -42,6 +42,13 @@ Scripted perturbations (``faults.go``), each a method here:
   events within the window arrive as one, its last state (unobserved intermediate states).
 - ``clear_faults()``.
 
+Its connection to the API server sends HTTP/2 PINGs after ``HTTP2_READ_IDLE_TIMEOUT_SECONDS``
+of silence and gives the connection up when one goes unanswered for
+``HTTP2_PING_TIMEOUT_SECONDS`` (``health.go``; 30 s and 15 s unless ``operator_env`` gives the
+operator's values, ``HEALTH_ENV``). PINGs are hop by hop: the operator's are answered by the
+proxy, so a stall behind the proxy is noticed by this check alone; the operator's watch
+streams then fail and it re-watches.
+
 Every request is written to ``request_log`` (``requests.jsonl``, ``reclog.go``): start and end,
 verb, resource, subresource, namespace, name, code, the API server's ``Audit-Id``, bytes, and
 for a watch each event delivered. ``harness.faults.apiproxy.records`` reads it into the same
@@ -112,7 +119,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -135,6 +142,11 @@ PROXY_BUILD_DIR = BUILD_DIR / "apiproxy"
 READY_TIMEOUT = 30.0
 #: Seconds a control-API call may take.
 CONTROL_TIMEOUT = 10.0
+#: The operator's variables the proxy takes for its own connection to the API server: the
+#: HTTP/2 health check client-go reads (silence before a PING, how long it may go unanswered;
+#: CONTRACT.md, "Process"). PINGs are hop by hop, so without them a stall between the proxy
+#: and the API server would go unseen for the proxy's defaults (30 s + 15 s).
+HEALTH_ENV = ("HTTP2_READ_IDLE_TIMEOUT_SECONDS", "HTTP2_PING_TIMEOUT_SECONDS")
 
 
 class ApiProxyError(RuntimeError):
@@ -225,7 +237,11 @@ class ApiProxy:
     it on); ``serving_cert``/``serving_key`` the proxy's own serving certificate (valid for
     127.0.0.1) and ``serving_ca`` its CA (default: ``upstream_ca``); ``user`` the user name
     written into ``kubeconfig``; ``workdir`` a folder of its own for the log
-    (``apiproxy.log``), ready file and kubeconfig. Nothing runs until ``start()``.
+    (``apiproxy.log``), ready file and kubeconfig; ``operator_env`` the environment of the
+    operator behind it, whose ``HEALTH_ENV`` variables the proxy takes for its own upstream
+    HTTP/2 health check (``health.go``), so that a stall between the proxy and the API server
+    is noticed as soon as the operator would notice one in front of the proxy. Nothing runs
+    until ``start()``.
     """
 
     def __init__(
@@ -242,6 +258,7 @@ class ApiProxy:
         progress: Callable[[str], None] = _progress,
         token: str | None = None,
         serving_ca: Path | None = None,
+        operator_env: Mapping[str, str] | None = None,
     ) -> None:
         self.upstream = upstream
         self.upstream_ca = upstream_ca
@@ -254,22 +271,35 @@ class ApiProxy:
         self.user = user
         self.workdir = Path(workdir)
         self.progress = progress
+        #: the upstream health-check variables taken from ``operator_env``
+        self.health_env = {k: v for k, v in (operator_env or {}).items() if k in HEALTH_ENV}
         self.address = ""  #: ``127.0.0.1:PORT`` the client connects to (TLS), once started
         self.control_address = ""  #: ``127.0.0.1:PORT`` of the control API (plain HTTP)
         self._proc: ManagedProcess | None = None
 
     @classmethod
     def for_user(
-        cls, control_plane: ControlPlane, user: str, *, workdir: Path, groups: tuple[str, ...] = ()
+        cls,
+        control_plane: ControlPlane,
+        user: str,
+        *,
+        workdir: Path,
+        groups: tuple[str, ...] = (),
+        operator_env: Mapping[str, str] | None = None,
+        upstream: str | None = None,
     ) -> ApiProxy:
         """A proxy that forwards as ``user`` (the kubeconfig ``control_plane.kubeconfig_for``
         issues it) with a serving certificate for 127.0.0.1/localhost from the control plane's
-        CA, in a fresh folder under ``workdir``. Not started."""
+        CA, in a fresh folder under ``workdir``. ``operator_env``: as for the constructor;
+        ``upstream``: another URL for the API server (``https://127.0.0.1:PORT`` of a TCP fault
+        proxy in front of it; its certificate is checked as the API server's). Not started."""
         return cls.for_kubeconfig(
             control_plane.kubeconfig_for(user, groups),
             user=user,
             workdir=workdir,
             serving_ca=getattr(control_plane, "ca", None),
+            operator_env=operator_env,
+            upstream=upstream,
         )
 
     @classmethod
@@ -280,13 +310,16 @@ class ApiProxy:
         user: str,
         workdir: Path,
         serving_ca: CertificateAuthority | None = None,
+        operator_env: Mapping[str, str] | None = None,
+        upstream: str | None = None,
     ) -> ApiProxy:
         """A proxy that forwards with the credential in ``kubeconfig`` (a client certificate,
         presented by the proxy; or a bearer token, which the client sends through the proxy's
         kubeconfig and the proxy passes on), in a fresh folder under ``workdir``. Its serving
         certificate (127.0.0.1, localhost) comes from ``serving_ca``, else from a CA made for
-        this proxy (a cluster the harness does not own). Not started. ValueError for a
-        kubeconfig with no usable credential (``read_credentials``)."""
+        this proxy (a cluster the harness does not own). ``operator_env``, ``upstream``: as for
+        ``for_user``. Not started. ValueError for a kubeconfig with no usable credential
+        (``read_credentials``)."""
         Path(workdir).mkdir(parents=True, exist_ok=True)
         own = Path(tempfile.mkdtemp(prefix=f"apiproxy-{user.replace(':', '-')}-", dir=workdir))
         creds = read_credentials(Path(kubeconfig), own)
@@ -299,7 +332,7 @@ class ApiProxy:
             own, "serving"
         )
         return cls(
-            upstream=creds.server,
+            upstream=upstream or creds.server,
             upstream_ca=creds.ca,
             client_cert=creds.cert,
             client_key=creds.key,
@@ -309,6 +342,7 @@ class ApiProxy:
             serving_ca=serving_ca_file,
             user=user,
             workdir=own,
+            operator_env=operator_env,
         )
 
     # ------------------------------------------------------------------ paths
@@ -368,6 +402,7 @@ class ApiProxy:
                 f"--request-log={self.request_log}",
             ],
             self.log_path,
+            env={**os.environ, **self.health_env} if self.health_env else None,
         )
         try:
             self._proc.start()

@@ -522,8 +522,9 @@ func (p *Proxy) Drain(timeout time.Duration) {
 }
 
 // NewTransport is the connection to the API server: its CA, the operator's own client
-// certificate (nil: none; the client's Authorization header then authenticates it), HTTP/2 when the server offers it, and HTTP/2 health-check PINGs so that a dead
-// API server connection is noticed.
+// certificate (nil: none; the client's Authorization header then authenticates it), HTTP/2
+// when the server offers it, and HTTP/2 health-check PINGs so that a dead API server
+// connection is noticed (upstreamHealth: the operator's own deadlines).
 func NewTransport(caPEM []byte, cert *tls.Certificate) (*http.Transport, error) {
 	pool, err := certPool(caPEM)
 	if err != nil {
@@ -540,7 +541,7 @@ func NewTransport(caPEM []byte, cert *tls.Certificate) (*http.Transport, error) 
 		ForceAttemptHTTP2:   true,
 		MaxIdleConnsPerHost: 32,
 		IdleConnTimeout:     90 * time.Second,
-		HTTP2:               &http.HTTP2Config{SendPingTimeout: 30 * time.Second, PingTimeout: 15 * time.Second},
+		HTTP2:               upstreamHealthFromEnv(),
 	}
 	return t, nil
 }

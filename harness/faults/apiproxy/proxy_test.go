@@ -511,3 +511,23 @@ func TestBodyResourceVersion(t *testing.T) {
 		t.Fatalf("protobuf %q", rv)
 	}
 }
+
+func TestUpstreamHealthFollowsTheClientGoVariables(t *testing.T) {
+	env := func(kv map[string]string) func(string) string {
+		return func(k string) string { return kv[k] }
+	}
+	for _, tc := range []struct {
+		env        map[string]string
+		send, ping time.Duration
+	}{
+		{map[string]string{}, 30 * time.Second, 15 * time.Second},
+		{map[string]string{"HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5", "HTTP2_PING_TIMEOUT_SECONDS": "3"}, 5 * time.Second, 3 * time.Second},
+		{map[string]string{"HTTP2_READ_IDLE_TIMEOUT_SECONDS": "0"}, 0, 15 * time.Second},
+		{map[string]string{"HTTP2_READ_IDLE_TIMEOUT_SECONDS": "-1", "HTTP2_PING_TIMEOUT_SECONDS": "2.5"}, 30 * time.Second, 15 * time.Second},
+	} {
+		got := upstreamHealth(env(tc.env))
+		if got.SendPingTimeout != tc.send || got.PingTimeout != tc.ping {
+			t.Errorf("%v: got send %v ping %v, want %v %v", tc.env, got.SendPingTimeout, got.PingTimeout, tc.send, tc.ping)
+		}
+	}
+}

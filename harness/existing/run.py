@@ -1,0 +1,350 @@
+"""A run on a cluster the harness does not own: set-up before the suites, cleanup after.
+
+``Run(context)`` is a context manager around the suites of ``conformance --cluster existing``
+(``harness.suite``). On entry it:
+
+1. writes the admin kubeconfig of KUBECONFIG's context (``kubectl config view --minify
+   --flatten``, so one file with every certificate inlined) into the run's temp dir;
+2. asks the cluster its version and its Nodes (``harness.tiers.existing_offers``);
+3. cleans up what dead runs of this machine left (namespaces labelled ``RUN_LABEL`` whose
+   ``OWNER_ANNOTATION`` names a dead process here);
+4. installs the CRD of crds/ if absent; leaves it as found if the same
+   (``harness.existing.pure.crd_difference``); a CRD that differs is ``CRDMismatch``, never
+   an upgrade;
+5. creates the run namespace ``md-run-<run id>`` (labelled, annotated), where the
+   ServiceAccounts of the implementations are made on first use (``harness.existing.cluster``);
+6. writes the run's state file, which pytest gets as ``--control-plane-state``.
+
+On exit, however the run ends (also Ctrl-C and SIGTERM, which the CLI turns into
+KeyboardInterrupt), ``cleanup()`` deletes every namespace labelled with the run (first
+removing the finalizers of ModelServices, Deployments and Services in them: no operator runs
+any more to remove its own), waits for them to go, deletes the ClusterRoles and the CRD the
+run created, puts back the rules of a ``modeldock*`` ClusterRole the run changed (an
+implementation that declares its own role), and removes the temp dir. What an interrupted cleanup leaves,
+``python -m harness existing-cleanup`` removes by label (``clean_leftovers``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+from kubernetes.client.exceptions import ApiException
+
+from harness import runs, tiers
+from harness.envtest import binaries
+from harness.envtest.process import identity_alive, process_identity
+from harness.envtest.process import run as run_process
+from harness.existing.cluster import ClusterError
+from harness.existing.pure import (
+    CREATED_BY_ANNOTATION,
+    RUN_LABEL,
+    crd_difference,
+    crd_mismatch_message,
+    leftovers,
+    new_run_id,
+    run_metadata,
+)
+from harness.kube import Kube
+from harness.paths import CRDS_DIR
+
+CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+CLUSTERROLE_PATH = "/apis/rbac.authorization.k8s.io/v1/clusterroles"
+#: Seconds a cleanup waits for the run's namespaces (and an installed CRD) to go.
+CLEANUP_TIMEOUT = 120.0
+#: Resources whose finalizers a cleanup removes in a run's namespaces (nobody is left to).
+_HELD = ("modelservices", "deployments", "services")
+
+
+class CRDMismatch(ClusterError):
+    """The cluster has a ModelService CRD that is not the one in crds/ (message: which, the fix)."""
+
+
+def _say(line: str) -> None:
+    print(f"[modeldock] {line}", file=sys.stderr, flush=True)
+
+
+def admin_kubeconfig(dest: Path, context: str | None, kubeconfig: str | None = None) -> Path:
+    """Write the minified, flattened kubeconfig of ``context`` (default: the current one) of
+    ``kubeconfig`` (default: KUBECONFIG or ~/.kube/config, as kubectl reads them) to ``dest``
+    (mode 0600). Raises ClusterError with kubectl's message."""
+    kubectl = binaries.ensure(["kubectl"])["kubectl"]
+    cmd = [str(kubectl), "config", "view", "--minify", "--flatten", "--raw"]
+    if kubeconfig:
+        cmd.append(f"--kubeconfig={kubeconfig}")
+    if context:
+        cmd.append(f"--context={context}")
+    proc = run_process(cmd, capture_output=True, text=True, timeout=60)
+    config = yaml.safe_load(proc.stdout or "null") if proc.returncode == 0 else None
+    if not isinstance(config, dict) or not config.get("clusters"):
+        where = kubeconfig or os.environ.get("KUBECONFIG") or "~/.kube/config"
+        raise ClusterError(
+            f"no cluster in kubeconfig {where}"
+            f"{f' (context {context})' if context else ''}: {proc.stderr.strip() or 'empty'}"
+        )
+    dest.write_text(yaml.safe_dump(config, sort_keys=False))
+    dest.chmod(0o600)
+    return dest
+
+
+def wanted_crd() -> dict[str, Any]:
+    """The ModelService CRD of crds/ (the one document in it)."""
+    docs = [
+        d
+        for f in sorted(CRDS_DIR.glob("*.yaml"))
+        for d in yaml.safe_load_all(f.read_text())
+        if d and d.get("kind") == "CustomResourceDefinition"
+    ]
+    assert len(docs) == 1, f"expected one CRD in {CRDS_DIR}, found {len(docs)}"
+    return dict(docs[0])
+
+
+def _get(admin: Kube, path: str) -> dict[str, Any] | None:
+    try:
+        return dict(admin.request("GET", path))
+    except ApiException as exc:
+        if exc.status == 404:
+            return None
+        raise
+
+
+def _wait(what: str, done: Any, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
+    return True
+
+
+def clean_namespaces(admin: Kube, names: list[str], timeout: float = CLEANUP_TIMEOUT) -> list[str]:
+    """Delete ``names``: remove the finalizers of their ModelServices, Deployments and
+    Services (again while they terminate: an object may be mid-delete), delete each, wait up
+    to ``timeout`` seconds for them to go. Returns those still there."""
+
+    def release(ns: str) -> None:
+        for resource in _HELD:
+            try:
+                items = admin.list(resource, ns)
+            except ApiException:
+                continue
+            for obj in items:
+                name = obj["metadata"]["name"]
+                if obj["metadata"].get("finalizers"):
+                    try:
+                        admin.patch(resource, ns, name, {"metadata": {"finalizers": None}})
+                    except ApiException:
+                        pass  # gone meanwhile
+
+    for ns in names:
+        release(ns)
+        try:
+            admin.delete("namespaces", None, ns)
+        except ApiException as exc:
+            if exc.status != 409:  # 409: already terminating
+                raise
+
+    def left() -> list[str]:
+        return [n for n in names if admin.get("namespaces", None, n) is not None]
+
+    deadline = time.monotonic() + timeout
+    remaining = left()
+    while remaining and time.monotonic() < deadline:
+        time.sleep(1)
+        for ns in remaining:
+            release(ns)
+        remaining = left()
+    return remaining
+
+
+def clean_leftovers(
+    admin: Kube, *, run_id: str | None = None, all_runs: bool = False, timeout: float = 120
+) -> list[str]:
+    """Delete the namespaces ``harness.existing.pure.leftovers`` selects (default: those of
+    dead runs of this machine); return their names. Raises ClusterError if some stay."""
+    names = leftovers(
+        admin.list("namespaces", None, label_selector=RUN_LABEL),
+        host=socket.gethostname(),
+        alive=identity_alive,
+        run_id=run_id,
+        all_runs=all_runs,
+    )
+    stuck = clean_namespaces(admin, names, timeout) if names else []
+    if stuck:
+        raise ClusterError(f"namespaces still terminating after {timeout:.0f}s: {stuck}")
+    return names
+
+
+class Run:
+    """One run on an existing cluster (see the module docstring). ``state_path`` is the file
+    pytest attaches to; ``kubernetes_version`` and ``capabilities`` what the cluster offers."""
+
+    def __init__(self, context: str | None = None, kubeconfig: str | None = None) -> None:
+        self.context = context
+        self.kubeconfig = kubeconfig
+        self.run_id = new_run_id()
+        self.run_namespace = f"md-run-{self.run_id}"
+        self.workdir: Path | None = None
+        self.admin: Kube | None = None
+        self.crd_installed = False
+        self.kubernetes_version = "unknown"
+        self.capabilities: frozenset[str] = frozenset()
+        #: the rules of every ClusterRole at the start, by name (None: not read yet)
+        self._roles_before: dict[str, Any] | None = None
+
+    @property
+    def state_path(self) -> Path:
+        assert self.workdir is not None, "Run not entered"
+        return self.workdir / "state.json"
+
+    def __enter__(self) -> Run:
+        try:
+            self._setup()
+        except BaseException:
+            self.cleanup()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cleanup()
+
+    def _setup(self) -> None:
+        self.workdir = runs.temp_dir("existing")
+        path = admin_kubeconfig(self.workdir / "admin.kubeconfig", self.context, self.kubeconfig)
+        self.admin = admin = Kube(path)
+        try:
+            self.kubernetes_version = str(admin.request("GET", "/version")["gitVersion"])
+            self.capabilities = tiers.existing_offers(admin.list("nodes"))
+        except Exception as exc:  # unreachable, refused, TLS: say so in one line
+            raise ClusterError(f"the cluster of {path} does not answer: {exc}") from exc
+        _say(
+            f"existing cluster {self._server()} (Kubernetes {self.kubernetes_version}); run "
+            f"{self.run_id}, namespaces labelled {RUN_LABEL}={self.run_id}"
+        )
+        try:
+            reaped = clean_leftovers(admin)
+        except ClusterError as exc:  # not this run's: say so, go on
+            _say(f"namespaces left by dead runs: {exc}")
+            reaped = []
+        if reaped:
+            _say(f"removed {len(reaped)} namespaces left by dead runs: {', '.join(reaped)}")
+        self._ensure_crd(admin)
+        self._roles_before = {
+            r["metadata"]["name"]: r.get("rules")
+            for r in admin.request("GET", CLUSTERROLE_PATH)["items"]
+        }
+        identity = process_identity() or ""
+        labels, annotations = run_metadata(self.run_id, socket.gethostname(), identity)
+        admin.create(
+            "namespaces",
+            None,
+            {
+                "apiVersion": "v1",
+                "kind": "Namespace",
+                "metadata": {
+                    "name": self.run_namespace,
+                    "labels": labels,
+                    "annotations": annotations,
+                },
+            },
+        )
+        state = {
+            "tier": "existing",
+            "admin_kubeconfig": str(path),
+            "context": self.context,
+            "run_id": self.run_id,
+            "run_namespace": self.run_namespace,
+            "labels": labels,
+            "annotations": annotations,
+            "kubernetes_version": self.kubernetes_version,
+            "capabilities": sorted(self.capabilities),
+            "workdir": str(self.workdir),
+            "processes": {"owner": identity},
+        }
+        runs.write_text_atomic(self.state_path, json.dumps(state, indent=2))
+
+    def _server(self) -> str:
+        assert self.admin is not None
+        return str(self.admin.api.configuration.host)
+
+    def _ensure_crd(self, admin: Kube) -> None:
+        wanted = wanted_crd()
+        name = wanted["metadata"]["name"]
+        live = _get(admin, f"{CRD_PATH}/{name}")
+        if live is not None:
+            difference = crd_difference(live, wanted)
+            if difference:
+                raise CRDMismatch(crd_mismatch_message(name, difference, self.context))
+            _say(f"CRD {name} is there, the same as crds/: left as found")
+            return
+        body = {**wanted, "metadata": {**wanted["metadata"]}}
+        body["metadata"]["annotations"] = {
+            **(body["metadata"].get("annotations") or {}),
+            CREATED_BY_ANNOTATION: self.run_id,
+        }
+        admin.request("POST", CRD_PATH, body)
+        self.crd_installed = True
+
+        def established() -> bool:
+            crd = _get(admin, f"{CRD_PATH}/{name}") or {}
+            conditions = (crd.get("status") or {}).get("conditions") or []
+            return any(c["type"] == "Established" and c["status"] == "True" for c in conditions)
+
+        if not _wait(f"CRD {name} Established", established, 60):
+            raise ClusterError(f"CRD {name} was created but not Established within 60s")
+        _say(f"CRD {name} installed (removed again at the end of the run)")
+
+    def cleanup(self) -> None:
+        """Delete what the run made (see the module docstring); report, never raise an API
+        error. Safe to call twice."""
+        admin, self.admin = self.admin, None
+        try:
+            if admin is not None:
+                self._cleanup(admin)
+        finally:
+            if admin is not None:
+                admin.close()
+            if self.workdir is not None:
+                shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def _cleanup(self, admin: Kube) -> None:
+        started = time.monotonic()
+        _say(
+            f"cleaning up run {self.run_id} (if interrupted: python -m harness "
+            f"existing-cleanup --run {self.run_id})"
+        )
+        try:
+            names = clean_leftovers(admin, run_id=self.run_id)
+            done = [f"{len(names)} namespaces ({RUN_LABEL}={self.run_id})"]
+            if self._roles_before is not None:
+                for role in admin.request("GET", CLUSTERROLE_PATH)["items"]:
+                    name = role["metadata"]["name"]
+                    if not name.startswith("modeldock"):
+                        continue
+                    if name not in self._roles_before:
+                        admin.request("DELETE", f"{CLUSTERROLE_PATH}/{name}")
+                        done.append(f"ClusterRole {name}")
+                    elif role.get("rules") != self._roles_before[name]:
+                        # another role file (an implementation's, an ablation's) changed it
+                        restored = {**role, "rules": self._roles_before[name]}
+                        admin.request("PUT", f"{CLUSTERROLE_PATH}/{name}", restored)
+                        done.append(f"ClusterRole {name}'s rules restored")
+            if self.crd_installed:
+                name = wanted_crd()["metadata"]["name"]
+                admin.request("DELETE", f"{CRD_PATH}/{name}")
+                if not _wait("CRD gone", lambda: _get(admin, f"{CRD_PATH}/{name}") is None, 60):
+                    raise ClusterError(f"CRD {name} still there 60s after its delete")
+                done.append(f"CRD {name}")
+            _say(f"removed {', '.join(done)} in {time.monotonic() - started:.0f}s")
+        except (ApiException, ClusterError, OSError) as exc:
+            _say(
+                f"cleanup of run {self.run_id} incomplete: {exc}; retry with python -m harness "
+                f"existing-cleanup --run {self.run_id}"
+            )
