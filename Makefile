@@ -61,7 +61,7 @@ conformance-sim-ci: $(STAMP)
 	$(PY) -m harness conformance --cluster sim --reports reports/sim $(foreach i,$(IMPLS),--impl $(i)) -- -k "$(SIM_CI_CHECKS)"
 
 mutants-sim-ci: $(STAMP)
-	$(PY) -m harness mutants --ci --cluster sim --reports reports/sim --workers 3 --mutant generation-predicate --mutant tombstone-event --mutant remembers-created
+	$(PY) -m harness mutants --ci --cluster sim --reports reports/sim --jobs 3 --workers 2 --mutant generation-predicate --mutant tombstone-event --mutant remembers-created
 
 unit: binaries
 	$(PY) -m pytest -q harness/tests python_operator/tests kopf_operator/tests
@@ -115,15 +115,18 @@ clean:
 # The kill matrix: the suite against every mutant operator (harness/mutants/) on one control
 # plane; writes reports/mutants.json and adds the matrix to reports/comparison.{md,html}.
 # Exits non-zero if a mutant survives every check or a check kills no mutant. mutants-ci is
-# the subset `make test` runs: each mutant against the checks that catch it by design.
+# the subset `make test` runs: each mutant against one or a few of the checks that catch it by
+# design, every distinct caught_by entry against some mutant (harness/mutants/plan.py), four
+# mutants at a time, longest first, each with no more pytest-xdist workers than test functions.
 MUTANT_WORKERS ?= 4
+MUTANT_CI_JOBS ?= 4
 MUTANT_ARGS ?=
 .PHONY: mutants mutants-ci
 mutants: binaries
 	$(PY) -m harness mutants --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
 
 mutants-ci: binaries
-	$(PY) -m harness mutants --ci --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
+	$(PY) -m harness mutants --ci --jobs $(MUTANT_CI_JOBS) --workers 4 $(MUTANT_ARGS)
 
 # The RBAC ablation: for every (API group, resource, verb) in config/rbac/role.yaml, checks run
 # with the operator bound to the role minus that right, and one must fail on a 403 the missing
