@@ -64,7 +64,7 @@ mutants-sim-ci: $(STAMP)
 	$(PY) -m harness mutants --ci --cluster sim --reports reports/sim --jobs 3 --workers 2 --mutant generation-predicate --mutant tombstone-event --mutant remembers-created
 
 unit: binaries
-	$(PY) -m pytest -q harness/tests python_operator/tests kopf_operator/tests
+	$(PY) -m pytest -q -n 4 harness/tests python_operator/tests kopf_operator/tests
 
 go-test: binaries apiproxy-test
 	assets="$$($(PY) -m harness binaries --print-assets)" && cd go_reference && KUBEBUILDER_ASSETS="$$assets" go test -count=1 ./...
