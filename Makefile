@@ -140,7 +140,7 @@ rbac-ablation: binaries
 	$(PY) -m harness rbac-ablation --workers 3 --jobs 2 $(ABLATION_ARGS)
 
 rbac-ablation-ci: binaries
-	$(PY) -m harness rbac-ablation --ci --jobs 3 $(ABLATION_ARGS)
+	$(PY) -m harness rbac-ablation --ci --jobs 4 $(ABLATION_ARGS)
 
 # Exploration (harness/explore/): for each scenario a clean run, then a SIGKILL at every write
 # boundary of the operator (the write's response withheld or delivered), a 409 at each, a
