@@ -26,7 +26,7 @@ CLUSTER   ?= envtest
 
 help:
 	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/ (CLUSTER=sim: with controllers and kwok)"
-	@echo "make test         unit tests, go test (envtest), and the conformance run"
+	@echo "make test         lint, unit tests, go test, the conformance runs, the mutant, RBAC-ablation and exploration subsets (CI)"
 	@echo "make tools        build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl)"
 	@echo "make up / down    a control plane in the background (prints export KUBECONFIG=...)"
 	@echo "make report       rebuild reports/comparison.{md,html} from reports/"
