@@ -133,3 +133,23 @@ def test_in_ci_only_the_chosen_entries_must_kill(tmp_path: object) -> None:
     ci = runner.build_matrix(results, info)
     assert ci["mutants"]["always-update"]["missed"] == []
     assert ci["verdict"]["ok"] is True
+
+
+def test_stop_suites_terminates_the_pytest_groups_this_process_started() -> None:
+    """Ctrl-C during a parallel run: the suites still running in other threads are SIGTERMed
+    (their process groups), other children are left alone."""
+    import signal
+    import subprocess
+    import sys
+
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+    suite = subprocess.Popen([*sleeper, "pytest"], start_new_session=True)
+    other = subprocess.Popen([*sleeper, "etcd"], start_new_session=True)
+    try:
+        runner.stop_suites()
+        assert suite.wait(10) == -signal.SIGTERM
+        assert other.poll() is None
+    finally:
+        for p in (suite, other):
+            p.kill()
+            p.wait()
