@@ -28,7 +28,7 @@ CONTEXT   ?=
 
 help:
 	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/ (CLUSTER=sim: with controllers and kwok)"
-	@echo "make test         unit tests, go test (envtest), and the conformance run"
+	@echo "make test         lint, unit tests, go test, the conformance runs, the mutant, RBAC-ablation and exploration subsets (CI)"
 	@echo "make conformance CLUSTER=existing [CONTEXT=c]  the suite on the cluster of KUBECONFIG (namespaces labelled modeldock.dev/run, removed at the end)"
 	@echo "make tools        build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl)"
 	@echo "make up / down    a control plane in the background (prints export KUBECONFIG=...)"
@@ -76,7 +76,7 @@ conformance-existing-ci: $(STAMP)
 	  code=$$?; $(PY) -m harness down --state-dir $(EXISTING_CI_STATE); exit $$code
 
 mutants-sim-ci: $(STAMP)
-	$(PY) -m harness mutants --ci --cluster sim --reports reports/sim --workers 3 --mutant generation-predicate --mutant tombstone-event --mutant remembers-created
+	$(PY) -m harness mutants --ci --cluster sim --reports reports/sim --jobs 3 --workers 2 --mutant generation-predicate --mutant tombstone-event --mutant remembers-created
 
 # The request accounting of the last conformance run: the API proxies' logs and the audit log
 # agreed, request for request, on every check (reads reports/junit-*.xml).
@@ -85,7 +85,7 @@ accounting-check: $(STAMP)
 	$(PY) -m harness accounting-check
 
 unit: binaries
-	$(PY) -m pytest -q harness/tests python_operator/tests kopf_operator/tests
+	$(PY) -m pytest -q -n 4 harness/tests python_operator/tests kopf_operator/tests
 
 go-test: binaries apiproxy-test
 	assets="$$($(PY) -m harness binaries --print-assets)" && cd go_reference && KUBEBUILDER_ASSETS="$$assets" go test -count=1 ./...
@@ -136,15 +136,18 @@ clean:
 # The kill matrix: the suite against every mutant operator (harness/mutants/) on one control
 # plane; writes reports/mutants.json and adds the matrix to reports/comparison.{md,html}.
 # Exits non-zero if a mutant survives every check or a check kills no mutant. mutants-ci is
-# the subset `make test` runs: each mutant against the checks that catch it by design.
+# the subset `make test` runs: each mutant against one or a few of the checks that catch it by
+# design, every distinct caught_by entry against some mutant (harness/mutants/plan.py), four
+# mutants at a time, longest first, each with no more pytest-xdist workers than test functions.
 MUTANT_WORKERS ?= 4
+MUTANT_CI_JOBS ?= 4
 MUTANT_ARGS ?=
 .PHONY: mutants mutants-ci
 mutants: binaries
 	$(PY) -m harness mutants --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
 
 mutants-ci: binaries
-	$(PY) -m harness mutants --ci --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
+	$(PY) -m harness mutants --ci --jobs $(MUTANT_CI_JOBS) --workers 4 $(MUTANT_ARGS)
 
 # The RBAC ablation: for every (API group, resource, verb) in config/rbac/role.yaml, checks run
 # with the operator bound to the role minus that right, and one must fail on a 403 the missing
@@ -158,7 +161,7 @@ rbac-ablation: binaries
 	$(PY) -m harness rbac-ablation --workers 3 --jobs 2 $(ABLATION_ARGS)
 
 rbac-ablation-ci: binaries
-	$(PY) -m harness rbac-ablation --ci --jobs 3 $(ABLATION_ARGS)
+	$(PY) -m harness rbac-ablation --ci --jobs 4 $(ABLATION_ARGS)
 
 # Exploration (harness/explore/): for each scenario a clean run, then a SIGKILL at every write
 # boundary of the operator (the write's response withheld or delivered), a 409 at each, a

@@ -7,6 +7,7 @@ import argparse
 import signal
 import sys
 import tempfile
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -129,31 +130,42 @@ def run_from_args(args: argparse.Namespace) -> int:
     with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-explore-") as scratch:
         tmp = args.keep or scratch
         for impl_id in ids:
-            impl = impls[impl_id]
-            impl.run_build()
-            _say(
-                f"{impl_id}: {len(plan.scenarios)} scenarios, variants {','.join(plan.variants)}"
-                f"{f', k <= {plan.max_k}' if plan.max_k else ''}, quiet {quiet:.0f}s, "
-                f"{args.workers} at a time"
-            )
-            settings = Settings(cp, impl, Path(tmp), quiet=quiet, crash_wait=max(20.0, quiet + 10))
-            exp = explore(settings, plan, workers=args.workers)
-            done.append(exp)
-            results.write_junit(results.junit_path(reports, impl_id), exp)
-            summ = results.summary(exp)
-            _say(
-                f"{impl_id}: {summ['cases']} cases, {summ['survived']} survived, "
-                f"{len(summ['failed'])} failed, {len(summ['skipped'])} boundaries not reached; "
-                f"{summ['boundaries']} write boundaries; {exp.seconds:.0f}s; accounting: "
-                f"{summ['accounting']['requests_compared']} requests in "
-                f"{summ['accounting']['runs']} runs compared with the audit log, "
-                f"{len(summ['accounting']['differences'])} runs differ"
-            )
-            for case in exp.failed:
-                _say(f"  {case.id}: {case.message}")
-        kills = (
-            explore_mutants(cp, impls, Path(tmp), args.workers) if args.mutants or args.ci else {}
-        )
+            impls[impl_id].run_build()
+        with_mutants = args.mutants or args.ci
+        lanes = len(ids) + (len(explore_cases()) if with_mutants else 0)
+        # One pool of ``workers`` case slots for every implementation and mutant, each
+        # exploration in a lane (thread) of its own: no phase waits for another's last case.
+        with ThreadPoolExecutor(args.workers) as pool, ThreadPoolExecutor(lanes) as lane:
+            explorations = {}
+            for impl_id in ids:
+                _say(
+                    f"{impl_id}: {len(plan.scenarios)} scenarios, variants "
+                    f"{','.join(plan.variants)}{f', k <= {plan.max_k}' if plan.max_k else ''}, "
+                    f"quiet {quiet:.0f}s, {args.workers} cases at a time in all"
+                )
+                settings = Settings(
+                    cp, impls[impl_id], Path(tmp), quiet=quiet, crash_wait=max(20.0, quiet + 10)
+                )
+                explorations[impl_id] = lane.submit(
+                    explore, settings, plan, args.workers, pool=pool
+                )
+            pending = explore_mutants(cp, impls, Path(tmp), lane, pool) if with_mutants else {}
+            for impl_id in ids:
+                exp = explorations[impl_id].result()
+                done.append(exp)
+                results.write_junit(results.junit_path(reports, impl_id), exp)
+                summ = results.summary(exp)
+                _say(
+                    f"{impl_id}: {summ['cases']} cases, {summ['survived']} survived, "
+                    f"{len(summ['failed'])} failed, {len(summ['skipped'])} boundaries not "
+                    f"reached; {summ['boundaries']} write boundaries; {exp.seconds:.0f}s; "
+                    f"accounting: {summ['accounting']['requests_compared']} requests in "
+                    f"{summ['accounting']['runs']} runs compared with the audit log, "
+                    f"{len(summ['accounting']['differences'])} runs differ"
+                )
+                for case in exp.failed:
+                    _say(f"  {case.id}: {case.message}")
+            kills = {m: judge_mutant(cases, f.result()) for m, (cases, f) in pending.items()}
     data = results.write_json(reports / "explore.json", done, kills)
     results.write_markdown(reports / "explore.md", data)
     for exp in done:
@@ -170,34 +182,45 @@ def run_from_args(args: argparse.Namespace) -> int:
     return 1 if any(exp.failed for exp in done) or survivors or differ else 0
 
 
+def explore_cases() -> dict[str, list[str]]:
+    """Every mutant declared with ``explore`` in mutants.toml -> the cases that must kill it."""
+    return {m: list(t["explore"]) for m, t in declared().items() if t.get("explore")}
+
+
 def explore_mutants(
-    cp: ControlPlane, impls: dict[str, Implementation], tmp: Path, workers: int
-) -> dict[str, dict[str, Any]]:
-    """Run every mutant declared with ``explore`` against its cases. A case kills the mutant
-    when it fails (verdict fail); the mutant is killed when every case of its list did."""
-    out: dict[str, dict[str, Any]] = {}
-    for mutant_id, table in declared().items():
-        cases = list(table.get("explore") or [])
-        if not cases:
-            continue
+    cp: ControlPlane,
+    impls: dict[str, Implementation],
+    tmp: Path,
+    lanes: Executor,
+    pool: Executor,
+) -> dict[str, tuple[list[str], Future[Exploration]]]:
+    """Start every mutant declared with ``explore`` against its cases, each in a lane of its
+    own, its cases on ``pool``; return mutant -> (its cases, the exploration's future)."""
+    out: dict[str, tuple[list[str], Future[Exploration]]] = {}
+    for mutant_id, cases in explore_cases().items():
         _say(f"mutant {mutant_id}: {', '.join(cases)}")
         settings = Settings(cp, impls[mutant_id], tmp, quiet=6.0, crash_wait=20.0)
-        exp = explore(settings, Plan.for_cases(SCENARIOS, cases), workers=workers)
-        by_case = {c.id: c for c in exp.cases}
-        killed_by = [
-            c
-            for c in cases
-            if by_case.get(f"explore[{c}]") is not None
-            and by_case[f"explore[{c}]"].outcome == FAILED
-        ]
-        out[mutant_id] = {
-            "cases": cases,
-            "killed_by": killed_by,
-            "survived": [c for c in cases if c not in killed_by],
-            "killed": len(killed_by) == len(cases),
-            "messages": {c.id: c.message for c in exp.cases if c.message},
-        }
+        plan = Plan.for_cases(SCENARIOS, cases)
+        out[mutant_id] = (cases, lanes.submit(explore, settings, plan, pool=pool))
     return out
+
+
+def judge_mutant(cases: list[str], exp: Exploration) -> dict[str, Any]:
+    """A case kills the mutant when it fails (verdict fail); the mutant is killed when every
+    case of its list did."""
+    by_case = {c.id: c for c in exp.cases}
+    killed_by = [
+        c
+        for c in cases
+        if by_case.get(f"explore[{c}]") is not None and by_case[f"explore[{c}]"].outcome == FAILED
+    ]
+    return {
+        "cases": cases,
+        "killed_by": killed_by,
+        "survived": [c for c in cases if c not in killed_by],
+        "killed": len(killed_by) == len(cases),
+        "messages": {c.id: c.message for c in exp.cases if c.message},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from harness.explore.case import (
@@ -103,9 +103,19 @@ def perturbations(k_count: int, plan: Plan) -> list[Perturbation]:
 
 
 def explore(
-    settings: Settings, plan: Plan, workers: int = 4, progress: Callable[[str], None] = _print
+    settings: Settings,
+    plan: Plan,
+    workers: int = 4,
+    progress: Callable[[str], None] = _print,
+    pool: Executor | None = None,
 ) -> Exploration:
-    """Explore one implementation (see the module docstring)."""
+    """Explore one implementation (see the module docstring), ``workers`` cases at a time, or
+    on ``pool`` when given: explorations of several implementations share one pool (called
+    from threads of their own), so one's clean runs overlap another's cases and no worker
+    waits for the slowest case of a phase."""
+    if pool is None:
+        with ThreadPoolExecutor(max_workers=workers) as own:
+            return explore(settings, plan, workers, progress, own)
     started = time.monotonic()
     result = Exploration(settings.impl.id)
     impl = settings.impl.id
@@ -118,26 +128,23 @@ def explore(
         )
         return c
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        cleans = list(pool.map(lambda s: done(run_case(settings, s, CLEAN, None)), plan.scenarios))
-        result.cases += cleans
-        jobs: list[tuple[Scenario, Perturbation, CaseResult]] = []
-        for scenario, clean in zip(plan.scenarios, cleans, strict=True):
-            if clean.outcome != PASSED:
-                progress(
-                    f"[explore] {impl} {scenario.id}: the clean run did not pass; its "
-                    "perturbed runs are not explored"
-                )
-                continue
-            jobs += [
-                (scenario, p, clean)
-                for p in perturbations(len(clean.writes), plan)
-                if not plan.only or f"{scenario.id}@{p.id}" in plan.only
-            ]
-        progress(f"[explore] {impl}: {len(jobs)} perturbed cases")
-        result.cases += list(
-            pool.map(lambda j: done(run_case(settings, j[0], j[1], j[2].state)), jobs)
-        )
+    cleans = list(pool.map(lambda s: done(run_case(settings, s, CLEAN, None)), plan.scenarios))
+    result.cases += cleans
+    jobs: list[tuple[Scenario, Perturbation, CaseResult]] = []
+    for scenario, clean in zip(plan.scenarios, cleans, strict=True):
+        if clean.outcome != PASSED:
+            progress(
+                f"[explore] {impl} {scenario.id}: the clean run did not pass; its "
+                "perturbed runs are not explored"
+            )
+            continue
+        jobs += [
+            (scenario, p, clean)
+            for p in perturbations(len(clean.writes), plan)
+            if not plan.only or f"{scenario.id}@{p.id}" in plan.only
+        ]
+    progress(f"[explore] {impl}: {len(jobs)} perturbed cases")
+    result.cases += list(pool.map(lambda j: done(run_case(settings, j[0], j[1], j[2].state)), jobs))
     result.seconds = round(time.monotonic() - started, 1)
     return result
 

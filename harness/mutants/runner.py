@@ -31,20 +31,28 @@ start and answer ``/readyz``: one that cannot is a broken mutant, not a caught o
 the run at once instead of making every check wait for it.
 
 ``--ci`` runs the CI subset, which keeps ``make test`` within CI's time: each mutant only
-against the checks that catch it by design (``caught_by`` in mutants.toml), or, if it
-declares none, against every check but the slowest cases (``CI_SLOW``). Every check still
-runs against at least one mutant it kills.
+against some of the checks that catch it by design (``caught_by`` in mutants.toml), chosen by
+``harness.mutants.plan.ci_choice`` so that every mutant still runs one and every distinct
+``caught_by`` entry still runs against a mutant it must kill; a mutant that declares none runs
+against every check but the slowest cases (``CI_SLOW``). In CI a chosen entry that did not
+kill its mutant fails the run, as any ``caught_by`` entry does in the full run.
+
+``--jobs N`` runs N mutants' suites at a time on the one control plane (each mutant has its
+own namespaces and user), longest first; each suite gets at most ``--workers`` pytest-xdist
+workers, and no more than it has test functions (one: none, the checks run in pytest itself).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import signal
 import sys
 import time
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,10 +63,12 @@ from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.envtest.process import ProcessError, log_tail
 from harness.kube import Kube
+from harness.mutants import plan
 from harness.operators import ImplementationError, OperatorProcess, load_implementations
 from harness.paths import REPORTS_DIR
 from harness.plugin.lab import create_namespace
 from harness.suite import run_suite
+from harness.tiers import OFFERS
 from harness.verdicts import VERDICT_ERROR
 
 DEFAULT_REPORTS = REPORTS_DIR
@@ -146,7 +156,9 @@ def build_matrix(
                 ran=True,
             )
         if "caught_by" in entry:
-            expected = runnable(entry["caught_by"], res.skipped, res.ran) if res else []
+            # In CI the entries chosen for it (``ci_checks``), else every caught_by entry.
+            declared = entry.get("ci_checks") or entry["caught_by"]
+            expected = runnable(declared, res.skipped, res.ran) if res else []
             entry["missed"] = missed(expected, entry["failed_checks"]) if res else []
         out_mutants[mutant] = entry
     checks: dict[str, Any] = {}
@@ -276,11 +288,13 @@ def ci_filter(
     mutant_id: str,
     checks_filter: str | None = None,
     functions: Mapping[str, list[str]] | None = None,
+    chosen: Iterable[str] | None = None,
 ) -> str | None:
     """The ``-k`` expression of the CI subset for one mutant, combined with ``checks_filter``:
-    its ``caught_by`` checks, or, when it declares none, every check but ``CI_SLOW``."""
+    the entries ``chosen`` for it (``plan.ci_choice``; default: its whole ``caught_by``), or,
+    when it declares none, every check but ``CI_SLOW``."""
     functions = functions if functions is not None else check_functions()
-    expected = caught_by(mutant_id)
+    expected = list(chosen) if chosen else caught_by(mutant_id)
     if expected:
         parts = [f"({select_checks(expected, functions)})"]
     else:
@@ -346,6 +360,15 @@ def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Pa
         admin.close()
 
 
+def suite_workers(
+    entries: Iterable[str] | None, functions: Mapping[str, list[str]], most: int
+) -> int:
+    """pytest-xdist workers for one mutant's suite: ``most``, but no more than the test
+    functions ``entries`` select (None or empty: the whole suite); 0 (no xdist) for one."""
+    n = len({f for e in entries for f in functions.get(e, ())}) if entries else most
+    return 0 if min(n, most) <= 1 else min(n, most)
+
+
 def run_mutants(
     mutant_ids: Iterable[str] | None,
     reports_dir: Path,
@@ -354,13 +377,14 @@ def run_mutants(
     *,
     ci: bool = False,
     cluster: str = "envtest",
+    jobs: int = 1,
 ) -> dict[str, Any]:
     """Run the suite against each mutant (all declared ones when ``mutant_ids`` is empty) on
-    one control plane of tier ``cluster`` (envtest, sim), with ``workers`` pytest-xdist
-    workers; ``checks_filter`` is passed to pytest as ``-k``; ``ci`` runs the CI subset.
-    Mutants whose ``tiers`` do not include ``cluster`` are left out (said once). Writes the
-    JUnit files and ``reports_dir/mutants.json``, prints the kill matrix, and returns the
-    mutants.json dict."""
+    one control plane of tier ``cluster`` (envtest, sim), ``jobs`` mutants at a time (longest
+    first), each with at most ``workers`` pytest-xdist workers; ``checks_filter`` is passed to
+    pytest as ``-k``; ``ci`` runs the CI subset (``plan.ci_choice``). Mutants whose ``tiers``
+    do not include ``cluster`` are left out (said once). Writes the JUnit files and
+    ``reports_dir/mutants.json``, prints the kill matrix, and returns the mutants.json dict."""
     declared = mutants.declared()
     # Mutants declared with ``explore`` are found by exploration (python -m harness explore),
     # never by a check: the suite runs them only when they are named.
@@ -391,11 +415,27 @@ def run_mutants(
     results: dict[str, SuiteResult | None] = {}
     info = {m: mutant_info(m) for m in chosen}
     functions = check_functions()
-    filters = {m: ci_filter(m, checks_filter, functions) if ci else checks_filter for m in chosen}
+    entries: dict[str, list[str]] = {m: [] for m in chosen}
+    if ci:
+        declared_here = plan.on_tier(
+            {m: caught_by(m) for m in chosen}, functions, plan.function_needs(), OFFERS[cluster]
+        )
+        entries = {
+            m: e or caught_by(m) for m, e in plan.ci_choice(declared_here, functions).items()
+        }
+        for m in chosen:
+            info[m]["ci_checks"] = entries[m]
+    filters = {
+        m: ci_filter(m, checks_filter, functions, entries[m]) if ci else checks_filter
+        for m in chosen
+    }
+    order = plan.longest_first(entries, functions)
     with ControlPlane(tier=cluster) as cp:
-        for i, m in enumerate(chosen, 1):
+
+        def one(m: str) -> None:
             t0 = time.monotonic()
-            _say(f"{i}/{len(chosen)} {m}: {info[m]['title']}")
+            n = order.index(m) + 1
+            _say(f"{n}/{len(chosen)} {m}: {info[m]['title']}")
             problem = preflight(cp, m, impls, out)
             if problem:
                 _say(f"{m} did not become ready; its suite is not run:\n{problem}")
@@ -405,16 +445,17 @@ def run_mutants(
                     seconds=round(time.monotonic() - t0, 1),
                 )
                 results[m] = None
-                continue
+                return
             k = filters[m]
-            extra = [
-                "-n",
-                str(workers),
-                "--tb=line",
-                f"--cluster={cluster}",
-                *(["-k", k] if k else []),
-            ]
-            code = run_suite(m, cp.state_path, out, extra, [str(mutants.MUTANTS_FILE)])
+            n_workers = suite_workers(entries[m], functions, workers) if ci else workers
+            extra = ["-n", str(n_workers), "--tb=line", f"--cluster={cluster}"]
+            code = run_suite(
+                m,
+                cp.state_path,
+                out,
+                [*extra, *(["-k", k] if k else [])],
+                [str(mutants.MUTANTS_FILE)],
+            )
             junit = out / f"junit-{m}.xml"
             results[m] = read_junit(junit) if junit.exists() else None
             seconds = round(time.monotonic() - t0, 1)
@@ -423,13 +464,23 @@ def run_mutants(
             )
             res = results[m]
             killed = ", ".join(res.killed_by) if res and res.killed_by else "nothing: SURVIVED"
-            _say(f"{i}/{len(chosen)} {m}: killed by {killed} ({seconds:.0f}s)")
+            _say(f"{n}/{len(chosen)} {m}: killed by {killed} ({seconds:.0f}s)")
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            try:
+                list(pool.map(one, order))
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                stop_suites()
+                raise
+    results = {m: results.get(m) for m in chosen}
     data = build_matrix(results, info)
     data["run"] = {
         "subset": "ci" if ci else "full",
         "checks_filter": checks_filter,
         "cluster": cluster,
         "workers": workers,
+        "jobs": jobs,
         "seconds": round(time.monotonic() - started, 1),
     }
     path = reports_dir / "mutants.json"
@@ -438,6 +489,23 @@ def run_mutants(
     _say(f"wrote {path} and {out}/junit-*.xml in {data['run']['seconds']:.0f}s")
     refresh_comparison(reports_dir)
     return data
+
+
+def stop_suites() -> None:
+    """SIGTERM the process group of every pytest this process started (each leads its own,
+    ``process.run_group``): on Ctrl-C or SIGTERM the suites still running in other threads then
+    tear down at once instead of running to their end (their ``run_group`` kills what is left)."""
+    for children in Path("/proc/self/task").glob("*/children"):
+        for pid in children.read_text().split():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"pytest" in cmdline:
+                try:
+                    os.killpg(int(pid), signal.SIGTERM)
+                except (ProcessLookupError, PermissionError):
+                    pass
 
 
 def rebuild(mutant_ids: Iterable[str] | None, reports_dir: Path) -> dict[str, Any]:
@@ -504,7 +572,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="mutant id (repeatable; default: every mutant in harness/mutants/mutants.toml)",
     )
-    parser.add_argument("--workers", type=int, default=4, help="pytest-xdist workers per suite")
+    parser.add_argument(
+        "--workers", type=int, default=4, help="pytest-xdist workers per suite (at most)"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="mutants' suites at a time (default 1)")
     parser.add_argument("--reports", default=str(DEFAULT_REPORTS), help="reports folder")
     parser.add_argument("-k", dest="checks_filter", help="pytest -k expression selecting checks")
     parser.add_argument(
@@ -540,6 +611,7 @@ def run_from_args(args: argparse.Namespace) -> int:
                 args.checks_filter,
                 ci=args.ci,
                 cluster=args.cluster,
+                jobs=args.jobs,
             )
     except (ImplementationError, binaries.BinaryError) as exc:
         _say(str(exc))

@@ -221,3 +221,44 @@ def test_python_nocrash_ignores_its_crash_points(monkeypatch) -> None:  # type: 
         "python-nocrash"
     ]
     assert impl.command[-1] == "harness.explore.nocrash"
+
+
+def test_explorations_sharing_one_pool_overlap_and_stay_within_it(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`python -m harness explore` runs every implementation's (and mutant's) exploration in a
+    thread of its own on one pool of case slots: the cases of both run, never more at once than
+    the pool has slots, and one implementation's cases start before the other's clean runs
+    end."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+
+    from harness.explore import run
+
+    lock = threading.Lock()
+    running: list[int] = [0, 0]  # now, most
+    started: list[tuple[str, str]] = []
+
+    def fake_case(settings, scenario, perturbation, state):  # type: ignore[no-untyped-def]
+        with lock:
+            running[0] += 1
+            running[1] = max(running[1], running[0])
+            started.append((settings.impl.id, perturbation.id))
+        time.sleep(0.3 if perturbation.id == "clean" and settings.impl.id == "a" else 0.01)
+        with lock:
+            running[0] -= 1
+        writes = ["update modelservices x 200"] if perturbation.id == "clean" else []
+        return CaseResult(settings.impl.id, scenario.id, perturbation.id, writes=writes)
+
+    monkeypatch.setattr(run, "run_case", fake_case)
+    plan = Plan(SCENARIOS[:2], variants=("withheld",), extra=False)
+    with ThreadPoolExecutor(3) as pool, ThreadPoolExecutor(2) as lanes:
+        futures = [
+            lanes.submit(run.explore, SimpleNamespace(impl=SimpleNamespace(id=i)), plan, pool=pool)  # type: ignore[arg-type]
+            for i in ("a", "b")
+        ]
+        explorations = [f.result() for f in futures]
+    assert [len(e.cases) for e in explorations] == [4, 4]  # 2 clean + 2 at write 1
+    assert running[1] <= 3
+    first_a_case = started.index(("a", "write-1-withheld"))
+    assert ("b", "write-1-withheld") in started[:first_a_case]

@@ -1,0 +1,180 @@
+"""The CI subset of the kill matrix (``python -m harness mutants --ci``): which of a mutant's
+``caught_by`` entries run in CI, and in which order the mutants' suites start.
+
+The full run (``make mutants``) runs every check against every mutant and holds every
+``caught_by``. CI keeps what the kill matrix is for and drops only repetitions:
+``ci_choice`` picks, per mutant, a subset of its ``caught_by`` such that
+
+- every mutant gets at least one of its ``caught_by`` entries (it is still shown killed by a
+  check that reads what it does wrong);
+- every distinct entry of any ``caught_by`` (``child-repaired``,
+  ``watch-recovers[connection-cut]``) is chosen for at least one mutant (every check and case
+  CI ran before still has to kill a mutant in CI); an entry several mutants declare (five
+  declare ``noop-stable``) runs against one of them.
+
+It is a small weighted set cover, solved greedily and deterministically: each entry, those
+with the fewest declaring mutants first, goes to a declaring mutant that has nothing yet, then
+to the one with the fewest alternatives, the cheapest, the first declared; a mutant left with
+nothing runs its cheapest entry. Cost is the seconds of the test functions an entry runs
+(``CHECK_SECONDS``, measured), each function counted once per mutant. The verdict is unchanged: a kill is a ``fail`` verdict, and every chosen entry must
+kill its mutant, as every ``caught_by`` entry must in the full run.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from harness.paths import CONFORMANCE_DIR
+
+#: Seconds one test function takes against a mutant it kills, measured in a CI run (2 cores
+#: shared with other work, load 7-13; a mutant's checks one or two at a time): the typical
+#: time, and under "<mutant> <function>" where a mutant differs, for a kill that waits out a
+#: bound (CONVERGE_TIMEOUT: the operator never converges). Only the order matters: the cover
+#: prefers the cheaper entry, the suites start longest first.
+CHECK_SECONDS: dict[str, float] = {
+    "test_apiserver_restart": 100.0,
+    "test_child_conflict": 67.0,
+    "test_child_repaired": 11.0,
+    "no-owns test_child_repaired": 66.0,
+    "remembers-created test_child_repaired": 67.0,
+    "test_cleanup_confirmed_live": 5.0,
+    "test_cleanup_waits_for_held_child": 5.0,
+    "test_connection_cut": 41.0,
+    "test_connection_stall": 82.0,
+    "test_create_converges": 4.0,
+    "test_deletion_policy_foreground": 6.0,
+    "test_deletion_policy_orphan": 6.0,
+    "test_events_recorded": 6.0,
+    "no-events test_events_recorded": 64.0,
+    "test_finalizer_ordered_delete": 8.0,
+    "test_foreign_conditions_kept": 8.0,
+    "test_garbage_collected": 61.0,
+    "test_invalid_rejected": 64.0,
+    "test_leader_failover": 87.0,
+    "test_namespace_deleted": 92.0,
+    "test_noop_stable": 14.0,
+    "no-owns test_noop_stable": 43.0,
+    "test_operator_conflict_is_recomputed": 10.0,
+    "test_parity": 68.0,
+    "test_partitioned_leader_steps_down": 21.0,
+    "replay-event test_partitioned_leader_steps_down": 35.0,
+    "test_progressing_without_kubelet": 6.0,
+    "test_rbac_least_privilege": 9.0,
+    "test_ready_with_kwok": 91.0,
+    "test_replaced_child_kept": 10.0,
+    "test_restart_after_finalizer": 3.0,
+    "replay-event test_restart_after_finalizer": 8.0,
+    "test_restart_reconverges": 70.0,
+    "test_stale_update_conflict": 76.0,
+    "test_watch_expired_after_compaction": 77.0,
+}
+
+#: The cost of a test function not in ``CHECK_SECONDS``.
+DEFAULT_SECONDS = 30.0
+
+
+def entry_seconds(
+    entries: Iterable[str],
+    functions: Mapping[str, Sequence[str]],
+    seconds: Mapping[str, float] | None = None,
+    mutant: str = "",
+) -> float:
+    """Seconds to run ``entries`` (check ids or ``id[case]``) in one suite of ``mutant``: the
+    sum over the distinct test functions they select (``functions``:
+    ``harness.checks.check_functions``), each from ``seconds`` (default ``CHECK_SECONDS``)
+    under ``"<mutant> <function>"``, else ``"<function>"``, else ``DEFAULT_SECONDS``. Unknown
+    entries cost nothing here (the runner refuses them before anything runs)."""
+    table = CHECK_SECONDS if seconds is None else seconds
+    names = {f for e in entries for f in functions.get(e, ())}
+    return sum(table.get(f"{mutant} {f}", table.get(f, DEFAULT_SECONDS)) for f in names)
+
+
+def function_needs(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, set[str]]:
+    """Test function name -> the capabilities its ``@pytest.mark.needs(...)`` names (none: not
+    listed), read from ``<conformance_dir>/test_*.py`` without importing them."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(conformance_dir.glob("test_*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for dec in node.decorator_list:
+                if (
+                    isinstance(dec, ast.Call)
+                    and isinstance(dec.func, ast.Attribute)
+                    and dec.func.attr == "needs"
+                ):
+                    names = {str(a.value) for a in dec.args if isinstance(a, ast.Constant)}
+                    found.setdefault(node.name, set()).update(names)
+    return found
+
+
+def on_tier(
+    caught_by: Mapping[str, Sequence[str]],
+    functions: Mapping[str, Sequence[str]],
+    needs: Mapping[str, Iterable[str]],
+    offers: Iterable[str],
+) -> dict[str, list[str]]:
+    """``caught_by`` without the entries none of whose test functions can run on a tier that
+    offers ``offers`` (their ``needs`` unmet: skipped there, so they cannot kill anything)."""
+    have = set(offers)
+
+    def runs(entry: str) -> bool:
+        return any(set(needs.get(f, ())) <= have for f in functions.get(entry, ()))
+
+    return {m: [e for e in entries if runs(e)] for m, entries in caught_by.items()}
+
+
+def ci_choice(
+    caught_by: Mapping[str, Sequence[str]],
+    functions: Mapping[str, Sequence[str]],
+    seconds: Mapping[str, float] | None = None,
+) -> dict[str, list[str]]:
+    """Per mutant (``caught_by``: mutant id -> its declared entries, in declaration order), the
+    entries CI runs, in declared order (see the module docstring). A mutant with no entries
+    gets none (the runner then runs the whole suite for it)."""
+    chosen: dict[str, list[str]] = {m: [] for m in caught_by}
+    order = {m: i for i, m in enumerate(caught_by)}
+    declarers: dict[str, list[str]] = {}
+    for m, entries in caught_by.items():
+        for e in entries:
+            declarers.setdefault(e, []).append(m)
+
+    def added(m: str, e: str) -> float:
+        return entry_seconds([*chosen[m], e], functions, seconds, m) - entry_seconds(
+            chosen[m], functions, seconds, m
+        )
+
+    # Each entry once, the entries with fewest declarers first (one declarer: no choice). It
+    # goes to a mutant that has nothing yet (it must run something anyway), the one with the
+    # fewest alternatives, then the cheapest, then the first declared.
+    for e in sorted(declarers, key=lambda e: len(declarers[e])):
+        if any(e in chosen[m] for m in declarers[e]):
+            continue
+        m = min(
+            declarers[e],
+            key=lambda m: (bool(chosen[m]), len(caught_by[m]), added(m, e), order[m]),
+        )
+        chosen[m].append(e)
+    # A mutant still without one runs its cheapest.
+    for m, entries in caught_by.items():
+        if entries and not chosen[m]:
+            chosen[m].append(min(entries, key=lambda e: (added(m, e), entries.index(e))))
+    return {m: [e for e in caught_by[m] if e in chosen[m]] for m in caught_by}
+
+
+def longest_first(
+    plan: Mapping[str, Sequence[str]],
+    functions: Mapping[str, Sequence[str]],
+    seconds: Mapping[str, float] | None = None,
+) -> list[str]:
+    """The mutants of ``plan`` (mutant -> entries it runs; none: the whole suite) ordered by
+    their suite's expected seconds, longest first, so that running them some at a time ends
+    soonest (the longest-processing-time rule); ties keep the plan's order."""
+    everything = list(functions)
+
+    def cost(m: str) -> float:
+        return entry_seconds(plan[m] or everything, functions, seconds, m)
+
+    return sorted(plan, key=lambda m: -cost(m))

@@ -1,0 +1,155 @@
+"""The CI subset of the kill matrix (harness/mutants/plan.py): which caught_by entries each
+mutant runs in CI, on which tier, with how many workers, in which order."""
+
+from __future__ import annotations
+
+from harness import checks, mutants
+from harness.mutants import plan, runner
+from harness.tiers import OFFERS
+
+FUNCTIONS = {
+    "noop-stable": ["test_noop_stable"],
+    "child-repaired": ["test_child_repaired"],
+    "events-recorded": ["test_events_recorded"],
+    "leader-failover": ["test_leader_failover", "test_partitioned"],
+    "leader-failover[partitioned-leader]": ["test_partitioned"],
+    "garbage-collected": ["test_garbage_collected"],
+}
+SECONDS = {
+    "test_noop_stable": 10.0,
+    "test_child_repaired": 20.0,
+    "test_events_recorded": 15.0,
+    "test_leader_failover": 40.0,
+    "test_partitioned": 30.0,
+    "test_garbage_collected": 12.0,
+}
+
+
+def test_every_mutant_runs_one_entry_and_every_entry_runs_once() -> None:
+    caught_by = {
+        "always-update": ["noop-stable", "child-repaired"],
+        "no-owns": ["noop-stable", "child-repaired"],
+        "event-every-reconcile": ["noop-stable", "events-recorded"],
+        "no-events": ["events-recorded"],
+    }
+    chosen = plan.ci_choice(caught_by, FUNCTIONS, SECONDS)
+    # no-events can only run events-recorded; the others share noop-stable and child-repaired
+    # out between them: each entry once, each mutant one, 55 s instead of 100 s.
+    assert chosen == {
+        "always-update": ["child-repaired"],
+        "no-owns": ["noop-stable"],
+        "event-every-reconcile": ["noop-stable"],
+        "no-events": ["events-recorded"],
+    }
+    assert sum(plan.entry_seconds(v, FUNCTIONS, SECONDS) for v in chosen.values()) == 55.0
+    assert sum(plan.entry_seconds(v, FUNCTIONS, SECONDS) for v in caught_by.values()) == 100.0
+
+
+def test_an_entry_only_one_mutant_declares_is_kept_however_dear() -> None:
+    caught_by = {
+        "replay-event": ["child-repaired", "leader-failover"],
+        "zombie-leader": ["leader-failover[partitioned-leader]"],
+    }
+    chosen = plan.ci_choice(caught_by, FUNCTIONS, SECONDS)
+    assert chosen == {
+        "replay-event": ["child-repaired", "leader-failover"],
+        "zombie-leader": ["leader-failover[partitioned-leader]"],
+    }
+    # its two functions once, though the case is one of them
+    assert (
+        plan.entry_seconds(
+            ["leader-failover", "leader-failover[partitioned-leader]"], FUNCTIONS, SECONDS
+        )
+        == 70.0
+    )
+
+
+def test_a_mutant_with_no_entries_gets_none() -> None:
+    assert plan.ci_choice({"x": [], "y": ["noop-stable"]}, FUNCTIONS, SECONDS) == {
+        "x": [],
+        "y": ["noop-stable"],
+    }
+
+
+def test_entries_a_tier_skips_are_not_chosen() -> None:
+    needs = {"test_garbage_collected": {"garbage-collector"}}
+    caught_by = {"remembers-created": ["child-repaired", "garbage-collected"]}
+    assert plan.on_tier(caught_by, FUNCTIONS, needs, OFFERS["envtest"]) == {
+        "remembers-created": ["child-repaired"]
+    }
+    assert plan.on_tier(caught_by, FUNCTIONS, needs, OFFERS["sim"]) == caught_by
+
+
+def test_needs_are_read_from_the_suite() -> None:
+    needs = plan.function_needs()
+    assert needs["test_garbage_collected"] == {"garbage-collector"}
+    assert "test_noop_stable" not in needs
+
+
+def test_suites_start_longest_first_and_get_no_more_workers_than_functions() -> None:
+    order = plan.longest_first(
+        {"a": ["noop-stable"], "b": ["leader-failover"], "c": ["child-repaired"]},
+        FUNCTIONS,
+        SECONDS,
+    )
+    assert order == ["b", "c", "a"]
+    assert runner.suite_workers(["noop-stable"], FUNCTIONS, 4) == 0
+    assert runner.suite_workers(["leader-failover"], FUNCTIONS, 4) == 2
+    assert runner.suite_workers([], FUNCTIONS, 4) == 4
+
+
+def test_the_real_ci_subset_keeps_every_mutant_and_every_entry_on_each_tier() -> None:
+    """On envtest and on sim, over the mutants `make mutants-ci` / `mutants-sim-ci` run: each
+    mutant runs at least one caught_by entry, every entry the tier can run is chosen for some
+    mutant, and CI runs fewer (mutant, test function) pairs than the whole caught_by."""
+    functions = checks.check_functions()
+    needs = plan.function_needs()
+    for tier, mutant_ids in (
+        ("envtest", [m for m, t in mutants.declared().items() if "explore" not in t]),
+        ("sim", ["generation-predicate", "tombstone-event", "remembers-created"]),
+    ):
+        here = [m for m in mutant_ids if not runner.tiers_of(m) or tier in runner.tiers_of(m)]
+        declared = plan.on_tier(
+            {m: runner.caught_by(m) for m in here}, functions, needs, OFFERS[tier]
+        )
+        chosen = plan.ci_choice(declared, functions)
+        assert all(chosen[m] for m in here), tier
+        assert {e for v in declared.values() for e in v} == {e for v in chosen.values() for e in v}
+
+        def pairs(table: dict[str, list[str]]) -> int:
+            return sum(len({f for e in v for f in functions[e]}) for v in table.values())
+
+        assert pairs(chosen) <= pairs(declared)
+        if tier == "envtest":
+            assert pairs(chosen) < pairs(declared)
+
+
+def test_in_ci_only_the_chosen_entries_must_kill(tmp_path: object) -> None:
+    results = {"always-update": runner.SuiteResult(failed=["noop-stable"])}
+    info = {"always-update": {"caught_by": ["noop-stable", "child-repaired"]}}
+    full = runner.build_matrix(results, info)
+    assert full["mutants"]["always-update"]["missed"] == ["child-repaired"]
+    info["always-update"]["ci_checks"] = ["noop-stable"]
+    ci = runner.build_matrix(results, info)
+    assert ci["mutants"]["always-update"]["missed"] == []
+    assert ci["verdict"]["ok"] is True
+
+
+def test_stop_suites_terminates_the_pytest_groups_this_process_started() -> None:
+    """Ctrl-C during a parallel run: the suites still running in other threads are SIGTERMed
+    (their process groups), other children are left alone."""
+    import signal
+    import subprocess
+    import sys
+
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+    suite = subprocess.Popen([*sleeper, "pytest"], start_new_session=True)
+    other = subprocess.Popen([*sleeper, "etcd"], start_new_session=True)
+    try:
+        runner.stop_suites()
+        assert suite.wait(10) == -signal.SIGTERM
+        assert other.poll() is None
+    finally:
+        for p in (suite, other):
+            p.kill()
+            p.wait()
