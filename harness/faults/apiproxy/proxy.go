@@ -243,6 +243,9 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 	}
 	p.record(st, res.Request, res.StatusCode)
 	st.line = p.logLine(st, res.Request, res.StatusCode, res.Header.Get("Audit-Id"))
+	// A refused request's Status, as the audit log's responseStatus has it (a watch refused
+	// is an ordinary answer too; a watch that started has code 200 and is not read).
+	st.line.Reason, st.line.Message = readStatus(res)
 	p.reqlog.write(st.line)
 	if st.crash != nil && st.crash.variant == "withheld" {
 		// The API server has applied the write; its answer stays here until the client is dead.

@@ -235,7 +235,19 @@ class Comparison:
 
 
 #: The fields both accountings must agree on, request for request.
-COMPARED_FIELDS = ("verb", "group", "resource", "subresource", "namespace", "name", "code")
+#: ``reason`` and ``message`` are a refused request's Status (the proxy reads it from the
+#: answer, ``status.go``; the audit log has it in ``responseStatus``), empty for a success.
+COMPARED_FIELDS = (
+    "verb",
+    "group",
+    "resource",
+    "subresource",
+    "namespace",
+    "name",
+    "code",
+    "reason",
+    "message",
+)
 
 
 def compare(audited: Iterable[Request], proxied: Iterable[Request]) -> Comparison:
