@@ -50,8 +50,9 @@ proxy, so a stall behind the proxy is noticed by this check alone; the operator'
 streams then fail and it re-watches.
 
 Every request is written to ``request_log`` (``requests.jsonl``, ``reclog.go``): start and end,
-verb, resource, subresource, namespace, name, code, the API server's ``Audit-Id``, bytes, and
-for a watch each event delivered. ``harness.faults.apiproxy.records`` reads it into the same
+verb, resource, subresource, namespace, name, code, the API server's ``Audit-Id``, bytes, a
+refused request's Status reason and message (``status.go``), and for a watch each event
+delivered. ``harness.faults.apiproxy.records`` reads it into the same
 ``harness.audit.Request`` records the audit log gives, so request accounting works on any
 cluster (``harness.accounting``). Each line carries ``at``, stamped under the log's lock;
 ``mark()`` writes a mark line, after which every line stamped earlier is on disk. A non-watch
