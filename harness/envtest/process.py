@@ -26,6 +26,7 @@ import random
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -159,15 +160,50 @@ def run(
 _PORT_RANGE = (20000, 32767)
 
 
+#: Where handed-out ports are reserved, one empty file per port, shared by every harness process
+#: on the machine (pytest-xdist workers, parallel mutant suites): two picks, in one process or
+#: in two, never return the same port while its reservation lasts.
+PORT_RESERVATIONS = Path(tempfile.gettempdir()) / "modeldock-ports"
+
+#: How long a handed-out port stays reserved, in seconds: a picked port is bound within
+#: seconds; an older reservation is stale (its process is done with it, or gone).
+PORT_RESERVATION_S = 600.0
+
+
+def reserve_port(port: int, now: float | None = None) -> bool:
+    """Reserve ``port`` in ``PORT_RESERVATIONS``: True when it was not reserved, or its
+    reservation is older than ``PORT_RESERVATION_S`` (then renewed); False when another pick
+    holds it. ``now``: epoch seconds (default: the clock)."""
+    PORT_RESERVATIONS.mkdir(parents=True, exist_ok=True)
+    path = PORT_RESERVATIONS / str(port)
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        return True
+    except FileExistsError:
+        pass
+    t = time.time() if now is None else now
+    try:
+        if t - path.stat().st_mtime < PORT_RESERVATION_S:
+            return False
+        os.utime(path, (t, t))
+    except FileNotFoundError:
+        return reserve_port(port, now)
+    return True
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port on ``host`` that was free a moment ago, from below the ephemeral range."""
-    for _ in range(200):
+    """A TCP port on ``host`` that was free a moment ago, from below the ephemeral range, and
+    handed out by no other pick in the last ``PORT_RESERVATION_S`` (``reserve_port``): an
+    operator's metrics and health ports, picked one after the other, once came out equal,
+    and the operator could not bind the second."""
+    for _ in range(400):
         port = random.randint(*_PORT_RANGE)
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
             try:
                 s.bind((host, port))
             except OSError:
                 continue
+        if reserve_port(port):
             return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
