@@ -7,7 +7,6 @@ The second test needs the Kubernetes binaries and Go.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -54,12 +53,6 @@ def test_windows_follow_completion(tmp_path: Path) -> None:
     assert select(every, instance="leader", user="modeldock:go") == every
     assert [r.code for r in acc.unreached(["ns"])] == [409]
     assert instance_group("leader") in every[0].groups
-
-
-@pytest.fixture(scope="module")
-def cp() -> Iterator[ControlPlane]:
-    with ControlPlane() as plane:
-        yield plane
 
 
 def test_token_forwarded_through_proxy(cp: ControlPlane, tmp_path: Path) -> None:

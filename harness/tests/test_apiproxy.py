@@ -35,19 +35,6 @@ USER = "modeldock:apiproxy-test"
 WAIT = 30.0  # seconds: a bound for anything to arrive on a loaded machine, never a measurement
 
 
-@pytest.fixture(scope="module")
-def cp() -> Iterator[ControlPlane]:
-    with ControlPlane() as plane:
-        yield plane
-
-
-@pytest.fixture(scope="module")
-def admin(cp: ControlPlane) -> Iterator[Kube]:
-    kube = Kube(cp.admin_kubeconfig)
-    yield kube
-    kube.close()
-
-
 @pytest.fixture
 def proxy(cp: ControlPlane, tmp_path: Path) -> Iterator[ApiProxy]:
     with ApiProxy.for_user(cp, USER, workdir=tmp_path) as p:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,19 +21,6 @@ from harness.faults.apiproxy.records import RequestLog, compare
 from harness.kube import Kube
 from harness.operators import OperatorProcess, get_implementation
 from harness.plugin.lab import create_namespace
-
-
-@pytest.fixture(scope="module")
-def cp() -> Iterator[ControlPlane]:
-    with ControlPlane() as plane:
-        yield plane
-
-
-@pytest.fixture(scope="module")
-def admin(cp: ControlPlane) -> Iterator[Kube]:
-    kube = Kube(cp.admin_kubeconfig)
-    yield kube
-    kube.close()
 
 
 @pytest.mark.parametrize("impl_id", ["go", "python"])

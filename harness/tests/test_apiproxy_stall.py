@@ -21,7 +21,6 @@ whose own HTTP/2 server answers them. So:
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,19 +41,6 @@ SHORT = {"HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5", "HTTP2_PING_TIMEOUT_SECONDS": "
 BOUND_S = 25.0
 #: Seconds for set-up waits (start, converge); never a measurement.
 WAIT_S = 60.0
-
-
-@pytest.fixture(scope="module")
-def cp() -> Iterator[ControlPlane]:
-    with ControlPlane() as plane:
-        yield plane
-
-
-@pytest.fixture(scope="module")
-def admin(cp: ControlPlane) -> Iterator[Kube]:
-    kube = Kube(cp.admin_kubeconfig)
-    yield kube
-    kube.close()
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import time
 import urllib.error
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,6 @@ from harness.audit import AuditLog, instance_group, select
 from harness.envtest.controlplane import ControlPlane
 from harness.envtest.process import pid_alive
 from harness.kube import Kube
-
-
-@pytest.fixture(scope="module")
-def cp() -> Iterator[ControlPlane]:
-    with ControlPlane() as plane:
-        yield plane
 
 
 def test_users_are_authenticated_and_bound_by_rbac(cp: ControlPlane) -> None:
