@@ -222,7 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("binaries", help="find or build the Kubernetes binaries")
     p.add_argument("--sim", action="store_true", help="also the sim tier's binaries")
     p.add_argument(
-        "--print-assets", action="store_true", help="print only the KUBEBUILDER_ASSETS folder"
+        "--print-assets",
+        action="store_true",
+        help="print only the KUBEBUILDER_ASSETS folder (building what the cache lacks first)",
     )
     p.set_defaults(func=cmd_binaries)
 
@@ -263,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--all", action="store_true", help="every run's namespaces")
     p.set_defaults(func=cmd_existing_cleanup)
 
-    p = sub.add_parser("serve", help=argparse.SUPPRESS)
+    # Internal (the background process of `up`): left out of the listing of commands.
+    p = sub.add_parser("serve")
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR))
     p.add_argument("--no-watch-cache", action="store_true")
     p.add_argument("--cluster", default="envtest", choices=("envtest", "sim"))

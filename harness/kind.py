@@ -26,6 +26,7 @@ from pathlib import Path
 from harness import runs
 from harness.envtest import binaries
 from harness.envtest.process import run as run_process
+from harness.paths import cache_root
 
 KIND_VERSION = "v0.33.0"
 
@@ -82,7 +83,7 @@ def kind_cli() -> Path:
     found = shutil.which("kind")
     if found:
         return Path(found)
-    gobin = binaries.cache_root() / "tools" / f"kind-{KIND_VERSION}"
+    gobin = cache_root() / "tools" / f"kind-{KIND_VERSION}"
     cli = gobin / "kind"
     if not cli.exists():
         print(f"[modeldock] building kind {KIND_VERSION} (go install)", file=sys.stderr)

@@ -7,6 +7,7 @@ current directory. Nothing here touches the file system.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 #: The repository root: the folder holding ``harness/``, ``conformance/`` and ``Makefile``.
@@ -26,3 +27,13 @@ BUILD_DIR = REPO_ROOT / "build"
 
 #: Where runs write JUnit files, JSON results and the comparison report by default.
 REPORTS_DIR = REPO_ROOT / "reports"
+
+
+def cache_root() -> Path:
+    """The project's cache folder, outside the repository and kept across clones (built
+    Kubernetes binaries, tools, the port reservations): ``$MODELDOCK_CACHE``, else
+    ``$XDG_CACHE_HOME/modeldock``, else ``~/.cache/modeldock``."""
+    if os.environ.get("MODELDOCK_CACHE"):
+        return Path(os.environ["MODELDOCK_CACHE"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "modeldock"

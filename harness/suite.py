@@ -171,7 +171,7 @@ def conformance(
     impl_files: list[str],
     options: Options | None = None,
 ) -> int:
-    """Build, start one control plane of tier ``options.cluster`` (envtest, sim), run the suite
+    """Start one control plane of tier ``options.cluster`` (envtest, sim), build and run the suite
     for each implementation in ``chosen`` (default ``DEFAULT_IMPLS``), write
     ``<reports>/junit-<impl>.xml``, the merged ``<reports>/junit.xml`` and the comparison
     report; end with the summary table, the verdict and where the reports are. ``existing``:
@@ -198,13 +198,22 @@ def conformance(
     chosen = list(chosen or DEFAULT_IMPLS)
     unknown = [i for i in chosen if i not in impls]
     if unknown:
-        _say(f"unknown implementation(s) {unknown}; declared: {sorted(impls)}")
+        _say(
+            f"unknown implementation(s) {unknown}; declared: {', '.join(sorted(impls))} "
+            f"(another implementation's file: --impl-file, e.g. kopf_operator/implementation.toml)"
+        )
         return 2
+    if options.checks:
+        from harness.checks import base_check, check_functions, check_sort_key
+
+        known = {base_check(name) for name in check_functions()}
+        typos = [c for c in options.checks if base_check(c) not in known]
+        if typos:
+            _say(
+                f"--check: no check {typos}; known: {', '.join(sorted(known, key=check_sort_key))}"
+            )
+            return 2
     reports.mkdir(parents=True, exist_ok=True)
-    for impl_id in chosen:
-        (reports / f"junit-{impl_id}.xml").unlink(missing_ok=True)
-        shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
-    (reports / "artifacts" / KEPT_FILE).unlink(missing_ok=True)
     started = time.monotonic()
     if cluster in ("existing", "kind"):
         binaries.ensure(["kubectl"])  # the cluster is not ours: only kubectl is needed
@@ -212,14 +221,20 @@ def conformance(
         binaries.ensure(
             binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ())
         )
-    for impl_id in chosen:
-        _say(f"building {impl_id}")
-        impls[impl_id].run_build()
     extra = [*options.pytest_args(), *pytest_args]
     codes: dict[str, int] = {}
     extra = [f"--cluster={'existing' if cluster == 'kind' else cluster}", *extra]
 
     def run_all(state_path: Path) -> None:
+        # Built and the last run's results cleared only once the cluster answers: a run that
+        # cannot start leaves the previous reports as they were.
+        for impl_id in chosen:
+            _say(f"building {impl_id}")
+            impls[impl_id].run_build()
+        for impl_id in chosen:
+            (reports / f"junit-{impl_id}.xml").unlink(missing_ok=True)
+            shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
+        (reports / "artifacts" / KEPT_FILE).unlink(missing_ok=True)
         for impl_id in chosen:
             log = None if options.verbose else reports / f"pytest-{impl_id}.log"
             suite_started = time.monotonic()

@@ -50,7 +50,7 @@ def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The options of ``python -m harness.bench`` (``make bench BENCH_ARGS=...``)."""
-    parser = argparse.ArgumentParser(prog="python -m harness.bench", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(prog="python -m harness bench", description=DESCRIPTION)
     parser.add_argument(
         "--impl",
         action="append",

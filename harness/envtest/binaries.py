@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.envtest import process
-from harness.paths import REPO_ROOT
+from harness.paths import REPO_ROOT, cache_root
 
 TOOLS_DIR = REPO_ROOT / "tools"
 
@@ -85,15 +85,6 @@ def kubernetes_version() -> str:
 def etcd_version() -> str:
     """The pinned etcd version, e.g. ``v3.6.4`` (from tools/etcd/go.mod)."""
     return _module_version(TOOLS_DIR / "etcd", "go.etcd.io/etcd/server/v3")
-
-
-def cache_root() -> Path:
-    """The project's cache folder: ``$MODELDOCK_CACHE``, else ``$XDG_CACHE_HOME/modeldock``,
-    else ``~/.cache/modeldock``."""
-    if os.environ.get("MODELDOCK_CACHE"):
-        return Path(os.environ["MODELDOCK_CACHE"]).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "modeldock"
 
 
 def _goarch() -> str:

@@ -26,12 +26,13 @@ import random
 import signal
 import socket
 import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
+
+from harness.paths import cache_root
 
 _T = TypeVar("_T")
 
@@ -161,9 +162,10 @@ _PORT_RANGE = (20000, 32767)
 
 
 #: Where handed-out ports are reserved, one empty file per port, shared by every harness process
-#: on the machine (pytest-xdist workers, parallel mutant suites): two picks, in one process or
-#: in two, never return the same port while its reservation lasts.
-PORT_RESERVATIONS = Path(tempfile.gettempdir()) / "modeldock-ports"
+#: using the same cache (pytest-xdist workers, parallel mutant suites): two picks, in one
+#: process or in two, never return the same port while its reservation lasts. In the cache,
+#: not the temp dir: it belongs to no run, so no run's cleanup removes it. None: the cache's.
+PORT_RESERVATIONS: Path | None = None
 
 #: How long a handed-out port stays reserved, in seconds: a picked port is bound within
 #: seconds; an older reservation is stale (its process is done with it, or gone).
@@ -171,11 +173,12 @@ PORT_RESERVATION_S = 600.0
 
 
 def reserve_port(port: int, now: float | None = None) -> bool:
-    """Reserve ``port`` in ``PORT_RESERVATIONS``: True when it was not reserved, or its
+    """Reserve ``port`` in ``PORT_RESERVATIONS`` (default ``<cache>/ports``): True when it was not reserved, or its
     reservation is older than ``PORT_RESERVATION_S`` (then renewed); False when another pick
     holds it. ``now``: epoch seconds (default: the clock)."""
-    PORT_RESERVATIONS.mkdir(parents=True, exist_ok=True)
-    path = PORT_RESERVATIONS / str(port)
+    folder = PORT_RESERVATIONS or cache_root() / "ports"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / str(port)
     try:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
         return True

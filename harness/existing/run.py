@@ -81,13 +81,22 @@ def admin_kubeconfig(dest: Path, context: str | None, kubeconfig: str | None = N
         cmd.append(f"--kubeconfig={kubeconfig}")
     if context:
         cmd.append(f"--context={context}")
+    named = kubeconfig or os.environ.get("KUBECONFIG")
+    absent = [f for f in (named or "").split(os.pathsep) if f and not Path(f).expanduser().exists()]
+    if named and len(absent) == len(named.split(os.pathsep)):
+        raise ClusterError(
+            f"kubeconfig {named} does not exist: set KUBECONFIG to the cluster's kubeconfig "
+            f"(and CONTEXT=/--context to choose one of its contexts)"
+        )
     proc = run_process(cmd, capture_output=True, text=True, timeout=60)
     config = yaml.safe_load(proc.stdout or "null") if proc.returncode == 0 else None
     if not isinstance(config, dict) or not config.get("clusters"):
         where = kubeconfig or os.environ.get("KUBECONFIG") or "~/.kube/config"
         raise ClusterError(
             f"no cluster in kubeconfig {where}"
-            f"{f' (context {context})' if context else ''}: {proc.stderr.strip() or 'empty'}"
+            f"{f' (context {context})' if context else ''}: {proc.stderr.strip() or 'empty'}; "
+            f"point KUBECONFIG at the cluster's kubeconfig, choose a context with "
+            f"CONTEXT=/--context"
         )
     dest.write_text(yaml.safe_dump(config, sort_keys=False))
     dest.chmod(0o600)
@@ -218,12 +227,21 @@ class Run:
     def _setup(self) -> None:
         self.workdir = runs.temp_dir("existing")
         path = admin_kubeconfig(self.workdir / "admin.kubeconfig", self.context, self.kubeconfig)
-        self.admin = admin = Kube(path)
+        admin = Kube(path)
         try:
             self.kubernetes_version = str(admin.request("GET", "/version")["gitVersion"])
             self.capabilities = tiers.existing_offers(admin.list("nodes"))
         except Exception as exc:  # unreachable, refused, TLS: say so in one line
-            raise ClusterError(f"the cluster of {path} does not answer: {exc}") from exc
+            server = str(admin.api.configuration.host)
+            admin.close()
+            where = self.kubeconfig or os.environ.get("KUBECONFIG") or "~/.kube/config"
+            first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else repr(exc)
+            raise ClusterError(
+                f"the cluster at {server} (kubeconfig {where}"
+                f"{f', context {self.context}' if self.context else ''}) does not answer: {first}"
+            ) from exc
+        # From here on the cluster answers: cleanup() has something to do there.
+        self.admin = admin
         _say(
             f"existing cluster {self._server()} (Kubernetes {self.kubernetes_version}); run "
             f"{self.run_id}, namespaces labelled {RUN_LABEL}={self.run_id}"
@@ -343,7 +361,7 @@ class Run:
                     raise ClusterError(f"CRD {name} still there 60s after its delete")
                 done.append(f"CRD {name}")
             _say(f"removed {', '.join(done)} in {time.monotonic() - started:.0f}s")
-        except (ApiException, ClusterError, OSError) as exc:
+        except Exception as exc:  # the cluster went away, refused, timed out: say, never raise
             _say(
                 f"cleanup of run {self.run_id} incomplete: {exc}; retry with python -m harness "
                 f"existing-cleanup --run {self.run_id}"

@@ -624,7 +624,7 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m harness.mutants.runner",
+        prog="python -m harness mutants",
         description="Run the conformance suite against every mutant and write the kill matrix "
         "(reports/mutants.json). Exit 1 if a mutant survives every check or a check "
         "kills no mutant.",

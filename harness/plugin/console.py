@@ -96,14 +96,14 @@ def skip_slow(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without ``--full``, skip the tests marked ``slow``, saying how to run them."""
     if config.getoption("full"):
         return
+    reason = "slow (the clients' default deadlines): run with --full (make conformance FULL=1)"
     for item in items:
         if item.get_closest_marker("slow") is not None:
-            item.add_marker(
-                pytest.mark.skip(
-                    reason="slow (the clients' default deadlines): run with --full "
-                    "(make conformance FULL=1)"
-                )
-            )
+            item.add_marker(pytest.mark.skip(reason=reason))
+            # Named by its check id in JUnit, as a check skipped for its needs is.
+            if name := junit_name(item):
+                item.user_properties.append(("check", name))
+                item.user_properties.append(("skip_reason", reason))
 
 
 #: Checks that take tens of seconds whatever the implementation (a Lease to expire, a private

@@ -212,7 +212,7 @@ def skip_unmet_needs(config: pytest.Config, items: list[pytest.Item]) -> None:
                 f"@pytest.mark.needs; known: {sorted(tiers.CAPABILITIES)}"
             )
         reason = tiers.skip_reason(tier, offers, wanted)
-        if reason:
+        if reason and not any(k == "skip_reason" for k, _ in item.user_properties):
             item.add_marker(pytest.mark.skip(reason=reason))
             item.user_properties.append(("check", junit_name(item) or check_id(item)))
             item.user_properties.append(("skip_reason", reason))

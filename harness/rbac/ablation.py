@@ -515,7 +515,7 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m harness.rbac.ablation",
+        prog="python -m harness rbac-ablation",
         description="Show every right in config/rbac/role.yaml needed: run checks with each one "
         "removed; exit 1 if one is needed by nothing or the whole role is not enough.",
     )
