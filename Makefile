@@ -40,6 +40,8 @@ help:
 	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
 	@echo "make apiproxy-test  go test of the API proxy (harness/faults/apiproxy)"
 	@echo "make explore      a crash at every write boundary of every scenario: reports/explore.json"
+	@echo "make venv         the virtualenv .venv with the Python dependencies (every target makes it when missing)"
+	@echo "make <x>-ci       the CI subsets make test runs: conformance-sim-ci conformance-existing-ci mutants-ci mutants-sim-ci rbac-ablation-ci explore-ci"
 	@echo "make clean        remove build/, reports/ and the virtualenv (the binary cache stays)"
 
 $(STAMP): pyproject.toml
