@@ -23,6 +23,8 @@ IMPL_FILES := $(wildcard */implementation.toml)
 # kind (needs a container engine).
 CLUSTER   ?= envtest
 CONTEXT   ?=
+# Where make conformance writes its reports (REPORTS=reports/sim keeps a tier's run apart).
+REPORTS   ?= reports
 
 .PHONY: help conformance test unit go-test apiproxy-test go-vet lint bench report tools binaries up down clean
 
@@ -57,7 +59,7 @@ tools binaries: $(STAMP)
 	$(PY) -m harness binaries
 
 conformance: $(STAMP)
-	$(PY) -m harness conformance --cluster $(CLUSTER) $(if $(CONTEXT),--context '$(CONTEXT)') $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(FULL),--full) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+	$(PY) -m harness conformance --cluster $(CLUSTER) --reports $(REPORTS) $(if $(CONTEXT),--context '$(CONTEXT)') $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(FULL),--full) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
 
 # The sim tier's CI subset: the checks only a cluster's controllers can judge, for go and python,
 # on a sim control plane (reports in reports/sim/), then the mutants only sim exposes.
