@@ -5,7 +5,8 @@ After each check on a tier with an audit log the plugin records property ``accou
 namespaces as the API server's audit log has them and as the API proxies its operator
 processes ran behind forwarded them, matched request for request by ``Audit-Id``. This command
 reads ``reports/junit-<impl>.xml`` and exits 1 if any check shows a difference (or an
-``accounting_error``), 2 if no check was compared at all; else it prints, e.g.,
+``accounting_error``), or ran on a tier with an audit log and compared nothing (no
+comparison, or one of zero requests), 2 if no check was compared at all; else it prints, e.g.,
 ``compared 2210 requests in 52 checks (go: 1101, python: 1109), 0 differences``.
 """
 
@@ -23,30 +24,51 @@ from harness.paths import REPORTS_DIR
 DIFFERENCE_KEYS = ("audit_only", "proxy_only", "differing")
 
 
+def _case(
+    impl: str, case: junit.Case, audited: bool, per_impl: dict[str, int], problems: list[str]
+) -> int:
+    """Account one testcase: add its compared requests to ``per_impl``, its differences and
+    errors to ``problems``; return 1 if it recorded a comparison. On a tier with an audit log
+    a check that ran (passed or failed) must have compared something: a missing comparison,
+    or one of zero requests, is a problem too, so the command cannot pass by seeing nothing."""
+    error = case.prop("accounting_error")
+    if error:
+        problems.append(f"{impl} {case.name}: accounting_error: {error}")
+    raw = case.prop("accounting")
+    ran = case.outcome in (junit.PASSED, junit.FAILED) and case.prop("check") is not None
+    if raw is None:
+        if audited and ran and not error:
+            problems.append(f"{impl} {case.name}: ran on a tier with an audit log, no comparison")
+        return 0
+    got = json.loads(raw)
+    per_impl[impl] = per_impl.get(impl, 0) + int(got["compared"])
+    if int(got["compared"]) == 0 and ran:
+        problems.append(f"{impl} {case.name}: compared 0 requests")
+    for key in DIFFERENCE_KEYS:
+        problems += [f"{impl} {case.name}: {diff}" for diff in got.get(key, [])]
+    return 1
+
+
 def check(reports: Path) -> tuple[int, list[str]]:
     """Read every ``junit-*.xml`` in ``reports``; return (exit code, lines to print)."""
     lines: list[str] = []
     per_impl: dict[str, int] = {}
     checks = differences = unreached = 0
     problems: list[str] = []
-    files = sorted(p for p in reports.glob("junit-*.xml"))
+    files = sorted(
+        p for p in reports.glob("junit-*.xml") if not p.name.startswith("junit-explore-")
+    )
     for path in files:
         impl = path.stem.removeprefix("junit-")
-        for case in junit.read_cases(path):
-            error = case.prop("accounting_error")
-            if error:
-                problems.append(f"{impl} {case.name}: accounting_error: {error}")
-            raw = case.prop("accounting")
-            if raw is None:
-                continue
-            got = json.loads(raw)
-            checks += 1
-            per_impl[impl] = per_impl.get(impl, 0) + int(got["compared"])
-            unreached += int(got.get("unreached", 0))
-            for key in DIFFERENCE_KEYS:
-                for diff in got.get(key, []):
-                    differences += 1
-                    problems.append(f"{impl} {case.name}: {diff}")
+        for suite in junit.read_suites(path):
+            audited = "audit-log" in suite.properties.get("capabilities", "").split(",")
+            for case in suite.cases:
+                checks += _case(impl, case, audited, per_impl, problems)
+                raw = case.prop("accounting")
+                if raw is not None:
+                    got = json.loads(raw)
+                    unreached += int(got.get("unreached", 0))
+                    differences += sum(len(got.get(key, [])) for key in DIFFERENCE_KEYS)
     if not checks and not problems:
         return 2, [
             f"no check recorded an accounting comparison in {reports}/junit-*.xml: run "

@@ -80,7 +80,7 @@ def cmd_existing_cleanup(args: argparse.Namespace) -> int:
     """``existing-cleanup``: exit 0 when the selected namespaces are gone (or there were
     none), 3 when the cluster cannot be used or some are still terminating."""
     from harness.existing.cluster import ClusterError
-    from harness.existing.run import admin_kubeconfig, clean_leftovers
+    from harness.existing.run import admin_kubeconfig, clean_leftovers, other_runs, remove_shared
     from harness.kube import Kube
 
     workdir = runs.temp_dir("existing-cleanup")
@@ -88,14 +88,26 @@ def cmd_existing_cleanup(args: argparse.Namespace) -> int:
         admin = Kube(admin_kubeconfig(workdir / "admin.kubeconfig", args.context))
         try:
             names = clean_leftovers(admin, run_id=args.run, all_runs=args.all)
+            # No run left: what runs made and share (their ClusterRoles, a CRD a run installed).
+            shared = [] if other_runs(admin, "") else remove_shared(admin)
         finally:
             admin.close()
     except ClusterError as exc:
         print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
         return 3
+    except Exception as exc:  # refused (no rights), unreachable: one line, never a traceback
+        first = (str(exc).strip().splitlines() or [repr(exc)])[0][:300]
+        print(
+            f"[modeldock] existing-cleanup could not use the cluster: {first} (the kubeconfig's "
+            f"user needs to list and delete namespaces, ClusterRoles and CRDs)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 3
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    print(f"[modeldock] removed {len(names)} namespaces{': ' if names else ''}{', '.join(names)}")
+    removed = [f"{len(names)} namespaces{': ' if names else ''}{', '.join(names)}", *shared]
+    print(f"[modeldock] removed {'; '.join(removed)}")
     return 0
 
 

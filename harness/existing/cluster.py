@@ -28,7 +28,6 @@ from kubernetes.client.exceptions import ApiException
 from harness.envtest.process import identity_alive
 from harness.existing.pure import service_account_name, token_kubeconfig
 from harness.kube import Kube
-from harness.plugin.lab import RunScope, use_run_scope
 
 #: Seconds a TokenRequest token is asked to live (the API server may cap it lower); the run's
 #: operators use it for the whole run, tokens are not renewed.
@@ -156,6 +155,10 @@ class ExistingCluster:
 def configure_lab(state: dict[str, Any]) -> None:
     """Make the plugin's namespaces those of this run: labelled with the run, annotated with
     its owner, the operator role bound to ServiceAccounts in the run's namespace."""
+    # Here, not at the top: importing harness.plugin runs its __init__, whose fixtures import
+    # this module, so `import harness.existing.run` on its own would find it half made.
+    from harness.plugin.lab import RunScope, use_run_scope
+
     use_run_scope(
         RunScope(
             labels=dict(state.get("labels") or {}),

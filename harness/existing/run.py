@@ -59,8 +59,10 @@ CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 CLUSTERROLE_PATH = "/apis/rbac.authorization.k8s.io/v1/clusterroles"
 #: Seconds a cleanup waits for the run's namespaces (and an installed CRD) to go.
 CLEANUP_TIMEOUT = 120.0
-#: Resources whose finalizers a cleanup removes in a run's namespaces (nobody is left to).
-_HELD = ("modelservices", "deployments", "services")
+#: Resources whose finalizers a cleanup removes in a run's namespaces (nobody is left to): the
+#: operators' objects, and what checks hold with a finalizer of their own (namespace-deleted
+#: holds RoleBindings; a SIGKILLed run never releases them).
+_HELD = ("modelservices", "deployments", "services", "rolebindings", "leases")
 
 
 class CRDMismatch(ClusterError):
@@ -134,8 +136,8 @@ def _wait(what: str, done: Any, timeout: float) -> bool:
 
 
 def clean_namespaces(admin: Kube, names: list[str], timeout: float = CLEANUP_TIMEOUT) -> list[str]:
-    """Delete ``names``: remove the finalizers of their ModelServices, Deployments and
-    Services (again while they terminate: an object may be mid-delete), delete each, wait up
+    """Delete ``names``: remove the finalizers of the objects of ``_HELD`` in them (again
+    while they terminate: an object may be mid-delete), delete each, wait up
     to ``timeout`` seconds for them to go. Returns those still there."""
 
     def release(ns: str) -> None:
@@ -171,6 +173,51 @@ def clean_namespaces(admin: Kube, names: list[str], timeout: float = CLEANUP_TIM
             release(ns)
         remaining = left()
     return remaining
+
+
+def other_runs(admin: Kube, run_id: str) -> list[str]:
+    """The ids of the other runs whose labelled namespaces are on the cluster now (live or
+    not yet cleaned up): they may be using the CRD and the operator ClusterRoles, which a
+    cleanup then leaves in place."""
+    ids = {
+        str((ns["metadata"].get("labels") or {}).get(RUN_LABEL, ""))
+        for ns in admin.list("namespaces", None, label_selector=RUN_LABEL)
+    }
+    return sorted(i for i in ids if i and i != run_id)
+
+
+def restore_roles(admin: Kube, before: dict[str, Any]) -> list[str]:
+    """Put back the rules of each ``modeldock*`` ClusterRole that existed before the run
+    (``before``: name -> rules) and that a role file of the run changed (an implementation's
+    own role, the user's role of the same name). Returns what it did, for the log."""
+    done = []
+    for role in admin.request("GET", CLUSTERROLE_PATH)["items"]:
+        name = role["metadata"]["name"]
+        if name.startswith("modeldock") and name in before and role.get("rules") != before[name]:
+            admin.request("PUT", f"{CLUSTERROLE_PATH}/{name}", {**role, "rules": before[name]})
+            done.append(f"ClusterRole {name}'s rules restored")
+    return done
+
+
+def remove_shared(admin: Kube) -> list[str]:
+    """Remove what runs made and share, once no run has namespaces left: every ClusterRole a
+    run created (labelled ``RUN_LABEL``, ``harness.plugin.lab.ensure_cluster_role``) and the
+    ModelService CRD if a run installed it (annotated ``CREATED_BY_ANNOTATION``; one the user
+    installed has no such annotation and stays). Returns what it removed, for the log.
+    Raises ClusterError if the CRD is still there 60 s after its delete."""
+    done = []
+    for role in admin.request("GET", f"{CLUSTERROLE_PATH}?labelSelector={RUN_LABEL}")["items"]:
+        name = role["metadata"]["name"]
+        admin.request("DELETE", f"{CLUSTERROLE_PATH}/{name}")
+        done.append(f"ClusterRole {name}")
+    name = wanted_crd()["metadata"]["name"]
+    crd = _get(admin, f"{CRD_PATH}/{name}")
+    if crd is not None and CREATED_BY_ANNOTATION in (crd["metadata"].get("annotations") or {}):
+        admin.request("DELETE", f"{CRD_PATH}/{name}")
+        if not _wait("CRD gone", lambda: _get(admin, f"{CRD_PATH}/{name}") is None, 60):
+            raise ClusterError(f"CRD {name} still there 60s after its delete")
+        done.append(f"CRD {name}")
+    return done
 
 
 def clean_leftovers(
@@ -216,6 +263,15 @@ class Run:
     def __enter__(self) -> Run:
         try:
             self._setup()
+        except ApiException as exc:
+            self.cleanup()
+            if exc.status in (401, 403):
+                raise ClusterError(
+                    f"the kubeconfig's user may not set up a run ({exc.status} {exc.reason}): it "
+                    f"needs to create namespaces, ServiceAccounts, RoleBindings, ClusterRoles "
+                    f"and CRDs, as cluster-admin can"
+                ) from exc
+            raise ClusterError(f"setting up the run failed: {exc.status} {exc.reason}") from exc
         except BaseException:
             self.cleanup()
             raise
@@ -231,7 +287,15 @@ class Run:
         try:
             self.kubernetes_version = str(admin.request("GET", "/version")["gitVersion"])
             self.capabilities = tiers.existing_offers(admin.list("nodes"))
-        except Exception as exc:  # unreachable, refused, TLS: say so in one line
+        except ApiException as exc:  # it answers, but not to this user
+            server = str(admin.api.configuration.host)
+            admin.close()
+            raise ClusterError(
+                f"the cluster at {server} refused the kubeconfig's user "
+                f"({exc.status} {exc.reason}): a run needs cluster-admin rights (namespaces, "
+                f"ServiceAccounts, RoleBindings, ClusterRoles, CRDs)"
+            ) from exc
+        except Exception as exc:  # unreachable, TLS: say so in one line
             server = str(admin.api.configuration.host)
             admin.close()
             where = self.kubeconfig or os.environ.get("KUBECONFIG") or "~/.kube/config"
@@ -307,8 +371,17 @@ class Run:
             **(body["metadata"].get("annotations") or {}),
             CREATED_BY_ANNOTATION: self.run_id,
         }
-        admin.request("POST", CRD_PATH, body)
+        # Set first: an interrupt while the answer is read still removes what was made.
         self.crd_installed = True
+        try:
+            admin.request("POST", CRD_PATH, body)
+        except ApiException as exc:
+            if exc.status != 409:
+                raise
+            # Another run installed it a moment ago: check it as found, leave it to that run.
+            self.crd_installed = False
+            self._ensure_crd(admin)
+            return
 
         def established() -> bool:
             crd = _get(admin, f"{CRD_PATH}/{name}") or {}
@@ -341,25 +414,17 @@ class Run:
         try:
             names = clean_leftovers(admin, run_id=self.run_id)
             done = [f"{len(names)} namespaces ({RUN_LABEL}={self.run_id})"]
-            if self._roles_before is not None:
-                for role in admin.request("GET", CLUSTERROLE_PATH)["items"]:
-                    name = role["metadata"]["name"]
-                    if not name.startswith("modeldock"):
-                        continue
-                    if name not in self._roles_before:
-                        admin.request("DELETE", f"{CLUSTERROLE_PATH}/{name}")
-                        done.append(f"ClusterRole {name}")
-                    elif role.get("rules") != self._roles_before[name]:
-                        # another role file (an implementation's, an ablation's) changed it
-                        restored = {**role, "rules": self._roles_before[name]}
-                        admin.request("PUT", f"{CLUSTERROLE_PATH}/{name}", restored)
-                        done.append(f"ClusterRole {name}'s rules restored")
-            if self.crd_installed:
-                name = wanted_crd()["metadata"]["name"]
-                admin.request("DELETE", f"{CRD_PATH}/{name}")
-                if not _wait("CRD gone", lambda: _get(admin, f"{CRD_PATH}/{name}") is None, 60):
-                    raise ClusterError(f"CRD {name} still there 60s after its delete")
-                done.append(f"CRD {name}")
+            others = other_runs(admin, self.run_id)
+            if others:
+                # Shared with the runs still there: the last one to finish removes them.
+                _say(
+                    f"the CRD and the operator ClusterRoles stay: run(s) {', '.join(others)} "
+                    f"still have namespaces here"
+                )
+            else:
+                if self._roles_before is not None:
+                    done += restore_roles(admin, self._roles_before)
+                done += remove_shared(admin)
             _say(f"removed {', '.join(done)} in {time.monotonic() - started:.0f}s")
         except Exception as exc:  # the cluster went away, refused, timed out: say, never raise
             _say(

@@ -99,12 +99,18 @@ def parity_reference_id(impl_id: str) -> str:
 
 def ensure_cluster_role(admin: Kube, role: dict[str, Any]) -> None:
     """Create the ClusterRole, or update its rules if they differ from ``role``'s (a control
-    plane left up while role.yaml changed; an ablation variant on a private control plane)."""
+    plane left up while role.yaml changed; an ablation variant on a private control plane).
+    On an existing cluster a role it creates carries the run's labels, so the last run's
+    cleanup removes it (``harness.existing.run.remove_shared``)."""
     name = role["metadata"]["name"]
     for _ in range(3):
         live = admin.get("clusterroles", None, name)
         try:
             if live is None:
+                if _SCOPE is not None:  # a run on an existing cluster: its cleanup finds it so
+                    meta = role["metadata"]
+                    labels = {**(meta.get("labels") or {}), **_SCOPE.labels}
+                    role = {**role, "metadata": {**meta, "labels": labels}}
                 admin.create("clusterroles", None, role)
             elif live.get("rules") != role.get("rules"):
                 admin.update("clusterroles", {**live, "rules": role.get("rules")})

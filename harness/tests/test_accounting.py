@@ -142,3 +142,47 @@ def test_accounting_check_sums_and_fails_on_a_difference(tmp_path: Path) -> None
     assert code == 1 and "(go: 10, python: 5), 1 differences" in lines[0]
     assert lines[1] == "python noop-stable: only in the audit log: update services web"
     assert check(tmp_path / "none")[0] == 2
+
+
+def test_accounting_check_cannot_pass_by_seeing_nothing(tmp_path: Path) -> None:
+    """On a tier with an audit log every check that ran must have compared requests: a check
+    without a comparison, or with one of zero requests, fails the command; a skipped check and
+    a tier without an audit log ask for none."""
+    from harness.accounting_check import check
+
+    def suite(capabilities: str, cases: list[tuple[str, str, dict[str, Any] | None]]) -> str:
+        rows = []
+        for name, outcome, accounting in cases:
+            props = f'<property name="check" value="{name}"/>'
+            if accounting is not None:
+                value = json.dumps(accounting).replace(chr(34), "&quot;")
+                props += f'<property name="accounting" value="{value}"/>'
+            body = '<skipped message="needs x"/>' if outcome == "skipped" else ""
+            rows.append(
+                f'<testcase classname="go.conformance.t" name="{name}">'
+                f"<properties>{props}</properties>{body}</testcase>"
+            )
+        return (
+            f'<testsuites><testsuite name="modeldock-go"><properties><property '
+            f'name="capabilities" value="{capabilities}"/></properties>{"".join(rows)}'
+            f"</testsuite></testsuites>"
+        )
+
+    same = {"compared": 5, "audit_only": [], "proxy_only": [], "differing": []}
+    path = tmp_path / "junit-go.xml"
+    path.write_text(
+        suite("audit-log,request-accounting", [("a", "passed", same), ("b", "skipped", None)])
+    )
+    assert check(tmp_path)[0] == 0
+    path.write_text(
+        suite("audit-log,request-accounting", [("a", "passed", same), ("c", "passed", None)])
+    )
+    code, lines = check(tmp_path)
+    assert code == 1 and "go c: ran on a tier with an audit log, no comparison" in lines
+    path.write_text(
+        suite("audit-log", [("a", "passed", same), ("d", "passed", {**same, "compared": 0})])
+    )
+    code, lines = check(tmp_path)
+    assert code == 1 and "go d: compared 0 requests" in lines
+    path.write_text(suite("request-accounting", [("a", "passed", same), ("e", "passed", None)]))
+    assert check(tmp_path)[0] == 0
