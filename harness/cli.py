@@ -96,7 +96,12 @@ def cmd_existing_cleanup(args: argparse.Namespace) -> int:
         print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
         return 3
     except Exception as exc:  # refused (no rights), unreachable: one line, never a traceback
-        first = (str(exc).strip().splitlines() or [repr(exc)])[0][:300]
+        status, reason = getattr(exc, "status", None), getattr(exc, "reason", None)
+        first = (
+            f"{status} {reason}"
+            if status
+            else (str(exc).strip().splitlines() or [repr(exc)])[0][:300]
+        )
         print(
             f"[modeldock] existing-cleanup could not use the cluster: {first} (the kubeconfig's "
             f"user needs to list and delete namespaces, ClusterRoles and CRDs)",
