@@ -142,19 +142,33 @@ def test_interrupted_run_leaves_no_labelled_namespace(
 def test_crd_of_another_schema_is_an_error(sim: tuple[Path, Kube], tmp_path: Path) -> None:
     _kubeconfig, admin = sim
     _wait("the CRD", lambda: _crd(admin) is not None, 60)
-    live = _crd(admin)
-    assert live is not None
-    changed = copy.deepcopy(live)
-    schema = changed["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
-    schema["properties"]["spec"]["properties"]["extra"] = {"type": "string"}
-    admin.request("PUT", f"{CRD_PATH}/{CRD}", changed)
+    original: list[dict[str, Any]] = []
+
+    def change_schema() -> bool:
+        """Read, change, write; False on a 409 (a CRD created a moment ago, by the test before
+        this one, still gets its status conditions written)."""
+        live = _crd(admin)
+        assert live is not None
+        original[:] = [live]
+        changed = copy.deepcopy(live)
+        schema = changed["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+        schema["properties"]["spec"]["properties"]["extra"] = {"type": "string"}
+        try:
+            admin.request("PUT", f"{CRD_PATH}/{CRD}", changed)
+        except ApiException as exc:
+            if exc.status != 409:
+                raise
+            return False
+        return True
+
+    _wait("the CRD's schema changed", change_schema, 30)
     try:
         proc = _harness(sim[0], tmp_path, "--impl", "go", "--check", "child-conflict")
         code = proc.wait(timeout=300)
     finally:
         now = _crd(admin)
         assert now is not None
-        restored = {**copy.deepcopy(live), "metadata": now["metadata"]}
+        restored = {**copy.deepcopy(original[0]), "metadata": now["metadata"]}
         admin.request("PUT", f"{CRD_PATH}/{CRD}", restored)
     log = (tmp_path / "harness.log").read_text()
     assert code == 2, log[-3000:]
