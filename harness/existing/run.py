@@ -249,7 +249,6 @@ class Run:
         self.run_namespace = f"md-run-{self.run_id}"
         self.workdir: Path | None = None
         self.admin: Kube | None = None
-        self.crd_installed = False
         self.kubernetes_version = "unknown"
         self.capabilities: frozenset[str] = frozenset()
         #: the rules of every ClusterRole at the start, by name (None: not read yet)
@@ -371,15 +370,14 @@ class Run:
             **(body["metadata"].get("annotations") or {}),
             CREATED_BY_ANNOTATION: self.run_id,
         }
-        # Set first: an interrupt while the answer is read still removes what was made.
-        self.crd_installed = True
+        # No flag of our own to set: the annotation says a run made it, so whatever cleanup runs
+        # last (ours, another run's, existing-cleanup) removes it, even after an interrupt here.
         try:
             admin.request("POST", CRD_PATH, body)
         except ApiException as exc:
             if exc.status != 409:
                 raise
-            # Another run installed it a moment ago: check it as found, leave it to that run.
-            self.crd_installed = False
+            # Another run installed it a moment ago: check it as found.
             self._ensure_crd(admin)
             return
 
@@ -390,7 +388,7 @@ class Run:
 
         if not _wait(f"CRD {name} Established", established, 60):
             raise ClusterError(f"CRD {name} was created but not Established within 60s")
-        _say(f"CRD {name} installed (removed again at the end of the run)")
+        _say(f"CRD {name} installed (the last run on the cluster to finish removes it)")
 
     def cleanup(self) -> None:
         """Delete what the run made (see the module docstring); report, never raise an API
