@@ -34,6 +34,7 @@ from harness.existing.run import CRD_PATH, Run, wanted_crd
 from harness.kube import Kube
 from harness.paths import REPO_ROOT
 from harness.plugin.lab import create_namespace, use_run_scope
+from harness.tests.signals import as_from_a_terminal
 
 CRD = wanted_crd()["metadata"]["name"]
 
@@ -95,6 +96,7 @@ def _harness(kubeconfig: Path, tmp_path: Path, *args: str) -> subprocess.Popen[b
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its own process group: the signal goes there, as from a tty
+        preexec_fn=as_from_a_terminal,  # Ctrl-C reaches it even from a background job
     )
 
 

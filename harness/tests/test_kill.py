@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from harness.envtest.controlplane import ControlPlane
+from harness.tests.signals import as_from_a_terminal
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: Generous bounds (seconds) for a loaded 2-core machine shared with other test runs.
@@ -153,6 +154,7 @@ class HarnessRun:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
+                preexec_fn=as_from_a_terminal,  # Ctrl-C reaches it even from a background job
             )
         me = _proc(self.proc.pid)
         assert me is not None, self.log_tail()
