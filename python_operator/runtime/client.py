@@ -14,6 +14,13 @@ becomes an error that the caller handles (requeue, re-watch) instead of a thread
 ever. The ``ApiClient`` given here should have ``configuration.retries = False``: a failed write
 is returned to the work queue, never retried in place by urllib3.
 
+A transport failure (a request or a watch that timed out on a silent connection, a reset)
+closes every pooled connection to the API server before it is raised (``drop_connections``):
+the silence that hit one connection (a dead NAT entry, a hung load balancer) has usually hit
+the idle ones beside it, and the next request must not wait out the same timeout on each of
+them in turn. client-go gets this from HTTP/2: one connection carries every request, and
+when its health check gives up on it, all of them move to a new one.
+
 Errors: a non-2xx answer raises ``ApiError`` with the status code and the API server's
 ``Status.message`` (the line Go logs); transport failures raise urllib3's exceptions.
 """
@@ -23,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import urllib3
@@ -116,9 +123,12 @@ class WatchStream:
     socket down, as ``kubernetes.watch.Watch.stop`` does).
     """
 
-    def __init__(self, response: urllib3.BaseHTTPResponse) -> None:
+    def __init__(
+        self, response: urllib3.BaseHTTPResponse, on_failure: Callable[[], None] = lambda: None
+    ) -> None:
         self._response = response
         self._closed = False
+        self._on_failure = on_failure
 
     def __iter__(self) -> Iterator[Obj]:
         try:
@@ -130,6 +140,10 @@ class WatchStream:
                 event = json.loads(line)
                 if isinstance(event, dict):
                     yield event
+        except urllib3.exceptions.HTTPError:
+            if not self._closed:  # a read timeout or a reset, not our own close()
+                self._on_failure()
+            raise
         finally:
             self._release()
 
@@ -194,7 +208,13 @@ class Client:
         response = self._call(
             "GET", resource.path(namespace), query=query, timeout=read_timeout, stream=True
         )
-        return WatchStream(response)
+        return WatchStream(response, on_failure=self.drop_connections)
+
+    def drop_connections(self) -> None:
+        """Close every pooled connection to the API server (requests in flight keep theirs
+        until they end); the next request opens a new one. Called on any transport failure
+        (see the module docstring)."""
+        self._api.rest_client.pool_manager.clear()
 
     # ------------------------------------------------------------------ writes
     def create(self, resource: Resource, obj: Obj, *, timeout: float | None = None) -> Obj:
@@ -292,14 +312,18 @@ class Client:
         request_timeout: float | tuple[float, float] = (
             (min(CONNECT_TIMEOUT, seconds), seconds) if stream else seconds
         )
-        rest_response = self._api.call_api(
-            method,
-            url,
-            header_params=header_params,
-            body=serialized,
-            post_params=post_params,
-            _request_timeout=request_timeout,
-        )
+        try:
+            rest_response = self._api.call_api(
+                method,
+                url,
+                header_params=header_params,
+                body=serialized,
+                post_params=post_params,
+                _request_timeout=request_timeout,
+            )
+        except urllib3.exceptions.HTTPError:
+            self.drop_connections()
+            raise
         response: urllib3.BaseHTTPResponse = rest_response.response
         if not 200 <= response.status <= 299:
             try:
