@@ -10,6 +10,7 @@ restarted, and it reads the operator's ``/metrics`` the same way for every imple
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -68,11 +69,16 @@ class Implementation:
         return f"modeldock:{self.id}"
 
     def run_build(self) -> None:
-        """Run the build command, if any. Raises ImplementationError with its output on failure."""
+        """Run the build command, if any, holding ``build/.lock`` (flock): runs side by side
+        (the two lanes of ``make test``) each build at their start, and one must not exec a
+        binary another is writing; after the first, ``go build`` finds it up to date and leaves
+        it. Raises ImplementationError with its output on failure."""
         if not self.build:
             return
         BUILD_DIR.mkdir(exist_ok=True)
-        proc = run(list(self.build), cwd=self.workdir, capture_output=True, text=True)
+        with open(BUILD_DIR / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            proc = run(list(self.build), cwd=self.workdir, capture_output=True, text=True)
         if proc.returncode != 0:
             raise ImplementationError(
                 f"building implementation {self.id!r} failed ({' '.join(self.build)} in "

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,6 +132,41 @@ def run_suite(
         _reap()
 
 
+def stop_suites() -> None:
+    """SIGTERM the process group of every pytest this process started (each leads its own,
+    ``process.run_group``): on Ctrl-C or SIGTERM the suites still running in other threads then
+    tear down at once instead of running to their end (their ``run_group`` kills what is left)."""
+    for children in Path("/proc/self/task").glob("*/children"):
+        for pid in children.read_text().split():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"pytest" in cmdline:
+                try:
+                    os.killpg(int(pid), signal.SIGTERM)
+                except (ProcessLookupError, PermissionError):
+                    pass
+
+
+def run_together(run: Callable[[str], None], impl_ids: list[str]) -> None:
+    """Call ``run(impl_id)`` for every implementation at once, one thread each, and wait for
+    all. The suites mostly wait (on the API server, an operator, a bound), so running them
+    side by side on one control plane roughly halves a run; every check has its own namespace
+    and operators, and each implementation its own user, so they do not meet. The first
+    exception (Ctrl-C, SIGTERM, a lost control plane) stops the other suites
+    (``stop_suites``) and propagates."""
+    with ThreadPoolExecutor(max_workers=len(impl_ids), thread_name_prefix="suite") as pool:
+        futures = [pool.submit(run, impl_id) for impl_id in impl_ids]
+        try:
+            done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+            for future in done:
+                future.result()
+        except BaseException:
+            stop_suites()
+            raise
+
+
 @dataclass
 class Options:
     """How a person runs the main job (``python -m harness conformance``): ``verbose`` prints
@@ -151,6 +188,12 @@ class Options:
     keep_cluster: bool = False
     #: also run the checks marked slow (the clients' default deadlines)
     full: bool = False
+
+    def together(self, n_impls: int) -> bool:
+        """Whether the implementations' suites run at the same time (``run_together``): yes,
+        unless pytest's own output goes to the terminal (``verbose``: it would interleave) or a
+        failure waits for Enter (``pause_on_failure``)."""
+        return n_impls > 1 and not (self.verbose or self.pause_on_failure)
 
     def pytest_args(self) -> list[str]:
         """The plugin options these become."""
@@ -235,11 +278,18 @@ def conformance(
             (reports / f"junit-{impl_id}.xml").unlink(missing_ok=True)
             shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
         (reports / "artifacts" / KEPT_FILE).unlink(missing_ok=True)
-        for impl_id in chosen:
+
+        def one(impl_id: str) -> None:
             log = None if options.verbose else reports / f"pytest-{impl_id}.log"
             suite_started = time.monotonic()
             codes[impl_id] = run_suite(impl_id, state_path, reports, extra, impl_files, log)
             _say(f"{impl_id} suite on {cluster}: {time.monotonic() - suite_started:.0f}s")
+
+        if options.together(len(chosen)):
+            run_together(one, chosen)
+        else:
+            for impl_id in chosen:
+                one(impl_id)
 
     kept_plane = None
     try:

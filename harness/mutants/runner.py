@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import signal
 import sys
@@ -67,7 +66,7 @@ from harness.mutants import plan
 from harness.operators import ImplementationError, OperatorProcess, load_implementations
 from harness.paths import REPORTS_DIR
 from harness.plugin.lab import create_namespace
-from harness.suite import run_suite
+from harness.suite import run_suite, stop_suites
 from harness.tiers import OFFERS
 from harness.verdicts import VERDICT_ERROR
 
@@ -489,23 +488,6 @@ def run_mutants(
     _say(f"wrote {path} and {out}/junit-*.xml in {data['run']['seconds']:.0f}s")
     refresh_comparison(reports_dir)
     return data
-
-
-def stop_suites() -> None:
-    """SIGTERM the process group of every pytest this process started (each leads its own,
-    ``process.run_group``): on Ctrl-C or SIGTERM the suites still running in other threads then
-    tear down at once instead of running to their end (their ``run_group`` kills what is left)."""
-    for children in Path("/proc/self/task").glob("*/children"):
-        for pid in children.read_text().split():
-            try:
-                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"pytest" in cmdline:
-                try:
-                    os.killpg(int(pid), signal.SIGTERM)
-                except (ProcessLookupError, PermissionError):
-                    pass
 
 
 def rebuild(mutant_ids: Iterable[str] | None, reports_dir: Path) -> dict[str, Any]:
