@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import junit, mutants, runs
-from harness.checks import base_check, check_functions, check_sort_key
+from harness.checks import base_check, check_functions, check_sort_key, converge_timeout_override
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.envtest.process import ProcessError, log_tail
@@ -480,6 +480,7 @@ def run_mutants(
         "cluster": cluster,
         "workers": workers,
         "jobs": jobs,
+        "converge_timeout_s": converge_timeout_override() or "60 (the suite's own)",
         "seconds": round(time.monotonic() - started, 1),
     }
     path = reports_dir / "mutants.json"

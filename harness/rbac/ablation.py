@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import junit
-from harness.checks import check_functions, check_sort_key
+from harness.checks import check_functions, check_sort_key, converge_timeout_override
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.operators import ImplementationError, load_implementations
@@ -490,6 +490,7 @@ def run_ablation(
         "subset": "ci" if ci else "full",
         "workers": workers,
         "jobs": jobs,
+        "converge_timeout_s": converge_timeout_override() or "60 (the suite's own)",
         "seconds": round(time.monotonic() - started, 1),
         "units_run": [u.id for u in chosen],
     }
