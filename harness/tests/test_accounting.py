@@ -186,3 +186,34 @@ def test_accounting_check_cannot_pass_by_seeing_nothing(tmp_path: Path) -> None:
     assert code == 1 and "go d: compared 0 requests" in lines
     path.write_text(suite("request-accounting", [("a", "passed", same), ("e", "passed", None)]))
     assert check(tmp_path)[0] == 0
+
+
+def test_a_stopping_api_server_s_unlogged_watches_are_not_differences() -> None:
+    """A watch the API server ended at its stop, or refused with 503 while its open watches
+    drained, may be missing from its audit log: counted as unlogged. Anything else the audit
+    log lacks stays a difference."""
+    from harness.accounting import unlogged_by_a_stopping_server
+    from harness.faults.apiproxy.records import ProxyRequest
+
+    def rec(verb: str, code: int, ended: bool = False, audit_id: str = "a1") -> ProxyRequest:
+        return ProxyRequest(
+            id=1,
+            start="",
+            time="",
+            verb=verb,
+            group="",
+            resource="services",
+            subresource="",
+            namespace="ns",
+            name="",
+            code=code,
+            audit_id=audit_id,
+            upstream_ended=ended,
+        )
+
+    assert unlogged_by_a_stopping_server(rec("watch", 503), set())
+    assert unlogged_by_a_stopping_server(rec("watch", 200, ended=True), set())
+    assert not unlogged_by_a_stopping_server(rec("watch", 503), {"a1"})  # logged: compared
+    assert not unlogged_by_a_stopping_server(rec("watch", 200), set())
+    assert not unlogged_by_a_stopping_server(rec("list", 503), set())
+    assert not unlogged_by_a_stopping_server(rec("watch", 500), set())
