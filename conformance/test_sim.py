@@ -33,11 +33,12 @@ from harness.plugin.evidence import Evidence
 from harness.plugin.lab import OperatorPool
 
 #: A rollout on sim: ReplicaSet, scheduling, kwok marking the Pods Ready, the deployment
-#: controller's status, then the operator's; 90 s bounds that on a loaded 2-core machine.
-ROLLOUT_TIMEOUT = 90.0
+#: controller's status, then the operator's; half again a plain convergence (90 s) bounds
+#: that on a loaded 2-core machine, and follows CONVERGE_TIMEOUT where a run shortens it.
+ROLLOUT_TIMEOUT = 1.5 * CONVERGE_TIMEOUT
 #: The garbage collector or the namespace controller finishing a deletion on sim: their
-#: work queues and resyncs put this above a plain convergence.
-CONTROLLER_TIMEOUT = 90.0
+#: work queues and resyncs put this above a plain convergence, as for a rollout.
+CONTROLLER_TIMEOUT = 1.5 * CONVERGE_TIMEOUT
 
 
 # --------------------------------------------------------------------------- helpers
