@@ -229,3 +229,17 @@ def test_least_privilege_probes_agree_with_role_yaml() -> None:
     for verb, resource, group, where, allowed in PROBES:
         if where == "<own>":
             assert rbac.grants(role, verb, resource, group) == allowed, (verb, resource)
+
+
+def test_the_ci_subset_runs_each_unit_against_one_implementation_in_turn() -> None:
+    from harness.rbac.ablation import unit_impls
+
+    impls = ["go", "python"]
+    assert [unit_impls(impls, i, ci=True) for i in range(4)] == [
+        ["go"],
+        ["python"],
+        ["go"],
+        ["python"],
+    ]
+    assert unit_impls(impls, 3, ci=False) == impls
+    assert unit_impls(["go"], 1, ci=True) == ["go"]
