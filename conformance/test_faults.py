@@ -17,6 +17,7 @@ import pytest
 
 from conformance.support import (
     CONVERGE_TIMEOUT,
+    QUIET_PERIOD,
     REACT_TIMEOUT,
     create_modelservice,
     premise,
@@ -26,6 +27,7 @@ from conformance.support import (
 from harness.audit import select
 from harness.envtest.kubeconfig import with_server
 from harness.faults.apiproxy import ApiProxy
+from harness.faults.tcpconn import SilencedConnection
 from harness.faults.tcpproxy import FaultProxy
 from harness.kube import Kube, wait_for
 from harness.operators import Implementation, OperatorProcess
@@ -49,6 +51,15 @@ STALL_BOUND_S = 8.0 + RECOVERY_BOUND_S
 #: The same with the clients' defaults: client-go's HTTP/2 health check needs 30 s of silence
 #: plus a 15 s ping timeout; the bound leaves room for a reconnect and the repair.
 STALL_DEFAULTS_BOUND_S = 120.0
+#: Once the operator gave up its first silenced connection, how long bytes may still arrive in
+#: another silenced one: a request that took a pooled connection a moment before the give-up
+#: closed the pool writes it within milliseconds. It must stay below the earliest retry of the
+#: watch that failed, which is what goes into another silenced connection when the operator
+#: keeps them: client-go's reflector and the Python informer both back off 0.8 s first (and
+#: a request sent there waits out a whole deadline, 8 s here, before the next try). A quarter
+#: of QUIET_PERIOD (0.25 s); with the whole second, keeps-dead-connections survived a run whose
+#: retries went into the silenced connections 0.94 s after the first give-up.
+GIVE_UP_GRACE_S = QUIET_PERIOD / 4
 
 
 def _break_world(admin: Kube, ns: str) -> None:
@@ -215,7 +226,9 @@ def _stall(
     isolated: Isolated, tmp_path: Path, evidence: Evidence, env: dict[str, str], bound: float
 ) -> None:
     """Converge through the TCP fault proxy with ``env`` added to the operator's environment,
-    silence every open connection, change the world, and wait up to ``bound`` s for repair."""
+    silence every open connection, change the world, and wait up to ``bound`` s for repair;
+    then check that once it gave up one silenced connection it wrote into no other
+    (``_no_writes_into_silence``)."""
     lab = isolated.new()
     proxy, api, kubeconfig = _proxied(lab, tmp_path)
     try:
@@ -233,8 +246,64 @@ def _stall(
         evidence.record("recovery_s", round(took, 2))
         evidence.record("bound_s", bound)
         evidence.record("proxy", proxy.stats())
+        _no_writes_into_silence(proxy.silenced(), evidence)
     finally:
         proxy.stop()
+
+
+def _no_writes_into_silence(records: list[SilencedConnection], evidence: Evidence) -> None:
+    """The silence that hit one connection hit every connection open beside it (they all go
+    through the same dead path). Once the operator found one silent and gave it up (closed
+    it), it must not send anything into the others: each request sent there waits out its own
+    deadline in turn (CONTRACT.md, "Watches"). Bytes sent before that first close are fine
+    (an HTTP/2 client pings the connection it is about to give up; requests sent before
+    anything looked wrong). Premise: the operator closed one of them."""
+    stalled_at = min((r.silenced_at for r in records), default=0.0)
+
+    def after(t: float) -> float:
+        return round(t - stalled_at, 2)
+
+    evidence.record(
+        "silenced_connections",
+        [
+            {
+                "connection": f"#{r.number} from {r.client}",
+                "closed_by_operator_s": None
+                if r.client_closed_at is None
+                else after(r.client_closed_at),
+                "bytes_from_operator": r.bytes,
+                "last_bytes_s": None if r.last_arrival is None else after(r.last_arrival),
+            }
+            for r in records
+        ],
+    )
+    closes = [(r.client_closed_at, r) for r in records if r.client_closed_at is not None]
+    premise(
+        closes,
+        f"the operator should have given up (closed) one of the {len(records)} silenced "
+        "connections before it repaired; it closed none, yet recovered",
+    )
+    first_close, first = min(closes, key=lambda c: c[0])
+    limit = first_close + GIVE_UP_GRACE_S
+    evidence.record("first_given_up_s", after(first_close))
+    evidence.record("grace_s", GIVE_UP_GRACE_S)
+    late: list[str] = []
+    for r in records:
+        if r.last_arrival is None or r.last_arrival <= limit:
+            continue
+        # A request's chunks arrive together: one time each, to the 10 ms.
+        times = list(dict.fromkeys(after(t) for t, _ in r.arrivals if t > limit))
+        times = times or [after(r.last_arrival)]
+        shown = ", ".join(f"{t} s" for t in times[:5]) + (" ..." if len(times) > 5 else "")
+        late.append(f"#{r.number} from {r.client} got bytes at {shown}")
+    assert not late, (
+        f"the operator gave up silenced connection #{first.number} from {first.client} "
+        f"{after(first_close)} s after the stall, yet sent bytes into other "
+        f"silenced connections more than {GIVE_UP_GRACE_S} s later: {'; '.join(late)} (times "
+        "after the stall). A connection found silent was given up, yet requests kept going "
+        "into other silenced connections, each waiting out its own timeout: when one "
+        "connection to the API server goes silent, give up the others too"
+    )
 
 
 @pytest.mark.check("watch-recovers", case="compaction-410")

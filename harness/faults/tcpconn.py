@@ -1,5 +1,6 @@
 """The connection state of the TCP fault proxy (``harness.faults.tcpproxy``): one proxied
-connection's two sockets and two directions of queued bytes, and the proxy's counters.
+connection's two sockets and two directions of queued bytes, what its client did after a stall
+silenced it, and the proxy's counters.
 
 Owned by the proxy's loop thread alone: nothing here locks.
 """
@@ -51,6 +52,37 @@ class Direction:
         return bool(self.chunks) and self.chunks[0][0] <= now
 
 
+#: Arrivals kept per silenced connection (a client that keeps writing into a silenced one is
+#: shown by the first few and by ``last_arrival``; the list does not grow without end).
+MAX_ARRIVALS = 1000
+
+
+@dataclass(frozen=True)
+class SilencedConnection:
+    """What the client did on one connection after a stall silenced it
+    (``FaultProxy.silenced()``). Times are ``time.monotonic()`` seconds, as the caller's.
+
+    - ``number``: the connection's accept order (1 for the proxy's first); ``client``: the
+      client's ``host:port``, as the proxy saw it;
+    - ``silenced_at``: when ``stall_existing()`` or ``stall(True)`` silenced it (a connection
+      accepted during ``stall(True)``: when it was accepted);
+    - ``client_closed_at``: when the client closed its end (the proxy read its FIN, or its
+      socket failed: RST); None while open. A close by the proxy (``cut()``, ``stall(False)``,
+      ``stop()``) is not the client's and is not recorded;
+    - ``arrivals``: ``(time, length)`` of each chunk read from the client after the silence
+      (all dropped), in order, the first ``MAX_ARRIVALS``; ``last_arrival``: the time of the
+      last (None: nothing arrived); ``bytes``: their total length.
+    """
+
+    number: int
+    client: str
+    silenced_at: float
+    client_closed_at: float | None
+    arrivals: tuple[tuple[float, int], ...]
+    last_arrival: float | None
+    bytes: int
+
+
 @dataclass(eq=False)
 class Connection:
     """One proxied connection: the accepted client socket and the socket dialled upstream."""
@@ -67,6 +99,37 @@ class Connection:
     #: The selector events each socket is registered for now (0: not registered).
     masks: dict[Side, int] = field(default_factory=lambda: {"client": 0, "upstream": 0})
     closed: bool = False
+    #: Accept order (1 for the proxy's first connection) and the client's ``host:port``.
+    number: int = 0
+    peer: str = ""
+    #: When a stall silenced the connection (monotonic seconds; None: never silenced), and
+    #: what its client did after that: when it closed its end (FIN or RST; None: not yet), and
+    #: each chunk of bytes it sent, ``(arrival, length)``, the first ``MAX_ARRIVALS`` kept.
+    silenced_at: float | None = None
+    client_closed_at: float | None = None
+    arrivals: list[tuple[float, int]] = field(default_factory=list)
+    last_arrival: float | None = None
+    arrived_bytes: int = 0
+
+    def client_sent(self, n: int, now: float) -> None:
+        """Note ``n`` bytes read from the client of a silenced connection at ``now``."""
+        if len(self.arrivals) < MAX_ARRIVALS:
+            self.arrivals.append((now, n))
+        self.last_arrival = now
+        self.arrived_bytes += n
+
+    def silence_record(self) -> SilencedConnection:
+        """A snapshot of what the client did after the silence. Call only once silenced."""
+        assert self.silenced_at is not None
+        return SilencedConnection(
+            number=self.number,
+            client=self.peer,
+            silenced_at=self.silenced_at,
+            client_closed_at=self.client_closed_at,
+            arrivals=tuple(self.arrivals),
+            last_arrival=self.last_arrival,
+            bytes=self.arrived_bytes,
+        )
 
     def sock(self, side: Side) -> socket.socket | None:
         """The socket of ``side``, or None once it is closed (or not dialled yet)."""

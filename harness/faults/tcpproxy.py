@@ -37,7 +37,10 @@ direction is drained (half-close works); when both directions are closed, so is 
 connection. An error on either socket resets both, as does an upstream that refuses or does
 not answer within ``connect_timeout``: the client sees a reset connection, never a hang.
 
-Counters: ``stats()``, described at ``harness.faults.tcpconn.Counters``.
+Counters: ``stats()``, described at ``harness.faults.tcpconn.Counters``. For each connection a
+stall silenced, ``silenced()`` tells what its client did afterwards: when it closed its end,
+and when it still sent bytes (``harness.faults.tcpconn.SilencedConnection``), so a check can
+ask whether a client that gave up one silent connection kept writing into the others.
 
 Python-only: there is no Go twin; the Go operator is put behind the same proxy.
 """
@@ -56,7 +59,14 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TypeVar
 
-from harness.faults.tcpconn import Connection, Counters, Side, close_with_rst, set_nodelay
+from harness.faults.tcpconn import (
+    Connection,
+    Counters,
+    Side,
+    SilencedConnection,
+    close_with_rst,
+    set_nodelay,
+)
 
 _T = TypeVar("_T")
 
@@ -113,6 +123,7 @@ class FaultProxy:
         self._upstream_family = socket.AF_INET
         self._upstream_addr: Any = upstream
         self._conns: set[Connection] = set()
+        self._silenced: list[Connection] = []  # every connection a stall silenced, in order
         self._counters = Counters()
         self._refusing = False
         self._stalled = False
@@ -283,6 +294,14 @@ class FaultProxy:
 
         return self._call(snapshot)
 
+    def silenced(self) -> list[SilencedConnection]:
+        """What the client did on each connection a stall silenced since ``start()``, in the
+        order they were silenced, then accepted (closed ones included): when it closed its end
+        and when bytes still arrived from it (``harness.faults.tcpconn.SilencedConnection``,
+        times in ``time.monotonic()`` seconds). Raises TimeoutError after 10 s without the loop.
+        """
+        return self._call(lambda: [conn.silence_record() for conn in self._silenced])
+
     # ----- commands: callers hand work to the loop thread -----
 
     def _call(self, fn: Callable[[], _T]) -> _T:
@@ -332,13 +351,20 @@ class FaultProxy:
             self._stall_existing()
 
     def _stall_existing(self) -> int:
-        for conn in self._conns:
+        now = time.monotonic()
+        for conn in sorted(self._conns, key=lambda c: c.number):
             conn.stalled = True
+            self._note_silenced(conn, now)
             for direction in (conn.up, conn.down):  # held by delay(), not yet forwarded
                 self._counters.dropped_bytes += direction.queued
                 direction.chunks.clear()
                 direction.queued = 0
         return len(self._conns)
+
+    def _note_silenced(self, conn: Connection, now: float) -> None:
+        if conn.silenced_at is None:
+            conn.silenced_at = now
+            self._silenced.append(conn)
 
     def _stall_off(self) -> None:
         self._stalled = False
@@ -455,7 +481,7 @@ class FaultProxy:
         assert self._listener is not None
         for _ in range(64):  # then let the other sockets have a turn
             try:
-                client, _ = self._listener.accept()
+                client, peer = self._listener.accept()
             except (BlockingIOError, ConnectionAbortedError):
                 return
             except OSError:  # e.g. out of file descriptors: retry on the next round
@@ -468,8 +494,11 @@ class FaultProxy:
                 continue
             set_nodelay(client)
             conn = Connection(client=client, stalled=self._stalled)
+            conn.number, conn.peer = self._counters.accepted, f"{peer[0]}:{peer[1]}"
             self._conns.add(conn)
-            if not conn.stalled:  # a black hole does not dial
+            if conn.stalled:  # a black hole does not dial
+                self._note_silenced(conn, time.monotonic())
+            else:
                 self._dial(conn)
 
     def _dial(self, conn: Connection) -> None:
@@ -522,8 +551,10 @@ class FaultProxy:
         except BlockingIOError:
             return
         except OSError:
+            self._client_heard(conn, side, 0)
             self._lost(conn, side)
             return
+        self._client_heard(conn, side, len(data))
         direction = conn.reads(side)
         if not data:
             direction.eof = True
@@ -536,6 +567,17 @@ class FaultProxy:
         direction.chunks.append((time.monotonic() + self._delay, data))
         direction.queued += len(data)
         self._flush(conn, "upstream" if side == "client" else "client")
+
+    @staticmethod
+    def _client_heard(conn: Connection, side: Side, n: int) -> None:
+        """Record a read from the client of a silenced connection: ``n`` bytes, or 0 for its
+        FIN or a socket error (the client closed its end)."""
+        if side != "client" or conn.silenced_at is None or conn.client_closed_at is not None:
+            return
+        if n:
+            conn.client_sent(n, time.monotonic())
+        else:
+            conn.client_closed_at = time.monotonic()
 
     def _flush(self, conn: Connection, side: Side) -> None:
         """Write the due chunks bound for ``side`` until none is due or the socket is full;

@@ -43,6 +43,7 @@ CHECK_SECONDS: dict[str, float] = {
     "test_cleanup_waits_for_held_child": 5.0,
     "test_connection_cut": 41.0,
     "test_connection_stall": 82.0,
+    "keeps-dead-connections test_connection_stall": 45.0,
     "test_create_converges": 4.0,
     "test_deletion_policy_foreground": 6.0,
     "test_deletion_policy_orphan": 6.0,

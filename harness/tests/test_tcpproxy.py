@@ -16,6 +16,7 @@ import yaml
 
 from harness.envtest.kubeconfig import with_server
 from harness.envtest.pki import CertificateAuthority
+from harness.faults.tcpconn import close_with_rst
 from harness.faults.tcpproxy import FaultProxy
 
 
@@ -244,6 +245,61 @@ def test_stall_existing_silences_open_connections_only(proxy: FaultProxy) -> Non
             assert _is_closed(old)
             assert _round_trip(new, b"untouched") == b"untouched"
     assert proxy.stats()["cut"] == 1
+
+
+def test_silenced_records_when_each_client_closed_and_when_its_bytes_arrived(
+    proxy: FaultProxy,
+) -> None:
+    """The record a check reads: one client gives up its silent connection, another keeps
+    writing into its own afterwards; FIN and RST both count as the client's close."""
+    first, second = _connect(proxy), _connect(proxy)
+    clients = [f"127.0.0.1:{s.getsockname()[1]}" for s in (first, second)]
+    try:
+        assert _round_trip(first, b"1") == b"1" and _round_trip(second, b"2") == b"2"
+        assert proxy.silenced() == []  # nothing silenced yet
+        before = time.monotonic()
+        assert proxy.stall_existing() == 2
+        first.sendall(b"a" * 10)
+        _eventually(lambda: proxy.stats()["dropped_bytes"] == 10)
+        first.close()  # FIN: the client gave it up
+        _eventually(lambda: proxy.silenced()[0].client_closed_at is not None)
+        second.sendall(b"b" * 5)  # written into a silenced connection after that
+        with _connect(proxy) as fresh:  # not silenced: forwarded, not recorded
+            assert _round_trip(fresh, b"fresh") == b"fresh"
+        _eventually(lambda: proxy.stats()["dropped_bytes"] == 15)
+        close_with_rst(second)
+        _eventually(lambda: proxy.silenced()[1].client_closed_at is not None)
+        records = proxy.silenced()
+    finally:
+        first.close()
+        second.close()
+    assert [r.number for r in records] == [1, 2]
+    assert [r.client for r in records] == clients
+    a, b = records
+    assert before <= a.silenced_at == b.silenced_at
+    assert a.bytes == 10 and sum(n for _, n in a.arrivals) == 10 and b.bytes == 5
+    assert a.last_arrival is not None and b.last_arrival is not None
+    assert a.client_closed_at is not None and b.client_closed_at is not None
+    assert a.silenced_at <= a.last_arrival <= a.client_closed_at
+    assert a.client_closed_at < b.last_arrival <= b.client_closed_at
+    assert b.arrivals[-1][0] == b.last_arrival
+
+
+def test_silenced_counts_only_the_clients_own_close(proxy: FaultProxy) -> None:
+    """A connection the proxy cuts (``stall(False)``) was not closed by its client; one
+    accepted during ``stall(True)`` is silenced from the start and recorded too."""
+    with _connect(proxy) as old:
+        assert _round_trip(old, b"ok") == b"ok"
+        proxy.stall(True)
+        with _connect(proxy) as during:
+            during.sendall(b"x")
+            _eventually(lambda: len(proxy.silenced()) == 2 and proxy.silenced()[1].bytes == 1)
+            proxy.stall(False)
+            assert _is_closed(old) and _is_closed(during)
+        records = proxy.silenced()
+    assert [r.client_closed_at for r in records] == [None, None]
+    assert records[0].silenced_at <= records[1].silenced_at
+    assert records[0].bytes == 0 and records[0].last_arrival is None
 
 
 def test_delay_adds_latency_in_each_direction(proxy: FaultProxy) -> None:
