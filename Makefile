@@ -131,8 +131,8 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 # each a sequence of suite-level runs on control planes of its own. The runs mostly wait (on
 # an operator, an API server, a bound a mutant never meets), so two at a time fill the 2 cores
 # they would leave half idle one after another. Each lane runs its steps one after another
-# (MAKEFLAGS emptied: no jobserver; command-line variables passed on), its lines carry its
-# name, and a failing lane fails make test once both have finished.
+# (MAKEFLAGS emptied: no jobserver; command-line variables passed on) and says how long each
+# took; its lines carry its name, and a failing lane fails make test once both have finished.
 TEST_LANE_CLUSTERS := conformance accounting-check conformance-existing-ci conformance-sim-ci rbac-ablation-ci
 TEST_LANE_MUTANTS  := mutants-ci mutants-sim-ci explore-ci
 .PHONY: test-lanes test-lane-clusters test-lane-mutants
@@ -142,7 +142,11 @@ test: lint unit go-test
 test-lanes: test-lane-clusters test-lane-mutants
 
 test-lane-clusters test-lane-mutants: test-lane-%:
-	@set -o pipefail; MAKEFLAGS= $(MAKE) --no-print-directory $(MAKEOVERRIDES) $(TEST_LANE_$(shell echo $* | tr a-z A-Z)) 2>&1 | sed -u 's/^/[$*] /'
+	@set -o pipefail; for step in $(TEST_LANE_$(shell echo $* | tr a-z A-Z)); do \
+	  started=$$(date +%s); \
+	  MAKEFLAGS= $(MAKE) --no-print-directory $(MAKEOVERRIDES) $$step || exit 1; \
+	  echo "[make test] $$step done in $$(( $$(date +%s) - started ))s"; \
+	done 2>&1 | sed -u 's/^/[$*] /'
 
 report: $(STAMP)
 	$(PY) -m harness report $(foreach f,$(IMPL_FILES),--impl-file $(f))
