@@ -127,17 +127,23 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 	$(PY) -m mypy --strict $(PY_DIRS)
 	$(ACTIONLINT) .github/workflows/*.yml
 
-# make test: lint, the unit tests and go test one after another, then two lanes side by side,
-# each a sequence of suite-level runs on control planes of its own. The runs mostly wait (on
+# make test: lint, then two lanes side by side, each a sequence of steps with control planes of
+# their own (go test and the unit tests start one lane each). The runs mostly wait (on
 # an operator, an API server, a bound a mutant never meets), so two at a time fill the 2 cores
 # they would leave half idle one after another. Each lane runs its steps one after another
 # (MAKEFLAGS emptied: no jobserver; command-line variables passed on) and says how long each
 # took; its lines carry its name, and a failing lane fails make test once both have finished.
-TEST_LANE_CLUSTERS := conformance accounting-check conformance-existing-ci conformance-sim-ci rbac-ablation-ci
-TEST_LANE_MUTANTS  := mutants-ci mutants-sim-ci explore-ci
+TEST_LANE_CLUSTERS := go-test conformance accounting-check conformance-existing-ci conformance-sim-ci explore-ci
+TEST_LANE_MUTANTS  := unit mutants-ci mutants-sim-ci rbac-ablation-ci
 .PHONY: test-lanes test-lane-clusters test-lane-mutants
-test: lint unit go-test
+test: lint sim-binaries
 	@$(MAKE) --no-print-directory -j2 test-lanes
+
+# Every Kubernetes binary make test needs (the sim tier's too), built once before the lanes
+# start, so that two lanes never build the same one side by side on a cold machine.
+.PHONY: sim-binaries
+sim-binaries: $(STAMP)
+	$(PY) -m harness binaries --sim
 
 test-lanes: test-lane-clusters test-lane-mutants
 
