@@ -31,7 +31,7 @@ REPORTS   ?= reports
 
 help:
 	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/ (CLUSTER=sim: with controllers and kwok)"
-	@echo "make test         lint, unit tests, go test, then in two lanes side by side the conformance runs and the mutant, RBAC-ablation and exploration subsets (CI)"
+	@echo "make test         lint, then in two lanes side by side unit tests, go test, the conformance runs and the mutant, RBAC-ablation and exploration subsets (CI)"
 	@echo "make conformance CLUSTER=existing [CONTEXT=c]  the suite on the cluster of KUBECONFIG (namespaces labelled modeldock.dev/run, removed at the end)"
 	@echo "make tools        build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl)"
 	@echo "make up / down    a control plane in the background (prints export KUBECONFIG=...)"
