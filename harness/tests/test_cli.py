@@ -3,6 +3,7 @@ delegated jobs (bench, mutants, rbac-ablation) get their own parser's --help."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -43,3 +44,21 @@ def test_conformance_arguments_reach_the_job() -> None:
     assert args.impl == ["go"]
     assert args.reports == "/tmp/r"
     assert args.pytest_args == ["-k", "noop"]
+
+
+@pytest.mark.parametrize("command", ["conformance", "mutants"])
+def test_a_bad_converge_timeout_stops_every_command_first_in_one_line(command: str) -> None:
+    """Checked before anything starts: not a collection error in each pytest worker after a
+    control plane came up (seen: 54 s, 1324 lines of tracebacks for MODELDOCK_CONVERGE_TIMEOUT=abc)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", command],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "MODELDOCK_CONVERGE_TIMEOUT": "abc"},
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "[modeldock] MODELDOCK_CONVERGE_TIMEOUT='abc': give the convergence bound in seconds, "
+        "a positive number (unset: 60)"
+    ]
