@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -53,6 +54,17 @@ PUBLISHED_EXIT_CODES = (0, 1, 2, 5)
 #: Seconds an interrupted pytest gets to tear down before its process group is SIGKILLed.
 PYTEST_STOP_TIMEOUT = 30.0
 
+#: How many times ``stop_suites`` ran in this process: a suite that was running when it did was
+#: interrupted (pytest's SIGTERM handler makes that exit code 2, one ``PUBLISHED_EXIT_CODES``
+#: has), so ``run_suite`` publishes nothing for it.
+_stops = 0
+_stops_lock = threading.Lock()
+
+
+def _stop_count() -> int:
+    with _stops_lock:
+        return _stops
+
 
 def run_suite(
     impl_id: str,
@@ -77,6 +89,8 @@ def run_suite(
     Raises ControlPlaneError if pytest stopped because the control plane was lost (its exit
     code ``CONTROL_PLANE_LOST``). On Ctrl-C or SIGTERM pytest's process group gets SIGTERM,
     then SIGKILL after ``PYTEST_STOP_TIMEOUT`` seconds, and the KeyboardInterrupt propagates.
+    A suite that ``stop_suites`` stopped while it ran (Ctrl-C seen by another thread) writes no
+    JUnit file either.
     """
     from harness.plugin.watchdog import CONTROL_PLANE_LOST
 
@@ -85,6 +99,7 @@ def run_suite(
         # Checks mostly wait on the API server and the operator: four in parallel fit 2 cores.
         extra = ["-n", os.environ.get("MODELDOCK_WORKERS", "4"), *extra]
     scratch = runs.temp_dir("suite")
+    stops_before = _stop_count()
     try:
         cmd = [
             sys.executable,
@@ -122,7 +137,9 @@ def run_suite(
                 f"({state_lost(state_path) or 'see the line above'}); "
                 f"no report written for {impl_id}"
             )
-        if code in PUBLISHED_EXIT_CODES and (scratch / junit_file.name).exists():
+        if _stop_count() != stops_before:
+            _say(f"the {impl_id} suite was stopped (exit code {code}); {junit_file} not written")
+        elif code in PUBLISHED_EXIT_CODES and (scratch / junit_file.name).exists():
             runs.publish(scratch / junit_file.name, junit_file)
         else:
             _say(f"pytest for {impl_id} ended with exit code {code}; {junit_file} not written")
@@ -135,7 +152,12 @@ def run_suite(
 def stop_suites() -> None:
     """SIGTERM the process group of every pytest this process started (each leads its own,
     ``process.run_group``): on Ctrl-C or SIGTERM the suites still running in other threads then
-    tear down at once instead of running to their end (their ``run_group`` kills what is left)."""
+    tear down at once instead of running to their end (their ``run_group`` kills what is left).
+    Their ``run_suite`` then writes no JUnit file: pytest ends a SIGTERM with exit code 2, as
+    for -x, and the report of a suite cut short is not a result."""
+    global _stops
+    with _stops_lock:
+        _stops += 1
     for children in Path("/proc/self/task").glob("*/children"):
         for pid in children.read_text().split():
             try:
