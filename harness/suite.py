@@ -149,8 +149,8 @@ def run_suite(
         _reap()
 
 
-def stop_suites() -> None:
-    """SIGTERM the process group of every pytest this process started (each leads its own,
+def stop_suites(sig: int = signal.SIGTERM) -> None:
+    """SIGTERM (``sig``) the process group of every pytest this process started (each leads its own,
     ``process.run_group``): on Ctrl-C or SIGTERM the suites still running in other threads then
     tear down at once instead of running to their end (their ``run_group`` kills what is left).
     Their ``run_suite`` then writes no JUnit file: pytest ends a SIGTERM with exit code 2, as
@@ -166,7 +166,7 @@ def stop_suites() -> None:
                 continue
             if b"pytest" in cmdline:
                 try:
-                    os.killpg(int(pid), signal.SIGTERM)
+                    os.killpg(int(pid), sig)
                 except (ProcessLookupError, PermissionError):
                     pass
 
@@ -177,7 +177,8 @@ def run_together(run: Callable[[str], None], impl_ids: list[str]) -> None:
     side by side on one control plane roughly halves a run; every check has its own namespace
     and operators, and each implementation its own user, so they do not meet. The first
     exception (Ctrl-C, SIGTERM, a lost control plane) stops the other suites
-    (``stop_suites``) and propagates."""
+    (``stop_suites``: SIGTERM, SIGKILL for those still running after ``PYTEST_STOP_TIMEOUT``
+    seconds) and propagates."""
     with ThreadPoolExecutor(max_workers=len(impl_ids), thread_name_prefix="suite") as pool:
         futures = [pool.submit(run, impl_id) for impl_id in impl_ids]
         try:
@@ -186,6 +187,11 @@ def run_together(run: Callable[[str], None], impl_ids: list[str]) -> None:
                 future.result()
         except BaseException:
             stop_suites()
+            # The threads' run_group waits without a limit: a pytest whose teardown hangs gets
+            # PYTEST_STOP_TIMEOUT seconds, as the main thread's would, then SIGKILL.
+            _, running = wait(futures, timeout=PYTEST_STOP_TIMEOUT)
+            if running:
+                stop_suites(signal.SIGKILL)
             raise
 
 

@@ -4,12 +4,16 @@ with exit code 2, one of the codes a finished run is published after."""
 
 from __future__ import annotations
 
+import signal
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from harness import suite
+from harness.envtest.process import run_group
 
 
 def _fake_pytest(stop: bool) -> Any:
@@ -34,3 +38,26 @@ def test_a_stopped_suite_publishes_no_junit(
     code = suite.run_suite("go", tmp_path / "state.json", tmp_path, [], [])
     assert code == 2
     assert (tmp_path / "junit-go.xml").exists() is not stopped
+
+
+def test_run_together_kills_a_suite_that_ignores_sigterm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One suite fails at once; the other's pytest ignores SIGTERM (a teardown that hangs):
+    run_together SIGKILLs it after PYTEST_STOP_TIMEOUT instead of waiting for ever."""
+    monkeypatch.setattr(suite, "PYTEST_STOP_TIMEOUT", 1.0)
+    stubborn = (
+        "import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        "print('up', flush=True); time.sleep(120)"
+    )
+    codes: dict[str, int] = {}
+
+    def run(impl_id: str) -> None:
+        if impl_id == "python":
+            time.sleep(1.0)  # the other suite's pytest is up by then
+            raise RuntimeError("control plane lost")
+        codes[impl_id] = run_group([sys.executable, "-c", stubborn, "pytest"], stop_timeout=1.0)
+
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="control plane lost"):
+        suite.run_together(run, ["go", "python"])
+    assert time.monotonic() - started < 30
+    assert codes == {"go": -signal.SIGKILL}
