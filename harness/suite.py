@@ -249,7 +249,7 @@ def conformance(
     use the cluster of KUBECONFIG (``options.context``) instead of starting one; ``kind``: make
     a kind cluster and run ``existing`` on it (``_run_on_existing``). Exit code: 0 every check
     passed, 1 some failed, 2 bad arguments (an unknown implementation, a bad implementation
-    file), a tier this machine cannot have (kind without a container engine) or a CRD of
+    file, a build that failed), a tier this machine cannot have (kind without a container engine) or a CRD of
     another version on an existing cluster, 3 the control plane or cluster failed."""
     from harness import report
 
@@ -335,6 +335,9 @@ def conformance(
     except ControlPlaneError as exc:
         _say(f"control plane failed: {exc}")
         return 3
+    except ImplementationError as exc:  # a build failed: its output, not a traceback
+        _say(str(exc))
+        return 2
     files = [reports / f"junit-{i}.xml" for i in chosen]
     model = report.build(files, impls)
     md, html, summary = report.write_all(model, reports)
