@@ -8,7 +8,6 @@ suite and the operator share a bug.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -17,7 +16,7 @@ from kubernetes.client.exceptions import ApiException
 
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.checks import CONVERGE_TIMEOUT_ENV
+from harness.checks import converge_timeout
 from harness.kube import Kube, wait_for
 
 # Re-exported for the checks (``from x import y as y``: explicit under mypy --strict).
@@ -48,29 +47,11 @@ FINALIZER = "modeldock.io/cleanup"
 #: mutants`, `make rbac-ablation`) and `make conformance` keep the 60 s.
 
 
-def _converge_timeout(default: float) -> float:
-    """CONVERGE_TIMEOUT: ``default``, or the seconds in CONVERGE_TIMEOUT_ENV. Raises
-    ValueError naming the variable for a value that is not a positive number."""
-    raw = os.environ.get(CONVERGE_TIMEOUT_ENV, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise ValueError(
-            f"{CONVERGE_TIMEOUT_ENV}={raw!r}: give the convergence bound in seconds, "
-            f"a positive number (unset: {default:.0f})"
-        )
-    return value
-
-
 #: How long convergence may take: a new or changed ModelService to reach its children and
 #: status, a repair of a child, a deletion's cleanup, a crash point on the way to convergence,
 #: a condition (ChildConflict) reported. Each is a few reconciles of milliseconds plus watch
 #: delivery; 60 s leaves room for rate-limited retries of 409s on a loaded machine.
-CONVERGE_TIMEOUT = _converge_timeout(60.0)
+CONVERGE_TIMEOUT = converge_timeout(60.0)
 
 #: How long the operator may take to react once: to reconcile again after an event or a
 #: RequeueAfter, to make the request a check waits for (its next write after a 409, a

@@ -12,6 +12,7 @@ ablation's output. A unit test keeps it equal to the ids the conformance suite d
 from __future__ import annotations
 
 import ast
+import math
 import os
 from pathlib import Path
 
@@ -21,6 +22,37 @@ from harness.paths import CONFORMANCE_DIR
 #: whose operators are expected to fail: conformance/support.py reads it (CONVERGE_TIMEOUT),
 #: the CI subsets of the kill matrix and the RBAC ablation set it (Makefile) and record it.
 CONVERGE_TIMEOUT_ENV = "MODELDOCK_CONVERGE_TIMEOUT"
+
+
+def converge_timeout(default: float) -> float:
+    """The suite's convergence bound in seconds: ``default``, or the value of
+    CONVERGE_TIMEOUT_ENV when it is set and not blank. Raises ValueError naming the variable
+    for a value that is not a finite positive number (junk, 0, negative, nan, inf)."""
+    raw = os.environ.get(CONVERGE_TIMEOUT_ENV, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not (value > 0 and math.isfinite(value)):
+        raise ValueError(
+            f"{CONVERGE_TIMEOUT_ENV}={raw!r}: give the convergence bound in seconds, "
+            f"a positive number (unset: {default:.0f})"
+        )
+    return value
+
+
+def converge_timeout_problem() -> str | None:
+    """What is wrong with CONVERGE_TIMEOUT_ENV, in one line, or None when it is unset or a
+    usable bound: the harness checks it before it starts anything, so a bad value is one line
+    and exit code 2, not a collection error in every pytest worker after a control plane
+    started (``harness.cli.main``)."""
+    try:
+        converge_timeout(60.0)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def converge_timeout_override() -> str | None:

@@ -39,6 +39,7 @@ import sys
 from pathlib import Path
 
 from harness import runs, suite
+from harness.checks import converge_timeout_problem
 from harness.envtest import background, binaries
 from harness.paths import REPORTS_DIR
 
@@ -295,9 +296,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default: ``sys.argv[1:]``), run the command, return its exit code:
-    the command's own, 3 when the Kubernetes binaries cannot be found or built, 130 when
+    the command's own, 2 when MODELDOCK_CONVERGE_TIMEOUT is not a usable bound (checked first,
+    for every command), 3 when the Kubernetes binaries cannot be found or built, 130 when
     interrupted."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    problem = converge_timeout_problem()
+    if problem:  # every worker of every suite would fail to import conformance/support.py
+        print(f"[modeldock] {problem}", file=sys.stderr, flush=True)
+        return 2
     if (
         argv and argv[0] in DELEGATED
     ):  # the job's own parser, --help included; its main owns the run

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -53,6 +54,17 @@ PUBLISHED_EXIT_CODES = (0, 1, 2, 5)
 #: Seconds an interrupted pytest gets to tear down before its process group is SIGKILLed.
 PYTEST_STOP_TIMEOUT = 30.0
 
+#: How many times ``stop_suites`` ran in this process: a suite that was running when it did was
+#: interrupted (pytest's SIGTERM handler makes that exit code 2, one ``PUBLISHED_EXIT_CODES``
+#: has), so ``run_suite`` publishes nothing for it.
+_stops = 0
+_stops_lock = threading.Lock()
+
+
+def _stop_count() -> int:
+    with _stops_lock:
+        return _stops
+
 
 def run_suite(
     impl_id: str,
@@ -77,6 +89,8 @@ def run_suite(
     Raises ControlPlaneError if pytest stopped because the control plane was lost (its exit
     code ``CONTROL_PLANE_LOST``). On Ctrl-C or SIGTERM pytest's process group gets SIGTERM,
     then SIGKILL after ``PYTEST_STOP_TIMEOUT`` seconds, and the KeyboardInterrupt propagates.
+    A suite that ``stop_suites`` stopped while it ran (Ctrl-C seen by another thread) writes no
+    JUnit file either.
     """
     from harness.plugin.watchdog import CONTROL_PLANE_LOST
 
@@ -85,6 +99,7 @@ def run_suite(
         # Checks mostly wait on the API server and the operator: four in parallel fit 2 cores.
         extra = ["-n", os.environ.get("MODELDOCK_WORKERS", "4"), *extra]
     scratch = runs.temp_dir("suite")
+    stops_before = _stop_count()
     try:
         cmd = [
             sys.executable,
@@ -122,7 +137,9 @@ def run_suite(
                 f"({state_lost(state_path) or 'see the line above'}); "
                 f"no report written for {impl_id}"
             )
-        if code in PUBLISHED_EXIT_CODES and (scratch / junit_file.name).exists():
+        if _stop_count() != stops_before:
+            _say(f"the {impl_id} suite was stopped (exit code {code}); {junit_file} not written")
+        elif code in PUBLISHED_EXIT_CODES and (scratch / junit_file.name).exists():
             runs.publish(scratch / junit_file.name, junit_file)
         else:
             _say(f"pytest for {impl_id} ended with exit code {code}; {junit_file} not written")
@@ -132,10 +149,15 @@ def run_suite(
         _reap()
 
 
-def stop_suites() -> None:
-    """SIGTERM the process group of every pytest this process started (each leads its own,
+def stop_suites(sig: int = signal.SIGTERM) -> None:
+    """SIGTERM (``sig``) the process group of every pytest this process started (each leads its own,
     ``process.run_group``): on Ctrl-C or SIGTERM the suites still running in other threads then
-    tear down at once instead of running to their end (their ``run_group`` kills what is left)."""
+    tear down at once instead of running to their end (their ``run_group`` kills what is left).
+    Their ``run_suite`` then writes no JUnit file: pytest ends a SIGTERM with exit code 2, as
+    for -x, and the report of a suite cut short is not a result."""
+    global _stops
+    with _stops_lock:
+        _stops += 1
     for children in Path("/proc/self/task").glob("*/children"):
         for pid in children.read_text().split():
             try:
@@ -144,7 +166,7 @@ def stop_suites() -> None:
                 continue
             if b"pytest" in cmdline:
                 try:
-                    os.killpg(int(pid), signal.SIGTERM)
+                    os.killpg(int(pid), sig)
                 except (ProcessLookupError, PermissionError):
                     pass
 
@@ -155,7 +177,8 @@ def run_together(run: Callable[[str], None], impl_ids: list[str]) -> None:
     side by side on one control plane roughly halves a run; every check has its own namespace
     and operators, and each implementation its own user, so they do not meet. The first
     exception (Ctrl-C, SIGTERM, a lost control plane) stops the other suites
-    (``stop_suites``) and propagates."""
+    (``stop_suites``: SIGTERM, SIGKILL for those still running after ``PYTEST_STOP_TIMEOUT``
+    seconds) and propagates."""
     with ThreadPoolExecutor(max_workers=len(impl_ids), thread_name_prefix="suite") as pool:
         futures = [pool.submit(run, impl_id) for impl_id in impl_ids]
         try:
@@ -164,6 +187,11 @@ def run_together(run: Callable[[str], None], impl_ids: list[str]) -> None:
                 future.result()
         except BaseException:
             stop_suites()
+            # The threads' run_group waits without a limit: a pytest whose teardown hangs gets
+            # PYTEST_STOP_TIMEOUT seconds, as the main thread's would, then SIGKILL.
+            _, running = wait(futures, timeout=PYTEST_STOP_TIMEOUT)
+            if running:
+                stop_suites(signal.SIGKILL)
             raise
 
 
@@ -221,7 +249,7 @@ def conformance(
     use the cluster of KUBECONFIG (``options.context``) instead of starting one; ``kind``: make
     a kind cluster and run ``existing`` on it (``_run_on_existing``). Exit code: 0 every check
     passed, 1 some failed, 2 bad arguments (an unknown implementation, a bad implementation
-    file), a tier this machine cannot have (kind without a container engine) or a CRD of
+    file, a build that failed), a tier this machine cannot have (kind without a container engine) or a CRD of
     another version on an existing cluster, 3 the control plane or cluster failed."""
     from harness import report
 
@@ -307,6 +335,9 @@ def conformance(
     except ControlPlaneError as exc:
         _say(f"control plane failed: {exc}")
         return 3
+    except ImplementationError as exc:  # a build failed: its output, not a traceback
+        _say(str(exc))
+        return 2
     files = [reports / f"junit-{i}.xml" for i in chosen]
     model = report.build(files, impls)
     md, html, summary = report.write_all(model, reports)

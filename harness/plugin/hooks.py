@@ -137,6 +137,16 @@ def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
+@pytest.hookimpl(tryfirst=True, specname="pytest_sessionfinish")
+def ignore_sigterm_once_finishing(session: pytest.Session) -> None:
+    """From the end of the session on, SIGTERM is ignored: the checks are done, and a
+    KeyboardInterrupt raised in sessionfinish or unconfigure escapes pytest as a traceback
+    on the harness's terminal (seen: the harness stopped a suite that was already ending
+    because the control plane was lost). Whoever sent it kills the process group if the end
+    takes long (``harness.envtest.process.run_group``, ``harness.suite.run_together``)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Build the implementation under test (and the parity reference) once, in the controlling
     process, before any pytest-xdist worker starts an operator."""

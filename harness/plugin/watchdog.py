@@ -95,6 +95,10 @@ class ControlPlaneWatchdog:
     def _raise_exit(self, signum: int, frame: Any) -> None:
         if self.reason is not None and not self._stop.is_set():
             self._stop.set()
+            # The run is stopping already: a SIGTERM now (the harness stopping the other suites
+            # of a run whose control plane is gone) would only turn into a KeyboardInterrupt
+            # inside pytest's own exit path, a traceback on the harness's terminal.
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             pytest.exit(
                 f"control plane lost: {self.reason}; stopping the run",
                 returncode=CONTROL_PLANE_LOST,

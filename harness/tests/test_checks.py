@@ -3,7 +3,10 @@ declares, and the scan of the ``@pytest.mark.check`` markers."""
 
 from __future__ import annotations
 
+import pytest
+
 from harness import checks
+from harness.checks import CONVERGE_TIMEOUT_ENV, converge_timeout, converge_timeout_problem
 
 
 def test_base_check_strips_the_case() -> None:
@@ -44,3 +47,25 @@ def test_unknown_ids_sort_last_and_cases_follow_their_check() -> None:
         "watch-recovers[b]",
         "unknown-check",
     ]
+
+
+@pytest.mark.parametrize("raw", ["abc", "0", "-5", "nan", "inf", "20s"])
+def test_a_bad_converge_timeout_is_one_line_naming_the_variable(
+    raw: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CONVERGE_TIMEOUT_ENV, raw)
+    with pytest.raises(ValueError, match=CONVERGE_TIMEOUT_ENV):
+        converge_timeout(60.0)
+    problem = converge_timeout_problem()
+    assert problem is not None and CONVERGE_TIMEOUT_ENV in problem and "\n" not in problem
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("", 60.0), ("  ", 60.0), ("20", 20.0), ("2.5", 2.5)]
+)
+def test_a_blank_or_positive_converge_timeout_is_used(
+    raw: str, expected: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CONVERGE_TIMEOUT_ENV, raw)
+    assert converge_timeout(60.0) == expected
+    assert converge_timeout_problem() is None

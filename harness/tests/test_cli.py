@@ -3,8 +3,10 @@ delegated jobs (bench, mutants, rbac-ablation) get their own parser's --help."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +45,45 @@ def test_conformance_arguments_reach_the_job() -> None:
     assert args.impl == ["go"]
     assert args.reports == "/tmp/r"
     assert args.pytest_args == ["-k", "noop"]
+
+
+@pytest.mark.parametrize("command", ["conformance", "mutants"])
+def test_a_bad_converge_timeout_stops_every_command_first_in_one_line(command: str) -> None:
+    """Checked before anything starts: not a collection error in each pytest worker after a
+    control plane came up (seen: 54 s, 1324 lines of tracebacks for MODELDOCK_CONVERGE_TIMEOUT=abc)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", command],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "MODELDOCK_CONVERGE_TIMEOUT": "abc"},
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "[modeldock] MODELDOCK_CONVERGE_TIMEOUT='abc': give the convergence bound in seconds, "
+        "a positive number (unset: 60)"
+    ]
+
+
+def test_a_failing_build_is_its_output_and_exit_2(tmp_path: Path) -> None:
+    """Not an ImplementationError traceback and exit code 1 (the code of failed checks)."""
+    impl_file = tmp_path / "bad.toml"
+    impl_file.write_text(
+        '[bad]\ntitle = "bad"\nbuild = ["sh", "-c", "echo compile error >&2; exit 1"]\n'
+        'command = ["true"]\n'
+    )
+    (tmp_path / "tmp").mkdir()
+    proc = subprocess.run(
+        [
+            *(sys.executable, "-m", "harness", "conformance", "--impl-file", str(impl_file)),
+            *("--impl", "bad", "--check", "noop-stable", "--reports", str(tmp_path / "reports")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "building implementation 'bad' failed" in proc.stderr
+    assert "compile error" in proc.stderr

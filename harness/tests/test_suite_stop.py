@@ -1,0 +1,63 @@
+"""harness.suite.run_suite after ``stop_suites``: a suite another thread stopped (Ctrl-C while
+the implementations ran side by side) publishes no JUnit file, though pytest ends a SIGTERM
+with exit code 2, one of the codes a finished run is published after."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness import suite
+from harness.envtest.process import run_group
+
+
+def _fake_pytest(stop: bool) -> Any:
+    """A stand-in for ``run_group`` that writes the JUnit file pytest would, ``stop_suites()``
+    meanwhile when ``stop``, and exits 2 (pytest's code for an interrupted session)."""
+
+    def run_group(cmd: list[str], **_: Any) -> int:
+        junit = next(a.split("=", 1)[1] for a in cmd if a.startswith("--junitxml="))
+        Path(junit).write_text("<testsuites/>\n")
+        if stop:
+            suite.stop_suites()
+        return 2
+
+    return run_group
+
+
+@pytest.mark.parametrize("stopped", [False, True])
+def test_a_stopped_suite_publishes_no_junit(
+    stopped: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(suite, "run_group", _fake_pytest(stopped))
+    code = suite.run_suite("go", tmp_path / "state.json", tmp_path, [], [])
+    assert code == 2
+    assert (tmp_path / "junit-go.xml").exists() is not stopped
+
+
+def test_run_together_kills_a_suite_that_ignores_sigterm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One suite fails at once; the other's pytest ignores SIGTERM (a teardown that hangs):
+    run_together SIGKILLs it after PYTEST_STOP_TIMEOUT instead of waiting for ever."""
+    monkeypatch.setattr(suite, "PYTEST_STOP_TIMEOUT", 1.0)
+    stubborn = (
+        "import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        "print('up', flush=True); time.sleep(120)"
+    )
+    codes: dict[str, int] = {}
+
+    def run(impl_id: str) -> None:
+        if impl_id == "python":
+            time.sleep(1.0)  # the other suite's pytest is up by then
+            raise RuntimeError("control plane lost")
+        codes[impl_id] = run_group([sys.executable, "-c", stubborn, "pytest"], stop_timeout=1.0)
+
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="control plane lost"):
+        suite.run_together(run, ["go", "python"])
+    assert time.monotonic() - started < 30
+    assert codes == {"go": -signal.SIGKILL}
