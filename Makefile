@@ -131,7 +131,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 # their own (go test and the unit tests start one lane each). The runs mostly wait (on
 # an operator, an API server, a bound a mutant never meets), so two at a time fill the 2 cores
 # they would leave half idle one after another. Each lane runs its steps one after another
-# (MAKEFLAGS emptied: no jobserver; command-line variables passed on) and says how long each
+# (LANE_MAKEFLAGS: no jobserver; -n and command-line variables passed on) and says how long each
 # took; its lines carry its name, and a failing lane fails make test once both have finished.
 TEST_LANE_CLUSTERS := go-test conformance accounting-check conformance-existing-ci conformance-sim-ci explore-ci
 TEST_LANE_MUTANTS  := unit mutants-ci mutants-sim-ci rbac-ablation-ci
@@ -147,10 +147,14 @@ sim-binaries: $(STAMP)
 
 test-lanes: test-lane-clusters test-lane-mutants
 
+# A lane's make: this make's flags (-n, -k, command-line variables) without its jobserver, so
+# that a lane runs its steps one after another.
+LANE_MAKEFLAGS = $(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))
+
 test-lane-clusters test-lane-mutants: test-lane-%:
 	@set -o pipefail; for step in $(TEST_LANE_$(shell echo $* | tr a-z A-Z)); do \
 	  started=$$(date +%s); \
-	  MAKEFLAGS= $(MAKE) --no-print-directory $(MAKEOVERRIDES) $$step || exit 1; \
+	  MAKEFLAGS='$(LANE_MAKEFLAGS)' $(MAKE) --no-print-directory $$step || exit 1; \
 	  echo "[make test] $$step done in $$(( $$(date +%s) - started ))s"; \
 	done 2>&1 | sed -u 's/^/[$*] /'
 
