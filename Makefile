@@ -133,8 +133,10 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 # they would leave half idle one after another. Each lane runs its steps one after another
 # (LANE_MAKEFLAGS: no jobserver; -n and command-line variables passed on) and says how long each
 # took; its lines carry its name, and a failing lane fails make test once both have finished.
-TEST_LANE_CLUSTERS := go-test conformance accounting-check conformance-existing-ci conformance-sim-ci explore-ci
-TEST_LANE_MUTANTS  := unit mutants-ci mutants-sim-ci rbac-ablation-ci
+# The lanes balanced by a fresh clone's step times (seconds, side by side): clusters 69 116 1 147
+# 50 48 114, mutants 260 216 96.
+TEST_LANE_CLUSTERS := go-test conformance accounting-check conformance-existing-ci conformance-sim-ci mutants-sim-ci explore-ci
+TEST_LANE_MUTANTS  := unit mutants-ci rbac-ablation-ci
 .PHONY: test-lanes test-lane-clusters test-lane-mutants
 test: lint sim-binaries
 	@$(MAKE) --no-print-directory -j2 test-lanes
