@@ -216,14 +216,6 @@ class Kube:
         return bool(out["status"].get("allowed"))
 
 
-#: A wait that has lasted LONG_WAIT_AFTER seconds (a slow repair, a bound a broken operator
-#: never meets) polls every LONG_WAIT_INTERVAL seconds instead of ``interval``: five times
-#: fewer requests for this process and the API server to handle while nothing happens, at the
-#: cost of noticing a late change up to half a second later.
-LONG_WAIT_AFTER = 2.0
-LONG_WAIT_INTERVAL = 0.5
-
-
 def wait_for(
     fetch: Callable[[], T | None],
     predicate: Callable[[T], bool],
@@ -233,9 +225,8 @@ def wait_for(
     *,
     premise: bool = False,
 ) -> T:
-    """Poll ``fetch()`` until ``predicate(value)`` holds; return that value. Polls every
-    ``interval`` seconds, after the first LONG_WAIT_AFTER seconds at most every
-    LONG_WAIT_INTERVAL.
+    """Poll ``fetch()`` until ``predicate(value)`` holds, every ``interval`` seconds (checks
+    time what they wait for by it: a coarser poll would make them later); return that value.
 
     After ``timeout`` seconds it raises, so a failed check shows what it expected and what it
     last observed, and says whose failure it was (harness/verdicts.py):
@@ -247,8 +238,7 @@ def wait_for(
     - the last ``ApiException``, when every poll failed with one (the harness's own requests
       were refused or the API server was down): never the operator's failure.
     """
-    started = time.monotonic()
-    deadline = started + timeout
+    deadline = time.monotonic() + timeout
     last: T | None = None
     last_exc: ApiException | None = None
     answered = False
@@ -271,8 +261,7 @@ def wait_for(
             if premise:
                 raise PremiseFailed.because(message)
             raise AssertionError(message)
-        waited = time.monotonic() - started
-        time.sleep(interval if waited < LONG_WAIT_AFTER else max(interval, LONG_WAIT_INTERVAL))
+        time.sleep(interval)
 
 
 def _short(obj: Any) -> str:
