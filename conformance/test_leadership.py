@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from conformance.support import (
+    APISERVER_SYNC_TIMEOUT,
     CONVERGE_TIMEOUT,
     LATE_WRITES_WAIT,
     LEADER_SLACK,
@@ -71,6 +72,22 @@ def _writes_by_instance(
     return out
 
 
+def _seen_writes(
+    audit: Accounting, admin: Kube, namespace: str, user: str, start: int, what: str
+) -> dict[str, list[str]]:
+    """``_writes_by_instance`` once it shows at least one write: the caller saw the effect of
+    a write (``what``), and on a loaded machine the audit event of a request can land just
+    after the sync marker that was sent after it. A premise: if no write ever shows within
+    APISERVER_SYNC_TIMEOUT, the accounting, not the operator, is at fault."""
+    return wait_for(
+        lambda: _writes_by_instance(audit, admin, namespace, user, start),
+        bool,
+        APISERVER_SYNC_TIMEOUT,
+        f"the request accounting to show the writes of {what}",
+        premise=True,
+    )
+
+
 def _lease_writer(audit: Accounting, admin: Kube, namespace: str, user: str, start: int) -> str:
     """The instance that last wrote the Lease successfully since ``start``: its holder."""
     end = audit.sync(admin)
@@ -120,7 +137,7 @@ def test_leader_failover(
     create_modelservice(admin, namespace, "web", replicas=1)
     wait_converged(admin, namespace, "web")
     time.sleep(LATE_WRITES_WAIT)
-    writers = _writes_by_instance(audit, admin, namespace, user, t_start)
+    writers = _seen_writes(audit, admin, namespace, user, t_start, "the first convergence")
     holder = _lease_writer(audit, admin, namespace, user, t_start)
     evidence.record("writes_before_failover", writers)
     evidence.record("first_holder", {"identity": first, "instance": holder})
@@ -150,7 +167,7 @@ def test_leader_failover(
         CONVERGE_TIMEOUT,
         "the new leader to converge the change made during the failover",
     )
-    writers = _writes_by_instance(audit, admin, namespace, user, t_kill)
+    writers = _seen_writes(audit, admin, namespace, user, t_kill, "replicas 2 after the failover")
     evidence.record("writes_after_sigkill", writers)
     assert list(writers) == [follower.instance], (
         f"after the leader ({leader.instance}) was killed only the new leader "
@@ -173,7 +190,7 @@ def test_leader_failover(
     )
     wait_converged(admin, namespace, "web")
     time.sleep(LATE_WRITES_WAIT)
-    writers = _writes_by_instance(audit, admin, namespace, user, t_standby)
+    writers = _seen_writes(audit, admin, namespace, user, t_standby, "replicas 3 with a standby")
     evidence.record("writes_with_standby", writers)
     assert list(writers) == [follower.instance], (
         f"with a standby ({standby.instance}) running, only the leader ({follower.instance}) "
