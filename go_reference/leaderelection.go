@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/util/retry"
 )
 
 // newLeaseLock returns the Lease lock "<namespace>/<name>" and this process's identity,
@@ -49,22 +50,35 @@ func newLeaseLock(cfg *rest.Config, namespace, name string) (*resourcelock.Lease
 // releaseLease gives the Lease up if this process still holds it, the way client-go's
 // LeaderElector.release does (holderIdentity empty, leaseDurationSeconds 1), so a standby
 // takes over at its next retry instead of waiting out the lease. It returns nil when another
-// process holds the Lease; errors are the API server's. Call it only once no controller runs.
+// process holds the Lease; errors are the API server's. A 409 is read again and retried
+// (retry.RetryOnConflict). Call it only once no controller runs.
 func releaseLease(ctx context.Context, lock *resourcelock.LeaseLock, identity string, timeout time.Duration) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	record, _, err := lock.Get(ctx)
+	released := false
+	// A renewal cancelled by the shutdown may still have reached the API server after our
+	// Get: the Update then meets a newer resourceVersion (409). Read again and retry; seen
+	// on a loaded machine, where the standby otherwise waited the whole lease out.
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		record, _, err := lock.Get(ctx)
+		if err != nil {
+			return err
+		}
+		if record.HolderIdentity != identity {
+			released = false
+			return nil
+		}
+		now := metav1.NewTime(time.Now())
+		released = true
+		return lock.Update(ctx, resourcelock.LeaderElectionRecord{
+			LeaderTransitions:    record.LeaderTransitions,
+			LeaseDurationSeconds: 1,
+			RenewTime:            now,
+			AcquireTime:          now,
+		})
+	})
 	if err != nil {
 		return false, err
 	}
-	if record.HolderIdentity != identity {
-		return false, nil
-	}
-	now := metav1.NewTime(time.Now())
-	return true, lock.Update(ctx, resourcelock.LeaderElectionRecord{
-		LeaderTransitions:    record.LeaderTransitions,
-		LeaseDurationSeconds: 1,
-		RenewTime:            now,
-		AcquireTime:          now,
-	})
+	return released, nil
 }
