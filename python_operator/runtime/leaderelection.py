@@ -60,6 +60,9 @@ from python_operator.runtime import client as client_
 from python_operator.runtime import clock as clock_
 from python_operator.runtime import log as log_
 
+#: How often a release that meets a 409 is tried in all (client-go's retry.DefaultRetry: 5).
+RELEASE_CONFLICT_TRIES = 5
+
 JITTER_FACTOR = 1.2
 
 
@@ -221,30 +224,36 @@ class LeaderElector:
         instance holds it, as client-go's release does: read the Lease, then, if the last
         record observed names this instance, update it. True when released or not held;
         False (logged) when the read or the update failed. Each request is bounded by the
-        renew deadline."""
-        try:
-            old = self._lock.get(timeout=self._renew_deadline)
-        except Exception as err:
-            self._log.error("error retrieving lease to release it", error=str(err))
-            return False
-        if not self.is_leader():
+        renew deadline. A 409 (a renewal the shutdown cancelled still reached the API server
+        after the read) is read again and retried, RELEASE_CONFLICT_TRIES times in all, as
+        the Go operator does with retry.RetryOnConflict."""
+        for attempt in range(1, RELEASE_CONFLICT_TRIES + 1):
+            try:
+                old = self._lock.get(timeout=self._renew_deadline)
+            except Exception as err:
+                self._log.error("error retrieving lease to release it", error=str(err))
+                return False
+            if not self.is_leader():
+                return True
+            now = micro_time(self._wall_clock())
+            record = LeaderElectionRecord(
+                holder_identity="",
+                lease_duration_seconds=1,
+                acquire_time=now,
+                renew_time=now,
+                leader_transitions=old.leader_transitions,
+            )
+            try:
+                self._lock.update(record, timeout=self._renew_deadline)
+            except Exception as err:
+                if client_.is_conflict(err) and attempt < RELEASE_CONFLICT_TRIES:
+                    continue
+                self._log.error("failed to release lease", error=str(err))
+                return False
+            self._set_observed(record)
+            self._log.info("released lease")
             return True
-        now = micro_time(self._wall_clock())
-        record = LeaderElectionRecord(
-            holder_identity="",
-            lease_duration_seconds=1,
-            acquire_time=now,
-            renew_time=now,
-            leader_transitions=old.leader_transitions,
-        )
-        try:
-            self._lock.update(record, timeout=self._renew_deadline)
-        except Exception as err:
-            self._log.error("failed to release lease", error=str(err))
-            return False
-        self._set_observed(record)
-        self._log.info("released lease")
-        return True
+        return False
 
     # ------------------------------------------------------------------ the cycle
     def _acquire(self, stop: threading.Event) -> bool:

@@ -281,3 +281,26 @@ def test_one_attempt_spends_at_most_its_timeout_over_all_requests() -> None:
     assert not a.try_acquire_or_renew(timeout=4)
     assert fake.now() - start <= 4.01
     assert spent[0] == 4
+
+
+def test_release_retries_when_a_late_renewal_lands_after_its_read() -> None:
+    """A renewal the shutdown cancelled can still reach the API server after the release read
+    the Lease: the release's update meets a 409, reads again and releases (without the
+    retry a standby waited the whole lease out; seen for the Go operator under load)."""
+    lease = Lease()
+    fake = clock.FakeClock()
+    a = elector(lease, "a", fake)
+    a.try_acquire_or_renew(timeout=1)
+    real_get = a._lock.get
+    late = [True]
+
+    def get_then_a_late_renewal(*, timeout: float) -> Record:
+        record = real_get(timeout=timeout)
+        if late.pop() if late else False:
+            lease.version += 1  # the cancelled renewal lands now
+        return record
+
+    a._lock.get = get_then_a_late_renewal  # type: ignore[method-assign]
+    assert a.release()
+    assert lease.record is not None
+    assert lease.record.holder_identity == ""
