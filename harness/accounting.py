@@ -20,7 +20,8 @@ other request when its answer was known. ``requests(start, end)`` holds those co
 line (``ApiProxy.mark``): a proxy stamps each line under its log's lock, so every line
 stamped before the marker is on disk when ``sync`` returns. Requests the proxy answered
 itself (a scripted error; dropped during a scripted crash) and requests that never reached
-the API server (answered 502 by the proxy) are left out: the API server never saw them.
+the API server (answered 502 by the proxy; a body its client never finished sending) are left
+out: the API server never saw them.
 
 ``compare_accountings`` matches the two sources request for request by the API server's
 ``Audit-Id`` (``harness.faults.apiproxy.records.compare``); the plugin records its result
@@ -70,9 +71,8 @@ def _micros(stamp: str) -> int:
 
 
 def reached_api_server(rec: ProxyRequest) -> bool:
-    """Whether the API server received the request: not answered by the proxy itself
-    (``injected``) and not refused for want of an upstream (502 ``ProxyUpstreamError``)."""
-    return not rec.injected and rec.reason != "ProxyUpstreamError"
+    """Whether the API server received the request (``ProxyRequest.forwarded``)."""
+    return rec.forwarded
 
 
 @dataclass(frozen=True)

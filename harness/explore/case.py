@@ -137,14 +137,15 @@ class CaseEnv:
 
 def operator_writes(log: RequestLog, after: int) -> list[ProxyRequest]:
     """The operator's writes to ``RESOURCES`` with a request id above ``after``, forwarded or
-    answered by the proxy (but not those it dropped while frozen)."""
+    answered by the proxy (but not those it dropped while frozen, nor those whose client never
+    finished sending the body)."""
     return [
         r
         for r in log.records()
         if r.id > after
         and r.verb in WRITE_VERBS
         and r.resource in RESOURCES
-        and r.reason != "Frozen"
+        and r.reason not in ("Frozen", "ClientBodyIncomplete")
     ]
 
 

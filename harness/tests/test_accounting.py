@@ -217,3 +217,34 @@ def test_a_stopping_api_server_s_unlogged_watches_are_not_differences() -> None:
     assert not unlogged_by_a_stopping_server(rec("watch", 200), set())
     assert not unlogged_by_a_stopping_server(rec("list", 503), set())
     assert not unlogged_by_a_stopping_server(rec("watch", 500), set())
+
+
+def test_requests_the_proxy_never_forwarded_are_not_compared() -> None:
+    """A scripted answer, a 502 without an upstream and a write whose client went away before
+    its body was complete never reached the API server: left out of the comparison. A
+    forwarded request the API server failed stays in it."""
+    from harness.accounting import reached_api_server
+    from harness.faults.apiproxy.records import ProxyRequest
+
+    def rec(code: int, reason: str = "", injected: bool = False) -> ProxyRequest:
+        return ProxyRequest(
+            id=1,
+            start="",
+            time="",
+            verb="create",
+            group="",
+            resource="events",
+            subresource="",
+            namespace="ns",
+            name="",
+            code=code,
+            audit_id="",
+            reason=reason,
+            injected=injected,
+        )
+
+    assert not reached_api_server(rec(0, "ClientBodyIncomplete"))
+    assert not reached_api_server(rec(502, "ProxyUpstreamError"))
+    assert not reached_api_server(rec(409, "Conflict", injected=True))
+    assert reached_api_server(rec(500, "InternalError"))
+    assert reached_api_server(rec(201))

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -359,3 +360,31 @@ func (r *recorder) Write(b []byte) (int, error) {
 	return r.body.Write(b)
 }
 func (r *recorder) WriteHeader(code int) { r.code = code }
+
+// A client that goes away before its request body is complete (an operator killed between
+// the headers and the body) must not reach the API server: the API server would fail the
+// half request with a 500 that only its audit log has.
+func TestClientGoneMidBodyIsNotForwarded(t *testing.T) {
+	h := newHarness(t)
+	lines := withLog(t, h)
+	conn, err := tls.Dial("tcp", h.front.Listener.Addr().String(), &tls.Config{InsecureSkipVerify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "POST /api/v1/namespaces/ns/events HTTP/1.1\r\nHost: x\r\n"+
+		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"metadata\":")
+	time.Sleep(50 * time.Millisecond) // the proxy has the headers and waits for the rest
+	conn.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	var reqs []map[string]any
+	for len(reqs) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		reqs = linesOf(lines(), "req")
+	}
+	if len(reqs) != 1 || reqs[0]["reason"] != reasonClientBodyIncomplete || reqs[0]["verb"] != "create" {
+		t.Fatalf("want one create line with reason %s, got %v", reasonClientBodyIncomplete, reqs)
+	}
+	if got := h.upstream.received(); len(got) != 0 {
+		t.Fatalf("the half request reached the API server: %v", got)
+	}
+}

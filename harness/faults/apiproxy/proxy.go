@@ -103,6 +103,11 @@ func mutating(verb string) bool {
 // a larger body is forwarded untouched and recorded without one.
 const maxBodyPeek = 8 << 20
 
+// reasonClientBodyIncomplete is the request log's reason for a write whose client went away
+// before sending its whole body (at most maxBodyPeek): never forwarded. A longer body is
+// streamed, so a client gone in its middle still reaches the API server as a failed request.
+const reasonClientBodyIncomplete = "ClientBodyIncomplete"
+
 // NewProxy builds the proxy to upstream with transport (the operator's identity lives there).
 func NewProxy(upstream *url.URL, transport http.RoundTripper, logger *log.Logger) *Proxy {
 	p := &Proxy{upstream: upstream, reg: newRegistry(), logger: logger,
@@ -153,7 +158,17 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		st.rv = ""
 		if r.Body != nil && r.ContentLength <= maxBodyPeek {
 			body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyPeek+1))
-			if err == nil && len(body) <= maxBodyPeek {
+			if err != nil {
+				// The client went away (killed, its connection cut) before its body was
+				// complete. Forwarding the part would have the API server fail the request
+				// for a client that is gone (500 in its audit log, nothing here): the
+				// request goes no further, as if the connection had been cut before it.
+				st.line = p.logLine(st, r, 0, "")
+				st.line.Reason, st.line.Message = reasonClientBodyIncomplete, err.Error()
+				p.reqlog.write(st.line)
+				panic(http.ErrAbortHandler)
+			}
+			if len(body) <= maxBodyPeek {
 				var name string
 				st.rv, name = bodyMeta(r.Header.Get("Content-Type"), body)
 				if info.Verb == "create" && info.Name == "" {

@@ -51,6 +51,12 @@ class WatchEvent:
     coalesced: int = 0
 
 
+#: Reasons the proxy logs for a request it never forwarded although it did not script it: its
+#: upstream unreachable (answered 502), or its client gone before the body was complete
+#: (``reasonClientBodyIncomplete`` in proxy.go; the client got no answer).
+NOT_FORWARDED = ("ProxyUpstreamError", "ClientBodyIncomplete")
+
+
 @dataclass(frozen=True)
 class ProxyRequest:
     """One request as the proxy saw it."""
@@ -97,8 +103,11 @@ class ProxyRequest:
 
     @property
     def forwarded(self) -> bool:
-        """Whether the API server received it."""
-        return not self.injected
+        """Whether the API server received it: not answered by the proxy itself
+        (``injected``), not refused for want of an upstream (502 ``ProxyUpstreamError``), and
+        not dropped because its client went away before its body was complete
+        (``ClientBodyIncomplete``)."""
+        return not self.injected and self.reason not in NOT_FORWARDED
 
     def as_request(self, user: str) -> Request:
         """The ``harness.audit.Request`` of this request, made by ``user`` (the proxy forwards
