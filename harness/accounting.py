@@ -18,7 +18,8 @@ as the audit log counts it (``ProxyRequest.complete_at``): a watch when its stre
 other request when its answer was known. ``requests(start, end)`` holds those complete in
 ``[start, end)``. ``sync()`` takes the time now, then has every running proxy write a mark
 line (``ApiProxy.mark``): a proxy stamps each line under its log's lock, so every line
-stamped before the marker is on disk when ``sync`` returns. Requests the proxy answered
+stamped before the marker is on disk when ``sync`` returns. Before it takes the time, it
+lets every proxy log the answers of the requests already forwarded (``ApiProxy.settle``). Requests the proxy answered
 itself (a scripted error; dropped during a scripted crash) and requests that never reached
 the API server (answered 502 by the proxy; a body its client never finished sending) are left
 out: the API server never saw them.
@@ -109,14 +110,21 @@ class ProxyAccounting:
         return time.time_ns() // 1000
 
     def sync(self, kube: Any = None, timeout: float = 10.0) -> int:
-        """Now, once every running proxy has written a mark after it (``ApiProxy.mark``).
-        ``kube`` and ``timeout`` are the audit log's (the proxies need no marker request)."""
-        now = self.offset()
+        """A marker taken once every running proxy has logged the answer of each request it
+        had forwarded (``ApiProxy.settle``, up to ``timeout`` s each), returned once each has
+        written a mark after it (``ApiProxy.mark``). The settling matters: the API server
+        applies a write before the proxy sees its answer, so a check that saw the effect
+        (an object gone once its finalizer was removed) would otherwise take a marker before
+        the request that caused it. ``kube`` is the audit log's (the proxies need no marker
+        request)."""
         with self._lock:
             proxies = [s.proxy for s in self.sources if s.proxy is not None]
-        for proxy in proxies:
-            if proxy.running():
-                proxy.mark()
+        running = [p for p in proxies if p.running()]
+        for proxy in running:
+            proxy.settle(timeout)
+        now = self.offset()
+        for proxy in running:
+            proxy.mark()
         return now
 
     def records(self) -> list[tuple[Source, ProxyRequest]]:

@@ -489,6 +489,13 @@ class ApiProxy:
         stamped earlier is on disk before this returns (``reclog.go``, ``Mark``)."""
         return str(self._call("POST", "/mark", {})["at"])
 
+    def settle(self, seconds: float) -> int:
+        """Wait up to ``seconds`` until every non-watch request already forwarded has its
+        answer in the request log (``Settle`` in proxy.go); returns how many still had none.
+        The API server applies a write before its answer reaches the proxy: a check can see
+        the effect a moment before the proxy logs the request."""
+        return int(self._call("POST", "/settle", {"seconds": float(seconds)})["unanswered"])
+
     def hold(self, resources: Iterable[str]) -> list[str]:
         """From now on, deliver no watch event of these resources (plural names, e.g.
         ``["deployments", "services"]``, any API group and namespace) until ``release``; events

@@ -7,7 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -386,5 +389,54 @@ func TestClientGoneMidBodyIsNotForwarded(t *testing.T) {
 	}
 	if got := h.upstream.received(); len(got) != 0 {
 		t.Fatalf("the half request reached the API server: %v", got)
+	}
+}
+
+// Settle waits until every forwarded request has its answer logged: the API server has
+// applied a write before its answer reaches the proxy, and a check that saw the effect must
+// find the request in the log once it has settled.
+func TestSettleWaitsForForwardedAnswers(t *testing.T) {
+	arrived, answer := make(chan struct{}), make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPut {
+			close(arrived)
+			<-answer
+		}
+		w.Header().Set("Audit-Id", "a1")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"kind":"Status"}`)
+	}))
+	t.Cleanup(upstream.Close)
+	u, _ := url.Parse(upstream.URL)
+	p := NewProxy(u, http.DefaultTransport.(*http.Transport).Clone(), log.New(io.Discard, "", 0))
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	h := &harness{t: t, proxy: p, front: front}
+	lines := withLog(t, h)
+	if left := p.Settle(10 * time.Millisecond); left != 0 {
+		t.Fatalf("nothing in flight, Settle says %d unanswered", left)
+	}
+	done := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPut, front.URL+"/api/v1/namespaces/ns/services/web", strings.NewReader(`{}`))
+		res, err := front.Client().Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		done <- err
+	}()
+	<-arrived
+	if left := p.Settle(50 * time.Millisecond); left != 1 {
+		t.Fatalf("one write awaits its answer, Settle says %d unanswered", left)
+	}
+	go func() { time.Sleep(50 * time.Millisecond); close(answer) }()
+	if left := p.Settle(5 * time.Second); left != 0 {
+		t.Fatalf("the answer came, Settle says %d unanswered", left)
+	}
+	if reqs := linesOf(lines(), "req"); len(reqs) != 1 || reqs[0]["verb"] != "update" {
+		t.Fatalf("once settled the update's line must be in the log, got %v", reqs)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

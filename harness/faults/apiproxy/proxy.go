@@ -67,6 +67,9 @@ type Proxy struct {
 	nextID      atomic.Int64   // request ids in the request log
 	writeFaults []*WriteFault  // POST /faults/write
 	crash       *crashState    // a scripted crash from its write until the ack
+	// non-watch requests forwarded and not yet answered (request id -> closed once the
+	// answer is logged): POST /settle waits for them
+	answering map[int64]chan struct{}
 }
 
 type ctxKey struct{}
@@ -85,6 +88,8 @@ type requestState struct {
 	client context.Context
 	// a watch whose stream the API server ended (not the client, not POST /end-watches)
 	upstreamEnded atomic.Bool
+	// closed once this forwarded non-watch request's answer is logged (nil: not tracked)
+	answered chan struct{}
 }
 
 // upstreamTimeout bounds a non-watch request sent upstream after its client went away.
@@ -111,7 +116,8 @@ const reasonClientBodyIncomplete = "ClientBodyIncomplete"
 // NewProxy builds the proxy to upstream with transport (the operator's identity lives there).
 func NewProxy(upstream *url.URL, transport http.RoundTripper, logger *log.Logger) *Proxy {
 	p := &Proxy{upstream: upstream, reg: newRegistry(), logger: logger,
-		protos: map[string]int{}, verbs: map[string]int{}, started: time.Now()}
+		protos: map[string]int{}, verbs: map[string]int{}, started: time.Now(),
+		answering: map[int64]chan struct{}{}}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(upstream)
@@ -233,7 +239,65 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// However the write ends (delivered, withheld, upstream error), the harness is told.
 		defer func() { p.triggerCrash(st.crash, st.line) }()
 	}
+	if info.Verb != "watch" {
+		p.startAnswering(st)
+		defer p.doneAnswering(st)
+	}
 	p.rp.ServeHTTP(cw, r)
+}
+
+// startAnswering registers a non-watch request about to be forwarded: Settle waits for its
+// answer to be logged.
+func (p *Proxy) startAnswering(st *requestState) {
+	st.answered = make(chan struct{})
+	p.mu.Lock()
+	p.answering[st.id] = st.answered
+	p.mu.Unlock()
+}
+
+// doneAnswering marks st's answer as logged (or its handling over); safe to call twice.
+func (p *Proxy) doneAnswering(st *requestState) {
+	if st.answered == nil {
+		return
+	}
+	p.mu.Lock()
+	if _, ok := p.answering[st.id]; ok {
+		delete(p.answering, st.id)
+		close(st.answered)
+	}
+	p.mu.Unlock()
+}
+
+// Settle waits up to timeout until every non-watch request forwarded before the call has its
+// answer in the request log, and returns how many still had none. The harness calls it
+// before it takes an accounting marker: the API server applies a write before its answer
+// reaches the proxy, so a check can see the effect (a ModelService gone once its finalizer
+// was removed) a moment before the proxy logs the request that caused it.
+func (p *Proxy) Settle(timeout time.Duration) int {
+	p.mu.Lock()
+	pending := make([]chan struct{}, 0, len(p.answering))
+	for _, ch := range p.answering {
+		pending = append(pending, ch)
+	}
+	p.mu.Unlock()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for i, ch := range pending {
+		select {
+		case <-ch:
+		case <-deadline.C:
+			left := 0
+			for _, c := range pending[i:] {
+				select {
+				case <-c:
+				default:
+					left++
+				}
+			}
+			return left
+		}
+	}
+	return 0
 }
 
 // logLine is the request log's line for a request answered with code.
@@ -262,6 +326,7 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 	// is an ordinary answer too; a watch that started has code 200 and is not read).
 	st.line.Reason, st.line.Message = readStatus(res)
 	p.reqlog.write(st.line)
+	p.doneAnswering(st)
 	if st.crash != nil && st.crash.variant == "withheld" {
 		// The API server has applied the write; its answer stays here until the client is dead.
 		p.triggerCrash(st.crash, st.line)
@@ -295,6 +360,7 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 		st.line = p.logLine(st, r, http.StatusBadGateway, "")
 		st.line.Reason, st.line.Message = "ProxyUpstreamError", err.Error()
 		p.reqlog.write(st.line)
+		p.doneAnswering(st)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadGateway)
@@ -419,12 +485,25 @@ type resourcesBody struct {
 //	POST /release {"resources": [...]} or {} for all          -> {"released": {"services": 2}, "holding": [...]}
 //	POST /end-watches {"resources": [...]}                    -> {"ended": {"services": 1}, "dropped": {"services": 2}, "holding": [...]}
 //	POST /delay-writes {"seconds": 3, "count": 1}             -> {"delay_writes": {"seconds": 3, "remaining": 1}}
+//	POST /mark                                                -> {"at": T} (reclog.go, Mark)
+//	POST /settle {"seconds": 5}                               -> {"unanswered": N} (Settle)
 //	GET  /stats                                               -> Stats
 //	GET  /healthz                                             -> ok
 func (p *Proxy) ControlHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /mark", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{"at": p.reqlog.Mark()})
+	})
+	mux.HandleFunc("POST /settle", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Seconds float64 `json:"seconds"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Seconds <= 0 {
+			http.Error(w, `body must be {"seconds": N} with N > 0`, http.StatusBadRequest)
+			return
+		}
+		left := p.Settle(time.Duration(body.Seconds * float64(time.Second)))
+		writeJSON(w, map[string]any{"unanswered": left})
 	})
 	mux.HandleFunc("POST /hold", func(w http.ResponseWriter, r *http.Request) {
 		body, ok := readResources(w, r)
