@@ -21,6 +21,7 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.audit import select
+from harness.faults.apiproxy.records import RequestLog, seconds
 from harness.kube import Kube, wait_for
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
@@ -345,3 +346,75 @@ def test_partitioned_leader_steps_down(
         )
     finally:
         proxy.stop()
+
+
+#: The release-conflict case's Lease: renewals 10 s apart, so that the one write the proxy
+#: answers with 409 (armed just after the instance became leader, SIGTERM right after) is
+#: the release, not a renewal.
+RELEASE_LEASE = (30.0, 20.0, 10.0)
+
+
+@pytest.mark.check("leader-failover", case="release-conflict")
+def test_release_survives_a_conflict(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+) -> None:
+    """leader-failover[release-conflict]: a leader told to stop (SIGTERM) releases its Lease
+    even when its first release write is refused with 409 Conflict.
+
+    A release is a read of the Lease, then an update that empties its holder. A renewal the
+    shutdown cancelled can still reach the API server after that read, and the update then
+    carries a stale resourceVersion: 409. An operator that gives up there exits cleanly and
+    leaves the Lease held, so every standby waits out the whole lease duration (30 s here)
+    before it may take over: the headless gap the release exists to avoid. client-go's answer
+    to a 409 is to read again and retry (retry.RetryOnConflict). Here the operator's API proxy
+    answers the first Lease write after the SIGTERM with 409 without forwarding it, which is
+    what the API server says in that race; once the operator has exited, the Lease must have
+    no holder.
+    """
+    op = operators.start(leader_election=True, lease=RELEASE_LEASE)
+    holder = wait_for(
+        lambda: _holder(admin, namespace),
+        bool,
+        TAKEOVER_BOUND_S,
+        f"Lease {LEASE_NAME} to get a holder",
+    )
+    proxy = operators.proxy_of(op)
+    proxy.inject_write_error(1, 409, resources=["leases"])
+    signalled = time.time()
+    code = op.terminate()
+    lease = admin.get("leases", namespace, LEASE_NAME) or {}
+    writes = [
+        r
+        for r in RequestLog(proxy.request_log).records()
+        if r.resource == "leases" and r.verb != "watch"
+    ]
+    after = [r for r in writes if seconds(r.start) >= signalled]
+    evidence.record(
+        "lease_requests_after_sigterm",
+        [f"{r.verb} {r.code}{' (scripted)' if r.injected else ''}" for r in after],
+    )
+    evidence.record("sigterm_exit_code", code)
+    evidence.record(
+        "lease_after_exit",
+        {
+            "holderIdentity": (lease.get("spec") or {}).get("holderIdentity") or "",
+            "leaseDurationSeconds": (lease.get("spec") or {}).get("leaseDurationSeconds"),
+        },
+    )
+    refused = [r for r in writes if r.injected]
+    premise(
+        refused and seconds(refused[0].start) >= signalled,
+        "the scripted 409 must answer a Lease write made after the SIGTERM (the release); it "
+        f"answered {[f'{r.verb} at {r.start}' for r in refused] or 'none'} (SIGTERM at "
+        f"{signalled:.3f})",
+    )
+    assert code == 0, f"SIGTERM must stop the operator cleanly (exit 0), got {code}"
+    left = (lease.get("spec") or {}).get("holderIdentity") or ""
+    assert not left, (
+        f"after SIGTERM the Lease still names {left!r} (it was {holder!r}): the release met "
+        "409 Conflict and gave up; it must read the Lease again and retry, or every standby "
+        f"waits out the whole lease ({RELEASE_LEASE[0]:.0f} s)"
+    )

@@ -62,6 +62,7 @@ CHECK_SECONDS: dict[str, float] = {
     "test_partitioned_leader_steps_down": 21.0,
     "replay-event test_partitioned_leader_steps_down": 35.0,
     "test_progressing_without_kubelet": 6.0,
+    "test_release_survives_a_conflict": 5.0,
     "test_rbac_least_privilege": 9.0,
     "test_ready_with_kwok": 91.0,
     "test_replaced_child_kept": 10.0,

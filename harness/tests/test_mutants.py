@@ -103,6 +103,9 @@ def test_each_patch_replaces_an_existing_seam_with_something_else(mutant_id: str
         assert patch.value is not original
         if isinstance(original, type):
             assert issubclass(patch.value, original), "a class is replaced by a subclass"
+        elif isinstance(original, (int, float, str)):
+            # a constant of the real operator (RELEASE_CONFLICT_TRIES): another of its type
+            assert type(patch.value) is type(original) and patch.value != original
         else:
             assert callable(patch.value)
 
