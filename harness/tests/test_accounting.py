@@ -19,13 +19,31 @@ from harness.audit import AuditLog, instance_group, select
 from harness.envtest.controlplane import ControlPlane
 from harness.envtest.kubeconfig import write_kubeconfig
 from harness.faults.apiproxy import ApiProxy
-from harness.faults.apiproxy.records import compare
+from harness.faults.apiproxy.records import ProxyRequest, compare
 from harness.kube import Kube
 from harness.plugin.lab import bind_operator_role
 
 
 def _line(**fields: Any) -> str:
     return json.dumps(fields) + "\n"
+
+
+def _record(**fields: Any) -> ProxyRequest:
+    """A proxy's record of a request in namespace ns, ``fields`` over empty defaults."""
+    base: dict[str, Any] = dict(
+        id=1,
+        start="",
+        time="",
+        verb="get",
+        group="",
+        resource="services",
+        subresource="",
+        namespace="ns",
+        name="",
+        code=200,
+        audit_id="",
+    )
+    return ProxyRequest(**{**base, **fields})
 
 
 def test_windows_follow_completion(tmp_path: Path) -> None:
@@ -193,23 +211,9 @@ def test_a_stopping_api_server_s_unlogged_watches_are_not_differences() -> None:
     drained, may be missing from its audit log: counted as unlogged. Anything else the audit
     log lacks stays a difference."""
     from harness.accounting import unlogged_by_a_stopping_server
-    from harness.faults.apiproxy.records import ProxyRequest
 
     def rec(verb: str, code: int, ended: bool = False, audit_id: str = "a1") -> ProxyRequest:
-        return ProxyRequest(
-            id=1,
-            start="",
-            time="",
-            verb=verb,
-            group="",
-            resource="services",
-            subresource="",
-            namespace="ns",
-            name="",
-            code=code,
-            audit_id=audit_id,
-            upstream_ended=ended,
-        )
+        return _record(verb=verb, code=code, audit_id=audit_id, upstream_ended=ended)
 
     assert unlogged_by_a_stopping_server(rec("watch", 503), set())
     assert unlogged_by_a_stopping_server(rec("watch", 200, ended=True), set())
@@ -224,23 +228,10 @@ def test_requests_the_proxy_never_forwarded_are_not_compared() -> None:
     its body was complete never reached the API server: left out of the comparison. A
     forwarded request the API server failed stays in it."""
     from harness.accounting import reached_api_server
-    from harness.faults.apiproxy.records import ProxyRequest
 
     def rec(code: int, reason: str = "", injected: bool = False) -> ProxyRequest:
-        return ProxyRequest(
-            id=1,
-            start="",
-            time="",
-            verb="create",
-            group="",
-            resource="events",
-            subresource="",
-            namespace="ns",
-            name="",
-            code=code,
-            audit_id="",
-            reason=reason,
-            injected=injected,
+        return _record(
+            verb="create", resource="events", code=code, reason=reason, injected=injected
         )
 
     assert not reached_api_server(rec(0, "ClientBodyIncomplete"))
