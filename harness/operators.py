@@ -159,6 +159,29 @@ def get_implementation(impl_id: str, extra_files: Iterable[Path | str] = ()) -> 
     return impls[impl_id]
 
 
+#: The two series the checks poll (CONTRACT.md, "Metrics").
+RECONCILE_TOTAL = "controller_runtime_reconcile_total"
+WORKQUEUE_DEPTH = "workqueue_depth"
+
+
+def select_families(text: str, names: Iterable[str]) -> str:
+    """The lines of Prometheus exposition ``text`` (format 0.0.4) that belong to the metrics
+    ``names``: their ``# HELP``/``# TYPE`` lines and samples, including suffixed samples
+    (``<name>_bucket``, ``_sum``, ``_count``, ``_created``). Other lines are dropped, so a
+    parser reads only what is asked for."""
+    prefixes = tuple(names)
+    keep = []
+    for line in text.splitlines():
+        name = line[7:] if line.startswith(("# HELP ", "# TYPE ")) else line
+        if name.startswith("#"):
+            continue
+        for prefix in prefixes:
+            if name.startswith(prefix) and name[len(prefix) : len(prefix) + 1] in ("{", " ", "_"):
+                keep.append(line)
+                break
+    return "\n".join(keep) + "\n"
+
+
 @dataclass
 class OperatorProcess:
     """One running instance of an implementation.
@@ -283,8 +306,13 @@ class OperatorProcess:
         except (urllib.error.URLError, OSError):
             return 0
 
-    def metrics(self) -> dict[str, float]:
-        """The operator's Prometheus samples, keyed ``name{label="v",...}`` (labels sorted).
+    def metrics(self, families: Iterable[str] = ()) -> dict[str, float]:
+        """The operator's Prometheus samples, keyed ``name{label="v",...}`` (labels sorted);
+        only those of ``families`` (metric names as exposed, e.g.
+        ``controller_runtime_reconcile_total``) when given. The text is parsed by
+        prometheus_client; given families, only their lines are handed to it (a Go operator
+        exposes hundreds of runtime series, and the checks poll two of them many times a
+        second).
 
         Raises ProcessError if /metrics does not answer."""
         try:
@@ -294,6 +322,9 @@ class OperatorProcess:
                 text = resp.read().decode()
         except (urllib.error.URLError, OSError) as exc:
             raise ProcessError(f"{self.impl.id} operator /metrics did not answer: {exc}") from exc
+        wanted = tuple(families)
+        if wanted:
+            text = select_families(text, wanted)
         out: dict[str, float] = {}
         for family in text_string_to_metric_families(text):
             for s in family.samples:
@@ -305,16 +336,16 @@ class OperatorProcess:
         """Sum of ``controller_runtime_reconcile_total`` over results, for controller modelservice."""
         return sum(
             v
-            for k, v in self.metrics().items()
-            if k.startswith("controller_runtime_reconcile_total{")
-            and 'controller="modelservice"' in k
+            for k, v in self.metrics([RECONCILE_TOTAL]).items()
+            if k.startswith(RECONCILE_TOTAL + "{") and 'controller="modelservice"' in k
         )
 
     def workqueue_depth(self) -> float:
+        """``workqueue_depth`` of the modelservice queue (0 when not exposed yet)."""
         return sum(
             v
-            for k, v in self.metrics().items()
-            if k.startswith("workqueue_depth{") and 'name="modelservice"' in k
+            for k, v in self.metrics([WORKQUEUE_DEPTH]).items()
+            if k.startswith(WORKQUEUE_DEPTH + "{") and 'name="modelservice"' in k
         )
 
     def log_text(self) -> str:

@@ -82,3 +82,61 @@ def test_an_expected_failure_may_be_declared_not_strict(tmp_path: Path) -> None:
         "watch-recovers[compaction-410]": "a race",
     }
     assert impl.unstrict_failures == {"watch-recovers[compaction-410]"}
+
+
+#: Exposition as a Go operator serves it (controller-runtime's registry): the two polled
+#: families among others with the same prefixes.
+GO_METRICS = """\
+# HELP controller_runtime_reconcile_errors_total Total number of reconciliation errors per controller
+# TYPE controller_runtime_reconcile_errors_total counter
+controller_runtime_reconcile_errors_total{controller="modelservice"} 2
+# HELP controller_runtime_reconcile_time_seconds Length of time per reconciliation per controller
+# TYPE controller_runtime_reconcile_time_seconds histogram
+controller_runtime_reconcile_time_seconds_bucket{controller="modelservice",le="0.005"} 3
+controller_runtime_reconcile_time_seconds_bucket{controller="modelservice",le="+Inf"} 7
+controller_runtime_reconcile_time_seconds_sum{controller="modelservice"} 0.12
+controller_runtime_reconcile_time_seconds_count{controller="modelservice"} 7
+# HELP controller_runtime_reconcile_total Total number of reconciliations per controller
+# TYPE controller_runtime_reconcile_total counter
+controller_runtime_reconcile_total{controller="modelservice",result="error"} 2
+controller_runtime_reconcile_total{controller="modelservice",result="success"} 5
+# HELP go_goroutines Number of goroutines that currently exist.
+# TYPE go_goroutines gauge
+go_goroutines 42
+# HELP workqueue_depth Current depth of workqueue
+# TYPE workqueue_depth gauge
+workqueue_depth{controller="modelservice",name="modelservice"} 1
+# HELP workqueue_depth_peak not a real metric: a longer name with the same prefix
+# TYPE workqueue_depth_peak gauge
+workqueue_depth_peak{name="modelservice"} 9
+"""
+
+
+def _parse(text: str) -> dict[str, float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    return {
+        f"{s.name}{sorted(s.labels.items())}": s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+def test_selected_families_parse_as_in_the_whole_text() -> None:
+    """Handing the parser only the polled families' lines gives exactly their samples, as
+    parsing everything does; the other families' lines are dropped."""
+    from harness.operators import RECONCILE_TOTAL, WORKQUEUE_DEPTH, select_families
+
+    def of(samples: dict[str, float], names: list[str]) -> dict[str, float]:
+        return {k: v for k, v in samples.items() if any(k.startswith(n + "[") for n in names)}
+
+    whole = _parse(GO_METRICS)
+    for names in ([RECONCILE_TOTAL], [WORKQUEUE_DEPTH], [RECONCILE_TOTAL, WORKQUEUE_DEPTH]):
+        part = _parse(select_families(GO_METRICS, names))
+        assert of(part, names) == of(whole, names) != {}
+    assert (
+        sum(of(_parse(select_families(GO_METRICS, [RECONCILE_TOTAL])), [RECONCILE_TOTAL]).values())
+        == 7
+    )
+    kept = select_families(GO_METRICS, [RECONCILE_TOTAL, WORKQUEUE_DEPTH])
+    assert "go_goroutines" not in kept and "reconcile_time_seconds" not in kept
