@@ -199,6 +199,21 @@ def test_rbac_least_privilege(
     evidence.record("role", role["metadata"]["name"])
     user = Kube(impl_kubeconfig)
     try:
+        # RBAC sees the namespace's RoleBinding a moment after it is written (its authorizer
+        # reads informers): wait until a right the Role gives here is allowed, or the first
+        # probes can read as refused (seen: "watch modelservices (<own>): refused").
+        verb, resource, group = next(
+            (v, r, g)
+            for v, r, g, where, listed in PROBES
+            if where == "<own>" and listed and rbac.grants(role, v, r, g)
+        )
+        wait_for(
+            lambda: user.can_i(verb, resource, namespace, group),
+            bool,
+            APISERVER_SYNC_TIMEOUT,
+            f"the RoleBinding to give the operator's user {verb} {resource} in its namespace",
+            premise=True,
+        )
         results = {}
         wrong = []
         for verb, resource, group, where, in_role_yaml in PROBES:
