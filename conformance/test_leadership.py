@@ -349,8 +349,8 @@ def test_partitioned_leader_steps_down(
 
 
 #: The release-conflict case's Lease: renewals 10 s apart, so that the one write the proxy
-#: answers with 409 (armed just after the instance became leader, SIGTERM right after) is
-#: the release, not a renewal.
+#: answers with 409 (armed just after the leader's first renewal, SIGTERM right after) is the
+#: release, not a renewal.
 RELEASE_LEASE = (30.0, 20.0, 10.0)
 
 
@@ -382,6 +382,24 @@ def test_release_survives_a_conflict(
         f"Lease {LEASE_NAME} to get a holder",
     )
     proxy = operators.proxy_of(op)
+
+    def renewals() -> list[str]:
+        return [
+            r.start
+            for r in RequestLog(proxy.request_log).records()
+            if r.resource == "leases" and r.verb == "update" and r.code == 200
+        ]
+
+    # client-go renews at once after acquiring (wait.Until runs its function first), then
+    # every retry period: arm the 409 after that first renewal, so that the next Lease write
+    # is the release, 10 s before any other renewal.
+    wait_for(
+        renewals,
+        bool,
+        RELEASE_LEASE[2] + LEADER_SLACK,
+        "the leader's first renewal of the Lease",
+        premise=True,
+    )
     proxy.inject_write_error(1, 409, resources=["leases"])
     signalled = time.time()
     code = op.terminate()
