@@ -44,6 +44,11 @@ from harness.faults.apiproxy.records import ProxyRequest, RequestLog, compare
 if TYPE_CHECKING:
     from harness.faults.apiproxy import ApiProxy
 
+#: Seconds ``ProxyAccounting.sync`` waits at most, over all proxies, for the answers of the
+#: requests they have forwarded (an API server answers in milliseconds; a request hung
+#: upstream must not hold every marker up).
+SETTLE_TIMEOUT = 5.0
+
 #: Seconds ``compare_accountings`` waits for the two sources to agree (a watch ended by the
 #: operator's stop reaches the audit log a moment after the proxy's log).
 AGREE_TIMEOUT = 15.0
@@ -111,7 +116,9 @@ class ProxyAccounting:
 
     def sync(self, kube: Any = None, timeout: float = 10.0) -> int:
         """A marker taken once every running proxy has logged the answer of each request it
-        had forwarded (``ApiProxy.settle``, up to ``timeout`` s each), returned once each has
+        had forwarded (``ApiProxy.settle``; all together at most ``timeout`` s, capped at
+        SETTLE_TIMEOUT: a request still unanswered then is left to later windows), returned
+        once each has
         written a mark after it (``ApiProxy.mark``). The settling matters: the API server
         applies a write before the proxy sees its answer, so a check that saw the effect
         (an object gone once its finalizer was removed) would otherwise take a marker before
@@ -120,8 +127,9 @@ class ProxyAccounting:
         with self._lock:
             proxies = [s.proxy for s in self.sources if s.proxy is not None]
         running = [p for p in proxies if p.running()]
+        deadline = time.monotonic() + min(timeout, SETTLE_TIMEOUT)
         for proxy in running:
-            proxy.settle(timeout)
+            proxy.settle(max(0.01, deadline - time.monotonic()))
         now = self.offset()
         for proxy in running:
             proxy.mark()
@@ -149,7 +157,8 @@ class ProxyAccounting:
 
     def unreached(self, namespaces: Iterable[str]) -> list[Request]:
         """The requests in ``namespaces`` the API server never received (answered by the
-        proxy: scripted errors, dropped during a scripted crash, 502 without an upstream)."""
+        proxy: scripted errors, dropped during a scripted crash, 502 without an upstream; not
+        forwarded: a body its client never finished sending)."""
         wanted = set(namespaces)
         return [
             src.request(rec)

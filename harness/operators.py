@@ -164,21 +164,29 @@ RECONCILE_TOTAL = "controller_runtime_reconcile_total"
 WORKQUEUE_DEPTH = "workqueue_depth"
 
 
+#: What may follow a metric's name in a sample of its family: a histogram's or summary's series.
+FAMILY_SUFFIXES = ("", "_bucket", "_sum", "_count", "_created")
+
+
 def select_families(text: str, names: Iterable[str]) -> str:
     """The lines of Prometheus exposition ``text`` (format 0.0.4) that belong to the metrics
-    ``names``: their ``# HELP``/``# TYPE`` lines and samples, including suffixed samples
-    (``<name>_bucket``, ``_sum``, ``_count``, ``_created``). Other lines are dropped, so a
-    parser reads only what is asked for."""
-    prefixes = tuple(names)
+    ``names`` (as exposed: ``controller_runtime_reconcile_total``): their ``# HELP`` and
+    ``# TYPE`` lines and their samples, a histogram's ``_bucket``/``_sum``/``_count`` too. A
+    metric whose name merely starts the same (``workqueue_depth_seconds``) is dropped, as is
+    every other line, so a parser reads only what is asked for."""
+    wanted = {name + suffix for name in names for suffix in FAMILY_SUFFIXES}
     keep = []
     for line in text.splitlines():
-        name = line[7:] if line.startswith(("# HELP ", "# TYPE ")) else line
-        if name.startswith("#"):
+        rest = line[7:] if line.startswith(("# HELP ", "# TYPE ")) else line
+        if rest.startswith("#"):
             continue
-        for prefix in prefixes:
-            if name.startswith(prefix) and name[len(prefix) : len(prefix) + 1] in ("{", " ", "_"):
-                keep.append(line)
+        end = len(rest)
+        for i, ch in enumerate(rest):
+            if ch in "{ \t":
+                end = i
                 break
+        if rest[:end] in wanted:
+            keep.append(line)
     return "\n".join(keep) + "\n"
 
 

@@ -106,9 +106,11 @@ go_goroutines 42
 # HELP workqueue_depth Current depth of workqueue
 # TYPE workqueue_depth gauge
 workqueue_depth{controller="modelservice",name="modelservice"} 1
-# HELP workqueue_depth_peak not a real metric: a longer name with the same prefix
-# TYPE workqueue_depth_peak gauge
-workqueue_depth_peak{name="modelservice"} 9
+# HELP workqueue_depth_seconds not a real metric: a longer name with the same prefix
+# TYPE workqueue_depth_seconds histogram
+workqueue_depth_seconds_bucket{name="modelservice",le="+Inf"} 9
+workqueue_depth_seconds_sum{name="modelservice"} 1.5
+workqueue_depth_seconds_count{name="modelservice"} 9
 """
 
 
@@ -140,3 +142,9 @@ def test_selected_families_parse_as_in_the_whole_text() -> None:
     )
     kept = select_families(GO_METRICS, [RECONCILE_TOTAL, WORKQUEUE_DEPTH])
     assert "go_goroutines" not in kept and "reconcile_time_seconds" not in kept
+    assert "workqueue_depth_seconds" not in kept
+    histogram = _parse(select_families(GO_METRICS, ["controller_runtime_reconcile_time_seconds"]))
+    assert of(histogram, ["controller_runtime_reconcile_time_seconds_bucket"]) == of(
+        whole, ["controller_runtime_reconcile_time_seconds_bucket"]
+    )
+    assert len(histogram) == 4

@@ -455,7 +455,13 @@ class ApiProxy:
         self.stop()
 
     # ------------------------------------------------------------------ control
-    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None = None,
+        timeout: float = CONTROL_TIMEOUT,
+    ) -> Any:
         if not self.control_address:
             raise ApiProxyError("the API proxy is not started")
         data = json.dumps(body).encode() if body is not None else None
@@ -466,7 +472,7 @@ class ApiProxy:
             headers={"Content-Type": "application/json"},
         )
         try:
-            with urllib.request.urlopen(req, timeout=CONTROL_TIMEOUT) as resp:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
                 return json.loads(resp.read())
         except urllib.error.HTTPError as exc:
             raise ApiProxyError(
@@ -494,7 +500,10 @@ class ApiProxy:
         answer in the request log (``Settle`` in proxy.go); returns how many still had none.
         The API server applies a write before its answer reaches the proxy: a check can see
         the effect a moment before the proxy logs the request."""
-        return int(self._call("POST", "/settle", {"seconds": float(seconds)})["unanswered"])
+        answer = self._call(
+            "POST", "/settle", {"seconds": float(seconds)}, timeout=seconds + CONTROL_TIMEOUT
+        )
+        return int(answer["unanswered"])
 
     def hold(self, resources: Iterable[str]) -> list[str]:
         """From now on, deliver no watch event of these resources (plural names, e.g.

@@ -159,6 +159,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.reqlog.write(st.line)
 		panic(http.ErrAbortHandler)
 	}
+	p.mu.Lock()
+	p.requests++
+	p.protos[r.Proto]++
+	p.verbs[info.Verb]++
+	p.mu.Unlock()
+	if info.Resource {
+		p.reg.countRequest(info.ResourceID, info.Verb)
+	}
 	write := info.Resource && mutating(info.Verb)
 	if write {
 		st.rv = ""
@@ -185,14 +193,6 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// Forward exactly what was read (and whatever is left, if it was too long).
 			r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
 		}
-	}
-	p.mu.Lock()
-	p.requests++
-	p.protos[r.Proto]++
-	p.verbs[info.Verb]++
-	p.mu.Unlock()
-	if info.Resource {
-		p.reg.countRequest(info.ResourceID, info.Verb)
 	}
 	if write {
 		if f := p.takeWriteFault(info.ResourceID); f != nil {
@@ -498,8 +498,8 @@ func (p *Proxy) ControlHandler() http.Handler {
 		var body struct {
 			Seconds float64 `json:"seconds"`
 		}
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Seconds <= 0 {
-			http.Error(w, `body must be {"seconds": N} with N > 0`, http.StatusBadRequest)
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Seconds <= 0 || body.Seconds > 3600 {
+			http.Error(w, `body must be {"seconds": N} with 0 < N <= 3600`, http.StatusBadRequest)
 			return
 		}
 		left := p.Settle(time.Duration(body.Seconds * float64(time.Second)))

@@ -5,8 +5,9 @@ The audit log exists only on a control plane the harness builds; the proxy's log
 cluster the operator reaches through the proxy. Each forwarded request carries the API
 server's ``Audit-Id`` response header, so on envtest the two can be matched request for
 request (``compare``). Requests the proxy answered itself (``injected``: a scripted error, or
-dropped while a scripted crash froze the connection) never reached the API server: they have
-no audit id and ``requests()`` leaves them out unless asked.
+dropped while a scripted crash froze the connection) and those it never forwarded (502 with no
+upstream; a body its client never finished sending) never reached the API server: they have
+no audit id and ``requests()`` leaves them out unless asked (``ProxyRequest.forwarded``).
 """
 
 from __future__ import annotations
@@ -214,12 +215,13 @@ class RequestLog:
         completed_only: bool = False,
     ) -> list[Request]:
         """The requests as ``harness.audit.Request`` records of ``user``, in arrival order:
-        those that reached the API server (``include_injected``: all), in ``namespace`` if
+        those that reached the API server (``ProxyRequest.forwarded``; ``include_injected``:
+        all), in ``namespace`` if
         given; ``completed_only``: only those whose response ended (the audit log writes a
         watch once it ends)."""
         out = []
         for r in self.records():
-            if r.injected and not include_injected:
+            if not r.forwarded and not include_injected:
                 continue
             if namespace is not None and r.namespace != namespace:
                 continue
