@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from conformance.support import (
 from harness.accounting import Accounting
 from harness.audit import select
 from harness.envtest.controlplane import ControlPlane
+from harness.faults.apiproxy.records import RequestLog
 from harness.kube import Kube, wait_for
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
@@ -345,3 +347,53 @@ def test_rbac_least_privilege(
     evidence.record("operator_forbidden", forbidden)
     assert mine, f"no request by {impl.user} in the audit log: the operator did not run as its user"
     assert not forbidden, f"the operator needed rights it was not given: {forbidden}"
+
+
+#: How long an operator whose lists are all refused may take to exit after SIGTERM: it has
+#: started nothing (no worker, no Lease), so it has nothing to wait for.
+REFUSED_STOP_S = 10.0
+
+
+@pytest.mark.check("rbac-least-privilege", case="stops-while-refused")
+def test_stops_while_refused(
+    admin: Kube, operators: OperatorPool, evidence: Evidence, impl: Implementation
+) -> None:
+    """rbac-least-privilege[stops-while-refused]: an operator whose every list is refused
+    (403) still stops on SIGTERM, at once and with exit code 0.
+
+    A RoleBinding in the wrong namespace, or a CRD not installed yet, is the usual first
+    deployment: the operator's informers list, get 403 (or 404), and retry with backoff for
+    ever, and the process waits for caches that never sync. It must still obey a SIGTERM:
+    the rollout that fixes the binding, or `kubectl delete`, sends one, and an operator that
+    ignores it is SIGKILLed after the grace period, every time. controller-runtime v0.22's
+    manager goes on waiting for its caches after the signal; the Go operator stops by itself
+    then. Here the operator watches namespace `default`, where its user has no right, and
+    is SIGTERMed once its API proxy has seen a list refused.
+    """
+    op = operators.start(namespace="default", wait_ready=False)
+    proxy = operators.proxy_of(op)
+    refused = wait_for(
+        lambda: [
+            f"{r.verb} {r.resource} {r.code}"
+            for r in RequestLog(proxy.request_log).records()
+            if r.verb == "list" and r.code == 403
+        ],
+        bool,
+        APISERVER_SYNC_TIMEOUT,
+        "the operator's first list in namespace default to be refused (403)",
+        premise=True,
+    )
+    evidence.record("refused_before_sigterm", sorted(set(refused)))
+    started = time.monotonic()
+    code = op.terminate(timeout=REFUSED_STOP_S)
+    took = round(time.monotonic() - started, 2)
+    evidence.record("sigterm_exit", {"code": code, "seconds": took})
+    assert code == 0, (
+        "after SIGTERM the operator, whose lists were all refused, "
+        + (
+            f"did not exit within {REFUSED_STOP_S:.0f} s and was SIGKILLed"
+            if code == -9
+            else f"exited with code {code}"
+        )
+        + ": waiting for caches that cannot sync must not outlast a stop request; exit 0 at once"
+    )

@@ -239,8 +239,11 @@ func main() {
 		os.Exit(1)
 	}
 
-	var synced atomic.Bool
+	// othersStarted: the manager is past waiting for its caches (it starts this runnable only
+	// then); synced: /readyz.
+	var othersStarted, synced atomic.Bool
 	if err := mgr.Add(everyInstance(func(ctx context.Context) error {
+		othersStarted.Store(true)
 		synced.Store(mgr.GetCache().WaitForCacheSync(ctx))
 		return nil
 	})); err != nil {
@@ -263,7 +266,24 @@ func main() {
 
 	log.Info("starting manager", "watchNamespace", cfg.WatchNamespace,
 		"leaderElection", cfg.LeaderElection, "workers", cfg.MaxConcurrentReconciles)
-	if err := mgr.Start(ctx); err != nil {
+	// controller-runtime v0.22's manager waits for its caches to sync before it starts
+	// anything else, and once a signal has cancelled its context it goes on waiting
+	// (runnableGroup.Start does not return on ctx.Done(); fixed upstream after v0.22). While a
+	// list is refused (a right missing, the CRD not installed yet) SIGTERM would never stop
+	// the process. Before the caches sync nothing has started (no worker, no Lease election),
+	// so the process stops at once then, as the Python operator's manager does.
+	started := make(chan error, 1)
+	go func() { started <- mgr.Start(ctx) }()
+	select {
+	case err = <-started:
+	case <-ctx.Done():
+		if !othersStarted.Load() {
+			log.Info("Stopped before the informer caches synced")
+			return
+		}
+		err = <-started
+	}
+	if err != nil {
 		// "leader election lost" included: exit at once, writing nothing more.
 		log.Error(err, "manager stopped with an error")
 		os.Exit(1)

@@ -67,6 +67,7 @@ CHECK_SECONDS: dict[str, float] = {
     "test_ready_with_kwok": 91.0,
     "test_replaced_child_kept": 10.0,
     "test_restart_after_finalizer": 3.0,
+    "test_stops_while_refused": 4.0,
     "replay-event test_restart_after_finalizer": 8.0,
     "test_restart_reconverges": 70.0,
     "test_stale_update_conflict": 76.0,
