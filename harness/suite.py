@@ -277,12 +277,23 @@ def conformance(
     if options.checks:
         from harness.checks import base_check, check_functions, check_sort_key
 
-        known = {base_check(name) for name in check_functions()}
+        functions = check_functions()
+        known = {base_check(name) for name in functions}
         typos = [c for c in options.checks if base_check(c) not in known]
         if typos:
             _say(
                 f"--check: no check {typos}; known: {', '.join(sorted(known, key=check_sort_key))}"
             )
+            return 2
+        # A known check with an unknown case would select no test at all (pytest-xdist then
+        # fails the whole run): refuse it here, naming the cases there are.
+        bad_cases = [c for c in options.checks if c not in functions]
+        if bad_cases:
+            cases = sorted(
+                (n for n in functions if base_check(n) in {base_check(c) for c in bad_cases}),
+                key=check_sort_key,
+            )
+            _say(f"--check: no case {bad_cases}; cases of that check: {', '.join(cases)}")
             return 2
     reports.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
