@@ -89,8 +89,9 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
 
 
 def compare_with_audit(item: pytest.Item, user: str, ev: Evidence) -> None:
-    """Record property ``accounting``: ``user``'s requests in each lab's namespace as the
-    audit log has them and as the lab's API proxies forwarded them, compared request for
+    """Record property ``accounting``: ``user``'s requests in each lab's namespaces (its own
+    and any other an operator of it watched, ``OperatorPool.namespaces``) as the audit log has
+    them and as the lab's API proxies forwarded them, compared request for
     request (``harness.accounting.compare_accountings``), summed over the labs:
     ``{"compared": N, "audit_only": [...], "proxy_only": [...], "differing": [...],
     "unreached": N, "harness": N, "unlogged": N}``. Only for labs with an audit log; call it with the
@@ -112,7 +113,7 @@ def compare_with_audit(item: pytest.Item, user: str, ev: Evidence) -> None:
             lab.operators.audit_start,
             lab.operators.accounting,
             user,
-            [lab.namespace],
+            lab.operators.namespaces(),
             lab.admin,
         )
         for key, value in one.items():

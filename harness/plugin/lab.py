@@ -294,6 +294,12 @@ class OperatorPool:
         self.accounting.add(proxy, self.impl.user, instance or "")
         return proxy
 
+    def namespaces(self) -> list[str]:
+        """The pool's namespace, then every other namespace an operator it started watched
+        (a check may point one elsewhere: ``rbac-least-privilege[stops-while-refused]``)."""
+        others = sorted({op.namespace for op in self.started} - {self.namespace})
+        return [self.namespace, *others]
+
     def proxy_of(self, op: OperatorProcess) -> ApiProxy:
         """The API proxy ``op`` runs behind."""
         return self._proxy_of[id(op)]
