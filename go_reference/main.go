@@ -164,6 +164,32 @@ func (r *ModelServiceReconciler) SetupWithManager(mgr ctrl.Manager, workers int)
 		Complete(r)
 }
 
+// cacheWaitGrace is how long main gives a manager that was signalled to show it is past
+// waiting for its caches: it starts its other runnables within moments of that wait ending.
+const cacheWaitGrace = time.Second
+
+// pastCacheWait reports whether the signalled manager got past its cache wait, in which case
+// it has returned (its error in *err): othersStarted became true within cacheWaitGrace, or
+// Start returned. False: it is still waiting for caches that do not sync, and never returns.
+func pastCacheWait(othersStarted *atomic.Bool, started <-chan error, err *error) bool {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	giveUp := time.After(cacheWaitGrace)
+	for {
+		select {
+		case *err = <-started:
+			return true
+		case <-tick.C:
+			if othersStarted.Load() {
+				*err = <-started
+				return true
+			}
+		case <-giveUp:
+			return false
+		}
+	}
+}
+
 // everyInstance is a runnable that runs whether or not this instance leads. A plain
 // manager.RunnableFunc would wait for leadership.
 type everyInstance manager.RunnableFunc
@@ -271,17 +297,16 @@ func main() {
 	// (runnableGroup.Start does not return on ctx.Done(); fixed upstream after v0.22). While a
 	// list is refused (a right missing, the CRD not installed yet) SIGTERM would never stop
 	// the process. Before the caches sync nothing has started (no worker, no Lease election),
-	// so the process stops at once then, as the Python operator's manager does.
+	// so the process stops then (within cacheWaitGrace), as the Python operator's manager does.
 	started := make(chan error, 1)
 	go func() { started <- mgr.Start(ctx) }()
 	select {
 	case err = <-started:
 	case <-ctx.Done():
-		if !othersStarted.Load() {
+		if !pastCacheWait(&othersStarted, started, &err) {
 			log.Info("Stopped before the informer caches synced")
 			return
 		}
-		err = <-started
 	}
 	if err != nil {
 		// "leader election lost" included: exit at once, writing nothing more.
