@@ -76,11 +76,6 @@ def _micros(stamp: str) -> int:
     return int(dt.timestamp()) * 1_000_000 + dt.microsecond
 
 
-def reached_api_server(rec: ProxyRequest) -> bool:
-    """Whether the API server received the request (``ProxyRequest.forwarded``)."""
-    return rec.forwarded
-
-
 @dataclass(frozen=True)
 class Source:
     """One proxy's request log and whose requests it carries."""
@@ -147,7 +142,7 @@ class ProxyAccounting:
         completion order."""
         out: list[tuple[int, Request]] = []
         for src, rec in self.records():
-            if not reached_api_server(rec) or not rec.complete_at:
+            if not rec.forwarded or not rec.complete_at:
                 continue
             at = _micros(rec.complete_at)
             if at >= start and (end is None or at < end):
@@ -163,7 +158,7 @@ class ProxyAccounting:
         return [
             src.request(rec)
             for src, rec in self.records()
-            if not reached_api_server(rec) and rec.namespace in wanted
+            if not rec.forwarded and rec.namespace in wanted
         ]
 
 
@@ -212,7 +207,7 @@ def compare_accountings(
         ids = {r.audit_id for r in ours}
         proxied, unlogged = [], 0
         for src, rec in proxies.records():
-            if not reached_api_server(rec) or rec.namespace not in wanted or src.user != user:
+            if not rec.forwarded or rec.namespace not in wanted or src.user != user:
                 continue
             if unlogged_by_a_stopping_server(rec, ids):
                 unlogged += 1

@@ -180,12 +180,8 @@ def select_families(text: str, names: Iterable[str]) -> str:
         rest = line[7:] if line.startswith(("# HELP ", "# TYPE ")) else line
         if rest.startswith("#"):
             continue
-        end = len(rest)
-        for i, ch in enumerate(rest):
-            if ch in "{ \t":
-                end = i
-                break
-        if rest[:end] in wanted:
+        first = rest.split(None, 1)[0] if rest.strip() else ""
+        if first.split("{", 1)[0] in wanted:
             keep.append(line)
     return "\n".join(keep) + "\n"
 

@@ -23,7 +23,13 @@ from harness.envtest.controlplane import ControlPlane
 from harness.explore.scenarios import Scenario
 from harness.explore.state import RESOURCES, diff, invariants, snapshot
 from harness.faults.apiproxy import ApiProxy
-from harness.faults.apiproxy.records import ProxyRequest, RequestLog, compare, seconds
+from harness.faults.apiproxy.records import (
+    CLIENT_BODY_INCOMPLETE,
+    ProxyRequest,
+    RequestLog,
+    compare,
+    seconds,
+)
 from harness.kube import Kube
 from harness.operators import Implementation, OperatorProcess
 from harness.plugin.lab import create_namespace
@@ -145,7 +151,7 @@ def operator_writes(log: RequestLog, after: int) -> list[ProxyRequest]:
         if r.id > after
         and r.verb in WRITE_VERBS
         and r.resource in RESOURCES
-        and r.reason not in ("Frozen", "ClientBodyIncomplete")
+        and r.reason not in ("Frozen", CLIENT_BODY_INCOMPLETE)
     ]
 
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -60,8 +61,10 @@ from python_operator.runtime import client as client_
 from python_operator.runtime import clock as clock_
 from python_operator.runtime import log as log_
 
-#: How often a release that meets a 409 is tried in all (client-go's retry.DefaultRetry: 5).
+#: How often a release that meets a 409 is tried in all, and the seconds between tries
+#: (client-go's retry.DefaultRetry, which the Go operator uses: 5 steps, 10 ms).
 RELEASE_CONFLICT_TRIES = 5
+RELEASE_CONFLICT_BACKOFF = 0.01
 
 JITTER_FACTOR = 1.2
 
@@ -247,6 +250,7 @@ class LeaderElector:
                 self._lock.update(record, timeout=self._renew_deadline)
             except Exception as err:
                 if client_.is_conflict(err) and attempt < RELEASE_CONFLICT_TRIES:
+                    time.sleep(RELEASE_CONFLICT_BACKOFF)
                     continue
                 self._log.error("failed to release lease", error=str(err))
                 return False

@@ -178,6 +178,8 @@ class Manager:
         self._log.info("Waiting for caches to sync")
         for inf in self.cache.informers():
             if not inf.wait_for_sync(self._stop):
+                # As the Go operator says it: nothing has started (no worker, no Lease).
+                self._log.info("Stopped before the informer caches synced")
                 return self._shutdown(elector=None)
         self._log.info("Caches synced")
 

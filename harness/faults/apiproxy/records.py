@@ -55,7 +55,8 @@ class WatchEvent:
 #: Reasons the proxy logs for a request it never forwarded although it did not script it: its
 #: upstream unreachable (answered 502), or its client gone before the body was complete
 #: (``reasonClientBodyIncomplete`` in proxy.go; the client got no answer).
-NOT_FORWARDED = ("ProxyUpstreamError", "ClientBodyIncomplete")
+CLIENT_BODY_INCOMPLETE = "ClientBodyIncomplete"
+NOT_FORWARDED = ("ProxyUpstreamError", CLIENT_BODY_INCOMPLETE)
 
 
 @dataclass(frozen=True)
