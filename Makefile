@@ -4,6 +4,11 @@
 # ~/.cache/modeldock, or taken from KUBEBUILDER_ASSETS).
 
 SHELL := /bin/bash
+# Python may cache bytecode here, whatever the environment says: a make test starts some 300
+# Python processes (pytest sessions and their xdist workers, operators, mutants), and with
+# PYTHONDONTWRITEBYTECODE=1 each compiled the project's modules again, and pytest rewrote
+# the checks' asserts again: 2.1 CPU-seconds to start a conformance session instead of 1.3.
+unexport PYTHONDONTWRITEBYTECODE
 PYTHON_BOOTSTRAP ?= python3
 VENV      ?= .venv
 PY        := $(VENV)/bin/python
@@ -47,11 +52,15 @@ help:
 	@echo "make <x>-ci       the CI subsets make test runs: conformance-sim-ci conformance-existing-ci mutants-ci mutants-sim-ci rbac-ablation-ci explore-ci"
 	@echo "make clean        remove build/, reports/ and the virtualenv (the binary cache stays)"
 
+# The virtualenv: pip installs only uv (UV_VERSION, from PyPI), which installs the project and
+# its dependencies, compiled to bytecode as pip does: 25 s in all from warm caches, against
+# 46 s with pip alone.
+UV_VERSION := 0.13.8
 $(STAMP): pyproject.toml
-	@echo "[make] creating $(VENV) and installing the Python dependencies"
+	@echo "[make] creating $(VENV) and installing the Python dependencies (uv $(UV_VERSION))"
 	$(PYTHON_BOOTSTRAP) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(PY) -m uv pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]'
 	@touch $(STAMP)
 
 venv: $(STAMP)
@@ -116,6 +125,10 @@ ACTIONLINT_VERSION := v1.7.12
 MODELDOCK_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/modeldock
 ACTIONLINT := $(MODELDOCK_CACHE)/tools/actionlint-$(ACTIONLINT_VERSION)/actionlint
 PY_DIRS := harness python_operator conformance kopf_operator
+# mypy's cache lives beside the binaries, shared by every clone of this machine: mypy compares
+# each file's hash with what it cached, so a clone rechecks only what differs (under 1 s when
+# nothing does, 21 s with no cache).
+MYPY_CACHE := $(MODELDOCK_CACHE)/mypy
 
 $(ACTIONLINT):
 	@echo "[make] building actionlint $(ACTIONLINT_VERSION) (go install)"
@@ -124,7 +137,7 @@ $(ACTIONLINT):
 lint: $(STAMP) go-vet $(ACTIONLINT)
 	$(PY) -m ruff check $(PY_DIRS)
 	$(PY) -m ruff format --check $(PY_DIRS)
-	$(PY) -m mypy --strict $(PY_DIRS)
+	$(PY) -m mypy --strict --cache-dir $(MYPY_CACHE) $(PY_DIRS)
 	$(ACTIONLINT) .github/workflows/*.yml
 
 # make test: lint, then two lanes side by side, each a sequence of steps with control planes of

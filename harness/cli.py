@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import shutil
 import signal
 import sys
@@ -300,6 +301,10 @@ def main(argv: list[str] | None = None) -> int:
     for every command), 3 when the Kubernetes binaries cannot be found or built, 130 when
     interrupted."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    # The processes a run starts (pytest sessions, their workers, operators) cache their
+    # bytecode even where the environment says not to (PYTHONDONTWRITEBYTECODE=1): each would
+    # otherwise compile the project's modules, and pytest rewrite the checks, at every start.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     problem = converge_timeout_problem()
     if problem:  # every worker of every suite would fail to import conformance/support.py
         print(f"[modeldock] {problem}", file=sys.stderr, flush=True)
