@@ -344,6 +344,33 @@ def first_within(
 
 
 # --------------------------------------------------------------------------- the audit log
+def writes_showing(
+    audit: Accounting,
+    admin: Kube,
+    start: int,
+    shown: Callable[[list[Request]], bool],
+    what: str,
+    **selection: Any,
+) -> list[Request]:
+    """The requests ``select(audit.requests(start, end), **selection)`` from ``start`` to a
+    window end synced now, read again with a later end until ``shown(requests)`` holds or
+    APISERVER_SYNC_TIMEOUT seconds have passed, then returned either way (the caller's
+    assertions judge them; ``what`` names what is awaited).
+
+    For a window closed on an effect the caller saw, such as an object gone: the API server
+    logs a request once its answer is complete, which on a loaded machine can come just after
+    the marker of a sync sent as soon as the effect was visible (seen in the RBAC ablation's
+    baseline: the write that removed the finalizer missing from finalizer-ordered-delete's
+    window). A correct operator's write shows within milliseconds; only a window that never
+    shows it waits the whole bound.
+    """
+
+    def read() -> list[Request]:
+        return select(audit.requests(start, audit.sync(admin)), **selection)
+
+    return first_within(read, shown, APISERVER_SYNC_TIMEOUT, what) or read()
+
+
 class Window:
     """What ``writes_during`` saw.
 
