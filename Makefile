@@ -142,42 +142,42 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 	$(PY) -m mypy --strict --cache-dir $(MYPY_CACHE) $(PY_DIRS)
 	$(ACTIONLINT) .github/workflows/*.yml
 
-# make test: lint, then two lanes side by side, each a sequence of steps with control planes of
-# their own (go test and the unit tests start one lane each). The runs mostly wait (on
-# an operator, an API server, a bound a mutant never meets), so two at a time fill the 2 cores
-# they would leave half idle one after another; three at a time only stretch every step (tried:
-# the cores were never idle, and the whole took longer). Each lane runs its steps one after
-# another (LANE_MAKEFLAGS: no jobserver; -n and command-line variables passed on) and says how
-# long each took; its lines carry its name, and a failing lane fails make test once both have
-# finished. The lanes balanced by a fresh clone's step times (seconds, side by side): mutants
-# unit 268, mutants-ci 230, mutants-sim-ci 50; clusters go-test 73, conformance 115,
-# accounting-check 2, conformance-existing-ci 153, rbac-ablation-ci 98, explore-ci 133.
-# conformance-sim-ci is not in them: its checks run for go and python in the existing run,
-# which is on a sim plane, and mutants-sim-ci runs the suite with --cluster sim.
-TEST_LANE_MUTANTS  := unit mutants-ci mutants-sim-ci
-TEST_LANE_CLUSTERS := go-test conformance accounting-check conformance-existing-ci rbac-ablation-ci explore-ci
-.PHONY: test-lanes test-lane-clusters test-lane-mutants
+# make test: lint, then its steps two at a time, each with control planes of its own. The runs
+# mostly wait (on an operator, an API server, a bound a mutant never meets), so two at a time
+# fill the 2 cores that one at a time leaves half idle; three at a time only stretch every
+# step (tried: the cores were never idle, and the whole took longer). make takes the steps in
+# TEST_STEPS's order, the next as soon as one ends: longest first (seconds in a fresh clone's
+# make test: unit 268, mutants-ci 230, conformance-existing-ci 153, explore-ci 133,
+# conformance 115, rbac-ablation-ci 98, go-test 73, mutants-sim-ci 50), so the two end
+# together (fixed lanes of steps left one running alone for up to 70 s). accounting-check reads
+# what conformance wrote, so it waits for it. Every step's lines start with its name and it
+# ends with "[make test] <step> done in <n>s"; a failed step does not stop the others (-k), and
+# make test fails once all have finished. Each step runs its own make one step at a time
+# (LANE_MAKEFLAGS: no jobserver; -n and command-line variables passed on).
+# conformance-sim-ci is not a step: its checks run for go and python in the existing run, which
+# is on a sim plane, and mutants-sim-ci runs the suite with --cluster sim.
+TEST_STEPS := unit mutants-ci conformance-existing-ci explore-ci conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
+.PHONY: test-steps $(addprefix test-step-,$(TEST_STEPS))
 test: lint sim-binaries
-	@$(MAKE) --no-print-directory -j2 test-lanes
+	@$(MAKE) --no-print-directory -k -j2 test-steps
 
-# Every Kubernetes binary make test needs (the sim tier's too), built once before the lanes
-# start, so that two lanes never build the same one side by side on a cold machine.
+# Every Kubernetes binary make test needs (the sim tier's too), built once before the steps
+# start, so that two steps never build the same one side by side on a cold machine.
 .PHONY: sim-binaries
 sim-binaries: $(STAMP)
 	$(PY) -m harness binaries --sim
 
-test-lanes: test-lane-clusters test-lane-mutants
+test-steps: $(addprefix test-step-,$(TEST_STEPS))
+test-step-accounting-check: test-step-conformance
 
-# A lane's make: this make's flags (-n, -k, command-line variables) without its jobserver, so
-# that a lane runs its steps one after another.
+# A step's make: this make's flags (-n, -k, command-line variables) without its jobserver, so
+# that a step runs its own prerequisites one after another.
 LANE_MAKEFLAGS = $(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))
 
-test-lane-clusters test-lane-mutants: test-lane-%:
-	@set -o pipefail; for step in $(TEST_LANE_$(shell echo $* | tr a-z A-Z)); do \
-	  started=$$(date +%s); \
-	  MAKEFLAGS='$(LANE_MAKEFLAGS)' $(MAKE) --no-print-directory $$step || exit 1; \
-	  echo "[make test] $$step done in $$(( $$(date +%s) - started ))s"; \
-	done 2>&1 | sed -u 's/^/[$*] /'
+$(addprefix test-step-,$(TEST_STEPS)): test-step-%:
+	@set -o pipefail; started=$$(date +%s); \
+	{ MAKEFLAGS='$(LANE_MAKEFLAGS)' $(MAKE) --no-print-directory $* && \
+	  echo "[make test] $* done in $$(( $$(date +%s) - started ))s"; } 2>&1 | sed -u 's/^/[$*] /'
 
 report: $(STAMP)
 	$(PY) -m harness report $(foreach f,$(IMPL_FILES),--impl-file $(f))
