@@ -159,7 +159,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 # what conformance wrote, so it waits for it. Every step's lines start with its name and it
 # ends with "[make test] <step> done in <n>s"; a failed step does not stop the others (-k), and
 # make test fails once all have finished. Each step runs its own make one step at a time
-# (LANE_MAKEFLAGS: no jobserver; -n and command-line variables passed on).
+# (STEP_MAKEFLAGS: no jobserver; -n and command-line variables passed on).
 # conformance-sim-ci is not a step: its checks run for go and python in the existing run, which
 # is on a sim plane, and mutants-sim-ci runs the suite with --cluster sim.
 TEST_STEPS := unit mutants-ci conformance-existing-ci explore-ci conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
@@ -178,11 +178,11 @@ test-step-accounting-check: test-step-conformance
 
 # A step's make: this make's flags (-n, -k, command-line variables) without its jobserver, so
 # that a step runs its own prerequisites one after another.
-LANE_MAKEFLAGS = $(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))
+STEP_MAKEFLAGS = $(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))
 
 $(addprefix test-step-,$(TEST_STEPS)): test-step-%:
 	@set -o pipefail; started=$$(date +%s); \
-	{ MAKEFLAGS='$(LANE_MAKEFLAGS)' $(MAKE) --no-print-directory $* && \
+	{ MAKEFLAGS='$(STEP_MAKEFLAGS)' $(MAKE) --no-print-directory $* && \
 	  echo "[make test] $* done in $$(( $$(date +%s) - started ))s"; } 2>&1 | sed -u 's/^/[$*] /'
 
 report: $(STAMP)
