@@ -36,7 +36,7 @@ REPORTS   ?= reports
 
 help:
 	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/ (CLUSTER=sim: with controllers and kwok)"
-	@echo "make test         lint, then in two lanes side by side unit tests, go test, the conformance runs and the mutant, RBAC-ablation and exploration subsets (CI)"
+	@echo "make test         lint, then two at a time: unit tests, go test, the conformance runs and the mutant, RBAC-ablation and exploration subsets (CI)"
 	@echo "make conformance CLUSTER=existing [CONTEXT=c]  the suite on the cluster of KUBECONFIG (namespaces labelled modeldock.dev/run, removed at the end)"
 	@echo "make tools        build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl)"
 	@echo "make up / down    a control plane in the background (prints export KUBECONFIG=...)"
@@ -91,12 +91,12 @@ conformance-sim-ci: $(STAMP)
 # audit log, no CA), the checks for which such a cluster changes how the harness or the
 # operator works (EXISTING_CI_CHECKS): the operator's identity (a ServiceAccount token, rights
 # bound per namespace), the writes read from the API proxies instead of the audit log
-# (noop-stable), restarts, the Lease with each instance behind its own proxy, a connection cut,
-# and the checks only a cluster's controllers can judge. The other checks run on envtest.
+# (noop-stable), restarts, the Lease with each instance behind its own proxy, and the checks
+# only a cluster's controllers can judge. The other checks run on envtest.
 # Reports in reports/existing/; the plane is stopped after the run, whatever its outcome.
 # `make conformance-existing-ci EXISTING_CI_CHECKS=` runs the whole suite there.
 EXISTING_CI_STATE := build/existing-ci
-EXISTING_CI_CHECKS ?= test_create_converges or test_noop_stable or test_restart_reconverges or test_leader_failover or test_connection_cut or test_deletion_policy or test_ready_with_kwok or test_garbage_collected or test_namespace_deleted
+EXISTING_CI_CHECKS ?= test_create_converges or test_noop_stable or test_restart_reconverges or test_leader_failover or test_deletion_policy or test_ready_with_kwok or test_garbage_collected or test_namespace_deleted
 .PHONY: conformance-existing-ci
 conformance-existing-ci: $(STAMP)
 	$(PY) -m harness up --cluster sim --state-dir $(EXISTING_CI_STATE)
