@@ -366,7 +366,10 @@ def test_finalizer_ordered_delete(
             audit,
             admin,
             start,
-            lambda rs: any(r.name == "first" and r.resource == "modelservices" for r in rs),
+            lambda rs: any(
+                r.name == "first" and r.resource == "modelservices" and not r.subresource
+                for r in rs
+            ),
             "the write that removed the finalizer",
             user=impl.user,
             namespace=namespace,

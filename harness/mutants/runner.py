@@ -26,11 +26,9 @@ own requests or a fixture error is verdict ``error``: listed under ``errors``, n
 The verdict: the run fails (exit 1) if a mutant survives every check, if a case of a check
 that ran catches no mutant (a check no broken controller can fail proves nothing, and one
 case's kills do not vouch for its siblings), or if a check named in a mutant's ``caught_by``
-("catches it by design, every time") did not catch it. Each mutant must start and answer
-``/readyz``: one that cannot is a broken mutant, not a caught one. The full run tries that
-before the mutant's suite, so a broken mutant is reported at once instead of making every
-check wait for it; ``--ci``, whose suites are a few checks each, tries it only after a suite
-that killed nothing (31 operator starts saved; what is reported is the same).
+("catches it by design, every time") did not catch it. Before its suite, each mutant must
+start and answer ``/readyz``: one that cannot is a broken mutant, not a caught one; it fails
+the run at once instead of making every check wait for it.
 
 ``--ci`` runs the CI subset, which keeps ``make test`` within CI's time: each mutant only
 against some of the checks that catch it by design (``caught_by`` in mutants.toml), chosen by
@@ -433,26 +431,19 @@ def run_mutants(
     order = plan.longest_first(entries, functions)
     with ControlPlane(tier=cluster) as cp:
 
-        def broken(m: str, t0: float, after_suite: bool) -> bool:
-            """Whether mutant ``m`` cannot start and answer /readyz (``preflight``); if so,
-            record why, with no suite result."""
+        def one(m: str) -> None:
+            t0 = time.monotonic()
+            n = order.index(m) + 1
+            _say(f"{n}/{len(chosen)} {m}: {info[m]['title']}")
             problem = preflight(cp, m, impls, out)
             if problem:
-                what = "its suite's result is set aside" if after_suite else "its suite is not run"
-                _say(f"{m} did not become ready; {what}:\n{problem}")
+                _say(f"{m} did not become ready; its suite is not run:\n{problem}")
                 info[m].update(
                     problem=f"did not become ready: {problem}",
                     exit_code=None,
                     seconds=round(time.monotonic() - t0, 1),
                 )
                 results[m] = None
-            return bool(problem)
-
-        def one(m: str) -> None:
-            t0 = time.monotonic()
-            n = order.index(m) + 1
-            _say(f"{n}/{len(chosen)} {m}: {info[m]['title']}")
-            if not ci and broken(m, t0, after_suite=False):
                 return
             k = filters[m]
             n_workers = suite_workers(entries[m], functions, workers) if ci else workers
@@ -465,13 +456,12 @@ def run_mutants(
                 [str(mutants.MUTANTS_FILE)],
             )
             junit = out / f"junit-{m}.xml"
-            res = results[m] = read_junit(junit) if junit.exists() else None
-            if ci and not (res and res.killed_by) and broken(m, t0, after_suite=True):
-                return
+            results[m] = read_junit(junit) if junit.exists() else None
             seconds = round(time.monotonic() - t0, 1)
             info[m].update(
                 exit_code=code, seconds=seconds, junit=str(junit.relative_to(reports_dir))
             )
+            res = results[m]
             killed = ", ".join(res.killed_by) if res and res.killed_by else "nothing: SURVIVED"
             _say(f"{n}/{len(chosen)} {m}: killed by {killed} ({seconds:.0f}s)")
 

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from harness import checks, mutants
-from harness.envtest import binaries
 from harness.mutants import runner
 from harness.operators import ImplementationError
 
@@ -261,65 +260,3 @@ def test_mutant_info_has_title_doc_and_the_three_paragraphs() -> None:
 def test_unknown_mutant_is_refused_before_anything_starts(tmp_path: Path) -> None:
     with pytest.raises(ImplementationError, match="unknown mutant"):
         runner.run_mutants(["no-such-mutant"], tmp_path, workers=1)
-
-
-@pytest.mark.parametrize("ci", [True, False], ids=["ci", "full"])
-def test_a_mutant_start_is_tried_before_the_full_suite_and_in_ci_only_after_no_kill(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ci: bool
-) -> None:
-    """The full run tries each mutant's start before its suite (a broken one would make every
-    check wait); --ci only after a suite that killed nothing, and a mutant that cannot start
-    is reported as before: not run, with the reason. No control plane: the plane, the suites
-    and the start are stood in for; what is under test is their order."""
-    calls: list[tuple[str, str]] = []
-
-    class Plane:
-        state_path = tmp_path / "state.json"
-
-        def __init__(self, tier: str) -> None:
-            pass
-
-        def __enter__(self) -> Plane:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            return None
-
-    class Reference:
-        def run_build(self) -> None:
-            pass
-
-    def suite(m: str, state: Path, out: Path, args: list[str], files: list[str]) -> int:
-        calls.append(("suite", m))
-        case = {
-            "always-update": ORACLE.format(name="noop-stable", why="wrote"),
-            "no-events": ERROR.format(name="events-recorded"),
-        }[m]
-        junit(out / f"junit-{m}.xml", case)
-        return 1
-
-    def preflight(cp: object, m: str, impls: object, logs: Path) -> str:
-        calls.append(("preflight", m))
-        return "exited with code 1" if m == "no-events" else ""
-
-    monkeypatch.setattr(runner, "ControlPlane", Plane)
-    monkeypatch.setattr(binaries, "ensure", lambda names: None)
-    monkeypatch.setattr(runner, "load_implementations", lambda files: {"go": Reference()})
-    monkeypatch.setattr(runner, "run_suite", suite)
-    monkeypatch.setattr(runner, "preflight", preflight)
-    data = runner.run_mutants(["always-update", "no-events"], tmp_path, workers=1, ci=ci)
-
-    def steps(m: str) -> list[str]:
-        return [step for step, mutant in calls if mutant == m]
-
-    if ci:
-        assert steps("always-update") == ["suite"]
-        assert steps("no-events") == ["suite", "preflight"]
-    else:
-        assert steps("always-update") == ["preflight", "suite"]
-        assert steps("no-events") == ["preflight"]
-    assert data["mutants"]["always-update"]["killed_by"] == ["noop-stable"]
-    broken = data["mutants"]["no-events"]
-    assert broken["ran"] is False
-    assert broken["problem"] == "did not become ready: exited with code 1"
-    assert data["verdict"]["survivors"] == ["no-events"]
