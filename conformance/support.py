@@ -276,9 +276,10 @@ def wait_still(
     done: Callable[[T], bool] = lambda _value: True,
     interval: float = 0.1,
 ) -> T:
-    """Poll ``sample()`` every ``interval`` seconds until its value has not changed for
-    ``quiet`` seconds and ``done(value)`` holds; return that value. ``quiet``, ``timeout`` and
-    ``interval`` are seconds. AssertionError naming ``what``, with the last value and how long
+    """Poll ``sample()`` (first after ``interval`` seconds, then less often, as
+    ``harness.kube.wait_for`` does) until its value has not changed for ``quiet`` seconds and
+    ``done(value)`` holds; return that value. ``quiet``, ``timeout`` and ``interval`` are
+    seconds. AssertionError naming ``what``, with the last value and how long
     it had been still, after ``timeout`` (``harness.kube.wait_for``)."""
     last: list[Any] = []  # [value, since]: the value seen and when it was first seen
 
@@ -365,10 +366,14 @@ def writes_showing(
     shows it waits the whole bound.
     """
 
-    def read() -> list[Request]:
-        return select(audit.requests(start, audit.sync(admin)), **selection)
+    last: list[Request] = []
 
-    return first_within(read, shown, APISERVER_SYNC_TIMEOUT, what) or read()
+    def read() -> list[Request]:
+        last[:] = select(audit.requests(start, audit.sync(admin)), **selection)
+        return last
+
+    first_within(read, shown, APISERVER_SYNC_TIMEOUT, what)
+    return last
 
 
 class Window:

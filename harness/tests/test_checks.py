@@ -3,10 +3,13 @@ declares, and the scan of the ``@pytest.mark.check`` markers."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from harness import checks
 from harness.checks import CONVERGE_TIMEOUT_ENV, converge_timeout, converge_timeout_problem
+from harness.paths import REPO_ROOT
 
 
 def test_base_check_strips_the_case() -> None:
@@ -69,3 +72,17 @@ def test_a_blank_or_positive_converge_timeout_is_used(
     monkeypatch.setenv(CONVERGE_TIMEOUT_ENV, raw)
     assert converge_timeout(60.0) == expected
     assert converge_timeout_problem() is None
+
+
+@pytest.mark.parametrize("variable", ["EXISTING_CI_CHECKS", "SIM_CI_CHECKS"])
+def test_the_makefiles_check_subsets_name_test_functions_that_exist(variable: str) -> None:
+    """The Makefile's CI subsets are pytest -k expressions of test function names: a name that
+    no longer matches a function (renamed, removed) would silently run fewer checks."""
+    text = (REPO_ROOT / "Makefile").read_text()
+    found = re.search(rf"^{variable} \??:?= (.+)$", text, re.MULTILINE)
+    assert found, f"{variable} is not set in the Makefile"
+    names = [n.strip() for n in found.group(1).split(" or ")]
+    functions = {f for fs in checks.check_functions().values() for f in fs}
+    for name in names:
+        matched = [f for f in functions if name in f]
+        assert matched, f"{variable}: {name!r} matches no test function in conformance/"
