@@ -4,9 +4,13 @@ write boundary creates, which no check of the suite creates."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from harness.tests.test_mutants import (
+    T0,
+    WEB,
     FakeClient,
     cache_of,
     converged,
@@ -56,6 +60,15 @@ def test_remembers_status_skips_the_write_its_failed_attempt_remembers(
     with pytest.raises(client_.ApiError):
         reconcile(cache_of(ms, dep, svc), client)
     reconcile(cache_of(ms, dep, svc), client)  # the requeue: the status is still not stored
+    # The requeue a second later: the new conditions' lastTransitionTime differs from the
+    # failed attempt's, and the memory still says "written" (it ignores timestamps; compared
+    # whole, the mutant's kill would depend on the clock).
+    controller.ModelServiceReconciler(
+        reader=cache_of(ms, dep, svc),
+        writer=client,
+        live=cache_of(ms, dep, svc),
+        now=lambda: T0 + timedelta(seconds=1),
+    ).reconcile(WEB)
     assert client.verbs() == ["update_status ModelService"]  # one attempt, never again
 
 

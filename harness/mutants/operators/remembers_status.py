@@ -5,7 +5,8 @@ sends it, and skips a status write equal to that memory: "I wrote this already, 
 just behind". When that write did not happen (a 409 because the object changed meanwhile, a
 500, a 429 from an overloaded API server), the memory says it did: every later reconcile
 computes the same status, finds it equal to the memory and writes nothing. The stored status
-stays behind until the spec changes again or the process restarts.
+stays behind until the spec changes again or the process restarts. The memory compares what
+the status says, not when it was computed: conditions without their lastTransitionTime.
 
 Why people write it: the informer cache lags the operator's own writes, so the next reconcile
 often reads the old status and writes the same new one again, which costs a write and, with a
@@ -27,8 +28,23 @@ from harness import mutants
 from python_operator import controller
 
 _lock = threading.Lock()
-#: "namespace/name" -> the status last sent (recorded before the write)
+#: "namespace/name" -> the status last sent (recorded before the write), without timestamps
 SENT: dict[str, Any] = {}
+
+
+def without_timestamps(status: Any) -> Any:
+    """``status`` (a ModelService's .status dict, or None) as a copy whose conditions have no
+    lastTransitionTime: what the memory compares.
+
+    A condition new on the stored object gets "now" as its lastTransitionTime, so a requeue in
+    the next second computes a status that differs from the memory by that timestamp alone.
+    Compared whole, the memory would let that write through, and the mutant would survive or
+    die by the clock (CI saw it survive create@write-4-conflict). The anti-pattern's author
+    means "the same status", and so does this comparison."""
+    status = copy.deepcopy(status)
+    for cond in (status or {}).get("conditions") or []:
+        cond.pop("lastTransitionTime", None)
+    return status
 
 
 class RememberingWriter:
@@ -42,10 +58,11 @@ class RememberingWriter:
 
     def update_status(self, resource: Any, obj: Any) -> Any:
         key = f"{obj['metadata']['namespace']}/{obj['metadata']['name']}"
+        status = without_timestamps(obj.get("status"))
         with _lock:
-            if SENT.get(key) == obj.get("status"):
+            if key in SENT and SENT[key] == status:
                 return obj  # the mutant: "written already, the cache is behind"
-            SENT[key] = copy.deepcopy(obj.get("status"))
+            SENT[key] = status
         return self.inner.update_status(resource, obj)
 
 
