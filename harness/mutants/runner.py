@@ -535,14 +535,17 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
     matrix, if the real implementations' JUnit files are there to build it from."""
     from harness import report
 
-    files = sorted(reports_dir.glob("junit-*.xml"))
-    if not files:
+    def build() -> report.Report | None:  # under write_all's lock: the files of one moment
+        files = sorted(reports_dir.glob("junit-*.xml"))
+        return report.build(files, load_implementations()) if files else None
+
+    paths = report.write_all(build, reports_dir)
+    if not paths:
         _say(
             f"no junit-*.xml in {reports_dir}: `make conformance` writes them, and then the "
             "comparison report shows the kill matrix too"
         )
         return []
-    paths = report.write_all(report.build(files, load_implementations()), reports_dir)
     _say(f"kill matrix added to {', '.join(str(p) for p in paths)}")
     return paths
 

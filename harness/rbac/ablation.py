@@ -523,10 +523,11 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
     JUnit files are there."""
     from harness import report
 
-    files = sorted(reports_dir.glob("junit-*.xml"))
-    if not files:
-        return []
-    return report.write_all(report.build(files, load_implementations()), reports_dir)
+    def build() -> report.Report | None:  # under write_all's lock: the files of one moment
+        files = sorted(reports_dir.glob("junit-*.xml"))
+        return report.build(files, load_implementations()) if files else None
+
+    return report.write_all(build, reports_dir)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,7 +15,9 @@ package imports this one. Callers use ``from harness import report`` and ``repor
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import fcntl
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,7 @@ __all__ = [
     "AUDIT_EVIDENCE",
     "BENCH_FIGURES",
     "PREMISES",
+    "WRITE_LOCK",
     "AblatedRight",
     "Ablation",
     "Bench",
@@ -96,8 +99,25 @@ __all__ = [
 ]
 
 
+#: The file ``write_all`` locks in a reports folder (empty; never removed).
+WRITE_LOCK = ".comparison.lock"
+
+
+@contextmanager
+def _folder_lock(reports_dir: Path) -> Iterator[None]:
+    """Hold an exclusive flock(2) on ``reports_dir/WRITE_LOCK`` (blocking) until the block
+    ends. The lock goes with the open file, so a process that dies releases it."""
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    with open(reports_dir / WRITE_LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def write_all(
-    report: Report,
+    report: Report | Callable[[], Report | None],
     reports_dir: Path,
     bench: Mapping[str, Any] | None = None,
     mutants: Mapping[str, Any] | None = None,
@@ -106,23 +126,35 @@ def write_all(
 ) -> list[Path]:
     """Write ``comparison.md``, ``comparison.html`` and ``summary.md`` (the CI job summary:
     the table and each check's sequence diagrams) in ``reports_dir``; return their paths in
-    that order. ``bench``/``mutants``/``ablation``/``explore`` default to
+    that order. ``report`` is the model, or a function that builds it (None: nothing to
+    write, and [] is returned), called under the lock below so that it reads the JUnit files
+    of the same moment as the JSON files. ``bench``/``mutants``/``ablation``/``explore`` default to
     ``reports_dir/bench.json``, ``reports_dir/mutants.json``, ``reports_dir/rbac-ablation.json``
-    and ``reports_dir/explore.json`` (the exploration matrix) when those exist."""
+    and ``reports_dir/explore.json`` (the exploration matrix) when those exist.
+
+    Runs side by side (``make test`` runs the kill matrix, the RBAC ablation and the
+    exploration at once, and each refreshes the report after writing its own JSON) take
+    turns: the files are read and the report written under one lock on the folder
+    (``WRITE_LOCK``). Whichever writes last has read every JSON written before its turn, so
+    no table is lost to a refresh that read the folder a moment too early."""
     reports_dir = Path(reports_dir)
-    if bench is None:
-        bench = load_json(reports_dir / "bench.json")
-    if mutants is None:
-        mutants = load_json(reports_dir / "mutants.json")
-    if ablation is None:
-        ablation = load_json(reports_dir / "rbac-ablation.json")
-    if explore is None:
-        explore = load_json(reports_dir / "explore.json")
-    return [
-        write_markdown(report, reports_dir / "comparison.md", bench, mutants, ablation, explore),
-        write_html(report, reports_dir / "comparison.html", bench, mutants, ablation, explore),
-        write_text_atomic(reports_dir / "summary.md", render_job_summary(report)),
-    ]
+    with _folder_lock(reports_dir):
+        model = report() if callable(report) else report
+        if model is None:
+            return []
+        if bench is None:
+            bench = load_json(reports_dir / "bench.json")
+        if mutants is None:
+            mutants = load_json(reports_dir / "mutants.json")
+        if ablation is None:
+            ablation = load_json(reports_dir / "rbac-ablation.json")
+        if explore is None:
+            explore = load_json(reports_dir / "explore.json")
+        return [
+            write_markdown(model, reports_dir / "comparison.md", bench, mutants, ablation, explore),
+            write_html(model, reports_dir / "comparison.html", bench, mutants, ablation, explore),
+            write_text_atomic(reports_dir / "summary.md", render_job_summary(model)),
+        ]
 
 
 def write_tiers(

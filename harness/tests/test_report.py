@@ -331,6 +331,40 @@ def test_write_all_leaves_out_an_unreadable_bench(tmp_path: Path) -> None:
         assert report.load_json(tmp_path / "absent.json") is None
 
 
+def test_write_all_waits_for_a_refresh_beside_it_and_then_reads_what_it_wrote(
+    tmp_path: Path,
+) -> None:
+    """make test's steps refresh one report side by side: write_all reads the JSON files and
+    builds the model under a lock on the folder, so the refresh that writes last has read
+    everything written before it (here: mutants.json, written while it waited)."""
+    import fcntl
+    import threading
+
+    built: list[bool] = []
+    done = threading.Event()
+
+    def build() -> report.Report:
+        built.append(True)
+        return model()
+
+    def refresh() -> None:
+        report.write_all(build, tmp_path)
+        done.set()
+
+    with open(tmp_path / report.WRITE_LOCK, "a") as other:  # another step's write_all
+        fcntl.flock(other, fcntl.LOCK_EX)
+        waiting = threading.Thread(target=refresh)
+        waiting.start()
+        assert not done.wait(0.3), "write_all must wait for the lock"
+        assert built == [], "and build the model only once it holds it"
+        (tmp_path / "mutants.json").write_text(json.dumps(mutants()))
+        fcntl.flock(other, fcntl.LOCK_UN)
+    waiting.join(10)
+    assert done.is_set() and built == [True]
+    assert "## Mutants" in (tmp_path / "comparison.md").read_text()
+    assert report.write_all(lambda: None, tmp_path) == [], "nothing to build: nothing written"
+
+
 PREMISE_JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest" tests="1"><testcase classname="conformance.test_core"
  name="stale-update-conflict" time="1.0"><properties>
