@@ -308,11 +308,8 @@ def conformance(
     extra = [f"--cluster={'existing' if cluster == 'kind' else cluster}", *extra]
 
     def run_all(state_path: Path) -> None:
-        # Built and the last run's results cleared only once the cluster answers: a run that
-        # cannot start leaves the previous reports as they were.
-        for impl_id in chosen:
-            _say(f"building {impl_id}")
-            impls[impl_id].run_build()
+        # The last run's results cleared only once the cluster answers: a run that cannot
+        # start leaves the previous reports as they were.
         for impl_id in chosen:
             (reports / f"junit-{impl_id}.xml").unlink(missing_ok=True)
             shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
@@ -332,6 +329,11 @@ def conformance(
 
     kept_plane = None
     try:
+        # Built before any control plane starts: a compile error is the first thing said, and
+        # costs no API server start (nor a wait for a cluster that is not there).
+        for impl_id in chosen:
+            _say(f"building {impl_id}")
+            impls[impl_id].run_build()
         if cluster in ("existing", "kind"):
             code = _run_on_existing(options, run_all)
             if code:

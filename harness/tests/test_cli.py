@@ -66,7 +66,8 @@ def test_a_bad_converge_timeout_stops_every_command_first_in_one_line(command: s
 
 
 def test_a_failing_build_is_its_output_and_exit_2(tmp_path: Path) -> None:
-    """Not an ImplementationError traceback and exit code 1 (the code of failed checks)."""
+    """Not an ImplementationError traceback and exit code 1 (the code of failed checks), and
+    said before a control plane is started for nothing."""
     impl_file = tmp_path / "bad.toml"
     impl_file.write_text(
         '[bad]\ntitle = "bad"\nbuild = ["sh", "-c", "echo compile error >&2; exit 1"]\n'
@@ -87,6 +88,7 @@ def test_a_failing_build_is_its_output_and_exit_2(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     assert "building implementation 'bad' failed" in proc.stderr
     assert "compile error" in proc.stderr
+    assert "[control-plane]" not in proc.stderr + proc.stdout, "built before any plane starts"
 
 
 @pytest.mark.parametrize(
