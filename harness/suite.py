@@ -242,8 +242,8 @@ def conformance(
     impl_files: list[str],
     options: Options | None = None,
 ) -> int:
-    """Start one control plane of tier ``options.cluster`` (envtest, sim), build and run the suite
-    for each implementation in ``chosen`` (default ``DEFAULT_IMPLS``), write
+    """Build each implementation in ``chosen`` (default ``DEFAULT_IMPLS``), start one control
+    plane of tier ``options.cluster`` (envtest, sim), run the suite for each, write
     ``<reports>/junit-<impl>.xml``, the merged ``<reports>/junit.xml`` and the comparison
     report; end with the summary table, the verdict and where the reports are. ``existing``:
     use the cluster of KUBECONFIG (``options.context``) instead of starting one; ``kind``: make
@@ -462,10 +462,7 @@ def rebuild_report(reports: Path, impl_files: list[str]) -> int:
     all passed, 1 some failed, 2 no JUnit file there."""
     from harness import report
 
-    # junit-explore-<impl>.xml are exploration results (explore.json has them), not suites
-    files = sorted(
-        p for p in reports.glob("junit-*.xml") if not p.name.startswith("junit-explore-")
-    )
+    files = report.suite_junit_files(reports)
     if not files:
         _say(f"no junit-*.xml in {reports}; run `make conformance` first")
         return 2

@@ -11,7 +11,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from harness import runs
+from harness import report, runs
 from harness.envtest.controlplane import ControlPlane
 from harness.explore import results
 from harness.explore.case import CONFLICT, DELIVERED, FAILED, WITHHELD, Settings
@@ -172,6 +172,8 @@ def run_from_args(args: argparse.Namespace) -> int:
         entry = data["implementations"][exp.impl]
         print(results.matrix_markdown(exp.impl, entry["outcomes"], entry["clean_writes"]))
     _say(f"wrote {reports / 'explore.json'}, {reports / 'explore.md'} and the JUnit files")
+    if report.refresh(reports, load_implementations()):
+        _say(f"exploration matrix added to {reports / 'comparison.md'} and .html")
     survivors = [m for m, k in kills.items() if not k["killed"]]
     for m, k in kills.items():
         _say(

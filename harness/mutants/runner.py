@@ -535,11 +535,7 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
     matrix, if the real implementations' JUnit files are there to build it from."""
     from harness import report
 
-    def build() -> report.Report | None:  # under write_all's lock: the files of one moment
-        files = sorted(reports_dir.glob("junit-*.xml"))
-        return report.build(files, load_implementations()) if files else None
-
-    paths = report.write_all(build, reports_dir)
+    paths = report.refresh(reports_dir, load_implementations())
     if not paths:
         _say(
             f"no junit-*.xml in {reports_dir}: `make conformance` writes them, and then the "

@@ -50,13 +50,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import junit
+from harness import junit, report
 from harness.checks import check_functions, check_sort_key, converge_timeout_override
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.operators import ImplementationError, load_implementations
 from harness.paths import CONFORMANCE_DIR, REPO_ROOT, REPORTS_DIR
 from harness.rbac import role as rbac
+from harness.runs import write_text_atomic
 
 DEFAULT_REPORTS = REPORTS_DIR
 CONFIG_FILE = Path(__file__).resolve().parent / "ablation.toml"
@@ -511,23 +512,11 @@ def run_ablation(
     }
     data = build_report(plan, runs, info)
     path = reports_dir / "rbac-ablation.json"
-    path.write_text(json.dumps(data, indent=2) + "\n")
+    write_text_atomic(path, json.dumps(data, indent=2) + "\n")  # read by refreshes beside it
     print(format_table(data))
     _say(f"wrote {path} in {info['seconds']:.0f}s")
-    refresh_comparison(reports_dir)
+    report.refresh(reports_dir, load_implementations())  # the comparison gets the table
     return data
-
-
-def refresh_comparison(reports_dir: Path) -> list[Path]:
-    """Rewrite comparison.md/.html with the ablation table, if the real implementations'
-    JUnit files are there."""
-    from harness import report
-
-    def build() -> report.Report | None:  # under write_all's lock: the files of one moment
-        files = sorted(reports_dir.glob("junit-*.xml"))
-        return report.build(files, load_implementations()) if files else None
-
-    return report.write_all(build, reports_dir)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -85,6 +85,7 @@ __all__ = [
     "kill_matrix",
     "load_json",
     "rbac_ablation",
+    "refresh",
     "render_html",
     "render_job_summary",
     "render_markdown",
@@ -92,6 +93,7 @@ __all__ = [
     "render_tiers_html",
     "render_tiers_markdown",
     "sequence_diagram",
+    "suite_junit_files",
     "write_all",
     "write_html",
     "write_markdown",
@@ -132,8 +134,8 @@ def write_all(
     ``reports_dir/bench.json``, ``reports_dir/mutants.json``, ``reports_dir/rbac-ablation.json``
     and ``reports_dir/explore.json`` (the exploration matrix) when those exist.
 
-    Runs side by side (``make test`` runs the kill matrix, the RBAC ablation and the
-    exploration at once, and each refreshes the report after writing its own JSON) take
+    Runs side by side (``make test`` runs the kill matrix, the RBAC ablation, the exploration
+    and the suite at once, and each refreshes the report after writing its own results) take
     turns: the files are read and the report written under one lock on the folder
     (``WRITE_LOCK``). Whichever writes last has read every JSON written before its turn, so
     no table is lost to a refresh that read the folder a moment too early."""
@@ -155,6 +157,30 @@ def write_all(
             write_html(model, reports_dir / "comparison.html", bench, mutants, ablation, explore),
             write_text_atomic(reports_dir / "summary.md", render_job_summary(model)),
         ]
+
+
+def suite_junit_files(reports_dir: Path) -> list[Path]:
+    """The conformance suites' ``junit-<impl>.xml`` in ``reports_dir``, sorted; not the
+    exploration's ``junit-explore-<impl>.xml`` (explore.json has those results), nor the
+    merged ``junit.xml``."""
+    return sorted(
+        p for p in Path(reports_dir).glob("junit-*.xml") if not p.name.startswith("junit-explore-")
+    )
+
+
+def refresh(reports_dir: Path, implementations: Mapping[str, Any] | None = None) -> list[Path]:
+    """Rewrite the comparison report in ``reports_dir`` from what is there now: the suites'
+    JUnit files (``suite_junit_files``) and the JSON files ``write_all`` reads, the model built
+    under ``write_all``'s lock. ``implementations``: id -> implementation (titles), as
+    ``report.build`` takes. Returns the paths written, [] when no suite's JUnit file is there
+    (nothing to compare yet). What the kill matrix, the RBAC ablation and the exploration call
+    after writing their JSON."""
+
+    def model() -> Report | None:
+        files = suite_junit_files(reports_dir)
+        return build(files, implementations) if files else None
+
+    return write_all(model, reports_dir)
 
 
 def write_tiers(

@@ -377,6 +377,20 @@ PREMISE_JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 """
 
 
+def test_refresh_reads_the_suites_junit_files_not_the_explorations(tmp_path: Path) -> None:
+    """junit-explore-<impl>.xml sit beside the suites' files; read as a suite they became
+    implementations "explore-go" and "explore-python" with explore[...] checks."""
+    assert report.refresh(tmp_path) == [], "no suite yet: nothing written"
+    (tmp_path / "junit-explore-go.xml").write_text(PREMISE_JUNIT)
+    assert report.suite_junit_files(tmp_path) == []
+    assert report.refresh(tmp_path) == []
+    (tmp_path / "junit-go.xml").write_text(PREMISE_JUNIT)
+    (tmp_path / "junit.xml").write_text(PREMISE_JUNIT)  # the merged file: not a suite
+    assert report.suite_junit_files(tmp_path) == [tmp_path / "junit-go.xml"]
+    md, *_ = report.refresh(tmp_path)
+    assert "explore-go" not in md.read_text()
+
+
 def test_premises_are_labelled_and_never_key_evidence(tmp_path: Path) -> None:
     from harness.report import html as report_html
 

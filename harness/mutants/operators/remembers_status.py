@@ -36,8 +36,8 @@ def without_timestamps(status: Any) -> Any:
     """``status`` (a ModelService's .status dict, or None) as a copy whose conditions have no
     lastTransitionTime: what the memory compares.
 
-    A condition new on the stored object gets "now" as its lastTransitionTime, so a requeue in
-    the next second computes a status that differs from the memory by that timestamp alone.
+    A condition that is new on the stored object, or whose status changes, gets "now" as its
+    lastTransitionTime, so a requeue in the next second computes a status that differs from the memory by that timestamp alone.
     Compared whole, the memory would let that write through, and the mutant would survive or
     die by the clock (CI saw it survive create@write-4-conflict). The anti-pattern's author
     means "the same status", and so does this comparison."""
