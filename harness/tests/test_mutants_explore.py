@@ -15,6 +15,7 @@ from harness.tests.test_mutants import (
     cache_of,
     converged,
     install,
+    model_service,
     reconcile,
 )
 from python_operator import controller
@@ -70,6 +71,28 @@ def test_remembers_status_skips_the_write_its_failed_attempt_remembers(
         now=lambda: T0 + timedelta(seconds=1),
     ).reconcile(WEB)
     assert client.verbs() == ["update_status ModelService"]  # one attempt, never again
+
+
+def test_remembers_status_remembers_per_object_not_per_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A successor of the same name (another UID) gets its first status written: the one wrong
+    thing is trusting a failed write, not mistaking one object for another (keyed by name, the
+    mutant was killed by finalizer-ordered-delete[lagging-cache], a check of the suite)."""
+    module = install(monkeypatch, "remembers-status")
+    monkeypatch.setattr(module, "SENT", {})
+    client = FakeClient()
+    client.fail["update_status"] = [client_.ApiError(409, "Conflict", "injected")]
+    with pytest.raises(client_.ApiError):
+        reconcile(cache_of(*crashed_before_status()), client)
+    successor = model_service()
+    successor["metadata"]["uid"] = "successor-uid"
+    parsed = controller.read_spec(successor)
+    dep = controller.desired_deployment(successor, parsed)
+    svc = controller.desired_service(successor, parsed)
+    client = FakeClient()
+    reconcile(cache_of(successor, dep, svc), client)
+    assert client.verbs() == ["update_status ModelService"]
 
 
 def test_step_annotation_skips_the_recorded_step_on_resume(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,7 +1,7 @@
 """remembers-status: compares the status with the one it believes it wrote, not the stored one.
 
-Anti-pattern: the operator keeps, per ModelService, the status it last sent, recorded as it
-sends it, and skips a status write equal to that memory: "I wrote this already, the cache is
+Anti-pattern: the operator keeps, per ModelService (by UID), the status it last sent, recorded
+as it sends it, and skips a status write equal to that memory: "I wrote this already, the cache is
 just behind". When that write did not happen (a 409 because the object changed meanwhile, a
 500, a 429 from an overloaded API server), the memory says it did: every later reconcile
 computes the same status, finds it equal to the memory and writes nothing. The stored status
@@ -28,7 +28,7 @@ from harness import mutants
 from python_operator import controller
 
 _lock = threading.Lock()
-#: "namespace/name" -> the status last sent (recorded before the write), without timestamps
+#: metadata.uid -> the status last sent (recorded before the write), without timestamps
 SENT: dict[str, Any] = {}
 
 
@@ -57,7 +57,11 @@ class RememberingWriter:
         return getattr(self.inner, name)
 
     def update_status(self, resource: Any, obj: Any) -> Any:
-        key = f"{obj['metadata']['namespace']}/{obj['metadata']['name']}"
+        # By UID: a successor of the same name is another object, with nothing sent yet. Keyed
+        # by name, the memory would also skip a successor's first status when it equals its
+        # predecessor's last (finalizer-ordered-delete[lagging-cache] would kill it), a fault
+        # of another kind.
+        key = obj["metadata"]["uid"]
         status = without_timestamps(obj.get("status"))
         with _lock:
             if key in SENT and SENT[key] == status:
