@@ -43,6 +43,7 @@ help:
 	@echo "make report       rebuild reports/comparison.{md,html} from reports/"
 	@echo "make bench        both implementations on one control plane: reports/bench.json (BENCH_ARGS=--quick: smoke run)"
 	@echo "make mutants      the suite against every mutant operator: reports/mutants.json, kill matrix"
+	@echo "make mutants-exploration-only  the suite against the mutants only exploration finds: each must survive"
 	@echo "make rbac-ablation  every right in config/rbac/role.yaml taken away in turn: reports/rbac-ablation.json"
 	@echo "make accounting-check  the proxies' and the audit log's request accounting agreed on every check of the last run"
 	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
@@ -215,6 +216,12 @@ MUTANT_ARGS ?=
 .PHONY: mutants mutants-ci
 mutants: binaries
 	$(PY) -m harness mutants --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
+
+# The exploration-only mutants (`explore` in mutants.toml) against the whole suite: each must
+# survive every check, or it is not a fault only exploration finds (reports/exploration-only/).
+.PHONY: mutants-exploration-only
+mutants-exploration-only: binaries
+	$(PY) -m harness mutants --exploration-only --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
 
 mutants-ci: binaries
 	$(CI_BOUND) $(PY) -m harness mutants --ci --jobs $(MUTANT_CI_JOBS) --workers 4 $(MUTANT_ARGS)

@@ -79,6 +79,9 @@ CI_SLOW = ("watch-recovers[apiserver-restart]",)
 
 #: Seconds a mutant has to answer /readyz before its suite (as the checks allow).
 READY_TIMEOUT = 60.0
+#: The folder under the reports folder that `--exploration-only` writes (its own mutants.json
+#: and JUnit files), apart from the kill matrix.
+EXPLORATION_ONLY_DIR = "exploration-only"
 
 
 def _say(line: str) -> None:
@@ -200,6 +203,30 @@ def verdict(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def exploration_only() -> list[str]:
+    """The mutants declared with ``explore`` in mutants.toml: found by exploration, and by
+    design by no check of the suite."""
+    return [m for m, table in mutants.declared().items() if "explore" in table]
+
+
+def survival_verdict(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The verdict of a run of exploration-only mutants against the suite (``build_matrix``'s
+    dict): each must have run and survived every check, or it is not exploration-only (declare
+    the checks that kill it as ``caught_by`` instead). ``ok``; ``killed``: mutant -> the cases
+    that failed against it; ``did_not_run``: mutants whose suite did not run (nothing judged
+    them); ``survived``: the others."""
+    killed = {m: e["failed_checks"] for m, e in data["mutants"].items() if e.get("failed_checks")}
+    did_not_run = [m for m, e in data["mutants"].items() if not e.get("ran", True)]
+    survived = [m for m in data["mutants"] if m not in killed and m not in did_not_run]
+    return {
+        "expect_survival": True,
+        "ok": not killed and not did_not_run,
+        "killed": killed,
+        "did_not_run": did_not_run,
+        "survived": survived,
+    }
+
+
 def format_matrix(data: Mapping[str, Any]) -> str:
     """The kill matrix as a text table: a row per mutant, a column per check (x: killed;
     the number of cases when a check has several), then the verdict."""
@@ -227,7 +254,20 @@ def format_matrix(data: Mapping[str, Any]) -> str:
     errors = {m: e.get("errors") for m, e in data["mutants"].items() if e.get("errors")}
     for mutant, names in errors.items():
         lines.append(f"note: {mutant}: errors, not kills (set-up or premise): {', '.join(names)}")
-    if v["ok"]:
+    if v.get("expect_survival"):
+        if v["ok"]:
+            lines.append(
+                f"verdict: every exploration-only mutant survived every check "
+                f"({len(v['survived'])}: {', '.join(v['survived'])}), as it must"
+            )
+        for mutant, cases in v["killed"].items():
+            lines.append(
+                f"verdict: FAIL: {mutant} is not exploration-only: killed by {', '.join(cases)} "
+                "(declare them as its caught_by in mutants.toml)"
+            )
+        for mutant in v["did_not_run"]:
+            lines.append(f"verdict: FAIL: {mutant}'s suite did not run: nothing judged it")
+    elif v["ok"]:
         n_cases = sum(len(e.get("cases", {})) for e in data["checks"].values())
         lines.append(
             f"verdict: every mutant killed ({len(data['mutants'])}), every check "
@@ -377,6 +417,7 @@ def run_mutants(
     ci: bool = False,
     cluster: str = "envtest",
     jobs: int = 1,
+    expect_survival: bool = False,
 ) -> dict[str, Any]:
     """Run the suite against each mutant (all declared ones when ``mutant_ids`` is empty) on
     one control plane of tier ``cluster`` (envtest, sim), ``jobs`` mutants at a time (longest
@@ -474,8 +515,10 @@ def run_mutants(
                 raise
     results = {m: results.get(m) for m in chosen}
     data = build_matrix(results, info)
+    if expect_survival:
+        data["verdict"] = survival_verdict(data)
     data["run"] = {
-        "subset": "ci" if ci else "full",
+        "subset": "exploration-only" if expect_survival else "ci" if ci else "full",
         "checks_filter": checks_filter,
         "cluster": cluster,
         "workers": workers,
@@ -487,7 +530,8 @@ def run_mutants(
     runs.write_text_atomic(path, json.dumps(data, indent=2) + "\n")
     print(format_matrix(data))
     _say(f"wrote {path} and {out}/junit-*.xml in {data['run']['seconds']:.0f}s")
-    refresh_comparison(reports_dir)
+    if not expect_survival:  # a folder of its own, not the comparison's kill matrix
+        refresh_comparison(reports_dir)
     return data
 
 
@@ -573,6 +617,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "controllers expose, and every other one too)",
     )
     parser.add_argument(
+        "--exploration-only",
+        action="store_true",
+        help="run the whole suite against each exploration-only mutant (`explore` in "
+        "mutants.toml; or the --mutant ones) into <reports>/exploration-only/; exit 1 if a "
+        "check kills one",
+    )
+    parser.add_argument(
         "--from-junit",
         action="store_true",
         help="run nothing: rebuild mutants.json from reports/mutants/junit-*.xml",
@@ -585,6 +636,16 @@ def run_from_args(args: argparse.Namespace) -> int:
     try:
         if args.from_junit:
             data = rebuild(args.mutant, Path(args.reports))
+        elif args.exploration_only:
+            data = run_mutants(
+                args.mutant or exploration_only(),
+                Path(args.reports) / EXPLORATION_ONLY_DIR,
+                args.workers,
+                args.checks_filter,
+                cluster=args.cluster,
+                jobs=args.jobs,
+                expect_survival=True,
+            )
         else:
             data = run_mutants(
                 args.mutant,

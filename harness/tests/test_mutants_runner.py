@@ -194,6 +194,35 @@ def test_a_mutant_whose_suite_did_not_run_survives(results: Results) -> None:
     assert "DID NOT RUN: did not become ready" in runner.format_matrix(data)
 
 
+def test_exploration_only_mutants_must_survive_every_check(results: Results) -> None:
+    """--exploration-only: the survivor passes; a killed one, or one whose suite did not run,
+    fails the verdict, each named with why (no-owns's set-up error and premise miss are not
+    kills; its parity failure is)."""
+    ok = runner.build_matrix({"survivor": results["survivor"]})
+    verdict = runner.survival_verdict(ok)
+    assert verdict["ok"] and verdict["survived"] == ["survivor"]
+    ok["verdict"] = verdict
+    assert "every exploration-only mutant survived every check (1: survivor)" in (
+        runner.format_matrix(ok)
+    )
+
+    data = runner.build_matrix(
+        {"survivor": results["survivor"], "no-owns": results["no-owns"], "broken": None}
+    )
+    data["verdict"] = verdict = runner.survival_verdict(data)
+    assert not verdict["ok"]
+    assert verdict["killed"] == {"no-owns": ["parity"]}
+    assert verdict["did_not_run"] == ["broken"]
+    text = runner.format_matrix(data)
+    assert "FAIL: no-owns is not exploration-only: killed by parity" in text
+    assert "FAIL: broken's suite did not run" in text
+    assert set(runner.exploration_only()) == {
+        "status-after-writes",
+        "remembers-status",
+        "step-annotation",
+    }
+
+
 def test_info_is_copied_into_each_mutant(results: Results) -> None:
     data = runner.build_matrix(results, {"no-owns": {"title": "t", "doc": "d", "seconds": 3}})
     assert data["mutants"]["no-owns"]["doc"] == "d"
