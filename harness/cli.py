@@ -9,7 +9,7 @@ Commands (each has ``--help``):
 - ``report``: rebuild the comparison from the JUnit files in ``reports/``; ``--tiers DIR
   DIR ...``: one implementation's runs on several tiers side by side (``tiers.{md,html}``).
 - ``bench``: the benchmarks (``reports/bench.json``), ``harness.bench``.
-- ``mutants``: the suite against every mutant operator (the kill matrix), ``harness.mutants.runner``.
+- ``mutants``: the suite against every mutant operator (the kill matrix), ``harness.mutants.cli``.
 - ``rbac-ablation``: every right of the operator's role taken away in turn, ``harness.rbac.ablation``.
 - ``explore``: a crash at every write boundary of every scenario, a stale view, coalesced
   events (``reports/explore.json``), ``harness.explore``.
@@ -48,7 +48,7 @@ from harness.paths import REPORTS_DIR
 DELEGATED = {
     "bench": ("harness.bench", "benchmarks of the implementations: reports/bench.json"),
     "mutants": (
-        "harness.mutants.runner",
+        "harness.mutants.cli",
         "the suite against every mutant operator: the kill matrix",
     ),
     "rbac-ablation": (

@@ -1,7 +1,7 @@
 """Runs and what they own: a dead run leaves nothing behind, and only its owner writes reports.
 
 A *run* is one entry point of ModelDock: ``python -m harness ...``, ``python -m
-harness.mutants.runner``, ``python -m harness.bench``, or a controlling pytest process. It calls
+harness.mutants.cli``, ``python -m harness.bench``, or a controlling pytest process. It calls
 ``claim()`` first, which puts its process identity
 (``harness.envtest.process.process_identity``: pid and start time) in the environment variable ``MODELDOCK_RUN``. Every process it starts
 inherits that mark (pytest, its xdist workers, control planes, operators, kubectl, builds),

@@ -1,7 +1,7 @@
 """Mutants: deliberately wrong ModelService operators, each one anti-pattern that operator
 authors really ship. A conformance check that no broken controller can fail is worth
 nothing; running the suite against every mutant shows which check catches which mistake
-(``python -m harness.mutants.runner``, ``make mutants``).
+(``python -m harness mutants``, ``make mutants``).
 
 A mutant is the real Python operator with exactly one behaviour replaced. Each module here
 in ``operators/`` is an entry point, ``python -m harness.mutants.operators.<name>`` (module name with underscores, mutant

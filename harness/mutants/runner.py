@@ -1,8 +1,9 @@
 """The kill matrix: run the conformance suite against every mutant, on one control plane.
 
-``python -m harness.mutants.runner`` (``make mutants``) starts one control plane, runs the whole
-suite once per mutant (``harness/mutants/``, declared in ``harness/mutants/mutants.toml``)
-with the same pytest invocation ``python -m harness conformance`` uses, and writes:
+``python -m harness mutants`` (``make mutants``; the options in ``harness.mutants.cli``) starts
+one control plane, runs the whole suite once per mutant (``harness/mutants/``, declared in
+``harness/mutants/mutants.toml``) with the same pytest invocation ``python -m harness
+conformance`` uses, and writes:
 
 - ``reports/mutants/junit-<mutant>.xml``: one JUnit file per mutant (artifacts of the failed
   checks under ``reports/mutants/artifacts/<mutant>/``);
@@ -44,10 +45,8 @@ workers, and no more than it has test functions (one: none, the checks run in py
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
-import signal
 import sys
 import time
 from collections.abc import Iterable, Mapping
@@ -59,7 +58,7 @@ from typing import Any
 from harness import junit, mutants, runs
 from harness.checks import base_check, check_functions, check_sort_key, converge_timeout_override
 from harness.envtest import binaries
-from harness.envtest.controlplane import ControlPlane, ControlPlaneError
+from harness.envtest.controlplane import ControlPlane
 from harness.envtest.process import ProcessError, log_tail
 from harness.kube import Kube
 from harness.mutants import plan
@@ -588,109 +587,3 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
         return []
     _say(f"kill matrix added to {', '.join(str(p) for p in paths)}")
     return paths
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``python -m harness.mutants.runner`` (and of ``python -m harness mutants``)."""
-    parser.add_argument(
-        "--mutant",
-        action="append",
-        default=[],
-        help="mutant id (repeatable; default: every mutant in harness/mutants/mutants.toml)",
-    )
-    parser.add_argument(
-        "--workers", type=int, default=4, help="pytest-xdist workers per suite (at most)"
-    )
-    parser.add_argument("--jobs", type=int, default=1, help="mutants' suites at a time (default 1)")
-    parser.add_argument("--reports", default=str(DEFAULT_REPORTS), help="reports folder")
-    parser.add_argument("-k", dest="checks_filter", help="pytest -k expression selecting checks")
-    parser.add_argument(
-        "--ci",
-        action="store_true",
-        help="the CI subset: each mutant against its caught_by checks only",
-    )
-    parser.add_argument(
-        "--cluster",
-        default="envtest",
-        choices=("envtest", "sim"),
-        help="the tier to run on (sim: the mutants only a cluster's "
-        "controllers expose, and every other one too)",
-    )
-    parser.add_argument(
-        "--exploration-only",
-        action="store_true",
-        help="run the whole suite against each exploration-only mutant (`explore` in "
-        "mutants.toml; or the --mutant ones) into <reports>/exploration-only/; exit 1 if a "
-        "check kills one",
-    )
-    parser.add_argument(
-        "--from-junit",
-        action="store_true",
-        help="run nothing: rebuild mutants.json from reports/mutants/junit-*.xml",
-    )
-
-
-def run_from_args(args: argparse.Namespace) -> int:
-    """Run as the options say; the exit code: 0 verdict ok, 1 not, 2 bad input, 3 no
-    control plane."""
-    try:
-        if args.from_junit:
-            data = rebuild(args.mutant, Path(args.reports))
-        elif args.exploration_only:
-            data = run_mutants(
-                args.mutant or exploration_only(),
-                Path(args.reports) / EXPLORATION_ONLY_DIR,
-                args.workers,
-                args.checks_filter,
-                cluster=args.cluster,
-                jobs=args.jobs,
-                expect_survival=True,
-            )
-        else:
-            data = run_mutants(
-                args.mutant,
-                Path(args.reports),
-                args.workers,
-                args.checks_filter,
-                ci=args.ci,
-                cluster=args.cluster,
-                jobs=args.jobs,
-            )
-    except (ImplementationError, binaries.BinaryError) as exc:
-        _say(str(exc))
-        return 2
-    except ControlPlaneError as exc:
-        _say(f"control plane failed: {exc}")
-        return 3
-    return 0 if data["verdict"]["ok"] else 1
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m harness mutants",
-        description="Run the conformance suite against every mutant and write the kill matrix "
-        "(reports/mutants.json). Exit 1 if a mutant survives every check or a check "
-        "kills no mutant.",
-    )
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    # Own the run: clean up after dead ones; SIGTERM unwinds like Ctrl-C (pytest, operators
-    # and the control plane stopped, temp dirs removed); SIGKILL takes the children along.
-    runs.claim()
-    reaped = runs.reap()
-    if reaped:
-        _say(reaped.describe())
-    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
-    try:
-        return run_from_args(args)
-    except KeyboardInterrupt:
-        _say("interrupted; processes stopped, mutants.json not written")
-        return 130
-
-
-def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
