@@ -157,8 +157,8 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 # fill the 2 cores that one at a time leaves half idle; three at a time only stretch every
 # step (tried: the cores were never idle, and the whole took longer). make takes the steps in
 # TEST_STEPS's order, the next as soon as one ends: longest first (seconds in a fresh clone's
-# make test: unit 268, mutants-ci 230, conformance-existing-ci 153, explore-ci 133,
-# conformance 115, rbac-ablation-ci 98, go-test 73, mutants-sim-ci 50), so the two end
+# make test: mutants-ci 331, unit 214, conformance-existing-ci 114, explore-ci 122,
+# conformance 112, rbac-ablation-ci 105, go-test 58, mutants-sim-ci 62), so the two end
 # together (fixed lanes of steps left one running alone for up to 70 s). accounting-check reads
 # what conformance wrote, so it waits for it. Every step's lines start with its name and it
 # ends with "[make test] <step> done in <n>s"; a failed step does not stop the others (-k), and
@@ -166,7 +166,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 # (STEP_MAKEFLAGS: no jobserver; -n and command-line variables passed on).
 # conformance-sim-ci is not a step: its checks run for go and python in the existing run, which
 # is on a sim plane, and mutants-sim-ci runs the suite with --cluster sim.
-TEST_STEPS := unit mutants-ci conformance-existing-ci explore-ci conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
+TEST_STEPS := mutants-ci unit conformance-existing-ci explore-ci conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
 .PHONY: test-steps $(addprefix test-step-,$(TEST_STEPS))
 test: lint sim-binaries
 	@$(MAKE) --no-print-directory -k -j2 test-steps

@@ -25,7 +25,7 @@ from harness.modelservice import SELECTOR_LABEL as SELECTOR_LABEL
 from harness.modelservice import condition as condition
 from harness.modelservice import modelservice as modelservice
 from harness.modelservice import status_converged as status_converged
-from harness.operators import OperatorProcess
+from harness.operators import START_TIMEOUT, OperatorProcess
 from harness.verdicts import PremiseFailed
 
 T = TypeVar("T")
@@ -79,6 +79,11 @@ LATE_WRITES_WAIT = 2 * QUIET_PERIOD
 #: a repeated Warning (ChildConflict: every 5 s RequeueAfter, CONTRACT.md) needs a few
 #: reconciles to be counted: bounded like the convergence they report on.
 EVENT_TIMEOUT = CONVERGE_TIMEOUT
+
+#: How long an operator process may take from its start to its first request or to ready:
+#: the harness's own bound for starting one (``harness.operators.START_TIMEOUT``). Neither a
+#: reaction nor an API server catching up; process start and imports, on a loaded machine.
+OPERATOR_START_TIMEOUT = START_TIMEOUT
 
 #: How long the API server's own informers may take to see what admin just wrote before a
 #: check's premise holds: a new RoleBinding for the RBAC authorizer, a ResourceQuota's status

@@ -14,7 +14,7 @@ from conformance.support import (
     APISERVER_SYNC_TIMEOUT,
     CONVERGE_TIMEOUT,
     GROUP_VERSION,
-    REACT_TIMEOUT,
+    OPERATOR_START_TIMEOUT,
     create_modelservice,
     get_present,
     is_converged,
@@ -262,7 +262,15 @@ def test_rbac_least_privilege(
             raise AssertionError(f"the operator exited with code {op.returncode()}")
         return op.ready()
 
-    until("the operator to be ready", ready, audit, start, impl.user, namespace)
+    until(
+        "the operator to be ready",
+        ready,
+        audit,
+        start,
+        impl.user,
+        namespace,
+        timeout=OPERATOR_START_TIMEOUT,  # not CONVERGE_TIMEOUT, which CI shortens to 20 s
+    )
 
     def lease() -> dict[str, Any]:
         return (admin.get("leases", namespace, LEASE_NAME) or {}).get("spec") or {}
@@ -383,7 +391,7 @@ def test_stops_while_refused(
         # The process starts, then lists: its first request, not an API server catching up
         # (a Python operator's start took 7 s of this beside a loaded make test, and once
         # more than 10 s, the APISERVER_SYNC_TIMEOUT this used to be).
-        REACT_TIMEOUT,
+        OPERATOR_START_TIMEOUT,
         "the operator's first list in namespace default to be refused (403)",
         premise=True,
     )

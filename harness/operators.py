@@ -37,6 +37,9 @@ DEFAULT_IMPL_FILE = Path(__file__).resolve().parent / "implementations.toml"
 
 #: Exit code of a process that reached its crash point (CONTRACT.md).
 CRASH_EXIT_CODE = 86
+#: Seconds an operator process may take from its start to answering /readyz (a Python
+#: operator's imports alone take seconds on a loaded 2-core machine).
+START_TIMEOUT = 60.0
 
 
 class ImplementationError(RuntimeError):
@@ -250,7 +253,10 @@ class OperatorProcess:
         return self._proc.pid
 
     def start(
-        self, crash_at: str | None = None, wait_ready: bool = True, timeout: float = 60
+        self,
+        crash_at: str | None = None,
+        wait_ready: bool = True,
+        timeout: float = START_TIMEOUT,
     ) -> OperatorProcess:
         """Start (or restart) the process; ``crash_at`` replaces the crash point for this start
         (None: none). With ``wait_ready``, wait until ``/readyz`` answers 200; raises

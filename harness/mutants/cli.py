@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--mutant",
         action="append",
         default=[],
-        help="mutant id (repeatable; default: every mutant in harness/mutants/mutants.toml)",
+        help="mutant id (repeatable; default: every mutant in harness/mutants/mutants.toml "
+        "but the exploration-only ones)",
     )
     parser.add_argument(
         "--workers", type=int, default=4, help="pytest-xdist workers per suite (at most)"
@@ -52,8 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--exploration-only",
         action="store_true",
         help="run the whole suite against each exploration-only mutant (`explore` in "
-        "mutants.toml; or the --mutant ones) into <reports>/exploration-only/; exit 1 if a "
-        "check kills one",
+        "mutants.toml; --mutant: some of them) into <reports>/exploration-only/; exit 1 if a "
+        "check kills one or does not judge it (an error, nothing passed)",
     )
     parser.add_argument(
         "--from-junit",
@@ -62,9 +63,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def exploration_only_problem(args: argparse.Namespace) -> str:
+    """What is wrong with an ``--exploration-only`` command line, or "": it runs the whole
+    suite (not ``--ci``'s subset), anew (not ``--from-junit``), against mutants declared
+    with ``explore`` only (another mutant is expected to be killed; its verdict is the kill
+    matrix's)."""
+    if args.ci or args.from_junit:
+        return "--exploration-only runs the whole suite anew: not with --ci or --from-junit"
+    known = exploration_only()
+    if not known:
+        return "no mutant in mutants.toml is declared with `explore`"
+    others = [m for m in args.mutant if m not in known]
+    if others:
+        return (
+            f"--exploration-only: {', '.join(others)} not declared with `explore` in "
+            f"mutants.toml (those are: {', '.join(known)}); run it without --exploration-only"
+        )
+    return ""
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     """Run as the options say; the exit code: 0 verdict ok, 1 not, 2 bad input, 3 no
     control plane."""
+    if args.exploration_only:
+        problem = exploration_only_problem(args)
+        if problem:
+            _say(problem)
+            return 2
     try:
         if args.from_junit:
             data = rebuild(args.mutant, Path(args.reports))
@@ -102,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m harness mutants",
         description="Run the conformance suite against every mutant and write the kill matrix "
         "(reports/mutants.json). Exit 1 if a mutant survives every check or a check "
-        "kills no mutant.",
+        "kills no mutant. With --exploration-only, the reverse for the mutants only "
+        "exploration finds: exit 1 if a check kills one.",
     )
     add_arguments(parser)
     args = parser.parse_args(argv)

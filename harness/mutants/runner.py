@@ -208,21 +208,46 @@ def exploration_only() -> list[str]:
     return [m for m, table in mutants.declared().items() if "explore" in table]
 
 
-def survival_verdict(data: Mapping[str, Any]) -> dict[str, Any]:
+def survival_verdict(
+    data: Mapping[str, Any],
+    results: Mapping[str, SuiteResult | None] | None = None,
+    cluster: str = "envtest",
+    checks_filter: str | None = None,
+) -> dict[str, Any]:
     """The verdict of a run of exploration-only mutants against the suite (``build_matrix``'s
-    dict): each must have run and survived every check, or it is not exploration-only (declare
-    the checks that kill it as ``caught_by`` instead). ``ok``; ``killed``: mutant -> the cases
-    that failed against it; ``did_not_run``: mutants whose suite did not run (nothing judged
-    them); ``survived``: the others."""
+    dict; ``results``: the same run's suite results, for the cases skipped on ``cluster``).
+    Each must have been judged and survived, or it is not exploration-only (declare the checks
+    that kill it as ``caught_by`` instead). Where a kill matrix counts an error (set-up,
+    premise not met) as no kill, this verdict counts it as no judgement: a case that errored,
+    or a suite in which no case passed, proves no survival. Keys: ``ok``; ``killed``: mutant
+    -> the cases that failed against it; ``unjudged``: mutant -> why (its suite did not run,
+    cases that errored, no case passed); ``survived``: the others; ``cluster``,
+    ``checks_filter`` and ``skipped`` (the cases skipped on that tier), which bound what
+    "every check" means."""
     killed = {m: e["failed_checks"] for m, e in data["mutants"].items() if e.get("failed_checks")}
-    did_not_run = [m for m, e in data["mutants"].items() if not e.get("ran", True)]
-    survived = [m for m in data["mutants"] if m not in killed and m not in did_not_run]
+    unjudged: dict[str, str] = {}
+    for m, e in data["mutants"].items():
+        if m in killed:
+            continue
+        if not e.get("ran", True):
+            unjudged[m] = "its suite did not run"
+        elif e.get("errors"):
+            unjudged[m] = f"errors, not judgements: {', '.join(e['errors'])}"
+        elif not e.get("passed_checks"):
+            unjudged[m] = "no case passed (none selected?)"
+    survived = [m for m in data["mutants"] if m not in killed and m not in unjudged]
+    skipped = sorted(
+        {c for r in (results or {}).values() if r for c in r.skipped}, key=check_sort_key
+    )
     return {
         "expect_survival": True,
-        "ok": not killed and not did_not_run,
+        "ok": bool(data["mutants"]) and not killed and not unjudged,
         "killed": killed,
-        "did_not_run": did_not_run,
+        "unjudged": unjudged,
         "survived": survived,
+        "cluster": cluster,
+        "checks_filter": checks_filter,
+        "skipped": skipped,
     }
 
 
@@ -254,18 +279,25 @@ def format_matrix(data: Mapping[str, Any]) -> str:
     for mutant, names in errors.items():
         lines.append(f"note: {mutant}: errors, not kills (set-up or premise): {', '.join(names)}")
     if v.get("expect_survival"):
+        scope = f"every check that ran on {v.get('cluster', 'envtest')}"
+        if v.get("checks_filter"):
+            scope += f" selected by -k {v['checks_filter']!r}"
         if v["ok"]:
             lines.append(
-                f"verdict: every exploration-only mutant survived every check "
+                f"verdict: every exploration-only mutant survived {scope} "
                 f"({len(v['survived'])}: {', '.join(v['survived'])}), as it must"
             )
+        if not data["mutants"]:
+            lines.append("verdict: FAIL: no mutant ran")
         for mutant, cases in v["killed"].items():
             lines.append(
                 f"verdict: FAIL: {mutant} is not exploration-only: killed by {', '.join(cases)} "
                 "(declare them as its caught_by in mutants.toml)"
             )
-        for mutant in v["did_not_run"]:
-            lines.append(f"verdict: FAIL: {mutant}'s suite did not run: nothing judged it")
+        for mutant, why in v.get("unjudged", {}).items():
+            lines.append(f"verdict: FAIL: {mutant} was not judged: {why}")
+        if v.get("skipped"):
+            lines.append(f"not run on this tier: {', '.join(v['skipped'])}")
     elif v["ok"]:
         n_cases = sum(len(e.get("cases", {})) for e in data["checks"].values())
         lines.append(
@@ -515,7 +547,7 @@ def run_mutants(
     results = {m: results.get(m) for m in chosen}
     data = build_matrix(results, info)
     if expect_survival:
-        data["verdict"] = survival_verdict(data)
+        data["verdict"] = survival_verdict(data, results, cluster, checks_filter)
     data["run"] = {
         "subset": "exploration-only" if expect_survival else "ci" if ci else "full",
         "checks_filter": checks_filter,
@@ -587,3 +619,7 @@ def refresh_comparison(reports_dir: Path) -> list[Path]:
         return []
     _say(f"kill matrix added to {', '.join(str(p) for p in paths)}")
     return paths
+
+
+if __name__ == "__main__":
+    sys.exit("the command line moved: python -m harness mutants (harness/mutants/cli.py)")

@@ -130,3 +130,37 @@ def test_an_unknown_check_or_case_is_one_line_and_exit_2(
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], lines
     assert (reports / "junit-go.xml").read_text() == "<testsuites/>"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--ci"], "not with --ci or --from-junit"),
+        (["--from-junit"], "not with --ci or --from-junit"),
+        (["--mutant", "no-owns"], "no-owns not declared with `explore`"),
+    ],
+)
+def test_exploration_only_refuses_what_would_judge_something_else(
+    args: list[str], says: str, tmp_path: Path
+) -> None:
+    """--exploration-only runs the whole suite anew against the mutants only exploration
+    finds; a subset, a rebuild, or another mutant would print a verdict about something else.
+    Refused with exit 2 before anything starts."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "mutants",
+            "--exploration-only",
+            *args,
+            "--reports",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert says in proc.stderr
+    assert not (tmp_path / "exploration-only").exists()

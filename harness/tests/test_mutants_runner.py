@@ -194,28 +194,49 @@ def test_a_mutant_whose_suite_did_not_run_survives(results: Results) -> None:
     assert "DID NOT RUN: did not become ready" in runner.format_matrix(data)
 
 
-def test_exploration_only_mutants_must_survive_every_check(results: Results) -> None:
-    """--exploration-only: the survivor passes; a killed one, or one whose suite did not run,
-    fails the verdict, each named with why (no-owns's set-up error and premise miss are not
-    kills; its parity failure is)."""
+def test_exploration_only_mutants_must_survive_every_check(
+    results: Results, tmp_path: Path
+) -> None:
+    """--exploration-only: the survivor passes; a killed one, one whose suite did not run, and
+    one that only errored fail the verdict, each named with why (no-owns's set-up error and
+    premise miss are no judgements; its parity failure is a kill). The tier and the cases
+    skipped there bound "every check"."""
     ok = runner.build_matrix({"survivor": results["survivor"]})
-    verdict = runner.survival_verdict(ok)
+    verdict = runner.survival_verdict(ok, {"survivor": results["survivor"]}, "envtest")
     assert verdict["ok"] and verdict["survived"] == ["survivor"]
+    assert verdict["skipped"] == ["ready-with-kwok"]
     ok["verdict"] = verdict
-    assert "every exploration-only mutant survived every check (1: survivor)" in (
-        runner.format_matrix(ok)
-    )
+    text = runner.format_matrix(ok)
+    assert "survived every check that ran on envtest (1: survivor)" in text
+    assert "not run on this tier: ready-with-kwok" in text
 
+    errored = runner.read_junit(
+        junit(
+            tmp_path / "e.xml",
+            ERROR.format(name="noop-stable"),
+            PASS.format(name="create-converges"),
+        )
+    )
     data = runner.build_matrix(
-        {"survivor": results["survivor"], "no-owns": results["no-owns"], "broken": None}
+        {
+            "survivor": results["survivor"],
+            "no-owns": results["no-owns"],
+            "broken": None,
+            "errored": errored,
+        }
     )
     data["verdict"] = verdict = runner.survival_verdict(data)
     assert not verdict["ok"]
     assert verdict["killed"] == {"no-owns": ["parity"]}
-    assert verdict["did_not_run"] == ["broken"]
+    assert verdict["unjudged"] == {
+        "broken": "its suite did not run",
+        "errored": "errors, not judgements: noop-stable",
+    }
     text = runner.format_matrix(data)
     assert "FAIL: no-owns is not exploration-only: killed by parity" in text
-    assert "FAIL: broken's suite did not run" in text
+    assert "FAIL: broken was not judged: its suite did not run" in text
+    empty = runner.build_matrix({})
+    assert not runner.survival_verdict(empty)["ok"], "no mutant ran: nothing survived"
     assert set(runner.exploration_only()) == {
         "status-after-writes",
         "remembers-status",

@@ -6,7 +6,10 @@ status update, "nothing happened, so there is nothing to report". The status is 
 compared as usual; only the write is skipped. After a crash between the last child write and
 the status write, the restarted operator finds the children as they should be, writes none of
 them, and so never writes the status either: ``observedGeneration`` stays behind and the
-conditions describe a spec that is gone, for ever.
+conditions describe a spec that is gone, for ever. On a cluster whose pods become ready (the
+sim tier, kwok) the suite sees it too: readiness changes the status with no child to write,
+so ``ready-with-kwok`` kills it (``mutants --exploration-only --cluster sim``); on envtest,
+which has no kubelet, only exploration does.
 
 Why people write it: it saves a comparison and a write in the common case, and every test that
 runs the operator without interruption sees the status written, because in an uninterrupted
