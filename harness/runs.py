@@ -33,6 +33,7 @@ import signal
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,22 @@ RUN_ENV = "MODELDOCK_RUN"
 TEMP_PREFIX = "modeldock-"
 #: The owner file inside each such dir.
 OWNER_FILE = ".modeldock-owner"
+
+
+def own(say: Callable[[str], None]) -> None:
+    """What a command's ``main`` does first: ``claim()`` the run, ``reap()`` dead runs (``say``
+    gets the one line of what was removed), and make SIGTERM raise KeyboardInterrupt, so that
+    it unwinds like Ctrl-C: every ``with ControlPlane()``, operator and temp dir is stopped
+    or removed on the way out (SIGKILL takes the children along through PR_SET_PDEATHSIG)."""
+    claim()
+    reaped = reap()
+    if reaped:
+        say(reaped.describe())
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def claim() -> str:

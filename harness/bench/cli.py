@@ -10,7 +10,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -42,10 +41,6 @@ def _versions(cp: Any, admin: Any) -> tuple[str, str]:
     except Exception:
         pass
     return api, etcd
-
-
-def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -132,13 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     from harness.operators import ImplementationError, load_implementations
 
     settings = settings_from_args(args)
-    # Own the run: clean up after dead ones; SIGTERM unwinds like Ctrl-C (operators and the
-    # control plane are stopped on the way out); SIGKILL takes the children along.
-    runs.claim()
-    reaped = runs.reap()
-    if reaped:
-        say(reaped.describe())
-    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    runs.own(say)  # claim the run, reap dead ones, SIGTERM unwinds like Ctrl-C
     try:
         impls = load_implementations(args.impl_file)
         unknown = [i for i in settings.impls if i not in impls]

@@ -4,7 +4,6 @@ implementation (``make explore``; ``make explore-ci`` is ``--ci``)."""
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import tempfile
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -229,17 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, own the run (``harness.runs``), explore; exit code 0, 1 (a case failed),
     130 (interrupted)."""
     args = build_parser().parse_args(argv)
-    runs.claim()
-    reaped = runs.reap()
-    if reaped:
-        _say(reaped.describe())
-    signal.signal(signal.SIGTERM, _interrupt)
+    runs.own(_say)  # claim the run, reap dead ones, SIGTERM unwinds like Ctrl-C
     try:
         return run_from_args(args)
     except KeyboardInterrupt:
         _say("interrupted; processes stopped, explore.json not written")
         return 130
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")

@@ -4,7 +4,6 @@ does the work): the options, the run they ask for, and the exit code."""
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 from pathlib import Path
 
@@ -132,22 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_arguments(parser)
     args = parser.parse_args(argv)
-    # Own the run: clean up after dead ones; SIGTERM unwinds like Ctrl-C (pytest, operators
-    # and the control plane stopped, temp dirs removed); SIGKILL takes the children along.
-    runs.claim()
-    reaped = runs.reap()
-    if reaped:
-        _say(reaped.describe())
-    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    runs.own(_say)  # claim the run, reap dead ones, SIGTERM unwinds like Ctrl-C
     try:
         return run_from_args(args)
     except KeyboardInterrupt:
         _say("interrupted; processes stopped, mutants.json not written")
         return 130
-
-
-def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
 
 
 if __name__ == "__main__":
