@@ -35,7 +35,6 @@ import argparse
 import importlib
 import os
 import shutil
-import signal
 import sys
 from pathlib import Path
 
@@ -314,14 +313,11 @@ def main(argv: list[str] | None = None) -> int:
     ):  # the job's own parser, --help included; its main owns the run
         return int(importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:]))
     args = build_parser().parse_args(argv)
-    runs.claim()
-    reaped = runs.reap()
-    if reaped:
-        print(f"[modeldock] {reaped.describe()}", file=sys.stderr, flush=True)
-    if args.command != "serve":
-        # SIGTERM unwinds like Ctrl-C, so every `with ControlPlane()` stops its processes and
-        # removes its temp dir (children also die with us through PR_SET_PDEATHSIG).
-        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    # SIGTERM unwinds like Ctrl-C, but for `serve`, which keeps the default.
+    runs.own(
+        lambda line: print(f"[modeldock] {line}", file=sys.stderr, flush=True),
+        unwind=args.command != "serve",
+    )
     try:
         return int(args.func(args))
     except binaries.BinaryError as exc:

@@ -47,15 +47,21 @@ TEMP_PREFIX = "modeldock-"
 OWNER_FILE = ".modeldock-owner"
 
 
-def own(say: Callable[[str], None]) -> None:
+def own(say: Callable[[str], None], unwind: bool = True) -> None:
     """What a command's ``main`` does first: ``claim()`` the run, ``reap()`` dead runs (``say``
-    gets the one line of what was removed), and make SIGTERM raise KeyboardInterrupt, so that
-    it unwinds like Ctrl-C: every ``with ControlPlane()``, operator and temp dir is stopped
-    or removed on the way out (SIGKILL takes the children along through PR_SET_PDEATHSIG)."""
+    gets the one line of what was removed), and, with ``unwind``, ``unwind_on_sigterm()``."""
     claim()
     reaped = reap()
     if reaped:
         say(reaped.describe())
+    if unwind:
+        unwind_on_sigterm()
+
+
+def unwind_on_sigterm() -> None:
+    """Make SIGTERM raise KeyboardInterrupt in this process, so that it unwinds like Ctrl-C:
+    every ``with ControlPlane()``, operator, fixture and temp dir is stopped or removed on the
+    way out (SIGKILL takes the children along through PR_SET_PDEATHSIG)."""
     signal.signal(signal.SIGTERM, _raise_interrupt)
 
 

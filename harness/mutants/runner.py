@@ -459,7 +459,7 @@ def run_mutants(
     declared = mutants.declared()
     # Mutants declared with ``explore`` are found by exploration (python -m harness explore),
     # never by a check: the suite runs them only when they are named.
-    chosen = list(mutant_ids or [m for m, table in declared.items() if "explore" not in table])
+    chosen = list(mutant_ids or [m for m in declared if m not in exploration_only()])
     elsewhere = [m for m in chosen if m in declared and tiers_of(m) and cluster not in tiers_of(m)]
     if elsewhere:
         _say(

@@ -108,14 +108,11 @@ def pytest_configure(config: pytest.Config) -> None:
         configure_lab(read_state(state))  # namespaces labelled with the run, ServiceAccounts
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
     # control plane stopped, temp dirs removed).
-    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    runs.unwind_on_sigterm()
     if hasattr(config, "workerinput"):
         _die_with_run_owner()
     else:
-        runs.claim()
-        reaped = runs.reap()
-        if reaped:
-            print(f"[modeldock] {reaped.describe()}", file=sys.stderr, flush=True)
+        runs.own(lambda line: print(f"[modeldock] {line}", file=sys.stderr, flush=True))
     config.pluginmanager.register(_SessionWatchdog(config), "modeldock-watchdog")
 
 
@@ -131,10 +128,6 @@ def _die_with_run_owner() -> None:
         set_death_signal(signal.SIGKILL)
     if not identity_alive(owner):  # died before the signal was armed: it will never come
         os.kill(os.getpid(), signal.SIGKILL)
-
-
-def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
 
 
 @pytest.hookimpl(tryfirst=True, specname="pytest_sessionfinish")
