@@ -15,14 +15,17 @@ The order of both files (Go name / Python name where they differ only by convent
 
 ====================  ==========================================================================
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
-                      remove_finalizer (step 2); ensure_child (steps 4 and 5)
+                      remove_finalizer (step 2); ensure_child (steps 4 and 5);
+                      report_refusal, update_status (step 6)
 step 1                ModelServiceSpec, read_spec
 step 2                orphans_children
 steps 4 and 5         desired_deployment, desired_service, child_object_meta, child_labels,
                       selector_labels, owner_reference, controlled_by, mutate_deployment,
                       mutate_service, merge_labels, ensure_owner_reference
-step 6                OWNED_CONDITIONS, compute_status, set_condition
-Events                failed_write, model_service_string
+step 6                OWNED_CONDITIONS, compute_status, judge_rollout, bound_message,
+                      set_condition
+Events                failed_write, failure_event, RefusedWrite, as_refused_write,
+                      model_service_string
 crash points          crash_point
 Python only           Reader, APIReader, Writer; typed_field; desired_resources,
                       quantity_string, semantic_resources, same_quantity; find_condition
@@ -94,6 +97,15 @@ REASON_REPLICAS_UNAVAILABLE = "ReplicasUnavailable"
 REASON_ROLLOUT_IN_PROGRESS = "RolloutInProgress"
 REASON_REPLICAS_AVAILABLE = "ReplicasAvailable"
 REASON_ROLLOUT_COMPLETE = "RolloutComplete"
+# The Deployment's own reason for a rollout that gave up (Go: appsv1 has no constant for it;
+# kubectl's rollout status and the deployment controller use the same string).
+REASON_PROGRESS_DEADLINE_EXCEEDED = "ProgressDeadlineExceeded"
+# What judge_rollout concludes, in kubectl rollout status's terms.
+ROLLOUT_PROGRESSING, ROLLOUT_STALLED, ROLLOUT_COMPLETE = "progressing", "stalled", "complete"
+# The CRD's bound on a condition's message (maxLength, in characters), and what a message cut
+# to fit it ends with.
+MESSAGE_MAX_LENGTH = 32768
+TRUNCATED_MARKER = " ... [truncated]"
 CRASH_EXIT_CODE = 86
 DELETION_REQUEUE_AFTER = timedelta(seconds=1)
 CONFLICT_REQUEUE_AFTER = timedelta(seconds=5)
@@ -201,36 +213,35 @@ class ModelServiceReconciler:
         #
         # CreateOrUpdate, with the ownership check first: a Deployment of this name that
         # another owner controls (or nobody does) is reported, never adopted or overwritten.
-        dep, conflict = self.ensure_child(
-            ms, desired_deployment(ms, spec), DEPLOYMENTS, mutate_deployment, rlog
-        )
+        # A write the API server refuses reaches the status before the error goes back to
+        # the queue (report_refusal).
+        try:
+            dep, conflict = self.ensure_child(
+                ms, desired_deployment(ms, spec), DEPLOYMENTS, mutate_deployment, rlog
+            )
+        except RefusedWrite as refused:
+            self.report_refusal(ms, spec, refused.live, refused, rlog)
+            raise
 
         # 5: Ensure the Service
         #
         # Skipped when the Deployment is in conflict: the status reports the first conflict,
         # and a ModelService that cannot run its pods has no use for a Service yet.
         if not conflict:
-            _, conflict = self.ensure_child(
-                ms, desired_service(ms, spec), SERVICES, mutate_service, rlog
-            )
+            try:
+                _, conflict = self.ensure_child(
+                    ms, desired_service(ms, spec), SERVICES, mutate_service, rlog
+                )
+            except RefusedWrite as refused:
+                self.report_refusal(ms, spec, dep, refused, rlog)
+                raise
 
         # 6: Update the status
         #
         # Status is rebuilt from what the Deployment reports, never patched from what this
         # call did, and written only if it differs from the stored status: an unchanged world
         # costs no write, and lastTransitionTime moves only when a condition's status does.
-        status = compute_status(ms, spec, dep, conflict, self.now())
-        if ms.get("status") != status:
-            crash_point("before-status")
-            ms["status"] = status
-            try:
-                self.writer.update_status(MODELSERVICES, ms)
-            except Exception as err:
-                failed_write(
-                    self.recorder, ms, "update", "status of " + model_service_string(ms), err
-                )
-                raise
-            rlog.info("Updated status")
+        self.update_status(ms, compute_status(ms, spec, dep, conflict, self.now()), rlog)
 
         # 7: Return
         #
@@ -362,7 +373,8 @@ class ModelServiceReconciler:
 
         It returns the child as now stored (or as last read, when nothing was written), and
         the conflict message ("" when there is none); a failed create or update raises
-        client.ApiError (CONTRACT.md, steps 4 and 5).
+        RefusedWrite (a client.ApiError) when the API server refused it with an answer other
+        than 409, and the error as it came otherwise (CONTRACT.md, steps 4 and 5).
         """
         kind = resource.kind
         name = desired["metadata"]["name"]
@@ -375,7 +387,10 @@ class ModelServiceReconciler:
                 created = self.writer.create(resource, desired)
             except Exception as err:
                 failed_write(self.recorder, ms, "create", what, err)
-                raise
+                refused = as_refused_write(err, "create", what, None)
+                if refused is None:
+                    raise
+                raise refused from err
             rlog.info("Created " + kind)
             self.recorder.event(ms, events_.NORMAL, "Created" + kind, "Created " + what)
             crash_point("after-" + kind.lower())
@@ -397,11 +412,55 @@ class ModelServiceReconciler:
             stored = self.writer.update(resource, updated)
         except Exception as err:
             failed_write(self.recorder, ms, "update", what, err)
-            raise
+            refused = as_refused_write(err, "update", what, live)
+            if refused is None:
+                raise
+            raise refused from err
         rlog.info("Updated " + kind)
         self.recorder.event(ms, events_.NORMAL, "Updated" + kind, "Updated " + what)
         crash_point("after-" + kind.lower())
         return stored, ""
+
+    # -------------------------------------------------------------------------------------------
+    # Step 6: Update the status
+    # -------------------------------------------------------------------------------------------
+
+    def report_refusal(
+        self,
+        ms: Obj,
+        spec: ModelServiceSpec,
+        dep: Obj | None,
+        refused: RefusedWrite,
+        rlog: log_.Logger,
+    ) -> None:
+        """Step 6 after step 4 or 5 was refused: write the status that names the refusal
+        (Ready and Progressing False, the Warning Event's reason and message, this
+        generation), so that a user who reads the ModelService, not the log, sees that its
+        current spec was refused and why (CONTRACT.md, "Status"). dep is the Deployment as
+        last read (None: there is none). The caller then re-raises refused: the key is
+        retried with backoff, and the status is not written again while the refusal stays
+        the same. A failure of this status write is recorded (Warning FailedUpdate) and
+        otherwise dropped: the error that goes back to the queue is the child's."""
+        status = compute_status(ms, spec, dep, "", self.now(), refused)
+        try:
+            self.update_status(ms, status, rlog)
+        except Exception:  # recorded by update_status; the child's error goes to the queue
+            return
+
+    def update_status(self, ms: Obj, status: Obj, rlog: log_.Logger) -> None:
+        """Write status as ms's .status through the status subresource if it differs from
+        the stored one; nothing otherwise. Raises client.ApiError (recorded as Warning
+        FailedUpdate) when the write fails."""
+        if ms.get("status") == status:
+            return
+        crash_point("before-status")
+        ms["status"] = status
+        try:
+            self.writer.update_status(MODELSERVICES, ms)
+        except Exception as err:
+            failed_write(self.recorder, ms, "update", "status of " + model_service_string(ms), err)
+            raise
+        rlog.info("Updated status")
 
 
 # ================================================================================================
@@ -641,13 +700,25 @@ OWNED_CONDITIONS = (CONDITION_READY, CONDITION_PROGRESSING)
 
 
 def compute_status(
-    ms: Obj, spec: ModelServiceSpec, dep: Obj | None, conflict: str, now: datetime
+    ms: Obj,
+    spec: ModelServiceSpec,
+    dep: Obj | None,
+    conflict: str,
+    now: datetime,
+    refused: RefusedWrite | None = None,
 ) -> Obj:
-    """Rebuild the status from the Deployment (dep; None when there is none of ours) and the
-    conflict message of step 4 or 5 ("" when there is none). Ready and Progressing start
-    from the stored ones so that a condition whose status does not change keeps its
-    lastTransitionTime; now is the time of any transition. It returns .status as a new dict,
-    the form it is stored in, so the caller compares like with like (CONTRACT.md, "Status").
+    """Rebuild the status from the Deployment (dep; None when there is none of ours), the
+    conflict message of step 4 or 5 ("" when there is none) and the refused write of step 4
+    or 5 (None when there is none). Ready and Progressing start from the stored ones so that
+    a condition whose status does not change keeps its lastTransitionTime; now is the time of
+    any transition. It returns .status as a new dict, the form it is stored in, so the caller
+    compares like with like (CONTRACT.md, "Status").
+
+    The conditions follow the table of CONTRACT.md, first row that applies: a conflict; a
+    refused write (the Warning Event's reason and message); otherwise the Deployment's
+    rollout as judge_rollout judges it (kubectl rollout status's rule): stalled, in progress
+    (Ready False: old pods may still serve) or complete (Ready True). Every message is cut
+    to the CRD's bound (bound_message).
 
     status.conditions is a map keyed by type (the CRD says x-kubernetes-list-type: map), and
     the Kubernetes API conventions let other controllers add their own types. This operator
@@ -672,7 +743,6 @@ def compute_status(
         "selector": f"{LABEL_MODELSERVICE}={name}",
         "url": f"http://{name}.{meta['namespace']}.svc:{spec.port}",
     }
-    dep_status: Obj = {}
     if not conflict and dep is not None:
         dep_status = dep.get("status") or {}
         status["replicas"] = int(dep_status.get("replicas") or 0)
@@ -680,29 +750,100 @@ def compute_status(
         status["availableReplicas"] = int(dep_status.get("availableReplicas") or 0)
 
     def set_(cond_type: str, cond_status: str, reason: str, message: str) -> None:
+        message = bound_message(message)
         set_condition(conditions, cond_type, cond_status, reason, message, generation, now)
 
-    rollout = (
-        f'Deployment "{name}" has {status["availableReplicas"]}/{spec.replicas} available replicas'
-    )
     if conflict:
         set_(CONDITION_READY, "False", REASON_CHILD_CONFLICT, conflict)
         set_(CONDITION_PROGRESSING, "False", REASON_CHILD_CONFLICT, conflict)
-    elif (
-        dep is None
-        or int(dep_status.get("observedGeneration") or 0)
-        < int((dep.get("metadata") or {}).get("generation") or 0)
-        or status["availableReplicas"] < spec.replicas
-    ):
-        set_(CONDITION_READY, "False", REASON_REPLICAS_UNAVAILABLE, rollout)
-        set_(CONDITION_PROGRESSING, "True", REASON_ROLLOUT_IN_PROGRESS, rollout)
+    elif refused is not None:
+        set_(CONDITION_READY, "False", refused.event_reason, refused.event_message)
+        set_(CONDITION_PROGRESSING, "False", refused.event_reason, refused.event_message)
     else:
-        set_(CONDITION_READY, "True", REASON_REPLICAS_AVAILABLE, rollout)
-        set_(CONDITION_PROGRESSING, "False", REASON_ROLLOUT_COMPLETE, rollout)
+        rollout, message = judge_rollout(name, dep)
+        if rollout == ROLLOUT_STALLED:
+            set_(CONDITION_READY, "False", REASON_PROGRESS_DEADLINE_EXCEEDED, message)
+            set_(CONDITION_PROGRESSING, "False", REASON_PROGRESS_DEADLINE_EXCEEDED, message)
+        elif rollout == ROLLOUT_PROGRESSING:
+            set_(CONDITION_READY, "False", REASON_REPLICAS_UNAVAILABLE, message)
+            set_(CONDITION_PROGRESSING, "True", REASON_ROLLOUT_IN_PROGRESS, message)
+        else:
+            set_(CONDITION_READY, "True", REASON_REPLICAS_AVAILABLE, message)
+            set_(CONDITION_PROGRESSING, "False", REASON_ROLLOUT_COMPLETE, message)
     # set_condition changed Ready and Progressing in place (or appended them, in that order);
     # every other condition is as stored. (Go gets the same list from mergeConditions.)
     status["conditions"] = conditions
     return status
+
+
+def judge_rollout(name: str, dep: Obj | None) -> tuple[str, str]:
+    """Judge the rollout of the Deployment dep (named name; None counts as one with no status
+    yet) as ``kubectl rollout status`` does, in its order (mirrors DeploymentStatusViewer,
+    k8s.io/kubectl pkg/polymorphichelpers/rollout_status.go, v0.34), and say why in one
+    line. Returns (ROLLOUT_PROGRESSING, ROLLOUT_STALLED or ROLLOUT_COMPLETE, message):
+
+    1. its generation is newer than status.observedGeneration: the deployment controller has
+       not seen the current spec yet, so no count says anything about it (progressing);
+    2. its Progressing condition has reason ProgressDeadlineExceeded: stalled, with the
+       Deployment's own message;
+    3. status.updatedReplicas < spec.replicas: pods of the current template still missing;
+    4. status.replicas > status.updatedReplicas: old pods still to terminate;
+    5. status.availableReplicas < status.updatedReplicas: new pods not available yet;
+    6. otherwise complete.
+
+    Availability alone is not enough: in the middle of a rolling update every replica can be
+    available while half of them still run the old template."""
+    dep = dep or {}
+    generation = int((dep.get("metadata") or {}).get("generation") or 0)
+    spec_replicas = (dep.get("spec") or {}).get("replicas")
+    replicas = DEFAULT_REPLICAS if spec_replicas is None else int(spec_replicas)
+    dep_status = dep.get("status") or {}
+    observed = int(dep_status.get("observedGeneration") or 0)
+    current = int(dep_status.get("replicas") or 0)
+    updated = int(dep_status.get("updatedReplicas") or 0)
+    available = int(dep_status.get("availableReplicas") or 0)
+    what = f'Deployment "{name}"'
+    if generation > observed:
+        return (
+            ROLLOUT_PROGRESSING,
+            f"{what} is waiting for its generation {generation} to be observed "
+            f"(observed {observed})",
+        )
+    progressing = next(
+        (
+            c
+            for c in dep_status.get("conditions") or []
+            if isinstance(c, dict) and c.get("type") == CONDITION_PROGRESSING
+        ),
+        None,
+    )
+    if progressing is not None and progressing.get("reason") == REASON_PROGRESS_DEADLINE_EXCEEDED:
+        return (
+            ROLLOUT_STALLED,
+            f"{what} exceeded its progress deadline: {progressing.get('message') or ''}",
+        )
+    if updated < replicas:
+        return ROLLOUT_PROGRESSING, f"{what} has {updated}/{replicas} updated replicas"
+    if current > updated:
+        return (
+            ROLLOUT_PROGRESSING,
+            f"{what} has {current - updated} old replicas pending termination",
+        )
+    if available < updated:
+        return ROLLOUT_PROGRESSING, f"{what} has {available}/{updated} updated replicas available"
+    return ROLLOUT_COMPLETE, f"{what} has {available}/{replicas} available replicas"
+
+
+def bound_message(message: str) -> str:
+    """message as a condition may hold it: unchanged when it has at most MESSAGE_MAX_LENGTH
+    characters (the CRD's maxLength, counted in characters as the API server's OpenAPI
+    validation counts them), else its beginning followed by TRUNCATED_MARKER, MESSAGE_MAX_LENGTH
+    characters in all. A refusal's message can be arbitrarily long (an admission webhook's,
+    a list of invalid fields), and a status that breaks the CRD's bound is itself refused:
+    the report of the refusal would be lost with it."""
+    if len(message) <= MESSAGE_MAX_LENGTH:
+        return message
+    return message[: MESSAGE_MAX_LENGTH - len(TRUNCATED_MARKER)] + TRUNCATED_MARKER
 
 
 def set_condition(
@@ -766,8 +907,42 @@ def failed_write(recorder: events_.Recorder, ms: Obj, verb: str, what: str, err:
     act on, not for optimistic concurrency doing its job."""
     if client_.is_conflict(err):
         return
-    reason = "Failed" + verb.capitalize()
-    recorder.event(ms, events_.WARNING, reason, f"Failed to {verb} {what}: {err}")
+    recorder.event(ms, events_.WARNING, *failure_event(verb, what, err))
+
+
+def failure_event(verb: str, what: str, err: Exception) -> tuple[str, str]:
+    """The Warning Event of a failed write: (reason "Failed<Verb>", message "Failed to <verb>
+    <what>: <error>")."""
+    return "Failed" + verb.capitalize(), f"Failed to {verb} {what}: {err}"
+
+
+class RefusedWrite(client_.ApiError):
+    """A child write the API server refused with an answer other than 409 (422 Invalid, 403
+    from an admission policy or a quota, ...): the same client.ApiError (status, reason,
+    message, and its text), with the Warning Event's reason and message, which step 6 puts in
+    the conditions (report_refusal). live is the child as last read before the write (None:
+    there was none); Go's ensureChild returns it beside the error. Go: refusedWrite, which
+    wraps the error."""
+
+    def __init__(
+        self, err: client_.ApiError, event_reason: str, event_message: str, live: Obj | None
+    ) -> None:
+        super().__init__(err.status, err.reason, err.message)
+        self.event_reason = event_reason
+        self.event_message = event_message
+        self.live = live
+
+
+def as_refused_write(err: Exception, verb: str, what: str, live: Obj | None) -> RefusedWrite | None:
+    """err, the failure of a child's create or update (verb) of what (``Deployment "web"``),
+    as a RefusedWrite when it is the API server's refusal: a client.ApiError other than 409;
+    None otherwise, and the caller re-raises err as it is. A 409 (Conflict, AlreadyExists)
+    only says the cache was behind, and an error that is not an answer (no connection) says
+    nothing about the spec. Go: asRefusedWrite, which returns err itself where this returns
+    None."""
+    if not isinstance(err, client_.ApiError) or client_.is_conflict(err):
+        return None
+    return RefusedWrite(err, *failure_event(verb, what, err), live)
 
 
 def model_service_string(ms: Obj) -> str:

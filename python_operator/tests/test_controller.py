@@ -313,8 +313,12 @@ def test_set_condition_status_flip_moves_transition_time() -> None:
 
 
 # ---------------------------------------------------------------------- status
-def deployment_with_status(**status: int) -> Obj:
-    return {"metadata": {"name": "opt", "generation": 2}, "status": status}
+def deployment_with_status(spec_replicas: int = 1, **status: Any) -> Obj:
+    return {
+        "metadata": {"name": "opt", "generation": 2},
+        "spec": {"replicas": spec_replicas},
+        "status": status,
+    }
 
 
 def conditions_of(status: Obj) -> list[tuple[str, str, str, str]]:
@@ -324,8 +328,8 @@ def conditions_of(status: Obj) -> list[tuple[str, str, str, str]]:
 def test_status_rollout_in_progress_without_kubelet() -> None:
     ms = model_service(replicas=2)
     spec = controller.read_spec(ms)
-    status = controller.compute_status(ms, spec, deployment_with_status(), "", T0)
-    message = 'Deployment "opt" has 0/2 available replicas'
+    status = controller.compute_status(ms, spec, deployment_with_status(2), "", T0)
+    message = 'Deployment "opt" is waiting for its generation 2 to be observed (observed 0)'
     assert status == {
         "observedGeneration": 3,
         "replicas": 0,
@@ -358,7 +362,7 @@ def test_status_available_when_deployment_observed_its_generation() -> None:
     ms = model_service(replicas=2)
     spec = controller.read_spec(ms)
     dep = deployment_with_status(
-        observedGeneration=2, replicas=2, readyReplicas=2, availableReplicas=2
+        2, observedGeneration=2, replicas=2, updatedReplicas=2, readyReplicas=2, availableReplicas=2
     )
     status = controller.compute_status(ms, spec, dep, "", T0)
     assert (status["replicas"], status["readyReplicas"], status["availableReplicas"]) == (2, 2, 2)
@@ -416,7 +420,9 @@ def test_status_keeps_foreign_conditions_in_place_untouched() -> None:
     again = controller.compute_status(ms, spec, deployment_with_status(), "", T0 + timedelta(1))
     assert again == stored, "nothing changed, so nothing may be written"
 
-    available = deployment_with_status(observedGeneration=2, replicas=1, availableReplicas=1)
+    available = deployment_with_status(
+        observedGeneration=2, replicas=1, updatedReplicas=1, availableReplicas=1
+    )
     moved = controller.compute_status(ms, spec, available, "", T0 + timedelta(1))
     assert [c["type"] for c in moved["conditions"]] == ["Progressing", "Audited", "Ready"]
     assert moved["conditions"][1] == audited
@@ -732,8 +738,17 @@ def test_events_child_conflict_is_a_warning_every_time_it_is_found() -> None:
     ("edit", "warning"),
     [
         ("finalizer", 'Warning FailedUpdate Failed to update ModelService "opt": refused'),
-        ("create", 'Warning FailedCreate Failed to create Service "opt": refused'),
-        ("update", 'Warning FailedUpdate Failed to update Deployment "opt": refused'),
+        # A refused child write is reported in the status; that write is refused too here.
+        (
+            "create",
+            'Warning FailedCreate Failed to create Service "opt": refused\n'
+            'Warning FailedUpdate Failed to update status of ModelService "opt": refused',
+        ),
+        (
+            "update",
+            'Warning FailedUpdate Failed to update Deployment "opt": refused\n'
+            'Warning FailedUpdate Failed to update status of ModelService "opt": refused',
+        ),
         ("status", 'Warning FailedUpdate Failed to update status of ModelService "opt": refused'),
     ],
 )
@@ -746,7 +761,7 @@ def test_events_a_failed_write_is_a_warning_with_the_error(edit: str, warning: s
         "status": lambda: World(dict(ms, status={}), dep, svc),
     }[edit]()
     world.fail_with = client_.ApiError(403, "Forbidden", "refused")
-    assert recorded(world) == [warning]
+    assert recorded(world) == warning.split("\n")
 
 
 def test_events_for_cleanup() -> None:
@@ -788,3 +803,148 @@ def test_events_without_a_recorder_nothing_is_recorded_and_nothing_breaks() -> N
     r = controller.ModelServiceReconciler(reader=world, writer=world, live=world, now=lambda: T0)
     assert r.reconcile(LAB_OPT) == Result()
     assert isinstance(r.recorder, events.NullRecorder)
+
+
+# ---------------------------------------------------------------------- rollout and refusals
+ROLLOUT_STATES = [
+    # (Deployment generation, its status, rollout, message)
+    (3, {"observedGeneration": 2, "replicas": 4, "updatedReplicas": 4, "availableReplicas": 4},
+     controller.ROLLOUT_PROGRESSING,
+     'Deployment "opt" is waiting for its generation 3 to be observed (observed 2)'),
+    (3, {"observedGeneration": 3, "replicas": 4, "updatedReplicas": 2, "availableReplicas": 4},
+     controller.ROLLOUT_PROGRESSING, 'Deployment "opt" has 2/4 updated replicas'),
+    (3, {"observedGeneration": 3, "replicas": 5, "updatedReplicas": 4, "availableReplicas": 4},
+     controller.ROLLOUT_PROGRESSING, 'Deployment "opt" has 1 old replicas pending termination'),
+    (3, {"observedGeneration": 3, "replicas": 4, "updatedReplicas": 4, "availableReplicas": 3},
+     controller.ROLLOUT_PROGRESSING, 'Deployment "opt" has 3/4 updated replicas available'),
+    (3, {"observedGeneration": 3, "replicas": 4, "updatedReplicas": 4, "availableReplicas": 4},
+     controller.ROLLOUT_COMPLETE, 'Deployment "opt" has 4/4 available replicas'),
+    (3, {"observedGeneration": 3, "replicas": 4, "updatedReplicas": 2, "availableReplicas": 4,
+         "conditions": [{"type": "Progressing", "status": "False",
+                         "reason": "ProgressDeadlineExceeded",
+                         "message": 'ReplicaSet "opt-7f" has timed out progressing.'}]},
+     controller.ROLLOUT_STALLED,
+     'Deployment "opt" exceeded its progress deadline: ReplicaSet "opt-7f" has timed out'
+     " progressing."),
+    # A deadline reported for an older generation says nothing about this one.
+    (4, {"observedGeneration": 3, "replicas": 4, "updatedReplicas": 2, "availableReplicas": 4,
+         "conditions": [{"type": "Progressing", "status": "False",
+                         "reason": "ProgressDeadlineExceeded", "message": "old"}]},
+     controller.ROLLOUT_PROGRESSING,
+     'Deployment "opt" is waiting for its generation 4 to be observed (observed 3)'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("generation", "dep_status", "rollout", "message"), ROLLOUT_STATES)
+def test_judge_rollout_follows_kubectl_rollout_status(
+    generation: int, dep_status: Obj, rollout: str, message: str
+) -> None:
+    dep = {"metadata": {"generation": generation}, "spec": {"replicas": 4}, "status": dep_status}
+    assert controller.judge_rollout("opt", dep) == (rollout, message)
+
+
+@pytest.mark.parametrize(("generation", "dep_status", "rollout", "message"), ROLLOUT_STATES)
+def test_status_ready_only_once_the_rollout_is_complete(
+    generation: int, dep_status: Obj, rollout: str, message: str
+) -> None:
+    ms = model_service(replicas=4)
+    dep = {"metadata": {"generation": generation}, "spec": {"replicas": 4}, "status": dep_status}
+    status = controller.compute_status(ms, controller.read_spec(ms), dep, "", T0)
+    expected = {
+        controller.ROLLOUT_PROGRESSING: [
+            ("Ready", "False", "ReplicasUnavailable", message),
+            ("Progressing", "True", "RolloutInProgress", message),
+        ],
+        controller.ROLLOUT_STALLED: [
+            ("Ready", "False", "ProgressDeadlineExceeded", message),
+            ("Progressing", "False", "ProgressDeadlineExceeded", message),
+        ],
+        controller.ROLLOUT_COMPLETE: [
+            ("Ready", "True", "ReplicasAvailable", message),
+            ("Progressing", "False", "RolloutComplete", message),
+        ],
+    }[rollout]
+    assert conditions_of(status) == expected
+
+
+def test_bound_message_cuts_visibly_to_the_crd_limit() -> None:
+    assert controller.bound_message("short") == "short"
+    exact = "é" * controller.MESSAGE_MAX_LENGTH
+    assert controller.bound_message(exact) == exact
+    cut = controller.bound_message("é" * (controller.MESSAGE_MAX_LENGTH + 1))
+    assert len(cut) == controller.MESSAGE_MAX_LENGTH
+    assert cut.endswith(controller.TRUNCATED_MARKER)
+
+
+class RefusingWorld(World):
+    """A World whose API server refuses the writes named in ``refuse`` ((verb, kind) -> error)."""
+
+    def __init__(self, *objs: Obj) -> None:
+        super().__init__(*objs)
+        self.refuse: dict[tuple[str, str], client_.ApiError] = {}
+
+    def _write(self, verb: str, resource: client_.Resource, obj: Obj) -> Obj:
+        err = self.refuse.get((verb, resource.kind))
+        if err is not None:
+            self.attempts.append((verb, resource.kind, informer.copy_obj(obj)))
+            raise err
+        out = super()._write(verb, resource, obj)
+        if verb == "update_status":
+            self.put(out)
+        return out
+
+
+def test_reconcile_refused_create_is_reported_in_the_status_once() -> None:
+    ms = model_service()
+    world = RefusingWorld(ms)
+    invalid = client_.ApiError(422, "Invalid", 'Deployment.apps "opt" is invalid: ' + "x" * 40000)
+    world.refuse[("create", "Deployment")] = invalid
+    with pytest.raises(client_.ApiError) as raised:
+        reconciler(world).reconcile(LAB_OPT)
+    assert raised.value.status == 422 and str(raised.value) == str(invalid)
+    assert world.verbs() == [("update_status", "ModelService")]
+    status = world.writes[0][2]["status"]
+    assert status["observedGeneration"] == 3 and status["availableReplicas"] == 0
+    ready, progressing = status["conditions"]
+    assert (ready["status"], ready["reason"]) == ("False", "FailedCreate")
+    assert (progressing["status"], progressing["reason"]) == ("False", "FailedCreate")
+    assert ready["message"].startswith('Failed to create Deployment "opt": Deployment.apps')
+    assert len(ready["message"]) == controller.MESSAGE_MAX_LENGTH
+    assert ready["message"].endswith(controller.TRUNCATED_MARKER)
+
+    # The retry meets the same refusal: the status already says so, no second write.
+    with pytest.raises(client_.ApiError):
+        reconciler(world).reconcile(LAB_OPT)
+    assert world.verbs() == [("update_status", "ModelService")]
+
+    # The write succeeds: the refusal is cleared in the same reconcile.
+    world.refuse.clear()
+    assert reconciler(world).reconcile(LAB_OPT) == Result()
+    reasons = [c["reason"] for c in world.writes[-1][2]["status"]["conditions"]]
+    assert reasons == ["ReplicasUnavailable", "RolloutInProgress"]
+
+
+def test_reconcile_refused_deployment_update_keeps_the_counts_it_reads() -> None:
+    ms, dep, svc = live_world()
+    dep["spec"]["replicas"] = 7
+    dep["status"] = {"observedGeneration": 4, "replicas": 7, "availableReplicas": 7}
+    world = RefusingWorld(ms, dep, svc)
+    world.refuse[("update", "Deployment")] = client_.ApiError(403, "Forbidden", "denied")
+    with pytest.raises(client_.ApiError):
+        reconciler(world).reconcile(OPT)
+    status = world.writes[-1][2]["status"]
+    assert status["availableReplicas"] == 7
+    assert [(c["reason"], c["message"]) for c in status["conditions"]] == [
+        ("FailedUpdate", 'Failed to update Deployment "opt": denied')
+    ] * 2
+
+
+def test_reconcile_conflict_is_no_refusal() -> None:
+    ms, dep, svc = live_world()
+    dep["spec"]["replicas"] = 7
+    world = RefusingWorld(ms, dep, svc)
+    world.refuse[("update", "Deployment")] = client_.ApiError(409, "Conflict", "stale")
+    with pytest.raises(client_.ApiError) as raised:
+        reconciler(world).reconcile(OPT)
+    assert not isinstance(raised.value, controller.RefusedWrite)
+    assert world.writes == []
