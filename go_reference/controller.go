@@ -14,14 +14,17 @@
 // The order of both files (Python names are these in snake_case):
 //
 //	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
-//	                 removeFinalizer (step 2); ensureChild (steps 4 and 5)
+//	                 removeFinalizer (step 2); ensureChild (steps 4 and 5);
+//	                 reportRefusal, updateStatus (step 6)
 //	step 1           modelServiceSpec, readSpec
 //	step 2           orphansChildren
 //	steps 4 and 5    desiredDeployment, desiredService, childObjectMeta, childLabels,
 //	                 selectorLabels, ownerReference, controlledBy, mutateDeployment,
 //	                 mutateService, mergeLabels, ensureOwnerReference
-//	step 6           ownedConditions, computeStatus, setCondition
-//	Events           failedWrite, modelServiceString
+//	step 6           ownedConditions, computeStatus, judgeRollout, boundMessage,
+//	                 setCondition
+//	Events           failedWrite, failureEvent, refusedWrite, asRefusedWrite,
+//	                 modelServiceString
 //	crash points     crashPoint
 //
 // What only Go has is marked "Go only:" where it stands (now, kindOf, modelServiceStatus,
@@ -31,6 +34,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -79,13 +83,22 @@ const (
 	defaultPort     = 8000
 
 	// Condition types, in the order they are written, and their reasons.
-	conditionReady              = "Ready"
-	conditionProgressing        = "Progressing"
-	reasonChildConflict         = "ChildConflict"
-	reasonReplicasUnavailable   = "ReplicasUnavailable"
-	reasonRolloutInProgress     = "RolloutInProgress"
-	reasonReplicasAvailable     = "ReplicasAvailable"
-	reasonRolloutComplete       = "RolloutComplete"
+	conditionReady            = "Ready"
+	conditionProgressing      = "Progressing"
+	reasonChildConflict       = "ChildConflict"
+	reasonReplicasUnavailable = "ReplicasUnavailable"
+	reasonRolloutInProgress   = "RolloutInProgress"
+	reasonReplicasAvailable   = "ReplicasAvailable"
+	reasonRolloutComplete     = "RolloutComplete"
+	// The Deployment's own reason for a rollout that gave up (appsv1 has no constant for it;
+	// kubectl rollout status and the deployment controller use the same string).
+	reasonProgressDeadlineExceeded = "ProgressDeadlineExceeded"
+	// What judgeRollout concludes, in kubectl rollout status's terms.
+	rolloutProgressing, rolloutStalled, rolloutComplete = "progressing", "stalled", "complete"
+	// The CRD's bound on a condition's message (maxLength, in characters), and what a
+	// message cut to fit it ends with.
+	messageMaxLength            = 32768
+	truncatedMarker             = " ... [truncated]"
 	crashExitCode               = 86
 	deletionRequeueAfter        = time.Second
 	conflictRequeueAfter        = 5 * time.Second
@@ -188,9 +201,11 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	//
 	// CreateOrUpdate, with the ownership check first: a Deployment of this name that another
 	// owner controls (or nobody does) is reported, never adopted or overwritten.
+	// A write the API server refuses reaches the status before the error goes back to the
+	// queue (reportRefusal).
 	dep, conflict, err := ensureChild(ctx, r.Client, r.Recorder, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeployment)
 	if err != nil {
-		return ctrl.Result{}, err
+		return ctrl.Result{}, r.reportRefusal(ctx, ms, spec, dep, err)
 	}
 
 	// 5: Ensure the Service
@@ -200,7 +215,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if conflict == "" {
 		_, conflict, err = ensureChild(ctx, r.Client, r.Recorder, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
 		if err != nil {
-			return ctrl.Result{}, err
+			return ctrl.Result{}, r.reportRefusal(ctx, ms, spec, dep, err)
 		}
 	}
 
@@ -209,18 +224,12 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// Status is rebuilt from what the Deployment reports, never patched from what this call
 	// did, and written only if it differs from the stored status: an unchanged world costs
 	// no write, and lastTransitionTime moves only when a condition's status does.
-	status, err := computeStatus(ms, spec, dep, conflict, r.now())
+	status, err := computeStatus(ms, spec, dep, conflict, r.now(), nil)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	stored, _, _ := unstructured.NestedMap(ms.Object, "status")
-	if !equality.Semantic.DeepEqual(stored, status) {
-		crashPoint("before-status")
-		ms.Object["status"] = status
-		if err := r.Status().Update(ctx, ms); err != nil {
-			return ctrl.Result{}, failedWrite(r.Recorder, ms, "update", "status of "+modelServiceString(ms), err)
-		}
-		log.Info("Updated status")
+	if err := r.updateStatus(ctx, ms, status); err != nil {
+		return ctrl.Result{}, err
 	}
 
 	// 7: Return
@@ -337,8 +346,9 @@ func (r *ModelServiceReconciler) removeFinalizer(ctx context.Context, ms *unstru
 //     from live, by semantic equality (quantities compare by value: 1000m equals 1).
 //
 // It returns the child as now stored (or as last read, when nothing was written), the conflict
-// message ("" when there is none), and the error of a failed read, create or update
-// (CONTRACT.md, steps 4 and 5). A function, not a method: Go methods take no type parameters
+// message ("" when there is none), and the error of a failed read, create or update: a
+// *refusedWrite wrapping it when the API server refused the write with an answer other than
+// 409 (CONTRACT.md, steps 4 and 5). A function, not a method: Go methods take no type parameters
 // (Python's ensure_child is a method).
 func ensureChild[T client.Object](ctx context.Context, c client.Client, rec record.EventRecorder, ms *unstructured.Unstructured,
 	desired, live T, mutate func(live, desired T)) (T, string, error) {
@@ -350,7 +360,7 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, rec reco
 	err := c.Get(ctx, client.ObjectKeyFromObject(desired), live)
 	if apierrors.IsNotFound(err) {
 		if err := c.Create(ctx, desired); err != nil {
-			return live, "", failedWrite(rec, ms, "create", what, err)
+			return live, "", asRefusedWrite(failedWrite(rec, ms, "create", what, err), "create", what)
 		}
 		log.Info("Created " + kind)
 		recordEvent(rec, ms, corev1.EventTypeNormal, "Created"+kind, "Created "+what)
@@ -376,12 +386,53 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, rec reco
 	// updated carries the resourceVersion read from the cache: if the cache was behind, the
 	// API server answers 409 and the error goes back to the queue (step 7).
 	if err := c.Update(ctx, updated); err != nil {
-		return live, "", failedWrite(rec, ms, "update", what, err)
+		return live, "", asRefusedWrite(failedWrite(rec, ms, "update", what, err), "update", what)
 	}
 	log.Info("Updated " + kind)
 	recordEvent(rec, ms, corev1.EventTypeNormal, "Updated"+kind, "Updated "+what)
 	crashPoint("after-" + strings.ToLower(kind))
 	return updated, "", nil
+}
+
+// ----------------------------------------------------------------------------------------------
+// Step 6: Update the status
+// ----------------------------------------------------------------------------------------------
+
+// reportRefusal is step 6 after step 4 or 5 failed with err. When err is a *refusedWrite it
+// writes the status that names the refusal (Ready and Progressing False, the Warning Event's
+// reason and message, this generation), so that a user who reads the ModelService, not the
+// log, sees that its current spec was refused and why (CONTRACT.md, "Status"). dep is the
+// Deployment as last read (empty: there is none). It returns err unchanged, for the queue to
+// retry with backoff; the status is not written again while the refusal stays the same. A
+// failure of this status write is recorded (Warning FailedUpdate) and otherwise dropped: the
+// error that goes back to the queue is the child's.
+func (r *ModelServiceReconciler) reportRefusal(ctx context.Context, ms *unstructured.Unstructured, spec modelServiceSpec,
+	dep *appsv1.Deployment, err error) error {
+	var refused *refusedWrite
+	if !errors.As(err, &refused) {
+		return err
+	}
+	if status, cerr := computeStatus(ms, spec, dep, "", r.now(), refused); cerr == nil {
+		_ = r.updateStatus(ctx, ms, status)
+	}
+	return err
+}
+
+// updateStatus writes status as ms's .status through the status subresource if it differs
+// from the stored one, and does nothing otherwise. It returns the error of the write
+// (recorded as Warning FailedUpdate).
+func (r *ModelServiceReconciler) updateStatus(ctx context.Context, ms *unstructured.Unstructured, status map[string]interface{}) error {
+	stored, _, _ := unstructured.NestedMap(ms.Object, "status")
+	if equality.Semantic.DeepEqual(stored, status) {
+		return nil
+	}
+	crashPoint("before-status")
+	ms.Object["status"] = status
+	if err := r.Status().Update(ctx, ms); err != nil {
+		return failedWrite(r.Recorder, ms, "update", "status of "+modelServiceString(ms), err)
+	}
+	logf.FromContext(ctx).Info("Updated status")
+	return nil
 }
 
 // kindOf names the kind of a child for logs and messages. Go only: Python's children are
@@ -616,19 +667,25 @@ type modelServiceStatus struct {
 	URL                string `json:"url"`
 }
 
-// computeStatus rebuilds the status from the Deployment (dep; nil when there is none of ours)
-// and the conflict message of step 4 or 5 (empty when there is none). Ready and Progressing
-// start from the stored ones so that a condition whose status does not change keeps its
-// lastTransitionTime; now is the time of any transition. It returns .status as unstructured
-// JSON, the form it is stored in, so the caller compares like with like (CONTRACT.md,
-// "Status"), or the error of converting it.
+// computeStatus rebuilds the status from the Deployment (dep; nil when there is none of ours),
+// the conflict message of step 4 or 5 (empty when there is none) and the refused write of step
+// 4 or 5 (nil when there is none). Ready and Progressing start from the stored ones so that a
+// condition whose status does not change keeps its lastTransitionTime; now is the time of any
+// transition. It returns .status as unstructured JSON, the form it is stored in, so the caller
+// compares like with like (CONTRACT.md, "Status"), or the error of converting it.
+//
+// The conditions follow the table of CONTRACT.md, first row that applies: a conflict; a refused
+// write (the Warning Event's reason and message); otherwise the Deployment's rollout as
+// judgeRollout judges it (kubectl rollout status's rule): stalled, in progress (Ready False:
+// old pods may still serve) or complete (Ready True). Every message is cut to the CRD's bound
+// (boundMessage).
 //
 // status.conditions is a map keyed by type (the CRD says x-kubernetes-list-type: map), and
 // the Kubernetes API conventions let other controllers add their own types. This operator
 // owns Ready, Progressing and the scalar fields, nothing else: every other condition is kept
 // exactly as stored, in its place, with its timestamps.
 func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *appsv1.Deployment,
-	conflict string, now time.Time) (map[string]interface{}, error) {
+	conflict string, now time.Time, refused *refusedWrite) (map[string]interface{}, error) {
 	name, generation := ms.GetName(), ms.GetGeneration()
 
 	stored, _, _ := unstructured.NestedSlice(ms.Object, "status", "conditions")
@@ -657,19 +714,27 @@ func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *ap
 	}
 
 	set := func(condType string, s metav1.ConditionStatus, reason, message string) {
-		setCondition(&conditions, condType, s, reason, message, generation, now)
+		setCondition(&conditions, condType, s, reason, boundMessage(message), generation, now)
 	}
-	rollout := fmt.Sprintf("Deployment \"%s\" has %d/%d available replicas", name, status.AvailableReplicas, *spec.Replicas)
 	switch {
 	case conflict != "":
 		set(conditionReady, metav1.ConditionFalse, reasonChildConflict, conflict)
 		set(conditionProgressing, metav1.ConditionFalse, reasonChildConflict, conflict)
-	case dep == nil || dep.Status.ObservedGeneration < dep.Generation || status.AvailableReplicas < *spec.Replicas:
-		set(conditionReady, metav1.ConditionFalse, reasonReplicasUnavailable, rollout)
-		set(conditionProgressing, metav1.ConditionTrue, reasonRolloutInProgress, rollout)
+	case refused != nil:
+		set(conditionReady, metav1.ConditionFalse, refused.reason, refused.message)
+		set(conditionProgressing, metav1.ConditionFalse, refused.reason, refused.message)
 	default:
-		set(conditionReady, metav1.ConditionTrue, reasonReplicasAvailable, rollout)
-		set(conditionProgressing, metav1.ConditionFalse, reasonRolloutComplete, rollout)
+		switch rollout, message := judgeRollout(name, dep); rollout {
+		case rolloutStalled:
+			set(conditionReady, metav1.ConditionFalse, reasonProgressDeadlineExceeded, message)
+			set(conditionProgressing, metav1.ConditionFalse, reasonProgressDeadlineExceeded, message)
+		case rolloutProgressing:
+			set(conditionReady, metav1.ConditionFalse, reasonReplicasUnavailable, message)
+			set(conditionProgressing, metav1.ConditionTrue, reasonRolloutInProgress, message)
+		default:
+			set(conditionReady, metav1.ConditionTrue, reasonReplicasAvailable, message)
+			set(conditionProgressing, metav1.ConditionFalse, reasonRolloutComplete, message)
+		}
 	}
 
 	out, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&status)
@@ -694,6 +759,66 @@ func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *ap
 	}
 	out["conditions"] = mergeConditions(stored, owned)
 	return out, nil
+}
+
+// judgeRollout judges the rollout of the Deployment dep (named name; nil counts as one with no
+// status yet) as kubectl rollout status does, in its order (mirrors DeploymentStatusViewer,
+// k8s.io/kubectl pkg/polymorphichelpers/rollout_status.go, v0.34), and says why in one line.
+// It returns rolloutProgressing, rolloutStalled or rolloutComplete, and the message:
+//
+//  1. its generation is newer than status.observedGeneration: the deployment controller has
+//     not seen the current spec yet, so no count says anything about it (progressing);
+//  2. its Progressing condition has reason ProgressDeadlineExceeded: stalled, with the
+//     Deployment's own message;
+//  3. status.updatedReplicas < spec.replicas: pods of the current template still missing;
+//  4. status.replicas > status.updatedReplicas: old pods still to terminate;
+//  5. status.availableReplicas < status.updatedReplicas: new pods not available yet;
+//  6. otherwise complete.
+//
+// Availability alone is not enough: in the middle of a rolling update every replica can be
+// available while half of them still run the old template.
+func judgeRollout(name string, dep *appsv1.Deployment) (string, string) {
+	if dep == nil {
+		dep = &appsv1.Deployment{}
+	}
+	replicas := int32(defaultReplicas)
+	if dep.Spec.Replicas != nil {
+		replicas = *dep.Spec.Replicas
+	}
+	st := dep.Status
+	what := fmt.Sprintf("Deployment \"%s\"", name)
+	if dep.Generation > st.ObservedGeneration {
+		return rolloutProgressing, fmt.Sprintf("%s is waiting for its generation %d to be observed (observed %d)",
+			what, dep.Generation, st.ObservedGeneration)
+	}
+	for _, c := range st.Conditions {
+		if c.Type == appsv1.DeploymentProgressing && c.Reason == reasonProgressDeadlineExceeded {
+			return rolloutStalled, fmt.Sprintf("%s exceeded its progress deadline: %s", what, c.Message)
+		}
+	}
+	switch {
+	case st.UpdatedReplicas < replicas:
+		return rolloutProgressing, fmt.Sprintf("%s has %d/%d updated replicas", what, st.UpdatedReplicas, replicas)
+	case st.Replicas > st.UpdatedReplicas:
+		return rolloutProgressing, fmt.Sprintf("%s has %d old replicas pending termination", what, st.Replicas-st.UpdatedReplicas)
+	case st.AvailableReplicas < st.UpdatedReplicas:
+		return rolloutProgressing, fmt.Sprintf("%s has %d/%d updated replicas available", what, st.AvailableReplicas, st.UpdatedReplicas)
+	}
+	return rolloutComplete, fmt.Sprintf("%s has %d/%d available replicas", what, st.AvailableReplicas, replicas)
+}
+
+// boundMessage is message as a condition may hold it: unchanged when it has at most
+// messageMaxLength characters (the CRD's maxLength, counted in runes as the API server's
+// OpenAPI validation counts them), else its beginning followed by truncatedMarker,
+// messageMaxLength characters in all. A refusal's message can be arbitrarily long (an
+// admission webhook's, a list of invalid fields), and a status that breaks the CRD's bound is
+// itself refused: the report of the refusal would be lost with it.
+func boundMessage(message string) string {
+	runes := []rune(message)
+	if len(runes) <= messageMaxLength {
+		return message
+	}
+	return string(runes[:messageMaxLength-len([]rune(truncatedMarker))]) + truncatedMarker
 }
 
 // storedCondition is the stored condition of type condType, as stored, or nil. Go only:
@@ -767,9 +892,42 @@ func failedWrite(rec record.EventRecorder, ms *unstructured.Unstructured, verb, 
 	if apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) {
 		return err
 	}
-	reason := "Failed" + strings.ToUpper(verb[:1]) + verb[1:]
-	recordEvent(rec, ms, corev1.EventTypeWarning, reason, fmt.Sprintf("Failed to %s %s: %v", verb, what, err))
+	reason, message := failureEvent(verb, what, err)
+	recordEvent(rec, ms, corev1.EventTypeWarning, reason, message)
 	return err
+}
+
+// failureEvent is the Warning Event of a failed write: reason "Failed<Verb>", message
+// "Failed to <verb> <what>: <error>".
+func failureEvent(verb, what string, err error) (string, string) {
+	return "Failed" + strings.ToUpper(verb[:1]) + verb[1:], fmt.Sprintf("Failed to %s %s: %v", verb, what, err)
+}
+
+// refusedWrite is a child write the API server refused with an answer other than 409 (422
+// Invalid, 403 from an admission policy or a quota, ...): the error itself (Error and Unwrap
+// give it, so apierrors' predicates and the log see it unchanged), with the Warning Event's
+// reason and message, which step 6 puts in the conditions (reportRefusal). Python:
+// RefusedWrite, a client.ApiError.
+type refusedWrite struct {
+	reason, message string
+	err             error
+}
+
+func (e *refusedWrite) Error() string { return e.err.Error() }
+func (e *refusedWrite) Unwrap() error { return e.err }
+
+// asRefusedWrite is err, the failure of a child's create or update (verb) of what
+// (`Deployment "web"`), wrapped in a *refusedWrite when it is the API server's refusal: an
+// API status error other than 409. A 409 (Conflict, AlreadyExists) only says the cache was
+// behind, and an error that is not an answer (no connection) says nothing about the spec;
+// both are returned as they are.
+func asRefusedWrite(err error, verb, what string) error {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	reason, message := failureEvent(verb, what, err)
+	return &refusedWrite{reason: reason, message: message, err: err}
 }
 
 // modelServiceString is how Event messages name the ModelService ms: ModelService "<name>".

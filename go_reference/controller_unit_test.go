@@ -398,7 +398,7 @@ func decodeStatus(t *testing.T, m map[string]interface{}) decodedStatus {
 
 func TestStatusRolloutInProgressWithoutKubelet(t *testing.T) {
 	ms, spec, dep, t0 := statusWorld(t)
-	status, err := computeStatus(ms, spec, dep, "", t0)
+	status, err := computeStatus(ms, spec, dep, "", t0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +415,7 @@ func TestStatusRolloutInProgressWithoutKubelet(t *testing.T) {
 		t.Fatalf("conditions = %+v, want Ready then Progressing", s.Conditions)
 	}
 	ready, progressing := s.Conditions[0], s.Conditions[1]
-	msg := `Deployment "opt" has 0/2 available replicas`
+	msg := `Deployment "opt" is waiting for its generation 1 to be observed (observed 0)`
 	if ready.Status != "False" || ready.Reason != "ReplicasUnavailable" || ready.Message != msg || ready.ObservedGeneration != 3 {
 		t.Errorf("Ready = %+v", ready)
 	}
@@ -426,13 +426,13 @@ func TestStatusRolloutInProgressWithoutKubelet(t *testing.T) {
 
 func TestStatusRecomputedIsEqualToStoredAndKeepsTimes(t *testing.T) {
 	ms, spec, dep, t0 := statusWorld(t)
-	status, err := computeStatus(ms, spec, dep, "", t0)
+	status, err := computeStatus(ms, spec, dep, "", t0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Stored, then recomputed an hour later with nothing changed: equal, so no write.
 	ms.Object["status"] = storedForm(t, status)
-	again, err := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
+	again, err := computeStatus(ms, spec, dep, "", t0.Add(time.Hour), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,8 +443,8 @@ func TestStatusRecomputedIsEqualToStoredAndKeepsTimes(t *testing.T) {
 
 func TestStatusAvailableWhenDeploymentObservedItsGeneration(t *testing.T) {
 	ms, spec, dep, t0 := statusWorld(t)
-	dep.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
-	status, _ := computeStatus(ms, spec, dep, "", t0)
+	dep.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+	status, _ := computeStatus(ms, spec, dep, "", t0, nil)
 	s := decodeStatus(t, status)
 	ready := meta.FindStatusCondition(s.Conditions, "Ready")
 	progressing := meta.FindStatusCondition(s.Conditions, "Progressing")
@@ -457,10 +457,10 @@ func TestStatusAvailableWhenDeploymentObservedItsGeneration(t *testing.T) {
 
 func TestStatusNotAvailableWhileDeploymentGenerationUnobserved(t *testing.T) {
 	ms, spec, dep, t0 := statusWorld(t)
-	dep.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+	dep.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
 	// The Deployment has not observed its latest generation: still rolling out.
 	dep.Generation = 2
-	status, _ := computeStatus(ms, spec, dep, "", t0)
+	status, _ := computeStatus(ms, spec, dep, "", t0, nil)
 	if c := meta.FindStatusCondition(decodeStatus(t, status).Conditions, "Progressing"); c.Status != "True" {
 		t.Errorf("Progressing = %+v while the Deployment's observedGeneration lags", c)
 	}
@@ -471,7 +471,7 @@ func TestStatusChildConflictZeroesReplicas(t *testing.T) {
 	foreign := dep.DeepCopy()
 	foreign.Status = appsv1.DeploymentStatus{Replicas: 3, ReadyReplicas: 3, AvailableReplicas: 3}
 	msg := `Deployment "opt" exists and is not controlled by this ModelService`
-	status, _ := computeStatus(ms, spec, foreign, msg, t0)
+	status, _ := computeStatus(ms, spec, foreign, msg, t0, nil)
 	s := decodeStatus(t, status)
 	if s.Replicas != 0 || s.ReadyReplicas != 0 || s.AvailableReplicas != 0 {
 		t.Errorf("replica counts on conflict = %+v, want zeros", s)
@@ -485,7 +485,7 @@ func TestStatusChildConflictZeroesReplicas(t *testing.T) {
 
 func TestStatusKeepsForeignConditionsInPlaceUntouched(t *testing.T) {
 	ms, spec, dep, t0 := statusWorld(t)
-	first, _ := computeStatus(ms, spec, dep, "", t0)
+	first, _ := computeStatus(ms, spec, dep, "", t0, nil)
 	stored := storedForm(t, first)
 	conds := stored["conditions"].([]interface{})
 	// Another controller's condition, with a timestamp metav1.Time would re-encode.
@@ -493,15 +493,15 @@ func TestStatusKeepsForeignConditionsInPlaceUntouched(t *testing.T) {
 		"message": "by the auditor", "lastTransitionTime": "2020-01-01T00:00:00.5Z"}
 	stored["conditions"] = []interface{}{conds[1], audited, conds[0]}
 	ms.Object["status"] = stored
-	again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
+	again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour), nil)
 	if !equality.Semantic.DeepEqual(storedForm(t, again), stored) {
 		t.Errorf("nothing changed, yet the status differs:\n got %v\nwant %v", again, stored)
 	}
 
 	// A transition rewrites Ready and Progressing in place and leaves Audited as it was.
 	available := dep.DeepCopy()
-	available.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
-	moved, _ := computeStatus(ms, spec, available, "", t0.Add(time.Hour))
+	available.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+	moved, _ := computeStatus(ms, spec, available, "", t0.Add(time.Hour), nil)
 	got := moved["conditions"].([]interface{})
 	if len(got) != 3 || got[0].(map[string]interface{})["type"] != "Progressing" ||
 		!equality.Semantic.DeepEqual(got[1], audited) || got[2].(map[string]interface{})["type"] != "Ready" {
@@ -514,13 +514,13 @@ func TestStatusKeepsForeignConditionsInPlaceUntouched(t *testing.T) {
 
 func TestStatusUnchangedConditionKeepsItsStoredSpelling(t *testing.T) {
 	ms, spec, dep, t0 := statusWorld(t)
-	first, _ := computeStatus(ms, spec, dep, "", t0)
+	first, _ := computeStatus(ms, spec, dep, "", t0, nil)
 	stored := storedForm(t, first)
 	conds := stored["conditions"].([]interface{})
 	// The same instant as written by another client: fractional seconds and an offset.
 	conds[0].(map[string]interface{})["lastTransitionTime"] = "2025-01-02T04:04:05.250+01:00"
 	ms.Object["status"] = stored
-	again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour))
+	again, _ := computeStatus(ms, spec, dep, "", t0.Add(time.Hour), nil)
 	if !equality.Semantic.DeepEqual(storedForm(t, again), stored) {
 		t.Errorf("nothing changed, yet the status differs:\n got %v\nwant %v", again, stored)
 	}
@@ -531,7 +531,7 @@ func TestStatusAppendsOwnedConditionsAfterForeignOnes(t *testing.T) {
 	audited := map[string]interface{}{"type": "Audited", "status": "True", "reason": "Checked",
 		"message": "", "lastTransitionTime": "2020-01-01T00:00:00Z"}
 	ms.Object["status"] = map[string]interface{}{"conditions": []interface{}{audited}}
-	status, _ := computeStatus(ms, spec, dep, "", t0)
+	status, _ := computeStatus(ms, spec, dep, "", t0, nil)
 	got := status["conditions"].([]interface{})
 	if len(got) != 3 || !equality.Semantic.DeepEqual(got[0], audited) ||
 		got[1].(map[string]interface{})["type"] != "Ready" || got[2].(map[string]interface{})["type"] != "Progressing" {

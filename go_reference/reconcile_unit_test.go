@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -20,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -45,6 +48,8 @@ type writeLog struct {
 	client.Client
 	attempts, writes []write
 	fail             error
+	// refuse fails only the writes it names ("create Deployment"), with its error.
+	refuse map[string]error
 }
 
 // stepsWorld is a fake API server holding objs, logging the writes sent to it.
@@ -56,6 +61,9 @@ func stepsWorld(t *testing.T, objs ...client.Object) *writeLog {
 		l.attempts = append(l.attempts, w)
 		if l.fail != nil {
 			return l.fail
+		}
+		if err := l.refuse[w.what]; err != nil {
+			return err
 		}
 		if err := do(); err != nil {
 			return err
@@ -384,4 +392,126 @@ func conditionOf(t *testing.T, ms *unstructured.Unstructured, condType string) m
 		t.Fatalf("no %s condition in %v", condType, fmt.Sprint(s.Conditions))
 	}
 	return *c
+}
+
+// rolloutStates are the Deployment states judgeRollout tells apart (Python: ROLLOUT_STATES).
+var rolloutStates = []struct {
+	generation int64
+	status     appsv1.DeploymentStatus
+	rollout    string
+	message    string
+}{
+	{3, appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 4, UpdatedReplicas: 4, AvailableReplicas: 4},
+		rolloutProgressing, `Deployment "opt" is waiting for its generation 3 to be observed (observed 2)`},
+	{3, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 4, UpdatedReplicas: 2, AvailableReplicas: 4},
+		rolloutProgressing, `Deployment "opt" has 2/4 updated replicas`},
+	{3, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 5, UpdatedReplicas: 4, AvailableReplicas: 4},
+		rolloutProgressing, `Deployment "opt" has 1 old replicas pending termination`},
+	{3, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 4, UpdatedReplicas: 4, AvailableReplicas: 3},
+		rolloutProgressing, `Deployment "opt" has 3/4 updated replicas available`},
+	{3, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 4, UpdatedReplicas: 4, AvailableReplicas: 4},
+		rolloutComplete, `Deployment "opt" has 4/4 available replicas`},
+	{3, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 4, UpdatedReplicas: 2, AvailableReplicas: 4,
+		Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse,
+			Reason: "ProgressDeadlineExceeded", Message: `ReplicaSet "opt-7f" has timed out progressing.`}}},
+		rolloutStalled, `Deployment "opt" exceeded its progress deadline: ReplicaSet "opt-7f" has timed out progressing.`},
+	// A deadline reported for an older generation says nothing about this one.
+	{4, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 4, UpdatedReplicas: 2, AvailableReplicas: 4,
+		Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse,
+			Reason: "ProgressDeadlineExceeded", Message: "old"}}},
+		rolloutProgressing, `Deployment "opt" is waiting for its generation 4 to be observed (observed 3)`},
+}
+
+func TestJudgeRolloutFollowsKubectlRolloutStatus(t *testing.T) {
+	for _, tc := range rolloutStates {
+		dep := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](4)}, Status: tc.status}
+		dep.Generation = tc.generation
+		if rollout, message := judgeRollout("opt", dep); rollout != tc.rollout || message != tc.message {
+			t.Errorf("judgeRollout(%+v) = %s, %q; want %s, %q", tc.status, rollout, message, tc.rollout, tc.message)
+		}
+	}
+}
+
+func TestStatusReadyOnlyOnceTheRolloutIsComplete(t *testing.T) {
+	want := map[string][4]string{
+		rolloutProgressing: {"False", reasonReplicasUnavailable, "True", reasonRolloutInProgress},
+		rolloutStalled:     {"False", reasonProgressDeadlineExceeded, "False", reasonProgressDeadlineExceeded},
+		rolloutComplete:    {"True", reasonReplicasAvailable, "False", reasonRolloutComplete},
+	}
+	for _, tc := range rolloutStates {
+		ms := testModelService(map[string]interface{}{"replicas": int64(4)})
+		dep := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](4)}, Status: tc.status}
+		dep.Generation = tc.generation
+		status, err := computeStatus(ms, mustSpec(t, ms), dep, "", stepsStart, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conds := decodeStatus(t, status).Conditions
+		ready, progressing := meta.FindStatusCondition(conds, conditionReady), meta.FindStatusCondition(conds, conditionProgressing)
+		got := [4]string{string(ready.Status), ready.Reason, string(progressing.Status), progressing.Reason}
+		if got != want[tc.rollout] || ready.Message != tc.message || progressing.Message != tc.message {
+			t.Errorf("%+v: Ready %+v, Progressing %+v; want %v, %q", tc.status, ready, progressing, want[tc.rollout], tc.message)
+		}
+	}
+}
+
+func TestBoundMessageCutsVisiblyToTheCRDLimit(t *testing.T) {
+	if got := boundMessage("short"); got != "short" {
+		t.Errorf("boundMessage(short) = %q", got)
+	}
+	exact := strings.Repeat("é", messageMaxLength)
+	if got := boundMessage(exact); got != exact {
+		t.Error("a message of exactly the limit was cut")
+	}
+	cut := boundMessage(strings.Repeat("é", messageMaxLength+1))
+	if n := utf8.RuneCountInString(cut); n != messageMaxLength || !strings.HasSuffix(cut, truncatedMarker) {
+		t.Errorf("cut to %d characters, suffix %q; want %d ending in %q", n, cut[len(cut)-20:], messageMaxLength, truncatedMarker)
+	}
+}
+
+func TestReconcileRefusedCreateIsReportedInTheStatusOnce(t *testing.T) {
+	l := stepsWorld(t, stepsModelService())
+	invalid := apierrors.NewInvalid(schema.GroupKind{Group: "apps", Kind: "Deployment"}, "opt",
+		field.ErrorList{field.Invalid(field.NewPath("spec"), strings.Repeat("x", 40000), "too long")})
+	l.refuse = map[string]error{"create Deployment": invalid}
+	for i := range 2 {
+		_, err := l.reconciler(l).Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+		if !apierrors.IsInvalid(err) || err.Error() != invalid.Error() {
+			t.Fatalf("reconcile %d: error = %v, want the 422 as it came", i, err)
+		}
+	}
+	// The retry meets the same refusal: the status already says so, no second write.
+	wantVerbs(t, l, "update_status ModelService")
+	ms := getObj(t, l, newModelService())
+	if g, _, _ := unstructured.NestedInt64(ms.Object, "status", "observedGeneration"); g != ms.GetGeneration() {
+		t.Errorf("status.observedGeneration = %d, want %d", g, ms.GetGeneration())
+	}
+	for _, condType := range ownedConditions {
+		c := conditionOf(t, ms, condType)
+		if c.Status != metav1.ConditionFalse || c.Reason != "FailedCreate" ||
+			!strings.HasPrefix(c.Message, `Failed to create Deployment "opt": Deployment.apps "opt" is invalid`) ||
+			utf8.RuneCountInString(c.Message) != messageMaxLength || !strings.HasSuffix(c.Message, truncatedMarker) {
+			t.Errorf("%s = %s %s, message of %d characters", condType, c.Status, c.Reason, len(c.Message))
+		}
+	}
+
+	// The write succeeds: the refusal is cleared in the same reconcile.
+	l.refuse = nil
+	l.reconcile(t, ctrl.Result{})
+	if c := conditionOf(t, getObj(t, l, newModelService()), conditionProgressing); c.Reason != reasonRolloutInProgress {
+		t.Errorf("Progressing = %+v after the write succeeded", c)
+	}
+}
+
+func TestReconcileConflictIsNoRefusal(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.Spec.Replicas = ptr.To[int32](7) })
+	l.refuse = map[string]error{"update Deployment": apierrors.NewConflict(
+		schema.GroupResource{Group: "apps", Resource: "deployments"}, "opt", errors.New("stale"))}
+	_, err := l.reconciler(l).Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	var refused *refusedWrite
+	if !apierrors.IsConflict(err) || errors.As(err, &refused) {
+		t.Fatalf("error = %#v, want the bare 409", err)
+	}
+	wantVerbs(t, l)
 }
