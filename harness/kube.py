@@ -41,6 +41,8 @@ RESOURCES: dict[str, tuple[str, bool]] = {
     "replicasets": ("/apis/apps/v1", True),
     "resourcequotas": ("/api/v1", True),
     "nodes": ("/api/v1", False),
+    "validatingadmissionpolicies": ("/apis/admissionregistration.k8s.io/v1", False),
+    "validatingadmissionpolicybindings": ("/apis/admissionregistration.k8s.io/v1", False),
 }
 
 KIND_TO_RESOURCE = {

@@ -29,6 +29,8 @@ CAPABILITIES: dict[str, str] = {
     "namespace-controller": "a deleted namespace is emptied and goes away",
     "deployment-controller": "Deployments get ReplicaSets and a status written by the "
     "deployment controller",
+    "no-deployment-controller": "nothing but the check writes a Deployment's status (a check "
+    "that plays the deployment controller's status writes)",
     "audit-log": "the harness reads the API server's audit log: every user's requests (the "
     "harness's own, the controller-manager's), request bodies, the authorizer's decision",
     "request-accounting": "the harness accounts the operator's own requests (who wrote what, in "
@@ -63,7 +65,9 @@ _EVERYWHERE = frozenset({"request-accounting"})
 #: controller-manager, and offers ``pods-ready`` only where its nodes are kwok's
 #: (``existing_offers``), since the checks' image ``srv:1`` runs on no real kubelet.
 OFFERS: dict[str, frozenset[str]] = {
-    "envtest": _EVERYWHERE | _HARNESS_OWNED | {"no-kubelet", "no-garbage-collector"},
+    "envtest": _EVERYWHERE
+    | _HARNESS_OWNED
+    | {"no-kubelet", "no-garbage-collector", "no-deployment-controller"},
     "sim": _EVERYWHERE | _HARNESS_OWNED | _CONTROLLERS | {"pods-ready"},
     "existing": _EVERYWHERE | _CONTROLLERS,
     "kind": _EVERYWHERE | _CONTROLLERS,
@@ -85,6 +89,7 @@ _WHY_NOT: dict[str, str] = {
     "no-garbage-collector": "its garbage collector deletes such an object on its own",
     "namespace-controller": "it runs no namespace controller",
     "deployment-controller": "it runs no deployment controller",
+    "no-deployment-controller": "its deployment controller writes the Deployments' status itself",
     "audit-log": "the harness cannot read its audit log",
     "request-accounting": "the operators do not run behind the harness's API proxies",
     "client-certificates": "the harness holds no CA it trusts",

@@ -1,0 +1,488 @@
+"""Checks of what the status says while the world moves: a Deployment that rolls out (or gives
+up), a child write the API server refuses.
+
+The status is the operator's answer to "is my current spec running?". Two ways to get it
+wrong that the other checks do not see: judging the rollout by availability alone (in the
+middle of a rolling update every pod can be available while half of them run the old
+template), and leaving a refused child write in the log and the Events only, so that the
+conditions still describe the previous generation, or there is no status at all.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from kubernetes.client.exceptions import ApiException
+
+from conformance.support import (
+    CONVERGE_TIMEOUT,
+    REACT_TIMEOUT,
+    condition,
+    create_modelservice,
+    get_present,
+    premise,
+    wait_converged,
+    wait_reconciled_past,
+    wait_settled,
+)
+from harness.accounting import Accounting
+from harness.audit import Request, select
+from harness.kube import Kube, wait_for
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
+
+#: The CRD's bound on a condition message, and the end of a message cut to it (CONTRACT.md,
+#: "Status").
+MESSAGE_MAX_LENGTH = 32768
+TRUNCATED_MARKER = " ... [truncated]"
+#: How long the check watches an operator retry a refused write: long enough for a handful of
+#: rate-limited retries (5 ms doubling: about ten in 3 s), far too short for a hot loop to
+#: stay under RETRY_BOUND.
+RETRY_WINDOW = 3.0
+#: At most this many attempts of the refused write in RETRY_WINDOW: rate-limited backoff
+#: makes about ten; a loop that retries at once makes hundreds.
+RETRY_BOUND = 40
+
+
+def _owned(msvc: dict[str, Any]) -> dict[str, tuple[str, str, str, int]]:
+    """``{type: (status, reason, message, observedGeneration)}`` of Ready and Progressing."""
+    out = {}
+    for ctype in ("Ready", "Progressing"):
+        c = condition(msvc, ctype) or {}
+        out[ctype] = (
+            str(c.get("status")),
+            str(c.get("reason")),
+            str(c.get("message")),
+            int(c.get("observedGeneration") or 0),
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- status-follows-rollout
+#: The Deployment states the check plays, in order, after an image change of a 4-replica
+#: ModelService (the deployment controller's status writes during a rolling update), with
+#: what the ModelService must then say: (case, Deployment status fields, Ready, Progressing
+#: status and reason, words of the message).
+PLAYED: list[tuple[str, dict[str, Any], str, str, str, str]] = [
+    (
+        "half updated, all available",
+        {"replicas": 5, "updatedReplicas": 2, "readyReplicas": 5, "availableReplicas": 4},
+        "False",
+        "True",
+        "RolloutInProgress",
+        "2/4 updated replicas",
+    ),
+    (
+        "old replica pending termination",
+        {"replicas": 5, "updatedReplicas": 4, "readyReplicas": 5, "availableReplicas": 4},
+        "False",
+        "True",
+        "RolloutInProgress",
+        "1 old replicas pending termination",
+    ),
+    (
+        "updated, not all available",
+        {"replicas": 4, "updatedReplicas": 4, "readyReplicas": 3, "availableReplicas": 3},
+        "False",
+        "True",
+        "RolloutInProgress",
+        "3/4 updated replicas available",
+    ),
+    (
+        "complete",
+        {"replicas": 4, "updatedReplicas": 4, "readyReplicas": 4, "availableReplicas": 4},
+        "True",
+        "False",
+        "RolloutComplete",
+        "4/4 available replicas",
+    ),
+]
+
+STALLED_MESSAGE = 'ReplicaSet "web-played" has timed out progressing.'
+
+
+def _deployment_condition(ctype: str, status: str, reason: str, message: str) -> dict[str, Any]:
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return {
+        "type": ctype,
+        "status": status,
+        "reason": reason,
+        "message": message,
+        "lastUpdateTime": now,
+        "lastTransitionTime": now,
+    }
+
+
+def _play(admin: Kube, namespace: str, fields: dict[str, Any], conditions: list[Any]) -> None:
+    """Write the Deployment's status as the deployment controller would: through the status
+    subresource, observedGeneration = its generation."""
+    dep = get_present(admin, "deployments", namespace, "web")
+    dep["status"] = {
+        "observedGeneration": dep["metadata"]["generation"],
+        **fields,
+        "conditions": conditions,
+    }
+    admin.update("deployments", dep, subresource="status")
+
+
+@pytest.mark.needs("no-deployment-controller")
+@pytest.mark.check("status-follows-rollout", case="played-rollout")
+def test_status_follows_played_rollout(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """The status follows the Deployment's rollout as `kubectl rollout status` judges it, not
+    availability alone: Ready=True only once every replica runs the current template and is
+    available, and a rollout the deployment controller gave up on is reported as stalled.
+
+    After an image change of a 4-replica ModelService, the check plays the deployment
+    controller (there is none on envtest): it writes the Deployment's status through the
+    status subresource, stepping through a rolling update (2 of 4 replicas updated while all
+    4 are available; an old replica still terminating; the new replicas not all available;
+    complete), and after each write reads the ModelService once the operator has reconciled
+    and settled. An operator that judges by availableReplicas alone says Ready=True
+    `RolloutComplete` while old pods still serve, and a `kubectl wait --for=condition=Ready`
+    after the image change returns too early. Last, a second image change stalls:
+    the Deployment's Progressing condition turns False `ProgressDeadlineExceeded`, and the
+    ModelService must say Progressing=False `ProgressDeadlineExceeded` with the Deployment's
+    message, not a rollout in progress that nothing will finish.
+    """
+    op = operators.start()
+    create_modelservice(admin, namespace, "web", replicas=4)
+    wait_converged(admin, namespace, "web")
+    _play(
+        admin,
+        namespace,
+        {"replicas": 4, "updatedReplicas": 4, "readyReplicas": 4, "availableReplicas": 4},
+        [
+            _deployment_condition("Available", "True", "MinimumReplicasAvailable", "available"),
+            _deployment_condition("Progressing", "True", "NewReplicaSetAvailable", "rolled out"),
+        ],
+    )
+    msvc = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: _owned(m)["Ready"][0] == "True",
+        REACT_TIMEOUT,
+        "the ModelService to say Ready=True once the played Deployment is rolled out",
+        premise=True,
+    )
+    evidence.premise("rolled_out", _owned(msvc))
+
+    count = wait_settled(op)
+    admin.patch("modelservices", namespace, "web", {"spec": {"image": "srv:2"}})
+    generation = wait_for(
+        lambda: admin.get("deployments", namespace, "web"),
+        lambda d: d["spec"]["template"]["spec"]["containers"][0]["image"] == "srv:2",
+        REACT_TIMEOUT,
+        "the operator to roll the image change out to the Deployment",
+    )["metadata"]["generation"]
+    wait_reconciled_past(op, count)
+    seen = []
+    for case, fields, ready, progressing, reason, words in PLAYED:
+        count = wait_settled(op)
+        updating = _deployment_condition(
+            "Progressing", "True", "ReplicaSetUpdated", 'ReplicaSet "web-played" is progressing.'
+        )
+        _play(admin, namespace, fields, [updating])
+        wait_reconciled_past(op, count)
+        wait_settled(op)
+        got = _owned(get_present(admin, "modelservices", namespace, "web"))
+        seen.append((case, got))
+        assert (got["Ready"][0], got["Progressing"][:2]) == (ready, (progressing, reason)), (
+            f"Deployment {case} ({fields}, generation {generation} observed): want Ready="
+            f"{ready}, Progressing={progressing} {reason}; the ModelService says {got}"
+        )
+        assert words in got["Ready"][2] and got["Ready"][2] == got["Progressing"][2], (
+            f"Deployment {case}: the message must say so ({words!r}): {got}"
+        )
+    evidence.record("played", seen)
+
+    # A second image change that the deployment controller gives up on.
+    count = wait_settled(op)
+    admin.patch("modelservices", namespace, "web", {"spec": {"image": "srv:3"}})
+    wait_for(
+        lambda: admin.get("deployments", namespace, "web"),
+        lambda d: d["spec"]["template"]["spec"]["containers"][0]["image"] == "srv:3",
+        REACT_TIMEOUT,
+        "the operator to roll the second image change out to the Deployment",
+    )
+    wait_reconciled_past(op, count)
+    count = wait_settled(op)
+    stalled = _deployment_condition(
+        "Progressing", "False", "ProgressDeadlineExceeded", STALLED_MESSAGE
+    )
+    _play(
+        admin,
+        namespace,
+        {"replicas": 5, "updatedReplicas": 1, "readyReplicas": 4, "availableReplicas": 4},
+        [stalled],
+    )
+    wait_reconciled_past(op, count)
+    wait_settled(op)
+    got = _owned(get_present(admin, "modelservices", namespace, "web"))
+    evidence.record("stalled", got)
+    assert got["Progressing"][:2] == ("False", "ProgressDeadlineExceeded"), (
+        f"the Deployment gave up (Progressing=False ProgressDeadlineExceeded): the ModelService "
+        f"must say Progressing=False ProgressDeadlineExceeded, it says {got['Progressing']}"
+    )
+    assert got["Ready"][:2] == ("False", "ProgressDeadlineExceeded"), got["Ready"]
+    assert STALLED_MESSAGE in got["Progressing"][2], (
+        f"the message must carry the Deployment's own ({STALLED_MESSAGE!r}): {got['Progressing']}"
+    )
+
+
+# --------------------------------------------------------------------------- refused-write-reported
+def _refused(
+    audit: Accounting, admin: Kube, start: int, user: str, namespace: str, verb: str
+) -> list[Request]:
+    """The operator's refused ``verb`` requests of deployments since ``start``."""
+    return [
+        r
+        for r in select(audit.requests(start, audit.sync(admin)), user=user, namespace=namespace)
+        if r.resource == "deployments" and r.verb == verb and not r.ok
+    ]
+
+
+def _wait_reported(
+    admin: Kube, namespace: str, generation: int, reason: str, what: str
+) -> dict[str, Any]:
+    return wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (
+            (m.get("status") or {}).get("observedGeneration") == generation
+            and _owned(m)["Ready"][1] == reason
+        ),
+        REACT_TIMEOUT,
+        f"the ModelService's status to report the refused {what} at generation {generation} "
+        f"(observedGeneration {generation}, Ready reason {reason})",
+    )
+
+
+@pytest.mark.check("refused-write-reported", case="invalid-update")
+def test_refused_update_reported(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """A child write the API server refuses is reported in the status, at the generation that
+    caused it, with the server's message; the retries back off; the fix clears it at once.
+
+    The ModelService is changed so that its Deployment is invalid (requests above limits):
+    the API server answers the operator's update with 422 Invalid. Without the report, the
+    refusal is in the log and an Event only, and the status (its conditions of the previous
+    generation) says nothing went wrong. The status must say Ready=False and
+    Progressing=False `FailedUpdate`, `observedGeneration` the current one, with the message
+    of the Warning Event (`Failed to update Deployment "web": <the server's message>`). While
+    the refusal lasts the operator retries with rate-limited backoff, and it writes the status
+    once, not on every retry. Then the spec is fixed: the next reconcile writes the Deployment
+    and replaces the refusal in the status.
+    """
+    op = operators.start()
+    create_modelservice(admin, namespace, "web")
+    wait_converged(admin, namespace, "web")
+    wait_settled(op)
+    start = audit.sync(admin)
+    bad = {"requests": {"cpu": "2"}, "limits": {"cpu": "1"}}
+    generation = admin.patch("modelservices", namespace, "web", {"spec": {"resources": bad}})[
+        "metadata"
+    ]["generation"]
+    msvc = _wait_reported(admin, namespace, generation, "FailedUpdate", "Deployment update")
+    got = _owned(msvc)
+    evidence.record("refused", got)
+    refused = _refused(audit, admin, start, op.impl.user, namespace, "update")
+    premise(
+        refused and refused[0].code == 422,
+        f"the API server refused the Deployment update with 422: {[r.describe() for r in refused]}",
+    )
+    want = f'Failed to update Deployment "web": {refused[0].message}'
+    assert got["Ready"] == ("False", "FailedUpdate", want, generation), (
+        f"Ready must be False FailedUpdate with the Event's message {want!r} at generation "
+        f"{generation}: {got['Ready']}"
+    )
+    assert got["Progressing"] == ("False", "FailedUpdate", want, generation), got["Progressing"]
+
+    # The refusal lasts: retries back off, and the status is not written again.
+    time.sleep(RETRY_WINDOW)
+    window = select(
+        audit.requests(start, audit.sync(admin)),
+        user=op.impl.user,
+        namespace=namespace,
+        writes_only=True,
+    )
+    attempts = [r for r in window if r.resource == "deployments" and r.verb == "update"]
+    status_writes = [
+        r for r in window if r.resource == "modelservices" and r.subresource == "status" and r.ok
+    ]
+    evidence.record("retries", {"attempts": len(attempts), "status_writes": len(status_writes)})
+    assert len(status_writes) == 1, (
+        f"the refusal stayed the same: one status write, not one per retry: "
+        f"{[r.describe() for r in status_writes]}"
+    )
+    assert 2 <= len(attempts) <= RETRY_BOUND, (
+        f"{len(attempts)} attempts of the refused update in about {RETRY_WINDOW:g} s: want "
+        f"retries with rate-limited backoff (2 to {RETRY_BOUND})"
+    )
+
+    fixed = admin.patch(
+        "modelservices",
+        namespace,
+        "web",
+        {"spec": {"resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "1"}}}},
+    )["metadata"]["generation"]
+    msvc = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (m.get("status") or {}).get("observedGeneration") == fixed,
+        REACT_TIMEOUT,
+        f"the status to follow the fixed spec (generation {fixed}) promptly",
+    )
+    evidence.record("fixed", _owned(msvc))
+    assert {_owned(msvc)[c][1] for c in ("Ready", "Progressing")}.isdisjoint(
+        {"FailedUpdate", "FailedCreate"}
+    ), f"the write succeeded, the refusal must be cleared: {_owned(msvc)}"
+    dep = get_present(admin, "deployments", namespace, "web")
+    premise(
+        dep["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"] == "1",
+        f"the Deployment carries the fixed resources: {dep['spec']['template']['spec']}",
+    )
+
+
+#: The admission policy's message: longer than a condition may hold, so the status write that
+#: reports it must cut it (CONTRACT.md, "Status").
+POLICY_MESSAGE = "modeldock refuses this Deployment on purpose: " + "x" * 40000
+
+
+def _refusing_policy(admin: Kube, name: str, namespace: str) -> None:
+    """A ValidatingAdmissionPolicy that refuses (403 Forbidden, POLICY_MESSAGE) every
+    Deployment create in ``namespace``, and its binding; waits (a premise) until the API
+    server applies it to a dry-run create."""
+    admin.create(
+        "validatingadmissionpolicies",
+        None,
+        {
+            "apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": "ValidatingAdmissionPolicy",
+            "metadata": {"name": name},
+            "spec": {
+                "failurePolicy": "Fail",
+                "matchConstraints": {
+                    "resourceRules": [
+                        {
+                            "apiGroups": ["apps"],
+                            "apiVersions": ["v1"],
+                            "operations": ["CREATE"],
+                            "resources": ["deployments"],
+                        }
+                    ]
+                },
+                "validations": [
+                    {"expression": "false", "message": POLICY_MESSAGE, "reason": "Forbidden"}
+                ],
+            },
+        },
+    )
+    admin.create(
+        "validatingadmissionpolicybindings",
+        None,
+        {
+            "apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": "ValidatingAdmissionPolicyBinding",
+            "metadata": {"name": name},
+            "spec": {
+                "policyName": name,
+                "validationActions": ["Deny"],
+                "matchResources": {
+                    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}
+                },
+            },
+        },
+    )
+    probe = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "probe"},
+        "spec": {
+            "selector": {"matchLabels": {"probe": "1"}},
+            "template": {
+                "metadata": {"labels": {"probe": "1"}},
+                "spec": {"containers": [{"name": "c", "image": "srv:1"}]},
+            },
+        },
+    }
+
+    def refused() -> int:
+        try:
+            admin.request(
+                "POST", admin.path("deployments", namespace), probe, query=[("dryRun", "All")]
+            )
+        except ApiException as exc:
+            return int(exc.status)
+        return 201
+
+    wait_for(
+        refused, lambda code: code == 403, REACT_TIMEOUT, f"policy {name} in force", premise=True
+    )
+
+
+@pytest.mark.check("refused-write-reported", case="admission-refused-create")
+def test_refused_create_reported(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """A child create an admission policy refuses is reported in the status of a ModelService
+    that has no status yet, with the policy's message cut visibly to the CRD's bound.
+
+    A ValidatingAdmissionPolicy refuses every Deployment create in the namespace with 403
+    Forbidden and a message longer than a condition may hold (32768 characters). Without the
+    report the new ModelService has no status at all. With a report that copies the message
+    whole, the status write is itself refused by the CRD's bound, and the report is lost with
+    it. The status must say Ready=False and Progressing=False `FailedCreate` at generation 1,
+    the Event's message (`Failed to create Deployment "web": <the server's message>`) cut to
+    32768 characters ending in ` ... [truncated]`. Once the policy is gone, the retry (still
+    backing off) creates the Deployment and the refusal leaves the status.
+    """
+    name = f"modeldock-refuse-{namespace}"
+    try:
+        _refusing_policy(admin, name, namespace)
+        op = operators.start()
+        start = audit.sync(admin)
+        create_modelservice(admin, namespace, "web")
+        msvc = _wait_reported(admin, namespace, 1, "FailedCreate", "Deployment create")
+        got = _owned(msvc)
+        evidence.record("refused", {c: (*v[:2], len(v[2]), v[3]) for c, v in got.items()})
+        refused = _refused(audit, admin, start, op.impl.user, namespace, "create")
+        premise(
+            refused and refused[0].code == 403 and "modeldock refuses" in refused[0].message,
+            f"the policy refused the Deployment create: {[r.describe() for r in refused]}",
+        )
+        full = f'Failed to create Deployment "web": {refused[0].message}'
+        premise(len(full) > MESSAGE_MAX_LENGTH, f"the refusal is {len(full)} characters long")
+        want = full[: MESSAGE_MAX_LENGTH - len(TRUNCATED_MARKER)] + TRUNCATED_MARKER
+        for ctype in ("Ready", "Progressing"):
+            status, reason, message, observed = got[ctype]
+            assert (status, reason, observed) == ("False", "FailedCreate", 1), got[ctype][:2]
+            assert message == want, (
+                f"{ctype} message: want the Event's message cut to {MESSAGE_MAX_LENGTH} "
+                f"characters ending in {TRUNCATED_MARKER!r}; got {len(message)} characters "
+                f"beginning {message[:120]!r} and ending {message[-40:]!r}"
+            )
+    finally:
+        admin.delete("validatingadmissionpolicybindings", None, name)
+        admin.delete("validatingadmissionpolicies", None, name)
+
+    msvc = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (
+            admin.get("deployments", namespace, "web") is not None
+            and _owned(m)["Ready"][1] != "FailedCreate"
+        ),
+        CONVERGE_TIMEOUT,
+        "the retry to create the Deployment once the policy is gone, and the status to say so",
+    )
+    evidence.record("recovered", _owned(msvc))
+    assert _owned(msvc)["Progressing"][1] != "FailedCreate", _owned(msvc)
