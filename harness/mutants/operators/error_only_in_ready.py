@@ -29,8 +29,9 @@ def compute_status_error_in_ready(
     dep: controller.Obj | None,
     conflict: str,
     now: datetime,
+    refused: controller.RefusedWrite | None = None,
 ) -> controller.Obj:
-    status = _compute_status(ms, spec, dep, conflict, now)
+    status = _compute_status(ms, spec, dep, conflict, now, refused)
     if not conflict:
         return status
     # The mutant: Progressing as stored (absent if it never was), whatever the conflict.

@@ -31,8 +31,9 @@ def compute_status_only_owned(
     dep: controller.Obj | None,
     conflict: str,
     now: datetime,
+    refused: controller.RefusedWrite | None = None,
 ) -> controller.Obj:
-    status = _compute_status(ms, spec, dep, conflict, now)
+    status = _compute_status(ms, spec, dep, conflict, now, refused)
     # The mutant: exactly these two, in this order, whatever else was stored.
     status["conditions"] = [
         controller.find_condition(status["conditions"], t) for t in controller.OWNED_CONDITIONS

@@ -1,9 +1,9 @@
 """ready-on-write: reports Ready as soon as it has written the Deployment.
 
 Anti-pattern: the status is computed as if the Deployment had rolled out the moment the
-operator created or updated it: replicas, readyReplicas and availableReplicas are copied
-from the spec, and the conditions say Ready=True, Progressing=False, whether any pod exists
-or not.
+operator created or updated it: replicas, updatedReplicas, readyReplicas and
+availableReplicas are copied from the spec, and the conditions say Ready=True,
+Progressing=False, whether any pod exists or not.
 
 Why people write it: "the create succeeded" feels like "it worked", reading the Deployment's
 status back needs a second event and a second reconcile, and on a cluster with a kubelet the
@@ -30,6 +30,7 @@ def compute_status_as_if_rolled_out(
     dep: controller.Obj | None,
     conflict: str,
     now: datetime,
+    refused: controller.RefusedWrite | None = None,
 ) -> controller.Obj:
     if dep is not None and not conflict:
         # The mutant: the Deployment we wrote counts as rolled out.
@@ -38,11 +39,12 @@ def compute_status_as_if_rolled_out(
             "status": {
                 "observedGeneration": dep["metadata"].get("generation", 0),
                 "replicas": spec.replicas,
+                "updatedReplicas": spec.replicas,
                 "readyReplicas": spec.replicas,
                 "availableReplicas": spec.replicas,
             },
         }
-    return _compute_status(ms, spec, dep, conflict, now)
+    return _compute_status(ms, spec, dep, conflict, now, refused)
 
 
 PATCHES = (mutants.Patch(controller, "compute_status", compute_status_as_if_rolled_out),)

@@ -42,8 +42,9 @@ def compute_status_always_changed(
     dep: controller.Obj | None,
     conflict: str,
     now: datetime,
+    refused: controller.RefusedWrite | None = None,
 ) -> controller.Obj:
-    return AlwaysChanged(_compute_status(ms, spec, dep, conflict, now))
+    return AlwaysChanged(_compute_status(ms, spec, dep, conflict, now, refused))
 
 
 PATCHES = (mutants.Patch(controller, "compute_status", compute_status_always_changed),)
