@@ -164,10 +164,10 @@ def test_status_follows_played_rollout(
         lambda: admin.get("modelservices", namespace, "web"),
         lambda m: _owned(m)["Ready"][0] == "True",
         REACT_TIMEOUT,
-        "the ModelService to say Ready=True once the played Deployment is rolled out",
-        premise=True,
+        "the ModelService to say Ready=True once the played Deployment is rolled out (the "
+        "operator must hear of a child's status change)",
     )
-    evidence.premise("rolled_out", _owned(msvc))
+    evidence.record("rolled_out", _owned(msvc))
 
     count = wait_settled(op)
     admin.patch("modelservices", namespace, "web", {"spec": {"image": "srv:2"}})
