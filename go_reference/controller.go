@@ -361,7 +361,7 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, rec reco
 	err := c.Get(ctx, client.ObjectKeyFromObject(desired), live)
 	if apierrors.IsNotFound(err) {
 		if err := c.Create(ctx, desired); err != nil {
-			return live, "", asRefusedWrite(failedWrite(rec, ms, "create", what, err), "create", what)
+			return live, "", classifyChildWriteError(failedWrite(rec, ms, "create", what, err), "create", what)
 		}
 		log.Info("Created " + kind)
 		recordEvent(rec, ms, corev1.EventTypeNormal, "Created"+kind, "Created "+what)
@@ -387,7 +387,7 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, rec reco
 	// updated carries the resourceVersion read from the cache: if the cache was behind, the
 	// API server answers 409 and the error goes back to the queue (step 7).
 	if err := c.Update(ctx, updated); err != nil {
-		return live, "", asRefusedWrite(failedWrite(rec, ms, "update", what, err), "update", what)
+		return live, "", classifyChildWriteError(failedWrite(rec, ms, "update", what, err), "update", what)
 	}
 	log.Info("Updated " + kind)
 	recordEvent(rec, ms, corev1.EventTypeNormal, "Updated"+kind, "Updated "+what)
@@ -742,7 +742,7 @@ func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *ap
 		set(conditionReady, metav1.ConditionFalse, refused.reason, refused.message)
 		set(conditionProgressing, metav1.ConditionFalse, refused.reason, refused.message)
 	default:
-		switch rollout, message := judgeRollout(name, dep); rollout {
+		switch rollout, message := judgeDeploymentRollout(name, dep); rollout {
 		case rolloutStalled:
 			set(conditionReady, metav1.ConditionFalse, reasonProgressDeadlineExceeded, message)
 			set(conditionProgressing, metav1.ConditionFalse, reasonProgressDeadlineExceeded, message)
@@ -794,7 +794,8 @@ func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *ap
 //  6. otherwise complete.
 //
 // Availability alone is not enough: in the middle of a rolling update every replica can be
-// available while half of them still run the old template.
+// available while half of them still run the old template. computeStatus calls it through the
+// seam judgeDeploymentRollout (seams.go).
 func judgeRollout(name string, dep *appsv1.Deployment) (string, string) {
 	if dep == nil {
 		dep = &appsv1.Deployment{}
@@ -938,7 +939,8 @@ func (e *refusedWrite) Unwrap() error { return e.err }
 // (`Deployment "web"`), wrapped in a *refusedWrite when it is the API server's refusal: an
 // API status error other than 409. A 409 (Conflict, AlreadyExists) only says the cache was
 // behind, and an error that is not an answer (no connection) says nothing about the spec;
-// both are returned as they are.
+// both are returned as they are. ensureChild calls it through the seam classifyChildWriteError
+// (seams.go).
 func asRefusedWrite(err error, verb, what string) error {
 	var status apierrors.APIStatus
 	if !errors.As(err, &status) || apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) {

@@ -15,4 +15,12 @@ var (
 	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
 	// them). Mutant: raw-quantities-go.
 	applyResourceDefaults = defaultResources
+
+	// judgeDeploymentRollout is judgeRollout (step 6: the Deployment's rollout as kubectl
+	// rollout status judges it). Mutant: ready-when-available-go.
+	judgeDeploymentRollout = judgeRollout
+
+	// classifyChildWriteError is asRefusedWrite (steps 4 and 5: which failed child writes
+	// are refusals that reach the status). Mutant: refusal-not-reported-go.
+	classifyChildWriteError = asRefusedWrite
 )
