@@ -149,9 +149,10 @@ def floor_status(ms: Mapping[str, Any], now: datetime.datetime | None = None) ->
     meta = ms["metadata"]
     name, namespace = meta["name"], meta["namespace"]
     generation = int(meta.get("generation") or 0)
-    replicas, port = _spec(ms)
+    _, port = _spec(ms)
     when = (now or datetime.datetime.now(datetime.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    message = f'Deployment "{name}" has 0/{replicas} available replicas'
+    # The Deployment was just created (generation 1) and has no status yet.
+    message = f'Deployment "{name}" is waiting for its generation 1 to be observed (observed 0)'
 
     def cond(ctype: str, status: str, reason: str) -> dict[str, Any]:
         return {

@@ -74,10 +74,12 @@ def test_suite_needs_are_capabilities_and_split_as_designed() -> None:
     assert "progressing-without-kubelet" in runs_on["envtest"] - runs_on["sim"]
     for check in ("ready-with-kwok", "garbage-collected", "namespace-deleted"):
         assert check in runs_on["sim"] - runs_on["envtest"], check
-    # Everything that needs no kubelet and no staged orphan runs on both harness-owned tiers.
+    # Everything that needs no kubelet, no staged orphan and no Deployment status of its own
+    # making runs on both harness-owned tiers.
     assert runs_on["envtest"] - runs_on["sim"] == {
         "progressing-without-kubelet",
         "replaced-child-kept",
+        "status-follows-rollout[played-rollout]",
     }
 
 
