@@ -232,6 +232,84 @@ def test_status_follows_played_rollout(
     )
 
 
+#: A rollout on sim (ReplicaSet, scheduling, kwok, the deployment controller's status, then the
+#: operator's) takes longer than a plain convergence on a loaded machine.
+ROLLOUT_TIMEOUT = 1.5 * CONVERGE_TIMEOUT
+#: The progress deadline the check gives the Deployment (seconds): the deployment controller
+#: gives up on the unschedulable rollout this long after it last progressed.
+PROGRESS_DEADLINE = 3
+
+
+@pytest.mark.needs("pods-ready", "deployment-controller")
+@pytest.mark.check("status-follows-rollout", case="stalled-rollout")
+def test_status_follows_stalled_rollout(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """A rollout the real deployment controller gives up on is reported as stalled, with its
+    message, and never as Ready.
+
+    A 2-replica ModelService rolls out on kwok's nodes; the check gives its Deployment a
+    progress deadline of a few seconds (a field the operator leaves to others), then changes
+    the ModelService's resources to a CPU request no node can hold. The new pod stays
+    Pending while both old pods stay available (maxUnavailable rounds down to 0), and after
+    the deadline the deployment controller sets its Progressing condition to False
+    `ProgressDeadlineExceeded`. An operator that judges by availability says Ready=True (2 of
+    2 available) all along, and one that ignores the deadline says RolloutInProgress for
+    ever. The ModelService must say Ready=False and Progressing=False
+    `ProgressDeadlineExceeded` with the Deployment's message.
+    """
+    operators.start()
+    create_modelservice(admin, namespace, "web", replicas=2)
+    wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: _owned(m)["Ready"][:2] == ("True", "ReplicasAvailable"),
+        ROLLOUT_TIMEOUT,
+        "the ModelService to roll out 2 replicas on kwok's nodes (Ready=True)",
+        premise=True,
+    )
+    admin.patch(
+        "deployments", namespace, "web", {"spec": {"progressDeadlineSeconds": PROGRESS_DEADLINE}}
+    )
+    admin.patch(
+        "modelservices",
+        namespace,
+        "web",
+        {"spec": {"resources": {"requests": {"cpu": "100000"}}}},
+    )
+    dep = wait_for(
+        lambda: admin.get("deployments", namespace, "web"),
+        lambda d: any(
+            c.get("type") == "Progressing" and c.get("reason") == "ProgressDeadlineExceeded"
+            for c in (d.get("status") or {}).get("conditions") or []
+        ),
+        ROLLOUT_TIMEOUT,
+        "the deployment controller to give up on the unschedulable rollout "
+        "(Progressing=False ProgressDeadlineExceeded)",
+        premise=True,
+    )
+    deadline = next(
+        c for c in dep["status"]["conditions"] if c.get("reason") == "ProgressDeadlineExceeded"
+    )
+    evidence.premise("deployment_progressing", deadline)
+    msvc = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: _owned(m)["Progressing"][1] == "ProgressDeadlineExceeded",
+        REACT_TIMEOUT,
+        "the ModelService to report the stalled rollout (Progressing reason "
+        "ProgressDeadlineExceeded)",
+    )
+    got = _owned(msvc)
+    evidence.record("stalled", got)
+    assert got["Progressing"][0] == "False", got["Progressing"]
+    assert got["Ready"][:2] == ("False", "ProgressDeadlineExceeded"), (
+        f"2 of 2 replicas are available, but of the old template: not Ready ({got['Ready']})"
+    )
+    assert str(deadline.get("message")) in got["Progressing"][2], (
+        f"the message must carry the Deployment's own ({deadline.get('message')!r}): "
+        f"{got['Progressing']}"
+    )
+
+
 # --------------------------------------------------------------------------- refused-write-reported
 def _refused(
     audit: Accounting, admin: Kube, start: int, user: str, namespace: str, verb: str
