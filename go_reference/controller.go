@@ -807,8 +807,9 @@ func judgeRollout(name string, dep *appsv1.Deployment) (string, string) {
 	st := dep.Status
 	what := fmt.Sprintf("Deployment \"%s\"", name)
 	if dep.Generation > st.ObservedGeneration {
-		return rolloutProgressing, fmt.Sprintf("%s is waiting for its generation %d to be observed (observed %d)",
-			what, dep.Generation, st.ObservedGeneration)
+		// No numbers in the message: a generation bump alone (an annotation, a repair) changes
+		// no state, and so writes no status.
+		return rolloutProgressing, what + " is waiting for the deployment controller to observe its latest spec"
 	}
 	for _, c := range st.Conditions {
 		if c.Type == appsv1.DeploymentProgressing && c.Reason == reasonProgressDeadlineExceeded {

@@ -116,7 +116,7 @@ func TestAPIServerConvergence(t *testing.T) {
 			progressing.Status != metav1.ConditionTrue || progressing.Reason != reasonRolloutInProgress {
 			t.Fatalf("Ready = %+v, Progressing = %+v; want False/ReplicasUnavailable, True/RolloutInProgress", ready, progressing)
 		}
-		if want := `Deployment "opt" is waiting for its generation 1 to be observed (observed 0)`; ready.Message != want {
+		if want := `Deployment "opt" is waiting for the deployment controller to observe its latest spec`; ready.Message != want {
 			t.Errorf("message = %q, want %q", ready.Message, want)
 		}
 		if !ready.LastTransitionTime.Time.Equal(worldStart) || !progressing.LastTransitionTime.Time.Equal(worldStart) {
@@ -160,7 +160,7 @@ func TestAPIServerConvergence(t *testing.T) {
 		if og, _, _ := unstructured.NestedInt64(ms.Object, "status", "observedGeneration"); og != ms.GetGeneration() {
 			t.Errorf("status.observedGeneration = %d, generation = %d", og, ms.GetGeneration())
 		}
-		if ready, _ := w.conditions(key); ready.Message != `Deployment "opt" is waiting for its generation 2 to be observed (observed 0)` {
+		if ready, _ := w.conditions(key); ready.Message != `Deployment "opt" is waiting for the deployment controller to observe its latest spec` {
 			t.Errorf("Ready message = %q", ready.Message)
 		}
 	})

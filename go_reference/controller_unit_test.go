@@ -437,7 +437,7 @@ func TestStatusRolloutInProgressWithoutKubelet(t *testing.T) {
 		t.Fatalf("conditions = %+v, want Ready then Progressing", s.Conditions)
 	}
 	ready, progressing := s.Conditions[0], s.Conditions[1]
-	msg := `Deployment "opt" is waiting for its generation 1 to be observed (observed 0)`
+	msg := `Deployment "opt" is waiting for the deployment controller to observe its latest spec`
 	if ready.Status != "False" || ready.Reason != "ReplicasUnavailable" || ready.Message != msg || ready.ObservedGeneration != 3 {
 		t.Errorf("Ready = %+v", ready)
 	}

@@ -402,7 +402,7 @@ var rolloutStates = []struct {
 	message    string
 }{
 	{3, appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 4, UpdatedReplicas: 4, AvailableReplicas: 4},
-		rolloutProgressing, `Deployment "opt" is waiting for its generation 3 to be observed (observed 2)`},
+		rolloutProgressing, `Deployment "opt" is waiting for the deployment controller to observe its latest spec`},
 	{3, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 4, UpdatedReplicas: 2, AvailableReplicas: 4},
 		rolloutProgressing, `Deployment "opt" has 2/4 updated replicas`},
 	{3, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 5, UpdatedReplicas: 4, AvailableReplicas: 4},
@@ -419,7 +419,7 @@ var rolloutStates = []struct {
 	{4, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 4, UpdatedReplicas: 2, AvailableReplicas: 4,
 		Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse,
 			Reason: "ProgressDeadlineExceeded", Message: "old"}}},
-		rolloutProgressing, `Deployment "opt" is waiting for its generation 4 to be observed (observed 3)`},
+		rolloutProgressing, `Deployment "opt" is waiting for the deployment controller to observe its latest spec`},
 }
 
 func TestJudgeRolloutFollowsKubectlRolloutStatus(t *testing.T) {

@@ -827,10 +827,11 @@ def judge_rollout(name: str, dep: Obj | None) -> tuple[str, str]:
     available = int(dep_status.get("availableReplicas") or 0)
     what = f'Deployment "{name}"'
     if generation > observed:
+        # No numbers in the message: a generation bump alone (an annotation, a repair)
+        # changes no state, and so writes no status.
         return (
             ROLLOUT_PROGRESSING,
-            f"{what} is waiting for its generation {generation} to be observed "
-            f"(observed {observed})",
+            f"{what} is waiting for the deployment controller to observe its latest spec",
         )
     progressing = next(
         (

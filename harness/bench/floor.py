@@ -151,8 +151,10 @@ def floor_status(ms: Mapping[str, Any], now: datetime.datetime | None = None) ->
     generation = int(meta.get("generation") or 0)
     _, port = _spec(ms)
     when = (now or datetime.datetime.now(datetime.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    # The Deployment was just created (generation 1) and has no status yet.
-    message = f'Deployment "{name}" is waiting for its generation 1 to be observed (observed 0)'
+    # The Deployment was just created and has no status yet.
+    message = (
+        f'Deployment "{name}" is waiting for the deployment controller to observe its latest spec'
+    )
 
     def cond(ctype: str, status: str, reason: str) -> dict[str, Any]:
         return {
