@@ -82,7 +82,7 @@ CI_BOUND := MODELDOCK_CONVERGE_TIMEOUT=$(CI_CONVERGE_TIMEOUT)
 # The sim tier's checks, those only a cluster's controllers can judge, for go and python on a sim
 # control plane (reports in reports/sim/); make test runs them in conformance-existing-ci, on a
 # sim plane too. Then the mutants only sim exposes (make test runs them).
-SIM_CI_CHECKS := test_ready_with_kwok or test_garbage_collected or test_namespace_deleted or test_deletion_policy
+SIM_CI_CHECKS := test_ready_with_kwok or test_garbage_collected or test_namespace_deleted or test_deletion_policy or test_status_follows_stalled_rollout
 .PHONY: conformance-sim-ci mutants-sim-ci
 conformance-sim-ci: $(STAMP)
 	$(PY) -m harness conformance --cluster sim --reports reports/sim $(foreach i,$(IMPLS),--impl $(i)) -- -k "$(SIM_CI_CHECKS)"
@@ -97,7 +97,7 @@ conformance-sim-ci: $(STAMP)
 # Reports in reports/existing/; the plane is stopped after the run, whatever its outcome.
 # `make conformance-existing-ci EXISTING_CI_CHECKS=` runs the whole suite there.
 EXISTING_CI_STATE := build/existing-ci
-EXISTING_CI_CHECKS ?= test_create_converges or test_noop_stable or test_restart_reconverges or test_leader_failover or test_deletion_policy or test_ready_with_kwok or test_garbage_collected or test_namespace_deleted
+EXISTING_CI_CHECKS ?= test_create_converges or test_noop_stable or test_restart_reconverges or test_leader_failover or test_deletion_policy or test_ready_with_kwok or test_garbage_collected or test_namespace_deleted or test_status_follows_stalled_rollout
 .PHONY: conformance-existing-ci
 conformance-existing-ci: $(STAMP)
 	$(PY) -m harness up --cluster sim --state-dir $(EXISTING_CI_STATE)

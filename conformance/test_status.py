@@ -264,8 +264,7 @@ def test_status_follows_stalled_rollout(
         lambda: admin.get("modelservices", namespace, "web"),
         lambda m: _owned(m)["Ready"][:2] == ("True", "ReplicasAvailable"),
         ROLLOUT_TIMEOUT,
-        "the ModelService to roll out 2 replicas on kwok's nodes (Ready=True)",
-        premise=True,
+        "the ModelService to report its rollout of 2 replicas on kwok's nodes (Ready=True)",
     )
     admin.patch(
         "deployments", namespace, "web", {"spec": {"progressDeadlineSeconds": PROGRESS_DEADLINE}}
