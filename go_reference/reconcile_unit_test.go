@@ -515,3 +515,30 @@ func TestReconcileConflictIsNoRefusal(t *testing.T) {
 	}
 	wantVerbs(t, l)
 }
+
+func TestReconcileRefusedDeploymentUpdateKeepsTheCountsItReads(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.Spec.Replicas = ptr.To[int32](7) })
+	dep := getObj(t, l, &appsv1.Deployment{})
+	dep.Status = appsv1.DeploymentStatus{ObservedGeneration: dep.Generation, Replicas: 7, AvailableReplicas: 7}
+	if err := l.Status().Update(context.Background(), dep); err != nil {
+		t.Fatal(err)
+	}
+	l.reset()
+	l.refuse = map[string]error{"update Deployment": apierrors.NewForbidden(
+		schema.GroupResource{Group: "apps", Resource: "deployments"}, "opt", errors.New("denied"))}
+	if _, err := l.reconciler(l).Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey}); !apierrors.IsForbidden(err) {
+		t.Fatalf("error = %v, want the 403", err)
+	}
+	wantVerbs(t, l, "update_status ModelService")
+	ms := getObj(t, l, newModelService())
+	if n, _, _ := unstructured.NestedInt64(ms.Object, "status", "availableReplicas"); n != 7 {
+		t.Errorf("status.availableReplicas = %d, want the 7 the Deployment reports", n)
+	}
+	want := `Failed to update Deployment "opt": ` + l.refuse["update Deployment"].Error()
+	for _, condType := range ownedConditions {
+		if c := conditionOf(t, ms, condType); c.Reason != "FailedUpdate" || c.Message != want {
+			t.Errorf("%s = %s %q, want FailedUpdate %q", condType, c.Reason, c.Message, want)
+		}
+	}
+}
