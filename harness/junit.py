@@ -10,6 +10,7 @@ reads the evidence with ``properties``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,7 +157,30 @@ def suite_name(impl_id: str) -> str:
     return f"modeldock-{impl_id}"
 
 
-def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None = None) -> int:
+#: The testcase property that names a failed check's artifacts folder (the plugin records it
+#: when it saves them); ``finish`` turns it into attachment lines.
+ARTIFACTS = "artifacts"
+#: At most this many attachment lines per testcase (a lab dump can hold many files).
+MAX_ATTACHMENTS = 40
+
+
+def attachment_lines(artifacts: Path, base: Path) -> list[str]:
+    """``[[ATTACHMENT|<path>]]`` for each file under ``artifacts``, sorted, paths relative to
+    ``base`` (the reports folder that is uploaded): the line GitLab's and Jenkins' JUnit
+    readers turn into a link beside the failed test. At most MAX_ATTACHMENTS; none for a
+    folder that does not exist."""
+    if not artifacts.is_dir():
+        return []
+    files = sorted(f for f in artifacts.rglob("*") if f.is_file())[:MAX_ATTACHMENTS]
+    return [f"[[ATTACHMENT|{os.path.relpath(f, base)}]]" for f in files]
+
+
+def finish(
+    path: Path,
+    impl_id: str,
+    suite_properties: Mapping[str, str] | None = None,
+    artifacts_base: Path | None = None,
+) -> int:
     """Make the JUnit file pytest wrote at ``path`` one implementation's, unique among all
     implementations' files, and write it back; return how many testcases were renamed.
 
@@ -167,7 +191,9 @@ def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None 
       test by (classname, name), and the implementation then stays part of that identity;
     - the testsuite is named ``suite_name(impl_id)`` and carries ``suite_properties``
       (implementation, title, tier, Kubernetes version, harness commit), and keeps pytest's
-      ``timestamp`` and ``hostname``.
+      ``timestamp`` and ``hostname``;
+    - with ``artifacts_base``, a testcase whose ``artifacts`` property names a folder gets
+      ``attachment_lines`` (relative to ``artifacts_base``) in its ``<system-out>``.
     """
     xml = JUnitXml.fromfile(str(path))
     renamed = 0
@@ -183,7 +209,13 @@ def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None 
         for case in cases:
             suite.append(case)  # type: ignore[no-untyped-call]
         for case in suite:
-            check = properties(case).get(CHECK)
+            props = properties(case)
+            check = props.get(CHECK)
+            if artifacts_base is not None and props.get(ARTIFACTS):
+                lines = attachment_lines(Path(props[ARTIFACTS][-1]), artifacts_base)
+                old_out = str(case.system_out or "")
+                if lines and "[[ATTACHMENT|" not in old_out:
+                    case.system_out = "\n".join([old_out.rstrip(), *lines]).lstrip("\n")
             if check:
                 case.name = check[-1]
                 renamed += 1

@@ -166,3 +166,29 @@ def test_merged_file_matches_golden(tmp_path: Path) -> None:
     if os.environ.get("UPDATE_GOLDEN") and os.environ.get("CI", "").lower() != "true":
         golden.write_text(text)
     assert text == golden.read_text(), f"differs from {golden.name}; UPDATE_GOLDEN=1 rewrites it"
+
+
+def test_finish_attaches_a_failed_checks_artifacts_relative_to_the_reports_folder(
+    tmp_path: Path,
+) -> None:
+    reports = tmp_path / "reports"
+    artifacts = reports / "artifacts" / "go" / "child-repaired"
+    (artifacts / "lab").mkdir(parents=True)
+    (artifacts / "operator-go.log").write_text("log\n")
+    (artifacts / "lab" / "objects.yaml").write_text("{}\n")
+    path = tmp_path / "junit-go.xml"
+    path.write_text(
+        XML.replace(
+            '<property name="verdict" value="fail"/>',
+            f'<property name="verdict" value="fail"/><property name="artifacts" value="{artifacts}"/>',
+        )
+    )
+    junit.finish(path, "go", None, reports)
+    xml = path.read_text()
+    assert "[[ATTACHMENT|artifacts/go/child-repaired/lab/objects.yaml]]" in xml
+    assert "[[ATTACHMENT|artifacts/go/child-repaired/operator-go.log]]" in xml
+    # in the failed case's system-out, and once only when finished again
+    junit.finish(path, "go", None, reports)
+    case = next(c for c in junit.testcases(path) if c.name == "child-repaired")
+    assert str(case.system_out).count("[[ATTACHMENT|") == 2
+    assert junit.attachment_lines(tmp_path / "missing", reports) == []
