@@ -31,8 +31,8 @@ PASSED, FAILED, ERROR, SKIPPED, XFAILED = "passed", "failed", "error", "skipped"
 @dataclass
 class Case:
     """One testcase: ``name`` (the check id once renamed), ``outcome`` (PASSED, FAILED,
-    ERROR or SKIPPED as JUnit says; a failure whose verdict is ``error`` is still FAILED
-    here), ``message`` (the failure's, error's or skip's message, else its text, stripped;
+    ERROR or SKIPPED as JUnit says; a failure whose verdict is ``error`` is FAILED here in
+    a file ``finish`` has not rewritten, ERROR once it has), ``message`` (the failure's, error's or skip's message, else its text, stripped;
     "" for a pass), ``details`` (the failure's or error's text: the traceback), ``time_s``
     (seconds), and every property as name -> values in file order (a name may repeat);
     ``ordered`` keeps them as ``(name, value)`` pairs in file order."""
@@ -175,6 +175,27 @@ def attachment_lines(artifacts: Path, base: Path) -> list[str]:
     return [f"[[ATTACHMENT|{os.path.relpath(f, base)}]]" for f in files]
 
 
+def as_error(case: TestCase) -> bool:
+    """Turn the testcase's ``<failure>`` into an ``<error>`` with the same message, type and
+    text, in place; returns whether it did. pytest writes a check's unmet premise (an
+    AssertionError the plugin judged ``error``, ``harness.verdicts``) as a failure, and CI
+    systems count failures as "the code is wrong": an error says "not judged" there too."""
+    results: list[Any] = list(case.result)
+    failures = [r for r in results if isinstance(r, Failure)]
+    if not failures:
+        return False
+    replaced: list[Any] = []
+    for r in results:
+        if isinstance(r, Failure):
+            error = Error(r.message, r.type)
+            error.text = r.text
+            replaced.append(error)
+        else:
+            replaced.append(r)
+    case.result = replaced
+    return True
+
+
 def finish(
     path: Path,
     impl_id: str,
@@ -192,6 +213,8 @@ def finish(
     - the testsuite is named ``suite_name(impl_id)`` and carries ``suite_properties``
       (implementation, title, tier, Kubernetes version, harness commit), and keeps pytest's
       ``timestamp`` and ``hostname``;
+    - a testcase whose ``verdict`` is ``error`` (a premise not met) is written with
+      ``<error>``, not pytest's ``<failure>`` (``as_error``);
     - with ``artifacts_base``, a testcase whose ``artifacts`` property names a folder gets
       ``attachment_lines`` (relative to ``artifacts_base``) in its ``<system-out>``.
     """
@@ -216,6 +239,8 @@ def finish(
                 old_out = str(case.system_out or "")
                 if lines and "[[ATTACHMENT|" not in old_out:
                     case.system_out = "\n".join([old_out.rstrip(), *lines]).lstrip("\n")
+            if props.get(VERDICT, [""])[-1] == "error":
+                as_error(case)
             if check:
                 case.name = check[-1]
                 renamed += 1

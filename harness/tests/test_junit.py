@@ -192,3 +192,21 @@ def test_finish_attaches_a_failed_checks_artifacts_relative_to_the_reports_folde
     case = next(c for c in junit.testcases(path) if c.name == "child-repaired")
     assert str(case.system_out).count("[[ATTACHMENT|") == 2
     assert junit.attachment_lines(tmp_path / "missing", reports) == []
+
+
+def test_finish_writes_an_unmet_premise_as_an_error_not_a_failure(tmp_path: Path) -> None:
+    path = tmp_path / "junit-go.xml"
+    path.write_text(
+        XML.replace(
+            '<property name="verdict" value="fail"/>', '<property name="verdict" value="error"/>'
+        )
+    )
+    junit.finish(path, "go")
+    cases = {c.name: c for c in junit.read_cases(path)}
+    premise = cases["child-repaired"]
+    assert premise.outcome == junit.ERROR
+    assert premise.message.startswith("AssertionError: the Service was not recreated")
+    assert premise.details == "tb"
+    assert cases["noop-stable"].outcome == junit.PASSED
+    xml = path.read_text()
+    assert "<failure" not in xml
