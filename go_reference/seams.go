@@ -8,5 +8,5 @@ package main
 
 // processDefaults returns the defaults of MAX_CONCURRENT_RECONCILES (workers) and
 // REQUEST_TIMEOUT_SECONDS (a duration; 0: no timeout) used when the variables are unset
-// (CONTRACT.md, "Process"). Used by mutant one-worker-no-timeout-go.
+// (CONTRACT.md, "Process"). Used by mutant single-worker-go.
 var processDefaults = defaultProcessSettings

@@ -51,7 +51,7 @@ def process_defaults() -> tuple[int, float | None]:
     """The defaults of MAX_CONCURRENT_RECONCILES (workers) and REQUEST_TIMEOUT_SECONDS
     (seconds; None: no timeout) used when the variables are unset: DEFAULT_WORKERS and
     ``runtime.client.REQUEST_TIMEOUT`` (CONTRACT.md, "Process"). A seam: mutant
-    one-worker-no-timeout replaces it."""
+    single-worker replaces it."""
     return DEFAULT_WORKERS, client_.REQUEST_TIMEOUT
 
 
