@@ -22,6 +22,7 @@ from conformance.support import (
     wait_converged,
     wait_settled,
 )
+from harness.faults.apiproxy import ApiProxy
 from harness.kube import Kube, wait_for
 from harness.plugin.evidence import Evidence
 from harness.plugin.lab import OperatorPool
@@ -34,6 +35,18 @@ SLOW_HOLD_S = 15.0
 NEIGHBOURS = 8
 #: How often the check looks at the neighbours while the write is held: cheap (three lists).
 POLL_S = 0.2
+#: The lost-answer case: the operator's request timeout, given through the contract's
+#: REQUEST_TIMEOUT_SECONDS (3 s instead of 35, so the case takes seconds), with one worker
+#: (MAX_CONCURRENT_RECONCILES=1) so that only the timeout can free it.
+LOST_ANSWER_ENV = {"REQUEST_TIMEOUT_SECONDS": "3", "MAX_CONCURRENT_RECONCILES": "1"}
+LOST_ANSWER_TIMEOUT_S = 3.0
+#: How long the neighbours may take in the lost-answer case: the request timeout, then a
+#: reaction (the worker freed takes the next key).
+LOST_ANSWER_BOUND_S = LOST_ANSWER_TIMEOUT_S + REACT_TIMEOUT
+#: How long the API proxy holds the slow create in the lost-answer case: an answer that does
+#: not come within the check (twice its bound); an operator that gives the request up ends the
+#: hold (the proxy forwards the write then, as a request already past admission would be).
+LOST_HOLD_S = 2 * LOST_ANSWER_BOUND_S
 
 
 def _converged_names(admin: Kube, namespace: str) -> set[str]:
@@ -61,6 +74,36 @@ def _held_write(stats: dict[str, Any]) -> dict[str, Any] | None:
     return next((r for r in stats["recent"] if r.get("held_ms", 0) > 0), None)
 
 
+def _slow_and_neighbours(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    proxy: ApiProxy,
+    hold_s: float,
+    env: dict[str, str] | None = None,
+) -> tuple[list[str], float]:
+    """Start the operator behind ``proxy`` (``env`` added to its environment) and let it
+    settle; arm the proxy to hold the create of Deployment ``slow`` for ``hold_s`` seconds,
+    create ModelService ``slow`` and wait until that create is held; then create the
+    NEIGHBOURS others. Returns their names and when they were created (monotonic)."""
+    options: dict[str, Any] = {"api_proxy": proxy}
+    if env:
+        options["env"] = dict(env)
+    op = operators.start(**options)
+    wait_settled(op)
+    proxy.delay_writes(hold_s, count=1, resource="deployments", name="slow")
+    create_modelservice(admin, namespace, "slow", replicas=1)
+    proxy.wait_stats(
+        lambda s: s["writes_holding"] == 1,
+        REACT_TIMEOUT,
+        "the operator's create of Deployment slow (held by the API proxy)",
+    )
+    names = [f"web-{i}" for i in range(NEIGHBOURS)]
+    for name in names:
+        create_modelservice(admin, namespace, name, replicas=1)
+    return names, time.monotonic()
+
+
 @pytest.mark.check("reconcile-isolated")
 def test_slow_neighbour(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
@@ -78,19 +121,7 @@ def test_slow_neighbour(
     one object is slow. Then ``slow`` must converge too.
     """
     with operators.api_proxy() as proxy:
-        op = operators.start(api_proxy=proxy)
-        wait_settled(op)
-        proxy.delay_writes(SLOW_HOLD_S, count=1, resource="deployments", name="slow")
-        create_modelservice(admin, namespace, "slow", replicas=1)
-        proxy.wait_stats(
-            lambda s: s["writes_holding"] == 1,
-            REACT_TIMEOUT,
-            "the operator's create of Deployment slow (held by the API proxy)",
-        )
-        names = [f"web-{i}" for i in range(NEIGHBOURS)]
-        for name in names:
-            create_modelservice(admin, namespace, name, replicas=1)
-        created = time.monotonic()
+        names, created = _slow_and_neighbours(admin, namespace, operators, proxy, SLOW_HOLD_S)
         before_release: dict[str, float] = {}
 
         def look() -> dict[str, Any]:
@@ -137,4 +168,56 @@ def test_slow_neighbour(
             f"{before_release or 'none'}). One slow object held the others up: run several "
             f'workers by default (MAX_CONCURRENT_RECONCILES, CONTRACT.md "Process")'
         )
+        wait_converged(admin, namespace, "slow")
+
+
+@pytest.mark.check("reconcile-isolated", case="lost-answer")
+def test_lost_answer(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """reconcile-isolated[lost-answer]: a request whose answer does not come is given up after
+    the operator's request timeout, so even one worker is freed for the others.
+
+    The operator runs with one worker and a 3 s request timeout (REQUEST_TIMEOUT_SECONDS, the
+    contract's input; the default is 35 s). The API proxy holds the create of Deployment
+    ``slow`` for longer than the check lasts (LOST_HOLD_S), an answer lost on the way; eight
+    other ModelServices are created meanwhile. The operator must give the create up after
+    about 3 s (an error, requeued), and its worker then converges the eight, within the
+    timeout plus a reaction (LOST_ANSWER_BOUND_S). A client without a request timeout waits
+    for the answer as long as the proxy holds it, and its only worker with it. Then ``slow``
+    must converge too (the proxy forwards the create once the operator gave it up).
+    """
+    with operators.api_proxy() as proxy:
+        names, created = _slow_and_neighbours(
+            admin, namespace, operators, proxy, LOST_HOLD_S, env=LOST_ANSWER_ENV
+        )
+        evidence.record("operator_env", LOST_ANSWER_ENV)
+        evidence.record("hold_s", LOST_HOLD_S)
+        took: dict[str, float] = {}
+
+        def converged() -> dict[str, float] | None:
+            at = round(time.monotonic() - created, 2)
+            for name in _converged_names(admin, namespace) & set(names) - took.keys():
+                took[name] = at
+            return dict(took)
+
+        try:
+            wait_for(
+                converged,
+                lambda t: len(t) == NEIGHBOURS,
+                LOST_ANSWER_BOUND_S,
+                f"the {NEIGHBOURS} ModelServices created while the create of Deployment slow "
+                f"waited for an answer that did not come to converge (one worker, a "
+                f"{LOST_ANSWER_TIMEOUT_S:.0f} s request timeout: it must give the request "
+                "up and take the next)",
+            )
+        finally:
+            evidence.record("converged_s", dict(sorted(took.items())))
+            held = _held_write(proxy.stats())
+            evidence.record(
+                "held_write",
+                None
+                if held is None
+                else {k: held.get(k) for k in ("verb", "resource", "name", "code", "held_ms")},
+            )
         wait_converged(admin, namespace, "slow")

@@ -76,12 +76,6 @@ const defaultWorkers = 4
 // and one that never gets an answer frees its worker.
 const defaultRequestTimeout = 35 * time.Second
 
-// defaultProcessSettings returns the defaults of MAX_CONCURRENT_RECONCILES and
-// REQUEST_TIMEOUT_SECONDS (called through the seam processDefaults).
-func defaultProcessSettings() (workers int, requestTimeout time.Duration) {
-	return defaultWorkers, defaultRequestTimeout
-}
-
 // configFromEnv reads the configuration. An error names the variable, the value and the fix,
 // so that a typo in a harness file is found from the first line the process prints.
 func configFromEnv(getenv func(string) string) (config, error) {
@@ -131,17 +125,13 @@ func configFromEnv(getenv func(string) string) (config, error) {
 			errs = append(errs, fmt.Errorf("RENEW_DEADLINE=%s must be greater than 1.2 x RETRY_PERIOD=%s: the leader needs more than one retry to renew", c.RenewDeadline, c.RetryPeriod))
 		}
 	}
-	workers, timeout := processDefaults()
-	raw := get("MAX_CONCURRENT_RECONCILES", strconv.Itoa(workers))
+	raw := get("MAX_CONCURRENT_RECONCILES", strconv.Itoa(defaultWorkers))
 	n, err := strconv.Atoi(raw)
 	if err != nil || n < 1 {
-		errs = append(errs, fmt.Errorf("MAX_CONCURRENT_RECONCILES=%q: must be a whole number of workers, at least 1; unset it for the default %d", raw, workers))
+		errs = append(errs, fmt.Errorf("MAX_CONCURRENT_RECONCILES=%q: must be a whole number of workers, at least 1; unset it for the default %d", raw, defaultWorkers))
 	}
 	c.MaxConcurrentReconciles = n
-	c.RequestTimeout = timeout
-	if get("REQUEST_TIMEOUT_SECONDS", "") != "" {
-		c.RequestTimeout = seconds("REQUEST_TIMEOUT_SECONDS", defaultRequestTimeout.Seconds())
-	}
+	c.RequestTimeout = seconds("REQUEST_TIMEOUT_SECONDS", defaultRequestTimeout.Seconds())
 	return c, errors.Join(errs...)
 }
 
@@ -258,7 +248,7 @@ func main() {
 	klog.SetLogger(ctrl.Log)
 	log := ctrl.Log.WithName("setup")
 
-	cfg, err := configFromEnv(os.Getenv)
+	cfg, err := processConfig(os.Getenv)
 	if err != nil {
 		log.Error(err, "invalid environment")
 		os.Exit(exitBadConfig)

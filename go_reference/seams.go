@@ -6,7 +6,7 @@ package main
 // -overlay, harness/mutants/gobuild.py), assigns it another function. go_reference itself
 // carries no mutant code.
 
-// processDefaults returns the defaults of MAX_CONCURRENT_RECONCILES (workers) and
-// REQUEST_TIMEOUT_SECONDS (a duration; 0: no timeout) used when the variables are unset
-// (CONTRACT.md, "Process"). Used by mutant single-worker-go.
-var processDefaults = defaultProcessSettings
+// processConfig reads the process configuration from the environment (configFromEnv:
+// CONTRACT.md, "Process"), once, in main. Used by mutant single-worker-go (controller-runtime's
+// one worker when MAX_CONCURRENT_RECONCILES is unset, no request timeout).
+var processConfig = configFromEnv

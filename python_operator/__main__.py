@@ -47,14 +47,6 @@ EXIT_BAD_CONFIG = 2
 DEFAULT_WORKERS = 4
 
 
-def process_defaults() -> tuple[int, float | None]:
-    """The defaults of MAX_CONCURRENT_RECONCILES (workers) and REQUEST_TIMEOUT_SECONDS
-    (seconds; None: no timeout) used when the variables are unset: DEFAULT_WORKERS and
-    ``runtime.client.REQUEST_TIMEOUT`` (CONTRACT.md, "Process"). A seam: mutant
-    single-worker replaces it."""
-    return DEFAULT_WORKERS, client_.REQUEST_TIMEOUT
-
-
 @dataclasses.dataclass(frozen=True)
 class Config:
     """The process configuration, read once from the environment."""
@@ -82,7 +74,8 @@ class ConfigError(ValueError):
 
 def config_from_env(env: Mapping[str, str]) -> Config:
     """Read the configuration. An error names the variable, the value and the fix, so that a
-    typo in a harness file is found from the first line the process prints."""
+    typo in a harness file is found from the first line the process prints. main calls it
+    through this module's global, a seam: mutant single-worker replaces it."""
 
     def get(name: str, default: str) -> str:
         value = env.get(name, "").strip()
@@ -168,18 +161,14 @@ def config_from_env(env: Mapping[str, str]) -> Config:
                     "turn it off"
                 )
 
-    default_workers, request_timeout = process_defaults()
-    raw = get("MAX_CONCURRENT_RECONCILES", str(default_workers))
+    raw = get("MAX_CONCURRENT_RECONCILES", str(DEFAULT_WORKERS))
     workers = int(raw) if raw.isdigit() else 0
     if workers < 1:
         errors.append(
             f"MAX_CONCURRENT_RECONCILES={raw!r}: must be a whole number of workers, at least 1; "
-            f"unset it for the default {default_workers}"
+            f"unset it for the default {DEFAULT_WORKERS}"
         )
-    if get("REQUEST_TIMEOUT_SECONDS", ""):
-        request_timeout = seconds(
-            "REQUEST_TIMEOUT_SECONDS", client_.REQUEST_TIMEOUT
-        ).total_seconds()
+    request_timeout = seconds("REQUEST_TIMEOUT_SECONDS", client_.REQUEST_TIMEOUT).total_seconds()
 
     if errors:
         raise ConfigError("; ".join(errors))

@@ -20,8 +20,16 @@
 
 package main
 
-import "time"
+import "strings"
 
 func init() {
-	processDefaults = func() (int, time.Duration) { return 1, 0 }
+	real := processConfig
+	processConfig = func(getenv func(string) string) (config, error) {
+		c, err := real(getenv)
+		if strings.TrimSpace(getenv("MAX_CONCURRENT_RECONCILES")) == "" {
+			c.MaxConcurrentReconciles = 1 // controller-runtime's default
+		}
+		c.RequestTimeout = 0 // rest.Config's default: no timeout, whatever REQUEST_TIMEOUT_SECONDS says
+		return c, err
+	}
 }

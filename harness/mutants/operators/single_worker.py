@@ -20,16 +20,24 @@ answer that never comes frees its worker as an error, requeued with backoff.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+
 from harness import mutants
 from python_operator import __main__ as operator_main
 
-
-def framework_defaults() -> tuple[int, float | None]:
-    """The mutant: controller-runtime's one worker, and no request timeout."""
-    return 1, None
+real_config_from_env = operator_main.config_from_env
 
 
-PATCHES = (mutants.Patch(operator_main, "process_defaults", framework_defaults),)
+def framework_defaults(env: Mapping[str, str]) -> operator_main.Config:
+    """The mutant: controller-runtime's one worker where MAX_CONCURRENT_RECONCILES is unset,
+    and no request timeout, whatever REQUEST_TIMEOUT_SECONDS says."""
+    cfg = real_config_from_env(env)
+    workers = cfg.max_concurrent_reconciles if env.get("MAX_CONCURRENT_RECONCILES") else 1
+    return dataclasses.replace(cfg, max_concurrent_reconciles=workers, request_timeout=None)
+
+
+PATCHES = (mutants.Patch(operator_main, "config_from_env", framework_defaults),)
 
 if __name__ == "__main__":
     mutants.main(PATCHES)
