@@ -1,12 +1,22 @@
+// seams.go: the seams of the Go mutants.
+//
+// A Go mutant (harness/mutants/go/<id>.go, built by harness/mutants/gobuild.py with
+// `go build -overlay`) is this operator with one behaviour replaced, as a Python mutant is
+// python_operator with its PATCHES applied. Go cannot replace a function from outside, so each
+// behaviour a mutant replaces is called through a package-level variable here, which the
+// mutant's init() assigns in the mutant's own build. The real operator never assigns them:
+// each holds the function it is named after, and reads as a call of that function.
+//
+// Keep them few: one per behaviour a Go mutant needs, named for what it does, with the
+// mutants that use it.
 package main
 
-// Seams: the package-level variables through which go_reference calls the few functions a Go
-// mutant (harness/mutants/go/) replaces. The real code calls the variable, never the function
-// directly; a mutant's func init(), added to package main only in the mutant's build (go build
-// -overlay, harness/mutants/gobuild.py), assigns it another function. go_reference itself
-// carries no mutant code.
+var (
+	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
+	// them). Mutant: raw-quantities-go.
+	applyResourceDefaults = defaultResources
 
-// processConfig reads the process configuration from the environment (configFromEnv:
-// CONTRACT.md, "Process"), once, in main. Used by mutant single-worker-go (controller-runtime's
-// one worker when MAX_CONCURRENT_RECONCILES is unset, no request timeout).
-var processConfig = configFromEnv
+	// processConfig is configFromEnv (the process configuration, CONTRACT.md "Process", read
+	// once in main: the default workers and the request timeout). Mutant: single-worker-go.
+	processConfig = configFromEnv
+)

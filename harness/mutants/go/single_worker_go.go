@@ -1,4 +1,4 @@
-// single-worker-go: one worker by default and no bound on a request: one slow ModelService holds every other.
+// single-worker-go: one worker by default and no bound on a request: one slow ModelService holds every other (Go).
 //
 // Anti-pattern: the operator keeps controller-runtime's defaults: one worker
 // (MaxConcurrentReconciles: 1) and a rest.Config with Timeout 0, so no request of its client
@@ -17,7 +17,6 @@
 // hands one key to two workers), and a 35 s Timeout on the client's HTTP client, the longest
 // an admission webhook may take plus 5 s, so a slow but working webhook is waited for and an
 // answer that never comes frees its worker as an error, requeued with backoff.
-
 package main
 
 import "strings"
