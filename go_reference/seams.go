@@ -15,4 +15,8 @@ var (
 	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
 	// them). Mutant: raw-quantities-go.
 	applyResourceDefaults = defaultResources
+
+	// processConfig is configFromEnv (the process configuration, CONTRACT.md "Process", read
+	// once in main: the default workers and the request timeout). Mutant: single-worker-go.
+	processConfig = configFromEnv
 )

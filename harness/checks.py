@@ -81,6 +81,7 @@ CHECK_ORDER: tuple[str, ...] = (
     "invalid-rejected",
     "parity",
     "watch-recovers",
+    "reconcile-isolated",
     "leader-failover",
     "rbac-least-privilege",
     "events-recorded",

@@ -23,9 +23,11 @@ Its perturbations:
   API server does when a watch times out, and drops the events it held: the client resumes
   from the last resourceVersion it saw, which is how a check makes it resume from a version
   etcd has compacted away meanwhile.
-- ``delay_writes(seconds, count=1)`` holds each of the next ``count`` writes (create, update,
-  patch, delete) for ``seconds`` before forwarding it; ``stats()["writes_holding"]`` says one
-  is held now, so a check can change the object while the operator's write is in flight.
+- ``delay_writes(seconds, count=1, resource=None, name=None)`` holds each of the next
+  ``count`` writes (create, update, patch, delete; of one resource and object name if given)
+  for ``seconds`` before forwarding it; ``stats()["writes_holding"]`` says one is held now, so
+  a check can change the object while the operator's write is in flight, or stage a slow
+  admission webhook for one object.
 
 Scripted perturbations (``faults.go``), each a method here:
 
@@ -95,7 +97,8 @@ Usage::
                  "accept": str, "code": int, "latency_ms": float,
                  "resource_version": str,   # a write's metadata.resourceVersion, a read's ?resourceVersion=
                  "held_ms": float}, ...],   # how long delay_writes held it; last 500, oldest first
-     "delay_writes": {"seconds": float, "remaining": int},  # armed now
+     "delay_writes": {"seconds": float, "remaining": int,   # armed now
+                      "resource": str, "name": str},        # (only when given)
      "writes_holding": int, "writes_held": int,              # writes held now / since start
      "watch_errors": [{"time": str, "resource": str, "namespace": str,
                        "resource_version": str,             # the watch's ?resourceVersion=
@@ -531,16 +534,27 @@ class ApiProxy:
         names = [resources] if isinstance(resources, str) else list(resources)
         return dict(self._call("POST", "/end-watches", {"resources": names})["ended"])
 
-    def delay_writes(self, seconds: float, count: int = 1) -> dict[str, Any]:
+    def delay_writes(
+        self,
+        seconds: float,
+        count: int = 1,
+        *,
+        resource: str | None = None,
+        name: str | None = None,
+    ) -> dict[str, Any]:
         """Hold each of the next ``count`` writes (create, update, patch, delete,
-        deletecollection; any resource) for ``seconds`` before forwarding it (0: disarm).
-        ``stats()["writes_holding"]`` counts those held now; each one's ``recent`` record has
-        ``held_ms``. Returns ``{"seconds": ..., "remaining": ...}`` as armed."""
-        return dict(
-            self._call("POST", "/delay-writes", {"seconds": float(seconds), "count": int(count)})[
-                "delay_writes"
-            ]
-        )
+        deletecollection) for ``seconds`` before forwarding it (0: disarm): of any resource, or
+        only those of ``resource`` (plural, e.g. ``"deployments"``) and object ``name`` where
+        given; other writes pass at once and are not counted. A held write whose client gives
+        up (a request timeout) is forwarded then. ``stats()["writes_holding"]`` counts those
+        held now; each one's ``recent`` record has ``held_ms``. Returns ``{"seconds": ...,
+        "remaining": ...}`` (and ``resource``, ``name`` when given) as armed."""
+        body: dict[str, Any] = {"seconds": float(seconds), "count": int(count)}
+        if resource:
+            body["resource"] = resource
+        if name:
+            body["name"] = name
+        return dict(self._call("POST", "/delay-writes", body)["delay_writes"])
 
     # ------------------------------------------------------------------ scripted faults
     def crash_after_write(
