@@ -97,8 +97,11 @@ def test_finalizer_race(
         request = held.get("request") or {}
         evidence.record("held_answer", {k: request.get(k) for k in ("verb", "resource", "code")})
         premise(
-            held.get("held") and request.get("verb") == "update" and request.get("code") == 200,
-            f"the proxy should hold the answer (200) of the operator's finalizer update: {held}",
+            # update, as the contract says; an implementation that patches (kopf) races alike
+            held.get("held")
+            and request.get("verb") in ("update", "patch")
+            and request.get("code") == 200,
+            f"the proxy should hold the answer (200) of the operator's finalizer write: {held}",
         )
         stored = get_present(admin, "modelservices", namespace, "web")
         premise(
