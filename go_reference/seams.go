@@ -1,20 +1,28 @@
-// seams.go: the package-level variables through which controller.go calls the few functions
-// a Go mutant replaces (harness/mutants/go/<id>.go, built into package main with
-// `go build -overlay` by harness/mutants/gobuild.py; go_reference itself carries no mutant
-// code). Each var holds the real function; a mutant's init() assigns another. One var per
-// seam, kept few and small.
+// seams.go: the seams of the Go mutants.
+//
+// A Go mutant (harness/mutants/go/<id>.go, built by harness/mutants/gobuild.py with
+// `go build -overlay`) is this operator with one behaviour replaced, as a Python mutant is
+// python_operator with its PATCHES applied. Go cannot replace a function from outside, so each
+// behaviour a mutant replaces is called through a package-level variable here, which the
+// mutant's init() assigns in the mutant's own build. The real operator never assigns them:
+// each holds the function it is named after, and reads as a call of that function.
+//
+// Keep them few: one per behaviour a Go mutant needs, named for what it does, with the
+// mutants that use it.
 package main
 
-// ownerVanished says whether a child's controller ownerReference is a ModelService of the
-// reconciled one's name with another UID: the child of a ModelService that no longer exists,
-// which ensureChild deletes (UID precondition, Background) before creating its own.
-// Real: controlledByVanished. Used by the mutant vanished-owner-go (always false: the child
-// is reported as a ChildConflict for ever, today's old behaviour).
-var ownerVanished = controlledByVanished
+var (
+	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
+	// them). Mutant: raw-quantities-go.
+	applyResourceDefaults = defaultResources
 
-// modelServiceGone is what a reconcile does when its status update is answered 404: the
-// ModelService it holds is gone (kubernetes#77988), and the children it holds that this
-// ModelService controls are deleted. Real: deleteChildrenOfGone (returns nil once they are
-// deleted or gone). Used by the mutant vanished-owner-go (returns the 404 and deletes
-// nothing: the children stay owned by a UID that no longer exists).
-var modelServiceGone = deleteChildrenOfGone
+	// ownerVanished is controlledByVanished (steps 4 and 5: a child controlled by a
+	// ModelService of this name with another UID, which ensureChild deletes and replaces).
+	// Mutant: ignores-vanished-owner-go (never: a ChildConflict for ever).
+	ownerVanished = controlledByVanished
+
+	// modelServiceGone is deleteChildrenOfGone (step 6: a status update answered 404; the
+	// children this pass holds of the vanished ModelService are deleted). Mutant:
+	// ignores-vanished-owner-go (returns the 404 and deletes nothing).
+	modelServiceGone = deleteChildrenOfGone
+)

@@ -1,4 +1,4 @@
-// ignores-vanished-owner-go: keeps the children of a vanished ModelService, and calls them a conflict.
+// ignores-vanished-owner-go: keeps the children of a vanished ModelService, and calls them a conflict (Go).
 //
 // Anti-pattern: once its finalizer update is answered 200 the operator assumes the
 // ModelService cannot vanish before its cleanup runs. When the status update is answered 404
