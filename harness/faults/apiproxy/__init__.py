@@ -37,11 +37,7 @@ Scripted perturbations (``faults.go``), each a method here:
   killed by the harness, not the proxy, so this works for an operator on any machine.
 - ``inject_write_error(n, code, retry_after=0)``: answer the n-th write with 409, 429 (with
   Retry-After), 500, 503, ... without forwarding it.
-- ``hold_answer(n)``: forward the n-th write (of ``resources``) at once, and keep its answer
-  back (``wait_answer`` says it is held; the client's other requests pass) until
-  ``release_answer()``, then deliver it as the API server gave it: the harness changes the
-  world between a write and its answer (the API server deleting an object whose finalizer
-  update it has just answered 200, kubernetes#77988).
+- ``hold_answer(n)``, then ``release_answer()``: ``answers.py`` (the n-th write's answer held).
 - ``delay_events(resources, seconds)``: each watch event of those resources arrives ``seconds``
   late (a stale view); ``coalesce_events(resources, window)``: the same, and an object's
   events within the window arrive as one, its last state (unobserved intermediate states).
@@ -134,6 +130,7 @@ from harness.envtest import process
 from harness.envtest.kubeconfig import read_credentials, write_kubeconfig
 from harness.envtest.pki import CertificateAuthority
 from harness.envtest.process import ManagedProcess, ProcessError, log_tail, wait_until
+from harness.faults.apiproxy.answers import CONTROL_TIMEOUT, HeldAnswers
 from harness.paths import BUILD_DIR, REPO_ROOT
 from harness.verdicts import PremiseFailed
 
@@ -146,8 +143,6 @@ PROXY_BUILD_DIR = BUILD_DIR / "apiproxy"
 
 #: Seconds to wait for the proxy's ready file (it first checks the API server answers).
 READY_TIMEOUT = 30.0
-#: Seconds a control-API call may take.
-CONTROL_TIMEOUT = 10.0
 #: The operator's variables the proxy takes for its own connection to the API server: the
 #: HTTP/2 health check client-go reads (silence before a PING, how long it may go unanswered;
 #: CONTRACT.md, "Process"). PINGs are hop by hop, so without them a stall between the proxy
@@ -233,7 +228,7 @@ def _find_or_build(progress: Callable[[str], None]) -> Path:
     return out
 
 
-class ApiProxy:
+class ApiProxy(HeldAnswers):
     """One proxy process between a client (an operator) and kube-apiserver.
 
     Prefer ``ApiProxy.for_user(control_plane, user, workdir=...)``. The constructor takes
@@ -575,29 +570,6 @@ class ApiProxy:
         if resources is not None:
             body["resources"] = list(resources)
         return dict(self._call("POST", "/faults/write", body))
-
-    def hold_answer(self, nth: int, *, resources: Iterable[str] | None = None) -> dict[str, Any]:
-        """Arm a held answer at the ``nth`` write (of ``resources``; None: any) from now: the
-        proxy forwards it at once and keeps the API server's answer back until
-        ``release_answer()`` (or 120 s), while the client's other requests pass."""
-        body: dict[str, Any] = {"nth": int(nth), "action": "hold-answer"}
-        if resources is not None:
-            body["resources"] = list(resources)
-        return dict(self._call("POST", "/faults/write", body))
-
-    def wait_answer(self, timeout: float) -> dict[str, Any]:
-        """Wait up to ``timeout`` s for the armed ``hold_answer`` write to be answered and
-        held. Returns ``{"armed": bool, "held": bool, "request": {...}}`` (the write as
-        logged, its ``code`` the API server's)."""
-        return dict(
-            self._call(
-                "GET", f"/faults/answer?wait={float(timeout)}", timeout=timeout + CONTROL_TIMEOUT
-            )
-        )
-
-    def release_answer(self) -> bool:
-        """Deliver the held answer; False when no answer is held or armed."""
-        return bool(self._call("POST", "/faults/answer/release", {})["released"])
 
     def wait_crash(self, timeout: float) -> dict[str, Any]:
         """Wait up to ``timeout`` s for an armed crash to trigger. Returns ``{"armed": bool,
