@@ -14,12 +14,13 @@
 // The order of both files (Python names are these in snake_case):
 //
 //	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
-//	                 removeFinalizer (step 2); ensureChild (steps 4 and 5)
+//	                 removeFinalizer, deleteChild, deleteChildrenOfGone (step 2, and a
+//	                 vanished ModelService); ensureChild (steps 4 and 5)
 //	step 1           modelServiceSpec, readSpec, defaultResources
 //	step 2           orphansChildren
 //	steps 4 and 5    desiredDeployment, desiredService, childObjectMeta, childLabels,
-//	                 selectorLabels, ownerReference, controlledBy, mutateDeployment,
-//	                 mutateService, mergeLabels, ensureOwnerReference
+//	                 selectorLabels, ownerReference, controlledBy, controlledByVanished,
+//	                 mutateDeployment, mutateService, mergeLabels, ensureOwnerReference
 //	step 6           ownedConditions, computeStatus, setCondition
 //	Events           failedWrite, modelServiceString
 //	crash points     crashPoint

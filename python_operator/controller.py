@@ -15,11 +15,13 @@ The order of both files (Go name / Python name where they differ only by convent
 
 ====================  ==========================================================================
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
-                      remove_finalizer (step 2); ensure_child (steps 4 and 5)
+                      remove_finalizer, delete_child, delete_children_of_gone (step 2, and a
+                      vanished ModelService); ensure_child (steps 4 and 5)
 step 1                ModelServiceSpec, read_spec, default_resources
 step 2                orphans_children
 steps 4 and 5         desired_deployment, desired_service, child_object_meta, child_labels,
-                      selector_labels, owner_reference, controlled_by, mutate_deployment,
+                      selector_labels, owner_reference, controlled_by,
+                      controlled_by_vanished, mutate_deployment,
                       mutate_service, merge_labels, ensure_owner_reference
 step 6                OWNED_CONDITIONS, compute_status, set_condition
 Events                failed_write, model_service_string
