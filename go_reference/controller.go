@@ -14,12 +14,13 @@
 // The order of both files (Python names are these in snake_case):
 //
 //	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
-//	                 removeFinalizer (step 2); ensureChild (steps 4 and 5)
+//	                 removeFinalizer, deleteChild, deleteChildrenOfGone (step 2, and a
+//	                 vanished ModelService); ensureChild (steps 4 and 5)
 //	step 1           modelServiceSpec, readSpec, defaultResources
 //	step 2           orphansChildren
 //	steps 4 and 5    desiredDeployment, desiredService, childObjectMeta, childLabels,
-//	                 selectorLabels, ownerReference, controlledBy, mutateDeployment,
-//	                 mutateService, mergeLabels, ensureOwnerReference
+//	                 selectorLabels, ownerReference, controlledBy, controlledByVanished,
+//	                 mutateDeployment, mutateService, mergeLabels, ensureOwnerReference
 //	step 6           ownedConditions, computeStatus, setCondition
 //	Events           failedWrite, modelServiceString
 //	crash points     crashPoint
@@ -198,8 +199,9 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	//
 	// Skipped when the Deployment is in conflict: the status reports the first conflict, and
 	// a ModelService that cannot run its pods has no use for a Service yet.
+	var svc *corev1.Service
 	if conflict == "" {
-		_, conflict, err = ensureChild(ctx, r.Client, r.Recorder, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
+		svc, conflict, err = ensureChild(ctx, r.Client, r.Recorder, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
 		if err != nil {
 			return ctrl.Result{}, err
 		}
@@ -219,7 +221,17 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		crashPoint("before-status")
 		ms.Object["status"] = status
 		if err := r.Status().Update(ctx, ms); err != nil {
-			return ctrl.Result{}, failedWrite(r.Recorder, ms, "update", "status of "+modelServiceString(ms), err)
+			err = failedWrite(r.Recorder, ms, "update", "status of "+modelServiceString(ms), err)
+			if apierrors.IsNotFound(err) {
+				// The ModelService is gone although this pass holds it with our finalizer:
+				// the API server deleted it while the finalizer went on (kubernetes#77988).
+				children := []client.Object{dep}
+				if svc != nil {
+					children = append(children, svc)
+				}
+				return ctrl.Result{}, modelServiceGone(ctx, r, ms, err, children)
+			}
+			return ctrl.Result{}, err
 		}
 		log.Info("Updated status")
 	}
@@ -286,22 +298,8 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 			// Deleted already and held by a finalizer of its own: wait, do not delete again.
 			continue
 		}
-		// The UID precondition makes the delete mean "this object", not "whatever is called
-		// this now": if the child was replaced since it was read, the API server refuses
-		// with 409 and the replacement survives. Background: the API server removes the child
-		// at once and the garbage collector (where one runs) takes its dependents after.
-		err := r.Delete(ctx, child,
-			client.Preconditions{UID: ptr.To(child.GetUID())},
-			client.PropagationPolicy(metav1.DeletePropagationBackground))
-		switch {
-		case err == nil:
-			log.Info("Deleted child", "child", kindOf(child)+"/"+child.GetName())
-			recordEvent(r.Recorder, ms, corev1.EventTypeNormal, "Deleted"+kindOf(child), fmt.Sprintf("Deleted %s \"%s\"", kindOf(child), child.GetName()))
-			crashPoint("after-child-delete")
-		case apierrors.IsNotFound(err), apierrors.IsConflict(err):
-			// Gone already, or replaced: either way not ours to delete any more.
-		default:
-			return ctrl.Result{}, failedWrite(r.Recorder, ms, "delete", fmt.Sprintf("%s \"%s\"", kindOf(child), child.GetName()), err)
+		if err := deleteChild(ctx, r.Client, r.Recorder, ms, child); err != nil {
+			return ctrl.Result{}, err
 		}
 	}
 	if remaining {
@@ -324,6 +322,54 @@ func (r *ModelServiceReconciler) removeFinalizer(ctx context.Context, ms *unstru
 	logf.FromContext(ctx).Info("Removed finalizer")
 	recordEvent(r.Recorder, ms, corev1.EventTypeNormal, reasonRemovedFinalizer, fmt.Sprintf("Removed finalizer \"%s\"", finalizerName))
 	return ctrl.Result{}, nil
+}
+
+// deleteChild deletes child, a child of the ModelService ms, as the garbage collector
+// would: with preconditions.uid = the child's UID and propagationPolicy Background. The UID
+// precondition makes the delete mean "this object", not "whatever is called this now": if
+// the child was replaced since it was read, the API server refuses with 409 and the
+// replacement survives. Background: the API server removes the child at once and the garbage
+// collector (where one runs) takes its dependents after. A success logs "Deleted child" and
+// records Normal Deleted<Kind> about ms; a 404 or 409 counts as gone (nil); any other error
+// records Warning FailedDelete and is returned (CONTRACT.md, "Deletion"). Used by finalize,
+// modelServiceGone and ensureChild (a child of a vanished ModelService).
+func deleteChild(ctx context.Context, c client.Writer, rec record.EventRecorder, ms *unstructured.Unstructured, child client.Object) error {
+	err := c.Delete(ctx, child,
+		client.Preconditions{UID: ptr.To(child.GetUID())},
+		client.PropagationPolicy(metav1.DeletePropagationBackground))
+	switch {
+	case err == nil:
+		logf.FromContext(ctx).Info("Deleted child", "child", kindOf(child)+"/"+child.GetName())
+		recordEvent(rec, ms, corev1.EventTypeNormal, "Deleted"+kindOf(child), fmt.Sprintf("Deleted %s \"%s\"", kindOf(child), child.GetName()))
+		crashPoint("after-child-delete")
+		return nil
+	case apierrors.IsNotFound(err), apierrors.IsConflict(err):
+		// Gone already, or replaced: either way not ours to delete any more.
+		return nil
+	}
+	return failedWrite(rec, ms, "delete", fmt.Sprintf("%s \"%s\"", kindOf(child), child.GetName()), err)
+}
+
+// deleteChildrenOfGone is what a pass does when its status update is answered 404 (the seam
+// modelServiceGone; CONTRACT.md, "When the ModelService vanishes"): the ModelService ms it
+// holds, finalizer and all, no longer exists. A finalizer is not a lock the API server always
+// honours: a DELETE without preconditions that read the object before our finalizer Update
+// committed removes it anyway (kubernetes/kubernetes#77988, present in 1.34). The children
+// this pass holds that ms controls (created by it, or found) would stay owned by a UID that
+// no longer exists, for ever where no garbage collector runs, so it deletes them now, each by
+// deleteChild (UID precondition, Background). gone is the 404; it returns nil when every
+// delete succeeded or found the child gone, else the first failed delete's error.
+func deleteChildrenOfGone(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured, gone error, children []client.Object) error {
+	logf.FromContext(ctx).Info("ModelService gone", "uid", string(ms.GetUID()), "error", gone.Error())
+	for _, child := range children {
+		if child.GetUID() == "" || !controlledBy(child, ms) {
+			continue
+		}
+		if err := deleteChild(ctx, r.Client, r.Recorder, ms, child); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -349,7 +395,18 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, rec reco
 	what := fmt.Sprintf("%s \"%s\"", kind, desired.GetName())
 
 	err := c.Get(ctx, client.ObjectKeyFromObject(desired), live)
-	if apierrors.IsNotFound(err) {
+	vanished := err == nil && ownerVanished(live, ms)
+	if vanished {
+		// The child of a ModelService of our name that no longer exists (names are unique
+		// and UIDs never reused): the garbage collector's to delete, and envtest has none.
+		// Delete it as it would, then create ours; an AlreadyExists while it is still going
+		// is a 409 like any other (step 7).
+		log.Info("Child of a vanished ModelService", "child", child, "ownerUID", string(metav1.GetControllerOf(live).UID))
+		if err := deleteChild(ctx, c, rec, ms, live); err != nil {
+			return live, "", err
+		}
+	}
+	if apierrors.IsNotFound(err) || vanished {
 		if err := c.Create(ctx, desired); err != nil {
 			return live, "", failedWrite(rec, ms, "create", what, err)
 		}
@@ -552,6 +609,22 @@ func ownerReference(ms *unstructured.Unstructured) metav1.OwnerReference {
 func controlledBy(obj metav1.Object, ms *unstructured.Unstructured) bool {
 	ref := metav1.GetControllerOf(obj)
 	return ref != nil && ref.UID == ms.GetUID()
+}
+
+// controlledByVanished says whether obj's controller ownerReference names a ModelService
+// (group modeldock.io, any version) called like ms but with another UID: the child of a
+// ModelService that no longer exists, since names are unique at any one time and UIDs are
+// never reused (the seam ownerVanished; CONTRACT.md, "When the ModelService vanishes").
+// The garbage collector deletes such a child on its own (a dangling owner, kubernetes v1.34
+// garbagecollector); where none runs it would block ms's own child for ever. A child
+// controlled by anything else, or by nothing, is not one.
+func controlledByVanished(obj metav1.Object, ms *unstructured.Unstructured) bool {
+	ref := metav1.GetControllerOf(obj)
+	if ref == nil || ref.Kind != modelServiceGVK.Kind || ref.Name != ms.GetName() || ref.UID == ms.GetUID() {
+		return false
+	}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	return err == nil && gv.Group == modelServiceGVK.Group
 }
 
 // mutateDeployment applies the fields the ModelService decides to live, a copy of the stored

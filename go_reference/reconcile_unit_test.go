@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -45,6 +47,8 @@ type writeLog struct {
 	client.Client
 	attempts, writes []write
 	fail             error
+	// failStatus fails each status update (and only those) while it is not nil.
+	failStatus error
 }
 
 // stepsWorld is a fake API server holding objs, logging the writes sent to it.
@@ -57,6 +61,9 @@ func stepsWorld(t *testing.T, objs ...client.Object) *writeLog {
 		if l.fail != nil {
 			return l.fail
 		}
+		if l.failStatus != nil && strings.HasPrefix(verb, "update_") {
+			return l.failStatus
+		}
 		if err := do(); err != nil {
 			return err
 		}
@@ -65,7 +72,12 @@ func stepsWorld(t *testing.T, objs ...client.Object) *writeLog {
 	}
 	l.Client = fakeWorld(t, interceptor.Funcs{
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-			return send("create", obj, client.DeleteOptions{}, func() error { return c.Create(ctx, obj, opts...) })
+			return send("create", obj, client.DeleteOptions{}, func() error {
+				if obj.GetUID() == "" {
+					obj.SetUID(types.UID(strings.ToLower(kindOfAny(obj)) + "-uid")) // as the API server does
+				}
+				return c.Create(ctx, obj, opts...)
+			})
 		},
 		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
 			return send("update", obj, client.DeleteOptions{}, func() error { return c.Update(ctx, obj, opts...) })
@@ -237,12 +249,44 @@ func TestReconcileForeignDeploymentIsNotAdopted(t *testing.T) {
 
 func TestReconcileForeignServiceIsNotAdopted(t *testing.T) {
 	l := convergedWorld(t)
-	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences[0].UID = "someone-else" })
+	// Controlled by another kind: a ModelService of this name would be a vanished one
+	// (TestReconcileChildOfVanishedModelServiceIsReplaced).
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) {
+		s.OwnerReferences[0] = metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "opt", UID: "someone-else", Controller: ptr.To(true)}
+	})
 	l.reconcile(t, ctrl.Result{RequeueAfter: 5 * time.Second})
 	wantVerbs(t, l, "update_status ModelService")
 	want := `Service "opt" exists and is not controlled by this ModelService`
 	if c := conditionOf(t, getObj(t, l, newModelService()), conditionReady); c.Message != want {
 		t.Errorf("Ready message = %q, want %q", c.Message, want)
+	}
+}
+
+func TestReconcileChildOfVanishedModelServiceIsReplaced(t *testing.T) {
+	l := convergedWorld(t)
+	old := getObj(t, l, &corev1.Service{})
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences[0].UID = "vanished-uid" })
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "delete Service", "create Service")
+	if del := l.writes[0].delete; del.Preconditions == nil || *del.Preconditions.UID != old.UID ||
+		del.PropagationPolicy == nil || *del.PropagationPolicy != metav1.DeletePropagationBackground {
+		t.Errorf("delete options %+v; want the UID precondition %s and Background", del, old.UID)
+	}
+	ms := getObj(t, l, newModelService())
+	if ref := metav1.GetControllerOf(getObj(t, l, &corev1.Service{})); ref == nil || ref.UID != ms.GetUID() {
+		t.Errorf("the new Service's controller is %+v, want the ModelService %s", ref, ms.GetUID())
+	}
+}
+
+func TestReconcileStatusNotFoundDeletesChildrenOfVanishedModelService(t *testing.T) {
+	l := stepsWorld(t, stepsModelService())
+	l.failStatus = apierrors.NewNotFound(schema.GroupResource{Group: "modeldock.io", Resource: "modelservices"}, "opt")
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "create Deployment", "create Service", "delete Deployment", "delete Service")
+	for _, w := range l.writes[2:] {
+		if w.delete.Preconditions == nil || w.delete.Preconditions.UID == nil || *w.delete.Preconditions.UID == "" {
+			t.Errorf("%s without a UID precondition: %+v", w.what, w.delete)
+		}
 	}
 }
 

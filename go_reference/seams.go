@@ -19,4 +19,14 @@ var (
 	// processConfig is configFromEnv (the process configuration, CONTRACT.md "Process", read
 	// once in main: the default workers and the request timeout). Mutant: single-worker-go.
 	processConfig = configFromEnv
+
+	// ownerVanished is controlledByVanished (steps 4 and 5: a child controlled by a
+	// ModelService of this name with another UID, which ensureChild deletes and replaces).
+	// Mutant: ignores-vanished-owner-go (never: a ChildConflict for ever).
+	ownerVanished = controlledByVanished
+
+	// modelServiceGone is deleteChildrenOfGone (step 6: a status update answered 404; the
+	// children this pass holds of the vanished ModelService are deleted). Mutant:
+	// ignores-vanished-owner-go (returns the 404 and deletes nothing).
+	modelServiceGone = deleteChildrenOfGone
 )

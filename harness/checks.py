@@ -78,6 +78,7 @@ CHECK_ORDER: tuple[str, ...] = (
     "namespace-deleted",
     "replaced-child-kept",
     "child-conflict",
+    "vanished-owner",
     "invalid-rejected",
     "parity",
     "watch-recovers",

@@ -15,11 +15,13 @@ The order of both files (Go name / Python name where they differ only by convent
 
 ====================  ==========================================================================
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
-                      remove_finalizer (step 2); ensure_child (steps 4 and 5)
+                      remove_finalizer, delete_child, delete_children_of_gone (step 2, and a
+                      vanished ModelService); ensure_child (steps 4 and 5)
 step 1                ModelServiceSpec, read_spec, default_resources
 step 2                orphans_children
 steps 4 and 5         desired_deployment, desired_service, child_object_meta, child_labels,
-                      selector_labels, owner_reference, controlled_by, mutate_deployment,
+                      selector_labels, owner_reference, controlled_by,
+                      controlled_by_vanished, mutate_deployment,
                       mutate_service, merge_labels, ensure_owner_reference
 step 6                OWNED_CONDITIONS, compute_status, set_condition
 Events                failed_write, model_service_string
@@ -211,8 +213,9 @@ class ModelServiceReconciler:
         #
         # Skipped when the Deployment is in conflict: the status reports the first conflict,
         # and a ModelService that cannot run its pods has no use for a Service yet.
+        svc: Obj | None = None
         if not conflict:
-            _, conflict = self.ensure_child(
+            svc, conflict = self.ensure_child(
                 ms, desired_service(ms, spec), SERVICES, mutate_service, rlog
             )
 
@@ -231,7 +234,14 @@ class ModelServiceReconciler:
                 failed_write(
                     self.recorder, ms, "update", "status of " + model_service_string(ms), err
                 )
-                raise
+                if not client_.is_not_found(err):
+                    raise
+                # The ModelService is gone although this pass holds it with our finalizer:
+                # the API server deleted it while the finalizer went on (kubernetes#77988).
+                children = [(DEPLOYMENTS, dep)]
+                if svc is not None:
+                    children.append((SERVICES, svc))
+                return self.delete_children_of_gone(ms, err, children, rlog)
             rlog.info("Updated status")
 
         # 7: Return
@@ -289,34 +299,7 @@ class ModelServiceReconciler:
             if child["metadata"].get("deletionTimestamp"):
                 # Deleted already and held by a finalizer of its own: wait, do not delete again.
                 continue
-            # The UID precondition makes the delete mean "this object", not "whatever is
-            # called this now": if the child was replaced since it was read, the API server
-            # refuses with 409 and the replacement survives. Background: the API server
-            # removes the child at once and the garbage collector (where one runs) takes its
-            # dependents after.
-            try:
-                self.writer.delete(
-                    resource,
-                    namespace,
-                    name,
-                    uid=child["metadata"]["uid"],
-                    propagation_policy="Background",
-                )
-            except Exception as err:
-                if not (client_.is_not_found(err) or client_.is_conflict(err)):
-                    what = f'{resource.kind} "{name}"'
-                    failed_write(self.recorder, ms, "delete", what, err)
-                    raise
-                # Gone already, or replaced: either way not ours to delete any more.
-            else:
-                rlog.info("Deleted child", child=f"{resource.kind}/{name}")
-                self.recorder.event(
-                    ms,
-                    events_.NORMAL,
-                    "Deleted" + resource.kind,
-                    f'Deleted {resource.kind} "{name}"',
-                )
-                crash_point("after-child-delete")
+            self.delete_child(ms, resource, child, rlog)
         if remaining:
             # Come back and read again: the next pass removes the finalizer once the API
             # server shows no child of ours. No watch event of the ModelService will come to
@@ -339,6 +322,61 @@ class ModelServiceReconciler:
         self.recorder.event(
             ms, events_.NORMAL, REASON_REMOVED_FINALIZER, f'Removed finalizer "{FINALIZER_NAME}"'
         )
+        return Result()
+
+    def delete_child(
+        self, ms: Obj, resource: client_.Resource, child: Obj, rlog: log_.Logger
+    ) -> None:
+        """Delete child (of resource), a child of the ModelService ms, as the garbage
+        collector would: with preconditions.uid = the child's UID and propagationPolicy
+        Background. The UID precondition makes the delete mean "this object", not "whatever
+        is called this now": if the child was replaced since it was read, the API server
+        refuses with 409 and the replacement survives. Background: the API server removes the
+        child at once and the garbage collector (where one runs) takes its dependents after.
+        A success logs "Deleted child" and records Normal Deleted<Kind> about ms; a 404 or
+        409 counts as gone; any other error records Warning FailedDelete and raises
+        client.ApiError (CONTRACT.md, "Deletion"). Used by finalize, delete_children_of_gone and
+        ensure_child (a child of a vanished ModelService)."""
+        meta = child["metadata"]
+        namespace, name = meta["namespace"], meta["name"]
+        try:
+            self.writer.delete(
+                resource, namespace, name, uid=meta["uid"], propagation_policy="Background"
+            )
+        except Exception as err:
+            if not (client_.is_not_found(err) or client_.is_conflict(err)):
+                failed_write(self.recorder, ms, "delete", f'{resource.kind} "{name}"', err)
+                raise
+            # Gone already, or replaced: either way not ours to delete any more.
+            return
+        rlog.info("Deleted child", child=f"{resource.kind}/{name}")
+        self.recorder.event(
+            ms, events_.NORMAL, "Deleted" + resource.kind, f'Deleted {resource.kind} "{name}"'
+        )
+        crash_point("after-child-delete")
+
+    def delete_children_of_gone(
+        self,
+        ms: Obj,
+        gone: Exception,
+        children: list[tuple[client_.Resource, Obj]],
+        rlog: log_.Logger,
+    ) -> Result:
+        """What a pass does when its status update is answered 404 (CONTRACT.md, "When the
+        ModelService vanishes"): the ModelService ms it holds, finalizer and all, no longer
+        exists. A finalizer is not a lock the API server always honours: a DELETE without
+        preconditions that read the object before our finalizer update committed removes it
+        anyway (kubernetes/kubernetes#77988, present in 1.34). The children this pass holds
+        (children: (resource, object) pairs, as created or found) that ms controls would stay
+        owned by a UID that no longer exists, for ever where no garbage collector runs, so
+        they are deleted now, each by delete_child (UID precondition, Background). gone is
+        the 404. Returns Result() (nothing is left to retry); raises client.ApiError when a
+        delete fails other than with 404 or 409. Go: deleteChildrenOfGone, called through the seam
+        modelServiceGone."""
+        rlog.info("ModelService gone", uid=ms["metadata"].get("uid"), error=str(gone))
+        for resource, child in children:
+            if (child.get("metadata") or {}).get("uid") and controlled_by(child, ms):
+                self.delete_child(ms, resource, child, rlog)
         return Result()
 
     # -------------------------------------------------------------------------------------------
@@ -372,7 +410,19 @@ class ModelServiceReconciler:
         what = f'{kind} "{name}"'
 
         live = self.reader.get(resource, desired["metadata"]["namespace"], name)
-        if live is None:
+        vanished = live is not None and controlled_by_vanished(live, ms)
+        if live is not None and vanished:
+            # The child of a ModelService of our name that no longer exists (names are unique
+            # and UIDs never reused): the garbage collector's to delete, and envtest has none.
+            # Delete it as it would, then create ours; an AlreadyExists while it is still
+            # going is a 409 like any other (step 7).
+            rlog.info(
+                "Child of a vanished ModelService",
+                child=child,
+                ownerUID=(controller_.controller_of(live) or {}).get("uid"),
+            )
+            self.delete_child(ms, resource, live, rlog)
+        if live is None or vanished:
             try:
                 created = self.writer.create(resource, desired)
             except Exception as err:
@@ -584,6 +634,22 @@ def controlled_by(obj: Obj, ms: Obj) -> bool:
     is another object, and so is a child someone else made under our name."""
     ref = controller_.controller_of(obj)
     return ref is not None and ref.get("uid") == ms["metadata"].get("uid")
+
+
+def controlled_by_vanished(obj: Obj, ms: Obj) -> bool:
+    """Whether obj's controller ownerReference names a ModelService (group modeldock.io, any
+    version) called like ms but with another UID: the child of a ModelService that no longer
+    exists, since names are unique at any one time and UIDs are never reused (CONTRACT.md,
+    "When the ModelService vanishes"). The garbage collector deletes such a child on its own
+    (a dangling owner, kubernetes v1.34 garbagecollector); where none runs it would block
+    ms's own child for ever. A child controlled by anything else, or by nothing, is not one.
+    Go: controlledByVanished, called through the seam ownerVanished."""
+    ref = controller_.controller_of(obj)
+    if ref is None or ref.get("kind") != MODELSERVICES.kind:
+        return False
+    if ref.get("name") != ms["metadata"]["name"] or ref.get("uid") == ms["metadata"].get("uid"):
+        return False
+    return str(ref.get("apiVersion") or "").split("/")[0] == MODELSERVICES.group
 
 
 def mutate_deployment(live: Obj, desired: Obj) -> None:

@@ -607,13 +607,59 @@ def test_reconcile_foreign_deployment_is_not_adopted() -> None:
 
 def test_reconcile_foreign_service_is_not_adopted() -> None:
     ms, dep, svc = live_world()
-    svc["metadata"]["ownerReferences"][0]["uid"] = "someone-else"
+    # Controlled by another kind: a ModelService of this name would be a vanished one
+    # (test_reconcile_child_of_vanished_modelservice_is_replaced).
+    svc["metadata"]["ownerReferences"][0] = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "name": "opt",
+        "uid": "someone-else",
+        "controller": True,
+    }
     world = World(ms, dep, svc)
     assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=5))
     assert world.verbs() == [("update_status", "ModelService")]
     assert world.writes[0][2]["status"]["conditions"][0]["message"] == (
         'Service "opt" exists and is not controlled by this ModelService'
     )
+
+
+def test_reconcile_child_of_vanished_modelservice_is_replaced() -> None:
+    ms, dep, svc = live_world()
+    svc["metadata"]["ownerReferences"][0]["uid"] = "vanished-uid"
+    world = World(ms, dep, svc)
+    assert reconciler(world).reconcile(OPT) == Result()
+    assert world.verbs() == [("delete", "Service"), ("create", "Service")]
+    deleted, created = world.writes[0][2], world.writes[1][2]
+    assert deleted["metadata"]["uid"] == svc["metadata"]["uid"]
+    assert deleted["propagationPolicy"] == "Background"
+    assert created["metadata"]["ownerReferences"][0]["uid"] == ms["metadata"]["uid"]
+
+
+class GoneWorld(World):
+    """A world whose ModelService is gone at the API server: a status update is answered 404;
+    a create gets a UID, as from the API server."""
+
+    def create(self, resource: client_.Resource, obj: Obj) -> Obj:
+        created = super().create(resource, obj)
+        created["metadata"]["uid"] = resource.kind.lower() + "-uid"
+        return created
+
+    def update_status(self, resource: client_.Resource, obj: Obj) -> Obj:
+        raise client_.ApiError(404, "NotFound", 'modelservices.modeldock.io "opt" not found')
+
+
+def test_reconcile_status_404_deletes_children_of_vanished_modelservice() -> None:
+    ms = model_service()
+    world = GoneWorld(ms)
+    assert reconciler(world).reconcile(LAB_OPT) == Result()
+    assert world.verbs() == [
+        ("create", "Deployment"),
+        ("create", "Service"),
+        ("delete", "Deployment"),
+        ("delete", "Service"),
+    ]
+    assert [w[2]["metadata"]["uid"] for w in world.writes[2:]] == ["deployment-uid", "service-uid"]
 
 
 def test_reconcile_write_conflict_is_not_retried() -> None:

@@ -39,6 +39,7 @@ Scripted perturbations (``faults.go``), each a method here:
   killed by the harness, not the proxy, so this works for an operator on any machine.
 - ``inject_write_error(n, code, retry_after=0)``: answer the n-th write with 409, 429 (with
   Retry-After), 500, 503, ... without forwarding it.
+- ``hold_answer(n)``, then ``release_answer()``: ``answers.py`` (the n-th write's answer held).
 - ``delay_events(resources, seconds)``: each watch event of those resources arrives ``seconds``
   late (a stale view); ``coalesce_events(resources, window)``: the same, and an object's
   events within the window arrive as one, its last state (unobserved intermediate states).
@@ -132,6 +133,7 @@ from harness.envtest import process
 from harness.envtest.kubeconfig import read_credentials, write_kubeconfig
 from harness.envtest.pki import CertificateAuthority
 from harness.envtest.process import ManagedProcess, ProcessError, log_tail, wait_until
+from harness.faults.apiproxy.answers import CONTROL_TIMEOUT, HeldAnswers
 from harness.paths import BUILD_DIR, REPO_ROOT
 from harness.verdicts import PremiseFailed
 
@@ -144,8 +146,6 @@ PROXY_BUILD_DIR = BUILD_DIR / "apiproxy"
 
 #: Seconds to wait for the proxy's ready file (it first checks the API server answers).
 READY_TIMEOUT = 30.0
-#: Seconds a control-API call may take.
-CONTROL_TIMEOUT = 10.0
 #: The operator's variables the proxy takes for its own connection to the API server: the
 #: HTTP/2 health check client-go reads (silence before a PING, how long it may go unanswered;
 #: CONTRACT.md, "Process"). PINGs are hop by hop, so without them a stall between the proxy
@@ -231,7 +231,7 @@ def _find_or_build(progress: Callable[[str], None]) -> Path:
     return out
 
 
-class ApiProxy:
+class ApiProxy(HeldAnswers):
     """One proxy process between a client (an operator) and kube-apiserver.
 
     Prefer ``ApiProxy.for_user(control_plane, user, workdir=...)``. The constructor takes

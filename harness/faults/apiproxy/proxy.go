@@ -68,6 +68,7 @@ type Proxy struct {
 	nextID      atomic.Int64   // request ids in the request log
 	writeFaults []*WriteFault  // POST /faults/write
 	crash       *crashState    // a scripted crash from its write until the ack
+	answer      *heldAnswer    // a hold-answer write from its match until its answer is released
 	// non-watch requests forwarded and not yet answered (request id -> closed once the
 	// answer is logged): POST /settle waits for them
 	answering map[int64]chan struct{}
@@ -84,6 +85,7 @@ type requestState struct {
 	heldMs  float64
 	bytesIn int64
 	crash   *crashState // this write is a scripted crash's
+	held    *heldAnswer // this write's answer is kept back (hold-answer)
 	line    ReqLine     // as logged
 	// the client's own context: a non-watch request goes upstream without its cancellation
 	client context.Context
@@ -196,16 +198,22 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if write {
-		if f := p.takeWriteFault(info.ResourceID); f != nil {
-			if f.Action == actionStatus {
-				_, _ = io.Copy(io.Discard, r.Body)
-				reason, message := writeInjected(cw, f, info)
-				st.line = p.logLine(st, r, f.Code, "")
-				st.line.Injected, st.line.Reason, st.line.Message = true, reason, message
-				p.reqlog.write(st.line)
-				p.logger.Printf("injected %d for %s %s/%s %s", f.Code, info.Verb, info.Namespace, info.ResourceID, info.Name)
-				return
-			}
+		switch f := p.takeWriteFault(info.ResourceID); {
+		case f == nil:
+		case f.Action == actionStatus:
+			_, _ = io.Copy(io.Discard, r.Body)
+			reason, message := writeInjected(cw, f, info)
+			st.line = p.logLine(st, r, f.Code, "")
+			st.line.Injected, st.line.Reason, st.line.Message = true, reason, message
+			p.reqlog.write(st.line)
+			p.logger.Printf("injected %d for %s %s/%s %s", f.Code, info.Verb, info.Namespace, info.ResourceID, info.Name)
+			return
+		case f.Action == actionHoldAnswer:
+			st.held = &heldAnswer{held: make(chan struct{}), released: make(chan struct{})}
+			p.mu.Lock()
+			p.answer = st.held
+			p.mu.Unlock()
+		default:
 			variant := "withheld"
 			if f.Action == actionCrashDelivered {
 				variant = "delivered"
@@ -336,6 +344,10 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 		case <-st.client.Done():
 		}
 		return errWithheld
+	}
+	if st.held != nil {
+		// The API server has applied the write; its answer waits here for the release.
+		p.holdAnswer(st.held, st.line, st.client)
 	}
 	if st.info.Verb == "watch" && st.info.Resource && res.StatusCode == http.StatusOK {
 		res.Body = p.reg.newStream(res.Request.Context(), st.id, st.info, st.rv,
