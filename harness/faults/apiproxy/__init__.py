@@ -113,13 +113,8 @@ other encoding, one chunk as read from the API server. Bookmarks are events too
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import hashlib
 import json
 import os
-import shutil
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -129,20 +124,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from harness.envtest import process
 from harness.envtest.kubeconfig import read_credentials, write_kubeconfig
 from harness.envtest.pki import CertificateAuthority
 from harness.envtest.process import ManagedProcess, ProcessError, log_tail, wait_until
 from harness.faults.apiproxy.answers import CONTROL_TIMEOUT, HeldAnswers
-from harness.paths import BUILD_DIR, REPO_ROOT
+from harness.faults.apiproxy.build import ApiProxyError as ApiProxyError
+from harness.faults.apiproxy.build import binary as binary
+from harness.faults.apiproxy.build import progress_line
 from harness.verdicts import PremiseFailed
 
 if TYPE_CHECKING:
     from harness.envtest.controlplane import ControlPlane
 
-SOURCE_DIR = Path(__file__).resolve().parent
-#: Built binaries: ``build/apiproxy/<hash of the sources and the Go version>/modeldock-apiproxy``.
-PROXY_BUILD_DIR = BUILD_DIR / "apiproxy"
 
 #: Seconds to wait for the proxy's ready file (it first checks the API server answers).
 READY_TIMEOUT = 30.0
@@ -151,84 +144,6 @@ READY_TIMEOUT = 30.0
 #: CONTRACT.md, "Process"). PINGs are hop by hop, so without them a stall between the proxy
 #: and the API server would go unseen for the proxy's defaults (30 s + 15 s).
 HEALTH_ENV = ("HTTP2_READ_IDLE_TIMEOUT_SECONDS", "HTTP2_PING_TIMEOUT_SECONDS")
-
-
-class ApiProxyError(RuntimeError):
-    """The proxy could not be built, did not start, or its control API failed; the message says
-    which, with the relevant output or log tail."""
-
-
-def _progress(line: str) -> None:
-    print(f"[apiproxy] {line}", file=sys.stderr, flush=True)
-
-
-def _go() -> str:
-    go = shutil.which("go")
-    if go is None:
-        raise ApiProxyError(
-            "the `go` command is not on PATH: the API proxy is a Go program "
-            f"({SOURCE_DIR}); install Go >= 1.24"
-        )
-    return go
-
-
-#: The binary this process found or built (``binary``): later proxies start without asking Go.
-_BINARY: Path | None = None
-
-
-def binary(progress: Callable[[str], None] = _progress) -> Path:
-    """The proxy binary, built on first use and cached by content hash (of ``*.go``, ``go.mod``
-    and ``go version``); once known, this process reuses it without asking Go again.
-    Concurrent callers (pytest-xdist workers) build it once, under a lock. Raises
-    ApiProxyError if Go is missing or the build fails."""
-    global _BINARY
-    if _BINARY is not None and _BINARY.exists():
-        return _BINARY
-    _BINARY = _find_or_build(progress)
-    return _BINARY
-
-
-def _find_or_build(progress: Callable[[str], None]) -> Path:
-    go = _go()
-    digest = hashlib.sha256()
-    try:
-        version = process.run(
-            [go, "version"], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise ApiProxyError(f"`go version` failed: {exc}") from exc
-    digest.update(version.encode())
-    for src in sorted([*SOURCE_DIR.glob("*.go"), SOURCE_DIR / "go.mod"]):
-        if not src.name.endswith("_test.go"):
-            digest.update(src.name.encode() + b"\0" + src.read_bytes())
-    out = PROXY_BUILD_DIR / digest.hexdigest()[:16] / "modeldock-apiproxy"
-    if out.exists():
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out.parent / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if out.exists():  # another process built it while we waited
-            return out
-        progress(f"building the API proxy ({SOURCE_DIR.relative_to(REPO_ROOT)}) into {out}")
-        started = time.monotonic()
-        tmp = out.with_name(f".{out.name}.{os.getpid()}")
-        env = dict(os.environ, GOWORK="off", CGO_ENABLED="0")
-        proc = process.run(
-            [go, "build", "-o", str(tmp), "."],
-            cwd=SOURCE_DIR,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if proc.returncode != 0:
-            raise ApiProxyError(
-                f"building the API proxy failed (go build in {SOURCE_DIR}):\n"
-                f"{proc.stdout}{proc.stderr}"
-            )
-        os.replace(tmp, out)
-        progress(f"built in {time.monotonic() - started:.1f}s")
-    return out
 
 
 class ApiProxy(HeldAnswers):
@@ -259,7 +174,7 @@ class ApiProxy(HeldAnswers):
         serving_key: Path,
         user: str,
         workdir: Path,
-        progress: Callable[[str], None] = _progress,
+        progress: Callable[[str], None] = progress_line,
         token: str | None = None,
         serving_ca: Path | None = None,
         operator_env: Mapping[str, str] | None = None,
