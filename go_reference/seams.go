@@ -1,0 +1,23 @@
+// seams.go: the seams of the Go mutants.
+//
+// A Go mutant (harness/mutants/go/<id>.go, built by harness/mutants/gobuild.py with
+// `go build -overlay`) is this operator with one behaviour replaced, as a Python mutant is
+// python_operator with its PATCHES applied. Go cannot replace a function from outside, so each
+// behaviour a mutant replaces is called through a package-level variable here, which the
+// mutant's init() assigns in the mutant's own build. The real operator never assigns them:
+// each holds the function it is named after, and reads as a call of that function.
+//
+// Keep them few: one per behaviour a Go mutant needs, named for what it does, with the
+// mutants that use it.
+package main
+
+var (
+	// adoptableSeam is adoptable (steps 4 and 5: may this ModelService adopt an ownerless
+	// same-named child?). Mutant: never-adopts-go.
+	adoptableSeam = adoptable
+
+	// immutableChangeSeam is immutableChange (steps 4 and 5: which immutable field of a child
+	// of ours differs from the desired one, so that it must be replaced?). Mutant:
+	// updates-immutable-go.
+	immutableChangeSeam = immutableChange
+)
