@@ -130,6 +130,7 @@ GO_DIRS := go_reference harness/faults/apiproxy
 
 go-vet:
 	for d in $(GO_DIRS); do (cd $$d && go vet ./... && test -z "$$(gofmt -l .)") || exit 1; done
+	test -z "$$(gofmt -l harness/mutants/go)" || { gofmt -l harness/mutants/go; exit 1; }
 
 # actionlint checks .github/workflows (it cannot run here): built once with `go install` into
 # the binary cache, like the Kubernetes binaries.

@@ -8,6 +8,7 @@ operator as a real process under its own user. The docstring's first paragraph i
 from __future__ import annotations
 
 import datetime
+import random
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ from harness.accounting import Accounting
 from harness.audit import Request, select, summarize
 from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
-from harness.operators import CRASH_EXIT_CODE, Implementation
+from harness.operators import CRASH_EXIT_CODE, Implementation, OperatorProcess
 from harness.plugin.evidence import Evidence
 from harness.plugin.lab import OperatorPool
 from harness.tiers import Tier
@@ -211,6 +212,102 @@ def test_noop_stable(
     op = operators.start()
     create_modelservice(admin, namespace, "web")
     wait_converged(admin, namespace, "web")
+    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
+
+
+@pytest.mark.check("noop-stable", case="rewritten-values")
+def test_noop_stable_rewritten_values(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
+    """ "Nothing changed" is judged against what the API server stores, not what the user wrote.
+
+    The API server rewrites some valid values when it stores a child: it rounds every resource
+    quantity up to a whole number of thousandths (1.5m is stored as 2m, 1e-4 as 1m) and spells
+    each in canonical form (0.5Gi as 512Mi, 15e-1 as 1500m). An operator that compares its
+    desired Deployment with the stored one using the user's values finds a difference on every
+    reconcile and updates the Deployment, with an Event, for ever. Here the ModelService's
+    resources are spellings drawn (seeded, so both implementations get the same) from those
+    the CRD admits and the API server rewrites; it is a premise that the stored Deployment
+    spells at least one of them otherwise. Then the window of noop-stable: a restart and two
+    unrelated annotations must bring no write.
+    """
+    resources = rewritten_resources(random.Random(REWRITTEN_VALUES_SEED))
+    evidence.record("resources", resources)
+    op = operators.start()
+    create_modelservice(admin, namespace, "web", resources=resources)
+    wait_converged(admin, namespace, "web")
+    dep = get_present(admin, "deployments", namespace, "web")
+    server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
+    stored = server.get("resources") or {}
+    evidence.record("stored_resources", stored)
+    rewritten = [
+        f"{field}.{name}: {value!r} stored as {stored.get(field, {}).get(name)!r}"
+        for field, values in resources.items()
+        for name, value in values.items()
+        if stored.get(field, {}).get(name) != value
+    ]
+    evidence.record("rewritten_by_the_api_server", rewritten)
+    premise(bool(rewritten), f"the API server stored every quantity as spelled: {stored}")
+    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
+
+
+#: The seed of noop-stable[rewritten-values]'s spellings: fixed, so that every implementation
+#: and every run is judged on the same input (the evidence records it).
+REWRITTEN_VALUES_SEED = 22
+
+
+def rewritten_resources(rng: random.Random) -> dict[str, dict[str, str]]:
+    """Container resources whose every quantity is a spelling the API server stores otherwise,
+    drawn with ``rng``: a CPU request it rounds up to 2m (``rounded_spellings``), a memory
+    request of 512Mi and limits of 1.5 CPU and 1Gi in non-canonical spellings
+    (``quantity_spellings``; limits above requests, so the Deployment is valid)."""
+    return {
+        "requests": {
+            "cpu": rng.choice(rounded_spellings(2)),
+            "memory": rng.choice(["0.5Gi", "536870912", "524288Ki", "0.5e9"]),
+        },
+        "limits": {
+            "cpu": rng.choice(quantity_spellings(1500)),
+            "memory": rng.choice(["1024Mi", "1073741824", "1048576Ki", "1e9"]),
+        },
+    }
+
+
+def quantity_spellings(millis: int) -> list[str]:
+    """Spellings of ``millis`` thousandths that the CRD's quantity pattern admits and the API
+    server stores in another form (``<millis>m``, or a whole number): decimal, exponent, micro
+    and nano suffixes."""
+    whole, frac = divmod(millis, 1000)
+    return [f"{whole}.{frac:03d}", f"{millis}e-3", f"{millis * 1000}u", f"{millis * 1000000}n"]
+
+
+def rounded_spellings(millis: int) -> list[str]:
+    """Values the CRD's quantity pattern admits that lie between ``millis - 1`` and ``millis``
+    thousandths, which the API server rounds up to ``millis`` when it stores them
+    (SetDefaults_ResourceList: RoundUp to milli). ``millis`` must be at least 1."""
+    below = millis - 1
+    return [f"{below}.5m", f"{below * 1000 + 1}u", f"{below + 0.1:g}e-3", f"{below}.0001m"]
+
+
+def assert_quiet_window(
+    op: OperatorProcess,
+    admin: Kube,
+    namespace: str,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
+    """noop-stable's window, on the converged ModelService ``web``: a restart of ``op`` and two
+    unrelated annotations (on the ModelService, on the Deployment) must bring no successful
+    write of ``impl``'s user (Events included), reconciles must have run, and the children's
+    resourceVersions must not move. Raises AssertionError saying what was written."""
     wait_rolled_out(admin, namespace, "web", tier)  # sim: the rollout's status writes first
     wait_settled(op)
     # Events are written in the background: the ones of the first convergence before the window.

@@ -26,7 +26,7 @@ from harness.plugin.evidence import Evidence
 from harness.plugin.lab import OperatorPool, create_namespace
 
 #: The inputs: name -> spec. Chosen to exercise defaults, every optional field, a quantity the
-#: API server rewrites (1000m -> 1), zero replicas, and a conflict with a foreign child.
+#: API server rewrites (1000m -> 1, 1.5m -> 2m), zero replicas, and a conflict with a foreign child.
 INPUTS: dict[str, dict[str, Any]] = {
     "defaults": {},
     "full": {
@@ -34,6 +34,13 @@ INPUTS: dict[str, dict[str, Any]] = {
         "port": 9000,
         "args": ["--dtype=bf16", "--max-batch=8"],
         "resources": {"limits": {"cpu": "1000m", "memory": "1Gi"}, "requests": {"cpu": "500m"}},
+    },
+    # Quantities the API server rounds up (1.5m -> 2m) or spells otherwise (0.5Gi -> 512Mi).
+    "rewritten-quantities": {
+        "resources": {
+            "requests": {"cpu": "1.5m", "memory": "0.5Gi"},
+            "limits": {"cpu": "1e-2", "memory": "1073741824"},
+        }
     },
     "scaled-to-zero": {"replicas": 0},
     "conflicted": {"model": "other"},

@@ -16,7 +16,7 @@
 //	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
 //	                 removeFinalizer (step 2); ensureChild, confirmAdopter,
 //	                 replaceChild (steps 4 and 5)
-//	step 1           modelServiceSpec, readSpec
+//	step 1           modelServiceSpec, readSpec, defaultResources
 //	step 2           orphansChildren
 //	steps 4 and 5    desiredDeployment, desiredService, childObjectMeta, childLabels,
 //	                 selectorLabels, ownerReference, controlledBy, adoptable,
@@ -44,6 +44,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -517,7 +518,24 @@ func readSpec(ms *unstructured.Unstructured) (modelServiceSpec, error) {
 	if spec.Port == nil {
 		spec.Port = ptr.To[int32](defaultPort)
 	}
+	applyResourceDefaults(&spec.Resources)
 	return spec, nil
+}
+
+// defaultResources rounds every quantity of r's limits and requests up to a whole number of
+// thousandths, away from zero (1.5m -> 2m, 1e-4 -> 1m, -0.5m -> -1m), in place. The API
+// server's defaulting does this to every ResourceList it decodes (mirrors
+// SetDefaults_ResourceList, k8s.io/kubernetes pkg/apis/core/v1, v1.34: val.RoundUp(-3)), so a
+// desired value it would round never equals the stored one, and the operator would update the
+// Deployment on every reconcile for ever. readSpec calls it through the seam
+// applyResourceDefaults (seams.go).
+func defaultResources(r *corev1.ResourceRequirements) {
+	for _, list := range []corev1.ResourceList{r.Limits, r.Requests} {
+		for name, q := range list {
+			q.RoundUp(resource.Milli)
+			list[name] = q
+		}
+	}
 }
 
 // ==============================================================================================

@@ -103,6 +103,28 @@ func TestReadSpecFillsCRDDefaults(t *testing.T) {
 	}
 }
 
+// The API server rounds every resource quantity up to milli when it stores a Deployment
+// (SetDefaults_ResourceList); readSpec must compute the same, or "nothing changed" never holds.
+func TestReadSpecRoundsResourcesAsTheAPIServerWill(t *testing.T) {
+	ms := testModelService(map[string]interface{}{"resources": map[string]interface{}{
+		"requests": map[string]interface{}{"cpu": "1.5m", "memory": "0.5Gi"},
+		"limits":   map[string]interface{}{"cpu": "1e-4", "memory": "-0.5m"}}})
+	r := mustSpec(t, ms).Resources
+	for _, c := range []struct {
+		got  resource.Quantity
+		want string
+	}{
+		{r.Requests[corev1.ResourceCPU], "2m"},
+		{r.Requests[corev1.ResourceMemory], "512Mi"},
+		{r.Limits[corev1.ResourceCPU], "1m"},
+		{r.Limits[corev1.ResourceMemory], "-1m"},
+	} {
+		if want := resource.MustParse(c.want); c.got.Cmp(want) != 0 {
+			t.Errorf("quantity = %s, want %s", c.got.String(), c.want)
+		}
+	}
+}
+
 func TestDesiredDeploymentWithoutResourcesHasEmptyResources(t *testing.T) {
 	ms := testModelService(map[string]interface{}{"resources": map[string]interface{}{
 		"limits": map[string]interface{}{}, "requests": map[string]interface{}{}}})

@@ -12,6 +12,10 @@
 package main
 
 var (
+	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
+	// them). Mutant: raw-quantities-go.
+	applyResourceDefaults = defaultResources
+
 	// adoptableSeam is adoptable (steps 4 and 5: may this ModelService adopt an ownerless
 	// same-named child?). Mutant: never-adopts-go.
 	adoptableSeam = adoptable

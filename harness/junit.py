@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from junitparser import Error, Failure, JUnitXml, Skipped, TestCase
+from junitparser import Error, Failure, JUnitXml, Properties, Skipped, TestCase
 
 #: Property names the plugin writes and readers rely on: the check id (also the testcase
 #: name), the verdict of a case that did not pass, and the list of evidence keys that are
@@ -70,11 +70,20 @@ def testcases(path: Path) -> Iterator[TestCase]:
         yield from suite
 
 
+def ordered_properties(case: TestCase) -> list[tuple[str, str]]:
+    """The testcase's ``<properties>``, (name, value) in file order, through junitparser's
+    public element API (``child``, iteration), not its private lxml element."""
+    props = case.child(Properties)  # type: ignore[no-untyped-call]
+    if props is None:
+        return []
+    return [(str(p.name), str(p.value)) for p in props]
+
+
 def properties(case: TestCase) -> dict[str, list[str]]:
     """The testcase's properties, name -> values in file order."""
     props: dict[str, list[str]] = {}
-    for prop in case._elem.iter("property"):
-        props.setdefault(str(prop.get("name")), []).append(str(prop.get("value")))
+    for name, value in ordered_properties(case):
+        props.setdefault(name, []).append(value)
     return props
 
 
@@ -98,7 +107,7 @@ def _outcome(case: TestCase) -> tuple[str, str, str]:
 def case_of(tc: TestCase) -> Case:
     """The ``Case`` of a junitparser testcase."""
     outcome, message, details = _outcome(tc)
-    ordered = [(str(p.get("name")), str(p.get("value"))) for p in tc._elem.iter("property")]
+    ordered = ordered_properties(tc)
     props: dict[str, list[str]] = {}
     for name, value in ordered:
         props.setdefault(name, []).append(value)
@@ -166,10 +175,13 @@ def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None 
         suite.name = suite_name(impl_id)
         for key, value in (suite_properties or {}).items():
             suite.add_property(key, value)
-        props = suite._elem.find("properties")
-        if props is not None:  # the JUnit schema puts a suite's <properties> before its cases
-            suite._elem.remove(props)
-            suite._elem.insert(0, props)
+        # The JUnit schema puts a suite's <properties> before its cases, and add_property
+        # appends it after them: the cases move behind it (junitparser has no insert).
+        cases = list(suite)
+        for case in cases:
+            suite.remove(case)  # type: ignore[no-untyped-call]
+        for case in cases:
+            suite.append(case)  # type: ignore[no-untyped-call]
         for case in suite:
             check = properties(case).get(CHECK)
             if check:

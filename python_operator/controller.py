@@ -17,7 +17,7 @@ The order of both files (Go name / Python name where they differ only by convent
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
                       remove_finalizer (step 2); ensure_child, confirm_adopter,
                       replace_child (steps 4 and 5)
-step 1                ModelServiceSpec, read_spec
+step 1                ModelServiceSpec, read_spec, default_resources
 step 2                orphans_children
 steps 4 and 5         desired_deployment, desired_service, child_object_meta, child_labels,
                       selector_labels, owner_reference, controlled_by, adoptable,
@@ -27,7 +27,8 @@ step 6                OWNED_CONDITIONS, compute_status, set_condition
 Events                failed_write, model_service_string
 crash points          crash_point
 Python only           Reader, APIReader, Writer; typed_field; desired_resources,
-                      quantity_string, semantic_resources, same_quantity; find_condition
+                      quantity_string, round_up_to_milli, semantic_resources, same_quantity;
+                      find_condition
 ====================  ==========================================================================
 
 Go has a few of its own, marked "Go only:" where they stand (kindOf, modelServiceStatus,
@@ -44,6 +45,7 @@ comparing quantities) is in the last section, "Python only".
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import os
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -532,8 +534,29 @@ def read_spec(ms: Obj) -> ModelServiceSpec:
         replicas=typed_field(raw, "replicas", int, DEFAULT_REPLICAS, where),
         port=typed_field(raw, "port", int, DEFAULT_PORT, where),
         args=tuple(args),
-        resources=desired_resources(typed_field(raw, "resources", dict, {}, where), where),
+        resources=default_resources(
+            desired_resources(typed_field(raw, "resources", dict, {}, where), where)
+        ),
     )
+
+
+def default_resources(resources: Obj) -> Obj:
+    """The container's resources as the API server will store them, a new dict: every
+    quantity of limits and requests rounded up to a whole number of thousandths, away from
+    zero (1.5m -> 2m, 1e-4 -> 1m, -0.5m -> -1m). The API server's defaulting does this to
+    every ResourceList it decodes (mirrors SetDefaults_ResourceList, k8s.io/kubernetes
+    pkg/apis/core/v1, v1.34: ``val.RoundUp(-3)``), so a desired value it would round never
+    equals the stored one, and the operator would update the Deployment on every reconcile
+    for ever. A quantity that needs no rounding keeps its spelling; one that does is written
+    in millis (``"2m"``). Values that do not parse are left for the API server to refuse.
+    Go: defaultResources."""
+    result = informer.copy_obj(resources)
+    for field in ("limits", "requests"):
+        values = result.get(field)
+        if isinstance(values, dict):
+            for name, quantity in values.items():
+                values[name] = round_up_to_milli(quantity)
+    return result
 
 
 # ================================================================================================
@@ -999,6 +1022,21 @@ def quantity_string(value: object) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise ValueError(f"{value!r} is not a quantity")
     return value if isinstance(value, str) else str(value)
+
+
+def round_up_to_milli(quantity: str) -> str:
+    """Python only (Go: resource.Quantity.RoundUp(resource.Milli)): quantity as given when it
+    is a whole number of thousandths, else rounded up (away from zero) to one, in millis.
+    A string that does not parse is returned as given."""
+    try:
+        value = parse_quantity(quantity)  # type: ignore[no-untyped-call]
+    except ValueError:
+        return quantity
+    millis = value * 1000
+    if millis == millis.to_integral_value():
+        return quantity
+    rounded = millis.to_integral_value(rounding=decimal.ROUND_UP)
+    return f"{int(rounded)}m"
 
 
 def semantic_resources(live: Obj | None, want: Obj) -> Obj:

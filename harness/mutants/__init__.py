@@ -15,6 +15,11 @@ exactly as it runs a real operator (its own user ``modeldock:<mutant>``).
 
 Each module's docstring is its card in the report: a title line, then three labelled
 paragraphs, ``Anti-pattern:``, ``Why people write it:``, ``What the correct operator does:``.
+
+A mutant of the Go reference has an id ending in ``-go`` and one source file,
+``go/<module>.go``, whose leading ``//`` comment is its card (the same shape) and whose
+``init()`` replaces seams of ``go_reference/seams.go``; ``gobuild.py`` compiles it into the
+reference with ``go build -overlay``, so ``go_reference`` carries no mutant code either.
 """
 
 from __future__ import annotations
@@ -76,19 +81,68 @@ def module_name(mutant_id: str) -> str:
 
 
 def module_path(mutant_id: str) -> Path:
+    """The Python mutant's module, ``operators/<module>.py`` (it may not exist: see
+    ``source_path``)."""
     return Path(__file__).resolve().parent / "operators" / f"{module_name(mutant_id)}.py"
 
 
+#: The suffix of a Go mutant's id (``raw-quantities-go``): the mutant patches the Go
+#: reference, and its source is ``go/<module>.go`` (``harness/mutants/gobuild.py``).
+GO_SUFFIX = "-go"
+
+
+def language(mutant_id: str) -> str:
+    """``"go"`` for a mutant of the Go reference (its id ends in ``-go``), else ``"python"``:
+    derived from the id, so that a mutant's declaration cannot say one and be the other."""
+    return "go" if mutant_id.endswith(GO_SUFFIX) else "python"
+
+
+def go_source_path(mutant_id: str) -> Path:
+    """The Go mutant's source, ``go/<module>.go`` (it may not exist)."""
+    return Path(__file__).resolve().parent / "go" / f"{module_name(mutant_id)}.go"
+
+
+def source_path(mutant_id: str) -> Path:
+    """The mutant's one source file: ``go/<module>.go`` for a Go mutant, else
+    ``operators/<module>.py``."""
+    return go_source_path(mutant_id) if language(mutant_id) == "go" else module_path(mutant_id)
+
+
 def declared(path: Path = MUTANTS_FILE) -> dict[str, dict[str, Any]]:
-    """The tables of ``mutants.toml`` by mutant id, in file order."""
-    return dict(tomllib.loads(path.read_text()))
+    """The tables of ``mutants.toml`` by mutant id, in file order. Raises ValueError naming the
+    file, the mutant and the key for a key that is neither an implementation's nor a mutant's
+    (``harness.operators.IMPLEMENTATION_KEYS``, ``MUTANT_KEYS``)."""
+    from harness.operators import IMPLEMENTATION_KEYS, MUTANT_KEYS, unknown_keys_problem
+
+    tables = dict(tomllib.loads(path.read_text()))
+    for mutant_id, table in tables.items():
+        problem = unknown_keys_problem(path, mutant_id, table, IMPLEMENTATION_KEYS | MUTANT_KEYS)
+        if problem:
+            raise ValueError(problem)
+    return tables
 
 
 def docstring(mutant_id: str) -> str:
-    """The mutant module's docstring, read from its source (the module is not imported, so
-    nothing is patched)."""
+    """The mutant's card: a Python mutant module's docstring, read from its source (the module
+    is not imported, so nothing is patched), or a Go mutant's leading ``//`` comment block
+    (``go_comment``)."""
+    if language(mutant_id) == "go":
+        return go_comment(go_source_path(mutant_id).read_text())
     tree = ast.parse(module_path(mutant_id).read_text())
     return ast.get_docstring(tree) or ""
+
+
+def go_comment(source: str) -> str:
+    """The ``//`` comment lines at the top of a Go file, before its first other line, with
+    ``//`` and one space taken off each; a line of ``//`` alone is a paragraph break. This is
+    a Go mutant's card, in the shape of a Python mutant's docstring."""
+    lines: list[str] = []
+    for line in source.splitlines():
+        if not line.startswith("//"):
+            break
+        text = line[2:]
+        lines.append(text[1:] if text.startswith(" ") else text)
+    return "\n".join(lines).strip()
 
 
 def sections(doc: str) -> dict[str, str]:

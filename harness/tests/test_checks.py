@@ -19,7 +19,11 @@ def test_base_check_strips_the_case() -> None:
 
 def test_check_functions_are_read_from_the_check_markers() -> None:
     functions = checks.check_functions()
-    assert functions["noop-stable"] == ["test_noop_stable"]
+    assert functions["noop-stable[rewritten-values]"] == ["test_noop_stable_rewritten_values"]
+    assert set(functions["noop-stable"]) == {
+        "test_noop_stable",
+        "test_noop_stable_rewritten_values",
+    }
     assert functions["watch-recovers[compaction-410]"] == ["test_watch_expired_after_compaction"]
     assert "test_watch_expired_after_compaction" in functions["watch-recovers"]
     assert len(functions["watch-recovers"]) == 5

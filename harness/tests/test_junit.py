@@ -76,6 +76,9 @@ def test_finish_names_cases_after_their_check_and_the_suite_after_the_implementa
         "watch-recovers[connection-cut]",
         "test_kwok",
     ]
+    # the JUnit schema's order: a suite's <properties> before its first <testcase>
+    xml = path.read_text()
+    assert xml.index("<properties>") < xml.index("<testcase")
     # finishing twice changes nothing more (the classname prefix is not doubled)
     junit.finish(path, "go")
     xml = path.read_text()

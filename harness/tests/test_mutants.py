@@ -12,12 +12,14 @@ import os
 import re
 import tomllib
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 from harness import mutants
+from harness.paths import REPO_ROOT
 from python_operator import controller
 from python_operator.runtime import client as client_
 from python_operator.runtime import clock, events, informer, manager
@@ -26,6 +28,10 @@ from python_operator.runtime.reconcile import Request, Result
 
 Obj = dict[str, Any]
 MUTANTS = list(mutants.declared())
+#: The mutants of the Python operator (modules in operators/) and of the Go reference
+#: (go/<module>.go, built with an overlay by harness/mutants/gobuild.py).
+PY_MUTANTS = [m for m in MUTANTS if mutants.language(m) == "python"]
+GO_MUTANTS = [m for m in MUTANTS if mutants.language(m) == "go"]
 #: The real reconciler class, as the real main builds it (no mutant installed).
 ORIGINAL_RECONCILER = controller.ModelServiceReconciler
 T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -67,10 +73,70 @@ def test_the_events_mutants_are_declared() -> None:
 
 def test_every_module_is_declared_and_every_declaration_has_a_module() -> None:
     modules = {p.stem for p in mutants.module_path("x").parent.glob("*.py")} - {"__init__"}
-    assert modules == {mutants.module_name(m) for m in MUTANTS}
+    assert modules == {mutants.module_name(m) for m in PY_MUTANTS}
+    go_files = {p.stem for p in mutants.go_source_path("x").parent.glob("*.go")}
+    assert go_files == {mutants.module_name(m) for m in GO_MUTANTS}
 
 
-@pytest.mark.parametrize("mutant_id", MUTANTS)
+def test_there_are_go_mutants() -> None:
+    assert "raw-quantities-go" in GO_MUTANTS
+
+
+@pytest.mark.parametrize("mutant_id", GO_MUTANTS)
+def test_go_declaration_builds_the_overlay_and_runs_its_binary(mutant_id: str) -> None:
+    table = tomllib.loads(mutants.MUTANTS_FILE.read_text())[mutant_id]
+    assert table["workdir"] == "{repo}/go_reference"
+    assert table["build"] == ["{python}", "-m", "harness.mutants.gobuild", mutant_id]
+    assert table["command"] == [f"{{build}}/mutants/{mutant_id}/modeldock-go"]
+    assert table["title"] and "\n" not in table["title"]
+
+
+@pytest.mark.parametrize("mutant_id", GO_MUTANTS)
+def test_go_card_has_a_title_and_three_labelled_paragraphs(mutant_id: str) -> None:
+    doc = mutants.docstring(mutant_id)
+    assert doc.startswith(f"{mutant_id}: ")
+    labels = [label for label, _ in mutants.SECTIONS]
+    found = [p.split(":")[0] + ":" for p in doc.split("\n\n")[1:]]
+    assert found == labels, f"paragraphs after the title must be exactly {labels}"
+    for key, text in mutants.sections(doc).items():
+        assert len(text) > 80, f"{mutant_id}: the {key} paragraph says too little"
+
+
+SEAM_ASSIGNMENT = re.compile(r"^\s+(\w+)\s*=", re.MULTILINE)
+SEAM_DECLARATION = re.compile(r"^\s+(\w+)\s*=\s*\w+", re.MULTILINE)
+
+
+@pytest.mark.parametrize("mutant_id", GO_MUTANTS)
+def test_go_mutant_assigns_only_declared_seams_in_init(mutant_id: str) -> None:
+    """A Go mutant changes the reference only through seams.go's variables, in init(): a
+    renamed seam fails the build, and this says which file to look at."""
+    source = mutants.go_source_path(mutant_id).read_text()
+    assert source.count("func init()") == 1
+    body = source[source.index("func init()") :]
+    seams_go = (REPO_ROOT / "go_reference" / "seams.go").read_text()
+    declared = set(SEAM_DECLARATION.findall(seams_go[seams_go.index("var (") :]))
+    assigned = set(SEAM_ASSIGNMENT.findall(body)) - {"_"}
+    assert assigned, "a Go mutant replaces at least one seam"
+    assert assigned <= declared, f"not seams of go_reference/seams.go: {assigned - declared}"
+
+
+def test_go_mutants_build(tmp_path: Path) -> None:
+    """Every Go mutant compiles with its overlay (go build caches: seconds after the first)."""
+    from harness.mutants import gobuild
+
+    for mutant_id in GO_MUTANTS:
+        assert gobuild.main([mutant_id]) == 0, f"{mutant_id} does not build"
+        assert gobuild.binary(mutant_id).is_file()
+
+
+def test_gobuild_refuses_a_python_mutant(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.mutants import gobuild
+
+    assert gobuild.main(["always-update"]) == 2
+    assert "not a Go mutant" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mutant_id", PY_MUTANTS)
 def test_declaration_runs_the_module_as_an_implementation(mutant_id: str) -> None:
     table = tomllib.loads(mutants.MUTANTS_FILE.read_text())[mutant_id]
     assert table["command"] == [
@@ -81,7 +147,7 @@ def test_declaration_runs_the_module_as_an_implementation(mutant_id: str) -> Non
     assert table["title"] and "\n" not in table["title"]
 
 
-@pytest.mark.parametrize("mutant_id", MUTANTS)
+@pytest.mark.parametrize("mutant_id", PY_MUTANTS)
 def test_docstring_has_a_title_and_three_labelled_paragraphs(mutant_id: str) -> None:
     module = load(mutant_id)
     doc = module.__doc__ or ""
@@ -94,7 +160,7 @@ def test_docstring_has_a_title_and_three_labelled_paragraphs(mutant_id: str) -> 
         assert len(text) > 80, f"{mutant_id}: the {key} paragraph says too little"
 
 
-@pytest.mark.parametrize("mutant_id", MUTANTS)
+@pytest.mark.parametrize("mutant_id", PY_MUTANTS)
 def test_each_patch_replaces_an_existing_seam_with_something_else(mutant_id: str) -> None:
     module = load(mutant_id)
     assert module.PATCHES, "a mutant replaces at least one thing"
@@ -528,7 +594,7 @@ def test_optional_as_required_fails_on_the_smallest_valid_spec(
 def test_module_names_follow_mutant_ids() -> None:
     for mutant_id in MUTANTS:
         assert re.fullmatch(r"[a-z]+(-[a-z]+)*", mutant_id)
-        assert mutants.module_path(mutant_id).exists()
+        assert mutants.source_path(mutant_id).exists()
 
 
 # --------------------------------------------------------------------------- Events
@@ -618,7 +684,7 @@ def test_event_every_reconcile_records_when_nothing_changed(
     assert client.calls == [], "no other write"
 
 
-@pytest.mark.parametrize("mutant_id", MUTANTS)
+@pytest.mark.parametrize("mutant_id", PY_MUTANTS)
 def test_a_replacement_reconciler_takes_what_main_passes(mutant_id: str) -> None:
     """A mutant's reconciler class is built by the real ``main`` with the real operator's
     keyword arguments (reader, writer, live, recorder, ...): a subclass whose ``__init__``

@@ -274,6 +274,36 @@ def test_quantities_compare_by_value(a: object, b: object, equal: bool) -> None:
     assert controller.same_quantity(a, b) is equal
 
 
+@pytest.mark.parametrize(
+    "given, stored",
+    [
+        ("1.5m", "2m"),
+        ("1e-4", "1m"),
+        ("100u", "1m"),
+        ("1001u", "2m"),
+        ("1.0001", "1001m"),
+        ("-0.5m", "-1m"),
+        ("1000m", "1000m"),
+        ("0.5Gi", "0.5Gi"),
+        ("2", "2"),
+        ("15e-1", "15e-1"),
+        ("not-a-quantity", "not-a-quantity"),
+    ],
+)
+def test_quantities_round_up_to_milli_as_the_api_server_stores_them(
+    given: str, stored: str
+) -> None:
+    assert controller.round_up_to_milli(given) == stored
+
+
+def test_read_spec_rounds_resources_as_the_api_server_will() -> None:
+    ms = model_service(resources={"requests": {"cpu": "1.5m"}, "limits": {"cpu": "1e-4", "x": 2}})
+    assert controller.read_spec(ms).resources == {
+        "limits": {"cpu": "1m", "x": "2"},
+        "requests": {"cpu": "2m"},
+    }
+
+
 # ---------------------------------------------------------------------- conditions
 def test_set_condition_new_gets_transition_time() -> None:
     conditions: list[Obj] = []

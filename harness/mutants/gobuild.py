@@ -1,0 +1,85 @@
+"""Build a Go mutant: the Go reference with one file added, by ``go build -overlay``.
+
+A Go mutant (id ending in ``-go``, declared in ``mutants.toml``) is one source file,
+``harness/mutants/go/<id with underscores>.go``, in ``package main``, whose ``func init()``
+assigns new values to seams of the Go reference (package-level variables in
+``go_reference/seams.go``). The Go reference itself carries no mutant code: the file joins the
+package only in the mutant's own build, through an overlay (``go help build``, ``-overlay``:
+a JSON file that maps a path the compiler reads to the file that stands for it). So every
+mutant is the real operator with exactly the replaced seams changed, as a Python mutant is
+the real operator with its ``PATCHES`` applied.
+
+``python -m harness.mutants.gobuild <mutant-id>`` (the mutant's ``build`` in mutants.toml, run
+in ``go_reference/``) writes ``build/mutants/<id>/overlay.json`` and builds
+``build/mutants/<id>/modeldock-go``. Exit 0 when built; 2 for an id that is not a Go mutant
+(no source file: the message names the path it looked for); otherwise go build's exit code,
+with its output on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from harness import mutants
+from harness.paths import BUILD_DIR, REPO_ROOT
+
+#: The Go reference's package folder, where the mutant's file is overlaid.
+GO_REFERENCE_DIR = REPO_ROOT / "go_reference"
+
+
+def output_dir(mutant_id: str) -> Path:
+    """``build/mutants/<id>/``: the overlay file and the mutant's binary."""
+    return BUILD_DIR / "mutants" / mutant_id
+
+
+def binary(mutant_id: str) -> Path:
+    """The built mutant operator, ``build/mutants/<id>/modeldock-go`` (the ``command`` of its
+    declaration in mutants.toml)."""
+    return output_dir(mutant_id) / "modeldock-go"
+
+
+def overlay(mutant_id: str) -> dict[str, dict[str, str]]:
+    """The ``go build -overlay`` document for the mutant: the file
+    ``go_reference/zz_mutant_<module>.go`` (which does not exist) read from the mutant's
+    source. Raises FileNotFoundError naming the source when it is missing."""
+    source = mutants.go_source_path(mutant_id)
+    if not source.is_file():
+        raise FileNotFoundError(
+            f"{mutant_id!r} is not a Go mutant: no source file {source} "
+            "(a Go mutant's id ends in -go and its source is harness/mutants/go/<id>.go)"
+        )
+    target = GO_REFERENCE_DIR / f"zz_mutant_{mutants.module_name(mutant_id)}.go"
+    return {"Replace": {str(target): str(source)}}
+
+
+def build(mutant_id: str) -> int:
+    """Write the overlay and run ``go build`` in go_reference/; returns go build's exit code
+    (its output goes to this process's stdout and stderr). Raises FileNotFoundError as
+    ``overlay`` does."""
+    doc = overlay(mutant_id)
+    out = output_dir(mutant_id)
+    out.mkdir(parents=True, exist_ok=True)
+    overlay_file = out / "overlay.json"
+    overlay_file.write_text(json.dumps(doc, indent=2) + "\n")
+    cmd = ["go", "build", "-overlay", str(overlay_file), "-o", str(binary(mutant_id)), "."]
+    return subprocess.run(cmd, cwd=GO_REFERENCE_DIR, check=False).returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m harness.mutants.gobuild <mutant-id>``: see the module docstring."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m harness.mutants.gobuild <go-mutant-id>", file=sys.stderr)
+        return 2
+    try:
+        return build(args[0])
+    except FileNotFoundError as exc:
+        print(f"gobuild: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
