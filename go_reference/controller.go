@@ -15,12 +15,14 @@
 //
 //	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
 //	                 removeFinalizer, deleteChild, deleteChildrenOfGone (step 2, and a
-//	                 vanished ModelService); ensureChild (steps 4 and 5)
+//	                 vanished ModelService); ensureChild, confirmAdopter, replaceChild
+//	                 (steps 4 and 5)
 //	step 1           modelServiceSpec, readSpec, defaultResources
 //	step 2           orphansChildren
 //	steps 4 and 5    desiredDeployment, desiredService, childObjectMeta, childLabels,
 //	                 selectorLabels, ownerReference, controlledBy, controlledByVanished,
-//	                 mutateDeployment, mutateService, mergeLabels, ensureOwnerReference
+//	                 adoptable, immutableChange, mutateDeployment, mutateService,
+//	                 mergeLabels, ensureOwnerReference
 //	step 6           ownedConditions, computeStatus, setCondition
 //	Events           failedWrite, modelServiceString
 //	crash points     crashPoint
@@ -188,9 +190,11 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 
 	// 4: Ensure the Deployment
 	//
-	// CreateOrUpdate, with the ownership check first: a Deployment of this name that another
-	// owner controls (or nobody does) is reported, never adopted or overwritten.
-	dep, conflict, err := ensureChild(ctx, r.Client, r.Recorder, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeployment)
+	// CreateOrUpdate, with the ownership decision first: a Deployment of this name that
+	// another owner controls (or an ownerless one without our label) is reported, never
+	// adopted or overwritten; an ownerless one with our label is adopted; one of ours whose
+	// immutable selector differs is replaced.
+	dep, conflict, err := ensureChild(ctx, r, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeployment)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -201,7 +205,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// a ModelService that cannot run its pods has no use for a Service yet.
 	var svc *corev1.Service
 	if conflict == "" {
-		svc, conflict, err = ensureChild(ctx, r.Client, r.Recorder, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
+		svc, conflict, err = ensureChild(ctx, r, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
 		if err != nil {
 			return ctrl.Result{}, err
 		}
@@ -225,7 +229,11 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 			if apierrors.IsNotFound(err) {
 				// The ModelService is gone although this pass holds it with our finalizer:
 				// the API server deleted it while the finalizer went on (kubernetes#77988).
-				children := []client.Object{dep}
+				// (dep is nil after a replacement, svc when step 5 did not run.)
+				var children []client.Object
+				if dep != nil {
+					children = append(children, dep)
+				}
 				if svc != nil {
 					children = append(children, svc)
 				}
@@ -376,20 +384,35 @@ func deleteChildrenOfGone(ctx context.Context, r *ModelServiceReconciler, ms *un
 // Steps 4 and 5: Ensure the Deployment, Ensure the Service
 // ----------------------------------------------------------------------------------------------
 
-// ensureChild is controllerutil.CreateOrUpdate with the ownership check first. It reads the
-// child named like desired into live (from the cache), and:
+// ensureChild is controllerutil.CreateOrUpdate with the ownership decision first
+// (CONTRACT.md, "Ownership"). It reads the child named like desired into live (from the
+// cache), and:
 //   - absent: creates desired;
-//   - present and not controlled by ms: returns a conflict message and writes nothing;
-//   - present and ours: applies mutate to a deep copy and updates only if the copy differs
-//     from live, by semantic equality (quantities compare by value: 1000m equals 1).
+//   - ours and being deleted: waits for it to go (no write);
+//   - controlled by someone else, or ownerless without our selector label: returns a conflict
+//     message and writes nothing;
+//   - ownerless with our selector label (adoptable, as the garbage collector leaves the
+//     children of a ModelService deleted with --cascade=orphan): adopts it, one update that
+//     adds our controller ownerReference and the desired fields, after a live read of the
+//     ModelService confirms it still exists with this UID and is not being deleted (kube's
+//     ControllerRefManager, RecheckDeletionTimestamp);
+//   - ours: applies mutate to a deep copy and updates only if the copy differs from live, by
+//     semantic equality (quantities compare by value: 1000m equals 1);
+//   - ours, but a field the API server will not change (immutableChange: a Deployment's
+//     spec.selector) differs: replaces it, a delete with the UID precondition and
+//     propagationPolicy Background; the delete event brings the ModelService back and the
+//     next pass creates the child. An ownerless child that would need replacing is not
+//     adopted: a conflict.
 //
-// It returns the child as now stored (or as last read, when nothing was written), the conflict
-// message ("" when there is none), and the error of a failed read, create or update
-// (CONTRACT.md, steps 4 and 5). A function, not a method: Go methods take no type parameters
-// (Python's ensure_child is a method).
-func ensureChild[T client.Object](ctx context.Context, c client.Client, rec record.EventRecorder, ms *unstructured.Unstructured,
+// It returns the child as now stored (or as last read, when nothing was written; the zero T,
+// nil, after a replacement), the conflict message ("" when there is none), and the error of a
+// failed read, create, update or delete, or of a ModelService the live read shows deleted or
+// deleting (CONTRACT.md, steps 4 and 5). A function, not a method: Go methods take no type
+// parameters (Python's ensure_child is a method).
+func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured,
 	desired, live T, mutate func(live, desired T)) (T, string, error) {
 	log := logf.FromContext(ctx)
+	c, rec := r.Client, r.Recorder
 	kind := kindOf(desired)
 	child := kind + "/" + desired.GetName()
 	what := fmt.Sprintf("%s \"%s\"", kind, desired.GetName())
@@ -419,27 +442,98 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, rec reco
 		return live, "", err
 	}
 
-	if !controlledBy(live, ms) {
+	ours := controlledBy(live, ms)
+	if ours && live.GetDeletionTimestamp() != nil {
+		// Deleted (a replacement, or by hand) and held by a finalizer: its removal event comes
+		// through Owns, and the pass after it creates the child again.
+		return live, "", nil
+	}
+
+	updated := live.DeepCopyObject().(T)
+	mutate(updated, desired)
+	immutable := immutableChangeSeam(live, updated)
+	if !ours && (immutable != "" || !adoptableSeam(live, ms)) {
 		log.Info("Child conflict", "child", child)
 		conflict := what + " exists and is not controlled by this ModelService"
 		recordEvent(rec, ms, corev1.EventTypeWarning, reasonChildConflict, conflict)
 		return live, conflict, nil
 	}
 
-	updated := live.DeepCopyObject().(T)
-	mutate(updated, desired)
+	if immutable != "" {
+		var none T
+		return none, "", r.replaceChild(ctx, ms, live, immutable)
+	}
 	if equality.Semantic.DeepEqual(live, updated) {
 		return live, "", nil
+	}
+	if !ours {
+		if err := r.confirmAdopter(ctx, ms, what); err != nil {
+			return live, "", err
+		}
 	}
 	// updated carries the resourceVersion read from the cache: if the cache was behind, the
 	// API server answers 409 and the error goes back to the queue (step 7).
 	if err := c.Update(ctx, updated); err != nil {
 		return live, "", failedWrite(rec, ms, "update", what, err)
 	}
-	log.Info("Updated " + kind)
-	recordEvent(rec, ms, corev1.EventTypeNormal, "Updated"+kind, "Updated "+what)
+	if ours {
+		log.Info("Updated " + kind)
+		recordEvent(rec, ms, corev1.EventTypeNormal, "Updated"+kind, "Updated "+what)
+	} else {
+		log.Info("Adopted "+kind, "child", child)
+		recordEvent(rec, ms, corev1.EventTypeNormal, "Adopted"+kind, "Adopted "+what)
+	}
 	crashPoint("after-" + strings.ToLower(kind))
 	return updated, "", nil
+}
+
+// confirmAdopter is called before an adoption: it reads ms from the API server (APIReader)
+// and returns an error naming the child (what) when ms is gone, has another UID or is being
+// deleted; nil otherwise. The cache may not have seen a deletion yet, and a child adopted by a
+// ModelService that the garbage collector is orphaning, or has already forgotten, would be
+// left owned by a vanished UID and collected: the very workload --cascade=orphan was meant to
+// keep (mirrors RecheckDeletionTimestamp in kube's ControllerRefManager, k8s.io/kubernetes
+// v1.34 pkg/controller/controller_ref_manager.go).
+func (r *ModelServiceReconciler) confirmAdopter(ctx context.Context, ms *unstructured.Unstructured, what string) error {
+	fresh := newModelService()
+	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(ms), fresh)
+	if apierrors.IsNotFound(err) || (err == nil && fresh.GetUID() != ms.GetUID()) {
+		return fmt.Errorf("not adopting %s: %s with uid %s no longer exists", what, modelServiceString(ms), ms.GetUID())
+	}
+	if err != nil {
+		return err
+	}
+	if fresh.GetDeletionTimestamp() != nil {
+		return fmt.Errorf("not adopting %s: %s is being deleted", what, modelServiceString(ms))
+	}
+	return nil
+}
+
+// replaceChild deletes live, a child of ms whose immutable field (e.g. "spec.selector")
+// differs from the desired one, so that the next pass creates it anew: with the UID
+// precondition (a replacement made meanwhile by someone else survives: 409) and
+// propagationPolicy Background (the garbage collector removes the old Deployment's
+// ReplicaSets and pods; Orphan would leave pods that match neither selector running for ever,
+// Foreground would hold the name until every pod is gone). It records Normal
+// Replacing<Kind>. A 404 (gone already) is success; any other failure records Warning
+// FailedDelete (none for a 409) and is returned (CONTRACT.md, "Ownership").
+func (r *ModelServiceReconciler) replaceChild(ctx context.Context, ms *unstructured.Unstructured, live client.Object, field string) error {
+	kind := kindOf(live)
+	what := fmt.Sprintf("%s \"%s\"", kind, live.GetName())
+	err := r.Delete(ctx, live,
+		client.Preconditions{UID: ptr.To(live.GetUID())},
+		client.PropagationPolicy(metav1.DeletePropagationBackground))
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return failedWrite(r.Recorder, ms, "delete", what, err)
+	}
+	logf.FromContext(ctx).Info("Replacing "+kind, "child", kind+"/"+live.GetName(), "field", field)
+	recordEvent(r.Recorder, ms, corev1.EventTypeNormal, "Replacing"+kind,
+		fmt.Sprintf("Deleted %s to re-create it: %s is immutable and differs from the desired one", what, field))
+	crashPoint("after-child-delete")
+	return nil
 }
 
 // kindOf names the kind of a child for logs and messages. Go only: Python's children are
@@ -625,6 +719,33 @@ func controlledByVanished(obj metav1.Object, ms *unstructured.Unstructured) bool
 	}
 	gv, err := schema.ParseGroupVersion(ref.APIVersion)
 	return err == nil && gv.Group == modelServiceGVK.Group
+}
+
+// adoptable says whether ms may adopt obj, a same-named child it does not control: obj has
+// no controller ownerReference at all and carries our selector label
+// modeldock.io/modelservice=<ms name> (what the garbage collector leaves of a child of a
+// ModelService deleted with --cascade=orphan). A child another controller owns never is; nor
+// is an ownerless one without the label: a name is not ownership (mirrors the ReplicaSet
+// controller, which adopts only ownerless pods its selector matches; kube v1.34 ClaimObject).
+// Called through adoptableSeam (seams.go).
+func adoptable(obj metav1.Object, ms *unstructured.Unstructured) bool {
+	return metav1.GetControllerOf(obj) == nil && obj.GetLabels()[labelModelService] == ms.GetName()
+}
+
+// immutableChange is the field of a child that the API server refuses to change and that
+// mutate changed in updated (a mutated copy of live), or "" when there is none. Of the fields
+// the operator sets, only a Deployment's spec.selector is immutable (apps/v1 validation:
+// "field is immutable"); a Service's clusterIP, clusterIPs and ipFamilies are immutable too,
+// but the operator never sets them (CONTRACT.md, "Ownership"). Python's immutable_change is
+// given the child's resource where Go switches on its type. Called through
+// immutableChangeSeam (seams.go).
+func immutableChange(live, updated client.Object) string {
+	before, ok := live.(*appsv1.Deployment)
+	after, ok2 := updated.(*appsv1.Deployment)
+	if !ok || !ok2 || equality.Semantic.DeepEqual(before.Spec.Selector, after.Spec.Selector) {
+		return ""
+	}
+	return "spec.selector"
 }
 
 // mutateDeployment applies the fields the ModelService decides to live, a copy of the stored

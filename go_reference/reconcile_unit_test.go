@@ -233,7 +233,10 @@ func TestReconcileRepairsHandEditedDeploymentAndDeletedService(t *testing.T) {
 
 func TestReconcileForeignDeploymentIsNotAdopted(t *testing.T) {
 	foreign := desiredDeployment(eventsModelService(), mustSpec(t, eventsModelService()))
+	// Ownerless and without our selector label: made by hand, not ours (CONTRACT.md,
+	// "Ownership").
 	foreign.OwnerReferences = nil
+	delete(foreign.Labels, labelModelService)
 	l := stepsWorld(t, stepsModelService(), foreign)
 	// Polled: the foreign child's events never map to this ModelService.
 	l.reconcile(t, ctrl.Result{RequeueAfter: 5 * time.Second})
@@ -243,6 +246,56 @@ func TestReconcileForeignDeploymentIsNotAdopted(t *testing.T) {
 	for _, condType := range ownedConditions {
 		if c := conditionOf(t, ms, condType); c.Status != metav1.ConditionFalse || c.Reason != reasonChildConflict || c.Message != want {
 			t.Errorf("%s = %+v", condType, c)
+		}
+	}
+}
+
+func TestReconcileOwnerlessLabelledChildrenAreAdopted(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.OwnerReferences = nil })
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences = nil })
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "update Deployment", "update Service")
+	ms := getObj(t, l, newModelService())
+	if !controlledBy(getObj(t, l, &appsv1.Deployment{}), ms) || !controlledBy(getObj(t, l, &corev1.Service{}), ms) {
+		t.Error("the ownerless children were not adopted")
+	}
+}
+
+func TestReconcileAdoptionNeedsTheModelServiceLive(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.OwnerReferences = nil })
+	// The cache still holds the ModelService; the API server no longer does.
+	cache := stepsWorld(t, getObj(t, l, newModelService()), getObj(t, l, &appsv1.Deployment{}))
+	deleteAs(t, l, newModelService())
+	r := &ModelServiceReconciler{Client: cache, APIReader: l.Client, Clock: clocktesting.NewFakePassiveClock(stepsStart)}
+	_, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	if err == nil || !strings.Contains(err.Error(), `not adopting Deployment "opt"`) {
+		t.Fatalf("error = %v, want not adopting", err)
+	}
+	if len(cache.writes) != 0 {
+		t.Errorf("writes %v, want none", cache.writes)
+	}
+}
+
+func TestReconcileImmutableSelectorReplacesTheDeployment(t *testing.T) {
+	ms := stepsModelService()
+	old := desiredDeployment(ms, mustSpec(t, ms))
+	old.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{labelName: "opt"}}
+	old.UID = "old-uid" // the fake client gives no object a UID; an API server would
+	l := stepsWorld(t, ms, old)
+	l.reconcile(t, ctrl.Result{})
+	if len(l.writes) == 0 || l.writes[0].what != "delete Deployment" {
+		t.Fatalf("writes %v, want a delete of the Deployment first", l.verbs())
+	}
+	del := l.writes[0].delete
+	if del.Preconditions == nil || del.Preconditions.UID == nil || *del.Preconditions.UID != old.UID ||
+		del.PropagationPolicy == nil || *del.PropagationPolicy != metav1.DeletePropagationBackground {
+		t.Errorf("delete options %+v, want the UID precondition and Background", del)
+	}
+	for _, w := range l.writes {
+		if w.what == "update Deployment" {
+			t.Errorf("an update of the immutable selector was sent: %v", l.verbs())
 		}
 	}
 }

@@ -29,4 +29,13 @@ var (
 	// children this pass holds of the vanished ModelService are deleted). Mutant:
 	// ignores-vanished-owner-go (returns the 404 and deletes nothing).
 	modelServiceGone = deleteChildrenOfGone
+
+	// adoptableSeam is adoptable (steps 4 and 5: may this ModelService adopt an ownerless
+	// same-named child?). Mutant: never-adopts-go.
+	adoptableSeam = adoptable
+
+	// immutableChangeSeam is immutableChange (steps 4 and 5: which immutable field of a child
+	// of ours differs from the desired one, so that it must be replaced?). Mutant:
+	// updates-immutable-go.
+	immutableChangeSeam = immutableChange
 )

@@ -16,13 +16,14 @@ The order of both files (Go name / Python name where they differ only by convent
 ====================  ==========================================================================
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
                       remove_finalizer, delete_child, delete_children_of_gone (step 2, and a
-                      vanished ModelService); ensure_child (steps 4 and 5)
+                      vanished ModelService); ensure_child, confirm_adopter, replace_child
+                      (steps 4 and 5)
 step 1                ModelServiceSpec, read_spec, default_resources
 step 2                orphans_children
 steps 4 and 5         desired_deployment, desired_service, child_object_meta, child_labels,
                       selector_labels, owner_reference, controlled_by,
-                      controlled_by_vanished, mutate_deployment,
-                      mutate_service, merge_labels, ensure_owner_reference
+                      controlled_by_vanished, adoptable, immutable_change,
+                      mutate_deployment, mutate_service, merge_labels, ensure_owner_reference
 step 6                OWNED_CONDITIONS, compute_status, set_condition
 Events                failed_write, model_service_string
 crash points          crash_point
@@ -203,8 +204,10 @@ class ModelServiceReconciler:
 
         # 4: Ensure the Deployment
         #
-        # CreateOrUpdate, with the ownership check first: a Deployment of this name that
-        # another owner controls (or nobody does) is reported, never adopted or overwritten.
+        # CreateOrUpdate, with the ownership decision first: a Deployment of this name that
+        # another owner controls (or an ownerless one without our label) is reported, never
+        # adopted or overwritten; an ownerless one with our label is adopted; one of ours
+        # whose immutable selector differs is replaced.
         dep, conflict = self.ensure_child(
             ms, desired_deployment(ms, spec), DEPLOYMENTS, mutate_deployment, rlog
         )
@@ -238,9 +241,7 @@ class ModelServiceReconciler:
                     raise
                 # The ModelService is gone although this pass holds it with our finalizer:
                 # the API server deleted it while the finalizer went on (kubernetes#77988).
-                children = [(DEPLOYMENTS, dep)]
-                if svc is not None:
-                    children.append((SERVICES, svc))
+                children = [(r, c) for r, c in ((DEPLOYMENTS, dep), (SERVICES, svc)) if c]
                 return self.delete_children_of_gone(ms, err, children, rlog)
             rlog.info("Updated status")
 
@@ -390,19 +391,32 @@ class ModelServiceReconciler:
         resource: client_.Resource,
         mutate: Callable[[Obj, Obj], None],
         rlog: log_.Logger,
-    ) -> tuple[Obj, str]:
-        """controllerutil.CreateOrUpdate with the ownership check first. It reads the child
-        named like desired from the cache, and:
+    ) -> tuple[Obj | None, str]:
+        """controllerutil.CreateOrUpdate with the ownership decision first (CONTRACT.md,
+        "Ownership"). It reads the child named like desired from the cache, and:
 
         - absent: creates desired;
-        - present and not controlled by ms: returns a conflict message and writes nothing;
-        - present and ours: applies mutate to a deep copy and updates only if the copy differs
-          from live, by semantic equality (quantities compare by value: 1000m equals 1, which
-          mutate ensures by keeping the live spelling of an equal quantity).
+        - ours and being deleted: waits for it to go (no write);
+        - controlled by someone else, or ownerless without our selector label: returns a
+          conflict message and writes nothing;
+        - ownerless with our selector label (adoptable, as the garbage collector leaves the
+          children of a ModelService deleted with --cascade=orphan): adopts it, one update
+          that adds our controller ownerReference and the desired fields, after a live read
+          of the ModelService confirms it still exists with this UID and is not being
+          deleted (kube's ControllerRefManager, RecheckDeletionTimestamp);
+        - ours: applies mutate to a deep copy and updates only if the copy differs from live,
+          by semantic equality (quantities compare by value: 1000m equals 1, which mutate
+          ensures by keeping the live spelling of an equal quantity);
+        - ours, but a field the API server will not change (immutable_change: a Deployment's
+          spec.selector) differs: replaces it, a delete with the UID precondition and
+          propagationPolicy Background; the delete event brings the ModelService back and the
+          next pass creates the child. An ownerless child that would need replacing is not
+          adopted: a conflict.
 
-        It returns the child as now stored (or as last read, when nothing was written), and
-        the conflict message ("" when there is none); a failed create or update raises
-        client.ApiError (CONTRACT.md, steps 4 and 5).
+        It returns the child as now stored (or as last read, when nothing was written; None
+        after a replacement), and the conflict message ("" when there is none); a failed
+        create, update or delete raises client.ApiError, and a ModelService that the live read
+        shows deleted or deleting raises RuntimeError (retried with backoff).
         """
         kind = resource.kind
         name = desired["metadata"]["name"]
@@ -433,16 +447,28 @@ class ModelServiceReconciler:
             crash_point("after-" + kind.lower())
             return created, ""
 
-        if not controlled_by(live, ms):
+        ours = controlled_by(live, ms)
+        if ours and live["metadata"].get("deletionTimestamp"):
+            # Deleted (a replacement, or by hand) and held by a finalizer: its removal event
+            # comes through Owns, and the pass after it creates the child again.
+            return live, ""
+
+        updated = informer.copy_obj(live)
+        mutate(updated, desired)
+        immutable = immutable_change(resource, live, updated)
+        if not ours and (immutable or not adoptable(live, ms)):
             rlog.info("Child conflict", child=child)
             conflict = what + " exists and is not controlled by this ModelService"
             self.recorder.event(ms, events_.WARNING, REASON_CHILD_CONFLICT, conflict)
             return live, conflict
 
-        updated = informer.copy_obj(live)
-        mutate(updated, desired)
+        if immutable:
+            self.replace_child(ms, live, resource, immutable, rlog)
+            return None, ""
         if updated == live:
             return live, ""
+        if not ours:
+            self.confirm_adopter(ms, what)
         # updated carries the resourceVersion read from the cache: if the cache was behind,
         # the API server answers 409 and the error goes back to the queue (step 7).
         try:
@@ -450,10 +476,68 @@ class ModelServiceReconciler:
         except Exception as err:
             failed_write(self.recorder, ms, "update", what, err)
             raise
-        rlog.info("Updated " + kind)
-        self.recorder.event(ms, events_.NORMAL, "Updated" + kind, "Updated " + what)
+        if ours:
+            rlog.info("Updated " + kind)
+            self.recorder.event(ms, events_.NORMAL, "Updated" + kind, "Updated " + what)
+        else:
+            rlog.info("Adopted " + kind, child=child)
+            self.recorder.event(ms, events_.NORMAL, "Adopted" + kind, "Adopted " + what)
         crash_point("after-" + kind.lower())
         return stored, ""
+
+    def confirm_adopter(self, ms: Obj, what: str) -> None:
+        """Before an adoption: read ms from the API server (``live``) and raise RuntimeError
+        naming the child (what) when it is gone, has another UID or is being deleted; return
+        otherwise. The cache may not have seen a deletion yet, and a child adopted by a
+        ModelService that the garbage collector is orphaning, or has already forgotten, would
+        be left owned by a vanished UID and collected: the very workload --cascade=orphan was
+        meant to keep (mirrors RecheckDeletionTimestamp in kube's ControllerRefManager,
+        k8s.io/kubernetes v1.34 pkg/controller/controller_ref_manager.go)."""
+        meta = ms["metadata"]
+        fresh = self.live.get(MODELSERVICES, meta["namespace"], meta["name"])
+        if fresh is None or fresh["metadata"].get("uid") != meta.get("uid"):
+            raise RuntimeError(
+                f"not adopting {what}: {model_service_string(ms)} with uid {meta.get('uid')} "
+                "no longer exists"
+            )
+        if fresh["metadata"].get("deletionTimestamp"):
+            raise RuntimeError(f"not adopting {what}: {model_service_string(ms)} is being deleted")
+
+    def replace_child(
+        self, ms: Obj, live: Obj, resource: client_.Resource, field: str, rlog: log_.Logger
+    ) -> None:
+        """Delete live, a child of ms whose immutable field (e.g. ``spec.selector``) differs
+        from the desired one, so that the next pass creates it anew: with the UID
+        precondition (a replacement made meanwhile by someone else survives: 409) and
+        propagationPolicy Background (the garbage collector removes the old Deployment's
+        ReplicaSets and pods; Orphan would leave pods that match neither selector running
+        for ever, Foreground would hold the name until every pod is gone). Records Normal
+        Replacing<Kind>. A 404 (gone already) is success; any other failure records Warning
+        FailedDelete (none for a 409) and raises client.ApiError (CONTRACT.md,
+        "Ownership")."""
+        kind, meta = resource.kind, live["metadata"]
+        what = f'{kind} "{meta["name"]}"'
+        try:
+            self.writer.delete(
+                resource,
+                meta["namespace"],
+                meta["name"],
+                uid=meta["uid"],
+                propagation_policy="Background",
+            )
+        except Exception as err:
+            if client_.is_not_found(err):
+                return
+            failed_write(self.recorder, ms, "delete", what, err)
+            raise
+        rlog.info("Replacing " + kind, child=f"{kind}/{meta['name']}", field=field)
+        self.recorder.event(
+            ms,
+            events_.NORMAL,
+            "Replacing" + kind,
+            f"Deleted {what} to re-create it: {field} is immutable and differs from the desired one",
+        )
+        crash_point("after-child-delete")
 
 
 # ================================================================================================
@@ -650,6 +734,34 @@ def controlled_by_vanished(obj: Obj, ms: Obj) -> bool:
     if ref.get("name") != ms["metadata"]["name"] or ref.get("uid") == ms["metadata"].get("uid"):
         return False
     return str(ref.get("apiVersion") or "").split("/")[0] == MODELSERVICES.group
+
+
+def adoptable(obj: Obj, ms: Obj) -> bool:
+    """Whether ms may adopt obj, a same-named child it does not control: obj has no
+    controller ownerReference at all and carries our selector label
+    ``modeldock.io/modelservice: <ms name>`` (what the garbage collector leaves of a child of
+    a ModelService deleted with --cascade=orphan). A child another controller owns never is;
+    nor is an ownerless one without the label: a name is not ownership (mirrors the
+    ReplicaSet controller, which adopts only ownerless pods its selector matches; kube
+    v1.34 ClaimObject)."""
+    if controller_.controller_of(obj) is not None:
+        return False
+    labels = (obj.get("metadata") or {}).get("labels") or {}
+    return isinstance(labels, dict) and labels.get(LABEL_MODELSERVICE) == ms["metadata"]["name"]
+
+
+def immutable_change(resource: client_.Resource, live: Obj, updated: Obj) -> str:
+    """The field of a resource child that the API server refuses to change and that mutate
+    changed in updated (a mutated copy of live), or "" when there is none. Of the fields the
+    operator sets, only a Deployment's ``spec.selector`` is immutable (apps/v1 validation:
+    "field is immutable"); a Service's clusterIP, clusterIPs and ipFamilies are immutable too,
+    but the operator never sets them (CONTRACT.md, "Ownership"). Go: immutableChange, which
+    switches on the child's type where Python is given its resource."""
+    if resource.kind != KIND_DEPLOYMENT:
+        return ""
+    before = (live.get("spec") or {}).get("selector")
+    after = (updated.get("spec") or {}).get("selector")
+    return "spec.selector" if before != after else ""
 
 
 def mutate_deployment(live: Obj, desired: Obj) -> None:

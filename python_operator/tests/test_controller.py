@@ -593,7 +593,10 @@ def test_reconcile_repairs_hand_edited_deployment_and_deleted_service() -> None:
 
 def test_reconcile_foreign_deployment_is_not_adopted() -> None:
     ms, dep, _ = live_world()
+    # Ownerless and without our selector label: made by hand, not ours (CONTRACT.md,
+    # "Ownership").
     dep["metadata"]["ownerReferences"] = []
+    del dep["metadata"]["labels"][controller.LABEL_MODELSERVICE]
     world = World(ms, dep)
     # Polled: the foreign child's events never map to this ModelService.
     assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=5))
@@ -603,6 +606,72 @@ def test_reconcile_foreign_deployment_is_not_adopted() -> None:
         ("Ready", "False", "ChildConflict", message),
         ("Progressing", "False", "ChildConflict", message),
     ]
+
+
+def test_reconcile_ownerless_labelled_children_are_adopted() -> None:
+    """What --cascade=orphan leaves (no ownerReferences, our labels): one update each that adds
+    our controller ownerReference, with Normal Adopted<Kind> Events, no create or delete."""
+    ms, dep, svc = live_world()
+    dep["metadata"]["ownerReferences"] = []
+    svc["metadata"]["ownerReferences"] = []
+    world = World(ms, dep, svc)
+    assert recorded(world) == [
+        'Normal AdoptedDeployment Adopted Deployment "opt"',
+        'Normal AdoptedService Adopted Service "opt"',
+    ]
+    assert [v for v in world.verbs() if v[1] != "ModelService"] == [
+        ("update", "Deployment"),
+        ("update", "Service"),
+    ]
+    for _, _, obj in world.writes[:2]:
+        assert controller.controlled_by(obj, ms)
+
+
+def test_reconcile_adoption_needs_the_modelservice_live() -> None:
+    """The cache says the ModelService is there; the API server says it is being deleted
+    (or gone): no adoption, an error for the queue."""
+    ms, dep, _ = live_world()
+    dep["metadata"]["ownerReferences"] = []
+    deleting = informer.copy_obj(ms)
+    deleting["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    for live in (World(deleting), World()):
+        world = World(ms, dep)
+        with pytest.raises(RuntimeError, match='not adopting Deployment "opt"'):
+            reconciler(world, live).reconcile(OPT)
+        assert world.writes == []
+
+
+def test_reconcile_immutable_selector_replaces_the_deployment() -> None:
+    """A Deployment of ours whose spec.selector differs: deleted with its UID and Background,
+    a ReplacingDeployment Event, never an update; a deleting one of ours is waited for."""
+    ms, dep, svc = live_world()
+    dep["spec"]["selector"] = {"matchLabels": {"app.kubernetes.io/name": "opt"}}
+    world = World(ms, dep, svc)
+    assert recorded(world) == [
+        'Normal ReplacingDeployment Deleted Deployment "opt" to re-create it: spec.selector is '
+        "immutable and differs from the desired one"
+    ]
+    verb, kind, sent = world.writes[0]
+    assert (verb, kind) == ("delete", "Deployment")
+    assert sent == {
+        "metadata": {"name": "opt", "uid": dep["metadata"]["uid"]},
+        "propagationPolicy": "Background",
+    }
+    assert ("update", "Deployment") not in world.verbs()
+
+    dep["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    waiting = World(ms, dep, svc)
+    reconciler(waiting).reconcile(OPT)
+    assert [v for v in waiting.verbs() if v[1] == "Deployment"] == []
+
+
+def test_reconcile_immutable_selector_blocks_adoption() -> None:
+    ms, dep, _ = live_world()
+    dep["metadata"]["ownerReferences"] = []
+    dep["spec"]["selector"] = {"matchLabels": {"app.kubernetes.io/name": "opt"}}
+    world = World(ms, dep)
+    assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=5))
+    assert world.verbs() == [("update_status", "ModelService")]
 
 
 def test_reconcile_foreign_service_is_not_adopted() -> None:
@@ -796,6 +865,7 @@ def test_events_child_conflict_is_a_warning_every_time_it_is_found() -> None:
     one Event."""
     ms, dep, _ = live_world()
     dep["metadata"]["ownerReferences"] = []
+    del dep["metadata"]["labels"][controller.LABEL_MODELSERVICE]
     world = World(ms, dep)
     for _ in range(2):
         assert recorded(world) == [
