@@ -34,25 +34,10 @@ REPORTS   ?= reports
 
 .PHONY: help conformance test unit go-test apiproxy-test go-vet lint bench report tools binaries up down clean
 
-help:
-	@echo "make conformance  start a control plane, run the suite for $(IMPLS), write reports/ (CLUSTER=sim: with controllers and kwok)"
-	@echo "make test         lint, then two at a time: unit tests, go test, the conformance runs and the mutant, RBAC-ablation and exploration subsets (CI)"
-	@echo "make conformance CLUSTER=existing [CONTEXT=c]  the suite on the cluster of KUBECONFIG (namespaces labelled modeldock.dev/run, removed at the end)"
-	@echo "make tools        build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl)"
-	@echo "make up / down    a control plane in the background (prints export KUBECONFIG=...)"
-	@echo "make report       rebuild reports/comparison.{md,html} from reports/"
-	@echo "make bench        both implementations on one control plane: reports/bench.json (BENCH_ARGS=--quick: smoke run)"
-	@echo "make mutants      the suite against every mutant operator: reports/mutants.json, kill matrix"
-	@echo "make mutants-exploration-only  the suite against the mutants only exploration finds: each must survive"
-	@echo "make rbac-ablation  every right in config/rbac/role.yaml taken away in turn: reports/rbac-ablation.json"
-	@echo "make accounting-check  the proxies' and the audit log's request accounting agreed on every check of the last run"
-	@echo "make lint         ruff + mypy --strict on the Python, go vet + gofmt on the Go"
-	@echo "make apiproxy-test  go test of the API proxy (harness/faults/apiproxy)"
-	@echo "make explore      a crash at every write boundary of every scenario: reports/explore.json"
-	@echo "make venv         the virtualenv .venv with the Python dependencies (every target makes it when missing)"
-	@echo "make <x>-ci       the CI subsets make test runs: conformance-existing-ci mutants-ci mutants-sim-ci rbac-ablation-ci explore-ci"
-	@echo "                  (and conformance-sim-ci, the sim checks on a sim plane of its own; make test runs them in the existing run)"
-	@echo "make clean        remove build/, reports/ and the virtualenv (the binary cache stays)"
+# make help: every target with a "## " comment on its line, in file order, with that comment
+# (the convention of kubebuilder's Makefiles); "##@ Title" lines start a group.
+help: ## this list
+	@awk 'BEGIN { FS = ":.*## " } /^##@ / { printf "\n%s\n", substr($$0, 5); next } /^[a-zA-Z0-9_%-]+( [a-zA-Z0-9_%-]+)*:.*## / { printf "  make %-26s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 # The virtualenv: pip installs only uv (UV_VERSION, from PyPI), which installs the project and
 # its dependencies, compiled to bytecode as pip does: 25 s in all from warm caches, against
@@ -65,12 +50,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m uv pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]'
 	@touch $(STAMP)
 
-venv: $(STAMP)
+venv: $(STAMP) ## the virtualenv .venv with the Python dependencies (every target makes it when missing)
 
-tools binaries: $(STAMP)
+tools binaries: $(STAMP) ## build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl) from tools/
 	$(PY) -m harness binaries
 
-conformance: $(STAMP)
+conformance: $(STAMP) ## start a control plane, run the suite for IMPLS (default go python), write reports/ (CLUSTER=sim|existing|kind, CHECK=id, KEEP=1, VERBOSE=1, FULL=1)
 	$(PY) -m harness conformance --cluster $(CLUSTER) --reports $(REPORTS) $(if $(CONTEXT),--context '$(CONTEXT)') $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(FULL),--full) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
 
 # The CI subsets of the kill matrix and the RBAC ablation run operators that are meant to fail:
@@ -84,7 +69,7 @@ CI_BOUND := MODELDOCK_CONVERGE_TIMEOUT=$(CI_CONVERGE_TIMEOUT)
 # sim plane too. Then the mutants only sim exposes (make test runs them).
 SIM_CI_CHECKS := test_ready_with_kwok or test_garbage_collected or test_namespace_deleted or test_deletion_policy or test_status_follows_stalled_rollout
 .PHONY: conformance-sim-ci mutants-sim-ci
-conformance-sim-ci: $(STAMP)
+conformance-sim-ci: $(STAMP) ## the sim tier's checks on a sim plane of their own
 	$(PY) -m harness conformance --cluster sim --reports reports/sim $(foreach i,$(IMPLS),--impl $(i)) -- -k "$(SIM_CI_CHECKS)"
 
 # The existing tier's CI run: a sim control plane started with `up` in its own folder, then,
@@ -99,31 +84,31 @@ conformance-sim-ci: $(STAMP)
 EXISTING_CI_STATE := build/existing-ci
 EXISTING_CI_CHECKS ?= test_create_converges or test_noop_stable or test_restart_reconverges or test_leader_failover or test_deletion_policy or test_ready_with_kwok or test_garbage_collected or test_namespace_deleted or test_status_follows_stalled_rollout
 .PHONY: conformance-existing-ci
-conformance-existing-ci: $(STAMP)
+conformance-existing-ci: $(STAMP) ## the existing tier as CI runs it: a sim plane given only its kubeconfig
 	$(PY) -m harness up --cluster sim --state-dir $(EXISTING_CI_STATE)
 	KUBECONFIG=$(abspath $(EXISTING_CI_STATE))/admin.kubeconfig $(PY) -m harness conformance --cluster existing --reports reports/existing $(foreach i,$(IMPLS),--impl $(i)) $(if $(EXISTING_CI_CHECKS),-- -k '$(EXISTING_CI_CHECKS)'); \
 	  code=$$?; $(PY) -m harness down --state-dir $(EXISTING_CI_STATE); exit $$code
 
-mutants-sim-ci: $(STAMP)
+mutants-sim-ci: $(STAMP) ## the mutants only the sim tier exposes
 	$(CI_BOUND) $(PY) -m harness mutants --ci --cluster sim --reports reports/sim --jobs 3 --workers 2 --mutant generation-predicate --mutant tombstone-event --mutant remembers-created
 
 # The request accounting of the last conformance run: the API proxies' logs and the audit log
 # agreed, request for request, on every check (reads reports/junit-*.xml).
 .PHONY: accounting-check
-accounting-check: $(STAMP)
+accounting-check: $(STAMP) ## the proxies' and the audit log's request accounting agreed on every check of the last run
 	$(PY) -m harness accounting-check
 
 # --dist loadscope: each test module's tests on one pytest-xdist worker, so a module's control
 # plane (the module-scoped `cp` fixture) starts once, not once per worker that got one of its
 # tests (on 2 cores: 122-130 s against 171 s with the default distribution).
-unit: binaries
+unit: binaries ## the unit tests (pytest, 4 workers)
 	$(PY) -m pytest -q -n 4 --dist loadscope harness/tests python_operator/tests kopf_operator/tests
 
-go-test: binaries apiproxy-test
+go-test: binaries apiproxy-test ## go test of the Go reference (envtest) and of the API proxy
 	assets="$$($(PY) -m harness binaries --print-assets)" && cd go_reference && KUBEBUILDER_ASSETS="$$assets" go test -count=1 ./...
 
 # The API proxy's own unit tests (path parser, hold/release ordering): no binaries needed.
-apiproxy-test:
+apiproxy-test: ## go test of the API proxy (harness/faults/apiproxy)
 	cd harness/faults/apiproxy && go test -count=1 ./...
 
 GO_DIRS := go_reference harness/faults/apiproxy
@@ -147,7 +132,7 @@ $(ACTIONLINT):
 	@echo "[make] building actionlint $(ACTIONLINT_VERSION) (go install)"
 	GOBIN=$(dir $(ACTIONLINT)) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
-lint: $(STAMP) go-vet $(ACTIONLINT)
+lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go vet + gofmt on the Go, actionlint
 	$(PY) -m ruff check $(PY_DIRS)
 	$(PY) -m ruff format --check $(PY_DIRS)
 	$(PY) -m mypy --strict --cache-dir $(MYPY_CACHE) $(PY_DIRS)
@@ -169,7 +154,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT)
 # is on a sim plane, and mutants-sim-ci runs the suite with --cluster sim.
 TEST_STEPS := mutants-ci unit conformance-existing-ci explore-ci conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
 .PHONY: test-steps $(addprefix test-step-,$(TEST_STEPS))
-test: lint sim-binaries
+test: lint sim-binaries ## what CI runs: lint, then two at a time: unit tests, go test, the conformance runs and the mutant, RBAC-ablation and exploration subsets
 	@$(MAKE) --no-print-directory -k -j2 test-steps
 
 # Every Kubernetes binary make test needs (the sim tier's too), built once before the steps
@@ -190,19 +175,19 @@ $(addprefix test-step-,$(TEST_STEPS)): test-step-%:
 	{ MAKEFLAGS='$(STEP_MAKEFLAGS)' $(MAKE) --no-print-directory $* && \
 	  echo "[make test] $* done in $$(( $$(date +%s) - started ))s"; } 2>&1 | sed -u 's/^/[$*] /'
 
-report: $(STAMP)
+report: $(STAMP) ## rebuild reports/comparison.{md,html} from reports/
 	$(PY) -m harness report $(foreach f,$(IMPL_FILES),--impl-file $(f))
 
-up: $(STAMP)
+up: $(STAMP) ## a control plane in the background (prints export KUBECONFIG=...)
 	$(PY) -m harness up --cluster $(CLUSTER)
 
-down: $(STAMP)
+down: $(STAMP) ## stop the control plane of make up
 	$(PY) -m harness down
 
-bench: $(STAMP)
+bench: $(STAMP) ## both implementations on one control plane: reports/bench.json (BENCH_ARGS=--quick: smoke run)
 	$(PY) -m harness bench $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(BENCH_ARGS)
 
-clean:
+clean: ## remove build/, reports/ and the virtualenv (the binary cache stays)
 	rm -rf build reports $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
 # The kill matrix: the suite against every mutant operator (harness/mutants/) on one control
@@ -215,16 +200,16 @@ MUTANT_WORKERS ?= 4
 MUTANT_CI_JOBS ?= 4
 MUTANT_ARGS ?=
 .PHONY: mutants mutants-ci
-mutants: binaries
+mutants: binaries ## the suite against every mutant operator: reports/mutants.json, the kill matrix
 	$(PY) -m harness mutants --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
 
 # The exploration-only mutants (`explore` in mutants.toml) against the whole suite: each must
 # survive every check, or it is not a fault only exploration finds (reports/exploration-only/).
 .PHONY: mutants-exploration-only
-mutants-exploration-only: binaries
+mutants-exploration-only: binaries ## the suite against the mutants only exploration finds: each must survive
 	$(PY) -m harness mutants --exploration-only --workers $(MUTANT_WORKERS) $(MUTANT_ARGS)
 
-mutants-ci: binaries
+mutants-ci: binaries ## the kill matrix subset make test runs: each mutant against its caught_by checks
 	$(CI_BOUND) $(PY) -m harness mutants --ci --jobs $(MUTANT_CI_JOBS) --workers 4 $(MUTANT_ARGS)
 
 # The RBAC ablation: for every (API group, resource, verb) in config/rbac/role.yaml, checks run
@@ -235,10 +220,10 @@ mutants-ci: binaries
 # is the subset `make test` runs: each right against its shown_by checks only.
 ABLATION_ARGS ?=
 .PHONY: rbac-ablation rbac-ablation-ci
-rbac-ablation: binaries
+rbac-ablation: binaries ## every right of config/rbac/role.yaml taken away in turn: reports/rbac-ablation.json
 	$(PY) -m harness rbac-ablation --workers 3 --jobs 2 $(ABLATION_ARGS)
 
-rbac-ablation-ci: binaries
+rbac-ablation-ci: binaries ## the RBAC-ablation subset make test runs
 	$(CI_BOUND) $(PY) -m harness rbac-ablation --ci --jobs 4 $(ABLATION_ARGS)
 
 # Exploration (harness/explore/): for each scenario a clean run, then a SIGKILL at every write
@@ -248,8 +233,8 @@ rbac-ablation-ci: binaries
 # explore-ci is the subset `make test` runs (a few scenarios, k <= 2, both crash variants).
 EXPLORE_ARGS ?=
 .PHONY: explore explore-ci
-explore: binaries
+explore: binaries ## a crash at every write boundary of every scenario: reports/explore.json
 	$(PY) -m harness explore $(foreach i,$(IMPLS),--impl $(i)) $(EXPLORE_ARGS)
 
-explore-ci: binaries
+explore-ci: binaries ## the exploration subset make test runs
 	$(PY) -m harness explore --ci $(foreach i,$(IMPLS),--impl $(i)) $(EXPLORE_ARGS)

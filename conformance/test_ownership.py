@@ -470,7 +470,9 @@ def test_deletion_policy_orphan(
     garbage collector, so the ModelService stays, deleting, with exactly the `orphan`
     finalizer, and while it stays a child deleted by hand must not be re-created. On a tier
     with a garbage collector (sim) the deletion completes: the ModelService is gone and the
-    children survive, their ownerReferences stripped by the garbage collector.
+    children survive, their ownerReferences stripped by the garbage collector; the same
+    ModelService applied again then adopts them (same UIDs, its controller ownerReference, no
+    create or delete: what child-conflict[adopt-ownerless] stages on envtest).
     """
     _deletion_policy("orphan", admin, namespace, operators, audit, evidence, impl, tier)
 
@@ -604,7 +606,7 @@ def _deletion_completes(
 ) -> None:
     """With a garbage collector: the ModelService is gone; foreground: the children too;
     orphan: the children survive (same UIDs) with no ownerReferences, and the operator deleted
-    none of them."""
+    none of them; the ModelService applied again adopts them."""
     wait_gone(
         admin,
         "modelservices",
@@ -655,6 +657,42 @@ def _deletion_completes(
             f"--cascade=orphan: the children must survive the deletion, "
             f"ownerReferences stripped: {after} (were {before})"
         )
+        # The same ModelService applied again takes the orphans back: the same objects,
+        # adopted, neither deleted nor re-created (CONTRACT.md, "Ownership").
+        again = audit.sync(admin)
+        successor = create_modelservice(admin, namespace, "web")
+        wait_converged(admin, namespace, "web")
+        adopted = {
+            res: get_present(admin, res, namespace, "web") for res in ("deployments", "services")
+        }
+        evidence.record(
+            "after_reapply",
+            {res: [obj["metadata"]["uid"], controller_ref(obj)] for res, obj in adopted.items()},
+        )
+        rewritten = [
+            r.describe()
+            for r in select(
+                audit.requests(again, audit.sync(admin)),
+                user=impl.user,
+                namespace=namespace,
+                writes_only=True,
+                ok_only=True,
+            )
+            if r.verb in ("create", "delete") and r.resource in ("deployments", "services")
+        ]
+        assert rewritten == [], (
+            f"re-applying the ModelService must adopt the orphaned children, not replace them: "
+            f"{rewritten}"
+        )
+        for res, obj in adopted.items():
+            assert obj["metadata"]["uid"] == before[res], (
+                f"the orphaned {res[:-1]} was replaced: {obj['metadata']['uid']} "
+                f"(was {before[res]})"
+            )
+            assert (controller_ref(obj) or {}).get("uid") == successor["metadata"]["uid"], (
+                f"the orphaned {res[:-1]} was not adopted by the new ModelService: "
+                f"{obj['metadata'].get('ownerReferences')}"
+            )
 
 
 @pytest.mark.check("finalizer-ordered-delete", case="lagging-cache")

@@ -14,13 +14,15 @@
 // The order of both files (Python names are these in snake_case):
 //
 //	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
-//	                 removeFinalizer (step 2); ensureChild (steps 4 and 5);
-//	                 reportRefusal, updateStatus (step 6)
+//	                 removeFinalizer, deleteChild, deleteChildrenOfGone (step 2, and a
+//	                 vanished ModelService); ensureChild, confirmAdopter, replaceChild
+//	                 (steps 4 and 5); reportRefusal, updateStatus (step 6)
 //	step 1           modelServiceSpec, readSpec, defaultResources
 //	step 2           orphansChildren
 //	steps 4 and 5    desiredDeployment, desiredService, childObjectMeta, childLabels,
-//	                 selectorLabels, ownerReference, controlledBy, mutateDeployment,
-//	                 mutateService, mergeLabels, ensureOwnerReference
+//	                 selectorLabels, ownerReference, controlledBy, controlledByVanished,
+//	                 adoptable, immutableChange, mutateDeployment, mutateService,
+//	                 mergeLabels, ensureOwnerReference
 //	step 6           ownedConditions, computeStatus, judgeRollout, boundMessage,
 //	                 setCondition
 //	Events           failedWrite, failureEvent, refusedWrite, asRefusedWrite,
@@ -200,11 +202,13 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 
 	// 4: Ensure the Deployment
 	//
-	// CreateOrUpdate, with the ownership check first: a Deployment of this name that another
-	// owner controls (or nobody does) is reported, never adopted or overwritten.
+	// CreateOrUpdate, with the ownership decision first: a Deployment of this name that
+	// another owner controls (or an ownerless one without our label) is reported, never
+	// adopted or overwritten; an ownerless one with our label is adopted; one of ours whose
+	// immutable selector differs is replaced.
 	// A write the API server refuses reaches the status before the error goes back to the
 	// queue (reportRefusal).
-	dep, conflict, err := ensureChild(ctx, r.Client, r.Recorder, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeployment)
+	dep, conflict, err := ensureChild(ctx, r, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeployment)
 	if err != nil {
 		return ctrl.Result{}, r.reportRefusal(ctx, ms, spec, dep, err)
 	}
@@ -213,8 +217,9 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	//
 	// Skipped when the Deployment is in conflict: the status reports the first conflict, and
 	// a ModelService that cannot run its pods has no use for a Service yet.
+	var svc *corev1.Service
 	if conflict == "" {
-		_, conflict, err = ensureChild(ctx, r.Client, r.Recorder, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
+		svc, conflict, err = ensureChild(ctx, r, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
 		if err != nil {
 			return ctrl.Result{}, r.reportRefusal(ctx, ms, spec, dep, err)
 		}
@@ -230,6 +235,19 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		return ctrl.Result{}, err
 	}
 	if err := r.updateStatus(ctx, ms, status); err != nil {
+		if apierrors.IsNotFound(err) {
+			// The ModelService is gone although this pass holds it with our finalizer:
+			// the API server deleted it while the finalizer went on (kubernetes#77988).
+			// (dep is nil after a replacement, svc when step 5 did not run.)
+			var children []client.Object
+			if dep != nil {
+				children = append(children, dep)
+			}
+			if svc != nil {
+				children = append(children, svc)
+			}
+			return ctrl.Result{}, modelServiceGone(ctx, r, ms, err, children)
+		}
 		return ctrl.Result{}, err
 	}
 
@@ -295,22 +313,8 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 			// Deleted already and held by a finalizer of its own: wait, do not delete again.
 			continue
 		}
-		// The UID precondition makes the delete mean "this object", not "whatever is called
-		// this now": if the child was replaced since it was read, the API server refuses
-		// with 409 and the replacement survives. Background: the API server removes the child
-		// at once and the garbage collector (where one runs) takes its dependents after.
-		err := r.Delete(ctx, child,
-			client.Preconditions{UID: ptr.To(child.GetUID())},
-			client.PropagationPolicy(metav1.DeletePropagationBackground))
-		switch {
-		case err == nil:
-			log.Info("Deleted child", "child", kindOf(child)+"/"+child.GetName())
-			recordEvent(r.Recorder, ms, corev1.EventTypeNormal, "Deleted"+kindOf(child), fmt.Sprintf("Deleted %s \"%s\"", kindOf(child), child.GetName()))
-			crashPoint("after-child-delete")
-		case apierrors.IsNotFound(err), apierrors.IsConflict(err):
-			// Gone already, or replaced: either way not ours to delete any more.
-		default:
-			return ctrl.Result{}, failedWrite(r.Recorder, ms, "delete", fmt.Sprintf("%s \"%s\"", kindOf(child), child.GetName()), err)
+		if err := deleteChild(ctx, r.Client, r.Recorder, ms, child); err != nil {
+			return ctrl.Result{}, err
 		}
 	}
 	if remaining {
@@ -335,31 +339,105 @@ func (r *ModelServiceReconciler) removeFinalizer(ctx context.Context, ms *unstru
 	return ctrl.Result{}, nil
 }
 
+// deleteChild deletes child, a child of the ModelService ms, as the garbage collector
+// would: with preconditions.uid = the child's UID and propagationPolicy Background. The UID
+// precondition makes the delete mean "this object", not "whatever is called this now": if
+// the child was replaced since it was read, the API server refuses with 409 and the
+// replacement survives. Background: the API server removes the child at once and the garbage
+// collector (where one runs) takes its dependents after. A success logs "Deleted child" and
+// records Normal Deleted<Kind> about ms; a 404 or 409 counts as gone (nil); any other error
+// records Warning FailedDelete and is returned (CONTRACT.md, "Deletion"). Used by finalize,
+// modelServiceGone and ensureChild (a child of a vanished ModelService).
+func deleteChild(ctx context.Context, c client.Writer, rec record.EventRecorder, ms *unstructured.Unstructured, child client.Object) error {
+	err := c.Delete(ctx, child,
+		client.Preconditions{UID: ptr.To(child.GetUID())},
+		client.PropagationPolicy(metav1.DeletePropagationBackground))
+	switch {
+	case err == nil:
+		logf.FromContext(ctx).Info("Deleted child", "child", kindOf(child)+"/"+child.GetName())
+		recordEvent(rec, ms, corev1.EventTypeNormal, "Deleted"+kindOf(child), fmt.Sprintf("Deleted %s \"%s\"", kindOf(child), child.GetName()))
+		crashPoint("after-child-delete")
+		return nil
+	case apierrors.IsNotFound(err), apierrors.IsConflict(err):
+		// Gone already, or replaced: either way not ours to delete any more.
+		return nil
+	}
+	return failedWrite(rec, ms, "delete", fmt.Sprintf("%s \"%s\"", kindOf(child), child.GetName()), err)
+}
+
+// deleteChildrenOfGone is what a pass does when its status update is answered 404 (the seam
+// modelServiceGone; CONTRACT.md, "When the ModelService vanishes"): the ModelService ms it
+// holds, finalizer and all, no longer exists. A finalizer is not a lock the API server always
+// honours: a DELETE without preconditions that read the object before our finalizer Update
+// committed removes it anyway (kubernetes/kubernetes#77988, present in 1.34). The children
+// this pass holds that ms controls (created by it, or found) would stay owned by a UID that
+// no longer exists, for ever where no garbage collector runs, so it deletes them now, each by
+// deleteChild (UID precondition, Background). gone is the 404; it returns nil when every
+// delete succeeded or found the child gone, else the first failed delete's error.
+func deleteChildrenOfGone(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured, gone error, children []client.Object) error {
+	logf.FromContext(ctx).Info("ModelService gone", "uid", string(ms.GetUID()), "error", gone.Error())
+	for _, child := range children {
+		if child.GetUID() == "" || !controlledBy(child, ms) {
+			continue
+		}
+		if err := deleteChild(ctx, r.Client, r.Recorder, ms, child); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ----------------------------------------------------------------------------------------------
 // Steps 4 and 5: Ensure the Deployment, Ensure the Service
 // ----------------------------------------------------------------------------------------------
 
-// ensureChild is controllerutil.CreateOrUpdate with the ownership check first. It reads the
-// child named like desired into live (from the cache), and:
+// ensureChild is controllerutil.CreateOrUpdate with the ownership decision first
+// (CONTRACT.md, "Ownership"). It reads the child named like desired into live (from the
+// cache), and:
 //   - absent: creates desired;
-//   - present and not controlled by ms: returns a conflict message and writes nothing;
-//   - present and ours: applies mutate to a deep copy and updates only if the copy differs
-//     from live, by semantic equality (quantities compare by value: 1000m equals 1).
+//   - ours and being deleted: waits for it to go (no write);
+//   - controlled by someone else, or ownerless without our selector label: returns a conflict
+//     message and writes nothing;
+//   - ownerless with our selector label (adoptable, as the garbage collector leaves the
+//     children of a ModelService deleted with --cascade=orphan): adopts it, one update that
+//     adds our controller ownerReference and the desired fields, after a live read of the
+//     ModelService confirms it still exists with this UID and is not being deleted (kube's
+//     ControllerRefManager, RecheckDeletionTimestamp);
+//   - ours: applies mutate to a deep copy and updates only if the copy differs from live, by
+//     semantic equality (quantities compare by value: 1000m equals 1);
+//   - ours, but a field the API server will not change (immutableChange: a Deployment's
+//     spec.selector) differs: replaces it, a delete with the UID precondition and
+//     propagationPolicy Background; the delete event brings the ModelService back and the
+//     next pass creates the child. An ownerless child that would need replacing is not
+//     adopted: a conflict.
 //
-// It returns the child as now stored (or as last read, when nothing was written), the conflict
-// message ("" when there is none), and the error of a failed read, create or update: a
-// *refusedWrite wrapping it when the API server refused the write with an answer other than
-// 409 (CONTRACT.md, steps 4 and 5). A function, not a method: Go methods take no type parameters
-// (Python's ensure_child is a method).
-func ensureChild[T client.Object](ctx context.Context, c client.Client, rec record.EventRecorder, ms *unstructured.Unstructured,
+// It returns the child as now stored (or as last read, when nothing was written; the zero T,
+// nil, after a replacement), the conflict message ("" when there is none), and the error of a
+// failed read, create, update or delete, or of a ModelService the live read shows deleted or
+// deleting: a *refusedWrite wrapping it when the API server refused a create or update with an
+// answer other than 409 (CONTRACT.md, steps 4 and 5). A function, not a method: Go methods
+// take no type parameters (Python's ensure_child is a method).
+func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured,
 	desired, live T, mutate func(live, desired T)) (T, string, error) {
 	log := logf.FromContext(ctx)
+	c, rec := r.Client, r.Recorder
 	kind := kindOf(desired)
 	child := kind + "/" + desired.GetName()
 	what := fmt.Sprintf("%s \"%s\"", kind, desired.GetName())
 
 	err := c.Get(ctx, client.ObjectKeyFromObject(desired), live)
-	if apierrors.IsNotFound(err) {
+	vanished := err == nil && ownerVanished(live, ms)
+	if vanished {
+		// The child of a ModelService of our name that no longer exists (names are unique
+		// and UIDs never reused): the garbage collector's to delete, and envtest has none.
+		// Delete it as it would, then create ours; an AlreadyExists while it is still going
+		// is a 409 like any other (step 7).
+		log.Info("Child of a vanished ModelService", "child", child, "ownerUID", string(metav1.GetControllerOf(live).UID))
+		if err := deleteChild(ctx, c, rec, ms, live); err != nil {
+			return live, "", err
+		}
+	}
+	if apierrors.IsNotFound(err) || vanished {
 		if err := c.Create(ctx, desired); err != nil {
 			return live, "", classifyChildWriteError(failedWrite(rec, ms, "create", what, err), "create", what)
 		}
@@ -372,27 +450,98 @@ func ensureChild[T client.Object](ctx context.Context, c client.Client, rec reco
 		return live, "", err
 	}
 
-	if !controlledBy(live, ms) {
+	ours := controlledBy(live, ms)
+	if ours && live.GetDeletionTimestamp() != nil {
+		// Deleted (a replacement, or by hand) and held by a finalizer: its removal event comes
+		// through Owns, and the pass after it creates the child again.
+		return live, "", nil
+	}
+
+	updated := live.DeepCopyObject().(T)
+	mutate(updated, desired)
+	immutable := immutableChangeSeam(live, updated)
+	if !ours && (immutable != "" || !adoptableSeam(live, ms)) {
 		log.Info("Child conflict", "child", child)
 		conflict := what + " exists and is not controlled by this ModelService"
 		recordEvent(rec, ms, corev1.EventTypeWarning, reasonChildConflict, conflict)
 		return live, conflict, nil
 	}
 
-	updated := live.DeepCopyObject().(T)
-	mutate(updated, desired)
+	if immutable != "" {
+		var none T
+		return none, "", r.replaceChild(ctx, ms, live, immutable)
+	}
 	if equality.Semantic.DeepEqual(live, updated) {
 		return live, "", nil
+	}
+	if !ours {
+		if err := r.confirmAdopter(ctx, ms, what); err != nil {
+			return live, "", err
+		}
 	}
 	// updated carries the resourceVersion read from the cache: if the cache was behind, the
 	// API server answers 409 and the error goes back to the queue (step 7).
 	if err := c.Update(ctx, updated); err != nil {
 		return live, "", classifyChildWriteError(failedWrite(rec, ms, "update", what, err), "update", what)
 	}
-	log.Info("Updated " + kind)
-	recordEvent(rec, ms, corev1.EventTypeNormal, "Updated"+kind, "Updated "+what)
+	if ours {
+		log.Info("Updated " + kind)
+		recordEvent(rec, ms, corev1.EventTypeNormal, "Updated"+kind, "Updated "+what)
+	} else {
+		log.Info("Adopted "+kind, "child", child)
+		recordEvent(rec, ms, corev1.EventTypeNormal, "Adopted"+kind, "Adopted "+what)
+	}
 	crashPoint("after-" + strings.ToLower(kind))
 	return updated, "", nil
+}
+
+// confirmAdopter is called before an adoption: it reads ms from the API server (APIReader)
+// and returns an error naming the child (what) when ms is gone, has another UID or is being
+// deleted; nil otherwise. The cache may not have seen a deletion yet, and a child adopted by a
+// ModelService that the garbage collector is orphaning, or has already forgotten, would be
+// left owned by a vanished UID and collected: the very workload --cascade=orphan was meant to
+// keep (mirrors RecheckDeletionTimestamp in kube's ControllerRefManager, k8s.io/kubernetes
+// v1.34 pkg/controller/controller_ref_manager.go).
+func (r *ModelServiceReconciler) confirmAdopter(ctx context.Context, ms *unstructured.Unstructured, what string) error {
+	fresh := newModelService()
+	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(ms), fresh)
+	if apierrors.IsNotFound(err) || (err == nil && fresh.GetUID() != ms.GetUID()) {
+		return fmt.Errorf("not adopting %s: %s with uid %s no longer exists", what, modelServiceString(ms), ms.GetUID())
+	}
+	if err != nil {
+		return err
+	}
+	if fresh.GetDeletionTimestamp() != nil {
+		return fmt.Errorf("not adopting %s: %s is being deleted", what, modelServiceString(ms))
+	}
+	return nil
+}
+
+// replaceChild deletes live, a child of ms whose immutable field (e.g. "spec.selector")
+// differs from the desired one, so that the next pass creates it anew: with the UID
+// precondition (a replacement made meanwhile by someone else survives: 409) and
+// propagationPolicy Background (the garbage collector removes the old Deployment's
+// ReplicaSets and pods; Orphan would leave pods that match neither selector running for ever,
+// Foreground would hold the name until every pod is gone). It records Normal
+// Replacing<Kind>. A 404 (gone already) is success; any other failure records Warning
+// FailedDelete (none for a 409) and is returned (CONTRACT.md, "Ownership").
+func (r *ModelServiceReconciler) replaceChild(ctx context.Context, ms *unstructured.Unstructured, live client.Object, field string) error {
+	kind := kindOf(live)
+	what := fmt.Sprintf("%s \"%s\"", kind, live.GetName())
+	err := r.Delete(ctx, live,
+		client.Preconditions{UID: ptr.To(live.GetUID())},
+		client.PropagationPolicy(metav1.DeletePropagationBackground))
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return failedWrite(r.Recorder, ms, "delete", what, err)
+	}
+	logf.FromContext(ctx).Info("Replacing "+kind, "child", kind+"/"+live.GetName(), "field", field)
+	recordEvent(r.Recorder, ms, corev1.EventTypeNormal, "Replacing"+kind,
+		fmt.Sprintf("Deleted %s to re-create it: %s is immutable and differs from the desired one", what, field))
+	crashPoint("after-child-delete")
+	return nil
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -603,6 +752,49 @@ func ownerReference(ms *unstructured.Unstructured) metav1.OwnerReference {
 func controlledBy(obj metav1.Object, ms *unstructured.Unstructured) bool {
 	ref := metav1.GetControllerOf(obj)
 	return ref != nil && ref.UID == ms.GetUID()
+}
+
+// controlledByVanished says whether obj's controller ownerReference names a ModelService
+// (group modeldock.io, any version) called like ms but with another UID: the child of a
+// ModelService that no longer exists, since names are unique at any one time and UIDs are
+// never reused (the seam ownerVanished; CONTRACT.md, "When the ModelService vanishes").
+// The garbage collector deletes such a child on its own (a dangling owner, kubernetes v1.34
+// garbagecollector); where none runs it would block ms's own child for ever. A child
+// controlled by anything else, or by nothing, is not one.
+func controlledByVanished(obj metav1.Object, ms *unstructured.Unstructured) bool {
+	ref := metav1.GetControllerOf(obj)
+	if ref == nil || ref.Kind != modelServiceGVK.Kind || ref.Name != ms.GetName() || ref.UID == ms.GetUID() {
+		return false
+	}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	return err == nil && gv.Group == modelServiceGVK.Group
+}
+
+// adoptable says whether ms may adopt obj, a same-named child it does not control: obj has
+// no controller ownerReference at all and carries our selector label
+// modeldock.io/modelservice=<ms name> (what the garbage collector leaves of a child of a
+// ModelService deleted with --cascade=orphan). A child another controller owns never is; nor
+// is an ownerless one without the label: a name is not ownership (mirrors the ReplicaSet
+// controller, which adopts only ownerless pods its selector matches; kube v1.34 ClaimObject).
+// Called through adoptableSeam (seams.go).
+func adoptable(obj metav1.Object, ms *unstructured.Unstructured) bool {
+	return metav1.GetControllerOf(obj) == nil && obj.GetLabels()[labelModelService] == ms.GetName()
+}
+
+// immutableChange is the field of a child that the API server refuses to change and that
+// mutate changed in updated (a mutated copy of live), or "" when there is none. Of the fields
+// the operator sets, only a Deployment's spec.selector is immutable (apps/v1 validation:
+// "field is immutable"); a Service's clusterIP, clusterIPs and ipFamilies are immutable too,
+// but the operator never sets them (CONTRACT.md, "Ownership"). Python's immutable_change is
+// given the child's resource where Go switches on its type. Called through
+// immutableChangeSeam (seams.go).
+func immutableChange(live, updated client.Object) string {
+	before, ok := live.(*appsv1.Deployment)
+	after, ok2 := updated.(*appsv1.Deployment)
+	if !ok || !ok2 || equality.Semantic.DeepEqual(before.Spec.Selector, after.Spec.Selector) {
+		return ""
+	}
+	return "spec.selector"
 }
 
 // mutateDeployment applies the fields the ModelService decides to live, a copy of the stored

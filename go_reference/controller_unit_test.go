@@ -7,6 +7,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -573,7 +574,8 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	want := config{WatchNamespace: "modeldock-lab", LeaderElectionNamespace: "modeldock-lab",
 		LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second,
-		MetricsBindAddress: ":8080", HealthProbeBindAddress: ":8081", MaxConcurrentReconciles: 1}
+		MetricsBindAddress: ":8080", HealthProbeBindAddress: ":8081", MaxConcurrentReconciles: 4,
+		RequestTimeout: 35 * time.Second}
 	if c != want {
 		t.Errorf("defaults = %+v, want %+v", c, want)
 	}
@@ -582,23 +584,35 @@ func TestConfigDefaults(t *testing.T) {
 func TestConfigValuesAndFractionalSeconds(t *testing.T) {
 	c, err := configFromEnv(envOf(map[string]string{"WATCH_NAMESPACE": "ns1", "LEADER_ELECTION": "true",
 		"LEASE_DURATION": "1.5", "RENEW_DEADLINE": "1", "RETRY_PERIOD": "0.25", "METRICS_BIND_ADDRESS": "0",
-		"MAX_CONCURRENT_RECONCILES": "4"}))
+		"MAX_CONCURRENT_RECONCILES": "2", "REQUEST_TIMEOUT_SECONDS": "2.5"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !c.LeaderElection || c.LeaderElectionNamespace != "ns1" || c.LeaseDuration != 1500*time.Millisecond ||
-		c.RetryPeriod != 250*time.Millisecond || c.MetricsBindAddress != "0" || c.MaxConcurrentReconciles != 4 {
+		c.RetryPeriod != 250*time.Millisecond || c.MetricsBindAddress != "0" || c.MaxConcurrentReconciles != 2 ||
+		c.RequestTimeout != 2500*time.Millisecond {
 		t.Errorf("config = %+v", c)
 	}
 }
 
 func TestConfigBadValueNamesVariableAndFix(t *testing.T) {
 	for name, value := range map[string]string{"LEADER_ELECTION": "yes", "LEASE_DURATION": "15s",
-		"RETRY_PERIOD": "-1", "MAX_CONCURRENT_RECONCILES": "0"} {
+		"RETRY_PERIOD": "-1", "MAX_CONCURRENT_RECONCILES": "0", "REQUEST_TIMEOUT_SECONDS": "0"} {
 		_, err := configFromEnv(envOf(map[string]string{name: value}))
 		if err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s=%s: error %v does not name the variable", name, value, err)
 		}
+	}
+}
+
+// TestClientRequestsTimeOutOnTheSharedTransport: the client's HTTP client carries the request
+// timeout and shares the manager's transport (one HTTP/2 connection); the manager's own, which
+// the cache's watches use, keeps none.
+func TestClientRequestsTimeOutOnTheSharedTransport(t *testing.T) {
+	shared := &http.Client{Transport: http.DefaultTransport}
+	timed := withRequestTimeout(shared, 35*time.Second)
+	if timed.Timeout != 35*time.Second || timed.Transport != shared.Transport || shared.Timeout != 0 {
+		t.Errorf("timed = %+v, shared = %+v", timed, shared)
 	}
 }
 

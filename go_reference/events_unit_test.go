@@ -129,6 +129,7 @@ func TestEventsForRepairs(t *testing.T) {
 func TestEventsChildConflictIsAWarningEveryTimeItIsFound(t *testing.T) {
 	foreign := desiredDeployment(eventsModelService(), mustSpec(t, eventsModelService()))
 	foreign.OwnerReferences = nil
+	delete(foreign.Labels, labelModelService) // ownerless and unlabelled: not adoptable
 	c := fakeWorld(t, interceptor.Funcs{}, eventsModelService(), foreign)
 	want := `Warning ChildConflict Deployment "opt" exists and is not controlled by this ModelService`
 	for i := 0; i < 2; i++ { // the recorder, not the reconciler, folds repeats into one Event

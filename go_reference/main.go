@@ -25,6 +25,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -58,7 +59,22 @@ type config struct {
 	MetricsBindAddress      string
 	HealthProbeBindAddress  string
 	MaxConcurrentReconciles int
+	// RequestTimeout bounds each non-watch request of the client and the live reader, in
+	// total (0: none); watches keep their own deadlines (CONTRACT.md, "Watches").
+	RequestTimeout time.Duration
 }
+
+// defaultWorkers is MAX_CONCURRENT_RECONCILES when unset: 4, not controller-runtime's 1, so
+// that one ModelService whose reconcile is slow (a write held by an admission webhook, a
+// request waiting out its timeout) leaves other workers to every other ModelService
+// (CONTRACT.md, "Process"; the reconcile-isolated check).
+const defaultWorkers = 4
+
+// defaultRequestTimeout is REQUEST_TIMEOUT_SECONDS when unset: the longest an admission
+// webhook may take (timeoutSeconds <= 30, admissionregistration/v1) plus 5 s for the API
+// server's own work, so a write that one webhook at its limit delays still gets its answer
+// and one that never gets an answer frees its worker.
+const defaultRequestTimeout = 35 * time.Second
 
 // configFromEnv reads the configuration. An error names the variable, the value and the fix,
 // so that a typo in a harness file is found from the first line the process prints.
@@ -109,12 +125,13 @@ func configFromEnv(getenv func(string) string) (config, error) {
 			errs = append(errs, fmt.Errorf("RENEW_DEADLINE=%s must be greater than 1.2 x RETRY_PERIOD=%s: the leader needs more than one retry to renew", c.RenewDeadline, c.RetryPeriod))
 		}
 	}
-	raw := get("MAX_CONCURRENT_RECONCILES", "1")
+	raw := get("MAX_CONCURRENT_RECONCILES", strconv.Itoa(defaultWorkers))
 	n, err := strconv.Atoi(raw)
 	if err != nil || n < 1 {
-		errs = append(errs, fmt.Errorf("MAX_CONCURRENT_RECONCILES=%q: must be a whole number of workers, at least 1; unset it for the default 1", raw))
+		errs = append(errs, fmt.Errorf("MAX_CONCURRENT_RECONCILES=%q: must be a whole number of workers, at least 1; unset it for the default %d", raw, defaultWorkers))
 	}
 	c.MaxConcurrentReconciles = n
+	c.RequestTimeout = seconds("REQUEST_TIMEOUT_SECONDS", defaultRequestTimeout.Seconds())
 	return c, errors.Join(errs...)
 }
 
@@ -130,6 +147,33 @@ func cacheOptions(namespace string) cache.Options {
 // unstructured reads to the API server unless told otherwise; reads must come from the cache.
 func clientOptions() client.Options {
 	return client.Options{Cache: &client.CacheOptions{Unstructured: true}}
+}
+
+// withRequestTimeout returns hc with an overall timeout of d for each request (0: none), on
+// the same transport: the client's requests share the cache's HTTP/2 connection (CONTRACT.md,
+// "Watches"), but only the client's carry the timeout. client-go also sends it to the API
+// server as ?timeout= (rest.Request.Timeout, client-go v0.34), which ends the request there.
+func withRequestTimeout(hc *http.Client, d time.Duration) *http.Client {
+	c := *hc
+	c.Timeout = d
+	return &c
+}
+
+// newClient is the manager's NewClient: controller-runtime's client (reads from the cache,
+// writes to the API server) whose requests to the API server time out after d. The cache's
+// list and watch requests use the manager's HTTP client, without it.
+func newClient(d time.Duration) client.NewClientFunc {
+	return func(config *rest.Config, options client.Options) (client.Client, error) {
+		options.HTTPClient = withRequestTimeout(options.HTTPClient, d)
+		return client.New(config, options)
+	}
+}
+
+// newAPIReader is the live reader of "Which reads are live" (CONTRACT.md): the manager's
+// APIReader (mgr.GetAPIReader(), an uncached client), but with the request timeout d.
+func newAPIReader(mgr manager.Manager, d time.Duration) (client.Reader, error) {
+	return client.New(mgr.GetConfig(), client.Options{HTTPClient: withRequestTimeout(mgr.GetHTTPClient(), d),
+		Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
 }
 
 // addInformers registers the informers for the three kinds the controller reads. On a cache
@@ -204,7 +248,7 @@ func main() {
 	klog.SetLogger(ctrl.Log)
 	log := ctrl.Log.WithName("setup")
 
-	cfg, err := configFromEnv(os.Getenv)
+	cfg, err := processConfig(os.Getenv)
 	if err != nil {
 		log.Error(err, "invalid environment")
 		os.Exit(exitBadConfig)
@@ -230,6 +274,7 @@ func main() {
 	options := ctrl.Options{
 		Cache:                         cacheOptions(cfg.WatchNamespace),
 		Client:                        clientOptions(),
+		NewClient:                     newClient(cfg.RequestTimeout),
 		Metrics:                       metricsserver.Options{BindAddress: cfg.MetricsBindAddress},
 		HealthProbeBindAddress:        cfg.HealthProbeBindAddress,
 		LeaderElection:                cfg.LeaderElection,
@@ -249,7 +294,12 @@ func main() {
 		os.Exit(1)
 	}
 
-	r := &ModelServiceReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
+	apiReader, err := newAPIReader(mgr, cfg.RequestTimeout)
+	if err != nil {
+		log.Error(err, "unable to create the live reader")
+		os.Exit(1)
+	}
+	r := &ModelServiceReconciler{Client: mgr.GetClient(), APIReader: apiReader,
 		Recorder: mgr.GetEventRecorderFor(eventComponent), Clock: clock.RealClock{}}
 	if err := r.SetupWithManager(mgr, cfg.MaxConcurrentReconciles); err != nil {
 		log.Error(err, "unable to create controller", "controller", "modelservice")
@@ -291,7 +341,8 @@ func main() {
 	}
 
 	log.Info("starting manager", "watchNamespace", cfg.WatchNamespace,
-		"leaderElection", cfg.LeaderElection, "workers", cfg.MaxConcurrentReconciles)
+		"leaderElection", cfg.LeaderElection, "workers", cfg.MaxConcurrentReconciles,
+		"requestTimeout", cfg.RequestTimeout.Seconds())
 	// controller-runtime v0.22's manager waits for its caches to sync before it starts
 	// anything else, and once a signal has cancelled its context it goes on waiting
 	// (runnableGroup.Start does not return on ctx.Done(); fixed upstream after v0.22). While a

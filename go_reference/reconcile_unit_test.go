@@ -22,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
@@ -50,6 +51,8 @@ type writeLog struct {
 	fail             error
 	// refuse fails only the writes it names ("create Deployment"), with its error.
 	refuse map[string]error
+	// failStatus fails each status update (and only those) while it is not nil.
+	failStatus error
 }
 
 // stepsWorld is a fake API server holding objs, logging the writes sent to it.
@@ -65,6 +68,9 @@ func stepsWorld(t *testing.T, objs ...client.Object) *writeLog {
 		if err := l.refuse[w.what]; err != nil {
 			return err
 		}
+		if l.failStatus != nil && strings.HasPrefix(verb, "update_") {
+			return l.failStatus
+		}
 		if err := do(); err != nil {
 			return err
 		}
@@ -73,7 +79,12 @@ func stepsWorld(t *testing.T, objs ...client.Object) *writeLog {
 	}
 	l.Client = fakeWorld(t, interceptor.Funcs{
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-			return send("create", obj, client.DeleteOptions{}, func() error { return c.Create(ctx, obj, opts...) })
+			return send("create", obj, client.DeleteOptions{}, func() error {
+				if obj.GetUID() == "" {
+					obj.SetUID(types.UID(strings.ToLower(kindOfAny(obj)) + "-uid")) // as the API server does
+				}
+				return c.Create(ctx, obj, opts...)
+			})
 		},
 		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
 			return send("update", obj, client.DeleteOptions{}, func() error { return c.Update(ctx, obj, opts...) })
@@ -229,7 +240,10 @@ func TestReconcileRepairsHandEditedDeploymentAndDeletedService(t *testing.T) {
 
 func TestReconcileForeignDeploymentIsNotAdopted(t *testing.T) {
 	foreign := desiredDeployment(eventsModelService(), mustSpec(t, eventsModelService()))
+	// Ownerless and without our selector label: made by hand, not ours (CONTRACT.md,
+	// "Ownership").
 	foreign.OwnerReferences = nil
+	delete(foreign.Labels, labelModelService)
 	l := stepsWorld(t, stepsModelService(), foreign)
 	// Polled: the foreign child's events never map to this ModelService.
 	l.reconcile(t, ctrl.Result{RequeueAfter: 5 * time.Second})
@@ -243,14 +257,96 @@ func TestReconcileForeignDeploymentIsNotAdopted(t *testing.T) {
 	}
 }
 
+func TestReconcileOwnerlessLabelledChildrenAreAdopted(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.OwnerReferences = nil })
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences = nil })
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "update Deployment", "update Service")
+	ms := getObj(t, l, newModelService())
+	if !controlledBy(getObj(t, l, &appsv1.Deployment{}), ms) || !controlledBy(getObj(t, l, &corev1.Service{}), ms) {
+		t.Error("the ownerless children were not adopted")
+	}
+}
+
+func TestReconcileAdoptionNeedsTheModelServiceLive(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &appsv1.Deployment{}, func(d *appsv1.Deployment) { d.OwnerReferences = nil })
+	// The cache still holds the ModelService; the API server no longer does.
+	cache := stepsWorld(t, getObj(t, l, newModelService()), getObj(t, l, &appsv1.Deployment{}))
+	deleteAs(t, l, newModelService())
+	r := &ModelServiceReconciler{Client: cache, APIReader: l.Client, Clock: clocktesting.NewFakePassiveClock(stepsStart)}
+	_, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	if err == nil || !strings.Contains(err.Error(), `not adopting Deployment "opt"`) {
+		t.Fatalf("error = %v, want not adopting", err)
+	}
+	if len(cache.writes) != 0 {
+		t.Errorf("writes %v, want none", cache.writes)
+	}
+}
+
+func TestReconcileImmutableSelectorReplacesTheDeployment(t *testing.T) {
+	ms := stepsModelService()
+	old := desiredDeployment(ms, mustSpec(t, ms))
+	old.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{labelName: "opt"}}
+	old.UID = "old-uid" // the fake client gives no object a UID; an API server would
+	l := stepsWorld(t, ms, old)
+	l.reconcile(t, ctrl.Result{})
+	if len(l.writes) == 0 || l.writes[0].what != "delete Deployment" {
+		t.Fatalf("writes %v, want a delete of the Deployment first", l.verbs())
+	}
+	del := l.writes[0].delete
+	if del.Preconditions == nil || del.Preconditions.UID == nil || *del.Preconditions.UID != old.UID ||
+		del.PropagationPolicy == nil || *del.PropagationPolicy != metav1.DeletePropagationBackground {
+		t.Errorf("delete options %+v, want the UID precondition and Background", del)
+	}
+	for _, w := range l.writes {
+		if w.what == "update Deployment" {
+			t.Errorf("an update of the immutable selector was sent: %v", l.verbs())
+		}
+	}
+}
+
 func TestReconcileForeignServiceIsNotAdopted(t *testing.T) {
 	l := convergedWorld(t)
-	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences[0].UID = "someone-else" })
+	// Controlled by another kind: a ModelService of this name would be a vanished one
+	// (TestReconcileChildOfVanishedModelServiceIsReplaced).
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) {
+		s.OwnerReferences[0] = metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "opt", UID: "someone-else", Controller: ptr.To(true)}
+	})
 	l.reconcile(t, ctrl.Result{RequeueAfter: 5 * time.Second})
 	wantVerbs(t, l, "update_status ModelService")
 	want := `Service "opt" exists and is not controlled by this ModelService`
 	if c := conditionOf(t, getObj(t, l, newModelService()), conditionReady); c.Message != want {
 		t.Errorf("Ready message = %q, want %q", c.Message, want)
+	}
+}
+
+func TestReconcileChildOfVanishedModelServiceIsReplaced(t *testing.T) {
+	l := convergedWorld(t)
+	old := getObj(t, l, &corev1.Service{})
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences[0].UID = "vanished-uid" })
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "delete Service", "create Service")
+	if del := l.writes[0].delete; del.Preconditions == nil || *del.Preconditions.UID != old.UID ||
+		del.PropagationPolicy == nil || *del.PropagationPolicy != metav1.DeletePropagationBackground {
+		t.Errorf("delete options %+v; want the UID precondition %s and Background", del, old.UID)
+	}
+	ms := getObj(t, l, newModelService())
+	if ref := metav1.GetControllerOf(getObj(t, l, &corev1.Service{})); ref == nil || ref.UID != ms.GetUID() {
+		t.Errorf("the new Service's controller is %+v, want the ModelService %s", ref, ms.GetUID())
+	}
+}
+
+func TestReconcileStatusNotFoundDeletesChildrenOfVanishedModelService(t *testing.T) {
+	l := stepsWorld(t, stepsModelService())
+	l.failStatus = apierrors.NewNotFound(schema.GroupResource{Group: "modeldock.io", Resource: "modelservices"}, "opt")
+	l.reconcile(t, ctrl.Result{})
+	wantVerbs(t, l, "create Deployment", "create Service", "delete Deployment", "delete Service")
+	for _, w := range l.writes[2:] {
+		if w.delete.Preconditions == nil || w.delete.Preconditions.UID == nil || *w.delete.Preconditions.UID == "" {
+			t.Errorf("%s without a UID precondition: %+v", w.what, w.delete)
+		}
 	}
 }
 

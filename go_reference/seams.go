@@ -16,6 +16,29 @@ var (
 	// them). Mutant: raw-quantities-go.
 	applyResourceDefaults = defaultResources
 
+	// processConfig is configFromEnv (the process configuration, CONTRACT.md "Process", read
+	// once in main: the default workers and the request timeout). Mutant: single-worker-go.
+	processConfig = configFromEnv
+
+	// ownerVanished is controlledByVanished (steps 4 and 5: a child controlled by a
+	// ModelService of this name with another UID, which ensureChild deletes and replaces).
+	// Mutant: ignores-vanished-owner-go (never: a ChildConflict for ever).
+	ownerVanished = controlledByVanished
+
+	// modelServiceGone is deleteChildrenOfGone (step 6: a status update answered 404; the
+	// children this pass holds of the vanished ModelService are deleted). Mutant:
+	// ignores-vanished-owner-go (returns the 404 and deletes nothing).
+	modelServiceGone = deleteChildrenOfGone
+
+	// adoptableSeam is adoptable (steps 4 and 5: may this ModelService adopt an ownerless
+	// same-named child?). Mutant: never-adopts-go.
+	adoptableSeam = adoptable
+
+	// immutableChangeSeam is immutableChange (steps 4 and 5: which immutable field of a child
+	// of ours differs from the desired one, so that it must be replaced?). Mutant:
+	// updates-immutable-go.
+	immutableChangeSeam = immutableChange
+
 	// judgeDeploymentRollout is judgeRollout (step 6: the Deployment's rollout as kubectl
 	// rollout status judges it). Mutant: ready-when-available-go.
 	judgeDeploymentRollout = judgeRollout

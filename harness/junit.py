@@ -10,12 +10,13 @@ reads the evidence with ``properties``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from junitparser import Error, Failure, JUnitXml, Skipped, TestCase
+from junitparser import Error, Failure, JUnitXml, Properties, Skipped, TestCase
 
 #: Property names the plugin writes and readers rely on: the check id (also the testcase
 #: name), the verdict of a case that did not pass, and the list of evidence keys that are
@@ -30,8 +31,8 @@ PASSED, FAILED, ERROR, SKIPPED, XFAILED = "passed", "failed", "error", "skipped"
 @dataclass
 class Case:
     """One testcase: ``name`` (the check id once renamed), ``outcome`` (PASSED, FAILED,
-    ERROR or SKIPPED as JUnit says; a failure whose verdict is ``error`` is still FAILED
-    here), ``message`` (the failure's, error's or skip's message, else its text, stripped;
+    ERROR or SKIPPED as JUnit says; a failure whose verdict is ``error`` is FAILED here in
+    a file ``finish`` has not rewritten, ERROR once it has), ``message`` (the failure's, error's or skip's message, else its text, stripped;
     "" for a pass), ``details`` (the failure's or error's text: the traceback), ``time_s``
     (seconds), and every property as name -> values in file order (a name may repeat);
     ``ordered`` keeps them as ``(name, value)`` pairs in file order."""
@@ -70,11 +71,20 @@ def testcases(path: Path) -> Iterator[TestCase]:
         yield from suite
 
 
+def ordered_properties(case: TestCase) -> list[tuple[str, str]]:
+    """The testcase's ``<properties>``, (name, value) in file order, through junitparser's
+    public element API (``child``, iteration), not its private lxml element."""
+    props = case.child(Properties)  # type: ignore[no-untyped-call]
+    if props is None:
+        return []
+    return [(str(p.name), str(p.value)) for p in props]
+
+
 def properties(case: TestCase) -> dict[str, list[str]]:
     """The testcase's properties, name -> values in file order."""
     props: dict[str, list[str]] = {}
-    for prop in case._elem.iter("property"):
-        props.setdefault(str(prop.get("name")), []).append(str(prop.get("value")))
+    for name, value in ordered_properties(case):
+        props.setdefault(name, []).append(value)
     return props
 
 
@@ -98,7 +108,7 @@ def _outcome(case: TestCase) -> tuple[str, str, str]:
 def case_of(tc: TestCase) -> Case:
     """The ``Case`` of a junitparser testcase."""
     outcome, message, details = _outcome(tc)
-    ordered = [(str(p.get("name")), str(p.get("value"))) for p in tc._elem.iter("property")]
+    ordered = ordered_properties(tc)
     props: dict[str, list[str]] = {}
     for name, value in ordered:
         props.setdefault(name, []).append(value)
@@ -147,7 +157,51 @@ def suite_name(impl_id: str) -> str:
     return f"modeldock-{impl_id}"
 
 
-def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None = None) -> int:
+#: The testcase property that names a failed check's artifacts folder (the plugin records it
+#: when it saves them); ``finish`` turns it into attachment lines.
+ARTIFACTS = "artifacts"
+#: At most this many attachment lines per testcase (a lab dump can hold many files).
+MAX_ATTACHMENTS = 40
+
+
+def attachment_lines(artifacts: Path, base: Path) -> list[str]:
+    """``[[ATTACHMENT|<path>]]`` for each file under ``artifacts``, sorted, paths relative to
+    ``base`` (the reports folder that is uploaded): the line GitLab's and Jenkins' JUnit
+    readers turn into a link beside the failed test. At most MAX_ATTACHMENTS; none for a
+    folder that does not exist."""
+    if not artifacts.is_dir():
+        return []
+    files = sorted(f for f in artifacts.rglob("*") if f.is_file())[:MAX_ATTACHMENTS]
+    return [f"[[ATTACHMENT|{os.path.relpath(f, base)}]]" for f in files]
+
+
+def as_error(case: TestCase) -> bool:
+    """Turn the testcase's ``<failure>`` into an ``<error>`` with the same message, type and
+    text, in place; returns whether it did. pytest writes a check's unmet premise (an
+    AssertionError the plugin judged ``error``, ``harness.verdicts``) as a failure, and CI
+    systems count failures as "the code is wrong": an error says "not judged" there too."""
+    results: list[Any] = list(case.result)
+    failures = [r for r in results if isinstance(r, Failure)]
+    if not failures:
+        return False
+    replaced: list[Any] = []
+    for r in results:
+        if isinstance(r, Failure):
+            error = Error(r.message, r.type)
+            error.text = r.text
+            replaced.append(error)
+        else:
+            replaced.append(r)
+    case.result = replaced
+    return True
+
+
+def finish(
+    path: Path,
+    impl_id: str,
+    suite_properties: Mapping[str, str] | None = None,
+    artifacts_base: Path | None = None,
+) -> int:
     """Make the JUnit file pytest wrote at ``path`` one implementation's, unique among all
     implementations' files, and write it back; return how many testcases were renamed.
 
@@ -158,7 +212,11 @@ def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None 
       test by (classname, name), and the implementation then stays part of that identity;
     - the testsuite is named ``suite_name(impl_id)`` and carries ``suite_properties``
       (implementation, title, tier, Kubernetes version, harness commit), and keeps pytest's
-      ``timestamp`` and ``hostname``.
+      ``timestamp`` and ``hostname``;
+    - a testcase whose ``verdict`` is ``error`` (a premise not met) is written with
+      ``<error>``, not pytest's ``<failure>`` (``as_error``);
+    - with ``artifacts_base``, a testcase whose ``artifacts`` property names a folder gets
+      ``attachment_lines`` (relative to ``artifacts_base``) in its ``<system-out>``.
     """
     xml = JUnitXml.fromfile(str(path))
     renamed = 0
@@ -166,12 +224,23 @@ def finish(path: Path, impl_id: str, suite_properties: Mapping[str, str] | None 
         suite.name = suite_name(impl_id)
         for key, value in (suite_properties or {}).items():
             suite.add_property(key, value)
-        props = suite._elem.find("properties")
-        if props is not None:  # the JUnit schema puts a suite's <properties> before its cases
-            suite._elem.remove(props)
-            suite._elem.insert(0, props)
+        # The JUnit schema puts a suite's <properties> before its cases, and add_property
+        # appends it after them: the cases move behind it (junitparser has no insert).
+        cases = list(suite)
+        for case in cases:
+            suite.remove(case)  # type: ignore[no-untyped-call]
+        for case in cases:
+            suite.append(case)  # type: ignore[no-untyped-call]
         for case in suite:
-            check = properties(case).get(CHECK)
+            props = properties(case)
+            check = props.get(CHECK)
+            if artifacts_base is not None and props.get(ARTIFACTS):
+                lines = attachment_lines(Path(props[ARTIFACTS][-1]), artifacts_base)
+                old_out = str(case.system_out or "")
+                if lines and "[[ATTACHMENT|" not in old_out:
+                    case.system_out = "\n".join([old_out.rstrip(), *lines]).lstrip("\n")
+            if props.get(VERDICT, [""])[-1] == "error":
+                as_error(case)
             if check:
                 case.name = check[-1]
                 renamed += 1

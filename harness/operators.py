@@ -89,6 +89,30 @@ class Implementation:
             )
 
 
+#: The keys an implementation's table may have (harness/implementations.toml says what each
+#: means), and those a mutant's declaration adds (harness/mutants/mutants.toml: the mutants
+#: file is read as an implementations file too). Any other key is refused, naming the file and
+#: the key: a misspelt ``expected_failure`` would otherwise be ignored in silence.
+IMPLEMENTATION_KEYS = frozenset(
+    {"title", "build", "workdir", "command", "role", "expected_failures"}
+)
+MUTANT_KEYS = frozenset({"caught_by", "explore", "tiers"})
+
+
+def unknown_keys_problem(
+    path: Path, table_id: str, table: Mapping[str, object], allowed: frozenset[str]
+) -> str | None:
+    """One line naming the keys of ``table`` (the ``[table_id]`` table of ``path``) that are
+    not in ``allowed``, and the keys that are; None when there are none."""
+    unknown = sorted(set(table) - allowed)
+    if not unknown:
+        return None
+    return (
+        f"{path}: [{table_id}] has unknown key{'s' if len(unknown) > 1 else ''} "
+        f"{', '.join(unknown)}; the keys are {', '.join(sorted(allowed))}"
+    )
+
+
 def _expand(arg: str) -> str:
     return arg.format(repo=REPO_ROOT, build=BUILD_DIR, python=sys.executable)
 
@@ -114,6 +138,9 @@ def load_implementations(extra_files: Iterable[Path | str] = ()) -> dict[str, Im
                 raise ImplementationError(
                     f'{path}: [{impl_id}] needs command = ["argv0", ...] (a non-empty list)'
                 )
+            problem = unknown_keys_problem(path, impl_id, table, IMPLEMENTATION_KEYS | MUTANT_KEYS)
+            if problem:
+                raise ImplementationError(problem)
             workdir = Path(_expand(table.get("workdir", ".")))
             if not workdir.is_absolute():
                 workdir = (REPO_ROOT if path == DEFAULT_IMPL_FILE else path.parent) / workdir

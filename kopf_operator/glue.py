@@ -50,7 +50,7 @@ def config_from_env(env: Mapping[str, str]) -> Config:
     kubeconfig = get("KUBECONFIG", "")
     if not kubeconfig:
         raise ConfigError("KUBECONFIG is not set: set it to the operator's kubeconfig file")
-    workers = get("MAX_CONCURRENT_RECONCILES", "1")
+    workers = get("MAX_CONCURRENT_RECONCILES", "4")  # CONTRACT.md, "Process"
     if not workers.isdigit() or int(workers) < 1:
         raise ConfigError(f"MAX_CONCURRENT_RECONCILES={workers!r}: must be a positive integer")
     election = get("LEADER_ELECTION", "false").lower()

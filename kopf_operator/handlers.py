@@ -75,7 +75,7 @@ def configure(settings: kopf.OperatorSettings, **_: Any) -> None:
     settings.scanning.disabled = True
     settings.watching.server_timeout = 60
     settings.watching.client_timeout = 90
-    settings.execution.max_workers = max(1, OPTIONS.get("workers", 1))
+    settings.execution.max_workers = max(1, OPTIONS.get("workers", 4))
     settings.peering.standalone = True
 
 

@@ -40,6 +40,12 @@ EVENT_COMPONENT = "modelservice-controller"
 # EXIT_BAD_CONFIG is the exit code for an environment value that cannot be used.
 EXIT_BAD_CONFIG = 2
 
+# DEFAULT_WORKERS is MAX_CONCURRENT_RECONCILES when unset: 4, not controller-runtime's 1, so
+# that one ModelService whose reconcile is slow (a write held by an admission webhook, a
+# request waiting out its timeout) leaves other workers to every other ModelService
+# (CONTRACT.md, "Process"; the reconcile-isolated check).
+DEFAULT_WORKERS = 4
+
 
 @dataclasses.dataclass(frozen=True)
 class Config:
@@ -55,6 +61,8 @@ class Config:
     metrics_bind_address: str
     health_probe_bind_address: str
     max_concurrent_reconciles: int
+    #: seconds each non-watch request may take in total (REQUEST_TIMEOUT_SECONDS); None: none
+    request_timeout: float | None = client_.REQUEST_TIMEOUT
     #: (idle, ping) seconds from HTTP2_READ_IDLE_TIMEOUT_SECONDS / HTTP2_PING_TIMEOUT_SECONDS,
     #: or None when the first is unset (the informer's defaults)
     watch_silence: tuple[float, float] | None = None
@@ -66,7 +74,8 @@ class ConfigError(ValueError):
 
 def config_from_env(env: Mapping[str, str]) -> Config:
     """Read the configuration. An error names the variable, the value and the fix, so that a
-    typo in a harness file is found from the first line the process prints."""
+    typo in a harness file is found from the first line the process prints. main calls it
+    through this module's global, a seam: mutant single-worker replaces it."""
 
     def get(name: str, default: str) -> str:
         value = env.get(name, "").strip()
@@ -152,13 +161,14 @@ def config_from_env(env: Mapping[str, str]) -> Config:
                     "turn it off"
                 )
 
-    raw = get("MAX_CONCURRENT_RECONCILES", "1")
+    raw = get("MAX_CONCURRENT_RECONCILES", str(DEFAULT_WORKERS))
     workers = int(raw) if raw.isdigit() else 0
     if workers < 1:
         errors.append(
             f"MAX_CONCURRENT_RECONCILES={raw!r}: must be a whole number of workers, at least 1; "
-            "unset it for the default 1"
+            f"unset it for the default {DEFAULT_WORKERS}"
         )
+    request_timeout = seconds("REQUEST_TIMEOUT_SECONDS", client_.REQUEST_TIMEOUT).total_seconds()
 
     if errors:
         raise ConfigError("; ".join(errors))
@@ -173,6 +183,7 @@ def config_from_env(env: Mapping[str, str]) -> Config:
         metrics_bind_address=addresses["METRICS_BIND_ADDRESS"],
         health_probe_bind_address=addresses["HEALTH_PROBE_BIND_ADDRESS"],
         max_concurrent_reconciles=workers,
+        request_timeout=request_timeout,
         watch_silence=watch_silence,
     )
 
@@ -189,6 +200,18 @@ def new_api_client(kubeconfig: str) -> k8s.ApiClient:
     )
     configuration.retries = False
     return k8s.ApiClient(configuration)
+
+
+def request_timeout(cfg: Config) -> float | None:
+    """Seconds each non-watch request may take in total (None: no bound): REQUEST_TIMEOUT_SECONDS,
+    and no more than the watch deadline when HTTP2_READ_IDLE_TIMEOUT_SECONDS is set. A
+    connection that goes silent is given up after the same deadline as a watch's: a pooled
+    connection that died with the watches' (a stalled NAT entry) fails every request until
+    each has timed out, where client-go's HTTP/2 ping ends them all together."""
+    if cfg.watch_silence is None:
+        return cfg.request_timeout
+    silence = sum(cfg.watch_silence)
+    return silence if cfg.request_timeout is None else min(silence, cfg.request_timeout)
 
 
 def setup_with_manager(
@@ -242,12 +265,7 @@ def main() -> int:
             error=str(err),
         )
         return EXIT_BAD_CONFIG
-    # A connection that goes silent is given up after the same deadline as a watch's: a pooled
-    # connection that died with the watches' (a stalled NAT entry) fails every request until
-    # each has timed out, where client-go's HTTP/2 ping ends them all together.
-    client = client_.Client(
-        api_client, timeout=sum(cfg.watch_silence) if cfg.watch_silence else client_.REQUEST_TIMEOUT
-    )
+    client = client_.Client(api_client, timeout=request_timeout(cfg))
 
     leader_election = None
     if cfg.leader_election:
@@ -282,6 +300,7 @@ def main() -> int:
         watchNamespace=cfg.watch_namespace,
         leaderElection=cfg.leader_election,
         workers=cfg.max_concurrent_reconciles,
+        requestTimeout=cfg.request_timeout,
     )
     try:
         return mgr.start()

@@ -15,13 +15,15 @@ The order of both files (Go name / Python name where they differ only by convent
 
 ====================  ==========================================================================
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
-                      remove_finalizer (step 2); ensure_child (steps 4 and 5);
-                      report_refusal, update_status (step 6)
+                      remove_finalizer, delete_child, delete_children_of_gone (step 2, and a
+                      vanished ModelService); ensure_child, confirm_adopter, replace_child
+                      (steps 4 and 5); report_refusal, update_status (step 6)
 step 1                ModelServiceSpec, read_spec, default_resources
 step 2                orphans_children
 steps 4 and 5         desired_deployment, desired_service, child_object_meta, child_labels,
-                      selector_labels, owner_reference, controlled_by, mutate_deployment,
-                      mutate_service, merge_labels, ensure_owner_reference
+                      selector_labels, owner_reference, controlled_by,
+                      controlled_by_vanished, adoptable, immutable_change,
+                      mutate_deployment, mutate_service, merge_labels, ensure_owner_reference
 step 6                OWNED_CONDITIONS, compute_status, judge_rollout, bound_message,
                       set_condition
 Events                failed_write, failure_event, RefusedWrite, as_refused_write,
@@ -213,10 +215,11 @@ class ModelServiceReconciler:
 
         # 4: Ensure the Deployment
         #
-        # CreateOrUpdate, with the ownership check first: a Deployment of this name that
-        # another owner controls (or nobody does) is reported, never adopted or overwritten.
-        # A write the API server refuses reaches the status before the error goes back to
-        # the queue (report_refusal).
+        # CreateOrUpdate, with the ownership decision first: a Deployment of this name that
+        # another owner controls (or an ownerless one without our label) is reported, never
+        # adopted or overwritten; an ownerless one with our label is adopted; one of ours
+        # whose immutable selector differs is replaced. A write the API server refuses
+        # reaches the status before the error goes back to the queue (report_refusal).
         try:
             dep, conflict = self.ensure_child(
                 ms, desired_deployment(ms, spec), DEPLOYMENTS, mutate_deployment, rlog
@@ -229,9 +232,10 @@ class ModelServiceReconciler:
         #
         # Skipped when the Deployment is in conflict: the status reports the first conflict,
         # and a ModelService that cannot run its pods has no use for a Service yet.
+        svc: Obj | None = None
         if not conflict:
             try:
-                _, conflict = self.ensure_child(
+                svc, conflict = self.ensure_child(
                     ms, desired_service(ms, spec), SERVICES, mutate_service, rlog
                 )
             except RefusedWrite as refused:
@@ -243,7 +247,15 @@ class ModelServiceReconciler:
         # Status is rebuilt from what the Deployment reports, never patched from what this
         # call did, and written only if it differs from the stored status: an unchanged world
         # costs no write, and lastTransitionTime moves only when a condition's status does.
-        self.update_status(ms, compute_status(ms, spec, dep, conflict, self.now()), rlog)
+        try:
+            self.update_status(ms, compute_status(ms, spec, dep, conflict, self.now()), rlog)
+        except Exception as err:
+            if not client_.is_not_found(err):
+                raise
+            # The ModelService is gone although this pass holds it with our finalizer:
+            # the API server deleted it while the finalizer went on (kubernetes#77988).
+            children = [(r, c) for r, c in ((DEPLOYMENTS, dep), (SERVICES, svc)) if c]
+            return self.delete_children_of_gone(ms, err, children, rlog)
 
         # 7: Return
         #
@@ -300,34 +312,7 @@ class ModelServiceReconciler:
             if child["metadata"].get("deletionTimestamp"):
                 # Deleted already and held by a finalizer of its own: wait, do not delete again.
                 continue
-            # The UID precondition makes the delete mean "this object", not "whatever is
-            # called this now": if the child was replaced since it was read, the API server
-            # refuses with 409 and the replacement survives. Background: the API server
-            # removes the child at once and the garbage collector (where one runs) takes its
-            # dependents after.
-            try:
-                self.writer.delete(
-                    resource,
-                    namespace,
-                    name,
-                    uid=child["metadata"]["uid"],
-                    propagation_policy="Background",
-                )
-            except Exception as err:
-                if not (client_.is_not_found(err) or client_.is_conflict(err)):
-                    what = f'{resource.kind} "{name}"'
-                    failed_write(self.recorder, ms, "delete", what, err)
-                    raise
-                # Gone already, or replaced: either way not ours to delete any more.
-            else:
-                rlog.info("Deleted child", child=f"{resource.kind}/{name}")
-                self.recorder.event(
-                    ms,
-                    events_.NORMAL,
-                    "Deleted" + resource.kind,
-                    f'Deleted {resource.kind} "{name}"',
-                )
-                crash_point("after-child-delete")
+            self.delete_child(ms, resource, child, rlog)
         if remaining:
             # Come back and read again: the next pass removes the finalizer once the API
             # server shows no child of ours. No watch event of the ModelService will come to
@@ -352,6 +337,61 @@ class ModelServiceReconciler:
         )
         return Result()
 
+    def delete_child(
+        self, ms: Obj, resource: client_.Resource, child: Obj, rlog: log_.Logger
+    ) -> None:
+        """Delete child (of resource), a child of the ModelService ms, as the garbage
+        collector would: with preconditions.uid = the child's UID and propagationPolicy
+        Background. The UID precondition makes the delete mean "this object", not "whatever
+        is called this now": if the child was replaced since it was read, the API server
+        refuses with 409 and the replacement survives. Background: the API server removes the
+        child at once and the garbage collector (where one runs) takes its dependents after.
+        A success logs "Deleted child" and records Normal Deleted<Kind> about ms; a 404 or
+        409 counts as gone; any other error records Warning FailedDelete and raises
+        client.ApiError (CONTRACT.md, "Deletion"). Used by finalize, delete_children_of_gone and
+        ensure_child (a child of a vanished ModelService)."""
+        meta = child["metadata"]
+        namespace, name = meta["namespace"], meta["name"]
+        try:
+            self.writer.delete(
+                resource, namespace, name, uid=meta["uid"], propagation_policy="Background"
+            )
+        except Exception as err:
+            if not (client_.is_not_found(err) or client_.is_conflict(err)):
+                failed_write(self.recorder, ms, "delete", f'{resource.kind} "{name}"', err)
+                raise
+            # Gone already, or replaced: either way not ours to delete any more.
+            return
+        rlog.info("Deleted child", child=f"{resource.kind}/{name}")
+        self.recorder.event(
+            ms, events_.NORMAL, "Deleted" + resource.kind, f'Deleted {resource.kind} "{name}"'
+        )
+        crash_point("after-child-delete")
+
+    def delete_children_of_gone(
+        self,
+        ms: Obj,
+        gone: Exception,
+        children: list[tuple[client_.Resource, Obj]],
+        rlog: log_.Logger,
+    ) -> Result:
+        """What a pass does when its status update is answered 404 (CONTRACT.md, "When the
+        ModelService vanishes"): the ModelService ms it holds, finalizer and all, no longer
+        exists. A finalizer is not a lock the API server always honours: a DELETE without
+        preconditions that read the object before our finalizer update committed removes it
+        anyway (kubernetes/kubernetes#77988, present in 1.34). The children this pass holds
+        (children: (resource, object) pairs, as created or found) that ms controls would stay
+        owned by a UID that no longer exists, for ever where no garbage collector runs, so
+        they are deleted now, each by delete_child (UID precondition, Background). gone is
+        the 404. Returns Result() (nothing is left to retry); raises client.ApiError when a
+        delete fails other than with 404 or 409. Go: deleteChildrenOfGone, called through the seam
+        modelServiceGone."""
+        rlog.info("ModelService gone", uid=ms["metadata"].get("uid"), error=str(gone))
+        for resource, child in children:
+            if (child.get("metadata") or {}).get("uid") and controlled_by(child, ms):
+                self.delete_child(ms, resource, child, rlog)
+        return Result()
+
     # -------------------------------------------------------------------------------------------
     # Steps 4 and 5: Ensure the Deployment, Ensure the Service
     # -------------------------------------------------------------------------------------------
@@ -363,20 +403,34 @@ class ModelServiceReconciler:
         resource: client_.Resource,
         mutate: Callable[[Obj, Obj], None],
         rlog: log_.Logger,
-    ) -> tuple[Obj, str]:
-        """controllerutil.CreateOrUpdate with the ownership check first. It reads the child
-        named like desired from the cache, and:
+    ) -> tuple[Obj | None, str]:
+        """controllerutil.CreateOrUpdate with the ownership decision first (CONTRACT.md,
+        "Ownership"). It reads the child named like desired from the cache, and:
 
         - absent: creates desired;
-        - present and not controlled by ms: returns a conflict message and writes nothing;
-        - present and ours: applies mutate to a deep copy and updates only if the copy differs
-          from live, by semantic equality (quantities compare by value: 1000m equals 1, which
-          mutate ensures by keeping the live spelling of an equal quantity).
+        - ours and being deleted: waits for it to go (no write);
+        - controlled by someone else, or ownerless without our selector label: returns a
+          conflict message and writes nothing;
+        - ownerless with our selector label (adoptable, as the garbage collector leaves the
+          children of a ModelService deleted with --cascade=orphan): adopts it, one update
+          that adds our controller ownerReference and the desired fields, after a live read
+          of the ModelService confirms it still exists with this UID and is not being
+          deleted (kube's ControllerRefManager, RecheckDeletionTimestamp);
+        - ours: applies mutate to a deep copy and updates only if the copy differs from live,
+          by semantic equality (quantities compare by value: 1000m equals 1, which mutate
+          ensures by keeping the live spelling of an equal quantity);
+        - ours, but a field the API server will not change (immutable_change: a Deployment's
+          spec.selector) differs: replaces it, a delete with the UID precondition and
+          propagationPolicy Background; the delete event brings the ModelService back and the
+          next pass creates the child. An ownerless child that would need replacing is not
+          adopted: a conflict.
 
-        It returns the child as now stored (or as last read, when nothing was written), and
-        the conflict message ("" when there is none); a failed create or update raises
-        RefusedWrite (a client.ApiError) when the API server refused it with an answer other
-        than 409, and the error as it came otherwise (CONTRACT.md, steps 4 and 5).
+        It returns the child as now stored (or as last read, when nothing was written; None
+        after a replacement), and the conflict message ("" when there is none); a failed
+        create or update raises RefusedWrite (a client.ApiError) when the API server refused
+        it with an answer other than 409, and the error as it came otherwise; a failed delete
+        raises client.ApiError, and a ModelService that the live read shows deleted or
+        deleting raises RuntimeError (retried with backoff) (CONTRACT.md, steps 4 and 5).
         """
         kind = resource.kind
         name = desired["metadata"]["name"]
@@ -384,7 +438,19 @@ class ModelServiceReconciler:
         what = f'{kind} "{name}"'
 
         live = self.reader.get(resource, desired["metadata"]["namespace"], name)
-        if live is None:
+        vanished = live is not None and controlled_by_vanished(live, ms)
+        if live is not None and vanished:
+            # The child of a ModelService of our name that no longer exists (names are unique
+            # and UIDs never reused): the garbage collector's to delete, and envtest has none.
+            # Delete it as it would, then create ours; an AlreadyExists while it is still
+            # going is a 409 like any other (step 7).
+            rlog.info(
+                "Child of a vanished ModelService",
+                child=child,
+                ownerUID=(controller_.controller_of(live) or {}).get("uid"),
+            )
+            self.delete_child(ms, resource, live, rlog)
+        if live is None or vanished:
             try:
                 created = self.writer.create(resource, desired)
             except Exception as err:
@@ -398,16 +464,28 @@ class ModelServiceReconciler:
             crash_point("after-" + kind.lower())
             return created, ""
 
-        if not controlled_by(live, ms):
+        ours = controlled_by(live, ms)
+        if ours and live["metadata"].get("deletionTimestamp"):
+            # Deleted (a replacement, or by hand) and held by a finalizer: its removal event
+            # comes through Owns, and the pass after it creates the child again.
+            return live, ""
+
+        updated = informer.copy_obj(live)
+        mutate(updated, desired)
+        immutable = immutable_change(resource, live, updated)
+        if not ours and (immutable or not adoptable(live, ms)):
             rlog.info("Child conflict", child=child)
             conflict = what + " exists and is not controlled by this ModelService"
             self.recorder.event(ms, events_.WARNING, REASON_CHILD_CONFLICT, conflict)
             return live, conflict
 
-        updated = informer.copy_obj(live)
-        mutate(updated, desired)
+        if immutable:
+            self.replace_child(ms, live, resource, immutable, rlog)
+            return None, ""
         if updated == live:
             return live, ""
+        if not ours:
+            self.confirm_adopter(ms, what)
         # updated carries the resourceVersion read from the cache: if the cache was behind,
         # the API server answers 409 and the error goes back to the queue (step 7).
         try:
@@ -418,10 +496,68 @@ class ModelServiceReconciler:
             if refused is None:
                 raise
             raise refused from err
-        rlog.info("Updated " + kind)
-        self.recorder.event(ms, events_.NORMAL, "Updated" + kind, "Updated " + what)
+        if ours:
+            rlog.info("Updated " + kind)
+            self.recorder.event(ms, events_.NORMAL, "Updated" + kind, "Updated " + what)
+        else:
+            rlog.info("Adopted " + kind, child=child)
+            self.recorder.event(ms, events_.NORMAL, "Adopted" + kind, "Adopted " + what)
         crash_point("after-" + kind.lower())
         return stored, ""
+
+    def confirm_adopter(self, ms: Obj, what: str) -> None:
+        """Before an adoption: read ms from the API server (``live``) and raise RuntimeError
+        naming the child (what) when it is gone, has another UID or is being deleted; return
+        otherwise. The cache may not have seen a deletion yet, and a child adopted by a
+        ModelService that the garbage collector is orphaning, or has already forgotten, would
+        be left owned by a vanished UID and collected: the very workload --cascade=orphan was
+        meant to keep (mirrors RecheckDeletionTimestamp in kube's ControllerRefManager,
+        k8s.io/kubernetes v1.34 pkg/controller/controller_ref_manager.go)."""
+        meta = ms["metadata"]
+        fresh = self.live.get(MODELSERVICES, meta["namespace"], meta["name"])
+        if fresh is None or fresh["metadata"].get("uid") != meta.get("uid"):
+            raise RuntimeError(
+                f"not adopting {what}: {model_service_string(ms)} with uid {meta.get('uid')} "
+                "no longer exists"
+            )
+        if fresh["metadata"].get("deletionTimestamp"):
+            raise RuntimeError(f"not adopting {what}: {model_service_string(ms)} is being deleted")
+
+    def replace_child(
+        self, ms: Obj, live: Obj, resource: client_.Resource, field: str, rlog: log_.Logger
+    ) -> None:
+        """Delete live, a child of ms whose immutable field (e.g. ``spec.selector``) differs
+        from the desired one, so that the next pass creates it anew: with the UID
+        precondition (a replacement made meanwhile by someone else survives: 409) and
+        propagationPolicy Background (the garbage collector removes the old Deployment's
+        ReplicaSets and pods; Orphan would leave pods that match neither selector running
+        for ever, Foreground would hold the name until every pod is gone). Records Normal
+        Replacing<Kind>. A 404 (gone already) is success; any other failure records Warning
+        FailedDelete (none for a 409) and raises client.ApiError (CONTRACT.md,
+        "Ownership")."""
+        kind, meta = resource.kind, live["metadata"]
+        what = f'{kind} "{meta["name"]}"'
+        try:
+            self.writer.delete(
+                resource,
+                meta["namespace"],
+                meta["name"],
+                uid=meta["uid"],
+                propagation_policy="Background",
+            )
+        except Exception as err:
+            if client_.is_not_found(err):
+                return
+            failed_write(self.recorder, ms, "delete", what, err)
+            raise
+        rlog.info("Replacing " + kind, child=f"{kind}/{meta['name']}", field=field)
+        self.recorder.event(
+            ms,
+            events_.NORMAL,
+            "Replacing" + kind,
+            f"Deleted {what} to re-create it: {field} is immutable and differs from the desired one",
+        )
+        crash_point("after-child-delete")
 
     # -------------------------------------------------------------------------------------------
     # Step 6: Update the status
@@ -643,6 +779,50 @@ def controlled_by(obj: Obj, ms: Obj) -> bool:
     is another object, and so is a child someone else made under our name."""
     ref = controller_.controller_of(obj)
     return ref is not None and ref.get("uid") == ms["metadata"].get("uid")
+
+
+def controlled_by_vanished(obj: Obj, ms: Obj) -> bool:
+    """Whether obj's controller ownerReference names a ModelService (group modeldock.io, any
+    version) called like ms but with another UID: the child of a ModelService that no longer
+    exists, since names are unique at any one time and UIDs are never reused (CONTRACT.md,
+    "When the ModelService vanishes"). The garbage collector deletes such a child on its own
+    (a dangling owner, kubernetes v1.34 garbagecollector); where none runs it would block
+    ms's own child for ever. A child controlled by anything else, or by nothing, is not one.
+    Go: controlledByVanished, called through the seam ownerVanished."""
+    ref = controller_.controller_of(obj)
+    if ref is None or ref.get("kind") != MODELSERVICES.kind:
+        return False
+    if ref.get("name") != ms["metadata"]["name"] or ref.get("uid") == ms["metadata"].get("uid"):
+        return False
+    return str(ref.get("apiVersion") or "").split("/")[0] == MODELSERVICES.group
+
+
+def adoptable(obj: Obj, ms: Obj) -> bool:
+    """Whether ms may adopt obj, a same-named child it does not control: obj has no
+    controller ownerReference at all and carries our selector label
+    ``modeldock.io/modelservice: <ms name>`` (what the garbage collector leaves of a child of
+    a ModelService deleted with --cascade=orphan). A child another controller owns never is;
+    nor is an ownerless one without the label: a name is not ownership (mirrors the
+    ReplicaSet controller, which adopts only ownerless pods its selector matches; kube
+    v1.34 ClaimObject)."""
+    if controller_.controller_of(obj) is not None:
+        return False
+    labels = (obj.get("metadata") or {}).get("labels") or {}
+    return isinstance(labels, dict) and labels.get(LABEL_MODELSERVICE) == ms["metadata"]["name"]
+
+
+def immutable_change(resource: client_.Resource, live: Obj, updated: Obj) -> str:
+    """The field of a resource child that the API server refuses to change and that mutate
+    changed in updated (a mutated copy of live), or "" when there is none. Of the fields the
+    operator sets, only a Deployment's ``spec.selector`` is immutable (apps/v1 validation:
+    "field is immutable"); a Service's clusterIP, clusterIPs and ipFamilies are immutable too,
+    but the operator never sets them (CONTRACT.md, "Ownership"). Go: immutableChange, which
+    switches on the child's type where Python is given its resource."""
+    if resource.kind != KIND_DEPLOYMENT:
+        return ""
+    before = (live.get("spec") or {}).get("selector")
+    after = (updated.get("spec") or {}).get("selector")
+    return "spec.selector" if before != after else ""
 
 
 def mutate_deployment(live: Obj, desired: Obj) -> None:

@@ -109,8 +109,17 @@ def source_path(mutant_id: str) -> Path:
 
 
 def declared(path: Path = MUTANTS_FILE) -> dict[str, dict[str, Any]]:
-    """The tables of ``mutants.toml`` by mutant id, in file order."""
-    return dict(tomllib.loads(path.read_text()))
+    """The tables of ``mutants.toml`` by mutant id, in file order. Raises ValueError naming the
+    file, the mutant and the key for a key that is neither an implementation's nor a mutant's
+    (``harness.operators.IMPLEMENTATION_KEYS``, ``MUTANT_KEYS``)."""
+    from harness.operators import IMPLEMENTATION_KEYS, MUTANT_KEYS, unknown_keys_problem
+
+    tables = dict(tomllib.loads(path.read_text()))
+    for mutant_id, table in tables.items():
+        problem = unknown_keys_problem(path, mutant_id, table, IMPLEMENTATION_KEYS | MUTANT_KEYS)
+        if problem:
+            raise ValueError(problem)
+    return tables
 
 
 def docstring(mutant_id: str) -> str:

@@ -409,8 +409,13 @@ def missed(expected: Iterable[str], failed: Iterable[str]) -> list[str]:
 
 
 def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Path) -> str:
-    """Start the mutant once and wait for /readyz; return "" or what went wrong."""
+    """Build the mutant (a Go mutant's ``build``; the pytest session would build it only
+    after this start), start it once and wait for /readyz; return "" or what went wrong."""
     impl = impls[impl_id]
+    try:
+        impl.run_build()
+    except ImplementationError as exc:
+        return str(exc)
     admin = Kube(cp.admin_kubeconfig)
     namespace = create_namespace(admin, "preflight", impl.user)
     op = OperatorProcess(

@@ -273,7 +273,9 @@ def pytest_runtest_makereport(
         console.failed(item, rep.when)
     if rep.when == "call" and rep.failed and check_id(item):
         try:
-            where = str(_save_artifacts(item))
+            saved = _save_artifacts(item)
+            where = str(saved)
+            item.user_properties.append((junit.ARTIFACTS, where))
         except Exception as exc:
             where = f"(saving artifacts failed: {exc})"
         longrepr: Any = rep.longrepr
@@ -304,7 +306,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     path = config.getoption("xmlpath", None)
     if not path or hasattr(config, "workerinput") or not Path(path).exists():
         return
-    junit.finish(Path(path), config.getoption("--impl"), run_properties(config))
+    # Attachments are relative to the folder the artifacts dir is in: the reports folder,
+    # where the harness puts this JUnit file too.
+    base = Path(str(config.getoption("--artifacts-dir"))).parent
+    junit.finish(Path(path), config.getoption("--impl"), run_properties(config), base)
 
 
 def run_properties(config: pytest.Config) -> dict[str, str]:

@@ -109,7 +109,17 @@ def load_plan(role: Mapping[str, Any], config: Mapping[str, Any]) -> Plan:
     checks = [str(c) for c in config.get("checks") or []]
     if not checks:
         problems.append("no targeted `checks`")
+    problems += [
+        f"unknown top-level key {k!r} (the file has `checks` and one table per unit)"
+        for k, v in config.items()
+        if k != "checks" and not isinstance(v, dict)
+    ]
     tables = {k: v for k, v in config.items() if isinstance(v, dict)}
+    problems += [
+        f"[{k!r}] has unknown key {u!r}; a unit's keys are shown_by and pending"
+        for k, table in tables.items()
+        for u in sorted(set(table) - {"shown_by", "pending"})
+    ]
     plan = Plan(role=dict(role), units=units, checks=checks)
     by_id = {u.id: u for u in units}
     for key, table in tables.items():

@@ -37,7 +37,7 @@ from harness.checks import base_check, check_sort_key
 from harness.junit import PREMISES
 
 #: Properties that describe the check rather than being evidence.
-_META = {"check", "implementation", "why", "teaches"}
+_META = {"check", "implementation", "why", "teaches", "artifacts"}
 
 #: ``PREMISES`` (from harness.junit): the property naming the evidence keys that are premises
 #: of the check, not the operator's proof (``Evidence.premise``), a JSON list.

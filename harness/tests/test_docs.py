@@ -222,3 +222,25 @@ def test_checks_tables_follow_check_order(page: str) -> None:
     section = text[text.index("## The checks") :]
     section = section[: section.index("\n## ", 1)] if "\n## " in section[1:] else section
     assert check_table_ids(section) == list(CHECK_ORDER)
+
+
+def test_make_help_lists_every_target_the_readme_names() -> None:
+    """``make help`` is generated from the Makefile's ``## `` comments (kubebuilder's
+    convention); every ``make <target>`` README.md names must be in it, with its comment."""
+    import subprocess
+
+    out = subprocess.run(
+        ["make", "-s", "--no-print-directory", "help"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    listed = {line.split()[1] for line in out.splitlines() if line.startswith("  make ")}
+    readme = (REPO_ROOT / "README.md").read_text()
+    named = set(re.findall(r"`make ([a-z][a-z0-9-]*)", readme))
+    assert {"conformance", "test"} <= listed
+    assert not named - listed, f"README names targets make help does not list: {named - listed}"
+    for line in out.splitlines():
+        if line.startswith("  make "):
+            assert len(line.split(None, 2)) == 3, f"a target without its comment: {line!r}"

@@ -76,6 +76,9 @@ def test_finish_names_cases_after_their_check_and_the_suite_after_the_implementa
         "watch-recovers[connection-cut]",
         "test_kwok",
     ]
+    # the JUnit schema's order: a suite's <properties> before its first <testcase>
+    xml = path.read_text()
+    assert xml.index("<properties>") < xml.index("<testcase")
     # finishing twice changes nothing more (the classname prefix is not doubled)
     junit.finish(path, "go")
     xml = path.read_text()
@@ -163,3 +166,47 @@ def test_merged_file_matches_golden(tmp_path: Path) -> None:
     if os.environ.get("UPDATE_GOLDEN") and os.environ.get("CI", "").lower() != "true":
         golden.write_text(text)
     assert text == golden.read_text(), f"differs from {golden.name}; UPDATE_GOLDEN=1 rewrites it"
+
+
+def test_finish_attaches_a_failed_checks_artifacts_relative_to_the_reports_folder(
+    tmp_path: Path,
+) -> None:
+    reports = tmp_path / "reports"
+    artifacts = reports / "artifacts" / "go" / "child-repaired"
+    (artifacts / "lab").mkdir(parents=True)
+    (artifacts / "operator-go.log").write_text("log\n")
+    (artifacts / "lab" / "objects.yaml").write_text("{}\n")
+    path = tmp_path / "junit-go.xml"
+    path.write_text(
+        XML.replace(
+            '<property name="verdict" value="fail"/>',
+            f'<property name="verdict" value="fail"/><property name="artifacts" value="{artifacts}"/>',
+        )
+    )
+    junit.finish(path, "go", None, reports)
+    xml = path.read_text()
+    assert "[[ATTACHMENT|artifacts/go/child-repaired/lab/objects.yaml]]" in xml
+    assert "[[ATTACHMENT|artifacts/go/child-repaired/operator-go.log]]" in xml
+    # in the failed case's system-out, and once only when finished again
+    junit.finish(path, "go", None, reports)
+    case = next(c for c in junit.testcases(path) if c.name == "child-repaired")
+    assert str(case.system_out).count("[[ATTACHMENT|") == 2
+    assert junit.attachment_lines(tmp_path / "missing", reports) == []
+
+
+def test_finish_writes_an_unmet_premise_as_an_error_not_a_failure(tmp_path: Path) -> None:
+    path = tmp_path / "junit-go.xml"
+    path.write_text(
+        XML.replace(
+            '<property name="verdict" value="fail"/>', '<property name="verdict" value="error"/>'
+        )
+    )
+    junit.finish(path, "go")
+    cases = {c.name: c for c in junit.read_cases(path)}
+    premise = cases["child-repaired"]
+    assert premise.outcome == junit.ERROR
+    assert premise.message.startswith("AssertionError: the Service was not recreated")
+    assert premise.details == "tb"
+    assert cases["noop-stable"].outcome == junit.PASSED
+    xml = path.read_text()
+    assert "<failure" not in xml

@@ -35,6 +35,10 @@ def test_keep_on_failure_leaves_the_plane_and_the_namespace_and_down_stops_it(
             str(state_dir),
             "--reports",
             str(reports),
+            # the plain case only: one kept namespace
+            "--",
+            "-k",
+            "not rewritten_values",
         ],
         cwd=REPO_ROOT,
         capture_output=True,

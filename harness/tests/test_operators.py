@@ -31,6 +31,26 @@ def test_missing_command_is_a_clear_error(tmp_path: Path) -> None:
         load_implementations([f])
 
 
+def test_unknown_keys_are_refused_with_the_file_and_the_key(tmp_path: Path) -> None:
+    f = tmp_path / "typo.toml"
+    f.write_text('[other]\ncommand = ["x"]\nexpected_failure = {}\n')
+    with pytest.raises(
+        ImplementationError,
+        match=r"typo.toml: \[other\] has unknown key expected_failure; the keys",
+    ):
+        load_implementations([f])
+
+
+def test_mutants_file_refuses_unknown_keys(tmp_path: Path) -> None:
+    from harness import mutants
+
+    f = tmp_path / "mutants.toml"
+    f.write_text('[x]\ncommand = ["x"]\ncaught-by = ["noop-stable"]\n')
+    with pytest.raises(ValueError, match=r"\[x\] has unknown key caught-by"):
+        mutants.declared(f)
+    assert mutants.declared()  # the real file has none
+
+
 def test_unknown_implementation_lists_the_known_ones() -> None:
     with pytest.raises(ImplementationError, match="declared: go, python"):
         get_implementation("rust")

@@ -96,6 +96,16 @@ def test_plan_refuses_a_table_that_does_not_match_the_role() -> None:
     assert "'core/events:create'] needs exactly one of shown_by and pending" in text
 
 
+def test_plan_refuses_unknown_keys_naming_them() -> None:
+    config = {**CONFIG, "check": ["parity"]}
+    config["apps/deployments:delete"] = {"shown_by": ["parity"], "shownby": ["x"]}
+    with pytest.raises(rbac.RoleError) as exc:
+        rbac_ablation.load_plan(ROLE, config)
+    text = str(exc.value)
+    assert "unknown top-level key 'check'" in text
+    assert "['apps/deployments:delete'] has unknown key 'shownby'" in text
+
+
 def test_exact_functions_tell_a_check_from_its_cases() -> None:
     functions = {
         "leader-failover": ["test_a", "test_b"],

@@ -23,7 +23,7 @@ def test_config_defaults_and_errors() -> None:
         cfg.metrics_bind_address,
         cfg.health_probe_bind_address,
         cfg.max_concurrent_reconciles,
-    ) == ("modeldock-lab", False, ":8080", ":8081", 1)
+    ) == ("modeldock-lab", False, ":8080", ":8081", 4)
     with pytest.raises(glue.ConfigError, match="KUBECONFIG"):
         glue.config_from_env({})
     with pytest.raises(glue.ConfigError, match="MAX_CONCURRENT_RECONCILES"):

@@ -10,8 +10,9 @@ the JSON as dicts. ``update_status`` is the PUT to ``.../<name>/status`` that
 ``CustomObjectsApi.replace_namespaced_custom_object_status`` sends.
 
 Every request has a timeout (``kubernetes`` sets none by default), so a stalled connection
-becomes an error that the caller handles (requeue, re-watch) instead of a thread blocked for
-ever. The ``ApiClient`` given here should have ``configuration.retries = False``: a failed write
+or an answer that never comes becomes an error that the caller handles (requeue, re-watch)
+instead of a worker blocked for ever: a non-watch request is bounded in total
+(``REQUEST_TIMEOUT``, CONTRACT.md "Process"), a watch by its own deadlines. The ``ApiClient`` given here should have ``configuration.retries = False``: a failed write
 is returned to the work queue, never retried in place by urllib3.
 
 A transport failure (a request or a watch that timed out on a silent connection, a reset)
@@ -42,9 +43,13 @@ Obj = dict[str, Any]
 ObjList = list[Obj]
 Query = list[tuple[str, str]]
 
-# Seconds to open a connection and to wait for a response's next bytes.
+# Seconds to open a connection (a watch's), and the whole of a non-watch request by default
+# (REQUEST_TIMEOUT_SECONDS, CONTRACT.md "Process"): the longest an admission webhook may take
+# (timeoutSeconds <= 30, admissionregistration/v1) plus 5 s for the API server's own work, so a
+# write that one webhook at its limit delays still gets its answer, and one that never gets an
+# answer frees its worker. The Go operator's client has the same.
 CONNECT_TIMEOUT = 10.0
-REQUEST_TIMEOUT = 30.0
+REQUEST_TIMEOUT = 35.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,9 +171,12 @@ class WatchStream:
 
 
 class Client:
-    """Reads and writes objects as dicts. Thread-safe (one urllib3 pool under the hood)."""
+    """Reads and writes objects as dicts. Thread-safe (one urllib3 pool under the hood).
+    ``timeout``: seconds each request not given its own may take in total (None: no bound)."""
 
-    def __init__(self, api_client: k8s.ApiClient, *, timeout: float = REQUEST_TIMEOUT) -> None:
+    def __init__(
+        self, api_client: k8s.ApiClient, *, timeout: float | None = REQUEST_TIMEOUT
+    ) -> None:
         self._api = api_client
         self._timeout = timeout
 
@@ -309,9 +317,9 @@ class Client:
             auth_settings=["BearerToken"],
         )
         seconds = timeout if timeout is not None else self._timeout
-        request_timeout: float | tuple[float, float] = (
-            (min(CONNECT_TIMEOUT, seconds), seconds) if stream else seconds
-        )
+        request_timeout: float | tuple[float, float] | None = seconds
+        if seconds is not None and stream:
+            request_timeout = (min(CONNECT_TIMEOUT, seconds), seconds)
         try:
             rest_response = self._api.call_api(
                 method,

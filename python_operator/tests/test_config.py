@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from python_operator.__main__ import ConfigError, config_from_env
+from python_operator.__main__ import ConfigError, config_from_env, request_timeout
 
 
 @pytest.fixture
@@ -30,7 +30,9 @@ def test_config_defaults(kubeconfig: str) -> None:
         timedelta(seconds=2),
     )
     assert (cfg.metrics_bind_address, cfg.health_probe_bind_address) == (":8080", ":8081")
-    assert cfg.max_concurrent_reconciles == 1
+    assert cfg.max_concurrent_reconciles == 4
+    assert cfg.request_timeout == 35.0
+    assert request_timeout(cfg) == 35.0
 
 
 def test_config_values_and_fractional_seconds(kubeconfig: str) -> None:
@@ -44,7 +46,8 @@ def test_config_values_and_fractional_seconds(kubeconfig: str) -> None:
             "RETRY_PERIOD": "0.2",
             "METRICS_BIND_ADDRESS": "0",
             "HEALTH_PROBE_BIND_ADDRESS": "127.0.0.1:9000",
-            "MAX_CONCURRENT_RECONCILES": "4",
+            "MAX_CONCURRENT_RECONCILES": "2",
+            "REQUEST_TIMEOUT_SECONDS": "2.5",
         }
     )
     assert cfg.leader_election is True
@@ -52,7 +55,17 @@ def test_config_values_and_fractional_seconds(kubeconfig: str) -> None:
     assert cfg.lease_duration == timedelta(seconds=1.5)
     assert cfg.retry_period == timedelta(seconds=0.2)
     assert cfg.metrics_bind_address == "0"
-    assert cfg.max_concurrent_reconciles == 4
+    assert cfg.max_concurrent_reconciles == 2
+    assert cfg.request_timeout == 2.5
+
+
+def test_request_timeout_is_no_longer_than_the_watch_deadline(kubeconfig: str) -> None:
+    """Without HTTP/2 a silent socket is given up after the watch deadline (idle + ping); a
+    non-watch request waits no longer than that, nor than REQUEST_TIMEOUT_SECONDS."""
+    env = {"KUBECONFIG": kubeconfig, "HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5"}
+    env["HTTP2_PING_TIMEOUT_SECONDS"] = "3"
+    assert request_timeout(config_from_env(env)) == 8.0
+    assert request_timeout(config_from_env({**env, "REQUEST_TIMEOUT_SECONDS": "2"})) == 2.0
 
 
 @pytest.mark.parametrize(
@@ -64,6 +77,7 @@ def test_config_values_and_fractional_seconds(kubeconfig: str) -> None:
         ("RENEW_DEADLINE", "nan", "positive number of seconds"),
         ("MAX_CONCURRENT_RECONCILES", "0", "at least 1"),
         ("MAX_CONCURRENT_RECONCILES", "two", "at least 1"),
+        ("REQUEST_TIMEOUT_SECONDS", "0", "positive number of seconds"),
         ("METRICS_BIND_ADDRESS", "8080", "host:port"),
         ("HEALTH_PROBE_BIND_ADDRESS", "localhost:http", "host:port"),
     ],

@@ -599,7 +599,10 @@ def test_reconcile_repairs_hand_edited_deployment_and_deleted_service() -> None:
 
 def test_reconcile_foreign_deployment_is_not_adopted() -> None:
     ms, dep, _ = live_world()
+    # Ownerless and without our selector label: made by hand, not ours (CONTRACT.md,
+    # "Ownership").
     dep["metadata"]["ownerReferences"] = []
+    del dep["metadata"]["labels"][controller.LABEL_MODELSERVICE]
     world = World(ms, dep)
     # Polled: the foreign child's events never map to this ModelService.
     assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=5))
@@ -611,15 +614,127 @@ def test_reconcile_foreign_deployment_is_not_adopted() -> None:
     ]
 
 
+def test_reconcile_ownerless_labelled_children_are_adopted() -> None:
+    """What --cascade=orphan leaves (no ownerReferences, our labels): one update each that adds
+    our controller ownerReference, with Normal Adopted<Kind> Events, no create or delete."""
+    ms, dep, svc = live_world()
+    dep["metadata"]["ownerReferences"] = []
+    svc["metadata"]["ownerReferences"] = []
+    world = World(ms, dep, svc)
+    assert recorded(world) == [
+        'Normal AdoptedDeployment Adopted Deployment "opt"',
+        'Normal AdoptedService Adopted Service "opt"',
+    ]
+    assert [v for v in world.verbs() if v[1] != "ModelService"] == [
+        ("update", "Deployment"),
+        ("update", "Service"),
+    ]
+    for _, _, obj in world.writes[:2]:
+        assert controller.controlled_by(obj, ms)
+
+
+def test_reconcile_adoption_needs_the_modelservice_live() -> None:
+    """The cache says the ModelService is there; the API server says it is being deleted
+    (or gone): no adoption, an error for the queue."""
+    ms, dep, _ = live_world()
+    dep["metadata"]["ownerReferences"] = []
+    deleting = informer.copy_obj(ms)
+    deleting["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    for live in (World(deleting), World()):
+        world = World(ms, dep)
+        with pytest.raises(RuntimeError, match='not adopting Deployment "opt"'):
+            reconciler(world, live).reconcile(OPT)
+        assert world.writes == []
+
+
+def test_reconcile_immutable_selector_replaces_the_deployment() -> None:
+    """A Deployment of ours whose spec.selector differs: deleted with its UID and Background,
+    a ReplacingDeployment Event, never an update; a deleting one of ours is waited for."""
+    ms, dep, svc = live_world()
+    dep["spec"]["selector"] = {"matchLabels": {"app.kubernetes.io/name": "opt"}}
+    world = World(ms, dep, svc)
+    assert recorded(world) == [
+        'Normal ReplacingDeployment Deleted Deployment "opt" to re-create it: spec.selector is '
+        "immutable and differs from the desired one"
+    ]
+    verb, kind, sent = world.writes[0]
+    assert (verb, kind) == ("delete", "Deployment")
+    assert sent == {
+        "metadata": {"name": "opt", "uid": dep["metadata"]["uid"]},
+        "propagationPolicy": "Background",
+    }
+    assert ("update", "Deployment") not in world.verbs()
+
+    dep["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    waiting = World(ms, dep, svc)
+    reconciler(waiting).reconcile(OPT)
+    assert [v for v in waiting.verbs() if v[1] == "Deployment"] == []
+
+
+def test_reconcile_immutable_selector_blocks_adoption() -> None:
+    ms, dep, _ = live_world()
+    dep["metadata"]["ownerReferences"] = []
+    dep["spec"]["selector"] = {"matchLabels": {"app.kubernetes.io/name": "opt"}}
+    world = World(ms, dep)
+    assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=5))
+    assert world.verbs() == [("update_status", "ModelService")]
+
+
 def test_reconcile_foreign_service_is_not_adopted() -> None:
     ms, dep, svc = live_world()
-    svc["metadata"]["ownerReferences"][0]["uid"] = "someone-else"
+    # Controlled by another kind: a ModelService of this name would be a vanished one
+    # (test_reconcile_child_of_vanished_modelservice_is_replaced).
+    svc["metadata"]["ownerReferences"][0] = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "name": "opt",
+        "uid": "someone-else",
+        "controller": True,
+    }
     world = World(ms, dep, svc)
     assert reconciler(world).reconcile(OPT) == Result(requeue_after=timedelta(seconds=5))
     assert world.verbs() == [("update_status", "ModelService")]
     assert world.writes[0][2]["status"]["conditions"][0]["message"] == (
         'Service "opt" exists and is not controlled by this ModelService'
     )
+
+
+def test_reconcile_child_of_vanished_modelservice_is_replaced() -> None:
+    ms, dep, svc = live_world()
+    svc["metadata"]["ownerReferences"][0]["uid"] = "vanished-uid"
+    world = World(ms, dep, svc)
+    assert reconciler(world).reconcile(OPT) == Result()
+    assert world.verbs() == [("delete", "Service"), ("create", "Service")]
+    deleted, created = world.writes[0][2], world.writes[1][2]
+    assert deleted["metadata"]["uid"] == svc["metadata"]["uid"]
+    assert deleted["propagationPolicy"] == "Background"
+    assert created["metadata"]["ownerReferences"][0]["uid"] == ms["metadata"]["uid"]
+
+
+class GoneWorld(World):
+    """A world whose ModelService is gone at the API server: a status update is answered 404;
+    a create gets a UID, as from the API server."""
+
+    def create(self, resource: client_.Resource, obj: Obj) -> Obj:
+        created = super().create(resource, obj)
+        created["metadata"]["uid"] = resource.kind.lower() + "-uid"
+        return created
+
+    def update_status(self, resource: client_.Resource, obj: Obj) -> Obj:
+        raise client_.ApiError(404, "NotFound", 'modelservices.modeldock.io "opt" not found')
+
+
+def test_reconcile_status_404_deletes_children_of_vanished_modelservice() -> None:
+    ms = model_service()
+    world = GoneWorld(ms)
+    assert reconciler(world).reconcile(LAB_OPT) == Result()
+    assert world.verbs() == [
+        ("create", "Deployment"),
+        ("create", "Service"),
+        ("delete", "Deployment"),
+        ("delete", "Service"),
+    ]
+    assert [w[2]["metadata"]["uid"] for w in world.writes[2:]] == ["deployment-uid", "service-uid"]
 
 
 def test_reconcile_write_conflict_is_not_retried() -> None:
@@ -756,6 +871,7 @@ def test_events_child_conflict_is_a_warning_every_time_it_is_found() -> None:
     one Event."""
     ms, dep, _ = live_world()
     dep["metadata"]["ownerReferences"] = []
+    del dep["metadata"]["labels"][controller.LABEL_MODELSERVICE]
     world = World(ms, dep)
     for _ in range(2):
         assert recorded(world) == [

@@ -23,9 +23,11 @@ Its perturbations:
   API server does when a watch times out, and drops the events it held: the client resumes
   from the last resourceVersion it saw, which is how a check makes it resume from a version
   etcd has compacted away meanwhile.
-- ``delay_writes(seconds, count=1)`` holds each of the next ``count`` writes (create, update,
-  patch, delete) for ``seconds`` before forwarding it; ``stats()["writes_holding"]`` says one
-  is held now, so a check can change the object while the operator's write is in flight.
+- ``delay_writes(seconds, count=1, resource=None, name=None)`` holds each of the next
+  ``count`` writes (create, update, patch, delete; of one resource and object name if given)
+  for ``seconds`` before forwarding it; ``stats()["writes_holding"]`` says one is held now, so
+  a check can change the object while the operator's write is in flight, or stage a slow
+  admission webhook for one object.
 
 Scripted perturbations (``faults.go``), each a method here:
 
@@ -37,6 +39,7 @@ Scripted perturbations (``faults.go``), each a method here:
   killed by the harness, not the proxy, so this works for an operator on any machine.
 - ``inject_write_error(n, code, retry_after=0)``: answer the n-th write with 409, 429 (with
   Retry-After), 500, 503, ... without forwarding it.
+- ``hold_answer(n)``, then ``release_answer()``: ``answers.py`` (the n-th write's answer held).
 - ``delay_events(resources, seconds)``: each watch event of those resources arrives ``seconds``
   late (a stale view); ``coalesce_events(resources, window)``: the same, and an object's
   events within the window arrive as one, its last state (unobserved intermediate states).
@@ -95,7 +98,8 @@ Usage::
                  "accept": str, "code": int, "latency_ms": float,
                  "resource_version": str,   # a write's metadata.resourceVersion, a read's ?resourceVersion=
                  "held_ms": float}, ...],   # how long delay_writes held it; last 500, oldest first
-     "delay_writes": {"seconds": float, "remaining": int},  # armed now
+     "delay_writes": {"seconds": float, "remaining": int,   # armed now
+                      "resource": str, "name": str},        # (only when given)
      "writes_holding": int, "writes_held": int,              # writes held now / since start
      "watch_errors": [{"time": str, "resource": str, "namespace": str,
                        "resource_version": str,             # the watch's ?resourceVersion=
@@ -109,13 +113,8 @@ other encoding, one chunk as read from the API server. Bookmarks are events too
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import hashlib
 import json
 import os
-import shutil
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -125,24 +124,21 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from harness.envtest import process
 from harness.envtest.kubeconfig import read_credentials, write_kubeconfig
 from harness.envtest.pki import CertificateAuthority
 from harness.envtest.process import ManagedProcess, ProcessError, log_tail, wait_until
-from harness.paths import BUILD_DIR, REPO_ROOT
+from harness.faults.apiproxy.answers import CONTROL_TIMEOUT, HeldAnswers
+from harness.faults.apiproxy.build import ApiProxyError as ApiProxyError
+from harness.faults.apiproxy.build import binary as binary
+from harness.faults.apiproxy.build import progress_line
 from harness.verdicts import PremiseFailed
 
 if TYPE_CHECKING:
     from harness.envtest.controlplane import ControlPlane
 
-SOURCE_DIR = Path(__file__).resolve().parent
-#: Built binaries: ``build/apiproxy/<hash of the sources and the Go version>/modeldock-apiproxy``.
-PROXY_BUILD_DIR = BUILD_DIR / "apiproxy"
 
 #: Seconds to wait for the proxy's ready file (it first checks the API server answers).
 READY_TIMEOUT = 30.0
-#: Seconds a control-API call may take.
-CONTROL_TIMEOUT = 10.0
 #: The operator's variables the proxy takes for its own connection to the API server: the
 #: HTTP/2 health check client-go reads (silence before a PING, how long it may go unanswered;
 #: CONTRACT.md, "Process"). PINGs are hop by hop, so without them a stall between the proxy
@@ -150,85 +146,7 @@ CONTROL_TIMEOUT = 10.0
 HEALTH_ENV = ("HTTP2_READ_IDLE_TIMEOUT_SECONDS", "HTTP2_PING_TIMEOUT_SECONDS")
 
 
-class ApiProxyError(RuntimeError):
-    """The proxy could not be built, did not start, or its control API failed; the message says
-    which, with the relevant output or log tail."""
-
-
-def _progress(line: str) -> None:
-    print(f"[apiproxy] {line}", file=sys.stderr, flush=True)
-
-
-def _go() -> str:
-    go = shutil.which("go")
-    if go is None:
-        raise ApiProxyError(
-            "the `go` command is not on PATH: the API proxy is a Go program "
-            f"({SOURCE_DIR}); install Go >= 1.24"
-        )
-    return go
-
-
-#: The binary this process found or built (``binary``): later proxies start without asking Go.
-_BINARY: Path | None = None
-
-
-def binary(progress: Callable[[str], None] = _progress) -> Path:
-    """The proxy binary, built on first use and cached by content hash (of ``*.go``, ``go.mod``
-    and ``go version``); once known, this process reuses it without asking Go again.
-    Concurrent callers (pytest-xdist workers) build it once, under a lock. Raises
-    ApiProxyError if Go is missing or the build fails."""
-    global _BINARY
-    if _BINARY is not None and _BINARY.exists():
-        return _BINARY
-    _BINARY = _find_or_build(progress)
-    return _BINARY
-
-
-def _find_or_build(progress: Callable[[str], None]) -> Path:
-    go = _go()
-    digest = hashlib.sha256()
-    try:
-        version = process.run(
-            [go, "version"], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise ApiProxyError(f"`go version` failed: {exc}") from exc
-    digest.update(version.encode())
-    for src in sorted([*SOURCE_DIR.glob("*.go"), SOURCE_DIR / "go.mod"]):
-        if not src.name.endswith("_test.go"):
-            digest.update(src.name.encode() + b"\0" + src.read_bytes())
-    out = PROXY_BUILD_DIR / digest.hexdigest()[:16] / "modeldock-apiproxy"
-    if out.exists():
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out.parent / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if out.exists():  # another process built it while we waited
-            return out
-        progress(f"building the API proxy ({SOURCE_DIR.relative_to(REPO_ROOT)}) into {out}")
-        started = time.monotonic()
-        tmp = out.with_name(f".{out.name}.{os.getpid()}")
-        env = dict(os.environ, GOWORK="off", CGO_ENABLED="0")
-        proc = process.run(
-            [go, "build", "-o", str(tmp), "."],
-            cwd=SOURCE_DIR,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if proc.returncode != 0:
-            raise ApiProxyError(
-                f"building the API proxy failed (go build in {SOURCE_DIR}):\n"
-                f"{proc.stdout}{proc.stderr}"
-            )
-        os.replace(tmp, out)
-        progress(f"built in {time.monotonic() - started:.1f}s")
-    return out
-
-
-class ApiProxy:
+class ApiProxy(HeldAnswers):
     """One proxy process between a client (an operator) and kube-apiserver.
 
     Prefer ``ApiProxy.for_user(control_plane, user, workdir=...)``. The constructor takes
@@ -256,7 +174,7 @@ class ApiProxy:
         serving_key: Path,
         user: str,
         workdir: Path,
-        progress: Callable[[str], None] = _progress,
+        progress: Callable[[str], None] = progress_line,
         token: str | None = None,
         serving_ca: Path | None = None,
         operator_env: Mapping[str, str] | None = None,
@@ -531,16 +449,27 @@ class ApiProxy:
         names = [resources] if isinstance(resources, str) else list(resources)
         return dict(self._call("POST", "/end-watches", {"resources": names})["ended"])
 
-    def delay_writes(self, seconds: float, count: int = 1) -> dict[str, Any]:
+    def delay_writes(
+        self,
+        seconds: float,
+        count: int = 1,
+        *,
+        resource: str | None = None,
+        name: str | None = None,
+    ) -> dict[str, Any]:
         """Hold each of the next ``count`` writes (create, update, patch, delete,
-        deletecollection; any resource) for ``seconds`` before forwarding it (0: disarm).
-        ``stats()["writes_holding"]`` counts those held now; each one's ``recent`` record has
-        ``held_ms``. Returns ``{"seconds": ..., "remaining": ...}`` as armed."""
-        return dict(
-            self._call("POST", "/delay-writes", {"seconds": float(seconds), "count": int(count)})[
-                "delay_writes"
-            ]
-        )
+        deletecollection) for ``seconds`` before forwarding it (0: disarm): of any resource, or
+        only those of ``resource`` (plural, e.g. ``"deployments"``) and object ``name`` where
+        given; other writes pass at once and are not counted. A held write whose client gives
+        up (a request timeout) is forwarded then. ``stats()["writes_holding"]`` counts those
+        held now; each one's ``recent`` record has ``held_ms``. Returns ``{"seconds": ...,
+        "remaining": ...}`` (and ``resource``, ``name`` when given) as armed."""
+        body: dict[str, Any] = {"seconds": float(seconds), "count": int(count)}
+        if resource:
+            body["resource"] = resource
+        if name:
+            body["name"] = name
+        return dict(self._call("POST", "/delay-writes", body)["delay_writes"])
 
     # ------------------------------------------------------------------ scripted faults
     def crash_after_write(

@@ -26,6 +26,12 @@ import (
 //   - "crash-delivered": the same, but the response is delivered first; the operator learned
 //     of the write and died before it could make another request.
 //
+//   - "hold-answer": forward it, and once the API server has answered, keep the answer back
+//     (the client waits, its other requests pass) and report it (GET /faults/answer) until
+//     the harness releases it (POST /faults/answer/release) or answerHoldLimit passes; then
+//     deliver it as the API server gave it. The harness changes the world in between: the
+//     write happened, and its answer arrives after whatever the harness did meanwhile.
+//
 // The proxy cannot kill the operator (it may not even run on this machine): it makes the
 // moment exact by freezing the connection until the harness has done it.
 //
@@ -40,12 +46,95 @@ const (
 	actionStatus         = "status"
 	actionCrashWithheld  = "crash-withheld"
 	actionCrashDelivered = "crash-delivered"
+	actionHoldAnswer     = "hold-answer"
 )
+
+// answerHoldLimit bounds how long a hold-answer write's answer is kept back when the harness
+// never releases it (a check that failed half-way): then it is delivered anyway.
+const answerHoldLimit = 120 * time.Second
+
+// heldAnswer is one hold-answer write, from its match to the release of its answer.
+type heldAnswer struct {
+	req      ReqLine
+	held     chan struct{} // closed once the API server answered and the answer is kept back
+	released chan struct{} // closed by POST /faults/answer/release
+	once     bool          // held already
+}
+
+// AnswerReport is the body of GET /faults/answer.
+type AnswerReport struct {
+	Armed   bool    `json:"armed"`   // a hold-answer fault waits for its write, or an answer is held
+	Held    bool    `json:"held"`    // the write happened; its answer is kept back now
+	Request ReqLine `json:"request"` // the write, as logged (when held)
+}
+
+// holdAnswer keeps the answer of st's write back until it is released, the client goes away
+// or answerHoldLimit passes.
+func (p *Proxy) holdAnswer(h *heldAnswer, req ReqLine, client context.Context) {
+	p.mu.Lock()
+	h.req, h.once = req, true
+	p.mu.Unlock()
+	p.logger.Printf("holding the answer of write %d (%s %s %s, %d)", req.ID, req.Verb, req.Resource, req.Name, req.Code)
+	close(h.held)
+	t := time.NewTimer(answerHoldLimit)
+	defer t.Stop()
+	select {
+	case <-h.released:
+	case <-client.Done():
+	case <-t.C:
+	}
+	p.mu.Lock()
+	if p.answer == h {
+		p.answer = nil
+	}
+	p.mu.Unlock()
+}
+
+// WaitAnswer waits up to d for an armed hold-answer write to be answered and held.
+func (p *Proxy) WaitAnswer(ctx context.Context, d time.Duration) AnswerReport {
+	deadline := time.Now().Add(d)
+	for {
+		p.mu.Lock()
+		h := p.answer
+		armed := h != nil
+		for _, f := range p.writeFaults {
+			if !f.Fired && f.Action == actionHoldAnswer {
+				armed = true
+			}
+		}
+		var report AnswerReport
+		if h != nil && h.once {
+			report = AnswerReport{Armed: true, Held: true, Request: h.req}
+		}
+		p.mu.Unlock()
+		if report.Held || !armed || !time.Now().Before(deadline) || ctx.Err() != nil {
+			report.Armed = armed
+			return report
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// ReleaseAnswer delivers the held answer; false when none is held or armed.
+func (p *Proxy) ReleaseAnswer() bool {
+	p.mu.Lock()
+	h := p.answer
+	p.mu.Unlock()
+	if h == nil {
+		return false
+	}
+	select {
+	case <-h.released:
+	default:
+		close(h.released)
+	}
+	return true
+}
 
 // WriteFault is one armed write fault.
 type WriteFault struct {
 	Nth        int      `json:"nth"`    // act on the nth matching write from arming (1-based)
-	Action     string   `json:"action"` // status, crash-withheld, crash-delivered
+	Action     string   `json:"action"` // status, crash-withheld, crash-delivered, hold-answer
 	Code       int      `json:"code,omitempty"`
 	RetryAfter int      `json:"retry_after,omitempty"` // seconds, for 429 (and 503)
 	Resources  []string `json:"resources,omitempty"`   // plural names; empty: every resource
@@ -254,8 +343,8 @@ func (p *Proxy) faultHandlers(mux *http.ServeMux) {
 		case f.Action == actionStatus && (f.Code < 400 || f.Code > 599):
 			http.Error(w, `{"error": "\"code\" must be an HTTP error status (4xx or 5xx)"}`, http.StatusBadRequest)
 			return
-		case f.Action != actionStatus && f.Action != actionCrashWithheld && f.Action != actionCrashDelivered:
-			http.Error(w, `{"error": "\"action\" must be status, crash-withheld or crash-delivered"}`, http.StatusBadRequest)
+		case f.Action != actionStatus && f.Action != actionCrashWithheld && f.Action != actionCrashDelivered && f.Action != actionHoldAnswer:
+			http.Error(w, `{"error": "\"action\" must be status, crash-withheld, crash-delivered or hold-answer"}`, http.StatusBadRequest)
 			return
 		}
 		f.Seen, f.Fired = 0, false
@@ -272,6 +361,13 @@ func (p *Proxy) faultHandlers(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("POST /faults/crash/ack", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{"acked": p.AckCrash()})
+	})
+	mux.HandleFunc("GET /faults/answer", func(w http.ResponseWriter, r *http.Request) {
+		wait, _ := strconv.ParseFloat(r.URL.Query().Get("wait"), 64)
+		writeJSON(w, p.WaitAnswer(r.Context(), time.Duration(min(max(wait, 0), 600)*float64(time.Second))))
+	})
+	mux.HandleFunc("POST /faults/answer/release", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, map[string]any{"released": p.ReleaseAnswer()})
 	})
 	mux.HandleFunc("POST /faults/events", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
@@ -296,6 +392,7 @@ func (p *Proxy) faultHandlers(mux *http.ServeMux) {
 		p.writeFaults = nil
 		p.mu.Unlock()
 		acked := p.AckCrash()
+		p.ReleaseAnswer()
 		p.reg.clearEventRules()
 		writeJSON(w, map[string]any{"cleared": true, "acked": acked})
 	})

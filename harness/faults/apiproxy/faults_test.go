@@ -234,6 +234,57 @@ func TestCrashDelivered(t *testing.T) {
 	}
 }
 
+// TestHoldAnswer: the 1st modelservices write is forwarded at once, its answer kept back
+// while other requests of the client pass, and delivered, as the API server gave it, on
+// release.
+func TestHoldAnswer(t *testing.T) {
+	h := newHarness(t)
+	h.proxy.writeFaults = []*WriteFault{{Nth: 1, Action: actionHoldAnswer, Resources: []string{"modelservices"}}}
+	answered := make(chan int, 1)
+	go func() {
+		res, err := h.do("PUT", "/apis/modeldock.io/v1alpha1/namespaces/ns/modelservices/web", `{}`)
+		if err != nil {
+			answered <- -1
+			return
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		answered <- res.StatusCode
+	}()
+	report := h.proxy.WaitAnswer(context.Background(), 10*time.Second)
+	if !report.Held || report.Request.Name != "web" || report.Request.Code != 200 {
+		t.Fatalf("answer report %+v", report)
+	}
+	if got := h.upstream.received(); !slices.Equal(got, []string{"update modelservices web"}) {
+		t.Fatalf("the API server received %v", got)
+	}
+	// Another request of the same client passes while the answer is held.
+	res, err := h.do("PUT", "/apis/apps/v1/namespaces/ns/deployments/web", `{}`)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("a request beside the held answer: %v %v", res, err)
+	}
+	res.Body.Close()
+	select {
+	case code := <-answered:
+		t.Fatalf("the held answer arrived before the release: %d", code)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if !h.proxy.ReleaseAnswer() {
+		t.Fatal("no held answer to release")
+	}
+	select {
+	case code := <-answered:
+		if code != 200 {
+			t.Fatalf("released answer %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the answer never arrived after the release")
+	}
+	if r := h.proxy.WaitAnswer(context.Background(), 0); r.Armed || r.Held {
+		t.Fatalf("after the release: %+v", r)
+	}
+}
+
 func TestWaitCrashTimesOutWhenNotReached(t *testing.T) {
 	h := newHarness(t)
 	h.proxy.writeFaults = []*WriteFault{{Nth: 5, Action: actionCrashWithheld}}

@@ -59,7 +59,8 @@ type Proxy struct {
 
 	writeDelay      time.Duration // POST /delay-writes: hold each of the next writeDelayLeft writes this long
 	writeDelayLeft  int
-	writesHolding   int // writes being held now
+	writeDelayOnly  writeSelector // which writes the delay counts and holds (empty: every write)
+	writesHolding   int           // writes being held now
 	writesHeldTotal int
 
 	reqlog      *reqLog        // --request-log; nil: none
@@ -67,6 +68,7 @@ type Proxy struct {
 	nextID      atomic.Int64   // request ids in the request log
 	writeFaults []*WriteFault  // POST /faults/write
 	crash       *crashState    // a scripted crash from its write until the ack
+	answer      *heldAnswer    // a hold-answer write from its match until its answer is released
 	// non-watch requests forwarded and not yet answered (request id -> closed once the
 	// answer is logged): POST /settle waits for them
 	answering map[int64]chan struct{}
@@ -83,6 +85,7 @@ type requestState struct {
 	heldMs  float64
 	bytesIn int64
 	crash   *crashState // this write is a scripted crash's
+	held    *heldAnswer // this write's answer is kept back (hold-answer)
 	line    ReqLine     // as logged
 	// the client's own context: a non-watch request goes upstream without its cancellation
 	client context.Context
@@ -195,23 +198,29 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if write {
-		if f := p.takeWriteFault(info.ResourceID); f != nil {
-			if f.Action == actionStatus {
-				_, _ = io.Copy(io.Discard, r.Body)
-				reason, message := writeInjected(cw, f, info)
-				st.line = p.logLine(st, r, f.Code, "")
-				st.line.Injected, st.line.Reason, st.line.Message = true, reason, message
-				p.reqlog.write(st.line)
-				p.logger.Printf("injected %d for %s %s/%s %s", f.Code, info.Verb, info.Namespace, info.ResourceID, info.Name)
-				return
-			}
+		switch f := p.takeWriteFault(info.ResourceID); {
+		case f == nil:
+		case f.Action == actionStatus:
+			_, _ = io.Copy(io.Discard, r.Body)
+			reason, message := writeInjected(cw, f, info)
+			st.line = p.logLine(st, r, f.Code, "")
+			st.line.Injected, st.line.Reason, st.line.Message = true, reason, message
+			p.reqlog.write(st.line)
+			p.logger.Printf("injected %d for %s %s/%s %s", f.Code, info.Verb, info.Namespace, info.ResourceID, info.Name)
+			return
+		case f.Action == actionHoldAnswer:
+			st.held = &heldAnswer{held: make(chan struct{}), released: make(chan struct{})}
+			p.mu.Lock()
+			p.answer = st.held
+			p.mu.Unlock()
+		default:
 			variant := "withheld"
 			if f.Action == actionCrashDelivered {
 				variant = "delivered"
 			}
 			st.crash = p.startCrash(st.id, variant)
 		}
-		if d := p.takeWriteDelay(); d > 0 {
+		if d := p.takeWriteDelay(st.info.ResourceID, st.info.Name); d > 0 {
 			p.logger.Printf("holding %s %s/%s %s for %v", info.Verb, info.Namespace, info.ResourceID, info.Name, d)
 			held := time.Now()
 			t := time.NewTimer(d)
@@ -336,6 +345,10 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 		}
 		return errWithheld
 	}
+	if st.held != nil {
+		// The API server has applied the write; its answer waits here for the release.
+		p.holdAnswer(st.held, st.line, st.client)
+	}
 	if st.info.Verb == "watch" && st.info.Resource && res.StatusCode == http.StatusOK {
 		res.Body = p.reg.newStream(res.Request.Context(), st.id, st.info, st.rv,
 			res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding"), res.Body)
@@ -405,18 +418,29 @@ type Stats struct {
 	WatchErrors    []WatchError             `json:"watch_errors"`    // ERROR events of watch streams, oldest first
 }
 
-// DelayWrites is the armed write delay: each of the next Remaining writes is held Seconds.
+// DelayWrites is the armed write delay: each of the next Remaining writes (of Resource and
+// Name, where given) is held Seconds.
 type DelayWrites struct {
 	Seconds   float64 `json:"seconds"`
 	Remaining int     `json:"remaining"`
+	Resource  string  `json:"resource,omitempty"`
+	Name      string  `json:"name,omitempty"`
 }
 
-// takeWriteDelay returns how long to hold a write arriving now (0: not at all) and, if it is
-// held, counts it as held now.
-func (p *Proxy) takeWriteDelay() time.Duration {
+// writeSelector picks the writes of one resource (plural) and, where Name is set, one object
+// name; an empty field matches every value.
+type writeSelector struct{ Resource, Name string }
+
+func (s writeSelector) matches(resource, name string) bool {
+	return (s.Resource == "" || s.Resource == resource) && (s.Name == "" || s.Name == name)
+}
+
+// takeWriteDelay returns how long to hold a write of resource/name arriving now (0: not at
+// all) and, if it is held, counts it as held now.
+func (p *Proxy) takeWriteDelay(resource, name string) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.writeDelayLeft <= 0 || p.writeDelay <= 0 {
+	if p.writeDelayLeft <= 0 || p.writeDelay <= 0 || !p.writeDelayOnly.matches(resource, name) {
 		return 0
 	}
 	p.writeDelayLeft--
@@ -425,13 +449,13 @@ func (p *Proxy) takeWriteDelay() time.Duration {
 	return p.writeDelay
 }
 
-// SetWriteDelay arms the write delay: each of the next count writes is held d before it is
-// forwarded (count 0 or d 0: off).
-func (p *Proxy) SetWriteDelay(d time.Duration, count int) DelayWrites {
+// SetWriteDelay arms the write delay: each of the next count writes that only selects is
+// held d before it is forwarded (count 0 or d 0: off); other writes pass and are not counted.
+func (p *Proxy) SetWriteDelay(d time.Duration, count int, only writeSelector) DelayWrites {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.writeDelay, p.writeDelayLeft = d, count
-	return DelayWrites{Seconds: d.Seconds(), Remaining: count}
+	p.writeDelay, p.writeDelayLeft, p.writeDelayOnly = d, count, only
+	return DelayWrites{Seconds: d.Seconds(), Remaining: count, Resource: only.Resource, Name: only.Name}
 }
 
 func (p *Proxy) Stats() Stats {
@@ -441,8 +465,9 @@ func (p *Proxy) Stats() Stats {
 	return Stats{UptimeSeconds: time.Since(p.started).Seconds(), Requests: p.requests,
 		Protocols: cloneMap(p.protos), Verbs: cloneMap(p.verbs),
 		UpstreamErrors: p.upstreamErrors, Holding: holding, Resources: resources,
-		Recent:        slices.Clone(p.recent),
-		DelayWrites:   DelayWrites{Seconds: p.writeDelay.Seconds(), Remaining: p.writeDelayLeft},
+		Recent: slices.Clone(p.recent),
+		DelayWrites: DelayWrites{Seconds: p.writeDelay.Seconds(), Remaining: p.writeDelayLeft,
+			Resource: p.writeDelayOnly.Resource, Name: p.writeDelayOnly.Name},
 		WritesHolding: p.writesHolding, WritesHeld: p.writesHeldTotal,
 		WatchErrors: p.reg.watchErrorsSnapshot()}
 }
@@ -485,6 +510,7 @@ type resourcesBody struct {
 //	POST /release {"resources": [...]} or {} for all          -> {"released": {"services": 2}, "holding": [...]}
 //	POST /end-watches {"resources": [...]}                    -> {"ended": {"services": 1}, "dropped": {"services": 2}, "holding": [...]}
 //	POST /delay-writes {"seconds": 3, "count": 1}             -> {"delay_writes": {"seconds": 3, "remaining": 1}}
+//	  (optional "resource": "deployments", "name": "web": only those writes are counted and held)
 //	POST /mark                                                -> {"at": T} (reclog.go, Mark)
 //	POST /settle {"seconds": 5}                               -> {"unanswered": N} (Settle)
 //	GET  /stats                                               -> Stats
@@ -544,8 +570,10 @@ func (p *Proxy) ControlHandler() http.Handler {
 	})
 	mux.HandleFunc("POST /delay-writes", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
-			Seconds *float64 `json:"seconds"`
-			Count   *int     `json:"count"`
+			Seconds  *float64 `json:"seconds"`
+			Count    *int     `json:"count"`
+			Resource string   `json:"resource"`
+			Name     string   `json:"name"`
 		}
 		data, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		if err == nil {
@@ -565,7 +593,8 @@ func (p *Proxy) ControlHandler() http.Handler {
 		if body.Count != nil {
 			count = *body.Count
 		}
-		armed := p.SetWriteDelay(time.Duration(*body.Seconds*float64(time.Second)), count)
+		armed := p.SetWriteDelay(time.Duration(*body.Seconds*float64(time.Second)), count,
+			writeSelector{Resource: body.Resource, Name: body.Name})
 		p.logger.Printf("delay-writes %+v", armed)
 		writeJSON(w, map[string]any{"delay_writes": armed})
 	})

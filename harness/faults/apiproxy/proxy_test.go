@@ -531,3 +531,22 @@ func TestUpstreamHealthFollowsTheClientGoVariables(t *testing.T) {
 		}
 	}
 }
+
+func TestDelayWritesOfOneObjectLetsOthersPass(t *testing.T) {
+	p := newHarness(t).proxy
+	p.SetWriteDelay(time.Second, 1, writeSelector{Resource: "deployments", Name: "slow"})
+	for _, w := range [][2]string{{"deployments", "web"}, {"services", "slow"}, {"modelservices", "slow"}} {
+		if d := p.takeWriteDelay(w[0], w[1]); d != 0 {
+			t.Fatalf("write of %s %s held %v; only deployments slow is", w[0], w[1], d)
+		}
+	}
+	if d := p.takeWriteDelay("deployments", "slow"); d != time.Second {
+		t.Fatalf("the write of deployments slow: held %v, want 1s", d)
+	}
+	if d := p.takeWriteDelay("deployments", "slow"); d != 0 {
+		t.Fatalf("the second write of deployments slow held %v: count was 1", d)
+	}
+	if st := p.Stats(); st.WritesHeld != 1 || st.DelayWrites.Resource != "deployments" || st.DelayWrites.Name != "slow" {
+		t.Fatalf("stats: %+v held %d", st.DelayWrites, st.WritesHeld)
+	}
+}

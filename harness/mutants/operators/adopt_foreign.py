@@ -1,9 +1,10 @@
 """adopt-foreign: takes over a same-named child that someone else controls.
 
 Anti-pattern: when a Deployment or Service with the ModelService's name exists but its
-controller ownerReference names another owner (or it has none), the operator claims it:
-it replaces the controller ownerReference with its own and from then on manages the object
-as its child, overwriting what the other owner wanted.
+controller ownerReference names another owner (or it has none and lacks the operator's own
+selector label), the operator claims it: it replaces the controller ownerReference with its
+own and from then on manages the object as its child, overwriting what the other owner
+wanted.
 
 Why people write it: "AlreadyOwnedError" from ``SetControllerReference`` blocks the happy
 path, and adopting looks helpful (the Deployment controller adopts orphan ReplicaSets, after
@@ -34,7 +35,7 @@ class AdoptForeignReconciler(controller.ModelServiceReconciler):
         resource: client_.Resource,
         mutate: Callable[[controller.Obj, controller.Obj], None],
         rlog: log_.Logger,
-    ) -> tuple[controller.Obj, str]:
+    ) -> tuple[controller.Obj | None, str]:
         meta = desired["metadata"]
         live = self.reader.get(resource, meta["namespace"], meta["name"])
         if live is not None and not controller.controlled_by(live, ms):

@@ -33,7 +33,7 @@ class AlwaysUpdateReconciler(controller.ModelServiceReconciler):
         resource: client_.Resource,
         mutate: Callable[[controller.Obj, controller.Obj], None],
         rlog: log_.Logger,
-    ) -> tuple[controller.Obj, str]:
+    ) -> tuple[controller.Obj | None, str]:
         meta = desired["metadata"]
         live = self.reader.get(resource, meta["namespace"], meta["name"])
         if live is None or not controller.controlled_by(live, ms):

@@ -36,7 +36,7 @@ class RemembersCreatedReconciler(controller.ModelServiceReconciler):
         resource: Any,
         mutate: Any,
         rlog: log_.Logger,
-    ) -> tuple[controller.Obj, str]:
+    ) -> tuple[controller.Obj | None, str]:
         meta = desired["metadata"]
         key = (resource.kind, meta["namespace"], meta["name"])
         if key in _created and self.reader.get(resource, meta["namespace"], meta["name"]) is None:

@@ -41,7 +41,7 @@ class StepAnnotationReconciler(controller.ModelServiceReconciler):
         resource: Any,
         mutate: Any,
         rlog: log_.Logger,
-    ) -> tuple[controller.Obj, str]:
+    ) -> tuple[controller.Obj | None, str]:
         meta = ms["metadata"]
         observed = (ms.get("status") or {}).get("observedGeneration")
         generation = meta.get("generation")

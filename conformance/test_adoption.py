@@ -1,0 +1,285 @@
+"""Ownership decisions beyond "ours or not": adopting what an orphaning deletion left behind,
+and replacing a child whose immutable fields no longer match (CONTRACT.md, "Ownership").
+
+A controller decides what is its own from the controller ownerReference, and two situations
+put that to the test. After ``kubectl delete msvc web --cascade=orphan`` the garbage collector
+strips the children's ownerReferences and leaves them running; applying the same ModelService
+again is the usual way to recreate it without disturbing what it runs, and the new
+ModelService must take them back (adopt them), as the Kubernetes controllers do, without ever
+claiming an object someone else owns or one that merely has the right name. And a child the
+controller owns may carry an immutable field (a Deployment's ``spec.selector``) that differs
+from what the controller would set today, left by an earlier version or an edit before an
+upgrade: the API server refuses every update of it, so the controller must replace it instead
+of retrying the same refused update for ever.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.support import (
+    CONVERGE_TIMEOUT,
+    condition,
+    controller_ref,
+    create_modelservice,
+    get_present,
+    labels,
+    operator_events,
+    present,
+    wait_converged,
+    wait_settled,
+    writes_showing,
+)
+from harness.accounting import Accounting
+from harness.audit import select
+from harness.kube import Kube, wait_for
+from harness.modelservice import SELECTOR_LABEL
+from harness.operators import Implementation
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
+
+
+def orphaned_deployment(name: str, selector: dict[str, str], **meta: Any) -> dict[str, Any]:
+    """A Deployment ``name`` as a ModelService ``name`` with the default spec makes it, but
+    selecting ``selector`` (its template labels are ours plus the selector) and with no
+    ownerReference unless ``meta`` gives one: what the garbage collector leaves after an
+    orphaning delete, or (with another selector) what an earlier version made."""
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "labels": labels(name), **meta},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": selector},
+            "template": {
+                "metadata": {"labels": labels(name) | selector},
+                "spec": {"containers": [{"name": "server", "image": "srv:1"}]},
+            },
+        },
+    }
+
+
+def orphaned_service(name: str) -> dict[str, Any]:
+    """The Service of a ModelService ``name`` without its ownerReference."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": name, "labels": labels(name)},
+        "spec": {
+            "selector": {SELECTOR_LABEL: name},
+            "ports": [{"name": "http", "port": 8000, "targetPort": "http", "protocol": "TCP"}],
+        },
+    }
+
+
+def operator_writes(
+    audit: Accounting, admin: Kube, start: int, impl: Implementation, namespace: str
+) -> list[Any]:
+    """The operator's writes of children in ``namespace`` since ``start``, answered or not."""
+    return [
+        r
+        for r in select(
+            audit.requests(start, audit.sync(admin)),
+            user=impl.user,
+            namespace=namespace,
+            writes_only=True,
+        )
+        if r.resource in ("deployments", "services")
+    ]
+
+
+def wait_event(admin: Kube, namespace: str, uid: str, reason: str) -> dict[str, Any]:
+    """The operator's Event with ``reason`` about the object ``uid``; AssertionError when none
+    is written within CONVERGE_TIMEOUT (Events are written in the background)."""
+    return wait_for(
+        lambda: next(
+            (e for e in operator_events(admin, namespace, uid) if e.get("reason") == reason),
+            None,
+        ),
+        lambda e: True,
+        CONVERGE_TIMEOUT,
+        f"the operator's {reason} Event",
+    )
+
+
+@pytest.mark.check("child-conflict", case="adopt-ownerless")
+def test_adopt_ownerless(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
+    """child-conflict[adopt-ownerless]: children with our selector label and no controller
+    ownerReference (what ``--cascade=orphan`` leaves) are adopted by the ModelService of their
+    name; an ownerless same-named child without the label is not.
+
+    Staged as the garbage collector leaves it (envtest has none; deletion-policy[orphan] does
+    the real thing on sim): a Deployment and a Service ``web`` with the three labels of a
+    ModelService ``web`` and no ownerReferences, and a Deployment ``plain`` with no labels and
+    no owner. Then ModelServices ``web`` and ``plain`` are created. ``web`` must converge on
+    the same two objects (same UIDs: no delete, no create, the pods never disturbed), now
+    controlled by it, with Normal AdoptedDeployment and AdoptedService Events. ``plain`` must
+    report ChildConflict and leave its Deployment unwritten: a name is not ownership.
+    Adoption mirrors the ReplicaSet controller, which adopts ownerless pods its selector
+    matches and never one another controller owns (child-conflict's own case).
+    """
+    dep = admin.create(
+        "deployments", namespace, orphaned_deployment("web", {SELECTOR_LABEL: "web"})
+    )
+    svc = admin.create("services", namespace, orphaned_service("web"))
+    plain_dep = orphaned_deployment("plain", {"app": "plain"})
+    plain_dep["metadata"] = {"name": "plain"}
+    plain_dep["spec"]["template"]["metadata"]["labels"] = {"app": "plain"}
+    admin.create("deployments", namespace, plain_dep)
+    before = {"deployments": dep["metadata"]["uid"], "services": svc["metadata"]["uid"]}
+    op = operators.start()
+    start = audit.sync(admin)
+    create_modelservice(admin, namespace, "web")
+    create_modelservice(admin, namespace, "plain")
+    msvc = wait_converged(admin, namespace, "web")
+    uid = msvc["metadata"]["uid"]
+    after = {res: get_present(admin, res, namespace, "web") for res in ("deployments", "services")}
+    evidence.record(
+        "children_uids",
+        {"staged": before, "after": {res: obj["metadata"]["uid"] for res, obj in after.items()}},
+    )
+    evidence.record("controllers", {res: controller_ref(obj) for res, obj in after.items()})
+    for res, obj in after.items():
+        assert obj["metadata"]["uid"] == before[res], (
+            f"the ownerless {res[:-1]} web was replaced, not adopted: uid "
+            f"{obj['metadata']['uid']} (was {before[res]})"
+        )
+        assert (controller_ref(obj) or {}).get("uid") == uid, (
+            f"the {res[:-1]} web is not controlled by the ModelService {uid}: "
+            f"{obj['metadata'].get('ownerReferences')}"
+        )
+    for reason in ("AdoptedDeployment", "AdoptedService"):
+        event = wait_event(admin, namespace, uid, reason)
+        assert event.get("type") == "Normal", f"{reason} must be a Normal Event: {event}"
+
+    conflict = wait_for(
+        lambda: admin.get("modelservices", namespace, "plain"),
+        lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
+        CONVERGE_TIMEOUT,
+        "ModelService plain to report ChildConflict (its Deployment has no label of ours)",
+    )
+    wait_settled(op)
+    kept = get_present(admin, "deployments", namespace, "plain")
+    evidence.record(
+        "unlabelled_ownerless",
+        {
+            "condition": condition(conflict, "Ready"),
+            "ownerReferences": kept["metadata"].get("ownerReferences"),
+        },
+    )
+    assert not kept["metadata"].get("ownerReferences"), (
+        f"an ownerless Deployment without the label modeldock.io/modelservice was adopted: "
+        f"{kept['metadata'].get('ownerReferences')}"
+    )
+    writes = operator_writes(audit, admin, start, impl, namespace)
+    evidence.record("child_writes", [r.describe() for r in writes])
+    plain = [r.describe() for r in writes if r.name == "plain"]
+    assert plain == [], f"the operator wrote the Deployment plain it does not own: {plain}"
+    recreated = [r.describe() for r in writes if r.verb in ("create", "delete")]
+    assert recreated == [], f"adoption must not delete or create a child: {recreated}"
+
+
+@pytest.mark.check("child-repaired", case="immutable-selector")
+def test_immutable_selector_replaced(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
+    """child-repaired[immutable-selector]: a Deployment of ours whose spec.selector differs
+    from the desired one is replaced (deleted with its UID as precondition and
+    propagationPolicy Background, then created anew), not updated in a loop the API server
+    refuses.
+
+    A Deployment's selector is immutable: every update that changes it is refused with 422.
+    Here, before the operator starts, ModelService ``web`` exists and so does a Deployment
+    ``web`` it controls (its ownerReference) that selects ``app.kubernetes.io/name: web``, as
+    an earlier version of the operator might have made it. The operator must delete it once,
+    with the UID precondition and Background propagation (the garbage collector then takes its
+    ReplicaSets and pods; Orphan would leave pods that match neither selector), record a
+    ReplacingDeployment Event, create the new Deployment with the selector
+    ``modeldock.io/modelservice: web``, and converge; its updates of the Deployment are never
+    refused with 422.
+    """
+    msvc = create_modelservice(admin, namespace, "web")
+    uid = msvc["metadata"]["uid"]
+    owner = {
+        "apiVersion": "modeldock.io/v1alpha1",
+        "kind": "ModelService",
+        "name": "web",
+        "uid": uid,
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+    old = admin.create(
+        "deployments",
+        namespace,
+        orphaned_deployment("web", {"app.kubernetes.io/name": "web"}, ownerReferences=[owner]),
+    )
+    old_uid = old["metadata"]["uid"]
+    start = audit.sync(admin)
+    op = operators.start()
+    desired = {"matchLabels": {SELECTOR_LABEL: "web"}}
+    new = wait_for(
+        lambda: admin.get("deployments", namespace, "web"),
+        lambda d: d["metadata"]["uid"] != old_uid and d["spec"].get("selector") == desired,
+        CONVERGE_TIMEOUT,
+        f"the Deployment with the old selector (uid {old_uid}) to be replaced by one "
+        f"selecting {desired}",
+    )
+    wait_converged(admin, namespace, "web")
+    wait_settled(op)
+    evidence.record("deployment", {"old_uid": old_uid, "new_uid": new["metadata"]["uid"]})
+    writes = [
+        r
+        for r in writes_showing(
+            audit,
+            admin,
+            start,
+            lambda rs: any(r.verb == "create" and r.resource == "deployments" for r in rs),
+            "the create of the new Deployment",
+            user=impl.user,
+            namespace=namespace,
+            writes_only=True,
+        )
+        if r.resource == "deployments"
+    ]
+    evidence.record(
+        "deployment_writes",
+        [
+            f"{r.describe()} code={r.code} precondition uid={r.precondition_uid} "
+            f"propagationPolicy={(r.request_object or {}).get('propagationPolicy')}"
+            for r in writes
+        ],
+    )
+    refused = [r.describe() for r in writes if r.code == 422]
+    assert refused == [], f"updates of an immutable selector were sent and refused: {refused}"
+    deletes = [r for r in writes if r.verb == "delete" and r.ok]
+    assert len(deletes) == 1, (
+        f"the old Deployment must be deleted exactly once: {[r.describe() for r in deletes]}"
+    )
+    assert deletes[0].precondition_uid == old_uid, (
+        f"the replacing delete must carry the old Deployment's UID {old_uid} as precondition: "
+        f"{deletes[0].precondition_uid}"
+    )
+    policy = (deletes[0].request_object or {}).get("propagationPolicy")
+    assert policy == "Background", (
+        f"the replacing delete must use propagationPolicy Background (the garbage collector "
+        f"removes the old ReplicaSets and pods): {policy}"
+    )
+    event = wait_event(admin, namespace, uid, "ReplacingDeployment")
+    evidence.record("event", event.get("message"))
+    assert "spec.selector" in present(event.get("message"), "the Event's message"), (
+        f"the ReplacingDeployment Event must name the immutable field: {event.get('message')}"
+    )
