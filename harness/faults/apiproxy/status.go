@@ -13,9 +13,12 @@ import (
 	"strings"
 )
 
-// maxStatusBytes bounds how much of an error answer is read to find its Status: a Status is a
-// few hundred bytes; anything larger is passed on untouched and left unread.
-const maxStatusBytes = 64 << 10
+// maxStatusBytes bounds how much of an error answer is read to find its Status. A Status is
+// usually a few hundred bytes, but an admission policy's or webhook's refusal carries its
+// message (refused-write-reported[admission-refused-create] sends one of 40 000 characters, and
+// the Status holds it twice, in message and in details): 1 MiB reads every such refusal whole
+// (the audit log records it whole too), and anything larger is passed on untouched, unread.
+const maxStatusBytes = 1 << 20
 
 // readStatus returns the reason and message of res's Status when res is an error answer (code
 // >= 400) small enough to read whole, without compression; it puts the bytes it read back in

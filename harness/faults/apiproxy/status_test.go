@@ -59,3 +59,21 @@ func TestReadStatusLeavesTheBodyWhole(t *testing.T) {
 		t.Fatal("a 200 must not be read")
 	}
 }
+
+// An admission policy's refusal carries its whole message, twice (message and details): one of
+// 40 000 characters must still be read, or the request log has no reason where the audit log
+// has one (accounting-check, refused-write-reported[admission-refused-create]).
+func TestReadStatusReadsALongRefusal(t *testing.T) {
+	long := strings.Repeat("x", 40000)
+	body := `{"kind":"Status","reason":"Forbidden","message":"` + long + `","details":{"causes":[{"message":"` + long + `"}]}}`
+	res := &http.Response{StatusCode: 403, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body))}
+	reason, message := readStatus(res)
+	if reason != "Forbidden" || message != long {
+		t.Fatalf("got reason %q and a message of %d characters", reason, len(message))
+	}
+	got, _ := io.ReadAll(res.Body)
+	if !bytes.Equal(got, []byte(body)) {
+		t.Fatal("the client would not receive the answer whole")
+	}
+}
