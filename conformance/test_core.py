@@ -228,13 +228,14 @@ def test_noop_stable_rewritten_values(
     """ "Nothing changed" is judged against what the API server stores, not what the user wrote.
 
     The API server rewrites some valid values when it stores a child: it rounds every resource
-    quantity up to a whole number of thousandths (1.5m is stored as 2m, 1e-4 as 1m) and spells
-    each in canonical form (0.5Gi as 512Mi, 15e-1 as 1500m). An operator that compares its
-    desired Deployment with the stored one using the user's values finds a difference on every
-    reconcile and updates the Deployment, with an Event, for ever. Here the ModelService's
-    resources are spellings drawn (seeded, so both implementations get the same) from those
-    the CRD admits and the API server rewrites; it is a premise that the stored Deployment
-    spells at least one of them otherwise. Then the window of noop-stable: a restart and two
+    quantity up to a whole number of thousandths (1.5m is stored as 2m, 1e-4 as 1m); other
+    spellings of the same value (0.5Gi, 536870912) compare equal by value whatever form is
+    stored. An operator that compares its desired Deployment with the stored one using the
+    user's values finds a difference on every reconcile and updates the Deployment, with an
+    Event, for ever. Here the ModelService's resources are spellings drawn (seeded, so both
+    implementations get the same) from those the CRD admits, the CPU request always one the
+    API server rounds; it is a premise that the stored Deployment spells at least one of them
+    otherwise. Then the window of noop-stable: a restart and two
     unrelated annotations must bring no write.
     """
     resources = rewritten_resources(random.Random(REWRITTEN_VALUES_SEED))
