@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from kubernetes.client.exceptions import ApiException
@@ -17,6 +18,7 @@ from kubernetes.client.exceptions import ApiException
 from harness.accounting import Accounting
 from harness.audit import Request, select
 from harness.checks import converge_timeout
+from harness.faults.apiproxy.records import RequestLog, seconds
 from harness.kube import Kube, wait_for
 
 # Re-exported for the checks (``from x import y as y``: explicit under mypy --strict).
@@ -69,6 +71,20 @@ SETTLE_TIMEOUT = 30.0
 #: watch event reaches the operator within ~100 ms and a reconcile takes milliseconds, so 1 s
 #: without a change means the write -> event -> reconcile chain has ended.
 QUIET_PERIOD = 1.0
+
+#: "No request for this long" counts as quiet on the operator's API proxy: the harness's own
+#: view, which closes every settled window (``wait_settled``), the operator's metrics being
+#: only a premise. Twice QUIET_PERIOD: a request that a reconcile's own write caused comes
+#: within ~100 ms of it locally, and the Python client's watch restarts (every 30-60 s) are
+#: not requests the window judges. It bounds only what follows a change within Q seconds: a
+#: write on a timer (a heartbeat every 20 s) needs a longer window, noop-stable[long-quiet].
+PROXY_QUIET = 2.0
+
+#: Requests that do not break the quiet on the proxy: an open or re-opened watch (the client
+#: restarts it on its own timeout), and Lease requests (leader election renews every retry
+#: period whatever the operator reconciles; leader-failover judges those).
+QUIET_IGNORED_VERBS = ("watch",)
+QUIET_IGNORED_RESOURCES = ("leases",)
 
 #: How long a check waits for late writes before reading the audit log, where no one process's
 #: metrics can say the operator is quiet (several instances run, leader-failover): twice
@@ -307,7 +323,10 @@ def wait_settled(
     op: OperatorProcess, timeout: float = SETTLE_TIMEOUT, quiet: float = QUIET_PERIOD
 ) -> float:
     """Wait until the operator's workqueue is empty and its reconcile count has not moved for
-    ``quiet`` seconds; return that count. AssertionError on timeout."""
+    ``quiet`` seconds (its own word, a premise), then until its API proxy has seen no
+    request of it for PROXY_QUIET seconds (``wait_requests_quiet``: the harness's view,
+    which is what closes a window); return the reconcile count. Seconds throughout;
+    AssertionError on timeout (``timeout`` each)."""
     count, _depth = wait_still(
         lambda: (op.reconcile_count(), op.workqueue_depth()),
         quiet,
@@ -315,7 +334,42 @@ def wait_settled(
         f"{op.impl.id} operator to settle (workqueue empty, reconcile count still for {quiet:g}s)",
         done=lambda sample: sample[1] == 0,
     )
+    wait_requests_quiet(op, timeout=timeout)
     return count
+
+
+def last_request_at(request_log: Path) -> float:
+    """When the latest request in ``request_log`` (an API proxy's, ``requests.jsonl``) that
+    counts against quiet reached the proxy, in epoch seconds; 0.0 if none did. Watches and
+    Lease requests do not count (QUIET_IGNORED_VERBS, QUIET_IGNORED_RESOURCES); a
+    non-watch request still unanswered counts as made now."""
+    latest = 0.0
+    for rec in RequestLog(request_log).records():
+        if rec.verb in QUIET_IGNORED_VERBS or rec.resource in QUIET_IGNORED_RESOURCES:
+            continue
+        at = time.time() if not rec.at else seconds(rec.start)
+        latest = max(latest, at)
+    return latest
+
+
+def wait_requests_quiet(
+    op: OperatorProcess, quiet: float = PROXY_QUIET, timeout: float = SETTLE_TIMEOUT
+) -> float:
+    """Wait until ``op``'s API proxy has seen no request of it (watches and Leases aside,
+    ``last_request_at``) for ``quiet`` seconds; return how long it had been quiet, seconds.
+    AssertionError naming the last request's age after ``timeout`` seconds. An operator
+    started without a proxy (``op.request_log`` None) is a premise failure: the harness
+    cannot see its requests."""
+    log = op.request_log
+    premise(log is not None, f"{op.impl.id} operator runs behind no API proxy: no request log")
+    assert log is not None
+    return wait_for(
+        lambda: round(time.time() - last_request_at(log), 2),
+        lambda age: age >= quiet,
+        timeout,
+        f"{op.impl.id} operator to make no request on its API proxy for {quiet:g}s",
+        0.2,
+    )
 
 
 def wait_reconciled_past(

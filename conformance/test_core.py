@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ import pytest
 from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
+    QUIET_IGNORED_RESOURCES,
+    QUIET_IGNORED_VERBS,
     REACT_TIMEOUT,
     actual_deployment_fields,
     actual_service_fields,
@@ -65,7 +68,8 @@ def test_create_converges(
     controller's watches map child events back to their parent and how garbage collection
     knows what to remove. The finalizer is in place before any child exists, so a deletion can
     never outrun cleanup. status.observedGeneration equals metadata.generation: the status
-    describes the spec the user last wrote, not an older one.
+    describes the spec the user last wrote, not an older one; and metadata.generation is 1:
+    the spec is the user's, and the operator never rewrote it.
     """
     operators.start()
     create_modelservice(
@@ -115,6 +119,13 @@ def test_create_converges(
     status = msvc["status"]
     evidence.record("generation", msvc["metadata"]["generation"])
     evidence.record("observedGeneration", status.get("observedGeneration"))
+    # The user wrote the spec once and nobody else wrote it: generation 1. More means someone
+    # changed the spec, and the only other writer here is the operator (rewrites-spec).
+    if msvc["metadata"]["generation"] != 1:
+        problems.append(
+            f"metadata.generation: expected 1 (the user wrote the spec once), got "
+            f"{msvc['metadata']['generation']}: the operator changed the user's spec"
+        )
     want_status = {
         "selector": "modeldock.io/modelservice=web",
         "url": f"http://web.{namespace}.svc:9000",
@@ -256,6 +267,81 @@ def test_noop_stable_rewritten_values(
     evidence.record("rewritten_by_the_api_server", rewritten)
     premise(bool(rewritten), f"the API server stored every quantity as spelled: {stored}")
     assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
+
+
+#: noop-stable[long-quiet]'s window in CI, seconds: longer than one period of a 20 s
+#: heartbeat or resync that writes (mutants heartbeat, heartbeat-go), so such a write falls in
+#: it whatever the phase; the full suite's window (``--full``) is LONG_QUIET_FULL.
+LONG_QUIET_CI = 30.0
+
+#: noop-stable[long-quiet, minutes]'s window, seconds (``slow``: only with ``--full``): a
+#: timer of up to five minutes that writes (a periodic resync with a write) falls in it.
+LONG_QUIET_FULL = 330.0
+
+
+@pytest.mark.check("noop-stable", case="long-quiet")
+def test_noop_stable_long_quiet(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+) -> None:
+    """An operator with nothing to do stays quiet for longer than any short window.
+
+    The other windows of noop-stable end PROXY_QUIET seconds after the operator's last
+    request, so a write on a timer (a heartbeat every 20 s, a requeue that writes every 30 s)
+    falls outside all of them. Here the ModelService converges, the operator goes quiet, and
+    then nothing changes for LONG_QUIET_CI seconds: its API proxy must see no request of it in
+    that time but watches (re-opened on the client's own timeout) and Leases. It bounds the
+    period of such a timer from below: one shorter than the window fails, one longer passes
+    (the full suite's case, LONG_QUIET_FULL, covers up to five minutes).
+    """
+    assert_long_quiet(admin, namespace, operators, evidence, LONG_QUIET_CI)
+
+
+@pytest.mark.slow
+@pytest.mark.check("noop-stable", case="long-quiet-minutes")
+def test_noop_stable_long_quiet_minutes(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+) -> None:
+    """noop-stable[long-quiet] with a window of LONG_QUIET_FULL seconds (five and a half
+    minutes): an operator whose timer writes less often than every 30 s, but at least every
+    five minutes (a periodic resync that writes a status), fails here."""
+    assert_long_quiet(admin, namespace, operators, evidence, LONG_QUIET_FULL)
+
+
+def assert_long_quiet(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+    window: float,
+) -> None:
+    """Converge the ModelService ``web``, let the operator settle, then wait ``window``
+    seconds with nothing changing: AssertionError listing the requests other than watches and
+    Leases that the operator's API proxy saw in that time (``operators.accounting``)."""
+    op = operators.start()
+    create_modelservice(admin, namespace, "web")
+    wait_converged(admin, namespace, "web")
+    wait_settled(op)
+    accounting = operators.accounting
+    start = accounting.sync()
+    time.sleep(window)  # the experiment's length: nothing may happen in it
+    end = accounting.sync()
+    seen = [
+        r
+        for r in accounting.requests(start, end)
+        if r.verb not in QUIET_IGNORED_VERBS and r.resource not in QUIET_IGNORED_RESOURCES
+    ]
+    evidence.record("window_s", window)
+    evidence.record("requests_in_window", [r.describe() for r in seen])
+    assert seen == [], (
+        f"the operator made {len(seen)} requests in {window:g}s with nothing changed: "
+        f"{[r.describe() for r in seen][:10]}"
+    )
 
 
 #: The seed of noop-stable[rewritten-values]'s spellings: fixed, so that every implementation

@@ -192,7 +192,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// could then vanish without its cleanup running. The Update returns the stored object,
 	// with its new resourceVersion, and the next steps continue from that.
 	if !controllerutil.ContainsFinalizer(ms, finalizerName) {
-		controllerutil.AddFinalizer(ms, finalizerName)
+		addFinalizer(ms, finalizerName)
 		if err := r.Update(ctx, ms); err != nil {
 			return ctrl.Result{}, failedWrite(r.Recorder, ms, "update", modelServiceString(ms), err)
 		}
@@ -230,7 +230,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// Status is rebuilt from what the Deployment reports, never patched from what this call
 	// did, and written only if it differs from the stored status: an unchanged world costs
 	// no write, and lastTransitionTime moves only when a condition's status does.
-	status, err := computeStatus(ms, spec, dep, conflict, r.now(), nil)
+	status, err := stepStatus(ms, spec, dep, conflict, r.now(), nil)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -260,7 +260,14 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if conflict != "" {
 		return ctrl.Result{RequeueAfter: conflictRequeueAfter}, nil
 	}
-	return ctrl.Result{}, nil
+	return settledResult(), nil
+}
+
+// nothingToRequeue is step 7's result when the cluster matches: an empty Result, nothing
+// requeued (the watches bring the request back). Reconcile returns it through the seam
+// settledResult (seams.go).
+func nothingToRequeue() ctrl.Result {
+	return ctrl.Result{}
 }
 
 // ----------------------------------------------------------------------------------------------

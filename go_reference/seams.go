@@ -11,6 +11,8 @@
 // mutants that use it.
 package main
 
+import "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
 var (
 	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
 	// them). Mutant: raw-quantities-go.
@@ -46,4 +48,18 @@ var (
 	// classifyChildWriteError is asRefusedWrite (steps 4 and 5: which failed child writes
 	// are refusals that reach the status). Mutant: refusal-not-reported-go.
 	classifyChildWriteError = asRefusedWrite
+
+	// stepStatus is computeStatus as step 6 calls it (the status a reconcile with no refused
+	// write writes when it differs from the stored one). Mutant: heartbeat-go (stamps the
+	// Ready condition with the current 20 s period).
+	stepStatus = computeStatus
+
+	// settledResult is nothingToRequeue (step 7: the Result when the cluster matches, no
+	// conflict). Mutant: heartbeat-go (RequeueAfter 20 s).
+	settledResult = nothingToRequeue
+
+	// addFinalizer is controllerutil.AddFinalizer as step 3 calls it (the finalizer goes on
+	// the ModelService, and nothing else changes in it). Mutant: rewrites-spec-go (also
+	// writes defaulted resource requests into the spec).
+	addFinalizer = controllerutil.AddFinalizer
 )

@@ -223,7 +223,8 @@ class OperatorProcess:
     ``kubeconfig``: the implementation user's kubeconfig; ``namespace``: WATCH_NAMESPACE;
     ``log_path``: where its stderr/stdout go; ``crash_at``: a crash point or None;
     ``leader_election``: turn on Lease election; ``lease``: (duration, renew deadline, retry
-    period) in seconds; ``env``: extra variables. Ports are chosen when constructed.
+    period) in seconds; ``env``: extra variables; ``request_log``: its API proxy's request
+    log. Ports are chosen when constructed.
     """
 
     impl: Implementation
@@ -237,6 +238,9 @@ class OperatorProcess:
     #: the instance's own name, when its kubeconfig carries group ``modeldock:instance:<name>``
     #: (``OperatorPool.instance_kubeconfig``); "" when it runs with the implementation's identity
     instance: str = ""
+    #: the request log of the API proxy it runs behind (``harness.faults.apiproxy``), None
+    #: when it runs without one: what ``conformance.support.wait_settled`` judges quiet by
+    request_log: Path | None = None
     metrics_port: int = field(default_factory=free_port)
     health_port: int = field(default_factory=free_port)
 

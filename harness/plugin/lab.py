@@ -316,6 +316,7 @@ class OperatorPool:
                 options.get("instance"), options.pop("kubeconfig", None), options.get("env")
             )
         options.setdefault("kubeconfig", api_proxy.kubeconfig)
+        options.setdefault("request_log", api_proxy.request_log)
         options.setdefault("namespace", self.namespace)
         options.setdefault("impl", self.impl)
         op = OperatorProcess(log_path=self.logs / f"operator-{len(self.started)}.log", **options)
