@@ -32,6 +32,7 @@ from conformance.support import (
     writes_during,
     writes_showing,
 )
+from conformance.tiered import wait_rolled_out
 from harness.accounting import Accounting
 from harness.audit import select, summarize
 from harness.envtest.controlplane import ControlPlane
@@ -68,6 +69,7 @@ def test_child_repaired(
     wait_settled(op)
     msvc_rv = get_present(admin, "modelservices", namespace, "web")["metadata"]["resourceVersion"]
     old_svc = admin.get("services", namespace, "web")
+    dep_uid = get_present(admin, "deployments", namespace, "web")["metadata"]["uid"]
 
     def old_uid() -> object:
         return present(old_svc, "Service web before the repairs")["metadata"]["uid"]
@@ -123,20 +125,36 @@ def test_child_repaired(
         "resourceVersion"
     ]
     evidence.record("modelservice_resourceVersion", {"before": msvc_rv, "after": msvc_rv_after})
+    # The contract repairs an edited child with an update (CONTRACT.md, steps 4 and 5): the
+    # same object, its UID kept. A delete and a create would pass every field above while
+    # dropping the object's history, its pods (a Deployment) and its clusterIP (a Service).
+    uids = {
+        "deployment": {"before": dep_uid, "after": dep["metadata"]["uid"]},
+        "service": {"before": new_svc["metadata"]["uid"], "after": svc["metadata"]["uid"]},
+    }
+    evidence.record("repaired_uids", uids)
+    replaced = [kind for kind, pair in uids.items() if pair["before"] != pair["after"]]
+    assert replaced == [], (
+        f"an edited child was replaced (delete and create), not updated: {replaced}: {uids}; "
+        f"writes: {[r.describe() for r in repairs]}"
+    )
     if tier.offers("pods-ready"):
         # Pods come and go with the edited replicas: the status rightly follows them. Only
-        # the ModelService itself (spec, metadata) must not be written.
+        # the ModelService itself (spec, metadata) must not be written; the rollout is let
+        # finish before the foreign edits below, whose window must then be quiet.
         own = [
             r.describe()
             for r in repairs
             if r.resource == "modelservices" and r.subresource != "status"
         ]
         assert own == [], f"repairing children must not write the ModelService: {own}"
-        return
-    assert msvc_rv_after == msvc_rv, (
-        "repairing children must not write the ModelService; its writes: "
-        f"{[r.describe() for r in repairs if r.resource == 'modelservices']}"
-    )
+        wait_rolled_out(admin, namespace, "web", tier)
+        wait_settled(op)
+    else:
+        assert msvc_rv_after == msvc_rv, (
+            "repairing children must not write the ModelService; its writes: "
+            f"{[r.describe() for r in repairs if r.resource == 'modelservices']}"
+        )
 
     foreign = {
         "metadata": {
