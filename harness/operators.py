@@ -63,6 +63,9 @@ class Implementation:
     #: those of ``expected_failures`` declared ``strict = false``: the failure depends on a
     #: race the implementation's model leaves open, so a pass is not an error
     unstrict_failures: frozenset[str] = frozenset()
+    #: cases declared ``{ passes = true, reason = "..." }``: ``id[case]`` keys that the bare
+    #: check id's declaration does not cover (the case is expected to pass)
+    passing_cases: frozenset[str] = frozenset()
     #: the ClusterRole file its user is bound to, when not config/rbac/role.yaml
     role: Path | None = None
 
@@ -150,6 +153,11 @@ def load_implementations(extra_files: Iterable[Path | str] = ()) -> dict[str, Im
                 if isinstance(expected, dict)
                 else set()
             )
+            passing = (
+                {k for k, v in expected.items() if isinstance(v, dict) and v.get("passes") is True}
+                if isinstance(expected, dict)
+                else set()
+            )
             if isinstance(expected, dict):  # { reason = "...", strict = false } -> the reason
                 expected = {
                     k: (v.get("reason") if isinstance(v, dict) else v) for k, v in expected.items()
@@ -160,7 +168,9 @@ def load_implementations(extra_files: Iterable[Path | str] = ()) -> dict[str, Im
                 raise ImplementationError(
                     f"{path}: [{impl_id}] expected_failures must be a table of "
                     f'"<check id>[<case>]" = "<reason>" (a non-empty reason for each; or '
-                    f'{{ reason = "...", strict = false }} for a failure that depends on a race)'
+                    f'{{ reason = "...", strict = false }} for a failure that depends on a race; '
+                    f'{{ reason = "...", passes = true }} for a case the bare check id must not '
+                    f"cover)"
                 )
             role = table.get("role")
             if role is not None and not isinstance(role, str):
@@ -174,6 +184,7 @@ def load_implementations(extra_files: Iterable[Path | str] = ()) -> dict[str, Im
                 source=path,
                 expected_failures=dict(expected),
                 unstrict_failures=frozenset(unstrict),
+                passing_cases=frozenset(passing),
                 role=(path.parent / _expand(role)).resolve() if role else None,
             )
     return impls

@@ -23,7 +23,10 @@ def test_check_functions_are_read_from_the_check_markers() -> None:
     assert set(functions["noop-stable"]) == {
         "test_noop_stable",
         "test_noop_stable_rewritten_values",
+        "test_noop_stable_long_quiet",
+        "test_noop_stable_long_quiet_minutes",
     }
+    assert functions["noop-stable[long-quiet]"] == ["test_noop_stable_long_quiet"]
     assert functions["watch-recovers[compaction-410]"] == ["test_watch_expired_after_compaction"]
     assert "test_watch_expired_after_compaction" in functions["watch-recovers"]
     assert len(functions["watch-recovers"]) == 5

@@ -73,3 +73,13 @@ def test_reports_show_an_expected_failure_with_its_reason(tmp_path: Path) -> Non
     assert "**other expected failure:** writes an annotation on every change" in md
     html = report_html.render_html(m)
     assert "Expected failure, declared by the implementation: writes an annotation" in html
+
+
+def test_a_case_declared_passing_is_not_covered_by_its_check_id() -> None:
+    """``{ passes = true }`` on ``id[case]``: the bare id's declaration leaves that case out."""
+    item = FakeItem("test_noop_stable_long_quiet", "noop-stable", case="long-quiet")
+    assert declared_key(item, DECLARED) == "noop-stable"  # type: ignore[arg-type]
+    passing = {"noop-stable[long-quiet]"}
+    assert declared_key(item, DECLARED, passing) is None  # type: ignore[arg-type]
+    base = FakeItem("test_noop_stable", "noop-stable")
+    assert declared_key(base, DECLARED, passing) == "noop-stable"  # type: ignore[arg-type]
