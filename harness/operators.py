@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal as signals
 import subprocess
 import sys
+import time
 import tomllib
 import urllib.error
 import urllib.request
@@ -254,6 +256,10 @@ class OperatorProcess:
     request_log: Path | None = None
     metrics_port: int = field(default_factory=free_port)
     health_port: int = field(default_factory=free_port)
+    #: what the harness did to this process, in order: ``[(epoch seconds, act), ...]`` with
+    #: act one of ``start``, ``restart``, ``SIGTERM``, ``SIGKILL`` or another signal's name;
+    #: the report draws them on the check's timeline beside the operator's requests
+    acts: list[tuple[float, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._proc = ManagedProcess(
@@ -305,6 +311,7 @@ class OperatorProcess:
         ProcessError with the log tail if the process exits first."""
         self.crash_at = crash_at
         self._proc.env = self._environment()
+        self._act("restart" if any(a in ("start", "restart") for _, a in self.acts) else "start")
         self._proc.start()
         if wait_ready:
             self.wait_ready(timeout)
@@ -338,14 +345,23 @@ class OperatorProcess:
 
     def terminate(self, timeout: float = 20) -> int | None:
         """SIGTERM and wait (SIGKILL after ``timeout``). Returns the exit code."""
+        if self.running():
+            self._act("SIGTERM")
         return self._proc.stop(timeout)
 
     def kill(self) -> None:
         """SIGKILL: no cleanup, the Lease is not released."""
+        self._act("SIGKILL")
         self._proc.kill()
 
     def signal(self, sig: int) -> None:
+        """Send ``sig`` (a signal number) to the process, recorded in ``acts``."""
+        self._act(signals.Signals(sig).name)
         self._proc.signal(sig)
+
+    def _act(self, what: str) -> None:
+        label = f"{what} {self.instance}" if self.instance else what
+        self.acts.append((time.time(), label))
 
     # -------------------------------------------------------------- observation
     @staticmethod

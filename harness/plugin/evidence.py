@@ -86,6 +86,41 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
         "timeline",
         [[round(_seconds(r.time) - t0, 3), r.verb, r.target, r.name, r.code] for r in reqs[:400]],
     )
+    acts = harness_acts(item, user, t0, _seconds(reqs[-1].time))
+    if acts:
+        ev.record("harness_acts", acts)
+
+
+#: the resources whose writes by others than the operator are drawn as the harness's acts (the
+#: ModelService and its children; not Pods, ReplicaSets or Events, which controllers write)
+_ACTED_ON = ("modelservices", "deployments", "services")
+
+
+def harness_acts(item: pytest.Item, user: str, t0: float, t1: float) -> list[list[Any]]:
+    """What the harness did during a check, for the report's timeline beside the operator's
+    requests: ``[[seconds since the operator's first request, act], ...]`` in time order (at
+    most 100), from ``t0 - 5`` to ``t1`` (epoch seconds). Acts are the signals and starts of
+    the labs' operator processes (``OperatorProcess.acts``; the teardown's SIGTERM after
+    ``t1`` is left out) and, where there is an audit log, the successful writes in the labs'
+    namespaces of every user other than ``user`` and the cluster's ``system:`` controllers, to
+    ModelServices, Deployments and Services (the check's own edits, an admin's write),
+    e.g. ``[3.2, "SIGKILL"]``, ``[4.0, "harness: update deployments web"]``."""
+    acts: list[tuple[float, str]] = []
+    for lab in labs_of(item):
+        for op in lab.operators.started:
+            acts += [(t, a) for t, a in op.acts if t0 - 5 <= t <= t1]
+        if lab.audit is None:
+            continue
+        for r in lab.audit.requests(lab.operators.audit_start):
+            if r.user == user or r.user.startswith("system:") or r.namespace != lab.namespace:
+                continue
+            if not (r.is_write and r.ok) or r.resource not in _ACTED_ON:
+                continue
+            t = _seconds(r.time)
+            if t0 - 5 <= t <= t1:
+                acts.append((t, f"harness: {r.verb} {r.target} {r.name}".rstrip()))
+    acts.sort()
+    return [[round(t - t0, 3), a] for t, a in acts[:100]]
 
 
 def compare_with_audit(item: pytest.Item, user: str, ev: Evidence) -> None:

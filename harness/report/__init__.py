@@ -50,10 +50,12 @@ from harness.report.model import (
     align,
     bench_model,
     build,
+    compare_writes,
     format_number,
     kill_matrix,
     load_json,
     rbac_ablation,
+    refusals,
 )
 from harness.report.tiers import TierComparison, compare_tiers
 from harness.runs import write_text_atomic
@@ -79,6 +81,7 @@ __all__ = [
     "bench_model",
     "build",
     "compare_tiers",
+    "compare_writes",
     "describe_timeline",
     "format_number",
     "key_evidence",
@@ -86,6 +89,7 @@ __all__ = [
     "load_json",
     "rbac_ablation",
     "refresh",
+    "refusals",
     "render_html",
     "render_job_summary",
     "render_markdown",

@@ -57,9 +57,12 @@ from harness.report.model import (
     Result,
     align,
     bench_model,
+    compare_writes,
     kill_matrix,
     rbac_ablation,
+    refusals,
 )
+from harness.report.teaching import GLOSSARY, INTRODUCTION, outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.runs import write_text_atomic
 
@@ -110,6 +113,7 @@ def render_html(
             rights is not None,
             explored is not None,
         ),
+        _introduction(),
         _summary(report),
         _how_to_read(report),
         '<section id="checks">',
@@ -182,7 +186,7 @@ def _header(
     has_ablation: bool = False,
     has_explore: bool = False,
 ) -> str:
-    passed, total = _run_counts(report)
+    _, total = _run_counts(report)
     not_ok = sum(
         1
         for c in report.checks
@@ -192,14 +196,14 @@ def _header(
     if not report.checks:
         verdict = '<p class="verdict bad">No check results: the JUnit files hold no testcase.</p>'
     elif report.all_passed:
-        skipped = (
-            f" or were skipped or failed as declared ({passed} passed)" if passed < total else ""
+        verdict = (
+            f'<p class="verdict ok">All {total} check runs came out as they should: '
+            f"{outcome_line(report)}.</p>"
         )
-        verdict = f'<p class="verdict ok">All {total} check runs passed{skipped}.</p>'
     else:
         verdict = (
-            f'<p class="verdict bad">{not_ok} of {total} check runs did not pass '
-            f"({passed} passed).</p>"
+            f'<p class="verdict bad">{not_ok} of {total} check runs did not pass: '
+            f"{outcome_line(report)}.</p>"
         )
     names = " and ".join(
         f'<span class="impl" style="--c:{impl_colour(report.implementations, i)}">{esc(i)}</span>'
@@ -218,6 +222,7 @@ def _header(
             f"{where}, {run.time_s:.1f} s</li>"
         )
     nav = [
+        '<a href="#introduction">Introduction</a>',
         '<a href="#summary">Summary</a>',
         '<a href="#how-to-read">How to read</a>',
         '<a href="#checks">Checks</a>',
@@ -246,6 +251,18 @@ def _header(
     )
 
 
+def _introduction() -> str:
+    """The ten-line introduction and the glossary (``harness.report.teaching``), the glossary
+    behind a fold."""
+    intro = "".join(f"<p>{esc(p)}</p>" for p in INTRODUCTION)
+    terms = "".join(f"<dt>{esc(t)}</dt><dd>{esc(d)}</dd>" for t, d in GLOSSARY)
+    return (
+        '<section id="introduction" class="howto">\n<h2>New to controllers? Read this first</h2>\n'
+        f'{intro}\n<details class="glossary"><summary>Words this report uses</summary>'
+        f"<dl>{terms}</dl></details>\n</section>"
+    )
+
+
 def _when(stamp: str) -> str:
     """A JUnit timestamp as ``2026-11-29 11:44:31 UTC`` (or as given if it has no zone)."""
     try:
@@ -260,30 +277,20 @@ def _when(stamp: str) -> str:
 # --------------------------------------------------------------------------- summary
 def _writes_same(check: Check, impls: Sequence[str]) -> tuple[str, str]:
     """(text, css class) saying whether the implementations made the same successful writes
-    in the same order; ("", "") when fewer than two have a write list."""
-    seqs = {
-        i: [
-            w
-            for w, c in zip(
-                check.result(i).write_sequence, _write_codes(check.result(i)), strict=True
-            )
-            if c is None or 200 <= c < 300
-        ]
-        for i in impls
-        if check.result(i).write_sequence
-    }
-    if len(seqs) < 2:
+    in the same order, object writes and Events apart (``model.compare_writes``); ("", "")
+    when fewer than two have a timeline."""
+    comp = compare_writes(check, impls)
+    if comp is None:
         return "", ""
-    rows = align(seqs)
-    differ = sum(
-        1
-        for row in rows
-        if len({seqs[i][j] if j is not None else None for i, j in row.items()}) > 1
-    )
-    n = len(next(iter(seqs.values())))
-    if differ == 0:
-        return f"same {n} write{'s' if n != 1 else ''}, same order", "same"
-    return f"{differ} write{'s' if differ != 1 else ''} differ", "differ"
+    return comp.summary(), "same" if comp.objects_differ == 0 else "differ"
+
+
+def _normalised_writes(result: Result) -> list[str]:
+    """``result.write_sequence`` with Event names normalised (``Call.normalised_label``)."""
+    calls = result.calls
+    if calls:
+        return [c.normalised_label() for c in calls if c.is_write]
+    return result.write_sequence
 
 
 def _write_codes(result: Result) -> list[int | None]:
@@ -299,7 +306,7 @@ def _request_line(result: Result) -> str:
     if not calls:
         return ""
     writes = [c for c in calls if c.is_write]
-    refused = [c for c in calls if c.failed]
+    refused = [c for c in calls if c.refused]
     text = f"{len(calls)} requests · {len(writes)} writes"
     if refused:
         codes = sorted({c.code for c in refused})
@@ -400,7 +407,8 @@ def _legend() -> str:
         f"{swatch('dot write')} blue above the line: a write (create, update, patch, delete). "
         f"{swatch('dot read')} grey below the line: a read (get, list, watch). "
         f"{swatch('dot write failed')} red: the API server refused it (4xx/5xx, e.g. 409 "
-        "Conflict)."
+        "Conflict). Dashed purple lines: what the harness did (started, killed or signalled the "
+        "operator, or wrote to the ModelService or a child itself), the causes of what follows."
     )
 
 
@@ -548,8 +556,26 @@ def _api_section(report: Report, check: Check) -> str:
             ev.get("writes_failed", "?"),
             ev.get("conflicts_409", "0"),
         )
+        calls = lanes[i]
+        if 0 < len(calls) < 400:  # the whole timeline: a 404 of what is already gone is no refusal
+            writes = [c for c in calls if c.is_write]
+            ok = str(sum(1 for c in writes if not c.failed))
+            failed = str(sum(1 for c in writes if c.refused))
+            c409 = str(sum(1 for c in writes if c.code == 409))
         extra = f", {esc(c409)} × 409 Conflict" if c409 not in ("0", "?") else ""
         stats.append(f"<b>{esc(i)}</b>: {esc(ok)} writes accepted, {esc(failed)} refused{extra}")
+    acts = {i: check.result(i).acts for i in lanes}
+    why = []
+    for i, calls in lanes.items():
+        for label, n, reason in refusals(calls):
+            why.append(f"<li><b>{esc(i)}</b>: <code>{esc(label)}</code> × {n}: {esc(reason)}</li>")
+    refused_note = (
+        '<details class="ev refusals"><summary>Why requests were refused</summary>'
+        f'<ul>{"".join(why)}</ul><p class="muted">A 404 on a lookup or a delete of what is '
+        "already gone is expected and not counted as refused.</p></details>\n"
+        if why
+        else ""
+    )
     truncated = [i for i, calls in lanes.items() if len(calls) >= 400]
     note = (
         f'<p class="muted">Timeline of {", ".join(map(esc, truncated))} cut at 400 requests.</p>'
@@ -558,8 +584,8 @@ def _api_section(report: Report, check: Check) -> str:
     )
     return (
         '<div class="api">\n<h3>Requests to the API server <span class="muted">(audit log)</span></h3>\n'
-        f'<p class="stats">{"; ".join(stats)}.</p>\n'
-        f'<figure class="timeline">{timeline_svg(lanes, title=check.id)}'
+        f'<p class="stats">{"; ".join(stats)}.</p>\n{refused_note}'
+        f'<figure class="timeline">{timeline_svg(lanes, title=check.id, acts=acts)}'
         f"<figcaption>{_legend()}</figcaption></figure>\n{note}"
         '<div class="side">\n'
         f"{_write_order_table(report, check)}\n{_request_counts_table(report, check)}\n"
@@ -571,13 +597,16 @@ def _write_order_table(report: Report, check: Check) -> str:
     impls = [i for i in report.implementations if check.result(i).outcome != "missing"]
     seqs = {i: check.result(i).write_sequence for i in impls}
     codes = {i: _write_codes(check.result(i)) for i in impls}
-    rows = align(seqs)
+    # rows are lined up on the normalised labels (an Event's generated name reduced to its
+    # object), so that two Events about the same object share a row
+    keys = {i: _normalised_writes(check.result(i)) for i in impls}
+    rows = align(keys)
     if not rows:
         return '<div class="writes-table"><h4>Writes in order</h4><p class="muted">No writes.</p></div>'
     body = []
     differ = 0
     for row in rows:
-        texts = {seqs[i][j] if j is not None else None for i, j in row.items()}
+        texts = {keys[i][j] if j is not None else None for i, j in row.items()}
         diff = len(texts) > 1
         differ += diff
         cells = []
@@ -591,11 +620,19 @@ def _write_order_table(report: Report, check: Check) -> str:
             cells.append(f'<td{cls}><span class="n">{j + 1}</span>{esc(seqs[i][j])}</td>')
         body.append(f'<tr class="{"diff" if diff else "same"}">{"".join(cells)}</tr>')
     head = "".join(f'<th scope="col">{esc(i)}</th>' for i in impls)
-    verdict = (
-        "same writes in the same order"
-        if not differ
-        else f'<span class="diff-note">{differ} row{"s" if differ != 1 else ""} differ</span>'
-    )
+    comp = compare_writes(check, impls)
+    if comp is not None:
+        verdict = (
+            comp.summary()
+            if comp.objects_differ == 0
+            else (f'<span class="diff-note">{esc(comp.summary())}</span>')
+        )
+    else:
+        verdict = (
+            "same writes in the same order"
+            if not differ
+            else f'<span class="diff-note">{differ} row{"s" if differ != 1 else ""} differ</span>'
+        )
     table = (
         f'<table class="aligned"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table>"

@@ -83,12 +83,29 @@ def _stack(xs: Sequence[float], gap: float, max_rows: int) -> list[int]:
     return rows
 
 
+def _stack_labels(xs: Sequence[float], labels: Sequence[str], right: float) -> list[int]:
+    """Row of each act label (in x order) so that no two on a row overlap: a label starts at
+    its x (or ends there when it would pass ``right``) and is ``TL_CHAR`` per character wide."""
+    ends: list[float] = []
+    rows = []
+    for x, label in zip(xs, labels, strict=True):
+        w = TL_CHAR * (len(label) + 1)
+        start, end = (x - w, x) if x + w > right else (x, x + w)
+        row = next((k for k, e in enumerate(ends) if start - e >= 4), len(ends))
+        if row == len(ends):
+            ends.append(end)
+        ends[row] = end
+        rows.append(row)
+    return rows
+
+
 def timeline_svg(
     lanes: Mapping[str, Sequence[Call]],
     *,
     titles: Mapping[str, str] | None = None,
     title: str = "",
     width: int = TL_WIDTH,
+    acts: Mapping[str, Sequence[tuple[float, str]]] | None = None,
 ) -> str:
     """A swimlane diagram of API requests: one lane per implementation (``lanes``: impl ->
     its Calls), time running right on one shared axis (seconds since each lane's first
@@ -97,10 +114,20 @@ def timeline_svg(
     numbered circles above the lane's line, reads small dots below it; marks that would
     overlap stack upwards (writes) or downwards (reads). A write is labelled
     ``verb resource name code`` beside its mark, or on a row above the marks joined to it by
-    a leader line, where there is room (``_place_labels``)."""
+    a leader line, where there is room (``_place_labels``).
+
+    ``acts``: per lane, what the harness did (``Result.acts``: ``[(seconds on the lane's
+    clock, act), ...]``, e.g. a SIGKILL or the check's own edit), drawn as dashed vertical
+    markers (``<g class="act">``) across the lane, labelled on rows above its marks; an act
+    before the lane's first request is drawn at 0."""
     titles = titles or {}
+    acts = acts or {}
     right = width - TL_RIGHT
-    span = max([c.t for calls in lanes.values() for c in calls] or [0.0])
+    span = max(
+        [c.t for calls in lanes.values() for c in calls]
+        + [t for lane in acts.values() for t, _ in lane]
+        or [0.0]
+    )
     ticks = nice_ticks(span if span > 0 else 0.001)
     axis_max = ticks[-1] if ticks[-1] > 0 else 0.001
 
@@ -119,7 +146,11 @@ def timeline_svg(
         labels = _place_labels(writes, w_x, w_rows, TL_LEFT, right)
         mark_rows = max(w_rows) + 1 if writes else 0
         band_rows = max([p[1] + 1 for p in labels if p and p[0] == "band"] or [0])
-        above = max(mark_rows * TL_ROW + band_rows * TL_BAND + 16, 34)
+        lane_acts = sorted((max(t, 0.0), a) for t, a in acts.get(impl, ()))
+        a_x = [x_of(t) for t, _ in lane_acts]
+        a_rows = _stack_labels(a_x, [a for _, a in lane_acts], right)
+        act_rows = max(a_rows) + 1 if lane_acts else 0
+        above = max(mark_rows * TL_ROW + band_rows * TL_BAND + act_rows * TL_BAND + 16, 34)
         below = max((max(r_rows) + 1) * TL_READ_ROW + 10 if reads else 0, 26)
         top, base = y, y + above
         bottom = base + below
@@ -189,6 +220,18 @@ def timeline_svg(
             out.append(
                 f'<text class="wlabel{" failed" if c.failed else ""}" x="{tx:.1f}" '
                 f'y="{ty:.1f}" text-anchor="{anchor_}">{esc(c.label())}</text>'
+            )
+        for (t, act), x, row in zip(lane_acts, a_x, a_rows, strict=True):
+            ty = top + 11 + row * TL_BAND
+            anchor_ = "end" if x + TL_CHAR * (len(act) + 1) > right else "start"
+            tx = x - 3 if anchor_ == "end" else x + 3
+            out.append(
+                f'<g class="act" data-impl="{esc(impl)}"><title>{esc(act)} at {t:.3f} s '
+                "(the harness)</title>"
+                f'<line class="act-line" x1="{x:.1f}" y1="{ty - 9:.1f}" x2="{x:.1f}" '
+                f'y2="{bottom:.1f}"/>'
+                f'<text class="act-label" x="{tx:.1f}" y="{ty:.1f}" text-anchor="{anchor_}">'
+                f"{esc(act)}</text></g>"
             )
         out.append("</g>")
         blocks.append("\n".join(out))

@@ -30,6 +30,7 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
+from harness.report.teaching import GLOSSARY, INTRODUCTION, outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.runs import write_text_atomic
 
@@ -65,7 +66,7 @@ def key_evidence(result: Result, limit: int = 3) -> str:
 def describe_timeline(calls: Sequence[Call]) -> str:
     """One line for a timeline, e.g. ``43 requests (22 writes, 1 refused) over 1.48 s``."""
     writes = [c for c in calls if c.is_write]
-    refused = sum(1 for c in calls if c.failed)
+    refused = sum(1 for c in calls if c.refused)
     span = calls[-1].t - calls[0].t if calls else 0.0
     extra = f", {refused} refused" if refused else ""
     return f"{len(calls)} requests ({len(writes)} writes{extra}) over {span:.2f} s"
@@ -91,9 +92,20 @@ def render_summary(report: Report) -> list[str]:
         for i in impls
         if c.results.get(i, Result("missing")).outcome == "passed"
     )
-    lines += ["", f"{passed} of {len(report.checks) * len(impls)} check runs passed."]
+    total = len(report.checks) * len(impls)
+    lines += ["", f"{passed} of {total} check runs passed: {outcome_line(report)}."]
     return lines
 
+
+#: The introduction and the glossary (``harness.report.teaching``), as Markdown lines.
+INTRODUCTION_LINES: list[str] = [
+    *(line for p in INTRODUCTION for line in (p, "")),
+    "<details><summary>Words this report uses</summary>",
+    "",
+    *(f"- **{t}**: {d}" for t, d in GLOSSARY),
+    "",
+    "</details>",
+]
 
 #: Most requests one sequence diagram draws; the rest are counted in a note (the HTML
 #: report's swimlanes draw them all). GitHub renders Mermaid up to a size limit.
@@ -161,7 +173,8 @@ def render_markdown(
     and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``),
     and the exploration matrix (``explore``: reports/explore.json, ``harness.explore``)."""
     impls = report.implementations
-    lines = ["# ModelDock conformance: side by side", "", *render_summary(report), ""]
+    lines = ["# ModelDock conformance: side by side", "", *INTRODUCTION_LINES, ""]
+    lines += [*render_summary(report), ""]
     for check in report.checks:
         lines += [f"## `{check.id}`", ""]
         if check.why:

@@ -9,6 +9,7 @@ and review it before committing.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -126,12 +127,41 @@ def test_summary_says_whether_writes_were_the_same() -> None:
     html = page()
     rows = re.findall(r'<td class="writes (\w*)">([^<]*)</td>', html)
     assert rows == [
-        ("same", "same 4 writes, same order"),
-        ("differ", "3 writes differ"),
-        ("same", "same 21 writes, same order"),
+        ("same", "same 4 object writes, same order"),
+        ("differ", "3 of 7 object writes differ"),
+        ("same", "same 21 object writes, same order"),
         ("", ""),
         ("", ""),
     ]
+
+
+def test_events_compare_apart_from_object_writes_with_their_names_normalised() -> None:
+    def calls(*rows: tuple[float, str, str, str, int]) -> report.Result:
+        timeline = json.dumps([list(r) for r in rows])
+        return report.Result("passed", evidence={"timeline": timeline})
+
+    go = calls(
+        (0.0, "create", "deployments", "web", 201),
+        (0.1, "create", "events", "web.18a3f0c2aa", 201),
+        (0.2, "create", "services", "web", 201),
+        (0.3, "update", "modelservices/status", "web", 409),
+    )
+    py = calls(
+        (0.0, "create", "deployments", "web", 201),
+        (0.1, "create", "services", "web", 201),
+        (0.2, "create", "events", "web.5f2b", 201),
+        (0.3, "get", "deployments", "old", 404),
+    )
+    check = report.Check("x", results={"go": go, "python": py})
+    comp = report.compare_writes(check, ["go", "python"])
+    assert comp is not None and comp.same
+    assert comp.summary() == "same 2 object writes, same order; Events: 1 each"
+    # the 409 is a refusal with its reason; the 404 of a lookup is not a refusal
+    assert [(label, n) for label, n, _ in report.refusals(go.calls)] == [
+        ("update modelservices/status 409", 1)
+    ]
+    assert "Conflict" in report.refusals(go.calls)[0][2]
+    assert report.refusals(py.calls) == []
 
 
 # --------------------------------------------------------------------------- SVG builders
