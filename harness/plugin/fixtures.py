@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from harness.operators import Implementation, get_implementation
 from harness.plugin import console
 from harness.plugin.evidence import Evidence
 from harness.plugin.lab import Isolated, OperatorPool, create_namespace, parity_reference_id
-from harness.plugin.markers import check_id, junit_name, needs
+from harness.plugin.markers import check_id, check_texts, junit_name, needs
 from harness.plugin.watchdog import ControlPlaneWatchdog
 from harness.tiers import Tier
 
@@ -202,10 +201,9 @@ def evidence(
     cid = check_id(request.node)
     if cid:
         ev.record("check", junit_name(request.node) or cid)
-        doc = inspect.getdoc(getattr(request.node, "function", None)) or ""
-        paragraphs = doc.split("\n\n")
-        ev.record("why", " ".join(paragraphs[0].split()))
-        ev.record("teaches", " ".join(" ".join(paragraphs[1:]).split()))
+        why, teaches = check_texts(request.node)
+        ev.record("why", why)
+        ev.record("teaches", teaches)
     ev.record("implementation", impl.id)
     yield ev
     if ev.premise_keys:

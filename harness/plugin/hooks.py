@@ -24,7 +24,7 @@ from harness.paths import REPO_ROOT, REPORTS_DIR
 from harness.plugin import console, expected
 from harness.plugin.evidence import account_item
 from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
-from harness.plugin.markers import MARKERS, check_id, junit_name, needs
+from harness.plugin.markers import MARKERS, check_id, check_texts, junit_name, needs
 from harness.plugin.watchdog import _SessionWatchdog
 from harness.verdicts import VERDICT_ERROR, VERDICT_FAIL, PremiseFailed
 
@@ -219,6 +219,9 @@ def skip_unmet_needs(config: pytest.Config, items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.skip(reason=reason))
             item.user_properties.append(("check", junit_name(item) or check_id(item)))
             item.user_properties.append(("skip_reason", reason))
+            # what the check proves, so the report teaches it where it did not run
+            why, teaches = check_texts(item)
+            item.user_properties += [("why", why), ("teaches", teaches)]
         item.user_properties.append(("tier", tier))
 
 

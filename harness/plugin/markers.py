@@ -12,6 +12,8 @@ needs the run's tier does not offer is skipped before it starts, with the reason
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 #: The ``markers`` ini lines the plugin registers (``pytest --markers`` shows them).
@@ -53,3 +55,12 @@ def needs(item: pytest.Item) -> list[str]:
     for fixture in getattr(item, "fixturenames", ()):
         out += FIXTURE_NEEDS.get(fixture, ())
     return list(dict.fromkeys(out))
+
+
+def check_texts(item: pytest.Item) -> tuple[str, str]:
+    """(why, teaches) of a check: its test function's docstring, the first paragraph and the
+    rest, each on one line; ("", "") without a docstring. The report shows both, for a
+    skipped check too."""
+    doc = inspect.getdoc(getattr(item, "function", None)) or ""
+    paragraphs = doc.split("\n\n")
+    return " ".join(paragraphs[0].split()), " ".join(" ".join(paragraphs[1:]).split())
