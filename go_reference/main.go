@@ -258,6 +258,9 @@ func main() {
 		log.Error(err, "no API server to talk to: set KUBECONFIG to the operator's kubeconfig file")
 		os.Exit(exitBadConfig)
 	}
+	// Named like every implementation, "modeldock-<language>/...": the API server takes the
+	// part before "/" as the field manager of writes that name none (managedFields, audit log).
+	restConfig.UserAgent = userAgent
 
 	// The Lease lock is built here so that main knows the identity and can release the Lease
 	// after the manager has stopped (see leaderelection.go).

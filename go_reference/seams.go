@@ -11,7 +11,14 @@
 // mutants that use it.
 package main
 
+import "runtime"
+
 var (
+	// userAgent is the User-Agent of every request (main sets it in the rest.Config), hence
+	// the field manager "modeldock-go" of writes; the Python operator sends
+	// "modeldock-python/...". Mutant: library-user-agent-go.
+	userAgent = "modeldock-go/0.1 (" + runtime.GOOS + "/" + runtime.GOARCH + ")"
+
 	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
 	// them). Mutant: raw-quantities-go.
 	applyResourceDefaults = defaultResources
