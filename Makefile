@@ -29,6 +29,14 @@ IMPL_FILES := $(wildcard */implementation.toml)
 # kind (needs a container engine).
 CLUSTER   ?= envtest
 CONTEXT   ?=
+# The Kubernetes minor version of the control plane (README, "Kubernetes versions"): 1.34 (the
+# default), 1.35, 1.36 or 1.37; ENVTEST_K8S_VERSION is kubebuilder's name for the same thing.
+# Each version's binaries sit side by side in ~/.cache/modeldock/envtest/k8s/<version>-linux-amd64.
+ENVTEST_K8S_VERSION ?=
+K8S_VERSION ?= $(ENVTEST_K8S_VERSION)
+export K8S_VERSION
+# The versions make conformance-matrix runs, one after another.
+MATRIX_VERSIONS ?= 1.34 1.35 1.36 1.37
 # Where make conformance writes its reports (REPORTS=reports/sim keeps a tier's run apart).
 REPORTS   ?= reports
 
@@ -51,6 +59,17 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 venv: $(STAMP) ## the virtualenv .venv with the Python dependencies (every target makes it when missing)
+
+# make conformance-matrix: the envtest suite for every version of MATRIX_VERSIONS, each into
+# reports/matrix/<version>, then one report across versions (reports/matrix/matrix.md). A
+# version's failing run does not stop the others; the target fails at the end if any failed.
+.PHONY: conformance-matrix
+conformance-matrix: $(STAMP) ## the suite for every Kubernetes version (MATRIX_VERSIONS), one report across them: reports/matrix/
+	@rc=0; for v in $(MATRIX_VERSIONS); do \
+	  echo "[make] Kubernetes $$v"; \
+	  K8S_VERSION=$$v $(PY) -m harness conformance --cluster envtest --reports reports/matrix/$$v $(foreach i,$(IMPLS),--impl $(i)) $(foreach c,$(CHECK),--check '$(c)') || rc=1; \
+	done; \
+	$(PY) -m harness.report.matrix reports/matrix $(MATRIX_VERSIONS) || rc=1; exit $$rc
 
 tools binaries: $(STAMP) ## build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl) from tools/
 	$(PY) -m harness binaries
