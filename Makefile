@@ -29,6 +29,8 @@ IMPL_FILES := $(wildcard */implementation.toml)
 # kind (needs a container engine).
 CLUSTER   ?= envtest
 CONTEXT   ?=
+# KUBECONFIG_FILE=path: the harness's --kubeconfig (KUBECONFIG in the environment works as well).
+KUBECONFIG_FILE ?=
 # The Kubernetes minor version of the control plane (README, "Kubernetes versions"): 1.34 (the
 # default), 1.35, 1.36 or 1.37; ENVTEST_K8S_VERSION is kubebuilder's name for the same thing.
 # Each version's binaries sit side by side in ~/.cache/modeldock/envtest/k8s/<version>-linux-amd64.
@@ -75,11 +77,18 @@ conformance-matrix: $(STAMP) ## the suite for every Kubernetes version (MATRIX_V
 	done; \
 	$(PY) -m harness.report.matrix reports/matrix $(MATRIX_VERSIONS) || rc=1; exit $$rc
 
+# setup-envtest's shape: `make envtest-assets` prints only the folder of the selected version's
+# binaries (building them if missing), so a kubebuilder Makefile's
+# KUBEBUILDER_ASSETS="$$(... use $(ENVTEST_K8S_VERSION) -p path)" line can call it instead.
+.PHONY: envtest-assets
+envtest-assets: $(STAMP) ## print the folder of the Kubernetes binaries (for KUBEBUILDER_ASSETS), ENVTEST_K8S_VERSION=1.37 for another version
+	@$(PY) -m harness binaries --print-assets
+
 tools binaries: $(STAMP) ## build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl) from tools/
 	$(PY) -m harness binaries
 
 conformance: $(STAMP) ## start a control plane, run the suite for IMPLS (default go python), write reports/ (CLUSTER=sim|existing|kind, CHECK=id, KEEP=1, VERBOSE=1, FULL=1)
-	$(PY) -m harness conformance --cluster $(CLUSTER) --reports $(REPORTS) $(if $(CONTEXT),--context '$(CONTEXT)') $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(FULL),--full) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+	$(PY) -m harness conformance --cluster $(CLUSTER) --reports $(REPORTS) $(if $(CONTEXT),--context '$(CONTEXT)') $(if $(KUBECONFIG_FILE),--kubeconfig '$(KUBECONFIG_FILE)') $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(FULL),--full) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
 
 # The CI subsets of the kill matrix and the RBAC ablation run operators that are meant to fail:
 # one that never converges is failed after CI_CONVERGE_TIMEOUT seconds instead of the suite's 60
