@@ -209,7 +209,10 @@ def cluster(keep: bool = False, engine_cli: str | None = None) -> Iterator[Path]
     log_dir.mkdir()
     (audit_dir / "policy.yaml").write_text(AUDIT_POLICY)
     config = workdir / "kind.yaml"
-    config.write_text(cluster_config(binaries.selected_minor(), audit_dir, log_dir))
+    try:
+        config.write_text(cluster_config(binaries.selected_minor(), audit_dir, log_dir))
+    except ValueError as exc:
+        raise ClusterError(str(exc)) from None
     env = {**os.environ, "KIND_EXPERIMENTAL_PROVIDER": engine_cli}
     print(f"[modeldock] creating kind cluster {name} ({engine_cli})", file=sys.stderr, flush=True)
     try:

@@ -21,9 +21,7 @@ from kubernetes import client as k8s
 import python_operator.__main__ as entry
 from harness import mutants
 
-PATCHES = (
-    mutants.Patch(entry, "USER_AGENT", f"OpenAPI-Generator/{k8s.__version__}/python"),
-)
+PATCHES = (mutants.Patch(entry, "USER_AGENT", f"OpenAPI-Generator/{k8s.__version__}/python"),)
 
 if __name__ == "__main__":
     mutants.main(PATCHES)
