@@ -11,13 +11,10 @@
 // mutants that use it.
 package main
 
-import "runtime"
-
 var (
-	// userAgent is the User-Agent of every request (main sets it in the rest.Config), hence
-	// the field manager "modeldock-go" of writes; the Python operator sends
-	// "modeldock-python/...". Mutant: library-user-agent-go.
-	userAgent = "modeldock-go/0.1 (" + runtime.GOOS + "/" + runtime.GOARCH + ")"
+	// clientUserAgent is modeldockUserAgent (the User-Agent main sets in the rest.Config, hence
+	// the field manager "modeldock-go" of writes). Mutant: library-user-agent-go.
+	clientUserAgent = modeldockUserAgent
 
 	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
 	// them). Mutant: raw-quantities-go.

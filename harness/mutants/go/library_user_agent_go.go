@@ -10,11 +10,11 @@
 // name, which depends on how the program was built (`go run` gives another).
 //
 // What the correct operator does: it sets rest.Config.UserAgent to a name of its own,
-// "modeldock-go/<version> (os/arch)" (main.go's userAgent), as the Python operator sends
+// "modeldock-go/<version> (os/arch)" (main.go's modeldockUserAgent), as the Python operator sends
 // "modeldock-python/...".
 package main
 
 func init() {
 	// The mutant: a library's default name instead of the operator's own.
-	userAgent = "Go-http-client/1.1"
+	clientUserAgent = func() string { return "Go-http-client/1.1" }
 }
