@@ -7,7 +7,7 @@ reports/matrix 1.34 1.35 ...`` reads them with ``harness.report.tiers.compare_ti
 reader the tiers view uses) and writes ``reports/matrix/matrix.md``: one row per check, one
 column per version and implementation, each cell passed / failed / error / skipped / missing,
 and below the table every non-passing cell with its message, so a failure's reason is named.
-Exit status: 0 when no cell failed or errored, 1 otherwise, 2 for bad arguments.
+Exit status: 0 when no cell failed, errored or is missing, 1 otherwise, 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ _MARK = {
 
 def matrix_markdown(root: Path, versions: Sequence[str]) -> tuple[str, bool]:
     """The Markdown report over ``root/<version>`` folders, and whether every cell is free of
-    failures and errors. A version without a folder shows its checks as "missing"."""
+    failures, errors and gaps. A version without a folder shows its checks as "missing",
+    which is not clean either: a run that did not happen passed nothing."""
     folders = [root / v for v in versions]
     impls = implementations_in(f for f in folders if f.is_dir())
     comparisons = compare_tiers(folders, impls)
@@ -61,7 +62,7 @@ def matrix_markdown(root: Path, versions: Sequence[str]) -> tuple[str, bool]:
             for comp in comparisons:
                 result = comp.runs[i].result(check)
                 cells.append(_MARK.get(result.outcome, result.outcome))
-                if result.outcome in ("failed", "error"):
+                if result.outcome in ("failed", "error", "missing"):
                     clean = False
                 if result.outcome not in ("passed", "skipped"):
                     first = (result.message or "").strip().splitlines()[:1]
