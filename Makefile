@@ -29,6 +29,16 @@ IMPL_FILES := $(wildcard */implementation.toml)
 # kind (needs a container engine).
 CLUSTER   ?= envtest
 CONTEXT   ?=
+# KUBECONFIG_FILE=path: the harness's --kubeconfig (KUBECONFIG in the environment works as well).
+KUBECONFIG_FILE ?=
+# The Kubernetes minor version of the control plane (README, "Kubernetes versions"): 1.34 (the
+# default), 1.35, 1.36 or 1.37; ENVTEST_K8S_VERSION is kubebuilder's name for the same thing.
+# Each version's binaries sit side by side in ~/.cache/modeldock/envtest/k8s/<version>-linux-amd64.
+ENVTEST_K8S_VERSION ?=
+K8S_VERSION ?= $(ENVTEST_K8S_VERSION)
+export K8S_VERSION
+# The versions make conformance-matrix runs, one after another.
+MATRIX_VERSIONS ?= 1.34 1.35 1.36 1.37
 # Where make conformance writes its reports (REPORTS=reports/sim keeps a tier's run apart).
 REPORTS   ?= reports
 
@@ -43,20 +53,42 @@ help: ## this list
 # its dependencies, compiled to bytecode as pip does: 25 s in all from warm caches, against
 # 46 s with pip alone.
 UV_VERSION := 0.13.8
-$(STAMP): pyproject.toml
-	@echo "[make] creating $(VENV) and installing the Python dependencies (uv $(UV_VERSION))"
+# The versions come from uv.lock (`uv lock` writes it from pyproject.toml; `make lint` checks it
+# is current): exported with their hashes, installed as they are, then the project itself.
+$(STAMP): pyproject.toml uv.lock
+	@echo "[make] creating $(VENV) and installing the Python dependencies from uv.lock (uv $(UV_VERSION))"
 	$(PYTHON_BOOTSTRAP) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	$(PY) -m uv pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]'
+	$(PY) -m uv export --quiet --frozen --extra dev --no-emit-project --format requirements-txt -o $(VENV)/requirements.lock.txt
+	$(PY) -m uv pip install --quiet --compile-bytecode --python $(PY) -r $(VENV)/requirements.lock.txt
+	$(PY) -m uv pip install --quiet --compile-bytecode --python $(PY) --no-deps -e .
 	@touch $(STAMP)
 
 venv: $(STAMP) ## the virtualenv .venv with the Python dependencies (every target makes it when missing)
+
+# make conformance-matrix: the envtest suite for every version of MATRIX_VERSIONS, each into
+# reports/matrix/<version>, then one report across versions (reports/matrix/matrix.md). A
+# version's failing run does not stop the others; the target fails at the end if any failed.
+.PHONY: conformance-matrix
+conformance-matrix: $(STAMP) ## the suite for every Kubernetes version (MATRIX_VERSIONS), one report across them: reports/matrix/
+	@rc=0; for v in $(MATRIX_VERSIONS); do \
+	  echo "[make] Kubernetes $$v"; \
+	  K8S_VERSION=$$v $(PY) -m harness conformance --cluster envtest --reports reports/matrix/$$v $(foreach i,$(IMPLS),--impl $(i)) $(foreach c,$(CHECK),--check '$(c)') || rc=1; \
+	done; \
+	$(PY) -m harness.report.matrix reports/matrix $(MATRIX_VERSIONS) || rc=1; exit $$rc
+
+# setup-envtest's shape: `make envtest-assets` prints only the folder of the selected version's
+# binaries (building them if missing), so a kubebuilder Makefile's
+# KUBEBUILDER_ASSETS="$$(... use $(ENVTEST_K8S_VERSION) -p path)" line can call it instead.
+.PHONY: envtest-assets
+envtest-assets: $(STAMP) ## print the folder of the Kubernetes binaries (for KUBEBUILDER_ASSETS), ENVTEST_K8S_VERSION=1.37 for another version
+	@$(PY) -m harness binaries --print-assets
 
 tools binaries: $(STAMP) ## build and cache the Kubernetes binaries (etcd, kube-apiserver, kubectl) from tools/
 	$(PY) -m harness binaries
 
 conformance: $(STAMP) ## start a control plane, run the suite for IMPLS (default go python), write reports/ (CLUSTER=sim|existing|kind, CHECK=id, KEEP=1, VERBOSE=1, FULL=1)
-	$(PY) -m harness conformance --cluster $(CLUSTER) --reports $(REPORTS) $(if $(CONTEXT),--context '$(CONTEXT)') $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(FULL),--full) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
+	$(PY) -m harness conformance --cluster $(CLUSTER) --reports $(REPORTS) $(if $(CONTEXT),--context '$(CONTEXT)') $(if $(KUBECONFIG_FILE),--kubeconfig '$(KUBECONFIG_FILE)') $(foreach i,$(IMPLS),--impl $(i)) $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(foreach c,$(CHECK),--check '$(c)') $(if $(KEEP),--keep-on-failure) $(if $(VERBOSE),--verbose) $(if $(FULL),--full) $(if $(PYTEST_ARGS),-- $(PYTEST_ARGS))
 
 # The CI subsets of the kill matrix and the RBAC ablation run operators that are meant to fail:
 # one that never converges is failed after CI_CONVERGE_TIMEOUT seconds instead of the suite's 60
@@ -137,6 +169,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go ve
 	$(PY) -m ruff format --check $(PY_DIRS)
 	$(PY) -m mypy --strict --cache-dir $(MYPY_CACHE) $(PY_DIRS)
 	$(ACTIONLINT) .github/workflows/*.yml
+	$(PY) -m uv lock --check --quiet
 
 # make test: lint, then its steps two at a time, each with control planes of its own. The runs
 # mostly wait (on an operator, an API server, a bound a mutant never meets), so two at a time

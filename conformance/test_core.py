@@ -935,3 +935,56 @@ def test_foreign_conditions_kept(
     for ctype in ("Ready", "Progressing"):
         own = condition(msvc2, ctype)
         assert own and own.get("observedGeneration") == 2, f"{ctype} not updated: {own}"
+
+
+#: User-Agent products that name a client library, not the program using it: the Python
+#: client's default (OpenAPI-Generator), Go's net/http, urllib, requests and aiohttp.
+#: The API server takes the product as the field manager of writes that name none.
+LIBRARY_USER_AGENTS = frozenset(
+    {"", "OpenAPI-Generator", "Go-http-client", "Python-urllib", "python-requests", "aiohttp"}
+)
+
+
+@pytest.mark.check("create-converges", case="names-itself")
+def test_create_names_itself(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
+    """The operator names itself: every request it sends carries one User-Agent product of its
+    own (the part before "/", e.g. modeldock-go, modeldock-python), never a client library's
+    default such as OpenAPI-Generator; so the audit log, and managedFields (the API server
+    makes the product the field manager of writes that name none), say who wrote. Read from
+    the audit log (userAgent of the operator's user) and the children's managedFields.
+    """
+    start = audit.sync(admin)
+    operators.start()
+    create_modelservice(admin, namespace, "web")
+    wait_converged(admin, namespace, "web")
+    end = audit.sync(admin)
+    requests = select(audit.requests(start, end), user=impl.user)
+    premise(requests, f"the audit log holds no request of {impl.user} while it converged")
+    products = sorted({r.user_agent.split("/")[0].strip() for r in requests})
+    evidence.record("user_agent_products", products)
+    managers = {}
+    for resource in ("deployments", "services"):
+        child = admin.get(resource, namespace, "web") or {}
+        managers[resource] = sorted(
+            {f.get("manager", "") for f in child.get("metadata", {}).get("managedFields") or []}
+        )
+    evidence.record("child_field_managers", managers)
+    assert len(products) == 1, f"{impl.user} sent several User-Agent products: {products}"
+    product = products[0]
+    assert product not in LIBRARY_USER_AGENTS, (
+        f"{impl.user} sends User-Agent {product!r}, a client library's default: managedFields "
+        f"and the audit log cannot tell its writes from any other program's; set the client's "
+        f"user agent to a name of the operator's own"
+    )
+    for resource, names in managers.items():
+        assert product in names, (
+            f"the {resource[:-1]} web has field managers {names}, none is the operator's "
+            f"User-Agent product {product!r}"
+        )

@@ -17,6 +17,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -241,6 +242,13 @@ type everyInstance manager.RunnableFunc
 func (f everyInstance) Start(ctx context.Context) error { return f(ctx) }
 func (everyInstance) NeedLeaderElection() bool          { return false }
 
+// modeldockUserAgent is the User-Agent of every request, "modeldock-go/<version> (os/arch)":
+// the API server takes the part before "/" as the field manager of writes that name none; the
+// Python operator sends "modeldock-python/...".
+func modeldockUserAgent() string {
+	return "modeldock-go/0.1 (" + runtime.GOOS + "/" + runtime.GOARCH + ")"
+}
+
 func main() {
 	// One JSON object per line on stderr, from controller-runtime and from client-go alike
 	// (leader election logs through klog).
@@ -258,6 +266,9 @@ func main() {
 		log.Error(err, "no API server to talk to: set KUBECONFIG to the operator's kubeconfig file")
 		os.Exit(exitBadConfig)
 	}
+	// Named like every implementation, "modeldock-<language>/...": the API server takes the
+	// part before "/" as the field manager of writes that name none (managedFields, audit log).
+	restConfig.UserAgent = clientUserAgent()
 
 	// The Lease lock is built here so that main knows the identity and can release the Lease
 	// after the manager has stopped (see leaderelection.go).

@@ -14,6 +14,10 @@ package main
 import "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 var (
+	// clientUserAgent is modeldockUserAgent (the User-Agent main sets in the rest.Config, hence
+	// the field manager "modeldock-go" of writes). Mutant: library-user-agent-go.
+	clientUserAgent = modeldockUserAgent
+
 	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
 	// them). Mutant: raw-quantities-go.
 	applyResourceDefaults = defaultResources

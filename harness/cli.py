@@ -38,7 +38,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from harness import runs, suite
+from harness import exitcodes, runs, suite
 from harness.checks import converge_timeout_problem
 from harness.envtest import background, binaries
 from harness.paths import REPORTS_DIR
@@ -147,6 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--context", default=None, help="kubeconfig context (--cluster existing; default: current)"
+    )
+    p.add_argument(
+        "--kubeconfig",
+        default=None,
+        help="kubeconfig file (kubectl's flag; default: $KUBECONFIG, then ~/.kube/config)",
     )
     p.add_argument(
         "--keep-cluster",
@@ -278,6 +283,11 @@ def build_parser() -> argparse.ArgumentParser:
         "kubectl get ns -l modeldock.dev/run shows them.",
     )
     p.add_argument("--context", default=None, help="kubeconfig context (default: current)")
+    p.add_argument(
+        "--kubeconfig",
+        default=None,
+        help="kubeconfig file (kubectl's flag; default: $KUBECONFIG, then ~/.kube/config)",
+    )
     which = p.add_mutually_exclusive_group()
     which.add_argument("--run", default=None, metavar="ID", help="only this run's namespaces")
     which.add_argument("--all", action="store_true", help="every run's namespaces")
@@ -297,8 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default: ``sys.argv[1:]``), run the command, return its exit code:
     the command's own, 2 when MODELDOCK_CONVERGE_TIMEOUT is not a usable bound (checked first,
-    for every command), 3 when the Kubernetes binaries cannot be found or built, 130 when
-    interrupted."""
+    for every command), 4 when the Kubernetes binaries cannot be found or built, 130 after
+    Ctrl-C and 143 after SIGTERM (harness.exitcodes, the README's table)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     # The processes a run starts (pytest sessions, their workers, operators) cache their
     # bytecode even where the environment says not to (PYTHONDONTWRITEBYTECODE=1): each would
@@ -307,12 +317,23 @@ def main(argv: list[str] | None = None) -> int:
     problem = converge_timeout_problem()
     if problem:  # every worker of every suite would fail to import conformance/support.py
         print(f"[modeldock] {problem}", file=sys.stderr, flush=True)
-        return 2
+        return exitcodes.BAD_ARGUMENT
     if (
         argv and argv[0] in DELEGATED
     ):  # the job's own parser, --help included; its main owns the run
         return int(importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:]))
     args = build_parser().parse_args(argv)
+    kubeconfig = getattr(args, "kubeconfig", None)
+    if kubeconfig is not None:  # kubectl's --kubeconfig: the file every client here reads
+        if not os.path.isfile(kubeconfig):
+            print(
+                f"[modeldock] --kubeconfig {kubeconfig}: no such file; give a kubeconfig file "
+                "or leave the flag out to use $KUBECONFIG",
+                file=sys.stderr,
+                flush=True,
+            )
+            return exitcodes.BAD_ARGUMENT
+        os.environ["KUBECONFIG"] = os.path.abspath(kubeconfig)
     # SIGTERM unwinds like Ctrl-C, but for `serve`, which keeps the default.
     runs.own(
         lambda line: print(f"[modeldock] {line}", file=sys.stderr, flush=True),
@@ -322,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except binaries.BinaryError as exc:
         print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
-        return 3
-    except KeyboardInterrupt:
+        return exitcodes.BINARIES
+    except KeyboardInterrupt as exc:
         print("[modeldock] interrupted; processes stopped", file=sys.stderr, flush=True)
-        return 130
+        return exitcodes.for_interrupt(exc)

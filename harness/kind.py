@@ -23,6 +23,8 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import yaml
+
 from harness import runs
 from harness.envtest import binaries
 from harness.envtest.process import run as run_process
@@ -99,6 +101,94 @@ def kind_cli() -> Path:
     return cli
 
 
+#: kindest/node images by minor version, pinned by digest (the images kind's release notes
+#: list for each release). Only 1.34 is pinned: v1.34.0 of kind v0.30.0, the default version's
+#: minor; kind publishes its own patch per minor, not 1.34.4.
+NODE_IMAGES = {
+    "1.34": "kindest/node:v1.34.0@sha256:7416a61b42b1662ca6ca89f02028ac133a309a2a30ba309614e8ec94d976dc5a",
+}
+
+#: Where, inside the control-plane node, the audit policy and log live (host folders mounted).
+NODE_AUDIT_DIR = "/etc/kubernetes/modeldock-audit"
+NODE_AUDIT_LOG_DIR = "/var/log/kubernetes/modeldock-audit"
+
+#: The audit policy given to the kind API server: every request at the Metadata level, the
+#: level the harness's audit reader needs (user, verb, resource, userAgent, response code).
+AUDIT_POLICY = """apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+  - level: Metadata
+"""
+
+
+def node_image(minor: str) -> str:
+    """The pinned ``kindest/node`` image (``name:tag@sha256:...``) for a minor version such as
+    ``1.34``. Raises ValueError naming the minor and the ones pinned."""
+    try:
+        return NODE_IMAGES[minor]
+    except KeyError:
+        raise ValueError(
+            f"no kindest/node image is pinned for Kubernetes {minor}; pinned: "
+            f"{', '.join(sorted(NODE_IMAGES))} (harness/kind.py NODE_IMAGES)"
+        ) from None
+
+
+def cluster_config(minor: str, host_audit_dir: Path, host_log_dir: Path, workers: int = 2) -> str:
+    """The kind Cluster config (kind.x-k8s.io/v1alpha4, YAML text) for ``minor``: one
+    control-plane node and ``workers`` worker nodes, all on the pinned node image; the API
+    server writes its audit log (policy AUDIT_POLICY, read from ``host_audit_dir``/policy.yaml)
+    to ``host_log_dir``/audit.log on the host, through extraMounts and a kubeadm patch.
+    Raises ValueError for an unpinned minor or fewer than 1 worker."""
+    if workers < 1:
+        raise ValueError(f"workers={workers}: the kind tier needs at least 1 worker node")
+    image = node_image(minor)
+    control_plane = {
+        "role": "control-plane",
+        "image": image,
+        "extraMounts": [
+            {"hostPath": str(host_audit_dir), "containerPath": NODE_AUDIT_DIR, "readOnly": True},
+            {"hostPath": str(host_log_dir), "containerPath": NODE_AUDIT_LOG_DIR},
+        ],
+        "kubeadmConfigPatches": [
+            yaml.safe_dump(
+                {
+                    "kind": "ClusterConfiguration",
+                    "apiServer": {
+                        "extraArgs": {
+                            "audit-policy-file": f"{NODE_AUDIT_DIR}/policy.yaml",
+                            "audit-log-path": f"{NODE_AUDIT_LOG_DIR}/audit.log",
+                            "audit-log-format": "json",
+                        },
+                        "extraVolumes": [
+                            {
+                                "name": "modeldock-audit-policy",
+                                "hostPath": NODE_AUDIT_DIR,
+                                "mountPath": NODE_AUDIT_DIR,
+                                "readOnly": True,
+                                "pathType": "Directory",
+                            },
+                            {
+                                "name": "modeldock-audit-log",
+                                "hostPath": NODE_AUDIT_LOG_DIR,
+                                "mountPath": NODE_AUDIT_LOG_DIR,
+                                "pathType": "DirectoryOrCreate",
+                            },
+                        ],
+                    },
+                },
+                sort_keys=False,
+            )
+        ],
+    }
+    config = {
+        "kind": "Cluster",
+        "apiVersion": "kind.x-k8s.io/v1alpha4",
+        "nodes": [control_plane] + [{"role": "worker", "image": image}] * workers,
+    }
+    return str(yaml.safe_dump(config, sort_keys=False))
+
+
 @contextlib.contextmanager
 def cluster(keep: bool = False, engine_cli: str | None = None) -> Iterator[Path]:
     """Create a kind cluster ``modeldock-<6 hex>`` (``kind create cluster --wait 180s``, the
@@ -114,6 +204,15 @@ def cluster(keep: bool = False, engine_cli: str | None = None) -> Iterator[Path]
     name = f"modeldock-{uuid.uuid4().hex[:6]}"
     workdir = runs.temp_dir("kind")
     kubeconfig = workdir / "kubeconfig"
+    audit_dir, log_dir = workdir / "audit-policy", workdir / "audit-log"
+    audit_dir.mkdir()
+    log_dir.mkdir()
+    (audit_dir / "policy.yaml").write_text(AUDIT_POLICY)
+    config = workdir / "kind.yaml"
+    try:
+        config.write_text(cluster_config(binaries.selected_minor(), audit_dir, log_dir))
+    except ValueError as exc:
+        raise ClusterError(str(exc)) from None
     env = {**os.environ, "KIND_EXPERIMENTAL_PROVIDER": engine_cli}
     print(f"[modeldock] creating kind cluster {name} ({engine_cli})", file=sys.stderr, flush=True)
     try:
@@ -126,6 +225,8 @@ def cluster(keep: bool = False, engine_cli: str | None = None) -> Iterator[Path]
                 name,
                 "--kubeconfig",
                 str(kubeconfig),
+                "--config",
+                str(config),
                 "--wait",
                 "180s",
             ],

@@ -188,6 +188,11 @@ def config_from_env(env: Mapping[str, str]) -> Config:
     )
 
 
+#: The User-Agent of every request, hence the field manager "modeldock-python" (the part
+#: before "/"); the Go reference sends "modeldock-go/...".
+USER_AGENT = f"modeldock-python/0.1 (kubernetes-client/{k8s.__version__})"
+
+
 def new_api_client(kubeconfig: str) -> k8s.ApiClient:
     """An ApiClient for the kubeconfig's current context. urllib3 retries are off: a failed
     request goes back to whoever made it (the work queue, the informer, the elector), which
@@ -199,7 +204,12 @@ def new_api_client(kubeconfig: str) -> k8s.ApiClient:
         config_file=single, client_configuration=configuration
     )
     configuration.retries = False
-    return k8s.ApiClient(configuration)
+    api = k8s.ApiClient(configuration)
+    # Named like every implementation, "modeldock-<language>/<version> (...)": the API server
+    # takes the part before "/" as the field manager of updates that name none, so
+    # managedFields and the audit log say who wrote (the client's default is OpenAPI-Generator).
+    api.user_agent = USER_AGENT
+    return api
 
 
 def request_timeout(cfg: Config) -> float | None:

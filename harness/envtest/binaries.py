@@ -77,14 +77,68 @@ def _module_version(module_dir: Path, module: str) -> str:
     return m.group(1)
 
 
+#: The default minor version: the API the Go reference's client-go v0.34 and
+#: controller-runtime v0.22 are built for (README, "Kubernetes versions").
+DEFAULT_MINOR = "1.34"
+#: The variables that choose the minor version, ours first, then kubebuilder's name.
+VERSION_VARS = ("K8S_VERSION", "ENVTEST_K8S_VERSION")
+
+
+def supported_minors() -> list[str]:
+    """Every minor version with wrapper modules in tools/, oldest first, e.g.
+    ``["1.34", "1.35", "1.36", "1.37"]`` (1.34 in tools/{kube,etcd}, the others in
+    tools/<minor>/{kube,etcd})."""
+    found = {DEFAULT_MINOR}
+    for child in TOOLS_DIR.iterdir():
+        if re.fullmatch(r"1\.\d+", child.name) and (child / "kube" / "go.mod").is_file():
+            found.add(child.name)
+    return sorted(found, key=lambda m: int(m.split(".")[1]))
+
+
+def selected_minor() -> str:
+    """The minor version chosen by ``K8S_VERSION`` or ``ENVTEST_K8S_VERSION`` (``1.37`` or
+    ``1.37.2``; a patch must be the pinned one), else DEFAULT_MINOR.
+
+    Raises BinaryError naming the variable, its value and the versions on offer.
+    """
+    for var in VERSION_VARS:
+        value = os.environ.get(var, "").strip().lstrip("v")
+        if not value:
+            continue
+        m = re.fullmatch(r"(1\.\d+)(\.\d+)?", value)
+        minors = supported_minors()
+        if not m or m.group(1) not in minors:
+            raise BinaryError(
+                f"{var}={os.environ[var]!r} is not a version this harness builds; "
+                f"use one of {', '.join(minors)} (a minor, or its pinned patch)"
+            )
+        minor = m.group(1)
+        if m.group(2):
+            pinned = _module_version(module_dir("kube", minor), "k8s.io/kubernetes").lstrip("v")
+            if pinned != value:
+                raise BinaryError(
+                    f"{var}={value}: tools/ pins {pinned} for {minor}; set {var}={minor} or {pinned}"
+                )
+        return minor
+    return DEFAULT_MINOR
+
+
+def module_dir(kind: str, minor: str | None = None) -> Path:
+    """The wrapper module folder for ``kind`` (``kube`` or ``etcd``) of a minor version:
+    tools/<kind> for DEFAULT_MINOR, tools/<minor>/<kind> for the others."""
+    minor = minor or selected_minor()
+    return TOOLS_DIR / kind if minor == DEFAULT_MINOR else TOOLS_DIR / minor / kind
+
+
 def kubernetes_version() -> str:
-    """The pinned Kubernetes version without the ``v``, e.g. ``1.34.4`` (from tools/kube/go.mod)."""
-    return _module_version(TOOLS_DIR / "kube", "k8s.io/kubernetes").lstrip("v")
+    """The pinned Kubernetes version of the selected minor without the ``v``, e.g. ``1.34.4``
+    (from its wrapper module's go.mod)."""
+    return _module_version(module_dir("kube"), "k8s.io/kubernetes").lstrip("v")
 
 
 def etcd_version() -> str:
-    """The pinned etcd version, e.g. ``v3.6.4`` (from tools/etcd/go.mod)."""
-    return _module_version(TOOLS_DIR / "etcd", "go.etcd.io/etcd/server/v3")
+    """The pinned etcd version of the selected minor, e.g. ``v3.6.4``."""
+    return _module_version(module_dir("etcd"), "go.etcd.io/etcd/server/v3")
 
 
 def _goarch() -> str:
@@ -262,7 +316,7 @@ def build(names: Iterable[str], progress: Progress = _print_progress) -> dict[st
             shutil.rmtree(gobin, ignore_errors=True)
         else:
             module, package = _PACKAGES[name]
-            cwd = TOOLS_DIR / module
+            cwd = module_dir(module)
             ldflags = "-s -w"
             if module == "kube":
                 ldflags += " " + _version_ldflags(

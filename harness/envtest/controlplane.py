@@ -375,6 +375,14 @@ class ControlPlane:
             f"--etcd-servers={self.state.etcd_url}",
             "--bind-address=127.0.0.1",
             "--advertise-address=127.0.0.1",
+            # From 1.37 the lease endpoint reconciler refuses a loopback advertise address
+            # ("may not be in the loopback range"); the harness's clients never use the
+            # `kubernetes` Service's endpoints, so that reconciler is turned off there.
+            *(
+                ["--endpoint-reconciler-type=none"]
+                if int(binaries_mod.selected_minor().split(".")[1]) >= 37
+                else []
+            ),
             f"--secure-port={self.state.apiserver_port}",
             f"--cert-dir={pki}",
             f"--tls-cert-file={pki / 'apiserver.crt'}",

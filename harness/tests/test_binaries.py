@@ -17,9 +17,38 @@ def _exe(path: Path) -> Path:
     return path
 
 
-def test_versions_come_from_the_wrapper_modules() -> None:
+def test_versions_come_from_the_wrapper_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in binaries.VERSION_VARS:
+        monkeypatch.delenv(var, raising=False)
     assert binaries.kubernetes_version().startswith("1.34.")
     assert binaries.etcd_version().startswith("v3.6.")
+
+
+def test_every_minor_has_its_wrapper_modules() -> None:
+    assert binaries.supported_minors() == ["1.34", "1.35", "1.36", "1.37"]
+    for minor in binaries.supported_minors():
+        assert (binaries.module_dir("kube", minor) / "go.mod").is_file()
+        assert (binaries.module_dir("etcd", minor) / "go.mod").is_file()
+
+
+@pytest.mark.parametrize("var", ["K8S_VERSION", "ENVTEST_K8S_VERSION"])
+def test_a_variable_chooses_the_minor(monkeypatch: pytest.MonkeyPatch, var: str) -> None:
+    for v in binaries.VERSION_VARS:
+        monkeypatch.delenv(v, raising=False)
+    monkeypatch.setenv(var, "1.37")
+    assert binaries.kubernetes_version() == "1.37.2"
+    assert binaries.etcd_version().startswith("v3.7.")
+    assert binaries.store_dir().name.startswith("1.37.2-linux-")
+    monkeypatch.setenv(var, "1.37.2")
+    assert binaries.selected_minor() == "1.37"
+
+
+@pytest.mark.parametrize("value", ["1.33", "1.37.9", "latest"])
+def test_an_unknown_version_is_refused_by_name(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.delenv("ENVTEST_K8S_VERSION", raising=False)
+    monkeypatch.setenv("K8S_VERSION", value)
+    with pytest.raises(binaries.BinaryError, match="K8S_VERSION"):
+        binaries.selected_minor()
 
 
 def test_store_is_laid_out_like_setup_envtest(

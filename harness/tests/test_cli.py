@@ -164,3 +164,28 @@ def test_exploration_only_refuses_what_would_judge_something_else(
     assert proc.returncode == 2, proc.stderr
     assert says in proc.stderr
     assert not (tmp_path / "exploration-only").exists()
+
+
+def test_interrupts_exit_128_plus_the_signal() -> None:
+    from harness import exitcodes
+
+    assert exitcodes.for_interrupt(KeyboardInterrupt("signal 15")) == 143
+    assert exitcodes.for_interrupt(KeyboardInterrupt()) == 130
+
+
+def test_a_missing_kubeconfig_file_is_named_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.kubeconfig"
+    assert cli.main(["existing-cleanup", "--kubeconfig", str(missing)]) == 2
+    assert f"--kubeconfig {missing}: no such file" in capsys.readouterr().err
+
+
+def test_kubeconfig_flag_becomes_kubeconfig(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "admin.kubeconfig"
+    config.write_text("apiVersion: v1\nkind: Config\n")
+    monkeypatch.setenv("KUBECONFIG", "/elsewhere")
+    args = cli.build_parser().parse_args(["conformance", "--kubeconfig", str(config)])
+    assert args.kubeconfig == str(config)

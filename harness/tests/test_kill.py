@@ -286,7 +286,7 @@ def _kill_and_check(run: HarnessRun, sig: int, *, group: bool) -> None:
                 f"the harness did not exit within {HARNESS_EXIT}s of "
                 f"{signal.Signals(sig).name}\n{run.log_tail()}"
             ) from None
-        assert code == 130, run.log_tail()
+        assert code == 128 + sig, run.log_tail()  # harness.exitcodes: 130 SIGINT, 143 SIGTERM
     wait_for(
         "every process of the killed run is gone",
         lambda: not run.survivors(),
