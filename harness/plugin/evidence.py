@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -73,10 +74,11 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
     # What was refused needs the authorizer's decision and the Status message (RBAC, admission
     # or a quota), which only the audit log has: from there where there is one.
     refusals: list[Request] = []
+    audited: dict[str, list[Request]] = {}  # namespace -> its lab's audit log, read once
     for lab in labs_of(item):
         source = lab.operators.accounting.requests()
         if lab.audit is not None:
-            source = list(lab.audit.requests(lab.operators.audit_start))
+            source = audited[lab.namespace] = list(lab.audit.requests(lab.operators.audit_start))
         refusals += select(source, user=user, namespace=lab.namespace)
     forbidden = sorted({r.refusal for r in refusals if r.refusal and not r.by_harness})
     if forbidden:
@@ -86,7 +88,7 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
         "timeline",
         [[round(_seconds(r.time) - t0, 3), r.verb, r.target, r.name, r.code] for r in reqs[:400]],
     )
-    acts = harness_acts(item, user, t0, _seconds(reqs[-1].time))
+    acts = harness_acts(item, user, t0, _seconds(reqs[-1].time), audited)
     if acts:
         ev.record("harness_acts", acts)
 
@@ -96,22 +98,23 @@ def account_requests(item: pytest.Item, user: str, ev: Evidence) -> None:
 _ACTED_ON = ("modelservices", "deployments", "services")
 
 
-def harness_acts(item: pytest.Item, user: str, t0: float, t1: float) -> list[list[Any]]:
+def harness_acts(
+    item: pytest.Item, user: str, t0: float, t1: float, audited: Mapping[str, list[Request]]
+) -> list[list[Any]]:
     """What the harness did during a check, for the report's timeline beside the operator's
     requests: ``[[seconds since the operator's first request, act], ...]`` in time order (at
     most 100), from ``t0 - 5`` to ``t1`` (epoch seconds). Acts are the signals and starts of
     the labs' operator processes (``OperatorProcess.acts``; the teardown's SIGTERM after
-    ``t1`` is left out) and, where there is an audit log, the successful writes in the labs'
-    namespaces of every user other than ``user`` and the cluster's ``system:`` controllers, to
+    ``t1`` is left out) and, where there is an audit log (``audited``: a lab's namespace -> its
+    audit log's requests since the lab began), the successful writes in the labs' namespaces
+    of every user other than ``user`` and the cluster's ``system:`` controllers, to
     ModelServices, Deployments and Services (the check's own edits, an admin's write),
     e.g. ``[3.2, "SIGKILL"]``, ``[4.0, "harness: update deployments web"]``."""
     acts: list[tuple[float, str]] = []
     for lab in labs_of(item):
         for op in lab.operators.started:
             acts += [(t, a) for t, a in op.acts if t0 - 5 <= t <= t1]
-        if lab.audit is None:
-            continue
-        for r in lab.audit.requests(lab.operators.audit_start):
+        for r in audited.get(lab.namespace, ()):
             if r.user == user or r.user.startswith("system:") or r.namespace != lab.namespace:
                 continue
             if not (r.is_write and r.ok) or r.resource not in _ACTED_ON:

@@ -50,14 +50,13 @@ from harness.report.model import (
     align,
     bench_model,
     build,
-    compare_writes,
     format_number,
     kill_matrix,
     load_json,
     rbac_ablation,
-    refusals,
 )
 from harness.report.tiers import TierComparison, compare_tiers
+from harness.report.writes import compare_writes, refusals
 from harness.runs import write_text_atomic
 
 __all__ = [

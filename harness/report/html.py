@@ -46,6 +46,7 @@ from harness.report.html_sections import (
     anchor,
     bench_section,
     explore_section,
+    introduction_section,
     mutants_section,
     tiers_section,
 )
@@ -57,13 +58,12 @@ from harness.report.model import (
     Result,
     align,
     bench_model,
-    compare_writes,
     kill_matrix,
     rbac_ablation,
-    refusals,
 )
-from harness.report.teaching import GLOSSARY, INTRODUCTION, outcome_line
+from harness.report.teaching import outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
+from harness.report.writes import compare_writes, normalised_writes, refusals
 from harness.runs import write_text_atomic
 
 #: outcome -> (badge text, CSS class)
@@ -113,7 +113,7 @@ def render_html(
             rights is not None,
             explored is not None,
         ),
-        _introduction(),
+        introduction_section(),
         _summary(report),
         _how_to_read(report),
         '<section id="checks">',
@@ -251,18 +251,6 @@ def _header(
     )
 
 
-def _introduction() -> str:
-    """The ten-line introduction and the glossary (``harness.report.teaching``), the glossary
-    behind a fold."""
-    intro = "".join(f"<p>{esc(p)}</p>" for p in INTRODUCTION)
-    terms = "".join(f"<dt>{esc(t)}</dt><dd>{esc(d)}</dd>" for t, d in GLOSSARY)
-    return (
-        '<section id="introduction" class="howto">\n<h2>New to controllers? Read this first</h2>\n'
-        f'{intro}\n<details class="glossary"><summary>Words this report uses</summary>'
-        f"<dl>{terms}</dl></details>\n</section>"
-    )
-
-
 def _when(stamp: str) -> str:
     """A JUnit timestamp as ``2026-11-29 11:44:31 UTC`` (or as given if it has no zone)."""
     try:
@@ -277,20 +265,12 @@ def _when(stamp: str) -> str:
 # --------------------------------------------------------------------------- summary
 def _writes_same(check: Check, impls: Sequence[str]) -> tuple[str, str]:
     """(text, css class) saying whether the implementations made the same successful writes
-    in the same order, object writes and Events apart (``model.compare_writes``); ("", "")
+    in the same order, object writes and Events apart (``writes.compare_writes``); ("", "")
     when fewer than two have a timeline."""
     comp = compare_writes(check, impls)
     if comp is None:
         return "", ""
     return comp.summary(), "same" if comp.objects_differ == 0 else "differ"
-
-
-def _normalised_writes(result: Result) -> list[str]:
-    """``result.write_sequence`` with Event names normalised (``Call.normalised_label``)."""
-    calls = result.calls
-    if calls:
-        return [c.normalised_label() for c in calls if c.is_write]
-    return result.write_sequence
 
 
 def _write_codes(result: Result) -> list[int | None]:
@@ -599,7 +579,7 @@ def _write_order_table(report: Report, check: Check) -> str:
     codes = {i: _write_codes(check.result(i)) for i in impls}
     # rows are lined up on the normalised labels (an Event's generated name reduced to its
     # object), so that two Events about the same object share a row
-    keys = {i: _normalised_writes(check.result(i)) for i in impls}
+    keys = {i: normalised_writes(check.result(i)) for i in impls}
     rows = align(keys)
     if not rows:
         return '<div class="writes-table"><h4>Writes in order</h4><p class="muted">No writes.</p></div>'

@@ -29,6 +29,7 @@ from harness.report.html_svg import (
     throughput_svg,
 )
 from harness.report.model import Ablation, Bench, KillMatrix, Report, Result, format_number
+from harness.report.teaching import GLOSSARY, INTRODUCTION
 from harness.report.tiers import TierComparison
 
 
@@ -527,4 +528,16 @@ def tiers_section(comp: TierComparison) -> str:
         f'<h3>What each tier offers</h3><div class="scroll"><table class="matrix"><thead><tr>'
         f'<th scope="col">capability</th>{head}</tr></thead><tbody>{caps}</tbody></table></div>\n'
         "</section>"
+    )
+
+
+def introduction_section() -> str:
+    """The ten-line introduction and the glossary (``harness.report.teaching``), the glossary
+    behind a fold."""
+    intro = "".join(f"<p>{esc(p)}</p>" for p in INTRODUCTION)
+    terms = "".join(f"<dt>{esc(t)}</dt><dd>{esc(d)}</dd>" for t, d in GLOSSARY)
+    return (
+        '<section id="introduction" class="howto">\n<h2>New to controllers? Read this first</h2>\n'
+        f'{intro}\n<details class="glossary"><summary>Words this report uses</summary>'
+        f"<dl>{terms}</dl></details>\n</section>"
     )

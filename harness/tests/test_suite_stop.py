@@ -40,24 +40,31 @@ def test_a_stopped_suite_publishes_no_junit(
     assert (tmp_path / "junit-go.xml").exists() is not stopped
 
 
-def test_run_together_kills_a_suite_that_ignores_sigterm(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_together_kills_a_suite_that_ignores_sigterm(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """One suite fails at once; the other's pytest ignores SIGTERM (a teardown that hangs):
     run_together SIGKILLs it after PYTEST_STOP_TIMEOUT instead of waiting for ever."""
     monkeypatch.setattr(suite, "PYTEST_STOP_TIMEOUT", 1.0)
+    up = tmp_path / "up"
     stubborn = (
-        "import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
-        "print('up', flush=True); time.sleep(120)"
+        "import pathlib, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        f"pathlib.Path({str(up)!r}).touch(); time.sleep(120)"
     )
     codes: dict[str, int] = {}
 
     def run(impl_id: str) -> None:
         if impl_id == "python":
-            time.sleep(1.0)  # the other suite's pytest is up by then
+            # fail once the other suite's pytest ignores SIGTERM (its handler is set before it
+            # touches the file), however long a loaded machine takes to start it
+            deadline = time.monotonic() + 60
+            while not up.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
             raise RuntimeError("control plane lost")
         codes[impl_id] = run_group([sys.executable, "-c", stubborn, "pytest"], stop_timeout=1.0)
 
     started = time.monotonic()
     with pytest.raises(RuntimeError, match="control plane lost"):
         suite.run_together(run, ["go", "python"])
-    assert time.monotonic() - started < 30
+    assert time.monotonic() - started < 90
     assert codes == {"go": -signal.SIGKILL}

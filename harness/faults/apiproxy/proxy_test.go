@@ -23,8 +23,18 @@ type fakeAPIServer struct {
 	events map[string]chan string // resource -> raw event bytes to write (JSON lines or protobuf frames)
 	ctype  map[string]string      // resource -> Content-Type of its watch
 
-	mu   sync.Mutex
-	seen []string // "verb resource name" of every request received
+	mu      sync.Mutex
+	seen    []string       // "verb resource name" of every request received
+	serving map[string]int // resource -> watch handlers still running (reading its channel)
+}
+
+// watchers returns how many watch handlers of resource are still running: an ended stream's
+// handler reads the resource's channel until it sees its request's context end, so an event
+// sent before then may go to it rather than to a newer watch.
+func (f *fakeAPIServer) watchers(resource string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.serving[resource]
 }
 
 // received returns the requests the fake API server has seen.
@@ -53,6 +63,17 @@ func (f *fakeAPIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", ct)
 	w.WriteHeader(http.StatusOK)
 	w.(http.Flusher).Flush()
+	f.mu.Lock()
+	if f.serving == nil {
+		f.serving = map[string]int{}
+	}
+	f.serving[info.ResourceID]++
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.serving[info.ResourceID]--
+		f.mu.Unlock()
+	}()
 	for {
 		select {
 		case <-r.Context().Done():
@@ -437,8 +458,16 @@ func TestEndWatchesEndsCleanlyAndDropsQueued(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the ended stream did not end")
 	}
-	// The other resource is still held; the next watch of the ended one flows.
+	// The other resource is still held; the next watch of the ended one flows. Its event is
+	// sent once the ended stream's upstream handler has gone, so that only the new one reads it.
 	svc2, _ := h.watch("services", "/api/v1")
+	deadline := time.Now().Add(10 * time.Second)
+	for h.upstream.watchers("services") != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("services watch handlers upstream: %d, want 1", h.upstream.watchers("services"))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	h.upstream.events["services"] <- event("ADDED", "after")
 	if got := recv(t, svc2); !strings.Contains(got, `"after"`) {
 		t.Fatalf("got %q", got)
