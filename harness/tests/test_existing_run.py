@@ -134,7 +134,8 @@ def test_interrupted_run_leaves_no_labelled_namespace(
             body = copy.deepcopy(wanted_crd())
             admin.request("POST", CRD_PATH, body)
     log = (tmp_path / "harness.log").read_text()
-    assert code == 128 + signum, log[-3000:]  # 130 for Ctrl-C, 143 for SIGTERM (harness/exitcodes.py)
+    # 130 for Ctrl-C, 143 for SIGTERM (harness/exitcodes.py)
+    assert code == 128 + signum, log[-3000:]
     assert _labelled(admin) == [], log[-3000:]
     assert "removed" in log and "CRD" in log, log[-3000:]
     # the CRD the run installed went with it (re-created above for the next test)
