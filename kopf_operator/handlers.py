@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import copy
 import datetime
+import importlib.metadata
 import json
 import logging
 from collections.abc import Mapping
 from typing import Any
 
+import aiohttp
 import kopf
+from kubernetes import __version__ as k8s_version
 from kubernetes import client as k8s
 from kubernetes.client.exceptions import ApiException
 
@@ -82,6 +85,46 @@ def configure(settings: kopf.OperatorSettings, **_: Any) -> None:
 #: filled in by __main__ before kopf starts
 OPTIONS: dict[str, Any] = {}
 
+#: The User-Agent of every request, kopf's own and the handlers' (CONTRACT.md, "It names
+#: itself"): the product "modeldock-kopf" becomes the field manager of the writes, where the
+#: libraries' defaults would say kopf/<version> for kopf's patches and OpenAPI-Generator for
+#: the children's writes.
+KOPF_VERSION = importlib.metadata.version("kopf")
+USER_AGENT = f"modeldock-kopf/0.1 (kopf/{KOPF_VERSION}; kubernetes-client/{k8s_version})"
+
+
+@kopf.on.login()
+async def login(**kwargs: Any) -> kopf.AiohttpSession | None:
+    """Log in as kopf does by default with the official client installed
+    (``kopf.login_via_client``: the same KUBECONFIG), but through an aiohttp session of our
+    own whose User-Agent is ``USER_AGENT`` (kopf only sets its own when a session has none).
+    Returns None, as kopf's handler does, when the client finds no credentials."""
+    info = kopf.login_via_client(**kwargs)
+    if info is None:
+        return None
+    session = aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=0, ssl=info.as_ssl_context()),
+        headers={**info.as_http_headers(), "User-Agent": USER_AGENT},
+    )
+    return kopf.AiohttpSession(
+        server=info.server,
+        default_namespace=info.default_namespace,
+        aiohttp_session=session,
+    )
+
+
+_CLIENT: list[k8s.ApiClient] = []
+
+
+def api_client() -> k8s.ApiClient:
+    """The handlers' ApiClient (the default configuration ``__main__`` loaded), made once,
+    with ``USER_AGENT`` instead of the client's default OpenAPI-Generator."""
+    if not _CLIENT:
+        client = k8s.ApiClient()
+        client.user_agent = USER_AGENT
+        _CLIENT.append(client)
+    return _CLIENT[0]
+
 
 # --------------------------------------------------------------------------- the "cache"
 @kopf.index("apps", "v1", "deployments")
@@ -113,8 +156,8 @@ def desired(kind: str, ms: dict[str, Any], body: kopf.Body) -> dict[str, Any]:
 
 def _api(kind: str) -> tuple[Any, str]:
     if kind == "Deployment":
-        return k8s.AppsV1Api(), "namespaced_deployment"
-    return k8s.CoreV1Api(), "namespaced_service"
+        return k8s.AppsV1Api(api_client()), "namespaced_deployment"
+    return k8s.CoreV1Api(api_client()), "namespaced_service"
 
 
 def _error_text(exc: Exception) -> str:

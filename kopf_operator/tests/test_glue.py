@@ -137,3 +137,12 @@ def test_crash_point_only_when_named(monkeypatch: pytest.MonkeyPatch) -> None:
     assert exits == []
     glue.crash_point("after-service", {"MODELDOCK_CRASH_AT": "after-service"})
     assert exits == [86]
+
+
+def test_kopf_names_itself() -> None:
+    """Both of kopf's clients send the implementation's own User-Agent product (CONTRACT.md,
+    "It names itself"), never kopf's or the Python client's default."""
+    from kopf_operator import handlers
+
+    assert handlers.USER_AGENT.split("/")[0] == "modeldock-kopf"
+    assert handlers.api_client().user_agent == handlers.USER_AGENT
