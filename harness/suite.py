@@ -171,21 +171,48 @@ def stop_suites(sig: int = signal.SIGTERM) -> None:
                     pass
 
 
-def run_together(run: Callable[[str], None], impl_ids: list[str]) -> None:
-    """Call ``run(impl_id)`` for every implementation at once, one thread each, and wait for
-    all. The suites mostly wait (on the API server, an operator, a bound), so running them
-    side by side on one control plane roughly halves a run; every check has its own namespace
-    and operators, and each implementation its own user, so they do not meet. The first
-    exception (Ctrl-C, SIGTERM, a lost control plane) stops the other suites
-    (``stop_suites``: SIGTERM, SIGKILL for those still running after ``PYTEST_STOP_TIMEOUT``
-    seconds) and propagates."""
-    with ThreadPoolExecutor(max_workers=len(impl_ids), thread_name_prefix="suite") as pool:
+def suites_at_once() -> int:
+    """How many implementations' suites may run side by side: ``MODELDOCK_SUITES_AT_ONCE``, or
+    one per core this process may use (``os.sched_getaffinity``), at least 1. Each suite runs four checks at once
+    (``-n 4``), and a verdict must not depend on how many suites share the cores: measured on
+    2 cores, two suites side by side pass, three broke wall-clock bounds (leader-failover's
+    takeover, reconcile-isolated's neighbours) that one or two keep. Raises ValueError naming
+    the variable when it is not a whole number of at least 1."""
+    raw = os.environ.get("MODELDOCK_SUITES_AT_ONCE")
+    if raw is None:
+        return max(1, len(os.sched_getaffinity(0)))
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(
+            f"MODELDOCK_SUITES_AT_ONCE={raw!r}: give a whole number of suites of at least 1"
+        )
+    return value
+
+
+def run_together(
+    run: Callable[[str], None], impl_ids: list[str], at_once: int | None = None
+) -> None:
+    """Call ``run(impl_id)`` for every implementation, ``at_once`` at a time (default
+    ``suites_at_once()``), one thread each, and wait for all. The suites mostly wait (on the
+    API server, an operator, a bound), so running them side by side on one control plane
+    roughly halves a run; every check has its own namespace and operators, and each
+    implementation its own user, so they do not meet. The first exception (Ctrl-C, SIGTERM, a
+    lost control plane) stops the other suites (``stop_suites``: SIGTERM, SIGKILL for those
+    still running after ``PYTEST_STOP_TIMEOUT`` seconds), cancels those not started, and
+    propagates."""
+    limit = min(len(impl_ids), at_once or suites_at_once())
+    with ThreadPoolExecutor(max_workers=limit, thread_name_prefix="suite") as pool:
         futures = [pool.submit(run, impl_id) for impl_id in impl_ids]
         try:
             done, _ = wait(futures, return_when=FIRST_EXCEPTION)
             for future in done:
                 future.result()
         except BaseException:
+            for future in futures:
+                future.cancel()
             stop_suites()
             # The threads' run_group waits without a limit: a pytest whose teardown hangs gets
             # PYTEST_STOP_TIMEOUT seconds, as the main thread's would, then SIGKILL.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -68,3 +69,36 @@ def test_run_together_kills_a_suite_that_ignores_sigterm(
         suite.run_together(run, ["go", "python"])
     assert time.monotonic() - started < 90
     assert codes == {"go": -signal.SIGKILL}
+
+
+def test_run_together_runs_no_more_suites_at_once_than_allowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three implementations with MODELDOCK_SUITES_AT_ONCE=2: never more than two suites run
+    at the same time, and all three run."""
+    monkeypatch.setenv("MODELDOCK_SUITES_AT_ONCE", "2")
+    lock = threading.Lock()
+    running: list[int] = [0, 0]  # now, most seen
+    ran: list[str] = []
+
+    def run(impl_id: str) -> None:
+        with lock:
+            running[0] += 1
+            running[1] = max(running[1], running[0])
+        time.sleep(0.2)
+        with lock:
+            running[0] -= 1
+            ran.append(impl_id)
+
+    suite.run_together(run, ["go", "python", "kopf"])
+    assert sorted(ran) == ["go", "kopf", "python"]
+    assert running[1] == 2
+
+
+@pytest.mark.parametrize("raw", ["0", "two", "-1"])
+def test_suites_at_once_refuses_what_is_not_a_count(
+    monkeypatch: pytest.MonkeyPatch, raw: str
+) -> None:
+    monkeypatch.setenv("MODELDOCK_SUITES_AT_ONCE", raw)
+    with pytest.raises(ValueError, match="MODELDOCK_SUITES_AT_ONCE"):
+        suite.suites_at_once()
