@@ -471,6 +471,11 @@ class ApiProxy(HeldAnswers):
             body["name"] = name
         return dict(self._call("POST", "/delay-writes", body)["delay_writes"])
 
+    def release_writes(self) -> int:
+        """Forward every write ``delay_writes`` holds now, without waiting for its delay to
+        end; returns how many were held. Writes held after this wait their full delay again."""
+        return int(self._call("POST", "/release-writes", {})["released"])
+
     # ------------------------------------------------------------------ scripted faults
     def crash_after_write(
         self, nth: int, *, delivered: bool = False, resources: Iterable[str] | None = None

@@ -62,6 +62,7 @@ type Proxy struct {
 	writeDelayOnly  writeSelector // which writes the delay counts and holds (empty: every write)
 	writesHolding   int           // writes being held now
 	writesHeldTotal int
+	writesRelease   chan struct{} // closed by POST /release-writes: the writes held now go on
 
 	reqlog      *reqLog        // --request-log; nil: none
 	inflight    sync.WaitGroup // requests being served (Drain waits for them at shutdown)
@@ -220,12 +221,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			st.crash = p.startCrash(st.id, variant)
 		}
-		if d := p.takeWriteDelay(st.info.ResourceID, st.info.Name); d > 0 {
+		if d, released := p.takeWriteDelay(st.info.ResourceID, st.info.Name); d > 0 {
 			p.logger.Printf("holding %s %s/%s %s for %v", info.Verb, info.Namespace, info.ResourceID, info.Name, d)
 			held := time.Now()
 			t := time.NewTimer(d)
 			select {
 			case <-t.C:
+			case <-released:
+				t.Stop()
 			case <-r.Context().Done():
 				t.Stop()
 			}
@@ -436,17 +439,35 @@ func (s writeSelector) matches(resource, name string) bool {
 }
 
 // takeWriteDelay returns how long to hold a write of resource/name arriving now (0: not at
-// all) and, if it is held, counts it as held now.
-func (p *Proxy) takeWriteDelay(resource, name string) time.Duration {
+// all) and, if it is held, counts it as held now and returns the channel whose close ends the
+// hold early (ReleaseWrites).
+func (p *Proxy) takeWriteDelay(resource, name string) (time.Duration, <-chan struct{}) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.writeDelayLeft <= 0 || p.writeDelay <= 0 || !p.writeDelayOnly.matches(resource, name) {
-		return 0
+		return 0, nil
 	}
 	p.writeDelayLeft--
 	p.writesHolding++
 	p.writesHeldTotal++
-	return p.writeDelay
+	if p.writesRelease == nil {
+		p.writesRelease = make(chan struct{})
+	}
+	return p.writeDelay, p.writesRelease
+}
+
+// ReleaseWrites forwards every write held now at once, without waiting for its delay to end
+// (what a check does once it has seen what it waited for under the hold), and returns how
+// many were held. Writes held later wait their full delay again.
+func (p *Proxy) ReleaseWrites() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := p.writesHolding
+	if p.writesRelease != nil {
+		close(p.writesRelease)
+		p.writesRelease = nil
+	}
+	return n
 }
 
 // SetWriteDelay arms the write delay: each of the next count writes that only selects is
@@ -511,6 +532,7 @@ type resourcesBody struct {
 //	POST /end-watches {"resources": [...]}                    -> {"ended": {"services": 1}, "dropped": {"services": 2}, "holding": [...]}
 //	POST /delay-writes {"seconds": 3, "count": 1}             -> {"delay_writes": {"seconds": 3, "remaining": 1}}
 //	  (optional "resource": "deployments", "name": "web": only those writes are counted and held)
+//	POST /release-writes                                      -> {"released": N} (ReleaseWrites)
 //	POST /mark                                                -> {"at": T} (reclog.go, Mark)
 //	POST /settle {"seconds": 5}                               -> {"unanswered": N} (Settle)
 //	GET  /stats                                               -> Stats
@@ -597,6 +619,11 @@ func (p *Proxy) ControlHandler() http.Handler {
 			writeSelector{Resource: body.Resource, Name: body.Name})
 		p.logger.Printf("delay-writes %+v", armed)
 		writeJSON(w, map[string]any{"delay_writes": armed})
+	})
+	mux.HandleFunc("POST /release-writes", func(w http.ResponseWriter, r *http.Request) {
+		n := p.ReleaseWrites()
+		p.logger.Printf("release-writes: %d held", n)
+		writeJSON(w, map[string]any{"released": n})
 	})
 	mux.HandleFunc("GET /stats", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, p.Stats())

@@ -565,17 +565,63 @@ func TestDelayWritesOfOneObjectLetsOthersPass(t *testing.T) {
 	p := newHarness(t).proxy
 	p.SetWriteDelay(time.Second, 1, writeSelector{Resource: "deployments", Name: "slow"})
 	for _, w := range [][2]string{{"deployments", "web"}, {"services", "slow"}, {"modelservices", "slow"}} {
-		if d := p.takeWriteDelay(w[0], w[1]); d != 0 {
+		if d, _ := p.takeWriteDelay(w[0], w[1]); d != 0 {
 			t.Fatalf("write of %s %s held %v; only deployments slow is", w[0], w[1], d)
 		}
 	}
-	if d := p.takeWriteDelay("deployments", "slow"); d != time.Second {
+	if d, _ := p.takeWriteDelay("deployments", "slow"); d != time.Second {
 		t.Fatalf("the write of deployments slow: held %v, want 1s", d)
 	}
-	if d := p.takeWriteDelay("deployments", "slow"); d != 0 {
+	if d, _ := p.takeWriteDelay("deployments", "slow"); d != 0 {
 		t.Fatalf("the second write of deployments slow held %v: count was 1", d)
 	}
 	if st := p.Stats(); st.WritesHeld != 1 || st.DelayWrites.Resource != "deployments" || st.DelayWrites.Name != "slow" {
 		t.Fatalf("stats: %+v held %d", st.DelayWrites, st.WritesHeld)
+	}
+}
+
+func TestReleaseWritesEndsAHoldEarly(t *testing.T) {
+	h := newHarness(t)
+	ctl := httptest.NewServer(h.proxy.ControlHandler())
+	defer ctl.Close()
+	h.proxy.SetWriteDelay(time.Minute, 1, writeSelector{})
+	done := make(chan time.Duration, 1)
+	go func() {
+		body := `{"metadata":{"name":"web","resourceVersion":"41"},"spec":{}}`
+		req, _ := http.NewRequest(http.MethodPut, h.front.URL+"/apis/modeldock.io/v1alpha1/namespaces/ns/modelservices/web", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		start := time.Now()
+		res, err := h.front.Client().Do(req)
+		if err != nil {
+			t.Error(err)
+			done <- 0
+			return
+		}
+		res.Body.Close()
+		done <- time.Since(start)
+	}()
+	h.waitStats("a write held", func(s Stats) bool { return s.WritesHolding == 1 })
+	res, err := http.Post(ctl.URL+"/release-writes", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(got), `"released":1`) {
+		t.Fatalf("release-writes answered %s", got)
+	}
+	select {
+	case d := <-done:
+		if d > 30*time.Second {
+			t.Fatalf("the held write took %v after release", d)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the held write was not forwarded after release-writes")
+	}
+	if st := h.proxy.Stats(); st.WritesHolding != 0 || st.WritesHeld != 1 {
+		t.Fatalf("after: holding %d held %d", st.WritesHolding, st.WritesHeld)
+	}
+	if n := h.proxy.ReleaseWrites(); n != 0 {
+		t.Fatalf("a second release found %d held", n)
 	}
 }
