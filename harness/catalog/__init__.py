@@ -58,8 +58,15 @@ class Catalog:
         url_file.unlink(missing_ok=True)
         with self.log_path.open("ab") as log:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "harness.catalog", "--db", str(self.db),
-                 "--url-file", str(url_file)],
+                [
+                    sys.executable,
+                    "-m",
+                    "harness.catalog",
+                    "--db",
+                    str(self.db),
+                    "--url-file",
+                    str(url_file),
+                ],
                 stdout=log,
                 stderr=log,
             )
@@ -99,7 +106,11 @@ class Catalog:
         self.stop()
 
     def _call(
-        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
         timeout: float = 10.0,
     ) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()

@@ -167,7 +167,7 @@ class Handler(BaseHTTPRequestHandler):
     server: CatalogServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base's name)
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
     def _send(self, code: int, doc: dict[str, Any], headers: dict[str, str] | None = None) -> None:
