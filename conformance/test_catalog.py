@@ -126,7 +126,11 @@ def _answer_lost(proxy: ApiProxy, catalog: Catalog) -> Callable[[], dict[str, An
 
     def reached() -> dict[str, Any]:
         held = catalog.wait_held(CONVERGE_TIMEOUT)
-        premise(held, "the operator never registered generation 1 with the catalog")
+        assert held, (
+            f"the operator did not register generation 1 with the catalog within "
+            f"{CONVERGE_TIMEOUT:.0f} s of the create, with {CATALOG_URL_ENV} set (CONTRACT.md, "
+            '"The model catalog")'
+        )
         return {"catalog_recorded_and_held_answer_of": held}
 
     return reached

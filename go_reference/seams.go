@@ -68,7 +68,7 @@ var (
 	addFinalizer = controllerutil.AddFinalizer
 
 	// catalogRequestKey is requestKey (step 6: the durable identity of a generation's
-	// registration with the model catalog, catalog.go). Mutant: fresh-request-key-go (a new
-	// key per attempt).
+	// registration with the model catalog, catalog.go). Mutants: fresh-request-key-go (a new
+	// key per attempt), object-request-key-go (the UID alone, for every generation).
 	catalogRequestKey = requestKey
 )

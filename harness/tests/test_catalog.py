@@ -62,3 +62,46 @@ def test_held_answer_is_recorded_before_it_is_answered(catalog: Catalog) -> None
     assert answers == [201]
     # disarmed: the next one is answered at once
     assert catalog.register("k2", **BODY)[0] == 201
+
+
+def _ms(generation: int, stored: dict[str, object] | None = None) -> dict[str, object]:
+    ms: dict[str, object] = {
+        "metadata": {"name": "web", "namespace": "ns", "uid": "u-1", "generation": generation}
+    }
+    if stored is not None:
+        ms["status"] = {"catalog": stored}
+    return ms
+
+
+def test_python_operator_registers_each_generation_once(catalog: Catalog) -> None:
+    """python_operator.catalog against the real catalog: the key is <uid>/<generation>, a
+    retry gets the original id, a registered generation is not sent again."""
+    from python_operator import catalog as op_catalog
+    from python_operator.runtime import log as log_
+
+    client = op_catalog.CatalogClient(catalog.url)
+    rlog = log_.get_logger("test")
+    status: dict[str, object] = {"url": "http://web.ns.svc:8000"}
+    op_catalog.register_in_catalog(client, _ms(1), "m", "img", "", status, rlog)
+    assert status["catalog"] == {"generation": 1, "key": "u-1/1", "registration": "reg-1"}
+    retry: dict[str, object] = {"url": "http://web.ns.svc:8000"}
+    op_catalog.register_in_catalog(client, _ms(1), "m", "img", "", retry, rlog)
+    assert retry["catalog"] == status["catalog"]
+    kept = {"url": "x", "catalog": status["catalog"]}
+    op_catalog.register_in_catalog(None, _ms(1), "m", "img", "", kept, rlog)
+    op_catalog.register_in_catalog(client, _ms(1), "m", "img", "", kept, rlog)
+    op_catalog.register_in_catalog(client, _ms(2), "m", "img", "conflict", kept, rlog)
+    assert [e["key"] for e in catalog.effects()] == ["u-1/1"]
+    op_catalog.register_in_catalog(client, _ms(2), "m", "img", "", kept, rlog)
+    assert kept["catalog"] == {"generation": 2, "key": "u-1/2", "registration": "reg-2"}
+
+
+def test_python_operator_catalog_errors_name_the_variable(catalog: Catalog) -> None:
+    from python_operator import catalog as op_catalog
+
+    assert op_catalog.catalog_from_env({}) is None
+    with pytest.raises(ValueError, match="MODELDOCK_CATALOG_URL"):
+        op_catalog.catalog_from_env({"MODELDOCK_CATALOG_URL": "catalog:80"})
+    client = op_catalog.CatalogClient(catalog.url)
+    with pytest.raises(op_catalog.CatalogError, match="HTTP 400: field model"):
+        client.register("k", {"name": "n", "model": "", "image": "i", "endpoint": "e"})
