@@ -105,3 +105,22 @@ def test_python_operator_catalog_errors_name_the_variable(catalog: Catalog) -> N
     client = op_catalog.CatalogClient(catalog.url)
     with pytest.raises(op_catalog.CatalogError, match="HTTP 400: field model"):
         client.register("k", {"name": "n", "model": "", "image": "i", "endpoint": "e"})
+
+
+def test_compute_status_keeps_the_stored_catalog() -> None:
+    """The catalog's answer survives every status the operator computes (python_operator
+    compute_status; Go computeStatus does the same), and a status without one gets none."""
+    from datetime import UTC, datetime
+
+    from python_operator import controller
+
+    ms: dict[str, object] = {
+        "metadata": {"name": "web", "namespace": "ns", "uid": "u", "generation": 2},
+        "spec": {"model": "m", "image": "i", "replicas": 1, "port": 8000},
+    }
+    spec = controller.read_spec(ms)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    assert "catalog" not in controller.compute_status(ms, spec, None, "", now)
+    stored = {"generation": 1, "key": "u/1", "registration": "reg-1"}
+    ms["status"] = {"catalog": stored}
+    assert controller.compute_status(ms, spec, None, "conflict", now)["catalog"] == stored
