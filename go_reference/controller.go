@@ -138,6 +138,9 @@ type ModelServiceReconciler struct {
 	// the reconciler reads; nil is the real clock. Tests set a clocktesting.FakePassiveClock,
 	// so that no test has to wait for the time to pass.
 	Clock clock.PassiveClock
+	// Catalog is the model catalog each generation is registered with (catalog.go); nil
+	// registers nothing (MODELDOCK_CATALOG_URL unset).
+	Catalog *catalogClient
 }
 
 // now is the time on r.Clock, or on the real clock when r has none. Go only: Python's
@@ -232,6 +235,10 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// no write, and lastTransitionTime moves only when a condition's status does.
 	status, err := stepStatus(ms, spec, dep, conflict, r.now(), nil)
 	if err != nil {
+		return ctrl.Result{}, err
+	}
+	// With a catalog, the generation is registered first, once (catalog.go).
+	if err := r.registerInCatalog(ctx, ms, spec, conflict, status); err != nil {
 		return ctrl.Result{}, err
 	}
 	if err := r.updateStatus(ctx, ms, status); err != nil {
@@ -975,6 +982,9 @@ func computeStatus(ms *unstructured.Unstructured, spec modelServiceSpec, dep *ap
 		owned[condType] = c
 	}
 	out["conditions"] = mergeConditions(stored, owned)
+	if c := storedCatalog(ms); c != nil {
+		out["catalog"] = c // the catalog's answer is kept as stored (catalog.go)
+	}
 	return out, nil
 }
 

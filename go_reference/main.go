@@ -261,6 +261,11 @@ func main() {
 		log.Error(err, "invalid environment")
 		os.Exit(exitBadConfig)
 	}
+	catalog, err := catalogFromEnv(os.Getenv)
+	if err != nil {
+		log.Error(err, "invalid environment")
+		os.Exit(exitBadConfig)
+	}
 	restConfig, err := ctrl.GetConfig()
 	if err != nil {
 		log.Error(err, "no API server to talk to: set KUBECONFIG to the operator's kubeconfig file")
@@ -311,7 +316,7 @@ func main() {
 		os.Exit(1)
 	}
 	r := &ModelServiceReconciler{Client: mgr.GetClient(), APIReader: apiReader,
-		Recorder: mgr.GetEventRecorderFor(eventComponent), Clock: clock.RealClock{}}
+		Recorder: mgr.GetEventRecorderFor(eventComponent), Clock: clock.RealClock{}, Catalog: catalog}
 	if err := r.SetupWithManager(mgr, cfg.MaxConcurrentReconciles); err != nil {
 		log.Error(err, "unable to create controller", "controller", "modelservice")
 		os.Exit(1)

@@ -66,4 +66,9 @@ var (
 	// the ModelService, and nothing else changes in it). Mutant: rewrites-spec-go (also
 	// writes defaulted resource requests into the spec).
 	addFinalizer = controllerutil.AddFinalizer
+
+	// catalogRequestKey is requestKey (step 6: the durable identity of a generation's
+	// registration with the model catalog, catalog.go). Mutants: fresh-request-key-go (a new
+	// key per attempt), object-request-key-go (the UID alone, for every generation).
+	catalogRequestKey = requestKey
 )

@@ -72,6 +72,7 @@ CHECK_ORDER: tuple[str, ...] = (
     "foreign-conditions-kept",
     "stale-update-conflict",
     "restart-reconverges",
+    "external-effect-once",
     "child-repaired",
     "finalizer-ordered-delete",
     "deletion-policy",

@@ -26,6 +26,7 @@ from types import FrameType
 from kubernetes import client as k8s
 from kubernetes import config as k8s_config
 
+from python_operator import catalog as catalog_
 from python_operator import controller
 from python_operator.runtime import client as client_
 from python_operator.runtime import httpserver, manager
@@ -268,6 +269,11 @@ def main() -> int:
         log.error("invalid environment", error=str(err))
         return EXIT_BAD_CONFIG
     try:
+        catalog = catalog_.catalog_from_env(os.environ)
+    except ValueError as err:
+        log.error("invalid environment", error=str(err))
+        return EXIT_BAD_CONFIG
+    try:
         api_client = new_api_client(cfg.kubeconfig)
     except Exception as err:
         log.error(
@@ -301,6 +307,7 @@ def main() -> int:
         writer=client,
         live=client_.APIReader(client),
         recorder=mgr.get_event_recorder_for(EVENT_COMPONENT),
+        catalog=catalog,
     )
     setup_with_manager(mgr, r, cfg.max_concurrent_reconciles)
 

@@ -56,6 +56,7 @@ from typing import Any, Protocol
 
 from kubernetes.utils import parse_quantity
 
+from python_operator import catalog as catalog_
 from python_operator.runtime import client as client_
 from python_operator.runtime import controller as controller_
 from python_operator.runtime import controllerutil, informer
@@ -156,6 +157,7 @@ class ModelServiceReconciler:
         live: APIReader,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         recorder: events_.Recorder | None = None,
+        catalog: catalog_.CatalogClient | None = None,
     ) -> None:
         self.reader = reader
         self.writer = writer
@@ -163,6 +165,8 @@ class ModelServiceReconciler:
         self.now = now
         # Events about the ModelService, written in the background; None records none.
         self.recorder: events_.Recorder = recorder or events_.NullRecorder()
+        # The model catalog each generation is registered with (catalog.py); None: none.
+        self.catalog = catalog
 
     def reconcile(self, req: Request) -> Result:
         """Make the cluster hold what the ModelService req names requires, now.
@@ -247,8 +251,13 @@ class ModelServiceReconciler:
         # Status is rebuilt from what the Deployment reports, never patched from what this
         # call did, and written only if it differs from the stored status: an unchanged world
         # costs no write, and lastTransitionTime moves only when a condition's status does.
+        status = compute_status(ms, spec, dep, conflict, self.now())
+        # With a catalog, the generation is registered first, once (catalog.py).
+        catalog_.register_in_catalog(
+            self.catalog, ms, spec.model, spec.image, conflict, status, rlog
+        )
         try:
-            self.update_status(ms, compute_status(ms, spec, dep, conflict, self.now()), rlog)
+            self.update_status(ms, status, rlog)
         except Exception as err:
             if not client_.is_not_found(err):
                 raise
@@ -976,6 +985,8 @@ def compute_status(
     # set_condition changed Ready and Progressing in place (or appended them, in that order);
     # every other condition is as stored. (Go gets the same list from mergeConditions.)
     status["conditions"] = conditions
+    if isinstance(stored, dict) and isinstance(stored.get("catalog"), dict):
+        status["catalog"] = informer.copy_obj(stored["catalog"])  # kept as stored (catalog.py)
     return status
 
 
