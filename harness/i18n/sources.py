@@ -67,5 +67,3 @@ def stale(lang: str, english: Mapping[str, str] | None = None) -> list[str]:
     return sorted(
         k for k, (h, _) in catalogue(lang).items() if k not in english or text_hash(english[k]) != h
     )
-
-

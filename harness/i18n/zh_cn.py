@@ -4,9 +4,8 @@ Keys and hashes as ``harness.i18n`` describes; Kubernetes terms and identifiers 
 
 from __future__ import annotations
 
-from harness.i18n import Entry
-
-ENTRIES: dict[str, Entry] = {
+#: key -> (the English text's hash, harness.i18n.text_hash; the translation)
+ENTRIES: dict[str, tuple[str, str]] = {
     "intro:1": (
         "182ba2d7c9",
         "ModelService 是一种自定义资源（custom resourc"

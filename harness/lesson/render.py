@@ -29,7 +29,7 @@ ul.lanes li.wrong { color: var(--fail); }
 ul.lanes li.right { color: var(--pass); }
 .proves { font-weight: 600; max-width: 90ch; }
 .needs { background: var(--miss-bg); border: 1px solid var(--miss); padding: 8px 12px; }
-nav.parts ol { columns: 2; }
+nav.parts ol { margin: 8px 0; }
 """
 
 
@@ -63,7 +63,7 @@ def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: 
         )
     svg = timeline_svg(
         {lane.who: lane.result.calls for lane in lanes},
-        titles={lane.who: lane.title for lane in lanes},
+        titles={lane.who: f"mutant {lane.who}" if lane.wrong else lane.who for lane in lanes},
         title=figure.case,
         acts={lane.who: lane.result.acts for lane in lanes},
     )

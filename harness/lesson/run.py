@@ -9,7 +9,7 @@ draws (``story.mutants``) against its one testcase; the JUnit files go to
 (``reports/lesson/comparison.{md,html}``, linking back to the lesson). Then the lesson is
 rendered from those files (``harness.lesson.evidence``, ``harness.lesson.render``);
 ``--from-junit`` only renders. ``--lang zh-CN`` writes ``lesson.zh-CN.{md,html}`` (and the
-comparison in Chinese) instead. Exit code: 0 written and every real implementation passed
+comparison in Chinese) as well. Exit code: 0 written and every real implementation passed
 what it ran and every mutant was caught; 1 written but not so; 2 bad input; 3 no control
 plane.
 """
@@ -206,7 +206,9 @@ def main(argv: list[str] | None = None) -> int:
     elif not report.suite_junit_files(reports / LESSON_DIR):
         _say(f"no junit-*.xml in {reports / LESSON_DIR}; run `make lesson` first")
         return 2
-    paths, ev = write(reports, args.lang)
+    paths, ev = write(reports, "en")
+    if args.lang != "en":
+        paths += write(reports, args.lang)[0]
     problems = verdict(ev)
     for line in problems:
         _say(f"not as the lesson needs: {line}")
