@@ -4,7 +4,10 @@ lesson use it; an entry whose English changed is not shown."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,7 @@ import pytest
 from harness import i18n, report
 from harness.i18n import sources
 from harness.report import html_sections
+from harness.tests import test_report_html
 
 DATA = Path(__file__).parent / "data"
 
@@ -83,3 +87,68 @@ def test_chinese_report_from_the_fixtures(tmp_path: Path) -> None:
 
 def test_introduction_links_to_the_lesson() -> None:
     assert 'href="../lesson.html"' in html_sections.introduction_section("en", "../lesson.html")
+
+
+# --------------------------------------------------------------------------- in Chromium
+def _cjk_font_or_skip() -> None:
+    """A font with Chinese glyphs (Debian: fonts-noto-cjk, which .ci/run installs). Missing:
+    skipped on a workstation, a failure under CI=true."""
+    found = shutil.which("fc-list") and subprocess.run(
+        ["fc-list", ":lang=zh-cn", "family"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    if not found:
+        why = "no font with Chinese glyphs (Debian: apt-get install -y fonts-noto-cjk)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{why}; under CI=true the Chinese pages must be drawn, not skipped")
+        pytest.skip(why)
+
+
+def _shot(browser: list[str], page: Path, shot: Path, size: str) -> list[list[bytes]]:
+    subprocess.run(
+        [*browser, f"--screenshot={shot}", f"--window-size={size}", page.as_uri()],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return test_report_html.png_pixels(shot.read_bytes())[2]
+
+
+def _ink(rows: list[list[bytes]]) -> int:
+    return sum(px != b"\xff\xff\xff" for row in rows for px in row)
+
+
+def test_chinese_pages_render_with_chinese_glyphs(tmp_path: Path) -> None:
+    browser_path = test_report_html.chromium_or_skip()
+    _cjk_font_or_skip()
+    browser = [
+        browser_path,
+        *test_report_html.CHROMIUM_FLAGS,
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
+    # Real glyphs differ in ink from one character to another; missing ones are all the same
+    # empty box ("tofu"): one stroke against sixteen. (A window under ~200 px tall draws
+    # nothing in headless Chromium.)
+    inks = []
+    for name, char in (("one", "一"), ("dragon", "龍")):
+        page = tmp_path / f"{name}.html"
+        page.write_text(
+            '<!DOCTYPE html><html lang="zh-CN"><body style="margin:0;background:#fff">'
+            f'<p style="font-size:64px;margin:0">{char * 8}</p></body></html>',
+            encoding="utf-8",
+        )
+        inks.append(_ink(_shot(browser, page, tmp_path / f"{name}.png", "800,600")))
+    assert inks[1] > 2 * inks[0] > 0, f"ink {inks}: Chinese is drawn as empty boxes"
+
+    model = report.build([DATA / "junit-go.xml", DATA / "junit-python.xml"])
+    page = report.write_all(model, tmp_path, lang="zh-CN")[1]
+    rows = _shot(browser, page, tmp_path / "zh.png", "1280,1600")
+    assert _ink(rows) / (1280 * 1600) > 0.03, "the Chinese report looks blank"
+    dom = subprocess.run(
+        [*browser, "--dump-dom", page.as_uri()],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    assert '<html lang="zh-CN">' in dom and "第一次接触控制器" in dom
+    assert dom.count('<svg class="swimlane"') == 3
