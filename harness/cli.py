@@ -251,7 +251,6 @@ def build_parser() -> argparse.ArgumentParser:
         )
     )
 
-
     for name, (module, text) in DELEGATED.items():
         p = sub.add_parser(name, help=text, add_help=False)
         p.add_argument("args", nargs=argparse.REMAINDER, help=f"arguments of {module} (--help)")

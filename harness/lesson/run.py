@@ -91,7 +91,9 @@ def run(folder: Path, jobs: int) -> dict[str, int]:
     (folder / "mutants").mkdir(parents=True, exist_ok=True)
     for path in [*folder.glob("junit-*.xml"), *(folder / "mutants").glob("junit-*.xml")]:
         path.unlink()
-    suites = {impl: (folder, real, []) for impl in IMPLS}
+    suites: dict[str, tuple[Path, list[str], list[str]]] = {
+        impl: (folder, real, []) for impl in IMPLS
+    }
     for mutant, case in story.mutants().items():
         suites[mutant] = (
             folder / "mutants",

@@ -168,7 +168,12 @@ def write_all(
                     model, reports_dir / f"comparison.{lang}.md", bench, mutants, ablation, explore
                 ),
                 write_html(
-                    model, reports_dir / f"comparison.{lang}.html", bench, mutants, ablation, explore
+                    model,
+                    reports_dir / f"comparison.{lang}.html",
+                    bench,
+                    mutants,
+                    ablation,
+                    explore,
                 ),
             ]
         return [

@@ -93,9 +93,12 @@ def test_introduction_links_to_the_lesson() -> None:
 def _cjk_font_or_skip() -> None:
     """A font with Chinese glyphs (Debian: fonts-noto-cjk, which .ci/run installs). Missing:
     skipped on a workstation, a failure under CI=true."""
-    found = shutil.which("fc-list") and subprocess.run(
-        ["fc-list", ":lang=zh-cn", "family"], capture_output=True, text=True, check=False
-    ).stdout.strip()
+    found = (
+        shutil.which("fc-list")
+        and subprocess.run(
+            ["fc-list", ":lang=zh-cn", "family"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+    )
     if not found:
         why = "no font with Chinese glyphs (Debian: apt-get install -y fonts-noto-cjk)"
         if os.environ.get("CI", "").lower() == "true":
