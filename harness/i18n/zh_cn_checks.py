@@ -128,4 +128,251 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "919c2437ee",
         "一写完 Deployment 就报告 Ready",
     ),
+    "check:invalid-rejected:why": (
+        "2db33a6b8a",
+        "行不通的 spec 会被 API server 拒绝，消息里带着字段的路"
+        "径，operator 根本看不到它们；未知字段会被裁剪掉。",
+    ),
+    "check:child-conflict:why": (
+        "2f901bc481",
+        "另一个控制器拥有的同名 Deployment 永远不会被接管或覆盖；st"
+        "atus 会说明这一点，等那个外来对象消失后，控制器再收敛。",
+    ),
+    "check:child-conflict[adopt-ownerless]:why": (
+        "bdc8b3d93e",
+        "child-conflict[adopt-ownerless]：带着我们"
+        "的 selector 标签、却没有 controller ownerRe"
+        "ference 的子对象（``--cascade=orphan`` 留下"
+        "的那种），会被同名的 ModelService 接管；没有这个标签的无主"
+        "同名子对象则不会。",
+    ),
+    "check:child-repaired[immutable-selector]:why": (
+        "b0c287d15f",
+        "child-repaired[immutable-selector]：我"
+        "们的 Deployment 的 spec.selector 与期望的不同"
+        "时，它会被替换（以它的 UID 为 precondition、propa"
+        "gationPolicy Background 删除，再重新创建），而不"
+        "是在一个 API server 一直拒绝的循环里反复 update。",
+    ),
+    "check:noop-stable[rewritten-values]:why": (
+        "c533130b1a",
+        "“什么都没变”是相对于 API server 存储的内容来判断的，而不是用户写下的内容。",
+    ),
+    "check:noop-stable[long-quiet]:why": (
+        "b6c82e649d",
+        "无事可做的 operator 会保持安静，时间比任何短窗口都长。",
+    ),
+    "check:noop-stable[long-quiet-minutes]:why": (
+        "d2e102c193",
+        "noop-stable[long-quiet]，窗口为 LONG_QUI"
+        "ET_FULL 秒（五分半钟）：一个定时写入的频率低于每 30 秒一次、"
+        "但至少每五分钟一次的 operator（例如会写 status 的周期性"
+        " resync），会在这里失败。",
+    ),
+    "check:foreign-conditions-kept:why": (
+        "632f15004d",
+        "operator 只拥有它自己的 condition 类型（Ready、"
+        "Progressing）和它计算的 status 字段，仅此而已：另一个"
+        "控制器加上的 condition 在每次 status 写入后都原样保留"
+        "，它的存在也不会引起任何写入。",
+    ),
+    "check:create-converges[names-itself]:why": (
+        "3daae650f8",
+        "operator 报上自己的名字：它发出的每个请求都带着一个属于它自己的"
+        " User-Agent 产品名（“/”之前的部分，例如 modeldoc"
+        "k-go、modeldock-python），从不使用客户端库的默认值，"
+        "例如 OpenAPI-Generator；这样审计日志和 managed"
+        "Fields（对于没有指明 field manager 的写入，API "
+        "server 会把产品名当作 field manager）就能说明是谁写"
+        "的。依据审计日志（operator 用户的 userAgent）和子对象"
+        "的 managedFields 判断。",
+    ),
+    "check:events-recorded:why": (
+        "8bc04a4eed",
+        "operator 做的每一处改动、遇到的每一个问题，都作为 Event "
+        "记录在 ModelService 上，每个实现都一样；重复出现的问题是一"
+        "个计数不断增加的 Event，而不是每次一个新的 Event。",
+    ),
+    "check:watch-recovers[apiserver-restart]:why": (
+        "a137b23fec",
+        "watch-recovers[apiserver-restart]：ku"
+        "be-apiserver 停下，又在同一个端口上回来；所有 watch "
+        "同时断开。它一回来（operator 还在重连的时候）就做的修改必须被修"
+        "复：informer 重新 watch（或重新 list），事件送达 R"
+        "econcile。operator 必须自始至终保持运行：API ser"
+        "ver 暂时拒绝连接是普通的故障，应该带退避地重试。API server"
+        " 的审计日志显示重启后 operator 请求了什么（证据：重新 lis"
+        "t、get）。",
+    ),
+    "check:watch-recovers[connection-cut]:why": (
+        "ba2280efff",
+        "watch-recovers[connection-cut]：opera"
+        "tor 与 API server 之间的所有连接都被切断，新连接也会被拒"
+        "绝一段时间；其间世界发生了变化。一旦又能连接，operator 必须恢复"
+        "它的 watch 并进行修复。",
+    ),
+    "check:watch-recovers[connection-stall]:why": (
+        "7ab4bd6ed7",
+        "watch-recovers[connection-stall]：已打开"
+        "的连接保持着，却变得沉默：字节被接收，却一个也不转发，就像 NAT 表项"
+        "失效或负载均衡器卡住时那样。一个信任已打开 socket 的 watch"
+        " 会永远失明。operator 必须察觉这种沉默（HTTP/2 ping"
+        "、读超时、watch 超时）并重连，然后修复变化了的东西。",
+    ),
+    "check:watch-recovers[connection-stall-defaults]:why": (
+        "80bd111731",
+        "watch-recovers[connection-stall-defa"
+        "ults]：使用客户端默认期限的 connection-stall 场景"
+        "（client-go：沉默 30 秒后发一个 15 秒的 ping；Py"
+        "thon operator：30-60 秒的 watch，socket "
+        "读超时比它多 5 秒）。很慢，所以只在 ``--full`` 时运行。",
+    ),
+    "check:watch-recovers[compaction-410]:why": (
+        "404afdc62c",
+        "watch-recovers[compaction-410]：在 ope"
+        "rator 看不到的时候，世界发生变化，etcd 在当前 revisio"
+        "n 上被压缩，API server 的 watch cache 是关闭的"
+        "。随后它的 watch 结束，就像 watch 到了超时那样，opera"
+        "tor 从它看到的最后一个 resourceVersion 恢复每个 w"
+        "atch：那个版本已被压缩掉，所以 API server 回答 410 "
+        "Gone（Expired）。无法恢复：informer 必须重新 lis"
+        "t，与它的缓存比较，并送出它错过的东西，包括一个它从未收到过事件的 Se"
+        "rvice 的删除。",
+    ),
+    "check:reconcile-isolated:why": (
+        "42cfc23600",
+        "当一个 ModelService 的 Deployment 写入被一个缓"
+        "慢的 admission webhook 扣住时，同时创建的其他每个 M"
+        "odelService 都会收敛；慢的那个随后收敛。",
+    ),
+    "check:reconcile-isolated[lost-answer]:why": (
+        "c9e40c5589",
+        "reconcile-isolated[lost-answer]：一个得不"
+        "到回答的请求，会在 operator 的请求超时之后被放弃，所以即使只有"
+        "一个 worker，它也会被释放出来处理其他对象。",
+    ),
+    "check:leader-failover:why": (
+        "9ac178dc98",
+        "开启 leader election 时，两个运行中的实例里只有 Lea"
+        "se 的持有者在 reconcile；持有者被 SIGKILL 时，另一"
+        "个在 lease 时长加一个重试周期内接手；持有者被 SIGTERM 时"
+        "，它释放 Lease，让另一个立即接手。",
+    ),
+    "check:leader-failover[partitioned-leader]:why": (
+        "8f29469e77",
+        "leader-failover[partitioned-leader]："
+        "leader 在继续运行的同时与 API server 断开（它的连接悄"
+        "无声息地停滞），因此无法续约它的 Lease。lease 过期后另一个实"
+        "例接手。当旧 leader 的连接恢复时，它不能再 reconcile："
+        "一个在 renew deadline 内未能续约的 leader 必须停"
+        "下（controller-runtime 会退出进程）。否则两个实例会同"
+        "时行动，这正是 leader election 要防止的脑裂（split"
+        " brain）。",
+    ),
+    "check:leader-failover[release-conflict]:why": (
+        "99e732d002",
+        "leader-failover[release-conflict]：被告"
+        "知停止（SIGTERM）的 leader，即使它第一次释放写入被以 40"
+        "9 Conflict 拒绝，也会释放它的 Lease。",
+    ),
+    "check:deletion-policy[orphan]:why": (
+        "c066e7a4a8",
+        "deletion-policy[orphan]：`kubectl del"
+        "ete --cascade=orphan` 删除 ModelServic"
+        "e 并让它的子对象继续运行；operator 只移除它自己的 final"
+        "izer，并且绝不为一个正在删除的对象重新创建子对象。",
+    ),
+    "check:deletion-policy[foreground]:why": (
+        "abcbb318f0",
+        "deletion-policy[foreground]：`kubectl"
+        " delete --cascade=foreground` 之后，ope"
+        "rator 照常清理并移除它自己的 finalizer，而且只移除它自己"
+        "的。",
+    ),
+    "check:finalizer-ordered-delete[lagging-cache]:why": (
+        "ad3a6601a3",
+        "finalizer-ordered-delete[lagging-cac"
+        "he]：“没有子对象剩下了，移除 finalizer”这个决定要从 AP"
+        "I server 得到确认，绝不依据一个还没看到 operator 自己"
+        "那些 create 的 informer 缓存来做。",
+    ),
+    "check:finalizer-ordered-delete[child-finalizer]:why": (
+        "ba44a8a291",
+        "finalizer-ordered-delete[child-final"
+        "izer]：一个被它自己的 finalizer 挡住的子对象只删除一次，"
+        "然后等待；operator 的 finalizer 一直保留，直到 AP"
+        "I server 显示那个子对象已经消失。",
+    ),
+    "check:parity:why": (
+        "e848f95e30",
+        "被测实现与参考实现对相同的 ModelService 产生相同的 Deployment、Service 和 status。",
+    ),
+    "check:rbac-least-privilege:why": (
+        "ef934222bd",
+        "每个检查都以 operator 自己的用户运行它，这个用户只通过其 na"
+        "mespace 里的一个 RoleBinding 绑定到 config/"
+        "rbac/ 中的 ClusterRole；这足以完成全部工作，不多也不少"
+        "。",
+    ),
+    "check:rbac-least-privilege[stops-while-refused]:why": (
+        "c19f62eeb9",
+        "rbac-least-privilege[stops-while-ref"
+        "used]：一个每次 list 都被拒绝（403）的 operator，"
+        "收到 SIGTERM 时仍然会停下，立即停下，退出码为 0。",
+    ),
+    "check:ready-with-kwok:why": (
+        "2b5841c9a6",
+        "当 Pod 真的变为 Ready 时，status 如实说明：一旦 De"
+        "ployment 的副本可用，就是 Ready=True（Replica"
+        "sAvailable）和 Progressing=False（Rollo"
+        "utComplete）；扩容、缩容以及缩到零都能一路反映出来；镜像变更会"
+        "触发一次滚动更新，Progressing 先变 True 再变 Fals"
+        "e；每个 lastTransitionTime 只在它的 conditi"
+        "on 的 status 变化时才变。",
+    ),
+    "check:garbage-collected:why": (
+        "d4012225fb",
+        "一个没有经过 finalizer 就消失的 ModelService 留"
+        "下的子对象，由垃圾回收器移除，随后同名的后继者带着它自己的子对象收敛。",
+    ),
+    "check:namespace-deleted:why": (
+        "a3f1815730",
+        "删除一个还有活着的 ModelService 的 namespace 能"
+        "够完成：namespace 控制器删除它们，operator 的 fin"
+        "alizer 在一个正在终止的 namespace 里完成清理，然后 n"
+        "amespace 消失。",
+    ),
+    "check:status-follows-rollout[played-rollout]:why": (
+        "eb926ddf8e",
+        "status 按 `kubectl rollout status` 的判"
+        "断来跟随 Deployment 的滚动更新，而不只看可用性：只有当每个副"
+        "本都运行当前的 template 并且可用时才是 Ready=True，"
+        "而 deployment 控制器已经放弃的滚动更新会被报告为停滞（sta"
+        "lled）。",
+    ),
+    "check:status-follows-rollout[stalled-rollout]:why": (
+        "e269146c5a",
+        "真实的 deployment 控制器放弃的滚动更新会被报告为停滞，附上它的消息，绝不报告为 Ready。",
+    ),
+    "check:refused-write-reported[invalid-update]:why": (
+        "03b9b235fe",
+        "API server 拒绝的子对象写入会被报告在 status 里，标明"
+        "引起它的那一代 generation，附上服务器的消息；重试会退避；修正"
+        "之后它立即被清除。",
+    ),
+    "check:refused-write-reported[admission-refused-create]:why": (
+        "7c5a9cf7ed",
+        "被 admission 策略拒绝的子对象 create，会被报告在一个还"
+        "没有 status 的 ModelService 的 status 里，"
+        "附上策略的消息，并按 CRD 的上限明显地截断。",
+    ),
+    "check:vanished-owner[dead-owner-child]:why": (
+        "685b2ae0d7",
+        "vanished-owner[dead-owner-child]：一个同"
+        "名子对象，它的 controller ownerReference 是一"
+        "个与我们同名、但 UID 不同的 ModelService，那它就是一个"
+        "已经不存在的 ModelService 的子对象；operator 删除"
+        "它（UID precondition）并创建自己的，在有垃圾回收器的地方"
+        "它本来也会被回收，而不是永远报告 ChildConflict。",
+    ),
 }
