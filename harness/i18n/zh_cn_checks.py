@@ -1,6 +1,5 @@
 """Simplified Chinese of the checks' texts (``check:<testcase>:why``/``:teaches``, from the
-conformance tests' docstrings) and of the mutants' titles (``mutant:<id>:title``, from
-harness/mutants/mutants.toml). Keys and hashes as ``harness.i18n`` describes; a text not
+conformance tests' docstrings; the mutants' titles are in ``zh_cn_mutants``). Keys and hashes as ``harness.i18n`` describes; a text not
 here is shown in English (``python -m harness.i18n`` lists them)."""
 
 from __future__ import annotations
@@ -95,38 +94,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "alizer 更新得到了 200 的回答；一旦它的 status 更新得"
         "到 404，它就按 UID precondition 删除它刚创建的子对"
         "象；随后同名的后继者正常收敛。",
-    ),
-    "mutant:replay-event:title": (
-        "26a2fe2a0f",
-        "edge-triggered（边沿触发）：按事件所说的去做，从不看世界的实际状态",
-    ),
-    "mutant:always-update:title": (
-        "955b891f2b",
-        "每次 reconcile 都把完整的期望子对象写一遍",
-    ),
-    "mutant:children-first:title": (
-        "5e4d394308",
-        "先创建子对象，再加它的 finalizer",
-    ),
-    "mutant:retry-stale:title": (
-        "2f04334487",
-        "遇到 409 Conflict，就用同一个对象循环重试 Update",
-    ),
-    "mutant:finalizer-first:title": (
-        "ccb062a1ff",
-        "在子对象消失之前就移除 finalizer",
-    ),
-    "mutant:delete-by-name:title": (
-        "1f263efd2c",
-        "清理时按名字删除子对象，不检查它们属于谁",
-    ),
-    "mutant:ignores-vanished-owner:title": (
-        "af8db11627",
-        "保留已消失的 ModelService 的子对象，还把它们叫作冲突",
-    ),
-    "mutant:ready-on-write:title": (
-        "919c2437ee",
-        "一写完 Deployment 就报告 Ready",
     ),
     "check:invalid-rejected:why": (
         "2db33a6b8a",
