@@ -1,5 +1,6 @@
 """Simplified Chinese of the checks' texts (``check:<testcase>:why``/``:teaches``, from the
-conformance tests' docstrings; the mutants' titles are in ``zh_cn_mutants``). Keys and hashes as ``harness.i18n`` describes; a text not
+conformance tests' docstrings) and of the mutants' titles (``mutant:<id>:title``, from
+harness/mutants/mutants.toml). Keys and hashes as ``harness.i18n`` describes; a text not
 here is shown in English (``python -m harness.i18n`` lists them)."""
 
 from __future__ import annotations

@@ -240,11 +240,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "这是实验的前提（premise），不是 operator 的过错。",
     ),
     "lesson:part-5:look1": (
-        "276a651e0d",
-        "两条泳道都写了 status（update modelservices/"
-        "status）；区别在于写了什么，见结果那一行：正确的 operator"
-        " 说 Progressing，mutant 在没有任何 Pod 运行时说"
-        " Ready。",
+        "f005389767",
+        "每条泳道都写了 status（update modelservices/"
+        "status）；区别在于写进去的内容，见图下方：正确的 operator"
+        " 的 condition 是 Ready False、Progressi"
+        "ng True，而 mutant 的检查失败，因为它在没有任何 Pod "
+        "运行时说了 Ready。",
     ),
     "lesson:part-5:proves": (
         "284ba117ad",

@@ -15,7 +15,7 @@ from harness.lesson.evidence import Evidence, Lane, verdict_line
 from harness.report.html import static_text
 from harness.report.html_sections import anchor
 from harness.report.html_svg import esc, timeline_svg
-from harness.report.markdown import sequence_diagram
+from harness.report.markdown import key_evidence, sequence_diagram
 
 #: The lesson's own styles, after the report's (``report.css``).
 LESSON_CSS = """
@@ -45,6 +45,13 @@ def _lane_title(lang: str, lane: Lane) -> str:
     return f"mutant {lane.who} ({side}): {title}"
 
 
+def _result_line(lane: Lane) -> str:
+    """A lane's outcome, the first line of its failure, and the first evidence the check
+    recorded about it (what the operator wrote: conditions, resourceVersions, ...)."""
+    shown = key_evidence(lane.result, 2)
+    return verdict_line(lane.result) + (f" · {shown}" if shown else "")
+
+
 def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: str) -> str:
     figure = part.figures[n - 1]
     look = _t(lang, f"lesson:{part.id}:look{n}")
@@ -69,7 +76,7 @@ def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: 
     )
     results = "".join(
         f'<li class="{"wrong" if lane.wrong else "right"}"><b>{esc(_lane_title(lang, lane))}'
-        f"</b>: {esc(verdict_line(lane.result))}</li>"
+        f"</b>: {esc(_result_line(lane))}</li>"
         for lane in lanes
     )
     link = f"{comparison}#{anchor(figure.case)}"
@@ -132,7 +139,7 @@ def _figure_markdown(
     for lane in lanes:
         acts = ", ".join(f"+{t:.2f}s {a}" for t, a in lane.result.acts)
         lines += [
-            f"- **{_lane_title(lang, lane)}**: {verdict_line(lane.result)}",
+            f"- **{_lane_title(lang, lane)}**: {_result_line(lane)}",
             *([f"  - harness: {acts}"] if acts else []),
         ]
     lines.append("")

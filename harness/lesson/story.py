@@ -266,9 +266,10 @@ PARTS: tuple[Part, ...] = (
                 case="progressing-without-kubelet",
                 mutant="ready-on-write",
                 look=(
-                    "Both lanes write the status (update modelservices/status); the "
-                    "difference is in what they wrote, shown in the result line: the correct "
-                    "operators say Progressing, the mutant says Ready with no Pod running."
+                    "Every lane writes the status (update modelservices/status); the "
+                    "difference is in what was written, shown under the diagram: the correct "
+                    "operators' conditions say Ready False and Progressing True, and the "
+                    "mutant's check fails because it said Ready with no Pod running."
                 ),
             ),
         ),
