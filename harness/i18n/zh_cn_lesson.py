@@ -35,8 +35,8 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "ake lesson 来画出它。",
     ),
     "lesson:needs-check": (
-        "5de2479b59",
-        "这一部分的现场证据需要检查 {check}，而本次运行没有它：下面只有论证，没有图。",
+        "aca50582a1",
+        "这一部分的现场证据需要检查 {check}，而本次运行没有它：这一部分只有论证，没有图。",
     ),
     "lesson:back": (
         "0061d02d6f",
@@ -67,14 +67,15 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "通知携带的是地址，不是指令",
     ),
     "lesson:part-1:p1": (
-        "c9cafe8737",
+        "719d22fbf8",
         "当 ModelService，或者它拥有的某个 Deployment、S"
         "ervice 有任何变化时，operator 并不会被告知变了什么。wa"
-        "tch 送来一个事件，控制器的 For/Owns 连线把它归结为一件事："
-        "要去看的那个 ModelService 的 namespace/name"
-        "。Deployment 的变化通过 Deployment 的 owner"
-        "Reference 映射到它的 owner。随后 reconcile 读"
-        "取当前存在的东西，写入差异。",
+        "tch 送来一个事件，控制器的连线（For：它所服务的 ModelSer"
+        "vice 这个 kind；Owns：它创建的 Deployment 和 "
+        "Service）把它归结为一件事：要去看的那个 ModelService"
+        " 的 namespace/name。Deployment 的变化通过 D"
+        "eployment 的 ownerReference 映射到它的 own"
+        "er。随后 reconcile 读取当前存在的东西，写入差异。",
     ),
     "lesson:part-1:p2": (
         "957a5a7336",
@@ -208,10 +209,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "tant 按名字把两个都删了。",
     ),
     "lesson:part-4:look3": (
-        "e0274b4de5",
-        "在那些 create 之后，status update 得到 404（灰"
-        "色：对象已经不在了）。正确的 operator 随后删除两个子对象；mu"
-        "tant 保留了它们。",
+        "b91a42374a",
+        "在那些 create 之后，status update 得到 404（画"
+        "成红色，但它不是拒绝：对象已经不在了）。正确的 operator 随后删"
+        "除两个子对象；mutant 保留了它们。",
     ),
     "lesson:part-4:proves": (
         "d1eedc7f81",
@@ -258,12 +259,13 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "至少一次的投递，与集群之外的效果",
     ),
     "lesson:part-6:p1": (
-        "d84232d219",
+        "2f5c56144d",
         "到目前为止的一切都可以重新计算：replicas、一个 Service、"
         "一个 finalizer。把一次 reconcile 运行两遍是无害的，"
-        "因为它的结果是一个状态，把同一个状态写两遍什么都不会改变。投递是至少一次"
-        "（at-least-once）的：崩溃之后，operator 无法知道它"
-        "最后一步是否生效，所以它会再做一遍。",
+        "因为它的结果是一个状态，把同一个状态写两遍什么都不会改变。这正是控制器的"
+        "承诺：每个变化至少被 reconcile 一次（at-least-onc"
+        "e），有些会是两次，因为崩溃之后，operator 无法知道它最后一步是"
+        "否生效，所以它会再做一遍。",
     ),
     "lesson:part-6:p2": (
         "3f3ac91e9b",

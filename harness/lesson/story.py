@@ -73,7 +73,7 @@ FRAME: dict[str, str] = {
     ),
     "lesson:needs-check": (
         "The live evidence of this part needs the check {check}, which this run does not have: "
-        "what follows is the argument only, without a diagram."
+        "this part is the argument only, without a diagram."
     ),
     "lesson:back": "The full comparison report, check by check",
     "lesson:mutant": "the wrong way",
@@ -90,8 +90,9 @@ PARTS: tuple[Part, ...] = (
         paragraphs=(
             "When anything about a ModelService changes, or about a Deployment or Service it "
             "owns, the operator is not told what changed. The watch delivers an event, and "
-            "the controller's For/Owns wiring reduces it to one thing: the namespace/name of "
-            "the ModelService to look at. A change to a Deployment is mapped to its owner "
+            "the controller's wiring (For: the ModelService kind it serves; Owns: the "
+            "Deployments and Services it creates) reduces it to one thing: the namespace/name "
+            "of the ModelService to look at. A change to a Deployment is mapped to its owner "
             "through the Deployment's ownerReference. The reconcile then reads what exists "
             "now and writes the difference.",
             "So consider the worst timing. The operator has written the Deployment and is "
@@ -236,9 +237,9 @@ PARTS: tuple[Part, ...] = (
                 case="vanished-owner[finalizer-race]",
                 mutant="ignores-vanished-owner",
                 look=(
-                    "After the creates, the status update is answered 404 (grey: the object is "
-                    "gone). The correct operators then delete both children; the mutant keeps "
-                    "them."
+                    "After the creates, the status update is answered 404 (drawn red, though "
+                    "it is no refusal: the object is gone). The correct operators then delete "
+                    "both children; the mutant keeps them."
                 ),
             ),
         ),
@@ -284,8 +285,9 @@ PARTS: tuple[Part, ...] = (
         paragraphs=(
             "Everything so far could be recomputed: replicas, a Service, a finalizer. Running "
             "a reconcile twice is harmless because its result is a state, and writing the "
-            "same state twice changes nothing. Delivery is at least once: after a crash the "
-            "operator cannot know whether its last step took effect, so it does it again.",
+            "same state twice changes nothing. That is the controller's promise: every change "
+            "is reconciled at least once, and some twice, because after a crash the operator "
+            "cannot know whether its last step took effect, so it does it again.",
             "An effect outside the cluster is different. Registering a model with a catalog, "
             "or debiting a ledger, cannot simply run again: the second run is a second "
             "effect. Running again needs a durable request identity, for example the "
