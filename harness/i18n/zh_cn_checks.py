@@ -343,4 +343,84 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它（UID precondition）并创建自己的，在有垃圾回收器的地方"
         "它本来也会被回收，而不是永远报告 ChildConflict。",
     ),
+    "check:progressing-without-kubelet:teaches": (
+        "f93e2be7ff",
+        "condition 是用户和其他控制器了解发生了什么的途径。在副本可用之"
+        "前就声称 Ready 会误导他们；每次 reconcile 都重写 la"
+        "stTransitionTime，会毁掉它存在的唯一意义（这种状态从什么"
+        "时候开始的？），并把每次 reconcile 都变成一次 status "
+        "写入。这里 ModelService 被再次 reconcile 了好几"
+        "次，其中包括一次让 condition 的 status 保持不变的 s"
+        "pec 修改（generation 2）；然后另一个客户端把 Ready"
+        " 的 lastTransitionTime 写成同一时刻、但带小数秒和时"
+        "区偏移的形式（一个合法的 date-time），下一次 reconcil"
+        "e 必须让它保持原样：一个重新编码自己存储的 condition 的 o"
+        "perator，会改写一个没有人改过的时间。",
+    ),
+    "check:restart-reconverges[after-finalizer]:teaches": (
+        "e4d4f7327d",
+        "finalizer 是 operator 的承诺：删除会等它清理完毕，所"
+        "以它必须在第一个子对象出现之前就位：在这个崩溃点上，ModelServi"
+        "ce 带着 finalizer，还没有任何 Deployment 或 S"
+        "ervice。operator 停机期间 replicas 改成 2；重"
+        "启后，它发现 finalizer 已经在那里（没有第二次 finaliz"
+        "er 写入），并恰好创建一个 2 副本的 Deployment 和一个 "
+        "Service。",
+    ),
+    "check:stale-update-conflict[operator-409]:teaches": (
+        "bd9f99d67b",
+        "operator 通过 harness 的 API proxy 与 AP"
+        "I server 通信，代理把 operator 的第一次写入（新 Mo"
+        "delService 的 finalizer Update）扣住几秒钟再"
+        "转发。扣住期间，ModelService 被直接修改；于是这次写入带着一"
+        "个旧的 resourceVersion 到达，得到 409 Confli"
+        "ct。只允许有一次写入带着那个被拒绝的 resourceVersion，"
+        "而 operator 对 ModelService 的下一次写入必须基于"
+        "一次看到了这个修改的读取：resourceVersion 至少是那次修改"
+        "的。重发被拒绝的对象（一次或循环地）的控制器会失败；再也不写的控制器也会"
+        "失败。",
+    ),
+    "check:replaced-child-kept:teaches": (
+        "3facda5894",
+        "在控制器读取和删除之间，一个子对象可能被别人删除，并以同一个名字替换。按"
+        "名字删除会毁掉这个替代品。这里 operator 停机期间，Servic"
+        "e 被替换成一个声明了同名同 kind、但 UID 不同的 owner "
+        "的 Service；随后 ModelService 被删除。operat"
+        "or 必须删除它的 Deployment（带 UID precondit"
+        "ion），不碰那个替代的 Service，最后移除它的 finalize"
+        "r。",
+    ),
+    "check:finalizer-ordered-delete:teaches": (
+        "3d705c527b",
+        "finalizer 是对 API server 的一个承诺：“在我清理完"
+        "之前，不要忘掉这个对象”。在子对象消失之前就移除它，会让对象带着没做完的"
+        "工作消失（没有垃圾回收器时，比如这里，子对象会永远留下）。因为正在删除的"
+        "对象保持可见、带着 deletionTimestamp，重启的控制器会再"
+        "次看到它并完成清理：清理也是 level-triggered 的。顺序依"
+        "据审计日志判断。",
+    ),
+    "check:child-repaired:teaches": (
+        "3c86246386",
+        "Service 被手工删除：删除事件经由 Service 的 contr"
+        "oller ownerReference 到达控制器，它重新创建 Ser"
+        "vice。Deployment 的 replicas 和 Service"
+        " 的端口被手工修改：恢复为 spec 的值。任何修复都不改变 Model"
+        "Service 本身（它的 resourceVersion 不变）。另一"
+        "个工具给两个子对象加上的外来 annotation 和 label 会被"
+        "保留，也不会随之出现写入循环：控制器不管理的字段不关它的事，为它们与另一"
+        "个写入者争夺将永无止境。",
+    ),
+    "check:create-converges:teaches": (
+        "d31a7738e8",
+        "Deployment 和 Service 带着期望的字段，以及一个指向 "
+        "ModelService 的 UID 的 controller owne"
+        "rReference（controller=true，blockOwne"
+        "rDeletion=true）：控制器的 watch 正是靠它把子对象的"
+        "事件映射回父对象，垃圾回收也靠它知道该移除什么。finalizer 在任"
+        "何子对象存在之前就已就位，所以删除永远不会跑在清理前面。status.o"
+        "bservedGeneration 等于 metadata.genera"
+        "tion：status 描述的是用户最后写下的 spec，而不是更早的；"
+        "metadata.generation 为 1：spec 是用户的，op"
+        "erator 从未改写它。",
+    ),
 }
