@@ -89,11 +89,15 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "件事：把 replicas 设为 2，创建 Service。",
     ),
     "lesson:part-1:look1": (
-        "57db295a58",
-        "找到 harness 杀掉 operator 的那条虚线，以及重启它的那"
-        "条。重启之后，正确的 operator 对 Deployment 做一次"
-        " update、对 Service 做一次 create；mutant "
-        "按事件所说的行事，做了别的事或者什么都没做，检查失败。",
+        "76d41e4e0f",
+        "operator 在它 create deployments 之后立即自"
+        "己停下（崩溃点，退出码 86：这是它自己的退出，所以没有标记）。虚线 h"
+        "arness: patch modelservices 是用户在它停机期"
+        "间把 replicas 改成 2，restart 是它再次启动的地方。之"
+        "后，正确的 operator 对 deployments 做一次 upd"
+        "ate、对 services 做一次 create。mutant 重放它"
+        "原来在做的事：它再次创建 Deployment（红色的 409：它已经存"
+        "在了），并且从不把 replicas 设为 2，所以检查超时。",
     ),
     "lesson:part-1:proves": (
         "f72193f1f3",
@@ -153,11 +157,11 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "的修改。",
     ),
     "lesson:part-3:look1": (
-        "8bcb31dda2",
+        "34327a6eef",
         "正确的 operator 在创建任何子对象之前先写 finalizer（"
-        "对 modelservices 的一次 update）；被杀和重启之后，"
-        "没有第二次 finalizer 写入。mutant 先创建子对象，所以在"
-        "崩溃点上存在着没有 finalizer 保护的子对象。",
+        "对 modelservices 的一次 update）；在崩溃点退出并重"
+        "启之后，没有第二次 finalizer 写入。mutant 先创建子对象"
+        "，所以在崩溃点上存在着没有 finalizer 保护的子对象。",
     ),
     "lesson:part-3:look2": (
         "c767966f91",

@@ -7,6 +7,7 @@ and take their text through ``harness.i18n.tr`` in the language asked for.
 
 from __future__ import annotations
 
+import dataclasses
 from string import Template
 
 from harness.i18n import tr
@@ -16,6 +17,9 @@ from harness.report.html import static_text
 from harness.report.html_sections import anchor
 from harness.report.html_svg import esc, timeline_svg
 from harness.report.markdown import key_evidence, sequence_diagram
+
+#: Evidence every check records that says nothing about the operator (the tier it ran on).
+HIDDEN_EVIDENCE = frozenset({"tier"})
 
 #: The lesson's own styles, after the report's (``report.css``).
 LESSON_CSS = """
@@ -48,7 +52,8 @@ def _lane_title(lang: str, lane: Lane) -> str:
 def _result_line(lane: Lane) -> str:
     """A lane's outcome, the first line of its failure, and the first evidence the check
     recorded about it (what the operator wrote: conditions, resourceVersions, ...)."""
-    shown = key_evidence(lane.result, 2)
+    kept = {k: v for k, v in lane.result.evidence.items() if k not in HIDDEN_EVIDENCE}
+    shown = key_evidence(dataclasses.replace(lane.result, evidence=kept), 2)
     return verdict_line(lane.result) + (f" · {shown}" if shown else "")
 
 
@@ -68,11 +73,17 @@ def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: 
             f'<figure class="lesson">{head}<p class="look">{esc(look)}</p>'
             f'<p class="needs">{esc(_t(lang, "lesson:no-evidence"))}</p></figure>'
         )
-    svg = timeline_svg(
-        {lane.who: lane.result.calls for lane in lanes},
-        titles={lane.who: f"mutant {lane.who}" if lane.wrong else lane.who for lane in lanes},
-        title=figure.case,
-        acts={lane.who: lane.result.acts for lane in lanes},
+    # the real implementations on one time axis, the mutant on its own below them: a mutant
+    # that never converges runs until the check's bound and would squash the others
+    svg = "\n".join(
+        timeline_svg(
+            {lane.who: lane.result.calls for lane in group},
+            titles={lane.who: f"mutant {lane.who}" if lane.wrong else lane.who for lane in group},
+            title=figure.case,
+            acts={lane.who: lane.result.acts for lane in group},
+        )
+        for group in ([x for x in lanes if not x.wrong], [x for x in lanes if x.wrong])
+        if group
     )
     results = "".join(
         f'<li class="{"wrong" if lane.wrong else "right"}"><b>{esc(_lane_title(lang, lane))}'

@@ -109,11 +109,14 @@ PARTS: tuple[Part, ...] = (
                 case="restart-reconverges",
                 mutant="replay-event",
                 look=(
-                    "Find the dashed marker where the harness killed the operator, and the "
-                    "one where it restarted it. After the restart the correct operators make "
-                    "one update of the Deployment and one create of the Service; the mutant, "
-                    "which acts on what the event said, does something else or nothing, and "
-                    "the check fails."
+                    "The operator stops itself right after its create of deployments (the "
+                    "crash point, exit code 86: its own exit, so no marker). The dashed "
+                    "marker harness: patch modelservices is the user's change of replicas to "
+                    "2 while it is down, and restart is where it starts again. After it the "
+                    "correct operators make one update of deployments and one create of "
+                    "services. The mutant replays what it was doing: it creates the "
+                    "Deployment again (a red 409: it exists already) and never sets "
+                    "replicas to 2, so the check times out."
                 ),
             ),
         ),
@@ -176,8 +179,8 @@ PARTS: tuple[Part, ...] = (
                 mutant="children-first",
                 look=(
                     "The correct operators write the finalizer (an update of modelservices) "
-                    "before any create of a child; after the kill and the restart there is no "
-                    "second finalizer write. The mutant creates the children first, so at the "
+                    "before any create of a child; after its exit at the crash point and the "
+                    "restart there is no second finalizer write. The mutant creates the children first, so at the "
                     "crash point there are children without a finalizer to protect them."
                 ),
             ),

@@ -99,7 +99,8 @@ def test_lesson_renders_from_junit_files(lesson_reports: Path, lang: str) -> Non
     assert f'<html lang="{lang}">' in page
     for part in story.PARTS:
         assert f'id="{part.id}"' in page
-    assert page.count('<svg class="swimlane"') == 2  # noop-stable, finalizer-ordered-delete
+    # noop-stable (the real ones, then the mutant on its own axis), finalizer-ordered-delete
+    assert page.count('<svg class="swimlane"') == 3
     assert 'data-impl="always-update"' in page  # the mutant's lane beside the real ones
     assert f'href="lesson/comparison{suffix}.html#check-noop-stable"' in page
     assert "external-effect-once" in page  # part 6 says which check its evidence needs
