@@ -164,11 +164,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "，所以在崩溃点上存在着没有 finalizer 保护的子对象。",
     ),
     "lesson:part-3:look2": (
-        "c767966f91",
+        "dab36a8409",
         "找到 modelservices 的 update 上那个红色的 409"
         "：API proxy 扣住了这次写入，同时 harness 修改了对象。"
-        "正确的 operator 重新读取，下一次写入成功；mutant 一次又"
-        "一次地发送同一个被拒绝的对象，连成一排红色标记。",
+        "正确的 operator 重新读取，下一次写入成功；mutant 再次发"
+        "送同一个被拒绝的对象：第二个红色的 409，基于同一个旧的 resour"
+        "ceVersion。",
     ),
     "lesson:part-3:proves": (
         "031df83f67",
@@ -200,11 +201,15 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "对象。",
     ),
     "lesson:part-4:look1": (
-        "9c54614ec7",
-        "正确的 operator 对 deployment 和 service "
-        "的 delete 出现在移除 finalizer 的那次 modelse"
-        "rvices update 之前。mutant 的 finalizer "
-        "移除排在最前面。",
+        "d2f57b80d6",
+        "这个检查删除三个 ModelService：first 在 operat"
+        "or 运行时删除；second 删除时 operator 在清理中途自己"
+        "停下（然后 restart）；third 在它停机时删除（SIGTERM"
+        "、删除，然后 restart）。对每一个，正确的 operator 对 "
+        "deployments 和 services 的 delete 都出现在"
+        "移除 finalizer 的那次 modelservices updat"
+        "e 之前。mutant 的 modelservices update 排"
+        "在最前面，检查在第一个 ModelService 上就失败了。",
     ),
     "lesson:part-4:look2": (
         "a936344a5d",

@@ -19,7 +19,11 @@ from harness.report.html_svg import esc, timeline_svg
 from harness.report.markdown import key_evidence, sequence_diagram
 
 #: Evidence every check records that says nothing about the operator (the tier it ran on).
-HIDDEN_EVIDENCE = frozenset({"tier"})
+HIDDEN_EVIDENCE = frozenset({"tier", "verdict"})
+
+#: Spans (seconds from a lane's first request to its last) further apart than this factor are
+#: drawn on time axes of their own (``axes``).
+SPAN_RATIO = 3.0
 
 #: The lesson's own styles, after the report's (``report.css``).
 LESSON_CSS = """
@@ -57,6 +61,23 @@ def _result_line(lane: Lane) -> str:
     return verdict_line(lane.result) + (f" · {shown}" if shown else "")
 
 
+def _span(lane: Lane) -> float:
+    calls = lane.result.calls
+    return max([c.t for c in calls] + [t for t, _ in lane.result.acts] + [0.0])
+
+
+def axes(lanes: list[Lane], ratio: float = SPAN_RATIO) -> list[list[Lane]]:
+    """The lanes grouped by the time axis they share: the real implementations on one, unless
+    one's span is more than ``ratio`` times another's (each then gets its own), and the mutant
+    always on its own: a mutant that never converges runs until the check's bound and would
+    squash the others into their first second."""
+    real = [lane for lane in lanes if not lane.wrong]
+    spans = [_span(lane) for lane in real]
+    together = not spans or max(spans) <= ratio * max(min(spans), 0.001)
+    groups = [real] if together else [[lane] for lane in real]
+    return [g for g in [*groups, [lane for lane in lanes if lane.wrong]] if g]
+
+
 def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: str) -> str:
     figure = part.figures[n - 1]
     look = _t(lang, f"lesson:{part.id}:look{n}")
@@ -73,8 +94,6 @@ def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: 
             f'<figure class="lesson">{head}<p class="look">{esc(look)}</p>'
             f'<p class="needs">{esc(_t(lang, "lesson:no-evidence"))}</p></figure>'
         )
-    # the real implementations on one time axis, the mutant on its own below them: a mutant
-    # that never converges runs until the check's bound and would squash the others
     svg = "\n".join(
         timeline_svg(
             {lane.who: lane.result.calls for lane in group},
@@ -82,8 +101,7 @@ def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: 
             title=figure.case,
             acts={lane.who: lane.result.acts for lane in group},
         )
-        for group in ([x for x in lanes if not x.wrong], [x for x in lanes if x.wrong])
-        if group
+        for group in axes(lanes)
     )
     results = "".join(
         f'<li class="{"wrong" if lane.wrong else "right"}"><b>{esc(_lane_title(lang, lane))}'

@@ -191,7 +191,7 @@ PARTS: tuple[Part, ...] = (
                     "Find the red 409 on the update of modelservices: the API proxy held that "
                     "write while the harness changed the object. The correct operators read "
                     "again and their next write succeeds; the mutant sends the same refused "
-                    "object again and again, a row of red marks."
+                    "object again: a second red 409, on the same old resourceVersion."
                 ),
             ),
         ),
@@ -222,9 +222,13 @@ PARTS: tuple[Part, ...] = (
                 case="finalizer-ordered-delete",
                 mutant="finalizer-first",
                 look=(
-                    "The correct operators' deletes of the deployment and the service come "
-                    "before the update of modelservices that removes the finalizer. The "
-                    "mutant's finalizer removal comes first."
+                    "The check deletes three ModelServices: first while the operator runs, "
+                    "second with the operator stopping itself in the middle of the cleanup "
+                    "(then restart), third while it is down (SIGTERM, the delete, then "
+                    "restart). For each, the correct operators' deletes of deployments and "
+                    "services come before the update of modelservices that removes the "
+                    "finalizer. The mutant's update of modelservices comes first, and the "
+                    "check fails at the first ModelService."
                 ),
             ),
             Figure(

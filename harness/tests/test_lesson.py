@@ -124,3 +124,16 @@ def test_lesson_links_to_the_report(tmp_path: Path) -> None:
     model = report.build([DATA / "junit-go.xml"])
     html = render.render_html(evidence.Evidence(model), "en")
     assert 'href="comparison.html"' in html
+
+
+def test_lanes_far_apart_in_time_get_axes_of_their_own() -> None:
+    def lane(who: str, last: float, wrong: bool = False) -> evidence.Lane:
+        timeline = f'[[0, "get", "modelservices", "web", 200], [{last}, "get", "x", "", 200]]'
+        return evidence.Lane(
+            who, who, wrong, report.Result("passed", evidence={"timeline": timeline})
+        )
+
+    near = [lane("go", 2.0), lane("python", 5.0), lane("m", 80.0, wrong=True)]
+    assert [[x.who for x in g] for g in render.axes(near)] == [["go", "python"], ["m"]]
+    far = [lane("go", 1.0), lane("python", 50.0)]
+    assert [[x.who for x in g] for g in render.axes(far)] == [["go"], ["python"]]
