@@ -56,7 +56,7 @@ def _lane_title(lang: str, lane: Lane) -> str:
 def _result_line(lane: Lane) -> str:
     """A lane's outcome, the first line of its failure, and the first evidence the check
     recorded about it (what the operator wrote: conditions, resourceVersions, ...)."""
-    kept = {k: v for k, v in lane.result.evidence.items() if k not in HIDDEN_EVIDENCE}
+    kept = {k: v for k, v in lane.result.check_evidence.items() if k not in HIDDEN_EVIDENCE}
     shown = key_evidence(dataclasses.replace(lane.result, evidence=kept), 2)
     return verdict_line(lane.result) + (f" · {shown}" if shown else "")
 
