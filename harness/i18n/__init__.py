@@ -88,7 +88,8 @@ def has_cjk(text: str) -> bool:
 def localise(report: Report, lang: str) -> Report:
     """A copy of ``report`` whose checks' what-it-proves and why (``check:<id>:why`` /
     ``:teaches``) are in ``lang`` where the catalogue has them, ``lang`` set for the writers
-    (the introduction, the glossary, the labels). Raises ValueError for an unknown ``lang``."""
+    (the introduction, the glossary, the labels) and its link to the lesson in ``lang``
+    (``lesson.zh-CN.html``). Raises ValueError for an unknown ``lang``."""
     catalogue(lang)  # an unknown language is refused here, before anything is written
     checks = [
         dataclasses.replace(
@@ -98,7 +99,10 @@ def localise(report: Report, lang: str) -> Report:
         )
         for c in report.checks
     ]
-    return dataclasses.replace(report, checks=checks, lang=lang)
+    href = report.lesson_href
+    if lang != "en" and href.endswith("lesson.html"):  # the lesson in the same language
+        href = href.removesuffix(".html") + f".{lang}.html"
+    return dataclasses.replace(report, checks=checks, lang=lang, lesson_href=href)
 
 
 def localise_mutants(data: Mapping[str, Any] | None, lang: str) -> Mapping[str, Any] | None:

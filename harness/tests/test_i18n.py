@@ -78,11 +78,11 @@ def test_chinese_report_from_the_fixtures(tmp_path: Path) -> None:
     page = zh[1].read_text()
     assert '<html lang="zh-CN">' in page and "第一次接触控制器？请先读这里" in page
     assert "没有东西要改的 reconcile 什么也不写。" in page  # noop-stable's what-it-proves
-    assert "它证明什么" in page and 'href="lesson.html"' in page
+    assert "它证明什么" in page and 'href="lesson.zh-CN.html"' in page
     assert "每次 reconcile 都" not in en[1].read_text()
     assert '<html lang="en">' in en[1].read_text()
     md = zh[0].read_text()
-    assert "本报告使用的术语" in md and "(lesson.md)" in md
+    assert "本报告使用的术语" in md and "(lesson.zh-CN.md)" in md
 
 
 def test_introduction_links_to_the_lesson() -> None:
