@@ -41,6 +41,10 @@ nav.parts ol { margin: 8px 0; }
 """
 
 
+def _colon(lang: str) -> str:
+    return "：" if lang.startswith("zh") else ": "
+
+
 def _t(lang: str, key: str) -> str:
     return tr(lang, key, story.texts()[key])
 
@@ -111,7 +115,7 @@ def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: 
     link = f"{comparison}#{anchor(figure.case)}"
     return (
         f'<figure class="lesson">{head}<p class="look">{esc(look)}</p>\n{svg}\n'
-        f'<figcaption>{esc(_t(lang, "lesson:outcome"))}:<ul class="lanes">{results}</ul>'
+        f'<figcaption>{esc(_t(lang, "lesson:outcome"))}{_colon(lang)}<ul class="lanes">{results}</ul>'
         f'<a href="{esc(link)}">{esc(_t(lang, "lesson:in-report"))}</a></figcaption></figure>'
     )
 
@@ -143,7 +147,7 @@ def render_html(ev: Evidence, lang: str = "en", comparison: str = "comparison.ht
             f'<section class="part" id="{part.id}">\n'
             f"<h2>{number}. {esc(_t(lang, f'lesson:{part.id}:title'))}</h2>\n{paragraphs}\n"
             f"{figures}\n"
-            f'<p class="proves">{esc(_t(lang, "lesson:proves"))}: '
+            f'<p class="proves">{esc(_t(lang, "lesson:proves"))}{_colon(lang)}'
             f"{esc(_t(lang, f'lesson:{part.id}:proves'))}</p>\n</section>"
         )
     return Template(static_text("page.html")).substitute(
@@ -196,5 +200,6 @@ def render_markdown(ev: Evidence, lang: str = "en", comparison: str = "compariso
             lines += [_t(lang, f"lesson:{part.id}:p{k}"), ""]
         for k in range(1, len(part.figures) + 1):
             lines += _figure_markdown(ev, lang, part, k, comparison)
-        lines += [f"**{_t(lang, 'lesson:proves')}**: {_t(lang, f'lesson:{part.id}:proves')}", ""]
+        proves = _t(lang, f"lesson:{part.id}:proves")
+        lines += [f"**{_t(lang, 'lesson:proves')}**{_colon(lang)}{proves}", ""]
     return "\n".join(lines)
