@@ -214,8 +214,9 @@ report: $(STAMP) ## rebuild reports/comparison.{md,html} from reports/ (REPORT_L
 	$(PY) -m harness report --lang $(REPORT_LANG) $(foreach f,$(IMPL_FILES),--impl-file $(f))
 
 # The article's lesson: both implementations and the mutants that show the wrong way, on one
-# control plane (183 s at load 9, 213 s at load 40, on 2 shared cores), then reports/lesson.{md,html} (REPORT_LANG=zh-CN:
-# lesson.zh-CN.*), each part drawn from this run's JUnit files in reports/lesson/.
+# control plane (183 s at load 9, 213 s at load 40, on 2 shared cores), then
+# reports/lesson.{md,html} (REPORT_LANG=zh-CN: lesson.zh-CN.* too), each part drawn from this
+# run's JUnit files in reports/lesson/.
 lesson: $(STAMP) ## the article's story, each part drawn from a small run: reports/lesson.{md,html} (REPORT_LANG=zh-CN)
 	$(PY) -m harness lesson --lang $(REPORT_LANG)
 
