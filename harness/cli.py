@@ -13,6 +13,8 @@ Commands (each has ``--help``):
 - ``rbac-ablation``: every right of the operator's role taken away in turn, ``harness.rbac.ablation``.
 - ``explore``: a crash at every write boundary of every scenario, a stale view, coalesced
   events (``reports/explore.json``), ``harness.explore``.
+- ``lesson``: the article's story, each part backed by a small run's evidence
+  (``reports/lesson.{md,html}``), ``harness.lesson.run``.
 - ``binaries``: find or build (with progress) etcd, kube-apiserver and kubectl (``--sim``: also
   kube-controller-manager, kube-scheduler, kwok); ``--print-assets`` prints only the folder to
   use as KUBEBUILDER_ASSETS.
@@ -41,6 +43,7 @@ from pathlib import Path
 from harness import exitcodes, runs, suite
 from harness.checks import converge_timeout_problem
 from harness.envtest import background, binaries
+from harness.i18n import LANGS
 from harness.paths import REPORTS_DIR
 
 #: Commands whose own module parses the arguments: name -> (module with ``main(argv)``, help).
@@ -57,6 +60,10 @@ DELEGATED = {
     "explore": (
         "harness.explore.cli",
         "every write boundary of every scenario: reports/explore.json",
+    ),
+    "lesson": (
+        "harness.lesson.run",
+        "the article's lesson, each part drawn from a run: reports/lesson.{md,html}",
     ),
     "accounting-check": (
         "harness.accounting_check",
@@ -230,11 +237,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         help="with --tiers: only this implementation (repeatable; default: every one found)",
     )
+    p.add_argument(
+        "--lang",
+        default="en",
+        choices=LANGS,
+        help="the teaching text's language; zh-CN writes comparison.zh-CN.{md,html}",
+    )
     p.set_defaults(
         func=lambda a: (
             suite.tiers_report([Path(t) for t in a.tiers], Path(a.reports), a.impl)
             if a.tiers
-            else suite.rebuild_report(Path(a.reports), a.impl_file)
+            else suite.rebuild_report(Path(a.reports), a.impl_file, a.lang)
         )
     )
 

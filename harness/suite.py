@@ -484,9 +484,10 @@ def _print_kept(state_dir: Path, reports: Path) -> None:
     print(f"  stop it with: {down}")
 
 
-def rebuild_report(reports: Path, impl_files: list[str]) -> int:
-    """Rebuild the comparison report from ``<reports>/junit-*.xml`` and print it. Exit code 0
-    all passed, 1 some failed, 2 no JUnit file there."""
+def rebuild_report(reports: Path, impl_files: list[str], lang: str = "en") -> int:
+    """Rebuild the comparison report from ``<reports>/junit-*.xml`` and print it (``lang``:
+    its teaching text in that language, ``comparison.<lang>.{md,html}``, ``report.write_all``).
+    Exit code 0 all passed, 1 some failed, 2 no JUnit file there."""
     from harness import report
 
     files = report.suite_junit_files(reports)
@@ -494,7 +495,7 @@ def rebuild_report(reports: Path, impl_files: list[str]) -> int:
         _say(f"no junit-*.xml in {reports}; run `make conformance` first")
         return 2
     model = report.build(files, load_implementations(impl_files))
-    print(report.write_all(model, reports)[0].read_text())
+    print(report.write_all(model, reports, lang=lang)[0].read_text())
     return 0 if model.all_passed else 1
 
 

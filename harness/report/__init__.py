@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from harness.i18n import localise, localise_mutants
 from harness.junit import PREMISES
 from harness.report.html import render_html, render_tiers_html, write_html
 from harness.report.markdown import (
@@ -128,6 +129,7 @@ def write_all(
     mutants: Mapping[str, Any] | None = None,
     ablation: Mapping[str, Any] | None = None,
     explore: Mapping[str, Any] | None = None,
+    lang: str = "en",
 ) -> list[Path]:
     """Write ``comparison.md``, ``comparison.html`` and ``summary.md`` (the CI job summary:
     the table and each check's sequence diagrams) in ``reports_dir``; return their paths in
@@ -141,7 +143,11 @@ def write_all(
     and the suite at once, and each refreshes the report after writing its own results) take
     turns: the files are read and the report written under one lock on the folder
     (``WRITE_LOCK``). Whichever writes last has read every JSON written before its turn, so
-    no table is lost to a refresh that read the folder a moment too early."""
+    no table is lost to a refresh that read the folder a moment too early.
+
+    ``lang`` other than English (``harness.i18n.LANGS``): the teaching text in that language
+    (``harness.i18n.localise``), written as ``comparison.<lang>.md`` and ``.html`` (no
+    summary.md; the English files are left as they are)."""
     reports_dir = Path(reports_dir)
     with _folder_lock(reports_dir):
         model = report() if callable(report) else report
@@ -155,6 +161,21 @@ def write_all(
             ablation = load_json(reports_dir / "rbac-ablation.json")
         if explore is None:
             explore = load_json(reports_dir / "explore.json")
+        if lang != "en":
+            model, mutants = localise(model, lang), localise_mutants(mutants, lang)
+            return [
+                write_markdown(
+                    model, reports_dir / f"comparison.{lang}.md", bench, mutants, ablation, explore
+                ),
+                write_html(
+                    model,
+                    reports_dir / f"comparison.{lang}.html",
+                    bench,
+                    mutants,
+                    ablation,
+                    explore,
+                ),
+            ]
         return [
             write_markdown(model, reports_dir / "comparison.md", bench, mutants, ablation, explore),
             write_html(model, reports_dir / "comparison.html", bench, mutants, ablation, explore),

@@ -29,7 +29,6 @@ model knows nothing of it.
 
 from __future__ import annotations
 
-import datetime
 import functools
 import json
 import re
@@ -39,6 +38,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from harness.i18n import label as ui_label
 from harness.report.bench_scaling import scaling_model
 from harness.report.exploration import exploration
 from harness.report.html_sections import (
@@ -47,6 +47,7 @@ from harness.report.html_sections import (
     bench_section,
     explore_section,
     introduction_section,
+    junit_when,
     mutants_section,
     tiers_section,
 )
@@ -113,7 +114,7 @@ def render_html(
             rights is not None,
             explored is not None,
         ),
-        introduction_section(),
+        introduction_section(report.lang, report.lesson_href),
         _summary(report),
         _how_to_read(report),
         '<section id="checks">',
@@ -131,6 +132,7 @@ def render_html(
     if explored is not None:
         body.append(explore_section(explored))
     return Template(static_text("page.html")).substitute(
+        lang=esc(report.lang),
         title=esc(impls),
         css=static_text("report.css"),
         body="\n".join(body),
@@ -162,6 +164,7 @@ def render_tiers_html(comparisons: Sequence[TierComparison]) -> str:
         *(tiers_section(c) for c in comparisons),
     ]
     return Template(static_text("page.html")).substitute(
+        lang="en",
         title=esc(f"{impls} on several tiers"),
         css=static_text("report.css"),
         body="\n".join(body),
@@ -218,7 +221,7 @@ def _header(
             continue
         where = f" on {esc(run.hostname)}" if run.hostname else ""
         runs.append(
-            f"<li><b>{esc(i)}</b>{title}: suite started {esc(_when(run.timestamp))}"
+            f"<li><b>{esc(i)}</b>{title}: suite started {esc(junit_when(run.timestamp))}"
             f"{where}, {run.time_s:.1f} s</li>"
         )
     nav = [
@@ -249,17 +252,6 @@ def _header(
         '<button type="button" id="toggle-all" class="noprint">expand all evidence</button></nav>\n'
         "</header>"
     )
-
-
-def _when(stamp: str) -> str:
-    """A JUnit timestamp as ``2026-11-29 11:44:31 UTC`` (or as given if it has no zone)."""
-    try:
-        when = datetime.datetime.fromisoformat(stamp)
-    except ValueError:
-        return stamp
-    if when.tzinfo is None:
-        return when.strftime("%Y-%m-%d %H:%M:%S")
-    return when.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 # --------------------------------------------------------------------------- summary
@@ -404,10 +396,14 @@ def _check_section(report: Report, check: Check, matrix: KillMatrix | None) -> s
     ]
     if check.why:
         parts.append(
-            f'<p class="why-full"><span class="label">What it proves</span> {esc(check.why)}</p>'
+            f'<p class="why-full"><span class="label">{ui_label(report.lang, "What it proves")}</span> '
+            f"{esc(check.why)}</p>"
         )
     if check.teaches:
-        parts.append(f'<p class="teaches"><span class="label">Why</span> {esc(check.teaches)}</p>')
+        parts.append(
+            f'<p class="teaches"><span class="label">{ui_label(report.lang, "Why")}</span> '
+            f"{esc(check.teaches)}</p>"
+        )
     if matrix is not None:
         killed = matrix.kills(check.id)
         if killed:

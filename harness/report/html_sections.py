@@ -9,8 +9,11 @@ check, which these sections link to.
 
 from __future__ import annotations
 
+import datetime
 import re
 
+from harness.i18n import label as ui_label
+from harness.i18n import tr
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_note
 from harness.report.exploration import (
     EXPLAINED,
@@ -531,13 +534,35 @@ def tiers_section(comp: TierComparison) -> str:
     )
 
 
-def introduction_section() -> str:
+def introduction_section(lang: str = "en", lesson_href: str = "lesson.html") -> str:
     """The ten-line introduction and the glossary (``harness.report.teaching``), the glossary
-    behind a fold."""
-    intro = "".join(f"<p>{esc(p)}</p>" for p in INTRODUCTION)
-    terms = "".join(f"<dt>{esc(t)}</dt><dd>{esc(d)}</dd>" for t, d in GLOSSARY)
-    return (
-        '<section id="introduction" class="howto">\n<h2>New to controllers? Read this first</h2>\n'
-        f'{intro}\n<details class="glossary"><summary>Words this report uses</summary>'
-        f"<dl>{terms}</dl></details>\n</section>"
+    behind a fold, in ``lang`` (``harness.i18n``), with a link to the lesson at
+    ``lesson_href`` (``make lesson`` writes it)."""
+    intro = "".join(
+        f"<p>{esc(tr(lang, f'intro:{n}', p))}</p>" for n, p in enumerate(INTRODUCTION, 1)
     )
+    terms = "".join(
+        f"<dt>{esc(tr(lang, f'glossary:{t}:term', t))}</dt>"
+        f"<dd>{esc(tr(lang, f'glossary:{t}', d))}</dd>"
+        for t, d in GLOSSARY
+    )
+    lesson = ui_label(lang, "The lesson: the article's story with this run's evidence")
+    return (
+        '<section id="introduction" class="howto">\n'
+        f"<h2>{esc(ui_label(lang, 'New to controllers? Read this first'))}</h2>\n"
+        f'{intro}\n<p class="lesson-link"><a href="{esc(lesson_href)}">{esc(lesson)}</a> '
+        "(<code>make lesson</code>)</p>\n"
+        f'<details class="glossary"><summary>{esc(ui_label(lang, "Words this report uses"))}'
+        f"</summary><dl>{terms}</dl></details>\n</section>"
+    )
+
+
+def junit_when(stamp: str) -> str:
+    """A JUnit timestamp as ``2026-11-29 11:44:31 UTC`` (or as given if it has no zone)."""
+    try:
+        when = datetime.datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if when.tzinfo is None:
+        return when.strftime("%Y-%m-%d %H:%M:%S")
+    return when.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")

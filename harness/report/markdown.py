@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.i18n import label as ui_label
+from harness.i18n import tr
 from harness.junit import PREMISES
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_model, scaling_note
 from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, ExploreImpl, exploration
@@ -97,15 +99,27 @@ def render_summary(report: Report) -> list[str]:
     return lines
 
 
-#: The introduction and the glossary (``harness.report.teaching``), as Markdown lines.
-INTRODUCTION_LINES: list[str] = [
-    *(line for p in INTRODUCTION for line in (p, "")),
-    "<details><summary>Words this report uses</summary>",
-    "",
-    *(f"- **{t}**: {d}" for t, d in GLOSSARY),
-    "",
-    "</details>",
-]
+def introduction_lines(lang: str = "en", lesson_href: str = "lesson.md") -> list[str]:
+    """The introduction, a link to the lesson and the glossary (``harness.report.teaching``)
+    in ``lang`` (``harness.i18n``), as Markdown lines."""
+    lesson = "The lesson: the article's story with this run's evidence"
+    return [
+        *(line for n, p in enumerate(INTRODUCTION, 1) for line in (tr(lang, f"intro:{n}", p), "")),
+        f"[{ui_label(lang, lesson)}]({lesson_href}) (`make lesson`)",
+        "",
+        f"<details><summary>{ui_label(lang, 'Words this report uses')}</summary>",
+        "",
+        *(
+            f"- **{tr(lang, f'glossary:{t}:term', t)}**: {tr(lang, f'glossary:{t}', d)}"
+            for t, d in GLOSSARY
+        ),
+        "",
+        "</details>",
+    ]
+
+
+#: The introduction and the glossary in English, as Markdown lines.
+INTRODUCTION_LINES: list[str] = introduction_lines()
 
 #: Most requests one sequence diagram draws; the rest are counted in a note (the HTML
 #: report's swimlanes draw them all). GitHub renders Mermaid up to a size limit.
@@ -173,7 +187,8 @@ def render_markdown(
     and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``),
     and the exploration matrix (``explore``: reports/explore.json, ``harness.explore``)."""
     impls = report.implementations
-    lines = ["# ModelDock conformance: side by side", "", *INTRODUCTION_LINES, ""]
+    lines = ["# ModelDock conformance: side by side", ""]
+    lines += [*introduction_lines(report.lang, report.lesson_href.replace(".html", ".md")), ""]
     lines += [*render_summary(report), ""]
     for check in report.checks:
         lines += [f"## `{check.id}`", ""]

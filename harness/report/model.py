@@ -228,6 +228,10 @@ class Report:
     checks: list[Check]
     #: per implementation, the JUnit suite's timestamp, host and duration (absent if no file)
     runs: dict[str, Run] = field(default_factory=dict)
+    #: the language of the teaching text (``harness.i18n.LANGS``; ``harness.i18n.localise``
+    #: translates a Report) and where the lesson is, relative to the page
+    lang: str = "en"
+    lesson_href: str = "lesson.html"
 
     @property
     def all_passed(self) -> bool:

@@ -5,6 +5,7 @@ as docs/design.md's glossary, said for a reader of the report rather than of the
 
 from __future__ import annotations
 
+from harness.i18n import tr
 from harness.report.model import Report
 
 #: what each outcome of a (check, implementation) pair means, in the order they are counted
@@ -21,13 +22,17 @@ OUTCOME_NAMES: dict[str, str] = {
 def outcome_line(report: Report) -> str:
     """Every (check, implementation) pair counted by outcome, only the outcomes that occur:
     ``76 passed, 8 skipped (the tier lacks what they need, ...), 2 failed as the
-    implementation declares (XFAIL)``."""
+    implementation declares (XFAIL)``, in the report's language (``harness.i18n``)."""
     counts: dict[str, int] = {}
     for c in report.checks:
         for i in report.implementations:
             o = c.result(i).outcome
             counts[o] = counts.get(o, 0) + 1
-    return ", ".join(f"{counts[o]} {name}" for o, name in OUTCOME_NAMES.items() if counts.get(o))
+    return ", ".join(
+        f"{counts[o]} {tr(report.lang, f'outcome:{o}', name)}"
+        for o, name in OUTCOME_NAMES.items()
+        if counts.get(o)
+    )
 
 
 #: The introduction, one paragraph per entry.

@@ -1,0 +1,298 @@
+"""Simplified Chinese of the lesson (``harness.lesson.story``: ``lesson:...`` keys). Keys and
+hashes as ``harness.i18n`` describes."""
+
+from __future__ import annotations
+
+#: key -> (the English text's hash, harness.i18n.text_hash; the translation)
+ENTRIES: dict[str, tuple[str, str]] = {
+    "lesson:title": (
+        "7612e56859",
+        "为什么 level-triggered 的控制器错过一次更新之后仍然能做对",
+    ),
+    "lesson:lede": (
+        "b7d3d99971",
+        "这是对一个想法的逐步讲解，分六个部分。下面每一张图，都画自写出这个页面的"
+        "那次运行中，两个真实的 operator（一个用 Go，一个用 Pyth"
+        "on）对一个真实的 API server 发出的请求；旁边是一个 mut"
+        "ant（变异体）的请求：同一个 operator，但带着一个现实中常见的"
+        "错误。你不需要读任何代码：每一部分都会说明该看图上的什么，以及它证明了什"
+        "么。",
+    ),
+    "lesson:how-to-read": (
+        "bd800d6486",
+        "怎么读图：时间向右流动，每个 operator 一条泳道。泳道线上方带编"
+        "号的圆圈是一次写入（create、update、patch、delete"
+        "），线下方的小点是一次读取（get、list、watch）。红色标记是 "
+        "API server 没有满足的请求：要么是拒绝，要么是对一个已经不存在"
+        "的东西得到的 404——operator 预料到了这一点，所以它不算拒绝"
+        "（对比报告会给出每一个的原因）。竖直的虚线是 harness 自己做的事"
+        "：它杀掉或重启了 operator，或者手工改了某个对象。把鼠标停在标记"
+        "上可以看到那个请求。",
+    ),
+    "lesson:no-evidence": (
+        "ade2bc1a16",
+        "本次运行没有这张图的证据（它的检查没有运行，或者没有留下请求）；运行 m"
+        "ake lesson 来画出它。",
+    ),
+    "lesson:needs-check": (
+        "aca50582a1",
+        "这一部分的现场证据需要检查 {check}，而本次运行没有它：这一部分只有论证，没有图。",
+    ),
+    "lesson:back": (
+        "0061d02d6f",
+        "完整的对比报告，逐个检查",
+    ),
+    "lesson:mutant": (
+        "b2030c0051",
+        "错误的做法",
+    ),
+    "lesson:right": (
+        "2988b59eeb",
+        "正确的做法",
+    ),
+    "lesson:in-report": (
+        "d764139538",
+        "对比报告中的这个检查",
+    ),
+    "lesson:proves": (
+        "e477d55b6b",
+        "这一部分证明了什么",
+    ),
+    "lesson:outcome": (
+        "fac773f048",
+        "本次运行",
+    ),
+    "lesson:part-1:title": (
+        "efb1a85cce",
+        "通知携带的是地址，不是指令",
+    ),
+    "lesson:part-1:p1": (
+        "719d22fbf8",
+        "当 ModelService，或者它拥有的某个 Deployment、S"
+        "ervice 有任何变化时，operator 并不会被告知变了什么。wa"
+        "tch 送来一个事件，控制器的连线（For：它所服务的 ModelSer"
+        "vice 这个 kind；Owns：它创建的 Deployment 和 "
+        "Service）把它归结为一件事：要去看的那个 ModelService"
+        " 的 namespace/name。Deployment 的变化通过 D"
+        "eployment 的 ownerReference 映射到它的 own"
+        "er。随后 reconcile 读取当前存在的东西，写入差异。",
+    ),
+    "lesson:part-1:p2": (
+        "957a5a7336",
+        "那就考虑最糟的时机。operator 写完了 Deployment，在写"
+        " Service 之前被杀掉。它停机期间，用户把 replicas 从 "
+        "1 改成了 2。一个重放自己死时打算做的事（“创建一个 1 副本的 De"
+        "ployment，再创建一个 Service”）的 operator 会"
+        "错两次：它会创建第二个 Deployment，或者用旧值覆盖 repli"
+        "cas。一个只知道地址的 operator 重启后进行 list，看到一"
+        "个 1 副本的 Deployment、没有 Service，于是恰好做两"
+        "件事：把 replicas 设为 2，创建 Service。",
+    ),
+    "lesson:part-1:look1": (
+        "76d41e4e0f",
+        "operator 在它 create deployments 之后立即自"
+        "己停下（崩溃点，退出码 86：这是它自己的退出，所以没有标记）。虚线 h"
+        "arness: patch modelservices 是用户在它停机期"
+        "间把 replicas 改成 2，restart 是它再次启动的地方。之"
+        "后，正确的 operator 对 deployments 做一次 upd"
+        "ate、对 services 做一次 create。mutant 重放它"
+        "原来在做的事：它再次创建 Deployment（红色的 409：它已经存"
+        "在了），并且从不把 replicas 设为 2，所以检查超时。",
+    ),
+    "lesson:part-1:proves": (
+        "f72193f1f3",
+        "每次 reconcile 都读取世界的控制器，用处理普通变化的同一套代码"
+        "，修复了一次崩溃和一次错过的更新。",
+    ),
+    "lesson:part-2:title": (
+        "836dca07ad",
+        "两个缓存，以及为什么 reconcile 的次数不等于编辑的次数",
+    ),
+    "lesson:part-2:p1": (
+        "5e4686bd0d",
+        "operator 并不是每次读取都去问 API server。它的 in"
+        "former 维护一个本地缓存，由 watch 填充；API serve"
+        "r 本身也用自己的 watch cache 来应答 watch。两者都略"
+        "有滞后。工作队列里放的是 key，不是事件：一个 key 在队列里等待时"
+        "又变了，只 reconcile 一次；一个 key 在被 reconci"
+        "le 的过程中变了，会再次入队，再运行一次。",
+    ),
+    "lesson:part-2:p2": (
+        "533b82cd09",
+        "operator 自己的写入也会作为事件回到它这里：写 Deployme"
+        "nt 或写 status 都会产生一个 watch 事件，让同一个 ke"
+        "y 再次入队。所以 reconcile 的次数从来不等于用户编辑的次数，"
+        "也不需要相等。重要的是，一次发现没什么可改的 reconcile 什么也"
+        "不写；否则每次写入都会引发下一个事件，控制器永远安静不下来。",
+    ),
+    "lesson:part-2:look1": (
+        "a13bb17b3d",
+        "在重启和两个无关的 annotation 之后的那段窗口里，正确的 op"
+        "erator 的泳道上只有小点（读取）：reconcile 运行了，但什"
+        "么都没写。mutant 的泳道上有带编号的圆圈：它每次都发送完整的 De"
+        "ployment，每次写入都让 resourceVersion 变化。",
+    ),
+    "lesson:part-2:proves": (
+        "4f667963e3",
+        "reconcile 廉价而频繁；一次正确的 reconcile 发现无事"
+        "可做时什么都不写，正因如此 operator 才可以随意运行它。",
+    ),
+    "lesson:part-3:title": (
+        "e8ebf4b63a",
+        "两个最糟的时刻",
+    ),
+    "lesson:part-3:p1": (
+        "28beaa469d",
+        "第一个最糟的时刻是在两次写入之间被杀掉。控制器不能从头再来，也不能相信它"
+        "记住的任何东西：它从已经存在的东西继续。finalizer 最先写入，所"
+        "以在它之后立即崩溃时，operator 会发现它已经在那里，然后创建子对"
+        "象，每个恰好一次。",
+    ),
+    "lesson:part-3:p2": (
+        "f30a289aae",
+        "第二个是过期的更新。每次写入都注明它所基于的 resourceVersi"
+        "on；如果对象在那之后变了，API server 回答 409 Conf"
+        "lict。唯一正确的应对是退避、重新读取、重新计算这次写入。重发被拒绝的"
+        "对象，无论一次还是循环地重发，要么永远失败，要么在去掉版本号之后覆盖别人"
+        "的修改。",
+    ),
+    "lesson:part-3:look1": (
+        "34327a6eef",
+        "正确的 operator 在创建任何子对象之前先写 finalizer（"
+        "对 modelservices 的一次 update）；在崩溃点退出并重"
+        "启之后，没有第二次 finalizer 写入。mutant 先创建子对象"
+        "，所以在崩溃点上存在着没有 finalizer 保护的子对象。",
+    ),
+    "lesson:part-3:look2": (
+        "dab36a8409",
+        "找到 modelservices 的 update 上那个红色的 409"
+        "：API proxy 扣住了这次写入，同时 harness 修改了对象。"
+        "正确的 operator 重新读取，下一次写入成功；mutant 再次发"
+        "送同一个被拒绝的对象：第二个红色的 409，基于同一个旧的 resour"
+        "ceVersion。",
+    ),
+    "lesson:part-3:proves": (
+        "031df83f67",
+        "崩溃和冲突的应对都是重新读取：从世界继续，绝不从记忆继续，也绝不重发 A"
+        "PI server 拒绝过的对象。",
+    ),
+    "lesson:part-4:title": (
+        "855c0f8a0c",
+        "删除有中间状态",
+    ),
+    "lesson:part-4:p1": (
+        "c54d13600d",
+        "删除一个 ModelService 不是一瞬间的事。带着 operato"
+        "r 的 finalizer 时，删除只是设置 deletionTimes"
+        "tamp；对象一直可见，直到 operator 删除了它的子对象并移除了"
+        " finalizer，按这个顺序。先移除 finalizer，会让对象带"
+        "着没做完的工作消失。",
+    ),
+    "lesson:part-4:p2": (
+        "563e4dfe06",
+        "同名的子对象不一定是我们的。在读取和删除之间，可能有人把 Service"
+        " 换成了他们自己的；按名字删除会毁掉它。operator 只删除那些 c"
+        "ontroller ownerReference 带着它的 ModelS"
+        "ervice 的 UID 的子对象，并把这个 UID 作为 precon"
+        "dition 发送。API server 自己也有一个竞态：一个在 fi"
+        "nalizer 加上之前刚读过对象的 DELETE 仍然可以删掉它，所以"
+        " operator 手里可能握着一个已经消失的对象的、带 finaliz"
+        "er 的副本；一旦某次写入告诉它这一点（404），它必须清理掉刚创建的子"
+        "对象。",
+    ),
+    "lesson:part-4:look1": (
+        "d2f57b80d6",
+        "这个检查删除三个 ModelService：first 在 operat"
+        "or 运行时删除；second 删除时 operator 在清理中途自己"
+        "停下（然后 restart）；third 在它停机时删除（SIGTERM"
+        "、删除，然后 restart）。对每一个，正确的 operator 对 "
+        "deployments 和 services 的 delete 都出现在"
+        "移除 finalizer 的那次 modelservices updat"
+        "e 之前。mutant 的 modelservices update 排"
+        "在最前面，检查在第一个 ModelService 上就失败了。",
+    ),
+    "lesson:part-4:look2": (
+        "a936344a5d",
+        "正确的 operator 只删除 deployment；没有对 serv"
+        "ices 的 delete，因为那个 Service 现在属于别人。mu"
+        "tant 按名字把两个都删了。",
+    ),
+    "lesson:part-4:look3": (
+        "b91a42374a",
+        "在那些 create 之后，status update 得到 404（画"
+        "成红色，但它不是拒绝：对象已经不在了）。正确的 operator 随后删"
+        "除两个子对象；mutant 保留了它们。",
+    ),
+    "lesson:part-4:proves": (
+        "d1eedc7f81",
+        "清理同样是 level-triggered 的：顺序是 finalize"
+        "r 最后，归属由 UID 决定，而对象可能在 operator 仍握着它"
+        "时消失。",
+    ),
+    "lesson:part-5:title": (
+        "1450fe99dd",
+        "看起来成功的三种方式",
+    ),
+    "lesson:part-5:p1": (
+        "7b6721f9c3",
+        "“还是只有一个 Deployment”看起来像是 reconcile 什"
+        "么都没改的证明，但一个每次都重写 Deployment 的 operat"
+        "or 同样只留下一个。证据是 resourceVersion：没变就是没"
+        "写。这就是第二部分的图，当作判决来读。",
+    ),
+    "lesson:part-5:p2": (
+        "d83b853fac",
+        "Ready 的 status 看起来像成功，但这个控制平面上没有 kub"
+        "elet，所以从来没有 Pod 在运行：诚实的 status 是 Pro"
+        "gressing。一写完 Deployment 就报告 Ready 的 "
+        "operator 是在对用户撒谎。而 409 看起来像失败，但在第三部分"
+        "，过期写入的 Conflict 是 API server 在尽它的职责："
+        "这是实验的前提（premise），不是 operator 的过错。",
+    ),
+    "lesson:part-5:look1": (
+        "f005389767",
+        "每条泳道都写了 status（update modelservices/"
+        "status）；区别在于写进去的内容，见图下方：正确的 operator"
+        " 的 condition 是 Ready False、Progressi"
+        "ng True，而 mutant 的检查失败，因为它在没有任何 Pod "
+        "运行时说了 Ready。",
+    ),
+    "lesson:part-5:proves": (
+        "284ba117ad",
+        "要依据 API server 记录下的东西（resourceVersio"
+        "n、与世界相符的 condition）来评判一个 operator，而不"
+        "是依据它的结果看起来怎样。",
+    ),
+    "lesson:part-6:title": (
+        "b50e13d3c2",
+        "至少一次的投递，与集群之外的效果",
+    ),
+    "lesson:part-6:p1": (
+        "2f5c56144d",
+        "到目前为止的一切都可以重新计算：replicas、一个 Service、"
+        "一个 finalizer。把一次 reconcile 运行两遍是无害的，"
+        "因为它的结果是一个状态，把同一个状态写两遍什么都不会改变。这正是控制器的"
+        "承诺：每个变化至少被 reconcile 一次（at-least-onc"
+        "e），有些会是两次，因为崩溃之后，operator 无法知道它最后一步是"
+        "否生效，所以它会再做一遍。",
+    ),
+    "lesson:part-6:p2": (
+        "3f3ac91e9b",
+        "集群之外的效果则不同。向模型目录登记一个模型，或者从账本上扣一笔钱，不能"
+        "简单地再运行一次：第二次运行就是第二个效果。要能再运行，就需要一个持久的"
+        "请求标识（request identity），例如 ModelServi"
+        "ce 的 UID 加上 generation，随请求一起发送，让对方认出"
+        "这是一次重复，用第一次的结果来回答，而不是执行两次。",
+    ),
+    "lesson:part-6:look1": (
+        "32fabf8289",
+        "在目录调用和 status 写入前后的每一个边界上让 operator "
+        "崩溃，再重启它。目录里每个 generation 必须恰好只有一个效果；"
+        "没有请求标识的 operator 会登记两次。",
+    ),
+    "lesson:part-6:proves": (
+        "a4fbcb6b82",
+        "level-triggered 的 reconcile 只让针对状态的重"
+        "复工作变得安全；外部效果需要一个标识，使它的重复能被认出来。",
+    ),
+}

@@ -1,0 +1,245 @@
+"""Simplified Chinese of the mutants' titles (``mutant:<id>:title``, from
+harness/mutants/mutants.toml), which lead each mutant's card in a Chinese report and name it in
+the lesson. Keys and hashes as ``harness.i18n`` describes."""
+
+from __future__ import annotations
+
+#: key -> (the English text's hash, harness.i18n.text_hash; the translation)
+ENTRIES: dict[str, tuple[str, str]] = {
+    "mutant:replay-event:title": (
+        "26a2fe2a0f",
+        "edge-triggered（边沿触发）：按事件所说的去做，从不看世界的实际状态",
+    ),
+    "mutant:always-update:title": (
+        "955b891f2b",
+        "每次 reconcile 都把完整的期望子对象写一遍",
+    ),
+    "mutant:children-first:title": (
+        "5e4d394308",
+        "先创建子对象，再加它的 finalizer",
+    ),
+    "mutant:retry-stale:title": (
+        "2f04334487",
+        "遇到 409 Conflict，就用同一个对象循环重试 Update",
+    ),
+    "mutant:finalizer-first:title": (
+        "ccb062a1ff",
+        "在子对象消失之前就移除 finalizer",
+    ),
+    "mutant:delete-by-name:title": (
+        "1f263efd2c",
+        "清理时按名字删除子对象，不检查它们属于谁",
+    ),
+    "mutant:ignores-vanished-owner:title": (
+        "af8db11627",
+        "保留已消失的 ModelService 的子对象，还把它们叫作冲突",
+    ),
+    "mutant:ready-on-write:title": (
+        "919c2437ee",
+        "一写完 Deployment 就报告 Ready",
+    ),
+    "mutant:fresh-timestamp:title": (
+        "519107d70e",
+        "每次写 status 都把 lastTransitionTime 设为当前时间",
+    ),
+    "mutant:status-every-time:title": (
+        "93799fef2a",
+        "即使 status 没有变化也写入",
+    ),
+    "mutant:no-owns:title": (
+        "bf350f1902",
+        "不 watch Deployment 和 Service",
+    ),
+    "mutant:adopt-foreign:title": (
+        "0e15ea16e0",
+        "接管一个由别人控制的同名子对象",
+    ),
+    "mutant:no-relist:title": (
+        "86ebcb58fd",
+        "遇到 410 Gone 时从同一个 resourceVersion 重新 watch，而不是重新 list",
+    ),
+    "mutant:zombie-leader:title": (
+        "bfec6f542d",
+        "失去 Lease 之后仍然继续 reconcile",
+    ),
+    "mutant:release-gives-up:title": (
+        "56167c8b64",
+        "收到 SIGTERM 时，释放 Lease 的 update 一遇到 409 Conflict 就放弃",
+    ),
+    "mutant:holds-lease-on-exit:title": (
+        "bf7897ff03",
+        "收到 SIGTERM 时停下，却不释放它持有的 Lease",
+    ),
+    "mutant:deaf-until-synced:title": (
+        "fe51fd6c7d",
+        "在 informer 缓存同步完成之前忽略 SIGTERM",
+    ),
+    "mutant:reads-namespace:title": (
+        "ea84820acc",
+        "每次 reconcile 都读取它的 Namespace，而它从未被授予这项权限",
+    ),
+    "mutant:optional-as-required:title": (
+        "3dc90e1f55",
+        "把可选的 spec 字段当作总是存在的来取值",
+    ),
+    "mutant:cached-cleanup:title": (
+        "2cea016ff4",
+        "依据 informer 缓存判定没有子对象剩下，于是移除 finalizer",
+    ),
+    "mutant:error-only-in-ready:title": (
+        "16d0d5c25e",
+        "只在 Ready 里报告子对象冲突；Progressing 保持原样，或者从不设置",
+    ),
+    "mutant:owns-all-conditions:title": (
+        "c8484da145",
+        "把 status.conditions 写成恰好它自己的两个，抹掉其他所有人的",
+    ),
+    "mutant:ignores-orphan:title": (
+        "67d87a629f",
+        "即使用户要求保留（orphan）子对象，也把它们删除",
+    ),
+    "mutant:clears-finalizers:title": (
+        "4fc74a5a0d",
+        "清理完成时移除所有的 finalizer，而不只是它自己的",
+    ),
+    "mutant:no-watch-timeout:title": (
+        "72ccedd21f",
+        "watch 时既没有超时也没有读期限，信任一个已打开的连接",
+    ),
+    "mutant:keeps-dead-connections:title": (
+        "9f9b0f1d5a",
+        "放弃一个被发现沉默的连接，却把接下来的请求发到它旁边那些同样沉默的连接上",
+    ),
+    "mutant:no-reconnect:title": (
+        "2278d59d13",
+        "连接断开的 watch 不会被重新建立",
+    ),
+    "mutant:no-events:title": (
+        "06c69b32f4",
+        "不记录任何 Event：kubectl describe 什么也说不出",
+    ),
+    "mutant:event-flood:title": (
+        "0b12071903",
+        "每次都创建一个新的 Event，从不把重复的计入同一个",
+    ),
+    "mutant:event-every-reconcile:title": (
+        "f040d3c51a",
+        "每次 reconcile 都记录一个 Normal Event，什么都没变时也是",
+    ),
+    "mutant:forgets-children:title": (
+        "66f2875c59",
+        "一发出删除请求就移除它的 finalizer，不等子对象消失",
+    ),
+    "mutant:redeletes-children:title": (
+        "148e87fd9e",
+        "子对象还在删除中时，每次清理都再删除它一次",
+    ),
+    "mutant:generation-predicate:title": (
+        "6cb9db72eb",
+        "忽略不改变 generation 的子对象更新（例如 Deployment 的 status）",
+    ),
+    "mutant:remembers-created:title": (
+        "48e1668868",
+        "不重新创建它记得自己创建过的子对象",
+    ),
+    "mutant:tombstone-event:title": (
+        "21ea1c2d48",
+        "清理之前必须写一条删除记录；一次被拒绝的写入就让它停下",
+    ),
+    "mutant:raw-quantities:title": (
+        "b7a9f72ff3",
+        "按用户的写法保留资源数量，而不是按 API server 存储的形式",
+    ),
+    "mutant:raw-quantities-go:title": (
+        "4e73324300",
+        "按用户的写法保留资源数量，而不是按 API server 存储的形式（Go）",
+    ),
+    "mutant:ready-when-available:title": (
+        "90628a511c",
+        "只凭可用性判断滚动更新：旧 Pod 在服务时就是 Ready，停滞从不被点明",
+    ),
+    "mutant:refusal-not-reported:title": (
+        "428f01cb80",
+        "被拒绝的子对象写入只出现在日志和一个 Event 里，从不进入 status",
+    ),
+    "mutant:ready-when-available-go:title": (
+        "8ad78c1e61",
+        "只凭可用性判断滚动更新：旧 Pod 在服务时就是 Ready，停滞从不被点明（Go）",
+    ),
+    "mutant:refusal-not-reported-go:title": (
+        "742e3ab48a",
+        "被拒绝的子对象写入只出现在日志和一个 Event 里，从不进入 status（Go）",
+    ),
+    "mutant:single-worker:title": (
+        "3f26a1a527",
+        "默认只有一个 worker，请求没有时限：一个慢的 ModelService 拖住所有其他的",
+    ),
+    "mutant:single-worker-go:title": (
+        "dea2c5d4da",
+        "默认只有一个 worker，请求没有时限：一个慢的 ModelService 拖住所有其他的（Go）",
+    ),
+    "mutant:ignores-vanished-owner-go:title": (
+        "195e7c1fe7",
+        "保留已消失的 ModelService 的子对象，还把它们叫作冲突（Go）",
+    ),
+    "mutant:never-adopts-go:title": (
+        "30a9f023a9",
+        "对它自己的 ModelService 创建的无主子对象报告 ChildConflict（Go）",
+    ),
+    "mutant:updates-immutable-go:title": (
+        "efb88722d8",
+        "对一个不可变 selector 已改变的 Deployment 不停地发送 Update（Go）",
+    ),
+    "mutant:status-after-writes:title": (
+        "eeea4d6471",
+        "只在写了别的东西的那次 reconcile 里才写 status",
+    ),
+    "mutant:remembers-status:title": (
+        "0a78e348e4",
+        "拿 status 与它以为自己写过的那个比较",
+    ),
+    "mutant:step-annotation:title": (
+        "7b49ee1517",
+        "在执行一个滚动步骤之前先记录它，恢复时跳过已记录的步骤",
+    ),
+    "mutant:never-adopts:title": (
+        "bda6a62bd7",
+        "对它自己的 ModelService 创建的无主子对象报告 ChildConflict",
+    ),
+    "mutant:updates-immutable:title": (
+        "9c16d81fbe",
+        "对一个不可变 selector 已改变的 Deployment 不停地发送 Update",
+    ),
+    "mutant:heartbeat:title": (
+        "cdc14d10fd",
+        "不管有没有变化，每 20 秒写一次 status",
+    ),
+    "mutant:heartbeat-go:title": (
+        "31b42d7cd5",
+        "不管有没有变化，每 20 秒写一次 status（Go）",
+    ),
+    "mutant:rewrites-spec:title": (
+        "e4288a276f",
+        "把它应用的默认值写回用户的 spec",
+    ),
+    "mutant:rewrites-spec-go:title": (
+        "a3531f6053",
+        "把它应用的默认值写回用户的 spec（Go）",
+    ),
+    "mutant:recreates-drifted:title": (
+        "4599c56ce5",
+        "修复被手工修改的子对象的方式是删除它再重新创建",
+    ),
+    "mutant:recreates-drifted-go:title": (
+        "9082286ee6",
+        "修复被手工修改的子对象的方式是删除它再重新创建（Go）",
+    ),
+    "mutant:library-user-agent:title": (
+        "4b6a3d38d6",
+        "发送客户端库默认的 User-Agent（OpenAPI-Generator）：没有自己的 field manager",
+    ),
+    "mutant:library-user-agent-go:title": (
+        "b1ff4b2b11",
+        "发送某个库默认的 User-Agent（Go-http-client）：没有自己的 field manager（Go）",
+    ),
+}
