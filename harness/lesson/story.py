@@ -305,7 +305,7 @@ PARTS: tuple[Part, ...] = (
         figures=(
             Figure(
                 case="external-effect-once",
-                mutant="",
+                mutant="fresh-request-key",
                 look=(
                     "The operator is crashed at every boundary around the catalog call and the "
                     "status write, and restarted. The catalog must hold exactly one effect per "
