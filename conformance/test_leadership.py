@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,6 +91,72 @@ def _seen_writes(
     )
 
 
+#: How many Lease reads a follower may make after the dead leader's lease ran out before its
+#: own write takes the Lease: the elector reads once a retry period, and counts the lease from
+#: when *it* saw the last renewal (at most one retry period late, with jitter), so the read
+#: that finds the lease expired is its first or second after the expiry, and the write comes
+#: right after it; one more for the API server's clock granularity. Counted, not timed: a
+#: follower starved of CPU on a loaded machine reads less often, never more, so only an
+#: elector that waits past the expiry (or ignores what it read) can exceed it.
+MAX_READS_AFTER_EXPIRY = 3
+
+
+def _audit_seconds(stamp: str) -> float:
+    """An audit event's requestReceivedTimestamp (RFC 3339, e.g. 2026-12-03T07:00:01.234567Z)
+    as seconds since the epoch."""
+    return datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+def _reads_after_expiry(
+    audit: Accounting,
+    admin: Kube,
+    namespace: str,
+    user: str,
+    start: int,
+    leader: str,
+    follower: str,
+    duration: float,
+) -> dict[str, Any]:
+    """From the API server's audit log since offset ``start``: the ``leader`` instance's last
+    successful Lease write, when its lease ran out (that write's time + ``duration`` seconds),
+    the ``follower``'s first successful Lease write after it (the takeover), and the
+    follower's Lease reads between the expiry and the takeover. All times are the API
+    server's; ``{"reads_after_expiry": None}`` when the log has no takeover write."""
+    end = audit.sync(admin)
+    lease = select(
+        audit.requests(start, end), user=user, namespace=namespace, resources=("leases",)
+    )
+    renewals = [r for r in lease if r.instance == leader and r.is_write and 200 <= r.code < 300]
+    if not renewals:
+        return {"reads_after_expiry": None, "why": f"no Lease write by {leader} in the audit log"}
+    expiry = _audit_seconds(renewals[-1].time) + duration
+    takeover = next(
+        (
+            r
+            for r in lease
+            if r.instance == follower
+            and r.is_write
+            and 200 <= r.code < 300
+            and _audit_seconds(r.time) > expiry - duration
+        ),
+        None,
+    )
+    if takeover is None:
+        return {"reads_after_expiry": None, "why": f"no Lease write by {follower} after the kill"}
+    took = _audit_seconds(takeover.time)
+    reads = [
+        r
+        for r in lease
+        if r.instance == follower and not r.is_write and expiry < _audit_seconds(r.time) < took
+    ]
+    return {
+        "reads_after_expiry": len(reads),
+        "last_renewal": renewals[-1].time,
+        "takeover": takeover.time,
+        "takeover_after_expiry_s": round(took - expiry, 2),
+    }
+
+
 def _lease_writer(audit: Accounting, admin: Kube, namespace: str, user: str, start: int) -> str:
     """The instance that last wrote the Lease successfully since ``start``: its holder."""
     end = audit.sync(admin)
@@ -113,8 +181,10 @@ def test_leader_failover(
     impl: Implementation,
 ) -> None:
     """With leader election on, of two running instances only the Lease holder reconciles;
-    when it is SIGKILLed the other takes over within the lease duration plus a retry period,
-    and when it is SIGTERMed it releases the Lease so the other takes over at once.
+    when it is SIGKILLed the other takes over as soon as the lease has run out (judged from
+    the audit log: at most MAX_READS_AFTER_EXPIRY of its Lease reads after the dead leader's
+    last renewal + the lease duration, not by the harness's clock, which a loaded machine
+    stretches), and when it is SIGTERMed it releases the Lease so the other takes over at once.
 
     Two active instances would race each other's writes and double every side effect, so
     replicas of an operator elect a leader through a Lease. A crashed leader cannot say it is
@@ -174,9 +244,22 @@ def test_leader_failover(
         f"after the leader ({leader.instance}) was killed only the new leader "
         f"({follower.instance}) may write; the audit log shows {writers}"
     )
-    assert kill_takeover <= TAKEOVER_BOUND_S, (
-        f"takeover after SIGKILL took {kill_takeover:.1f}s; the bound is lease duration "
-        f"{duration}s + retry period {retry}s (+{LEADER_SLACK}s slack)"
+    expiry = _reads_after_expiry(
+        audit, admin, namespace, user, t_start, leader.instance, follower.instance, duration
+    )
+    evidence.record("takeover_after_lease_expiry", expiry)
+    premise(
+        expiry["reads_after_expiry"] is not None,
+        f"the audit log should show the dead leader's last Lease write and the follower's "
+        f"takeover: {expiry.get('why')}",
+    )
+    assert expiry["reads_after_expiry"] <= MAX_READS_AFTER_EXPIRY, (
+        f"after the leader ({leader.instance}) was killed its lease ran out at "
+        f"{expiry['last_renewal']} + {duration}s, and the follower ({follower.instance}) read "
+        f"the Lease {expiry['reads_after_expiry']} times after that before taking it (at "
+        f"most {MAX_READS_AFTER_EXPIRY}: a read once a retry period, {retry}s, takes an "
+        f"expired Lease at the first or second read); took {kill_takeover:.1f}s by the "
+        f"harness's clock"
     )
 
     # A standby does not reconcile: a change while it runs is written by the leader alone.
