@@ -50,7 +50,9 @@ func init() {
 	}
 	mutateServiceSeam = func(live, desired *corev1.Service) {
 		mutateService(live, desired)
-		live.Spec.SessionAffinity = corev1.ServiceAffinityNone
+		if live.Spec.SessionAffinity != "" { // the API server's default, back
+			live.Spec.SessionAffinity = corev1.ServiceAffinityNone
+		}
 		live.Spec.SessionAffinityConfig = nil
 	}
 }

@@ -40,7 +40,8 @@ def mutate_whole_template(live: controller.Obj, desired: controller.Obj) -> None
 
 def mutate_whole_service(live: controller.Obj, desired: controller.Obj) -> None:
     _mutate_service(live, desired)
-    live["spec"]["sessionAffinity"] = "None"
+    if "sessionAffinity" in live["spec"]:  # the API server's default, back
+        live["spec"]["sessionAffinity"] = "None"
     live["spec"].pop("sessionAffinityConfig", None)
 
 
