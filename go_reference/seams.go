@@ -56,7 +56,8 @@ var (
 	// stepStatus is computeStatus as step 6 calls it (the status a reconcile with no refused
 	// write writes when it differs from the stored one). Mutants: heartbeat-go (stamps the
 	// Ready condition with the current 20 s period), status-from-memory-go (returns the
-	// status it computed last while the generations stay the same).
+	// status it computed last while the generations stay the same), remembers-status-go
+	// (returns the stored status when the computed one equals what it remembers sending).
 	stepStatus = computeStatus
 
 	// settledResult is nothingToRequeue (step 7: the Result when the cluster matches, no
