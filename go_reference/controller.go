@@ -185,7 +185,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// A deletionTimestamp is the API server saying "delete once the finalizers are gone".
 	// Cleanup is a state to reach like any other, so a process that stops halfway finds the
 	// same deleting object on restart and carries on.
-	if ms.GetDeletionTimestamp() != nil {
+	if beingDeletedSeam(ms) {
 		return r.finalize(ctx, ms)
 	}
 
@@ -211,7 +211,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// immutable selector differs is replaced.
 	// A write the API server refuses reaches the status before the error goes back to the
 	// queue (reportRefusal).
-	dep, conflict, err := ensureChild(ctx, r, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeployment)
+	dep, conflict, err := ensureChild(ctx, r, ms, desiredDeployment(ms, spec), &appsv1.Deployment{}, mutateDeploymentSeam)
 	if err != nil {
 		return ctrl.Result{}, r.reportRefusal(ctx, ms, spec, dep, err)
 	}
@@ -222,7 +222,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// a ModelService that cannot run its pods has no use for a Service yet.
 	var svc *corev1.Service
 	if conflict == "" {
-		svc, conflict, err = ensureChild(ctx, r, ms, desiredService(ms, spec), &corev1.Service{}, mutateService)
+		svc, conflict, err = ensureChild(ctx, r, ms, desiredService(ms, spec), &corev1.Service{}, mutateServiceSeam)
 		if err != nil {
 			return ctrl.Result{}, r.reportRefusal(ctx, ms, spec, dep, err)
 		}
@@ -666,6 +666,13 @@ func defaultResources(r *corev1.ResourceRequirements) {
 // Step 2: Finalize if being deleted (the reconciler's finalize and removeFinalizer are above)
 // ==============================================================================================
 
+// beingDeleted says whether the ModelService ms is being deleted (deletionTimestamp set):
+// step 2 then finalizes, and no later step runs, whatever the spec says now (CONTRACT.md,
+// "Deletion"). Reconcile calls it through the seam beingDeletedSeam (seams.go).
+func beingDeleted(ms *unstructured.Unstructured) bool {
+	return ms.GetDeletionTimestamp() != nil
+}
+
 // orphansChildren says whether the ModelService is being deleted with the orphan policy
 // (kubectl delete --cascade=orphan, DeleteOptions propagationPolicy Orphan): the API server
 // then puts the "orphan" finalizer on it, and its dependents must survive it (CONTRACT.md,
@@ -811,7 +818,7 @@ func immutableChange(live, updated client.Object) string {
 	return "spec.selector"
 }
 
-// mutateDeployment applies the fields the ModelService decides to live, a copy of the stored
+// mutateDeployment (called through the seam mutateDeploymentSeam, seams.go) applies the fields the ModelService decides to live, a copy of the stored
 // Deployment, and nothing else (CONTRACT.md, "Desired Deployment", Mutate). Everything the API server defaulted (strategy,
 // imagePullPolicy, terminationMessagePath, ...) and everything other writers set (annotations,
 // extra labels, extra containers) stays as stored, so that a copy with nothing to change
@@ -838,7 +845,7 @@ func mutateDeployment(live, desired *appsv1.Deployment) {
 	live.Spec.Template.Spec.Containers = append(containers, want)
 }
 
-// mutateService applies the fields the ModelService decides to live, a copy of the stored
+// mutateService (called through the seam mutateServiceSeam, seams.go) applies the fields the ModelService decides to live, a copy of the stored
 // Service (CONTRACT.md, "Desired Service", Mutate). clusterIP, ipFamilies, sessionAffinity and the other server defaults stay.
 func mutateService(live, desired *corev1.Service) {
 	desired = desired.DeepCopy()

@@ -54,8 +54,10 @@ var (
 	classifyChildWriteError = asRefusedWrite
 
 	// stepStatus is computeStatus as step 6 calls it (the status a reconcile with no refused
-	// write writes when it differs from the stored one). Mutant: heartbeat-go (stamps the
-	// Ready condition with the current 20 s period).
+	// write writes when it differs from the stored one). Mutants: heartbeat-go (stamps the
+	// Ready condition with the current 20 s period), status-from-memory-go (returns the
+	// status it computed last while the generations stay the same), remembers-status-go
+	// (returns the stored status when the computed one equals what it remembers sending).
 	stepStatus = computeStatus
 
 	// settledResult is nothingToRequeue (step 7: the Result when the cluster matches, no
@@ -63,12 +65,25 @@ var (
 	settledResult = nothingToRequeue
 
 	// addFinalizer is controllerutil.AddFinalizer as step 3 calls it (the finalizer goes on
-	// the ModelService, and nothing else changes in it). Mutant: rewrites-spec-go (also
-	// writes defaulted resource requests into the spec).
+	// the ModelService, and nothing else changes in it). Mutants: rewrites-spec-go (also
+	// writes defaulted resource requests into the spec), annotates-owner-go (also labels the
+	// ModelService app.kubernetes.io/managed-by).
 	addFinalizer = controllerutil.AddFinalizer
 
 	// catalogRequestKey is requestKey (step 6: the durable identity of a generation's
 	// registration with the model catalog, catalog.go). Mutants: fresh-request-key-go (a new
 	// key per attempt), object-request-key-go (the UID alone, for every generation).
 	catalogRequestKey = requestKey
+
+	// mutateDeploymentSeam and mutateServiceSeam are mutateDeployment and mutateService as
+	// steps 4 and 5 pass them to ensureChild (the fields of a live child the ModelService
+	// decides; every other field stays as stored). Mutant: clobbers-foreign-go (also removes
+	// other containers, env, pod-template annotations and session affinity).
+	mutateDeploymentSeam = mutateDeployment
+	mutateServiceSeam    = mutateService
+
+	// beingDeletedSeam is beingDeleted (step 2: a ModelService with a deletionTimestamp is
+	// finalized, and nothing else is done for it). Mutant: reconciles-deleting-go (rolls a
+	// spec change out first).
+	beingDeletedSeam = beingDeleted
 )

@@ -199,7 +199,7 @@ class ModelServiceReconciler:
         # A deletionTimestamp is the API server saying "delete once the finalizers are gone".
         # Cleanup is a state to reach like any other, so a process that stops halfway finds
         # the same deleting object on restart and carries on.
-        if ms["metadata"].get("deletionTimestamp"):
+        if being_deleted(ms):
             return self.finalize(ms, rlog)
 
         # 3: Ensure the finalizer
@@ -679,6 +679,13 @@ def default_resources(resources: Obj) -> Obj:
 # ================================================================================================
 # Step 2: Finalize if being deleted (the reconciler's finalize and remove_finalizer are above)
 # ================================================================================================
+
+
+def being_deleted(ms: Obj) -> bool:
+    """Whether the ModelService ms is being deleted (metadata.deletionTimestamp set): step 2
+    then finalizes, and no later step runs, whatever the spec says now (CONTRACT.md,
+    "Deletion"). Go: beingDeleted, called through the seam beingDeletedSeam."""
+    return bool(ms["metadata"].get("deletionTimestamp"))
 
 
 def orphans_children(ms: Obj) -> bool:

@@ -65,18 +65,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def exploration_only_problem(args: argparse.Namespace) -> str:
     """What is wrong with an ``--exploration-only`` command line, or "": it runs the whole
     suite (not ``--ci``'s subset), anew (not ``--from-junit``), against mutants declared
-    with ``explore`` only (another mutant is expected to be killed; its verdict is the kill
-    matrix's)."""
+    with ``explore`` and no ``caught_by`` only (another mutant is expected to be killed; its
+    verdict is the kill matrix's)."""
     if args.ci or args.from_junit:
         return "--exploration-only runs the whole suite anew: not with --ci or --from-junit"
     known = exploration_only()
     if not known:
-        return "no mutant in mutants.toml is declared with `explore`"
+        return "no mutant in mutants.toml is declared with `explore` and no `caught_by`"
     others = [m for m in args.mutant if m not in known]
     if others:
         return (
-            f"--exploration-only: {', '.join(others)} not declared with `explore` in "
-            f"mutants.toml (those are: {', '.join(known)}); run it without --exploration-only"
+            f"--exploration-only: {', '.join(others)} not declared with `explore` and no "
+            f"`caught_by` in mutants.toml (those are: {', '.join(known)}); run it without "
+            "--exploration-only"
         )
     return ""
 

@@ -203,9 +203,14 @@ def verdict(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def exploration_only() -> list[str]:
-    """The mutants declared with ``explore`` in mutants.toml: found by exploration, and by
-    design by no check of the suite."""
-    return [m for m, table in mutants.declared().items() if "explore" in table]
+    """The mutants declared with ``explore`` and no ``caught_by`` in mutants.toml: found by
+    exploration, and by design by no check of the suite (one with both, remembers-status, is
+    caught by a check too: an ordinary mutant that exploration also kills)."""
+    return [
+        m
+        for m, table in mutants.declared().items()
+        if "explore" in table and not table.get("caught_by")
+    ]
 
 
 def survival_verdict(

@@ -138,6 +138,7 @@ def test_an_unknown_check_or_case_is_one_line_and_exit_2(
         (["--ci"], "not with --ci or --from-junit"),
         (["--from-junit"], "not with --ci or --from-junit"),
         (["--mutant", "no-owns"], "no-owns not declared with `explore`"),
+        (["--mutant", "remembers-status"], "remembers-status not declared with `explore` and no"),
     ],
 )
 def test_exploration_only_refuses_what_would_judge_something_else(

@@ -8,8 +8,8 @@ the status write, the restarted operator finds the children as they should be, w
 them, and so never writes the status either: ``observedGeneration`` stays behind and the
 conditions describe a spec that is gone, for ever. On a cluster whose pods become ready (the
 sim tier, kwok) the suite sees it too: readiness changes the status with no child to write,
-so ``ready-with-kwok`` kills it (``mutants --exploration-only --cluster sim``); on envtest,
-which has no kubelet, only exploration does.
+so ``ready-with-kwok`` kills it; on envtest ``status-rebuilt`` does, by both cases: a status
+someone else overwrote, and a Deployment's status that changed, come with no child write.
 
 Why people write it: it saves a comparison and a write in the common case, and every test that
 runs the operator without interruption sees the status written, because in an uninterrupted
