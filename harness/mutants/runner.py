@@ -26,8 +26,12 @@ own requests or a fixture error is verdict ``error``: listed under ``errors``, n
 
 The verdict: the run fails (exit 1) if a mutant survives every check, if a case of a check
 that ran catches no mutant (a check no broken controller can fail proves nothing, and one
-case's kills do not vouch for its siblings), or if a check named in a mutant's ``caught_by``
-("catches it by design, every time") did not catch it. Before its suite, each mutant must
+case's kills do not vouch for its siblings), or if a testcase named in a mutant's
+``caught_by`` ("catches it by design, every time") did not catch it. Each ``caught_by`` name
+is one testcase: ``id[case]``, or a bare id for the check's base case (the function marked
+without a case; ``harness.checks.case_functions``), so a sibling case failing does not hold
+it, and an error there (a premise, a set-up wait that timed out) does not either. A bare id
+of a check that has no base case is refused before anything runs. Before its suite, each mutant must
 start and answer ``/readyz``: one that cannot is a broken mutant, not a caught one; it fails
 the run at once instead of making every check wait for it.
 
@@ -56,7 +60,12 @@ from pathlib import Path
 from typing import Any
 
 from harness import junit, mutants, runs
-from harness.checks import base_check, check_functions, check_sort_key, converge_timeout_override
+from harness.checks import (
+    base_check,
+    case_functions,
+    check_sort_key,
+    converge_timeout_override,
+)
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane
 from harness.envtest.process import ProcessError, log_tail
@@ -343,12 +352,21 @@ def caught_by(mutant_id: str) -> list[str]:
 
 
 def select_checks(check_ids: Iterable[str], functions: Mapping[str, list[str]]) -> str:
-    """A ``-k`` expression selecting the test functions of ``check_ids``."""
+    """A ``-k`` expression selecting the test functions of ``check_ids`` (testcase names,
+    looked up in ``functions``: ``harness.checks.case_functions`` for ``caught_by``). A name
+    not there: ImplementationError naming it and the names there are."""
     names: set[str] = set()
     for check in check_ids:
         if check not in functions:
+            cases = sorted(n for n in functions if base_check(n) == base_check(check))
+            hint = (
+                f"; {check!r} has no base case, name one of its cases: {', '.join(cases)}"
+                if cases and "[" not in check
+                else ""
+            )
             raise ImplementationError(
-                f"no conformance check {check!r} (known: {', '.join(sorted(functions))})"
+                f"no conformance testcase {check!r}{hint} (a bare check id names the "
+                f"check's base case; known: {', '.join(sorted(functions))})"
             )
         names.update(functions[check])
     return " or ".join(sorted(names))
@@ -363,7 +381,7 @@ def ci_filter(
     """The ``-k`` expression of the CI subset for one mutant, combined with ``checks_filter``:
     the entries ``chosen`` for it (``plan.ci_choice``; default: its whole ``caught_by``), or,
     when it declares none, every check but ``CI_SLOW``."""
-    functions = functions if functions is not None else check_functions()
+    functions = functions if functions is not None else case_functions()
     expected = list(chosen) if chosen else caught_by(mutant_id)
     if expected:
         parts = [f"({select_checks(expected, functions)})"]
@@ -375,20 +393,13 @@ def ci_filter(
 
 
 def runnable(expected: Iterable[str], skipped: Iterable[str], ran: Iterable[str]) -> list[str]:
-    """The expected checks (ids or ``id[case]``) that were not skipped on this run's tier: a
-    check skipped for a need the tier does not offer cannot have missed anything."""
-    skipped, ran = set(skipped), set(ran)
-    return [
-        c
-        for c in expected
-        if c not in skipped
-        and (
-            "[" in c
-            or c in ran
-            or any(base_check(r) == c for r in ran)
-            or not any(base_check(s) == c for s in skipped)
-        )
-    ]
+    """The expected testcases (``caught_by`` names: ``id[case]``, or a bare id for the
+    check's base case, ``harness.checks.case_functions``) that were not skipped on this run's
+    tier: a testcase skipped for a need the tier does not offer cannot have missed anything.
+    Each name is one testcase: a sibling skipped or run says nothing of it. ``ran`` is kept
+    for the callers; a testcase that neither ran nor was skipped still counts (missed)."""
+    skipped = set(skipped) - set(ran)
+    return [c for c in expected if c not in skipped]
 
 
 def tiers_of(mutant_id: str) -> list[str]:
@@ -399,13 +410,13 @@ def tiers_of(mutant_id: str) -> list[str]:
 
 
 def missed(expected: Iterable[str], failed: Iterable[str]) -> list[str]:
-    """The expected checks (ids or ``id[case]``) that did not fail."""
-    failed = list(failed)
-    return [
-        c
-        for c in expected
-        if c not in failed and ("[" in c or all(base_check(f) != c for f in failed))
-    ]
+    """The expected testcases (``caught_by`` names) whose own verdict was not ``fail``. A
+    name is one testcase: a bare id is its check's base case, and is not satisfied by a
+    sibling case failing (``watch-recovers[connection-cut]`` does not vouch for
+    ``watch-recovers[apiserver-restart]``, nor ``stale-update-conflict[operator-409]`` for
+    ``stale-update-conflict``)."""
+    failed = set(failed)
+    return [c for c in expected if c not in failed]
 
 
 def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Path) -> str:
@@ -478,6 +489,9 @@ def run_mutants(
             f"unknown mutant(s) {unknown}; declared in "
             f"{mutants.MUTANTS_FILE}: {', '.join(declared)}"
         )
+    functions = case_functions()  # caught_by names testcases: a bare id is its base case
+    for m in chosen:
+        select_checks(caught_by(m), functions)  # every name one testcase, before anything runs
     impls = load_implementations([mutants.MUTANTS_FILE])
     out = reports_dir / "mutants"
     out.mkdir(parents=True, exist_ok=True)
@@ -490,7 +504,6 @@ def run_mutants(
     started = time.monotonic()
     results: dict[str, SuiteResult | None] = {}
     info = {m: mutant_info(m) for m in chosen}
-    functions = check_functions()
     entries: dict[str, list[str]] = {m: [] for m in chosen}
     if ci:
         declared_here = plan.on_tier(
