@@ -168,6 +168,19 @@ def ci_choice(
     return {m: [e for e in caught_by[m] if e in chosen[m]] for m in caught_by}
 
 
+def rest_choice(
+    caught_by: Mapping[str, Sequence[str]],
+    functions: Mapping[str, Sequence[str]],
+    seconds: Mapping[str, float] | None = None,
+) -> dict[str, list[str]]:
+    """Per mutant, the ``caught_by`` entries ``ci_choice`` leaves out, in declared order:
+    what ``python -m harness mutants --rest`` (``make mutants-pairs``) runs, so that the CI
+    subset and this rest together hold every declared pair (mutant, entry) at least once,
+    each in a regular job. A mutant ``ci_choice`` runs wholly gets an empty list."""
+    ci = ci_choice(caught_by, functions, seconds)
+    return {m: [e for e in entries if e not in ci[m]] for m, entries in caught_by.items()}
+
+
 def longest_first(
     plan: Mapping[str, Sequence[str]],
     functions: Mapping[str, Sequence[str]],

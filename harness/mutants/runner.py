@@ -455,6 +455,28 @@ def suite_workers(
     return 0 if min(n, most) <= 1 else min(n, most)
 
 
+def subset_entries(
+    chosen: Iterable[str], cluster: str, functions: Mapping[str, list[str]], *, rest: bool = False
+) -> dict[str, list[str]]:
+    """Per mutant of ``chosen``, the ``caught_by`` entries the CI subset runs on ``cluster``
+    (``plan.ci_choice`` over ``chosen``; a mutant none of whose entries runs there keeps them
+    all, to be skipped), or with ``rest`` those it leaves out (``plan.rest_choice`` over every
+    mutant ``make mutants-ci`` runs on that tier, so that the two runs hold every pair)."""
+    chosen = list(chosen)
+    needs = plan.function_needs()
+    if not rest:
+        here = plan.on_tier({m: caught_by(m) for m in chosen}, functions, needs, OFFERS[cluster])
+        return {m: e or caught_by(m) for m, e in plan.ci_choice(here, functions).items()}
+    pool = [
+        m
+        for m, table in mutants.declared().items()
+        if "explore" not in table and (not tiers_of(m) or cluster in tiers_of(m))
+    ]
+    here = plan.on_tier({m: caught_by(m) for m in pool}, functions, needs, OFFERS[cluster])
+    left = plan.rest_choice(here, functions)
+    return {m: left.get(m, []) for m in chosen}
+
+
 def run_mutants(
     mutant_ids: Iterable[str] | None,
     reports_dir: Path,
@@ -465,11 +487,14 @@ def run_mutants(
     cluster: str = "envtest",
     jobs: int = 1,
     expect_survival: bool = False,
+    rest: bool = False,
 ) -> dict[str, Any]:
     """Run the suite against each mutant (all declared ones when ``mutant_ids`` is empty) on
     one control plane of tier ``cluster`` (envtest, sim), ``jobs`` mutants at a time (longest
     first), each with at most ``workers`` pytest-xdist workers; ``checks_filter`` is passed to
-    pytest as ``-k``; ``ci`` runs the CI subset (``plan.ci_choice``). Mutants whose ``tiers``
+    pytest as ``-k``; ``ci`` runs the CI subset (``plan.ci_choice``), ``rest`` the
+    ``caught_by`` entries that subset leaves out (``plan.rest_choice``; a mutant with none
+    left is not run). Mutants whose ``tiers``
     do not include ``cluster`` are left out (said once). Writes the JUnit files and
     ``reports_dir/mutants.json``, prints the kill matrix, and returns the mutants.json dict."""
     declared = mutants.declared()
@@ -492,6 +517,12 @@ def run_mutants(
     functions = case_functions()  # caught_by names testcases: a bare id is its base case
     for m in chosen:
         select_checks(caught_by(m), functions)  # every name one testcase, before anything runs
+    if rest:
+        left = subset_entries(chosen, cluster, functions, rest=True)
+        done = [m for m in chosen if not left[m]]
+        if done:
+            _say(f"--rest: nothing left for {', '.join(done)} (--ci runs all their caught_by)")
+        chosen = [m for m in chosen if left[m]]
     impls = load_implementations([mutants.MUTANTS_FILE])
     out = reports_dir / "mutants"
     out.mkdir(parents=True, exist_ok=True)
@@ -505,17 +536,12 @@ def run_mutants(
     results: dict[str, SuiteResult | None] = {}
     info = {m: mutant_info(m) for m in chosen}
     entries: dict[str, list[str]] = {m: [] for m in chosen}
-    if ci:
-        declared_here = plan.on_tier(
-            {m: caught_by(m) for m in chosen}, functions, plan.function_needs(), OFFERS[cluster]
-        )
-        entries = {
-            m: e or caught_by(m) for m, e in plan.ci_choice(declared_here, functions).items()
-        }
+    if ci or rest:
+        entries = subset_entries(chosen, cluster, functions, rest=rest)
         for m in chosen:
             info[m]["ci_checks"] = entries[m]
     filters = {
-        m: ci_filter(m, checks_filter, functions, entries[m]) if ci else checks_filter
+        m: ci_filter(m, checks_filter, functions, entries[m]) if ci or rest else checks_filter
         for m in chosen
     }
     order = plan.longest_first(entries, functions)
@@ -536,7 +562,7 @@ def run_mutants(
                 results[m] = None
                 return
             k = filters[m]
-            n_workers = suite_workers(entries[m], functions, workers) if ci else workers
+            n_workers = suite_workers(entries[m], functions, workers) if ci or rest else workers
             extra = ["-n", str(n_workers), "--tb=line", f"--cluster={cluster}"]
             code = run_suite(
                 m,
@@ -567,7 +593,13 @@ def run_mutants(
     if expect_survival:
         data["verdict"] = survival_verdict(data, results, cluster, checks_filter)
     data["run"] = {
-        "subset": "exploration-only" if expect_survival else "ci" if ci else "full",
+        "subset": "exploration-only"
+        if expect_survival
+        else "ci"
+        if ci
+        else "rest"
+        if rest
+        else "full",
         "checks_filter": checks_filter,
         "cluster": cluster,
         "workers": workers,
