@@ -74,9 +74,7 @@ def exploration_only_problem(args: argparse.Namespace) -> str:
     with ``explore`` only (another mutant is expected to be killed; its verdict is the kill
     matrix's)."""
     if args.ci or args.rest or args.from_junit:
-        return (
-            "--exploration-only runs the whole suite anew: not with --ci, --rest or --from-junit"
-        )
+        return "--exploration-only runs the whole suite anew: not with --ci, --rest or --from-junit"
     known = exploration_only()
     if not known:
         return "no mutant in mutants.toml is declared with `explore`"
