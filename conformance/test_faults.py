@@ -132,12 +132,15 @@ def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, ApiProxy, Pa
 
 @pytest.mark.check("watch-recovers", case="apiserver-restart")
 def test_apiserver_restart(isolated: Isolated, evidence: Evidence, impl: Implementation) -> None:
-    """watch-recovers[apiserver-restart]: kube-apiserver stops and comes back on the same port;
-    every watch breaks at once. Changes made as soon as it is back (while the operator is still
-    reconnecting) must be repaired: the informers re-watch (or re-list) and the events reach
-    Reconcile. The operator must stay up throughout: an API server that refuses connections
-    for a while is an ordinary failure, retried with backoff. The API server's audit log shows
-    what the operator asked for after the restart (evidence: re-lists, gets)."""
+    """watch-recovers[apiserver-restart]: kube-apiserver stops (SIGTERM: its graceful shutdown
+    ends every watch stream at once, cleanly) and comes back on the same port, with a new
+    watch cache, so a watch resumed from an old resourceVersion may meet 410 Gone. (A
+    connection broken mid-stream is connection-cut's.) Changes made as soon as it is back
+    (while the operator is still reconnecting) must be repaired: the informers re-watch (or
+    re-list) and the events reach Reconcile. The operator must stay up throughout: an API
+    server that refuses connections for a while is an ordinary failure, retried with backoff.
+    The API server's audit log shows what the operator asked for after the restart (evidence:
+    re-lists, gets)."""
     lab = isolated.new()
     op = _converged(lab)
     cp = lab.control_plane
