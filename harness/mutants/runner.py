@@ -40,7 +40,10 @@ against some of the checks that catch it by design (``caught_by`` in mutants.tom
 ``harness.mutants.plan.ci_choice`` so that every mutant still runs one and every distinct
 ``caught_by`` entry still runs against a mutant it must kill; a mutant that declares none runs
 against every check but the slowest cases (``CI_SLOW``). In CI a chosen entry that did not
-kill its mutant fails the run, as any ``caught_by`` entry does in the full run.
+kill its mutant fails the run, as any ``caught_by`` entry does in the full run. ``--rest``
+runs the entries the CI subset leaves out (``plan.rest_choice``; mutants.json keeps them under
+``ci_checks`` too, the entries that run is held to), so that the two runs, each in a regular
+job, hold every declared pair.
 
 ``--jobs N`` runs N mutants' suites at a time on the one control plane (each mutant has its
 own namespaces and user), longest first; each suite gets at most ``--workers`` pytest-xdist
