@@ -78,7 +78,6 @@ from harness.operators import ImplementationError, OperatorProcess, load_impleme
 from harness.paths import REPORTS_DIR
 from harness.plugin.lab import create_namespace
 from harness.suite import run_suite, stop_suites
-from harness.tiers import OFFERS
 from harness.verdicts import VERDICT_ERROR
 
 DEFAULT_REPORTS = REPORTS_DIR
@@ -458,28 +457,6 @@ def suite_workers(
     return 0 if min(n, most) <= 1 else min(n, most)
 
 
-def subset_entries(
-    chosen: Iterable[str], cluster: str, functions: Mapping[str, list[str]], *, rest: bool = False
-) -> dict[str, list[str]]:
-    """Per mutant of ``chosen``, the ``caught_by`` entries the CI subset runs on ``cluster``
-    (``plan.ci_choice`` over ``chosen``; a mutant none of whose entries runs there keeps them
-    all, to be skipped), or with ``rest`` those it leaves out (``plan.rest_choice`` over every
-    mutant ``make mutants-ci`` runs on that tier, so that the two runs hold every pair)."""
-    chosen = list(chosen)
-    needs = plan.function_needs()
-    if not rest:
-        here = plan.on_tier({m: caught_by(m) for m in chosen}, functions, needs, OFFERS[cluster])
-        return {m: e or caught_by(m) for m, e in plan.ci_choice(here, functions).items()}
-    pool = [
-        m
-        for m, table in mutants.declared().items()
-        if "explore" not in table and (not tiers_of(m) or cluster in tiers_of(m))
-    ]
-    here = plan.on_tier({m: caught_by(m) for m in pool}, functions, needs, OFFERS[cluster])
-    left = plan.rest_choice(here, functions)
-    return {m: left.get(m, []) for m in chosen}
-
-
 def run_mutants(
     mutant_ids: Iterable[str] | None,
     reports_dir: Path,
@@ -521,7 +498,7 @@ def run_mutants(
     for m in chosen:
         select_checks(caught_by(m), functions)  # every name one testcase, before anything runs
     if rest:
-        left = subset_entries(chosen, cluster, functions, rest=True)
+        left = plan.subset_entries(chosen, cluster, functions, rest=True)
         done = [m for m in chosen if not left[m]]
         if done:
             _say(f"--rest: nothing left for {', '.join(done)} (--ci runs all their caught_by)")
@@ -540,7 +517,7 @@ def run_mutants(
     info = {m: mutant_info(m) for m in chosen}
     entries: dict[str, list[str]] = {m: [] for m in chosen}
     if ci or rest:
-        entries = subset_entries(chosen, cluster, functions, rest=rest)
+        entries = plan.subset_entries(chosen, cluster, functions, rest=rest)
         for m in chosen:
             info[m]["ci_checks"] = entries[m]
     filters = {

@@ -161,11 +161,11 @@ def test_every_caught_by_pair_runs_in_some_regular_job() -> None:
         if "explore" not in t and (not runner.tiers_of(m) or "envtest" in runner.tiers_of(m))
     ]
     ran: set[tuple[str, str]] = set()
-    for m, entries in runner.subset_entries(envtest, "envtest", functions).items():
+    for m, entries in plan.subset_entries(envtest, "envtest", functions).items():
         ran |= {(m, e) for e in entries}
-    for m, entries in runner.subset_entries(envtest, "envtest", functions, rest=True).items():
+    for m, entries in plan.subset_entries(envtest, "envtest", functions, rest=True).items():
         ran |= {(m, e) for e in entries}
-    for m, entries in runner.subset_entries(sim_mutants, "sim", functions).items():
+    for m, entries in plan.subset_entries(sim_mutants, "sim", functions).items():
         ran |= {(m, e) for e in entries}
 
     def runs_on(tier: str, entry: str) -> bool:
@@ -183,8 +183,8 @@ def test_every_caught_by_pair_runs_in_some_regular_job() -> None:
                 missing.append(f"{m}: {e}")
     assert not missing, f"caught_by pairs no regular job runs: {missing}"
     # The rest and the CI subset do not overlap: nothing runs twice.
-    ci = runner.subset_entries(envtest, "envtest", functions)
-    left = runner.subset_entries(envtest, "envtest", functions, rest=True)
+    ci = plan.subset_entries(envtest, "envtest", functions)
+    left = plan.subset_entries(envtest, "envtest", functions, rest=True)
     assert all(not set(ci[m]) & set(left[m]) for m in envtest)
 
 
