@@ -354,9 +354,10 @@ def caught_by(mutant_id: str) -> list[str]:
 
 
 def select_checks(check_ids: Iterable[str], functions: Mapping[str, list[str]]) -> str:
-    """A ``-k`` expression selecting the test functions of ``check_ids`` (testcase names,
-    looked up in ``functions``: ``harness.checks.case_functions`` for ``caught_by``). A name
-    not there: ImplementationError naming it and the names there are."""
+    """A ``-k`` expression selecting exactly the test functions of ``check_ids`` (testcase
+    names, looked up in ``functions``: ``harness.checks.case_functions`` for ``caught_by``),
+    and no function whose name merely contains one of theirs. A name not there:
+    ImplementationError naming it and the names there are."""
     names: set[str] = set()
     for check in check_ids:
         if check not in functions:
@@ -371,7 +372,14 @@ def select_checks(check_ids: Iterable[str], functions: Mapping[str, list[str]]) 
                 f"check's base case; known: {', '.join(sorted(functions))})"
             )
         names.update(functions[check])
-    return " or ".join(sorted(names))
+    # -k matches substrings: test_noop_stable would select test_noop_stable_long_quiet too.
+    every = {f for fs in functions.values() for f in fs}
+
+    def exact(f: str) -> str:
+        longer = sorted(g for g in every if g != f and f in g)
+        return f"({' and not '.join([f, *longer])})" if longer else f
+
+    return " or ".join(exact(f) for f in sorted(names))
 
 
 def ci_filter(

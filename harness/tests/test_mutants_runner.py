@@ -343,6 +343,28 @@ def test_a_skipped_base_case_is_not_missed_though_a_sibling_ran(tmp_path: Path) 
     ]
 
 
+def test_a_base_case_selects_its_function_and_not_the_siblings_named_after_it() -> None:
+    # pytest -k matches substrings: test_noop_stable alone would also run [long-quiet], whose
+    # kills (none) would then count against the run (an idle case).
+    functions = checks.case_functions()
+    k = runner.select_checks(["noop-stable"], functions)
+    assert k.startswith("(test_noop_stable and not test_noop_stable_long_quiet and not ")
+    names = {f for fs in functions.values() for f in fs}
+
+    def selected(name: str, expr: str) -> bool:  # pytest's -k on one name, for these shapes
+        words = {n: n in name for n in names}
+        return bool(eval(expr, {}, words))  # the expression is made of these names only
+
+    assert {n for n in names if selected(n, k)} == {"test_noop_stable"}
+    both = runner.select_checks(["noop-stable", "noop-stable[long-quiet]"], functions)
+    assert {n for n in names if selected(n, both)} == {
+        "test_noop_stable",
+        "test_noop_stable_long_quiet",
+    }
+    stall = runner.select_checks(["watch-recovers[connection-stall]"], functions)
+    assert {n for n in names if selected(n, stall)} == {"test_connection_stall"}
+
+
 def test_a_bare_id_of_a_check_without_a_base_case_is_refused() -> None:
     functions = checks.case_functions()
     assert functions["stale-update-conflict"] == ["test_stale_update_conflict"]
