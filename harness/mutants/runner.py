@@ -27,11 +27,9 @@ own requests or a fixture error is verdict ``error``: listed under ``errors``, n
 The verdict: the run fails (exit 1) if a mutant survives every check, if a case of a check
 that ran catches no mutant (a check no broken controller can fail proves nothing, and one
 case's kills do not vouch for its siblings), or if a testcase named in a mutant's
-``caught_by`` ("catches it by design, every time") did not catch it. Each ``caught_by`` name
-is one testcase: ``id[case]``, or a bare id for the check's base case (the function marked
-without a case; ``harness.checks.case_functions``), so a sibling case failing does not hold
-it, and an error there (a premise, a set-up wait that timed out) does not either. A bare id
-of a check that has no base case is refused before anything runs. Before its suite, each mutant must
+``caught_by`` ("catches it by design, every time") did not catch it. A ``caught_by`` name is
+one testcase (a bare id: the base case, ``harness.checks.case_functions``): neither a sibling
+failing nor an error there holds it. Before its suite, each mutant must
 start and answer ``/readyz``: one that cannot is a broken mutant, not a caught one; it fails
 the run at once instead of making every check wait for it.
 
@@ -41,9 +39,7 @@ against some of the checks that catch it by design (``caught_by`` in mutants.tom
 ``caught_by`` entry still runs against a mutant it must kill; a mutant that declares none runs
 against every check but the slowest cases (``CI_SLOW``). In CI a chosen entry that did not
 kill its mutant fails the run, as any ``caught_by`` entry does in the full run. ``--rest``
-runs the entries the CI subset leaves out (``plan.rest_choice``; mutants.json keeps them under
-``ci_checks`` too, the entries that run is held to), so that the two runs, each in a regular
-job, hold every declared pair.
+runs the entries ``--ci`` leaves out (``plan.rest_choice``; also under ``ci_checks``).
 
 ``--jobs N`` runs N mutants' suites at a time on the one control plane (each mutant has its
 own namespaces and user), longest first; each suite gets at most ``--workers`` pytest-xdist
@@ -211,6 +207,19 @@ def verdict(data: Mapping[str, Any]) -> dict[str, Any]:
         "idle_cases": idle_cases,
         "expected_missed": expected_missed,
     }
+
+
+def only_selected(
+    data: dict[str, Any], results: Mapping[str, SuiteResult | None]
+) -> dict[str, Any]:
+    """``build_matrix``'s dict of a run narrowed by ``-k``: a ``caught_by`` entry the filter
+    left out (it neither ran nor was skipped) cannot have missed its mutant, so it leaves
+    ``missed``, and the verdict is recomputed. Without ``-k`` such an entry stays missed."""
+    for m, e in data["mutants"].items():
+        ran = set(r.ran) if (r := results.get(m)) else set()
+        e["missed"] = [c for c in e.get("missed", []) if c in ran]
+    data["verdict"] = verdict(data)
+    return data
 
 
 def exploration_only() -> list[str]:
@@ -403,11 +412,9 @@ def ci_filter(
 
 
 def runnable(expected: Iterable[str], skipped: Iterable[str], ran: Iterable[str]) -> list[str]:
-    """The expected testcases (``caught_by`` names: ``id[case]``, or a bare id for the
-    check's base case, ``harness.checks.case_functions``) that were not skipped on this run's
-    tier: a testcase skipped for a need the tier does not offer cannot have missed anything.
-    Each name is one testcase: a sibling skipped or run says nothing of it. ``ran`` is kept
-    for the callers; a testcase that neither ran nor was skipped still counts (missed)."""
+    """The expected testcases (``caught_by`` names, one testcase each) not skipped on this
+    run's tier (one skipped for a need the tier lacks cannot have missed); a sibling skipped
+    or run says nothing of a name. ``ran``: kept for the callers."""
     skipped = set(skipped) - set(ran)
     return [c for c in expected if c not in skipped]
 
@@ -420,13 +427,10 @@ def tiers_of(mutant_id: str) -> list[str]:
 
 
 def missed(expected: Iterable[str], failed: Iterable[str]) -> list[str]:
-    """The expected testcases (``caught_by`` names) whose own verdict was not ``fail``. A
-    name is one testcase: a bare id is its check's base case, and is not satisfied by a
-    sibling case failing (``watch-recovers[connection-cut]`` does not vouch for
-    ``watch-recovers[apiserver-restart]``, nor ``stale-update-conflict[operator-409]`` for
-    ``stale-update-conflict``)."""
-    failed = set(failed)
-    return [c for c in expected if c not in failed]
+    """The expected testcases (``caught_by`` names) whose own verdict was not ``fail``: a
+    sibling failing (``stale-update-conflict[operator-409]``) does not hold a bare id."""
+    killed = set(failed)
+    return [c for c in expected if c not in killed]
 
 
 def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Path) -> str:
@@ -578,6 +582,8 @@ def run_mutants(
                 raise
     results = {m: results.get(m) for m in chosen}
     data = build_matrix(results, info)
+    if checks_filter:
+        data = only_selected(data, results)
     if expect_survival:
         data["verdict"] = survival_verdict(data, results, cluster, checks_filter)
     data["run"] = {

@@ -316,6 +316,20 @@ def test_a_sibling_case_failing_does_not_satisfy_a_base_id(tmp_path: Path) -> No
     assert runner.missed(["stale-update-conflict[operator-409]"], res.killed_by) == []
 
 
+def test_an_entry_left_out_by_k_is_not_missed_but_one_that_ran_is(tmp_path: Path) -> None:
+    # python -m harness mutants --mutant no-reconnect -k test_apiserver_restart: the other
+    # caught_by entry did not run, so it cannot have missed; the one that ran and passed did.
+    res = runner.read_junit(
+        junit(tmp_path / "m.xml", PASS.format(name="watch-recovers[apiserver-restart]"))
+    )
+    entries = ["watch-recovers[connection-cut]", "watch-recovers[apiserver-restart]"]
+    data = runner.build_matrix({"m": res}, {"m": {"caught_by": entries}})
+    assert data["mutants"]["m"]["missed"] == entries  # no -k: a testcase absent is missed
+    narrowed = runner.only_selected(data, {"m": res})
+    assert narrowed["mutants"]["m"]["missed"] == ["watch-recovers[apiserver-restart]"]
+    assert narrowed["verdict"]["expected_missed"] == {"m": ["watch-recovers[apiserver-restart]"]}
+
+
 def test_a_caught_by_case_that_only_errored_is_missed_and_no_kill(tmp_path: Path) -> None:
     # A set-up wait that timed out (a premise: verdict error) judged nothing: the mutant is
     # neither killed by it nor does it hold the caught_by entry.
