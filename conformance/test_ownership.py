@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
@@ -65,8 +66,9 @@ def test_child_repaired(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
-    port = wait_converged(admin, namespace, "web")["spec"]["port"]
-    wait_settled(op)
+    converged = set_up(lambda: wait_converged(admin, namespace, "web"), "converging before edits")
+    port = converged["spec"]["port"]
+    set_up(lambda: wait_settled(op), "settling before the children are edited")
     msvc_rv = get_present(admin, "modelservices", namespace, "web")["metadata"]["resourceVersion"]
     old_svc = admin.get("services", namespace, "web")
     dep_uid = get_present(admin, "deployments", namespace, "web")["metadata"]["uid"]
