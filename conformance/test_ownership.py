@@ -374,7 +374,7 @@ def test_finalizer_ordered_delete(
     # 1. Ordinary deletion: order of the operator's writes.
     op = operators.start()
     create_modelservice(admin, namespace, "first")
-    wait_converged(admin, namespace, "first")
+    set_up(lambda: wait_converged(admin, namespace, "first"), "converging before the delete")
     start = audit.sync(admin)
     admin.delete("modelservices", namespace, "first")
     wait_gone(admin, "modelservices", namespace, "first")
@@ -414,7 +414,7 @@ def test_finalizer_ordered_delete(
     op.terminate()
     op = operators.start(crash_at="after-child-delete")
     create_modelservice(admin, namespace, "second")
-    wait_converged(admin, namespace, "second")
+    set_up(lambda: wait_converged(admin, namespace, "second"), "converging before the delete")
     admin.delete("modelservices", namespace, "second")
     code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
@@ -444,7 +444,7 @@ def test_finalizer_ordered_delete(
 
     # 3. Deleted while the operator is down: cleanup happens at start.
     create_modelservice(admin, namespace, "third")
-    wait_converged(admin, namespace, "third")
+    set_up(lambda: wait_converged(admin, namespace, "third"), "converging before the delete")
     op.terminate()
     admin.delete("modelservices", namespace, "third")
     pending = admin.get("modelservices", namespace, "third")
