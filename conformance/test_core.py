@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
@@ -561,7 +562,7 @@ def test_stale_update_conflict(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
-    wait_converged(admin, namespace, "web")
+    set_up(lambda: wait_converged(admin, namespace, "web"), "converging before the stale write")
     op.terminate()
 
     stale = get_present(admin, "modelservices", namespace, "web")
@@ -760,7 +761,7 @@ def test_operator_conflict_is_recomputed(
     # The operator's own API proxy (the one its requests are accounted through) holds the write.
     with operators.api_proxy() as proxy:
         op = operators.start(api_proxy=proxy)
-        wait_settled(op)
+        set_up(lambda: wait_settled(op), "settling before the write is held")
         proxy.delay_writes(WRITE_HOLD_S, count=1)
         create_modelservice(admin, namespace, "web", replicas=1)
         first = proxy.wait_stats(

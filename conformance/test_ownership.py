@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
@@ -65,8 +66,9 @@ def test_child_repaired(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
-    port = wait_converged(admin, namespace, "web")["spec"]["port"]
-    wait_settled(op)
+    converged = set_up(lambda: wait_converged(admin, namespace, "web"), "converging before edits")
+    port = converged["spec"]["port"]
+    set_up(lambda: wait_settled(op), "settling before the children are edited")
     msvc_rv = get_present(admin, "modelservices", namespace, "web")["metadata"]["resourceVersion"]
     old_svc = admin.get("services", namespace, "web")
     dep_uid = get_present(admin, "deployments", namespace, "web")["metadata"]["uid"]
@@ -372,7 +374,7 @@ def test_finalizer_ordered_delete(
     # 1. Ordinary deletion: order of the operator's writes.
     op = operators.start()
     create_modelservice(admin, namespace, "first")
-    wait_converged(admin, namespace, "first")
+    set_up(lambda: wait_converged(admin, namespace, "first"), "converging before the delete")
     start = audit.sync(admin)
     admin.delete("modelservices", namespace, "first")
     wait_gone(admin, "modelservices", namespace, "first")
@@ -412,7 +414,7 @@ def test_finalizer_ordered_delete(
     op.terminate()
     op = operators.start(crash_at="after-child-delete")
     create_modelservice(admin, namespace, "second")
-    wait_converged(admin, namespace, "second")
+    set_up(lambda: wait_converged(admin, namespace, "second"), "converging before the delete")
     admin.delete("modelservices", namespace, "second")
     code = op.wait_exit(CONVERGE_TIMEOUT)
     evidence.record("crash_exit_code", code)
@@ -442,7 +444,7 @@ def test_finalizer_ordered_delete(
 
     # 3. Deleted while the operator is down: cleanup happens at start.
     create_modelservice(admin, namespace, "third")
-    wait_converged(admin, namespace, "third")
+    set_up(lambda: wait_converged(admin, namespace, "third"), "converging before the delete")
     op.terminate()
     admin.delete("modelservices", namespace, "third")
     pending = admin.get("modelservices", namespace, "third")

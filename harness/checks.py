@@ -140,3 +140,22 @@ def check_functions(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, list[s
                 for name in names:
                     found.setdefault(name, []).append(node.name)
     return found
+
+
+def case_functions(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, list[str]]:
+    """Testcase name -> the test functions of exactly that testcase: ``id[case]`` -> the
+    function marked with that case, and a bare ``id`` -> only the function(s) of the check's
+    *base case* (marked without ``case=``), never its siblings. A check all of whose functions
+    name a case (``deletion-policy``) has no base case, so its bare id is not a key here.
+
+    This is what a name means in a mutant's ``caught_by`` (harness/mutants/mutants.toml) and
+    in the kill matrix's testcase names: one testcase. ``check_functions`` is the other
+    reading, a check with all its cases, which ``--check`` and ``CHECK=`` select."""
+    cases = check_functions(conformance_dir)
+    named = {f for name, fs in cases.items() if "[" in name for f in fs}
+    out: dict[str, list[str]] = {}
+    for name, functions in cases.items():
+        own = functions if "[" in name else [f for f in functions if f not in named]
+        if own:
+            out[name] = own
+    return out

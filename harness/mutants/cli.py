@@ -42,6 +42,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the CI subset: each mutant against its caught_by checks only",
     )
     parser.add_argument(
+        "--rest",
+        action="store_true",
+        help="the caught_by pairs --ci leaves out: each mutant against those only (none left: "
+        "not run); --ci and --rest together run every pair (make mutants-pairs)",
+    )
+    parser.add_argument(
         "--cluster",
         default="envtest",
         choices=("envtest", "sim"),
@@ -67,8 +73,8 @@ def exploration_only_problem(args: argparse.Namespace) -> str:
     suite (not ``--ci``'s subset), anew (not ``--from-junit``), against mutants declared
     with ``explore`` and no ``caught_by`` only (another mutant is expected to be killed; its
     verdict is the kill matrix's)."""
-    if args.ci or args.from_junit:
-        return "--exploration-only runs the whole suite anew: not with --ci or --from-junit"
+    if args.ci or args.rest or args.from_junit:
+        return "--exploration-only runs the whole suite anew: not with --ci, --rest or --from-junit"
     known = exploration_only()
     if not known:
         return "no mutant in mutants.toml is declared with `explore` and no `caught_by`"
@@ -90,6 +96,9 @@ def run_from_args(args: argparse.Namespace) -> int:
         if problem:
             _say(problem)
             return 2
+    if args.rest and (args.ci or args.from_junit):
+        _say("--rest runs the pairs --ci leaves out: not with --ci or --from-junit")
+        return 2
     try:
         if args.from_junit:
             data = rebuild(args.mutant, Path(args.reports))
@@ -112,6 +121,7 @@ def run_from_args(args: argparse.Namespace) -> int:
                 ci=args.ci,
                 cluster=args.cluster,
                 jobs=args.jobs,
+                rest=args.rest,
             )
     except (ImplementationError, binaries.BinaryError) as exc:
         _say(str(exc))

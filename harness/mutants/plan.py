@@ -26,7 +26,9 @@ import ast
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from harness import mutants
 from harness.paths import CONFORMANCE_DIR
+from harness.tiers import OFFERS
 
 #: Seconds one test function takes against a mutant it kills, measured in a CI run (2 cores
 #: shared with other work, load 7-13; a mutant's checks one or two at a time): the typical
@@ -178,6 +180,52 @@ def ci_choice(
         if entries and not chosen[m]:
             chosen[m].append(min(entries, key=lambda e: (added(m, e), entries.index(e))))
     return {m: [e for e in caught_by[m] if e in chosen[m]] for m in caught_by}
+
+
+def rest_choice(
+    caught_by: Mapping[str, Sequence[str]],
+    functions: Mapping[str, Sequence[str]],
+    seconds: Mapping[str, float] | None = None,
+) -> dict[str, list[str]]:
+    """Per mutant, the ``caught_by`` entries ``ci_choice`` leaves out, in declared order:
+    what ``python -m harness mutants --rest`` (``make mutants-pairs``) runs, so that the CI
+    subset and this rest together hold every declared pair (mutant, entry) at least once,
+    each in a regular job. A mutant ``ci_choice`` runs wholly gets an empty list."""
+    ci = ci_choice(caught_by, functions, seconds)
+    return {m: [e for e in entries if e not in ci[m]] for m, entries in caught_by.items()}
+
+
+def subset_entries(
+    chosen: Iterable[str],
+    cluster: str,
+    functions: Mapping[str, Sequence[str]],
+    *,
+    rest: bool = False,
+) -> dict[str, list[str]]:
+    """Per mutant of ``chosen``, the ``caught_by`` entries (mutants.toml) the CI subset runs on
+    tier ``cluster`` (``ci_choice`` over ``chosen``; a mutant none of whose entries runs there
+    keeps them all, to be skipped), or with ``rest`` those it leaves out (``rest_choice`` over
+    every mutant ``make mutants-ci`` runs on that tier, so that the two runs hold every pair).
+    ``functions``: ``harness.checks.case_functions``."""
+    table = mutants.declared()
+
+    def caught_by(m: str) -> list[str]:
+        return list(table.get(m, {}).get("caught_by", []))
+
+    def here(ms: Iterable[str]) -> dict[str, list[str]]:
+        return on_tier({m: caught_by(m) for m in ms}, functions, function_needs(), OFFERS[cluster])
+
+    if not rest:
+        return {m: e or caught_by(m) for m, e in ci_choice(here(chosen), functions).items()}
+    pool = [
+        m
+        for m, t in table.items()
+        # exploration-only mutants (``explore`` and no ``caught_by``) are make explore's
+        if not ("explore" in t and not t.get("caught_by"))
+        and (not t.get("tiers") or cluster in t["tiers"])
+    ]
+    left = rest_choice(here(pool), functions)
+    return {m: left.get(m, []) for m in chosen}
 
 
 def longest_first(

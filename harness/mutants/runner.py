@@ -26,8 +26,10 @@ own requests or a fixture error is verdict ``error``: listed under ``errors``, n
 
 The verdict: the run fails (exit 1) if a mutant survives every check, if a case of a check
 that ran catches no mutant (a check no broken controller can fail proves nothing, and one
-case's kills do not vouch for its siblings), or if a check named in a mutant's ``caught_by``
-("catches it by design, every time") did not catch it. Before its suite, each mutant must
+case's kills do not vouch for its siblings), or if a testcase named in a mutant's
+``caught_by`` ("catches it by design, every time") did not catch it. A ``caught_by`` name is
+one testcase (a bare id: the base case, ``harness.checks.case_functions``): neither a sibling
+failing nor an error there holds it. Before its suite, each mutant must
 start and answer ``/readyz``: one that cannot is a broken mutant, not a caught one; it fails
 the run at once instead of making every check wait for it.
 
@@ -36,7 +38,8 @@ against some of the checks that catch it by design (``caught_by`` in mutants.tom
 ``harness.mutants.plan.ci_choice`` so that every mutant still runs one and every distinct
 ``caught_by`` entry still runs against a mutant it must kill; a mutant that declares none runs
 against every check but the slowest cases (``CI_SLOW``). In CI a chosen entry that did not
-kill its mutant fails the run, as any ``caught_by`` entry does in the full run.
+kill its mutant fails the run, as any ``caught_by`` entry does in the full run. ``--rest``
+runs the entries ``--ci`` leaves out (``plan.rest_choice``; also under ``ci_checks``).
 
 ``--jobs N`` runs N mutants' suites at a time on the one control plane (each mutant has its
 own namespaces and user), longest first; each suite gets at most ``--workers`` pytest-xdist
@@ -56,7 +59,12 @@ from pathlib import Path
 from typing import Any
 
 from harness import junit, mutants, runs
-from harness.checks import base_check, check_functions, check_sort_key, converge_timeout_override
+from harness.checks import (
+    base_check,
+    case_functions,
+    check_sort_key,
+    converge_timeout_override,
+)
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane
 from harness.envtest.process import ProcessError, log_tail
@@ -66,7 +74,6 @@ from harness.operators import ImplementationError, OperatorProcess, load_impleme
 from harness.paths import REPORTS_DIR
 from harness.plugin.lab import create_namespace
 from harness.suite import run_suite, stop_suites
-from harness.tiers import OFFERS
 from harness.verdicts import VERDICT_ERROR
 
 DEFAULT_REPORTS = REPORTS_DIR
@@ -200,6 +207,19 @@ def verdict(data: Mapping[str, Any]) -> dict[str, Any]:
         "idle_cases": idle_cases,
         "expected_missed": expected_missed,
     }
+
+
+def only_selected(
+    data: dict[str, Any], results: Mapping[str, SuiteResult | None]
+) -> dict[str, Any]:
+    """``build_matrix``'s dict of a run narrowed by ``-k``: a ``caught_by`` entry the filter
+    left out (it neither ran nor was skipped) cannot have missed its mutant, so it leaves
+    ``missed``, and the verdict is recomputed. Without ``-k`` such an entry stays missed."""
+    for m, e in data["mutants"].items():
+        ran = set(r.ran) if (r := results.get(m)) else set()
+        e["missed"] = [c for c in e.get("missed", []) if c in ran]
+    data["verdict"] = verdict(data)
+    return data
 
 
 def exploration_only() -> list[str]:
@@ -348,15 +368,32 @@ def caught_by(mutant_id: str) -> list[str]:
 
 
 def select_checks(check_ids: Iterable[str], functions: Mapping[str, list[str]]) -> str:
-    """A ``-k`` expression selecting the test functions of ``check_ids``."""
+    """A ``-k`` expression selecting exactly the test functions of ``check_ids`` (testcase
+    names, looked up in ``functions``: ``harness.checks.case_functions`` for ``caught_by``),
+    and no function whose name merely contains one of theirs. A name not there:
+    ImplementationError naming it and the names there are."""
     names: set[str] = set()
     for check in check_ids:
         if check not in functions:
+            cases = sorted(n for n in functions if base_check(n) == base_check(check))
+            hint = (
+                f"; {check!r} has no base case, name one of its cases: {', '.join(cases)}"
+                if cases and "[" not in check
+                else ""
+            )
             raise ImplementationError(
-                f"no conformance check {check!r} (known: {', '.join(sorted(functions))})"
+                f"no conformance testcase {check!r}{hint} (a bare check id names the "
+                f"check's base case; known: {', '.join(sorted(functions))})"
             )
         names.update(functions[check])
-    return " or ".join(sorted(names))
+    # -k matches substrings: test_noop_stable would select test_noop_stable_long_quiet too.
+    every = {f for fs in functions.values() for f in fs}
+
+    def exact(f: str) -> str:
+        longer = sorted(g for g in every if g != f and f in g)
+        return f"({' and not '.join([f, *longer])})" if longer else f
+
+    return " or ".join(exact(f) for f in sorted(names))
 
 
 def ci_filter(
@@ -368,7 +405,7 @@ def ci_filter(
     """The ``-k`` expression of the CI subset for one mutant, combined with ``checks_filter``:
     the entries ``chosen`` for it (``plan.ci_choice``; default: its whole ``caught_by``), or,
     when it declares none, every check but ``CI_SLOW``."""
-    functions = functions if functions is not None else check_functions()
+    functions = functions if functions is not None else case_functions()
     expected = list(chosen) if chosen else caught_by(mutant_id)
     if expected:
         parts = [f"({select_checks(expected, functions)})"]
@@ -380,20 +417,11 @@ def ci_filter(
 
 
 def runnable(expected: Iterable[str], skipped: Iterable[str], ran: Iterable[str]) -> list[str]:
-    """The expected checks (ids or ``id[case]``) that were not skipped on this run's tier: a
-    check skipped for a need the tier does not offer cannot have missed anything."""
-    skipped, ran = set(skipped), set(ran)
-    return [
-        c
-        for c in expected
-        if c not in skipped
-        and (
-            "[" in c
-            or c in ran
-            or any(base_check(r) == c for r in ran)
-            or not any(base_check(s) == c for s in skipped)
-        )
-    ]
+    """The expected testcases (``caught_by`` names, one testcase each) not skipped on this
+    run's tier (one skipped for a need the tier lacks cannot have missed); a sibling skipped
+    or run says nothing of a name. ``ran``: kept for the callers."""
+    skipped = set(skipped) - set(ran)
+    return [c for c in expected if c not in skipped]
 
 
 def tiers_of(mutant_id: str) -> list[str]:
@@ -404,13 +432,10 @@ def tiers_of(mutant_id: str) -> list[str]:
 
 
 def missed(expected: Iterable[str], failed: Iterable[str]) -> list[str]:
-    """The expected checks (ids or ``id[case]``) that did not fail."""
-    failed = list(failed)
-    return [
-        c
-        for c in expected
-        if c not in failed and ("[" in c or all(base_check(f) != c for f in failed))
-    ]
+    """The expected testcases (``caught_by`` names) whose own verdict was not ``fail``: a
+    sibling failing (``stale-update-conflict[operator-409]``) does not hold a bare id."""
+    killed = set(failed)
+    return [c for c in expected if c not in killed]
 
 
 def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Path) -> str:
@@ -459,11 +484,14 @@ def run_mutants(
     cluster: str = "envtest",
     jobs: int = 1,
     expect_survival: bool = False,
+    rest: bool = False,
 ) -> dict[str, Any]:
     """Run the suite against each mutant (all declared ones when ``mutant_ids`` is empty) on
     one control plane of tier ``cluster`` (envtest, sim), ``jobs`` mutants at a time (longest
     first), each with at most ``workers`` pytest-xdist workers; ``checks_filter`` is passed to
-    pytest as ``-k``; ``ci`` runs the CI subset (``plan.ci_choice``). Mutants whose ``tiers``
+    pytest as ``-k``; ``ci`` runs the CI subset (``plan.ci_choice``), ``rest`` the
+    ``caught_by`` entries that subset leaves out (``plan.rest_choice``; a mutant with none
+    left is not run). Mutants whose ``tiers``
     do not include ``cluster`` are left out (said once). Writes the JUnit files and
     ``reports_dir/mutants.json``, prints the kill matrix, and returns the mutants.json dict."""
     declared = mutants.declared()
@@ -483,6 +511,15 @@ def run_mutants(
             f"unknown mutant(s) {unknown}; declared in "
             f"{mutants.MUTANTS_FILE}: {', '.join(declared)}"
         )
+    functions = case_functions()  # caught_by names testcases: a bare id is its base case
+    for m in chosen:
+        select_checks(caught_by(m), functions)  # every name one testcase, before anything runs
+    if rest:
+        left = plan.subset_entries(chosen, cluster, functions, rest=True)
+        done = [m for m in chosen if not left[m]]
+        if done:
+            _say(f"--rest: nothing left for {', '.join(done)} (--ci runs all their caught_by)")
+        chosen = [m for m in chosen if left[m]]
     impls = load_implementations([mutants.MUTANTS_FILE])
     out = reports_dir / "mutants"
     out.mkdir(parents=True, exist_ok=True)
@@ -495,19 +532,13 @@ def run_mutants(
     started = time.monotonic()
     results: dict[str, SuiteResult | None] = {}
     info = {m: mutant_info(m) for m in chosen}
-    functions = check_functions()
     entries: dict[str, list[str]] = {m: [] for m in chosen}
-    if ci:
-        declared_here = plan.on_tier(
-            {m: caught_by(m) for m in chosen}, functions, plan.function_needs(), OFFERS[cluster]
-        )
-        entries = {
-            m: e or caught_by(m) for m, e in plan.ci_choice(declared_here, functions).items()
-        }
+    if ci or rest:
+        entries = plan.subset_entries(chosen, cluster, functions, rest=rest)
         for m in chosen:
             info[m]["ci_checks"] = entries[m]
     filters = {
-        m: ci_filter(m, checks_filter, functions, entries[m]) if ci else checks_filter
+        m: ci_filter(m, checks_filter, functions, entries[m]) if ci or rest else checks_filter
         for m in chosen
     }
     order = plan.longest_first(entries, functions)
@@ -528,7 +559,7 @@ def run_mutants(
                 results[m] = None
                 return
             k = filters[m]
-            n_workers = suite_workers(entries[m], functions, workers) if ci else workers
+            n_workers = suite_workers(entries[m], functions, workers) if ci or rest else workers
             extra = ["-n", str(n_workers), "--tb=line", f"--cluster={cluster}"]
             code = run_suite(
                 m,
@@ -556,10 +587,18 @@ def run_mutants(
                 raise
     results = {m: results.get(m) for m in chosen}
     data = build_matrix(results, info)
+    if checks_filter:
+        data = only_selected(data, results)
     if expect_survival:
         data["verdict"] = survival_verdict(data, results, cluster, checks_filter)
     data["run"] = {
-        "subset": "exploration-only" if expect_survival else "ci" if ci else "full",
+        "subset": "exploration-only"
+        if expect_survival
+        else "ci"
+        if ci
+        else "rest"
+        if rest
+        else "full",
         "checks_filter": checks_filter,
         "cluster": cluster,
         "workers": workers,

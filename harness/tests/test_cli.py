@@ -135,8 +135,9 @@ def test_an_unknown_check_or_case_is_one_line_and_exit_2(
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--ci"], "not with --ci or --from-junit"),
-        (["--from-junit"], "not with --ci or --from-junit"),
+        (["--ci"], "not with --ci, --rest or --from-junit"),
+        (["--rest"], "not with --ci, --rest or --from-junit"),
+        (["--from-junit"], "not with --ci, --rest or --from-junit"),
         (["--mutant", "no-owns"], "no-owns not declared with `explore`"),
         (["--mutant", "remembers-status"], "remembers-status not declared with `explore` and no"),
     ],
@@ -165,6 +166,20 @@ def test_exploration_only_refuses_what_would_judge_something_else(
     assert proc.returncode == 2, proc.stderr
     assert says in proc.stderr
     assert not (tmp_path / "exploration-only").exists()
+
+
+def test_rest_refuses_ci_and_from_junit(tmp_path: Path) -> None:
+    """--rest is the complement of --ci's pairs: both at once, or a rebuild, is exit 2."""
+    for other in ("--ci", "--from-junit"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness", "mutants", "--rest", other],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert "--rest runs the pairs --ci leaves out" in proc.stderr
 
 
 def test_interrupts_exit_128_plus_the_signal() -> None:

@@ -3,8 +3,12 @@ mutant runs in CI, on which tier, with how many workers, in which order."""
 
 from __future__ import annotations
 
+import re
+import shlex
+
 from harness import checks, mutants
 from harness.mutants import plan, runner
+from harness.paths import REPO_ROOT
 from harness.tiers import OFFERS
 
 FUNCTIONS = {
@@ -102,7 +106,7 @@ def test_the_real_ci_subset_keeps_every_mutant_and_every_entry_on_each_tier() ->
     """On envtest and on sim, over the mutants `make mutants-ci` / `mutants-sim-ci` run: each
     mutant runs at least one caught_by entry, every entry the tier can run is chosen for some
     mutant, and CI runs fewer (mutant, test function) pairs than the whole caught_by."""
-    functions = checks.check_functions()
+    functions = checks.case_functions()
     needs = plan.function_needs()
     for tier, mutant_ids in (
         ("envtest", [m for m in mutants.declared() if m not in runner.exploration_only()]),
@@ -122,6 +126,67 @@ def test_the_real_ci_subset_keeps_every_mutant_and_every_entry_on_each_tier() ->
         assert pairs(chosen) <= pairs(declared)
         if tier == "envtest":
             assert pairs(chosen) < pairs(declared)
+
+
+def _make_target(name: str) -> list[str]:
+    """The words of the command line of Makefile target ``name`` that runs the harness."""
+    text = (REPO_ROOT / "Makefile").read_text()
+    match = re.search(rf"^{re.escape(name)}:.*\n\t(.*-m harness mutants.*)$", text, re.M)
+    assert match, f"no Makefile target {name} running python -m harness mutants"
+    return shlex.split(match.group(1))
+
+
+def test_every_caught_by_pair_runs_in_some_regular_job() -> None:
+    """Every declared (mutant, caught_by entry) runs in a regular job: make test's mutants-ci
+    (envtest) and mutants-sim-ci (sim), or make mutants-pairs (the rest of envtest's pairs),
+    which .github/workflows runs as a job of its own, outside make test. A pair that none of
+    them runs (a new mutant only the full make mutants would hold to its claim) fails here."""
+    makefile = (REPO_ROOT / "Makefile").read_text()
+    steps = re.search(r"^TEST_STEPS := (.*)$", makefile, re.M)
+    assert steps and {"mutants-ci", "mutants-sim-ci"} <= set(steps.group(1).split())
+    assert "mutants-pairs" not in steps.group(1).split(), "make test's time would grow"
+    assert "--ci" in _make_target("mutants-ci")
+    assert "--rest" in _make_target("mutants-pairs")
+    sim = _make_target("mutants-sim-ci")
+    assert "--ci" in sim and sim[sim.index("--cluster") + 1] == "sim"
+    sim_mutants = [sim[i + 1] for i, w in enumerate(sim) if w == "--mutant"]
+    workflow = (REPO_ROOT / ".github" / "workflows" / "conformance.yml").read_text()
+    assert "run: make mutants-pairs" in workflow and "run: bash .ci/run" in workflow
+
+    functions = checks.case_functions()
+    needs = plan.function_needs()
+    envtest = [
+        m
+        for m, t in mutants.declared().items()
+        if m not in runner.exploration_only()
+        and (not runner.tiers_of(m) or "envtest" in runner.tiers_of(m))
+    ]
+    ran: set[tuple[str, str]] = set()
+    for m, entries in plan.subset_entries(envtest, "envtest", functions).items():
+        ran |= {(m, e) for e in entries}
+    for m, entries in plan.subset_entries(envtest, "envtest", functions, rest=True).items():
+        ran |= {(m, e) for e in entries}
+    for m, entries in plan.subset_entries(sim_mutants, "sim", functions).items():
+        ran |= {(m, e) for e in entries}
+
+    def runs_on(tier: str, entry: str) -> bool:
+        return any(needs.get(f, set()) <= set(OFFERS[tier]) for f in functions[entry])
+
+    missing = []
+    for m, table in mutants.declared().items():
+        for e in table.get("caught_by", []):
+            where = [
+                t
+                for t, ms in (("envtest", envtest), ("sim", sim_mutants))
+                if m in ms and runs_on(t, e)
+            ]
+            if not where or (m, e) not in ran:
+                missing.append(f"{m}: {e}")
+    assert not missing, f"caught_by pairs no regular job runs: {missing}"
+    # The rest and the CI subset do not overlap: nothing runs twice.
+    ci = plan.subset_entries(envtest, "envtest", functions)
+    left = plan.subset_entries(envtest, "envtest", functions, rest=True)
+    assert all(not set(ci[m]) & set(left[m]) for m in envtest)
 
 
 def test_in_ci_only_the_chosen_entries_must_kill(tmp_path: object) -> None:

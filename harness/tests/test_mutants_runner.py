@@ -247,7 +247,7 @@ def test_info_is_copied_into_each_mutant(results: Results) -> None:
 
 
 def test_every_caught_by_names_a_check_and_every_check_is_expected_to_catch_one() -> None:
-    functions = checks.check_functions()
+    functions = checks.case_functions()  # one testcase per name: a bare id is the base case
     expected: set[str] = set()
     for mutant in mutants.declared():
         for check in runner.caught_by(mutant):
@@ -282,17 +282,105 @@ def test_ci_subset_runs_the_caught_by_checks_or_all_but_the_slowest(
 def test_a_caught_by_check_that_missed_its_mutant_fails_the_verdict(results: Results) -> None:
     info = {
         "always-update": {"caught_by": ["noop-stable", "child-repaired"]},
-        "no-relist": {"caught_by": ["watch-recovers", "watch-recovers[apiserver-restart]"]},
+        "no-relist": {"caught_by": ["watch-recovers[compaction-410]"]},
     }
     data = runner.build_matrix(results, info)
     assert data["mutants"]["always-update"]["missed"] == ["child-repaired"]
-    assert data["mutants"]["no-relist"]["missed"] == ["watch-recovers[apiserver-restart]"]
-    assert data["verdict"]["expected_missed"] == {
-        "always-update": ["child-repaired"],
-        "no-relist": ["watch-recovers[apiserver-restart]"],
-    }
+    assert data["mutants"]["no-relist"]["missed"] == []
+    assert data["verdict"]["expected_missed"] == {"always-update": ["child-repaired"]}
     assert data["verdict"]["ok"] is False
     assert "FAIL: always-update was not caught by child-repaired" in runner.format_matrix(data)
+
+
+def test_a_sibling_case_failing_does_not_satisfy_a_base_id(tmp_path: Path) -> None:
+    # stale-update-conflict's [operator-409] fails and its base case passes: a caught_by
+    # naming the bare id (the base case) missed, as it did before only when no case failed.
+    # Likewise a caught_by naming one case is not held by another case of the same check.
+    res = runner.read_junit(
+        junit(
+            tmp_path / "m.xml",
+            PASS.format(name="stale-update-conflict"),
+            ORACLE.format(name="stale-update-conflict[operator-409]", why="resent"),
+            PASS.format(name="watch-recovers[apiserver-restart]"),
+            ORACLE.format(name="watch-recovers[connection-cut]", why="blind"),
+        )
+    )
+    entries = ["stale-update-conflict", "watch-recovers[apiserver-restart]"]
+    data = runner.build_matrix({"m": res}, {"m": {"caught_by": entries}})
+    assert data["mutants"]["m"]["killed_by"] == ["stale-update-conflict", "watch-recovers"]
+    assert data["mutants"]["m"]["missed"] == entries
+    assert runner.missed(["stale-update-conflict[operator-409]"], res.killed_by) == []
+
+
+def test_an_entry_left_out_by_k_is_not_missed_but_one_that_ran_is(tmp_path: Path) -> None:
+    # python -m harness mutants --mutant no-reconnect -k test_apiserver_restart: the other
+    # caught_by entry did not run, so it cannot have missed; the one that ran and passed did.
+    res = runner.read_junit(
+        junit(tmp_path / "m.xml", PASS.format(name="watch-recovers[apiserver-restart]"))
+    )
+    entries = ["watch-recovers[connection-cut]", "watch-recovers[apiserver-restart]"]
+    data = runner.build_matrix({"m": res}, {"m": {"caught_by": entries}})
+    assert data["mutants"]["m"]["missed"] == entries  # no -k: a testcase absent is missed
+    narrowed = runner.only_selected(data, {"m": res})
+    assert narrowed["mutants"]["m"]["missed"] == ["watch-recovers[apiserver-restart]"]
+    assert narrowed["verdict"]["expected_missed"] == {"m": ["watch-recovers[apiserver-restart]"]}
+
+
+def test_a_caught_by_case_that_only_errored_is_missed_and_no_kill(tmp_path: Path) -> None:
+    # A set-up wait that timed out (a premise: verdict error) judged nothing: the mutant is
+    # neither killed by it nor does it hold the caught_by entry.
+    res = runner.read_junit(
+        junit(tmp_path / "m.xml", PREMISE.format(name="watch-recovers[apiserver-restart]"))
+    )
+    data = runner.build_matrix(
+        {"m": res}, {"m": {"caught_by": ["watch-recovers[apiserver-restart]"]}}
+    )
+    assert data["mutants"]["m"]["errors"] == ["watch-recovers[apiserver-restart]"]
+    assert data["mutants"]["m"]["missed"] == ["watch-recovers[apiserver-restart]"]
+    assert data["verdict"]["survivors"] == ["m"]
+
+
+def test_a_skipped_base_case_is_not_missed_though_a_sibling_ran(tmp_path: Path) -> None:
+    res = runner.read_junit(
+        junit(
+            tmp_path / "m.xml",
+            SKIP.format(name="noop-stable"),
+            ORACLE.format(name="noop-stable[long-quiet]", why="heartbeat"),
+        )
+    )
+    assert runner.runnable(["noop-stable", "noop-stable[long-quiet]"], res.skipped, res.ran) == [
+        "noop-stable[long-quiet]"
+    ]
+
+
+def test_a_base_case_selects_its_function_and_not_the_siblings_named_after_it() -> None:
+    # pytest -k matches substrings: test_noop_stable alone would also run [long-quiet], whose
+    # kills (none) would then count against the run (an idle case).
+    functions = checks.case_functions()
+    k = runner.select_checks(["noop-stable"], functions)
+    assert k.startswith("(test_noop_stable and not test_noop_stable_long_quiet and not ")
+    names = {f for fs in functions.values() for f in fs}
+
+    def selected(name: str, expr: str) -> bool:  # pytest's -k on one name, for these shapes
+        words = {n: n in name for n in names}
+        return bool(eval(expr, {}, words))  # the expression is made of these names only
+
+    assert {n for n in names if selected(n, k)} == {"test_noop_stable"}
+    both = runner.select_checks(["noop-stable", "noop-stable[long-quiet]"], functions)
+    assert {n for n in names if selected(n, both)} == {
+        "test_noop_stable",
+        "test_noop_stable_long_quiet",
+    }
+    stall = runner.select_checks(["watch-recovers[connection-stall]"], functions)
+    assert {n for n in names if selected(n, stall)} == {"test_connection_stall"}
+
+
+def test_a_bare_id_of_a_check_without_a_base_case_is_refused() -> None:
+    functions = checks.case_functions()
+    assert functions["stale-update-conflict"] == ["test_stale_update_conflict"]
+    assert "deletion-policy" not in functions
+    with pytest.raises(ImplementationError, match=r"no base case.*deletion-policy\[orphan\]"):
+        runner.select_checks(["deletion-policy"], functions)
 
 
 def test_mutant_info_has_title_doc_and_the_three_paragraphs() -> None:

@@ -128,3 +128,56 @@ def test_premise_evidence_is_listed_in_the_premises_property(
     assert res.premise_evidence == {"stale_update_status": "409"}
     assert "stale_update_status" not in res.check_evidence
     assert res.check_evidence["deployment_replicas"] == "2"
+
+
+SETUP_WAIT_CHECK = """
+import pytest
+from conformance.premises import set_up
+from harness.kube import wait_for
+
+
+def never_converged():
+    return wait_for(
+        lambda: {"converged": False}, lambda d: d["converged"], 0.2, "ModelService ns/web to converge"
+    )
+
+
+@pytest.mark.check("staged")
+def test_staged():
+    set_up(never_converged, "converging before the fault")
+
+
+@pytest.mark.check("judged")
+def test_judged():
+    never_converged()
+"""
+
+
+def test_a_set_up_wait_that_times_out_is_an_error_in_junit_and_no_kill(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    """The same timed-out wait is the oracle's ``fail`` when it judges the operator, and an
+    unmet premise (``error``) when it only stages the experiment (conformance.premises): JUnit
+    then says ``<error>`` with the premise's message, and the kill matrix neither counts it
+    as a kill nor lets it hold a caught_by entry."""
+    from harness import junit
+
+    pytester.makepyfile(test_checks=SETUP_WAIT_CHECK)
+    xml = tmp_path / "junit-go.xml"
+    pytester.runpytest_subprocess(f"--junitxml={xml}", "-p", "no:cacheprovider")
+    junit.finish(xml, "go")
+    cases = {c.name: c for c in junit.read_cases(xml)}
+    staged, judged = cases["test_staged"], cases["test_judged"]
+    assert (staged.outcome, staged.verdict) == (junit.ERROR, "error")
+    assert "premise not met" in staged.message
+    assert "set-up: converging before the fault timed out" in staged.message
+    assert "ModelService ns/web to converge" in staged.message  # the wait's own message
+    assert (judged.outcome, judged.verdict) == (junit.FAILED, "fail")
+    text = xml.read_text()
+    assert text.count("<error ") == 1 and text.count("<failure ") == 1
+    res = runner.read_junit(xml)
+    assert res.errors == ["test_staged"] and res.killed_by == ["test_judged"]
+    data = runner.build_matrix({"m": res}, {"m": {"caught_by": ["test_staged"]}})
+    assert data["mutants"]["m"]["missed"] == ["test_staged"]
+    only_error = runner.build_matrix({"m": runner.SuiteResult(errors=["test_staged"])})
+    assert only_error["verdict"]["survivors"] == ["m"]
