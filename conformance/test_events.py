@@ -78,7 +78,9 @@ def test_events_recorded(
     existing Event (count, lastTimestamp) and rate-limits each object's Events. Here one
     ModelService is created and deleted, a second finds a foreign Deployment under its name,
     and a third cannot create its Deployment because a ResourceQuota allows none; the Events
-    are read as admin.
+    are read as admin. The refused creates themselves back off, as every failing key does
+    (5 ms doubling per failure): no more of them than ``backoff_bound`` admits over the time
+    they span, so a hot loop of refusals, each with its Warning counted, fails.
     """
     start = audit.sync(admin)
     operators.start()

@@ -59,9 +59,12 @@ def test_child_repaired(
 
     The Service is deleted by hand: the delete event reaches the controller through the
     Service's controller ownerReference and it recreates the Service. The Deployment's replicas
-    and the Service's port are edited by hand: reverted to the spec. No repair changes the
-    ModelService itself (its resourceVersion stays). A foreign annotation and label added to both children by
-    another tool are kept, and no write loop follows: fields the controller does not manage
+    and the Service's port are edited by hand: reverted to the spec. Each repair is one write,
+    and each begins within CHILD_REACT_BOUND (10 s) of its edit, from the edit's answer to the
+    operator's first request about that child on its API proxy: the child's event brings it,
+    not a timer (a controller that polls its children every 20 s repairs them too, late). No
+    repair changes the ModelService itself (its resourceVersion stays). A foreign annotation
+    and label added to both children by another tool are kept, and no write loop follows: fields the controller does not manage
     are not its business, and fighting over them with another writer would never end.
     """
     op = operators.start()
