@@ -785,11 +785,12 @@ def _assert_finalizer_write_only(policy: str, writes: list[Request]) -> None:
     before step 6), and no child created for an object being deleted. AssertionError listing
     them otherwise."""
     own = [
-        r.describe()
+        r.describe().replace("patch modelservices ", "update modelservices ")
         for r in writes
         if r.resource == "modelservices"
         or (r.verb == "create" and r.resource in ("deployments", "services"))
     ]
+    # An update or a patch: the count is judged here, the verb by create-converges.
     assert own == ["update modelservices web -> 200"], (
         f"--cascade={policy}: of the ModelService the operator writes one update (its "
         f"finalizer removed), no status, and it creates no child for an object being "
@@ -913,6 +914,9 @@ def test_cleanup_confirmed_live(
             "delete services web -> 200",
             "update modelservices web -> 200",
         ]
+        # (An implementation that patches the finalizer away writes once all the same;
+        # create-converges judges the verb.)
+        written = [c.replace("patch modelservices ", "update modelservices ") for c in cleanup]
         problems = []
         if left_behind:
             problems.append(
@@ -920,7 +924,7 @@ def test_cleanup_confirmed_live(
                 f"cache had not seen them): {sorted(left_behind)} are left, owned by a UID that "
                 f"no longer exists"
             )
-        if sorted(cleanup) != want_cleanup:
+        if sorted(written) != want_cleanup:
             problems.append(
                 f"the cleanup is one delete of each child and one update of the ModelService "
                 f"(its finalizer removed): want {want_cleanup}, the operator wrote {cleanup}"
