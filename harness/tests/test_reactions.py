@@ -62,8 +62,8 @@ def test_a_request_overtaking_the_edits_answer_counts_as_at_once(tmp_path: Path)
 
 
 def test_backoff_bound_grows_with_the_log_of_the_span() -> None:
-    assert backoff_bound(0.0) == 4  # the first attempt, the status event's, two spare
-    assert backoff_bound(60.0) == 17
-    assert backoff_bound(600.0) == 20
+    assert backoff_bound(0.0) == 5  # the first attempt, the status event's, three spare
+    assert backoff_bound(60.0) == 18
+    assert backoff_bound(600.0) == 21
     # ten attempts a second for ten seconds is far beyond it
-    assert 7 * backoff_bound(10.0) < 100
+    assert backoff_bound(10.0) == 15  # where a retry every 100 ms makes 100
