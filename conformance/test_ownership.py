@@ -785,13 +785,14 @@ def _assert_finalizer_write_only(policy: str, writes: list[Request]) -> None:
     before step 6), and no child created for an object being deleted. AssertionError listing
     them otherwise."""
     own = [
-        r.describe().replace("patch modelservices ", "update modelservices ")
+        r.describe()
         for r in writes
         if r.resource == "modelservices"
         or (r.verb == "create" and r.resource in ("deployments", "services"))
     ]
     # An update or a patch: the count is judged here, the verb by create-converges.
-    assert own == ["update modelservices web -> 200"], (
+    written = [w.replace("patch modelservices ", "update modelservices ") for w in own]
+    assert written == ["update modelservices web -> 200"], (
         f"--cascade={policy}: of the ModelService the operator writes one update (its "
         f"finalizer removed), no status, and it creates no child for an object being "
         f"deleted; it wrote {own}"
