@@ -88,9 +88,9 @@ def test_create_converges(
     counted = 3 if tier.offers("pods-ready") else 0
     uid = msvc["metadata"]["uid"]
     evidence.record("modelservice_uid", uid)
-    dep = admin.get("deployments", namespace, "web")
-    svc = admin.get("services", namespace, "web")
-    assert dep and svc
+    # Both children exist: wait_converged saw them (is_converged).
+    dep = get_present(admin, "deployments", namespace, "web")
+    svc = get_present(admin, "services", namespace, "web")
 
     problems = diff_fields(expected_deployment_fields(msvc), actual_deployment_fields(dep))
     problems += diff_fields(expected_service_fields(msvc), actual_service_fields(svc))
@@ -432,11 +432,10 @@ def assert_quiet_window(
         # ... and any Event a reconcile of the window recorded, in the window.
         settle_events=True,
     )
-    after_restart, _after_msvc_note, total = window.reconciles
-    assert after_restart >= 1, "the restarted operator never reconciled the existing ModelService"
-    evidence.record("reconciles_after_restart", after_restart)
+    # The restarted operator reconciled (writes_during waited for its count to pass 0): the
+    # count is its own word, a premise; the oracle is the request accounting below.
+    evidence.premise("reconciles_after_restart", window.reconciles[0])
     dep_rv = window.results[2]["metadata"]["resourceVersion"]
-    evidence.record("reconciles_in_window", total)
     events_after = _event_counts(window.events or [])
 
     evidence.record("operator_writes_in_window", summarize(window.writes))
@@ -627,7 +626,7 @@ def test_restart_reconverges(
 
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
     op.start()
-    msvc = wait_converged(admin, namespace, "web")
+    wait_converged(admin, namespace, "web")
     deps = admin.list("deployments", namespace)
     svcs = admin.list("services", namespace)
     evidence.record("deployment_uid_after", [d["metadata"]["uid"] for d in deps])
@@ -635,9 +634,9 @@ def test_restart_reconverges(
     assert len(deps) == 1 and deps[0]["metadata"]["uid"] == uid, (
         f"expected the same Deployment {uid}, found {[d['metadata']['uid'] for d in deps]}"
     )
-    assert deps[0]["spec"]["replicas"] == 2
-    assert len(svcs) == 1
-    assert msvc["status"]["observedGeneration"] == msvc["metadata"]["generation"]
+    # Replicas 2 and observedGeneration = generation: wait_converged saw both. One Service
+    # more than it checks (it reads the one named web).
+    assert len(svcs) == 1, f"expected one Service, found {[s['metadata']['name'] for s in svcs]}"
 
 
 @pytest.mark.check("restart-reconverges", case="after-finalizer")
@@ -699,9 +698,8 @@ def test_restart_after_finalizer(
     deps = admin.list("deployments", namespace)
     svcs = admin.list("services", namespace)
     evidence.record("counts", {"deployments": len(deps), "services": len(svcs)})
-    assert len(deps) == 1 and deps[0]["spec"]["replicas"] == 2, (
-        f"expected one Deployment with 2 replicas, found {[d['spec'] for d in deps]}"
-    )
+    # Its replicas (2) wait_converged saw; that it is the only Deployment, it did not.
+    assert len(deps) == 1, f"expected one Deployment, found {[d['metadata']['name'] for d in deps]}"
     assert len(svcs) == 1, f"expected one Service, found {len(svcs)}"
     assert msvc["metadata"].get("finalizers") == [FINALIZER], msvc["metadata"].get("finalizers")
     assert finalizer_write_index(writes) is None, (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from kubernetes.client.exceptions import ApiException
 
@@ -24,6 +26,7 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.audit import select
+from harness.faults.apiproxy.records import seconds
 from harness.kube import Kube, wait_for
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
@@ -31,6 +34,27 @@ from harness.plugin.lab import OperatorPool
 
 #: How often a repeated Warning must have been counted into its one Event.
 REPEATS = 3
+
+#: The first retry delay of a failing key, seconds: client-go's default controller rate
+#: limiter starts at 5 ms and doubles per failure of that key (CONTRACT.md, step 7).
+BACKOFF_BASE_S = 0.005
+
+#: Attempts allowed beyond the retries the backoff itself admits: the one the operator's own
+#: status write (reporting the refusal) brings back at once through its watch, and three more
+#: for events the check cannot foresee (measured: both operators make exactly the backoff's
+#: count plus one, 10 refused creates over 2.7 s where the bound is 14).
+BACKOFF_SLACK = 4
+
+
+def backoff_bound(span_s: float) -> int:
+    """How many attempts of one persistently failing key may fall in ``span_s`` seconds (from
+    the first to the last, as the API server received them): retries that wait 5 ms, 10 ms,
+    20 ms, ... (BACKOFF_BASE_S doubling) need ``BACKOFF_BASE_S * (2**n - 1)`` seconds for n
+    of them, so at most ``log2(span_s / BACKOFF_BASE_S + 1)`` retries, plus the first attempt
+    and BACKOFF_SLACK. A minute admits 18; a retry every 100 ms (mutants no-backoff,
+    no-backoff-go) makes 600. Measured on the API server's clock, the bound does not move
+    with the machine's load: a slow operator only makes fewer attempts."""
+    return int(math.log2(max(span_s, 0.0) / BACKOFF_BASE_S + 1)) + 1 + BACKOFF_SLACK
 
 
 @pytest.mark.needs("audit-log")
@@ -55,7 +79,9 @@ def test_events_recorded(
     existing Event (count, lastTimestamp) and rate-limits each object's Events. Here one
     ModelService is created and deleted, a second finds a foreign Deployment under its name,
     and a third cannot create its Deployment because a ResourceQuota allows none; the Events
-    are read as admin.
+    are read as admin. The refused creates themselves back off, as every failing key does
+    (5 ms doubling per failure): no more of them than ``backoff_bound`` admits over the time
+    they span, so a hot loop of refusals, each with its Warning counted, fails.
     """
     start = audit.sync(admin)
     operators.start()
@@ -251,7 +277,24 @@ def test_events_recorded(
         )
         if (r.verb, r.resource, r.name, r.code) == ("create", "deployments", "blocked", 403)
     ]
-    evidence.record("blocked_failed_creates", len(refused_creates))
+    # A refusal that waiting does not fix is retried with backoff, not in a hot loop
+    # (CONTRACT.md, step 7): bounded by the time the refused creates span.
+    times = [seconds(r.time) for r in refused_creates]
+    span = max(times) - min(times) if times else 0.0
+    evidence.record(
+        "blocked_failed_creates",
+        {
+            "count": len(refused_creates),
+            "span_s": round(span, 2),
+            "bound": backoff_bound(span),
+        },
+    )
+    if len(refused_creates) > backoff_bound(span):
+        problems.append(
+            f"blocked: {len(refused_creates)} refused creates in {span:.1f}s; a refusal is "
+            f"retried with backoff (5 ms doubling per failure), which admits at most "
+            f"{backoff_bound(span)} in that time: the operator retries in a hot loop"
+        )
     evidence.record(
         "blocked_failed_create_events",
         [{"count": e.get("count"), "message": e.get("message")} for e in failed],

@@ -131,7 +131,7 @@ def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, ApiProxy, Pa
 
 
 @pytest.mark.check("watch-recovers", case="apiserver-restart")
-def test_apiserver_restart(isolated: Isolated, evidence: Evidence, impl: Implementation) -> None:
+def test_apiserver_restart(isolated: Isolated, evidence: Evidence) -> None:
     """watch-recovers[apiserver-restart]: kube-apiserver stops (SIGTERM: its graceful shutdown
     ends every watch stream at once, cleanly) and comes back on the same port, with a new
     watch cache, so a watch resumed from an old resourceVersion may meet 410 Gone. (A
@@ -139,8 +139,8 @@ def test_apiserver_restart(isolated: Isolated, evidence: Evidence, impl: Impleme
     (while the operator is still reconnecting) must be repaired: the informers re-watch (or
     re-list) and the events reach Reconcile. The operator must stay up throughout: an API
     server that refuses connections for a while is an ordinary failure, retried with backoff.
-    The API server's audit log shows what the operator asked for after the restart (evidence:
-    re-lists, gets)."""
+    How it recovers (a watch resumed from its resourceVersion, or a re-list) is the
+    implementation's choice: the repair within RECOVERY_BOUND_S is what is judged."""
     lab = isolated.new()
     op = _converged(lab)
     cp = lab.control_plane
@@ -150,7 +150,6 @@ def test_apiserver_restart(isolated: Isolated, evidence: Evidence, impl: Impleme
         cp.apiserver is not None and not cp.apiserver.running(),
         "kube-apiserver should have stopped",
     )
-    restarted_at = lab.audit.offset()
     cp.start_apiserver()
     new_pid = cp.apiserver.pid if cp.apiserver else None
     premise(
@@ -158,11 +157,7 @@ def test_apiserver_restart(isolated: Isolated, evidence: Evidence, impl: Impleme
         f"kube-apiserver should run as a new process (pid {before} -> {new_pid})",
     )
     _break_world(lab.admin, lab.namespace)
-    try:
-        took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after an API server restart")
-    finally:
-        after = select(lab.audit.requests(restarted_at), user=impl.user, namespace=lab.namespace)
-        evidence.record("requests_after_restart", sorted({f"{r.verb} {r.resource}" for r in after}))
+    took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after an API server restart")
     assert op.running(), (
         f"the operator must survive an API server restart, not exit (code {op.returncode()})"
     )

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from conformance.premises import set_up
+from conformance.reactions import CHILD_REACT_BOUND, Edits, late
 from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
@@ -35,7 +36,7 @@ from conformance.support import (
 )
 from conformance.tiered import wait_rolled_out
 from harness.accounting import Accounting
-from harness.audit import select, summarize
+from harness.audit import Request, select
 from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
 from harness.operators import CRASH_EXIT_CODE, Implementation
@@ -59,9 +60,12 @@ def test_child_repaired(
 
     The Service is deleted by hand: the delete event reaches the controller through the
     Service's controller ownerReference and it recreates the Service. The Deployment's replicas
-    and the Service's port are edited by hand: reverted to the spec. No repair changes the
-    ModelService itself (its resourceVersion stays). A foreign annotation and label added to both children by
-    another tool are kept, and no write loop follows: fields the controller does not manage
+    and the Service's port are edited by hand: reverted to the spec. Each repair is one write,
+    and each begins within CHILD_REACT_BOUND (10 s) of its edit, from the edit's answer to the
+    operator's first request about that child on its API proxy: the child's event brings it,
+    not a timer (a controller that polls its children every 20 s repairs them too, late). No
+    repair changes the ModelService itself (its resourceVersion stays). A foreign annotation
+    and label added to both children by another tool are kept, and no write loop follows: fields the controller does not manage
     are not its business, and fighting over them with another writer would never end.
     """
     op = operators.start()
@@ -76,8 +80,16 @@ def test_child_repaired(
     def old_uid() -> object:
         return present(old_svc, "Service web before the repairs")["metadata"]["uid"]
 
+    edits = Edits()
+
     def delete_service() -> dict[str, Any]:
-        admin.delete("services", namespace, "web")
+        edits.edit(
+            "delete Service web",
+            "services",
+            namespace,
+            "web",
+            lambda: admin.delete("services", namespace, "web"),
+        )
         return wait_for(
             lambda: admin.get("services", namespace, "web"),
             lambda s: s["metadata"]["uid"] != old_uid(),
@@ -86,7 +98,13 @@ def test_child_repaired(
         )
 
     def edit_replicas() -> dict[str, Any]:
-        admin.patch("deployments", namespace, "web", {"spec": {"replicas": 5}})
+        edits.edit(
+            "Deployment web replicas 1 -> 5",
+            "deployments",
+            namespace,
+            "web",
+            lambda: admin.patch("deployments", namespace, "web", {"spec": {"replicas": 5}}),
+        )
         return wait_for(
             lambda: admin.get("deployments", namespace, "web"),
             lambda d: d["spec"]["replicas"] == 1,
@@ -95,17 +113,13 @@ def test_child_repaired(
         )
 
     def edit_port() -> dict[str, Any]:
-        admin.patch(
+        ports = [{"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}]
+        edits.edit(
+            f"Service web port {port} -> {port + 1}",
             "services",
             namespace,
             "web",
-            {
-                "spec": {
-                    "ports": [
-                        {"name": "http", "port": port + 1, "targetPort": "http", "protocol": "TCP"}
-                    ]
-                }
-            },
+            lambda: admin.patch("services", namespace, "web", {"spec": {"ports": ports}}),
         )
         return wait_for(
             lambda: admin.get("services", namespace, "web"),
@@ -122,7 +136,6 @@ def test_child_repaired(
     evidence.record("deployment_replicas_reverted_to", dep["spec"]["replicas"])
     evidence.record("service_port_reverted_to", svc["spec"]["ports"][0]["port"])
     repairs = window.writes
-    evidence.record("repair_writes", summarize(repairs))
     msvc_rv_after = get_present(admin, "modelservices", namespace, "web")["metadata"][
         "resourceVersion"
     ]
@@ -139,6 +152,33 @@ def test_child_repaired(
     assert replaced == [], (
         f"an edited child was replaced (delete and create), not updated: {replaced}: {uids}; "
         f"writes: {[r.describe() for r in repairs]}"
+    )
+    # One write per drift (CONTRACT.md, "Repair"): the deleted Service created once, the
+    # edited replicas and port each restored in one update, and no write to a child that did
+    # not drift. A second write of a child is a repair that undid itself, or one that writes
+    # every child on every reconcile (mutant always-update).
+    child_writes = {
+        kind: [r.describe() for r in repairs if r.resource == kind and not r.subresource]
+        for kind in ("deployments", "services")
+    }
+    evidence.record("repair_writes", child_writes)
+    want_writes = {"deployments": 1, "services": 2}
+    assert {k: len(v) for k, v in child_writes.items()} == want_writes, (
+        f"a repair is one write per drifted child: {want_writes} writes (the Service created "
+        f"once, replicas and port updated once each); the operator wrote {child_writes}"
+    )
+    # Each repair began from the child's own event, not from a timer: the first request about
+    # the edited child reached the operator's API proxy within CHILD_REACT_BOUND seconds of
+    # the edit (conformance/reactions.py; mutants polls-children, polls-children-go).
+    reactions = edits.reactions(op)
+    evidence.record("child_reactions", [r.describe() for r in reactions])
+    evidence.record("child_react_bound_s", CHILD_REACT_BOUND)
+    slow = late(reactions)
+    assert slow == [], (
+        f"the operator reacted to an edit of its child more than {CHILD_REACT_BOUND:g}s after "
+        f"it (from the edit's answer to its first request about that child on its API "
+        f"proxy): {slow}; a controller hears of its children's changes through a watch on "
+        f"them (Owns), not by polling"
     )
     if tier.offers("pods-ready"):
         # Pods come and go with the edited replicas: the status rightly follows them. Only
@@ -543,6 +583,12 @@ def _deletion_policy(
         res: get_present(admin, res, namespace, "web")["metadata"]["uid"]
         for res in ("deployments", "services")
     }
+    gc = tier.offers("garbage-collector")
+    if gc and policy == "foreground":
+        # The garbage collector ends a foreground deletion once the blocking dependents are
+        # gone, whatever the operator did with the finalizers: hold it with a dependent of the
+        # harness's own, so that what the operator left behind can be read first.
+        _foreground_blocker(admin, namespace, msvc)
     start = audit.sync(admin)
     # The delete's answer is the object as the API server left it: deleting, finalizers held.
     deleting = admin.request(
@@ -552,7 +598,7 @@ def _deletion_policy(
         gc_finalizer in deleting["metadata"].get("finalizers", []),
         f"the API server should have added {gc_finalizer!r}: {deleting['metadata']}",
     )
-    if tier.offers("garbage-collector"):
+    if gc:
         _deletion_completes(
             policy, admin, namespace, operators, audit, evidence, impl, start, before
         )
@@ -577,6 +623,7 @@ def _deletion_policy(
         ok_only=True,
     )
     evidence.record("operator_writes", [r.describe() for r in writes])
+    _assert_finalizer_write_only(policy, writes)
     finalizers = (held or {}).get("metadata", {}).get("finalizers")
     evidence.record("finalizers_left", finalizers)
     assert held is not None and finalizers == [gc_finalizer], (
@@ -624,9 +671,27 @@ def _deletion_completes(
     start: int,
     before: dict[str, Any],
 ) -> None:
-    """With a garbage collector: the ModelService is gone; foreground: the children too;
-    orphan: the children survive (same UIDs) with no ownerReferences, and the operator deleted
-    none of them; the ModelService applied again adopts them."""
+    """With a garbage collector: the ModelService is gone; foreground: the children too, and
+    while the harness's blocker (``_foreground_blocker``) holds the garbage collector the
+    ModelService keeps exactly its ``foregroundDeletion`` finalizer; orphan: the children
+    survive (same UIDs) with no ownerReferences, and the operator deleted none of them; the
+    ModelService applied again adopts them. Either way the operator's writes are judged: one
+    update of the ModelService (its finalizer removed) and no child created."""
+    if policy == "foreground":
+        held = wait_for(
+            lambda: admin.get("modelservices", namespace, "web") or {},
+            lambda m: not m or FINALIZER not in m["metadata"].get("finalizers", []),
+            CONVERGE_TIMEOUT,
+            "the operator to remove its finalizer while the garbage collector is held",
+        )
+        finalizers = (held or {}).get("metadata", {}).get("finalizers")
+        evidence.record("finalizers_while_held", finalizers)
+        assert held and finalizers == ["foregroundDeletion"], (
+            "the operator must remove its own finalizer and nothing else; foregroundDeletion "
+            "is the garbage collector's, which a dependent still holds: "
+            f"{'the ModelService is gone' if not held else finalizers}"
+        )
+        admin.patch("configmaps", namespace, BLOCKER, {"metadata": {"finalizers": []}})
     wait_gone(
         admin,
         "modelservices",
@@ -670,6 +735,7 @@ def _deletion_completes(
     )
     evidence.record("operator_writes", [r.describe() for r in writes])
     evidence.record("children_uids", {"before": before, "after": after})
+    _assert_finalizer_write_only(policy, writes)
     if policy == "orphan":
         deletes = [r.describe() for r in writes if r.verb == "delete"]
         assert deletes == [], f"--cascade=orphan: the operator deleted children: {deletes}"
@@ -713,6 +779,58 @@ def _deletion_completes(
                 f"the orphaned {res[:-1]} was not adopted by the new ModelService: "
                 f"{obj['metadata'].get('ownerReferences')}"
             )
+
+
+def _assert_finalizer_write_only(policy: str, writes: list[Request]) -> None:
+    """The operator's successful ``writes`` of a deletion with ``policy``: of the ModelService
+    exactly one, the update that removed its finalizer (no status write: step 2 returns
+    before step 6), and no child created for an object being deleted. AssertionError listing
+    them otherwise."""
+    own = [
+        r.describe()
+        for r in writes
+        if r.resource == "modelservices"
+        or (r.verb == "create" and r.resource in ("deployments", "services"))
+    ]
+    # An update or a patch: the count is judged here, the verb by create-converges.
+    written = [w.replace("patch modelservices ", "update modelservices ") for w in own]
+    assert written == ["update modelservices web -> 200"], (
+        f"--cascade={policy}: of the ModelService the operator writes one update (its "
+        f"finalizer removed), no status, and it creates no child for an object being "
+        f"deleted; it wrote {own}"
+    )
+
+
+#: The ConfigMap that holds a foreground deletion on a tier with a garbage collector.
+BLOCKER = "foreground-blocker"
+
+
+def _foreground_blocker(admin: Kube, namespace: str, msvc: dict[str, Any]) -> None:
+    """A ConfigMap BLOCKER owned by ``msvc`` with blockOwnerDeletion and a finalizer of the
+    harness's own (``example.com/hold``): the garbage collector deletes it in a foreground
+    deletion of ``msvc`` and waits for it to go, so ``foregroundDeletion`` stays on ``msvc``
+    until the harness removes that finalizer. The operator does not watch ConfigMaps."""
+    admin.create(
+        "configmaps",
+        namespace,
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {
+                "name": BLOCKER,
+                "finalizers": ["example.com/hold"],
+                "ownerReferences": [
+                    {
+                        "apiVersion": "modeldock.io/v1alpha1",
+                        "kind": "ModelService",
+                        "name": msvc["metadata"]["name"],
+                        "uid": msvc["metadata"]["uid"],
+                        "blockOwnerDeletion": True,
+                    }
+                ],
+            },
+        },
+    )
 
 
 @pytest.mark.check("finalizer-ordered-delete", case="lagging-cache")
@@ -789,12 +907,32 @@ def test_cleanup_confirmed_live(
             writes_only=True,
             ok_only=True,
         )
-        evidence.record("cleanup_writes", [r.describe() for r in writes])
-        assert not left_behind, (
-            f"the finalizer was removed while children of ModelService {uid} existed (its cache "
-            f"had not seen them): {sorted(left_behind)} are left, owned by a UID that no longer "
-            f"exists"
-        )
+        # The cleanup's writes (CONTRACT.md, "Deletion"): one delete of each child, found by
+        # the live read although the cache never saw it, and one update of the ModelService,
+        # the finalizer's removal; no status write, no create (Events aside).
+        cleanup = [r.describe() for r in writes if r.resource != "events"]
+        evidence.record("cleanup_writes", cleanup)
+        want_cleanup = [
+            "delete deployments web -> 200",
+            "delete services web -> 200",
+            "update modelservices web -> 200",
+        ]
+        # (An implementation that patches the finalizer away writes once all the same;
+        # create-converges judges the verb.)
+        written = [c.replace("patch modelservices ", "update modelservices ") for c in cleanup]
+        problems = []
+        if left_behind:
+            problems.append(
+                f"the finalizer was removed while children of ModelService {uid} existed (its "
+                f"cache had not seen them): {sorted(left_behind)} are left, owned by a UID that "
+                f"no longer exists"
+            )
+        if sorted(written) != want_cleanup:
+            problems.append(
+                f"the cleanup is one delete of each child and one update of the ModelService "
+                f"(its finalizer removed): want {want_cleanup}, the operator wrote {cleanup}"
+            )
+        assert not problems, "\n".join(problems)
 
         proxy.release()
         op_count = wait_settled(op)

@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -38,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 // leaderElectionID is the name of the Lease the instances compete for.
@@ -200,13 +202,32 @@ func newModelService() *unstructured.Unstructured {
 // change to a Deployment or Service enqueues the ModelService named in the child's controller
 // ownerReference. The request carries only namespace/name: Reconcile works out the rest.
 func (r *ModelServiceReconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named("modelservice").
-		For(newModelService()).
-		Owns(&appsv1.Deployment{}).
-		Owns(&corev1.Service{}).
-		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
+		For(newModelService())
+	return childWatches(b).
+		WithOptions(controller.Options{
+			MaxConcurrentReconciles: workers,
+			RateLimiter:             requeueRateLimiter(),
+		}).
 		Complete(r)
+}
+
+// defaultRateLimiter is the workqueue rate limiter controller-runtime uses when none is given
+// (client-go's DefaultTypedControllerRateLimiter): a failing key is retried after 5 ms,
+// doubling per failure up to 1000 s, and all keys together at 10 per second (burst 100).
+// SetupWithManager passes it through the seam requeueRateLimiter (seams.go), so the real
+// operator behaves as with the default.
+func defaultRateLimiter() workqueue.TypedRateLimiter[reconcile.Request] {
+	return workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()
+}
+
+// ownsChildren adds the watches on the children to the controller's builder: Owns(Deployment)
+// and Owns(Service), so that a child's event enqueues the ModelService of its controller
+// ownerReference at once (child-repaired bounds that reaction). SetupWithManager calls it
+// through the seam childWatches (seams.go).
+func ownsChildren(b *ctrl.Builder) *ctrl.Builder {
+	return b.Owns(&appsv1.Deployment{}).Owns(&corev1.Service{})
 }
 
 // cacheWaitGrace is how long main gives a manager that was signalled to show it is past

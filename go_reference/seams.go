@@ -86,4 +86,14 @@ var (
 	// finalized, and nothing else is done for it). Mutant: reconciles-deleting-go (rolls a
 	// spec change out first).
 	beingDeletedSeam = beingDeleted
+
+	// childWatches is ownsChildren (SetupWithManager: the watches on the Deployment and the
+	// Service, Owns). Mutant: polls-children-go (no watch on the children; with settledResult
+	// RequeueAfter 20 s it looks at them on a timer instead).
+	childWatches = ownsChildren
+
+	// requeueRateLimiter is defaultRateLimiter (SetupWithManager: how soon a failed reconcile
+	// of a key runs again, CONTRACT.md step 7). Mutant: no-backoff-go (every 100 ms, never
+	// backing off).
+	requeueRateLimiter = defaultRateLimiter
 )

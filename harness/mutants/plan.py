@@ -41,6 +41,8 @@ CHECK_SECONDS: dict[str, float] = {
     "test_child_repaired": 11.0,
     "no-owns test_child_repaired": 66.0,
     "remembers-created test_child_repaired": 67.0,
+    "polls-children test_child_repaired": 84.0,
+    "polls-children-go test_child_repaired": 84.0,
     "test_cleanup_confirmed_live": 5.0,
     "test_cleanup_waits_for_held_child": 5.0,
     "test_connection_cut": 41.0,

@@ -1,0 +1,45 @@
+"""no-backoff: retries a failing reconcile every 100 ms, never backing off.
+
+Anti-pattern: the controller's workqueue is given a rate limiter with a fixed short delay
+(here an exponential one whose base and cap are both 100 ms), so a key whose reconcile keeps
+failing comes back ten times a second for as long as the failure lasts. A write the API server
+refuses for a reason that waiting does not fix (a ResourceQuota, a webhook, a missing right)
+becomes a steady stream of refused requests, each with its Warning Event.
+
+Why people write it: the default backoff makes a fixed fault look slow to heal in a demo (the
+tenth retry waits seconds, the fifteenth minutes), and "retry fast, it is only a request"
+feels harmless; the cost shows only when many objects fail at once against a shared API
+server, which also serves everyone else.
+
+What the correct operator does: it raises the error and lets the queue back off: client-go's
+default controller rate limiter, 5 ms doubling per failure of that key up to 1000 s, so the
+retries of a persistent refusal thin out to a few per minute within a minute (events-recorded
+bounds the refused creates by the time they span).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from harness import mutants
+from python_operator.runtime import clock as clock_
+from python_operator.runtime import workqueue
+
+#: The mutant's fixed retry delay.
+RETRY_EVERY = timedelta(milliseconds=100)
+
+
+def fixed_rate_limiter(
+    *, clock: clock_.Clock | None = None
+) -> workqueue.ItemExponentialFailureRateLimiter[Any]:
+    """A failed key is retried after RETRY_EVERY, every time."""
+    return workqueue.ItemExponentialFailureRateLimiter(
+        base_delay=RETRY_EVERY, max_delay=RETRY_EVERY
+    )
+
+
+PATCHES = (mutants.Patch(workqueue, "default_controller_rate_limiter", fixed_rate_limiter),)
+
+if __name__ == "__main__":
+    mutants.main(PATCHES)
