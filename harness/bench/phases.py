@@ -22,6 +22,7 @@ from harness.bench.accounting import Accounting, account_window
 from harness.bench.figures import time_split
 from harness.bench.measure import ConvergenceWatch, CpuSnapshot, cpu_seconds, vm_kib
 from harness.bench.results import (
+    CapacityRun,
     FloorRun,
     ImplResults,
     LatencyRun,
@@ -29,8 +30,9 @@ from harness.bench.results import (
     QuietRun,
     RestartRun,
     build_report,
+    floor_violations,
 )
-from harness.bench.scaling import run_floor, run_workers
+from harness.bench.scaling import run_capacity, run_floor, run_workers
 from harness.bench.settings import LOG_DIR, Settings, say
 from harness.modelservice import modelservice
 
@@ -61,6 +63,7 @@ class Bench:
         self.results: dict[str, ImplResults] = {i: ImplResults() for i in settings.impls}
         self.errors: list[str] = []
         self.floor_runs: list[FloorRun] = []
+        self.capacity_runs: list[CapacityRun] = []
         #: what the API proxy adds to a request (``run_apiproxy_overhead``)
         self.apiproxy_overhead: dict[str, Any] = {}
         self.started = time.monotonic()
@@ -442,6 +445,12 @@ class Bench:
         s = self.s
         self.warm_up_control_plane()
         self._attempt("API proxy overhead", self.run_apiproxy_overhead)
+        for rep in range(s.throughput_repeats if s.floor else 0):
+            for c in s.capacity_concurrency:
+                self._attempt(
+                    f"capacity concurrency={c} run {rep + 1}",
+                    lambda c=c, r=rep: run_capacity(self, s.capacity_size, c, r),  # type: ignore[misc]
+                )
         for rep in range(s.repeats):
             for impl_id in s.impls:
                 self._attempt(
@@ -485,8 +494,18 @@ class Bench:
 
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:
         """The bench.json document of what was measured (``results.build_report``), with the
-        API proxy's overhead as ``apiproxy_overhead``."""
-        doc = build_report(self.results, machine, self.s.describe(), self.errors, self.floor_runs)
+        API proxy's overhead as ``apiproxy_overhead``; each ratio to the floor below 1 is an
+        error (``results.floor_violations``)."""
+        doc = build_report(
+            self.results,
+            machine,
+            self.s.describe(),
+            self.errors,
+            self.floor_runs,
+            self.capacity_runs,
+        )
+        # the floor must be one: an implementation faster than it says the floor is wrong
+        doc["errors"] += [f"beat the floor: {v}" for v in floor_violations(doc)]
         if self.apiproxy_overhead:
             doc["apiproxy_overhead"] = self.apiproxy_overhead
         return doc
