@@ -45,6 +45,10 @@ def bench_control_plane(workdir: Path | None = None) -> Any:
     return ControlPlane(workdir=workdir)
 
 
+#: Seconds without a new Event write after which a run's Events count as all written.
+EVENTS_QUIET_S = 3.0
+
+
 class BenchError(RuntimeError):
     """A phase could not be measured (a timeout, a process that died)."""
 
@@ -135,6 +139,22 @@ class Bench:
             f"{op.impl.id} operator did not settle within {timeout:.0f}s "
             f"(reconciles {last}, queue depth {op.workqueue_depth()})"
         )
+
+    def _drain_events(self, ns: str, timeout: float = 120) -> int:
+        """Wait until the Events in ``ns`` (the sum of their counts) have not changed for
+        ``EVENTS_QUIET_S``; return that sum. The recorders write Events in the background,
+        behind the reconciles (CONTRACT.md, "Events"), so a window closed when the work
+        queue settled would count the Events still waiting as never written."""
+        deadline = time.monotonic() + timeout
+        last, since = -1, time.monotonic()
+        while time.monotonic() < deadline:
+            total = sum(int(e.get("count") or 1) for e in self.admin.list("events", ns))
+            if total != last:
+                last, since = total, time.monotonic()
+            elif time.monotonic() - since >= EVENTS_QUIET_S:
+                break
+            time.sleep(0.25)
+        return last
 
     def _window(self, start: int, end: int, user: str, namespace: str | None) -> Accounting:
         return account_window(self.audit, start, end, user, namespace)
@@ -255,6 +275,7 @@ class Bench:
                 samples.append(done - sent)
                 time.sleep(self.s.latency_gap_s)
             reconciles = self._settle(op) - rc0
+            events_stored = self._drain_events(ns)
             cpu = cpu_seconds(op.pid)
             acc = self._window(start, self._sync(), user, ns)
         finally:
@@ -273,6 +294,7 @@ class Bench:
                 reconciles,
                 acc,
                 cpu,
+                events_stored=events_stored,
             )
         )
         self.say(
@@ -311,14 +333,27 @@ class Bench:
             split = time_split(delta, delta.get("operator"), "operator")
             seconds = t_last - t0
             reconciles = self._settle(op) - rc0
+            events_stored = self._drain_events(ns)
             cpu = cpu_seconds(op.pid)
             acc = self._window(start, self._sync(), user, ns)
             res.loads.append(
-                LoadRun("throughput", n, n, seconds, create_s, reconciles, acc, cpu, split)
+                LoadRun(
+                    "throughput",
+                    n,
+                    n,
+                    seconds,
+                    create_s,
+                    reconciles,
+                    acc,
+                    cpu,
+                    split,
+                    events_stored=events_stored,
+                )
             )
             self.say(
                 f"throughput {impl_id} N={n}: all converged in {seconds:.2f}s; writes "
-                f"{acc.writes_ok} ok / {acc.writes_failed} failed; {reconciles:.0f} "
+                f"{acc.writes_ok} ok / {acc.writes_failed} failed ({acc.event_writes} of "
+                f"Events; {events_stored} Events stored); {reconciles:.0f} "
                 f"reconciles; {acc.requests} requests; operator CPU {cpu}s; "
                 f"limited by {split['limited_by']}: {split['why']}"
             )

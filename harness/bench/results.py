@@ -58,6 +58,8 @@ class LoadRun:
     operator_cpu_s: float | None = None
     #: throughput: where the time went (``harness.bench.figures.time_split``)
     split: dict[str, Any] | None = None
+    #: the sum of the counts of the Events in the namespace once their writes stopped
+    events_stored: int | None = None
 
 
 @dataclass
@@ -249,6 +251,9 @@ def details_of(res: ImplResults) -> dict[str, Any]:
                 "operator_cpu_s": r.operator_cpu_s,
                 "writes_ok": r.accounting.writes_ok,
                 "writes_failed": r.accounting.writes_failed,
+                "object_writes": r.accounting.object_writes,
+                "event_writes": r.accounting.event_writes,
+                "events_stored": r.events_stored,
                 "writes_by_kind": r.accounting.writes_by_kind,
                 "failed_by_kind": r.accounting.failed_by_kind,
                 "requests_by_kind": r.accounting.requests_by_kind,
