@@ -125,12 +125,13 @@ def _floor_batch(
         start = b._sync()
         names = [f"tp-{i:04d}" for i in range(n)]
         b.say(f"{label}: creating and writing")
-        cpu0 = b._cpu(proc)
+        cpu0 = b._cpu()
         t0 = proc.go()
         out = proc.outcome(timeout=b.s.converge_timeout_s)
         t_last = watch.wait(names, timeout=b.s.converge_timeout_s)
-        delta = cpu0.delta(b._cpu(proc))
-        split = time_split(delta, delta.get("operator"), "floor client")
+        delta = cpu0.delta(b._cpu())
+        # the process has exited by now: its CPU is what it measured of itself (getrusage)
+        split = time_split(delta, float(out.get("cpu_s") or 0.0), "floor client")
         acc = b._window(start, b._sync(), FLOOR_USER, ns)
         return out, t_last - t0, acc, split
     finally:

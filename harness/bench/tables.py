@@ -113,6 +113,18 @@ def render_floor_table(report: Mapping[str, Any]) -> str:
                 ]
             )
         parts.append(_grid(rows))
+    capacity = floor.get("capacity") or {}
+    if capacity.get("writes_per_s") is not None:
+        spread = capacity.get("by_concurrency") or {}
+        parts.append(
+            f"API server write capacity: {_fmt(capacity['writes_per_s'])} writes/s ("
+            + ", ".join(
+                f"{c} goroutines: {_fmt(sp.get('median'))} [{_fmt(sp.get('min'))}.."
+                f"{_fmt(sp.get('max'))}]"
+                for c, sp in spread.items()
+            )
+            + ")"
+        )
     scaled = [(i, (report["implementations"][i].get("workers") or {})) for i in impls]
     if any(w for _, w in scaled):
         rows = [
