@@ -453,3 +453,15 @@ def test_job_summary_has_the_table_and_a_diagram_per_implementation_with_request
     assert text.startswith("# ModelDock conformance\n\n| check |")
     assert "check runs passed: " in text
     assert text.count("```mermaid") >= 2
+
+
+def test_markdown_shows_the_spread_of_runs_and_the_write_capacity() -> None:
+    data = bench()
+    data["floor"] = {"capacity": {"writes_per_s": 812.4}}
+    data["spread"] = {
+        "go": {"throughput_s": {"100": {"median": 3.1, "min": 2.9, "max": 4.0, "runs": 3}}}
+    }
+    text = report.render_markdown(model(), data)
+    assert "write capacity (the floor client at a saturating concurrency): 812 writes/s" in text
+    assert "| go | N = 100 at once | 3.1 s | 2.9 s | 4 s | 3 |" in text
+    assert "Spread over runs" not in report.render_markdown(model(), bench())
