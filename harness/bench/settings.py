@@ -178,7 +178,8 @@ class Settings:
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """Settings from the command line (``harness.bench.cli.build_parser``): ``--quick`` is
     N = 20 (the floor too), 10 latency objects once, one throughput run, 5 s quiet,
-    worker scaling 1 and 4 at N = 40. Raises SystemExit when
+    worker scaling 1 and 4 at N = 40 once, the write capacity at N = 40. The capacity's N is
+    the largest of the sizes unless given. Raises SystemExit when
     the restart or RSS size is not among the sizes."""
     if args.quick:
         sizes = [20]
