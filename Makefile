@@ -145,7 +145,7 @@ go-test: binaries apiproxy-test ## go test of the Go reference (envtest) and of 
 apiproxy-test: ## go test of the API proxy (harness/faults/apiproxy)
 	cd harness/faults/apiproxy && go test -count=1 ./...
 
-GO_DIRS := go_reference harness/faults/apiproxy
+GO_DIRS := go_reference harness/faults/apiproxy harness/bench/floorclient
 
 go-vet:
 	for d in $(GO_DIRS); do (cd $$d && go vet ./... && test -z "$$(gofmt -l .)") || exit 1; done

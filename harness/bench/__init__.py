@@ -12,9 +12,17 @@ implementation in turn on it with the same inputs and the same worker count
      "details": {"go": {per-run numbers, "failed_writes": {kind: {count, cause}},
                         "workers_runs": [...]}, ...},
      "errors": [...],
-     "floor": {"throughput_s": {"<N>": s}, "workers": {"<W>": {"throughput_s", "cpu_s",
-               "writes_per_object", "failed_writes_per_object"}}, "runs": [...]},
+     "floor": {"client": "go: ...", "throughput_s": {"<N>": s},
+               "workers": {"<W>": {"throughput_s", "cpu_s", "writes_per_object",
+                                   "failed_writes_per_object"}},
+               "capacity": {"writes_per_s", "by_concurrency": {"<C>": SPREAD}, "runs"},
+               "runs": [...]},
+     "spread": {who: {"latency_p50_s": SPREAD, ..., "throughput_s": {"<N>": SPREAD},
+                      "workers": {"<W>": SPREAD}}},
      "time_split": {"throughput": {who: {"<N>": SPLIT}}, "workers": {who: {"<W>": SPLIT}}}}
+
+SPREAD is ``{"median", "min", "max", "runs"}`` of one figure's runs (``results.spread_of``):
+every figure that is a median of runs has one, so a single noisy run does not decide a ratio.
 
 With scaling runs, each implementation's FIGURES also has ``"workers": {"<W>": F}`` (F: the
 keys of ``figures.WORKER_KEYS``) and ``ratios`` has ``"<impl>/floor"`` (``throughput_s`` by N,
@@ -31,6 +39,7 @@ a fresh namespace with a fresh operator process running as its own user (``model
 
 - **throughput** (``--throughput-repeats`` times per N, median): create N ModelServices at
   once (8 client threads), time from the first create sent until the last one converged.
+  Runs of one N alternate floor, go, python, floor, ...; the scaling runs likewise.
 - **writes, reconciles, requests**: from the audit log (by user and namespace) and the
   operator's ``/metrics``, over the latency and throughput phases, in the window from the
   operator being ready to it having settled (work queue empty, reconcile count still for 1 s).
@@ -58,9 +67,16 @@ both conditions Ready and Progressing are present, Ready's reason not ChildConfl
 through one watch per namespace (admin), so the resolution is the watch event's arrival at this process, milliseconds; metrics are
 polled every 0.1 s.
 
-- **floor** (at each N with ``--workers`` threads, and at N = ``--scaling-size`` with each
+- **floor** (at each N with ``--workers`` goroutines, and at N = ``--scaling-size`` with each
   scaling worker count): ``harness.bench.floor``, the four writes per ModelService and nothing
-  else, timed like throughput.
+  else, from the Go client ``harness/bench/floorclient``, timed like throughput. Every
+  ``<impl>/floor`` ratio below 1 is an error of the run (``results.floor_violations``).
+- **capacity** (``--capacity-concurrency``, default 64, at N = ``--capacity-size``): the same
+  client with that many goroutines creating and writing: the writes per second the API server
+  answers on this machine.
+- **writes split**: ``object_writes_per_object`` (the ModelService and its children; the
+  floor is 4) and ``event_writes_per_object`` (core/v1 Events: creates and patches) beside
+  ``writes_per_object``, their sum.
 - **scaling** (``--scaling-workers`` 1,4,16 at ``--scaling-size`` 1000): a fresh operator with
   that many workers, 20 probe ModelServices converged first, N created at once while one probe
   at a time gets spec.replicas changed (latency under load); operator CPU over the loaded
@@ -71,10 +87,10 @@ polled every 0.1 s.
 
 Modules: ``settings`` (what a run does, where it writes), ``figures`` (FIGURE_KEYS and the
 arithmetic, the time split's rule), ``accounting`` (the audit log, read with
-``harness.audit``), ``measure`` (the convergence watch, CPU, RSS, the machine), ``floor`` (the
-floor client), ``phases`` (``Bench``: the runs that drive the operators), ``scaling`` (the
+``harness.audit``), ``measure`` (the convergence watch, CPU, RSS, the machine), ``floor`` (what the floor
+writes), ``gofloor`` (the Go floor client's process), ``phases`` (``Bench``: the runs that drive the operators), ``scaling`` (the
 floor and worker-scaling runs), ``results`` (run records to bench.json and the tables),
-``cli`` (the command).
+``tables`` (what is printed), ``cli`` (the command).
 """
 
 from harness.bench.cli import main

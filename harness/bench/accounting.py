@@ -57,6 +57,24 @@ class Accounting:
     failed_by_kind: dict[str, int] = field(default_factory=dict)
     requests_by_kind: dict[str, int] = field(default_factory=dict)
 
+    @property
+    def event_writes(self) -> int:
+        """Succeeded writes of core/v1 Events (``create events``, ``patch events``): the
+        recorder's, not the reconciler's."""
+        return sum(n for kind, n in self.writes_by_kind.items() if _is_event_write(kind))
+
+    @property
+    def object_writes(self) -> int:
+        """Succeeded writes of everything but Events: the ModelService (finalizer, status)
+        and its children."""
+        return self.writes_ok - self.event_writes
+
+
+def _is_event_write(kind: str) -> bool:
+    """``"<verb> <resource[/sub]>"`` names a write of core/v1 Events."""
+    parts = kind.split()
+    return len(parts) >= 2 and parts[1].split("/")[0] == "events"
+
 
 def failed_kind(req: Request) -> str:
     """A failed request as ``"<verb> <resource[/sub]> <code>[ <reason>]"``, the keys of

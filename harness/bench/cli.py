@@ -17,8 +17,9 @@ from typing import Any
 
 from harness.bench.measure import command_output, machine_info
 from harness.bench.phases import Bench, bench_control_plane
-from harness.bench.results import missing_figures, render_floor_table, render_table
+from harness.bench.results import missing_figures
 from harness.bench.settings import DEFAULT_OUT, LOG_DIR, say, settings_from_args
+from harness.bench.tables import render_floor_table, render_spread, render_table
 
 DESCRIPTION = (
     "``make bench``: benchmarks of the implementations (docs/design.md, section "
@@ -84,8 +85,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--scaling-repeats",
         type=int,
-        default=1,
-        help="runs per worker count and implementation (default 1)",
+        default=3,
+        help="runs per worker count and implementation (default 3: the figure is the median)",
+    )
+    parser.add_argument(
+        "--capacity-concurrency",
+        default="64",
+        help="concurrencies of the write-capacity runs (the floor client's writes with that "
+        "many goroutines), comma list; empty: none",
+    )
+    parser.add_argument(
+        "--capacity-size",
+        type=int,
+        default=0,
+        help="N of the write-capacity runs (default the largest of --sizes)",
     )
     parser.add_argument(
         "--no-floor",
@@ -167,9 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     runs.write_text_atomic(out, json.dumps(report, indent=2) + "\n")
     print(render_table(report))
-    scaling = render_floor_table(report)
-    if scaling:
-        print("\n" + scaling)
+    for extra in (render_floor_table(report), render_spread(report)):
+        if extra:
+            print("\n" + extra)
     for impl_id, det in report["details"].items():
         for kind, info in det["failed_writes"].items():
             print(f"{impl_id}: {info['count']} x {kind}: {info['cause']}")

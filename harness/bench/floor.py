@@ -1,10 +1,11 @@
-"""The floor: what the API server allows. A client that issues exactly the writes a perfect
-operator needs for each new ModelService, with no informer and no work queue, at the same
-concurrency as the operators' workers, on the same control plane in the same bench run.
+"""The floor: what the API server allows. The writes a perfect operator needs for each new
+ModelService, sent with no informer and no work queue at the same concurrency as the operators'
+workers, on the same control plane in the same bench run.
 
-For each ModelService the admin creates (8 client threads, like every bench run), the create's
-answer goes straight to a queue that ``workers`` threads take from; each thread sends, in the
-contract's order (conformance/CONTRACT.md, "Reconcile, step by step"):
+The client is a Go program, ``harness/bench/floorclient`` (client-go, no client-side rate
+limit), run by ``harness.bench.gofloor``: the admin creates each ModelService (8 goroutines,
+like every bench run), the create's answer goes straight to one of ``workers`` goroutines,
+which send, in the contract's order (conformance/CONTRACT.md, "Reconcile, step by step"):
 
 1. the ModelService with finalizer ``modeldock.io/cleanup`` appended (PUT, the create's
    resourceVersion as precondition),
@@ -15,22 +16,19 @@ contract's order (conformance/CONTRACT.md, "Reconcile, step by step"):
    ``ReplicasUnavailable``, Progressing True ``RolloutInProgress``.
 
 A perfect operator learns of each object through a watch event some milliseconds after its
-create; the floor learns of it from the create's own answer, so it is a bound no operator can
-reach, not a target. The builders are pure functions on dicts; ``FloorClient`` makes the
-requests as its own user, ``modeldock:floor`` (bound to the operator role like an operator's
-user), so the audit log counts its writes apart.
+create and writes through a client at least as heavy; the floor learns of it from the create's
+own answer, so it is a bound no operator can reach, not a target (``results.floor_violations``
+names a ratio to it below 1). The builders here are the Go program's twins, pure functions on
+dicts: ``harness/bench/floorclient/testdata/desired.json`` is what both make of one
+ModelService, checked by the unit tests of each side. The floor writes as its own user,
+``modeldock:floor`` (bound to the operator role like an operator's user), so the audit log
+counts its writes apart.
 """
 
 from __future__ import annotations
 
 import datetime
-import queue
-import threading
-import time
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from harness.modelservice import GROUP_VERSION, SELECTOR_LABEL
@@ -178,159 +176,3 @@ def floor_status(ms: Mapping[str, Any], now: datetime.datetime | None = None) ->
             cond("Progressing", "True", "RolloutInProgress"),
         ],
     }
-
-
-@dataclass
-class FloorOutcome:
-    """What one floor run did. Times are ``time.monotonic()``; CPU is the sum of the worker
-    threads' own CPU time (``time.thread_time``), not the creates'."""
-
-    objects: int
-    workers: int
-    first_sent: float
-    creates_done: float
-    last_write_done: float
-    writes_ok: int = 0
-    writes_failed: int = 0
-    failed_by_kind: dict[str, int] = field(default_factory=dict)
-    client_cpu_s: float = 0.0
-
-
-class FloorClient:
-    """The floor's writer: ``workers`` threads, each taking a created ModelService from a
-    queue and sending its four writes. ``kube``: a ``harness.kube.Kube`` as ``FLOOR_USER``
-    (its connection pool is widened to the thread count, so no thread waits for a connection
-    and none is opened per request)."""
-
-    #: attempts per write: a failed write is counted, the object read again and the write sent
-    #: again (the floor's writes fail only if something else writes the same objects)
-    ATTEMPTS = 3
-
-    def __init__(self, kube: Any, workers: int) -> None:
-        self.kube = kube
-        self.workers = workers
-        self._lock = threading.Lock()
-        self._failed: Counter[str] = Counter()
-        self._ok = 0
-        self._cpu = 0.0
-        self._last = 0.0
-
-    @classmethod
-    def for_kubeconfig(cls, kubeconfig: Path, workers: int, pool: int) -> FloorClient:
-        """A FloorClient whose Kube has a connection pool of ``pool`` (>= workers), retries
-        off, User-Agent ``FLOOR_USER_AGENT``."""
-        from kubernetes import client
-
-        from harness.kube import Kube
-
-        kube = Kube(kubeconfig)
-        cfg = kube.api.configuration
-        cfg.connection_pool_maxsize = max(pool, workers)
-        cfg.retries = False
-        kube.api = client.ApiClient(cfg)
-        kube.api.user_agent = FLOOR_USER_AGENT
-        return cls(kube, workers)
-
-    def _write(
-        self, kind: str, send: Callable[..., dict[str, Any]], *args: Any
-    ) -> dict[str, Any] | None:
-        """``send(*args)``; its answer, or None after counting a failure under ``kind``."""
-        from kubernetes.client.exceptions import ApiException
-
-        try:
-            out = send(*args)
-        except ApiException as exc:
-            with self._lock:
-                self._failed[f"{kind} {exc.status}"] += 1
-            return None
-        with self._lock:
-            self._ok += 1
-        return out
-
-    def reconcile(self, ms: Mapping[str, Any]) -> None:
-        """The four writes for one created ModelService (as the create answered it)."""
-        meta = ms["metadata"]
-        ns, name = meta["namespace"], meta["name"]
-        stored: dict[str, Any] | None = None
-        current: Mapping[str, Any] = ms
-        for _ in range(self.ATTEMPTS):
-            stored = self._write(
-                "update modelservices", self.kube.update, "modelservices", with_finalizer(current)
-            )
-            if stored is not None:
-                break
-            current = self.kube.get("modelservices", ns, name) or ms
-        if stored is None:
-            return
-        for resource, body in (
-            ("deployments", desired_deployment(stored)),
-            ("services", desired_service(stored)),
-        ):
-            for _ in range(self.ATTEMPTS):
-                if (
-                    self._write(f"create {resource}", self.kube.create, resource, ns, body)
-                    is not None
-                ):
-                    break
-        for _ in range(self.ATTEMPTS):
-            body = {**stored, "status": floor_status(stored)}
-            if (
-                self._write(
-                    "update modelservices/status", self.kube.update, "modelservices", body, "status"
-                )
-                is not None
-            ):
-                break
-            stored = self.kube.get("modelservices", ns, name) or stored
-        with self._lock:
-            self._last = max(self._last, time.monotonic())
-
-    def _worker(self, work: queue.Queue[Mapping[str, Any] | None]) -> None:
-        cpu0 = time.thread_time()
-        try:
-            while True:
-                ms = work.get()
-                if ms is None:
-                    return
-                self.reconcile(ms)
-        finally:
-            with self._lock:
-                self._cpu += time.thread_time() - cpu0
-
-    def run(
-        self, create: Callable[[str], dict[str, Any]], names: Sequence[str], create_threads: int
-    ) -> FloorOutcome:
-        """Create ``names`` with ``create`` (``create_threads`` threads, the bench's
-        creates) and hand each answer to the workers as it comes; return when every write
-        is answered."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        with self._lock:
-            self._failed.clear()
-            self._ok, self._cpu, self._last = 0, 0.0, 0.0
-        work: queue.Queue[Mapping[str, Any] | None] = queue.Queue()
-        threads = [
-            threading.Thread(target=self._worker, args=(work,), daemon=True, name=f"floor-{i}")
-            for i in range(self.workers)
-        ]
-        for t in threads:
-            t.start()
-        first = time.monotonic()
-        with ThreadPoolExecutor(create_threads) as pool:
-            list(pool.map(lambda n: work.put(create(n)), names))
-        creates_done = time.monotonic()
-        for _ in threads:
-            work.put(None)
-        for t in threads:
-            t.join()
-        return FloorOutcome(
-            objects=len(names),
-            workers=self.workers,
-            first_sent=first,
-            creates_done=creates_done,
-            last_write_done=self._last,
-            writes_ok=self._ok,
-            writes_failed=sum(self._failed.values()),
-            failed_by_kind=dict(sorted(self._failed.items())),
-            client_cpu_s=round(self._cpu, 3),
-        )

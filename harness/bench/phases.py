@@ -22,6 +22,7 @@ from harness.bench.accounting import Accounting, account_window
 from harness.bench.figures import time_split
 from harness.bench.measure import ConvergenceWatch, CpuSnapshot, cpu_seconds, vm_kib
 from harness.bench.results import (
+    CapacityRun,
     FloorRun,
     ImplResults,
     LatencyRun,
@@ -29,8 +30,9 @@ from harness.bench.results import (
     QuietRun,
     RestartRun,
     build_report,
+    floor_violations,
 )
-from harness.bench.scaling import run_floor, run_workers
+from harness.bench.scaling import run_capacity, run_floor, run_workers
 from harness.bench.settings import LOG_DIR, Settings, say
 from harness.modelservice import modelservice
 
@@ -41,6 +43,10 @@ def bench_control_plane(workdir: Path | None = None) -> Any:
     from harness.envtest.controlplane import ControlPlane
 
     return ControlPlane(workdir=workdir)
+
+
+#: Seconds without a new Event write after which a run's Events count as all written.
+EVENTS_QUIET_S = 3.0
 
 
 class BenchError(RuntimeError):
@@ -61,6 +67,7 @@ class Bench:
         self.results: dict[str, ImplResults] = {i: ImplResults() for i in settings.impls}
         self.errors: list[str] = []
         self.floor_runs: list[FloorRun] = []
+        self.capacity_runs: list[CapacityRun] = []
         #: what the API proxy adds to a request (``run_apiproxy_overhead``)
         self.apiproxy_overhead: dict[str, Any] = {}
         self.started = time.monotonic()
@@ -132,6 +139,22 @@ class Bench:
             f"{op.impl.id} operator did not settle within {timeout:.0f}s "
             f"(reconciles {last}, queue depth {op.workqueue_depth()})"
         )
+
+    def _drain_events(self, ns: str, timeout: float = 120) -> int:
+        """Wait until the Events in ``ns`` (the sum of their counts) have not changed for
+        ``EVENTS_QUIET_S``; return that sum. The recorders write Events in the background,
+        behind the reconciles (CONTRACT.md, "Events"), so a window closed when the work
+        queue settled would count the Events still waiting as never written."""
+        deadline = time.monotonic() + timeout
+        last, since = -1, time.monotonic()
+        while time.monotonic() < deadline:
+            total = sum(int(e.get("count") or 1) for e in self.admin.list("events", ns))
+            if total != last:
+                last, since = total, time.monotonic()
+            elif time.monotonic() - since >= EVENTS_QUIET_S:
+                break
+            time.sleep(0.25)
+        return last
 
     def _window(self, start: int, end: int, user: str, namespace: str | None) -> Accounting:
         return account_window(self.audit, start, end, user, namespace)
@@ -252,6 +275,7 @@ class Bench:
                 samples.append(done - sent)
                 time.sleep(self.s.latency_gap_s)
             reconciles = self._settle(op) - rc0
+            events_stored = self._drain_events(ns)
             cpu = cpu_seconds(op.pid)
             acc = self._window(start, self._sync(), user, ns)
         finally:
@@ -270,6 +294,7 @@ class Bench:
                 reconciles,
                 acc,
                 cpu,
+                events_stored=events_stored,
             )
         )
         self.say(
@@ -308,14 +333,27 @@ class Bench:
             split = time_split(delta, delta.get("operator"), "operator")
             seconds = t_last - t0
             reconciles = self._settle(op) - rc0
+            events_stored = self._drain_events(ns)
             cpu = cpu_seconds(op.pid)
             acc = self._window(start, self._sync(), user, ns)
             res.loads.append(
-                LoadRun("throughput", n, n, seconds, create_s, reconciles, acc, cpu, split)
+                LoadRun(
+                    "throughput",
+                    n,
+                    n,
+                    seconds,
+                    create_s,
+                    reconciles,
+                    acc,
+                    cpu,
+                    split,
+                    events_stored=events_stored,
+                )
             )
             self.say(
                 f"throughput {impl_id} N={n}: all converged in {seconds:.2f}s; writes "
-                f"{acc.writes_ok} ok / {acc.writes_failed} failed; {reconciles:.0f} "
+                f"{acc.writes_ok} ok / {acc.writes_failed} failed ({acc.event_writes} of "
+                f"Events; {events_stored} Events stored); {reconciles:.0f} "
                 f"reconciles; {acc.requests} requests; operator CPU {cpu}s; "
                 f"limited by {split['limited_by']}: {split['why']}"
             )
@@ -442,6 +480,12 @@ class Bench:
         s = self.s
         self.warm_up_control_plane()
         self._attempt("API proxy overhead", self.run_apiproxy_overhead)
+        for rep in range(s.throughput_repeats if s.floor else 0):
+            for c in s.capacity_concurrency:
+                self._attempt(
+                    f"capacity concurrency={c} run {rep + 1}",
+                    lambda c=c, r=rep: run_capacity(self, s.capacity_size, c, r),  # type: ignore[misc]
+                )
         for rep in range(s.repeats):
             for impl_id in s.impls:
                 self._attempt(
@@ -485,8 +529,18 @@ class Bench:
 
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:
         """The bench.json document of what was measured (``results.build_report``), with the
-        API proxy's overhead as ``apiproxy_overhead``."""
-        doc = build_report(self.results, machine, self.s.describe(), self.errors, self.floor_runs)
+        API proxy's overhead as ``apiproxy_overhead``; each ratio to the floor below 1 is an
+        error (``results.floor_violations``)."""
+        doc = build_report(
+            self.results,
+            machine,
+            self.s.describe(),
+            self.errors,
+            self.floor_runs,
+            self.capacity_runs,
+        )
+        # the floor must be one: an implementation faster than it says the floor is wrong
+        doc["errors"] += [f"beat the floor: {v}" for v in floor_violations(doc)]
         if self.apiproxy_overhead:
             doc["apiproxy_overhead"] = self.apiproxy_overhead
         return doc

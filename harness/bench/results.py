@@ -2,8 +2,8 @@
 
 Each phase appends a run record (``LatencyRun``, ``LoadRun``, ``RestartRun``, ``QuietRun``) to
 its implementation's ``ImplResults``; ``build_report`` turns them into the document written to
-``reports/bench.json`` (shape in the ``harness.bench`` docstring) and ``render_table`` into the
-table printed at the end.
+``reports/bench.json`` (shape in the ``harness.bench`` docstring); ``harness.bench.tables`` prints
+it.
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ from typing import Any
 from harness.bench.accounting import Accounting, explain_failed
 from harness.bench.figures import (
     FIGURE_KEYS,
-    FIGURE_LABELS,
     WORKER_KEYS,
-    WORKER_LABELS,
     empty_figures,
     median_or_none,
     percentile,
@@ -60,6 +58,8 @@ class LoadRun:
     operator_cpu_s: float | None = None
     #: throughput: where the time went (``harness.bench.figures.time_split``)
     split: dict[str, Any] | None = None
+    #: the sum of the counts of the Events in the namespace once their writes stopped
+    events_stored: int | None = None
 
 
 @dataclass
@@ -101,6 +101,49 @@ class FloorRun:
     create_seconds: float
     accounting: Accounting
     split: dict[str, Any]
+
+
+@dataclass
+class CapacityRun:
+    """One run of the floor client at a saturating concurrency: the writes the API server
+    answered (the audit log's count of the floor user's) over the seconds from the start line to
+    the last write answered."""
+
+    n: int
+    concurrency: int
+    writes: int
+    seconds: float
+    writes_per_s: float | None
+    apiserver_cpu_s: float | None = None
+    etcd_cpu_s: float | None = None
+    machine_busy: float | None = None
+
+
+def capacity_figures(runs: Sequence[CapacityRun]) -> dict[str, Any]:
+    """The ``floor.capacity`` object: ``writes_per_s`` (the most any concurrency reached, the
+    median of its runs), ``by_concurrency`` (``{"<C>": {"median", "min", "max"}}``) and the
+    runs."""
+    by_c: dict[int, list[float]] = {}
+    for r in runs:
+        if r.writes_per_s is not None:
+            by_c.setdefault(r.concurrency, []).append(r.writes_per_s)
+    spread = {str(c): spread_of(v) for c, v in sorted(by_c.items())}
+    best = max((s["median"] for s in spread.values()), default=None)
+    return {
+        "writes_per_s": best,
+        "by_concurrency": spread,
+        "runs": [asdict(r) for r in runs],
+    }
+
+
+def spread_of(values: Sequence[float], digits: int = 3) -> dict[str, Any]:
+    """``{"median", "min", "max", "runs"}`` of the values of one figure's runs."""
+    return {
+        "median": round(float(statistics.median(values)), digits),
+        "min": round(min(values), digits),
+        "max": round(max(values), digits),
+        "runs": len(values),
+    }
 
 
 @dataclass
@@ -155,6 +198,12 @@ def figures_of(res: ImplResults) -> dict[str, Any]:
         fig["writes_per_object"] = round(
             sum(r.accounting.writes_ok for r in res.loads) / objects, 3
         )
+        fig["object_writes_per_object"] = round(
+            sum(r.accounting.object_writes for r in res.loads) / objects, 3
+        )
+        fig["event_writes_per_object"] = round(
+            sum(r.accounting.event_writes for r in res.loads) / objects, 3
+        )
         fig["failed_writes_per_object"] = round(
             sum(r.accounting.writes_failed for r in res.loads) / objects, 3
         )
@@ -202,6 +251,9 @@ def details_of(res: ImplResults) -> dict[str, Any]:
                 "operator_cpu_s": r.operator_cpu_s,
                 "writes_ok": r.accounting.writes_ok,
                 "writes_failed": r.accounting.writes_failed,
+                "object_writes": r.accounting.object_writes,
+                "event_writes": r.accounting.event_writes,
+                "events_stored": r.events_stored,
                 "writes_by_kind": r.accounting.writes_by_kind,
                 "failed_by_kind": r.accounting.failed_by_kind,
                 "requests_by_kind": r.accounting.requests_by_kind,
@@ -361,10 +413,14 @@ def build_report(
     settings: Mapping[str, Any],
     errors: Sequence[str] = (),
     floor: Sequence[FloorRun] = (),
+    capacity: Sequence[CapacityRun] = (),
 ) -> dict[str, Any]:
     """The bench.json document. Ratios are "<impl>/<first impl>" for each other
     implementation (``python/go`` when run as ``--impl go --impl python``), with ``workers``
-    W by W; with floor runs, ``floor`` and "<impl>/floor" for each implementation."""
+    W by W; with floor runs, ``floor`` (``client``: the Go floor client; ``capacity``: the
+    API server's write capacity, ``capacity_figures``) and "<impl>/floor" for each
+    implementation; ``spread`` (``spread_figures``): median, min and max of every figure that
+    is a median of runs."""
     impls = list(results)
     workers = int(settings.get("max_concurrent_reconciles") or 1)
     scaling_size = int(settings.get("scaling_size") or 0)
@@ -386,6 +442,9 @@ def build_report(
     extra: dict[str, Any] = {}
     if floor:
         extra["floor"] = floor_figures(floor, workers, scaling_size, sizes)
+        extra["floor"]["client"] = FLOOR_CLIENT
+        if capacity:
+            extra["floor"]["capacity"] = capacity_figures(capacity)
         for impl in impls:
             ratios[f"{impl}/floor"] = floor_ratios(figures[impl], extra["floor"])
         extra["floor"]["runs"] = [
@@ -418,8 +477,75 @@ def build_report(
     }
     if "floor" in extra:
         report["floor"] = extra["floor"]
+    report["spread"] = spread_figures(results, floor, workers, scaling_size, sizes)
     report["time_split"] = splits
     return report
+
+
+#: ``floor.client`` in bench.json: what made the floor's writes.
+FLOOR_CLIENT = (
+    "go: harness/bench/floorclient (client-go, no informer, no work queue, no rate limit)"
+)
+
+
+def spread_figures(
+    results: Mapping[str, ImplResults],
+    floor: Sequence[FloorRun],
+    workers: int,
+    scaling_size: int,
+    sizes: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """``{who: {"latency_p50_s", "latency_p95_s", "restart_to_converged_s": SPREAD,
+    "throughput_s": {"<N>": SPREAD}, "workers": {"<W>": SPREAD}}}`` for each implementation
+    and ``floor`` (``throughput_s`` and ``workers`` only), SPREAD being ``spread_of`` the runs'
+    seconds: the figures are their medians, min and max say how far one noisy run can be."""
+    out: dict[str, Any] = {}
+    for impl, res in results.items():
+        mine: dict[str, Any] = {}
+        if res.latency:
+            mine["latency_p50_s"] = spread_of([r.p50 for r in res.latency], 4)
+            mine["latency_p95_s"] = spread_of([r.p95 for r in res.latency], 4)
+        loads = [r for r in res.loads if r.phase == "throughput" and r.seconds is not None]
+        mine["throughput_s"] = {
+            str(n): spread_of([float(r.seconds or 0) for r in loads if r.n == n])
+            for n in sorted({r.n for r in loads})
+        }
+        mine["workers"] = {
+            str(w): spread_of([r.seconds for r in res.workers_runs if r.workers == w])
+            for w in sorted({r.workers for r in res.workers_runs})
+        }
+        if res.restarts:
+            mine["restart_to_converged_s"] = spread_of([r.seconds for r in res.restarts])
+        out[impl] = mine
+    if floor:
+        at_w = [r for r in floor if r.workers == workers and (sizes is None or r.n in sizes)]
+        out["floor"] = {
+            "throughput_s": {
+                str(n): spread_of([r.seconds for r in at_w if r.n == n])
+                for n in sorted({r.n for r in at_w})
+            },
+            "workers": {
+                str(w): spread_of(
+                    [r.seconds for r in floor if r.n == scaling_size and r.workers == w]
+                )
+                for w in sorted({r.workers for r in floor if r.n == scaling_size})
+            },
+        }
+    return out
+
+
+def floor_violations(report: Mapping[str, Any]) -> list[str]:
+    """Each ``<impl>/floor`` ratio below 1, as ``"go/floor throughput_s[100] = 0.96"``: an
+    implementation that beat the floor, so the floor is not one (issue 28). [] when none."""
+    out = []
+    for key, ratios in (report.get("ratios") or {}).items():
+        if not key.endswith("/floor"):
+            continue
+        for figure in ("throughput_s", "workers"):
+            for at, value in (ratios.get(figure) or {}).items():
+                if value is not None and value < 1:
+                    out.append(f"{key} {figure}[{at}] = {value}")
+    return out
 
 
 def missing_figures(report: Mapping[str, Any]) -> list[str]:
@@ -434,153 +560,3 @@ def missing_figures(report: Mapping[str, Any]) -> list[str]:
             elif value is None:
                 out.append(f"{impl}.{key}")
     return out
-
-
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
-    return str(value)
-
-
-def render_table(report: Mapping[str, Any]) -> str:
-    """A plain-text table: one row per figure (throughput per N), a column per
-    implementation and per ratio."""
-    impls = list(report.get("implementations") or {})
-    ratios = list(report.get("ratios") or {})
-    rows: list[list[str]] = [["figure", *impls, *ratios]]
-    for key in FIGURE_KEYS:
-        if key == "throughput_s":
-            ns = sorted(
-                {n for i in impls for n in report["implementations"][i].get(key) or {}}, key=int
-            )
-            for n in ns:
-                rows.append(
-                    [
-                        f"N = {n} at once until all converged (s)",
-                        *[
-                            _fmt((report["implementations"][i].get(key) or {}).get(n))
-                            for i in impls
-                        ],
-                        *[_fmt((report["ratios"][r].get(key) or {}).get(n)) for r in ratios],
-                    ]
-                )
-            continue
-        rows.append(
-            [
-                FIGURE_LABELS[key],
-                *[_fmt(report["implementations"][i].get(key)) for i in impls],
-                *[_fmt(report["ratios"][r].get(key)) for r in ratios],
-            ]
-        )
-    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-    lines = [
-        "  ".join(
-            cell.ljust(w) if c == 0 else cell.rjust(w)
-            for c, (cell, w) in enumerate(zip(row, widths, strict=True))
-        )
-        for row in rows
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-def _grid(rows: list[list[str]]) -> str:
-    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-    lines = [
-        "  ".join(
-            cell.ljust(w) if c == 0 else cell.rjust(w)
-            for c, (cell, w) in enumerate(zip(row, widths, strict=True))
-        )
-        for row in rows
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-def render_floor_table(report: Mapping[str, Any]) -> str:
-    """The floor and worker scaling as plain text: seconds to converge N with the floor and
-    each implementation's ratio to it; then one row per worker count and implementation
-    (``WORKER_KEYS``, the ratio to the floor, what limited it). "" when neither ran."""
-    floor = report.get("floor") or {}
-    impls = list(report.get("implementations") or {})
-    ratios = report.get("ratios") or {}
-    splits = report.get("time_split") or {}
-    parts = []
-    if floor.get("throughput_s"):
-        rows = [
-            [
-                "N at once until all converged (s)",
-                "floor",
-                *[f"{i}/floor" for i in impls],
-                *[f"{w} limited by" for w in ("floor", *impls)],
-            ]
-        ]
-        for n, s in floor["throughput_s"].items():
-            rows.append(
-                [
-                    f"N = {n} ({floor.get('max_concurrent_reconciles', 1)} worker(s))",
-                    _fmt(s),
-                    *[
-                        _fmt((ratios.get(f"{i}/floor") or {}).get("throughput_s", {}).get(n))
-                        for i in impls
-                    ],
-                    *[
-                        str(
-                            ((splits.get("throughput") or {}).get(w) or {})
-                            .get(n, {})
-                            .get("limited_by", "-")
-                        )
-                        for w in ("floor", *impls)
-                    ],
-                ]
-            )
-        parts.append(_grid(rows))
-    scaled = [(i, (report["implementations"][i].get("workers") or {})) for i in impls]
-    if any(w for _, w in scaled):
-        rows = [
-            ["workers", "who", *[WORKER_LABELS[k] for k in WORKER_KEYS], "x floor", "limited by"]
-        ]
-        counts = sorted(
-            {w for _, ws in scaled for w in ws} | set(floor.get("workers") or {}), key=int
-        )
-        for w in counts:
-            fw = (floor.get("workers") or {}).get(w)
-            if fw:
-                rows.append(
-                    [
-                        w,
-                        "floor",
-                        _fmt(fw.get("throughput_s")),
-                        "-",
-                        "-",
-                        _fmt(fw.get("cpu_s")),
-                        "-",
-                        _fmt(fw.get("failed_writes_per_object")),
-                        "1",
-                        str(
-                            ((splits.get("workers") or {}).get("floor") or {})
-                            .get(w, {})
-                            .get("limited_by", "-")
-                        ),
-                    ]
-                )
-            for impl, ws in scaled:
-                if w not in ws:
-                    continue
-                rows.append(
-                    [
-                        w,
-                        impl,
-                        *[_fmt(ws[w].get(k)) for k in WORKER_KEYS],
-                        _fmt(((ratios.get(f"{impl}/floor") or {}).get("workers") or {}).get(w)),
-                        str(
-                            ((splits.get("workers") or {}).get(impl) or {})
-                            .get(w, {})
-                            .get("limited_by", "-")
-                        ),
-                    ]
-                )
-        parts.append(_grid(rows))
-    return "\n\n".join(parts)

@@ -1,8 +1,9 @@
 """The floor runs and the worker-scaling runs of a bench (docs/design.md, "Measurements").
 
-``run_floor``: the floor client (``harness.bench.floor``) at N ModelServices with W threads,
-in a fresh namespace, timed like an operator's throughput run (first create sent to last
-converged seen by the same watch), with the CPU split. ``run_workers``: one implementation
+``run_floor``: the Go floor client (``harness.bench.gofloor``) at N ModelServices with W
+goroutines, in a fresh namespace, timed like an operator's throughput run (first create sent
+to last converged seen by the same watch), with the CPU split; ``run_capacity``: the same
+client at a saturating concurrency, the writes per second the API server answers. ``run_workers``: one implementation
 with ``MAX_CONCURRENT_RECONCILES`` = W, N created at once while ``ProbeLoop`` changes probe
 ModelServices one at a time and times each change; operator CPU, peak RSS, failed writes and
 the CPU split. Both take the ``Bench`` of ``harness.bench.phases`` (described here by
@@ -19,11 +20,10 @@ from typing import Any, Protocol
 
 from harness.bench.accounting import Accounting
 from harness.bench.figures import time_split
-from harness.bench.floor import FLOOR_USER, FloorClient
+from harness.bench.floor import FLOOR_USER
 from harness.bench.measure import ConvergenceWatch, CpuSnapshot, vm_kib
-from harness.bench.results import FloorRun, ImplResults, WorkersRun
-from harness.bench.settings import Settings
-from harness.modelservice import modelservice
+from harness.bench.results import CapacityRun, FloorRun, ImplResults, WorkersRun
+from harness.bench.settings import LOG_DIR, Settings
 
 
 class BenchLike(Protocol):
@@ -35,6 +35,7 @@ class BenchLike(Protocol):
     s: Settings
     results: dict[str, ImplResults]
     floor_runs: list[FloorRun]
+    capacity_runs: list[CapacityRun]
     _run_id: str
 
     def say(self, line: str) -> None: ...
@@ -52,54 +53,90 @@ class BenchLike(Protocol):
 
 
 def run_floor(b: BenchLike, n: int, workers: int, rep: int) -> None:
-    """Floor run ``rep``: N ModelServices, ``workers`` threads; appends a FloorRun."""
+    """Floor run ``rep``: the Go floor client (``harness.bench.gofloor``) with N ModelServices
+    and ``workers`` goroutines; appends a FloorRun."""
+    label = f"floor-n{n}-w{workers}-{rep}"
+    out, run_s, acc, split = _floor_batch(b, label, n, workers, b.s.create_threads)
+    run = FloorRun(
+        n=n,
+        workers=workers,
+        seconds=run_s,
+        writes_done_s=float(out["last_write_done_s"]),
+        create_seconds=float(out["creates_done_s"]),
+        accounting=acc,
+        split=split,
+    )
+    b.floor_runs.append(run)
+    b.say(
+        f"floor N={n} workers={workers}: all converged in {run.seconds:.2f}s (last write "
+        f"answered at {run.writes_done_s:.2f}s); writes {acc.writes_ok} ok / "
+        f"{acc.writes_failed} failed; limited by {split['limited_by']}: {split['why']}"
+    )
+
+
+def run_capacity(b: BenchLike, n: int, concurrency: int, rep: int) -> None:
+    """The API server's write capacity: the floor's writes for N ModelServices with
+    ``concurrency`` goroutines creating and as many writing (a concurrency that saturates
+    it); appends a CapacityRun with the writes it answered per second."""
+    label = f"capacity-n{n}-c{concurrency}-{rep}"
+    out, _, acc, split = _floor_batch(b, label, n, concurrency, concurrency)
+    last = float(out["last_write_done_s"])
+    run = CapacityRun(
+        n=n,
+        concurrency=concurrency,
+        writes=acc.writes_ok,
+        seconds=last,
+        writes_per_s=round(acc.writes_ok / last, 1) if last > 0 else None,
+        apiserver_cpu_s=split.get("apiserver_cpu_s"),
+        etcd_cpu_s=split.get("etcd_cpu_s"),
+        machine_busy=split.get("machine_busy"),
+    )
+    b.capacity_runs.append(run)
+    b.say(
+        f"capacity N={n} concurrency={concurrency}: {run.writes} writes answered in "
+        f"{last:.2f}s = {run.writes_per_s} writes/s; machine {split.get('machine_busy')} busy"
+    )
+
+
+def _floor_batch(
+    b: BenchLike, label: str, n: int, workers: int, create_threads: int
+) -> tuple[dict[str, Any], float, Accounting, dict[str, Any]]:
+    """One batch of the Go floor client in a fresh namespace: (its outcome, seconds from the
+    start line to the last ModelService seen converged by the admin's watch, the audit log's
+    count of the floor user's writes, the CPU split)."""
+    from harness.bench.gofloor import GoFloor, floor_binary
     from harness.plugin.lab import create_namespace
 
-    label = f"floor-n{n}-w{workers}-{rep}"
     ns = create_namespace(b.admin, f"bench-{label}-{b._run_id}", FLOOR_USER)
-    floor = FloorClient.for_kubeconfig(b.cp.kubeconfig_for(FLOOR_USER), workers, pool=workers + 2)
+    proc = GoFloor(
+        floor_binary(b.say),
+        admin_kubeconfig=b.cp.admin_kubeconfig,
+        kubeconfig=b.cp.kubeconfig_for(FLOOR_USER),
+        namespace=ns,
+        objects=n,
+        workers=workers,
+        create_threads=create_threads,
+        stderr_path=LOG_DIR / f"{label}.log",
+    )
     watch = ConvergenceWatch(b.admin, ns).start()
-
-    def create(name: str) -> dict[str, Any]:
-        return b.admin.create("modelservices", ns, modelservice(name))  # type: ignore[no-any-return]
-
     try:
-        # one unmeasured object first, like every operator run (connections, first use)
-        floor.run(create, ["warmup"], 1)
+        proc.start()  # connects, then one unmeasured object (connections, first use)
         watch.wait(["warmup"], timeout=60)
         start = b._sync()
         names = [f"tp-{i:04d}" for i in range(n)]
-        b.say(f"floor N={n} workers={workers} run {rep + 1}: creating and writing")
+        b.say(f"{label}: creating and writing")
         cpu0 = b._cpu()
-        out = floor.run(create, names, b.s.create_threads)
+        t0 = proc.go()
+        out = proc.outcome(timeout=b.s.converge_timeout_s)
         t_last = watch.wait(names, timeout=b.s.converge_timeout_s)
         delta = cpu0.delta(b._cpu())
-        harness = delta.get("harness")
-        split = time_split(
-            delta,
-            out.client_cpu_s,
-            "floor client",
-            harness_cpu_s=None if harness is None else harness - out.client_cpu_s,
-        )
+        # the process has exited by now: its CPU is what it measured of itself (getrusage)
+        split = time_split(delta, float(out.get("cpu_s") or 0.0), "floor client")
         acc = b._window(start, b._sync(), FLOOR_USER, ns)
-        run = FloorRun(
-            n=n,
-            workers=workers,
-            seconds=t_last - out.first_sent,
-            writes_done_s=out.last_write_done - out.first_sent,
-            create_seconds=out.creates_done - out.first_sent,
-            accounting=acc,
-            split=split,
-        )
-        b.floor_runs.append(run)
-        b.say(
-            f"floor N={n} workers={workers}: all converged in {run.seconds:.2f}s (last write "
-            f"answered at {run.writes_done_s:.2f}s); writes {acc.writes_ok} ok / "
-            f"{acc.writes_failed} failed; limited by {split['limited_by']}: {split['why']}"
-        )
+        return out, t_last - t0, acc, split
     finally:
         watch.stop()
-        floor.kube.close()
+        proc.stop()
         b._clean(ns)
 
 

@@ -45,7 +45,11 @@ class Settings:
     #: the worker counts of the scaling runs (empty: none), their N, runs per count
     scaling_workers: list[int] = field(default_factory=lambda: [1, 4, 16])
     scaling_size: int = 1000
-    scaling_repeats: int = 1
+    scaling_repeats: int = 3
+    #: the write-capacity runs: the floor client's writes for capacity_size ModelServices at
+    #: each of these concurrencies (goroutines creating, and as many writing)
+    capacity_concurrency: list[int] = field(default_factory=lambda: [64])
+    capacity_size: int = 1000
     #: the floor client's runs (at each N and each scaling worker count)
     floor: bool = True
     #: ModelServices changed one at a time during a scaling run, at most one change per
@@ -123,11 +127,21 @@ class Settings:
             "scaling_workers": self.scaling_workers,
             "scaling_size": self.scaling_size,
             "scaling_repeats": self.scaling_repeats,
+            "capacity_concurrency": self.capacity_concurrency,
+            "capacity_size": self.capacity_size,
+            "capacity": (
+                f"the API server's write capacity: the floor client's writes for "
+                f"{self.capacity_size} ModelServices with C goroutines creating and C writing, "
+                f"C in {self.capacity_concurrency}; writes answered (audit log) / seconds from "
+                "the start to the last write answered; median over runs, the best C"
+            ),
             "floor": (
                 (
                     "the writes a perfect operator needs (finalizer update, Deployment "
-                    "create, Service create, status update) sent by a client of the bench "
-                    "as user modeldock:floor: the admin creates N ModelServices (the same "
+                    "create, Service create, status update) sent by a Go client (client-go, "
+                    "no informer, no work queue, no client-side rate limit; "
+                    "harness/bench/floorclient) as user modeldock:floor: the admin creates "
+                    "N ModelServices (the same "
                     f"{self.create_threads} threads) and each create's answer goes straight "
                     "to W threads (W = max_concurrent_reconciles for throughput_s, each "
                     "scaling worker count for workers), no informer, no queue; time = first "
@@ -164,7 +178,8 @@ class Settings:
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """Settings from the command line (``harness.bench.cli.build_parser``): ``--quick`` is
     N = 20 (the floor too), 10 latency objects once, one throughput run, 5 s quiet,
-    worker scaling 1 and 4 at N = 40. Raises SystemExit when
+    worker scaling 1 and 4 at N = 40 once, the write capacity at N = 40. The capacity's N is
+    the largest of the sizes unless given. Raises SystemExit when
     the restart or RSS size is not among the sizes."""
     if args.quick:
         sizes = [20]
@@ -174,8 +189,11 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         latency_objects, repeats, quiet = args.latency_objects, args.repeats, args.quiet_seconds
     scaling = [int(x) for x in (args.scaling_workers or "").split(",") if x.strip()]
     scaling_size = args.scaling_size
+    capacity = [int(x) for x in (args.capacity_concurrency or "").split(",") if x.strip()]
+    capacity_size = args.capacity_size or max(sizes)
     if args.quick:
         scaling, scaling_size = [1, 4], 40
+        capacity_size = 40
     restart = args.restart_size or (500 if 500 in sizes else sizes[len(sizes) // 2])
     rss = args.rss_size or max(sizes)
     if restart not in sizes or rss not in sizes:
@@ -193,6 +211,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         quick=args.quick,
         scaling_workers=sorted(set(scaling)),
         scaling_size=scaling_size,
-        scaling_repeats=args.scaling_repeats,
+        scaling_repeats=1 if args.quick else args.scaling_repeats,
+        capacity_concurrency=sorted(set(capacity)),
+        capacity_size=capacity_size,
         floor=not args.no_floor,
     )

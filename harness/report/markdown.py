@@ -239,6 +239,7 @@ def render_markdown(
     if bench:
         model = bench_model(bench)
         lines += _bench_markdown(model, scaling_model(bench, model.implementations))
+        lines += _spread_markdown(bench)
     if mutants:
         lines += _mutants_markdown(kill_matrix(mutants))
     if ablation:
@@ -379,6 +380,38 @@ def _bench_markdown(bench: Bench, scaling: Scaling | None = None) -> list[str]:
         ]
         lines.append(f"| {row.label} | " + " | ".join(cells) + f" | {row.ideal} |")
     return [*lines, "", *_scaling_markdown(bench, scaling)]
+
+
+def _spread_markdown(bench: Mapping[str, Any]) -> list[str]:
+    """The API server's write capacity and, for each figure that is a median of runs, its
+    min and max (bench.json's ``floor.capacity`` and ``spread``); [] when it has neither."""
+    lines: list[str] = []
+    capacity = ((bench.get("floor") or {}).get("capacity") or {}).get("writes_per_s")
+    if isinstance(capacity, int | float):
+        lines += [
+            f"API server write capacity (the floor client at a saturating concurrency): {capacity:.0f} writes/s",
+            "",
+        ]
+    spread = bench.get("spread") or {}
+    rows = []
+    for who, figs in spread.items():
+        for key, value in figs.items():
+            items = value.items() if key in ("throughput_s", "workers") else [("", value)]
+            for at, sp in items:
+                what = {
+                    "throughput_s": f"N = {at} at once",
+                    "workers": f"{at} worker(s), N at once",
+                }
+                label = what.get(key, key)
+                rows.append(
+                    f"| {who} | {label} | "
+                    + " | ".join(format_number(sp.get(k), "s") for k in ("median", "min", "max"))
+                    + f" | {sp.get('runs')} |"
+                )
+    if rows:
+        lines += ["### Spread over runs", "", "| who | figure | median | min | max | runs |"]
+        lines += ["|---|---|---:|---:|---:|---:|", *rows, ""]
+    return lines
 
 
 def _scaling_markdown(bench: Bench, sc: Scaling | None) -> list[str]:

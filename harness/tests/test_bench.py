@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from harness.audit import AuditLog, Request
-from harness.bench import accounting, cli, figures, measure, phases, results, settings
+from harness.bench import accounting, cli, figures, measure, phases, results, settings, tables
 from harness.bench.accounting import Accounting
 from harness.bench.figures import FIGURE_KEYS
 from harness.bench.results import ImplResults, LatencyRun, LoadRun, QuietRun, RestartRun
@@ -336,7 +336,7 @@ def test_table_lists_each_figure_and_n() -> None:
     report = results.build_report(
         {"go": _results(1.0, sizes), "python": _results(2.0, sizes)}, {}, {"sizes": sizes}
     )
-    table = results.render_table(report)
+    table = tables.render_table(report)
     lines = table.splitlines()
     assert lines[0].split() == ["figure", "go", "python", "python/go"]
     assert sum("at once" in line for line in lines) == 2

@@ -4,19 +4,18 @@ table. No API server, no operator, no fixed times."""
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
-import threading
 from typing import Any
 
 import pytest
-from kubernetes.client.exceptions import ApiException
 
 from conformance import support
-from harness.bench import cli, figures, measure, results, settings
+from harness.bench import cli, figures, measure, results, settings, tables
 from harness.bench.accounting import Accounting
 from harness.bench.floor import (
     FINALIZER,
-    FloorClient,
     desired_deployment,
     desired_service,
     floor_status,
@@ -25,6 +24,7 @@ from harness.bench.floor import (
 from harness.bench.results import FloorRun, ImplResults, LoadRun, WorkersRun
 from harness.bench.scaling import ProbeLoop
 from harness.modelservice import modelservice, status_converged
+from harness.paths import REPO_ROOT
 
 
 def _stored(name: str, ns: str = "ns", **spec: Any) -> dict[str, Any]:
@@ -76,72 +76,20 @@ def test_floor_status_converges_and_finalizer_is_appended() -> None:
     assert ms["metadata"]["finalizers"] == ["other"]  # a copy
 
 
-# --------------------------------------------------------------------------- the client
-class FakeKube:
-    """Records the floor's requests; ``fail`` maps a request to how many times it fails
-    with 409 before it succeeds."""
-
-    def __init__(self, fail: dict[tuple[str, str], int] | None = None) -> None:
-        self.calls: list[tuple[str, str, str]] = []
-        self.fail = dict(fail or {})
-        self.lock = threading.Lock()
-
-    def _maybe_fail(self, key: tuple[str, str]) -> None:
-        with self.lock:
-            if self.fail.get(key, 0) > 0:
-                self.fail[key] -= 1
-                raise ApiException(status=409, reason="Conflict")
-
-    def update(self, resource: str, body: dict[str, Any], sub: str | None = None) -> dict[str, Any]:
-        name = body["metadata"]["name"]
-        verb = f"update {resource}" + (f"/{sub}" if sub else "")
-        with self.lock:
-            self.calls.append((name, verb, body["metadata"]["resourceVersion"]))
-        self._maybe_fail((name, verb))
-        out = dict(body)
-        out["metadata"] = dict(body["metadata"], resourceVersion="2")
-        return out
-
-    def create(self, resource: str, ns: str, body: dict[str, Any]) -> dict[str, Any]:
-        name = body["metadata"]["name"]
-        with self.lock:
-            self.calls.append((name, f"create {resource}", ""))
-        self._maybe_fail((name, f"create {resource}"))
-        return body
-
-    def get(self, resource: str, ns: str, name: str) -> dict[str, Any]:
-        return _stored(name)
+# --------------------------------------------------------------------------- Go twin
+DESIRED = REPO_ROOT / "harness" / "bench" / "floorclient" / "testdata" / "desired.json"
 
 
-@pytest.mark.parametrize("workers", [1, 4])
-def test_floor_client_sends_the_four_writes_in_order_for_each(workers: int) -> None:
-    kube = FakeKube()
-    out = FloorClient(kube, workers).run(lambda n: _stored(n), [f"m{i}" for i in range(30)], 3)
-    assert out.objects == 30 and out.workers == workers
-    assert out.writes_ok == 120 and out.writes_failed == 0
-    assert out.first_sent <= out.creates_done and out.first_sent <= out.last_write_done
-    assert out.client_cpu_s >= 0
-    for i in range(30):
-        mine = [c for c in kube.calls if c[0] == f"m{i}"]
-        assert [verb for _, verb, _ in mine] == [
-            "update modelservices",
-            "create deployments",
-            "create services",
-            "update modelservices/status",
-        ]
-        # the status goes with the resourceVersion the finalizer update answered
-        assert mine[0][2] == "1" and mine[3][2] == "2"
-
-
-def test_floor_client_counts_a_failed_write_and_sends_it_again() -> None:
-    kube = FakeKube(fail={("m0", "create services"): 1, ("m1", "update modelservices/status"): 1})
-    out = FloorClient(kube, 2).run(lambda n: _stored(n), ["m0", "m1", "m2"], 1)
-    assert out.writes_ok == 12 and out.writes_failed == 2
-    assert out.failed_by_kind == {"create services 409": 1, "update modelservices/status 409": 1}
-    # counters start again with each run
-    again = FloorClient(kube, 1)
-    again.run(lambda n: _stored(n), ["x"], 1)
-    assert again.run(lambda n: _stored(n), ["y"], 1).writes_ok == 4
+def test_python_builders_match_the_go_floor_clients_fixture() -> None:
+    """testdata/desired.json is what the Go floor client's builders make of one ModelService
+    (its main_test.go checks that side); the Python builders make the same."""
+    doc = json.loads(DESIRED.read_text())
+    ms = doc["modelservice"]
+    now = datetime.datetime.strptime(doc["now"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.UTC)
+    assert desired_deployment(ms) == doc["deployment"]
+    assert desired_service(ms) == doc["service"]
+    assert with_finalizer(ms) == doc["with_finalizer"]
+    assert floor_status(ms, now) == doc["status"]
 
 
 # --------------------------------------------------------------------------- probes
@@ -285,7 +233,7 @@ def test_report_has_the_floor_workers_and_floor_ratios() -> None:
     assert split["workers"]["python"]["4"]["limited_by"] == "w4r0"  # the median run
     assert set(split["workers"]["floor"]) == {"1", "4"}
     assert "40" not in split["throughput"]["floor"]
-    table = results.render_floor_table(report)
+    table = tables.render_floor_table(report)
     assert "N = 1000 (1 worker(s))" in table and "python/floor" in table
     assert sum(line.split()[:2] == ["4", "python"] for line in table.splitlines()) == 1
 
@@ -296,7 +244,7 @@ def test_report_without_floor_or_scaling_is_as_before() -> None:
     )
     assert "floor" not in report and "workers" not in report["implementations"]["go"]
     assert list(report["ratios"]) == ["python/go"]
-    assert results.render_floor_table(report) == ""
+    assert tables.render_floor_table(report) == ""
 
 
 def test_scaling_settings() -> None:
@@ -304,13 +252,94 @@ def test_scaling_settings() -> None:
     assert (s.scaling_workers, s.scaling_size, s.scaling_repeats, s.floor) == (
         [1, 4, 16],
         1000,
-        1,
+        3,
         True,
     )
+    assert (s.capacity_concurrency, s.capacity_size) == ([64], 1000)
     q = settings.settings_from_args(cli.build_parser().parse_args(["--quick"]))
     assert q.scaling_workers == [1, 4] and q.scaling_size < 100 and q.sizes == [20]
+    assert q.capacity_size < 100 and q.scaling_repeats == 1
     none = settings.settings_from_args(
         cli.build_parser().parse_args(["--scaling-workers", "", "--no-floor"])
     )
     assert none.scaling_workers == [] and not none.floor
     assert "floor" in s.describe() and "time_split" in s.describe()
+
+
+# --------------------------------------------------------------------------- floor, capacity, spread
+def test_a_ratio_below_the_floor_is_a_violation() -> None:
+    sets = {"sizes": [100, 1000], "max_concurrent_reconciles": 1, "scaling_size": 1000}
+    report = results.build_report({"go": _impl(1.0), "python": _impl(2.0)}, {}, sets, [], _floor())
+    assert results.floor_violations(report) == []
+    assert report["floor"]["client"].startswith("go: harness/bench/floorclient")
+    fast = _impl(0.4)  # 0.4 * 100 / 50 = 0.8 s against the floor's 1 s
+    report = results.build_report({"go": fast}, {}, sets, [], _floor())
+    assert results.floor_violations(report) == [
+        "go/floor throughput_s[100] = 0.8",
+        "go/floor throughput_s[1000] = 0.8",
+    ]
+
+
+def test_capacity_is_the_best_concurrency_median() -> None:
+    runs = [
+        results.CapacityRun(n=1000, concurrency=c, writes=5000, seconds=s, writes_per_s=5000 / s)
+        for c, s in ((16, 10.0), (16, 12.5), (16, 8.0), (64, 5.0), (64, 6.25), (64, 4.0))
+    ]
+    cap = results.capacity_figures(runs)
+    assert cap["writes_per_s"] == 1000.0  # the median of 800, 1000 and 1250
+    assert cap["by_concurrency"]["16"] == {"median": 500.0, "min": 400.0, "max": 625.0, "runs": 3}
+    assert len(cap["runs"]) == 6
+    sets = {"sizes": [100, 1000], "max_concurrent_reconciles": 1, "scaling_size": 1000}
+    report = results.build_report({"go": _impl(1.0)}, {}, sets, [], _floor(), runs)
+    assert report["floor"]["capacity"]["writes_per_s"] == 1000.0
+
+
+def test_spread_gives_median_min_and_max_of_the_runs() -> None:
+    sets = {"sizes": [100, 1000], "max_concurrent_reconciles": 1, "scaling_size": 1000}
+    res = _impl(1.0)
+    res.loads.append(LoadRun("throughput", 100, 100, 5.0, 1.0, 200, _acc(400, 0)))
+    res.loads.append(LoadRun("throughput", 100, 100, 1.0, 1.0, 200, _acc(400, 0)))
+    report = results.build_report({"go": res}, {}, sets, [], _floor())
+    spread = report["spread"]
+    assert spread["go"]["throughput_s"]["100"] == {"median": 2.0, "min": 1.0, "max": 5.0, "runs": 3}
+    assert spread["go"]["workers"]["1"] == {"median": 40.5, "min": 40.0, "max": 41.0, "runs": 2}
+    assert spread["floor"]["throughput_s"]["1000"]["runs"] == 1
+    assert report["implementations"]["go"]["throughput_s"]["100"] == 2.0
+    assert "median" in tables.render_spread(report)
+
+
+def test_object_and_event_writes_are_counted_apart() -> None:
+    acc = Accounting(
+        writes_ok=13,
+        writes_by_kind={
+            "create events": 4,
+            "patch events": 1,
+            "create deployments": 2,
+            "create services": 2,
+            "update modelservices": 2,
+            "update modelservices/status": 2,
+        },
+    )
+    assert (acc.event_writes, acc.object_writes) == (5, 8)
+    res = ImplResults(loads=[LoadRun("throughput", 2, 2, 1.0, 0.5, 4, acc)])
+    fig = results.figures_of(res)
+    assert (fig["writes_per_object"], fig["object_writes_per_object"]) == (6.5, 4.0)
+    assert fig["event_writes_per_object"] == 2.5
+
+
+def test_the_last_bench_json_has_the_new_shape_and_nothing_beats_its_floor() -> None:
+    """reports/bench.json, when ``make bench`` wrote one with the Go floor: the split writes,
+    the spread, the capacity, and every implementation/floor ratio at least 1 (the floor must
+    be a floor). Skipped without one, or with one from before the Go floor."""
+    path = settings.DEFAULT_OUT
+    if not path.exists():
+        pytest.skip(f"no {path}: run make bench")
+    report = json.loads(path.read_text())
+    floor = report.get("floor") or {}
+    if not str(floor.get("client", "")).startswith("go:"):
+        pytest.skip(f"{path} is from before the Go floor client")
+    for impl, fig in report["implementations"].items():
+        for key in ("object_writes_per_object", "event_writes_per_object"):
+            assert key in fig, f"{impl}.{key} missing"
+    assert "spread" in report and "capacity" in floor
+    assert results.floor_violations(report) == []

@@ -18,7 +18,11 @@ constants, so that the Go reference and the Python operator leave the same Event
   ``SPAM_BURST`` (25) Events, then refills one every 300 s; the others are dropped.
 
 And it never makes the caller wait: ``EventRecorder.event`` builds the Event and puts it on a
-queue (at most ``MAX_QUEUED_EVENTS``; when full the Event is dropped and the drop logged). One
+queue (at most ``MAX_QUEUED_EVENTS`` behind the one being written; when full the Event is
+dropped without a log line, as client-go drops it: the queue that fills in client-go is its
+broadcaster's channel to the sink's watcher, ``watch.DropIfChannelFull``, which logs nothing;
+its logged drop, at the broadcaster's incoming channel, is not reached while that channel is
+drained; CONTRACT.md, "Events", "Under a burst"). One
 background thread correlates and writes them. A write that the API server refuses (an
 ``ApiError``: 403, 422, AlreadyExists, ...) is dropped; a write that did not reach it
 (connection refused, timeout) is tried again, up to ``MAX_TRIES_PER_EVENT`` times,
@@ -469,9 +473,10 @@ class Broadcaster:
         return EventRecorder(self, component=component, host=host)
 
     def enqueue(self, event: Obj) -> None:
-        """Queue event for the writer thread without waiting (``ActionOrDrop``): a full queue
-        drops it, and says so in the log; a broadcaster that was shut down drops it silently,
-        as controller-runtime's stopped recorder provider does."""
+        """Queue event for the writer thread without waiting: a full queue drops it silently,
+        as client-go's broadcaster drops what does not fit in its sink watcher's channel
+        (``distribute`` with ``DropIfChannelFull``); a broadcaster that was shut down drops it
+        silently, as controller-runtime's stopped recorder provider does."""
         with self._lock:
             if self._stopping.is_set():
                 return
@@ -483,9 +488,7 @@ class Broadcaster:
         try:
             self._queue.put_nowait(event)
         except queue.Full:
-            log.error(
-                "Unable to record event: too many queued events, dropped event", **_describe(event)
-            )
+            pass  # dropped, no log line: the Go reference's recorder says nothing either
 
     def shutdown(self, timeout: float = 2.0) -> None:
         """Stop taking Events; give those already queued up to timeout seconds to be written

@@ -315,6 +315,28 @@ def test_the_recorder_never_blocks_and_drops_what_does_not_fit_in_the_queue() ->
     assert sorted(e["message"] for e in sink.stored.values()) == ["first", "queued 0", "queued 1"]
 
 
+def test_a_burst_keeps_the_queue_and_drops_the_rest() -> None:
+    """A burst of Events about 3000 objects while the API server hangs: the one being written
+    and the 1000 behind it are written, the rest dropped (not the spam filter: one Event per
+    object; not the correlator: every message differs). The Go twin is
+    go_reference/events_burst_unit_test.go, with client-go's recorder: the same 1001."""
+    sink = BlockingSink()
+    b = events.Broadcaster(sink, clock=clock.FakeClock(T0), sleep_duration=0)
+    recorder = b.new_recorder(COMPONENT)
+
+    def about(i: int) -> Obj:
+        return model_service(f"p{i:04d}", f"uid-{i}")
+
+    recorder.event(about(0), events.NORMAL, "CreatedService", "Created p0000")
+    assert sink.entered.wait(5)  # the writer holds the first one: the queue behind it is empty
+    burst = 3 * events.MAX_QUEUED_EVENTS
+    for i in range(1, burst):
+        recorder.event(about(i), events.NORMAL, "CreatedService", f"Created p{i:04d}")
+    sink.release.set()
+    b.shutdown(timeout=30)
+    assert len(sink.stored) == 1 + events.MAX_QUEUED_EVENTS
+
+
 def test_the_recorder_never_raises_when_writes_fail() -> None:
     sink = FakeSink()
     # "a": not sent (retried), then refused (dropped); "b" and "c" written.
