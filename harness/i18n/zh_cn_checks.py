@@ -162,15 +162,18 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "个计数不断增加的 Event，而不是每次一个新的 Event。",
     ),
     "check:watch-recovers[apiserver-restart]:why": (
-        "a137b23fec",
-        "watch-recovers[apiserver-restart]：ku"
-        "be-apiserver 停下，又在同一个端口上回来；所有 watch "
-        "同时断开。它一回来（operator 还在重连的时候）就做的修改必须被修"
-        "复：informer 重新 watch（或重新 list），事件送达 R"
-        "econcile。operator 必须自始至终保持运行：API ser"
-        "ver 暂时拒绝连接是普通的故障，应该带退避地重试。API server"
-        " 的审计日志显示重启后 operator 请求了什么（证据：重新 lis"
-        "t、get）。",
+        "ceec41e03e",
+        "watch-recovers[apiserver-restart]：kube-a"
+        "piserver 停下（SIGTERM：它的优雅关闭会同时、干净地结束每一个 w"
+        "atch 流），又在同一个端口上回来，带着一个新的 watch cache，所以"
+        "从旧 resourceVersion 恢复的 watch 可能遇到 410 Go"
+        "ne。（连接在流的中途断开属于 connection-cut。）它一回来（ope"
+        "rator 还在重连的时候）就做的修改必须被修复：informer 重新 wat"
+        "ch（或重新 list），事件送达 Reconcile。operator 必须自"
+        "始至终保持运行：API server 暂时拒绝连接是普通的故障，应该带退避地重试"
+        "。怎样恢复（从它的 resourceVersion 恢复 watch，或者重新 "
+        "list）由实现自己决定：被评判的是在 RECOVERY_BOUND_S 之内完"
+        "成修复。",
     ),
     "check:watch-recovers[connection-cut]:why": (
         "ba2280efff",
@@ -220,11 +223,13 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "一个 worker，它也会被释放出来处理其他对象。",
     ),
     "check:leader-failover:why": (
-        "9ac178dc98",
-        "开启 leader election 时，两个运行中的实例里只有 Lea"
-        "se 的持有者在 reconcile；持有者被 SIGKILL 时，另一"
-        "个在 lease 时长加一个重试周期内接手；持有者被 SIGTERM 时"
-        "，它释放 Lease，让另一个立即接手。",
+        "dfb46b03f2",
+        "开启 leader election 时，两个运行中的实例里只有 Lease 的"
+        "持有者在 reconcile；持有者被 SIGKILL 时，lease 一过期另"
+        "一个就接手（由审计日志评判：在死去的 leader 最后一次续约加上 lease"
+        " 时长之后，它读 Lease 最多 MAX_READS_AFTER_EXPIRY"
+        " 次，而不是看 harness 的时钟，负载高的机器会把时钟拉长）；持有者被 S"
+        "IGTERM 时，它释放 Lease，让另一个立即接手。",
     ),
     "check:leader-failover[partitioned-leader]:why": (
         "8f29469e77",
@@ -400,15 +405,18 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "据审计日志判断。",
     ),
     "check:child-repaired:teaches": (
-        "3c86246386",
-        "Service 被手工删除：删除事件经由 Service 的 contr"
-        "oller ownerReference 到达控制器，它重新创建 Ser"
-        "vice。Deployment 的 replicas 和 Service"
-        " 的端口被手工修改：恢复为 spec 的值。任何修复都不改变 Model"
-        "Service 本身（它的 resourceVersion 不变）。另一"
-        "个工具给两个子对象加上的外来 annotation 和 label 会被"
-        "保留，也不会随之出现写入循环：控制器不管理的字段不关它的事，为它们与另一"
-        "个写入者争夺将永无止境。",
+        "b0f3c9f63b",
+        "Service 被手工删除：删除事件经由 Service 的 controlle"
+        "r ownerReference 到达控制器，它重新创建 Service。Dep"
+        "loyment 的 replicas 和 Service 的端口被手工修改：恢复"
+        "为 spec 的值。每次修复只写一次，而且在修改之后 CHILD_REACT_B"
+        "OUND（10 s）之内开始，从修改得到应答算起，到 operator 在它的 "
+        "API proxy 上第一次请求这个子对象为止：带来修复的是子对象的事件，而不是"
+        "定时器（每 20 s 轮询一次子对象的控制器也会修复，只是太晚）。任何修复都不改"
+        "变 ModelService 本身（它的 resourceVersion 不变）"
+        "。另一个工具给两个子对象加上的外来 annotation 和 label 会被保"
+        "留，也不会随之出现写入循环：控制器不管理的字段不关它的事，为它们与另一个写入者争"
+        "夺将永无止境。",
     ),
     "check:create-converges:teaches": (
         "d31a7738e8",

@@ -80,6 +80,7 @@ def test_suite_needs_are_capabilities_and_split_as_designed() -> None:
         "progressing-without-kubelet",
         "replaced-child-kept",
         "status-follows-rollout[played-rollout]",
+        "status-rebuilt[deployment-status]",
     }
 
 
