@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness import checks, mutants
-from harness.mutants import runner
+from harness.mutants import matrix_text, runner
 from harness.operators import ImplementationError
 
 PASS = '<testcase classname="conformance.x" name="{name}" time="1.0"/>'
@@ -138,7 +138,7 @@ def test_verdict_names_survivors_and_checks_that_kill_nothing(results: Results) 
         "idle_cases": ["create-converges", "child-repaired"],
         "expected_missed": {},
     }
-    table = runner.format_matrix(data)
+    table = matrix_text.format_matrix(data)
     assert "SURVIVED" in table
     assert "mutants no check killed: survivor" in table
     assert "checks that killed no mutant: create-converges, child-repaired" in table
@@ -159,7 +159,7 @@ def test_every_case_must_kill_on_its_own(results: Results, tmp_path: Path) -> No
     # watch-recovers kills (no-relist), yet its connection-stall case killed nothing.
     assert "watch-recovers" not in data["verdict"]["idle_checks"]
     assert "watch-recovers[connection-stall]" in data["verdict"]["idle_cases"]
-    assert "cases that killed no mutant: watch-recovers[connection-stall]" in runner.format_matrix(
+    assert "cases that killed no mutant: watch-recovers[connection-stall]" in matrix_text.format_matrix(
         data
     )
 
@@ -183,7 +183,7 @@ def test_verdict_ok_when_every_mutant_dies_and_every_check_kills(
         "idle_cases": [],
         "expected_missed": {},
     }
-    assert "verdict: every mutant killed (4)" in runner.format_matrix(data)
+    assert "verdict: every mutant killed (4)" in matrix_text.format_matrix(data)
 
 
 def test_a_mutant_whose_suite_did_not_run_survives(results: Results) -> None:
@@ -191,7 +191,7 @@ def test_a_mutant_whose_suite_did_not_run_survives(results: Results) -> None:
     data = runner.build_matrix(results, {"broken": {"problem": "did not become ready"}})
     assert data["mutants"]["broken"]["ran"] is False
     assert "broken" in data["verdict"]["survivors"]
-    assert "DID NOT RUN: did not become ready" in runner.format_matrix(data)
+    assert "DID NOT RUN: did not become ready" in matrix_text.format_matrix(data)
 
 
 def test_exploration_only_mutants_must_survive_every_check(
@@ -206,7 +206,7 @@ def test_exploration_only_mutants_must_survive_every_check(
     assert verdict["ok"] and verdict["survived"] == ["survivor"]
     assert verdict["skipped"] == ["ready-with-kwok"]
     ok["verdict"] = verdict
-    text = runner.format_matrix(ok)
+    text = matrix_text.format_matrix(ok)
     assert "survived every check that ran on envtest (1: survivor)" in text
     assert "not run on this tier: ready-with-kwok" in text
 
@@ -232,7 +232,7 @@ def test_exploration_only_mutants_must_survive_every_check(
         "broken": "its suite did not run",
         "errored": "errors, not judgements: noop-stable",
     }
-    text = runner.format_matrix(data)
+    text = matrix_text.format_matrix(data)
     assert "FAIL: no-owns is not exploration-only: killed by parity" in text
     assert "FAIL: broken was not judged: its suite did not run" in text
     empty = runner.build_matrix({})
@@ -289,7 +289,7 @@ def test_a_caught_by_check_that_missed_its_mutant_fails_the_verdict(results: Res
     assert data["mutants"]["no-relist"]["missed"] == []
     assert data["verdict"]["expected_missed"] == {"always-update": ["child-repaired"]}
     assert data["verdict"]["ok"] is False
-    assert "FAIL: always-update was not caught by child-repaired" in runner.format_matrix(data)
+    assert "FAIL: always-update was not caught by child-repaired" in matrix_text.format_matrix(data)
 
 
 def test_a_sibling_case_failing_does_not_satisfy_a_base_id(tmp_path: Path) -> None:
