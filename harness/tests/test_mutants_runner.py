@@ -159,8 +159,9 @@ def test_every_case_must_kill_on_its_own(results: Results, tmp_path: Path) -> No
     # watch-recovers kills (no-relist), yet its connection-stall case killed nothing.
     assert "watch-recovers" not in data["verdict"]["idle_checks"]
     assert "watch-recovers[connection-stall]" in data["verdict"]["idle_cases"]
-    assert "cases that killed no mutant: watch-recovers[connection-stall]" in matrix_text.format_matrix(
-        data
+    assert (
+        "cases that killed no mutant: watch-recovers[connection-stall]"
+        in matrix_text.format_matrix(data)
     )
 
 
