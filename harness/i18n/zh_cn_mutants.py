@@ -242,4 +242,73 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "b1ff4b2b11",
         "发送某个库默认的 User-Agent（Go-http-client）：没有自己的 field manager（Go）",
     ),
+    "mutant:remembers-status-go:title": (
+        "45a7afa6f2",
+        "拿 status 与它认为自己写过的那个比较（Go）",
+    ),
+    "mutant:fresh-request-key:title": (
+        "83fc0cceb1",
+        "每次尝试都用一个新的幂等键向 catalog 注册：一次重试就是第二次效果",
+    ),
+    "mutant:fresh-request-key-go:title": (
+        "8fd222680a",
+        "每次尝试都用一个新的幂等键向 catalog 注册：一次重试就是第二次效果（Go）",
+    ),
+    "mutant:object-request-key:title": (
+        "6ba5b3591f",
+        "只用 ModelService 的 UID 向 catalog 注册：新的 generation 被当成一次重试，永远不会被注册",
+    ),
+    "mutant:object-request-key-go:title": (
+        "edc23f9f1b",
+        "只用 ModelService 的 UID 向 catalog 注册：新的 generation 被当成一次重试，"
+        "永远不会被注册（Go）",
+    ),
+    "mutant:clobbers-foreign:title": (
+        "d1270ac634",
+        "把 pod template 和 Service 的 spec 当作完全属于自己的，删掉其他写入者加上的内容",
+    ),
+    "mutant:clobbers-foreign-go:title": (
+        "a06cbf7b65",
+        "把 pod template 和 Service 的 spec 当作完全属于自己的，删掉其他写入者加上的内容（Go）",
+    ),
+    "mutant:annotates-owner:title": (
+        "ecf98836c3",
+        "给用户的 ModelService 打上标签，注明是谁在管理它",
+    ),
+    "mutant:annotates-owner-go:title": (
+        "70760ffcfa",
+        "给用户的 ModelService 打上标签，注明是谁在管理它（Go）",
+    ),
+    "mutant:status-from-memory:title": (
+        "c383b50b87",
+        "只在某个 generation 变化时才重新计算 status；否则返回它上次算出的 status",
+    ),
+    "mutant:status-from-memory-go:title": (
+        "0333fa562d",
+        "只在某个 generation 变化时才重新计算 status；否则返回它上次算出的 status（Go）",
+    ),
+    "mutant:reconciles-deleting:title": (
+        "e5a6b5cfd3",
+        "即使 ModelService 正在被删除，也先把 spec 的变化滚动发布出去",
+    ),
+    "mutant:reconciles-deleting-go:title": (
+        "68b8b2e310",
+        "即使 ModelService 正在被删除，也先把 spec 的变化滚动发布出去（Go）",
+    ),
+    "mutant:polls-children:title": (
+        "8a5743f79f",
+        "不 watch 它的子对象，而是每 20 s 重新查看一遍",
+    ),
+    "mutant:polls-children-go:title": (
+        "c4db066d52",
+        "不 watch 它的子对象，而是每 20 s 重新查看一遍（Go）",
+    ),
+    "mutant:no-backoff:title": (
+        "96204e0b6a",
+        "每 100 ms 重试一次失败的 reconcile，从不退避",
+    ),
+    "mutant:no-backoff-go:title": (
+        "04b21b113c",
+        "每 100 ms 重试一次失败的 reconcile，从不退避（Go）",
+    ),
 }
