@@ -143,4 +143,137 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "并记录每个 watch 的每一个 ERROR 事件及其状态码：发给这个 operator 的 410 "
         "是被展示出来的，而不是假定的（前提）。",
     ),
+    "check:reconcile-isolated:teaches": (
+        "711540a4f0",
+        "operator 以契约的默认值运行在 harness 的 API proxy 之后，API proxy 把 Deployment "
+        "``slow`` 的 create 扣住最多 30 s（SLOW_HOLD_S），就像一个慢 webhook 那样。"
+        "这次写入一被扣住，就创建另外八个 ModelService。"
+        "这八个中的每一个都必须在被扣住的写入得到回答之前收敛：界限是那个慢对象自己的扣留时间，"
+        "而不是 harness 的时钟（这八个大约一秒就会收敛，检查一看到全部八个就释放扣留；"
+        "它先读取它们、后读取扣留状态，所以“之前”是被证明了的）。只有一个 worker 的 operator "
+        "要等慢对象的写入返回后才 reconcile 它们：每当有一个对象很慢，就是 30 s。然后 ``slow`` "
+        "也必须收敛。",
+    ),
+    "check:reconcile-isolated[lost-answer]:teaches": (
+        "dfd0346cf2",
+        "operator 以一个 worker 和 3 s 的请求超时运行（REQUEST_TIMEOUT_SECONDS，契约的输入；"
+        "默认值为 35 s）。API proxy 把 Deployment ``slow`` 的 create "
+        "扣住的时间比检查持续的时间还长（LOST_HOLD_S），相当于一个在路上丢失的回答；"
+        "其间创建另外八个 ModelService。operator 必须在大约 3 s 后放弃这个 create（一个错误，"
+        "requeue），然后它的 worker 在超时加 15 s（LOST_ANSWER_BOUND_S）之内让这八个收敛。"
+        "没有请求超时的客户端会一直等待回答，直到 proxy 放手为止，它唯一的 worker "
+        "也随之一起等待。然后 ``slow`` 也必须收敛（operator 放弃这个 create 之后，proxy "
+        "就会转发它）。",
+    ),
+    "check:leader-failover:teaches": (
+        "d550fdd8f7",
+        "两个同时活跃的实例会互相抢着写入，并让每个副作用都发生两次，所以 operator "
+        "的多个副本通过一个 Lease 选出 leader。崩溃的 leader 无法声明自己已经不在了："
+        "其他实例必须等它的 lease 过期，但不能更久。有意停止的 leader 应该立即交接，即释放 "
+        "Lease，而不是在每次滚动更新时让控制器在整整一个 lease 时长里群龙无首。"
+        "每个实例都使用自己的客户端证书运行（同一个用户，各自的 group），因此 API server "
+        "的审计日志能说明每次写入是哪个实例做的。",
+    ),
+    "check:leader-failover[partitioned-leader]:teaches": (
+        "67d1adccc5",
+        "是谁写的，由 API server 判定：每个实例都有自己的客户端证书（同一个用户，各自的 group）"
+        "，审计日志把每次写入归到某一个实例名下。分区愈合之后，新 leader 让一次变更收敛；"
+        "然后它被杀掉，所以它的 Lease（30 s）仍被持有，没有任何实例可以写入，而 spec "
+        "又变了一次：从愈合起，旧 leader 的任何写入都是僵尸的写入。",
+    ),
+    "check:leader-failover[release-conflict]:teaches": (
+        "8dd9b0c6a1",
+        "释放就是读一次 Lease，然后做一次清空其 holder 的 update。被关闭过程取消的一次续约，"
+        "仍可能在那次读取之后到达 API server，这时 update 携带的就是一个过期的 "
+        "resourceVersion：409。在这里放弃的 operator 会干净地退出，却让 Lease 仍被持有，"
+        "于是每个备用实例都要等完整个 lease 时长（这里是 30 s）才能接管："
+        "这正是释放要避免的群龙无首的空档。client-go 对 409 的回应是重新读取并重试（"
+        "retry.RetryOnConflict）。这里 operator 的 API proxy 对 SIGTERM 之后的第一次 Lease "
+        "写入直接回答 409，不转发它，这正是 API server 在那种竞争中会说的；operator 退出后，"
+        "Lease 必须没有 holder。",
+    ),
+    "check:foreign-fields-kept:why": (
+        "f154cb59af",
+        "子对象中不归 operator 所有的字段保持其他写入者设置的样子，也不引起任何写入；"
+        "它拥有的字段如果被人改了，会在一次保留其他字段的写入中恢复。",
+    ),
+    "check:foreign-fields-kept:teaches": (
+        "a9db43629b",
+        "Deployment 和 Service 的写入者不止它们的控制器：service mesh 会加一个 sidecar "
+        "容器和环境变量，`kubectl rollout restart` 会在 pod template 上打上 "
+        "kubectl.kubernetes.io/restartedAt，管理员会设置 Service 的 sessionAffinity。"
+        "把它对子对象的完整构想写进去的 operator（期望的对象，或从零重建的 template），"
+        "会在下一次 reconcile 时把它们删掉，另一个写入者又把它们加回来，两者便永远争斗下去；"
+        "用户要求的重启也被悄无声息地撤销了。这里 harness 以它自己的用户身份，"
+        "在收敛后加上这全部四项：它们必须保留，operator 不能向任何一个子对象发送写入。"
+        "然后它修改 replicas 和 operator 容器的镜像：operator 必须恰好用一次成功的 Deployment "
+        "update 把两者都恢复，而外来的字段必须在这次 update 之后依然存在。",
+    ),
+    "check:user-object-kept:why": (
+        "3bf599b938",
+        "ModelService 是用户的：它的 spec、labels 和 annotations 逐字节保持用户写下的样子，"
+        "metadata.generation 保持为 1，operator 写这个对象只是为了加上它的 finalizer，以及通过 "
+        "status 子资源写它的 status。",
+    ),
+    "check:user-object-kept:teaches": (
+        "0b45defd95",
+        "spec 是用户的请求，labels 和 annotations 是用户（以及其他工具）在它上面做的注记；"
+        "`kubectl apply` 会把它们与用户上次 apply 的内容比较。往里面写东西的 "
+        "operator（填入一个默认值，一个“managed-by”标签，一条它上次处理了什么的注记），"
+        "会让每次 apply 都与 operator 冲突，让 metadata.generation "
+        "计数的是它的写入而不是用户的修改，还会让 GitOps 工具报告一个没有人造成的漂移。"
+        "这里用户写下 labels、annotations 和一个 spec，用的是 API server 会原样保留的写法；"
+        "在收敛和一次 operator 重启（它会重新 reconcile 一切）之后，这三者都必须等于用户 "
+        "create 时存储的对象，generation 必须为 1，而 operator 对 ModelService "
+        "的写入必须是一次 update（finalizer）和若干 status update，别无其他。",
+    ),
+    "check:status-rebuilt:why": (
+        "0e3aa5eea8",
+        "status 是从世界算出来的，而不是记住的：被别人覆盖的 status "
+        "会按集群所表明的应有样子重新写入。",
+    ),
+    "check:status-rebuilt:teaches": (
+        "9dc7c68f2c",
+        "status 子资源除了 operator 还有别的写入者：一次 `kubectl edit --subresource status`，"
+        "一次备份恢复，一个有 bug 的工具，一个被误装的第二个 operator。"
+        "通过与它认为自己上次写的内容（进程里的一份记忆）比较来决定是否写 status 的 operator，"
+        "看不到任何差异，于是让错误的 status 留在那里，直到 spec 改变或进程重启；"
+        "用户和其他控制器随后就依据一个什么都没描述的 status 行事。这里在收敛之后，harness "
+        "通过 status 子资源覆盖 status，写入 status 为 Unknown 的 condition、错误的 "
+        "observedGeneration 和错误的计数；operator 必须恢复收敛后的 status（时间戳除外）。",
+    ),
+    "check:status-rebuilt[deployment-status]:why": (
+        "97f2c8d96d",
+        "status-rebuilt[deployment-status]：仅仅是 Deployment 的 status 发生了变化，没有任何 "
+        "spec 的变化，也没有 operator 的写入，这个变化也会反映到 ModelService 的 condition 上。",
+    ),
+    "check:status-rebuilt[deployment-status]:teaches": (
+        "a710c4d6b5",
+        "deployment 控制器只写 Deployment 的 status 子资源：Deployment 的 generation 不变，"
+        "operator 写过的任何东西也不变。只在写了子对象时、或只在某个 generation "
+        "变化时才重新计算 status 的 operator，永远不会报告一次滚动发布的完成。envtest 没有 "
+        "deployment 控制器，所以 harness 像它那样写 Deployment 的 status（observedGeneration = "
+        "generation）：所有副本都可用（Ready=True，ReplicasAvailable），然后丢失一个（"
+        "Ready=False，ReplicasUnavailable）。operator 必须跟上每一步，带着计数，"
+        "其间不写任何子对象。",
+    ),
+    "check:finalizer-ordered-delete[spec-while-deleting]:why": (
+        "69329a196e",
+        "finalizer-ordered-delete[spec-while-deleting]：在 ModelService 正被删除时修改的 spec，"
+        "不会改变任何子对象，也不会重新创建任何子对象。",
+    ),
+    "check:finalizer-ordered-delete[spec-while-deleting]:teaches": (
+        "04a818685b",
+        "删除一旦开始，spec 就不再说明应该运行什么：对象正在离开，它的 finalizer "
+        "只负责安排清理的顺序。update 仍然是允许的（用户的一次 apply，一个升级镜像的工具），"
+        "而把它们滚动发布出去的 operator，不管是否在删除，都会重新创建它刚删除的子对象，"
+        "与它自己的清理作对。这里 ModelService 和它的 Deployment 都带着 harness 自己的一个 "
+        "finalizer，所以删除一直在进行中：operator 删除两个子对象，Deployment 留着（正在删除，"
+        "被扣住），operator 的 finalizer 也随之留着。然后 harness 修改 replicas 和镜像；"
+        "在变更之后 operator 的三次清理过程中（每次都是在它的 API proxy 上对 Deployment "
+        "的一次实时读取），它不能创建或更新任何子对象。Deployment 被放行、operator 的 "
+        "finalizer 消失之后，第二次 spec 变更也不能带来任何子对象（窗口在 operator 完成 "
+        "reconcile 后它的 API proxy 安静下来时关闭，如果它不再查看一个它已不持有的 "
+        "ModelService，则在变更后 REACT_TIMEOUT 时关闭）。",
+    ),
 }
