@@ -276,4 +276,182 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "reconcile 后它的 API proxy 安静下来时关闭，如果它不再查看一个它已不持有的 "
         "ModelService，则在变更后 REACT_TIMEOUT 时关闭）。",
     ),
+    "check:deletion-policy[orphan]:teaches": (
+        "2745d56524",
+        "删除请求带着一个传播策略，API server 把它作为垃圾回收器的一个 finalizer 记录在对象上："
+        "`orphan` 的意思是“保留依赖对象，去掉它们的 ownerReferences”。finalizer "
+        "总是删除子对象的 operator，会拆掉用户要求保留的工作负载（为了把它交给另一个所有者，"
+        "或者在不停机的情况下重新创建 ModelService）。它也必须不碰垃圾回收器的 finalizer："
+        "移除它是垃圾回收器的工作。在这个 envtest tier 上没有垃圾回收器，所以 ModelService "
+        "一直留着，处于删除中，恰好带着 `orphan` 这一个 finalizer；在它留着期间，"
+        "被手工删除的子对象不能被重新创建。在有垃圾回收器的 tier（sim）上，删除会完成："
+        "ModelService 消失，子对象保留下来，它们的 ownerReferences 被垃圾回收器去掉；再次 "
+        "apply 同一个 ModelService 就会接管它们（UID 相同，带上它的 controller ownerReference，"
+        "不创建也不删除：正是 child-conflict[adopt-ownerless] 在 envtest 上布置的场景）。",
+    ),
+    "check:deletion-policy[foreground]:teaches": (
+        "457984823d",
+        "Foreground 删除会在对象上加上垃圾回收器的 `foregroundDeletion` finalizer："
+        "垃圾回收器删除那些阻塞其所有者删除的依赖对象，然后移除这个 finalizer。operator "
+        "可以像平常一样自己删除它的子对象，但 `foregroundDeletion` finalizer 不该由它来移除："
+        "清除所有 finalizer 的 operator，会在删除的其他参与方还没完成时就结束这次删除。在 "
+        "envtest 上（没有垃圾回收器），ModelService 留着，恰好带着那一个 finalizer，"
+        "子对象已经消失；在有垃圾回收器的 tier（sim）上，它会消失，子对象也一样。",
+    ),
+    "check:finalizer-ordered-delete[lagging-cache]:teaches": (
+        "8c3304098d",
+        "informer 缓存由一个 watch 供给，落后于 API server，operator 自己的写入也不例外。"
+        "一个刚创建就被删除的 ModelService 进入清理时，缓存可能还没有 operator 刚创建的 "
+        "Deployment 和 Service；信任缓存的 operator 会移除它的 finalizer，ModelService 消失，"
+        "而它的子对象被留下，由一个已不存在的 UID 控制（在没有垃圾回收器的集群上，永远如此），"
+        "同名的后继者则会报告 ChildConflict。这里让这场竞争必然发生，而不是碰运气：operator "
+        "通过 harness 的 API proxy 与 API server 通信，API proxy 扣住 Deployment 和 Service "
+        "的每一个 watch 事件，所以缓存永远不会得知这些子对象；GET、LIST 和写入照常通过。"
+        "两个子对象都存在后，ModelService 被删除。只要它们还在，finalizer 就不能消失；"
+        "之后（事件被放行）一个同名的新 ModelService 必须收敛。",
+    ),
+    "check:finalizer-ordered-delete[child-finalizer]:teaches": (
+        "ea88f4a4ee",
+        "删除是一个请求，而不是一个事件：带 finalizer 的子对象（一个备份钩子，"
+        "对它自己的依赖对象的一次 foreground 删除）会得到一个 deletionTimestamp，"
+        "并一直留到那个 finalizer 消失。在 envtest 上，没有 finalizer 的子对象一被删除就消失，"
+        "所以“删除，然后在同一轮里移除我的 finalizer”在那里看起来没问题，"
+        "但在真实集群上会把子对象留在它已消失的所有者身后。"
+        "每一轮都再删一次子对象则是相反的错误：每秒一次毫无意义的写入。这里 ModelService "
+        "被删除时，Deployment 带着另一个控制器的 finalizer；在几轮清理过程中，ModelService "
+        "必须保留它的 finalizer，Deployment 恰好被删除一次；等另一个 finalizer 消失，"
+        "ModelService 也随之消失。",
+    ),
+    "check:parity:teaches": (
+        "7bbd75bca2",
+        "两个声称实现同一个 API 的控制器必须可以互换："
+        "从一个换到另一个的用户必须看到同样的子对象和同样的 status，"
+        "否则建立在其上的每一个工具（仪表盘、告警、GitOps diff）都会出问题。"
+        "同样的输入交给两者，各自在自己的 namespace 里；"
+        "输出在去掉那些必然不同的部分后进行比较（uid、resourceVersions、时间戳、managedFields "
+        "以及随之而来的 field manager 名字、namespace、分配的 cluster IP）。",
+    ),
+    "check:rbac-least-privilege:teaches": (
+        "9bc38791b3",
+        "operator 是一个持有凭据的长期运行的进程：它能做什么，接管它的攻击者就能做什么。只授予 "
+        "reconcile 循环需要的权限（它自己的资源、status 和 finalizers；它的子对象；Lease；"
+        "Event），并且只限于它 watch 的那一个 namespace，就能限制这种损害。"
+        "这里探测这个用户必须有和绝不能有的权限（Secret、其他 namespace、集群范围），"
+        "真正发出一个被拒绝的请求，展示控制平面会拒绝一个没有所有者 finalizers 权限的用户设置 "
+        "blockOwnerDeletion（OwnerReferencesPermissionEnforcement 准入插件，"
+        "这个权限正是为它而设），并运行一个完整的周期（获取 Lease、创建、收敛、"
+        "修复被手工修改的子对象、删除、续约 Lease），operator "
+        "的请求没有一个被拒绝（审计日志中它的用户没有 403；检查在第一个 403 处就失败，"
+        "这使它成为 RBAC 消融的快速见证）。这些探测检验的是 harness 绑定的 Role 和控制平面，"
+        "是本检查的前提；operator 的部分是那个周期：它的工作全部完成，没有任何请求被拒绝。",
+    ),
+    "check:rbac-least-privilege[stops-while-refused]:teaches": (
+        "eaa31965c4",
+        "RoleBinding 放错了 namespace，或者 CRD 还没安装，这是常见的第一次部署：operator 的 "
+        "informer 发出 list，得到 403（或 404），然后带退避地永远重试，"
+        "进程一直等待那些永远不会同步的缓存。它仍然必须服从 SIGTERM：修正绑定的那次滚动发布，"
+        "或者 `kubectl delete`，都会发出一个 SIGTERM，而忽略它的 operator 每次都会在宽限期后被 "
+        "SIGKILL。controller-runtime v0.22 的 manager 在收到信号后仍继续等待它的缓存；这时 Go "
+        "operator 会自己停下来。这里 operator watch 的是 namespace `default`，"
+        "它的用户在那里没有任何权限，一旦它的 API proxy 看到一次 list 被拒绝，就向它发送 "
+        "SIGTERM。",
+    ),
+    "check:ready-with-kwok:teaches": (
+        "e2ff19affd",
+        "`progressing-without-kubelet` 在 envtest 上展示了 status 契约的另一半，那里从来没有 "
+        "Pod 运行。这里 kube-scheduler 把 Pod 绑定到 kwok 的假节点上，kwok 把它们标记为 "
+        "Running 和 Ready，deployment 控制器在 Deployment 的 status 中计入它们，而 operator "
+        "必须得知这次 status 变化（一个 generation 没有变的子对象的事件），并把它复制到 "
+        "ModelService 中。只读取自己写入的内容、或按 generation 过滤子对象事件的 operator，"
+        "永远不会变成 Ready。ModelService 经历过的状态是从 API server 的 watch 历史中读回来的，"
+        "所以滚动发布期间短暂的 Progressing=True即使只持续了几毫秒也会被看到。",
+    ),
+    "check:garbage-collected:teaches": (
+        "542ffcd316",
+        "finalizer 是 operator 的承诺，但集群还有第二道防线：每个子对象都带着一个指向它的 "
+        "ModelService 的 UID 的 ownerReference，垃圾回收器会删除所有者已不存在的依赖对象。这里 "
+        "operator 被停住，有人去掉 finalizer 并删除 ModelService（它立即消失），"
+        "然后创建一个同名的新 ModelService，这一切都发生在 operator 被冻结期间（SIGSTOP："
+        "它保留着自己的内存，却什么都看不到）。解冻后，它不能相信自己创建过名为 `web` "
+        "的子对象的记忆：垃圾回收器已经移除了它们，它要为后继者创建后继者自己的子对象，"
+        "由后继者的 UID 控制。",
+    ),
+    "check:namespace-deleted:teaches": (
+        "8bfc5ff06e",
+        "finalizer 会阻塞 namespace 的删除，直到它被移除。如果 operator "
+        "的清理需要某个正在终止的 namespace 会拒绝的东西（在那里创建任何新对象都是被禁止的），"
+        "它就永远不会移除 finalizer，namespace 便永远停留在 `Terminating`，"
+        "这是一张经典的支持工单。operator 的 RoleBinding 也在这个 namespace 里；harness "
+        "用它自己的一个 finalizer 扣住它，直到 ModelService 都消失（就像一个集群范围的绑定会比 "
+        "namespace 活得更久那样），然后才放开它。",
+    ),
+    "check:status-follows-rollout[played-rollout]:teaches": (
+        "03ef6c6d55",
+        "一个 4 副本的 ModelService 改了镜像之后，检查扮演 deployment 控制器（envtest 上没有）"
+        "：它通过 status 子资源写 Deployment 的 status，一步步走过一次滚动更新（4 个副本中有 2 "
+        "个已更新，而 4 个都可用；一个旧副本仍在终止；新副本没有全部可用；完成），每写一次，"
+        "就在 operator 完成 reconcile 并平静下来后读一次 ModelService。只凭 availableReplicas "
+        "判断的 operator，会在旧 pod 仍在提供服务时就说 Ready=True `RolloutComplete`，"
+        "改镜像之后的 `kubectl wait --for=condition=Ready` 也就返回得太早。最后，"
+        "第二次镜像变更停滞了：Deployment 的 Progressing condition 变成 False "
+        "`ProgressDeadlineExceeded`，ModelService 必须说 Progressing=False "
+        "`ProgressDeadlineExceeded` 并带上 Deployment 的 message，"
+        "而不是说一个没有任何东西会去完成的滚动发布仍在进行中。",
+    ),
+    "check:status-follows-rollout[stalled-rollout]:teaches": (
+        "201389609d",
+        "一个 2 副本的 ModelService 在 kwok 的节点上滚动发布；检查给它的 Deployment "
+        "设置一个几秒钟的进度期限（operator 留给别人的一个字段），然后把 ModelService "
+        "的资源改成一个没有任何节点能容纳的 CPU request。新 pod 一直 Pending，而两个旧 pod "
+        "都保持可用（maxUnavailable 向下取整为 0），期限过后，deployment 控制器把它的 "
+        "Progressing condition 设为 False `ProgressDeadlineExceeded`。凭可用性判断的 operator "
+        "自始至终都说 Ready=True（2 个中 2 个可用），而忽略期限的 operator 则永远说 "
+        "RolloutInProgress。ModelService 必须说 Ready=False 和 Progressing=False "
+        "`ProgressDeadlineExceeded`，并带上 Deployment 的 message。",
+    ),
+    "check:refused-write-reported[invalid-update]:teaches": (
+        "0bd016ed1a",
+        "ModelService 被修改，使它的 Deployment 变得无效（requests 超过 limits）：API server "
+        "以 422 Invalid 回答 operator 的 update。如果不报告，这次拒绝就只出现在日志和一个 "
+        "Event 里，而 status（它的 condition 还是上一个 generation 的）会说一切正常。status "
+        "必须说 Ready=False 和 Progressing=False `FailedUpdate`，`observedGeneration` 为当前的 "
+        'generation，并带上 Warning Event 的 message（`Failed to update Deployment "web": <the '
+        "server's message>`）。拒绝持续期间，operator 以限速的退避重试，而它只写一次 status，"
+        "不是每次重试都写。然后 spec 被修正：下一次 reconcile 写入 Deployment，并在 status "
+        "中替换掉这次拒绝。",
+    ),
+    "check:refused-write-reported[admission-refused-create]:teaches": (
+        "3b58472de8",
+        "一个 ValidatingAdmissionPolicy 以 403 Forbidden 拒绝这个 namespace 中的每一次 "
+        "Deployment create，message 的长度超过了 condition 能容纳的长度（32768 个字符）。"
+        "如果不报告，新的 ModelService 就根本没有 status。如果报告时把 message 整个复制过去，"
+        "status 写入本身就会被 CRD 的上限拒绝，报告也随之丢失。status 必须在 generation 1 时说 "
+        "Ready=False 和 Progressing=False `FailedCreate`，Event 的 message（`Failed to create "
+        'Deployment "web": <the server\'s message>`）截断为 32768 个字符，以 ` ... [truncated]` '
+        "结尾。策略一旦移除，重试（仍在退避中）就会创建 Deployment，拒绝也从 status 中消失。",
+    ),
+    "check:vanished-owner[finalizer-race]:teaches": (
+        "b5dd206d28",
+        "这场竞争本身（一个 DELETE 在 finalizer update 提交之前读到了对象，然后照样删除了它）"
+        "发生在 API server 内部，在它的读取与存储删除之间，任何 proxy 都够不着；把 update 扣到 "
+        "DELETE 到达为止，只会让 update 失败（404）。所以这个场景确定性地布置出竞争留下的世界："
+        "operator 的 API proxy 立即转发 finalizer update，但扣住它的回答；其间 harness（admin）"
+        "移除 finalizer 并删除 ModelService，它立即消失；然后回答——带着 finalizer 的 "
+        "200——才被送达。operator 持有一个带它 finalizer 的 ModelService，就像在发生竞争的 API "
+        "server 上一样，为它创建两个子对象，然后在它的 status update 时得知它已经不在了。一个 "
+        "create 和 delete 的循环在 envtest 上几十次之内就会展示出真实的竞争；"
+        "这个场景则每次都展示同样的最终状态。在有垃圾回收器运行的地方（sim），"
+        "它可能先删除子对象：这时检查同样通过。",
+    ),
+    "check:vanished-owner[dead-owner-child]:teaches": (
+        "569ed6ae61",
+        "名字在任一时刻都是唯一的，而 UID 从不重用，所以当 ModelService ``web`` 存在时，"
+        "一个由另一个 ModelService ``web`` 控制的 ``web`` 子对象，属于一个已经消失的 "
+        "ModelService：它是某一轮没能完成清理的过程留下的（``[finalizer-race]`` 的竞争再加上 "
+        "operator 在 status update 之前被杀掉，或者一个根本不做清理的 operator）。"
+        "这里手工布置这种情况：一个已收敛的 ModelService 在 operator 停机期间失去它的 "
+        "finalizer 并被删除，它的子对象留了下来（envtest 没有垃圾回收器；在 sim "
+        "上垃圾回收器会带走它们，这个场景展示的是后继者的收敛），然后创建一个同名的后继者。"
+        "由其他任何东西控制的子对象仍然是 ChildConflict（``child-conflict``）。",
+    ),
 }
