@@ -14,7 +14,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "为时已晚，而且绝不能因此崩溃。名字的规则之所以重要，是因为 Service 沿用 ModelService "
         "的名字，而 Service 的名字是 DNS-1035 label，比 API server "
         "对自定义资源名字的要求更严格。拒绝和裁剪是 CRD 的工作，是本检查的前提；operator "
-        "的部分在其后：它让被接纳的 ModelService 收敛（一个的未知字段被裁剪掉，"
+        "的部分在其后：它让被接纳的 ModelService 收敛（其中一个的未知字段被裁剪掉，"
         "另一个省略了所有可选字段），自己保持运行，而且 API server 除了 409 "
         "之外不拒绝它的任何请求（依据审计日志或它的 API proxy 判断，而不是它自己的日志）。",
     ),
