@@ -3,21 +3,21 @@
 
 The full run (``make mutants``) runs every check against every mutant and holds every
 ``caught_by``. CI keeps what the kill matrix is for and drops only repetitions:
-``ci_choice`` picks, per mutant, a subset of its ``caught_by`` such that
-
-- every mutant gets at least one of its ``caught_by`` entries (it is still shown killed by a
-  check that reads what it does wrong);
-- every distinct entry of any ``caught_by`` (``child-repaired``,
-  ``watch-recovers[connection-cut]``) is chosen for at least one mutant (every check and case
-  CI ran before still has to kill a mutant in CI); an entry several mutants declare (five
-  declare ``noop-stable``) runs against one of them.
+``ci_choice`` picks, per mutant, a subset of its ``caught_by`` such that every distinct entry
+of any ``caught_by`` (``child-repaired``, ``watch-recovers[connection-cut]``) is chosen for at
+least one mutant: every check and case named in a ``caught_by`` still has to kill a mutant in
+CI, while an entry several mutants declare (five declare ``noop-stable``) runs against one of
+them. A mutant none of whose entries is chosen does not run in CI: every pair CI leaves out,
+its pairs included, runs in ``make mutants-pairs`` (``rest_choice``), a regular job of its own,
+so every mutant is still shown killed by each check that must catch it.
 
 It is a small weighted set cover, solved greedily and deterministically: each entry, those
-with the fewest declaring mutants first, goes to a declaring mutant that has nothing yet, then
-to the one with the fewest alternatives, the cheapest, the first declared; a mutant left with
-nothing runs its cheapest entry. Cost is the seconds of the test functions an entry runs
-(``CHECK_SECONDS``, measured), each function counted once per mutant. The verdict is unchanged: a kill is a ``fail`` verdict, and every chosen entry must
-kill its mutant, as every ``caught_by`` entry must in the full run.
+with the fewest declaring mutants first, goes to a declaring mutant that already runs something
+(one start, one build fewer), then the cheapest, the one with the fewest alternatives, the
+first declared. Cost is the seconds of the test functions an entry runs (``CHECK_SECONDS``,
+measured), each function counted once per mutant. The verdict is unchanged: a kill is a
+``fail`` verdict, and every chosen entry must kill its mutant, as every ``caught_by`` entry
+must in the full run.
 """
 
 from __future__ import annotations
@@ -152,8 +152,9 @@ def ci_choice(
     seconds: Mapping[str, float] | None = None,
 ) -> dict[str, list[str]]:
     """Per mutant (``caught_by``: mutant id -> its declared entries, in declaration order), the
-    entries CI runs, in declared order (see the module docstring). A mutant with no entries
-    gets none (the runner then runs the whole suite for it)."""
+    entries CI runs, in declared order (see the module docstring); an empty list for a mutant
+    whose entries all run against others (it is left to ``rest_choice``) and for one that
+    declares none (the runner then runs the whole suite for it)."""
     chosen: dict[str, list[str]] = {m: [] for m in caught_by}
     order = {m: i for i, m in enumerate(caught_by)}
     declarers: dict[str, list[str]] = {}
@@ -167,20 +168,16 @@ def ci_choice(
         )
 
     # Each entry once, the entries with fewest declarers first (one declarer: no choice). It
-    # goes to a mutant that has nothing yet (it must run something anyway), the one with the
-    # fewest alternatives, then the cheapest, then the first declared.
+    # goes to a mutant that already runs something (no start or build of its own), then the
+    # cheapest, the one with the fewest alternatives, the first declared.
     for e in sorted(declarers, key=lambda e: len(declarers[e])):
         if any(e in chosen[m] for m in declarers[e]):
             continue
         m = min(
             declarers[e],
-            key=lambda m: (bool(chosen[m]), len(caught_by[m]), added(m, e), order[m]),
+            key=lambda m: (not chosen[m], added(m, e), len(caught_by[m]), order[m]),
         )
         chosen[m].append(e)
-    # A mutant still without one runs its cheapest.
-    for m, entries in caught_by.items():
-        if entries and not chosen[m]:
-            chosen[m].append(min(entries, key=lambda e: (added(m, e), entries.index(e))))
     return {m: [e for e in caught_by[m] if e in chosen[m]] for m in caught_by}
 
 
@@ -206,7 +203,8 @@ def subset_entries(
 ) -> dict[str, list[str]]:
     """Per mutant of ``chosen``, the ``caught_by`` entries (mutants.toml) the CI subset runs on
     tier ``cluster`` (``ci_choice`` over ``chosen``; a mutant none of whose entries runs there
-    keeps them all, to be skipped), or with ``rest`` those it leaves out (``rest_choice`` over
+    keeps them all, to be skipped; one whose entries all run against others gets none and is
+    not run), or with ``rest`` those it leaves out (``rest_choice`` over
     every mutant ``make mutants-ci`` runs on that tier, so that the two runs hold every pair).
     ``functions``: ``harness.checks.case_functions``."""
     table = mutants.declared()
@@ -218,7 +216,9 @@ def subset_entries(
         return on_tier({m: caught_by(m) for m in ms}, functions, function_needs(), OFFERS[cluster])
 
     if not rest:
-        return {m: e or caught_by(m) for m, e in ci_choice(here(chosen), functions).items()}
+        declared = here(chosen)
+        picked = ci_choice(declared, functions)
+        return {m: picked[m] if declared[m] else caught_by(m) for m in chosen}
     pool = [
         m
         for m, t in table.items()

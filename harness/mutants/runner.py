@@ -35,8 +35,9 @@ the run at once instead of making every check wait for it.
 
 ``--ci`` runs the CI subset, which keeps ``make test`` within CI's time: each mutant only
 against some of the checks that catch it by design (``caught_by`` in mutants.toml), chosen by
-``harness.mutants.plan.ci_choice`` so that every mutant still runs one and every distinct
-``caught_by`` entry still runs against a mutant it must kill; a mutant that declares none runs
+``harness.mutants.plan.ci_choice`` so that every distinct ``caught_by`` entry still runs
+against a mutant it must kill (a mutant all of whose entries run against others is left to
+``--rest``); a mutant that declares none runs
 against every check but the slowest cases (``CI_SLOW``). In CI a chosen entry that did not
 kill its mutant fails the run, as any ``caught_by`` entry does in the full run. ``--rest``
 runs the entries ``--ci`` leaves out (``plan.rest_choice``; also under ``ci_checks``).
@@ -443,6 +444,16 @@ def run_mutants(
     functions = case_functions()  # caught_by names testcases: a bare id is its base case
     for m in chosen:
         select_checks(caught_by(m), functions)  # every name one testcase, before anything runs
+    picked: dict[str, list[str]] = {}
+    if ci:
+        picked = plan.subset_entries(chosen, cluster, functions)
+        spared = [m for m in chosen if caught_by(m) and not picked[m]]
+        if spared:
+            _say(
+                f"--ci: {len(spared)} mutants whose every entry runs against another are left "
+                f"to make mutants-pairs (--rest): {', '.join(spared)}"
+            )
+        chosen = [m for m in chosen if m not in spared]
     if rest:
         left = plan.subset_entries(chosen, cluster, functions, rest=True)
         done = [m for m in chosen if not left[m]]
@@ -463,7 +474,7 @@ def run_mutants(
     info = {m: mutant_info(m) for m in chosen}
     entries: dict[str, list[str]] = {m: [] for m in chosen}
     if ci or rest:
-        entries = plan.subset_entries(chosen, cluster, functions, rest=rest)
+        entries = picked or plan.subset_entries(chosen, cluster, functions, rest=rest)
         for m in chosen:
             info[m]["ci_checks"] = entries[m]
     filters = {

@@ -29,7 +29,7 @@ SECONDS = {
 }
 
 
-def test_every_mutant_runs_one_entry_and_every_entry_runs_once() -> None:
+def test_every_entry_runs_once_against_as_few_mutants_as_cover_them() -> None:
     caught_by = {
         "always-update": ["noop-stable", "child-repaired"],
         "no-owns": ["noop-stable", "child-repaired"],
@@ -37,16 +37,21 @@ def test_every_mutant_runs_one_entry_and_every_entry_runs_once() -> None:
         "no-events": ["events-recorded"],
     }
     chosen = plan.ci_choice(caught_by, FUNCTIONS, SECONDS)
-    # no-events can only run events-recorded; the others share noop-stable and child-repaired
-    # out between them: each entry once, each mutant one, 55 s instead of 100 s.
+    # child-repaired goes to the first of its two declarers, events-recorded to no-events (no
+    # alternatives), and noop-stable then to always-update, which runs anyway: each entry once,
+    # two mutants started instead of four; no-owns and event-every-reconcile are left to the
+    # rest (make mutants-pairs).
     assert chosen == {
-        "always-update": ["child-repaired"],
-        "no-owns": ["noop-stable"],
-        "event-every-reconcile": ["noop-stable"],
+        "always-update": ["noop-stable", "child-repaired"],
+        "no-owns": [],
+        "event-every-reconcile": [],
         "no-events": ["events-recorded"],
     }
-    assert sum(plan.entry_seconds(v, FUNCTIONS, SECONDS) for v in chosen.values()) == 55.0
-    assert sum(plan.entry_seconds(v, FUNCTIONS, SECONDS) for v in caught_by.values()) == 100.0
+    rest = plan.rest_choice(caught_by, FUNCTIONS, SECONDS)
+    assert rest["no-owns"] == caught_by["no-owns"] and rest["always-update"] == []
+    assert sum(plan.entry_seconds(v, FUNCTIONS, SECONDS) for v in chosen.values()) < sum(
+        plan.entry_seconds(v, FUNCTIONS, SECONDS) for v in caught_by.values()
+    )
 
 
 def test_an_entry_only_one_mutant_declares_is_kept_however_dear() -> None:
@@ -102,10 +107,11 @@ def test_suites_start_longest_first_and_get_no_more_workers_than_functions() -> 
     assert runner.suite_workers([], FUNCTIONS, 4) == 4
 
 
-def test_the_real_ci_subset_keeps_every_mutant_and_every_entry_on_each_tier() -> None:
-    """On envtest and on sim, over the mutants `make mutants-ci` / `mutants-sim-ci` run: each
-    mutant runs at least one caught_by entry, every entry the tier can run is chosen for some
-    mutant, and CI runs fewer (mutant, test function) pairs than the whole caught_by."""
+def test_the_real_ci_subset_keeps_every_entry_on_each_tier() -> None:
+    """On envtest and on sim, over the mutants `make mutants-ci` / `mutants-sim-ci` run: every
+    entry the tier can run is chosen for some mutant, the sim mutants (each with entries only
+    sim can run) all run, and CI runs fewer (mutant, test function) pairs than the whole
+    caught_by. (The mutants left out run in make mutants-pairs: test_every_caught_by_pair_runs_in_some_regular_job.)"""
     functions = checks.case_functions()
     needs = plan.function_needs()
     for tier, mutant_ids in (
@@ -117,7 +123,8 @@ def test_the_real_ci_subset_keeps_every_mutant_and_every_entry_on_each_tier() ->
             {m: runner.caught_by(m) for m in here}, functions, needs, OFFERS[tier]
         )
         chosen = plan.ci_choice(declared, functions)
-        assert all(chosen[m] for m in here), tier
+        if tier == "sim":
+            assert all(chosen[m] for m in here), tier
         assert {e for v in declared.values() for e in v} == {e for v in chosen.values() for e in v}
 
         def pairs(table: dict[str, list[str]]) -> int:
