@@ -474,7 +474,11 @@ def run_mutants(
     info = {m: mutant_info(m) for m in chosen}
     entries: dict[str, list[str]] = {m: [] for m in chosen}
     if ci or rest:
-        entries = picked or plan.subset_entries(chosen, cluster, functions, rest=rest)
+        entries = (
+            {m: picked[m] for m in chosen}
+            if ci
+            else plan.subset_entries(chosen, cluster, functions, rest=rest)
+        )
         for m in chosen:
             info[m]["ci_checks"] = entries[m]
     filters = {
