@@ -170,7 +170,7 @@ def _figure_markdown(
     if not lanes:
         return [*lines, _t(lang, "lesson:no-evidence"), ""]
     for lane in lanes:
-        acts = ", ".join(f"+{t:.2f}s {a}" for t, a in lane.result.acts)
+        acts = ", ".join(f"{t:+.2f}s {a}" for t, a in lane.result.acts)
         lines += [
             f"- **{_lane_title(lang, lane)}**: {_result_line(lane)}",
             *([f"  - harness: {acts}"] if acts else []),
@@ -192,6 +192,8 @@ def render_markdown(ev: Evidence, lang: str = "en", comparison: str = "compariso
         _t(lang, "lesson:lede"),
         "",
         f"[{_t(lang, 'lesson:back')}]({comparison})",
+        "",
+        f"> {_t(lang, 'lesson:md-legend')}",
         "",
     ]
     for number, part in enumerate(story.PARTS, 1):
