@@ -144,11 +144,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "不写；否则每次写入都会引发下一个事件，控制器永远安静不下来。",
     ),
     "lesson:part-2:look1": (
-        "a13bb17b3d",
-        "在重启和两个无关的 annotation 之后的那段窗口里，正确的 op"
-        "erator 的泳道上只有小点（读取）：reconcile 运行了，但什"
-        "么都没写。mutant 的泳道上有带编号的圆圈：它每次都发送完整的 De"
-        "ployment，每次写入都让 resourceVersion 变化。",
+        "bd6f1911f9",
+        "重启之后，harness 加上两个无关的 annotation（只有 mutant 的泳道标出了"
+        "它们）。在这个窗口里，正确的 operator 只做了读取（小点）：reconcile 运"
+        "行了，但什么也没有写（图下方的 successful_writes=0）。mutant 的泳道上"
+        "有带编号的圆圈：它每次都发送完整的 Deployment，而它的写入让 Deployment"
+        " 的 resourceVersion 变了：对比图下方的 before 和 after。",
     ),
     "lesson:part-2:proves": (
         "4f667963e3",

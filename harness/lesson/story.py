@@ -18,12 +18,14 @@ from dataclasses import dataclass
 class Figure:
     """One diagram of a part: the requests each implementation made in testcase ``case``
     (``noop-stable``, ``stale-update-conflict[operator-409]``), with ``mutant`` (a mutant id of
-    harness/mutants/mutants.toml, or "") drawn beside them, and ``look`` (what the reader
-    should look at, one or two sentences)."""
+    harness/mutants/mutants.toml, or "") drawn beside them, ``look`` (what the reader
+    should look at, one or two sentences) and ``shows`` (the evidence keys the check records
+    whose values decide it, printed in full under each lane: ``deployment_resourceVersion``)."""
 
     case: str
     mutant: str
     look: str
+    shows: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -171,11 +173,15 @@ PARTS: tuple[Part, ...] = (
                 case="noop-stable",
                 mutant="always-update",
                 look=(
-                    "In the window after the restart and the two unrelated annotations, the "
-                    "correct operators' lanes have only dots (reads): reconciles ran, nothing "
-                    "was written. The mutant's lane has numbered circles: it sends the full "
-                    "Deployment every time, and every write moves its resourceVersion."
+                    "After the restart the harness adds two unrelated annotations (only the "
+                    "mutant's lane marks them). In that window the correct operators made "
+                    "reads only (dots): reconciles ran, nothing was written "
+                    "(successful_writes=0 under the diagram). The mutant's lane has numbered "
+                    "circles: it sends the full Deployment every time, and its writes move "
+                    "the Deployment's resourceVersion: compare before and after under the "
+                    "diagram."
                 ),
+                shows=("deployment_resourceVersion", "service_resourceVersion"),
             ),
         ),
         proves=(
@@ -330,6 +336,7 @@ PARTS: tuple[Part, ...] = (
                     "operators' conditions say Ready False and Progressing True, and the "
                     "mutant's check fails because it said Ready with no Pod running."
                 ),
+                shows=("conditions_first", "conditions_after"),
             ),
         ),
         proves=(
