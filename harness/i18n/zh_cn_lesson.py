@@ -186,15 +186,15 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "理：检查之所以失败，是因为在这个崩溃点上已经有子对象存在。",
     ),
     "lesson:part-3:look2": (
-        "9bef042156",
+        "2716c8803e",
         "找到 modelservices 的 update 上那个红色的 409：API proxy 把这次写入（o"
         "perator 的第一次写入，即它的 finalizer update）扣住了几秒钟，其间 harn"
         "ess 修改了对象（标记 harness: patch modelservices web），然后才把它带"
         "着旧的 resourceVersion 转发出去。标记画在请求发出的时刻，而不是得到应"
         "答的时刻，所以被扣住的那个 409 可能正好位于 harness 的 patch 之前。正"
         "确的 operator 重新读取，下一次写入成功；mutant 再次发送同一个被拒绝的"
-        "对象：第二个红色的 409，基于同一个旧的 resourceVersion（下面它的失败信"
-        "息写出了这个值）。",
+        "对象：第二个红色的 409，基于同一个旧的 resourceVersion（下面的 operato"
+        "r_writes 给出了每次写入所带的 rv）。",
     ),
     "lesson:part-3:proves": (
         "031df83f67",
@@ -311,11 +311,11 @@ ENTRIES: dict[str, tuple[str, str]] = {
     ),
     "lesson:part-6:p2": (
         "3f3ac91e9b",
-        "集群之外的效果则不同。向模型目录登记一个模型，或者从账本上扣一笔钱，不能"
-        "简单地再运行一次：第二次运行就是第二个效果。要能再运行，就需要一个持久的"
-        "请求标识（request identity），例如 ModelServi"
-        "ce 的 UID 加上 generation，随请求一起发送，让对方认出"
-        "这是一次重复，用第一次的结果来回答，而不是执行两次。",
+        "集群之外的效果则不同。向 catalog（外部的模型登记服务）登记一个模型，或"
+        "者从账本上扣一笔钱，不能简单地再运行一次：第二次运行就是第二个效果。要"
+        "能再运行，就需要一个持久的请求标识（request identity），例如 ModelServ"
+        "ice 的 UID 加上 generation，随请求一起发送，让对方认出这是一次重复，用"
+        "第一次的结果来回答，而不是执行两次。",
     ),
     "lesson:part-6:look1": (
         "af1061815d",

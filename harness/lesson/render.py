@@ -69,15 +69,19 @@ def _result_line(lane: Lane) -> str:
 
 def _decided(value: Any) -> str:
     """One recorded evidence value in full: conditions (a list of dicts with ``type``) reduced
-    to ``type=status (reason)``, the fields a condition check decides on; a dict as
-    ``key value`` pairs, ``before`` and ``after`` first."""
+    to ``type=status (reason)``, the fields a condition check decides on; a list of strings
+    as ``[a, b]``; a dict as ``key value`` pairs, ``before`` and ``after`` first."""
+    if value == [] or value == {}:
+        return json.dumps(value)
     if isinstance(value, list) and all(isinstance(c, dict) and "type" in c for c in value):
         return ", ".join(f"{c['type']}={c.get('status')} ({c.get('reason')})" for c in value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "[" + ", ".join(value) + "]"
     if isinstance(value, dict):
         first = [k for k in ("before", "after") if k in value]
         order = first + [k for k in value if k not in first]
-        return ", ".join(f"{k} {value[k]}" for k in order)
-    return json.dumps(value)
+        return ", ".join(f"{k} {_decided(value[k])}" for k in order)
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def deciding_values(lane: Lane, keys: tuple[str, ...]) -> str:

@@ -145,6 +145,7 @@ PARTS: tuple[Part, ...] = (
                     "Deployment again (a red 409: it exists already) and never sets "
                     "replicas to 2, so the check times out."
                 ),
+                shows=("deployment_uid_before", "deployment_uid_after", "counts"),
             ),
         ),
         proves=(
@@ -219,6 +220,7 @@ PARTS: tuple[Part, ...] = (
                     "held a deletion of the ModelService for their cleanup: the check fails "
                     "because children already exist at that crash point."
                 ),
+                shows=("at_crash",),
             ),
             Figure(
                 case="stale-update-conflict[operator-409]",
@@ -232,8 +234,9 @@ PARTS: tuple[Part, ...] = (
                     "the held 409 can sit just before the harness's patch. The correct "
                     "operators read again and their next write succeeds; the mutant sends the "
                     "same refused object again: a second red 409, on the same old "
-                    "resourceVersion (its failure message below names it)."
+                    "resourceVersion (operator_writes below gives the rv each write carried)."
                 ),
+                shows=("changed_at_resourceVersion", "operator_writes"),
             ),
         ),
         proves=(
@@ -276,6 +279,7 @@ PARTS: tuple[Part, ...] = (
                     "finalizer. The mutant's update of modelservices comes first, and the "
                     "check fails at the first ModelService."
                 ),
+                shows=("cleanup_order",),
             ),
             Figure(
                 case="replaced-child-kept",
@@ -285,6 +289,7 @@ PARTS: tuple[Part, ...] = (
                     "services, because the Service now belongs to someone else. The mutant "
                     "deletes both by name."
                 ),
+                shows=("operator_deletes",),
             ),
             Figure(
                 case="vanished-owner[finalizer-race]",
@@ -302,6 +307,7 @@ PARTS: tuple[Part, ...] = (
                     "other testcase (dead-owner-child): there a successor of the same name "
                     "reports ChildConflict about them, which this drawing does not show."
                 ),
+                shows=("held_answer", "children_left_behind"),
             ),
         ),
         proves=(

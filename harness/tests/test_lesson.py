@@ -150,6 +150,7 @@ def test_deciding_values_are_shown_in_full() -> None:
             "conditions_first": conditions,
             "deployment_resourceVersion": '{"after": "263", "before": "260"}',
             "note": "not json",
+            "at_crash": '{"deployments": [], "finalizers": ["modeldock.io/cleanup"]}',
         },
     )
     lane = evidence.Lane("go", "go", False, result)
@@ -157,6 +158,9 @@ def test_deciding_values_are_shown_in_full() -> None:
     assert render.deciding_values(lane, keys) == (
         "deployment_resourceVersion: before 260, after 263 · "
         "conditions_first: Ready=False (ReplicasUnavailable) · note: not json"
+    )
+    assert render.deciding_values(lane, ("at_crash",)) == (
+        "at_crash: deployments [], finalizers [modeldock.io/cleanup]"
     )
     assert render.deciding_values(lane, ()) == ""
     figures = {f.case: f for p in story.PARTS for f in p.figures}
