@@ -59,9 +59,13 @@ def _lane_title(lang: str, lane: Lane) -> str:
     return f"mutant {lane.who} ({side}): {title}"
 
 
-def _result_line(lane: Lane) -> str:
+def _result_line(lane: Lane, shows: tuple[str, ...] = ()) -> str:
     """A lane's outcome, the first line of its failure, and the first evidence the check
-    recorded about it (what the operator wrote: conditions, resourceVersions, ...)."""
+    recorded about it (what the operator wrote: conditions, resourceVersions, ...), shortened;
+    only the outcome when the figure ``shows`` deciding values the lane has (printed in full
+    after it instead)."""
+    if deciding_values(lane, shows):
+        return verdict_line(lane.result)
     kept = {k: v for k, v in lane.result.check_evidence.items() if k not in HIDDEN_EVIDENCE}
     shown = key_evidence(dataclasses.replace(lane.result, evidence=kept), 2)
     return verdict_line(lane.result) + (f" · {shown}" if shown else "")
@@ -150,7 +154,7 @@ def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: 
     )
     results = "".join(
         f'<li class="{"wrong" if lane.wrong else "right"}"><b>{esc(_lane_title(lang, lane))}'
-        f"</b>: {esc(_result_line(lane))}{_deciding_html(lane, figure.shows)}</li>"
+        f"</b>: {esc(_result_line(lane, figure.shows))}{_deciding_html(lane, figure.shows)}</li>"
         for lane in lanes
     )
     link = f"{comparison}#{anchor(figure.case)}"
@@ -213,7 +217,7 @@ def _figure_markdown(
     for lane in lanes:
         acts = ", ".join(f"{t:+.2f}s {a}" for t, a in lane.result.acts)
         lines += [
-            f"- **{_lane_title(lang, lane)}**: {_result_line(lane)}",
+            f"- **{_lane_title(lang, lane)}**: {_result_line(lane, figure.shows)}",
             *([f"  - harness: {acts}"] if acts else []),
         ]
         shown = deciding_values(lane, figure.shows)
