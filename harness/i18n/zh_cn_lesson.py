@@ -19,7 +19,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "么。",
     ),
     "lesson:how-to-read": (
-        "b9f48a1386",
+        "a6d247e2a3",
         "怎么读图：时间向右流动，每个 operator 一条泳道。泳道线上方带编号的圆圈"
         "是一次写入（create、update、patch、delete），线下方的小点是一次读取（g"
         "et、list、watch）。红色标记是 API server 没有满足的请求：要么是拒绝，"
@@ -35,10 +35,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "对象已经存在：它由更早的一次 reconcile 创建，而那次的应答缓存还没有送"
         "到）。崩溃点是 operator 在设置了 MODELDOCK_CRASH_AT 的情况下启动后，自"
         "己以退出码 86 退出的地方：harness 在那里什么也没做，所以没有虚线标出它"
-        "；它的请求只是停下，直到重启。时间是从每条泳道的第一个请求算起的秒数，"
-        "而各泳道的时间刻度可能不同：mutant 总有自己单独的一条时间轴（一个永远"
-        "不收敛的 mutant 会一直运行到检查的时限），请求分布的时间远长于另一个的"
-        "真实 operator 也是如此。请按每条轴上的秒数来读。",
+        "；它的请求只是停下，直到重启。从一次重启到该泳道下一个请求之间的时间，"
+        "是新进程在启动（它最初的请求是重新做的 list）；在负载很高的机器上这可"
+        "能要好几秒，而没有任何检查按时钟来评判它。时间是从每条泳道的第一个请求"
+        "算起的秒数，而各泳道的时间刻度可能不同：mutant 总有自己单独的一条时间"
+        "轴（一个永远不收敛的 mutant 会一直运行到检查的时限），请求分布的时间远"
+        "长于另一个的真实 operator 也是如此。请按每条轴上的秒数来读。",
     ),
     "lesson:md-legend": (
         "7b3dd0d4df",
@@ -243,7 +245,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "tant 按名字把两个都删了。",
     ),
     "lesson:part-4:look3": (
-        "fba65a9c9e",
+        "77f8f88103",
         "这个竞态是真实存在的，但它的时机全凭运气，所以检查借助 API proxy 布置"
         "出它留下的局面：proxy 立即转发 operator 的 finalizer update，但扣住它"
         "的应答；harness 移除 finalizer 并删除 ModelService（它立即消失）；然后"
@@ -252,7 +254,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "，但它不是拒绝：对象已经不在了）。正确的 operator 随后删除两个子对象；"
         "mutant 保留了它们。它标题的另一半“还把它们叫作冲突”，是这个检查的另一"
         "个 testcase（dead-owner-child）：在那里，一个同名的后继者会针对它们报"
-        "告 ChildConflict，这张图没有显示这一点。",
+        "告 ChildConflict，这张图没有显示这一点。之后那次 modelservices web 的 "
+        "create，是 harness 创建了一个同名的后继者（新的 UID），正确的 operator"
+        " 像对待任何新的 ModelService 一样让它收敛；这些写入中出现的 409 就是页"
+        "面顶部所说的缓存滞后。",
     ),
     "lesson:part-4:proves": (
         "d1eedc7f81",

@@ -77,7 +77,10 @@ FRAME: dict[str, str] = {
         "already exists, made by an earlier reconcile whose answer the cache had not yet "
         "delivered). A crash point is a place where the operator, started with "
         "MODELDOCK_CRASH_AT set, exits by itself with exit code 86: the harness did nothing "
-        "there, so no dashed line marks it; its requests just stop until the restart. Times are seconds from "
+        "there, so no dashed line marks it; its requests just stop until the restart. The "
+        "time from a restart to the lane's next request is the new process starting up (its "
+        "first requests are fresh lists); on a loaded machine that can take many seconds, "
+        "and no check judges it by the clock. Times are seconds from "
         "each lane's first request, and lanes may have different time scales: the mutant "
         "always gets an axis of its own (one that never converges runs until the check's "
         "bound), and so does a real operator whose requests spread over far more time than "
@@ -305,7 +308,11 @@ PARTS: tuple[Part, ...] = (
                     "gone). The correct operators then delete both children; the mutant keeps "
                     "them. Its title's other half, calling them a conflict, is the check's "
                     "other testcase (dead-owner-child): there a successor of the same name "
-                    "reports ChildConflict about them, which this drawing does not show."
+                    "reports ChildConflict about them, which this drawing does not show. The "
+                    "later create of modelservices web is the harness creating a successor "
+                    "of the same name (a new UID), which the correct operators converge like "
+                    "any new ModelService; a 409 among those writes is the cache lag "
+                    "described at the top of the page."
                 ),
                 shows=("held_answer", "children_left_behind"),
             ),
