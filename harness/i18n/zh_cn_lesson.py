@@ -146,12 +146,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "不写；否则每次写入都会引发下一个事件，控制器永远安静不下来。",
     ),
     "lesson:part-2:look1": (
-        "bd6f1911f9",
-        "重启之后，harness 加上两个无关的 annotation（只有 mutant 的泳道标出了"
-        "它们）。在这个窗口里，正确的 operator 只做了读取（小点）：reconcile 运"
-        "行了，但什么也没有写（图下方的 successful_writes=0）。mutant 的泳道上"
-        "有带编号的圆圈：它每次都发送完整的 Deployment，而它的写入让 Deployment"
-        " 的 resourceVersion 变了：对比图下方的 before 和 after。",
+        "80d5fa3680",
+        "重启之后，harness 加上两个无关的 annotation。只有 mutant 的泳道标出了"
+        "它们：一条泳道只画到它的 operator 的最后一个请求为止，而正确的 operato"
+        "r 的最后几个请求，就是重启之后重新做的 list 和 watch。从那以后，它们没"
+        "有再向 API server 发送任何请求：它们的 reconcile 在 informer 的缓存上"
+        "运行，发现没有什么要写（图下方的 successful_writes: 0）。mutant 的泳道"
+        "上有带编号的圆圈：它每次都发送完整的 Deployment，而它的写入让 Deployme"
+        "nt 的 resourceVersion 变了：对比图下方的 before 和 after。",
     ),
     "lesson:part-2:proves": (
         "4f667963e3",

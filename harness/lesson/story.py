@@ -177,15 +177,21 @@ PARTS: tuple[Part, ...] = (
                 case="noop-stable",
                 mutant="always-update",
                 look=(
-                    "After the restart the harness adds two unrelated annotations (only the "
-                    "mutant's lane marks them). In that window the correct operators made "
-                    "reads only (dots): reconciles ran, nothing was written "
-                    "(successful_writes=0 under the diagram). The mutant's lane has numbered "
-                    "circles: it sends the full Deployment every time, and its writes move "
-                    "the Deployment's resourceVersion: compare before and after under the "
-                    "diagram."
+                    "After the restart the harness adds two unrelated annotations. Only the "
+                    "mutant's lane marks them: a lane is drawn up to its operator's last "
+                    "request, and the correct operators' last requests are the fresh lists "
+                    "and watches after the restart. From then on they sent the API server "
+                    "nothing: their reconciles ran on the informer's cache and found nothing "
+                    "to write (successful_writes: 0 under the diagram). The mutant's lane has "
+                    "numbered circles: it sends the full Deployment every time, and its "
+                    "writes move the Deployment's resourceVersion: compare before and after "
+                    "under the diagram."
                 ),
-                shows=("deployment_resourceVersion", "service_resourceVersion"),
+                shows=(
+                    "successful_writes",
+                    "deployment_resourceVersion",
+                    "service_resourceVersion",
+                ),
             ),
         ),
         proves=(
