@@ -84,6 +84,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "fac773f048",
         "本次运行",
     ),
+    "lesson:acts": (
+        "c1049bc0c9",
+        "harness 做了什么",
+    ),
     "lesson:part-1:title": (
         "efb1a85cce",
         "通知携带的是地址，不是指令",

@@ -218,7 +218,7 @@ def _figure_markdown(
         acts = ", ".join(f"{t:+.2f}s {a}" for t, a in lane.result.acts)
         lines += [
             f"- **{_lane_title(lang, lane)}**: {_result_line(lane, figure.shows)}",
-            *([f"  - harness: {acts}"] if acts else []),
+            *([f"  - {_t(lang, 'lesson:acts')}{_colon(lang)}{acts}"] if acts else []),
         ]
         shown = deciding_values(lane, figure.shows)
         lines += [f"  - `{shown}`"] if shown else []

@@ -110,6 +110,7 @@ FRAME: dict[str, str] = {
     "lesson:in-report": "this check in the comparison report",
     "lesson:proves": "What this part proves",
     "lesson:outcome": "In this run",
+    "lesson:acts": "what the harness did",
 }
 
 PARTS: tuple[Part, ...] = (
