@@ -72,7 +72,7 @@ FRAME: dict[str, str] = {
         "program in between that sees every request; where a check needs a timing that would "
         "otherwise be luck, it holds a request or its answer back, or answers it itself. A red 409 on a status write in a "
         "lane that passed is normal: the reconcile read a cache that had not yet caught up "
-        "with the operator's own previous write, the API server refused the older "
+        "(most often with the operator's own previous write), the API server refused the older "
         "resourceVersion, and the operator read again (a 409 on a create means the object "
         "already exists, made by an earlier reconcile whose answer the cache had not yet "
         "delivered). A crash point is a place where the operator, started with "
