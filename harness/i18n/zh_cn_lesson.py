@@ -19,15 +19,38 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "么。",
     ),
     "lesson:how-to-read": (
-        "bd800d6486",
-        "怎么读图：时间向右流动，每个 operator 一条泳道。泳道线上方带编"
-        "号的圆圈是一次写入（create、update、patch、delete"
-        "），线下方的小点是一次读取（get、list、watch）。红色标记是 "
-        "API server 没有满足的请求：要么是拒绝，要么是对一个已经不存在"
-        "的东西得到的 404——operator 预料到了这一点，所以它不算拒绝"
-        "（对比报告会给出每一个的原因）。竖直的虚线是 harness 自己做的事"
-        "：它杀掉或重启了 operator，或者手工改了某个对象。把鼠标停在标记"
-        "上可以看到那个请求。",
+        "c504a745d9",
+        "怎么读图：时间向右流动，每个 operator 一条泳道。泳道线上方带编号的圆圈"
+        "是一次写入（create、update、patch、delete），线下方的小点是一次读取（g"
+        "et、list、watch）。红色标记是 API server 没有满足的请求：要么是拒绝，"
+        "要么是对一个已经不存在的东西得到的 404——operator 预料到了这一点，所以"
+        "它不算拒绝（对比报告会给出每一个的原因）。竖直的虚线是 harness 自己做"
+        "的事：它杀掉或重启了 operator，或者手工改了某个对象。把鼠标停在标记上"
+        "可以看到那个请求。每个 operator 都经由 harness 的 API proxy 与 API ser"
+        "ver 通信：这是夹在两者之间、能看到每一个请求的一个小程序；当某个检查需"
+        "要一个本来只能靠运气碰上的时序时，它会扣住一个请求或它的应答，或者自己"
+        "来应答。在通过了的泳道里，status 写入上的红色 409 是正常的：那次 recon"
+        "cile 读到的缓存还没有跟上（最常见的是没有跟上 operator 自己上一次的写"
+        "入），API server 拒绝了较旧的 resourceVersion，于是 operator 重新读取"
+        "（create 上的 409 则表示对象已经存在：它由更早的一次 reconcile 创建，"
+        "而那次的应答缓存还没有送到）。崩溃点是 operator 在设置了 MODELDOCK_CRA"
+        "SH_AT 的情况下启动后，自己以退出码 86 退出的地方：harness 在那里什么也"
+        "没做，所以没有虚线标出它；它的请求只是停下，直到重启。从一次重启到该泳"
+        "道下一个请求之间的时间，是新进程在启动（它最初的请求是重新做的 list）"
+        "；在负载很高的机器上这可能要好几秒，而没有任何检查按时钟来评判它。时间"
+        "是从每条泳道的第一个请求算起的秒数，而各泳道的时间刻度可能不同：mutant"
+        " 总有自己单独的一条时间轴（一个永远不收敛的 mutant 会一直运行到检查的"
+        "时限），请求分布的时间远长于另一个的真实 operator 也是如此。请按每条轴"
+        "上的秒数来读。",
+    ),
+    "lesson:md-legend": (
+        "7b3dd0d4df",
+        "怎么读这个页面上的图：每条泳道只显示它的写入（create、update、patch、d"
+        "elete），按顺序，每个请求一个从 operator 指向 API server 的箭头，标注"
+        "着从该泳道第一个请求算起的秒数；带叉的箭头是 API server 没有满足的写入"
+        "。读取不画出来，harness 做的事列在图的上方（负的时间表示在该泳道第一个"
+        "请求之前）。说明文字里提到的点、带编号的圆圈或虚线，指的是 HTML 页面（"
+        "lesson.html）上的图，那里也画出了读取和 harness 的动作。",
     ),
     "lesson:no-evidence": (
         "ade2bc1a16",
@@ -62,6 +85,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "fac773f048",
         "本次运行",
     ),
+    "lesson:acts": (
+        "c1049bc0c9",
+        "harness 做了什么",
+    ),
     "lesson:part-1:title": (
         "efb1a85cce",
         "通知携带的是地址，不是指令",
@@ -89,15 +116,13 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "件事：把 replicas 设为 2，创建 Service。",
     ),
     "lesson:part-1:look1": (
-        "76d41e4e0f",
-        "operator 在它 create deployments 之后立即自"
-        "己停下（崩溃点，退出码 86：这是它自己的退出，所以没有标记）。虚线 h"
-        "arness: patch modelservices 是用户在它停机期"
-        "间把 replicas 改成 2，restart 是它再次启动的地方。之"
-        "后，正确的 operator 对 deployments 做一次 upd"
-        "ate、对 services 做一次 create。mutant 重放它"
-        "原来在做的事：它再次创建 Deployment（红色的 409：它已经存"
-        "在了），并且从不把 replicas 设为 2，所以检查超时。",
+        "2f80e1aeeb",
+        "operator 在它 create deployments 之后立即自己停下（崩溃点：它自己以退"
+        "出码 86 退出，所以没有标记；它的请求在那里停止）。虚线 harness: patch "
+        "modelservices 是用户在它停机期间把 replicas 改成 2，restart 是它再次启"
+        "动的地方。之后，正确的 operator 对 deployments 做一次 update、对 servi"
+        "ces 做一次 create。mutant 重放它原来在做的事：它再次创建 Deployment（"
+        "红色的 409：它已经存在了），并且从不把 replicas 设为 2，所以检查超时。",
     ),
     "lesson:part-1:proves": (
         "f72193f1f3",
@@ -126,11 +151,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "不写；否则每次写入都会引发下一个事件，控制器永远安静不下来。",
     ),
     "lesson:part-2:look1": (
-        "a13bb17b3d",
-        "在重启和两个无关的 annotation 之后的那段窗口里，正确的 op"
-        "erator 的泳道上只有小点（读取）：reconcile 运行了，但什"
-        "么都没写。mutant 的泳道上有带编号的圆圈：它每次都发送完整的 De"
-        "ployment，每次写入都让 resourceVersion 变化。",
+        "80d5fa3680",
+        "重启之后，harness 加上两个无关的 annotation。只有 mutant 的泳道标出了"
+        "它们：一条泳道只画到它的 operator 的最后一个请求为止，而正确的 operato"
+        "r 的最后几个请求，就是重启之后重新做的 list 和 watch。从那以后，它们没"
+        "有再向 API server 发送任何请求：它们的 reconcile 在 informer 的缓存上"
+        "运行，发现没有什么要写（图下方的 successful_writes: 0）。mutant 的泳道"
+        "上有带编号的圆圈：它每次都发送完整的 Deployment，而它的写入让 Deployme"
+        "nt 的 resourceVersion 变了：对比图下方的 before 和 after。",
     ),
     "lesson:part-2:proves": (
         "4f667963e3",
@@ -157,19 +185,25 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "的修改。",
     ),
     "lesson:part-3:look1": (
-        "34327a6eef",
-        "正确的 operator 在创建任何子对象之前先写 finalizer（"
-        "对 modelservices 的一次 update）；在崩溃点退出并重"
-        "启之后，没有第二次 finalizer 写入。mutant 先创建子对象"
-        "，所以在崩溃点上存在着没有 finalizer 保护的子对象。",
+        "0e4b22eb06",
+        "正确的 operator 在创建任何子对象之前先写 finalizer（对 modelservices "
+        "的一次 update）；在崩溃点退出并重启之后，没有第二次 finalizer 写入。mu"
+        "tant 先创建两个子对象，之后才加上 finalizer，所以当它到达崩溃点（就在"
+        "它写入 finalizer 之后）时，finalizer 已经在了，但两个子对象也已经在了"
+        "（下面的证据 at_crash 列出了它们）。在那两次 create 和 finalizer 写入"
+        "之间，子对象已经存在，却没有任何东西让 ModelService 的删除等待它们的清"
+        "理：检查之所以失败，是因为在这个崩溃点上已经有子对象存在。",
     ),
     "lesson:part-3:look2": (
-        "dab36a8409",
-        "找到 modelservices 的 update 上那个红色的 409"
-        "：API proxy 扣住了这次写入，同时 harness 修改了对象。"
-        "正确的 operator 重新读取，下一次写入成功；mutant 再次发"
-        "送同一个被拒绝的对象：第二个红色的 409，基于同一个旧的 resour"
-        "ceVersion。",
+        "2716c8803e",
+        "找到 modelservices 的 update 上那个红色的 409：API proxy 把这次写入（o"
+        "perator 的第一次写入，即它的 finalizer update）扣住了几秒钟，其间 harn"
+        "ess 修改了对象（标记 harness: patch modelservices web），然后才把它带"
+        "着旧的 resourceVersion 转发出去。标记画在请求发出的时刻，而不是得到应"
+        "答的时刻，所以被扣住的那个 409 可能正好位于 harness 的 patch 之前。正"
+        "确的 operator 重新读取，下一次写入成功；mutant 再次发送同一个被拒绝的"
+        "对象：第二个红色的 409，基于同一个旧的 resourceVersion（下面的 operato"
+        "r_writes 给出了每次写入所带的 rv）。",
     ),
     "lesson:part-3:proves": (
         "031df83f67",
@@ -189,27 +223,27 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "着没做完的工作消失。",
     ),
     "lesson:part-4:p2": (
-        "563e4dfe06",
-        "同名的子对象不一定是我们的。在读取和删除之间，可能有人把 Service"
-        " 换成了他们自己的；按名字删除会毁掉它。operator 只删除那些 c"
-        "ontroller ownerReference 带着它的 ModelS"
-        "ervice 的 UID 的子对象，并把这个 UID 作为 precon"
-        "dition 发送。API server 自己也有一个竞态：一个在 fi"
-        "nalizer 加上之前刚读过对象的 DELETE 仍然可以删掉它，所以"
-        " operator 手里可能握着一个已经消失的对象的、带 finaliz"
-        "er 的副本；一旦某次写入告诉它这一点（404），它必须清理掉刚创建的子"
-        "对象。",
+        "d2a60151c5",
+        "同名的子对象不一定是我们的。在读取和删除之间，可能有人把 Service 换成"
+        "了他们自己的；按名字删除会毁掉它。operator 只删除那些 controller owner"
+        "Reference 带着它的 ModelService 的 UID 的子对象，并把这个 UID 作为 pre"
+        "condition 发送。API server 自己也有一个竞态：一个在 finalizer 加上之前"
+        "刚读过对象的 DELETE 仍然可以删掉它，所以 operator 手里可能握着一个已经"
+        "消失的对象的、带 finalizer 的副本；一旦某次写入告诉它这一点（404），它"
+        "必须清理掉刚创建的子对象。这个竞态是 API server 的一个真实的 bug（kube"
+        "rnetes#77988，在这个 harness 运行的 1.34 API server 中它又重新打开了）"
+        "；下面的检查以确定的方式布置出它的结果，而不是等着它靠运气发生。",
     ),
     "lesson:part-4:look1": (
-        "d2f57b80d6",
-        "这个检查删除三个 ModelService：first 在 operat"
-        "or 运行时删除；second 删除时 operator 在清理中途自己"
-        "停下（然后 restart）；third 在它停机时删除（SIGTERM"
-        "、删除，然后 restart）。对每一个，正确的 operator 对 "
-        "deployments 和 services 的 delete 都出现在"
-        "移除 finalizer 的那次 modelservices updat"
-        "e 之前。mutant 的 modelservices update 排"
-        "在最前面，检查在第一个 ModelService 上就失败了。",
+        "bf2227d200",
+        "这个检查删除三个 ModelService。first 在 operator 运行时删除。随后检查"
+        "停掉 operator（SIGTERM），再带着一个崩溃点重新启动它：删除 second，ope"
+        "rator 在它的第一次子对象 delete 之后立即自己退出（退出码 86，所以没有"
+        "标记），然后被重启。third 在 operator 停机时删除（SIGTERM、删除，然后 "
+        "restart）。对每一个，正确的 operator 对 deployments 和 services 的 del"
+        "ete 都出现在移除 finalizer 的那次 modelservices update 之前。mutant 的"
+        " modelservices update 排在最前面，检查在第一个 ModelService 上就失败了"
+        "。",
     ),
     "lesson:part-4:look2": (
         "a936344a5d",
@@ -218,10 +252,19 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "tant 按名字把两个都删了。",
     ),
     "lesson:part-4:look3": (
-        "b91a42374a",
-        "在那些 create 之后，status update 得到 404（画"
-        "成红色，但它不是拒绝：对象已经不在了）。正确的 operator 随后删"
-        "除两个子对象；mutant 保留了它们。",
+        "77f8f88103",
+        "这个竞态是真实存在的，但它的时机全凭运气，所以检查借助 API proxy 布置"
+        "出它留下的局面：proxy 立即转发 operator 的 finalizer update，但扣住它"
+        "的应答；harness 移除 finalizer 并删除 ModelService（它立即消失）；然后"
+        " proxy 送出被扣住的应答：200，上面带着 finalizer（证据中的 held_answer"
+        "）。operator 创建两个子对象；随后它的 status update 得到 404（画成红色"
+        "，但它不是拒绝：对象已经不在了）。正确的 operator 随后删除两个子对象；"
+        "mutant 保留了它们。它标题的另一半“还把它们叫作冲突”，是这个检查的另一"
+        "个 testcase（dead-owner-child）：在那里，一个同名的后继者会针对它们报"
+        "告 ChildConflict，这张图没有显示这一点。之后那次 modelservices web 的 "
+        "create，是 harness 创建了一个同名的后继者（新的 UID），正确的 operator"
+        " 像对待任何新的 ModelService 一样让它收敛；这些写入中出现的 409 就是页"
+        "面顶部所说的缓存滞后。",
     ),
     "lesson:part-4:proves": (
         "d1eedc7f81",
@@ -230,15 +273,17 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "时消失。",
     ),
     "lesson:part-5:title": (
-        "1450fe99dd",
-        "看起来成功的三种方式",
+        "f53e4dbedd",
+        "看起来成功，不等于做对了",
     ),
     "lesson:part-5:p1": (
-        "7b6721f9c3",
-        "“还是只有一个 Deployment”看起来像是 reconcile 什"
-        "么都没改的证明，但一个每次都重写 Deployment 的 operat"
-        "or 同样只留下一个。证据是 resourceVersion：没变就是没"
-        "写。这就是第二部分的图，当作判决来读。",
+        "a7e742c5eb",
+        "有三样东西看起来像成功，却证明不了什么。这一部分画出第二样；第一样在第"
+        "二部分判定，第三样在第三部分。“还是只有一个 Deployment”看起来像是 reco"
+        "ncile 什么都没改的证明，但一个每次都重写 Deployment 的 operator 同样只"
+        "留下一个。证据是 resourceVersion：没变就是没写。这就是第二部分的检查 n"
+        "oop-stable，当作判决来读：它记录每个子对象在安静窗口之前和之后的 resou"
+        "rceVersion，并比较它们。",
     ),
     "lesson:part-5:p2": (
         "d83b853fac",
@@ -278,17 +323,20 @@ ENTRIES: dict[str, tuple[str, str]] = {
     ),
     "lesson:part-6:p2": (
         "3f3ac91e9b",
-        "集群之外的效果则不同。向模型目录登记一个模型，或者从账本上扣一笔钱，不能"
-        "简单地再运行一次：第二次运行就是第二个效果。要能再运行，就需要一个持久的"
-        "请求标识（request identity），例如 ModelServi"
-        "ce 的 UID 加上 generation，随请求一起发送，让对方认出"
-        "这是一次重复，用第一次的结果来回答，而不是执行两次。",
+        "集群之外的效果则不同。向 catalog（外部的模型登记服务）登记一个模型，或"
+        "者从账本上扣一笔钱，不能简单地再运行一次：第二次运行就是第二个效果。要"
+        "能再运行，就需要一个持久的请求标识（request identity），例如 ModelServ"
+        "ice 的 UID 加上 generation，随请求一起发送，让对方认出这是一次重复，用"
+        "第一次的结果来回答，而不是执行两次。",
     ),
     "lesson:part-6:look1": (
-        "32fabf8289",
-        "在目录调用和 status 写入前后的每一个边界上让 operator "
-        "崩溃，再重启它。目录里每个 generation 必须恰好只有一个效果；"
-        "没有请求标识的 operator 会登记两次。",
+        "af1061815d",
+        "图上画的是最基本的情形：catalog（外部的模型登记服务）记录下这次登记并"
+        "扣住它的应答，harness 在应答到达之前杀掉 operator（SIGKILL），再重启它"
+        "。其他情形（在调用 catalog 之前崩溃、在记录其应答的 status 写入处崩溃"
+        "，以及那次 status 写入得到 409 Conflict 后再崩溃）是这个检查的其他 tes"
+        "tcase，列在对比报告中。在每一种情形里，catalog 中每个 generation 必须"
+        "恰好只有一个效果；没有请求标识的 operator 会登记两次。",
     ),
     "lesson:part-6:proves": (
         "a4fbcb6b82",

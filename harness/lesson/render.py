@@ -8,7 +8,9 @@ and take their text through ``harness.i18n.tr`` in the language asked for.
 from __future__ import annotations
 
 import dataclasses
+import json
 from string import Template
+from typing import Any
 
 from harness.i18n import tr
 from harness.lesson import story
@@ -57,12 +59,50 @@ def _lane_title(lang: str, lane: Lane) -> str:
     return f"mutant {lane.who} ({side}): {title}"
 
 
-def _result_line(lane: Lane) -> str:
+def _result_line(lane: Lane, shows: tuple[str, ...] = ()) -> str:
     """A lane's outcome, the first line of its failure, and the first evidence the check
-    recorded about it (what the operator wrote: conditions, resourceVersions, ...)."""
+    recorded about it (what the operator wrote: conditions, resourceVersions, ...), shortened;
+    only the outcome when the figure ``shows`` deciding values the lane has (printed in full
+    after it instead)."""
+    if deciding_values(lane, shows):
+        return verdict_line(lane.result)
     kept = {k: v for k, v in lane.result.check_evidence.items() if k not in HIDDEN_EVIDENCE}
     shown = key_evidence(dataclasses.replace(lane.result, evidence=kept), 2)
     return verdict_line(lane.result) + (f" · {shown}" if shown else "")
+
+
+def _decided(value: Any) -> str:
+    """One recorded evidence value in full: conditions (a list of dicts with ``type``) reduced
+    to ``type=status (reason)``, the fields a condition check decides on; a list of strings
+    as ``[a, b]``; a dict as ``key value`` pairs, ``before`` and ``after`` first."""
+    if value == [] or value == {}:
+        return json.dumps(value)
+    if isinstance(value, list) and all(isinstance(c, dict) and "type" in c for c in value):
+        return ", ".join(f"{c['type']}={c.get('status')} ({c.get('reason')})" for c in value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "[" + ", ".join(value) + "]"
+    if isinstance(value, dict):
+        first = [k for k in ("before", "after") if k in value]
+        order = first + [k for k in value if k not in first]
+        return ", ".join(f"{k} {_decided(value[k])}" for k in order)
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def deciding_values(lane: Lane, keys: tuple[str, ...]) -> str:
+    """``key: value`` (untruncated, ``_decided``) of each of ``keys`` the lane's check recorded,
+    joined by " · "; "" when it recorded none of them. A value that is not JSON is shown as it
+    was recorded."""
+    shown = []
+    for key in keys:
+        raw = lane.result.evidence.get(key)
+        if raw is None:
+            continue
+        try:
+            value = _decided(json.loads(raw))
+        except (TypeError, ValueError):
+            value = str(raw)
+        shown.append(f"{key}: {value}")
+    return " · ".join(shown)
 
 
 def _span(lane: Lane) -> float:
@@ -80,6 +120,11 @@ def axes(lanes: list[Lane], ratio: float = SPAN_RATIO) -> list[list[Lane]]:
     together = not spans or max(spans) <= ratio * max(min(spans), 0.001)
     groups = [real] if together else [[lane] for lane in real]
     return [g for g in [*groups, [lane for lane in lanes if lane.wrong]] if g]
+
+
+def _deciding_html(lane: Lane, keys: tuple[str, ...]) -> str:
+    shown = deciding_values(lane, keys)
+    return f'<br><code class="deciding">{esc(shown)}</code>' if shown else ""
 
 
 def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: str) -> str:
@@ -109,7 +154,7 @@ def _figure_html(ev: Evidence, lang: str, part: story.Part, n: int, comparison: 
     )
     results = "".join(
         f'<li class="{"wrong" if lane.wrong else "right"}"><b>{esc(_lane_title(lang, lane))}'
-        f"</b>: {esc(_result_line(lane))}</li>"
+        f"</b>: {esc(_result_line(lane, figure.shows))}{_deciding_html(lane, figure.shows)}</li>"
         for lane in lanes
     )
     link = f"{comparison}#{anchor(figure.case)}"
@@ -170,11 +215,13 @@ def _figure_markdown(
     if not lanes:
         return [*lines, _t(lang, "lesson:no-evidence"), ""]
     for lane in lanes:
-        acts = ", ".join(f"+{t:.2f}s {a}" for t, a in lane.result.acts)
+        acts = ", ".join(f"{t:+.2f}s {a}" for t, a in lane.result.acts)
         lines += [
-            f"- **{_lane_title(lang, lane)}**: {_result_line(lane)}",
-            *([f"  - harness: {acts}"] if acts else []),
+            f"- **{_lane_title(lang, lane)}**: {_result_line(lane, figure.shows)}",
+            *([f"  - {_t(lang, 'lesson:acts')}{_colon(lang)}{acts}"] if acts else []),
         ]
+        shown = deciding_values(lane, figure.shows)
+        lines += [f"  - `{shown}`"] if shown else []
     lines.append("")
     for lane in lanes:
         writes = [c for c in lane.result.calls if c.is_write]
@@ -192,6 +239,8 @@ def render_markdown(ev: Evidence, lang: str = "en", comparison: str = "compariso
         _t(lang, "lesson:lede"),
         "",
         f"[{_t(lang, 'lesson:back')}]({comparison})",
+        "",
+        f"> {_t(lang, 'lesson:md-legend')}",
         "",
     ]
     for number, part in enumerate(story.PARTS, 1):

@@ -18,12 +18,14 @@ from dataclasses import dataclass
 class Figure:
     """One diagram of a part: the requests each implementation made in testcase ``case``
     (``noop-stable``, ``stale-update-conflict[operator-409]``), with ``mutant`` (a mutant id of
-    harness/mutants/mutants.toml, or "") drawn beside them, and ``look`` (what the reader
-    should look at, one or two sentences)."""
+    harness/mutants/mutants.toml, or "") drawn beside them, ``look`` (what the reader
+    should look at, one or two sentences) and ``shows`` (the evidence keys the check records
+    whose values decide it, printed in full under each lane: ``deployment_resourceVersion``)."""
 
     case: str
     mutant: str
     look: str
+    shows: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,34 @@ FRAME: dict[str, str] = {
         "not grant: a refusal, or a 404 for something already gone, which the operator "
         "expects and is no refusal (the comparison report gives each its reason). "
         "Dashed vertical lines are what the harness itself did: it killed or restarted the "
-        "operator, or edited an object by hand. Hover over a mark to see the request."
+        "operator, or edited an object by hand. Hover over a mark to see the request. "
+        "Every operator talks to the API server through the harness's API proxy, a small "
+        "program in between that sees every request; where a check needs a timing that would "
+        "otherwise be luck, it holds a request or its answer back, or answers it itself. A red 409 on a status write in a "
+        "lane that passed is normal: the reconcile read a cache that had not yet caught up "
+        "(most often with the operator's own previous write), the API server refused the older "
+        "resourceVersion, and the operator read again (a 409 on a create means the object "
+        "already exists, made by an earlier reconcile whose answer the cache had not yet "
+        "delivered). A crash point is a place where the operator, started with "
+        "MODELDOCK_CRASH_AT set, exits by itself with exit code 86: the harness did nothing "
+        "there, so no dashed line marks it; its requests just stop until the restart. The "
+        "time from a restart to the lane's next request is the new process starting up (its "
+        "first requests are fresh lists); on a loaded machine that can take many seconds, "
+        "and no check judges it by the clock. Times are seconds from "
+        "each lane's first request, and lanes may have different time scales: the mutant "
+        "always gets an axis of its own (one that never converges runs until the check's "
+        "bound), and so does a real operator whose requests spread over far more time than "
+        "the other's. Read the seconds on each axis."
+    ),
+    "lesson:md-legend": (
+        "How to read the diagrams of this page: each lane shows only its writes (create, "
+        "update, patch, delete), in order, one arrow per request from the operator to the API "
+        "server, labelled with its time in seconds from the lane's first request; a crossed "
+        "arrow is a write the API server did not grant. Reads are not drawn, and what the "
+        "harness did is listed above the diagrams (a negative time is before the lane's "
+        "first request). Where a caption speaks of dots, numbered circles or dashed lines, "
+        "it means the drawing of the HTML page (lesson.html), which shows reads and the "
+        "harness's actions too."
     ),
     "lesson:no-evidence": (
         "This run has no evidence for this diagram (its check was not run or left no "
@@ -81,6 +110,7 @@ FRAME: dict[str, str] = {
     "lesson:in-report": "this check in the comparison report",
     "lesson:proves": "What this part proves",
     "lesson:outcome": "In this run",
+    "lesson:acts": "what the harness did",
 }
 
 PARTS: tuple[Part, ...] = (
@@ -110,7 +140,8 @@ PARTS: tuple[Part, ...] = (
                 mutant="replay-event",
                 look=(
                     "The operator stops itself right after its create of deployments (the "
-                    "crash point, exit code 86: its own exit, so no marker). The dashed "
+                    "crash point: it exits by itself with exit code 86, so no marker; its "
+                    "requests stop there). The dashed "
                     "marker harness: patch modelservices is the user's change of replicas to "
                     "2 while it is down, and restart is where it starts again. After it the "
                     "correct operators make one update of deployments and one create of "
@@ -118,6 +149,7 @@ PARTS: tuple[Part, ...] = (
                     "Deployment again (a red 409: it exists already) and never sets "
                     "replicas to 2, so the check times out."
                 ),
+                shows=("deployment_uid_before", "deployment_uid_after", "counts"),
             ),
         ),
         proves=(
@@ -146,10 +178,20 @@ PARTS: tuple[Part, ...] = (
                 case="noop-stable",
                 mutant="always-update",
                 look=(
-                    "In the window after the restart and the two unrelated annotations, the "
-                    "correct operators' lanes have only dots (reads): reconciles ran, nothing "
-                    "was written. The mutant's lane has numbered circles: it sends the full "
-                    "Deployment every time, and every write moves its resourceVersion."
+                    "After the restart the harness adds two unrelated annotations. Only the "
+                    "mutant's lane marks them: a lane is drawn up to its operator's last "
+                    "request, and the correct operators' last requests are the fresh lists "
+                    "and watches after the restart. From then on they sent the API server "
+                    "nothing: their reconciles ran on the informer's cache and found nothing "
+                    "to write (successful_writes: 0 under the diagram). The mutant's lane has "
+                    "numbered circles: it sends the full Deployment every time, and its "
+                    "writes move the Deployment's resourceVersion: compare before and after "
+                    "under the diagram."
+                ),
+                shows=(
+                    "successful_writes",
+                    "deployment_resourceVersion",
+                    "service_resourceVersion",
                 ),
             ),
         ),
@@ -179,20 +221,32 @@ PARTS: tuple[Part, ...] = (
                 mutant="children-first",
                 look=(
                     "The correct operators write the finalizer (an update of modelservices) "
-                    "before any create of a child; after its exit at the crash point and the "
-                    "restart there is no second finalizer write. The mutant creates the children first, so at the "
-                    "crash point there are children without a finalizer to protect them."
+                    "before any create of a child; after their exit at the crash point and the "
+                    "restart there is no second finalizer write. The mutant creates both "
+                    "children first and adds the finalizer after them, so when it reaches the "
+                    "crash point (right after its finalizer write) the finalizer is there, but "
+                    "so are both children (the evidence at_crash below lists them). Between "
+                    "the creates and the finalizer write the children existed while nothing "
+                    "held a deletion of the ModelService for their cleanup: the check fails "
+                    "because children already exist at that crash point."
                 ),
+                shows=("at_crash",),
             ),
             Figure(
                 case="stale-update-conflict[operator-409]",
                 mutant="retry-stale",
                 look=(
                     "Find the red 409 on the update of modelservices: the API proxy held that "
-                    "write while the harness changed the object. The correct operators read "
-                    "again and their next write succeeds; the mutant sends the same refused "
-                    "object again: a second red 409, on the same old resourceVersion."
+                    "write (the operator's first, its finalizer update) for a few seconds "
+                    "while the harness changed the object (the mark harness: patch "
+                    "modelservices web), then forwarded it with its old resourceVersion. A "
+                    "mark is drawn when the request was sent, not when it was answered, so "
+                    "the held 409 can sit just before the harness's patch. The correct "
+                    "operators read again and their next write succeeds; the mutant sends the "
+                    "same refused object again: a second red 409, on the same old "
+                    "resourceVersion (operator_writes below gives the rv each write carried)."
                 ),
+                shows=("changed_at_resourceVersion", "operator_writes"),
             ),
         ),
         proves=(
@@ -215,21 +269,27 @@ PARTS: tuple[Part, ...] = (
             "precondition. And the API server has a race of its own: a DELETE that read the "
             "object just before the finalizer was added can still remove it, so the "
             "operator may hold a finalizer-carrying copy of an object that is already gone, "
-            "and must clean up the children it just created once a write tells it so (404).",
+            "and must clean up the children it just created once a write tells it so (404). "
+            "This race is a real bug of the API server (kubernetes#77988, open again in the "
+            "1.34 API server this harness runs); the check below stages its outcome "
+            "deterministically instead of waiting for it to happen by luck.",
         ),
         figures=(
             Figure(
                 case="finalizer-ordered-delete",
                 mutant="finalizer-first",
                 look=(
-                    "The check deletes three ModelServices: first while the operator runs, "
-                    "second with the operator stopping itself in the middle of the cleanup "
-                    "(then restart), third while it is down (SIGTERM, the delete, then "
-                    "restart). For each, the correct operators' deletes of deployments and "
+                    "The check deletes three ModelServices. It deletes first while the "
+                    "operator runs. Then it stops the operator (SIGTERM) and starts it again "
+                    "with a crash point: it deletes second, and the operator exits by itself "
+                    "right after its first child delete (exit code 86, so no marker), and is "
+                    "restarted. It deletes third while the operator is down (SIGTERM, the "
+                    "delete, then restart). For each, the correct operators' deletes of deployments and "
                     "services come before the update of modelservices that removes the "
                     "finalizer. The mutant's update of modelservices comes first, and the "
                     "check fails at the first ModelService."
                 ),
+                shows=("cleanup_order",),
             ),
             Figure(
                 case="replaced-child-kept",
@@ -239,15 +299,29 @@ PARTS: tuple[Part, ...] = (
                     "services, because the Service now belongs to someone else. The mutant "
                     "deletes both by name."
                 ),
+                shows=("operator_deletes",),
             ),
             Figure(
                 case="vanished-owner[finalizer-race]",
                 mutant="ignores-vanished-owner",
                 look=(
-                    "After the creates, the status update is answered 404 (drawn red, though "
-                    "it is no refusal: the object is gone). The correct operators then delete "
-                    "both children; the mutant keeps them."
+                    "The race is real, but its timing is luck, so the check stages the world "
+                    "it leaves through the API proxy: the proxy forwards the operator's "
+                    "finalizer update at once and keeps its answer back, the harness removes "
+                    "the finalizer and deletes the ModelService (gone at once), and then the "
+                    "proxy delivers the held answer, 200 with the finalizer on (held_answer "
+                    "in the evidence). The operator creates both children; its status update "
+                    "is then answered 404 (drawn red, though it is no refusal: the object is "
+                    "gone). The correct operators then delete both children; the mutant keeps "
+                    "them. Its title's other half, calling them a conflict, is the check's "
+                    "other testcase (dead-owner-child): there a successor of the same name "
+                    "reports ChildConflict about them, which this drawing does not show. The "
+                    "later create of modelservices web is the harness creating a successor "
+                    "of the same name (a new UID), which the correct operators converge like "
+                    "any new ModelService; a 409 among those writes is the cache lag "
+                    "described at the top of the page."
                 ),
+                shows=("held_answer", "children_left_behind"),
             ),
         ),
         proves=(
@@ -257,12 +331,15 @@ PARTS: tuple[Part, ...] = (
     ),
     Part(
         id="part-5",
-        title="Three ways to look successful",
+        title="Looking successful is not being right",
         paragraphs=(
+            "Three things look like success without proving it. This part draws the second; "
+            "the first is judged in part 2 and the third in part 3. "
             '"There is still one Deployment" looks like proof that a reconcile changed '
             "nothing, but an operator that rewrites the Deployment on every pass also leaves "
             "exactly one. The proof is the resourceVersion: unchanged means unwritten. That "
-            "is part 2's diagram, read as a verdict.",
+            "is part 2's check, noop-stable, read as a verdict: it records each child's "
+            "resourceVersion before and after the quiet window and compares them.",
             "A status of Ready looks like success, but on this control plane there is no "
             "kubelet, so no Pod ever runs: the honest status is Progressing. An operator that "
             "reports Ready as soon as it wrote the Deployment tells users a lie. And a 409 "
@@ -279,6 +356,7 @@ PARTS: tuple[Part, ...] = (
                     "operators' conditions say Ready False and Progressing True, and the "
                     "mutant's check fails because it said Ready with no Pod running."
                 ),
+                shows=("conditions_first", "conditions_after"),
             ),
         ),
         proves=(
@@ -307,9 +385,13 @@ PARTS: tuple[Part, ...] = (
                 case="external-effect-once",
                 mutant="fresh-request-key",
                 look=(
-                    "The operator is crashed at every boundary around the catalog call and the "
-                    "status write, and restarted. The catalog must hold exactly one effect per "
-                    "generation; an operator without the request identity registers twice."
+                    "The drawing is the plain case: the catalog records the registration and "
+                    "holds its answer back, the harness kills the operator (SIGKILL) before "
+                    "that answer arrives, and restarts it. The other cases (a crash before the "
+                    "catalog call, a crash at the status write that records its answer, and a "
+                    "409 Conflict on that status write, then a crash) are the check's other "
+                    "testcases, listed in the comparison report. In every one the catalog must hold exactly one effect "
+                    "per generation; an operator without the request identity registers twice."
                 ),
             ),
         ),

@@ -137,3 +137,31 @@ def test_lanes_far_apart_in_time_get_axes_of_their_own() -> None:
     assert [[x.who for x in g] for g in render.axes(near)] == [["go", "python"], ["m"]]
     far = [lane("go", 1.0), lane("python", 50.0)]
     assert [[x.who for x in g] for g in render.axes(far)] == [["go"], ["python"]]
+
+
+def test_deciding_values_are_shown_in_full() -> None:
+    conditions = (
+        '[{"type": "Ready", "status": "False", "reason": "ReplicasUnavailable", '
+        '"message": "Deployment \\"web\\" has 0/1 available replicas", "observedGeneration": 1}]'
+    )
+    result = report.Result(
+        "passed",
+        evidence={
+            "conditions_first": conditions,
+            "deployment_resourceVersion": '{"after": "263", "before": "260"}',
+            "note": "not json",
+            "at_crash": '{"deployments": [], "finalizers": ["modeldock.io/cleanup"]}',
+        },
+    )
+    lane = evidence.Lane("go", "go", False, result)
+    keys = ("deployment_resourceVersion", "conditions_first", "note", "absent")
+    assert render.deciding_values(lane, keys) == (
+        "deployment_resourceVersion: before 260, after 263 · "
+        "conditions_first: Ready=False (ReplicasUnavailable) · note: not json"
+    )
+    assert render.deciding_values(lane, ("at_crash",)) == (
+        "at_crash: deployments [], finalizers [modeldock.io/cleanup]"
+    )
+    assert render.deciding_values(lane, ()) == ""
+    figures = {f.case: f for p in story.PARTS for f in p.figures}
+    assert figures["noop-stable"].shows and figures["progressing-without-kubelet"].shows
