@@ -312,7 +312,7 @@ def test_leader_failover(
         CONVERGE_TIMEOUT,
         "the standby, now leader, to converge",
     )
-    writers = _writes_by_instance(audit, admin, namespace, user, t_term)
+    writers = _seen_writes(audit, admin, namespace, user, t_term, "replicas 4 after the hand-over")
     evidence.record("writes_after_sigterm", writers)
     assert list(writers) == [standby.instance], (
         f"after the hand-over only the new leader ({standby.instance}) may write; the audit "
