@@ -11,12 +11,9 @@ prints once every write is answered).
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import json
 import os
 import selectors
-import shutil
 import subprocess
 import time
 from collections.abc import Callable
@@ -24,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from harness.envtest import process
+from harness.gocache import cached_build
 from harness.paths import BUILD_DIR
 
 #: The Go module of the floor client.
@@ -41,42 +39,9 @@ def floor_binary(progress: Callable[[str], None] = lambda line: None) -> Path:
     """The floor client's binary for the current sources (``*.go``, ``go.mod``, ``go.sum``,
     ``go version``), built under a lock if absent. Raises FloorError if Go is missing or the
     build fails."""
-    go = shutil.which("go")
-    if go is None:
-        raise FloorError(
-            f"the `go` command is not on PATH: the floor is a Go program ({SOURCE_DIR})"
-        )
-    digest = hashlib.sha256()
-    version = process.run([go, "version"], capture_output=True, text=True, timeout=60).stdout
-    digest.update(str(version).encode())
-    for src in sorted([*SOURCE_DIR.glob("*.go"), SOURCE_DIR / "go.mod", SOURCE_DIR / "go.sum"]):
-        if not src.name.endswith("_test.go"):
-            digest.update(src.name.encode() + b"\0" + src.read_bytes())
-    out = FLOOR_BUILD_DIR / digest.hexdigest()[:16] / "modeldock-floor"
-    if out.exists():
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out.parent / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if out.exists():
-            return out
-        progress(f"building the floor client ({SOURCE_DIR.name}) into {out}")
-        tmp = out.with_name(f".{out.name}.{os.getpid()}")
-        proc = process.run(
-            [go, "build", "-o", str(tmp), "."],
-            cwd=SOURCE_DIR,
-            env=dict(os.environ, GOWORK="off", CGO_ENABLED="0"),
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        if proc.returncode != 0:
-            raise FloorError(
-                f"building the floor client failed (go build in {SOURCE_DIR}):\n"
-                f"{proc.stdout}{proc.stderr}"
-            )
-        os.replace(tmp, out)
-    return out
+    return cached_build(
+        SOURCE_DIR, FLOOR_BUILD_DIR, "modeldock-floor", "the floor client", FloorError, progress
+    )
 
 
 class GoFloor:
