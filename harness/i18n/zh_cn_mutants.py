@@ -311,4 +311,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "04b21b113c",
         "每 100 ms 重试一次失败的 reconcile，从不退避（Go）",
     ),
+    "mutant:pads-lease:title": (
+        "e52f3df6b0",
+        "把 Lease 时长设为配置值的两倍，备用实例因此接管得晚",
+    ),
+    "mutant:pads-lease-go:title": (
+        "ea87e881e2",
+        "把 Lease 时长设为配置值的两倍，备用实例因此接管得晚（Go）",
+    ),
 }
