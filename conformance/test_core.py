@@ -223,7 +223,10 @@ def test_noop_stable(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
 
 
@@ -254,7 +257,10 @@ def test_noop_stable_rewritten_values(
     evidence.record("resources", resources)
     op = operators.start()
     create_modelservice(admin, namespace, "web", resources=resources)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     dep = get_present(admin, "deployments", namespace, "web")
     server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
     stored = server.get("resources") or {}
@@ -326,7 +332,10 @@ def assert_long_quiet(
     Leases that the operator's API proxy saw in that time (``operators.accounting``)."""
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     wait_settled(op)
     accounting = operators.accounting
     start = accounting.sync()

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     APISERVER_SYNC_TIMEOUT,
     CONVERGE_TIMEOUT,
@@ -206,7 +207,10 @@ def test_leader_failover(
         f"Lease {LEASE_NAME} to get a holder",
     )
     create_modelservice(admin, namespace, "web", replicas=1)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     time.sleep(LATE_WRITES_WAIT)
     writers = _seen_writes(audit, admin, namespace, user, t_start, "the first convergence")
     holder = _lease_writer(audit, admin, namespace, user, t_start)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
@@ -104,7 +105,13 @@ def test_foreign_fields_kept(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
-    msvc = wait_rolled_out(admin, namespace, "web", tier) or wait_converged(admin, namespace, "web")
+    msvc = set_up(
+        lambda: (
+            wait_rolled_out(admin, namespace, "web", tier)
+            or wait_converged(admin, namespace, "web")
+        ),
+        "the first convergence, before the experiment",
+    )
     image = msvc["spec"]["image"]
 
     def add_to_service() -> dict[str, Any]:
@@ -218,7 +225,13 @@ def test_user_object_kept(
     body["metadata"]["labels"] = dict(USER_LABELS)
     body["metadata"]["annotations"] = dict(USER_ANNOTATIONS)
     created = admin.create("modelservices", namespace, body)
-    wait_rolled_out(admin, namespace, "web", tier) or wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: (
+            wait_rolled_out(admin, namespace, "web", tier)
+            or wait_converged(admin, namespace, "web")
+        ),
+        "the first convergence, before the experiment",
+    )
     wait_settled(op)
     op.terminate()
     op.start()
@@ -313,7 +326,13 @@ def test_status_rebuilt(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
-    wait_rolled_out(admin, namespace, "web", tier) or wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: (
+            wait_rolled_out(admin, namespace, "web", tier)
+            or wait_converged(admin, namespace, "web")
+        ),
+        "the first convergence, before the experiment",
+    )
     wait_settled(op)
     msvc = get_present(admin, "modelservices", namespace, "web")
     good = _owned_status(msvc)
@@ -379,7 +398,10 @@ def test_status_follows_deployment_status(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=2)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
 
     def play(fields: dict[str, Any]) -> Any:
         dep = get_present(admin, "deployments", namespace, "web")
@@ -448,7 +470,10 @@ def test_spec_change_while_deleting(
     body = modelservice("web")
     body["metadata"]["finalizers"] = [HOLD]
     admin.create("modelservices", namespace, body)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     admin.patch("deployments", namespace, "web", {"metadata": {"finalizers": [HOLD]}})
     admin.delete("modelservices", namespace, "web")
     wait_for(

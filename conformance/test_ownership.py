@@ -334,7 +334,10 @@ def test_replaced_child_kept(
     """
     op = operators.start()
     msvc = create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     dep_uid = get_present(admin, "deployments", namespace, "web")["metadata"]["uid"]
     op.terminate()
 
@@ -578,7 +581,10 @@ def _deletion_policy(
     propagation, gc_finalizer = POLICIES[policy]
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    msvc = wait_converged(admin, namespace, "web")
+    msvc = set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     before = {
         res: get_present(admin, res, namespace, "web")["metadata"]["uid"]
         for res in ("deployments", "services")
@@ -987,7 +993,10 @@ def test_cleanup_waits_for_held_child(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     admin.patch("deployments", namespace, "web", {"metadata": {"finalizers": ["example.com/hold"]}})
     start = audit.sync(admin)
     admin.delete("modelservices", namespace, "web")

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
@@ -273,7 +274,10 @@ def test_garbage_collected(
     # A long Lease: a leader frozen past its renew deadline would rightly step down on thaw.
     op = operators.start(lease=(60.0, 40.0, 2.0))
     create_modelservice(admin, namespace, "web")
-    old = wait_converged(admin, namespace, "web")
+    old = set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     old_children = {
         r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
         for r in ("deployments", "services")

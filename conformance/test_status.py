@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from kubernetes.client.exceptions import ApiException
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     REACT_TIMEOUT,
@@ -150,7 +151,10 @@ def test_status_follows_played_rollout(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=4)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     _play(
         admin,
         namespace,
@@ -359,7 +363,10 @@ def test_refused_update_reported(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     wait_settled(op)
     start = audit.sync(admin)
     bad = {"requests": {"cpu": "2"}, "limits": {"cpu": "1"}}

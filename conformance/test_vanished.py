@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     FINALIZER,
     REACT_TIMEOUT,
@@ -174,7 +175,10 @@ def test_dead_owner_child(
     """
     op = operators.start()
     gone = create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     op.terminate()
     admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
     admin.delete("modelservices", namespace, "web")
