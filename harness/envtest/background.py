@@ -3,7 +3,7 @@ starts one detached from the terminal (its own session, its own run), prints
 ``export KUBECONFIG=...``; ``down`` stops it. ``serve`` is the detached process itself.
 
 State lives in ``<state-dir>/state.json`` (``ControlPlane.state_path``), which checks attach to
-with ``--control-plane-state``.
+with ``--modeldock-control-plane-state``.
 """
 
 from __future__ import annotations
