@@ -31,7 +31,7 @@ CLUSTER   ?= envtest
 CONTEXT   ?=
 # KUBECONFIG_FILE=path: the harness's --kubeconfig (KUBECONFIG in the environment works as well).
 KUBECONFIG_FILE ?=
-# The Kubernetes minor version of the control plane (README, "Kubernetes versions"): 1.34 (the
+# The Kubernetes minor version of the control plane (docs/tiers.md, "Kubernetes versions"): 1.34 (the
 # default), 1.35, 1.36 or 1.37; ENVTEST_K8S_VERSION is kubebuilder's name for the same thing.
 # Each version's binaries sit side by side in ~/.cache/modeldock/envtest/k8s/<version>-linux-amd64.
 ENVTEST_K8S_VERSION ?=

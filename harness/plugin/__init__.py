@@ -9,7 +9,7 @@ the watchdog, and the skip of ``modeldock_slow`` tests without ``--modeldock-ful
 Modules: ``options`` (the options, the ini key, ``asked``), ``hooks`` (run set-up, verdicts,
 artifacts, JUnit names), ``fixtures``,
 ``lab`` (labs, operator pools, namespaces: the surface the bench and mutant runner use),
-``evidence`` (recording and request accounting), ``markers`` (the ``check`` marker),
+``evidence`` (recording and request accounting), ``markers`` (the ``modeldock_*`` markers),
 ``watchdog`` (stop the run when the control plane is lost), ``console`` (progress lines,
 ``--modeldock-check``, keep and pause on failure). This module holds only the two hooks every
 session gets, ``pytest_addoption`` and ``pytest_configure``; a session that asked gets

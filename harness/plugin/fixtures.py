@@ -122,7 +122,7 @@ def audit(
     where the tier has one, else the request logs of the API proxies this test's operators
     run behind (``operators.accounting``); with ``--modeldock-request-accounting proxy`` the proxies
     on every tier. A check that needs the audit log itself (other users' requests, request
-    bodies, the authorizer's decision) says ``@pytest.mark.needs("audit-log")`` and gets it."""
+    bodies, the authorizer's decision) says ``@pytest.mark.modeldock_needs("audit-log")`` and gets it."""
     forced = options.value(request.config, "request-accounting") == "proxy"
     if audit_log is not None and (not forced or "audit-log" in needs(request.node)):
         return audit_log

@@ -154,7 +154,7 @@ def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
 
 
 def skip_unmet_needs(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip each check whose needs (``needs`` markers and fixtures) the run's tier does not
+    """Skip each check whose needs (``modeldock_needs`` markers and fixtures) the run's tier does not
     offer, with the reason; the JUnit testcase still carries its check name, the tier and the
     reason. An unknown capability name is a usage error."""
     from harness import tiers
@@ -169,7 +169,7 @@ def skip_unmet_needs(config: pytest.Config, items: list[pytest.Item]) -> None:
         if bad:
             raise pytest.UsageError(
                 f"{item.nodeid}: unknown capability {bad} in "
-                f"@pytest.mark.needs; known: {sorted(tiers.CAPABILITIES)}"
+                f"@pytest.mark.modeldock_needs; known: {sorted(tiers.CAPABILITIES)}"
             )
         reason = tiers.skip_reason(tier, offers, wanted)
         if reason and not any(k == "skip_reason" for k, _ in item.user_properties):
