@@ -68,6 +68,9 @@ DESIGN_SECTIONS = (
     "Measurements",
     "Tiers",
     "How an implementation plugs in",
+    "Adding a check",
+    "Adding a mutant",
+    "Adding a tier",
     "Glossary",
 )
 
