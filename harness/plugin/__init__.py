@@ -3,7 +3,7 @@
 It stays quiet until asked (``harness.plugin.options``): in every session it adds its options,
 its ini key and its markers, and nothing else; only a session that gives a ``--modeldock-*``
 option, sets the ini key ``modeldock = true`` or collects ``conformance/`` gets the rest
-(``hooks.activate``): the hooks, the fixtures, SIGTERM unwinding, the run claim and reaping,
+(``pytest_configure``, ``hooks.activate``): the hooks, the fixtures, SIGTERM unwinding, the run claim and reaping,
 the watchdog, and the skip of ``modeldock_slow`` tests without ``--modeldock-full``.
 
 Modules: ``options`` (the options, the ini key, ``asked``), ``hooks`` (run set-up, verdicts,
@@ -64,16 +64,24 @@ from harness.plugin.options import pytest_addoption
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the markers (``pytest --markers`` lists them in every session); set up the
-    rest of the plugin only in a session that asked for it (``options.asked``)."""
+    """Register the markers (``pytest --markers`` lists them in every session); only in a
+    session that asked for it (``options.asked``), register ``hooks``, ``console`` and
+    ``fixtures`` as plugins (their hooks and fixtures) and set the run up
+    (``hooks.activate``)."""
     from harness.plugin import options
     from harness.plugin.markers import MARKERS
 
     for line in MARKERS:
         config.addinivalue_line("markers", line)
     if options.asked(config):
-        from harness.plugin import hooks
+        from harness.plugin import console, fixtures, hooks
 
+        for name, plugin in (
+            ("modeldock-hooks", hooks),
+            ("modeldock-console", console),
+            ("modeldock-fixtures", fixtures),
+        ):
+            config.pluginmanager.register(plugin, name)
         hooks.activate(config)
 
 

@@ -43,18 +43,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def activate(config: pytest.Config) -> None:
-    """Set up a session that asked for ModelDock (``harness.plugin.options.asked``): register
-    this module's hooks, the console's and the fixtures as plugins, choose the operator role,
-    attach an existing cluster's run scope, make SIGTERM unwind like Ctrl-C, claim the run and
-    reap dead runs (the controlling process) or die with the run's owner (a pytest-xdist
-    worker), and register the control-plane watchdog. Called once, from
-    ``harness.plugin.pytest_configure``."""
-    from harness.plugin import fixtures
-
+    """Set up a session that asked for ModelDock (``harness.plugin.options.asked``), once its
+    hooks and fixtures are registered: choose the operator role, attach an existing cluster's
+    run scope, make SIGTERM unwind like Ctrl-C, claim the run and reap dead runs (the
+    controlling process) or die with the run's owner (a pytest-xdist worker), and register the
+    control-plane watchdog. Called once, from ``harness.plugin.pytest_configure``."""
     manager = config.pluginmanager
-    manager.register(sys.modules[__name__], "modeldock-hooks")
-    manager.register(console, "modeldock-console")
-    manager.register(fixtures, "modeldock-fixtures")
     console.configure(config)
     chosen = options.value(config, "operator-role")
     # --modeldock-operator-role (the RBAC ablation), else the role the implementation
