@@ -73,10 +73,6 @@ def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> i
         )
         print(f"export KUBECONFIG={state['admin_kubeconfig']}")
         return 0
-    if cluster == "kind":
-        from harness import kind
-
-        return kind.no_engine_exit() if kind.engine() is None else kind.up_not_supported()
     if cluster not in ("envtest", "sim"):
         _say(
             f"--cluster {cluster} is not something `up` starts: `existing` is a cluster you "

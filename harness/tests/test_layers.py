@@ -8,7 +8,11 @@ every import at any depth, a lazy one inside a function too, since it still runs
 2. **The lower packages import neither the plugin nor a command line.** ``harness.envtest``,
    ``harness.faults``, ``harness.existing`` and ``harness.report`` import nothing of
    ``harness.plugin`` and no command-line module (``cli``, ``__main__``).
-3. **No import-time cycle through a package.** Importing ``a.b.c`` runs ``a/__init__.py`` and
+3. **envtest stands on the leaves alone.** ``harness.envtest`` (binaries, certificates, the
+   control plane, the processes the harness owns) imports only its own modules and the
+   leaves: ``kind``, ``existing`` and ``suite`` build on it, never the reverse (``up
+   --cluster kind`` is answered in ``harness.cli``, not in ``envtest/background.py``).
+4. **No import-time cycle through a package.** Importing ``a.b.c`` runs ``a/__init__.py`` and
    ``a/b/__init__.py`` first: an ``__init__`` that imports, at import time, a module that
    imports the package back is a cycle even when no two modules import each other by name
    (the plugin's ``__init__`` and ``fixtures`` were one).
@@ -97,6 +101,18 @@ def lower_violations(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
     }
 
 
+def envtest_violations(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """(module of envtest, what it imports) for every harness import that is neither envtest's
+    own nor a leaf."""
+    return {
+        (name, target)
+        for name, targets in graph.items()
+        if _in(name, "harness.envtest")
+        for target in targets
+        if _in(target, "harness") and not _in(target, "harness.envtest") and target not in LEAVES
+    }
+
+
 def _import_time_targets(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The project modules and packages importing ``name`` runs at once: the imports of its
     top level (and class bodies, and ``if``/``try`` blocks there), not those inside functions
@@ -164,10 +180,15 @@ def test_lower_packages_import_neither_the_plugin_nor_a_command_line() -> None:
     )
 
 
+def test_envtest_stands_on_the_leaves_alone() -> None:
+    found = envtest_violations(_graph())
+    assert not found - set(EXCEPTIONS), f"envtest imports above itself: {sorted(found)}"
+
+
 def test_every_exception_still_happens() -> None:
     """An exception whose import is gone must leave the list: it would hide the next one."""
     graph = _graph()
-    happening = leaf_violations(graph) | lower_violations(graph)
+    happening = leaf_violations(graph) | lower_violations(graph) | envtest_violations(graph)
     stale = sorted(set(EXCEPTIONS) - happening)
     assert not stale, f"these imports are gone: remove them from EXCEPTIONS: {stale}"
 
@@ -188,6 +209,15 @@ def test_the_contracts_see_a_violation() -> None:
     assert lower_violations(graph) == {
         ("harness.report.model", "harness.cli"),
         ("harness.envtest.sim", "harness.plugin.markers"),
+    }
+    graph["harness.envtest.background"] = {
+        "harness.runs",
+        "harness.envtest.binaries",
+        "harness.kind",
+    }
+    assert envtest_violations(graph) == {
+        ("harness.envtest.sim", "harness.plugin.markers"),
+        ("harness.envtest.background", "harness.kind"),
     }
 
 
