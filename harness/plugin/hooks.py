@@ -1,5 +1,6 @@
-"""The plugin's pytest hooks: options, set-up of a run, verdicts and artifacts of checks, and
-the JUnit testcase names.
+"""The plugin's pytest hooks, registered only in a session that asked for ModelDock
+(``harness.plugin.options``): set-up of a run (``activate``), verdicts and artifacts of
+checks, and the JUnit testcase names.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ _TIER_KEY = pytest.StashKey[tuple[str, frozenset[str], str]]()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the checks ``--modeldock-check`` chose, skip those the tier cannot judge (``needs``), then
-    mark the ones the implementation under test declares it fails (``harness.plugin.expected``)."""
+    """Keep the checks ``--modeldock-check`` chose, skip those the tier cannot judge
+    (``modeldock_needs``), then mark the ones the implementation under test declares it fails
+    (``harness.plugin.expected``)."""
     console.select(config, items)
     console.long_first(items)
     console.skip_slow(config, items)
@@ -48,7 +50,6 @@ def activate(config: pytest.Config) -> None:
     run scope, make SIGTERM unwind like Ctrl-C, claim the run and reap dead runs (the
     controlling process) or die with the run's owner (a pytest-xdist worker), and register the
     control-plane watchdog. Called once, from ``harness.plugin.pytest_configure``."""
-    manager = config.pluginmanager
     console.configure(config)
     chosen = options.value(config, "operator-role")
     # --modeldock-operator-role (the RBAC ablation), else the role the implementation
@@ -64,7 +65,7 @@ def activate(config: pytest.Config) -> None:
         _die_with_run_owner()
     else:
         runs.own(lambda line: print(f"[modeldock] {line}", file=sys.stderr, flush=True))
-    manager.register(_SessionWatchdog(config), "modeldock-watchdog")
+    config.pluginmanager.register(_SessionWatchdog(config), "modeldock-watchdog")
 
 
 def _die_with_run_owner() -> None:
