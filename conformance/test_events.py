@@ -58,8 +58,8 @@ def backoff_bound(span_s: float) -> int:
     return int(math.log2(max(span_s, 0.0) / BACKOFF_BASE_S + 1)) + 1 + BACKOFF_SLACK
 
 
-@pytest.mark.needs("audit-log")
-@pytest.mark.check("events-recorded")
+@pytest.mark.modeldock_needs("audit-log")
+@pytest.mark.modeldock_check("events-recorded")
 def test_events_recorded(
     admin: Kube,
     namespace: str,

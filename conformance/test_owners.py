@@ -79,7 +79,7 @@ FOREIGN_KEPT = {
 }
 
 
-@pytest.mark.check("foreign-fields-kept")
+@pytest.mark.modeldock_check("foreign-fields-kept")
 def test_foreign_fields_kept(
     admin: Kube,
     namespace: str,
@@ -195,7 +195,7 @@ USER_SPEC: dict[str, Any] = {
 }
 
 
-@pytest.mark.check("user-object-kept")
+@pytest.mark.modeldock_check("user-object-kept")
 def test_user_object_kept(
     admin: Kube,
     namespace: str,
@@ -304,7 +304,7 @@ def _owned_status(msvc: dict[str, Any]) -> dict[str, Any]:
     return status
 
 
-@pytest.mark.check("status-rebuilt")
+@pytest.mark.modeldock_check("status-rebuilt")
 def test_status_rebuilt(
     admin: Kube,
     namespace: str,
@@ -374,8 +374,8 @@ DEPLOYMENT_STATES = [
 ]
 
 
-@pytest.mark.needs("no-deployment-controller")
-@pytest.mark.check("status-rebuilt", case="deployment-status")
+@pytest.mark.modeldock_needs("no-deployment-controller")
+@pytest.mark.modeldock_check("status-rebuilt", case="deployment-status")
 def test_status_follows_deployment_status(
     admin: Kube,
     namespace: str,
@@ -441,7 +441,7 @@ def test_status_follows_deployment_status(
     )
 
 
-@pytest.mark.check("finalizer-ordered-delete", case="spec-while-deleting")
+@pytest.mark.modeldock_check("finalizer-ordered-delete", case="spec-while-deleting")
 def test_spec_change_while_deleting(
     admin: Kube,
     namespace: str,

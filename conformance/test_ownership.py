@@ -45,7 +45,7 @@ from harness.plugin.lab import OperatorPool
 from harness.tiers import Tier
 
 
-@pytest.mark.check("child-repaired")
+@pytest.mark.modeldock_check("child-repaired")
 def test_child_repaired(
     admin: Kube,
     namespace: str,
@@ -231,7 +231,7 @@ def test_child_repaired(
     assert quiet == [], f"the operator kept writing after foreign edits: {quiet}"
 
 
-@pytest.mark.check("child-conflict")
+@pytest.mark.modeldock_check("child-conflict")
 def test_child_conflict(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence, tier: Tier
 ) -> None:
@@ -312,8 +312,8 @@ def test_child_conflict(
     )
 
 
-@pytest.mark.needs("no-garbage-collector", "audit-log")
-@pytest.mark.check("replaced-child-kept")
+@pytest.mark.modeldock_needs("no-garbage-collector", "audit-log")
+@pytest.mark.modeldock_check("replaced-child-kept")
 def test_replaced_child_kept(
     admin: Kube,
     namespace: str,
@@ -394,7 +394,7 @@ def test_replaced_child_kept(
         )
 
 
-@pytest.mark.check("finalizer-ordered-delete")
+@pytest.mark.modeldock_check("finalizer-ordered-delete")
 def test_finalizer_ordered_delete(
     admin: Kube,
     namespace: str,
@@ -510,7 +510,7 @@ def test_finalizer_ordered_delete(
 POLICIES = {"orphan": ("Orphan", "orphan"), "foreground": ("Foreground", "foregroundDeletion")}
 
 
-@pytest.mark.check("deletion-policy", case="orphan")
+@pytest.mark.modeldock_check("deletion-policy", case="orphan")
 def test_deletion_policy_orphan(
     admin: Kube,
     namespace: str,
@@ -540,7 +540,7 @@ def test_deletion_policy_orphan(
     _deletion_policy("orphan", admin, namespace, operators, audit, evidence, impl, tier)
 
 
-@pytest.mark.check("deletion-policy", case="foreground")
+@pytest.mark.modeldock_check("deletion-policy", case="foreground")
 def test_deletion_policy_foreground(
     admin: Kube,
     namespace: str,
@@ -852,7 +852,7 @@ def _foreground_blocker(admin: Kube, namespace: str, msvc: dict[str, Any]) -> No
     )
 
 
-@pytest.mark.check("finalizer-ordered-delete", case="lagging-cache")
+@pytest.mark.modeldock_check("finalizer-ordered-delete", case="lagging-cache")
 def test_cleanup_confirmed_live(
     admin: Kube,
     namespace: str,
@@ -968,7 +968,7 @@ def test_cleanup_confirmed_live(
         )
 
 
-@pytest.mark.check("finalizer-ordered-delete", case="child-finalizer")
+@pytest.mark.modeldock_check("finalizer-ordered-delete", case="child-finalizer")
 def test_cleanup_waits_for_held_child(
     admin: Kube,
     namespace: str,

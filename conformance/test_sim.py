@@ -171,8 +171,8 @@ def _transitions_honest(states: list[dict[str, Any]]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- checks
-@pytest.mark.needs("pods-ready", "deployment-controller")
-@pytest.mark.check("ready-with-kwok")
+@pytest.mark.modeldock_needs("pods-ready", "deployment-controller")
+@pytest.mark.modeldock_check("ready-with-kwok")
 def test_ready_with_kwok(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -254,8 +254,8 @@ def test_ready_with_kwok(
     assert after["Progressing"][2] >= before["Progressing"][2]
 
 
-@pytest.mark.needs("garbage-collector")
-@pytest.mark.check("garbage-collected")
+@pytest.mark.modeldock_needs("garbage-collector")
+@pytest.mark.modeldock_check("garbage-collected")
 def test_garbage_collected(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -327,8 +327,8 @@ def _wait_collected(admin: Kube, namespace: str, resource: str, old_uid: str) ->
     )
 
 
-@pytest.mark.needs("namespace-controller", "garbage-collector")
-@pytest.mark.check("namespace-deleted")
+@pytest.mark.modeldock_needs("namespace-controller", "garbage-collector")
+@pytest.mark.modeldock_check("namespace-deleted")
 def test_namespace_deleted(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:

@@ -128,8 +128,8 @@ def _play(admin: Kube, namespace: str, fields: dict[str, Any], conditions: list[
     admin.update("deployments", dep, subresource="status")
 
 
-@pytest.mark.needs("no-deployment-controller")
-@pytest.mark.check("status-follows-rollout", case="played-rollout")
+@pytest.mark.modeldock_needs("no-deployment-controller")
+@pytest.mark.modeldock_check("status-follows-rollout", case="played-rollout")
 def test_status_follows_played_rollout(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -244,8 +244,8 @@ ROLLOUT_TIMEOUT = 1.5 * CONVERGE_TIMEOUT
 PROGRESS_DEADLINE = 3
 
 
-@pytest.mark.needs("pods-ready", "deployment-controller")
-@pytest.mark.check("status-follows-rollout", case="stalled-rollout")
+@pytest.mark.modeldock_needs("pods-ready", "deployment-controller")
+@pytest.mark.modeldock_check("status-follows-rollout", case="stalled-rollout")
 def test_status_follows_stalled_rollout(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -340,7 +340,7 @@ def _wait_reported(
     )
 
 
-@pytest.mark.check("refused-write-reported", case="invalid-update")
+@pytest.mark.modeldock_check("refused-write-reported", case="invalid-update")
 def test_refused_update_reported(
     admin: Kube,
     namespace: str,
@@ -510,7 +510,7 @@ def _refusing_policy(admin: Kube, name: str, namespace: str) -> None:
     )
 
 
-@pytest.mark.check("refused-write-reported", case="admission-refused-create")
+@pytest.mark.modeldock_check("refused-write-reported", case="admission-refused-create")
 def test_refused_create_reported(
     admin: Kube,
     namespace: str,

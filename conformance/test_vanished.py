@@ -63,7 +63,7 @@ def _converges_as(admin: Kube, namespace: str, uid: str, evidence: Evidence) -> 
     )
 
 
-@pytest.mark.check("vanished-owner", case="finalizer-race")
+@pytest.mark.modeldock_check("vanished-owner", case="finalizer-race")
 def test_finalizer_race(
     admin: Kube,
     namespace: str,
@@ -149,7 +149,7 @@ def test_finalizer_race(
         _converges_as(admin, namespace, successor["metadata"]["uid"], evidence)
 
 
-@pytest.mark.check("vanished-owner", case="dead-owner-child")
+@pytest.mark.modeldock_check("vanished-owner", case="dead-owner-child")
 def test_dead_owner_child(
     admin: Kube,
     namespace: str,
