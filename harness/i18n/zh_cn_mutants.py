@@ -202,6 +202,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "7b49ee1517",
         "在执行一个滚动步骤之前先记录它，恢复时跳过已记录的步骤",
     ),
+    "mutant:blind-create:title": (
+        "8a9087fb33",
+        "对已经存在的每个子对象仍发起创建，并吞掉 AlreadyExists",
+    ),
+    "mutant:blind-create-go:title": (
+        "8b75c1eb93",
+        "对已经存在的每个子对象仍发起创建，并吞掉 AlreadyExists（Go）",
+    ),
     "mutant:never-adopts:title": (
         "bda6a62bd7",
         "对它自己的 ModelService 创建的无主子对象报告 ChildConflict",
