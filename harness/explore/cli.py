@@ -190,9 +190,15 @@ def run_from_args(args: argparse.Namespace) -> int:
                     f"{len(summ['failed'])} failed, {len(summ['skipped'])} cases skipped "
                     f"({summ['boundaries_skipped']} boundaries not reached), "
                     f"{len(summ['not_judged'])} scenarios not judged; "
-                    f"{summ['boundaries']} write boundaries; parity with {reference_id}: "
-                    f"{sum(o == 'passed' for o in summ['parity'].values())}/"
-                    f"{len(summ['parity'])} scenarios equal; {exp.seconds:.0f}s; "
+                    f"{summ['boundaries']} write boundaries; "
+                    + (
+                        "the parity reference"
+                        if impl_id == reference_id
+                        else f"parity with {reference_id}: "
+                        f"{sum(o == 'passed' for o in summ['parity'].values())}/"
+                        f"{len(summ['parity'])} scenarios equal"
+                    )
+                    + f"; {exp.seconds:.0f}s; "
                     f"accounting: {summ['accounting']['requests_compared']} requests in "
                     f"{summ['accounting']['runs']} runs compared with the audit log, "
                     f"{len(summ['accounting']['differences'])} runs differ"

@@ -230,7 +230,7 @@ def recovery_writes(
     moment behind its own write); it deletes a child only if it existed at restart and was
     stale (``_stale``), at most once: a second delete, or a delete of a child that was
     neither stale nor there, is a write recovery did not need. Updates are not bounded here
-    (quiet is). Source: CONTRACT.md, "Crash and restart" (level-triggered recovery from the
+    (quiet is). Source: CONTRACT.md, "After a crash" (level-triggered recovery from the
     world, no write the world did not call for).
     """
     problems: list[str] = []

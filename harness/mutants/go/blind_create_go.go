@@ -15,7 +15,7 @@
 // What the correct operator does: it creates a child only when its view of the world (the
 // informer's full list, fresh after a restart) shows it missing, so a recovered process writes
 // only the difference between the world and the spec: at most one create per child that was
-// missing (CONTRACT.md, "Crash and restart"). Python twin: blind-create.
+// missing (CONTRACT.md, "After a crash"). Python twin: blind-create.
 package main
 
 import (

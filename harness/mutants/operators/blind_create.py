@@ -15,7 +15,7 @@ writes the API server accepted, or compares only end states, sees nothing.
 What the correct operator does: it creates a child only when its view of the world (the
 informer's full list, fresh after a restart) shows it missing, so a recovered process writes
 only the difference between the world and the spec: at most one create per child that was
-missing (CONTRACT.md, "Crash and restart"). Go twin: blind-create-go.
+missing (CONTRACT.md, "After a crash"). Go twin: blind-create-go.
 """
 
 from __future__ import annotations
