@@ -94,8 +94,9 @@ var (
 	childWatches = ownsChildren
 
 	// readChildSeam is readChild (steps 4 and 5: the cache read of a child that decides
-	// between create and compare). Mutant: blind-create-go (also POSTs a child the cache
-	// shows, and takes the AlreadyExists as "it is there").
+	// between create and compare). Mutant: blind-create-go (the first time a process
+	// handles a child, also POSTs it when the cache shows it, and takes the AlreadyExists as
+	// "it is there").
 	readChildSeam = readChild
 
 	// requeueRateLimiter is defaultRateLimiter (SetupWithManager: how soon a failed reconcile

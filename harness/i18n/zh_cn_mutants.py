@@ -203,12 +203,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "在执行一个滚动步骤之前先记录它，恢复时跳过已记录的步骤",
     ),
     "mutant:blind-create:title": (
-        "8a9087fb33",
-        "对已经存在的每个子对象仍发起创建，并吞掉 AlreadyExists",
+        "99939d915a",
+        "启动之后，不管缓存怎么说都先创建每个子对象，并吞掉 AlreadyExists",
     ),
     "mutant:blind-create-go:title": (
-        "8b75c1eb93",
-        "对已经存在的每个子对象仍发起创建，并吞掉 AlreadyExists（Go）",
+        "b2d21382f4",
+        "启动之后，不管缓存怎么说都先创建每个子对象，并吞掉 AlreadyExists（Go）",
     ),
     "mutant:never-adopts:title": (
         "bda6a62bd7",
