@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kubernetes.client.exceptions import ApiException
+
 from harness.audit import WRITE_VERBS, AuditLog, select
 from harness.envtest.controlplane import ControlPlane
-from harness.explore.scenarios import Scenario
+from harness.explore.scenarios import NAME, Scenario
 from harness.explore.state import (
     CHILDREN,
     RESOURCES,
@@ -284,6 +286,8 @@ def run_case(
         _arm(proxy, pert)
         act_at = time.time()
         scenario.act(env)
+        if pert.kind == "coalesced":
+            _touch(admin, ns)
         quiet_from = max(act_at, env.ready_at)
         if pert.kind == "crash":
             report = proxy.wait_crash(settings.crash_wait)
@@ -377,6 +381,27 @@ def run_case(
         res.seconds = round(time.monotonic() - started, 1)
         (casedir / "result.json").write_text(json.dumps(res.__dict__, indent=1, default=str))
     return res
+
+
+#: The annotation a coalesced run sets and removes right after the act (``_touch``).
+TOUCH = "modeldock.io/explore-touch"
+
+
+def _touch(admin: Kube, ns: str) -> None:
+    """Right after the act of a coalesced run, set and remove an annotation of the
+    ModelService (if it still exists): two more events of it within the coalescing window,
+    which the proxy merges with each other and with the act's own event still queued, so the
+    operator sees one event for several changes. The end state is the clean run's (an
+    annotation added and removed; metadata changes leave ``generation`` alone). Without it
+    an act whose changes are one event each (a scale, a child deleted) gives the proxy nothing
+    to merge, and the premise (``event_premise``) would find no coalescing."""
+    for value in ("1", None):
+        try:
+            admin.patch("modelservices", ns, NAME, {"metadata": {"annotations": {TOUCH: value}}})
+        except ApiException as exc:
+            if exc.status != 404:
+                raise
+            return
 
 
 def _compare_accounting(

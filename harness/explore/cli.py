@@ -13,7 +13,7 @@ from typing import Any
 from harness import report, runs
 from harness.envtest.controlplane import ControlPlane
 from harness.explore import results
-from harness.explore.case import CONFLICT, DELIVERED, FAILED, WITHHELD, Settings
+from harness.explore.case import CONFLICT, DELIVERED, ERROR, FAILED, WITHHELD, Settings
 from harness.explore.run import (
     VARIANTS,
     Exploration,
@@ -187,9 +187,11 @@ def run_from_args(args: argparse.Namespace) -> int:
                 summ = results.summary(exp)
                 _say(
                     f"{impl_id}: {summ['cases']} cases, {summ['survived']} survived, "
-                    f"{len(summ['failed'])} failed, {len(summ['skipped'])} cases skipped "
+                    f"{sum(c.outcome == FAILED for c in exp.cases)} failed, "
+                    f"{sum(c.outcome == ERROR for c in exp.cases)} not judged (errors), "
+                    f"{len(summ['skipped'])} cases skipped "
                     f"({summ['boundaries_skipped']} boundaries not reached), "
-                    f"{len(summ['not_judged'])} scenarios not judged; "
+                    f"{len(summ['not_judged'])} scenarios with nothing judged; "
                     f"{summ['boundaries']} write boundaries; "
                     + (
                         "the parity reference"

@@ -172,14 +172,17 @@ def parity_cases(reference: Exploration, other: Exploration) -> list[CaseResult]
     return out
 
 
-def perturbations(k_count: int, plan: Plan) -> list[Perturbation]:
-    """The perturbed runs of a scenario whose clean run made ``k_count`` writes."""
+def perturbations(
+    k_count: int, plan: Plan, extra: tuple[str, ...] = ("stale-view", "coalesced")
+) -> list[Perturbation]:
+    """The perturbed runs of a scenario whose clean run made ``k_count`` writes; ``extra``: the
+    scenario's runs besides the boundaries (``Scenario.extra``), when the plan has them."""
     ks = range(1, (min(k_count, plan.max_k) if plan.max_k else k_count) + 1)
     out = [
         Perturbation("error" if v == CONFLICT else "crash", k, v) for k in ks for v in plan.variants
     ]
     if plan.extra:
-        out += [Perturbation("stale-view"), Perturbation("coalesced")]
+        out += [Perturbation(kind) for kind in extra]
     return out
 
 
@@ -221,7 +224,7 @@ def explore(
             continue
         jobs += [
             (scenario, p, clean)
-            for p in perturbations(len(clean.writes), plan)
+            for p in perturbations(len(clean.writes), plan, scenario.extra)
             if not plan.only or f"{scenario.id}@{p.id}" in plan.only
         ]
     progress(f"[explore] {impl}: {len(jobs)} perturbed cases")
