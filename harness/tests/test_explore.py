@@ -126,6 +126,14 @@ def test_every_boundary_gets_each_variant_then_the_extra_runs() -> None:
         for p in perturbations(5, Plan(SCENARIOS, variants=("withheld",), max_k=1, extra=False))
     ] == ["write-1-withheld"]
     assert len(SCENARIOS) >= 8
+    # No stale view where the operator writes no child: there is no child event to delay.
+    foreign = next(s for s in SCENARIOS if s.id == "foreign-child")
+    assert [p.id for p in perturbations(1, Plan(SCENARIOS, max_k=1), foreign.extra)] == [
+        "write-1-withheld",
+        "write-1-delivered",
+        "write-1-conflict",
+        "coalesced",
+    ]
 
 
 def test_reports_are_readable_by_harness_junit(tmp_path: Path) -> None:
