@@ -238,7 +238,7 @@ def test_exploration_only_mutants_must_survive_every_check(
     assert "FAIL: broken was not judged: its suite did not run" in text
     empty = runner.build_matrix({})
     assert not runner.survival_verdict(empty)["ok"], "no mutant ran: nothing survived"
-    assert set(runner.exploration_only()) == {"step-annotation", "blind-create", "blind-create-go"}
+    assert set(runner.exploration_only()) == {"step-annotation"}
 
 
 def test_info_is_copied_into_each_mutant(results: Results) -> None:
