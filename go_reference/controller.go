@@ -405,6 +405,13 @@ func deleteChildrenOfGone(ctx context.Context, r *ModelServiceReconciler, ms *un
 // Steps 4 and 5: Ensure the Deployment, Ensure the Service
 // ----------------------------------------------------------------------------------------------
 
+// readChild reads the live child named like desired into live, from the cache: the one read
+// that decides whether ensureChild creates it (a NotFound) or compares with it (CONTRACT.md,
+// steps 4 and 5; Python reads it with self.reader.get in ensure_child).
+func readChild(ctx context.Context, c client.Client, desired, live client.Object) error {
+	return c.Get(ctx, client.ObjectKeyFromObject(desired), live)
+}
+
 // ensureChild is controllerutil.CreateOrUpdate with the ownership decision first
 // (CONTRACT.md, "Ownership"). It reads the child named like desired into live (from the
 // cache), and:
@@ -439,7 +446,7 @@ func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler
 	child := kind + "/" + desired.GetName()
 	what := fmt.Sprintf("%s \"%s\"", kind, desired.GetName())
 
-	err := c.Get(ctx, client.ObjectKeyFromObject(desired), live)
+	err := readChildSeam(ctx, c, desired, live)
 	vanished := err == nil && ownerVanished(live, ms)
 	if vanished {
 		// The child of a ModelService of our name that no longer exists (names are unique

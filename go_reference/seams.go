@@ -93,6 +93,12 @@ var (
 	// RequeueAfter 20 s it looks at them on a timer instead).
 	childWatches = ownsChildren
 
+	// readChildSeam is readChild (steps 4 and 5: the cache read of a child that decides
+	// between create and compare). Mutant: blind-create-go (the first time a process
+	// handles a child, also POSTs it when the cache shows it, and takes the AlreadyExists as
+	// "it is there").
+	readChildSeam = readChild
+
 	// requeueRateLimiter is defaultRateLimiter (SetupWithManager: how soon a failed reconcile
 	// of a key runs again, CONTRACT.md step 7). Mutant: no-backoff-go (every 100 ms, never
 	// backing off).

@@ -18,15 +18,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kubernetes.client.exceptions import ApiException
+
 from harness.audit import WRITE_VERBS, AuditLog, select
 from harness.envtest.controlplane import ControlPlane
-from harness.explore.scenarios import Scenario
-from harness.explore.state import RESOURCES, diff, invariants, snapshot
+from harness.explore.scenarios import NAME, Scenario
+from harness.explore.state import (
+    CHILDREN,
+    RESOURCES,
+    Write,
+    diff,
+    invariants,
+    recovery_writes,
+    snapshot,
+)
 from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import (
     CLIENT_BODY_INCOMPLETE,
     ProxyRequest,
     RequestLog,
+    WatchEvent,
     compare,
     seconds,
 )
@@ -98,6 +109,11 @@ class CaseResult:
     #: runs without a kill: the proxy's accounting against the audit log's, request for
     #: request (``records.compare``): ``{"compared": N, "differences": [...]}``
     accounting: dict[str, Any] = field(default_factory=dict)
+    #: stale-view and coalesced runs: what the proxy's request log shows of the perturbation
+    #: (``event_premise``): ``{"delayed": N, "max_delayed_ms": F, "coalesced": N, "holds": B}``
+    premise: dict[str, Any] = field(default_factory=dict)
+    #: crash runs: the writes of the process started after the crash (``describe``)
+    recovery: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -179,6 +195,53 @@ def wait_quiet(log: RequestLog, after: int, since: float, quiet: float, timeout:
         time.sleep(0.25)
 
 
+def delivered_events(log: RequestLog) -> list[tuple[str, WatchEvent]]:
+    """Every watch event the proxy delivered to the operator, with the resource its watch
+    was of: ``[(resource, event)]``, in request order."""
+    return [(r.resource, e) for r in log.records() if r.verb == "watch" for e in r.events]
+
+
+def event_premise(
+    kind: str, events: list[tuple[str, WatchEvent]], since: float, delay: float
+) -> dict[str, Any]:
+    """Whether the perturbation of a ``stale-view`` or ``coalesced`` run (``kind``) really
+    happened, from the proxy's own log: ``events`` as ``delivered_events`` gives them, those
+    delivered at or after ``since`` (epoch seconds: the act) counted. A stale view needs a
+    child's event (Deployment or Service) that the proxy kept at least ``delay`` seconds
+    (``WatchEvent.delayed_ms``); coalescing needs an event into which the proxy merged at
+    least one earlier one (``WatchEvent.coalesced``). Returns ``{"delayed": N (events kept at
+    least delay), "max_delayed_ms": F, "coalesced": N (events merged away), "holds": B,
+    "message": why not, "" when it holds}``. A run whose premise does not hold judged the
+    operator without the perturbation: the case is an error, not a pass (issue 23)."""
+    late = [e for _, e in events if seconds(e.time) >= since]
+    children = [e for res, e in events if res in CHILDREN and seconds(e.time) >= since]
+    delayed = [e for e in children if e.delayed_ms >= delay * 1000]
+    merged = sum(e.coalesced for e in late)
+    out: dict[str, Any] = {
+        "delayed": len(delayed),
+        "max_delayed_ms": max((e.delayed_ms for e in late), default=0.0),
+        "coalesced": merged,
+    }
+    if kind == "stale-view":
+        out["holds"] = bool(delayed)
+        out["message"] = (
+            ""
+            if delayed
+            else f"premise: no event of a child reached the operator {delay:g}s late after "
+            f"the act ({len(children)} child events delivered, none delayed by the proxy): the "
+            "stale view never happened"
+        )
+    else:
+        out["holds"] = merged > 0
+        out["message"] = (
+            ""
+            if merged
+            else f"premise: the proxy merged no event after the act ({len(late)} events "
+            "delivered, each alone): nothing was coalesced"
+        )
+    return out
+
+
 def _last_id(log: RequestLog) -> int:
     records = log.records()
     return records[-1].id if records else 0
@@ -188,8 +251,11 @@ def run_case(
     settings: Settings, scenario: Scenario, pert: Perturbation, expected: dict[str, Any] | None
 ) -> CaseResult:
     """Run ``scenario`` under ``pert`` and judge it: the invariants (``state.invariants``), the
-    end state equal to ``expected`` (the clean run's; None for the clean run itself), and
-    quiet. Never raises: a harness failure is an ``error`` outcome."""
+    end state equal to ``expected`` (the clean run's; None for the clean run itself), quiet,
+    and after a crash the new process's writes (``state.recovery_writes``, against the world
+    at its start). A stale-view or coalesced run whose perturbation the proxy's log does not
+    show (``event_premise``) is an ``error``, not judged. Never raises: a harness failure is an
+    ``error`` outcome."""
     res = CaseResult(settings.impl.id, scenario.id, pert.id)
     started = time.monotonic()
     casedir = settings.workdir / settings.impl.id / f"{scenario.id}@{pert.id}"
@@ -201,6 +267,8 @@ def run_case(
     ns = ""
     proxy: ApiProxy | None = None
     env: CaseEnv | None = None
+    at_restart: dict[str, Any] = {}  # crash runs: the world the new process starts from
+    restart_mark = 0
     try:
         ns = create_namespace(admin, f"x-{scenario.id}", settings.impl.user)
         with _ISSUE:
@@ -218,6 +286,8 @@ def run_case(
         _arm(proxy, pert)
         act_at = time.time()
         scenario.act(env)
+        if pert.kind == "coalesced":
+            _touch(admin, ns)
         quiet_from = max(act_at, env.ready_at)
         if pert.kind == "crash":
             report = proxy.wait_crash(settings.crash_wait)
@@ -233,6 +303,8 @@ def run_case(
             env.kill_operator()
             proxy.ack_crash()
             proxy.clear_faults()
+            at_restart = snapshot(admin, ns)
+            restart_mark = _last_id(log)
             env.start_operator()
             quiet_from = env.ready_at
         wait_quiet(log, mark, quiet_from, settings.quiet, settings.quiet_timeout)
@@ -253,6 +325,28 @@ def run_case(
             problems += [
                 f"end state differs from the clean run: {d}" for d in diff(expected, res.state)
             ]
+        if pert.kind == "crash":
+            after = [w for w in operator_writes(log, restart_mark) if w.forwarded]
+            res.recovery = [describe(w) for w in after]
+            problems += [
+                f"after the restart: {p}"
+                for p in recovery_writes(
+                    at_restart, [Write(w.verb, w.resource, w.name, w.code) for w in after], expected
+                )
+            ]
+        if pert.kind in ("stale-view", "coalesced"):
+            delay = STALE_DELAY if pert.kind == "stale-view" else COALESCE_WINDOW
+            res.premise = event_premise(pert.kind, delivered_events(log), act_at, delay)
+            if not res.premise["holds"]:
+                res.outcome, res.message = ERROR, res.premise["message"]
+                res.details = (
+                    res.message
+                    + "\n\nnot judged; the oracle would have said: "
+                    + ("\n".join(problems) or "nothing")
+                    + "\n\nwrites after act:\n  "
+                    + "\n  ".join(res.writes)
+                )
+                return res
         if problems:
             res.outcome = FAILED
             res.message = problems[0] + (
@@ -261,6 +355,8 @@ def run_case(
             res.details = (
                 "\n".join(problems) + "\n\nwrites after act:\n  " + "\n  ".join(res.writes)
             )
+            if res.recovery:
+                res.details += "\n\nwrites after the restart:\n  " + "\n  ".join(res.recovery)
     except AssertionError as exc:
         res.outcome, res.message = FAILED, str(exc).splitlines()[0]
         res.details = str(exc)
@@ -285,6 +381,27 @@ def run_case(
         res.seconds = round(time.monotonic() - started, 1)
         (casedir / "result.json").write_text(json.dumps(res.__dict__, indent=1, default=str))
     return res
+
+
+#: The annotation a coalesced run sets and removes right after the act (``_touch``).
+TOUCH = "modeldock.io/explore-touch"
+
+
+def _touch(admin: Kube, ns: str) -> None:
+    """Right after the act of a coalesced run, set and remove an annotation of the
+    ModelService (if it still exists): two more events of it within the coalescing window,
+    which the proxy merges with each other and with the act's own event still queued, so the
+    operator sees one event for several changes. The end state is the clean run's (an
+    annotation added and removed; metadata changes leave ``generation`` alone). Without it
+    an act whose changes are one event each (a scale, a child deleted) gives the proxy nothing
+    to merge, and the premise (``event_premise``) would find no coalescing."""
+    for value in ("1", None):
+        try:
+            admin.patch("modelservices", ns, NAME, {"metadata": {"annotations": {TOUCH: value}}})
+        except ApiException as exc:
+            if exc.status != 404:
+                raise
+            return
 
 
 def _compare_accounting(

@@ -13,8 +13,15 @@ from typing import Any
 from harness import report, runs
 from harness.envtest.controlplane import ControlPlane
 from harness.explore import results
-from harness.explore.case import CONFLICT, DELIVERED, FAILED, WITHHELD, Settings
-from harness.explore.run import VARIANTS, Exploration, Plan, explore, select_scenarios
+from harness.explore.case import CONFLICT, DELIVERED, ERROR, FAILED, WITHHELD, Settings
+from harness.explore.run import (
+    VARIANTS,
+    Exploration,
+    Plan,
+    explore,
+    parity_cases,
+    select_scenarios,
+)
 from harness.explore.scenarios import SCENARIOS
 from harness.mutants import MUTANTS_FILE, declared
 from harness.operators import Implementation, ImplementationError, load_implementations
@@ -24,6 +31,9 @@ from harness.paths import REPORTS_DIR
 #: implementation on 2 cores.
 CI_SCENARIOS = ("create", "scale", "delete")
 CI_MAX_K = 2
+#: The implementation whose clean end states every other one's are compared with
+#: (``run.parity_cases``), as ``conformance/test_parity.py`` compares with the Go reference.
+PARITY_REFERENCE = "go"
 
 
 def _say(line: str) -> None:
@@ -88,6 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep each case's folder (operator and proxy "
         "logs, request log, result.json) under DIR",
     )
+    p.add_argument(
+        "--no-parity",
+        dest="parity",
+        action="store_false",
+        help=f"do not compare each implementation's clean end states with {PARITY_REFERENCE}'s "
+        f"(by default {PARITY_REFERENCE}'s clean runs are made for it when it is not explored)",
+    )
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     return p
 
@@ -131,7 +148,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         for impl_id in ids:
             impls[impl_id].run_build()
         with_mutants = args.mutants or args.ci
-        lanes = len(ids) + (len(explore_cases()) if with_mutants else 0)
+        lanes = len(ids) + 1 + (len(explore_cases()) if with_mutants else 0)
         # One pool of ``workers`` case slots for every implementation and mutant, each
         # exploration in a lane (thread) of its own: no phase waits for another's last case.
         with ThreadPoolExecutor(args.workers) as pool, ThreadPoolExecutor(lanes) as lane:
@@ -149,15 +166,41 @@ def run_from_args(args: argparse.Namespace) -> int:
                     explore, settings, plan, args.workers, pool=pool
                 )
             pending = explore_mutants(cp, impls, Path(tmp), lane, pool) if with_mutants else {}
+            reference_id = PARITY_REFERENCE if PARITY_REFERENCE in ids else None
+            if reference_id is None and args.parity and not args.case:
+                # The reference's clean runs alone, for the comparison across implementations.
+                _say(f"{PARITY_REFERENCE}: clean runs only, the reference of the parity cases")
+                clean_only = Plan(plan.scenarios, variants=(), extra=False)
+                ref_settings = Settings(cp, impls[PARITY_REFERENCE], Path(tmp), quiet=quiet)
+                impls[PARITY_REFERENCE].run_build()
+                explorations[PARITY_REFERENCE] = lane.submit(
+                    explore, ref_settings, clean_only, args.workers, pool=pool
+                )
+                reference_id = PARITY_REFERENCE
+            finished = {i: f.result() for i, f in explorations.items()}
             for impl_id in ids:
-                exp = explorations[impl_id].result()
+                exp = finished[impl_id]
+                if args.parity and reference_id is not None and impl_id != reference_id:
+                    exp.cases += parity_cases(finished[reference_id], exp)
                 done.append(exp)
                 results.write_junit(results.junit_path(reports, impl_id), exp)
                 summ = results.summary(exp)
                 _say(
                     f"{impl_id}: {summ['cases']} cases, {summ['survived']} survived, "
-                    f"{len(summ['failed'])} failed, {len(summ['skipped'])} boundaries not "
-                    f"reached; {summ['boundaries']} write boundaries; {exp.seconds:.0f}s; "
+                    f"{sum(c.outcome == FAILED for c in exp.cases)} failed, "
+                    f"{sum(c.outcome == ERROR for c in exp.cases)} not judged (errors), "
+                    f"{len(summ['skipped'])} cases skipped "
+                    f"({summ['boundaries_skipped']} boundaries not reached), "
+                    f"{len(summ['not_judged'])} scenarios with nothing judged; "
+                    f"{summ['boundaries']} write boundaries; "
+                    + (
+                        "the parity reference"
+                        if impl_id == reference_id
+                        else f"parity with {reference_id}: "
+                        f"{sum(o == 'passed' for o in summ['parity'].values())}/"
+                        f"{len(summ['parity'])} scenarios equal"
+                    )
+                    + f"; {exp.seconds:.0f}s; "
                     f"accounting: {summ['accounting']['requests_compared']} requests in "
                     f"{summ['accounting']['runs']} runs compared with the audit log, "
                     f"{len(summ['accounting']['differences'])} runs differ"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.explore.case import CONFLICT, DELIVERED, ERROR, FAILED, SKIPPED, WITHHELD, CaseResult
-from harness.explore.run import Exploration
+from harness.explore.run import BOUNDARIES, PARITY, Exploration
 from harness.report.markdown import explore_markdown
 from harness.runs import write_text_atomic
 
@@ -54,6 +54,10 @@ def write_junit(path: Path, exp: Exploration) -> Path:
             ("implementation", exp.impl),
             ("writes", json.dumps(c.writes)),
         ]
+        if c.recovery:
+            values.append(("recovery_writes", json.dumps(c.recovery)))
+        if c.premise:
+            values.append(("premise", json.dumps(c.premise, sort_keys=True)))
         if c.outcome in (FAILED, ERROR):
             values.append(("verdict", "fail" if c.outcome == FAILED else "error"))
         for name, value in values:
@@ -74,7 +78,11 @@ def write_junit(path: Path, exp: Exploration) -> Path:
 def summary(exp: Exploration) -> dict[str, Any]:
     """The entry of ``explore.json`` for one implementation (the shape the report reads,
     ``harness.report.exploration``); ``failures``: per failed or errored case its outcome,
-    the oracle's message and the first ``DETAIL_LINES`` lines of its details."""
+    the oracle's message and the first ``DETAIL_LINES`` lines of its details;
+    ``boundaries_skipped``: write boundaries no run reached; ``not_judged``: the scenario (or
+    run) errors of ``run.not_judged``; ``premises``: per stale-view or coalesced case what the
+    proxy's log showed (``case.event_premise``); ``parity``: per scenario the outcome of the
+    comparison with the reference implementation's clean run (``run.parity_cases``)."""
     judged = exp.judged
     return {
         "cases": len(judged),
@@ -82,6 +90,10 @@ def summary(exp: Exploration) -> dict[str, Any]:
         "failed": [c.id for c in exp.failed],
         "skipped": [c.id for c in exp.cases if c.outcome == SKIPPED],
         "boundaries": exp.boundaries(),
+        "boundaries_skipped": exp.boundaries_skipped(),
+        "not_judged": [c.id for c in exp.cases if c.perturbation in (BOUNDARIES, "judged")],
+        "premises": {c.id: c.premise for c in exp.cases if c.premise},
+        "parity": {c.id: c.outcome for c in exp.cases if c.perturbation.startswith(PARITY)},
         "seconds": exp.seconds,
         "outcomes": {c.id: c.outcome for c in exp.cases},
         "accounting": {

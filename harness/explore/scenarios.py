@@ -170,13 +170,16 @@ def restart(env: CaseEnv) -> None:
 class Scenario:
     """One scenario: ``prepare`` and ``act`` (see the module docstring); ``start_in_act``: the
     scenario starts and stops the operator itself (``prepare``), and ``act`` starts it (a
-    restart with changes pending)."""
+    restart with changes pending); ``extra``: its perturbed runs besides the boundaries."""
 
     id: str
     title: str
     prepare: Callable[[CaseEnv], None]
     act: Callable[[CaseEnv], None]
     start_in_act: bool = False
+    #: the runs besides the write boundaries: a stale view needs a child the operator writes
+    #: (its events are the ones delayed), so a scenario where it writes none has no such run
+    extra: tuple[str, ...] = ("stale-view", "coalesced")
 
 
 def _ignore_404(fn: Callable[[CaseEnv], None]) -> Callable[[CaseEnv], None]:
@@ -212,6 +215,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         "a same-named Deployment someone else controls",
         foreign_deployment,
         create_only,
+        # The conflict at the Deployment ends the pass before the Service (CONTRACT.md, steps
+        # 4 and 5): the operator writes no child, so no child event can be late.
+        extra=("coalesced",),
     ),
     Scenario(
         "restart-pending",

@@ -3,14 +3,18 @@
 Normalised: no UIDs, resourceVersions, times, managedFields, generations of children, or
 server-assigned addresses; an ownerReference names its owner (``ModelService/demo``) instead
 of its UID, or ``<gone>`` when no live object has that UID; the namespace is ``<ns>``. The status keeps everything but
-``lastTransitionTime``. Events are not part of the state (their counts depend on timing).
+``lastTransitionTime``, its conditions keyed by type. Events are not part of the state (their
+counts depend on timing).
+
+Besides the state: ``recovery_writes``, the bound on what the operator process started after a
+crash may write (docs/design.md, "Exploration").
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 from harness.kube import Kube
 
@@ -44,9 +48,16 @@ def _meta(obj: dict[str, Any], owners: dict[str, str]) -> dict[str, Any]:
 
 
 def _status(status: dict[str, Any] | None) -> dict[str, Any]:
+    """The status without times, its conditions keyed by type: a map list
+    (``x-kubernetes-list-type: map``), whose order carries no meaning, as
+    ``conformance/test_parity.py`` compares them, so two implementations that write the same
+    conditions in another order compare equal."""
     s = copy.deepcopy(status or {})
-    for c in s.get("conditions") or []:
-        c.pop("lastTransitionTime", None)
+    if "conditions" in s:
+        s["conditions"] = {
+            c.get("type"): {k: v for k, v in c.items() if k != "lastTransitionTime"}
+            for c in s["conditions"] or []
+        }
     return s
 
 
@@ -133,7 +144,7 @@ def invariants(state: dict[str, Any]) -> list[str]:
     for name, m in state["modelservices"].items():
         conflict = any(
             c.get("reason") == "ChildConflict"
-            for c in (m.get("status") or {}).get("conditions") or []
+            for c in ((m.get("status") or {}).get("conditions") or {}).values()
         )
         if not m["metadata"].get("deleting") and not conflict:
             for res in ("deployments", "services"):
@@ -158,4 +169,119 @@ def invariants(state: dict[str, Any]) -> list[str]:
             )
         if fins.count(FINALIZER) > 1:
             problems.append(f"modelservices/{name} has {FINALIZER} {fins.count(FINALIZER)} times")
+    return problems
+
+
+#: The children whose writes after a restart are bounded (``recovery_writes``).
+CHILDREN = ("deployments", "services")
+
+
+class Write(NamedTuple):
+    """One write of the operator as its API proxy logged it: ``verb`` (create, update, patch,
+    delete, ...), plural ``resource``, object ``name``, HTTP ``code`` of the answer (the API
+    server's; a write the proxy answered itself is not a ``Write``)."""
+
+    verb: str
+    resource: str
+    name: str
+    code: int
+
+
+def _stale(
+    child: dict[str, Any], res: str, state: dict[str, Any], expected: dict[str, Any] | None
+) -> bool:
+    """Whether the operator may delete ``child`` (normalised, of ``res``) in ``state``: it is
+    controlled by a ModelService that is gone or being deleted (cleanup, CONTRACT.md step 2),
+    or by a ModelService UID that no longer exists (a vanished owner), or a Deployment whose
+    ``spec.selector``, immutable, differs from the one in ``expected`` (a replacement,
+    CONTRACT.md "Ownership"). A child someone else controls is never stale."""
+    for ref in child["metadata"]["ownerReferences"]:
+        if not ref["controller"] or ref["kind"] != "ModelService":
+            continue
+        if ref["owner"] == "<gone>":
+            return True
+        owner = state["modelservices"].get(ref["owner"].partition("/")[2])
+        if owner is None or owner["metadata"].get("deleting"):
+            return True
+        want = ((expected or {}).get(res) or {}).get(child["metadata"]["name"])
+        if res == "deployments" and want is not None:
+            return bool(
+                (want.get("spec") or {}).get("selector")
+                != (child.get("spec") or {}).get("selector")
+            )
+    return False
+
+
+def recovery_writes(
+    at_restart: dict[str, Any], writes: list[Write], expected: dict[str, Any] | None = None
+) -> list[str]:
+    """The writes to children of the operator process started after a crash that recovery did
+    not need; one line each, empty when every write was needed.
+
+    ``at_restart``: the normalised state (``snapshot``) after the crashed process was killed
+    and before the new one started; ``writes``: the new process's writes, in order, of any
+    resource (only ``CHILDREN`` are judged); ``expected``: the clean run's end state (for the
+    immutable fields of a replacement), or None.
+
+    The rule, per child (resource and name): the new process starts from a full list of the
+    world, so it creates a child only if it was missing at restart or the process itself
+    deleted it meanwhile, at most once per absence; a create answered 409 AlreadyExists is
+    allowed once, right after the process's own accepted create of that child (its cache a
+    moment behind its own write); it deletes a child only if it existed at restart and was
+    stale (``_stale``), at most once: a second delete, or a delete of a child that was
+    neither stale nor there, is a write recovery did not need. Updates are not bounded here
+    (quiet is). Source: CONTRACT.md, "After a crash" (level-triggered recovery from the
+    world, no write the world did not call for).
+    """
+    problems: list[str] = []
+    for res in CHILDREN:
+        for name in sorted({w.name for w in writes if w.resource == res}):
+            live = at_restart.get(res, {}).get(name)
+            present, created, tolerated, deleted = live is not None, False, False, False
+            stale = (
+                live is not None
+                and not live["metadata"].get("deleting")
+                and _stale(live, res, at_restart, expected)
+            )
+            for w in (w for w in writes if w.resource == res and w.name == name):
+                what = f"{w.verb} {res}/{name} {w.code}"
+                ok = 200 <= w.code < 300
+                if w.verb == "create":
+                    if not present:
+                        if ok:
+                            present = created = True
+                        continue
+                    if created and not tolerated and w.code == 409:
+                        tolerated = True  # its cache a moment behind its own create
+                        continue
+                    problems.append(
+                        f"{what}: the child "
+                        + (
+                            "was created by this process already"
+                            if created
+                            else "existed at restart"
+                        )
+                        + " (a create recovery did not need)"
+                    )
+                elif w.verb == "delete":
+                    if deleted or not present:
+                        problems.append(
+                            f"{what}: "
+                            + (
+                                "a second delete of the child"
+                                if deleted
+                                else "the child was not there"
+                            )
+                            + " (a delete recovery did not need)"
+                        )
+                        continue
+                    if not stale or created:
+                        problems.append(
+                            f"{what}: the child was not stale (its ModelService live and not "
+                            "deleting, no immutable field to replace) or was being deleted "
+                            "already: a delete recovery did not need"
+                        )
+                    deleted = True
+                    if ok or w.code == 404:
+                        present = False
     return problems

@@ -202,6 +202,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "7b49ee1517",
         "在执行一个滚动步骤之前先记录它，恢复时跳过已记录的步骤",
     ),
+    "mutant:blind-create:title": (
+        "99939d915a",
+        "启动之后，不管缓存怎么说都先创建每个子对象，并吞掉 AlreadyExists",
+    ),
+    "mutant:blind-create-go:title": (
+        "b2d21382f4",
+        "启动之后，不管缓存怎么说都先创建每个子对象，并吞掉 AlreadyExists（Go）",
+    ),
     "mutant:never-adopts:title": (
         "bda6a62bd7",
         "对它自己的 ModelService 创建的无主子对象报告 ChildConflict",

@@ -126,6 +126,14 @@ def test_every_boundary_gets_each_variant_then_the_extra_runs() -> None:
         for p in perturbations(5, Plan(SCENARIOS, variants=("withheld",), max_k=1, extra=False))
     ] == ["write-1-withheld"]
     assert len(SCENARIOS) >= 8
+    # No stale view where the operator writes no child: there is no child event to delay.
+    foreign = next(s for s in SCENARIOS if s.id == "foreign-child")
+    assert [p.id for p in perturbations(1, Plan(SCENARIOS, max_k=1), foreign.extra)] == [
+        "write-1-withheld",
+        "write-1-delivered",
+        "write-1-conflict",
+        "coalesced",
+    ]
 
 
 def test_reports_are_readable_by_harness_junit(tmp_path: Path) -> None:
@@ -262,3 +270,177 @@ def test_explorations_sharing_one_pool_overlap_and_stay_within_it(monkeypatch) -
     assert running[1] <= 3
     first_a_case = started.index(("a", "write-1-withheld"))
     assert ("b", "write-1-withheld") in started[:first_a_case]
+
+
+def test_conditions_compare_by_type_not_by_position() -> None:
+    """Two implementations that write the same conditions in another order have the same
+    normalised state (a map list, as test_parity compares it); a differing field is named."""
+    a = snapshot(world("ns-c"), "ns-c")  # type: ignore[arg-type]
+    kube = world("ns-c")
+    kube.objects["modelservices"][0]["status"]["conditions"] = [
+        {"type": "Progressing", "status": "True", "lastTransitionTime": "t2"},
+        {"type": "Ready", "status": "False", "lastTransitionTime": "t1"},
+    ]
+    b = snapshot(kube, "ns-c")  # type: ignore[arg-type]
+    kube.objects["modelservices"][0]["status"]["conditions"].reverse()
+    assert diff(b, snapshot(kube, "ns-c")) == []  # type: ignore[arg-type]
+    assert diff(a, b) == [
+        "modelservices.demo.status.conditions.Progressing: unexpected "
+        "{'type': 'Progressing', 'status': 'True'}"
+    ]
+
+
+def _at_restart(*, deleting: bool = False, services: bool = True) -> dict[str, Any]:
+    state = snapshot(world("ns"), "ns")  # type: ignore[arg-type]
+    if deleting:
+        state["modelservices"]["demo"]["metadata"]["deleting"] = True
+    if not services:
+        del state["services"]["demo"]
+    return state
+
+
+def test_recovery_may_create_what_was_missing_once() -> None:
+    from harness.explore.state import Write, recovery_writes
+
+    at = _at_restart(services=False)
+    ok = [
+        Write("update", "modelservices", "demo", 200),  # not a child: not bounded here
+        Write("create", "services", "demo", 201),
+        Write("create", "services", "demo", 409),  # its cache a moment behind: once
+    ]
+    assert recovery_writes(at, ok) == []
+    storm = [*ok, Write("create", "services", "demo", 409)]
+    assert recovery_writes(at, storm) == [
+        "create services/demo 409: the child was created by this process already "
+        "(a create recovery did not need)"
+    ]
+    blind = [Write("create", "deployments", "demo", 409)]
+    assert recovery_writes(at, blind) == [
+        "create deployments/demo 409: the child existed at restart (a create recovery did not need)"
+    ]
+
+
+def test_recovery_deletes_only_stale_children_and_each_once() -> None:
+    from harness.explore.state import Write, recovery_writes
+
+    live = _at_restart()
+    recreate = [
+        Write("delete", "deployments", "demo", 200),
+        Write("create", "deployments", "demo", 201),
+    ]
+    assert recovery_writes(live, recreate) == [
+        "delete deployments/demo 200: the child was not stale (its ModelService live and not "
+        "deleting, no immutable field to replace) or was being deleted already: a delete "
+        "recovery did not need"
+    ]
+    cleanup = [
+        Write("delete", "deployments", "demo", 200),
+        Write("delete", "services", "demo", 200),
+    ]
+    assert recovery_writes(_at_restart(deleting=True), cleanup) == []
+    again = [*cleanup, Write("delete", "services", "demo", 404)]
+    assert recovery_writes(_at_restart(deleting=True), again) == [
+        "delete services/demo 404: a second delete of the child (a delete recovery did not need)"
+    ]
+    gone = [Write("delete", "services", "demo", 404)]
+    assert recovery_writes(_at_restart(deleting=True, services=False), gone) == [
+        "delete services/demo 404: the child was not there (a delete recovery did not need)"
+    ]
+    # A Deployment whose immutable selector differs from the clean run's is replaced.
+    expected = _at_restart()
+    expected["deployments"]["demo"]["spec"]["selector"] = {"matchLabels": {"app": "demo"}}
+    assert recovery_writes(live, recreate, expected) == []
+
+
+def _events(*evs: tuple[str, float, float, int]) -> list[tuple[str, Any]]:
+    from harness.faults.apiproxy.records import WatchEvent
+
+    return [
+        (
+            res,
+            WatchEvent(
+                1, f"2026-01-01T00:00:{at:09.6f}Z", "MODIFIED", "", "ns", "demo", "1", n, ms
+            ),
+        )
+        for res, at, ms, n in evs
+    ]
+
+
+def test_a_stale_view_or_coalescing_the_proxy_log_does_not_show_is_a_premise_error() -> None:
+    from harness.explore.case import event_premise
+    from harness.faults.apiproxy.records import seconds
+
+    act = seconds("2026-01-01T00:00:10.000000Z")
+    late = _events(("deployments", 12.5, 2001.0, 0), ("modelservices", 11.0, 0.0, 0))
+    assert event_premise("stale-view", late, act, 2.0)["holds"]
+    early = _events(("deployments", 5.0, 2500.0, 0), ("services", 12.0, 10.0, 0))
+    premise = event_premise("stale-view", early, act, 2.0)
+    assert not premise["holds"] and premise["message"].startswith("premise: no event of a child")
+    merged = _events(("modelservices", 11.0, 1000.0, 2))
+    assert event_premise("coalesced", merged, act, 1.0) | {"message": ""} == {
+        "delayed": 0,
+        "max_delayed_ms": 1000.0,
+        "coalesced": 2,
+        "holds": True,
+        "message": "",
+    }
+    assert not event_premise("coalesced", late, act, 1.0)["holds"]
+
+
+def test_a_scenario_with_every_boundary_skipped_is_not_judged(tmp_path: Path) -> None:
+    from harness.explore.run import not_judged
+
+    exp = Exploration(
+        "python",
+        [
+            CaseResult("python", "scale", "clean", writes=["a", "b"]),
+            CaseResult("python", "scale", "write-1-withheld", outcome="skipped"),
+            CaseResult("python", "scale", "write-2-withheld", outcome="skipped"),
+            CaseResult("python", "create", "clean", writes=[]),
+        ],
+    )
+    plan = Plan(SCENARIOS, variants=("withheld",), extra=False)
+    errors = not_judged(exp, plan)
+    assert [(c.id, c.outcome) for c in errors] == [
+        ("explore[scale@boundaries]", "error"),
+        ("explore[create@boundaries]", "error"),
+    ]
+    assert "every one of the 2 boundary cases of scale was skipped" in errors[0].message
+    assert "made no write after the act" in errors[1].message
+    exp.cases += errors
+    entry = results.summary(exp)
+    assert entry["boundaries_skipped"] == 2 and entry["boundaries"] == 0
+    assert entry["not_judged"] == ["explore[scale@boundaries]", "explore[create@boundaries]"]
+    assert entry["survived"] == 0
+    cases = {c.name: c for c in junit.read_cases(results.write_junit(tmp_path / "j.xml", exp))}
+    assert cases["explore[scale@boundaries]"].verdict == "error"
+    # A mutant's plan of named cases is judged case by case; a run with nothing at all is not.
+    assert not_judged(exp, Plan.for_cases(SCENARIOS, ["scale@write-1-withheld"])) == []
+    empty = Exploration("go", [CaseResult("go", "create", "clean", writes=["a"])])
+    assert [c.id for c in not_judged(empty, Plan(SCENARIOS, variants=(), extra=True))] == [
+        "explore[run@judged]"
+    ]
+
+
+def test_end_states_are_compared_across_implementations_naming_the_field() -> None:
+    from harness.explore.run import parity_cases
+
+    go_state = snapshot(world("ns-a"), "ns-a")  # type: ignore[arg-type]
+    other = world("ns-b")
+    other.objects["deployments"][0]["spec"]["replicas"] = 2
+    py_state = snapshot(other, "ns-b")  # type: ignore[arg-type]
+    go = Exploration("go", [CaseResult("go", "scale", "clean", state=go_state)])
+    py = Exploration(
+        "python",
+        [
+            CaseResult("python", "scale", "clean", state=py_state),
+            CaseResult("python", "create", "clean", state=py_state),  # go has no create run
+        ],
+    )
+    cases = parity_cases(go, py)
+    assert [(c.id, c.outcome) for c in cases] == [("explore[scale@parity-go]", "failed")]
+    assert cases[0].message == (
+        "end state differs from go's clean run: deployments.demo.spec.replicas: expected 1, got 2"
+    )
+    assert [c.outcome for c in parity_cases(go, go)] == ["passed"]
+    assert results.summary(py)["parity"] == {}

@@ -1,4 +1,4 @@
-"""The three mutants only exploration finds, each shown doing its one wrong thing against a
+"""The mutants only exploration finds, each shown doing its one wrong thing against a
 fake cache and client (``harness/tests/test_mutants.py`` has the fakes): the situation a
 write boundary creates, which no check of the suite creates."""
 
@@ -121,3 +121,22 @@ def test_step_annotation_skips_the_recorded_step_on_resume(monkeypatch: pytest.M
     client = FakeClient()
     reconcile(cache_of(ms2, dep2, svc2), client)
     assert client.verbs() == ["update Deployment"]
+
+
+def test_blind_create_creates_each_child_once_per_process_and_swallows_already_exists(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A converged world, as a process started after a crash finds it (scale@write-1): the
+    real operator writes nothing there (test above); blind-create's first pass POSTs both
+    children, takes each 409 as "it is there", and writes nothing else; its next pass reads the
+    cache as the real operator does."""
+    module = install(monkeypatch, "blind-create")
+    monkeypatch.setattr(module, "_SEEN", set())
+    exists = client_.ApiError(409, "AlreadyExists", "already exists")
+    client = FakeClient()
+    client.fail["create"] = [exists, exists]
+    reconcile(cache_of(*converged()), client)
+    assert client.verbs() == ["create Deployment", "create Service"]
+    client = FakeClient()
+    reconcile(cache_of(*converged()), client)
+    assert client.verbs() == []

@@ -301,6 +301,7 @@ func svcEvent(typ, name, rv string) string {
 
 func TestDelayedEventsArriveLateInOrder(t *testing.T) {
 	h := newHarness(t)
+	read := withLog(t, h)
 	h.proxy.reg.setEventRules([]string{"services"}, EventRule{Delay: 300 * time.Millisecond})
 	svc, _ := h.watch("services", "/api/v1")
 	cms, _ := h.watch("configmaps", "/api/v1")
@@ -322,6 +323,21 @@ func TestDelayedEventsArriveLateInOrder(t *testing.T) {
 	}
 	if st := h.proxy.Stats().Resources["services"]; st.Delayed != 2 || st.Coalesced != 0 {
 		t.Fatalf("stats %+v", st)
+	}
+	// The request log says how long each delayed event was kept (the premise explore reads),
+	// and nothing of an event no rule delayed.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(linesOf(read(), "event")) < 3 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	for _, ev := range linesOf(read(), "event") {
+		ms, ok := ev["delayed_ms"].(float64)
+		if ev["kind"] == "Service" && (!ok || ms < 300) {
+			t.Fatalf("delayed event logged without its delay >= 300 ms: %v", ev)
+		}
+		if ev["kind"] != "Service" && ok {
+			t.Fatalf("undelayed event logged with a delay: %v", ev)
+		}
 	}
 }
 

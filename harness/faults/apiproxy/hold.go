@@ -111,6 +111,7 @@ type queuedEvent struct {
 	meta      EventMeta // for the request log and coalescing
 	due       time.Time // not delivered before (an event rule's delay); zero: at once
 	coalesced int       // earlier events merged into this one
+	received  time.Time // when the proxy read it (of a coalesced event: the earliest merged)
 }
 
 // watchStream is the body of one watch response, as the reverse proxy reads it.
@@ -209,8 +210,12 @@ func (s *watchStream) Read(p []byte) (int, error) {
 					r.stats(s.resource).Delivered++
 					if r.log != nil {
 						m := ev.meta
-						line = &EventLine{T: "event", ID: s.reqID, Time: time.Now().UTC(), Type: m.Type,
+						mono := time.Now() // UTC() strips the monotonic reading Sub needs
+						line = &EventLine{T: "event", ID: s.reqID, Time: mono.UTC(), Type: m.Type,
 							Kind: m.Kind, Namespace: m.Namespace, Name: m.Name, RV: m.RV, Coalesced: ev.coalesced}
+						if !ev.due.IsZero() { // an event rule kept it: say for how long
+							line.DelayedMs = float64(mono.Sub(ev.received).Microseconds()) / 1000
+						}
 					}
 					s.queue[0] = queuedEvent{}
 					s.queue = s.queue[1:]
@@ -390,7 +395,7 @@ func (r *registry) enqueue(s *watchStream, frames [][]byte) {
 			st.Dropped++
 			continue
 		}
-		ev := queuedEvent{data: f, typ: typ, held: held, meta: meta}
+		ev := queuedEvent{data: f, typ: typ, held: held, meta: meta, received: now}
 		if rule.Delay > 0 {
 			ev.due = now.Add(rule.Delay)
 			st.Delayed++
@@ -439,6 +444,9 @@ func (s *watchStream) coalesce(ev queuedEvent, st *ResourceStats) (queuedEvent, 
 			ev.due = old.due
 		}
 		ev.coalesced = old.coalesced + 1
+		if !old.received.IsZero() && old.received.Before(ev.received) {
+			ev.received = old.received
+		}
 		ev.held = ev.held || old.held
 		return ev, true
 	}

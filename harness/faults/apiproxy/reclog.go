@@ -19,9 +19,11 @@ import (
 //	    when the response ended (for a watch: when the stream closed; upstream_ended: the API
 //	    server ended it, not the client nor POST /end-watches).
 //	{"t":"event","id":N,"time":T,"type":..,"kind":..,"namespace":..,"name":..,"rv":..,
-//	 "coalesced":N}
+//	 "coalesced":N,"delayed_ms":F}
 //	    one watch event delivered to the client by watch request N (coalesced: events merged
-//	    into it, see faults.go).
+//	    into it, see faults.go; delayed_ms: for an event an event rule delayed, milliseconds
+//	    from when the proxy read it, or the earliest event merged into it, to its delivery:
+//	    the proof that the client's view was late, which explore's premises read).
 //	{"t":"crash","id":N,"time":T,"variant":..,"phase":"triggered"|"acked"}
 //	    a scripted crash at write N.
 //
@@ -135,6 +137,7 @@ type EventLine struct {
 	Name      string    `json:"name"`
 	RV        string    `json:"rv"`
 	Coalesced int       `json:"coalesced,omitempty"`
+	DelayedMs float64   `json:"delayed_ms,omitempty"`
 }
 
 // CrashLine is a "crash" line.

@@ -50,6 +50,10 @@ class WatchEvent:
     resource_version: str
     #: earlier events of the same object merged into this one (``coalesce_events``)
     coalesced: int = 0
+    #: for an event an event rule delayed (``delay_events``, ``coalesce_events``): milliseconds
+    #: from when the proxy read it (the earliest event merged into it) to its delivery; 0.0
+    #: for an event no rule touched
+    delayed_ms: float = 0.0
 
 
 #: Reasons the proxy logs for a request it never forwarded although it did not script it: its
@@ -171,6 +175,7 @@ class RequestLog:
                         name=ln.get("name", ""),
                         resource_version=ln.get("rv", ""),
                         coalesced=int(ln.get("coalesced", 0)),
+                        delayed_ms=float(ln.get("delayed_ms", 0.0)),
                     )
                 )
         out = []
