@@ -6,6 +6,7 @@ FakeClock (seconds since the epoch); the sink is a dict standing in for the API 
 from __future__ import annotations
 
 import threading
+from unittest import mock
 from typing import Any
 
 import pytest
@@ -417,7 +418,7 @@ def test_the_manager_hands_out_recorders_of_one_broadcaster_and_stops_it_last() 
     from python_operator.runtime import manager
 
     mgr = manager.Manager(
-        client=None,  # type: ignore[arg-type]
+        client=mock.Mock(spec=client_.Client),
         namespace="lab",
         metrics_bind_address="0",
         health_probe_bind_address="0",
