@@ -82,7 +82,13 @@ class _ScriptedApi:
         self.rest_client = _Rest()
 
     def param_serialize(self, **kw: Any) -> tuple[Any, ...]:
-        return kw["method"], "https://api" + kw["resource_path"], kw["header_params"], kw["body"], []
+        return (
+            kw["method"],
+            "https://api" + kw["resource_path"],
+            kw["header_params"],
+            kw["body"],
+            [],
+        )
 
     def call_api(self, method: str, url: str, **kw: Any) -> _Answer:
         self.calls.append(time.monotonic())

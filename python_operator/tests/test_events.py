@@ -6,8 +6,8 @@ FakeClock (seconds since the epoch); the sink is a dict standing in for the API 
 from __future__ import annotations
 
 import threading
-from unittest import mock
 from typing import Any
+from unittest import mock
 
 import pytest
 
