@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     actual_deployment_fields,
     actual_service_fields,
@@ -60,9 +61,10 @@ BACKOFF_GRACE_S = 0.001
 
 
 def _start(operators: OperatorPool, proxy: ApiProxy) -> None:
-    """The operator behind ``proxy``, settled with nothing to do (no ModelService yet)."""
+    """The operator behind ``proxy``, settled with nothing to do (no ModelService yet): a
+    set-up wait, whose timeout is an unmet premise (verdict ``error``), the fault not armed."""
     op = operators.start(api_proxy=proxy)
-    wait_settled(op)
+    set_up(lambda: wait_settled(op), "settling before the faults are armed")
 
 
 def _operator_log(proxy: ApiProxy) -> list[ProxyRequest]:
@@ -118,7 +120,7 @@ def _exact_children(
         )
 
 
-@pytest.mark.check("errors-retried", case="retry-after")
+@pytest.mark.modeldock_check("errors-retried", case="retry-after")
 def test_retry_after_is_honoured(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -183,7 +185,7 @@ def test_retry_after_is_honoured(
     _exact_children(admin, namespace, name, log, evidence)
 
 
-@pytest.mark.check("errors-retried", case="server-error")
+@pytest.mark.modeldock_check("errors-retried", case="server-error")
 def test_server_errors_are_retried_with_backoff(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
