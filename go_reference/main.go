@@ -210,7 +210,24 @@ func (r *ModelServiceReconciler) SetupWithManager(mgr ctrl.Manager, workers int)
 			MaxConcurrentReconciles: workers,
 			RateLimiter:             requeueRateLimiter(),
 		}).
-		Complete(r)
+		Complete(controllerReconciler(r))
+}
+
+// reconcilerOf is the reconciler SetupWithManager hands to the controller: r itself, so an
+// error Reconcile returns goes back to the workqueue, which retries the key with backoff
+// (CONTRACT.md step 7 and "Errors": a 5xx without Retry-After is retried this way).
+// SetupWithManager calls it through the seam controllerReconciler (seams.go).
+func reconcilerOf(r *ModelServiceReconciler) reconcile.Reconciler {
+	return r
+}
+
+// clientGoTransport is the round tripper client-go builds from the rest.Config, unchanged:
+// client-go's REST client reads the answers itself, and sends a request answered 429, or 5xx
+// with Retry-After, again after that many seconds, up to 10 times within the request's
+// timeout (rest.Request, withRetry, client-go v0.34; CONTRACT.md "Errors"). main wraps the
+// config with it through the seam apiTransport (seams.go).
+func clientGoTransport(rt http.RoundTripper) http.RoundTripper {
+	return rt
 }
 
 // defaultRateLimiter is the workqueue rate limiter controller-runtime uses when none is given
@@ -295,6 +312,10 @@ func main() {
 	// Named like every implementation, "modeldock-<language>/...": the API server takes the
 	// part before "/" as the field manager of writes that name none (managedFields, audit log).
 	restConfig.UserAgent = clientUserAgent()
+	// Every client of the process (the manager's, the live reader, the Event recorder's, the
+	// Lease lock's) is built from restConfig, so each goes through apiTransport; the real
+	// operator's is client-go's transport as built, whose REST client honours Retry-After.
+	restConfig.Wrap(apiTransport)
 
 	// The Lease lock is built here so that main knows the identity and can release the Lease
 	// after the manager has stopped (see leaderelection.go).

@@ -103,4 +103,16 @@ var (
 	// of a key runs again, CONTRACT.md step 7). Mutant: no-backoff-go (every 100 ms, never
 	// backing off).
 	requeueRateLimiter = defaultRateLimiter
+
+	// apiTransport is clientGoTransport (main: the round tripper of every client, as client-go
+	// builds it; its REST client honours Retry-After, CONTRACT.md "Errors"). Mutant:
+	// ignores-retry-after-go (drops the header from every answer, so a 429 or a 503 asking
+	// for a wait goes back to the workqueue and is retried within milliseconds).
+	apiTransport = clientGoTransport
+
+	// controllerReconciler is reconcilerOf (SetupWithManager: the reconciler the controller
+	// calls, whose errors the workqueue retries with backoff). Mutant:
+	// gives-up-on-server-errors-go (drops an error the API server answered with 5xx: the key
+	// is never retried).
+	controllerReconciler = reconcilerOf
 )

@@ -98,6 +98,7 @@ CHECK_ORDER: tuple[str, ...] = (
     "parity",
     "watch-recovers",
     "reconcile-isolated",
+    "errors-retried",
     "leader-failover",
     "rbac-least-privilege",
     "events-recorded",

@@ -454,4 +454,44 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "上垃圾回收器会带走它们，这个场景展示的是后继者的收敛），然后创建一个同名的后继者。"
         "由其他任何东西控制的子对象仍然是 ChildConflict（``child-conflict``）。",
     ),
+    "check:errors-retried[retry-after]:why": (
+        "be46059bc2",
+        "errors-retried[retry-after]：一个说明了何时再问的回答会被遵守"
+        "。operator 的 API proxy 对它创建 Deployment ``web`"
+        "` 的请求回答 429 TooManyRequests，对创建 Service ``we"
+        "b`` 的请求回答 503 ServiceUnavailable，两者都带 ``Retr"
+        "y-After: 2``。operator 针对该对象的下一个请求到达 proxy 的时"
+        "间，必须不早于这个回答之后 2 s（以 proxy 的时间戳为准），并且 ModelSe"
+        "rvice 必须收敛，子对象恰好是期望的那些。",
+    ),
+    "check:errors-retried[retry-after]:teaches": (
+        "e82b0e54c3",
+        "client-go 的 REST client 自己就会这样做（rest.Request"
+        "，v0.34）：一个 429 或 5xx 回答，只要带有以整秒表示的 Retry-Aft"
+        "er，就会在等待那么多秒之后被重新发送，最多 10 次，都在该请求自己的超时之内；rec"
+        "oncile 根本看不到它。把这个回答当作普通错误的 operator，会在几毫秒之后通"
+        "过 work queue 重试，而服务器刚刚请它安静两秒：在真正过载时，这恰恰是 pri"
+        "ority and fairness 正在设法削减的流量。",
+    ),
+    "check:errors-retried[server-error]:why": (
+        "d841a76042",
+        "errors-retried[server-error]：一个不带 Retry-Afte"
+        "r 的 5xx 会被带着退避重试，直到成功。operator 的 API proxy 对"
+        "它最先十次写 ModelService（finalizer update，第 3 步）轮"
+        "流回答 500 InternalError 和 503 ServiceUnavailab"
+        "le，不带 Retry-After，第十一次才放行。operator 必须在每次之后重试"
+        "，每次重试都不早于 work queue 的退避所安排的时间（第一次失败后 5 ms，每"
+        "次失败翻倍，在 proxy 的时钟上从回答算到下一次尝试），并且收敛，子对象恰好是期望的"
+        "那些。",
+    ),
+    "check:errors-retried[server-error]:teaches": (
+        "e42d04db32",
+        "client-go 把不带 Retry-After 的 5xx 作为 reconcile"
+        " 的错误交回，由带限速的 work queue 重试这个 key：别的什么都不会把它带回"
+        "来，因为失败的写入什么也没改变，不会有随之而来的 watch 事件。正因如此才选了 fi"
+        "nalizer update 这次写入：在它之前还没有任何子对象，所以不会有子对象的事件"
+        "引发额外的 reconcile，看到的每一次尝试都是退避安排的重试。丢掉错误的 oper"
+        "ator 永远不会收敛；以固定短间隔重试的 operator，一旦翻倍的退避超过这个间隔"
+        "，就会来得太早。",
+    ),
 }

@@ -327,4 +327,20 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "ea87e881e2",
         "把 Lease 时长设为配置值的两倍，备用实例因此接管得晚（Go）",
     ),
+    "mutant:ignores-retry-after:title": (
+        "24cbf2bd01",
+        "把要求等待的 429 或 503 当作普通失败，几毫秒内就重试",
+    ),
+    "mutant:ignores-retry-after-go:title": (
+        "0375b29b31",
+        "把要求等待的 429 或 503 当作普通失败，几毫秒内就重试（Go）",
+    ),
+    "mutant:gives-up-on-server-errors:title": (
+        "1228f5cf94",
+        "丢掉 API server 以 5xx 回答的 reconcile 错误，这个 key 再也不会被重试",
+    ),
+    "mutant:gives-up-on-server-errors-go:title": (
+        "34d6cd9f3e",
+        "丢掉 API server 以 5xx 回答的 reconcile 错误，这个 key 再也不会被重试（Go）",
+    ),
 }

@@ -342,6 +342,34 @@ def test_the_real_operator_returns_a_conflict_to_the_queue() -> None:
     assert client.verbs() == ["update_status ModelService"]
 
 
+def test_gives_up_on_server_errors_drops_a_5xx_where_the_real_operator_raises(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ms, dep, svc = converged()
+    ms["metadata"]["generation"] = 2  # the status must change, so it is written
+    client = FakeClient()
+    client.fail["update_status"] = [client_.ApiError(500, "InternalError", "etcd leader lost")]
+    with pytest.raises(client_.ApiError):
+        reconcile(cache_of(ms, dep, svc), client)
+    install(monkeypatch, "gives-up-on-server-errors")
+    client.fail["update_status"] = [client_.ApiError(503, "ServiceUnavailable", "later")]
+    assert reconcile(cache_of(ms, dep, svc), client) == Result()
+    client.fail["update_status"] = [client_.ApiError(409, "Conflict", "modified")]
+    with pytest.raises(client_.ApiError):  # only 5xx is dropped
+        reconcile(cache_of(ms, dep, svc), client)
+
+
+def test_ignores_retry_after_reads_no_wait_where_the_real_client_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked = {"Retry-After": "2"}
+    assert client_.retry_after_seconds(429, asked) == 2
+    assert client_.retry_after_seconds(503, asked) == 2
+    install(monkeypatch, "ignores-retry-after")
+    assert client_.retry_after_seconds(429, asked) is None
+    assert client_.retry_after_seconds(503, asked) is None
+
+
 class FakeManager:
     def __init__(self) -> None:
         self.controllers: list[dict[str, Any]] = []

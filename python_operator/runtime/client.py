@@ -12,8 +12,15 @@ the JSON as dicts. ``update_status`` is the PUT to ``.../<name>/status`` that
 Every request has a timeout (``kubernetes`` sets none by default), so a stalled connection
 or an answer that never comes becomes an error that the caller handles (requeue, re-watch)
 instead of a worker blocked for ever: a non-watch request is bounded in total
-(``REQUEST_TIMEOUT``, CONTRACT.md "Process"), a watch by its own deadlines. The ``ApiClient`` given here should have ``configuration.retries = False``: a failed write
-is returned to the work queue, never retried in place by urllib3.
+(``REQUEST_TIMEOUT``, CONTRACT.md "Process"), a watch by its own deadlines. The ``ApiClient``
+given here should have ``configuration.retries = False``: urllib3 never retries on its own.
+
+One retry happens here, client-go's (``rest.Request``, ``withRetry``, v0.34; CONTRACT.md
+"Errors"): an answer 429 or 5xx that carries ``Retry-After: <seconds>`` is the API server
+asking to be asked again later, so the same request is sent again after that many seconds, up
+to ``MAX_RETRIES`` times, within the request's own timeout (``retry_after_seconds`` says which
+answers). Any other failed answer, a 5xx without the header included, is raised at once: the
+work queue retries the reconcile with backoff.
 
 A transport failure (a request or a watch that timed out on a silent connection, a reset)
 closes every pooled connection to the API server before it is raised (``drop_connections``):
@@ -30,8 +37,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import socket
-from collections.abc import Callable, Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import urllib3
@@ -76,6 +86,34 @@ class Resource:
 
     def __str__(self) -> str:
         return f"{self.plural}.{self.group}" if self.group else self.plural
+
+
+#: How many times one request is sent again after answers asking for it with Retry-After:
+#: client-go's ``Request.maxRetries`` default (``NewRequest``, rest/request.go, v0.34), so at
+#: most 11 attempts in all; the last answer is then the request's error.
+MAX_RETRIES = 10
+
+#: What Go's ``strconv.Atoi`` accepts, which client-go's ``retryAfterSeconds`` uses: an optional
+#: sign and decimal digits, nothing else (no spaces, no HTTP-date form).
+_ATOI = re.compile(r"[+-]?[0-9]+")
+
+
+def retry_after_seconds(status: int, headers: Mapping[str, str]) -> int | None:
+    """Seconds to wait before sending a request again that was answered ``status`` with
+    ``headers`` (a case-insensitive mapping, as urllib3's), or None when the answer asks for
+    no retry and is the request's error.
+
+    client-go's ``checkWait`` (rest/with_retry.go, v0.34): only 429 TooManyRequests and any
+    status of 500 or above, and only with a ``Retry-After`` header whose value is a whole number
+    of seconds (``retryAfterSeconds``: ``strconv.Atoi``; an HTTP-date or junk is no Retry-After).
+    A negative value waits 0 s (Go's timer of a negative duration fires at once). A 5xx without
+    the header is no retry here: it goes back to the work queue, which backs off."""
+    if status != 429 and status < 500:
+        return None
+    value = headers.get("Retry-After", "")
+    if not value or _ATOI.fullmatch(value) is None:
+        return None
+    return max(0, int(value))
 
 
 DEPLOYMENTS = Resource(group="apps", version="v1", plural="deployments", kind="Deployment")
@@ -179,6 +217,14 @@ class Client:
     ) -> None:
         self._api = api_client
         self._timeout = timeout
+        self._stop_waiting = threading.Event()
+
+    def stop_waiting(self) -> None:
+        """End every wait for a Retry-After now and from now on: a request waiting to be sent
+        again raises its last answer's error at once (Go: the manager's context is cancelled on
+        SIGTERM, and ``SleepWithContext`` returns). The manager calls it when it shuts down, so
+        a worker waiting out a long Retry-After does not hold up the stop."""
+        self._stop_waiting.set()
 
     # ------------------------------------------------------------------ reads
     def get(
@@ -317,29 +363,57 @@ class Client:
             auth_settings=["BearerToken"],
         )
         seconds = timeout if timeout is not None else self._timeout
-        request_timeout: float | tuple[float, float] | None = seconds
-        if seconds is not None and stream:
-            request_timeout = (min(CONNECT_TIMEOUT, seconds), seconds)
-        try:
-            rest_response = self._api.call_api(
-                method,
-                url,
-                header_params=header_params,
-                body=serialized,
-                post_params=post_params,
-                _request_timeout=request_timeout,
-            )
-        except urllib3.exceptions.HTTPError:
-            self.drop_connections()
-            raise
-        response: urllib3.BaseHTTPResponse = rest_response.response
-        if not 200 <= response.status <= 299:
+        # The whole request, waits for Retry-After included, within its timeout (client-go:
+        # the request's context carries the client's Timeout); a stream's timeout is per read.
+        deadline = None if stream or seconds is None else time.monotonic() + seconds
+        retries = 0
+        while True:
+            request_timeout: float | tuple[float, float] | None = seconds
+            if seconds is not None and stream:
+                request_timeout = (min(CONNECT_TIMEOUT, seconds), seconds)
+            elif deadline is not None:
+                request_timeout = max(deadline - time.monotonic(), 0.001)
+            try:
+                rest_response = self._api.call_api(
+                    method,
+                    url,
+                    header_params=header_params,
+                    body=serialized,
+                    post_params=post_params,
+                    _request_timeout=request_timeout,
+                )
+            except urllib3.exceptions.HTTPError:
+                self.drop_connections()
+                raise
+            response: urllib3.BaseHTTPResponse = rest_response.response
+            if 200 <= response.status <= 299:
+                return response
             try:
                 data = response.data
             finally:
                 response.release_conn()
-            raise _error_from_body(response.status, response.reason or "", data or b"")
-        return response
+            error = _error_from_body(response.status, response.reason or "", data or b"")
+            wait = retry_after_seconds(response.status, response.headers)
+            if wait is None or retries >= MAX_RETRIES:
+                raise error
+            retries += 1
+            self._wait_to_retry(wait, deadline, error)
+
+    def _wait_to_retry(self, wait: float, deadline: float | None, error: ApiError) -> None:
+        """Wait ``wait`` seconds before a request answered ``error`` with Retry-After is sent
+        again (client-go's ``withRetry.Before``). Raises ``error`` when ``stop_waiting`` ends
+        the wait, and ``TimeoutError`` (caused by ``error``) when the request's deadline (a
+        ``time.monotonic()`` value) comes first: it is waited for, and the request has then
+        taken its whole timeout, as client-go's context deadline ends it."""
+        left = None if deadline is None else deadline - time.monotonic()
+        pause = wait if left is None else max(0.0, min(wait, left))
+        if self._stop_waiting.wait(pause):
+            raise error
+        if left is not None and wait >= left:
+            raise TimeoutError(
+                f"request timed out waiting {wait} s to retry (Retry-After) - error from a "
+                f"previous attempt: {error}"
+            ) from error
 
 
 class APIReader:

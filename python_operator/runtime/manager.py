@@ -227,6 +227,8 @@ class Manager:
         self, *, elector: tuple[leaderelection.LeaderElector, threading.Thread] | None
     ) -> int:
         self._log.info("Stopping and waiting for workers")
+        # A worker waiting out a Retry-After gives up now (Go: the manager's context ends).
+        self.client.stop_waiting()
         clean = all(ctrl.stop(timeout=self._grace) for ctrl in self._controllers)
         if elector is not None:
             le, thread = elector

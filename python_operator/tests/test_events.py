@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -417,7 +418,7 @@ def test_the_manager_hands_out_recorders_of_one_broadcaster_and_stops_it_last() 
     from python_operator.runtime import manager
 
     mgr = manager.Manager(
-        client=None,  # type: ignore[arg-type]
+        client=mock.Mock(spec=client_.Client),
         namespace="lab",
         metrics_bind_address="0",
         health_probe_bind_address="0",

@@ -1,0 +1,265 @@
+"""errors-retried: an API server that answers "not now" is asked again, when it says, and until
+it says yes.
+
+Two answers of the API server say nothing about the request itself, only about the server at
+that moment: 429 TooManyRequests (its priority and fairness is shedding load) and a 5xx (an
+internal error, an unavailable backend). Both are to be retried, and neither may be retried
+carelessly: a server that sent ``Retry-After: R`` has asked for R seconds of quiet from this
+request, and a server in trouble that gets every failed request back at once is kept in
+trouble. The rules are client-go's (CONTRACT.md, "Errors"): an answer with Retry-After is sent
+again by the client after R seconds; a 5xx without it goes back to the work queue, which
+retries the key with its backoff (5 ms, doubling per failure).
+
+The operator runs behind its own API proxy, which answers the scripted writes itself (they
+never reach the API server) and logs every request with its own clock: the times judged here
+are the proxy's, never the harness's nor the operator's word.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.premises import set_up
+from conformance.support import (
+    actual_deployment_fields,
+    actual_service_fields,
+    controller_ref,
+    create_modelservice,
+    diff_fields,
+    expected_deployment_fields,
+    expected_service_fields,
+    get_present,
+    premise,
+    wait_converged,
+    wait_settled,
+)
+from harness.faults.apiproxy import ApiProxy
+from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
+from harness.kube import Kube
+from harness.plugin.evidence import Evidence
+from harness.plugin.lab import OperatorPool
+
+#: The Retry-After the API proxy sends with its 429 and its 503, in whole seconds (the header's
+#: form client-go reads). Long enough that a retry through the work queue (milliseconds) is
+#: far below it, short enough for the case to take seconds.
+RETRY_AFTER_S = 2
+#: How much earlier than Retry-After the next request may reach the proxy: the log's
+#: timestamps are cut to microseconds, and a timer never fires early; the rest is slack for
+#: clock granularity, far below a retry that ignored the header (milliseconds after).
+RETRY_AFTER_GRACE_S = 0.02
+#: How many answers 500 and 503 (alternately, without Retry-After) the finalizer update gets in
+#: a row before one is let through.
+SERVER_ERRORS = 10
+#: The work queue's backoff of a failing key (CONTRACT.md step 7, client-go's default
+#: controller rate limiter): the retry after the n-th failure in a row waits at least
+#: BACKOFF_BASE_S * 2**(n-1). Ten failures span at least 5.1 s; a retry every 100 ms
+#: (mutants no-backoff, no-backoff-go) is too early from the sixth on.
+BACKOFF_BASE_S = 0.005
+#: Slack under each backoff bound: timestamps cut to microseconds, nothing more (a timer
+#: never fires early, and the backoff starts after the answer the gap is measured from).
+BACKOFF_GRACE_S = 0.001
+
+
+def _start(operators: OperatorPool, proxy: ApiProxy) -> None:
+    """The operator behind ``proxy``, settled with nothing to do (no ModelService yet): a
+    set-up wait, whose timeout is an unmet premise (verdict ``error``), the fault not armed."""
+    op = operators.start(api_proxy=proxy)
+    set_up(lambda: wait_settled(op), "settling before the faults are armed")
+
+
+def _operator_log(proxy: ApiProxy) -> list[ProxyRequest]:
+    """Every request of the operator the proxy logged, the ones it answered itself included,
+    in the order they reached it, once every forwarded one has its answer logged."""
+    proxy.settle(5.0)
+    proxy.mark()
+    return sorted(RequestLog(proxy.request_log).records(), key=lambda r: (seconds(r.start), r.id))
+
+
+def _answered_at(r: ProxyRequest) -> float:
+    """When the proxy had answered r (epoch seconds): its end, or its start when it has none."""
+    return seconds(r.end or r.start)
+
+
+def _line(r: ProxyRequest, origin: float) -> str:
+    """``+1.234s create deployments web -> 429 (injected)``: one request for the evidence."""
+    sub = f"/{r.subresource}" if r.subresource else ""
+    injected = " (injected)" if r.injected else ""
+    return (
+        f"+{seconds(r.start) - origin:.3f}s {r.verb} {r.resource}{sub} {r.name} -> "
+        f"{r.code}{injected}"
+    )
+
+
+def _exact_children(
+    admin: Kube, namespace: str, name: str, log: list[ProxyRequest], evidence: Evidence
+) -> None:
+    """The children are exactly the contract's, controlled by the ModelService, each created
+    by one create the API server accepted and never deleted: a retry made no second child and
+    replaced none."""
+    msvc = get_present(admin, "modelservices", namespace, name)
+    uid = msvc["metadata"]["uid"]
+    for resource, expected, actual in (
+        ("deployments", expected_deployment_fields, actual_deployment_fields),
+        ("services", expected_service_fields, actual_service_fields),
+    ):
+        child = get_present(admin, resource, namespace, name)
+        diffs = diff_fields(expected(msvc), actual(child))
+        assert not diffs, f"{resource} {name} differs from the desired one: {diffs}"
+        ref = controller_ref(child) or {}
+        assert ref.get("uid") == uid, (
+            f"{resource} {name} must be controlled by ModelService {name} (uid {uid}); its "
+            f"controller ownerReference is {ref or None}"
+        )
+        mine = [r for r in log if r.resource == resource and r.name == name and r.forwarded]
+        created = [r for r in mine if r.verb == "create" and r.code == 201]
+        deleted = [r for r in mine if r.verb == "delete"]
+        evidence.record(f"{resource}_created", len(created))
+        assert len(created) == 1 and not deleted, (
+            f"{resource} {name}: {len(created)} accepted creates and {len(deleted)} deletes; "
+            "one create and no delete make exactly one child"
+        )
+
+
+@pytest.mark.modeldock_check("errors-retried", case="retry-after")
+def test_retry_after_is_honoured(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """errors-retried[retry-after]: an answer that says when to ask again is obeyed. The
+    operator's create of Deployment ``web`` is answered 429 TooManyRequests and its create of
+    Service ``web`` 503 ServiceUnavailable, each with ``Retry-After: 2``, by its API proxy. The
+    operator's next request for that object must reach the proxy no sooner than 2 s after the
+    answer (the proxy's timestamps), and the ModelService must converge with exactly the
+    desired children.
+
+    client-go's REST client does this by itself (rest.Request, v0.34): an answer 429, or 5xx,
+    with a Retry-After of whole seconds is sent again after that many seconds, up to 10 times
+    within the request's timeout; the reconcile never sees it. An operator that treats the
+    answer as an ordinary error retries through the work queue a few milliseconds later,
+    against a server that has just asked it for two seconds of quiet: under real overload that
+    is exactly the traffic priority and fairness is trying to shed.
+    """
+    name = "web"
+    with operators.api_proxy() as proxy:
+        _start(operators, proxy)
+        proxy.inject_write_error(1, 429, retry_after=RETRY_AFTER_S, resources=["deployments"])
+        proxy.inject_write_error(1, 503, retry_after=RETRY_AFTER_S, resources=["services"])
+        create_modelservice(admin, namespace, name, replicas=1)
+        wait_converged(admin, namespace, name)
+        log = _operator_log(proxy)
+    evidence.record("retry_after_s", RETRY_AFTER_S)
+    origin = seconds(log[0].start) if log else 0.0
+    evidence.record(
+        "requests", [_line(r, origin) for r in log if r.resource in ("deployments", "services")]
+    )
+    for resource, code in (("deployments", 429), ("services", 503)):
+        about = [r for r in log if r.resource == resource and r.name == name]
+        refused = next((r for r in about if r.injected and r.code == code), None)
+        premise(
+            refused is not None,
+            f"the API proxy should have answered the operator's first write of {resource} "
+            f"{name} {code} with Retry-After; it logged {[_line(r, origin) for r in about]}",
+        )
+        assert refused is not None
+        answered = _answered_at(refused)
+        after = [
+            r for r in about if r.id != refused.id and seconds(r.start) >= seconds(refused.start)
+        ]
+        assert after, f"after the {code} the operator never asked for {resource} {name} again"
+        gap = seconds(after[0].start) - answered
+        evidence.record(
+            f"waited_{resource}",
+            {
+                "answered": f"{refused.verb} -> {code}, Retry-After {RETRY_AFTER_S}",
+                "next": f"{after[0].verb} -> {after[0].code}",
+                "after_s": round(gap, 3),
+            },
+        )
+        assert gap >= RETRY_AFTER_S - RETRY_AFTER_GRACE_S, (
+            f"{resource} {name}: the API server answered the operator's {refused.verb} {code} "
+            f"with Retry-After: {RETRY_AFTER_S}, and its next request for that object "
+            f"({after[0].verb}) reached the API proxy {gap:.3f} s later. A 429, or a 5xx with "
+            "Retry-After, is sent again after the seconds it asks for (client-go's REST "
+            "client, up to 10 times), not handed back to the work queue to be retried within "
+            "milliseconds"
+        )
+    _exact_children(admin, namespace, name, log, evidence)
+
+
+@pytest.mark.modeldock_check("errors-retried", case="server-error")
+def test_server_errors_are_retried_with_backoff(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """errors-retried[server-error]: a 5xx without Retry-After is retried, with backoff, until
+    it succeeds. The operator's API proxy answers its first ten writes of the ModelService (the
+    finalizer update, step 3) 500 InternalError and 503 ServiceUnavailable in turn, without
+    Retry-After, and lets the eleventh through. The operator must try again after each, each
+    retry at least as late as the work queue's backoff puts it (5 ms after the first failure,
+    doubling per failure, measured on the proxy's clock from the answer to the next attempt),
+    and converge with exactly the desired children.
+
+    client-go hands a 5xx without Retry-After back as the reconcile's error, and the
+    rate-limited work queue retries the key: nothing else would bring it back, since a write
+    that failed changed nothing and no watch event follows. The finalizer update is the
+    write chosen because of that: before it no child exists, so no child's event can start an
+    extra reconcile, and every attempt seen is a retry the backoff scheduled. An operator that
+    drops the error never converges; one that retries at a fixed short interval comes back
+    too early once the doubling passes it.
+    """
+    name = "web"
+    with operators.api_proxy() as proxy:
+        _start(operators, proxy)
+        codes = [500 if n % 2 else 503 for n in range(1, SERVER_ERRORS + 1)]
+        for n, code in enumerate(codes, start=1):
+            proxy.inject_write_error(n, code, resources=["modelservices"])
+        create_modelservice(admin, namespace, name, replicas=1)
+        wait_converged(admin, namespace, name)
+        log = _operator_log(proxy)
+        fired = [f for f in proxy.faults()["write_faults"] if f.get("fired")]
+    premise(
+        len(fired) == SERVER_ERRORS,
+        f"the API proxy should have answered {SERVER_ERRORS} writes of the ModelService "
+        f"itself; it answered {len(fired)}",
+    )
+    # The updates of the ModelService itself (the finalizer), not of its status.
+    updates = [
+        r
+        for r in log
+        if r.resource == "modelservices"
+        and r.name == name
+        and r.verb == "update"
+        and not r.subresource
+    ]
+    origin = seconds(updates[0].start) if updates else 0.0
+    evidence.record("updates", [_line(r, origin) for r in updates])
+    injected = updates[:SERVER_ERRORS]
+    premise(
+        [r.code for r in injected] == codes and all(r.injected for r in injected),
+        f"the operator's first {SERVER_ERRORS} updates of ModelService {name} should be the "
+        f"ones the proxy answered {codes}; they were {[_line(r, origin) for r in injected]}",
+    )
+    assert len(updates) > SERVER_ERRORS and updates[SERVER_ERRORS].code == 200, (
+        f"after {SERVER_ERRORS} answers 5xx the operator must try the finalizer update again "
+        f"until it succeeds; its updates: {[_line(r, origin) for r in updates]}"
+    )
+    accepted = [r for r in updates if r.code == 200]
+    assert len(accepted) == 1, (
+        f"the finalizer is added by one update; the API server accepted {len(accepted)}"
+    )
+    gaps = []
+    early = []
+    for n in range(1, SERVER_ERRORS + 1):
+        gap = seconds(updates[n].start) - _answered_at(updates[n - 1])
+        bound = BACKOFF_BASE_S * 2 ** (n - 1)
+        gaps.append({"after_failure": n, "gap_s": round(gap, 4), "at_least_s": bound})
+        if gap < bound - BACKOFF_GRACE_S:
+            early.append(
+                f"retry after failure {n}: {gap * 1000:.1f} ms, at least {bound * 1000:g} ms"
+            )
+    evidence.record("backoff", gaps)
+    assert not early, (
+        f"the operator retried the finalizer update after {SERVER_ERRORS} answers 5xx, but "
+        f"not with backoff: {'; '.join(early)}. A 5xx without Retry-After goes back to the "
+        "rate-limited work queue, whose retry of a failing key waits 5 ms, doubling per "
+        "failure (CONTRACT.md step 7)"
+    )
+    _exact_children(admin, namespace, name, log, evidence)
