@@ -147,6 +147,8 @@ def lines_by_check(data_dir: Path, lang: str) -> dict[str, dict[str, list[int]]]
     return {c: {f: sorted(n) for f, n in files.items()} for c, files in out.items()}
 
 
-def checks_at(by_check: Mapping[str, Mapping[str, Iterable[int]]], file: str, line: int) -> list[str]:
+def checks_at(
+    by_check: Mapping[str, Mapping[str, Iterable[int]]], file: str, line: int
+) -> list[str]:
     """The checks of ``by_check`` (``lines_by_check``) that executed ``file``:``line``."""
     return sorted(c for c, files in by_check.items() if line in set(files.get(file, ())))

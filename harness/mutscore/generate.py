@@ -272,9 +272,7 @@ def python_mutants(files: Iterable[str] = PYTHON_SCOPE) -> list[ToolMutant]:
                             0,
                             start[0],
                             tool_occurrence=occurrence,
-                            context="annotation"
-                            if any(a <= start < b for a, b in notes)
-                            else "",
+                            context="annotation" if any(a <= start < b for a, b in notes) else "",
                         )
                     )
                     occurrence += 1
@@ -370,7 +368,7 @@ def go_sources_hash() -> str:
     """16 hex digits of a hash of go_reference's sources (``*.go`` but tests, go.mod, go.sum)
     and the gremlins version: the key of a cached listing."""
     digest = hashlib.sha256(GREMLINS_VERSION.encode())
-    for path in sorted(GO_DIR.glob("*.go")) + [GO_DIR / "go.mod", GO_DIR / "go.sum"]:
+    for path in [*sorted(GO_DIR.glob("*.go")), GO_DIR / "go.mod", GO_DIR / "go.sum"]:
         if not path.name.endswith("_test.go"):
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]

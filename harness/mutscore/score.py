@@ -47,7 +47,7 @@ from harness.checks import CONVERGE_TIMEOUT_ENV, case_functions, check_functions
 from harness.mutants import plan
 from harness.mutscore import cover, generate
 from harness.mutscore.generate import ToolMutant
-from harness.paths import BUILD_DIR, REPO_ROOT, REPORTS_DIR
+from harness.paths import BUILD_DIR, REPO_ROOT, REPORTS_DIR, cache_root
 
 WORK_DIR = BUILD_DIR / "mutscore"
 SURVIVORS_FILE = REPO_ROOT / "harness" / "mutants" / "survivors.toml"
@@ -227,7 +227,7 @@ def implementations_toml(chosen: Iterable[ToolMutant]) -> str:
             )
         else:
             parts.append(
-                f"[{m.impl_id}]\ntitle = {title}\nworkdir = \"{{repo}}/go_reference\"\n"
+                f'[{m.impl_id}]\ntitle = {title}\nworkdir = "{{repo}}/go_reference"\n'
                 f"command = [{json.dumps(str(go_binary(m)))}]\n"
             )
     return "\n".join(parts)
@@ -470,7 +470,9 @@ def main(argv: list[str] | None = None) -> int:
         if "python" in langs:
             everything["python"] = generate.python_mutants()
         if "go" in langs:
-            everything["go"] = generate.go_mutants(generate.gremlins_listing(WORK_DIR))
+            listings = cache_root() / "mutscore"  # kept across clones: keyed by the sources
+            listings.mkdir(parents=True, exist_ok=True)
+            everything["go"] = generate.go_mutants(generate.gremlins_listing(listings))
     except (ValueError, generate.GenerationError) as exc:
         _say(str(exc))
         return 2

@@ -1,0 +1,139 @@
+"""Unit tests of the mutation score (harness/mutscore): stable ids, the Go token swap, the
+per-check coverage's namespace mapping, survivors.toml, the sample and the tally. No control
+plane: the tools' lists and the score's arithmetic only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.mutscore import cover, generate, score
+from harness.mutscore.generate import ToolMutant
+from harness.report import mutation_score
+
+LISTING = """Starting...
+ NOT COVERED CONDITIONALS_NEGATION at catalog.go:55:9
+    RUNNABLE INVERT_LOGICAL at controller.go:10:3
+ NOT COVERED ARITHMETIC_BASE at main_test.go:1:1
+"""
+
+
+def test_parse_gremlins_keeps_type_and_position() -> None:
+    assert generate.parse_gremlins(LISTING) == [
+        ("CONDITIONALS_NEGATION", "catalog.go", 55, 9),
+        ("INVERT_LOGICAL", "controller.go", 10, 3),
+        ("ARITHMETIC_BASE", "main_test.go", 1, 1),
+    ]
+
+
+def test_go_token_is_the_longest_at_the_column() -> None:
+    src = "package main\nfunc f(a, b int) bool { return a <= b && a != 0 }\n"
+    assert generate.go_token_at(src, 2, 34, "CONDITIONALS_BOUNDARY") == "<="
+    with pytest.raises(generate.GenerationError):
+        generate.go_token_at(src, 2, 1, "CONDITIONALS_BOUNDARY")
+
+
+def test_go_function_names_receiver_and_method() -> None:
+    src = "package main\n\nfunc (r *Rec) Reconcile(x int) {\n\tx++\n}\n\nvar y = 1\n"
+    assert generate.go_function(src, 4) == "Rec.Reconcile"
+    assert generate.go_function(src, 7) == "<package>"
+
+
+def test_a_go_mutant_swaps_its_token() -> None:
+    assert generate.go_mutants("") == []
+    src = (generate.GO_DIR / "catalog.go").read_text()
+    # a listing made here from the first comparison of catalog.go
+    line_no, col = next(
+        (i, t.index("!=") + 1) for i, t in enumerate(src.splitlines(), 1) if "!=" in t
+    )
+    [m] = generate.go_mutants(f" NOT COVERED CONDITIONALS_NEGATION at catalog.go:{line_no}:{col}\n")
+    assert (m.original, m.replacement, m.occurrence) == ("!=", "==", 0)
+    mutated = generate.go_source(m)
+    assert mutated != src and mutated.replace("==", "!=").count("!=") >= src.count("!=")
+
+
+def test_python_ids_are_stable_and_unique() -> None:
+    first = generate.python_mutants(["python_operator/runtime/workqueue.py"])
+    again = generate.python_mutants(["python_operator/runtime/workqueue.py"])
+    assert [m.id for m in first] == [m.id for m in again]
+    assert len({m.id for m in first}) == len(first) > 50
+    m = next(m for m in first if m.operator == "core/ReplaceTrueWithFalse")
+    assert (m.original, m.replacement) == ("True", "False")
+    assert m.id.startswith("python:python_operator/runtime/workqueue.py:")
+    mutated = generate.python_source(m)
+    assert mutated != (generate.REPO_ROOT / m.file).read_text()
+
+
+def test_annotations_are_tagged() -> None:
+    ms = generate.python_mutants(["python_operator/runtime/workqueue.py"])
+    tagged = [m for m in ms if m.context == "annotation"]
+    assert tagged and all(m.operator.startswith("core/ReplaceBinaryOperator_BitOr") for m in tagged)
+
+
+def test_namespace_names_its_check() -> None:
+    checks = ["create-converges", "noop-stable", "finalizer-ordered-delete"]
+    assert cover.check_of("md-noop-stable-0a1b2c", checks) == "noop-stable"
+    assert cover.check_of("md-preflight-0a1b2c", checks) is None
+    assert cover.check_of("kube-system", checks) is None
+    by_check = {"noop-stable": {"f.py": [3, 4]}, "create-converges": {"f.py": [4]}}
+    assert cover.checks_at(by_check, "f.py", 4) == ["create-converges", "noop-stable"]
+    assert cover.checks_at(by_check, "f.py", 5) == []
+
+
+def _m(op: str = "core/NumberReplacer", context: str = "", n: int = 0) -> ToolMutant:
+    return ToolMutant("python", "a.py", "f", op, "1", "2", n, 3, context=context)
+
+
+def test_survivors_file_is_valid_and_classes_match(tmp_path: Path) -> None:
+    real = score.load_survivors()
+    assert real.classify(_m(context="annotation"))[0] == "equivalent"  # type: ignore[index]
+    assert real.classify(_m()) is None
+    bad = tmp_path / "s.toml"
+    bad.write_text('[mutant."x"]\nkind = "maybe"\nreason = "r"\n')
+    with pytest.raises(ValueError, match="kind"):
+        score.load_survivors(bad)
+
+
+def test_choose_is_seeded_and_adds_each_class() -> None:
+    ms = [_m(n=i) for i in range(30)] + [_m(context="annotation", n=99)]
+    surv = score.Survivors(
+        classes={"a": {"kind": "equivalent", "reason": "r", "context": "annotation"}}
+    )
+    one = score.choose(ms, 5, 7, surv)
+    assert one == score.choose(ms, 5, 7, surv)
+    assert any(m.context == "annotation" for m in one)
+    extra = [_m(context="annotation", n=100)]
+    assert len(score.assumed_equivalent(one + extra, surv)) == 1  # all but the first of a class
+
+
+def test_tally_counts_and_scores() -> None:
+    rows = [
+        {"status": "killed"},
+        {"status": "killed"},
+        {"status": "survived", "kind": "equivalent"},
+        {"status": "survived"},
+        {"status": "not covered"},
+        {"status": "stillborn"},
+    ]
+    t = score.tally(rows)
+    assert (t["generated"], t["covered"], t["killed"], t["equivalent"]) == (6, 5, 2, 1)
+    assert (t["unclassified"], t["stillborn"]) == (1, 1)
+    assert t["score"] == round(2 / 3, 4)
+
+
+def test_report_section_lists_counts_and_survivors() -> None:
+    m = _m()
+    data = score.build_report(
+        {"python": 10},
+        [m],
+        {m.id: ["noop-stable"]},
+        {m.id: {"status": "survived"}},
+        score.Survivors(),
+        {"sample": 1, "seed": 2, "checks": ["noop-stable"], "max_checks": 1},
+    )
+    assert data["languages"]["python"]["unclassified"] == 1
+    assert data["unclassified"] == [m.id]
+    text = "\n".join(mutation_score.markdown(data))
+    assert "UNCLASSIFIED" in text and "| python | 10 | 1 | 1 | 0 |" in text
+    assert 'id="mutation-score"' in mutation_score.section_html(data)
