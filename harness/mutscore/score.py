@@ -21,7 +21,8 @@ real API server.
 5. Classify the survivors with ``harness/mutants/survivors.toml`` and write
    ``reports/mutation-score.json``. Exit 1 when a survivor is unclassified.
 
-The score of a language, a file or a function is killed / (covered - equivalent - stillborn):
+The score of a language, a file or a function is killed / (covered - equivalent - not viable
+- stillborn - unjudged):
 a mutant is counted under ``generated``, then ``covered`` if a judging check executes its line.
 """
 
@@ -307,8 +308,8 @@ def judge(
 ) -> dict[str, dict[str, Any]]:
     """Run each covered mutant's checks (``checks_of``: id -> checks; none: not run) on the
     control plane ``cp``, ``jobs`` at a time; return id -> {status, killed_by, errors,
-    seconds, problem}. status: ``killed``, ``survived``, ``stillborn`` (did not build or
-    become ready) or ``unjudged`` (every check errored: no verdict)."""
+    seconds, problem}. status: ``killed``, ``survived``, ``not viable`` (does not compile),
+    ``stillborn`` (did not become ready) or ``unjudged`` (every check errored: no verdict)."""
     from harness.mutants.runner import preflight, read_junit, select_checks
     from harness.operators import load_implementations
     from harness.suite import run_suite
@@ -325,7 +326,12 @@ def judge(
 
     def one(m: ToolMutant) -> None:
         t0 = time.monotonic()
-        problem = prepare(m) or preflight(cp, m.impl_id, impls, out_dir)
+        problem = prepare(m)
+        if problem:  # gremlins' NOT VIABLE: the Go compiler refuses it (a string's + made -)
+            results[m.id] = {"status": "not viable", "problem": problem[:600]}
+            _say(f"{m.id}: not viable")
+            return
+        problem = preflight(cp, m.impl_id, impls, out_dir)
         if problem:
             results[m.id] = {"status": "stillborn", "problem": problem[:600]}
             _say(f"{m.id}: stillborn")
@@ -363,22 +369,32 @@ def judge(
 
 
 # --------------------------------------------------------------------------- the score
-COUNTS = ("generated", "covered", "killed", "equivalent", "stillborn", "unjudged", "unclassified")
+COUNTS = (
+    "generated",
+    "covered",
+    "killed",
+    "equivalent",
+    "not_viable",
+    "stillborn",
+    "unjudged",
+    "unclassified",
+)
 
 
 def tally(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """The integer counts of ``rows`` (mutant entries of the report) and the score: killed /
-    (covered - equivalent - stillborn - unjudged), None when that is 0."""
+    (covered - equivalent - not viable - stillborn - unjudged), None when that is 0."""
     c = dict.fromkeys(COUNTS, 0)
     for r in rows:
         c["generated"] += 1
         c["covered"] += r["status"] != "not covered"
         c["killed"] += r["status"] == "killed"
+        c["not_viable"] += r["status"] == "not viable"
         c["stillborn"] += r["status"] == "stillborn"
         c["unjudged"] += r["status"] == "unjudged"
         c["equivalent"] += r["status"] == "survived" and r.get("kind") == "equivalent"
         c["unclassified"] += r["status"] == "survived" and not r.get("kind")
-    base = c["covered"] - c["equivalent"] - c["stillborn"] - c["unjudged"]
+    base = c["covered"] - c["equivalent"] - c["not_viable"] - c["stillborn"] - c["unjudged"]
     return {**c, "score": round(c["killed"] / base, 4) if base > 0 else None}
 
 
@@ -527,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
             _say(
                 f"{lang}: generated {e['generated_total']}, judged {e['generated']}, covered "
                 f"{e['covered']}, killed {e['killed']}, equivalent {e['equivalent']}, "
-                f"stillborn {e['stillborn']}, unjudged {e['unjudged']}, unclassified "
+                f"not viable {e['not_viable']}, stillborn {e['stillborn']}, unjudged {e['unjudged']}, unclassified "
                 f"{e['unclassified']}, score {e['score']}"
             )
     for i in data["killed_equivalents"]:

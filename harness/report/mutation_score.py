@@ -19,6 +19,7 @@ COLUMNS = (
     ("covered", "covered"),
     ("killed", "killed"),
     ("equivalent", "equivalent"),
+    ("not_viable", "not viable"),
     ("stillborn", "stillborn"),
     ("unjudged", "unjudged"),
     ("unclassified", "unclassified"),
@@ -27,7 +28,7 @@ COLUMNS = (
 INTRO = (
     "Mutants a tool derived from each operator's own code (cosmic-ray for Python, gremlins for "
     "Go), each run as an operator process and judged by the conformance checks that execute "
-    "its line. score = killed / (covered - equivalent - stillborn - unjudged)."
+    "its line. score = killed / (covered - equivalent - not viable - stillborn - unjudged)."
 )
 
 
