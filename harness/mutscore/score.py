@@ -239,7 +239,7 @@ def coverage_key(lang: str, checks: Sequence[str]) -> str:
     """A key of the coverage cache: the operator's sources and the judging checks."""
     import hashlib
 
-    digest = hashlib.sha256(",".join(sorted(checks)).encode())
+    digest = hashlib.sha256(("base-cases:" + ",".join(sorted(checks))).encode())
     if lang == "go":
         digest.update(generate.go_sources_hash().encode())
     else:
@@ -253,8 +253,8 @@ def coverage_key(lang: str, checks: Sequence[str]) -> str:
 def ensure_coverage(
     langs: Sequence[str], checks: Sequence[str], state_path: Path, workers: int
 ) -> dict[str, dict[str, dict[str, list[int]]]]:
-    """Per language, ``cover.lines_by_check`` of a suite run of ``checks`` against the
-    coverage implementation on the control plane in ``state_path``; from the cache when the
+    """Per language, ``cover.lines_by_check`` of a suite run of ``checks`` (each its base
+    case, the testcase ``judge`` runs) against the coverage implementation on the control plane in ``state_path``; from the cache when the
     key (``coverage_key``) matches."""
     from harness.suite import run_suite
 
@@ -274,8 +274,9 @@ def ensure_coverage(
     impl_file.write_text(cover.implementations(data_dir))
     if "go" in todo:
         cover.build_go_cover()
-    functions = check_functions()
-    k = " or ".join(sorted({f for c in checks for f in functions.get(c, ())}))
+    # each check's base case, as judge() runs (a check without one: all its cases)
+    table = {**check_functions(), **case_functions()}
+    k = " or ".join(sorted({f for c in checks for f in table.get(c, ())}))
     logs = WORK_DIR / "cover-reports"
     logs.mkdir(parents=True, exist_ok=True)
 
