@@ -10,6 +10,7 @@ import pytest
 
 from harness.mutscore import cover, generate, score
 from harness.mutscore.generate import ToolMutant
+from harness.paths import REPO_ROOT
 from harness.report import mutation_score
 
 LISTING = """Starting...
@@ -62,7 +63,7 @@ def test_python_ids_are_stable_and_unique() -> None:
     assert (m.original, m.replacement) == ("True", "False")
     assert m.id.startswith("python:python_operator/runtime/workqueue.py:")
     mutated = generate.python_source(m)
-    assert mutated != (generate.REPO_ROOT / m.file).read_text()
+    assert mutated != (REPO_ROOT / m.file).read_text()
 
 
 def test_annotations_are_tagged() -> None:
