@@ -423,6 +423,7 @@ def build_report(
             "operator": m.operator,
             "original": m.original,
             "replacement": m.replacement,
+            "context": m.context,
             "checks": checks_of.get(m.id, []),
         }
         r.update(results.get(m.id) or {"status": "not covered"})
@@ -458,6 +459,37 @@ def build_report(
     }
 
 
+def rescore(
+    data: Mapping[str, Any], everything: Mapping[str, Sequence[ToolMutant]], survivors: Survivors
+) -> dict[str, Any]:
+    """``build_report`` again from an earlier report's verdicts, without running anything:
+    the mutants found again by stable id in ``everything`` (the tools' lists now; one whose
+    id is gone is dropped), classified with ``survivors`` as it is now. A Go mutant an older
+    report called stillborn for a failed build is ``not viable``."""
+    by_id = {m.id: m for ms in everything.values() for m in ms}
+    rows = data.get("mutants") or {}
+    chosen = [by_id[i] for i in rows if i in by_id]
+    keep = ("status", "killed_by", "errors", "seconds", "problem", "assumed")
+    results: dict[str, dict[str, Any]] = {}
+    for m in chosen:
+        r = {k: v for k, v in rows[m.id].items() if k in keep}
+        if r["status"] == "stillborn" and str(r.get("problem", "")).startswith("go build failed"):
+            r["status"] = "not viable"
+        if r["status"] != "not covered":
+            results[m.id] = r
+    totals = {
+        lang: int(e.get("generated_total", 0)) for lang, e in (data.get("languages") or {}).items()
+    }
+    return build_report(
+        totals,
+        chosen,
+        {m.id: list(rows[m.id].get("checks", [])) for m in chosen},
+        results,
+        survivors,
+        {**(data.get("run") or {}), "rescored": True},
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m harness mutation-score``: see the module docstring. Exit 0, or 1 when a
     survivor is unclassified, 2 for bad arguments or a tool that failed."""
@@ -472,6 +504,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=3, help="pytest-xdist workers, coverage run")
     p.add_argument("--reports", default=str(REPORTS_DIR))
     p.add_argument("--list", action="store_true", help="print the chosen mutants' ids, run nothing")
+    p.add_argument(
+        "--rescore",
+        action="store_true",
+        help="rewrite the report from its own verdicts and survivors.toml as it is now: no run",
+    )
     args = p.parse_args(argv)
     langs = args.lang or ["go", "python"]
     checks = args.checks.split(",") if args.checks else list(JUDGE_CHECKS)
@@ -494,6 +531,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, generate.GenerationError) as exc:
         _say(str(exc))
         return 2
+    reports = Path(args.reports)
+    if args.rescore:
+        data = rescore(
+            json.loads((reports / "mutation-score.json").read_text()), everything, survivors
+        )
+        return finish(data, reports, langs)
     chosen = [
         m
         for lang in langs
@@ -537,7 +580,12 @@ def main(argv: list[str] | None = None) -> int:
             "seconds": round(time.monotonic() - started, 1),
         },
     )
-    reports = Path(args.reports)
+    return finish(data, reports, langs)
+
+
+def finish(data: Mapping[str, Any], reports: Path, langs: Sequence[str]) -> int:
+    """Write ``reports/mutation-score.json`` and refresh the comparison, print the counts,
+    the killed equivalents and the unclassified survivors; return 1 if there is one, else 0."""
     reports.mkdir(parents=True, exist_ok=True)
     runs.write_text_atomic(reports / "mutation-score.json", json.dumps(data, indent=2) + "\n")
     for lang, e in data["languages"].items():
@@ -545,14 +593,18 @@ def main(argv: list[str] | None = None) -> int:
             _say(
                 f"{lang}: generated {e['generated_total']}, judged {e['generated']}, covered "
                 f"{e['covered']}, killed {e['killed']}, equivalent {e['equivalent']}, "
-                f"not viable {e['not_viable']}, stillborn {e['stillborn']}, unjudged {e['unjudged']}, unclassified "
-                f"{e['unclassified']}, score {e['score']}"
+                f"not viable {e['not_viable']}, stillborn {e['stillborn']}, unjudged "
+                f"{e['unjudged']}, unclassified {e['unclassified']}, score {e['score']}"
             )
     for i in data["killed_equivalents"]:
         _say(f"classified equivalent, but killed: {i} (by {data['mutants'][i]['killed_by']})")
     for i in data["unclassified"]:
         _say(f"UNCLASSIFIED survivor: {i} (checks {data['mutants'][i]['checks']})")
-    _say(f"wrote {reports / 'mutation-score.json'} in {data['run']['seconds']:.0f}s")
+    from harness import report
+    from harness.operators import load_implementations
+
+    report.refresh(reports, load_implementations())
+    _say(f"wrote {reports / 'mutation-score.json'}")
     return 1 if data["unclassified"] else 0
 
 
