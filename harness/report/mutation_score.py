@@ -66,6 +66,10 @@ def survivors(data: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     ]
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
 def _header() -> list[str]:
     return ["language / file", "generated", *(h for _, h in COLUMNS), "score"]
 
@@ -83,7 +87,8 @@ def markdown(data: Mapping[str, Any]) -> list[str]:
     found = survivors(data)
     if found:
         lines += ["", "| survivor | kind | reason |", "|---|---|---|"]
-        lines += [f"| `{i}` | {k} | {r} |" for i, k, r in found]
+        # a pipe inside a cell, even in backticks, ends the cell in GitHub's Markdown
+        lines += [f"| `{_cell(i)}` | {k} | {_cell(r)} |" for i, k, r in found]
     return [*lines, ""]
 
 

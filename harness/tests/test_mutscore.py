@@ -83,7 +83,7 @@ def test_namespace_names_its_check() -> None:
 
 
 def _m(op: str = "core/NumberReplacer", context: str = "", n: int = 0) -> ToolMutant:
-    return ToolMutant("python", "a.py", "f", op, "1", "2", n, 3, context=context)
+    return ToolMutant("python", "a.py", "f", op, "a or b", "a and b", n, 3, context=context)
 
 
 def test_survivors_file_is_valid_and_classes_match(tmp_path: Path) -> None:
@@ -124,6 +124,14 @@ def test_tally_counts_and_scores() -> None:
 
 
 def test_report_section_lists_counts_and_survivors() -> None:
+    m = ToolMutant("python", "a.py", "f", "core/ReplaceOrWithAnd", "a||b", "x", 0, 3)
+    assert "`python:a.py:f:core/ReplaceOrWithAnd:a\\|\\|b->x#0`" in "\n".join(
+        mutation_score.markdown(
+            score.build_report(
+                {}, [m], {m.id: ["x"]}, {m.id: {"status": "survived"}}, score.Survivors(), {}
+            )
+        )
+    )
     m = _m()
     data = score.build_report(
         {"python": 10},
@@ -137,4 +145,5 @@ def test_report_section_lists_counts_and_survivors() -> None:
     assert data["unclassified"] == [m.id]
     text = "\n".join(mutation_score.markdown(data))
     assert "UNCLASSIFIED" in text and "| python | 10 | 1 | 1 | 0 |" in text
+    assert "`python:a.py:f:core/NumberReplacer:a or b->a and b#0`" in text
     assert 'id="mutation-score"' in mutation_score.section_html(data)
