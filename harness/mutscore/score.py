@@ -74,13 +74,6 @@ JUDGE_CHECKS: tuple[str, ...] = (
     "status-follows-rollout",
     "user-object-kept",
 )
-#: The smaller set ``make mutation-score-sample`` (the ``make test`` step) judges with.
-SAMPLE_CHECKS: tuple[str, ...] = (
-    "create-converges",
-    "noop-stable",
-    "child-repaired",
-    "finalizer-ordered-delete",
-)
 
 
 def _say(line: str) -> None:

@@ -147,3 +147,30 @@ def test_report_section_lists_counts_and_survivors() -> None:
     assert "UNCLASSIFIED" in text and "| python | 10 | 1 | 1 | 0 |" in text
     assert "`python:a.py:f:core/NumberReplacer:a or b->a and b#0`" in text
     assert 'id="mutation-score"' in mutation_score.section_html(data)
+
+
+def test_every_classified_python_id_is_generated_now() -> None:
+    """A survivors.toml entry whose id the tool no longer generates (the line was edited) is
+    stale: classify the mutant again under its new id. (Go ids need gremlins' listing, made
+    by make mutation-score; they are checked there by --rescore dropping unknown ids.)"""
+    ids = {m.id for m in generate.python_mutants()}
+    stale = [i for i in score.load_survivors().mutants if i.startswith("python:") and i not in ids]
+    assert stale == []
+
+
+def test_rescore_reclassifies_without_running() -> None:
+    m = _m()
+    before = score.build_report(
+        {"python": 5},
+        [m],
+        {m.id: ["noop-stable"]},
+        {m.id: {"status": "survived"}},
+        score.Survivors(),
+        {},
+    )
+    assert before["unclassified"] == [m.id]
+    now = score.Survivors(mutants={m.id: {"kind": "gap", "reason": "r"}})
+    after = score.rescore(before, {"python": [m]}, now)
+    assert after["unclassified"] == [] and after["mutants"][m.id]["kind"] == "gap"
+    assert after["languages"]["python"]["generated_total"] == 5
+    assert score.rescore(before, {"python": []}, now)["mutants"] == {}
