@@ -404,8 +404,8 @@ def build_report(
     """The dict of ``reports/mutation-score.json``: ``languages`` (lang -> ``tally`` of the
     judged mutants, plus ``generated_total``, the tool's whole list, and ``files`` and
     ``functions``, each a tally), ``mutants`` (id -> status, checks, killed_by, kind,
-    reason), ``killed_equivalents`` (classified equivalent, but killed), ``unclassified``,
-    ``run``."""
+    reason), ``killed_equivalents`` (classified equivalent, but killed), ``killed_classified``
+    (classified a gap or dead code, but killed), ``unclassified``, ``run``."""
     rows: dict[str, dict[str, Any]] = {}
     for m in chosen:
         r: dict[str, Any] = {
@@ -443,7 +443,15 @@ def build_report(
         "languages": langs,
         "mutants": rows,
         "killed_equivalents": sorted(
-            i for i, r in rows.items() if r["status"] == "killed" and r.get("classified_as")
+            i
+            for i, r in rows.items()
+            if r["status"] == "killed" and r.get("classified_as") == "equivalent"
+        ),
+        # a gap or dead code that a run killed: its entry can go (or the kill was timing's)
+        "killed_classified": sorted(
+            i
+            for i, r in rows.items()
+            if r["status"] == "killed" and r.get("classified_as") not in (None, "equivalent")
         ),
         "unclassified": sorted(
             i for i, r in rows.items() if r["status"] == "survived" and not r.get("kind")
@@ -591,6 +599,9 @@ def finish(data: Mapping[str, Any], reports: Path, langs: Sequence[str]) -> int:
             )
     for i in data["killed_equivalents"]:
         _say(f"classified equivalent, but killed: {i} (by {data['mutants'][i]['killed_by']})")
+    for i in data.get("killed_classified", []):
+        m = data["mutants"][i]
+        _say(f"classified {m['classified_as']}, but killed: {i} (by {m['killed_by']})")
     for i in data["unclassified"]:
         _say(f"UNCLASSIFIED survivor: {i} (checks {data['mutants'][i]['checks']})")
     from harness import report

@@ -174,3 +174,17 @@ def test_rescore_reclassifies_without_running() -> None:
     assert after["unclassified"] == [] and after["mutants"][m.id]["kind"] == "gap"
     assert after["languages"]["python"]["generated_total"] == 5
     assert score.rescore(before, {"python": []}, now)["mutants"] == {}
+
+
+def test_a_killed_gap_is_not_a_killed_equivalent() -> None:
+    gap, eq = _m(n=1), _m(n=2)
+    surv = score.Survivors(
+        mutants={
+            gap.id: {"kind": "gap", "reason": "r"},
+            eq.id: {"kind": "equivalent", "reason": "r"},
+        }
+    )
+    killed = {"status": "killed", "killed_by": ["noop-stable"]}
+    data = score.build_report({}, [gap, eq], {}, {gap.id: killed, eq.id: killed}, surv, {})
+    assert data["killed_equivalents"] == [eq.id]
+    assert data["killed_classified"] == [gap.id]
