@@ -393,6 +393,32 @@ def tally(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return {**c, "score": round(c["killed"] / base, 4) if base > 0 else None}
 
 
+def concept(function: str) -> str:
+    """The name a function has in both languages: the last dotted part, in snake case
+    (``computeStatus`` and ``compute_status`` -> ``compute_status``;
+    ``ModelServiceReconciler.ensureChild`` -> ``ensure_child``)."""
+    last = function.rsplit(".", 1)[-1]
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", last).lower()
+
+
+def comparison(rows: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """concept (``concept``) -> {"go": tally, "python": tally} for every concept with a covered
+    mutant in both languages: the same function mutated in both, killed in one only shows as
+    a difference of their scores."""
+    out: dict[str, dict[str, Any]] = {}
+    names = {concept(r["function"]) for r in rows.values()}
+    for name in sorted(names):
+        sides = {
+            lang: tally(
+                r for r in rows.values() if r["lang"] == lang and concept(r["function"]) == name
+            )
+            for lang in ("go", "python")
+        }
+        if all(t["covered"] for t in sides.values()):
+            out[name] = sides
+    return out
+
+
 def build_report(
     generated: Mapping[str, int],
     chosen: Sequence[ToolMutant],
@@ -404,7 +430,7 @@ def build_report(
     """The dict of ``reports/mutation-score.json``: ``languages`` (lang -> ``tally`` of the
     judged mutants, plus ``generated_total``, the tool's whole list, and ``files`` and
     ``functions``, each a tally), ``mutants`` (id -> status, checks, killed_by, kind,
-    reason), ``killed_equivalents`` (classified equivalent, but killed), ``killed_classified``
+    reason), ``comparison`` (``comparison``), ``killed_equivalents`` (classified equivalent, but killed), ``killed_classified``
     (classified a gap or dead code, but killed), ``unclassified``, ``run``."""
     rows: dict[str, dict[str, Any]] = {}
     for m in chosen:
@@ -441,6 +467,7 @@ def build_report(
         langs[lang] = entry
     return {
         "languages": langs,
+        "comparison": comparison(rows),
         "mutants": rows,
         "killed_equivalents": sorted(
             i

@@ -66,6 +66,11 @@ def survivors(data: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     ]
 
 
+def _pair(t: Mapping[str, Any]) -> str:
+    scorable = t["covered"] - t["equivalent"] - t["not_viable"] - t["stillborn"] - t["unjudged"]
+    return f"{t['killed']} / {scorable}"
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -84,6 +89,13 @@ def markdown(data: Mapping[str, Any]) -> list[str]:
     )
     lines += ["", "| " + " | ".join(_header()) + " |", "|" + "---|" * len(_header())]
     lines += ["| " + " | ".join(r) + " |" for r in rows(data)]
+    both = data.get("comparison") or {}
+    if both:
+        lines += ["", "| same function in both | Go killed / scorable | Python killed / scorable |"]
+        lines.append("|---|---|---|")
+        lines += [
+            f"| `{name}` | {_pair(s['go'])} | {_pair(s['python'])} |" for name, s in both.items()
+        ]
     found = survivors(data)
     if found:
         lines += ["", "| survivor | kind | reason |", "|---|---|---|"]

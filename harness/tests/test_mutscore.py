@@ -188,3 +188,21 @@ def test_a_killed_gap_is_not_a_killed_equivalent() -> None:
     data = score.build_report({}, [gap, eq], {}, {gap.id: killed, eq.id: killed}, surv, {})
     assert data["killed_equivalents"] == [eq.id]
     assert data["killed_classified"] == [gap.id]
+
+
+def test_concepts_pair_go_and_python_functions() -> None:
+    assert score.concept("computeStatus") == score.concept("compute_status") == "compute_status"
+    assert score.concept("ModelServiceReconciler.ensureChild") == "ensure_child"
+    go = ToolMutant("go", "c.go", "computeStatus", "X", "==", "!=", 0, 1)
+    py = ToolMutant("python", "c.py", "compute_status", "Y", "==", "!=", 0, 1)
+    data = score.build_report(
+        {},
+        [go, py],
+        {},
+        {go.id: {"status": "killed"}, py.id: {"status": "survived"}},
+        score.Survivors(),
+        {},
+    )
+    assert data["comparison"]["compute_status"]["go"]["killed"] == 1
+    assert data["comparison"]["compute_status"]["python"]["killed"] == 0
+    assert "| `compute_status` | 1 / 1 | 0 / 1 |" in "\n".join(mutation_score.markdown(data))
