@@ -5,6 +5,7 @@ plane: the tools' lists and the score's arithmetic only."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,6 +124,15 @@ def test_tally_counts_and_scores() -> None:
     assert t["score"] == round(2 / 3, 4)
 
 
+def _one_survivor(m: ToolMutant, total: int) -> dict[str, Any]:
+    """The report of one run in which ``m`` (of ``total`` generated) survived noop-stable."""
+    run = {"sample": 1, "seed": 2, "checks": ["noop-stable"], "max_checks": 1}
+    status = {m.id: {"status": "survived"}}
+    return score.build_report(
+        {"python": total}, [m], {m.id: ["noop-stable"]}, status, score.Survivors(), run
+    )
+
+
 def test_report_section_lists_counts_and_survivors() -> None:
     m = ToolMutant("python", "a.py", "f", "core/ReplaceOrWithAnd", "a||b", "x", 0, 3)
     assert "`python:a.py:f:core/ReplaceOrWithAnd:a\\|\\|b->x#0`" in "\n".join(
@@ -133,14 +143,7 @@ def test_report_section_lists_counts_and_survivors() -> None:
         )
     )
     m = _m()
-    data = score.build_report(
-        {"python": 10},
-        [m],
-        {m.id: ["noop-stable"]},
-        {m.id: {"status": "survived"}},
-        score.Survivors(),
-        {"sample": 1, "seed": 2, "checks": ["noop-stable"], "max_checks": 1},
-    )
+    data = _one_survivor(m, 10)
     assert data["languages"]["python"]["unclassified"] == 1
     assert data["unclassified"] == [m.id]
     text = "\n".join(mutation_score.markdown(data))
@@ -160,14 +163,7 @@ def test_every_classified_python_id_is_generated_now() -> None:
 
 def test_rescore_reclassifies_without_running() -> None:
     m = _m()
-    before = score.build_report(
-        {"python": 5},
-        [m],
-        {m.id: ["noop-stable"]},
-        {m.id: {"status": "survived"}},
-        score.Survivors(),
-        {},
-    )
+    before = _one_survivor(m, 5)
     assert before["unclassified"] == [m.id]
     now = score.Survivors(mutants={m.id: {"kind": "gap", "reason": "r"}})
     after = score.rescore(before, {"python": [m]}, now)
