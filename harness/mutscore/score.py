@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import runs
-from harness.checks import CONVERGE_TIMEOUT_ENV, case_functions, check_functions
+from harness.checks import CONVERGE_TIMEOUT_ENV, base_check, case_functions, check_functions
 from harness.mutants import plan
 from harness.mutscore import cover, generate
 from harness.mutscore.generate import ToolMutant
@@ -167,12 +167,16 @@ def judging_checks(
     m: ToolMutant,
     coverage: Mapping[str, Mapping[str, Iterable[int]]],
     most: int,
+    checks: Sequence[str],
 ) -> list[str]:
-    """The checks that executed the mutant's line (``coverage``: ``cover.lines_by_check``),
-    cheapest first by ``plan.CHECK_SECONDS`` of their functions, at most ``most``."""
-    functions = check_functions()
-    found = cover.checks_at(coverage, m.file, m.line)
-    return sorted(found, key=lambda c: (plan.entry_seconds([c], functions), c))[:most]
+    """The judging ``checks`` (ids, or ``id[case]``) whose run executed the mutant's line
+    (``coverage``: ``cover.lines_by_check``, keyed by check id: a namespace names the check,
+    not the case), cheapest first by ``plan.CHECK_SECONDS`` of their functions, at most
+    ``most``."""
+    functions = {**check_functions(), **case_functions()}
+    found = set(cover.checks_at(coverage, m.file, m.line))
+    mine = [c for c in checks if base_check(c) in found]
+    return sorted(mine, key=lambda c: (plan.entry_seconds([c], functions), c))[:most]
 
 
 # --------------------------------------------------------------------------- building
@@ -583,7 +587,9 @@ def main(argv: list[str] | None = None) -> int:
     binaries.ensure(binaries.ENVTEST_BINARIES)
     with ControlPlane(tier="envtest") as cp:
         coverage = ensure_coverage(langs, checks, cp.state_path, args.workers)
-        checks_of = {m.id: judging_checks(m, coverage[m.lang], args.max_checks) for m in chosen}
+        checks_of = {
+            m.id: judging_checks(m, coverage[m.lang], args.max_checks, checks) for m in chosen
+        }
         assumed = assumed_equivalent(chosen, survivors)
         run_these = [m for m in chosen if m.id not in assumed]
         covered = sum(1 for m in chosen if checks_of[m.id])

@@ -202,3 +202,12 @@ def test_concepts_pair_go_and_python_functions() -> None:
     assert data["comparison"]["compute_status"]["go"]["killed"] == 1
     assert data["comparison"]["compute_status"]["python"]["killed"] == 0
     assert "| `compute_status` | 1 / 1 | 0 / 1 |" in "\n".join(mutation_score.markdown(data))
+
+
+def test_a_case_judges_where_its_check_ran() -> None:
+    """Coverage is filed by check id (the namespace names the check); a judging entry that is
+    a case (``child-repaired[immutable-selector]``) judges the lines its check executed."""
+    m = _m()
+    coverage = {"child-repaired": {"a.py": [3]}, "noop-stable": {"a.py": [4]}}
+    wanted = ["child-repaired[immutable-selector]", "noop-stable"]
+    assert score.judging_checks(m, coverage, 3, wanted) == ["child-repaired[immutable-selector]"]
