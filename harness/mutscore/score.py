@@ -57,7 +57,7 @@ KINDS = ("equivalent", "gap", "dead-code")
 
 #: The checks that judge by default: the envtest checks whose real-operator run is short,
 #: one per behaviour the operators' code serves (convergence, no-op writes, status, repair,
-#: deletion, events, adoption, foreign fields, leader election). The slow fault checks
+#: deletion, events, foreign fields and conditions, the catalog). The slow fault checks
 #: (watch-recovers, apiserver restarts, leader-failover) are left out of the default: a full
 #: run names them with --checks.
 JUDGE_CHECKS: tuple[str, ...] = (
@@ -73,6 +73,8 @@ JUDGE_CHECKS: tuple[str, ...] = (
     "events-recorded",
     "status-follows-rollout",
     "user-object-kept",
+    # added after the baseline: it kills a catalog mutant the others cannot see
+    "external-effect-once",
 )
 
 
