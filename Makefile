@@ -266,6 +266,31 @@ mutants-ci: binaries ## the kill matrix subset make test runs: every caught_by e
 mutants-pairs: binaries ## the caught_by pairs make test's mutants-ci leaves out: every pair runs in some job
 	$(CI_BOUND) $(PY) -m harness mutants --rest --reports reports/pairs --jobs $(MUTANT_CI_JOBS) --workers 4 $(MUTANT_ARGS)
 
+# The mutation score (harness/mutscore/, docs/design.md "Tool mutants"): mutants that
+# cosmic-ray (Python, from uv.lock) and gremlins (Go, go install into the tools cache) derive
+# from the operators' own code, each run as an operator and judged by the checks that execute
+# its line; reports/mutation-score.json and a table in the comparison. Fails on a survivor
+# harness/mutants/survivors.toml does not classify. MUTSCORE_ARGS=--sample 40: a seeded sample
+# per language instead of every mutant (the full run is hours: nightly, not make test).
+# mutation-score-sample is the make test step: 10 mutants per language (seed 25) and the one
+# mutant of each equivalent class, judged by the three short checks that killed most of the
+# baseline (docs/mutation-score.md).
+GREMLINS_VERSION := v0.6.0
+GREMLINS := $(MODELDOCK_CACHE)/tools/gremlins-$(GREMLINS_VERSION)/gremlins
+MUTSCORE_ARGS ?=
+MUTSCORE_SAMPLE_CHECKS := progressing-without-kubelet,events-recorded,foreign-conditions-kept
+.PHONY: mutation-score mutation-score-sample
+
+$(GREMLINS):
+	@echo "[make] building gremlins $(GREMLINS_VERSION) (go install)"
+	GOBIN=$(dir $(GREMLINS)) go install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)
+
+mutation-score: binaries $(GREMLINS) ## tool mutants (cosmic-ray, gremlins) judged by the suite: reports/mutation-score.json (MUTSCORE_ARGS=--sample 40)
+	$(PY) -m harness mutation-score $(MUTSCORE_ARGS)
+
+mutation-score-sample: binaries $(GREMLINS) ## the seeded sample make test runs: 10 tool mutants per language, three checks
+	$(CI_BOUND) $(PY) -m harness mutation-score --sample 10 --seed 25 --max-checks 3 --jobs 4 --workers 3 --checks $(MUTSCORE_SAMPLE_CHECKS) --reports reports/mutscore-sample $(MUTSCORE_ARGS)
+
 # The RBAC ablation: for every (API group, resource, verb) in config/rbac/role.yaml, checks run
 # with the operator bound to the role minus that right, and one must fail on a 403 the missing
 # right explains (harness/rbac/ablation.toml: which checks, which rights are pending). Writes

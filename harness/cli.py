@@ -10,6 +10,8 @@ Commands (each has ``--help``):
   DIR ...``: one implementation's runs on several tiers side by side (``tiers.{md,html}``).
 - ``bench``: the benchmarks (``reports/bench.json``), ``harness.bench``.
 - ``mutants``: the suite against every mutant operator (the kill matrix), ``harness.mutants.cli``.
+- ``mutation-score``: mutants from mutation-testing tools (cosmic-ray, gremlins) judged by the
+  suite, ``harness.mutscore.score``.
 - ``rbac-ablation``: every right of the operator's role taken away in turn, ``harness.rbac.ablation``.
 - ``explore``: a crash at every write boundary of every scenario, a stale view, coalesced
   events (``reports/explore.json``), ``harness.explore``.
@@ -52,6 +54,10 @@ DELEGATED = {
     "mutants": (
         "harness.mutants.cli",
         "the suite against every mutant operator: the kill matrix",
+    ),
+    "mutation-score": (
+        "harness.mutscore.score",
+        "tool mutants of both operators judged by the suite: reports/mutation-score.json",
     ),
     "rbac-ablation": (
         "harness.rbac.ablation",

@@ -137,7 +137,8 @@ def write_all(
     write, and [] is returned), called under the lock below so that it reads the JUnit files
     of the same moment as the JSON files. ``bench``/``mutants``/``ablation``/``explore`` default to
     ``reports_dir/bench.json``, ``reports_dir/mutants.json``, ``reports_dir/rbac-ablation.json``
-    and ``reports_dir/explore.json`` (the exploration matrix) when those exist.
+    and ``reports_dir/explore.json`` (the exploration matrix) when those exist, and
+    ``reports_dir/mutation-score.json`` (the tool mutants' score) when it does.
 
     Runs side by side (``make test`` runs the kill matrix, the RBAC ablation, the exploration
     and the suite at once, and each refreshes the report after writing its own results) take
@@ -161,11 +162,18 @@ def write_all(
             ablation = load_json(reports_dir / "rbac-ablation.json")
         if explore is None:
             explore = load_json(reports_dir / "explore.json")
+        score = load_json(reports_dir / "mutation-score.json")
         if lang != "en":
             model, mutants = localise(model, lang), localise_mutants(mutants, lang)
             return [
                 write_markdown(
-                    model, reports_dir / f"comparison.{lang}.md", bench, mutants, ablation, explore
+                    model,
+                    reports_dir / f"comparison.{lang}.md",
+                    bench,
+                    mutants,
+                    ablation,
+                    explore,
+                    score,
                 ),
                 write_html(
                     model,
@@ -174,11 +182,16 @@ def write_all(
                     mutants,
                     ablation,
                     explore,
+                    score,
                 ),
             ]
         return [
-            write_markdown(model, reports_dir / "comparison.md", bench, mutants, ablation, explore),
-            write_html(model, reports_dir / "comparison.html", bench, mutants, ablation, explore),
+            write_markdown(
+                model, reports_dir / "comparison.md", bench, mutants, ablation, explore, score
+            ),
+            write_html(
+                model, reports_dir / "comparison.html", bench, mutants, ablation, explore, score
+            ),
             write_text_atomic(reports_dir / "summary.md", render_job_summary(model)),
         ]
 

@@ -39,6 +39,7 @@ from string import Template
 from typing import Any
 
 from harness.i18n import label as ui_label
+from harness.report import mutation_score
 from harness.report.bench_scaling import scaling_model
 from harness.report.exploration import exploration
 from harness.report.html_sections import (
@@ -94,13 +95,14 @@ def render_html(
     mutants: Mapping[str, Any] | None = None,
     ablation: Mapping[str, Any] | None = None,
     explore: Mapping[str, Any] | None = None,
+    score: Mapping[str, Any] | None = None,
 ) -> str:
     """The whole page as a string. ``bench``: the dict of reports/bench.json (shape in
     ``model.bench_model``); ``mutants``: the dict of reports/mutants.json (shape in
     ``model.kill_matrix``); ``ablation``: reports/rbac-ablation.json (shape in
     ``model.rbac_ablation``); ``explore``: reports/explore.json (shape in
-    ``harness.report.exploration``). Each section is left out when its data is None or
-    empty."""
+    ``harness.report.exploration``); ``score``: reports/mutation-score.json. Each section is
+    left out when its data is None or empty."""
     matrix = kill_matrix(mutants) if mutants else None
     bench_data = bench_model(bench) if bench else None
     rights = rbac_ablation(ablation) if ablation else None
@@ -131,6 +133,7 @@ def render_html(
         body.append(ablation_section(report, rights))
     if explored is not None:
         body.append(explore_section(explored))
+    body += [mutation_score.section_html(score)] if score else []
     return Template(static_text("page.html")).substitute(
         lang=esc(report.lang),
         title=esc(impls),
@@ -147,9 +150,12 @@ def write_html(
     mutants: Mapping[str, Any] | None = None,
     ablation: Mapping[str, Any] | None = None,
     explore: Mapping[str, Any] | None = None,
+    score: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write ``render_html(...)`` to ``path`` atomically (folders created); return ``path``."""
-    return write_text_atomic(Path(path), render_html(report, bench, mutants, ablation, explore))
+    return write_text_atomic(
+        Path(path), render_html(report, bench, mutants, ablation, explore, score)
+    )
 
 
 def render_tiers_html(comparisons: Sequence[TierComparison]) -> str:

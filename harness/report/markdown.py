@@ -18,6 +18,7 @@ from typing import Any
 from harness.i18n import label as ui_label
 from harness.i18n import tr
 from harness.junit import PREMISES
+from harness.report import mutation_score
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_model, scaling_note
 from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, ExploreImpl, exploration
 from harness.report.model import (
@@ -179,13 +180,15 @@ def render_markdown(
     mutants: Mapping[str, Any] | None = None,
     ablation: Mapping[str, Any] | None = None,
     explore: Mapping[str, Any] | None = None,
+    score: Mapping[str, Any] | None = None,
 ) -> str:
     """The comparison as Markdown: a summary table (check x implementation: result, time),
     then per check its "why" and every implementation's evidence; then, when given, the
     bench table (``bench``: the dict of reports/bench.json, see ``bench_model``), the
     mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)
     and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``),
-    and the exploration matrix (``explore``: reports/explore.json, ``harness.explore``)."""
+    and the exploration matrix (``explore``: reports/explore.json, ``harness.explore``), and
+    the mutation score (``score``: reports/mutation-score.json, ``harness.mutscore``)."""
     impls = report.implementations
     lines = ["# ModelDock conformance: side by side", ""]
     lines += [*introduction_lines(report.lang, report.lesson_href.replace(".html", ".md")), ""]
@@ -246,6 +249,8 @@ def render_markdown(
         lines += _ablation_markdown(rbac_ablation(ablation))
     if explore:
         lines += explore_markdown(explore)
+    if score:
+        lines += mutation_score.markdown(score)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -515,6 +520,9 @@ def write_markdown(
     mutants: Mapping[str, Any] | None = None,
     ablation: Mapping[str, Any] | None = None,
     explore: Mapping[str, Any] | None = None,
+    score: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write ``render_markdown(...)`` to ``path`` atomically (folders created); return ``path``."""
-    return write_text_atomic(path, render_markdown(report, bench, mutants, ablation, explore))
+    return write_text_atomic(
+        path, render_markdown(report, bench, mutants, ablation, explore, score)
+    )
