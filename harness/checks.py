@@ -88,6 +88,7 @@ CHECK_ORDER: tuple[str, ...] = (
     "refused-write-reported",
     "parity",
     "watch-recovers",
+    "waits-for-crd",
     "reconcile-isolated",
     "leader-failover",
     "rbac-least-privilege",

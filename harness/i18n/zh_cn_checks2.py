@@ -452,6 +452,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "这里手工布置这种情况：一个已收敛的 ModelService 在 operator 停机期间失去它的 "
         "finalizer 并被删除，它的子对象留了下来（envtest 没有垃圾回收器；在 sim "
         "上垃圾回收器会带走它们，这个场景展示的是后继者的收敛），然后创建一个同名的后继者。"
-        "由其他任何东西控制的子对象仍然是 ChildConflict（``child-conflict``）。",
+        "后继者的子对象是新的对象：已消失的 ModelService 的子对象被删除，绝不会被 update "
+        "成后继者的（UID 不变，controller ownerReference 被改写）——按 owner 的 kind 或名字"
+        "来认自己子对象的 operator 就会这样做。"
+        "由其他任何东西控制的子对象仍然是 ChildConflict（``child-conflict``；由另一个活着的 "
+        "ModelService 控制的：``child-conflict[other-modelservice]``）。",
     ),
 }
