@@ -367,39 +367,56 @@ def test_child_of_another_modelservice(
     create_modelservice(admin, namespace, "web")
     msvc = wait_for(
         lambda: admin.get("modelservices", namespace, "web"),
-        lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
+        lambda m: (
+            (m.get("status") or {}).get("observedGeneration") == 1
+            and condition(m, "Ready") is not None
+        ),
         CONVERGE_TIMEOUT,
-        "status to report ChildConflict",
+        "the operator to write the status of ModelService web",
     )
+    wait_settled(op)
+
+    def touched() -> list[str]:
+        """The operator's writes, since the check began, of a child named web."""
+        writes = select(
+            audit.requests(start, audit.sync(admin)),
+            user=impl.user,
+            namespace=namespace,
+            writes_only=True,
+        )
+        return [
+            r.describe()
+            for r in writes
+            if r.resource in ("deployments", "services") and r.name == "web" and not r.subresource
+        ]
+
+    written = touched()
+    evidence.record("writes_to_foreign_children", written)
+    assert written == [], (
+        f"the children of ModelService other (uid {owner['uid']}) were written by the operator "
+        f"reconciling ModelService web: {written}"
+    )
+    msvc = present(admin.get("modelservices", namespace, "web"), "ModelService web")
     ready = present(condition(msvc, "Ready"), "condition Ready")
     evidence.record("ready", ready)
+    assert ready["reason"] == "ChildConflict", f"Ready must say ChildConflict: {ready}"
     assert 'Deployment "web"' in ready["message"], f"the message must name the child: {ready}"
-    wait_settled(op)
+
     admin.delete("modelservices", namespace, "web")
     wait_gone(admin, "modelservices", namespace, "web", what="ModelService web to finish deleting")
     wait_settled(op)
-    writes = select(
-        audit.requests(start, audit.sync(admin)),
-        user=impl.user,
-        namespace=namespace,
-        writes_only=True,
-    )
-    touched = [
-        r.describe()
-        for r in writes
-        if r.resource in ("deployments", "services") and r.name == "web" and not r.subresource
-    ]
-    evidence.record("writes_to_foreign_children", touched)
-    assert touched == [], (
-        f"the children of ModelService other (uid {owner['uid']}) were written by the operator "
-        f"of ModelService web: {touched}"
+    written = touched()
+    evidence.record("writes_to_foreign_children_after_delete", written)
+    assert written == [], (
+        f"the children of ModelService other (uid {owner['uid']}) were written by the cleanup "
+        f"of ModelService web: {written}"
     )
     for res, old in before.items():
         now = get_present(admin, res, namespace, "web")
         assert now["metadata"]["uid"] == old["metadata"]["uid"], f"{res[:-1]} web was replaced"
-        assert present(controller_ref(now), f"{res[:-1]} web's controller")["uid"] == owner["uid"], (
-            f"{res[:-1]} web changed controller: {controller_ref(now)}"
-        )
+        assert (
+            present(controller_ref(now), f"{res[:-1]} web's controller")["uid"] == owner["uid"]
+        ), f"{res[:-1]} web changed controller: {controller_ref(now)}"
         if res == "services" or not tier.offers("deployment-controller"):
             assert now["metadata"]["resourceVersion"] == old["metadata"]["resourceVersion"], (
                 f"{res[:-1]} web was written"

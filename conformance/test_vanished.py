@@ -228,7 +228,9 @@ def test_dead_owner_child(
         f"the children of ModelService {gone['metadata']['uid']}, which no longer exists, were "
         f"taken over in place (same UIDs) instead of replaced: {kept}"
     )
-    updates = [r.describe() for r in writes if r.resource in CHILDREN and r.verb in ("update", "patch")]
+    updates = [
+        r.describe() for r in writes if r.resource in CHILDREN and r.verb in ("update", "patch")
+    ]
     evidence.record("child_updates", updates)
     assert updates == [], (
         f"no child of the gone ModelService is updated as if it were the successor's: {updates}"

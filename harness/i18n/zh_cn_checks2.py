@@ -444,7 +444,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它可能先删除子对象：这时检查同样通过。",
     ),
     "check:vanished-owner[dead-owner-child]:teaches": (
-        "569ed6ae61",
+        "71259c7a57",
         "名字在任一时刻都是唯一的，而 UID 从不重用，所以当 ModelService ``web`` 存在时，"
         "一个由另一个 ModelService ``web`` 控制的 ``web`` 子对象，属于一个已经消失的 "
         "ModelService：它是某一轮没能完成清理的过程留下的（``[finalizer-race]`` 的竞争再加上 "
