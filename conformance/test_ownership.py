@@ -29,6 +29,7 @@ from conformance.support import (
     present,
     wait_converged,
     wait_gone,
+    wait_observed,
     wait_reconciled_past,
     wait_settled,
     writes_during,
@@ -365,15 +366,7 @@ def test_child_of_another_modelservice(
     op = operators.start()
     set_up(lambda: wait_converged(admin, namespace, "other"), "ModelService other converging")
     create_modelservice(admin, namespace, "web")
-    msvc = wait_for(
-        lambda: admin.get("modelservices", namespace, "web"),
-        lambda m: (
-            (m.get("status") or {}).get("observedGeneration") == 1
-            and condition(m, "Ready") is not None
-        ),
-        CONVERGE_TIMEOUT,
-        "the operator to write the status of ModelService web",
-    )
+    wait_observed(admin, namespace, "web", 1)
     wait_settled(op)
 
     def touched() -> list[str]:
