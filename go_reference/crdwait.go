@@ -4,7 +4,8 @@
 // Python twin: Manager.wait_served and Client.served (python_operator/runtime/).
 //
 // Without it, controller-runtime v0.22 cannot even register the ModelService informer (its
-// RESTMapper finds no kind: "no matches for kind ModelService"), and main exited at once; a
+// RESTMapper finds nothing: "failed to get restmapping: ... no matches for
+// modeldock.io/v1alpha1"), and main exited 1 at once ("unable to create informers"); a
 // controller whose informer is registered later waits CacheSyncTimeout (2 minutes) and then
 // stops the manager. Either way a Deployment that starts before its CRD is applied (a Helm
 // chart's order, a GitOps sync) crash-loops. Here main asks discovery first, with backoff, for

@@ -7,7 +7,7 @@ until someone applies the CRD, and a test that installs the CRD first never sees
 
 Why people write it: "fail fast" on a broken installation reads as good practice, and the
 frameworks push that way: controller-runtime cannot register an informer for a kind its
-RESTMapper does not know ("no matches for kind"), and a controller whose caches do not sync
+RESTMapper does not know ("failed to get restmapping"), and a controller whose caches do not sync
 within CacheSyncTimeout (2 minutes) stops the whole manager. Installing the CRD before the
 operator is the documented order, and a Helm chart or a GitOps sync does not always keep it.
 
