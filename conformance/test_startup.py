@@ -15,8 +15,10 @@ the CRD before it starts the operator.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -52,6 +54,11 @@ WATCHED_AT_LEAST_S = 5.0
 #: minute.
 ATTEMPTS_TIMEOUT_S = 240.0
 
+#: How long an operator waiting for its CRD may take to exit after SIGTERM, seconds: the
+#: contract's 10 s for a signal before the caches synced (CONTRACT.md, "Process"); it has
+#: started nothing, so it has nothing to wait for (both operators take under half a second).
+WAITING_STOP_S = 10.0
+
 #: Attempts allowed beyond what the contract's backoff makes in the same span (a slow answer,
 #: a retry of the client itself).
 ATTEMPTS_SLACK = 3
@@ -86,24 +93,12 @@ def _served(admin: Kube) -> bool:
     return True
 
 
-@pytest.mark.check("waits-for-crd")
-def test_waits_for_crd(isolated: Isolated, evidence: Evidence) -> None:
-    """An operator started before its CRD is installed waits for it, retrying with a growing
-    backoff, stays alive, and converges once the CRD is applied, without a restart.
-
-    On a private control plane the harness deletes the ModelService CRD, then starts the
-    operator (not waiting for /readyz, which cannot come). Its requests in API group
-    ``modeldock.io`` on its API proxy (discovery, or a list) are its attempts: the check
-    watches until it has
-    made five and at least five seconds have passed since the first, or it exited. Judged
-    there: the process still runs and answers /healthz; it asked again (at least five times);
-    the gaps grow (the last of the first five is at least twice the first); and it made no
-    more attempts than the contract's backoff (0.8 s doubling to 30 s) allows in the span it
-    took, plus three (``allowed_attempts``). Then the CRD is applied and a ModelService
-    created: it converges within the backoff's cap plus the usual bound, and the operator never
-    exited. An operator that exits (mutants exits-without-crd, exits-without-crd-go) or
-    retries every 50 ms (hot-retries-crd, hot-retries-crd-go) fails.
-    """
+@contextlib.contextmanager
+def _without_crd(isolated: Isolated) -> Iterator[IsolatedLab]:
+    """A private lab whose control plane no longer serves the ModelService CRD (deleted by the
+    harness, discovery checked as a premise). On the way out the CRD is applied again if it is
+    still absent, so that the artifacts of a failure (the namespace's ModelServices) can be
+    read."""
     lab = isolated.new()
     cp, admin = lab.control_plane, lab.admin
     cp.kubectl("delete", "crd", CRD_NAME, "--wait=true", "--timeout=60s")
@@ -114,14 +109,33 @@ def test_waits_for_crd(isolated: Isolated, evidence: Evidence) -> None:
         "discovery to stop serving modeldock.io/v1alpha1",
         premise=True,
     )
-
     try:
-        _judge(lab, evidence)
+        yield lab
     finally:
-        # A failed check leaves the CRD absent: put it back, so that the artifacts of the
-        # failure (the ModelServices of the namespace) can be read.
         if not _served(admin):
             cp.apply_paths([CRD_DIR])
+
+
+@pytest.mark.check("waits-for-crd")
+def test_waits_for_crd(isolated: Isolated, evidence: Evidence) -> None:
+    """An operator started before its CRD is installed waits for it, retrying with a growing
+    backoff, stays alive, and converges once the CRD is applied, without a restart.
+
+    On a private control plane the harness deletes the ModelService CRD, then starts the
+    operator (not waiting for /readyz, which cannot come). Its requests in API group
+    ``modeldock.io`` on its API proxy (discovery, or a list) are its attempts: the check
+    watches until it has made five and at least five seconds have passed since the first, or
+    it exited. Judged
+    there: the process still runs and answers /healthz; it asked again (at least five times);
+    the gaps grow (the last of the first five is at least twice the first); and it made no
+    more attempts than the contract's backoff (0.8 s doubling to 30 s) allows in the span it
+    took, plus three (``allowed_attempts``). Then the CRD is applied and a ModelService
+    created: it converges within the backoff's cap plus the usual bound, and the operator never
+    exited. An operator that exits (mutants exits-without-crd, exits-without-crd-go) or
+    retries every 50 ms (hot-retries-crd, hot-retries-crd-go) fails.
+    """
+    with _without_crd(isolated) as lab:
+        _judge(lab, evidence)
 
 
 def _judge(lab: IsolatedLab, evidence: Evidence) -> None:
@@ -181,3 +195,40 @@ def _judge(lab: IsolatedLab, evidence: Evidence) -> None:
     )
     evidence.record("converged_generation", msvc["status"].get("observedGeneration"))
     assert op.running(), f"the operator exited (code {op.returncode()}) after the CRD came"
+
+
+@pytest.mark.check("waits-for-crd", case="signal-while-waiting")
+def test_signal_while_waiting_for_crd(isolated: Isolated, evidence: Evidence) -> None:
+    """waits-for-crd[signal-while-waiting]: an operator waiting for its CRD stops on SIGTERM,
+    exit code 0, within seconds: the wait, however long its backoff, listens for the signal.
+
+    A rollout or a delete of the operator's Deployment sends SIGTERM while the CRD is still
+    missing as easily as at any other time; a wait that does not listen for it holds the Pod
+    until the kubelet SIGKILLs it after its grace period (30 s by default), on every rollout.
+    On a private control plane without the CRD the operator is started, the check waits for
+    its second attempt on its API proxy (so it is inside the wait, sleeping a backoff), sends
+    SIGTERM and allows WAITING_STOP_S (10 s, the contract's bound for a signal before the
+    caches synced). Both operators exit 0 in under half a second; a wait that sleeps without
+    listening (mutants deaf-while-waiting-crd, deaf-while-waiting-crd-go) never returns.
+    """
+    with _without_crd(isolated) as lab:
+        op = lab.operators.start(wait_ready=False)
+        seen = wait_for(
+            lambda: (_crd_requests(op), op.running()),
+            lambda seen: not seen[1] or len(seen[0]) >= 2,
+            ATTEMPTS_TIMEOUT_S,
+            "a second attempt of the operator to find the CRD",
+        )
+        evidence.record("attempts_before_sigterm", len(seen[0]))
+        assert seen[1], f"the operator exited (code {op.returncode()}) while waiting for its CRD"
+        code = op.terminate(timeout=WAITING_STOP_S)
+        evidence.record("sigterm_exit_code", code)
+        assert code == 0, (
+            "after SIGTERM the operator waiting for its CRD "
+            + (
+                f"did not exit within {WAITING_STOP_S:.0f} s and was SIGKILLed"
+                if code == -9
+                else f"exited with code {code}"
+            )
+            + ": a wait for the CRD must end on a stop request, and exit 0"
+        )

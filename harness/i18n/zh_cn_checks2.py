@@ -494,4 +494,19 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "退出的 operator（变异体 exits-without-crd、exits-without-crd-go）或每 50 毫秒重试一次的 "
         "operator（hot-retries-crd、hot-retries-crd-go）都会失败。",
     ),
+    "check:waits-for-crd[signal-while-waiting]:why": (
+        "d7490df441",
+        "waits-for-crd[signal-while-waiting]：正在等待 CRD 的 operator 收到 SIGTERM 后会停止，"
+        "退出码为 0，只需几秒：这个等待无论 backoff 多长，都在监听信号。",
+    ),
+    "check:waits-for-crd[signal-while-waiting]:teaches": (
+        "a9ba544b81",
+        "在 CRD 仍然缺失的时候，operator 的 Deployment 的一次滚动更新或一次删除照样会发出 "
+        "SIGTERM；一个不监听它的等待会一直占着 Pod，直到 kubelet 在宽限期（默认 30 秒）之后"
+        "用 SIGKILL 杀掉它，每次滚动更新都是如此。在一个没有 CRD 的私有控制平面上启动 operator，"
+        "检查等到它在 API proxy 上的第二次尝试（于是它正处在等待之中，睡在一次 backoff 里），"
+        "发送 SIGTERM，并允许 WAITING_STOP_S（10 秒，契约对缓存同步之前到来的信号给出的时限）。"
+        "两个 operator 都在半秒之内以 0 退出；一个睡眠时不监听的等待"
+        "（变异体 deaf-while-waiting-crd、deaf-while-waiting-crd-go）永远不会返回。",
+    ),
 }

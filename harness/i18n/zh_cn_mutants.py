@@ -335,4 +335,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "c2388721f2",
         "等待它的 CRD 时每 50 毫秒就再问一次，从不退避（Go）",
     ),
+    "mutant:deaf-while-waiting-crd:title": (
+        "df37f5167a",
+        "在一个不监听 SIGTERM 的循环里等待它的 CRD",
+    ),
+    "mutant:deaf-while-waiting-crd-go:title": (
+        "48c89649e9",
+        "在一个不监听 SIGTERM 的循环里等待它的 CRD（Go）",
+    ),
 }
