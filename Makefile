@@ -31,7 +31,7 @@ CLUSTER   ?= envtest
 CONTEXT   ?=
 # KUBECONFIG_FILE=path: the harness's --kubeconfig (KUBECONFIG in the environment works as well).
 KUBECONFIG_FILE ?=
-# The Kubernetes minor version of the control plane (README, "Kubernetes versions"): 1.34 (the
+# The Kubernetes minor version of the control plane (docs/tiers.md, "Kubernetes versions"): 1.34 (the
 # default), 1.35, 1.36 or 1.37; ENVTEST_K8S_VERSION is kubebuilder's name for the same thing.
 # Each version's binaries sit side by side in ~/.cache/modeldock/envtest/k8s/<version>-linux-amd64.
 ENVTEST_K8S_VERSION ?=
@@ -166,12 +166,16 @@ $(ACTIONLINT):
 	@echo "[make] building actionlint $(ACTIONLINT_VERSION) (go install)"
 	GOBIN=$(dir $(ACTIONLINT)) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
-lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go vet + gofmt on the Go, actionlint
+# The layers contract (harness/tests/test_layers.py: leaves import no harness package, the lower
+# packages neither the plugin nor a command line, no import-time cycle through a package) runs
+# here as well as in make unit: an import that runs up a layer is a lint error.
+lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go vet + gofmt on the Go, actionlint, the layers contract
 	$(PY) -m ruff check $(PY_DIRS)
 	$(PY) -m ruff format --check $(PY_DIRS)
 	$(PY) -m mypy --strict --cache-dir $(MYPY_CACHE) $(PY_DIRS)
 	$(ACTIONLINT) .github/workflows/*.yml
 	$(PY) -m uv lock --check --quiet
+	$(PY) -m pytest -q -p no:cacheprovider harness/tests/test_layers.py
 
 # make test: lint, then its steps two at a time, each with control planes of its own. The runs
 # mostly wait (on an operator, an API server, a bound a mutant never meets), so two at a time

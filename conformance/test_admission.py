@@ -93,7 +93,7 @@ def unexplained_errors(log: str, failed: list[Request]) -> list[str]:
     return out
 
 
-@pytest.mark.check("invalid-rejected")
+@pytest.mark.modeldock_check("invalid-rejected")
 def test_invalid_rejected(
     admin: Kube,
     namespace: str,

@@ -104,7 +104,7 @@ def wait_event(admin: Kube, namespace: str, uid: str, reason: str) -> dict[str, 
     )
 
 
-@pytest.mark.check("child-conflict", case="adopt-ownerless")
+@pytest.mark.modeldock_check("child-conflict", case="adopt-ownerless")
 def test_adopt_ownerless(
     admin: Kube,
     namespace: str,
@@ -188,7 +188,7 @@ def test_adopt_ownerless(
     assert recreated == [], f"adoption must not delete or create a child: {recreated}"
 
 
-@pytest.mark.check("child-repaired", case="immutable-selector")
+@pytest.mark.modeldock_check("child-repaired", case="immutable-selector")
 def test_immutable_selector_replaced(
     admin: Kube,
     namespace: str,

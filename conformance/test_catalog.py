@@ -156,7 +156,7 @@ def _crash_at_write(resource: str, nth: int, subresource: str, delivered: bool =
     return arm
 
 
-@pytest.mark.check("external-effect-once")
+@pytest.mark.modeldock_check("external-effect-once")
 def test_answer_lost(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence, tmp_path: Path
 ) -> None:
@@ -168,7 +168,7 @@ def test_answer_lost(
     _run(admin, namespace, operators, evidence, tmp_path, _answer_lost)
 
 
-@pytest.mark.check("external-effect-once", case="before-call")
+@pytest.mark.modeldock_check("external-effect-once", case="before-call")
 def test_before_call(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence, tmp_path: Path
 ) -> None:
@@ -178,7 +178,7 @@ def test_before_call(
     _run(admin, namespace, operators, evidence, tmp_path, _crash_at_write("services", 1, ""))
 
 
-@pytest.mark.check("external-effect-once", case="status-lost")
+@pytest.mark.modeldock_check("external-effect-once", case="status-lost")
 def test_status_lost(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence, tmp_path: Path
 ) -> None:
@@ -196,7 +196,7 @@ def test_status_lost(
     )
 
 
-@pytest.mark.check("external-effect-once", case="status-conflict")
+@pytest.mark.modeldock_check("external-effect-once", case="status-conflict")
 def test_status_conflict(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence, tmp_path: Path
 ) -> None:

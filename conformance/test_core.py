@@ -52,7 +52,7 @@ from harness.plugin.lab import OperatorPool
 from harness.tiers import Tier
 
 
-@pytest.mark.check("create-converges")
+@pytest.mark.modeldock_check("create-converges")
 def test_create_converges(
     admin: Kube,
     namespace: str,
@@ -199,7 +199,7 @@ def finalizer_write_index(writes: Iterable[Request]) -> int | None:
     )
 
 
-@pytest.mark.check("noop-stable")
+@pytest.mark.modeldock_check("noop-stable")
 def test_noop_stable(
     admin: Kube,
     namespace: str,
@@ -223,11 +223,14 @@ def test_noop_stable(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
 
 
-@pytest.mark.check("noop-stable", case="rewritten-values")
+@pytest.mark.modeldock_check("noop-stable", case="rewritten-values")
 def test_noop_stable_rewritten_values(
     admin: Kube,
     namespace: str,
@@ -254,7 +257,10 @@ def test_noop_stable_rewritten_values(
     evidence.record("resources", resources)
     op = operators.start()
     create_modelservice(admin, namespace, "web", resources=resources)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     dep = get_present(admin, "deployments", namespace, "web")
     server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
     stored = server.get("resources") or {}
@@ -275,12 +281,12 @@ def test_noop_stable_rewritten_values(
 #: it whatever the phase; the full suite's window (``--full``) is LONG_QUIET_FULL.
 LONG_QUIET_CI = 30.0
 
-#: noop-stable[long-quiet, minutes]'s window, seconds (``slow``: only with ``--full``): a
+#: noop-stable[long-quiet, minutes]'s window, seconds (``modeldock_slow``: only with ``--full``): a
 #: timer of up to five minutes that writes (a periodic resync with a write) falls in it.
 LONG_QUIET_FULL = 330.0
 
 
-@pytest.mark.check("noop-stable", case="long-quiet")
+@pytest.mark.modeldock_check("noop-stable", case="long-quiet")
 def test_noop_stable_long_quiet(
     admin: Kube,
     namespace: str,
@@ -300,8 +306,8 @@ def test_noop_stable_long_quiet(
     assert_long_quiet(admin, namespace, operators, evidence, LONG_QUIET_CI)
 
 
-@pytest.mark.slow
-@pytest.mark.check("noop-stable", case="long-quiet-minutes")
+@pytest.mark.modeldock_slow
+@pytest.mark.modeldock_check("noop-stable", case="long-quiet-minutes")
 def test_noop_stable_long_quiet_minutes(
     admin: Kube,
     namespace: str,
@@ -326,7 +332,10 @@ def assert_long_quiet(
     Leases that the operator's API proxy saw in that time (``operators.accounting``)."""
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     wait_settled(op)
     accounting = operators.accounting
     start = accounting.sync()
@@ -462,8 +471,8 @@ def _event_counts(events: list[dict[str, Any]]) -> dict[str, int]:
     return {f"{e.get('reason')} {e.get('message')}": int(e.get("count") or 1) for e in events}
 
 
-@pytest.mark.needs("no-kubelet")
-@pytest.mark.check("progressing-without-kubelet")
+@pytest.mark.modeldock_needs("no-kubelet")
+@pytest.mark.modeldock_check("progressing-without-kubelet")
 def test_progressing_without_kubelet(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -542,7 +551,7 @@ def test_progressing_without_kubelet(
     )
 
 
-@pytest.mark.check("stale-update-conflict")
+@pytest.mark.modeldock_check("stale-update-conflict")
 def test_stale_update_conflict(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -595,7 +604,7 @@ def test_stale_update_conflict(
     wait_converged(admin, namespace, "web")
 
 
-@pytest.mark.check("restart-reconverges")
+@pytest.mark.modeldock_check("restart-reconverges")
 def test_restart_reconverges(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -639,7 +648,7 @@ def test_restart_reconverges(
     assert len(svcs) == 1, f"expected one Service, found {[s['metadata']['name'] for s in svcs]}"
 
 
-@pytest.mark.check("restart-reconverges", case="after-finalizer")
+@pytest.mark.modeldock_check("restart-reconverges", case="after-finalizer")
 def test_restart_after_finalizer(
     admin: Kube,
     namespace: str,
@@ -733,7 +742,7 @@ def _rv(record: dict[str, Any]) -> int | None:
         return None
 
 
-@pytest.mark.check("stale-update-conflict", case="operator-409")
+@pytest.mark.modeldock_check("stale-update-conflict", case="operator-409")
 def test_operator_conflict_is_recomputed(
     admin: Kube,
     namespace: str,
@@ -863,7 +872,7 @@ AUDITED = {
 }
 
 
-@pytest.mark.check("foreign-conditions-kept")
+@pytest.mark.modeldock_check("foreign-conditions-kept")
 def test_foreign_conditions_kept(
     admin: Kube,
     namespace: str,
@@ -944,7 +953,7 @@ LIBRARY_USER_AGENTS = frozenset(
 )
 
 
-@pytest.mark.check("create-converges", case="names-itself")
+@pytest.mark.modeldock_check("create-converges", case="names-itself")
 def test_create_names_itself(
     admin: Kube,
     namespace: str,

@@ -7,6 +7,7 @@ import math
 import pytest
 from kubernetes.client.exceptions import ApiException
 
+from conformance.premises import set_up
 from conformance.support import (
     APISERVER_SYNC_TIMEOUT,
     CONVERGE_TIMEOUT,
@@ -57,8 +58,8 @@ def backoff_bound(span_s: float) -> int:
     return int(math.log2(max(span_s, 0.0) / BACKOFF_BASE_S + 1)) + 1 + BACKOFF_SLACK
 
 
-@pytest.mark.needs("audit-log")
-@pytest.mark.check("events-recorded")
+@pytest.mark.modeldock_needs("audit-log")
+@pytest.mark.modeldock_check("events-recorded")
 def test_events_recorded(
     admin: Kube,
     namespace: str,
@@ -89,7 +90,10 @@ def test_events_recorded(
     create_foreign_deployment(admin, namespace, "clash")
     web = create_modelservice(admin, namespace, "web")
     clash = create_modelservice(admin, namespace, "clash")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     wait_for(
         lambda: admin.get("modelservices", namespace, "clash"),
         lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",

@@ -130,7 +130,7 @@ def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, ApiProxy, Pa
     return proxy, api, kubeconfig
 
 
-@pytest.mark.check("watch-recovers", case="apiserver-restart")
+@pytest.mark.modeldock_check("watch-recovers", case="apiserver-restart")
 def test_apiserver_restart(isolated: Isolated, evidence: Evidence) -> None:
     """watch-recovers[apiserver-restart]: kube-apiserver stops (SIGTERM: its graceful shutdown
     ends every watch stream at once, cleanly) and comes back on the same port, with a new
@@ -165,7 +165,7 @@ def test_apiserver_restart(isolated: Isolated, evidence: Evidence) -> None:
     evidence.record("bound_s", RECOVERY_BOUND_S)
 
 
-@pytest.mark.check("watch-recovers", case="connection-cut")
+@pytest.mark.modeldock_check("watch-recovers", case="connection-cut")
 def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) -> None:
     """watch-recovers[connection-cut]: every connection between operator and API server is cut
     and new ones are refused for a while; the world changes meanwhile. When connections are
@@ -198,7 +198,7 @@ def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) 
         proxy.stop()
 
 
-@pytest.mark.check("watch-recovers", case="connection-stall")
+@pytest.mark.modeldock_check("watch-recovers", case="connection-stall")
 def test_connection_stall(isolated: Isolated, tmp_path: Path, evidence: Evidence) -> None:
     """watch-recovers[connection-stall]: the open connections stay up but go silent: bytes are
     accepted and none are forwarded, as with a dead NAT entry or a hung load balancer. A watch
@@ -211,8 +211,8 @@ def test_connection_stall(isolated: Isolated, tmp_path: Path, evidence: Evidence
     _stall(isolated, tmp_path, evidence, WATCH_SILENCE_ENV, STALL_BOUND_S)
 
 
-@pytest.mark.slow
-@pytest.mark.check("watch-recovers", case="connection-stall-defaults")
+@pytest.mark.modeldock_slow
+@pytest.mark.modeldock_check("watch-recovers", case="connection-stall-defaults")
 def test_connection_stall_with_default_deadlines(
     isolated: Isolated, tmp_path: Path, evidence: Evidence
 ) -> None:
@@ -306,7 +306,7 @@ def _no_writes_into_silence(records: list[SilencedConnection], evidence: Evidenc
     )
 
 
-@pytest.mark.check("watch-recovers", case="compaction-410")
+@pytest.mark.modeldock_check("watch-recovers", case="compaction-410")
 def test_watch_expired_after_compaction(
     isolated: Isolated, tmp_path: Path, evidence: Evidence, impl: Implementation
 ) -> None:

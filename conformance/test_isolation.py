@@ -108,7 +108,7 @@ def _slow_and_neighbours(
     return names, time.monotonic()
 
 
-@pytest.mark.check("reconcile-isolated")
+@pytest.mark.modeldock_check("reconcile-isolated")
 def test_slow_neighbour(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -178,7 +178,7 @@ def test_slow_neighbour(
         wait_converged(admin, namespace, "slow")
 
 
-@pytest.mark.check("reconcile-isolated", case="lost-answer")
+@pytest.mark.modeldock_check("reconcile-isolated", case="lost-answer")
 def test_lost_answer(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:

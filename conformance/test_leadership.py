@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     APISERVER_SYNC_TIMEOUT,
     CONVERGE_TIMEOUT,
@@ -171,7 +172,7 @@ def _lease_writer(audit: Accounting, admin: Kube, namespace: str, user: str, sta
     return writes[-1].instance if writes else ""
 
 
-@pytest.mark.check("leader-failover")
+@pytest.mark.modeldock_check("leader-failover")
 def test_leader_failover(
     admin: Kube,
     namespace: str,
@@ -206,7 +207,10 @@ def test_leader_failover(
         f"Lease {LEASE_NAME} to get a holder",
     )
     create_modelservice(admin, namespace, "web", replicas=1)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     time.sleep(LATE_WRITES_WAIT)
     writers = _seen_writes(audit, admin, namespace, user, t_start, "the first convergence")
     holder = _lease_writer(audit, admin, namespace, user, t_start)
@@ -327,7 +331,7 @@ OTHER_LEASE = (30.0, 20.0, 1.0)
 ZOMBIE_WINDOW_S = 15.0
 
 
-@pytest.mark.check("leader-failover", case="partitioned-leader")
+@pytest.mark.modeldock_check("leader-failover", case="partitioned-leader")
 def test_partitioned_leader_steps_down(
     admin: Kube,
     namespace: str,
@@ -440,7 +444,7 @@ RELEASE_RETRY_S = 10.0
 RELEASE_LEASE = (30.0, 20.0, RELEASE_RETRY_S)
 
 
-@pytest.mark.check("leader-failover", case="release-conflict")
+@pytest.mark.modeldock_check("leader-failover", case="release-conflict")
 def test_release_survives_a_conflict(
     admin: Kube,
     namespace: str,

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
@@ -78,7 +79,7 @@ FOREIGN_KEPT = {
 }
 
 
-@pytest.mark.check("foreign-fields-kept")
+@pytest.mark.modeldock_check("foreign-fields-kept")
 def test_foreign_fields_kept(
     admin: Kube,
     namespace: str,
@@ -104,7 +105,13 @@ def test_foreign_fields_kept(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
-    msvc = wait_rolled_out(admin, namespace, "web", tier) or wait_converged(admin, namespace, "web")
+    msvc = set_up(
+        lambda: (
+            wait_rolled_out(admin, namespace, "web", tier)
+            or wait_converged(admin, namespace, "web")
+        ),
+        "the first convergence, before the experiment",
+    )
     image = msvc["spec"]["image"]
 
     def add_to_service() -> dict[str, Any]:
@@ -188,7 +195,7 @@ USER_SPEC: dict[str, Any] = {
 }
 
 
-@pytest.mark.check("user-object-kept")
+@pytest.mark.modeldock_check("user-object-kept")
 def test_user_object_kept(
     admin: Kube,
     namespace: str,
@@ -218,7 +225,13 @@ def test_user_object_kept(
     body["metadata"]["labels"] = dict(USER_LABELS)
     body["metadata"]["annotations"] = dict(USER_ANNOTATIONS)
     created = admin.create("modelservices", namespace, body)
-    wait_rolled_out(admin, namespace, "web", tier) or wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: (
+            wait_rolled_out(admin, namespace, "web", tier)
+            or wait_converged(admin, namespace, "web")
+        ),
+        "the first convergence, before the experiment",
+    )
     wait_settled(op)
     op.terminate()
     op.start()
@@ -291,7 +304,7 @@ def _owned_status(msvc: dict[str, Any]) -> dict[str, Any]:
     return status
 
 
-@pytest.mark.check("status-rebuilt")
+@pytest.mark.modeldock_check("status-rebuilt")
 def test_status_rebuilt(
     admin: Kube,
     namespace: str,
@@ -313,7 +326,13 @@ def test_status_rebuilt(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
-    wait_rolled_out(admin, namespace, "web", tier) or wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: (
+            wait_rolled_out(admin, namespace, "web", tier)
+            or wait_converged(admin, namespace, "web")
+        ),
+        "the first convergence, before the experiment",
+    )
     wait_settled(op)
     msvc = get_present(admin, "modelservices", namespace, "web")
     good = _owned_status(msvc)
@@ -355,8 +374,8 @@ DEPLOYMENT_STATES = [
 ]
 
 
-@pytest.mark.needs("no-deployment-controller")
-@pytest.mark.check("status-rebuilt", case="deployment-status")
+@pytest.mark.modeldock_needs("no-deployment-controller")
+@pytest.mark.modeldock_check("status-rebuilt", case="deployment-status")
 def test_status_follows_deployment_status(
     admin: Kube,
     namespace: str,
@@ -379,7 +398,10 @@ def test_status_follows_deployment_status(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=2)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
 
     def play(fields: dict[str, Any]) -> Any:
         dep = get_present(admin, "deployments", namespace, "web")
@@ -419,7 +441,7 @@ def test_status_follows_deployment_status(
     )
 
 
-@pytest.mark.check("finalizer-ordered-delete", case="spec-while-deleting")
+@pytest.mark.modeldock_check("finalizer-ordered-delete", case="spec-while-deleting")
 def test_spec_change_while_deleting(
     admin: Kube,
     namespace: str,
@@ -448,7 +470,10 @@ def test_spec_change_while_deleting(
     body = modelservice("web")
     body["metadata"]["finalizers"] = [HOLD]
     admin.create("modelservices", namespace, body)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     admin.patch("deployments", namespace, "web", {"metadata": {"finalizers": [HOLD]}})
     admin.delete("modelservices", namespace, "web")
     wait_for(

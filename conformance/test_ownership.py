@@ -46,7 +46,7 @@ from harness.plugin.lab import OperatorPool
 from harness.tiers import Tier
 
 
-@pytest.mark.check("child-repaired")
+@pytest.mark.modeldock_check("child-repaired")
 def test_child_repaired(
     admin: Kube,
     namespace: str,
@@ -232,7 +232,7 @@ def test_child_repaired(
     assert quiet == [], f"the operator kept writing after foreign edits: {quiet}"
 
 
-@pytest.mark.check("child-conflict")
+@pytest.mark.modeldock_check("child-conflict")
 def test_child_conflict(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence, tier: Tier
 ) -> None:
@@ -313,7 +313,7 @@ def test_child_conflict(
     )
 
 
-@pytest.mark.check("child-conflict", case="other-modelservice")
+@pytest.mark.modeldock_check("child-conflict", case="other-modelservice")
 def test_child_of_another_modelservice(
     admin: Kube,
     namespace: str,
@@ -416,8 +416,8 @@ def test_child_of_another_modelservice(
             )
 
 
-@pytest.mark.needs("no-garbage-collector", "audit-log")
-@pytest.mark.check("replaced-child-kept")
+@pytest.mark.modeldock_needs("no-garbage-collector", "audit-log")
+@pytest.mark.modeldock_check("replaced-child-kept")
 def test_replaced_child_kept(
     admin: Kube,
     namespace: str,
@@ -438,7 +438,10 @@ def test_replaced_child_kept(
     """
     op = operators.start()
     msvc = create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     dep_uid = get_present(admin, "deployments", namespace, "web")["metadata"]["uid"]
     op.terminate()
 
@@ -495,7 +498,7 @@ def test_replaced_child_kept(
         )
 
 
-@pytest.mark.check("finalizer-ordered-delete")
+@pytest.mark.modeldock_check("finalizer-ordered-delete")
 def test_finalizer_ordered_delete(
     admin: Kube,
     namespace: str,
@@ -611,7 +614,7 @@ def test_finalizer_ordered_delete(
 POLICIES = {"orphan": ("Orphan", "orphan"), "foreground": ("Foreground", "foregroundDeletion")}
 
 
-@pytest.mark.check("deletion-policy", case="orphan")
+@pytest.mark.modeldock_check("deletion-policy", case="orphan")
 def test_deletion_policy_orphan(
     admin: Kube,
     namespace: str,
@@ -641,7 +644,7 @@ def test_deletion_policy_orphan(
     _deletion_policy("orphan", admin, namespace, operators, audit, evidence, impl, tier)
 
 
-@pytest.mark.check("deletion-policy", case="foreground")
+@pytest.mark.modeldock_check("deletion-policy", case="foreground")
 def test_deletion_policy_foreground(
     admin: Kube,
     namespace: str,
@@ -682,7 +685,10 @@ def _deletion_policy(
     propagation, gc_finalizer = POLICIES[policy]
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    msvc = wait_converged(admin, namespace, "web")
+    msvc = set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     before = {
         res: get_present(admin, res, namespace, "web")["metadata"]["uid"]
         for res in ("deployments", "services")
@@ -950,7 +956,7 @@ def _foreground_blocker(admin: Kube, namespace: str, msvc: dict[str, Any]) -> No
     )
 
 
-@pytest.mark.check("finalizer-ordered-delete", case="lagging-cache")
+@pytest.mark.modeldock_check("finalizer-ordered-delete", case="lagging-cache")
 def test_cleanup_confirmed_live(
     admin: Kube,
     namespace: str,
@@ -1066,7 +1072,7 @@ def test_cleanup_confirmed_live(
         )
 
 
-@pytest.mark.check("finalizer-ordered-delete", case="child-finalizer")
+@pytest.mark.modeldock_check("finalizer-ordered-delete", case="child-finalizer")
 def test_cleanup_waits_for_held_child(
     admin: Kube,
     namespace: str,
@@ -1091,7 +1097,10 @@ def test_cleanup_waits_for_held_child(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     admin.patch("deployments", namespace, "web", {"metadata": {"finalizers": ["example.com/hold"]}})
     start = audit.sync(admin)
     admin.delete("modelservices", namespace, "web")

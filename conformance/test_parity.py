@@ -148,7 +148,7 @@ def readable_diff(
     return "\n".join(parts)
 
 
-@pytest.mark.check("parity")
+@pytest.mark.modeldock_check("parity")
 def test_parity(
     admin: Kube,
     namespace: str,

@@ -168,8 +168,8 @@ def block_owner_deletion_refused(
     }
 
 
-@pytest.mark.needs("audit-log")
-@pytest.mark.check("rbac-least-privilege")
+@pytest.mark.modeldock_needs("audit-log")
+@pytest.mark.modeldock_check("rbac-least-privilege")
 def test_rbac_least_privilege(
     admin: Kube,
     namespace: str,
@@ -363,7 +363,7 @@ def test_rbac_least_privilege(
 REFUSED_STOP_S = 10.0
 
 
-@pytest.mark.check("rbac-least-privilege", case="stops-while-refused")
+@pytest.mark.modeldock_check("rbac-least-privilege", case="stops-while-refused")
 def test_stops_while_refused(
     admin: Kube, operators: OperatorPool, evidence: Evidence, impl: Implementation
 ) -> None:

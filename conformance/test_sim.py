@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
@@ -170,8 +171,8 @@ def _transitions_honest(states: list[dict[str, Any]]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- checks
-@pytest.mark.needs("pods-ready", "deployment-controller")
-@pytest.mark.check("ready-with-kwok")
+@pytest.mark.modeldock_needs("pods-ready", "deployment-controller")
+@pytest.mark.modeldock_check("ready-with-kwok")
 def test_ready_with_kwok(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -253,8 +254,8 @@ def test_ready_with_kwok(
     assert after["Progressing"][2] >= before["Progressing"][2]
 
 
-@pytest.mark.needs("garbage-collector")
-@pytest.mark.check("garbage-collected")
+@pytest.mark.modeldock_needs("garbage-collector")
+@pytest.mark.modeldock_check("garbage-collected")
 def test_garbage_collected(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -273,7 +274,10 @@ def test_garbage_collected(
     # A long Lease: a leader frozen past its renew deadline would rightly step down on thaw.
     op = operators.start(lease=(60.0, 40.0, 2.0))
     create_modelservice(admin, namespace, "web")
-    old = wait_converged(admin, namespace, "web")
+    old = set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     old_children = {
         r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
         for r in ("deployments", "services")
@@ -323,8 +327,8 @@ def _wait_collected(admin: Kube, namespace: str, resource: str, old_uid: str) ->
     )
 
 
-@pytest.mark.needs("namespace-controller", "garbage-collector")
-@pytest.mark.check("namespace-deleted")
+@pytest.mark.modeldock_needs("namespace-controller", "garbage-collector")
+@pytest.mark.modeldock_check("namespace-deleted")
 def test_namespace_deleted(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:

@@ -116,7 +116,7 @@ def _without_crd(isolated: Isolated) -> Iterator[IsolatedLab]:
             cp.apply_paths([CRD_DIR])
 
 
-@pytest.mark.check("waits-for-crd")
+@pytest.mark.modeldock_check("waits-for-crd")
 def test_waits_for_crd(isolated: Isolated, evidence: Evidence) -> None:
     """An operator started before its CRD is installed waits for it, retrying with a growing
     backoff, stays alive, and converges once the CRD is applied, without a restart.
@@ -197,7 +197,7 @@ def _judge(lab: IsolatedLab, evidence: Evidence) -> None:
     assert op.running(), f"the operator exited (code {op.returncode()}) after the CRD came"
 
 
-@pytest.mark.check("waits-for-crd", case="signal-while-waiting")
+@pytest.mark.modeldock_check("waits-for-crd", case="signal-while-waiting")
 def test_signal_while_waiting_for_crd(isolated: Isolated, evidence: Evidence) -> None:
     """waits-for-crd[signal-while-waiting]: an operator waiting for its CRD stops on SIGTERM,
     exit code 0, within seconds: the wait, however long its backoff, listens for the signal.

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from kubernetes.client.exceptions import ApiException
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     REACT_TIMEOUT,
@@ -127,8 +128,8 @@ def _play(admin: Kube, namespace: str, fields: dict[str, Any], conditions: list[
     admin.update("deployments", dep, subresource="status")
 
 
-@pytest.mark.needs("no-deployment-controller")
-@pytest.mark.check("status-follows-rollout", case="played-rollout")
+@pytest.mark.modeldock_needs("no-deployment-controller")
+@pytest.mark.modeldock_check("status-follows-rollout", case="played-rollout")
 def test_status_follows_played_rollout(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -150,7 +151,10 @@ def test_status_follows_played_rollout(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=4)
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     _play(
         admin,
         namespace,
@@ -240,8 +244,8 @@ ROLLOUT_TIMEOUT = 1.5 * CONVERGE_TIMEOUT
 PROGRESS_DEADLINE = 3
 
 
-@pytest.mark.needs("pods-ready", "deployment-controller")
-@pytest.mark.check("status-follows-rollout", case="stalled-rollout")
+@pytest.mark.modeldock_needs("pods-ready", "deployment-controller")
+@pytest.mark.modeldock_check("status-follows-rollout", case="stalled-rollout")
 def test_status_follows_stalled_rollout(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
@@ -336,7 +340,7 @@ def _wait_reported(
     )
 
 
-@pytest.mark.check("refused-write-reported", case="invalid-update")
+@pytest.mark.modeldock_check("refused-write-reported", case="invalid-update")
 def test_refused_update_reported(
     admin: Kube,
     namespace: str,
@@ -359,7 +363,10 @@ def test_refused_update_reported(
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     wait_settled(op)
     start = audit.sync(admin)
     bad = {"requests": {"cpu": "2"}, "limits": {"cpu": "1"}}
@@ -503,7 +510,7 @@ def _refusing_policy(admin: Kube, name: str, namespace: str) -> None:
     )
 
 
-@pytest.mark.check("refused-write-reported", case="admission-refused-create")
+@pytest.mark.modeldock_check("refused-write-reported", case="admission-refused-create")
 def test_refused_create_reported(
     admin: Kube,
     namespace: str,

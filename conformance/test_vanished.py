@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     FINALIZER,
     REACT_TIMEOUT,
@@ -62,7 +63,7 @@ def _converges_as(admin: Kube, namespace: str, uid: str, evidence: Evidence) -> 
     )
 
 
-@pytest.mark.check("vanished-owner", case="finalizer-race")
+@pytest.mark.modeldock_check("vanished-owner", case="finalizer-race")
 def test_finalizer_race(
     admin: Kube,
     namespace: str,
@@ -148,7 +149,7 @@ def test_finalizer_race(
         _converges_as(admin, namespace, successor["metadata"]["uid"], evidence)
 
 
-@pytest.mark.check("vanished-owner", case="dead-owner-child")
+@pytest.mark.modeldock_check("vanished-owner", case="dead-owner-child")
 def test_dead_owner_child(
     admin: Kube,
     namespace: str,
@@ -177,7 +178,10 @@ def test_dead_owner_child(
     """
     op = operators.start()
     gone = create_modelservice(admin, namespace, "web")
-    wait_converged(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
     op.terminate()
     admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
     admin.delete("modelservices", namespace, "web")

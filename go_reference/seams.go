@@ -23,7 +23,8 @@ var (
 	applyResourceDefaults = defaultResources
 
 	// processConfig is configFromEnv (the process configuration, CONTRACT.md "Process", read
-	// once in main: the default workers and the request timeout). Mutant: single-worker-go.
+	// once in main: the default workers, the request timeout, the Lease timings). Mutants:
+	// single-worker-go, pads-lease-go.
 	processConfig = configFromEnv
 
 	// ownerVanished is controlledByVanished (steps 4 and 5: a child controlled by a

@@ -2,7 +2,8 @@
 
 A *check* is one claim about an operator with a stable id (``noop-stable``); a *case* is one
 scenario of a check, written ``id[case]`` (``watch-recovers[connection-cut]``). A test function
-in ``conformance/test_*.py`` declares what it checks with ``@pytest.mark.check(id, case=...)``.
+in ``conformance/test_*.py`` declares what it checks with
+``@pytest.mark.modeldock_check(id, case=...)`` (``CHECK_MARKER``).
 
 ``CHECK_ORDER`` is the one list of the ids, in the order a reader meets them (docs/design.md,
 "The checks"): the order of the report's tables, of the kill matrix's columns and of the RBAC
@@ -17,6 +18,14 @@ import os
 from pathlib import Path
 
 from harness.paths import CONFORMANCE_DIR
+
+#: The markers a conformance test carries (registered by ``harness.plugin.markers``): the check
+#: it implements, what it needs from the cluster, and that it runs only with
+#: ``--modeldock-full``. Prefixed like the plugin's options, so that they cannot collide with a
+#: project's own ``check``, ``needs`` or ``slow`` marker (issue 24).
+CHECK_MARKER = "modeldock_check"
+NEEDS_MARKER = "modeldock_needs"
+SLOW_MARKER = "modeldock_slow"
 
 #: The environment variable that shortens the suite's convergence bound (seconds) for runs
 #: whose operators are expected to fail: conformance/support.py reads it (CONVERGE_TIMEOUT),
@@ -112,7 +121,7 @@ def check_sort_key(name: str) -> tuple[int, str]:
 
 def check_functions(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, list[str]]:
     """Check id (and ``id[case]``) -> names of the test functions that implement it, read from
-    the ``@pytest.mark.check(...)`` decorators in ``<conformance_dir>/test_*.py`` without
+    the ``@pytest.mark.modeldock_check(...)`` decorators in ``<conformance_dir>/test_*.py`` without
     importing them (so no fixture or cluster is needed)."""
     found: dict[str, list[str]] = {}
     for path in sorted(conformance_dir.glob("test_*.py")):
@@ -123,7 +132,7 @@ def check_functions(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, list[s
                 if not (
                     isinstance(dec, ast.Call)
                     and isinstance(dec.func, ast.Attribute)
-                    and dec.func.attr == "check"
+                    and dec.func.attr == CHECK_MARKER
                     and dec.args
                     and isinstance(dec.args[0], ast.Constant)
                 ):

@@ -72,6 +72,17 @@ DELEGATED = {
 }
 
 
+def cmd_up(args: argparse.Namespace) -> int:
+    """``up``: a kind cluster is kind's to keep up (``harness.kind`` says so, or that there is
+    no engine: exit 2); envtest and sim start in the background
+    (``harness.envtest.background.up``)."""
+    if args.cluster == "kind":
+        from harness import kind
+
+        return kind.no_engine_exit() if kind.engine() is None else kind.up_not_supported()
+    return background.up(Path(args.state_dir), args.cluster, not args.no_watch_cache)
+
+
 def cmd_binaries(args: argparse.Namespace) -> int:
     names = binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if args.sim else ())
     found = binaries.ensure(names)
@@ -279,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="envtest (etcd + kube-apiserver) or sim (+ kube-controller-manager, "
         "kube-scheduler, kwok fake nodes); the start-up time is printed",
     )
-    p.set_defaults(func=lambda a: background.up(Path(a.state_dir), a.cluster, not a.no_watch_cache))
+    p.set_defaults(func=cmd_up)
 
     p = sub.add_parser("down", help="stop the control plane started by `up`")
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR), help=state_help)

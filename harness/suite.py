@@ -106,14 +106,14 @@ def run_suite(
             "-m",
             "pytest",
             str(CONFORMANCE_DIR),
-            f"--impl={impl_id}",
-            f"--control-plane-state={state_path}",
+            f"--modeldock-impl={impl_id}",
+            f"--modeldock-control-plane-state={state_path}",
             f"--junitxml={scratch / junit_file.name}",
-            f"--artifacts-dir={reports / 'artifacts'}",
+            f"--modeldock-artifacts-dir={reports / 'artifacts'}",
             "-v",
             "-p",
             "no:cacheprovider",
-            *[f"--impl-file={f}" for f in impl_files],
+            *[f"--modeldock-impl-file={f}" for f in impl_files],
             *extra,
         ]
         if log is None:
@@ -125,7 +125,7 @@ def run_suite(
             _say(f"running the conformance suite for {impl_id} (pytest's output: {log})")
             with open(log, "wb") as out:
                 code = run_group(
-                    [*cmd, "--progress"],
+                    [*cmd, "--modeldock-progress"],
                     cwd=REPO_ROOT,
                     stdin=subprocess.DEVNULL,
                     stdout=out,
@@ -252,13 +252,13 @@ class Options:
 
     def pytest_args(self) -> list[str]:
         """The plugin options these become."""
-        args = [f"--check={c}" for c in self.checks]
+        args = [f"--modeldock-check={c}" for c in self.checks]
         if self.full:
-            args.append("--full")
+            args.append("--modeldock-full")
         if self.keep_on_failure:
-            args.append("--keep-on-failure")
+            args.append("--modeldock-keep-on-failure")
         if self.pause_on_failure:
-            args += ["--pause-on-failure", "-n", "0"]
+            args += ["--modeldock-pause-on-failure", "-n", "0"]
         return args
 
 
@@ -332,7 +332,7 @@ def conformance(
         )
     extra = [*options.pytest_args(), *pytest_args]
     codes: dict[str, int] = {}
-    extra = [f"--cluster={'existing' if cluster == 'kind' else cluster}", *extra]
+    extra = [f"--modeldock-cluster={'existing' if cluster == 'kind' else cluster}", *extra]
 
     def run_all(state_path: Path) -> None:
         # The last run's results cleared only once the cluster answers: a run that cannot

@@ -2,7 +2,7 @@
 
 A *tier* is the kind of cluster a run uses (docs/design.md, "Tiers"). A *capability* is one
 thing a check may need from it. A check declares its needs with
-``@pytest.mark.needs("pods-ready", ...)``; some needs follow from the fixtures it takes
+``@pytest.mark.modeldock_needs("pods-ready", ...)``; some needs follow from the fixtures it takes
 (``FIXTURE_NEEDS``). Before the run the plugin skips every check whose needs its tier does not
 offer, with the reason (``skip_reason``): JUnit ``skipped`` with a message, shown in the report.
 A check is never run, and so never passes, on a tier where it could not have failed.

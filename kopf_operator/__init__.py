@@ -6,7 +6,7 @@ Run: ``python -m kopf_operator``; declared to the harness in ``implementation.to
 indices as the cache, ``kopf.event``); ``glue`` is the contract's process plumbing
 (environment, JSON logs, /healthz and /readyz, crash points, metrics counted per handler call).
 
-What kopf does differently, as the suite measured it (README, "What kopf does differently"):
+What kopf does differently, as the suite measured it (docs/kopf.md, "What kopf does differently"):
 every write of the ModelService is a PATCH (finalizer, status; a stale optimistic write gets
 422, not 409); kopf stores the last handled configuration and retry progress in annotations,
 one more PATCH after each handled change; handlers run only for changes of the ModelService's

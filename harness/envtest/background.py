@@ -3,7 +3,7 @@ starts one detached from the terminal (its own session, its own run), prints
 ``export KUBECONFIG=...``; ``down`` stops it. ``serve`` is the detached process itself.
 
 State lives in ``<state-dir>/state.json`` (``ControlPlane.state_path``), which checks attach to
-with ``--control-plane-state``.
+with ``--modeldock-control-plane-state``.
 """
 
 from __future__ import annotations
@@ -73,10 +73,6 @@ def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> i
         )
         print(f"export KUBECONFIG={state['admin_kubeconfig']}")
         return 0
-    if cluster == "kind":
-        from harness import kind
-
-        return kind.no_engine_exit() if kind.engine() is None else kind.up_not_supported()
     if cluster not in ("envtest", "sim"):
         _say(
             f"--cluster {cluster} is not something `up` starts: `existing` is a cluster you "

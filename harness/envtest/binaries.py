@@ -78,7 +78,7 @@ def _module_version(module_dir: Path, module: str) -> str:
 
 
 #: The default minor version: the API the Go reference's client-go v0.34 and
-#: controller-runtime v0.22 are built for (README, "Kubernetes versions").
+#: controller-runtime v0.22 are built for (docs/tiers.md, "Kubernetes versions").
 DEFAULT_MINOR = "1.34"
 #: The variables that choose the minor version, ours first, then kubebuilder's name.
 VERSION_VARS = ("K8S_VERSION", "ENVTEST_K8S_VERSION")

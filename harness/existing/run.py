@@ -13,7 +13,7 @@
    an upgrade;
 5. creates the run namespace ``md-run-<run id>`` (labelled, annotated), where the
    ServiceAccounts of the implementations are made on first use (``harness.existing.cluster``);
-6. writes the run's state file, which pytest gets as ``--control-plane-state``.
+6. writes the run's state file, which pytest gets as ``--modeldock-control-plane-state``.
 
 On exit, however the run ends (also Ctrl-C and SIGTERM, which the CLI turns into
 KeyboardInterrupt), ``cleanup()`` deletes every namespace labelled with the run (first

@@ -343,4 +343,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "48c89649e9",
         "在一个不监听 SIGTERM 的循环里等待它的 CRD（Go）",
     ),
+    "mutant:pads-lease:title": (
+        "e52f3df6b0",
+        "把 Lease 时长设为配置值的两倍，备用实例因此接管得晚",
+    ),
+    "mutant:pads-lease-go:title": (
+        "ea87e881e2",
+        "把 Lease 时长设为配置值的两倍，备用实例因此接管得晚（Go）",
+    ),
 }

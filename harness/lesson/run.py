@@ -108,7 +108,7 @@ def run(folder: Path, jobs: int) -> dict[str, int]:
             if not wanted:
                 return
             workers = "0" if len(wanted) == 1 else str(min(4, len(wanted)))
-            extra = ["-n", workers, "--tb=line", "--cluster=envtest"]
+            extra = ["-n", workers, "--tb=line", "--modeldock-cluster=envtest"]
             extra += ["-k", k_expression(wanted, functions)]
             t0 = time.monotonic()
             log = out / f"pytest-{who}.log"

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from harness import mutants
+from harness.checks import NEEDS_MARKER
 from harness.paths import CONFORMANCE_DIR
 from harness.tiers import OFFERS
 
@@ -116,8 +117,8 @@ def entry_seconds(
 
 
 def function_needs(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, set[str]]:
-    """Test function name -> the capabilities its ``@pytest.mark.needs(...)`` names (none: not
-    listed), read from ``<conformance_dir>/test_*.py`` without importing them."""
+    """Test function name -> the capabilities its ``@pytest.mark.modeldock_needs(...)`` names
+    (none: not listed), read from ``<conformance_dir>/test_*.py`` without importing them."""
     found: dict[str, set[str]] = {}
     for path in sorted(conformance_dir.glob("test_*.py")):
         for node in ast.parse(path.read_text()).body:
@@ -127,7 +128,7 @@ def function_needs(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, set[str
                 if (
                     isinstance(dec, ast.Call)
                     and isinstance(dec.func, ast.Attribute)
-                    and dec.func.attr == "needs"
+                    and dec.func.attr == NEEDS_MARKER
                 ):
                     names = {str(a.value) for a in dec.args if isinstance(a, ast.Constant)}
                     found.setdefault(node.name, set()).update(names)

@@ -504,7 +504,7 @@ def run_mutants(
                 return
             k = filters[m]
             n_workers = suite_workers(entries[m], functions, workers) if ci or rest else workers
-            extra = ["-n", str(n_workers), "--tb=line", f"--cluster={cluster}"]
+            extra = ["-n", str(n_workers), "--tb=line", f"--modeldock-cluster={cluster}"]
             code = run_suite(
                 m,
                 cp.state_path,

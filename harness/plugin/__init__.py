@@ -1,16 +1,27 @@
 """pytest plugin of the ModelDock harness (registered through the ``pytest11`` entry point).
 
-Modules: ``hooks`` (options, run set-up, verdicts, artifacts, JUnit names), ``fixtures``,
-``lab`` (labs, operator pools, namespaces: the surface the bench and mutant runner use),
-``evidence`` (recording and request accounting), ``markers`` (the ``check`` marker),
-``watchdog`` (stop the run when the control plane is lost), ``console`` (progress lines,
-``--check``, keep and pause on failure). This module re-exports the hooks
-and fixtures, which is how pytest finds them.
+It stays quiet until asked (``harness.plugin.options``): in every session it adds its options,
+its ini key and its markers, and nothing else; only a session that gives a ``--modeldock-*``
+option, sets the ini key ``modeldock = true`` or collects ``conformance/`` gets the rest
+(``pytest_configure``, ``hooks.activate``): the hooks, the fixtures, SIGTERM unwinding, the run claim and reaping,
+the watchdog, and the skip of ``modeldock_slow`` tests without ``--modeldock-full``.
 
-Options: ``--impl`` (which implementation the suite checks), ``--cluster`` (control-plane
-tier), ``--control-plane-state`` (use a running control plane), ``--impl-file`` (declare more
-implementations), ``--artifacts-dir``, ``--operator-role`` (the ClusterRole the operator's user
-is bound to: ``config/rbac/role.yaml`` unless the RBAC ablation passes a reduced copy).
+Modules: ``options`` (the options, the ini key, ``asked``), ``hooks`` (run set-up, verdicts,
+artifacts, JUnit names), ``fixtures``,
+``lab`` (labs, operator pools, namespaces: the surface the bench and mutant runner use),
+``evidence`` (recording and request accounting), ``markers`` (the ``modeldock_*`` markers),
+``watchdog`` (stop the run when the control plane is lost), ``console`` (progress lines,
+``--modeldock-check``, keep and pause on failure). This module holds only the two hooks every
+session gets, ``pytest_addoption`` and ``pytest_configure``; a session that asked gets
+``hooks``, ``console`` and ``fixtures`` registered as plugins, which is how pytest finds their
+hooks and fixtures.
+
+Options (each ``--modeldock-<name>``): ``impl`` (which implementation the suite checks),
+``cluster`` (control-plane tier), ``control-plane-state`` (use a running control plane),
+``impl-file`` (declare more implementations), ``artifacts-dir``, ``operator-role`` (the
+ClusterRole the operator's user is bound to: ``config/rbac/role.yaml`` unless the RBAC
+ablation passes a reduced copy), ``request-accounting``, ``progress``, ``check``,
+``keep-on-failure``, ``full``, ``pause-on-failure``.
 
 Fixtures, in thin layers a user can override:
 
@@ -28,13 +39,13 @@ Fixtures, in thin layers a user can override:
   ``<artifacts-dir>/<impl>/<check>/`` and the failure message points there.
 - ``evidence`` (function): records a check's evidence as JUnit properties.
 
-Markers: ``check(id)`` names the conformance check (it becomes the JUnit testcase name),
-``needs(*capabilities)`` what it needs from the cluster (``harness.tiers``): a check whose
+Markers: ``modeldock_check(id)`` names the conformance check (it becomes the JUnit testcase
+name), ``modeldock_needs(*capabilities)`` what it needs from the cluster (``harness.tiers``): a check whose
 needs the run's tier does not offer is skipped with the reason. The ``tier`` fixture tells a
 check which tier it runs on.
 
 A run that loses its control plane stops at once: ``ControlPlaneWatchdog`` polls it (in the
-controlling process for ``--control-plane-state``, else where the plane was started) and ends
+controlling process for ``--modeldock-control-plane-state``, else where the plane was started) and ends
 the session with one line, ``control plane lost: ...``, and exit code ``CONTROL_PLANE_LOST``,
 instead of letting every remaining check time out against a dead API server.
 
@@ -45,83 +56,33 @@ pytest-xdist workers (started by execnet, not by ``harness.envtest.process``) ar
 and private control planes with them.
 """
 
-from harness.junit import PREMISES
-from harness.plugin.console import pytest_runtest_logreport
-from harness.plugin.evidence import Evidence, account_requests
-from harness.plugin.fixtures import (
-    admin,
-    audit,
-    audit_log,
-    control_plane,
-    evidence,
-    impl,
-    impl_kubeconfig,
-    isolated,
-    namespace,
-    operators,
-    reference_impl,
-    tier,
-)
-from harness.plugin.hooks import (
-    TIERS,
-    pytest_addoption,
-    pytest_collection_modifyitems,
-    pytest_configure,
-    pytest_runtest_makereport,
-    pytest_runtest_teardown,
-    pytest_sessionfinish,
-    pytest_sessionstart,
-    verdict_of,
-)
-from harness.plugin.lab import (
-    Isolated,
-    Lab,
-    OperatorPool,
-    bind_operator_role,
-    create_namespace,
-    ensure_cluster_role,
-    operator_role,
-    parity_reference_id,
-)
-from harness.plugin.markers import check_id, junit_name
-from harness.plugin.watchdog import CONTROL_PLANE_LOST, ControlPlaneWatchdog
+from __future__ import annotations
 
-__all__ = [
-    "CONTROL_PLANE_LOST",
-    "PREMISES",
-    "TIERS",
-    "ControlPlaneWatchdog",
-    "Evidence",
-    "Isolated",
-    "Lab",
-    "OperatorPool",
-    "account_requests",
-    "admin",
-    "audit",
-    "audit_log",
-    "bind_operator_role",
-    "check_id",
-    "control_plane",
-    "create_namespace",
-    "ensure_cluster_role",
-    "evidence",
-    "impl",
-    "impl_kubeconfig",
-    "isolated",
-    "junit_name",
-    "namespace",
-    "operator_role",
-    "operators",
-    "parity_reference_id",
-    "pytest_addoption",
-    "pytest_collection_modifyitems",
-    "pytest_configure",
-    "pytest_runtest_logreport",
-    "pytest_runtest_makereport",
-    "pytest_runtest_teardown",
-    "pytest_sessionfinish",
-    "pytest_sessionstart",
-    "reference_impl",
-    "tier",
-    "verdict_of",
-]
+import pytest
+
+from harness.plugin.options import pytest_addoption
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers (``pytest --markers`` lists them in every session); only in a
+    session that asked for it (``options.asked``), register ``hooks``, ``console`` and
+    ``fixtures`` as plugins (their hooks and fixtures) and set the run up
+    (``hooks.activate``)."""
+    from harness.plugin import options
+    from harness.plugin.markers import MARKERS
+
+    for line in MARKERS:
+        config.addinivalue_line("markers", line)
+    if options.asked(config):
+        from harness.plugin import console, fixtures, hooks
+
+        for name, plugin in (
+            ("modeldock-hooks", hooks),
+            ("modeldock-console", console),
+            ("modeldock-fixtures", fixtures),
+        ):
+            config.pluginmanager.register(plugin, name)
+        hooks.activate(config)
+
+
+__all__ = ["pytest_addoption", "pytest_configure"]

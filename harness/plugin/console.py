@@ -1,15 +1,15 @@
 """What a person at a terminal sees of a run and controls in it: one progress line per
 finished check, choosing checks by id, and keeping or pausing on a failure.
 
-- ``--progress``: the controlling process prints ``[check] <id> <impl> <RESULT> <seconds>s``
+- ``--modeldock-progress``: the controlling process prints ``[check] <id> <impl> <RESULT> <seconds>s``
   to stderr as each check finishes (the conformance job passes it and sends pytest's own
   output to a log file).
-- ``--check ID`` (repeatable): run only these checks; ``ID`` is a check id (every case of it)
+- ``--modeldock-check ID`` (repeatable): run only these checks; ``ID`` is a check id (every case of it)
   or ``id[case]``. pytest's ``-k`` still works on test function names.
-- ``--keep-on-failure``: a failed check's namespace is not deleted; ``<artifacts>/kept.json``
+- ``--modeldock-keep-on-failure``: a failed check's namespace is not deleted; ``<artifacts>/kept.json``
   lists what was kept (namespace, kubeconfig, audit log), and the conformance job prints the
   commands to look at it.
-- ``--pause-on-failure``: at the first failed check, with its operators still running, print
+- ``--modeldock-pause-on-failure``: at the first failed check, with its operators still running, print
   where to look and wait for Enter on the terminal (``/dev/tty``). Needs one process
   (``-n 0``).
 """
@@ -17,55 +17,23 @@ finished check, choosing checks by id, and keeping or pausing on a failure.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from harness.checks import SLOW_MARKER as SLOW
+from harness.plugin import options
 from harness.plugin.markers import check_id, junit_name
 
-#: The file (under ``--artifacts-dir``) listing what ``--keep-on-failure`` kept, one JSON
+#: The file (under ``--modeldock-artifacts-dir``) listing what ``--modeldock-keep-on-failure`` kept, one JSON
 #: object per line: ``{"implementation", "check", "namespace", "kubeconfig", "audit_log"}``.
 KEPT_FILE = "kept.jsonl"
 
 
-def add_options(group: Any) -> None:
-    """Add this module's options to the plugin's option group."""
-    group.addoption(
-        "--progress", action="store_true", help="print one line per finished check to stderr"
-    )
-    group.addoption(
-        "--check",
-        action="append",
-        default=[],
-        dest="checks",
-        help="run only this check id, or id[case] (repeatable)",
-    )
-    group.addoption(
-        "--keep-on-failure",
-        action="store_true",
-        help="leave a failed check's namespace in place and list it in "
-        f"<artifacts-dir>/{KEPT_FILE}",
-    )
-    group.addoption(
-        "--full",
-        action="store_true",
-        default=os.environ.get("MODELDOCK_FULL", "") not in ("", "0", "false"),
-        help="also run the checks marked slow (e.g. watch-recovers"
-        "[connection-stall-defaults]); default: $MODELDOCK_FULL",
-    )
-    group.addoption(
-        "--pause-on-failure",
-        action="store_true",
-        help="stop at the first failed check until Enter (needs -n 0)",
-    )
-
-
 def selected(name: str | None, wanted: list[str]) -> bool:
     """Whether a test whose JUnit name is ``name`` (``id`` or ``id[case]``, None: not a check)
-    is chosen by ``--check`` values ``wanted`` (empty: everything is)."""
+    is chosen by ``--modeldock-check`` values ``wanted`` (empty: everything is)."""
     if not wanted:
         return True
     if name is None:
@@ -75,9 +43,9 @@ def selected(name: str | None, wanted: list[str]) -> bool:
 
 
 def select(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect every test ``--check`` does not choose; a ``--check`` value naming no check
+    """Deselect every test ``--modeldock-check`` does not choose; a ``--modeldock-check`` value naming no check
     of the suite is a usage error that lists the known ones."""
-    wanted = config.getoption("checks")
+    wanted = options.value(config, "check")
     if not wanted:
         return
     known = {n for item in items if (n := junit_name(item))}
@@ -85,7 +53,7 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     unknown = [w for w in wanted if w not in known]
     if unknown:
         raise pytest.UsageError(
-            f"--check: no check {unknown} in this suite; known: {sorted(known)}"
+            f"--modeldock-check: no check {unknown} in this suite; known: {sorted(known)}"
         )
     keep = [item for item in items if selected(junit_name(item), wanted)]
     config.hook.pytest_deselected(items=[i for i in items if i not in keep])
@@ -93,12 +61,14 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
 
 
 def skip_slow(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Without ``--full``, skip the tests marked ``slow``, saying how to run them."""
-    if config.getoption("full"):
+    """Without ``--modeldock-full``, skip the tests marked ``modeldock_slow``, saying how to run them."""
+    if options.value(config, "full"):
         return
-    reason = "slow (the clients' default deadlines): run with --full (make conformance FULL=1)"
+    reason = (
+        "slow (the clients' default deadlines): run with --modeldock-full (make conformance FULL=1)"
+    )
     for item in items:
-        if item.get_closest_marker("slow") is not None:
+        if item.get_closest_marker(SLOW) is not None:
             item.add_marker(pytest.mark.skip(reason=reason))
             # Named by its check id in JUnit, as a check skipped for its needs is.
             if name := junit_name(item):
@@ -125,7 +95,7 @@ def long_first(items: list[pytest.Item]) -> None:
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     config = _CONFIG.get("config")
-    if config is None or not config.getoption("progress") or hasattr(config, "workerinput"):
+    if config is None or not options.value(config, "progress") or hasattr(config, "workerinput"):
         return
     if not (report.when == "call" or (report.when == "setup" and not report.passed)):
         return
@@ -142,7 +112,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             if report.when == "call"
             else "ERROR"
         )
-    impl = config.getoption("--impl")
+    impl = options.value(config, "impl")
     print(
         f"[check] {name:45} {impl:8} {result:7} {report.duration:6.1f}s",
         file=sys.stderr,
@@ -155,17 +125,17 @@ _CONFIG: dict[str, pytest.Config] = {}
 
 
 def configure(config: pytest.Config) -> None:
-    """Remember the config; refuse ``--pause-on-failure`` with pytest-xdist workers."""
+    """Remember the config; refuse ``--modeldock-pause-on-failure`` with pytest-xdist workers."""
     _CONFIG["config"] = config
-    if config.getoption("pause_on_failure") and getattr(config.option, "numprocesses", 0):
-        raise pytest.UsageError("--pause-on-failure needs one process: add -n 0")
+    if options.value(config, "pause-on-failure") and getattr(config.option, "numprocesses", 0):
+        raise pytest.UsageError("--modeldock-pause-on-failure needs one process: add -n 0")
 
 
 def failed(item: pytest.Item, when: str) -> None:
     """Called by the plugin when a phase of a check failed: mark the item (so the namespace
-    fixture keeps it under ``--keep-on-failure``) and pause if asked."""
+    fixture keeps it under ``--modeldock-keep-on-failure``) and pause if asked."""
     item.stash[FAILED] = True
-    if when == "call" and item.config.getoption("pause_on_failure"):
+    if when == "call" and options.value(item.config, "pause-on-failure"):
         _pause(item)
 
 
@@ -174,18 +144,18 @@ FAILED = pytest.StashKey[bool]()
 
 
 def keep(item: pytest.Item) -> bool:
-    """Whether the item's namespace must be left in place: it failed and ``--keep-on-failure``."""
-    return bool(item.config.getoption("keep_on_failure") and item.stash.get(FAILED, False))
+    """Whether the item's namespace must be left in place: it failed and ``--modeldock-keep-on-failure``."""
+    return bool(options.value(item.config, "keep-on-failure") and item.stash.get(FAILED, False))
 
 
 def record_kept(
     item: pytest.Item, namespace: str, kubeconfig: Path | None, audit_log: Path | None
 ) -> Path:
     """Append what was kept for ``item`` to ``<artifacts-dir>/kept.jsonl``; return the file."""
-    path = Path(item.config.getoption("--artifacts-dir")) / KEPT_FILE
+    path = Path(options.value(item.config, "artifacts-dir")) / KEPT_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
     entry = {
-        "implementation": item.config.getoption("--impl"),
+        "implementation": options.value(item.config, "impl"),
         "check": junit_name(item) or item.name,
         "namespace": namespace,
         "kubeconfig": str(kubeconfig or ""),
@@ -214,14 +184,14 @@ def _pause(item: pytest.Item) -> None:
             tty.readline()
     except OSError:
         print(
-            "[modeldock] --pause-on-failure: no terminal to wait on; going on",
+            "[modeldock] --modeldock-pause-on-failure: no terminal to wait on; going on",
             file=sys.stderr,
             flush=True,
         )
 
 
 def kept_entries(artifacts_dir: Path) -> list[dict[str, str]]:
-    """What ``--keep-on-failure`` kept in a run whose artifacts are in ``artifacts_dir``."""
+    """What ``--modeldock-keep-on-failure`` kept in a run whose artifacts are in ``artifacts_dir``."""
     path = artifacts_dir / KEPT_FILE
     if not path.exists():
         return []
@@ -230,7 +200,6 @@ def kept_entries(artifacts_dir: Path) -> list[dict[str, str]]:
 
 __all__ = [
     "KEPT_FILE",
-    "add_options",
     "configure",
     "failed",
     "keep",

@@ -17,15 +17,16 @@ from collections.abc import Collection, Mapping
 import pytest
 
 from harness.operators import Implementation, ImplementationError, get_implementation
+from harness.plugin import options
 from harness.plugin.markers import junit_name
 
 
 def declared(config: pytest.Config) -> Implementation:
-    """The implementation under test as declared (``--impl``, ``--impl-file``); an unknown id
+    """The implementation under test as declared (``--modeldock-impl``, ``--modeldock-impl-file``); an unknown id
     gives one with nothing declared (the ``impl`` fixture then reports the unknown id)."""
-    impl_id = config.getoption("--impl", "go")
+    impl_id = options.value(config, "impl")
     try:
-        return get_implementation(impl_id, config.getoption("--impl-file", []) or [])
+        return get_implementation(impl_id, options.value(config, "impl-file") or [])
     except ImplementationError:
         return Implementation(id=impl_id, title=impl_id, command=("false",))
 

@@ -15,7 +15,7 @@ from harness.existing.cluster import ExistingCluster, is_existing_state
 from harness.junit import PREMISES
 from harness.kube import Kube
 from harness.operators import Implementation, get_implementation
-from harness.plugin import console
+from harness.plugin import console, options
 from harness.plugin.evidence import Evidence
 from harness.plugin.lab import Isolated, OperatorPool, create_namespace, parity_reference_id
 from harness.plugin.markers import check_id, check_texts, junit_name, needs
@@ -25,16 +25,18 @@ from harness.tiers import Tier
 
 @pytest.fixture(scope="session")
 def impl(pytestconfig: pytest.Config) -> Implementation:
-    """The implementation under test (``--impl``)."""
+    """The implementation under test (``--modeldock-impl``)."""
     return get_implementation(
-        pytestconfig.getoption("--impl"), pytestconfig.getoption("--impl-file")
+        options.value(pytestconfig, "impl"), options.value(pytestconfig, "impl-file")
     )
 
 
 @pytest.fixture(scope="session")
 def reference_impl(pytestconfig: pytest.Config, impl: Implementation) -> Implementation:
     """The implementation the parity check compares ``impl`` with."""
-    return get_implementation(parity_reference_id(impl.id), pytestconfig.getoption("--impl-file"))
+    return get_implementation(
+        parity_reference_id(impl.id), options.value(pytestconfig, "impl-file")
+    )
 
 
 @pytest.fixture(scope="session")
@@ -43,12 +45,12 @@ def control_plane(
 ) -> Iterator[ControlPlane]:
     """The control plane the suite runs against.
 
-    With ``--control-plane-state`` it attaches to a running one (left running afterwards,
+    With ``--modeldock-control-plane-state`` it attaches to a running one (left running afterwards,
     watched by the controlling process); otherwise it starts an envtest control plane for the
     session, watches it (``ControlPlaneWatchdog``) and stops it at the end.
     """
-    state = pytestconfig.getoption("--control-plane-state")
-    tier = pytestconfig.getoption("--cluster")
+    state = options.value(pytestconfig, "control-plane-state")
+    tier = options.value(pytestconfig, "cluster")
     if state and is_existing_state(state):
         cluster = ExistingCluster.attach(state)  # the ControlPlane surface the fixtures use
         yield cluster  # type: ignore[misc]
@@ -59,14 +61,14 @@ def control_plane(
         return
     if tier == "kind":
         pytest.exit(
-            "--cluster=kind needs a container engine (docker or podman) and kind node "
-            "images; neither is available here. Use --cluster=envtest, or create a kind "
-            "cluster elsewhere and run with --cluster=existing",
+            "--modeldock-cluster=kind needs a container engine (docker or podman) and kind node "
+            "images; neither is available here. Use --modeldock-cluster=envtest, or create a kind "
+            "cluster elsewhere and run with --modeldock-cluster=existing",
             returncode=4,
         )
     if tier not in ("envtest", "sim"):
         pytest.exit(
-            f"--cluster={tier} is a cluster the plugin does not start: run "
+            f"--modeldock-cluster={tier} is a cluster the plugin does not start: run "
             f"`python -m harness conformance --cluster {tier}`",
             returncode=4,
         )
@@ -118,10 +120,10 @@ def audit(
     """The request accounting a check reads the operator's requests from
     (``harness.accounting.Accounting``: ``offset``, ``sync``, ``requests``): the audit log
     where the tier has one, else the request logs of the API proxies this test's operators
-    run behind (``operators.accounting``); with ``--request-accounting proxy`` the proxies
+    run behind (``operators.accounting``); with ``--modeldock-request-accounting proxy`` the proxies
     on every tier. A check that needs the audit log itself (other users' requests, request
-    bodies, the authorizer's decision) says ``@pytest.mark.needs("audit-log")`` and gets it."""
-    forced = request.config.getoption("--request-accounting") == "proxy"
+    bodies, the authorizer's decision) says ``@pytest.mark.modeldock_needs("audit-log")`` and gets it."""
+    forced = options.value(request.config, "request-accounting") == "proxy"
     if audit_log is not None and (not forced or "audit-log" in needs(request.node)):
         return audit_log
     return operators.accounting
@@ -140,7 +142,7 @@ def namespace(
     """A fresh namespace for one test, named after its check, where the implementation's user
     holds the operator role. Deleted afterwards without waiting (in envtest namespaces never
     finish terminating: there is no namespace controller), unless the check failed under
-    ``--keep-on-failure``: then it stays and is listed in ``<artifacts-dir>/kept.jsonl``."""
+    ``--modeldock-keep-on-failure``: then it stays and is listed in ``<artifacts-dir>/kept.jsonl``."""
     name = create_namespace(admin, check_id(request.node) or "test", impl.user)
     yield name
     if console.keep(request.node):

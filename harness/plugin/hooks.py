@@ -1,5 +1,6 @@
-"""The plugin's pytest hooks: options, set-up of a run, verdicts and artifacts of checks, and
-the JUnit testcase names.
+"""The plugin's pytest hooks, registered only in a session that asked for ModelDock
+(``harness.plugin.options``): set-up of a run (``activate``), verdicts and artifacts of
+checks, and the JUnit testcase names.
 """
 
 from __future__ import annotations
@@ -20,74 +21,22 @@ from harness.envtest import binaries
 from harness.envtest.process import identity_alive, set_death_signal
 from harness.existing.cluster import configure_lab, is_existing_state, read_state
 from harness.operators import ImplementationError, get_implementation
-from harness.paths import REPO_ROOT, REPORTS_DIR
-from harness.plugin import console, expected
+from harness.paths import REPO_ROOT
+from harness.plugin import console, expected, options
 from harness.plugin.evidence import account_item
 from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
-from harness.plugin.markers import MARKERS, check_id, check_texts, junit_name, needs
+from harness.plugin.markers import check_id, check_texts, junit_name, needs
 from harness.plugin.watchdog import _SessionWatchdog
 from harness.verdicts import VERDICT_ERROR, VERDICT_FAIL, PremiseFailed
-
-TIERS = ("envtest", "sim", "kind", "existing")
 
 #: Where the run's tier and what it offers are kept on the config (``run_tier``).
 _TIER_KEY = pytest.StashKey[tuple[str, frozenset[str], str]]()
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("modeldock", "ModelDock conformance harness")
-    group.addoption(
-        "--impl",
-        default=os.environ.get("MODELDOCK_IMPL", "go"),
-        help="implementation under test, an id from harness/implementations.toml "
-        "or an --impl-file (default: go)",
-    )
-    group.addoption(
-        "--cluster",
-        default="envtest",
-        choices=TIERS,
-        help="control-plane tier: envtest (etcd + kube-apiserver, default), sim "
-        "(+ controller-manager, scheduler, kwok), kind, existing (KUBECONFIG)",
-    )
-    group.addoption(
-        "--control-plane-state",
-        default=os.environ.get("MODELDOCK_CONTROL_PLANE"),
-        help="state.json of a running control plane (from `python -m harness up`); "
-        "default: start one for this session",
-    )
-    group.addoption(
-        "--impl-file",
-        action="append",
-        default=[],
-        help="a TOML file declaring more implementations (see harness/implementations.toml)",
-    )
-    group.addoption(
-        "--artifacts-dir",
-        default=str(REPORTS_DIR / "artifacts"),
-        help="where logs, objects and audit events of failed checks are saved",
-    )
-    group.addoption(
-        "--operator-role",
-        default=os.environ.get("MODELDOCK_OPERATOR_ROLE"),
-        help="a ClusterRole YAML file to bind the operator's user to instead of "
-        "config/rbac/role.yaml (the RBAC ablation passes the role minus one "
-        "right); default: $MODELDOCK_OPERATOR_ROLE, else config/rbac/role.yaml",
-    )
-    group.addoption(
-        "--request-accounting",
-        default=os.environ.get("MODELDOCK_REQUEST_ACCOUNTING", "auto"),
-        choices=("auto", "proxy"),
-        help="what the `audit` fixture reads: auto (the audit log where the tier has one, "
-        "else the operators' API proxies) or proxy (the proxies on every tier, as on a "
-        "cluster without an audit log; checks that need audit-log still get it); default: "
-        "$MODELDOCK_REQUEST_ACCOUNTING, else auto",
-    )
-    console.add_options(group)
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the checks ``--check`` chose, skip those the tier cannot judge (``needs``), then
-    mark the ones the implementation under test declares it fails (``harness.plugin.expected``)."""
+    """Keep the checks ``--modeldock-check`` chose, skip those the tier cannot judge
+    (``modeldock_needs``), then mark the ones the implementation under test declares it fails
+    (``harness.plugin.expected``)."""
     console.select(config, items)
     console.long_first(items)
     console.skip_slow(config, items)
@@ -95,15 +44,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     expected.mark(config, items)
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    for line in MARKERS:
-        config.addinivalue_line("markers", line)
+def activate(config: pytest.Config) -> None:
+    """Set up a session that asked for ModelDock (``harness.plugin.options.asked``), once its
+    hooks and fixtures are registered: choose the operator role, attach an existing cluster's
+    run scope, make SIGTERM unwind like Ctrl-C, claim the run and reap dead runs (the
+    controlling process) or die with the run's owner (a pytest-xdist worker), and register the
+    control-plane watchdog. Called once, from ``harness.plugin.pytest_configure``."""
     console.configure(config)
-    chosen = config.getoption("--operator-role", None)
-    # --operator-role (the RBAC ablation), else the role the implementation declares, else
-    # config/rbac/role.yaml
+    chosen = options.value(config, "operator-role")
+    # --modeldock-operator-role (the RBAC ablation), else the role the implementation
+    # declares, else config/rbac/role.yaml
     use_operator_role(Path(chosen) if chosen else expected.declared(config).role)
-    state = config.getoption("--control-plane-state", None)
+    state = options.value(config, "control-plane-state")
     if state and is_existing_state(state):
         configure_lab(read_state(state))  # namespaces labelled with the run, ServiceAccounts
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
@@ -119,7 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _die_with_run_owner() -> None:
     """In a pytest-xdist worker: die (SIGKILL) when the controlling process dies. execnet starts
     workers without PR_SET_PDEATHSIG, so a worker arms it for itself; the controller is the
-    run's owner (``harness.runs.claim`` in its ``pytest_configure``). If the owner is already
+    run's owner (``harness.runs.claim`` in its ``activate``). If the owner is already
     gone, the worker kills itself now."""
     owner = runs.owner()
     if owner is None:
@@ -146,10 +98,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     if hasattr(config, "workerinput") or config.getoption("--collect-only"):
         return
-    if not any("conformance" in str(arg) for arg in config.args):
-        return  # unit tests: no operator to build
-    files = config.getoption("--impl-file")
-    impl_id = config.getoption("--impl")
+    if not options.collects_conformance(config):
+        return  # a session that asked but runs no checks: no operator to build
+    files = options.value(config, "impl-file")
+    impl_id = options.value(config, "impl")
     try:
         get_implementation(impl_id, files).run_build()
         get_implementation(parity_reference_id(impl_id), files).run_build()
@@ -159,16 +111,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
     """(tier, capabilities it offers, Kubernetes version) of this run. The tier is the one in
-    the ``--control-plane-state`` file when given (the control plane says what it is), else
-    ``--cluster``; an ``existing`` cluster is asked what it offers (``harness.tiers``)."""
+    the ``--modeldock-control-plane-state`` file when given (the control plane says what it is), else
+    ``--modeldock-cluster``; an ``existing`` cluster is asked what it offers (``harness.tiers``)."""
     import json
 
     from harness import tiers
 
     if _TIER_KEY in config.stash:
         return config.stash[_TIER_KEY]
-    tier = config.getoption("--cluster")
-    state = config.getoption("--control-plane-state")
+    tier = options.value(config, "cluster")
+    state = options.value(config, "control-plane-state")
     version = ""
     if state:
         try:
@@ -182,8 +134,8 @@ def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
         # the run asked the cluster before pytest started (harness.existing.run.Run)
         if not state:
             raise pytest.UsageError(
-                "--cluster=existing is set up by `python -m harness conformance --cluster "
-                "existing` (KUBECONFIG, --context), which passes --control-plane-state"
+                "--modeldock-cluster=existing is set up by `python -m harness conformance --cluster "
+                "existing` (KUBECONFIG, --context), which passes --modeldock-control-plane-state"
             )
         data = read_state(state)
         offers, version = frozenset(data.get("capabilities") or ()), data["kubernetes_version"]
@@ -197,7 +149,7 @@ def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
 
 
 def skip_unmet_needs(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip each check whose needs (``needs`` markers and fixtures) the run's tier does not
+    """Skip each check whose needs (``modeldock_needs`` markers and fixtures) the run's tier does not
     offer, with the reason; the JUnit testcase still carries its check name, the tier and the
     reason. An unknown capability name is a usage error."""
     from harness import tiers
@@ -212,7 +164,7 @@ def skip_unmet_needs(config: pytest.Config, items: list[pytest.Item]) -> None:
         if bad:
             raise pytest.UsageError(
                 f"{item.nodeid}: unknown capability {bad} in "
-                f"@pytest.mark.needs; known: {sorted(tiers.CAPABILITIES)}"
+                f"@pytest.mark.modeldock_needs; known: {sorted(tiers.CAPABILITIES)}"
             )
         reason = tiers.skip_reason(tier, offers, wanted)
         if reason and not any(k == "skip_reason" for k, _ in item.user_properties):
@@ -311,8 +263,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     # Attachments are relative to the folder the artifacts dir is in: the reports folder,
     # where the harness puts this JUnit file too.
-    base = Path(str(config.getoption("--artifacts-dir"))).parent
-    junit.finish(Path(path), config.getoption("--impl"), run_properties(config), base)
+    base = Path(str(options.value(config, "artifacts-dir"))).parent
+    junit.finish(Path(path), options.value(config, "impl"), run_properties(config), base)
 
 
 def run_properties(config: pytest.Config) -> dict[str, str]:
@@ -321,9 +273,9 @@ def run_properties(config: pytest.Config) -> dict[str, str]:
     so the controlling process asks for itself), ``capabilities`` (what the tier offers,
     comma-separated), ``harness_commit`` (``git rev-parse HEAD`` of the repository,
     ``unknown`` outside a git checkout)."""
-    impl_id = config.getoption("--impl")
+    impl_id = options.value(config, "impl")
     try:
-        title = get_implementation(impl_id, config.getoption("--impl-file")).title
+        title = get_implementation(impl_id, options.value(config, "impl-file")).title
     except ImplementationError:
         title = impl_id
     tier, offers, version = run_tier(config)
@@ -362,9 +314,9 @@ def harness_commit() -> str:
 
 
 def _artifacts_dir(item: pytest.Item) -> Path:
-    impl = item.config.getoption("--impl")
+    impl = options.value(item.config, "impl")
     name = (junit_name(item) or item.name).replace("/", "_")
-    return Path(str(item.config.getoption("--artifacts-dir"))) / str(impl) / name
+    return Path(str(options.value(item.config, "artifacts-dir"))) / str(impl) / name
 
 
 def _save_artifacts(item: pytest.Item) -> Path:

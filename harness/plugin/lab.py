@@ -38,12 +38,13 @@ from harness.rbac import role as rbac
 if TYPE_CHECKING:
     import pytest
 
-#: The ClusterRole file every namespace binds (``--operator-role``), set in pytest_configure.
+#: The ClusterRole file every namespace binds (``--modeldock-operator-role``), set by
+#: ``harness.plugin.hooks.activate``.
 _ROLE_FILE: Path = rbac.ROLE_FILE
 
 
 def use_operator_role(path: Path | None) -> None:
-    """Bind namespaces made from now on to the ClusterRole in ``path`` (``--operator-role``: an
+    """Bind namespaces made from now on to the ClusterRole in ``path`` (``--modeldock-operator-role``: an
     RBAC ablation variant); None: ``config/rbac/role.yaml``."""
     global _ROLE_FILE
     _ROLE_FILE = path.resolve() if path else rbac.ROLE_FILE
@@ -87,7 +88,7 @@ def subject_for(user: str) -> dict[str, str]:
 
 def operator_role() -> dict[str, Any]:
     """The ClusterRole in force for this session: ``config/rbac/role.yaml``, or the file given
-    with ``--operator-role`` (an RBAC ablation variant)."""
+    with ``--modeldock-operator-role`` (an RBAC ablation variant)."""
     return rbac.load_role(_ROLE_FILE)
 
 

@@ -1,13 +1,17 @@
-"""The ``check`` and ``needs`` markers.
+"""The ``modeldock_check``, ``modeldock_needs`` and ``modeldock_slow`` markers (prefixed, as
+the options are: a project's own ``check`` or ``slow`` marker is not ModelDock's; names in
+``harness.checks``).
 
-``@pytest.mark.check("watch-recovers", case="connection-cut")`` on a test in
+``@pytest.mark.modeldock_check("watch-recovers", case="connection-cut")`` on a test in
 ``conformance/`` names the check it implements (ids: ``harness.checks.CHECK_ORDER``). The
 JUnit testcase and the artifacts folder are named from it.
 
-``@pytest.mark.needs("pods-ready", "garbage-collector")`` says what the check needs from the
+``@pytest.mark.modeldock_needs("pods-ready", "garbage-collector")`` says what the check needs from the
 cluster (capabilities: ``harness.tiers.CAPABILITIES``; docs/design.md, "Tiers"). The fixtures
 ``audit`` and ``isolated`` add their own needs (``harness.tiers.FIXTURE_NEEDS``). A check whose
 needs the run's tier does not offer is skipped before it starts, with the reason.
+
+``@pytest.mark.modeldock_slow``: the test runs only with ``--modeldock-full``.
 """
 
 from __future__ import annotations
@@ -16,26 +20,30 @@ import inspect
 
 import pytest
 
+from harness.checks import CHECK_MARKER as CHECK
+from harness.checks import NEEDS_MARKER as NEEDS
+from harness.checks import SLOW_MARKER as SLOW
+
 #: The ``markers`` ini lines the plugin registers (``pytest --markers`` shows them).
 MARKERS = (
-    "check(id, case=None): the conformance check id (harness/checks.py, docs/design.md "
+    f"{CHECK}(id, case=None): the conformance check id (harness/checks.py, docs/design.md "
     '"The checks") and, for a check made of several cases, which',
-    "needs(*capabilities): what the check needs from the cluster (harness/tiers.py); "
+    f"{NEEDS}(*capabilities): what the check needs from the cluster (harness/tiers.py); "
     "skipped with the reason on a tier that does not offer it",
-    "slow: runs only with --full (it waits out the clients' default deadlines)",
+    f"{SLOW}: runs only with --modeldock-full (it waits out the clients' default deadlines)",
 )
 
 
 def check_id(item: pytest.Item) -> str | None:
-    """The check id from the item's ``check`` marker, or None."""
-    marker = item.get_closest_marker("check")
+    """The check id from the item's ``modeldock_check`` marker, or None."""
+    marker = item.get_closest_marker(CHECK)
     return str(marker.args[0]) if marker else None
 
 
 def junit_name(item: pytest.Item) -> str | None:
     """``<check id>`` or ``<check id>[<case>]`` (the marker's ``case``, else the item's
     parametrisation), or None for a test that is not a check."""
-    marker = item.get_closest_marker("check")
+    marker = item.get_closest_marker(CHECK)
     if marker is None:
         return None
     if marker.kwargs.get("case"):
@@ -45,12 +53,12 @@ def junit_name(item: pytest.Item) -> str | None:
 
 
 def needs(item: pytest.Item) -> list[str]:
-    """Every capability the item needs: its ``needs`` markers' arguments, then those of the
+    """Every capability the item needs: its ``modeldock_needs`` markers' arguments, then those of the
     fixtures it takes (``harness.tiers.FIXTURE_NEEDS``), without repeats."""
     from harness.tiers import FIXTURE_NEEDS
 
     out: list[str] = []
-    for marker in item.iter_markers("needs"):
+    for marker in item.iter_markers(NEEDS):
         out += [str(a) for a in marker.args]
     for fixture in getattr(item, "fixturenames", ()):
         out += FIXTURE_NEEDS.get(fixture, ())

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from harness.envtest.controlplane import state_lost
+from harness.plugin import options
 
 #: pytest's exit code when the session stopped because its control plane was lost (pytest
 #: itself uses 0-5).
@@ -117,7 +118,7 @@ def _children() -> list[int]:
 
 
 class _SessionWatchdog:
-    """Runs a ``ControlPlaneWatchdog`` on the ``--control-plane-state`` plane in the controlling
+    """Runs a ``ControlPlaneWatchdog`` on the ``--modeldock-control-plane-state`` plane in the controlling
     process (or the only one), from session start to session finish."""
 
     def __init__(self, config: pytest.Config) -> None:
@@ -126,7 +127,7 @@ class _SessionWatchdog:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        state = self.config.getoption("--control-plane-state")
+        state = options.value(self.config, "control-plane-state")
         if (
             not state
             or not Path(state).exists()

@@ -385,10 +385,10 @@ def suite_command(
         "-m",
         "pytest",
         str(CONFORMANCE_DIR),
-        f"--impl={impl_id}",
-        f"--control-plane-state={state_path}",
+        f"--modeldock-impl={impl_id}",
+        f"--modeldock-control-plane-state={state_path}",
         f"--junitxml={junit}",
-        f"--artifacts-dir={artifacts}",
+        f"--modeldock-artifacts-dir={artifacts}",
         "-p",
         "no:cacheprovider",
         "-q",
@@ -397,7 +397,7 @@ def suite_command(
         " or ".join(functions),
     ]
     if role_file is not None:
-        cmd.append(f"--operator-role={role_file}")
+        cmd.append(f"--modeldock-operator-role={role_file}")
     if workers > 1 and len(functions) > 1:
         cmd += ["-n", str(min(workers, len(functions)))]
     else:

@@ -1,5 +1,5 @@
 """harness.checks: the one list of check ids, kept equal to what the conformance suite
-declares, and the scan of the ``@pytest.mark.check`` markers."""
+declares, and the scan of the ``@pytest.mark.modeldock_check`` markers."""
 
 from __future__ import annotations
 

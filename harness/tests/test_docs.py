@@ -68,6 +68,9 @@ DESIGN_SECTIONS = (
     "Measurements",
     "Tiers",
     "How an implementation plugs in",
+    "Adding a check",
+    "Adding a mutant",
+    "Adding a tier",
     "Glossary",
 )
 
@@ -215,18 +218,20 @@ def check_table_ids(text: str) -> list[str]:
     return list(dict.fromkeys(re.findall(r"^\| `([a-z0-9-]+)(?:\[[^`]*\])?`", text, re.M)))
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/design.md"])
+@pytest.mark.parametrize("page", ["docs/checks.md", "docs/design.md"])
 def test_checks_tables_follow_check_order(page: str) -> None:
-    """Both pages list every check once, in CHECK_ORDER, and no id that no check has."""
+    """Both pages list every check once, in CHECK_ORDER, and no id that no check has (the
+    detailed table moved from README.md to docs/checks.md with the README's split)."""
     text = prose(REPO_ROOT / page)
     section = text[text.index("## The checks") :]
     section = section[: section.index("\n## ", 1)] if "\n## " in section[1:] else section
     assert check_table_ids(section) == list(CHECK_ORDER)
 
 
-def test_make_help_lists_every_target_the_readme_names() -> None:
+def test_make_help_lists_every_target_the_docs_name() -> None:
     """``make help`` is generated from the Makefile's ``## `` comments (kubebuilder's
-    convention); every ``make <target>`` README.md names must be in it, with its comment."""
+    convention); every ``make <target>`` README.md or a page of docs/ names must be in it,
+    with its comment."""
     import subprocess
 
     out = subprocess.run(
@@ -237,10 +242,31 @@ def test_make_help_lists_every_target_the_readme_names() -> None:
         check=True,
     ).stdout
     listed = {line.split()[1] for line in out.splitlines() if line.startswith("  make ")}
-    readme = (REPO_ROOT / "README.md").read_text()
-    named = set(re.findall(r"`make ([a-z][a-z0-9-]*)", readme))
+    named = {
+        target
+        for page in (REPO_ROOT / "README.md", *(REPO_ROOT / "docs").glob("*.md"))
+        for target in re.findall(r"`make ([a-z][a-z0-9-]*)", page.read_text())
+    }
     assert {"conformance", "test"} <= listed
-    assert not named - listed, f"README names targets make help does not list: {named - listed}"
+    assert not named - listed, f"the docs name targets make help does not list: {named - listed}"
     for line in out.splitlines():
         if line.startswith("  make "):
             assert len(line.split(None, 2)) == 3, f"a target without its comment: {line!r}"
+
+
+def test_readme_is_a_front_page() -> None:
+    """README.md is for a newcomer (issue 24): at most 200 lines, the two commands in its first
+    40, the picture of the report it shows present, and every page of docs/ linked from it,
+    so what moved out of it is one click away. ``.ci/run`` still runs ``make test``, the
+    command the README names as what CI runs."""
+    text = (REPO_ROOT / "README.md").read_text()
+    lines = text.splitlines()
+    assert len(lines) <= 200, f"README.md has {len(lines)} lines"
+    top = "\n".join(lines[:40])
+    assert "make conformance" in top and "make test" in top
+    images = [t for t in LINK.findall(prose(REPO_ROOT / "README.md")) if t.endswith(".png")]
+    assert images and all((REPO_ROOT / t).is_file() for t in images), images
+    linked = {Path(t.partition("#")[0]).name for t in relative_links(REPO_ROOT / "README.md")}
+    pages = {p.name for p in (REPO_ROOT / "docs").glob("*.md")}
+    assert not pages - linked, f"docs pages README.md does not link: {sorted(pages - linked)}"
+    assert re.search(r"^\s*make test\b", (REPO_ROOT / ".ci" / "run").read_text(), re.M)

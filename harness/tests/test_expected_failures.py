@@ -14,14 +14,14 @@ from harness.report import html as report_html
 
 
 class FakeItem:
-    """What ``declared_key`` reads of a pytest item: its ``check`` marker and its name."""
+    """What ``declared_key`` reads of a pytest item: its ``modeldock_check`` marker and its name."""
 
     def __init__(self, name: str, check: str | None, case: str | None = None) -> None:
         self.name = name
-        self._marker = None if check is None else pytest.mark.check(check, case=case).mark
+        self._marker = None if check is None else pytest.mark.modeldock_check(check, case=case).mark
 
     def get_closest_marker(self, name: str) -> Any:
-        return self._marker if name == "check" else None
+        return self._marker if name == "modeldock_check" else None
 
 
 DECLARED = {

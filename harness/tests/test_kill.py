@@ -398,7 +398,7 @@ def test_lost_control_plane_stops_the_run_with_one_line(
                 "-m",
                 "pytest",
                 str(suite),
-                f"--control-plane-state={plane.state_path}",
+                f"--modeldock-control-plane-state={plane.state_path}",
                 "-n",
                 "1",
                 "-p",

@@ -7,6 +7,7 @@ import ast
 from typing import Any
 
 from harness import tiers
+from harness.checks import CHECK_MARKER, NEEDS_MARKER
 from harness.paths import CONFORMANCE_DIR
 
 
@@ -42,7 +43,7 @@ def _needs_by_check() -> dict[str, set[str]]:
             for dec in node.decorator_list:
                 if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute):
                     args = [str(a.value) for a in dec.args if isinstance(a, ast.Constant)]
-                    if dec.func.attr == "check":
+                    if dec.func.attr == CHECK_MARKER:
                         case = next(
                             (
                                 str(k.value.value)
@@ -52,7 +53,7 @@ def _needs_by_check() -> dict[str, set[str]]:
                             None,
                         )
                         check = f"{args[0]}[{case}]" if case else args[0]
-                    elif dec.func.attr == "needs":
+                    elif dec.func.attr == NEEDS_MARKER:
                         wanted |= set(args)
             if check:
                 out[check] = wanted | {

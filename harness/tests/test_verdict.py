@@ -23,48 +23,48 @@ def broken():
     raise RuntimeError("set-up went wrong")
 
 
-@pytest.mark.check("oracle")
+@pytest.mark.modeldock_check("oracle")
 def test_oracle():
     assert 1 == 2, "the operator wrote while nothing changed"
 
 
-@pytest.mark.check("premise")
+@pytest.mark.modeldock_check("premise")
 def test_premise():
     raise PremiseFailed("the fault was not injected")
 
 
-@pytest.mark.check("harness")
+@pytest.mark.modeldock_check("harness")
 def test_harness_error():
     raise ConnectionRefusedError("admin client could not connect")
 
 
-@pytest.mark.check("internal")
+@pytest.mark.modeldock_check("internal")
 def test_internal_invariant():
     from harness.envtest.controlplane import ControlPlane
 
     ControlPlane().kubeconfig_for("nobody")  # an assert of the harness's own, not an oracle
 
 
-@pytest.mark.check("timeout")
+@pytest.mark.modeldock_check("timeout")
 def test_oracle_wait():
     from harness.kube import wait_for
 
     wait_for(lambda: {"replicas": 1}, lambda d: d["replicas"] == 2, 0.2, "replicas to be 2")
 
 
-@pytest.mark.check("setup-wait")
+@pytest.mark.modeldock_check("setup-wait")
 def test_setup_wait():
     from harness.kube import wait_for
 
     wait_for(lambda: {"held": 0}, lambda d: d["held"] > 0, 0.2, "the proxy to hold", premise=True)
 
 
-@pytest.mark.check("setup")
+@pytest.mark.modeldock_check("setup")
 def test_setup(broken):
     pass
 
 
-@pytest.mark.check("passes")
+@pytest.mark.modeldock_check("passes")
 def test_passes():
     pass
 """
@@ -75,8 +75,11 @@ def test_verdicts_in_junit_and_only_the_oracle_kills(
 ) -> None:
     pytester.makepyfile(test_checks=CHECKS)
     xml = tmp_path / "junit.xml"
-    # A subprocess, as the harness runs the suite (the plugin loads from its entry point).
-    pytester.runpytest_subprocess(f"--junitxml={xml}", "-p", "no:cacheprovider")
+    # A subprocess, as the harness runs the suite (the plugin loads from its entry point); the
+    # ini key asks for it, as the file is not in conformance/.
+    pytester.runpytest_subprocess(
+        f"--junitxml={xml}", "-p", "no:cacheprovider", "-o", "modeldock=true"
+    )
     res = runner.read_junit(xml)
     # Testcases keep their function names here: no ``evidence`` fixture recorded a check id.
     assert res.failed == ["test_oracle", "test_oracle_wait"]
@@ -106,7 +109,7 @@ import pytest
 from conformance.support import premise
 
 
-@pytest.mark.check("stale")
+@pytest.mark.modeldock_check("stale")
 def test_stale(evidence):
     evidence.premise("stale_update_status", 409)
     premise(True, "the API server refused the stale write")
@@ -121,7 +124,9 @@ def test_premise_evidence_is_listed_in_the_premises_property(
 
     pytester.makepyfile(test_checks=PREMISE_CHECK)
     xml = tmp_path / "junit-go.xml"
-    pytester.runpytest_subprocess(f"--junitxml={xml}", "-p", "no:cacheprovider", "--impl=go")
+    pytester.runpytest_subprocess(
+        f"--junitxml={xml}", "-p", "no:cacheprovider", "--modeldock-impl=go"
+    )
     res = report.build([xml]).checks[0].result("go")
     assert res.outcome == "passed"
     assert res.premise_keys == ["stale_update_status"]
@@ -142,12 +147,12 @@ def never_converged():
     )
 
 
-@pytest.mark.check("staged")
+@pytest.mark.modeldock_check("staged")
 def test_staged():
     set_up(never_converged, "converging before the fault")
 
 
-@pytest.mark.check("judged")
+@pytest.mark.modeldock_check("judged")
 def test_judged():
     never_converged()
 """
@@ -164,7 +169,9 @@ def test_a_set_up_wait_that_times_out_is_an_error_in_junit_and_no_kill(
 
     pytester.makepyfile(test_checks=SETUP_WAIT_CHECK)
     xml = tmp_path / "junit-go.xml"
-    pytester.runpytest_subprocess(f"--junitxml={xml}", "-p", "no:cacheprovider")
+    pytester.runpytest_subprocess(
+        f"--junitxml={xml}", "-p", "no:cacheprovider", "-o", "modeldock=true"
+    )
     junit.finish(xml, "go")
     cases = {c.name: c for c in junit.read_cases(xml)}
     staged, judged = cases["test_staged"], cases["test_judged"]
