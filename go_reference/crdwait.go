@@ -69,13 +69,9 @@ func crdServed(dc discovery.DiscoveryInterface) (bool, error) {
 // waitForCRD asks discovery until the CRD is served (nil) or ctx is done (ctx.Err()), waiting
 // crdRetryDelay(n) after the n-th attempt that did not find it (an error counts the same) and
 // logging "Waiting for the ModelService CRD" each time, "ModelService CRD served" once it is.
-// Each request is bounded by the rest.Config's Timeout. Called through the seam crdWait.
-func waitForCRD(ctx context.Context, config *rest.Config) error {
+// dc is main's discovery client (newCRDDiscovery). Called through the seam crdWait.
+func waitForCRD(ctx context.Context, dc discovery.DiscoveryInterface) error {
 	log := ctrl.Log.WithName("setup")
-	dc, err := discovery.NewDiscoveryClientForConfig(config)
-	if err != nil {
-		return err
-	}
 	gv := modelServiceGVK.GroupVersion().String()
 	for attempt := 0; ; attempt++ {
 		served, err := crdServed(dc)
@@ -96,6 +92,14 @@ func waitForCRD(ctx context.Context, config *rest.Config) error {
 		case <-time.After(delay):
 		}
 	}
+}
+
+// newCRDDiscovery is the discovery client of the wait for the CRD: config's (the operator's
+// credential and User-Agent), each request bounded by timeout (REQUEST_TIMEOUT_SECONDS).
+func newCRDDiscovery(config *rest.Config, timeout time.Duration) (discovery.DiscoveryInterface, error) {
+	c := rest.CopyConfig(config)
+	c.Timeout = timeout
+	return discovery.NewDiscoveryClientForConfig(c)
 }
 
 // serveProbesWhileWaiting serves /healthz (200: the process runs) and /readyz (500: no cache

@@ -300,10 +300,13 @@ func main() {
 	// backoff, before anything needs it. A signal meanwhile stops the process, as one before
 	// the caches synced does.
 	ctx := ctrl.SetupSignalHandler()
+	crdDiscovery, err := newCRDDiscovery(restConfig, cfg.RequestTimeout)
+	if err != nil {
+		log.Error(err, "unable to create the discovery client")
+		os.Exit(1)
+	}
 	stopProbes := serveProbesWhileWaiting(cfg.HealthProbeBindAddress)
-	discoveryConfig := rest.CopyConfig(restConfig)
-	discoveryConfig.Timeout = cfg.RequestTimeout
-	err = crdWait(ctx, discoveryConfig)
+	err = crdWait(ctx, crdDiscovery)
 	stopProbes()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -19,16 +19,11 @@ import (
 	"time"
 
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/rest"
 )
 
 func init() {
 	// The mutant: ask, sleep, ask again; the context is never looked at.
-	crdWait = func(_ context.Context, config *rest.Config) error {
-		dc, err := discovery.NewDiscoveryClientForConfig(config)
-		if err != nil {
-			return err
-		}
+	crdWait = func(_ context.Context, dc discovery.DiscoveryInterface) error {
 		for attempt := 0; ; attempt++ {
 			if served, _ := crdServed(dc); served {
 				return nil

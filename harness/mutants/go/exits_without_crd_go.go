@@ -22,16 +22,11 @@ import (
 	"errors"
 
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/rest"
 )
 
 func init() {
 	// The mutant: one question, and an exit when the answer is no.
-	crdWait = func(_ context.Context, config *rest.Config) error {
-		dc, err := discovery.NewDiscoveryClientForConfig(config)
-		if err != nil {
-			return err
-		}
+	crdWait = func(_ context.Context, dc discovery.DiscoveryInterface) error {
 		served, err := crdServed(dc)
 		if err != nil {
 			return err
