@@ -143,17 +143,31 @@ def create_modelservice(admin: Kube, namespace: str, name: str, **spec: Any) -> 
 
 
 def create_foreign_deployment(
-    admin: Kube, namespace: str, name: str, replicas: int = 1
+    admin: Kube,
+    namespace: str,
+    name: str,
+    replicas: int = 1,
+    owner: dict[str, Any] | None = None,
+    pod_labels: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Create, as admin, a Deployment ``name`` that another controller owns: its controller
-    ownerReference points at a ConfigMap ``other-owner`` (created too, once). Returns the
-    stored Deployment. The situation of ChildConflict: a same-named child the ModelService
-    does not control."""
-    other = admin.get("configmaps", namespace, "other-owner") or admin.create(
-        "configmaps",
-        namespace,
-        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "other-owner"}},
-    )
+    ownerReference is ``owner`` (an ownerReference dict, ``controller: true`` set here) or, by
+    default, points at a ConfigMap ``other-owner`` (created too, once). Its selector and pod
+    labels are ``pod_labels`` (default ``{"app": "other"}``). Returns the stored Deployment.
+    The situation of ChildConflict: a same-named child the ModelService does not control."""
+    if owner is None:
+        other = admin.get("configmaps", namespace, "other-owner") or admin.create(
+            "configmaps",
+            namespace,
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "other-owner"}},
+        )
+        owner = {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "name": "other-owner",
+            "uid": other["metadata"]["uid"],
+        }
+    pods = pod_labels or {"app": "other"}
     return admin.create(
         "deployments",
         namespace,
@@ -162,21 +176,13 @@ def create_foreign_deployment(
             "kind": "Deployment",
             "metadata": {
                 "name": name,
-                "ownerReferences": [
-                    {
-                        "apiVersion": "v1",
-                        "kind": "ConfigMap",
-                        "name": "other-owner",
-                        "uid": other["metadata"]["uid"],
-                        "controller": True,
-                    }
-                ],
+                "ownerReferences": [{**owner, "controller": True}],
             },
             "spec": {
                 "replicas": replicas,
-                "selector": {"matchLabels": {"app": "other"}},
+                "selector": {"matchLabels": dict(pods)},
                 "template": {
-                    "metadata": {"labels": {"app": "other"}},
+                    "metadata": {"labels": dict(pods)},
                     "spec": {"containers": [{"name": "c", "image": "other:1"}]},
                 },
             },

@@ -29,6 +29,7 @@ from conformance.support import (
     present,
     wait_converged,
     wait_gone,
+    wait_observed,
     wait_reconciled_past,
     wait_settled,
     writes_during,
@@ -310,6 +311,109 @@ def test_child_conflict(
         if tier.offers("pods-ready")
         else ("ReplicasUnavailable",)
     )
+
+
+@pytest.mark.modeldock_check("child-conflict", case="other-modelservice")
+def test_child_of_another_modelservice(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
+    """child-conflict[other-modelservice]: a same-named Deployment and Service controlled by
+    another live ModelService (another name, another UID) are not ours: no request of the
+    operator writes them, the status says ChildConflict, and deleting our ModelService leaves
+    them as they were.
+
+    The controller ownerReference's UID decides what is ours (CONTRACT.md, "Ownership"), not
+    the owner's kind: ``child-conflict`` stages a child a ConfigMap controls, which an
+    operator that asks only "is the controller a ModelService?" also leaves alone. Here
+    ModelService ``other`` exists and controls a Deployment ``web`` (carrying our selector
+    labels, so that it differs from ours in nothing the Mutate would have to replace) and a
+    Service ``web``; then ModelService ``web`` is created. The operator's writes are read from
+    its API proxy: none may name ``web`` of either kind, in the reconciles of ``web`` nor in its
+    cleanup after the harness deletes it, and both children keep their UID and
+    resourceVersion (where a deployment controller runs, the Deployment's written fields).
+    """
+    start = audit.sync(admin)
+    other = create_modelservice(admin, namespace, "other")
+    owner = {
+        "apiVersion": "modeldock.io/v1alpha1",
+        "kind": "ModelService",
+        "name": "other",
+        "uid": other["metadata"]["uid"],
+    }
+    ours = {"modeldock.io/modelservice": "web"}
+    dep = create_foreign_deployment(admin, namespace, "web", owner=owner, pod_labels=ours)
+    svc = admin.create(
+        "services",
+        namespace,
+        {
+            "apiVersion": "v1",
+            "kind": "Service",
+            "metadata": {"name": "web", "ownerReferences": [{**owner, "controller": True}]},
+            "spec": {"selector": ours, "ports": [{"port": 80}]},
+        },
+    )
+    before = {"deployments": dep, "services": svc}
+    evidence.record(
+        "foreign_children",
+        {res: obj["metadata"]["uid"] for res, obj in before.items()},
+    )
+    op = operators.start()
+    set_up(lambda: wait_converged(admin, namespace, "other"), "ModelService other converging")
+    create_modelservice(admin, namespace, "web")
+    wait_observed(admin, namespace, "web", 1)
+    wait_settled(op)
+
+    def touched() -> list[str]:
+        """The operator's writes, since the check began, of a child named web."""
+        writes = select(
+            audit.requests(start, audit.sync(admin)),
+            user=impl.user,
+            namespace=namespace,
+            writes_only=True,
+        )
+        return [
+            r.describe()
+            for r in writes
+            if r.resource in ("deployments", "services") and r.name == "web" and not r.subresource
+        ]
+
+    written = touched()
+    evidence.record("writes_to_foreign_children", written)
+    assert written == [], (
+        f"the children of ModelService other (uid {owner['uid']}) were written by the operator "
+        f"reconciling ModelService web: {written}"
+    )
+    msvc = present(admin.get("modelservices", namespace, "web"), "ModelService web")
+    ready = present(condition(msvc, "Ready"), "condition Ready")
+    evidence.record("ready", ready)
+    assert ready["reason"] == "ChildConflict", f"Ready must say ChildConflict: {ready}"
+    assert 'Deployment "web"' in ready["message"], f"the message must name the child: {ready}"
+
+    admin.delete("modelservices", namespace, "web")
+    wait_gone(admin, "modelservices", namespace, "web", what="ModelService web to finish deleting")
+    wait_settled(op)
+    written = touched()
+    evidence.record("writes_to_foreign_children_after_delete", written)
+    assert written == [], (
+        f"the children of ModelService other (uid {owner['uid']}) were written by the cleanup "
+        f"of ModelService web: {written}"
+    )
+    for res, old in before.items():
+        now = get_present(admin, res, namespace, "web")
+        assert now["metadata"]["uid"] == old["metadata"]["uid"], f"{res[:-1]} web was replaced"
+        assert (
+            present(controller_ref(now), f"{res[:-1]} web's controller")["uid"] == owner["uid"]
+        ), f"{res[:-1]} web changed controller: {controller_ref(now)}"
+        if res == "services" or not tier.offers("deployment-controller"):
+            assert now["metadata"]["resourceVersion"] == old["metadata"]["resourceVersion"], (
+                f"{res[:-1]} web was written"
+            )
 
 
 @pytest.mark.modeldock_needs("no-garbage-collector", "audit-log")

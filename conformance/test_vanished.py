@@ -170,8 +170,11 @@ def test_dead_owner_child(
     Here it is staged by hand: a converged ModelService loses its finalizer and is deleted
     while the operator is down, its children stay (envtest has no garbage collector; on sim
     the garbage collector takes them and the case shows the successor converging), and a
-    successor of the same name is created. A child controlled by anything else is still a
-    ChildConflict (``child-conflict``).
+    successor of the same name is created. The successor's children are new objects: the gone
+    ModelService's are deleted, never updated into the successor's (same UIDs, the controller
+    ownerReference rewritten), as an operator that tells its children by the owner's kind or
+    name would. A child controlled by anything else is still a ChildConflict
+    (``child-conflict``; another live ModelService: ``child-conflict[other-modelservice]``).
     """
     op = operators.start()
     gone = create_modelservice(admin, namespace, "web")
@@ -205,19 +208,34 @@ def test_dead_owner_child(
         f"{ready}"
     )
     _converges_as(admin, namespace, successor["metadata"]["uid"], evidence)
-    deletes = [
-        r
-        for r in select(
-            audit.requests(start, audit.sync(admin)),
-            user=impl.user,
-            namespace=namespace,
-            writes_only=True,
-        )
-        if r.verb == "delete"
-    ]
+    writes = select(
+        audit.requests(start, audit.sync(admin)),
+        user=impl.user,
+        namespace=namespace,
+        writes_only=True,
+    )
+    deletes = [r for r in writes if r.verb == "delete"]
     evidence.record("operator_deletes", [(r.describe(), r.precondition_uid) for r in deletes])
     assert all(r.precondition_uid in left.values() for r in deletes), (
         f"every delete must carry the UID of a child of the gone ModelService ({left}) as "
         f"its precondition: {[(r.describe(), r.precondition_uid) for r in deletes]}"
     )
     assert successor["metadata"]["uid"] != gone["metadata"]["uid"]
+    # Ownership is by UID (CONTRACT.md, "Ownership"): the gone ModelService's children are
+    # replaced (deleted, created anew), never updated into the successor's, which an operator
+    # that tells its children by the owner's kind or name does (mutants owner-by-kind,
+    # owner-by-kind-go): same UID, its controller ownerReference rewritten.
+    now = {res: get_present(admin, res, namespace, "web")["metadata"]["uid"] for res in CHILDREN}
+    evidence.record("successor_children", now)
+    kept = {res: uid for res, uid in left.items() if now.get(res) == uid}
+    assert not kept, (
+        f"the children of ModelService {gone['metadata']['uid']}, which no longer exists, were "
+        f"taken over in place (same UIDs) instead of replaced: {kept}"
+    )
+    updates = [
+        r.describe() for r in writes if r.resource in CHILDREN and r.verb in ("update", "patch")
+    ]
+    evidence.record("child_updates", updates)
+    assert updates == [], (
+        f"no child of the gone ModelService is updated as if it were the successor's: {updates}"
+    )

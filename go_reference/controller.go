@@ -319,7 +319,7 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 			}
 			return ctrl.Result{}, err
 		}
-		if !controlledBy(child, ms) {
+		if !controlledBySeam(child, ms) {
 			continue
 		}
 		remaining = true
@@ -391,7 +391,7 @@ func deleteChild(ctx context.Context, c client.Writer, rec record.EventRecorder,
 func deleteChildrenOfGone(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured, gone error, children []client.Object) error {
 	logf.FromContext(ctx).Info("ModelService gone", "uid", string(ms.GetUID()), "error", gone.Error())
 	for _, child := range children {
-		if child.GetUID() == "" || !controlledBy(child, ms) {
+		if child.GetUID() == "" || !controlledBySeam(child, ms) {
 			continue
 		}
 		if err := deleteChild(ctx, r.Client, r.Recorder, ms, child); err != nil {
@@ -471,7 +471,7 @@ func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler
 		return live, "", err
 	}
 
-	ours := controlledBy(live, ms)
+	ours := controlledBySeam(live, ms)
 	if ours && live.GetDeletionTimestamp() != nil {
 		// Deleted (a replacement, or by hand) and held by a finalizer: its removal event comes
 		// through Owns, and the pass after it creates the child again.
@@ -776,7 +776,8 @@ func ownerReference(ms *unstructured.Unstructured) metav1.OwnerReference {
 // controlledBy says whether obj's controller ownerReference is this ModelService (also used
 // by step 2). The UID
 // decides, not the name: a ModelService deleted and re-created under the same name is another
-// object, and so is a child someone else made under our name.
+// object, and so is a child someone else made under our name. Called through controlledBySeam
+// (seams.go).
 func controlledBy(obj metav1.Object, ms *unstructured.Unstructured) bool {
 	ref := metav1.GetControllerOf(obj)
 	return ref != nil && ref.UID == ms.GetUID()
@@ -833,7 +834,7 @@ func immutableChange(live, updated client.Object) string {
 func mutateDeployment(live, desired *appsv1.Deployment) {
 	desired = desired.DeepCopy()
 	mergeLabels(&live.Labels, desired.Labels)
-	live.OwnerReferences = ensureOwnerReference(live.OwnerReferences, desired.OwnerReferences[0])
+	live.OwnerReferences = ensureOwnerReferenceSeam(live.OwnerReferences, desired.OwnerReferences[0])
 	live.Spec.Replicas = desired.Spec.Replicas
 	live.Spec.Selector = desired.Spec.Selector
 	mergeLabels(&live.Spec.Template.Labels, desired.Spec.Template.Labels)
@@ -857,7 +858,7 @@ func mutateDeployment(live, desired *appsv1.Deployment) {
 func mutateService(live, desired *corev1.Service) {
 	desired = desired.DeepCopy()
 	mergeLabels(&live.Labels, desired.Labels)
-	live.OwnerReferences = ensureOwnerReference(live.OwnerReferences, desired.OwnerReferences[0])
+	live.OwnerReferences = ensureOwnerReferenceSeam(live.OwnerReferences, desired.OwnerReferences[0])
 	live.Spec.Type = desired.Spec.Type
 	live.Spec.Selector = desired.Spec.Selector
 	live.Spec.Ports = desired.Spec.Ports
@@ -874,7 +875,8 @@ func mergeLabels(labels *map[string]string, desired map[string]string) {
 }
 
 // ensureOwnerReference replaces the reference to the same owner (by UID) with want, or
-// appends want; references to other owners are kept.
+// appends want; references to other owners are kept. Called through ensureOwnerReferenceSeam
+// (seams.go).
 func ensureOwnerReference(refs []metav1.OwnerReference, want metav1.OwnerReference) []metav1.OwnerReference {
 	for i := range refs {
 		if refs[i].UID == want.UID {

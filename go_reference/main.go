@@ -317,6 +317,27 @@ func main() {
 	// operator's is client-go's transport as built, whose REST client honours Retry-After.
 	restConfig.Wrap(apiTransport)
 
+	// The CRD may come after the operator (CONTRACT.md, "Process"): ask discovery, with
+	// backoff, before anything needs it. A signal meanwhile stops the process, as one before
+	// the caches synced does.
+	ctx := ctrl.SetupSignalHandler()
+	crdDiscovery, err := newCRDDiscovery(restConfig, cfg.RequestTimeout)
+	if err != nil {
+		log.Error(err, "unable to create the discovery client")
+		os.Exit(1)
+	}
+	stopProbes := serveProbesWhileWaiting(cfg.HealthProbeBindAddress)
+	err = crdWait(ctx, crdDiscovery)
+	stopProbes()
+	if err != nil {
+		if ctx.Err() != nil {
+			log.Info("Stopped before the informer caches synced")
+			return
+		}
+		log.Error(err, "the ModelService CRD is not served")
+		os.Exit(1)
+	}
+
 	// The Lease lock is built here so that main knows the identity and can release the Lease
 	// after the manager has stopped (see leaderelection.go).
 	var lock *resourcelock.LeaseLock
@@ -367,7 +388,6 @@ func main() {
 	// Informers for the three kinds are created now, not when the controller starts. The
 	// controller starts only on the leader, but every instance keeps a warm cache: /readyz
 	// then means "caches synced" on a standby too, and a new leader starts from a full cache.
-	ctx := ctrl.SetupSignalHandler()
 	if err := addInformers(ctx, mgr.GetCache()); err != nil {
 		log.Error(err, "unable to create informers")
 		os.Exit(1)

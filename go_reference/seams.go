@@ -37,6 +37,17 @@ var (
 	// ignores-vanished-owner-go (returns the 404 and deletes nothing).
 	modelServiceGone = deleteChildrenOfGone
 
+	// controlledBySeam is controlledBy (steps 2, 4, 5 and 6: is this child ours? The
+	// controller ownerReference's UID decides). Mutant: owner-by-kind-go (any ModelService's
+	// child of our name is ours).
+	controlledBySeam = controlledBy
+
+	// ensureOwnerReferenceSeam is ensureOwnerReference (the Mutate of steps 4 and 5: our
+	// controller ownerReference on a child of ours, the reference to the same owner found by
+	// UID). Mutant: owner-by-kind-go (finds "the same owner" by kind, so another
+	// ModelService's reference is replaced by ours).
+	ensureOwnerReferenceSeam = ensureOwnerReference
+
 	// adoptableSeam is adoptable (steps 4 and 5: may this ModelService adopt an ownerless
 	// same-named child?). Mutant: never-adopts-go.
 	adoptableSeam = adoptable
@@ -98,6 +109,15 @@ var (
 	// handles a child, also POSTs it when the cache shows it, and takes the AlreadyExists as
 	// "it is there").
 	readChildSeam = readChild
+
+	// crdWait is waitForCRD (main, before the manager: discovery until the ModelService CRD
+	// is served, with backoff, for as long as the process runs). Mutant: exits-without-crd-go
+	// (asks once and returns an error: the process exits 1).
+	crdWait = waitForCRD
+
+	// crdRetryDelay is crdBackoff (the delay after the n-th discovery that did not find the
+	// CRD). Mutant: hot-retries-crd-go (50 ms, never growing).
+	crdRetryDelay = crdBackoff
 
 	// requeueRateLimiter is defaultRateLimiter (SetupWithManager: how soon a failed reconcile
 	// of a key runs again, CONTRACT.md step 7). Mutant: no-backoff-go (every 100 ms, never

@@ -97,6 +97,7 @@ CHECK_ORDER: tuple[str, ...] = (
     "refused-write-reported",
     "parity",
     "watch-recovers",
+    "waits-for-crd",
     "reconcile-isolated",
     "errors-retried",
     "leader-failover",

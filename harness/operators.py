@@ -321,6 +321,11 @@ class OperatorProcess:
         """Whether ``/readyz`` answers 200 now."""
         return self._get(f"http://127.0.0.1:{self.health_port}/readyz") == 200
 
+    def healthy(self) -> bool:
+        """Whether ``/healthz`` answers 200 now (CONTRACT.md, "Process": while the process
+        runs)."""
+        return self._get(f"http://127.0.0.1:{self.health_port}/healthz") == 200
+
     def wait_ready(self, timeout: float = 60) -> None:
         wait_until(
             self.ready, timeout=timeout, what=f"{self.impl.id} operator /readyz", alive=[self._proc]

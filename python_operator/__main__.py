@@ -309,6 +309,9 @@ def main() -> int:
         recorder=mgr.get_event_recorder_for(EVENT_COMPONENT),
         catalog=catalog,
     )
+    # The CRD may come after the operator (CONTRACT.md, "Process"): wait for it with backoff
+    # before the informers start, never exit for it.
+    mgr.wait_served(controller.MODELSERVICES)
     setup_with_manager(mgr, r, cfg.max_concurrent_reconciles)
 
     install_signal_handlers(mgr.stop)

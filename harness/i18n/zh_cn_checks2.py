@@ -444,7 +444,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它可能先删除子对象：这时检查同样通过。",
     ),
     "check:vanished-owner[dead-owner-child]:teaches": (
-        "569ed6ae61",
+        "71259c7a57",
         "名字在任一时刻都是唯一的，而 UID 从不重用，所以当 ModelService ``web`` 存在时，"
         "一个由另一个 ModelService ``web`` 控制的 ``web`` 子对象，属于一个已经消失的 "
         "ModelService：它是某一轮没能完成清理的过程留下的（``[finalizer-race]`` 的竞争再加上 "
@@ -452,7 +452,62 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "这里手工布置这种情况：一个已收敛的 ModelService 在 operator 停机期间失去它的 "
         "finalizer 并被删除，它的子对象留了下来（envtest 没有垃圾回收器；在 sim "
         "上垃圾回收器会带走它们，这个场景展示的是后继者的收敛），然后创建一个同名的后继者。"
-        "由其他任何东西控制的子对象仍然是 ChildConflict（``child-conflict``）。",
+        "后继者的子对象是新的对象：已消失的 ModelService 的子对象被删除，绝不会被 update "
+        "成后继者的（UID 不变，controller ownerReference 被改写）——按 owner 的 kind 或名字"
+        "来认自己子对象的 operator 就会这样做。"
+        "由其他任何东西控制的子对象仍然是 ChildConflict（``child-conflict``；由另一个活着的 "
+        "ModelService 控制的：``child-conflict[other-modelservice]``）。",
+    ),
+    "check:child-conflict[other-modelservice]:why": (
+        "f891d11b46",
+        "child-conflict[other-modelservice]：由另一个活着的 ModelService（另一个名字、另一个 "
+        "UID）控制的同名 Deployment 和 Service 不是我们的：operator 的任何请求都不写它们，"
+        "status 报告 ChildConflict，删除我们的 ModelService 之后它们保持原样。",
+    ),
+    "check:child-conflict[other-modelservice]:teaches": (
+        "83cab1a479",
+        "决定什么是我们的，是 controller ownerReference 的 UID（CONTRACT.md，“Ownership”），"
+        "而不是 owner 的 kind：``child-conflict`` 布置的子对象由一个 ConfigMap 控制，"
+        "一个只问“controller 是不是 ModelService？”的 operator 同样会放过它。"
+        "这里 ModelService ``other`` 存在，并控制着一个 Deployment ``web``（带着我们的 "
+        "selector 标签，因此它与我们的 Deployment 在 Mutate 需要替换的字段上毫无区别）和一个 "
+        "Service ``web``；然后创建 ModelService ``web``。operator 的写入从它的 API proxy "
+        "读出：无论是在 ``web`` 的 reconcile 里，还是在 harness 删除它之后的清理里，"
+        "都不能有一次写入指向这两种 ``web``；两个子对象都保持它们的 UID 和 resourceVersion"
+        "（有 deployment controller 运行的地方，比较 Deployment 被写入的字段）。",
+    ),
+    "check:waits-for-crd:why": (
+        "6bc6fb4bd2",
+        "在 CRD 安装之前启动的 operator 会等待它：以不断增长的 backoff 重试，保持存活，"
+        "并在 CRD 被 apply 之后收敛，无需重启。",
+    ),
+    "check:waits-for-crd:teaches": (
+        "0f53c54f65",
+        "在一个私有的控制平面上，harness 先删除 ModelService 的 CRD，再启动 operator"
+        "（不等待 /readyz，它不可能就绪）。它在 API proxy 上属于 API group "
+        "``modeldock.io`` 的请求（discovery，或一次 list）就是它的尝试：检查一直观察，"
+        "直到它已尝试五次、且距第一次至少过去了五秒，或者它退出了。此时判定：进程仍在运行并应答 "
+        "/healthz；它确实再次询问了（至少五次）；间隔在增长（前五次中最后一个间隔至少是第一个的两倍）；"
+        "而且它的尝试次数不超过契约的 backoff（0.8 秒起翻倍，上限 30 秒）在它所用的时间跨度内"
+        "允许的次数再加三（``allowed_attempts``）。然后 apply CRD 并创建一个 ModelService："
+        "它要在 backoff 的上限加上通常的时限内收敛，而 operator 从未退出。"
+        "退出的 operator（变异体 exits-without-crd、exits-without-crd-go）或每 50 毫秒重试一次的 "
+        "operator（hot-retries-crd、hot-retries-crd-go）都会失败。",
+    ),
+    "check:waits-for-crd[signal-while-waiting]:why": (
+        "d7490df441",
+        "waits-for-crd[signal-while-waiting]：正在等待 CRD 的 operator 收到 SIGTERM 后会停止，"
+        "退出码为 0，只需几秒：这个等待无论 backoff 多长，都在监听信号。",
+    ),
+    "check:waits-for-crd[signal-while-waiting]:teaches": (
+        "a9ba544b81",
+        "在 CRD 仍然缺失的时候，operator 的 Deployment 的一次滚动更新或一次删除照样会发出 "
+        "SIGTERM；一个不监听它的等待会一直占着 Pod，直到 kubelet 在宽限期（默认 30 秒）之后"
+        "用 SIGKILL 杀掉它，每次滚动更新都是如此。在一个没有 CRD 的私有控制平面上启动 operator，"
+        "检查等到它在 API proxy 上的第二次尝试（于是它正处在等待之中，睡在一次 backoff 里），"
+        "发送 SIGTERM，并允许 WAITING_STOP_S（10 秒，契约对缓存同步之前到来的信号给出的时限）。"
+        "两个 operator 都在半秒之内以 0 退出；一个睡眠时不监听的等待"
+        "（变异体 deaf-while-waiting-crd、deaf-while-waiting-crd-go）永远不会返回。",
     ),
     "check:errors-retried[retry-after]:why": (
         "be46059bc2",

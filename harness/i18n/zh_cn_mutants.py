@@ -319,6 +319,38 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "04b21b113c",
         "每 100 ms 重试一次失败的 reconcile，从不退避（Go）",
     ),
+    "mutant:owner-by-kind:title": (
+        "4f2451e7a9",
+        "把任何一个 ModelService 控制的同名子对象当成自己的，不管它的名字和 UID",
+    ),
+    "mutant:owner-by-kind-go:title": (
+        "da8928c6ec",
+        "把任何一个 ModelService 控制的同名子对象当成自己的，不管它的名字和 UID（Go）",
+    ),
+    "mutant:exits-without-crd:title": (
+        "76d03a867c",
+        "启动时若它的 CRD 尚未安装就退出",
+    ),
+    "mutant:exits-without-crd-go:title": (
+        "dec3734181",
+        "启动时若它的 CRD 尚未安装就退出（Go）",
+    ),
+    "mutant:hot-retries-crd:title": (
+        "16b21d5095",
+        "等待它的 CRD 时每 50 毫秒就再问一次，从不退避",
+    ),
+    "mutant:hot-retries-crd-go:title": (
+        "c2388721f2",
+        "等待它的 CRD 时每 50 毫秒就再问一次，从不退避（Go）",
+    ),
+    "mutant:deaf-while-waiting-crd:title": (
+        "df37f5167a",
+        "在一个不监听 SIGTERM 的循环里等待它的 CRD",
+    ),
+    "mutant:deaf-while-waiting-crd-go:title": (
+        "48c89649e9",
+        "在一个不监听 SIGTERM 的循环里等待它的 CRD（Go）",
+    ),
     "mutant:pads-lease:title": (
         "e52f3df6b0",
         "把 Lease 时长设为配置值的两倍，备用实例因此接管得晚",

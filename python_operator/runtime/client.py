@@ -232,6 +232,25 @@ class Client:
     ) -> Obj:
         return self._json("GET", resource.path(namespace, name), timeout=timeout)
 
+    def served(self, resource: Resource) -> bool:
+        """Whether the API server serves resource: discovery of its group version
+        (``GET /apis/<group>/<version>``, ``/api/v1`` for the core group; every authenticated
+        user may read it, ClusterRole system:discovery) lists its plural. A 404 (the group
+        version is not served: a CRD not installed yet) is False; any other failure raises
+        (ApiError, or urllib3's error when there was no answer). Go: crdServed (main.go),
+        ``discovery.ServerResourcesForGroupVersion``."""
+        base = f"/apis/{resource.group}/{resource.version}" if resource.group else "/api/v1"
+        try:
+            found = self._json("GET", base)
+        except ApiError as err:
+            if is_not_found(err):
+                return False
+            raise
+        return any(
+            isinstance(r, dict) and r.get("name") == resource.plural
+            for r in found.get("resources") or []
+        )
+
     def list(self, resource: Resource, namespace: str) -> tuple[ObjList, str]:
         """All objects of resource in namespace, and the list's resourceVersion."""
         result = self._json("GET", resource.path(namespace))

@@ -3,6 +3,9 @@
 ``Manager.start()`` runs the process until ``stop()``:
 
 1. serve ``/metrics`` and ``/healthz`` + ``/readyz`` (addresses ``"0"`` turn them off);
+   then wait until the API server serves every resource passed to ``wait_served`` (a CRD
+   installed after the process started), asking discovery again after ``served_retry_delay``
+   for as long as the process runs: never an exit (CONTRACT.md, "Process");
 2. start one informer per resource (the ``Cache``), on every instance, leader or not, and
    wait for them to sync: ``/readyz`` answers 200 from then on;
 3. without leader election, start the controllers' workers; with it, start them when the
@@ -38,6 +41,19 @@ from python_operator.runtime import log as log_
 Obj = client_.Obj
 
 EXIT_LEADER_ELECTION_LOST = 1
+
+#: The wait for a resource not served yet (``Manager.wait_served``), in seconds: the first
+#: delay, doubled after each attempt, and its cap (the informer's reflector backoff, without
+#: jitter). Go: crdWaitInitial, crdWaitCap (main.go).
+SERVED_RETRY_INITIAL = 0.8
+SERVED_RETRY_CAP = 30.0
+
+
+def served_retry_delay(attempt: int) -> float:
+    """Seconds to wait after the attempt-th (0 for the first) discovery that did not find a
+    resource served: SERVED_RETRY_INITIAL doubled attempt times, capped at SERVED_RETRY_CAP.
+    Go: crdBackoff, called through the seam crdRetryDelay."""
+    return min(SERVED_RETRY_CAP, SERVED_RETRY_INITIAL * 2.0 ** min(attempt, 30))
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -107,6 +123,7 @@ class Manager:
         # HTTP/2 health check gives the Go operator. None: the informer's own defaults.
         self._watch_silence = watch_silence
         self._controllers: list[controller_.Controller] = []
+        self._needs_served: list[client_.Resource] = []
         self._servers: list[ThreadingHTTPServer] = []
         self._event_broadcaster: events.Broadcaster | None = None
         self._stop = threading.Event()
@@ -157,6 +174,12 @@ class Manager:
         self._controllers.append(ctrl)
         return ctrl
 
+    def wait_served(self, resource: client_.Resource) -> None:
+        """Make start() wait, before it starts the informers, until the API server serves
+        resource (``Client.served``): a custom resource whose CRD may be installed after the
+        process started."""
+        self._needs_served.append(resource)
+
     def get_event_recorder_for(self, name: str) -> events.EventRecorder:
         """A recorder of Events with source component ``name`` (controller-runtime's
         ``mgr.GetEventRecorderFor``). One broadcaster writes the Events of every recorder, in
@@ -173,6 +196,10 @@ class Manager:
     def start(self) -> int:
         """Run until stop(); return the exit code."""
         self._serve()
+        for resource in self._needs_served:
+            if not self._wait_until_served(resource):
+                self._log.info("Stopped before the informer caches synced")
+                return self._shutdown(elector=None)
         for inf in self.cache.informers():
             inf.start()
         self._log.info("Waiting for caches to sync")
@@ -195,6 +222,34 @@ class Manager:
             elector = (le, thread)
         self._stop.wait()
         return self._shutdown(elector=elector)
+
+    def _wait_until_served(self, resource: client_.Resource) -> bool:
+        """Ask discovery whether resource is served until it is (True) or stop() was called
+        (False), waiting served_retry_delay(n) after the n-th attempt that did not find it (no
+        answer, or an error, counts the same) and logging ``Waiting for the <Kind> CRD`` each
+        time; ``<Kind> CRD served`` once it is. The informers would fail their lists (404) and
+        retry on their own, but the wait says what is missing in one line, and starts nothing
+        (no list, no watch, no worker) until there is something to list."""
+        gv = resource.api_version
+        attempt = 0
+        while not self._stop.is_set():
+            try:
+                if self.client.served(resource):
+                    self._log.info(f"{resource.kind} CRD served", groupVersion=gv)
+                    return True
+                error = f"{resource.plural} not served in {gv}"
+            except Exception as err:
+                error = f"{type(err).__name__}: {err}"
+            delay = served_retry_delay(attempt)
+            attempt += 1
+            self._log.info(
+                f"Waiting for the {resource.kind} CRD",
+                groupVersion=gv,
+                error=error,
+                retryAfterSeconds=delay,
+            )
+            self._stop.wait(delay)
+        return False
 
     def _start_controllers(self) -> None:
         for ctrl in self._controllers:
