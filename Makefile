@@ -157,10 +157,12 @@ ACTIONLINT_VERSION := v1.7.12
 MODELDOCK_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/modeldock
 ACTIONLINT := $(MODELDOCK_CACHE)/tools/actionlint-$(ACTIONLINT_VERSION)/actionlint
 PY_DIRS := harness python_operator conformance kopf_operator
-# mypy's cache lives beside the binaries, shared by every clone of this machine: mypy compares
-# each file's hash with what it cached, so a clone rechecks only what differs (under 1 s when
-# nothing does, 21 s with no cache).
-MYPY_CACHE := $(MODELDOCK_CACHE)/mypy
+# mypy's cache lives beside the binaries, one per checkout (keyed by its path): a cache shared
+# by several checkouts of different code (worktrees linted side by side) once answered
+# "OperatorProcess has no attribute healthy" for a method the checked tree has, and a fresh
+# cache passed. A checkout rechecks only what changed since its last lint (under 1 s when
+# nothing did, about 21 s with no cache).
+MYPY_CACHE := $(MODELDOCK_CACHE)/mypy/$(shell printf '%s' '$(CURDIR)' | sha256sum | cut -c1-12)
 
 $(ACTIONLINT):
 	@echo "[make] building actionlint $(ACTIONLINT_VERSION) (go install)"

@@ -39,7 +39,6 @@ from string import Template
 from typing import Any
 
 from harness.i18n import label as ui_label
-from harness.report import mutation_score
 from harness.report.bench_scaling import scaling_model
 from harness.report.exploration import exploration
 from harness.report.html_sections import (
@@ -63,6 +62,7 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
+from harness.report.mutation_score import section_html as mutation_score_html
 from harness.report.teaching import outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.report.writes import compare_writes, normalised_writes, refusals
@@ -133,7 +133,7 @@ def render_html(
         body.append(ablation_section(report, rights))
     if explored is not None:
         body.append(explore_section(explored))
-    body += [mutation_score.section_html(score)] if score else []
+    body += [mutation_score_html(score)] if score else []
     return Template(static_text("page.html")).substitute(
         lang=esc(report.lang),
         title=esc(impls),

@@ -18,7 +18,6 @@ from typing import Any
 from harness.i18n import label as ui_label
 from harness.i18n import tr
 from harness.junit import PREMISES
-from harness.report import mutation_score
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_model, scaling_note
 from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, ExploreImpl, exploration
 from harness.report.model import (
@@ -33,6 +32,7 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
+from harness.report.mutation_score import markdown as mutation_score_markdown
 from harness.report.teaching import GLOSSARY, INTRODUCTION, outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.runs import write_text_atomic
@@ -250,7 +250,7 @@ def render_markdown(
     if explore:
         lines += explore_markdown(explore)
     if score:
-        lines += mutation_score.markdown(score)
+        lines += mutation_score_markdown(score)
     return "\n".join(lines).rstrip() + "\n"
 
 
