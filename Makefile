@@ -193,7 +193,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go ve
 # (STEP_MAKEFLAGS: no jobserver; -n and command-line variables passed on).
 # conformance-sim-ci is not a step: its checks run for go and python in the existing run, which
 # is on a sim plane, and mutants-sim-ci runs the suite with --cluster sim.
-TEST_STEPS := mutants-ci unit conformance-existing-ci explore-ci conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
+TEST_STEPS := mutants-ci unit conformance-existing-ci explore-ci mutation-score-sample conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
 .PHONY: test-steps $(addprefix test-step-,$(TEST_STEPS))
 test: lint sim-binaries ## what CI runs: lint, then two at a time: unit tests, go test, the conformance runs and the mutant, RBAC-ablation and exploration subsets
 	@$(MAKE) --no-print-directory -k -j2 test-steps
