@@ -288,3 +288,19 @@ explore: binaries ## a crash at every write boundary of every scenario: reports/
 
 explore-ci: binaries ## the exploration subset make test runs
 	$(PY) -m harness explore --ci $(foreach i,$(IMPLS),--impl $(i)) $(EXPLORE_ARGS)
+
+# Generated workloads (harness/generate/, issue 26): SEQUENCES sequences of at most STEPS
+# steps drawn by hypothesis from the CRD's schema and the cluster's other actors, on go and
+# python side by side, judged by oracles that need no expected value; a failing sequence is
+# shrunk to reports/generated/<id>.yaml (`python -m harness replay FILE`). The nightly size
+# is SEQUENCES=1000. generate-ci is the fixed seed `make test` runs.
+SEQUENCES ?= 50
+STEPS ?= 20
+SEED ?=
+GENERATE_ARGS ?=
+.PHONY: generate generate-ci
+generate: binaries ## generated workloads judged without expected values: reports/generated.json (SEQUENCES=, STEPS=, SEED=)
+	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) $(GENERATE_ARGS)
+
+generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
+	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) --reports reports/generate-ci $(GENERATE_ARGS)

@@ -58,13 +58,21 @@ def build_parser() -> argparse.ArgumentParser:
         "workloads'). Writes reports/generated.json and, for a failure, the shrunk case "
         "reports/generated/<id>.yaml; exit 1 if an oracle failed.",
     )
-    p.add_argument("--impl", action="append", help="implementation id (repeatable; default go, python)")
+    p.add_argument(
+        "--impl", action="append", help="implementation id (repeatable; default go, python)"
+    )
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
     p.add_argument("--sequences", type=int, default=20, help="sequences to draw (default 20)")
-    p.add_argument("--steps", type=int, default=20, help="at most this many steps each (default 20)")
+    p.add_argument(
+        "--steps", type=int, default=20, help="at most this many steps each (default 20)"
+    )
     p.add_argument("--seed", type=int, default=0, help="hypothesis seed (default: the time)")
-    p.add_argument("--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet")
-    p.add_argument("--no-shrink", action="store_true", help="save the first failing sequence as it is")
+    p.add_argument(
+        "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
+    )
+    p.add_argument(
+        "--no-shrink", action="store_true", help="save the first failing sequence as it is"
+    )
     p.add_argument(
         "--ci",
         action="store_true",
@@ -87,7 +95,9 @@ def run_generate(args: argparse.Namespace) -> int:
     with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp:
         world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
         world.open()
-        _say(f"{', '.join(ids)}: {args.sequences} sequences of at most {args.steps} steps, seed {seed_value}")
+        _say(
+            f"{', '.join(ids)}: {args.sequences} sequences of at most {args.steps} steps, seed {seed_value}"
+        )
         try:
             failure = run(world, args.sequences, args.steps, seed_value, shrink=not args.no_shrink)
         finally:
@@ -134,7 +144,9 @@ def replay_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="reports/generated/<id>.yaml")
     p.add_argument("--impl", action="append", help="implementation id (default: the file's)")
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
-    p.add_argument("--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet")
+    p.add_argument(
+        "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
+    )
     p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
     return p
 

@@ -23,10 +23,26 @@ import yaml
 from hypothesis import HealthCheck, Phase, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky
-from hypothesis.stateful import RuleBasedStateMachine, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 from kubernetes.client.exceptions import ApiException
 
 from harness.generate import schema
+from harness.generate.oracles import (
+    budget_check,
+    foreign_state,
+    liveness,
+    normalised,
+    safety,
+    wait_quiet,
+    world_diff,
+    write_foreign,
+)
 from harness.generate.world import (
     FOREIGN_FIELDS,
     NAME,
@@ -36,23 +52,22 @@ from harness.generate.world import (
     PremiseBroken,
     Settings,
     apply_step,
-    budget_check,
     close_lane,
-    foreign_state,
-    liveness,
     new_lane,
-    normalised,
-    safety,
-    wait_quiet,
-    world_diff,
-    write_foreign,
 )
 from harness.operators import Implementation
 
 #: Label and annotation keys and values a metadata edit draws from (null removes one).
 _KEYS = st.sampled_from(("team", "tier", "example.com/owner", "app.kubernetes.io/part-of"))
-_VALUES = st.one_of(st.none(), st.text("abcxyz-019", min_size=0, max_size=8).map(lambda s: s.strip("-") or "v"))
+_VALUES = st.one_of(
+    st.none(), st.text("abcxyz-019", min_size=0, max_size=8).map(lambda s: s.strip("-") or "v")
+)
 _METADATA = st.dictionaries(_KEYS, _VALUES, max_size=2)
+
+
+def _present(d: dict[str, Any]) -> dict[str, Any]:
+    """``d`` without its null values (a create has nothing to remove)."""
+    return {k: v for k, v in d.items() if v is not None}
 
 
 @dataclass
@@ -129,6 +144,8 @@ class World:
                 self.quiet()
         except OracleFailure as exc:
             self._failed(exc)
+            ops = " ".join(s["op"] for s in self.trace)
+            self.progress(f"sequence [{ops}]: FAIL {exc}")
             raise
 
     def _failed(self, exc: OracleFailure) -> None:
@@ -155,17 +172,22 @@ class World:
             for other, w in rest:
                 d = world_diff(w0, w)
                 if d:
-                    raise OracleFailure(other, "differential", f"differs from {ref}: " + "; ".join(d[:8]))
+                    raise OracleFailure(
+                        other, "differential", f"differs from {ref}: " + "; ".join(d[:8])
+                    )
 
     def end(self) -> None:
         """The end of a sequence: quiet, then the level-triggered oracle."""
+        ops = " ".join(s["op"] for s in self.trace)
         try:
             self.quiet()
             for lane in self.lanes:
                 self.level_triggered(lane)
         except OracleFailure as exc:
             self._failed(exc)
+            self.progress(f"sequence [{ops}]: FAIL {exc}")
             raise
+        self.progress(f"sequence [{ops}]: ok")
 
     def level_triggered(self, lane: Lane) -> None:
         """The lane's world equals the one the same operator reaches from a fresh ModelService
@@ -212,15 +234,33 @@ def machine_class(world: World) -> type[RuleBasedStateMachine]:
             super().__init__()
             world.begin()
             self.exists = False
+            #: the last step's op: no quiet after a quiet, no restart after either
+            self.last = ""
 
         def do(self, step: dict[str, Any]) -> None:
+            self.last = step["op"]
             world.step(step)
+
+        @initialize(spec=schema.spec_values(), labels=_METADATA, annotations=_METADATA)
+        def first_create(
+            self, spec: dict[str, Any], labels: dict[str, Any], annotations: dict[str, Any]
+        ) -> None:
+            """Every sequence starts with its ModelService."""
+            self.create(spec, labels, annotations)
 
         @precondition(lambda self: not self.exists)
         @rule(spec=schema.spec_values(), labels=_METADATA, annotations=_METADATA)
-        def create(self, spec: dict[str, Any], labels: dict[str, Any], annotations: dict[str, Any]) -> None:
-            clean = lambda d: {k: v for k, v in d.items() if v is not None}  # noqa: E731
-            self.do({"op": "create", "spec": spec, "labels": clean(labels), "annotations": clean(annotations)})
+        def create(
+            self, spec: dict[str, Any], labels: dict[str, Any], annotations: dict[str, Any]
+        ) -> None:
+            self.do(
+                {
+                    "op": "create",
+                    "spec": spec,
+                    "labels": _present(labels),
+                    "annotations": _present(annotations),
+                }
+            )
             self.exists = True
 
         @precondition(lambda self: self.exists)
@@ -260,10 +300,12 @@ def machine_class(world: World) -> type[RuleBasedStateMachine]:
         def delete_child(self, kind: str) -> None:
             self.do({"op": "delete-child", "kind": kind})
 
+        @precondition(lambda self: self.last not in ("restart", "quiet"))
         @rule()
         def restart(self) -> None:
             self.do({"op": "restart"})
 
+        @precondition(lambda self: self.last != "quiet")
         @rule()
         def quiet(self) -> None:
             self.do({"op": "quiet"})
@@ -274,7 +316,9 @@ def machine_class(world: World) -> type[RuleBasedStateMachine]:
     return Sequence
 
 
-def run(world: World, sequences: int, steps: int, seed_value: int, shrink: bool = True) -> OracleFailure | None:
+def run(
+    world: World, sequences: int, steps: int, seed_value: int, shrink: bool = True
+) -> OracleFailure | None:
     """Run ``sequences`` sequences of at most ``steps`` steps from ``seed_value`` on
     ``world`` (opened); return the failure of the smallest failing sequence, or None."""
     cls = machine_class(world)
@@ -282,7 +326,7 @@ def run(world: World, sequences: int, steps: int, seed_value: int, shrink: bool 
     def factory() -> RuleBasedStateMachine:
         return cls()
 
-    factory = seed(seed_value)(factory)
+    factory = seed(seed_value)(factory)  # run_state_machine_as_test takes any factory
     phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
     conf = settings(
         max_examples=sequences,
@@ -295,7 +339,7 @@ def run(world: World, sequences: int, steps: int, seed_value: int, shrink: bool 
         print_blob=False,
     )
     try:
-        run_state_machine_as_test(factory, settings=conf)
+        run_state_machine_as_test(factory, settings=conf)  # type: ignore[arg-type]
     except (OracleFailure, Flaky, ExceptionGroup):
         pass
     except (ApiException, PremiseBroken) as exc:
