@@ -221,6 +221,11 @@ def foreign_state(lane: Lane) -> dict[str, Any]:
             ],
             "env": server.get("env"),
             "status": dep.get("status"),
+            # how far the status's observedGeneration is behind the Deployment's generation
+            # (an operator's write after the status was written bumps the generation): what
+            # the status conditions read, so what a fresh world must be given
+            "lag": dep["metadata"].get("generation", 1)
+            - (dep.get("status") or {}).get("observedGeneration", 0),
         }
     if svc is not None and _controller_uid(svc):
         out["service"] = {
@@ -252,9 +257,8 @@ def write_foreign(lane: Lane, foreign: dict[str, Any]) -> None:
         if f["status"]:
 
             def edit_status(d: dict[str, Any]) -> None:
-                d["status"] = f["status"] | {
-                    "observedGeneration": d["metadata"].get("generation", 1)
-                }
+                observed = max(d["metadata"].get("generation", 1) - f["lag"], 0)
+                d["status"] = f["status"] | {"observedGeneration": observed}
 
             edit_child(lane, "deployments", edit_status, sub="status")
     if "service" in foreign:
