@@ -74,6 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-shrink", action="store_true", help="save the first failing sequence as it is"
     )
     p.add_argument(
+        "--shrink-seconds",
+        type=float,
+        default=600.0,
+        help="seconds of shrinking after the first failure (default 600), each try a "
+        "sequence on the cluster",
+    )
+    p.add_argument(
         "--ci",
         action="store_true",
         help=f"the fixed sample make test runs: seed {CI_SEED}, {CI_SEQUENCES} sequences of "
@@ -94,6 +101,7 @@ def run_generate(args: argparse.Namespace) -> int:
     started = time.monotonic()
     with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp:
         world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
+        world.shrink_seconds = args.shrink_seconds
         world.open()
         _say(
             f"{', '.join(ids)}: {args.sequences} sequences of at most {args.steps} steps, seed {seed_value}"

@@ -92,6 +92,13 @@ class World:
     failing: list[tuple[list[dict[str, Any]], OracleFailure]] = field(default_factory=list)
     stats: dict[str, Stats] = field(default_factory=dict)
     progress: Callable[[str], None] = print
+    #: seconds hypothesis may spend shrinking after the first failure, each try a sequence
+    #: on the cluster; past them every sequence is skipped (passes at once), so hypothesis
+    #: ends with the smallest failing sequence it had found
+    shrink_seconds: float = 600.0
+    #: set once the shrinking time is spent
+    frozen: bool = False
+    _first_failure: float = 0.0
 
     def open(self) -> None:
         """Start a lane per implementation."""
@@ -109,6 +116,12 @@ class World:
         """A new sequence: the ModelService of the last one deleted, each lane quiet, its
         window empty."""
         self.trace = []
+        if self.failing and time.monotonic() - self._first_failure > self.shrink_seconds:
+            if not self.frozen:
+                self.progress(f"shrinking stopped after {self.shrink_seconds:.0f}s")
+            self.frozen = True
+        if self.frozen:
+            return
         for lane in self.lanes:
             self.stats[lane.impl.id].sequences += 1
             try:
@@ -130,6 +143,8 @@ class World:
     def step(self, step: dict[str, Any]) -> None:
         """Apply ``step`` to every lane, then judge: safety after it; after ``quiet`` the
         window's oracles. Raises ``OracleFailure`` (recorded in ``failing``)."""
+        if self.frozen:
+            return
         self.trace.append(step)
         try:
             for lane in self.lanes:
@@ -149,6 +164,8 @@ class World:
             raise
 
     def _failed(self, exc: OracleFailure) -> None:
+        if not self.failing:
+            self._first_failure = time.monotonic()
         self.failing.append((list(self.trace), exc))
         if exc.impl in self.stats:
             self.stats[exc.impl].failures += 1
@@ -178,6 +195,8 @@ class World:
 
     def end(self) -> None:
         """The end of a sequence: quiet, then the level-triggered oracle."""
+        if self.frozen:
+            return
         ops = " ".join(s["op"] for s in self.trace)
         try:
             self.quiet()
