@@ -303,4 +303,4 @@ generate: binaries ## generated workloads judged without expected values: report
 	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) $(GENERATE_ARGS)
 
 generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
-	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) --reports reports/generate-ci $(GENERATE_ARGS)
+	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) $(GENERATE_ARGS)

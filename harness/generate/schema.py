@@ -54,6 +54,12 @@ QUANTITIES = (
 )
 
 
+#: The spellings the API server stores otherwise (rounded up to a thousandth, or respelled),
+#: drawn as often as all the others together: a controller that compares them as written
+#: writes on every pass.
+REWRITTEN = ("1.5m", "1e-4", "2.5m", "0.5Gi", "1000m")
+
+
 class UnsupportedSchema(ValueError):
     """A construct of the CRD schema the walker does not draw from; the message names its
     path (``spec.resources.limits``)."""
@@ -71,7 +77,9 @@ def spec_schema() -> dict[str, Any]:
 
 def _quantity(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     pattern = schema.get("pattern")
-    spellings: st.SearchStrategy[Any] = st.sampled_from(QUANTITIES)
+    spellings: st.SearchStrategy[Any] = st.one_of(
+        st.sampled_from(REWRITTEN), st.sampled_from(QUANTITIES)
+    )
     if pattern:
         # Go's regexp: $ is the end of the text; Python's fullmatch says the same.
         rx = re.compile(pattern)
@@ -94,7 +102,11 @@ def values(schema: dict[str, Any], path: str = "spec") -> st.SearchStrategy[Any]
         extra = schema.get("additionalProperties")
         if extra:
             names = st.sampled_from(("cpu", "memory", "nvidia.com/gpu", "ephemeral-storage"))
-            return st.dictionaries(names, values(extra, f"{path}.*"), max_size=3)
+            # Mostly non-empty: an empty map is one spelling, the quantities are many.
+            return st.one_of(
+                st.dictionaries(names, values(extra, f"{path}.*"), min_size=1, max_size=3),
+                st.just({}),
+            )
         required = set(schema.get("required") or [])
         return st.fixed_dictionaries(
             {k: values(v, f"{path}.{k}") for k, v in props.items() if k in required},
