@@ -17,6 +17,7 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -177,23 +178,21 @@ def run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m harness generate``: parse, own the run, generate; exit 0, 1, 130."""
-    args = build_parser().parse_args(argv)
+def _owned(job: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Own the run (``harness.runs``), then ``job(args)``; 130 on an interrupt."""
     runs.own(_say)
     try:
-        return run_generate(args)
+        return job(args)
     except KeyboardInterrupt:
         _say("interrupted")
         return 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m harness generate``: parse, own the run, generate; exit 0, 1, 130."""
+    return _owned(run_generate, build_parser().parse_args(argv))
 
 
 def replay_main(argv: list[str] | None = None) -> int:
     """``python -m harness replay FILE``: parse, own the run, replay; exit 0, 1, 130."""
-    args = replay_parser().parse_args(argv)
-    runs.own(_say)
-    try:
-        return run_replay(args)
-    except KeyboardInterrupt:
-        _say("interrupted")
-        return 130
+    return _owned(run_replay, replay_parser().parse_args(argv))
