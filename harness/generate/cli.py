@@ -123,7 +123,9 @@ def run_generate(args: argparse.Namespace) -> int:
                 "sequences": s.sequences,
                 "steps": s.steps,
                 "failures": s.failures,
-                "cases": [str(case)] if case and failure and failure.impl == i else [],
+                "cases": [str(case)]
+                if case and failure and i in {failure.impl, *(e.impl for e in failure.also)}
+                else [],
             }
             for i, s in world.stats.items()
         },
@@ -138,7 +140,8 @@ def run_generate(args: argparse.Namespace) -> int:
     for i, s in world.stats.items():
         _say(f"{i}: {s.sequences} sequences, {s.steps} steps, {s.failures} oracle failures")
     if failure:
-        _say(f"FAILED [{failure.impl}] {failure.oracle}: {failure.message}")
+        for e in (failure, *failure.also):
+            _say(f"FAILED [{e.impl}] {e.oracle}: {e.message}")
         _say(f"shrunk case: {case} (python -m harness replay {case})")
     _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
     return 1 if failure else 0
@@ -172,7 +175,8 @@ def run_replay(args: argparse.Namespace) -> int:
         finally:
             world.close()
     if failure:
-        _say(f"FAILED [{failure.impl}] {failure.oracle}: {failure.message}")
+        for e in (failure, *failure.also):
+            _say(f"FAILED [{e.impl}] {e.oracle}: {e.message}")
         return 1
     _say(f"{len(case['steps'])} steps on {', '.join(ids)}: every oracle held")
     return 0

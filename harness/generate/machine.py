@@ -151,10 +151,13 @@ class World:
                 self.stats[lane.impl.id].steps += 1
                 lane.window_ops.append(step["op"])
                 apply_step(lane, step, self.settings)
-            for lane in self.lanes:
-                problems = safety(lane)
-                if problems:
-                    raise OracleFailure(lane.impl.id, "invariant", "; ".join(problems))
+            _raise_first(
+                [
+                    OracleFailure(lane.impl.id, "invariant", "; ".join(problems))
+                    for lane in self.lanes
+                    if (problems := safety(lane))
+                ]
+            )
             if step["op"] == "quiet":
                 self.quiet()
         except OracleFailure as exc:
@@ -167,31 +170,41 @@ class World:
         if not self.failing:
             self._first_failure = time.monotonic()
         self.failing.append((list(self.trace), exc))
-        if exc.impl in self.stats:
-            self.stats[exc.impl].failures += 1
+        for e in (exc, *exc.also):
+            if e.impl in self.stats:
+                self.stats[e.impl].failures += 1
 
     def quiet(self) -> None:
-        """Every lane quiet; then liveness and budget per lane; then the differential."""
-        for lane in self.lanes:
-            wait_quiet(lane, self.settings)
+        """Every lane quiet; then liveness and budget per lane; then the differential. Every
+        lane is judged; the first failure is raised with the others in its ``also``."""
+        found: list[OracleFailure] = []
         worlds = {}
         for lane in self.lanes:
+            try:
+                wait_quiet(lane, self.settings)
+            except OracleFailure as exc:
+                found.append(exc)
+                continue
             problems = liveness(lane)
             if problems:
-                raise OracleFailure(lane.impl.id, "invariant", "; ".join(problems))
+                found.append(OracleFailure(lane.impl.id, "invariant", "; ".join(problems)))
             over = budget_check(lane)
             if over:
-                raise OracleFailure(lane.impl.id, "budget", over)
+                found.append(OracleFailure(lane.impl.id, "budget", over))
             worlds[lane.impl.id] = normalised(lane)
             lane.window_from, lane.window_ops = lane.last_id(), []
+        _raise_first(found)
         if len(worlds) > 1:
             (ref, w0), *rest = worlds.items()
             for other, w in rest:
                 d = world_diff(w0, w)
                 if d:
-                    raise OracleFailure(
-                        other, "differential", f"differs from {ref}: " + "; ".join(d[:8])
+                    found.append(
+                        OracleFailure(
+                            other, "differential", f"differs from {ref}: " + "; ".join(d[:8])
+                        )
                     )
+        _raise_first(found)
 
     def end(self) -> None:
         """The end of a sequence: quiet, then the level-triggered oracle."""
@@ -200,8 +213,13 @@ class World:
         ops = " ".join(s["op"] for s in self.trace)
         try:
             self.quiet()
+            found = []
             for lane in self.lanes:
-                self.level_triggered(lane)
+                try:
+                    self.level_triggered(lane)
+                except OracleFailure as exc:
+                    found.append(exc)
+            _raise_first(found)
         except OracleFailure as exc:
             self._failed(exc)
             self.progress(f"sequence [{ops}]: FAIL {exc}")
@@ -243,6 +261,13 @@ class World:
                 )
         finally:
             close_lane(fresh)
+
+
+def _raise_first(found: list[OracleFailure]) -> None:
+    """Raise the first of ``found`` with the others in its ``also``; nothing when empty."""
+    if found:
+        found[0].also = found[1:]
+        raise found[0]
 
 
 def machine_class(world: World) -> type[RuleBasedStateMachine]:
@@ -390,6 +415,10 @@ def save_case(folder: Path, world: World, seed_value: int) -> Path | None:
                 "seed": seed_value,
                 "oracle": exc.oracle,
                 "message": exc.message,
+                "also": [
+                    {"implementation": e.impl, "oracle": e.oracle, "message": e.message}
+                    for e in exc.also
+                ],
                 "tries": len(world.failing),
                 "steps": trace,
             },

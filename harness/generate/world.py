@@ -103,6 +103,8 @@ class OracleFailure(AssertionError):
     def __init__(self, impl: str, oracle: str, message: str) -> None:
         super().__init__(f"[{impl}] {oracle}: {message}")
         self.impl, self.oracle, self.message = impl, oracle, message
+        #: the other lanes' failures at the same point of the sequence
+        self.also: list[OracleFailure] = []
 
 
 class PremiseBroken(RuntimeError):
