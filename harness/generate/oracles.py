@@ -272,6 +272,18 @@ def write_foreign(lane: Lane, foreign: dict[str, Any]) -> None:
         edit_child(lane, "services", edit_svc)
 
 
+def _keyed(v: Any) -> Any:
+    """Lists as maps (by ``name`` when every item has one, else by index), recursively, so
+    that a difference inside a container or a port is named down to its leaf."""
+    if isinstance(v, dict):
+        return {k: _keyed(x) for k, x in v.items()}
+    if isinstance(v, list):
+        named = all(isinstance(x, dict) and "name" in x for x in v)
+        return {(x["name"] if named else f"[{i}]"): _keyed(x) for i, x in enumerate(v)}
+    return v
+
+
 def world_diff(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    """Where two normalised worlds differ, one line per leaf (``explore.state.diff``)."""
-    return diff(a, b)
+    """Where two normalised worlds differ, one line per leaf (``explore.state.diff`` on
+    ``_keyed`` copies)."""
+    return diff(_keyed(a), _keyed(b))
