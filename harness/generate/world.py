@@ -419,7 +419,7 @@ def _foreign(lane: Lane, what: str, value: str) -> None:
 
         edit_child(lane, "services", edit)
     elif what == "status":
-        n = int(value or 0)
+        n = int(value) if value.isdigit() else 1
 
         def edit(d: dict[str, Any]) -> None:
             d["status"] = {
