@@ -179,7 +179,8 @@ lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go ve
 # step (tried: the cores were never idle, and the whole took longer). make takes the steps in
 # TEST_STEPS's order, the next as soon as one ends: longest first (seconds in a fresh clone's
 # make test: mutants-ci 331, unit 214, conformance-existing-ci 114, explore-ci 122,
-# conformance 112, rbac-ablation-ci 105, go-test 58, mutants-sim-ci 62), so the two end
+# conformance 112, rbac-ablation-ci 105, go-test 58, mutants-sim-ci 62; generate-ci 143
+# measured alone, at load 5 to 10), so the two end
 # together (fixed lanes of steps left one running alone for up to 70 s). accounting-check reads
 # what conformance wrote, so it waits for it. Every step's lines start with its name and it
 # ends with "[make test] <step> done in <n>s"; a failed step does not stop the others (-k), and
@@ -187,7 +188,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go ve
 # (STEP_MAKEFLAGS: no jobserver; -n and command-line variables passed on).
 # conformance-sim-ci is not a step: its checks run for go and python in the existing run, which
 # is on a sim plane, and mutants-sim-ci runs the suite with --cluster sim.
-TEST_STEPS := mutants-ci unit conformance-existing-ci explore-ci conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
+TEST_STEPS := mutants-ci unit generate-ci conformance-existing-ci explore-ci conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
 .PHONY: test-steps $(addprefix test-step-,$(TEST_STEPS))
 test: lint sim-binaries ## what CI runs: lint, then two at a time: unit tests, go test, the conformance runs and the mutant, RBAC-ablation and exploration subsets
 	@$(MAKE) --no-print-directory -k -j2 test-steps

@@ -31,7 +31,7 @@ from harness.operators import ImplementationError, load_implementations
 from harness.paths import REPORTS_DIR
 
 #: The fixed sample ``make generate-ci`` runs (within ``make test``).
-CI_SEED, CI_SEQUENCES, CI_STEPS = 20261206, 3, 8
+CI_SEED, CI_SEQUENCES, CI_STEPS = 20261206, 5, 10
 
 
 def _say(line: str) -> None:
