@@ -99,7 +99,10 @@ def test_every_step_has_a_budget(data: st.DataObject) -> None:
 
 def test_a_failing_sequence_is_saved_as_a_readable_case(tmp_path: Path) -> None:
     world = World(settings=None, impls=[])  # type: ignore[arg-type]
-    long = [{"op": "quiet"}, {"op": "create", "spec": {"model": "m", "image": "srv"}}]
+    long: list[dict[str, Any]] = [
+        {"op": "quiet"},
+        {"op": "create", "spec": {"model": "m", "image": "srv"}},
+    ]
     short = long[1:]
     world.failing = [
         (long, OracleFailure("python", "quiet", "still writing")),
