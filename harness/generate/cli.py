@@ -3,8 +3,10 @@
 ``generate`` starts one control plane, a lane per implementation (its namespace, API proxy and
 operator), and runs ``--sequences`` sequences of at most ``--steps`` steps drawn from
 ``--seed``; a failing sequence is shrunk and written to ``reports/generated/<id>.yaml``.
-``reports/generated.json``: the seed, the settings, and per implementation the integer counts
-``sequences``, ``steps``, ``failures`` and the case files. Exit 1 when an oracle failed.
+``reports/generated.json``: the seed, the settings, and per implementation the seed, the
+integer counts ``sequences`` and ``steps`` (run, hypothesis's shrinking tries included) and
+``failures`` (sequences in which an oracle failed for it, shrinking tries included), and the
+case files. Exit 1 when an oracle failed.
 
 ``replay FILE`` runs a case file's steps again (on the implementations it names, or
 ``--impl``), without hypothesis; exit 1 when an oracle still fails, printing its message.
@@ -120,6 +122,7 @@ def run_generate(args: argparse.Namespace) -> int:
         "seconds": round(time.monotonic() - started, 1),
         "implementations": {
             i: {
+                "seed": seed_value,
                 "sequences": s.sequences,
                 "steps": s.steps,
                 "failures": s.failures,
