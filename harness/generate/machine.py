@@ -131,6 +131,7 @@ class World:
             for res in ("deployments", "services"):
                 for c in lane.admin.list(res, lane.ns):
                     lane.admin.delete(res, lane.ns, c["metadata"]["name"])
+            lane.proxy.clear_faults()
             lane.window_from, lane.window_ops = lane.last_id(), []
 
     def _reset(self, lane: Lane) -> None:
@@ -348,6 +349,10 @@ def machine_class(world: World) -> type[RuleBasedStateMachine]:
         @rule()
         def restart(self) -> None:
             self.do({"op": "restart"})
+
+        @rule(code=st.sampled_from((409, 429, 500, 503)), nth=st.integers(1, 3))
+        def fault(self, code: int, nth: int) -> None:
+            self.do({"op": "fault", "code": code, "nth": nth})
 
         @precondition(lambda self: self.last != "quiet")
         @rule()

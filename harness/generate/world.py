@@ -28,6 +28,8 @@ steps (``OPS``):
   ``server`` image, the Service's port);
 - ``delete-child``: a child deleted by hand;
 - ``restart``: the operator SIGKILLed and started again;
+- ``fault``: the operator's ``nth`` next write answered ``code`` (409, 429, 500, 503) by its
+  API proxy, without forwarding it;
 - ``quiet``: wait until every lane's operator has converged and then written nothing for
   ``quiet`` seconds.
 
@@ -85,6 +87,7 @@ BUDGET: dict[str, int] = {
     "owned": 2,  # the child set back, the status
     "delete-child": 2,  # the child re-created, the status
     "restart": 0,
+    "fault": 1,  # a retried write the proxy's error made the operator send again
     "quiet": 0,
 }
 #: Steps that are made of one write of the user's and change nothing else (all but quiet).
@@ -272,6 +275,12 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
         if lane.op is not None:
             lane.op.kill()
         lane.start_operator()
+    elif op == "fault":
+        # The operator's next write to a ModelService, Deployment or Service is answered
+        # with ``code`` by its API proxy, not forwarded (armed until a write comes).
+        lane.proxy.inject_write_error(
+            int(step.get("nth", 1)), int(step["code"]), resources=RESOURCES
+        )
     elif op == "quiet":
         pass  # the world waits for every lane (World.quiet)
     else:
