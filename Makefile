@@ -179,7 +179,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go ve
 # step (tried: the cores were never idle, and the whole took longer). make takes the steps in
 # TEST_STEPS's order, the next as soon as one ends: longest first (seconds in a fresh clone's
 # make test: mutants-ci 331, unit 214, conformance-existing-ci 114, explore-ci 122,
-# conformance 112, rbac-ablation-ci 105, go-test 58, mutants-sim-ci 62; generate-ci 143
+# conformance 112, rbac-ablation-ci 105, go-test 58, mutants-sim-ci 62; generate-ci 116
 # measured alone, at load 5 to 10), so the two end
 # together (fixed lanes of steps left one running alone for up to 70 s). accounting-check reads
 # what conformance wrote, so it waits for it. Every step's lines start with its name and it
