@@ -185,7 +185,8 @@ lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go ve
 # step (tried: the cores were never idle, and the whole took longer). make takes the steps in
 # TEST_STEPS's order, the next as soon as one ends: longest first (seconds in a fresh clone's
 # make test: mutants-ci 331, unit 214, conformance-existing-ci 114, explore-ci 122,
-# conformance 112, rbac-ablation-ci 105, go-test 58, mutants-sim-ci 62), so the two end
+# conformance 112, rbac-ablation-ci 105, go-test 58, mutants-sim-ci 62; generate-ci 116
+# measured alone, at load 5 to 10), so the two end
 # together (fixed lanes of steps left one running alone for up to 70 s). accounting-check reads
 # what conformance wrote, so it waits for it. Every step's lines start with its name and it
 # ends with "[make test] <step> done in <n>s"; a failed step does not stop the others (-k), and
@@ -193,7 +194,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go ve
 # (STEP_MAKEFLAGS: no jobserver; -n and command-line variables passed on).
 # conformance-sim-ci is not a step: its checks run for go and python in the existing run, which
 # is on a sim plane, and mutants-sim-ci runs the suite with --cluster sim.
-TEST_STEPS := mutants-ci unit conformance-existing-ci explore-ci mutation-score-sample conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
+TEST_STEPS := mutants-ci unit generate-ci conformance-existing-ci explore-ci mutation-score-sample conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
 .PHONY: test-steps $(addprefix test-step-,$(TEST_STEPS))
 test: lint sim-binaries ## what CI runs: lint, then two at a time: unit tests, go test, the conformance runs and the mutant, RBAC-ablation and exploration subsets
 	@$(MAKE) --no-print-directory -k -j2 test-steps
@@ -319,3 +320,19 @@ explore: binaries ## a crash at every write boundary of every scenario: reports/
 
 explore-ci: binaries ## the exploration subset make test runs
 	$(PY) -m harness explore --ci $(foreach i,$(IMPLS),--impl $(i)) $(EXPLORE_ARGS)
+
+# Generated workloads (harness/generate/, issue 26): SEQUENCES sequences of at most STEPS
+# steps drawn by hypothesis from the CRD's schema and the cluster's other actors, on go and
+# python side by side, judged by oracles that need no expected value; a failing sequence is
+# shrunk to reports/generated/<id>.yaml (`python -m harness replay FILE`). The nightly size
+# is SEQUENCES=1000. generate-ci is the fixed seed `make test` runs.
+SEQUENCES ?= 50
+STEPS ?= 20
+SEED ?=
+GENERATE_ARGS ?=
+.PHONY: generate generate-ci
+generate: binaries ## generated workloads judged without expected values: reports/generated.json (SEQUENCES=, STEPS=, SEED=)
+	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) $(GENERATE_ARGS)
+
+generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
+	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) $(GENERATE_ARGS)

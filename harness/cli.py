@@ -15,6 +15,9 @@ Commands (each has ``--help``):
 - ``rbac-ablation``: every right of the operator's role taken away in turn, ``harness.rbac.ablation``.
 - ``explore``: a crash at every write boundary of every scenario, a stale view, coalesced
   events (``reports/explore.json``), ``harness.explore``.
+- ``generate``: sequences drawn from the CRD's schema and the cluster's other actors, judged
+  by oracles with no expected value, shrunk to a case file (``reports/generated.json``,
+  ``reports/generated/``), ``harness.generate``; ``replay FILE`` runs a case file again.
 - ``lesson``: the article's story, each part backed by a small run's evidence
   (``reports/lesson.{md,html}``), ``harness.lesson.run``.
 - ``binaries``: find or build (with progress) etcd, kube-apiserver and kubectl (``--sim``: also
@@ -66,6 +69,14 @@ DELEGATED = {
     "explore": (
         "harness.explore.cli",
         "every write boundary of every scenario: reports/explore.json",
+    ),
+    "generate": (
+        "harness.generate.cli",
+        "generated workloads judged by oracles with no expected value: reports/generated.json",
+    ),
+    "replay": (
+        "harness.generate.replay",
+        "run a case file of generate again: python -m harness replay FILE",
     ),
     "lesson": (
         "harness.lesson.run",

@@ -13,9 +13,26 @@ import pytest
 from harness import cli
 
 #: An option only the delegated job's own parser has.
-OWN_OPTION = {"bench": "--quick", "mutants": "--mutant", "rbac-ablation": "--unit"}
+OWN_OPTION = {
+    "bench": "--quick",
+    "mutants": "--mutant",
+    "rbac-ablation": "--unit",
+    "generate": "--sequences",
+    "replay": "--quiet",
+}
 
-COMMANDS = ("conformance", "report", "bench", "mutants", "rbac-ablation", "binaries", "up", "down")
+COMMANDS = (
+    "conformance",
+    "report",
+    "bench",
+    "mutants",
+    "rbac-ablation",
+    "generate",
+    "replay",
+    "binaries",
+    "up",
+    "down",
+)
 
 
 def test_every_command_is_listed_in_the_top_level_help() -> None:

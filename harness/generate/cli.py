@@ -1,0 +1,205 @@
+"""``python -m harness generate`` (``make generate``) and ``python -m harness replay FILE``.
+
+``generate`` starts one control plane, a lane per implementation (its namespace, API proxy and
+operator), and runs ``--sequences`` sequences of at most ``--steps`` steps drawn from
+``--seed``; a failing sequence is shrunk and written to ``reports/generated/<id>.yaml``.
+``reports/generated.json``: the seed, the settings, and per implementation the seed, the
+integer counts ``sequences`` and ``steps`` (run, hypothesis's shrinking tries included) and
+``failures`` (sequences in which an oracle failed for it, shrinking tries included), and the
+case files. Exit 1 when an oracle failed.
+
+``replay FILE`` runs a case file's steps again (on the implementations it names, or
+``--impl``), without hypothesis; exit 1 when an oracle still fails, printing its message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from harness import runs
+from harness.envtest.controlplane import ControlPlane
+from harness.generate.machine import World, replay, run, save_case
+from harness.generate.world import Settings
+from harness.operators import ImplementationError, load_implementations
+from harness.paths import REPORTS_DIR
+
+#: The fixed sample ``make generate-ci`` runs (within ``make test``).
+CI_SEED, CI_SEQUENCES, CI_STEPS = 20261206, 5, 10
+
+
+def _say(line: str) -> None:
+    print(f"[generate] {line}", file=sys.stderr, flush=True)
+
+
+def _impls(ids: list[str], files: list[str]) -> list[Any]:
+    from harness.mutants import MUTANTS_FILE
+
+    known = load_implementations([*files, MUTANTS_FILE])
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise ImplementationError(f"unknown implementation(s) {unknown}")
+    for i in ids:
+        known[i].run_build()
+    return [known[i] for i in ids]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m harness generate",
+        description="Generated workloads: sequences of steps drawn from the CRD's schema and "
+        "from the cluster's other actors, applied to every implementation side by side, "
+        "judged by oracles that need no expected value (docs/design.md, 'Generated "
+        "workloads'). Writes reports/generated.json and, for a failure, the shrunk case "
+        "reports/generated/<id>.yaml; exit 1 if an oracle failed.",
+    )
+    p.add_argument(
+        "--impl", action="append", help="implementation id (repeatable; default go, python)"
+    )
+    p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
+    p.add_argument("--sequences", type=int, default=20, help="sequences to draw (default 20)")
+    p.add_argument(
+        "--steps", type=int, default=20, help="at most this many steps each (default 20)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="hypothesis seed (default: the time)")
+    p.add_argument(
+        "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
+    )
+    p.add_argument(
+        "--no-shrink", action="store_true", help="save the first failing sequence as it is"
+    )
+    p.add_argument(
+        "--shrink-seconds",
+        type=float,
+        default=600.0,
+        help="seconds of shrinking after the first failure (default 600), each try a "
+        "sequence on the cluster",
+    )
+    p.add_argument(
+        "--ci",
+        action="store_true",
+        help=f"the fixed sample make test runs: seed {CI_SEED}, {CI_SEQUENCES} sequences of "
+        f"at most {CI_STEPS} steps",
+    )
+    p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
+    p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
+    return p
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    ids = args.impl or ["go", "python"]
+    impls = _impls(ids, args.impl_file)
+    if args.ci:
+        args.seed, args.sequences, args.steps = CI_SEED, CI_SEQUENCES, CI_STEPS
+    seed_value = args.seed or int(time.time())
+    reports = Path(args.reports)
+    started = time.monotonic()
+    with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp:
+        world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
+        world.shrink_seconds = args.shrink_seconds
+        world.open()
+        _say(
+            f"{', '.join(ids)}: {args.sequences} sequences of at most {args.steps} steps, seed {seed_value}"
+        )
+        try:
+            failure = run(world, args.sequences, args.steps, seed_value, shrink=not args.no_shrink)
+        finally:
+            world.close()
+    case = save_case(reports / "generated", world, seed_value)
+    data = {
+        "seed": seed_value,
+        "sequences_asked": args.sequences,
+        "max_steps": args.steps,
+        "quiet_seconds": args.quiet,
+        "seconds": round(time.monotonic() - started, 1),
+        "implementations": {
+            i: {
+                "seed": seed_value,
+                "sequences": s.sequences,
+                "steps": s.steps,
+                "failures": s.failures,
+                "cases": [str(case)]
+                if case and failure and i in {failure.impl, *(e.impl for e in failure.also)}
+                else [],
+            }
+            for i, s in world.stats.items()
+        },
+        "failure": (
+            {"implementation": failure.impl, "oracle": failure.oracle, "message": failure.message}
+            if failure
+            else None
+        ),
+    }
+    reports.mkdir(parents=True, exist_ok=True)
+    runs.write_text_atomic(reports / "generated.json", json.dumps(data, indent=1) + "\n")
+    for i, s in world.stats.items():
+        _say(f"{i}: {s.sequences} sequences, {s.steps} steps, {s.failures} oracle failures")
+    if failure:
+        for e in (failure, *failure.also):
+            _say(f"FAILED [{e.impl}] {e.oracle}: {e.message}")
+        _say(f"shrunk case: {case} (python -m harness replay {case})")
+    _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
+    return 1 if failure else 0
+
+
+def replay_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m harness replay",
+        description="Run a case file of python -m harness generate again (its steps, "
+        "without hypothesis); exit 1 if an oracle still fails.",
+    )
+    p.add_argument("file", help="reports/generated/<id>.yaml")
+    p.add_argument("--impl", action="append", help="implementation id (default: the file's)")
+    p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
+    p.add_argument(
+        "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
+    )
+    p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
+    return p
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    case = yaml.safe_load(Path(args.file).read_text())
+    ids = args.impl or case.get("implementations") or [case["implementation"]]
+    impls = _impls(ids, args.impl_file)
+    with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-replay-") as tmp:
+        world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
+        world.open()
+        try:
+            failure = replay(world, case["steps"])
+        finally:
+            world.close()
+    if failure:
+        for e in (failure, *failure.also):
+            _say(f"FAILED [{e.impl}] {e.oracle}: {e.message}")
+        return 1
+    _say(f"{len(case['steps'])} steps on {', '.join(ids)}: every oracle held")
+    return 0
+
+
+def _owned(job: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Own the run (``harness.runs``), then ``job(args)``; 130 on an interrupt."""
+    runs.own(_say)
+    try:
+        return job(args)
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m harness generate``: parse, own the run, generate; exit 0, 1, 130."""
+    return _owned(run_generate, build_parser().parse_args(argv))
+
+
+def replay_main(argv: list[str] | None = None) -> int:
+    """``python -m harness replay FILE``: parse, own the run, replay; exit 0, 1, 130."""
+    return _owned(run_replay, replay_parser().parse_args(argv))

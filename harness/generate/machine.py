@@ -1,0 +1,450 @@
+"""Sequences drawn by hypothesis's stateful testing, run on every lane, judged, shrunk, saved.
+
+``World`` holds one lane per implementation (``world.Lane``) and runs a sequence's steps on
+all of them: after each step the safety invariants; at each ``quiet`` step (and at the end)
+the quiet, liveness, budget and differential oracles; at the end the level-triggered oracle.
+``machine_class(world)`` is the ``RuleBasedStateMachine`` that draws the steps; each
+hypothesis example is one sequence, from a world with no ModelService (the previous
+sequence's is deleted and the lanes quiet before it starts). A failing sequence is shrunk by
+hypothesis, each try run on the cluster again; the smallest one that still failed is written
+as a case file (``save_case``), which ``replay`` runs again without hypothesis.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, Phase, seed, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+from kubernetes.client.exceptions import ApiException
+
+from harness.generate import schema
+from harness.generate.oracles import (
+    budget_check,
+    foreign_state,
+    liveness,
+    normalised,
+    safety,
+    wait_quiet,
+    world_diff,
+    write_foreign,
+)
+from harness.generate.world import (
+    FOREIGN_FIELDS,
+    NAME,
+    OWNED_FIELDS,
+    Lane,
+    OracleFailure,
+    PremiseBroken,
+    Settings,
+    apply_step,
+    close_lane,
+    new_lane,
+)
+from harness.operators import Implementation
+
+#: Label and annotation keys and values a metadata edit draws from (null removes one).
+_KEYS = st.sampled_from(("team", "tier", "example.com/owner", "app.kubernetes.io/part-of"))
+_VALUES = st.one_of(
+    st.none(), st.text("abcxyz-019", min_size=0, max_size=8).map(lambda s: s.strip("-") or "v")
+)
+_METADATA = st.dictionaries(_KEYS, _VALUES, max_size=2)
+
+
+def _present(d: dict[str, Any]) -> dict[str, Any]:
+    """``d`` without its null values (a create has nothing to remove)."""
+    return {k: v for k, v in d.items() if v is not None}
+
+
+@dataclass
+class Stats:
+    """Counts of a run per implementation: sequences and steps run, oracle failures."""
+
+    sequences: int = 0
+    steps: int = 0
+    failures: int = 0
+
+
+@dataclass
+class World:
+    """The lanes of one run and what the current sequence did to them."""
+
+    settings: Settings
+    impls: list[Implementation]
+    lanes: list[Lane] = field(default_factory=list)
+    #: the steps of the current sequence, as data
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    #: every failing sequence's trace and failure, in the order hypothesis ran them
+    failing: list[tuple[list[dict[str, Any]], OracleFailure]] = field(default_factory=list)
+    stats: dict[str, Stats] = field(default_factory=dict)
+    progress: Callable[[str], None] = print
+    #: seconds hypothesis may spend shrinking after the first failure, each try a sequence
+    #: on the cluster; past them every sequence is skipped (passes at once), so hypothesis
+    #: ends with the smallest failing sequence it had found
+    shrink_seconds: float = 600.0
+    #: set once the shrinking time is spent
+    frozen: bool = False
+    _first_failure: float = 0.0
+
+    def open(self) -> None:
+        """Start a lane per implementation."""
+        for impl in self.impls:
+            self.lanes.append(new_lane(self.settings, impl, f"gen-{impl.id}"))
+            self.stats.setdefault(impl.id, Stats())
+
+    def close(self) -> None:
+        for lane in self.lanes:
+            close_lane(lane)
+        self.lanes = []
+
+    # -------------------------------------------------------------- a sequence
+    def begin(self) -> None:
+        """A new sequence: the ModelService of the last one deleted, each lane quiet, its
+        window empty."""
+        self.trace = []
+        if self.failing and time.monotonic() - self._first_failure > self.shrink_seconds:
+            if not self.frozen:
+                self.progress(f"shrinking stopped after {self.shrink_seconds:.0f}s")
+            self.frozen = True
+        if self.frozen:
+            return
+        for lane in self.lanes:
+            self.stats[lane.impl.id].sequences += 1
+            try:
+                apply_step(lane, {"op": "delete", "policy": "Background"}, self.settings)
+            except (OracleFailure, PremiseBroken):
+                self._reset(lane)
+            for res in ("deployments", "services"):
+                for c in lane.admin.list(res, lane.ns):
+                    lane.admin.delete(res, lane.ns, c["metadata"]["name"])
+            lane.proxy.clear_faults()
+            lane.window_from, lane.window_ops = lane.last_id(), []
+
+    def _reset(self, lane: Lane) -> None:
+        """A lane the last sequence left broken: its ModelService's finalizers removed."""
+        m = lane.admin.get("modelservices", lane.ns, NAME)
+        if m is not None:
+            lane.admin.patch("modelservices", lane.ns, NAME, {"metadata": {"finalizers": None}})
+            lane.admin.delete("modelservices", lane.ns, NAME, missing_ok=True)
+
+    def step(self, step: dict[str, Any]) -> None:
+        """Apply ``step`` to every lane, then judge: safety after it; after ``quiet`` the
+        window's oracles. Raises ``OracleFailure`` (recorded in ``failing``)."""
+        if self.frozen:
+            return
+        self.trace.append(step)
+        try:
+            for lane in self.lanes:
+                self.stats[lane.impl.id].steps += 1
+                lane.window_ops.append(step["op"])
+                apply_step(lane, step, self.settings)
+            _raise_first(
+                [
+                    OracleFailure(lane.impl.id, "invariant", "; ".join(problems))
+                    for lane in self.lanes
+                    if (problems := safety(lane))
+                ]
+            )
+            if step["op"] == "quiet":
+                self.quiet()
+        except OracleFailure as exc:
+            self._failed(exc)
+            ops = " ".join(s["op"] for s in self.trace)
+            self.progress(f"sequence [{ops}]: FAIL {exc}")
+            raise
+
+    def _failed(self, exc: OracleFailure) -> None:
+        if not self.failing:
+            self._first_failure = time.monotonic()
+        self.failing.append((list(self.trace), exc))
+        for e in (exc, *exc.also):
+            if e.impl in self.stats:
+                self.stats[e.impl].failures += 1
+
+    def quiet(self) -> None:
+        """Every lane quiet; then liveness and budget per lane; then the differential. Every
+        lane is judged; the first failure is raised with the others in its ``also``."""
+        found: list[OracleFailure] = []
+        worlds = {}
+        for lane in self.lanes:
+            try:
+                wait_quiet(lane, self.settings)
+            except OracleFailure as exc:
+                found.append(exc)
+                continue
+            problems = liveness(lane)
+            if problems:
+                found.append(OracleFailure(lane.impl.id, "invariant", "; ".join(problems)))
+            over = budget_check(lane)
+            if over:
+                found.append(OracleFailure(lane.impl.id, "budget", over))
+            worlds[lane.impl.id] = normalised(lane)
+            lane.window_from, lane.window_ops = lane.last_id(), []
+        _raise_first(found)
+        if len(worlds) > 1:
+            (ref, w0), *rest = worlds.items()
+            for other, w in rest:
+                d = world_diff(w0, w)
+                if d:
+                    found.append(
+                        OracleFailure(
+                            other, "differential", f"differs from {ref}: " + "; ".join(d[:8])
+                        )
+                    )
+        _raise_first(found)
+
+    def end(self) -> None:
+        """The end of a sequence: quiet, then the level-triggered oracle."""
+        if self.frozen:
+            return
+        ops = " ".join(s["op"] for s in self.trace)
+        try:
+            self.quiet()
+            found = []
+            for lane in self.lanes:
+                try:
+                    self.level_triggered(lane)
+                except OracleFailure as exc:
+                    found.append(exc)
+            _raise_first(found)
+        except OracleFailure as exc:
+            self._failed(exc)
+            self.progress(f"sequence [{ops}]: FAIL {exc}")
+            raise
+        self.progress(f"sequence [{ops}]: ok")
+
+    def level_triggered(self, lane: Lane) -> None:
+        """The lane's world equals the one the same operator reaches from a fresh ModelService
+        created with the final spec and metadata, the same foreign fields written on."""
+        m = lane.admin.get("modelservices", lane.ns, NAME)
+        if m is None or m["metadata"].get("deletionTimestamp"):
+            return
+        here = normalised(lane)
+        foreign = foreign_state(lane)
+        fresh = new_lane(self.settings, lane.impl, f"gen-fresh-{lane.impl.id}")
+        try:
+            meta = m["metadata"]
+            apply_step(
+                fresh,
+                {
+                    "op": "create",
+                    "spec": m["spec"],
+                    "labels": meta.get("labels") or {},
+                    "annotations": meta.get("annotations") or {},
+                },
+                self.settings,
+            )
+            wait_quiet(fresh, self.settings)
+            write_foreign(fresh, foreign)
+            fresh.window_from = fresh.last_id()
+            wait_quiet(fresh, self.settings)
+            d = world_diff(normalised(fresh), here)
+            if d:
+                raise OracleFailure(
+                    lane.impl.id,
+                    "level-triggered",
+                    "the world after the sequence differs from a fresh ModelService's with the "
+                    "same spec (fresh -> sequence): " + "; ".join(d[:8]),
+                )
+        finally:
+            close_lane(fresh)
+
+
+def _raise_first(found: list[OracleFailure]) -> None:
+    """Raise the first of ``found`` with the others in its ``also``; nothing when empty."""
+    if found:
+        found[0].also = found[1:]
+        raise found[0]
+
+
+def machine_class(world: World) -> type[RuleBasedStateMachine]:
+    """The state machine drawing sequences on ``world`` (module docstring)."""
+
+    class Sequence(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            world.begin()
+            self.exists = False
+            #: the last step's op: no quiet after a quiet, no restart after either
+            self.last = ""
+
+        def do(self, step: dict[str, Any]) -> None:
+            self.last = step["op"]
+            world.step(step)
+
+        @initialize(spec=schema.spec_values(), labels=_METADATA, annotations=_METADATA)
+        def first_create(
+            self, spec: dict[str, Any], labels: dict[str, Any], annotations: dict[str, Any]
+        ) -> None:
+            """Every sequence starts with its ModelService."""
+            self.create(spec, labels, annotations)
+
+        @precondition(lambda self: not self.exists)
+        @rule(spec=schema.spec_values(), labels=_METADATA, annotations=_METADATA)
+        def create(
+            self, spec: dict[str, Any], labels: dict[str, Any], annotations: dict[str, Any]
+        ) -> None:
+            self.do(
+                {
+                    "op": "create",
+                    "spec": spec,
+                    "labels": _present(labels),
+                    "annotations": _present(annotations),
+                }
+            )
+            self.exists = True
+
+        @precondition(lambda self: self.exists)
+        @rule(patch=schema.spec_edits())
+        def patch_spec(self, patch: dict[str, Any]) -> None:
+            self.do({"op": "patch-spec", "patch": patch})
+
+        @precondition(lambda self: self.exists)
+        @rule(patch=schema.invalid_edits())
+        def invalid_spec(self, patch: dict[str, Any]) -> None:
+            self.do({"op": "invalid-spec", "patch": patch})
+
+        @precondition(lambda self: self.exists)
+        @rule(labels=_METADATA, annotations=_METADATA)
+        def metadata(self, labels: dict[str, Any], annotations: dict[str, Any]) -> None:
+            self.do({"op": "metadata", "labels": labels, "annotations": annotations})
+
+        @precondition(lambda self: self.exists)
+        @rule(policy=st.sampled_from(("Background", "Foreground", "Orphan")))
+        def delete(self, policy: str) -> None:
+            self.do({"op": "delete", "policy": policy})
+            self.exists = False
+
+        @precondition(lambda self: self.exists)
+        @rule(what=st.sampled_from(FOREIGN_FIELDS), value=st.sampled_from(("1", "2", "a", "")))
+        def foreign(self, what: str, value: str) -> None:
+            self.do({"op": "foreign", "field": what, "value": value})
+
+        @precondition(lambda self: self.exists)
+        @rule(what=st.sampled_from(OWNED_FIELDS), value=st.integers(2, 9))
+        def owned(self, what: str, value: int) -> None:
+            v: Any = f"other:{value}" if what == "image" else value
+            self.do({"op": "owned", "field": what, "value": v})
+
+        @precondition(lambda self: self.exists)
+        @rule(kind=st.sampled_from(("deployments", "services")))
+        def delete_child(self, kind: str) -> None:
+            self.do({"op": "delete-child", "kind": kind})
+
+        @precondition(lambda self: self.last not in ("restart", "quiet"))
+        @rule()
+        def restart(self) -> None:
+            self.do({"op": "restart"})
+
+        @rule(code=st.sampled_from((409, 429, 500, 503)), nth=st.integers(1, 3))
+        def fault(self, code: int, nth: int) -> None:
+            self.do({"op": "fault", "code": code, "nth": nth})
+
+        @precondition(lambda self: self.last != "quiet")
+        @rule()
+        def quiet(self) -> None:
+            self.do({"op": "quiet"})
+
+        def teardown(self) -> None:
+            world.end()
+
+    return Sequence
+
+
+def run(
+    world: World, sequences: int, steps: int, seed_value: int, shrink: bool = True
+) -> OracleFailure | None:
+    """Run ``sequences`` sequences of at most ``steps`` steps from ``seed_value`` on
+    ``world`` (opened); return the failure of the smallest failing sequence, or None."""
+    cls = machine_class(world)
+
+    def factory() -> RuleBasedStateMachine:
+        return cls()
+
+    factory = seed(seed_value)(factory)  # run_state_machine_as_test takes any factory
+    phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
+    conf = settings(
+        max_examples=sequences,
+        stateful_step_count=steps,
+        deadline=None,
+        database=None,
+        phases=phases,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        print_blob=False,
+    )
+    try:
+        run_state_machine_as_test(factory, settings=conf)  # type: ignore[arg-type]
+    except (OracleFailure, Flaky, ExceptionGroup):
+        pass
+    except (ApiException, PremiseBroken) as exc:
+        world.progress(f"[generate] the harness was not able to judge: {type(exc).__name__}: {exc}")
+        raise
+    return world.failing[-1][1] if world.failing else None
+
+
+def case_id(trace: list[dict[str, Any]], impl: str) -> str:
+    """A stable id for a failing sequence: the implementation and a hash of its steps."""
+    digest = hashlib.sha256(yaml.safe_dump(trace, sort_keys=True).encode()).hexdigest()[:10]
+    return f"{impl}-{digest}"
+
+
+def save_case(folder: Path, world: World, seed_value: int) -> Path | None:
+    """Write the smallest failing sequence (the last one hypothesis ran) as
+    ``<folder>/<id>.yaml``: ``steps``, ``seed``, ``implementation``, ``oracle``, ``message``,
+    ``tries`` (the failing sequences seen while shrinking). None when nothing failed."""
+    if not world.failing:
+        return None
+    trace, exc = min(world.failing, key=lambda f: (len(f[0]), world.failing.index(f) * -1))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{case_id(trace, exc.impl)}.yaml"
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "implementation": exc.impl,
+                "implementations": [i.id for i in world.impls],
+                "seed": seed_value,
+                "oracle": exc.oracle,
+                "message": exc.message,
+                "also": [
+                    {"implementation": e.impl, "oracle": e.oracle, "message": e.message}
+                    for e in exc.also
+                ],
+                "tries": len(world.failing),
+                "steps": trace,
+            },
+            sort_keys=False,
+            allow_unicode=True,
+        )
+    )
+    return path
+
+
+def replay(world: World, steps: list[dict[str, Any]]) -> OracleFailure | None:
+    """Run ``steps`` on ``world`` (opened) as one sequence; the oracle's failure, or None."""
+    world.begin()
+    try:
+        for step in steps:
+            world.step(step)
+        world.end()
+    except OracleFailure as exc:
+        return exc
+    return None
+
+
+def elapsed(start: float) -> float:
+    return round(time.monotonic() - start, 1)

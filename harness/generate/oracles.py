@@ -1,0 +1,289 @@
+"""The oracles of generated workloads: each judges one implementation's lane without an
+expected value (docs/design.md, "Generated workloads"; ``harness.generate.world`` lists them).
+
+Every read here is of the API server or of the lane's API proxy log, never of the operator's
+own metrics or logs.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from typing import Any
+
+from harness.explore.state import FINALIZER, diff, snapshot
+from harness.faults.apiproxy.records import seconds
+from harness.generate.world import (
+    BUDGET,
+    NAME,
+    Lane,
+    OracleFailure,
+    Settings,
+    describe,
+    edit_child,
+    msvc,
+    server_container,
+)
+from harness.modelservice import status_converged
+
+
+def _controller_uid(obj: dict[str, Any]) -> str | None:
+    for r in obj["metadata"].get("ownerReferences") or []:
+        if r.get("controller") and r.get("kind") == "ModelService":
+            return str(r.get("uid"))
+    return None
+
+
+def safety(lane: Lane) -> list[str]:
+    """The invariants that hold at every moment (module docstring), read from the API server."""
+    a = lane.admin
+    problems = []
+    # The children first, the ModelService after: a child seen controlled by it was created
+    # after its finalizer was written, so the later read of the ModelService must show it.
+    children = {res: a.list(res, lane.ns) for res in ("deployments", "services")}
+    m = msvc(lane)
+    for res, items in children.items():
+        by_uid: dict[str, list[str]] = {}
+        for c in items:
+            uid = _controller_uid(c)
+            if uid:
+                by_uid.setdefault(uid, []).append(c["metadata"]["name"])
+        problems += [
+            f"ModelService uid {u} controls {len(n)} {res}: {n}"
+            for u, n in by_uid.items()
+            if len(n) > 1
+        ]
+    if m is not None:
+        uid = m["metadata"]["uid"]
+        mine = [c for items in children.values() for c in items if _controller_uid(c) == uid]
+        deleting = m["metadata"].get("deletionTimestamp")
+        if mine and not deleting and FINALIZER not in (m["metadata"].get("finalizers") or []):
+            problems.append(
+                f"the live ModelService controls {len(mine)} children without {FINALIZER}"
+            )
+        if deleting:
+            problems += [
+                f"{c['kind']} {c['metadata']['name']} created at {c['metadata']['creationTimestamp']}, "
+                f"after its ModelService's deletion at {deleting}"
+                for c in mine
+                if c["metadata"]["creationTimestamp"] > deleting
+            ]
+    return problems
+
+
+def liveness(lane: Lane) -> list[str]:
+    """The invariants that hold once the operator is quiet (module docstring)."""
+    a = lane.admin
+    m = msvc(lane)
+    problems = []
+    live_uid = m["metadata"]["uid"] if m else None
+    for res in ("deployments", "services"):
+        for c in a.list(res, lane.ns):
+            uid = _controller_uid(c)
+            if uid and uid != live_uid:
+                problems.append(
+                    f"{res}/{c['metadata']['name']} is controlled by a ModelService that no longer exists"
+                )
+    if m is not None and not m["metadata"].get("deletionTimestamp"):
+        reason = ((_condition(m, "Ready") or {}).get("reason")) or ""
+        if reason != "ChildConflict" and not _refused(m):
+            for res in ("deployments", "services"):
+                if not any(_controller_uid(c) == live_uid for c in a.list(res, lane.ns)):
+                    problems.append(f"the ModelService has no {res[:-1]} (child lost)")
+        if FINALIZER not in (m["metadata"].get("finalizers") or []):
+            problems.append(f"the live ModelService lacks {FINALIZER}")
+    return problems
+
+
+def _condition(m: dict[str, Any], ctype: str) -> dict[str, Any] | None:
+    for c in (m.get("status") or {}).get("conditions") or []:
+        if c.get("type") == ctype:
+            return c  # type: ignore[no-any-return]
+    return None
+
+
+def _refused(m: dict[str, Any]) -> bool:
+    """The status reports a refused child write (CONTRACT.md, "A refused child write")."""
+    return any(
+        "Refused" in str(c.get("reason", "")) or "Failed" in str(c.get("reason", ""))
+        for c in (m.get("status") or {}).get("conditions") or []
+    )
+
+
+def converged(lane: Lane) -> bool:
+    """The lane's world is at rest as the contract defines it: no ModelService and no child
+    of a vanished one, or a ModelService whose status caught up (``status_converged``, or a
+    ChildConflict reported at its generation) with each child present unless a refused write
+    is reported."""
+    m = msvc(lane)
+    if m is None:
+        return True
+    meta, status = m["metadata"], m.get("status") or {}
+    if meta.get("deletionTimestamp"):
+        return FINALIZER not in (meta.get("finalizers") or [])
+    if status.get("observedGeneration") != meta.get("generation"):
+        return False
+    ready = _condition(m, "Ready") or {}
+    if ready.get("reason") == "ChildConflict" or _refused(m):
+        return True
+    if not status_converged(m):
+        return False
+    return all(
+        lane.admin.get(res, lane.ns, NAME) is not None for res in ("deployments", "services")
+    )
+
+
+def wait_quiet(lane: Lane, settings: Settings) -> None:
+    """The quiet oracle: wait until ``converged`` holds and the operator has made no
+    successful write for ``settings.quiet`` s after that. ``OracleFailure`` naming the last
+    writes if it has not within ``settings.quiet_timeout``."""
+    deadline = time.monotonic() + settings.quiet_timeout
+    since: float | None = None
+    while True:
+        now = time.time()
+        if converged(lane):
+            since = since or now
+            writes = lane.writes(lane.window_from)
+            last = max([since, *(seconds(w.time) for w in writes)])
+            if now - last >= settings.quiet:
+                return
+        else:
+            since = None
+        if time.monotonic() > deadline:
+            recent = [describe(w) for w in lane.writes(lane.window_from)][-8:]
+            state = "converged but writing" if since else "not converged"
+            raise OracleFailure(
+                lane.impl.id,
+                "quiet",
+                f"{state} {settings.quiet_timeout:.0f}s after the window began; its last "
+                f"writes: {recent}; ModelService status: {json.dumps((msvc(lane) or {}).get('status'))[:600]}",
+            )
+        time.sleep(0.2)
+
+
+def budget_check(lane: Lane) -> str | None:
+    """The budget oracle for the window that just became quiet, or None when within."""
+    writes = lane.writes(lane.window_from)
+    bound = sum(BUDGET[o] for o in lane.window_ops)
+    if len(writes) > bound:
+        return (
+            f"{len(writes)} writes for steps {lane.window_ops} (bound {bound}): "
+            f"{[describe(w) for w in writes]}"
+        )
+    return None
+
+
+#: Normalised away before comparing worlds: what differs between two runs of the same
+#: operator by design. ``imagePullPolicy``: the API server defaults it from the image's tag
+#: when a container is created (Always for ``:latest`` or no tag) and the operator keeps a
+#: server default (CONTRACT.md, "Desired Deployment"), so a Deployment created for image
+#: ``srv`` and updated to ``srv:1`` keeps Always where a fresh one gets IfNotPresent: a path
+#: dependence the contract chose, reported by this oracle's first version and kept out of it.
+def normalised(lane: Lane) -> dict[str, Any]:
+    """The lane's world as ``explore.state.snapshot`` normalises it, less generations,
+    observedGenerations and imagePullPolicy (above)."""
+    state = snapshot(lane.admin, lane.ns)
+    for m in state["modelservices"].values():
+        m["metadata"].pop("generation", None)
+        st = m.get("status") or {}
+        st.pop("observedGeneration", None)
+        for c in st.get("conditions") or []:
+            c.pop("observedGeneration", None)
+        if "conditions" in st:
+            st["conditions"] = {c.get("type"): c for c in st["conditions"]}
+    for d in state["deployments"].values():
+        for c in (d["spec"].get("template") or {}).get("spec", {}).get("containers") or []:
+            c.pop("imagePullPolicy", None)
+    return state
+
+
+def foreign_state(lane: Lane) -> dict[str, Any]:
+    """What other writers own on the lane's children, to be written onto a fresh world's:
+    non-operator labels and annotations, template annotations, containers but ``server``,
+    ``server``'s env, the Service's sessionAffinity, the Deployment's status."""
+    a = lane.admin
+    out: dict[str, Any] = {}
+    dep = a.get("deployments", lane.ns, NAME)
+    svc = a.get("services", lane.ns, NAME)
+    if dep is not None and _controller_uid(dep):
+        server = server_container(dep) or {}
+        out["deployment"] = {
+            "labels": dep["metadata"].get("labels") or {},
+            "annotations": {
+                k: v
+                for k, v in (dep["metadata"].get("annotations") or {}).items()
+                if k != "deployment.kubernetes.io/revision"
+            },
+            "template_annotations": dep["spec"]["template"]["metadata"].get("annotations") or {},
+            "others": [
+                c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] != "server"
+            ],
+            "env": server.get("env"),
+            "status": dep.get("status"),
+            # how far the status's observedGeneration is behind the Deployment's generation
+            # (an operator's write after the status was written bumps the generation): what
+            # the status conditions read, so what a fresh world must be given
+            "lag": dep["metadata"].get("generation", 1)
+            - (dep.get("status") or {}).get("observedGeneration", 0),
+        }
+    if svc is not None and _controller_uid(svc):
+        out["service"] = {
+            "labels": svc["metadata"].get("labels") or {},
+            "sessionAffinity": svc["spec"].get("sessionAffinity"),
+        }
+    return out
+
+
+def write_foreign(lane: Lane, foreign: dict[str, Any]) -> None:
+    """Write ``foreign_state``'s fields onto the lane's children (as their other writers)."""
+    if "deployment" in foreign:
+        f = foreign["deployment"]
+
+        def edit(d: dict[str, Any]) -> None:
+            d["metadata"]["labels"] = (d["metadata"].get("labels") or {}) | f["labels"]
+            if f["annotations"]:
+                d["metadata"]["annotations"] = (d["metadata"].get("annotations") or {}) | f[
+                    "annotations"
+                ]
+            if f["template_annotations"]:
+                d["spec"]["template"]["metadata"]["annotations"] = f["template_annotations"]
+            cs = [c for c in d["spec"]["template"]["spec"]["containers"] if c["name"] == "server"]
+            if cs and f["env"] is not None:
+                cs[0]["env"] = f["env"]
+            d["spec"]["template"]["spec"]["containers"] = cs + copy.deepcopy(f["others"])
+
+        edit_child(lane, "deployments", edit)
+        if f["status"]:
+
+            def edit_status(d: dict[str, Any]) -> None:
+                observed = max(d["metadata"].get("generation", 1) - f["lag"], 0)
+                d["status"] = f["status"] | {"observedGeneration": observed}
+
+            edit_child(lane, "deployments", edit_status, sub="status")
+    if "service" in foreign:
+        f2 = foreign["service"]
+
+        def edit_svc(s: dict[str, Any]) -> None:
+            s["metadata"]["labels"] = (s["metadata"].get("labels") or {}) | f2["labels"]
+            if f2["sessionAffinity"]:
+                s["spec"]["sessionAffinity"] = f2["sessionAffinity"]
+
+        edit_child(lane, "services", edit_svc)
+
+
+def _keyed(v: Any) -> Any:
+    """Lists as maps (by ``name`` when every item has one, else by index), recursively, so
+    that a difference inside a container or a port is named down to its leaf."""
+    if isinstance(v, dict):
+        return {k: _keyed(x) for k, x in v.items()}
+    if isinstance(v, list):
+        named = all(isinstance(x, dict) and "name" in x for x in v)
+        return {(x["name"] if named else f"[{i}]"): _keyed(x) for i, x in enumerate(v)}
+    return v
+
+
+def world_diff(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """Where two normalised worlds differ, one line per leaf (``explore.state.diff`` on
+    ``_keyed`` copies)."""
+    return diff(_keyed(a), _keyed(b))

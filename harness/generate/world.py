@@ -1,0 +1,471 @@
+"""The world a generated sequence acts on, the steps it is made of, and the oracles that judge
+each implementation's operator without an expected value.
+
+A *lane* is one implementation's share of the world: a namespace of its own on the shared
+control plane, an API proxy, and the operator process behind it (``Lane``). Every step is
+applied to every lane in turn, as the admin (or as another actor: a sidecar injector, a
+person with kubectl, the garbage collector), so the lanes see the same sequence and the API
+server's answers to the user's writes are the same in each.
+
+A step is a plain dict (``{"op": "patch-spec", "patch": {...}}``), so a sequence is data: the
+state machine (``machine.py``) draws it, a case file stores it, ``replay`` runs it again. The
+steps (``OPS``):
+
+- ``create``: the ModelService ``NAME`` with a drawn spec, labels and annotations;
+- ``patch-spec``: a JSON merge patch of the spec the CRD admits (a field ``null`` removes it);
+- ``invalid-spec``: a patch the API server must refuse (422); a premise, and the world must
+  not change;
+- ``metadata``: labels and annotations merged in (``null`` removes one);
+- ``delete``: with a propagation policy (``Background``, ``Foreground``, ``Orphan``), then the
+  garbage collector's part played by the harness on this tier once the operator removed its
+  finalizer (``Orphan``: the children's ownerReferences to it stripped; ``Foreground``: its
+  remaining dependents deleted), so the name is free for the next ``create``;
+- ``foreign``: another writer sets a field of a child the operator does not own (a template
+  annotation, a sidecar container, an env var of ``server``, the Service's
+  ``sessionAffinity``, a label), or the Deployment's status (the deployment controller's
+  part, which this tier lacks);
+- ``owned``: another writer changes a field the operator owns (the Deployment's replicas, the
+  ``server`` image, the Service's port);
+- ``delete-child``: a child deleted by hand;
+- ``restart``: the operator SIGKILLed and started again;
+- ``fault``: the operator's ``nth`` next write answered ``code`` (409, 429, 500, 503) by its
+  API proxy, without forwarding it;
+- ``quiet``: wait until every lane's operator has converged and then written nothing for
+  ``quiet`` seconds.
+
+Oracles (each a message naming the implementation; docs/design.md, "Generated workloads"):
+
+- *invariants* after every step (``safety``): at most one child of a kind per ModelService
+  UID; a live ModelService that controls a child holds the finalizer; a child controlled by a
+  deleting ModelService was not created after its deletion; and, once quiet (``liveness``),
+  every child controlled by a ModelService is controlled by the live one, a live ModelService
+  not in ChildConflict has one child of each kind, a deleting one is no longer held by the
+  operator's finalizer;
+- *quiet*: after convergence no write of the operator for ``quiet`` seconds, as its API proxy
+  logged them, within ``quiet_timeout``;
+- *budget*: the successful writes of a window between two quiet points are at most the sum of
+  ``BUDGET`` over its steps;
+- *differential*: at each quiet point the lanes' normalised worlds are equal;
+- *level-triggered*: at the end, each lane's normalised world equals the one the same operator
+  reaches in a fresh namespace from a ModelService created with the final spec and metadata,
+  the same foreign fields written onto its children.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from kubernetes.client.exceptions import ApiException
+
+from harness.audit import WRITE_VERBS
+from harness.envtest.controlplane import ControlPlane
+from harness.explore.state import FINALIZER, RESOURCES
+from harness.faults.apiproxy import ApiProxy
+from harness.faults.apiproxy.records import ProxyRequest, RequestLog
+from harness.kube import Kube
+from harness.modelservice import modelservice
+from harness.operators import Implementation, OperatorProcess
+from harness.plugin.lab import create_namespace
+
+#: The ModelService every sequence is about.
+NAME = "gen"
+
+#: What a step's window may cost in successful operator writes (finalizer, children, status):
+#: one per child that must change, one status, a Deployment replaced counting two.
+BUDGET: dict[str, int] = {
+    "create": 4,  # finalizer, Deployment, Service, status
+    "patch-spec": 3,  # Deployment, Service, status
+    "invalid-spec": 0,
+    "metadata": 0,
+    "delete": 3,  # two child deletes, the finalizer
+    "foreign": 1,  # a Deployment status written by its controller: one status
+    "owned": 2,  # the child set back, the status
+    "delete-child": 2,  # the child re-created, the status
+    "restart": 0,
+    "fault": 1,  # a retried write the proxy's error made the operator send again
+    "quiet": 0,
+}
+#: Steps that are made of one write of the user's and change nothing else (all but quiet).
+OPS = tuple(k for k in BUDGET if k != "quiet")
+
+#: Fields of the children other writers own, by the ``foreign`` step's ``field``.
+FOREIGN_FIELDS = ("template-annotation", "sidecar", "env", "label", "session-affinity", "status")
+#: Fields the operator owns that another writer changes, by the ``owned`` step's ``field``.
+OWNED_FIELDS = ("replicas", "image", "service-port")
+
+
+class OracleFailure(AssertionError):
+    """An oracle failed for implementation ``impl``: ``oracle`` (invariant, quiet, budget,
+    differential, level-triggered, refused) and the message."""
+
+    def __init__(self, impl: str, oracle: str, message: str) -> None:
+        super().__init__(f"[{impl}] {oracle}: {message}")
+        self.impl, self.oracle, self.message = impl, oracle, message
+        #: the other lanes' failures at the same point of the sequence
+        self.also: list[OracleFailure] = []
+
+
+class PremiseBroken(RuntimeError):
+    """The world did not do what the step needs to judge anything (the API server admitted
+    an invalid edit): not the operator's failure."""
+
+
+@dataclass
+class Lane:
+    """One implementation in its own namespace, behind its own API proxy."""
+
+    impl: Implementation
+    admin: Kube
+    ns: str
+    proxy: ApiProxy
+    workdir: Path
+    op: OperatorProcess | None = None
+    starts: int = 0
+    #: id of the last request-log record when the current window began
+    window_from: int = 0
+    #: the steps of the current window
+    window_ops: list[str] = field(default_factory=list)
+
+    @property
+    def log(self) -> RequestLog:
+        return RequestLog(self.proxy.request_log)
+
+    def start_operator(self) -> None:
+        """Start a new operator process through the lane's proxy; wait until ready."""
+        self.op = OperatorProcess(
+            impl=self.impl,
+            kubeconfig=self.proxy.kubeconfig,
+            namespace=self.ns,
+            log_path=self.workdir / f"operator-{self.starts}.log",
+            request_log=self.proxy.request_log,
+        )
+        self.starts += 1
+        self.op.start(timeout=60)
+
+    def stop(self) -> None:
+        if self.op is not None:
+            self.op.terminate(timeout=10)
+        self.proxy.stop()
+
+    def writes(self, after: int = 0) -> list[ProxyRequest]:
+        """The operator's successful writes to ModelServices, Deployments and Services with a
+        request id above ``after``, as its proxy logged them."""
+        return [
+            r
+            for r in self.log.records()
+            if r.id > after
+            and r.verb in WRITE_VERBS
+            and r.resource in RESOURCES
+            and 200 <= r.code < 300
+            and not r.injected
+        ]
+
+    def last_id(self) -> int:
+        records = self.log.records()
+        return records[-1].id if records else 0
+
+
+def describe(r: ProxyRequest) -> str:
+    """``verb resource[/sub] name code`` of one request."""
+    target = f"{r.resource}/{r.subresource}" if r.subresource else r.resource
+    return f"{r.verb} {target} {r.name} {r.code}"
+
+
+@dataclass
+class Settings:
+    """What every lane shares: ``quiet`` s of no write after convergence; ``quiet_timeout`` s
+    for convergence and quiet together."""
+
+    control_plane: ControlPlane
+    workdir: Path
+    quiet: float = 2.0
+    quiet_timeout: float = 60.0
+
+
+def new_lane(settings: Settings, impl: Implementation, label: str) -> Lane:
+    """A namespace with the operator role bound to ``impl``'s user, an API proxy, and the
+    operator started behind it."""
+    admin = Kube(settings.control_plane.admin_kubeconfig)
+    ns = create_namespace(admin, label, impl.user)
+    workdir = settings.workdir / ns
+    workdir.mkdir(parents=True, exist_ok=True)
+    proxy = ApiProxy.for_user(settings.control_plane, impl.user, workdir=workdir)
+    proxy.progress = lambda line: None
+    proxy.start()
+    lane = Lane(impl, admin, ns, proxy, workdir)
+    lane.start_operator()
+    return lane
+
+
+def close_lane(lane: Lane) -> None:
+    """Stop the lane's operator and proxy, delete its namespace (no namespace controller on
+    envtest: the objects stay, finalizers and all, but nothing acts on them any more)."""
+    lane.stop()
+    try:
+        lane.admin.delete("namespaces", None, lane.ns)
+    except ApiException:
+        pass
+    lane.admin.close()
+
+
+# ------------------------------------------------------------------ the steps
+
+
+def msvc(lane: Lane) -> dict[str, Any] | None:
+    return lane.admin.get("modelservices", lane.ns, NAME)
+
+
+def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
+    """Apply ``step`` (see the module docstring) to ``lane``. Raises ``PremiseBroken`` when
+    the API server admitted an invalid edit, ``OracleFailure`` when a step that waits (quiet,
+    delete) finds the operator failing."""
+    op = step["op"]
+    a = lane.admin
+    if op == "create":
+        body = modelservice(NAME, **step["spec"])
+        body["spec"] = step["spec"]
+        body["metadata"]["labels"] = step.get("labels") or {}
+        body["metadata"]["annotations"] = step.get("annotations") or {}
+        a.create("modelservices", lane.ns, body)
+    elif op == "patch-spec":
+        a.patch("modelservices", lane.ns, NAME, {"spec": step["patch"]})
+    elif op == "invalid-spec":
+        before = msvc(lane)
+        try:
+            a.patch("modelservices", lane.ns, NAME, {"spec": step["patch"]})
+        except ApiException as exc:
+            if exc.status != 422:
+                raise
+        else:
+            raise PremiseBroken(f"the API server admitted the invalid edit {step['patch']}")
+        after = msvc(lane)
+        if (
+            before
+            and after
+            and before["metadata"]["resourceVersion"] != after["metadata"]["resourceVersion"]
+            and before.get("spec") != after.get("spec")
+        ):
+            raise PremiseBroken("a refused edit changed the spec")
+    elif op == "metadata":
+        a.patch(
+            "modelservices",
+            lane.ns,
+            NAME,
+            {
+                "metadata": {
+                    "labels": step.get("labels") or {},
+                    "annotations": step.get("annotations") or {},
+                }
+            },
+        )
+    elif op == "delete":
+        _delete(lane, step["policy"], settings)
+    elif op == "foreign":
+        _foreign(lane, step["field"], step.get("value", ""))
+    elif op == "owned":
+        _owned(lane, step["field"], step["value"])
+    elif op == "delete-child":
+        a.delete(step["kind"], lane.ns, NAME)
+    elif op == "restart":
+        if lane.op is not None:
+            lane.op.kill()
+        lane.start_operator()
+    elif op == "fault":
+        # The operator's next write to a ModelService, Deployment or Service is answered
+        # with ``code`` by its API proxy, not forwarded (armed until a write comes).
+        lane.proxy.inject_write_error(
+            int(step.get("nth", 1)), int(step["code"]), resources=RESOURCES
+        )
+    elif op == "quiet":
+        pass  # the world waits for every lane (World.quiet)
+    else:
+        raise ValueError(f"unknown step {op!r}")
+
+
+def _delete(lane: Lane, policy: str, settings: Settings) -> None:
+    """Delete with ``policy``; wait for the operator to remove its finalizer (an oracle: the
+    quiet timeout fails it), then play the garbage collector, so that the name is free."""
+    a = lane.admin
+    m = msvc(lane)
+    if m is None:
+        return
+    uid = m["metadata"]["uid"]
+    a.delete("modelservices", lane.ns, NAME, propagation_policy=policy)
+    deadline = time.monotonic() + settings.quiet_timeout
+    while True:
+        m = msvc(lane)
+        if m is None or m["metadata"]["uid"] != uid:
+            return
+        if FINALIZER not in (m["metadata"].get("finalizers") or []):
+            break
+        if time.monotonic() > deadline:
+            raise OracleFailure(
+                lane.impl.id,
+                "quiet",
+                f"the operator kept its finalizer {settings.quiet_timeout:.0f}s after a "
+                f"{policy} delete; finalizers {m['metadata'].get('finalizers')}",
+            )
+        time.sleep(0.2)
+    # The garbage collector's part (this tier has none): dependents, then its finalizer.
+    for res in ("deployments", "services"):
+        for child in a.list(res, lane.ns):
+            refs = child["metadata"].get("ownerReferences") or []
+            if not any(r.get("uid") == uid for r in refs):
+                continue
+            if policy == "Orphan":
+                child["metadata"]["ownerReferences"] = [r for r in refs if r.get("uid") != uid]
+                _retry(partial(_update_fresh, a, res, child, ("metadata", "ownerReferences")))
+            else:
+                a.delete(res, lane.ns, child["metadata"]["name"], uid=child["metadata"]["uid"])
+    gc = {"orphan", "foregroundDeletion"}
+
+    def strip() -> None:
+        live = msvc(lane)
+        if live is None or live["metadata"]["uid"] != uid:
+            return
+        fins = live["metadata"].get("finalizers") or []
+        if any(f in gc for f in fins):
+            live["metadata"]["finalizers"] = [f for f in fins if f not in gc]
+            a.update("modelservices", live)
+
+    _retry(strip)
+    deadline = time.monotonic() + settings.quiet_timeout
+    while (m := msvc(lane)) is not None and m["metadata"]["uid"] == uid:
+        if time.monotonic() > deadline:
+            raise PremiseBroken(f"the ModelService stayed after a {policy} delete: {m['metadata']}")
+        time.sleep(0.2)
+
+
+def _retry(fn: Callable[[], None], tries: int = 10) -> None:
+    """Run ``fn``, again after a 409 (another writer came between its read and its write)."""
+    for i in range(tries):
+        try:
+            fn()
+            return
+        except ApiException as exc:
+            if exc.status != 409 or i == tries - 1:
+                raise
+            time.sleep(0.1)
+
+
+def _update_fresh(a: Kube, res: str, edited: dict[str, Any], path: tuple[str, str]) -> None:
+    """Set ``edited``'s value at ``path`` on a fresh read of the object, and update it."""
+    live = a.get(res, edited["metadata"]["namespace"], edited["metadata"]["name"])
+    if live is None:
+        return
+    live[path[0]][path[1]] = edited[path[0]][path[1]]
+    a.update(res, live)
+
+
+def edit_child(
+    lane: Lane, res: str, edit: Callable[[dict[str, Any]], None], sub: str | None = None
+) -> None:
+    """Read the child, ``edit`` it in place, update it (again after a 409); nothing if absent."""
+    a = lane.admin
+
+    def once() -> None:
+        live = a.get(res, lane.ns, NAME)
+        if live is None:
+            return
+        edit(live)
+        a.update(res, live, subresource=sub)
+
+    _retry(once)
+
+
+def server_container(dep: dict[str, Any]) -> dict[str, Any] | None:
+    for c in dep["spec"]["template"]["spec"].get("containers") or []:
+        if c.get("name") == "server":
+            return c  # type: ignore[no-any-return]
+    return None
+
+
+def _foreign(lane: Lane, what: str, value: str) -> None:
+    """Another writer sets a field of a child the operator does not own (``FOREIGN_FIELDS``)."""
+    if what == "template-annotation":
+
+        def edit(d: dict[str, Any]) -> None:
+            t = d["spec"]["template"]["metadata"]
+            t["annotations"] = (t.get("annotations") or {}) | {
+                "kubectl.kubernetes.io/restartedAt": value
+            }
+
+        edit_child(lane, "deployments", edit)
+    elif what == "sidecar":
+
+        def edit(d: dict[str, Any]) -> None:
+            cs = [c for c in d["spec"]["template"]["spec"]["containers"] if c["name"] != "sidecar"]
+            d["spec"]["template"]["spec"]["containers"] = [
+                *cs,
+                {"name": "sidecar", "image": f"proxy:{value}"},
+            ]
+
+        edit_child(lane, "deployments", edit)
+    elif what == "env":
+
+        def edit(d: dict[str, Any]) -> None:
+            c = server_container(d)
+            if c is not None:
+                c["env"] = [{"name": "MESH", "value": value}]
+
+        edit_child(lane, "deployments", edit)
+    elif what == "label":
+        for res in ("deployments", "services"):
+
+            def edit(d: dict[str, Any]) -> None:
+                d["metadata"]["labels"] = (d["metadata"].get("labels") or {}) | {"team": value}
+
+            edit_child(lane, res, edit)
+    elif what == "session-affinity":
+
+        def edit(d: dict[str, Any]) -> None:
+            d["spec"]["sessionAffinity"] = "ClientIP" if value else "None"
+
+        edit_child(lane, "services", edit)
+    elif what == "status":
+        n = int(value) if value.isdigit() else 1
+
+        def edit(d: dict[str, Any]) -> None:
+            d["status"] = {
+                "observedGeneration": d["metadata"].get("generation", 1),
+                "replicas": n,
+                "updatedReplicas": n,
+                "readyReplicas": n,
+                "availableReplicas": n,
+            }
+
+        edit_child(lane, "deployments", edit, sub="status")
+    else:
+        raise ValueError(f"unknown foreign field {what!r}")
+
+
+def _owned(lane: Lane, what: str, value: Any) -> None:
+    """Another writer changes a field the operator owns (``OWNED_FIELDS``)."""
+    if what == "replicas":
+
+        def edit(d: dict[str, Any]) -> None:
+            d["spec"]["replicas"] = int(value)
+
+        edit_child(lane, "deployments", edit)
+    elif what == "image":
+
+        def edit(d: dict[str, Any]) -> None:
+            c = server_container(d)
+            if c is not None:
+                c["image"] = str(value)
+
+        edit_child(lane, "deployments", edit)
+    elif what == "service-port":
+
+        def edit(d: dict[str, Any]) -> None:
+            for p in d["spec"].get("ports") or []:
+                p["port"] = int(value)
+
+        edit_child(lane, "services", edit)
+    else:
+        raise ValueError(f"unknown owned field {what!r}")

@@ -1,0 +1,125 @@
+"""Generated workloads without a cluster: what the strategies draw from the CRD's schema, the
+case files, and the budget table (harness/generate/). The sequences themselves run on a
+control plane in ``make generate-ci``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from harness.generate import cli, schema
+from harness.generate.machine import World, case_id, save_case
+from harness.generate.world import BUDGET, OPS, OracleFailure
+
+SPEC = schema.spec_schema()
+QUANTITY = re.compile(
+    SPEC["properties"]["resources"]["properties"]["limits"]["additionalProperties"]["pattern"]
+)
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def _admitted(spec: dict[str, Any]) -> list[str]:
+    """What of ``spec`` the CRD's schema would refuse (empty: admitted)."""
+    problems = []
+    props = SPEC["properties"]
+    for name in SPEC["required"]:
+        if name not in spec:
+            problems.append(f"{name} missing")
+    for name, value in spec.items():
+        sub = props[name]
+        if sub.get("type") == "integer" and not sub["minimum"] <= value <= sub["maximum"]:
+            problems.append(f"{name}={value}")
+        if sub.get("type") == "string" and not 1 <= len(value) <= sub.get("maxLength", 10**9):
+            problems.append(f"{name} length {len(value)}")
+    for part in ("limits", "requests"):
+        for key, q in ((spec.get("resources") or {}).get(part) or {}).items():
+            if isinstance(q, str) and not QUANTITY.fullmatch(q):
+                problems.append(f"{part}.{key}={q!r}")
+    return problems
+
+
+@FAST
+@given(schema.spec_values())
+def test_drawn_specs_are_what_the_schema_admits(spec: dict[str, Any]) -> None:
+    assert _admitted(spec) == []
+
+
+@FAST
+@given(schema.spec_edits())
+def test_drawn_edits_are_admitted_merge_patches(patch: dict[str, Any]) -> None:
+    assert patch
+    for name in SPEC["required"]:
+        assert patch.get(name, "x") is not None, "a required field is never removed"
+    assert (
+        _admitted({"model": "m", "image": "i"} | {k: v for k, v in patch.items() if v is not None})
+        == []
+    )
+
+
+@FAST
+@given(schema.invalid_edits())
+def test_invalid_edits_cross_a_bound_of_the_schema(patch: dict[str, Any]) -> None:
+    (name, value), *_ = patch.items()
+    sub = SPEC["properties"][name]
+    if value is None:
+        assert name in SPEC["required"]
+    elif name == "resources":
+        assert any(not QUANTITY.fullmatch(q) for part in value.values() for q in part.values())
+    elif sub["type"] == "integer":
+        assert not isinstance(value, int) or not sub["minimum"] <= value <= sub["maximum"]
+    else:
+        assert len(value) < sub["minLength"]
+
+
+def test_the_spellings_the_api_server_rewrites_are_drawn() -> None:
+    """1.5m (stored 2m) and 0.5Gi (stored 512Mi) are in the strategy's fixed spellings, and
+    each of them is one the CRD's pattern admits."""
+    assert {"1.5m", "0.5Gi", "1e3", ".5", "+1"} <= set(schema.QUANTITIES)
+    assert all(QUANTITY.fullmatch(q) for q in schema.QUANTITIES)
+
+
+def test_an_unknown_construct_of_the_schema_is_named() -> None:
+    with pytest.raises(schema.UnsupportedSchema, match=r"spec\.x"):
+        schema.values({"type": "boolean"}, "spec.x")
+
+
+@given(st.data())
+@settings(max_examples=5, deadline=None)
+def test_every_step_has_a_budget(data: st.DataObject) -> None:
+    assert set(OPS) | {"quiet"} == set(BUDGET)
+    assert BUDGET["create"] == 4, "the contract's floor: finalizer, Deployment, Service, status"
+    assert data.draw(st.sampled_from(OPS)) in BUDGET
+
+
+def test_a_failing_sequence_is_saved_as_a_readable_case(tmp_path: Path) -> None:
+    world = World(settings=None, impls=[])  # type: ignore[arg-type]
+    long: list[dict[str, Any]] = [
+        {"op": "quiet"},
+        {"op": "create", "spec": {"model": "m", "image": "srv"}},
+    ]
+    short = long[1:]
+    world.failing = [
+        (long, OracleFailure("python", "quiet", "still writing")),
+        (short, OracleFailure("python", "quiet", "still writing")),
+    ]
+    path = save_case(tmp_path, world, 7)
+    assert path is not None and path.name == f"{case_id(short, 'python')}.yaml"
+    case = yaml.safe_load(path.read_text())
+    assert case["steps"] == short and case["seed"] == 7 and case["oracle"] == "quiet"
+    assert case["implementation"] == "python" and case["message"] == "still writing"
+
+
+def test_nothing_failed_saves_nothing(tmp_path: Path) -> None:
+    assert save_case(tmp_path, World(settings=None, impls=[]), 1) is None  # type: ignore[arg-type]
+    assert not tmp_path.joinpath("x").exists()
+
+
+def test_the_ci_sample_is_a_fixed_seed() -> None:
+    args = cli.build_parser().parse_args(["--ci"])
+    assert args.ci and cli.CI_SEED and cli.CI_SEQUENCES >= 1
