@@ -202,6 +202,15 @@ def test_accounting_check_cannot_pass_by_seeing_nothing(tmp_path: Path) -> None:
     )
     code, lines = check(tmp_path)
     assert code == 1 and "go d: compared 0 requests" in lines
+    # ...unless the check said its operator makes no request in scope, by design
+    scoped = suite("audit-log", [("a", "passed", same), ("d", "passed", {**same, "compared": 0})])
+    scope = '<property name="accounting_scope" value="cluster-scoped discovery only"/>'
+    path.write_text(
+        scoped.replace(
+            '<property name="check" value="d"/>', f'<property name="check" value="d"/>{scope}'
+        )
+    )
+    assert check(tmp_path)[0] == 0
     path.write_text(suite("request-accounting", [("a", "passed", same), ("e", "passed", None)]))
     assert check(tmp_path)[0] == 0
 
