@@ -188,10 +188,14 @@ def normalised(lane: Lane) -> dict[str, Any]:
         m["metadata"].pop("generation", None)
         st = m.get("status") or {}
         st.pop("observedGeneration", None)
-        for c in st.get("conditions") or []:
+        conditions = st.get("conditions") or {}
+        # explore.state.snapshot keys the conditions by type already (as test_parity does)
+        if not isinstance(conditions, dict):
+            conditions = {c.get("type"): c for c in conditions}
+        for c in conditions.values():
             c.pop("observedGeneration", None)
         if "conditions" in st:
-            st["conditions"] = {c.get("type"): c for c in st["conditions"]}
+            st["conditions"] = conditions
     for d in state["deployments"].values():
         for c in (d["spec"].get("template") or {}).get("spec", {}).get("containers") or []:
             c.pop("imagePullPolicy", None)

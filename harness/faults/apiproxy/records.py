@@ -118,7 +118,10 @@ class ProxyRequest:
     def as_request(self, user: str) -> Request:
         """The ``harness.audit.Request`` of this request, made by ``user`` (the proxy forwards
         as one identity). ``time`` is when it reached the proxy, as the audit log's
-        ``requestReceivedTimestamp`` is when it reached the API server."""
+        ``requestReceivedTimestamp`` is when it reached the API server. A request that names
+        no resource (discovery: ``GET /apis/<group>/<version>``) has group "" here, as the
+        audit log has it: the API server records no objectRef for a non-resource request,
+        while the proxy's own ``group`` keeps the path's group (waits-for-crd counts by it)."""
         return Request(
             user=user,
             verb=self.verb,
@@ -129,7 +132,7 @@ class ProxyRequest:
             code=self.code,
             time=self.start,
             audit_id=self.audit_id,
-            group=self.group,
+            group=self.group if self.resource else "",
             reason=self.reason,
             message=self.message,
             user_agent=self.user_agent,
