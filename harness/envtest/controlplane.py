@@ -186,18 +186,22 @@ class ControlPlane:
     served from etcd and a resumed watch after compaction gets 410 Gone.
     ``workdir``: a folder to use (kept on stop) instead of a fresh temp dir (removed on stop).
     ``progress``: a callable receiving progress lines.
+    ``crds``: False starts the plane without the ModelService CRD (the operator's role is
+    still applied): waits-for-crd's private plane, where the CRD comes later.
     """
 
     def __init__(
         self,
         *,
         watch_cache: bool = True,
+        crds: bool = True,
         workdir: Path | None = None,
         progress: Progress = _progress,
         binaries: binaries_mod.Binaries | None = None,
         tier: str = "envtest",
     ) -> None:
         self.watch_cache = watch_cache
+        self.crds = crds
         self.tier = tier
         self._own_workdir = workdir is None
         self.workdir = Path(workdir) if workdir else runs.temp_dir("cp")
@@ -317,8 +321,11 @@ class ControlPlane:
                 self.admin_kubeconfig, self.server, self.pki_dir / "ca.crt", "admin", crt, key
             )
             self.start_apiserver()
-            self.apply_paths([CRD_DIR, RBAC_DIR / "role.yaml"])
-            self.wait_crds_established()
+            if self.crds:
+                self.apply_paths([CRD_DIR, RBAC_DIR / "role.yaml"])
+                self.wait_crds_established()
+            else:
+                self.apply_paths([RBAC_DIR / "role.yaml"])
             if self.tier == "sim":
                 from harness.envtest import sim
 

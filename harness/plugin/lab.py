@@ -356,10 +356,11 @@ class Isolated:
         self.labs: list[IsolatedLab] = []
         self._planes: list[ControlPlane] = []
 
-    def new(self, *, watch_cache: bool = True) -> IsolatedLab:
+    def new(self, *, watch_cache: bool = True, crds: bool = True) -> IsolatedLab:
         """Start a private control plane (``watch_cache=False``: kube-apiserver
-        ``--watch-cache=false``), make a namespace there and return the Lab."""
-        cp = ControlPlane(watch_cache=watch_cache).start()
+        ``--watch-cache=false``; ``crds=False``: without the ModelService CRD), make a
+        namespace there and return the Lab."""
+        cp = ControlPlane(watch_cache=watch_cache, crds=crds).start()
         self._planes.append(cp)
         admin = Kube(cp.admin_kubeconfig)
         ns = create_namespace(admin, self.check, self.impl.user)
