@@ -9,8 +9,8 @@ a capped exponential backoff, the process alive meanwhile, and convergence once 
 there, without a restart.
 
 The CRD is cluster-scoped, so removing it would break every other check on the shared control
-plane: this check runs on a private one (the ``isolated`` fixture), where the harness deletes
-the CRD before it starts the operator.
+plane: this check runs on a private one (the ``isolated`` fixture), started without the CRD
+(``ControlPlane(crds=False)``), before it starts the operator.
 """
 
 from __future__ import annotations
