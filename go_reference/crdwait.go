@@ -68,10 +68,11 @@ func crdServed(dc discovery.DiscoveryInterface) (bool, error) {
 
 // waitForCRD asks discovery until the CRD is served (nil) or ctx is done (ctx.Err()), waiting
 // crdRetryDelay(n) after the n-th attempt that did not find it (an error counts the same) and
-// logging "Waiting for the ModelService CRD" each time, "ModelService CRD served" once it is.
+// logging "Waiting for the ModelService CRD" each time, "ModelService CRD served" once it is,
+// under the logger "manager", as the Python operator's Manager.wait_served logs them.
 // dc is main's discovery client (newCRDDiscovery). Called through the seam crdWait.
 func waitForCRD(ctx context.Context, dc discovery.DiscoveryInterface) error {
-	log := ctrl.Log.WithName("setup")
+	log := ctrl.Log.WithName("manager")
 	gv := modelServiceGVK.GroupVersion().String()
 	for attempt := 0; ; attempt++ {
 		served, err := crdServed(dc)

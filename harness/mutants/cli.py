@@ -45,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rest",
         action="store_true",
         help="the caught_by pairs --ci leaves out: each mutant against those only (none left: "
-        "not run); --ci and --rest together run every pair (make mutants-pairs)",
+        "not run); not with --ci: a run of --ci and one of --rest cover every pair "
+        "(make mutants-pairs runs the second)",
     )
     parser.add_argument(
         "--cluster",
