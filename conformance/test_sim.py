@@ -30,8 +30,8 @@ from conformance.support import (
     wait_gone,
 )
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 #: A rollout on sim: ReplicaSet, scheduling, kwok marking the Pods Ready, the deployment
 #: controller's status, then the operator's; half again a plain convergence (90 s) bounds

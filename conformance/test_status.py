@@ -31,8 +31,8 @@ from conformance.support import (
 from harness.accounting import Accounting
 from harness.audit import Request, select
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 #: The CRD's bound on a condition message, and the end of a message cut to it (CONTRACT.md,
 #: "Status").

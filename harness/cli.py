@@ -90,11 +90,11 @@ DELEGATED = {
 
 
 def cmd_up(args: argparse.Namespace) -> int:
-    """``up``: a kind cluster is kind's to keep up (``harness.kind`` says so, or that there is
+    """``up``: a kind cluster is kind's to keep up (``harness.existing.kind`` says so, or that there is
     no engine: exit 2); envtest and sim start in the background
     (``harness.envtest.background.up``)."""
     if args.cluster == "kind":
-        from harness import kind
+        from harness.existing import kind
 
         return kind.no_engine_exit() if kind.engine() is None else kind.up_not_supported()
     return background.up(Path(args.state_dir), args.cluster, not args.no_watch_cache)

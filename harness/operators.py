@@ -25,7 +25,8 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from harness.envtest.process import (
+from harness.paths import BUILD_DIR, REPO_ROOT
+from harness.process import (
     ManagedProcess,
     ProcessError,
     free_port,
@@ -33,7 +34,6 @@ from harness.envtest.process import (
     run,
     wait_until,
 )
-from harness.paths import BUILD_DIR, REPO_ROOT
 
 DEFAULT_IMPL_FILE = Path(__file__).resolve().parent / "implementations.toml"
 
@@ -200,6 +200,12 @@ def get_implementation(impl_id: str, extra_files: Iterable[Path | str] = ()) -> 
             f"{', '.join(sorted(impls))} (add one with --impl-file)"
         )
     return impls[impl_id]
+
+
+def parity_reference_id(impl_id: str) -> str:
+    """The implementation a parity check compares against: the Go reference, or for the Go
+    reference itself its Python twin."""
+    return "python" if impl_id == "go" else "go"
 
 
 #: The two series the checks poll (CONTRACT.md, "Metrics").

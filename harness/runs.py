@@ -3,7 +3,7 @@
 A *run* is one entry point of ModelDock: ``python -m harness ...``, ``python -m
 harness.mutants.cli``, ``python -m harness.bench``, or a controlling pytest process. It calls
 ``claim()`` first, which puts its process identity
-(``harness.envtest.process.process_identity``: pid and start time) in the environment variable ``MODELDOCK_RUN``. Every process it starts
+(``harness.process.process_identity``: pid and start time) in the environment variable ``MODELDOCK_RUN``. Every process it starts
 inherits that mark (pytest, its xdist workers, control planes, operators, kubectl, builds),
 and keeps it in ``/proc/<pid>/environ`` whatever it does to its own environment later.
 
@@ -11,7 +11,7 @@ Temp dirs come from ``temp_dir()``: ``<tmp>/modeldock-<kind>-XXXXXXXX`` (``<tmp>
 ``tempfile.gettempdir()``, so ``TMPDIR`` moves it) with an owner file ``.modeldock-owner``
 (JSON: ``owner`` identity, ``created`` ISO 8601 UTC) naming the process that made it.
 
-Processes die with their owner by ``PR_SET_PDEATHSIG`` (``harness.envtest.process.popen``). What
+Processes die with their owner by ``PR_SET_PDEATHSIG`` (``harness.process.popen``). What
 nonetheless outlives a dead run (a SIGKILLed harness cannot clean up) is removed by
 ``reap()``, which every entry point calls at start: it SIGKILLs processes whose mark names a
 dead run and removes ``modeldock-*`` dirs in ``<tmp>`` whose owner file names a dead process.
@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.envtest.process import identity_alive, process_identity
+from harness.process import identity_alive, process_identity
 
 #: The environment variable that marks every process of a run with its owner's identity.
 RUN_ENV = "MODELDOCK_RUN"

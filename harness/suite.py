@@ -23,10 +23,10 @@ from pathlib import Path
 from harness import junit, runs
 from harness.envtest import background, binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError, state_lost
-from harness.envtest.process import run_group
 from harness.operators import ImplementationError, load_implementations
 from harness.paths import CONFORMANCE_DIR, REPO_ROOT
 from harness.plugin.console import KEPT_FILE, kept_entries
+from harness.process import run_group
 
 #: The implementations ``conformance`` runs when none is named.
 DEFAULT_IMPLS = ("go", "python")
@@ -283,7 +283,7 @@ def conformance(
     options = options or Options()
     cluster = options.cluster
     if cluster == "kind":
-        from harness import kind
+        from harness.existing import kind
 
         if kind.engine() is None:
             return kind.no_engine_exit()
@@ -410,7 +410,7 @@ def conformance(
 def _run_on_existing(options: Options, run_all: Callable[[Path], None]) -> int:
     """``existing``: run the suites on the cluster of KUBECONFIG (``options.context``) inside
     a ``harness.existing.run.Run`` (its namespaces, CRD and ClusterRoles removed afterwards,
-    also on Ctrl-C); ``kind``: on a kind cluster made for it (``harness.kind.cluster``).
+    also on Ctrl-C); ``kind``: on a kind cluster made for it (``harness.existing.kind.cluster``).
     Returns 0 once the suites ran, 2 for a CRD of another version, 3 when the cluster cannot
     be used."""
     from harness.existing.cluster import ClusterError
@@ -423,7 +423,7 @@ def _run_on_existing(options: Options, run_all: Callable[[Path], None]) -> int:
         )
     try:
         if options.cluster == "kind":
-            from harness import kind
+            from harness.existing import kind
 
             with (
                 kind.cluster(keep=options.keep_cluster) as kubeconfig,

@@ -80,7 +80,7 @@ class Bench:
 
     # ------------------------------------------------------------ plumbing
     def _namespace(self, impl_id: str, label: str) -> str:
-        from harness.plugin.lab import create_namespace
+        from harness.lab.namespaces import create_namespace
         from harness.rbac import role as rbac
 
         impl = self.impls[impl_id]  # bound to the role it declares, as in the checks
@@ -203,7 +203,7 @@ class Bench:
         ModelService create in a new API server waits about 2 s (kube-apiserver adds the
         quota admission evaluator for the new resource: "quota admission added evaluator for:
         modelservices.modeldock.io"); that belongs to no implementation."""
-        from harness.plugin.lab import create_namespace
+        from harness.lab.namespaces import create_namespace
 
         ns = create_namespace(self.admin, f"bench-warmup-{self._run_id}", "modeldock:nobody")
         t0 = time.monotonic()
@@ -521,10 +521,10 @@ class Bench:
                     )
 
     def run_apiproxy_overhead(self) -> None:
-        """What the API proxy adds to a request (``harness.faults.apiproxy.overhead``)."""
-        from harness.faults.apiproxy import overhead
+        """What the API proxy adds to a request (``harness.bench.apiproxy_overhead``)."""
+        from harness.bench import apiproxy_overhead
 
-        self.apiproxy_overhead = overhead.measure(self.cp)
+        self.apiproxy_overhead = apiproxy_overhead.measure(self.cp)
         self.say(f"API proxy overhead: {self.apiproxy_overhead}")
 
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:

@@ -105,7 +105,7 @@ def _floor_batch(
     start line to the last ModelService seen converged by the admin's watch, the audit log's
     count of the floor user's writes, the CPU split)."""
     from harness.bench.gofloor import GoFloor, floor_binary
-    from harness.plugin.lab import create_namespace
+    from harness.lab.namespaces import create_namespace
 
     ns = create_namespace(b.admin, f"bench-{label}-{b._run_id}", FLOOR_USER)
     proc = GoFloor(

@@ -21,8 +21,8 @@ from pathlib import Path
 from harness import runs
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane
-from harness.envtest.process import pid_alive
 from harness.paths import BUILD_DIR, REPO_ROOT
+from harness.process import pid_alive
 
 #: Where ``up`` keeps its control plane by default.
 DEFAULT_STATE_DIR = BUILD_DIR / "up"

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.envtest import process
+from harness import process
 from harness.paths import REPO_ROOT, cache_root
 
 TOOLS_DIR = REPO_ROOT / "tools"

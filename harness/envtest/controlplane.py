@@ -52,7 +52,8 @@ from harness import runs
 from harness.envtest import binaries as binaries_mod
 from harness.envtest.kubeconfig import write_kubeconfig
 from harness.envtest.pki import CertificateAuthority, service_account_key
-from harness.envtest.process import (
+from harness.paths import CRDS_DIR, RBAC_DIR
+from harness.process import (
     ManagedProcess,
     ProcessError,
     free_port,
@@ -61,7 +62,6 @@ from harness.envtest.process import (
     process_identity,
     wait_until,
 )
-from harness.paths import CRDS_DIR, RBAC_DIR
 
 CRD_DIR = CRDS_DIR
 
@@ -120,7 +120,7 @@ class State:
     """What another process needs to use a running control plane (the JSON state file).
 
     ``processes``: ``{"owner" | "etcd" | "kube-apiserver": identity}`` (``pid:start time``,
-    ``harness.envtest.process.process_identity``); kube-apiserver's is empty while its owner has
+    ``harness.process.process_identity``); kube-apiserver's is empty while its owner has
     stopped it on purpose (``stop_apiserver``).
     """
 
@@ -573,7 +573,7 @@ class ControlPlane:
     ) -> str:
         """Run the cached kubectl against this control plane (admin unless ``kubeconfig``);
         return stdout. Raises ControlPlaneError with stderr when ``check`` and it fails."""
-        from harness.envtest import process
+        from harness import process
 
         kubectl = (self._binaries or binaries_mod.ensure(["kubectl"]))["kubectl"]
         proc = process.run(

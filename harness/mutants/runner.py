@@ -68,13 +68,13 @@ from harness.checks import (
 )
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane
-from harness.envtest.process import ProcessError, log_tail
 from harness.kube import Kube
+from harness.lab.namespaces import create_namespace
 from harness.mutants import plan
 from harness.mutants.matrix_text import format_matrix
 from harness.operators import ImplementationError, OperatorProcess, load_implementations
 from harness.paths import REPORTS_DIR
-from harness.plugin.lab import create_namespace
+from harness.process import ProcessError, log_tail
 from harness.suite import run_suite, stop_suites
 from harness.verdicts import VERDICT_ERROR
 

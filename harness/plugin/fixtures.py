@@ -14,10 +14,11 @@ from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.existing.cluster import ExistingCluster, is_existing_state
 from harness.junit import PREMISES
 from harness.kube import Kube
-from harness.operators import Implementation, get_implementation
+from harness.lab.namespaces import Namespaces
+from harness.lab.pool import Isolated, OperatorPool
+from harness.operators import Implementation, get_implementation, parity_reference_id
 from harness.plugin import console, options
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import Isolated, OperatorPool, create_namespace, parity_reference_id
 from harness.plugin.markers import check_id, check_texts, junit_name, needs
 from harness.plugin.watchdog import ControlPlaneWatchdog
 from harness.tiers import Tier
@@ -95,6 +96,16 @@ def tier(pytestconfig: pytest.Config) -> Tier:
 
 
 @pytest.fixture(scope="session")
+def lab_namespaces(pytestconfig: pytest.Config) -> Namespaces:
+    """How this session makes its namespaces (``harness.lab.namespaces.Namespaces``): the
+    operator role in force (``--modeldock-operator-role``, an RBAC ablation variant, or
+    ``config/rbac/role.yaml``) and, on an existing cluster, the run's scope."""
+    from harness.plugin.hooks import lab_namespaces as chosen
+
+    return chosen(pytestconfig)
+
+
+@pytest.fixture(scope="session")
 def admin(control_plane: ControlPlane) -> Iterator[Kube]:
     """A ``Kube`` client as the cluster admin (``system:masters``)."""
     kube = Kube(control_plane.admin_kubeconfig)
@@ -137,13 +148,17 @@ def impl_kubeconfig(control_plane: ControlPlane, impl: Implementation) -> Path:
 
 @pytest.fixture
 def namespace(
-    request: pytest.FixtureRequest, admin: Kube, impl: Implementation, control_plane: ControlPlane
+    request: pytest.FixtureRequest,
+    admin: Kube,
+    impl: Implementation,
+    control_plane: ControlPlane,
+    lab_namespaces: Namespaces,
 ) -> Iterator[str]:
     """A fresh namespace for one test, named after its check, where the implementation's user
     holds the operator role. Deleted afterwards without waiting (in envtest namespaces never
     finish terminating: there is no namespace controller), unless the check failed under
     ``--modeldock-keep-on-failure``: then it stays and is listed in ``<artifacts-dir>/kept.jsonl``."""
-    name = create_namespace(admin, check_id(request.node) or "test", impl.user)
+    name = lab_namespaces.create(admin, check_id(request.node) or "test", impl.user)
     yield name
     if console.keep(request.node):
         console.record_kept(
@@ -181,11 +196,15 @@ def operators(
 
 @pytest.fixture
 def isolated(
-    request: pytest.FixtureRequest, impl: Implementation, tmp_path: Path
+    request: pytest.FixtureRequest,
+    impl: Implementation,
+    tmp_path: Path,
+    lab_namespaces: Namespaces,
 ) -> Iterator[Isolated]:
-    """Private control planes for disruptive checks: ``lab = isolated.new(watch_cache=False)``.
-    Everything is stopped and removed after the test."""
-    factory = Isolated(impl, check_id(request.node) or "test", tmp_path)
+    """Private control planes for disruptive checks: ``lab = isolated.new(watch_cache=False)``,
+    their namespaces made as the session's (``lab_namespaces``). Everything is stopped and
+    removed after the test."""
+    factory = Isolated(impl, check_id(request.node) or "test", tmp_path, lab_namespaces)
     yield factory
     factory.close()
 

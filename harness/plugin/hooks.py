@@ -18,19 +18,23 @@ import pytest
 
 from harness import junit, runs
 from harness.envtest import binaries
-from harness.envtest.process import identity_alive, set_death_signal
-from harness.existing.cluster import configure_lab, is_existing_state, read_state
-from harness.operators import ImplementationError, get_implementation
+from harness.existing.cluster import is_existing_state, read_state, run_scope
+from harness.lab.namespaces import Namespaces
+from harness.operators import ImplementationError, get_implementation, parity_reference_id
 from harness.paths import REPO_ROOT
 from harness.plugin import console, expected, options
-from harness.plugin.evidence import account_item
-from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
+from harness.plugin.evidence import account_item, labs_of
 from harness.plugin.markers import check_id, check_texts, junit_name, needs
 from harness.plugin.watchdog import _SessionWatchdog
+from harness.process import identity_alive, set_death_signal
+from harness.rbac import role as rbac
 from harness.verdicts import VERDICT_ERROR, VERDICT_FAIL, PremiseFailed
 
 #: Where the run's tier and what it offers are kept on the config (``run_tier``).
 _TIER_KEY = pytest.StashKey[tuple[str, frozenset[str], str]]()
+
+#: How this session makes its namespaces (``lab_namespaces``), set by ``activate``.
+_NAMESPACES_KEY = pytest.StashKey[Namespaces]()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -46,18 +50,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def activate(config: pytest.Config) -> None:
     """Set up a session that asked for ModelDock (``harness.plugin.options.asked``), once its
-    hooks and fixtures are registered: choose the operator role, attach an existing cluster's
-    run scope, make SIGTERM unwind like Ctrl-C, claim the run and reap dead runs (the
+    hooks and fixtures are registered: choose the operator role and an existing cluster's run
+    scope for the session's namespaces (``lab_namespaces``), make SIGTERM unwind like Ctrl-C, claim the run and reap dead runs (the
     controlling process) or die with the run's owner (a pytest-xdist worker), and register the
     control-plane watchdog. Called once, from ``harness.plugin.pytest_configure``."""
     console.configure(config)
     chosen = options.value(config, "operator-role")
     # --modeldock-operator-role (the RBAC ablation), else the role the implementation
     # declares, else config/rbac/role.yaml
-    use_operator_role(Path(chosen) if chosen else expected.declared(config).role)
+    role = Path(chosen) if chosen else expected.declared(config).role
     state = options.value(config, "control-plane-state")
-    if state and is_existing_state(state):
-        configure_lab(read_state(state))  # namespaces labelled with the run, ServiceAccounts
+    # on an existing cluster: namespaces labelled with the run, users bound as ServiceAccounts
+    scope = run_scope(read_state(state)) if state and is_existing_state(state) else None
+    config.stash[_NAMESPACES_KEY] = Namespaces(role.resolve() if role else rbac.ROLE_FILE, scope)
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
     # control plane stopped, temp dirs removed).
     runs.unwind_on_sigterm()
@@ -88,7 +93,7 @@ def ignore_sigterm_once_finishing(session: pytest.Session) -> None:
     KeyboardInterrupt raised in sessionfinish or unconfigure escapes pytest as a traceback
     on the harness's terminal (seen: the harness stopped a suite that was already ending
     because the control plane was lost). Whoever sent it kills the process group if the end
-    takes long (``harness.envtest.process.run_group``, ``harness.suite.run_together``)."""
+    takes long (``harness.process.run_group``, ``harness.suite.run_together``)."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
@@ -107,6 +112,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         get_implementation(parity_reference_id(impl_id), files).run_build()
     except ImplementationError as exc:
         pytest.exit(str(exc), returncode=4)
+
+
+def lab_namespaces(config: pytest.Config) -> Namespaces:
+    """How this session makes its namespaces: the operator role file (``--modeldock-operator-role``,
+    else the one the implementation declares, else ``config/rbac/role.yaml``) and, on an
+    existing cluster, the run's scope (``activate`` chose them)."""
+    return config.stash.get(_NAMESPACES_KEY, Namespaces())
 
 
 def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:

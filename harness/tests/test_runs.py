@@ -1,4 +1,4 @@
-"""Runs and what they own (``harness.runs``, ``harness.envtest.process``): process identities, owner
+"""Runs and what they own (``harness.runs``, ``harness.process``): process identities, owner
 files, reaping after dead runs (only what they left), atomic publishing, children that die
 with their parent. Real processes; no Kubernetes binaries needed."""
 
@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from harness import runs
-from harness.envtest.process import identity_alive, process_identity, run_group
+from harness.process import identity_alive, process_identity, run_group
 
 
 def _dead_identity() -> str:
@@ -97,7 +97,7 @@ def test_publish_and_write_replace_atomically(tmp_path: Path) -> None:
 
 CHILD_OF_A_THREAD = """
 import sys, threading, time
-from harness.envtest.process import popen
+from harness.process import popen
 out = {}
 t = threading.Thread(target=lambda: out.update(p=popen(["sleep", "600"])))
 t.start(); t.join()
@@ -174,7 +174,7 @@ def test_run_group_stops_the_whole_group_when_interrupted(tmp_path: Path) -> Non
 
 def test_popen_child_dies_when_its_parent_is_killed() -> None:
     script = (
-        "import time; from harness.envtest.process import popen; "
+        "import time; from harness.process import popen; "
         "print(popen(['sleep', '600']).pid, flush=True); time.sleep(600)"
     )
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)

@@ -27,8 +27,8 @@ import yaml
 
 from harness import runs
 from harness.envtest import binaries
-from harness.envtest.process import run as run_process
 from harness.paths import cache_root
+from harness.process import run as run_process
 
 KIND_VERSION = "v0.33.0"
 
@@ -130,7 +130,7 @@ def node_image(minor: str) -> str:
     except KeyError:
         raise ValueError(
             f"no kindest/node image is pinned for Kubernetes {minor}; pinned: "
-            f"{', '.join(sorted(NODE_IMAGES))} (harness/kind.py NODE_IMAGES)"
+            f"{', '.join(sorted(NODE_IMAGES))} (harness/existing/kind.py NODE_IMAGES)"
         ) from None
 
 
