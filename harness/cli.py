@@ -45,7 +45,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from harness import exitcodes, runs, suite
+from harness import exitcodes, runs, suite, tiers
 from harness.checks import converge_timeout_problem
 from harness.envtest import background, binaries
 from harness.i18n import LANGS
@@ -93,7 +93,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     """``up``: a kind cluster is kind's to keep up (``harness.existing.kind`` says so, or that there is
     no engine: exit 2); envtest and sim start in the background
     (``harness.envtest.background.up``)."""
-    if args.cluster == "kind":
+    if tiers.spec(args.cluster).creates_cluster:
         from harness.existing import kind
 
         return kind.no_engine_exit() if kind.engine() is None else kind.up_not_supported()
@@ -101,7 +101,7 @@ def cmd_up(args: argparse.Namespace) -> int:
 
 
 def cmd_binaries(args: argparse.Namespace) -> int:
-    names = binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if args.sim else ())
+    names = tiers.spec("sim" if args.sim else tiers.DEFAULT).binaries
     found = binaries.ensure(names)
     if args.print_assets:
         print(binaries.assets_dir())
@@ -170,8 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
     p.add_argument(
         "--cluster",
-        default="envtest",
-        choices=suite.CLUSTERS,
+        default=tiers.DEFAULT,
+        choices=tiers.names(),
         help="the tier: envtest (default; etcd + kube-apiserver), sim (+ "
         "kube-controller-manager, kube-scheduler, kwok fake nodes), existing "
         "(the cluster of KUBECONFIG / --context: operators run here as ServiceAccounts, "
@@ -302,8 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--cluster",
-        default="envtest",
-        choices=("envtest", "sim", "kind"),
+        default=tiers.DEFAULT,
+        choices=tuple(n for n, t in tiers.TIERS.items() if t.harness_starts or t.creates_cluster),
         help="envtest (etcd + kube-apiserver) or sim (+ kube-controller-manager, "
         "kube-scheduler, kwok fake nodes); the start-up time is printed",
     )
@@ -338,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve")
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR))
     p.add_argument("--no-watch-cache", action="store_true")
-    p.add_argument("--cluster", default="envtest", choices=("envtest", "sim"))
+    p.add_argument("--cluster", default=tiers.DEFAULT, choices=tiers.names(started=True))
     p.set_defaults(
         func=lambda a: background.serve(Path(a.state_dir), not a.no_watch_cache, a.cluster)
     )

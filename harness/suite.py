@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import junit, runs
+from harness import junit, runs, tiers
 from harness.envtest import background, binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError, state_lost
 from harness.operators import ImplementationError, load_implementations
@@ -30,9 +30,6 @@ from harness.process import run_group
 
 #: The implementations ``conformance`` runs when none is named.
 DEFAULT_IMPLS = ("go", "python")
-
-#: The tiers ``conformance --cluster`` takes (docs/design.md, "Tiers").
-CLUSTERS = ("envtest", "sim", "existing", "kind")
 
 
 def _say(line: str) -> None:
@@ -236,9 +233,9 @@ class Options:
     checks: list[str] = field(default_factory=list)
     #: where ``keep_on_failure`` keeps its control plane (``python -m harness up``'s folder)
     state_dir: Path = background.DEFAULT_STATE_DIR
-    #: the tier (``CLUSTERS``); ``context``: the kubeconfig context for ``existing``;
-    #: ``keep_cluster``: keep a kind cluster afterwards
-    cluster: str = "envtest"
+    #: the tier (``harness.tiers.TIERS``); ``context``: the kubeconfig context for
+    #: ``existing``; ``keep_cluster``: keep a kind cluster afterwards
+    cluster: str = tiers.DEFAULT
     context: str | None = None
     keep_cluster: bool = False
     #: also run the checks marked slow (the clients' default deadlines)
@@ -282,7 +279,8 @@ def conformance(
 
     options = options or Options()
     cluster = options.cluster
-    if cluster == "kind":
+    tier = tiers.spec(cluster)
+    if tier.creates_cluster:
         from harness.existing import kind
 
         if kind.engine() is None:
@@ -324,15 +322,12 @@ def conformance(
             return 2
     reports.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    if cluster in ("existing", "kind"):
-        binaries.ensure(["kubectl"])  # the cluster is not ours: only kubectl is needed
-    else:
-        binaries.ensure(
-            binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ())
-        )
+    # a cluster that is not ours needs only kubectl (the registry says which binaries)
+    binaries.ensure(tier.binaries)
     extra = [*options.pytest_args(), *pytest_args]
     codes: dict[str, int] = {}
-    extra = [f"--modeldock-cluster={'existing' if cluster == 'kind' else cluster}", *extra]
+    # the tier pytest runs as: kind runs as existing on the cluster it makes (TierSpec.session)
+    extra = [f"--modeldock-cluster={tier.session}", *extra]
 
     def run_all(state_path: Path) -> None:
         # The last run's results cleared only once the cluster answers: a run that cannot
@@ -361,7 +356,7 @@ def conformance(
         for impl_id in chosen:
             _say(f"building {impl_id}")
             impls[impl_id].run_build()
-        if cluster in ("existing", "kind"):
+        if not tier.harness_starts:
             code = _run_on_existing(options, run_all)
             if code:
                 return code
@@ -422,7 +417,7 @@ def _run_on_existing(options: Options, run_all: Callable[[Path], None]) -> int:
             "are removed at the end all the same; --pause-on-failure stops while they are there"
         )
     try:
-        if options.cluster == "kind":
+        if tiers.spec(options.cluster).creates_cluster:
             from harness.existing import kind
 
             with (

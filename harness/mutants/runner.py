@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import junit, mutants, runs
+from harness import junit, mutants, runs, tiers
 from harness.checks import (
     base_check,
     case_functions,
@@ -238,7 +238,7 @@ def exploration_only() -> list[str]:
 def survival_verdict(
     data: Mapping[str, Any],
     results: Mapping[str, SuiteResult | None] | None = None,
-    cluster: str = "envtest",
+    cluster: str = tiers.DEFAULT,
     checks_filter: str | None = None,
 ) -> dict[str, Any]:
     """The verdict of a run of exploration-only mutants against the suite (``build_matrix``'s
@@ -411,7 +411,7 @@ def run_mutants(
     checks_filter: str | None = None,
     *,
     ci: bool = False,
-    cluster: str = "envtest",
+    cluster: str = tiers.DEFAULT,
     jobs: int = 1,
     expect_survival: bool = False,
     rest: bool = False,
@@ -467,7 +467,7 @@ def run_mutants(
         (out / f"junit-{m}.xml").unlink(missing_ok=True)
         shutil.rmtree(out / "artifacts" / m, ignore_errors=True)
 
-    binaries.ensure(binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ()))
+    binaries.ensure(tiers.spec(cluster).binaries)
     impls["go"].run_build()  # the parity check's reference, built once here
     started = time.monotonic()
     results: dict[str, SuiteResult | None] = {}

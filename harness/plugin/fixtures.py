@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from harness import tiers
 from harness.accounting import Accounting
 from harness.audit import AuditLog
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
@@ -51,7 +52,7 @@ def control_plane(
     session, watches it (``ControlPlaneWatchdog``) and stops it at the end.
     """
     state = options.value(pytestconfig, "control-plane-state")
-    tier = options.value(pytestconfig, "cluster")
+    tier = tiers.spec(options.value(pytestconfig, "cluster"))
     if state and is_existing_state(state):
         cluster = ExistingCluster.attach(state)  # the ControlPlane surface the fixtures use
         yield cluster  # type: ignore[misc]
@@ -60,21 +61,22 @@ def control_plane(
     if state:
         yield ControlPlane.attach(state)
         return
-    if tier == "kind":
+    if tier.creates_cluster:
         pytest.exit(
-            "--modeldock-cluster=kind needs a container engine (docker or podman) and kind node "
-            "images; neither is available here. Use --modeldock-cluster=envtest, or create a kind "
-            "cluster elsewhere and run with --modeldock-cluster=existing",
+            f"--modeldock-cluster={tier.name} needs a container engine (docker or podman) and "
+            f"{tier.name} node images; neither is available here. Use "
+            f"--modeldock-cluster={tiers.DEFAULT}, or create a {tier.name} cluster elsewhere and "
+            f"run with --modeldock-cluster={tier.session}",
             returncode=4,
         )
-    if tier not in ("envtest", "sim"):
+    if not tier.harness_starts:
         pytest.exit(
-            f"--modeldock-cluster={tier} is a cluster the plugin does not start: run "
-            f"`python -m harness conformance --cluster {tier}`",
+            f"--modeldock-cluster={tier.name} is a cluster the plugin does not start: run "
+            f"`python -m harness conformance --cluster {tier.name}`",
             returncode=4,
         )
     try:
-        cp = ControlPlane(tier=tier).start()
+        cp = ControlPlane(tier=tier.name).start()
     except ControlPlaneError as exc:
         pytest.exit(f"control plane failed to start: {exc}", returncode=3)
     watchdog = ControlPlaneWatchdog(cp.lost, request.session).start()

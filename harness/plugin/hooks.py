@@ -142,12 +142,12 @@ def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
         except (OSError, ValueError):
             pass
     offers = tiers.OFFERS.get(tier, frozenset())
-    if tier == "existing":
+    if tier in tiers.TIERS and not tiers.spec(tier).harness_starts:
         # the run asked the cluster before pytest started (harness.existing.run.Run)
         if not state:
             raise pytest.UsageError(
-                "--modeldock-cluster=existing is set up by `python -m harness conformance --cluster "
-                "existing` (KUBECONFIG, --context), which passes --modeldock-control-plane-state"
+                f"--modeldock-cluster={tier} is set up by `python -m harness conformance --cluster "
+                f"{tier}` (KUBECONFIG, --context), which passes --modeldock-control-plane-state"
             )
         data = read_state(state)
         offers, version = frozenset(data.get("capabilities") or ()), data["kubernetes_version"]

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from harness import tiers
 from harness.paths import CONFORMANCE_DIR, REPO_ROOT, REPORTS_DIR
 
 #: The prefix of every option (``--modeldock-impl``) and of the option's ``dest``
@@ -35,9 +36,6 @@ PREFIX = "modeldock"
 
 #: The ini key (a bool) that asks for ModelDock in a session whose arguments do not.
 INI_KEY = "modeldock"
-
-#: The tiers ``--modeldock-cluster`` takes (docs/design.md, "Tiers").
-TIERS = ("envtest", "sim", "kind", "existing")
 
 
 @dataclass(frozen=True)
@@ -83,8 +81,8 @@ OPTIONS: tuple[Option, ...] = (
         "cluster",
         "control-plane tier: envtest (etcd + kube-apiserver, default), sim "
         "(+ controller-manager, scheduler, kwok), kind, existing (KUBECONFIG)",
-        fallback="envtest",
-        choices=TIERS,
+        fallback=tiers.DEFAULT,
+        choices=tiers.names(),
     ),
     Option(
         "control-plane-state",
