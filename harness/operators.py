@@ -208,6 +208,16 @@ def parity_reference_id(impl_id: str) -> str:
     return "python" if impl_id == "go" else "go"
 
 
+def build_for_suite(impl_id: str, extra_files: Iterable[Path | str] = ()) -> None:
+    """Build what a conformance suite of ``impl_id`` runs: the implementation and the one its
+    parity check compares with (``parity_reference_id``). The one place a suite's build is
+    made: ``python -m harness conformance`` calls it before any control plane starts, and the
+    plugin at session start unless told it is done (``--modeldock-built``). Raises
+    ImplementationError (an unknown id, a build that failed)."""
+    get_implementation(impl_id, extra_files).run_build()
+    get_implementation(parity_reference_id(impl_id), extra_files).run_build()
+
+
 #: The two series the checks poll (CONTRACT.md, "Metrics").
 RECONCILE_TOTAL = "controller_runtime_reconcile_total"
 WORKQUEUE_DEPTH = "workqueue_depth"

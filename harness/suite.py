@@ -23,7 +23,7 @@ from pathlib import Path
 from harness import junit, runs, tiers
 from harness.envtest import background, binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError, state_lost
-from harness.operators import ImplementationError, load_implementations
+from harness.operators import ImplementationError, build_for_suite, load_implementations
 from harness.paths import CONFORMANCE_DIR, REPO_ROOT
 from harness.plugin.console import KEPT_FILE, kept_entries
 from harness.process import run_group
@@ -91,7 +91,7 @@ def run_suite(
     """
     from harness.plugin.watchdog import CONTROL_PLANE_LOST
 
-    junit_file = reports / f"junit-{impl_id}.xml"
+    junit_file = junit.suite_file(reports, impl_id)
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra):
         # Checks mostly wait on the API server and the operator: four in parallel fit 2 cores.
         extra = ["-n", os.environ.get("MODELDOCK_WORKERS", "4"), *extra]
@@ -324,7 +324,8 @@ def conformance(
     started = time.monotonic()
     # a cluster that is not ours needs only kubectl (the registry says which binaries)
     binaries.ensure(tier.binaries)
-    extra = [*options.pytest_args(), *pytest_args]
+    # built below, once, before any control plane starts: the sessions do not build again
+    extra = [*options.pytest_args(), "--modeldock-built", *pytest_args]
     codes: dict[str, int] = {}
     # the tier pytest runs as: kind runs as existing on the cluster it makes (TierSpec.session)
     extra = [f"--modeldock-cluster={tier.session}", *extra]
@@ -333,7 +334,7 @@ def conformance(
         # The last run's results cleared only once the cluster answers: a run that cannot
         # start leaves the previous reports as they were.
         for impl_id in chosen:
-            (reports / f"junit-{impl_id}.xml").unlink(missing_ok=True)
+            junit.suite_file(reports, impl_id).unlink(missing_ok=True)
             shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
         (reports / "artifacts" / KEPT_FILE).unlink(missing_ok=True)
 
@@ -355,7 +356,7 @@ def conformance(
         # costs no API server start (nor a wait for a cluster that is not there).
         for impl_id in chosen:
             _say(f"building {impl_id}")
-            impls[impl_id].run_build()
+            build_for_suite(impl_id, impl_files)
         if not tier.harness_starts:
             code = _run_on_existing(options, run_all)
             if code:
@@ -373,7 +374,7 @@ def conformance(
     except ImplementationError as exc:  # a build failed: its output, not a traceback
         _say(str(exc))
         return 2
-    files = [reports / f"junit-{i}.xml" for i in chosen]
+    files = [junit.suite_file(reports, i) for i in chosen]
     model = report.build(files, impls)
     md, html, summary = report.write_all(model, reports)
     merged = junit.merge([f for f in files if f.exists()], reports / "junit.xml")

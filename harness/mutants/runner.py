@@ -464,7 +464,7 @@ def run_mutants(
     out = reports_dir / "mutants"
     out.mkdir(parents=True, exist_ok=True)
     for m in chosen:
-        (out / f"junit-{m}.xml").unlink(missing_ok=True)
+        junit.suite_file(out, m).unlink(missing_ok=True)
         shutil.rmtree(out / "artifacts" / m, ignore_errors=True)
 
     binaries.ensure(tiers.spec(cluster).binaries)
@@ -512,11 +512,11 @@ def run_mutants(
                 [*extra, *(["-k", k] if k else [])],
                 [str(mutants.MUTANTS_FILE)],
             )
-            junit = out / f"junit-{m}.xml"
-            results[m] = read_junit(junit) if junit.exists() else None
+            junit_file = junit.suite_file(out, m)
+            results[m] = read_junit(junit_file) if junit_file.exists() else None
             seconds = round(time.monotonic() - t0, 1)
             info[m].update(
-                exit_code=code, seconds=seconds, junit=str(junit.relative_to(reports_dir))
+                exit_code=code, seconds=seconds, junit=str(junit_file.relative_to(reports_dir))
             )
             res = results[m]
             killed = ", ".join(res.killed_by) if res and res.killed_by else "nothing: SURVIVED"
@@ -566,7 +566,7 @@ def rebuild(mutant_ids: Iterable[str] | None, reports_dir: Path) -> dict[str, An
     chosen = list(mutant_ids or mutants.declared())
     out = reports_dir / "mutants"
     results = {
-        m: read_junit(out / f"junit-{m}.xml") if (out / f"junit-{m}.xml").exists() else None
+        m: read_junit(junit.suite_file(out, m)) if junit.suite_file(out, m).exists() else None
         for m in chosen
     }
     previous = load_previous(reports_dir / "mutants.json")

@@ -21,7 +21,8 @@ Options (each ``--modeldock-<name>``): ``impl`` (which implementation the suite 
 ``impl-file`` (declare more implementations), ``artifacts-dir``, ``operator-role`` (the
 ClusterRole the operator's user is bound to: ``config/rbac/role.yaml`` unless the RBAC
 ablation passes a reduced copy), ``request-accounting``, ``progress``, ``check``,
-``keep-on-failure``, ``full``, ``pause-on-failure``.
+``keep-on-failure``, ``full``, ``pause-on-failure``, ``built`` (the implementations are
+built already: ``python -m harness conformance`` builds them once).
 
 Fixtures, in thin layers a user can override:
 

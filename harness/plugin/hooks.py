@@ -20,7 +20,7 @@ from harness import junit, runs
 from harness.envtest import binaries
 from harness.existing.cluster import is_existing_state, read_state, run_scope
 from harness.lab.namespaces import Namespaces
-from harness.operators import ImplementationError, get_implementation, parity_reference_id
+from harness.operators import ImplementationError, build_for_suite, get_implementation
 from harness.paths import REPO_ROOT
 from harness.plugin import console, expected, options
 from harness.plugin.evidence import account_item, labs_of
@@ -99,17 +99,17 @@ def ignore_sigterm_once_finishing(session: pytest.Session) -> None:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Build the implementation under test (and the parity reference) once, in the controlling
-    process, before any pytest-xdist worker starts an operator."""
+    process, before any pytest-xdist worker starts an operator (``operators.build_for_suite``);
+    not when ``--modeldock-built`` says the run that started the session built them."""
     config = session.config
     if hasattr(config, "workerinput") or config.getoption("--collect-only"):
         return
     if not options.collects_conformance(config):
         return  # a session that asked but runs no checks: no operator to build
-    files = options.value(config, "impl-file")
-    impl_id = options.value(config, "impl")
+    if options.value(config, "built"):
+        return  # built once by the run that started this session (harness.suite)
     try:
-        get_implementation(impl_id, files).run_build()
-        get_implementation(parity_reference_id(impl_id), files).run_build()
+        build_for_suite(options.value(config, "impl"), options.value(config, "impl-file"))
     except ImplementationError as exc:
         pytest.exit(str(exc), returncode=4)
 

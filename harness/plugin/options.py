@@ -144,6 +144,12 @@ OPTIONS: tuple[Option, ...] = (
         "stop at the first failed check until Enter (needs -n 0)",
         action="store_true",
     ),
+    Option(
+        "built",
+        "the implementation under test and its parity reference are built already "
+        "(`python -m harness conformance` builds them once): the session does not build them",
+        action="store_true",
+    ),
 )
 
 _BY_NAME = {option.name: option for option in OPTIONS}

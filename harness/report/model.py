@@ -289,7 +289,7 @@ def build(junit_files: Iterable[Path], implementations: Mapping[str, Any] | None
     titles: dict[str, str] = {}
     runs: dict[str, Run] = {}
     for path in junit_files:
-        impl = path.stem.removeprefix("junit-")
+        impl = junit.implementation_of(path)
         impls.append(impl)
         if implementations and impl in implementations:
             titles[impl] = getattr(implementations[impl], "title", impl)
