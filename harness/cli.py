@@ -45,7 +45,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from harness import exitcodes, runs, suite, tiers
+from harness import exitcodes, runs, say, suite, tiers
 from harness.checks import converge_timeout_problem
 from harness.envtest import background, binaries
 from harness.i18n import LANGS
@@ -129,7 +129,7 @@ def cmd_existing_cleanup(args: argparse.Namespace) -> int:
         finally:
             admin.close()
     except ClusterError as exc:
-        print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
+        say.line(str(exc))
         return 3
     except Exception as exc:  # refused (no rights), unreachable: one line, never a traceback
         status, reason = getattr(exc, "status", None), getattr(exc, "reason", None)
@@ -357,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     problem = converge_timeout_problem()
     if problem:  # every worker of every suite would fail to import conformance/support.py
-        print(f"[modeldock] {problem}", file=sys.stderr, flush=True)
+        say.line(str(problem))
         return exitcodes.BAD_ARGUMENT
     if (
         argv and argv[0] in DELEGATED
@@ -377,13 +377,13 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["KUBECONFIG"] = os.path.abspath(kubeconfig)
     # SIGTERM unwinds like Ctrl-C, but for `serve`, which keeps the default.
     runs.own(
-        lambda line: print(f"[modeldock] {line}", file=sys.stderr, flush=True),
+        say.line,
         unwind=args.command != "serve",
     )
     try:
         return int(args.func(args))
     except binaries.BinaryError as exc:
-        print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
+        say.line(str(exc))
         return exitcodes.BINARIES
     except KeyboardInterrupt as exc:
         print("[modeldock] interrupted; processes stopped", file=sys.stderr, flush=True)

@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import junit, runs, tiers
+from harness import junit, runs, say, tiers
 from harness.envtest import background, binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError, state_lost
 from harness.operators import ImplementationError, build_for_suite, load_implementations
@@ -32,8 +32,7 @@ from harness.process import run_group
 DEFAULT_IMPLS = ("go", "python")
 
 
-def _say(line: str) -> None:
-    print(f"[modeldock] {line}", file=sys.stderr, flush=True)
+_say = say.to("modeldock")
 
 
 def _reap() -> None:

@@ -18,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-from harness import runs, tiers
+from harness import runs, say, tiers
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane
 from harness.paths import BUILD_DIR, REPO_ROOT
@@ -28,8 +28,7 @@ from harness.process import pid_alive
 DEFAULT_STATE_DIR = BUILD_DIR / "up"
 
 
-def _say(line: str) -> None:
-    print(f"[modeldock] {line}", file=sys.stderr, flush=True)
+_say = say.to("modeldock")
 
 
 def serve(state_dir: Path, watch_cache: bool = True, cluster: str = tiers.DEFAULT) -> int:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from harness import runs
+from harness import runs, say
 from harness.envtest import binaries
 from harness.paths import cache_root
 from harness.process import run as run_process
@@ -63,7 +63,7 @@ def engine(candidates: tuple[str, ...] = ("docker", "podman"), timeout: float = 
 
 def no_engine_exit() -> int:
     """Print ``NO_ENGINE_MESSAGE`` (one line, stderr) and return ``NO_ENGINE_EXIT``."""
-    print(f"[modeldock] {NO_ENGINE_MESSAGE}", file=sys.stderr, flush=True)
+    say.line(NO_ENGINE_MESSAGE)
     return NO_ENGINE_EXIT
 
 

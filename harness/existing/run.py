@@ -30,7 +30,6 @@ import json
 import os
 import shutil
 import socket
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -38,7 +37,7 @@ from typing import Any
 import yaml
 from kubernetes.client.exceptions import ApiException
 
-from harness import runs, tiers
+from harness import runs, say, tiers
 from harness.envtest import binaries
 from harness.existing.cluster import ClusterError
 from harness.existing.pure import (
@@ -69,8 +68,7 @@ class CRDMismatch(ClusterError):
     """The cluster has a ModelService CRD that is not the one in crds/ (message: which, the fix)."""
 
 
-def _say(line: str) -> None:
-    print(f"[modeldock] {line}", file=sys.stderr, flush=True)
+_say = say.to("modeldock")
 
 
 def admin_kubeconfig(dest: Path, context: str | None, kubeconfig: str | None = None) -> Path:

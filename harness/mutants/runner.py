@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import junit, mutants, runs, tiers
+from harness import junit, mutants, runs, say, tiers
 from harness.checks import (
     base_check,
     case_functions,
@@ -92,8 +92,7 @@ READY_TIMEOUT = 60.0
 EXPLORATION_ONLY_DIR = "exploration-only"
 
 
-def _say(line: str) -> None:
-    print(f"[mutants] {line}", file=sys.stderr, flush=True)
+_say = say.to("mutants")
 
 
 # --------------------------------------------------------------------------- results

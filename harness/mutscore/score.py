@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import runs
+from harness import runs, say
 from harness.checks import CONVERGE_TIMEOUT_ENV, base_check, case_functions, check_functions
 from harness.mutants import plan
 from harness.mutscore import cover, generate
@@ -78,8 +78,7 @@ JUDGE_CHECKS: tuple[str, ...] = (
 )
 
 
-def _say(line: str) -> None:
-    print(f"[mutation-score] {line}", file=sys.stderr, flush=True)
+_say = say.to("mutation-score")
 
 
 # --------------------------------------------------------------------------- survivors.toml

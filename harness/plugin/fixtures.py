@@ -48,8 +48,9 @@ def control_plane(
     """The control plane the suite runs against.
 
     With ``--modeldock-control-plane-state`` it attaches to a running one (left running afterwards,
-    watched by the controlling process); otherwise it starts an envtest control plane for the
-    session, watches it (``ControlPlaneWatchdog``) and stops it at the end.
+    watched by the controlling process); otherwise it starts a control plane of the
+    ``--modeldock-cluster`` tier (one the harness starts, ``harness.tiers``) for the session,
+    watches it (``ControlPlaneWatchdog``) and stops it at the end.
     """
     state = options.value(pytestconfig, "control-plane-state")
     tier = tiers.spec(options.value(pytestconfig, "cluster"))

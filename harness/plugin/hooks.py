@@ -9,14 +9,13 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness import junit, runs
+from harness import junit, runs, say
 from harness.envtest import binaries
 from harness.existing.cluster import is_existing_state, read_state, run_scope
 from harness.lab.namespaces import Namespaces
@@ -69,7 +68,7 @@ def activate(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         _die_with_run_owner()
     else:
-        runs.own(lambda line: print(f"[modeldock] {line}", file=sys.stderr, flush=True))
+        runs.own(say.line)
     config.pluginmanager.register(_SessionWatchdog(config), "modeldock-watchdog")
 
 

@@ -11,7 +11,8 @@ The page, top to bottom:
 1. A summary table, check x implementation: PASS/FAIL, time, the API requests and writes the
    implementation made, and whether the implementations' writes were the same.
 2. Per check: what it proves and why (the check's docstring), each implementation's result
-   side by side with its evidence, then what each did to the API server (from the audit log):
+   side by side with its evidence, then what each did to the API server (from its API
+   proxies' request logs, the ``timeline`` evidence):
    a swimlane per implementation (``html_svg.timeline_svg``), the writes in order aligned side
    by side (``model.align``) and the request counts, differences highlighted.
 3. Benchmarks (when the model has ``bench``): a ratio table and plots of the latency

@@ -184,8 +184,8 @@ class Result:
 
     @property
     def check_evidence(self) -> dict[str, str]:
-        """The evidence the check recorded itself about the operator (without the audit-log
-        accounting and without its premises)."""
+        """The evidence the check recorded itself about the operator (without the harness's
+        request accounting, ``AUDIT_EVIDENCE``, and without its premises)."""
         hidden = {*AUDIT_EVIDENCE, PREMISES, *self.premise_keys}
         return {k: v for k, v in self.evidence.items() if k not in hidden}
 
@@ -265,7 +265,7 @@ class Report:
 
 def _properties(ordered: Iterable[tuple[str, str]]) -> dict[str, str]:
     """A testcase's properties in recorded order. A name recorded twice (a check's own
-    ``write_order`` and the harness's audit-log one) keeps both: the later becomes
+    ``write_order`` and the harness's request-accounting one) keeps both: the later becomes
     ``name (2)``; the audit evidence is always recorded last."""
     props: dict[str, str] = {}
     for name, value in ordered:

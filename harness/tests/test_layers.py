@@ -2,8 +2,8 @@
 "Architecture"). Read from the sources with ``ast`` (``harness.tests.test_layout``'s scan:
 every import at any depth, a lazy one inside a function too, since it still runs up a layer).
 
-1. **Leaves import no harness package.** ``LEAVES`` (paths, runs, process, verdicts, junit,
-   audit, tiers, checks) are what everything else stands on: they import only each other
+1. **Leaves import no harness package.** ``LEAVES`` (paths, say, runs, process, verdicts,
+   junit, audit, tiers, checks) are what everything else stands on: they import only each other
    and nothing inside a package of ``harness`` (``harness.envtest``, ``harness.plugin``, ...).
 2. **The lower packages import neither the plugin nor a command line.** ``harness.envtest``,
    ``harness.faults``, ``harness.existing``, ``harness.lab`` and ``harness.report`` import
@@ -38,6 +38,7 @@ from harness.tests.test_layout import _imports, _modules
 LEAVES = frozenset(
     {
         "harness.paths",
+        "harness.say",
         "harness.runs",
         "harness.process",
         "harness.verdicts",
