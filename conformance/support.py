@@ -86,7 +86,7 @@ PROXY_QUIET = 2.0
 QUIET_IGNORED_VERBS = ("watch",)
 QUIET_IGNORED_RESOURCES = ("leases",)
 
-#: How long a check waits for late writes before reading the audit log, where no one process's
+#: How long a check waits for late writes before reading its request accounting, where no one process's
 #: metrics can say the operator is quiet (several instances run, leader-failover): twice
 #: QUIET_PERIOD, for a reconcile in flight in another process.
 LATE_WRITES_WAIT = 2 * QUIET_PERIOD
@@ -95,6 +95,12 @@ LATE_WRITES_WAIT = 2 * QUIET_PERIOD
 #: a repeated Warning (ChildConflict: every 5 s RequeueAfter, CONTRACT.md) needs a few
 #: reconciles to be counted: bounded like the convergence they report on.
 EVENT_TIMEOUT = CONVERGE_TIMEOUT
+
+#: A rollout where Pods become Ready (sim, kwok nodes): ReplicaSet, scheduling, kwok marking
+#: the Pods Ready, the deployment controller's status, then the operator's; half again a plain
+#: convergence bounds that on a loaded 2-core machine, and follows CONVERGE_TIMEOUT where a
+#: run shortens it. The one value: ``tiered.wait_rolled_out``, test_status and test_sim.
+ROLLOUT_TIMEOUT = 1.5 * CONVERGE_TIMEOUT
 
 #: How long an operator process may take from its start to its first request or to ready:
 #: the harness's own bound for starting one (``harness.operators.START_TIMEOUT``). Neither a
@@ -409,7 +415,7 @@ def first_within(
         return None
 
 
-# --------------------------------------------------------------------------- the audit log
+# --------------------------------------------------------------------------- the request accounting
 def writes_showing(
     audit: Accounting,
     admin: Kube,
@@ -424,7 +430,7 @@ def writes_showing(
     assertions judge them; ``what`` names what is awaited).
 
     For a window closed on an effect the caller saw, such as an object gone: the API server
-    logs a request once its answer is complete, which on a loaded machine can come just after
+    (and an API proxy) logs a request once its answer is complete, which on a loaded machine can come just after
     the marker of a sync sent as soon as the effect was visible (seen in the RBAC ablation's
     baseline: the write that removed the finalizer missing from finalizer-ordered-delete's
     window). A correct operator's write shows within milliseconds; only a window that never
@@ -474,7 +480,8 @@ def writes_during(
     settle_events: bool = False,
 ) -> Window:
     """Make ``changes`` one after another and return the writes the operator made meanwhile,
-    read from the API server's audit log.
+    read from ``audit``, the check's request accounting (``harness.accounting.Accounting``:
+    the audit log where the tier has one, else the operator's API proxies' request logs).
 
     ``changes``: callables taking no argument, each a change of the world (a patch, a delete
     and a wait for its repair, a restart of ``op``); what each returns is kept in
@@ -545,7 +552,7 @@ def wait_unrefused(
     resources: tuple[str, ...] | None = None,
 ) -> T:
     """``wait_for(fetch, predicate, timeout, what)``, but fail at once, with AssertionError
-    naming the 403s, as soon as the audit log shows a request of the operator's refused since
+    naming the 403s, as soon as ``audit`` (the request accounting) shows a request of the operator's refused since
     offset ``start`` (``refused_requests``, of ``resources`` if given): a missing right never
     heals by waiting, so waiting out ``timeout`` seconds would only hide the cause."""
 

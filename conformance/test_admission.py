@@ -18,9 +18,9 @@ from conformance.support import (
 from harness.accounting import Accounting
 from harness.audit import Request, select
 from harness.kube import Kube
+from harness.lab.pool import OperatorPool
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 #: (case id, ModelService name, spec changes (None value: remove the key), field path the
 #: message must name). Every case must be refused at admission.

@@ -35,10 +35,10 @@ from conformance.support import (
 from harness.accounting import Accounting
 from harness.audit import select
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.modelservice import SELECTOR_LABEL
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 
 def orphaned_deployment(name: str, selector: dict[str, str], **meta: Any) -> dict[str, Any]:

@@ -33,9 +33,9 @@ from conformance.support import (
 from harness.catalog import CATALOG_URL_ENV, Catalog
 from harness.faults.apiproxy import ApiProxy
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.operators import OperatorProcess
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 NAME = "web"
 

@@ -36,8 +36,8 @@ from conformance.support import (
 from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.kube import Kube
+from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 #: The Retry-After the API proxy sends with its 429 and its 503, in whole seconds (the header's
 #: form client-go reads). Long enough that a retry through the work queue (milliseconds) is

@@ -29,9 +29,9 @@ from harness.accounting import Accounting
 from harness.audit import select
 from harness.faults.apiproxy.records import seconds
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 #: How often a repeated Warning must have been counted into its one Event.
 REPEATS = 3

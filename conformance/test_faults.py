@@ -31,9 +31,9 @@ from harness.faults.apiproxy import ApiProxy
 from harness.faults.tcpconn import SilencedConnection
 from harness.faults.tcpproxy import FaultProxy
 from harness.kube import Kube, wait_for
+from harness.lab.pool import Isolated, IsolatedLab
 from harness.operators import Implementation, OperatorProcess
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import Isolated, IsolatedLab
 
 #: The resources the operator watches in its namespace.
 WATCHED = ("modelservices", "deployments", "services")

@@ -24,8 +24,8 @@ from conformance.support import (
 )
 from harness.faults.apiproxy import ApiProxy
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 #: How long the API proxy holds the slow ModelService's Deployment create at most: a slow
 #: admission webhook (the 30 s a webhook may take, under the operator's 35 s request timeout,

@@ -26,9 +26,9 @@ from harness.accounting import Accounting
 from harness.audit import select
 from harness.faults.apiproxy.records import RequestLog, seconds
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 LEASE_NAME = "modeldock.lab"
 #: (lease duration, renew deadline, retry period) in seconds: short, so the check is quick, in

@@ -37,10 +37,10 @@ from conformance.tiered import wait_rolled_out
 from harness.accounting import Accounting
 from harness.audit import select, summarize
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.modelservice import modelservice
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 from harness.tiers import Tier
 
 #: What the other writers of foreign-fields-kept add to the children: fields the contract's

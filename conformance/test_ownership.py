@@ -40,9 +40,9 @@ from harness.accounting import Accounting
 from harness.audit import Request, select
 from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.operators import CRASH_EXIT_CODE, Implementation
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 from harness.tiers import Tier
 
 

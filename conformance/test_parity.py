@@ -21,9 +21,10 @@ from conformance.support import (
 )
 from harness.envtest.controlplane import ControlPlane
 from harness.kube import Kube, wait_for
+from harness.lab.namespaces import create_namespace
+from harness.lab.pool import OperatorPool
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool, create_namespace
 
 #: The inputs: name -> spec. Chosen to exercise defaults, every optional field, a quantity the
 #: API server rewrites (1000m -> 1, 1.5m -> 2m), zero replicas, and a conflict with a foreign child.

@@ -29,9 +29,10 @@ from harness.audit import select
 from harness.envtest.controlplane import ControlPlane
 from harness.faults.apiproxy.records import RequestLog
 from harness.kube import Kube, wait_for
+from harness.lab.namespaces import Namespaces
+from harness.lab.pool import OperatorPool
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool, operator_role
 from harness.rbac import role as rbac
 
 #: (verb, resource, API group, namespace or "<own>"/"<other>"/"" for cluster scope, allowed?)
@@ -179,6 +180,7 @@ def test_rbac_least_privilege(
     evidence: Evidence,
     impl: Implementation,
     control_plane: ControlPlane,
+    lab_namespaces: Namespaces,
 ) -> None:
     """Every check runs the operator as its own user, bound only to the ClusterRole in
     config/rbac/ through a RoleBinding in its namespace; that is enough for the whole job and
@@ -198,7 +200,7 @@ def test_rbac_least_privilege(
     control plane, premises of the check; the operator's part is the cycle: all its work done,
     nothing refused.
     """
-    role = operator_role()
+    role = lab_namespaces.role()
     evidence.record("role", role["metadata"]["name"])
     user = Kube(impl_kubeconfig)
     try:

@@ -20,6 +20,7 @@ from conformance.support import (
     CONVERGE_TIMEOUT,
     FINALIZER,
     REACT_TIMEOUT,
+    ROLLOUT_TIMEOUT,
     condition,
     controller_ref,
     create_modelservice,
@@ -30,13 +31,9 @@ from conformance.support import (
     wait_gone,
 )
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
-#: A rollout on sim: ReplicaSet, scheduling, kwok marking the Pods Ready, the deployment
-#: controller's status, then the operator's; half again a plain convergence (90 s) bounds
-#: that on a loaded 2-core machine, and follows CONVERGE_TIMEOUT where a run shortens it.
-ROLLOUT_TIMEOUT = 1.5 * CONVERGE_TIMEOUT
 #: The garbage collector or the namespace controller finishing a deletion on sim: their
 #: work queues and resyncs put this above a plain convergence, as for a rollout.
 CONTROLLER_TIMEOUT = 1.5 * CONVERGE_TIMEOUT

@@ -29,9 +29,9 @@ from harness.accounting_check import ACCOUNTING_SCOPE_PROPERTY
 from harness.envtest.controlplane import CRD_DIR
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.kube import Kube, wait_for
+from harness.lab.pool import Isolated, IsolatedLab
 from harness.operators import OperatorProcess
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import Isolated, IsolatedLab
 
 #: The CRD, and its API group: every request about it names the group (the proxy parses it from
 #: the path, ``/apis/modeldock.io/...``, discovery included).

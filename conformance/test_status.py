@@ -20,6 +20,7 @@ from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     REACT_TIMEOUT,
+    ROLLOUT_TIMEOUT,
     condition,
     create_modelservice,
     get_present,
@@ -31,8 +32,8 @@ from conformance.support import (
 from harness.accounting import Accounting
 from harness.audit import Request, select
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 #: The CRD's bound on a condition message, and the end of a message cut to it (CONTRACT.md,
 #: "Status").
@@ -236,9 +237,6 @@ def test_status_follows_played_rollout(
     )
 
 
-#: A rollout on sim (ReplicaSet, scheduling, kwok, the deployment controller's status, then the
-#: operator's) takes longer than a plain convergence on a loaded machine.
-ROLLOUT_TIMEOUT = 1.5 * CONVERGE_TIMEOUT
 #: The progress deadline the check gives the Deployment (seconds): the deployment controller
 #: gives up on the unschedulable rollout this long after it last progressed.
 PROGRESS_DEADLINE = 3

@@ -34,9 +34,9 @@ from conformance.support import (
 from harness.accounting import Accounting
 from harness.audit import select
 from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import OperatorPool
 
 CHILDREN = ("deployments", "services")
 

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.support import ROLLOUT_TIMEOUT
 from harness.kube import Kube, wait_for
 from harness.modelservice import condition
 from harness.tiers import Tier
-
-#: How long a rollout on kwok's fake nodes may take before a check gives up (a premise).
-ROLLOUT_TIMEOUT = 90.0
 
 
 def wait_rolled_out(admin: Kube, namespace: str, name: str, tier: Tier) -> dict[str, Any] | None:

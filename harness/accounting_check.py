@@ -65,7 +65,7 @@ def check(reports: Path) -> tuple[int, list[str]]:
         p for p in reports.glob("junit-*.xml") if not p.name.startswith("junit-explore-")
     )
     for path in files:
-        impl = path.stem.removeprefix("junit-")
+        impl = junit.implementation_of(path)
         for suite in junit.read_suites(path):
             audited = "audit-log" in suite.properties.get("capabilities", "").split(",")
             for case in suite.cases:

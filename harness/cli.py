@@ -45,7 +45,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from harness import exitcodes, runs, suite
+from harness import exitcodes, runs, say, suite, tiers
 from harness.checks import converge_timeout_problem
 from harness.envtest import background, binaries
 from harness.i18n import LANGS
@@ -90,18 +90,18 @@ DELEGATED = {
 
 
 def cmd_up(args: argparse.Namespace) -> int:
-    """``up``: a kind cluster is kind's to keep up (``harness.kind`` says so, or that there is
+    """``up``: a kind cluster is kind's to keep up (``harness.existing.kind`` says so, or that there is
     no engine: exit 2); envtest and sim start in the background
     (``harness.envtest.background.up``)."""
-    if args.cluster == "kind":
-        from harness import kind
+    if tiers.spec(args.cluster).creates_cluster:
+        from harness.existing import kind
 
         return kind.no_engine_exit() if kind.engine() is None else kind.up_not_supported()
     return background.up(Path(args.state_dir), args.cluster, not args.no_watch_cache)
 
 
 def cmd_binaries(args: argparse.Namespace) -> int:
-    names = binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if args.sim else ())
+    names = tiers.spec("sim" if args.sim else tiers.DEFAULT).binaries
     found = binaries.ensure(names)
     if args.print_assets:
         print(binaries.assets_dir())
@@ -129,7 +129,7 @@ def cmd_existing_cleanup(args: argparse.Namespace) -> int:
         finally:
             admin.close()
     except ClusterError as exc:
-        print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
+        say.line(str(exc))
         return 3
     except Exception as exc:  # refused (no rights), unreachable: one line, never a traceback
         status, reason = getattr(exc, "status", None), getattr(exc, "reason", None)
@@ -170,8 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
     p.add_argument(
         "--cluster",
-        default="envtest",
-        choices=suite.CLUSTERS,
+        default=tiers.DEFAULT,
+        choices=tiers.names(),
         help="the tier: envtest (default; etcd + kube-apiserver), sim (+ "
         "kube-controller-manager, kube-scheduler, kwok fake nodes), existing "
         "(the cluster of KUBECONFIG / --context: operators run here as ServiceAccounts, "
@@ -302,8 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--cluster",
-        default="envtest",
-        choices=("envtest", "sim", "kind"),
+        default=tiers.DEFAULT,
+        choices=tuple(n for n, t in tiers.TIERS.items() if t.harness_starts or t.creates_cluster),
         help="envtest (etcd + kube-apiserver) or sim (+ kube-controller-manager, "
         "kube-scheduler, kwok fake nodes); the start-up time is printed",
     )
@@ -338,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve")
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR))
     p.add_argument("--no-watch-cache", action="store_true")
-    p.add_argument("--cluster", default="envtest", choices=("envtest", "sim"))
+    p.add_argument("--cluster", default=tiers.DEFAULT, choices=tiers.names(started=True))
     p.set_defaults(
         func=lambda a: background.serve(Path(a.state_dir), not a.no_watch_cache, a.cluster)
     )
@@ -357,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     problem = converge_timeout_problem()
     if problem:  # every worker of every suite would fail to import conformance/support.py
-        print(f"[modeldock] {problem}", file=sys.stderr, flush=True)
+        say.line(str(problem))
         return exitcodes.BAD_ARGUMENT
     if (
         argv and argv[0] in DELEGATED
@@ -377,13 +377,13 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["KUBECONFIG"] = os.path.abspath(kubeconfig)
     # SIGTERM unwinds like Ctrl-C, but for `serve`, which keeps the default.
     runs.own(
-        lambda line: print(f"[modeldock] {line}", file=sys.stderr, flush=True),
+        say.line,
         unwind=args.command != "serve",
     )
     try:
         return int(args.func(args))
     except binaries.BinaryError as exc:
-        print(f"[modeldock] {exc}", file=sys.stderr, flush=True)
+        say.line(str(exc))
         return exitcodes.BINARIES
     except KeyboardInterrupt as exc:
         print("[modeldock] interrupted; processes stopped", file=sys.stderr, flush=True)

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.envtest import process
+from harness import process
 
 
 def cached_build(

@@ -157,6 +157,23 @@ def suite_name(impl_id: str) -> str:
     return f"modeldock-{impl_id}"
 
 
+#: How an implementation's JUnit file is named in a reports folder: ``junit-<impl>.xml``.
+FILE_PREFIX = "junit-"
+
+
+def suite_file(folder: Path, impl_id: str) -> Path:
+    """The JUnit file of implementation (or mutant) ``impl_id`` in ``folder``:
+    ``<folder>/junit-<impl>.xml``, the one place this name is made (``implementation_of``
+    reads it back)."""
+    return Path(folder) / f"{FILE_PREFIX}{impl_id}.xml"
+
+
+def implementation_of(path: Path) -> str:
+    """The implementation whose JUnit file ``path`` is (``suite_file``'s name read back): the
+    report knows an implementation whose run wrote no file only by this name."""
+    return Path(path).stem.removeprefix(FILE_PREFIX)
+
+
 #: The testcase property that names a failed check's artifacts folder (the plugin records it
 #: when it saves them); ``finish`` turns it into attachment lines.
 ARTIFACTS = "artifacts"

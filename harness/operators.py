@@ -25,7 +25,8 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from harness.envtest.process import (
+from harness.paths import BUILD_DIR, REPO_ROOT
+from harness.process import (
     ManagedProcess,
     ProcessError,
     free_port,
@@ -33,7 +34,6 @@ from harness.envtest.process import (
     run,
     wait_until,
 )
-from harness.paths import BUILD_DIR, REPO_ROOT
 
 DEFAULT_IMPL_FILE = Path(__file__).resolve().parent / "implementations.toml"
 
@@ -200,6 +200,22 @@ def get_implementation(impl_id: str, extra_files: Iterable[Path | str] = ()) -> 
             f"{', '.join(sorted(impls))} (add one with --impl-file)"
         )
     return impls[impl_id]
+
+
+def parity_reference_id(impl_id: str) -> str:
+    """The implementation a parity check compares against: the Go reference, or for the Go
+    reference itself its Python twin."""
+    return "python" if impl_id == "go" else "go"
+
+
+def build_for_suite(impl_id: str, extra_files: Iterable[Path | str] = ()) -> None:
+    """Build what a conformance suite of ``impl_id`` runs: the implementation and the one its
+    parity check compares with (``parity_reference_id``). The one place a suite's build is
+    made: ``python -m harness conformance`` calls it before any control plane starts, and the
+    plugin at session start unless told it is done (``--modeldock-built``). Raises
+    ImplementationError (an unknown id, a build that failed)."""
+    get_implementation(impl_id, extra_files).run_build()
+    get_implementation(parity_reference_id(impl_id), extra_files).run_build()
 
 
 #: The two series the checks poll (CONTRACT.md, "Metrics").

@@ -3,21 +3,27 @@
 A *run* is one entry point of ModelDock: ``python -m harness ...``, ``python -m
 harness.mutants.cli``, ``python -m harness.bench``, or a controlling pytest process. It calls
 ``claim()`` first, which puts its process identity
-(``harness.envtest.process.process_identity``: pid and start time) in the environment variable ``MODELDOCK_RUN``. Every process it starts
+(``harness.process.process_identity``: pid and start time) in the environment variable ``MODELDOCK_RUN``. Every process it starts
 inherits that mark (pytest, its xdist workers, control planes, operators, kubectl, builds),
 and keeps it in ``/proc/<pid>/environ`` whatever it does to its own environment later.
 
 Temp dirs come from ``temp_dir()``: ``<tmp>/modeldock-<kind>-XXXXXXXX`` (``<tmp>`` is
 ``tempfile.gettempdir()``, so ``TMPDIR`` moves it) with an owner file ``.modeldock-owner``
-(JSON: ``owner`` identity, ``created`` ISO 8601 UTC) naming the process that made it.
+(JSON: ``owner``, the identity of the process that made it; ``run``, the run it made it for,
+``MODELDOCK_RUN`` then; ``created`` ISO 8601 UTC).
 
-Processes die with their owner by ``PR_SET_PDEATHSIG`` (``harness.envtest.process.popen``). What
+Processes die with their owner by ``PR_SET_PDEATHSIG`` (``harness.process.popen``). What
 nonetheless outlives a dead run (a SIGKILLed harness cannot clean up) is removed by
 ``reap()``, which every entry point calls at start: it SIGKILLs processes whose mark names a
-dead run and removes ``modeldock-*`` dirs in ``<tmp>`` whose owner file names a dead process.
-It touches nothing else: no dir without an owner file (older ModelDock versions, anyone
-else's), no dir of a live owner, no process without the mark or of a live run, nothing of
-another user.
+dead run and removes ``modeldock-*`` dirs in ``<tmp>`` whose owner file names a dead process
+*and* a dead run. It touches nothing else: no dir without an owner file (older ModelDock
+versions, anyone else's), no dir of a live owner or of a live run, no process without the mark
+or of a live run, nothing of another user. A dir belongs to its run, not only to the process
+that made it: a process of a run (an xdist worker, a job a command started, a child that writes
+its results for its run to read) may end while its run goes on using the dir, and every run on
+the machine (another worktree's ``make generate``) reaps at its start; before the owner file
+named the run, such a dir was taken from a live run as soon as the process that made it had
+ended (``harness/tests/test_runs.py``).
 
 Reports are written with ``publish()``/``write_text_atomic()``: a temp file in the target's
 folder, then ``os.replace``, so a reader sees the old file or the new one, never part of one.
@@ -37,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.envtest.process import identity_alive, process_identity
+from harness.process import identity_alive, process_identity
 
 #: The environment variable that marks every process of a run with its owner's identity.
 RUN_ENV = "MODELDOCK_RUN"
@@ -85,18 +91,20 @@ def owner() -> str | None:
 
 def temp_dir(kind: str, root: Path | None = None) -> Path:
     """A fresh temp dir ``<root>/modeldock-<kind>-XXXXXXXX`` (root: ``tempfile.gettempdir()``)
-    owned by this process: its owner file is written before anything else goes in, so
-    ``reap()`` removes it once this process is dead, and never before. Raises OSError."""
+    owned by this process and its run (``owner()``; none claimed: this process): its owner
+    file is written before anything else goes in, so ``reap()`` removes it once both are dead,
+    and never before. Raises OSError."""
     path = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{kind}-", dir=root))
     identity = process_identity()
     created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    (path / OWNER_FILE).write_text(json.dumps({"owner": identity, "created": created}) + "\n")
+    mark = {"owner": identity, "run": owner() or identity, "created": created}
+    (path / OWNER_FILE).write_text(json.dumps(mark) + "\n")
     return path
 
 
-def dir_owner(path: Path) -> str | None:
-    """The owner identity in ``path``'s owner file, or None if ``path`` is not a dir of this
-    user with a readable owner file (a symlink, someone else's, an older ModelDock's)."""
+def _owner_file(path: Path) -> dict[str, object] | None:
+    """The JSON object in ``path``'s owner file, or None if ``path`` is not a dir of this user
+    with a readable owner file (a symlink, someone else's, an older ModelDock's)."""
     try:
         st = path.lstat()
         if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
@@ -104,10 +112,26 @@ def dir_owner(path: Path) -> str | None:
         marker = path / OWNER_FILE
         if not stat.S_ISREG(marker.lstat().st_mode):
             return None
-        value = json.loads(marker.read_text()).get("owner")
-    except (OSError, ValueError, AttributeError):
+        data = json.loads(marker.read_text())
+    except (OSError, ValueError):
         return None
+    return data if isinstance(data, dict) else None
+
+
+def dir_owner(path: Path) -> str | None:
+    """The identity of the process that made ``path`` (its owner file's ``owner``), or None
+    if ``path`` is not a dir of this user with a readable owner file."""
+    value = (_owner_file(path) or {}).get("owner")
     return value if isinstance(value, str) and value else None
+
+
+def dir_keepers(path: Path) -> list[str]:
+    """The identities whose life keeps ``path``: the process that made it and the run it was
+    made for (an owner file from before ``run`` was recorded: the process alone); [] when
+    ``path`` has no readable owner file (then ``reap()`` never touches it)."""
+    data = _owner_file(path) or {}
+    found = [data.get("owner"), data.get("run")]
+    return list(dict.fromkeys(v for v in found if isinstance(v, str) and v))
 
 
 @dataclass
@@ -138,11 +162,18 @@ class Reaped:
         return " and ".join(parts) + " left by dead runs"
 
 
-def orphans() -> list[tuple[int, str]]:
+def orphans(runs_here: set[str] | None = None) -> list[tuple[int, str]]:
     """Live processes of this user marked with a dead run's identity, as ``(pid, command
     line)``. Source: ``/proc/<pid>/environ`` (the environment each was started with) and
-    ``/proc/<pid>/cmdline``; unreadable processes are skipped."""
-    found = []
+    ``/proc/<pid>/cmdline``; unreadable processes are skipped.
+
+    Not an orphan, whatever its mark: a process that owns a live run of its own. Its
+    ``/proc/<pid>/environ`` still names the run that started it (``claim()`` changes only its
+    own ``os.environ``), so a command started by a run that has since ended (the jobs of a
+    ``generate --jobs``, a suite's pytest) would look like that run's leftover. It is known by
+    the processes marked with its identity (those it started) and by ``runs_here``, the runs
+    the temp dirs name (``dir_keepers``)."""
+    marked: list[tuple[int, str]] = []
     mark = f"{RUN_ENV}=".encode()
     me = os.getpid()
     for entry in os.scandir("/proc"):
@@ -153,24 +184,39 @@ def orphans() -> list[tuple[int, str]]:
                 continue
             with open(f"/proc/{entry.name}/environ", "rb") as f:
                 env = f.read().split(b"\0")
-            run = next((v[len(mark) :].decode() for v in env if v.startswith(mark)), None)
-            if not run or identity_alive(run) or process_identity(int(entry.name)) is None:
-                continue
-            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
         except (OSError, ValueError):
             continue
-        found.append((int(entry.name), cmd))
+        run = next((v[len(mark) :].decode(errors="replace") for v in env if v.startswith(mark)), "")
+        if run:
+            marked.append((int(entry.name), run))
+    owners = {run for _, run in marked} | set(runs_here or ())
+    found = []
+    for pid, run in marked:
+        identity = process_identity(pid)
+        if identity is None or identity in owners or identity_alive(run):
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            continue
+        found.append((pid, cmd))
     return found
 
 
 def reap(root: Path | None = None, wait: float = 10.0) -> Reaped:
     """Clean up after dead runs: SIGKILL ``orphans()``, wait up to ``wait`` seconds for them to
     go, then remove the ``modeldock-*`` dirs in ``root`` (default ``tempfile.gettempdir()``)
-    whose owner file names a process that is gone. Returns what was cleaned up; never raises
-    for a process or dir that vanished meanwhile."""
+    whose owner file names a process that is gone and a run that is gone (``dir_keepers``).
+    Returns what was cleaned up; never raises for a process or dir that vanished meanwhile."""
     done = Reaped()
-    for pid, cmd in orphans():
+    base = Path(root) if root is not None else Path(tempfile.gettempdir())
+    try:
+        entries = [e for e in os.scandir(base) if e.name.startswith(TEMP_PREFIX)]
+    except OSError:
+        entries = []
+    keepers = {Path(e.path): dir_keepers(Path(e.path)) for e in entries}
+    for pid, cmd in orphans({k for ks in keepers.values() for k in ks}):
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
@@ -179,15 +225,8 @@ def reap(root: Path | None = None, wait: float = 10.0) -> Reaped:
     deadline = time.monotonic() + wait
     while any(process_identity(pid) for pid, _ in done.processes) and time.monotonic() < deadline:
         time.sleep(0.05)
-    base = Path(root) if root is not None else Path(tempfile.gettempdir())
-    try:
-        entries = [e for e in os.scandir(base) if e.name.startswith(TEMP_PREFIX)]
-    except OSError:
-        entries = []
-    for entry in entries:
-        path = Path(entry.path)
-        dir_of = dir_owner(path)
-        if dir_of is None or identity_alive(dir_of):
+    for path, kept_by in keepers.items():
+        if not kept_by or any(identity_alive(k) for k in kept_by):
             continue
         shutil.rmtree(path, ignore_errors=True)
         if not path.exists():

@@ -20,23 +20,19 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import junit, runs
+from harness import junit, runs, say, tiers
 from harness.envtest import background, binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError, state_lost
-from harness.envtest.process import run_group
-from harness.operators import ImplementationError, load_implementations
+from harness.operators import ImplementationError, build_for_suite, load_implementations
 from harness.paths import CONFORMANCE_DIR, REPO_ROOT
 from harness.plugin.console import KEPT_FILE, kept_entries
+from harness.process import run_group
 
 #: The implementations ``conformance`` runs when none is named.
 DEFAULT_IMPLS = ("go", "python")
 
-#: The tiers ``conformance --cluster`` takes (docs/design.md, "Tiers").
-CLUSTERS = ("envtest", "sim", "existing", "kind")
 
-
-def _say(line: str) -> None:
-    print(f"[modeldock] {line}", file=sys.stderr, flush=True)
+_say = say.to("modeldock")
 
 
 def _reap() -> None:
@@ -94,7 +90,7 @@ def run_suite(
     """
     from harness.plugin.watchdog import CONTROL_PLANE_LOST
 
-    junit_file = reports / f"junit-{impl_id}.xml"
+    junit_file = junit.suite_file(reports, impl_id)
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra):
         # Checks mostly wait on the API server and the operator: four in parallel fit 2 cores.
         extra = ["-n", os.environ.get("MODELDOCK_WORKERS", "4"), *extra]
@@ -236,9 +232,9 @@ class Options:
     checks: list[str] = field(default_factory=list)
     #: where ``keep_on_failure`` keeps its control plane (``python -m harness up``'s folder)
     state_dir: Path = background.DEFAULT_STATE_DIR
-    #: the tier (``CLUSTERS``); ``context``: the kubeconfig context for ``existing``;
-    #: ``keep_cluster``: keep a kind cluster afterwards
-    cluster: str = "envtest"
+    #: the tier (``harness.tiers.TIERS``); ``context``: the kubeconfig context for
+    #: ``existing``; ``keep_cluster``: keep a kind cluster afterwards
+    cluster: str = tiers.DEFAULT
     context: str | None = None
     keep_cluster: bool = False
     #: also run the checks marked slow (the clients' default deadlines)
@@ -282,8 +278,9 @@ def conformance(
 
     options = options or Options()
     cluster = options.cluster
-    if cluster == "kind":
-        from harness import kind
+    tier = tiers.spec(cluster)
+    if tier.creates_cluster:
+        from harness.existing import kind
 
         if kind.engine() is None:
             return kind.no_engine_exit()
@@ -324,21 +321,19 @@ def conformance(
             return 2
     reports.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    if cluster in ("existing", "kind"):
-        binaries.ensure(["kubectl"])  # the cluster is not ours: only kubectl is needed
-    else:
-        binaries.ensure(
-            binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ())
-        )
-    extra = [*options.pytest_args(), *pytest_args]
+    # a cluster that is not ours needs only kubectl (the registry says which binaries)
+    binaries.ensure(tier.binaries)
+    # built below, once, before any control plane starts: the sessions do not build again
+    extra = [*options.pytest_args(), "--modeldock-built", *pytest_args]
     codes: dict[str, int] = {}
-    extra = [f"--modeldock-cluster={'existing' if cluster == 'kind' else cluster}", *extra]
+    # the tier pytest runs as: kind runs as existing on the cluster it makes (TierSpec.session)
+    extra = [f"--modeldock-cluster={tier.session}", *extra]
 
     def run_all(state_path: Path) -> None:
         # The last run's results cleared only once the cluster answers: a run that cannot
         # start leaves the previous reports as they were.
         for impl_id in chosen:
-            (reports / f"junit-{impl_id}.xml").unlink(missing_ok=True)
+            junit.suite_file(reports, impl_id).unlink(missing_ok=True)
             shutil.rmtree(reports / "artifacts" / impl_id, ignore_errors=True)
         (reports / "artifacts" / KEPT_FILE).unlink(missing_ok=True)
 
@@ -360,8 +355,8 @@ def conformance(
         # costs no API server start (nor a wait for a cluster that is not there).
         for impl_id in chosen:
             _say(f"building {impl_id}")
-            impls[impl_id].run_build()
-        if cluster in ("existing", "kind"):
+            build_for_suite(impl_id, impl_files)
+        if not tier.harness_starts:
             code = _run_on_existing(options, run_all)
             if code:
                 return code
@@ -378,7 +373,7 @@ def conformance(
     except ImplementationError as exc:  # a build failed: its output, not a traceback
         _say(str(exc))
         return 2
-    files = [reports / f"junit-{i}.xml" for i in chosen]
+    files = [junit.suite_file(reports, i) for i in chosen]
     model = report.build(files, impls)
     md, html, summary = report.write_all(model, reports)
     merged = junit.merge([f for f in files if f.exists()], reports / "junit.xml")
@@ -410,7 +405,7 @@ def conformance(
 def _run_on_existing(options: Options, run_all: Callable[[Path], None]) -> int:
     """``existing``: run the suites on the cluster of KUBECONFIG (``options.context``) inside
     a ``harness.existing.run.Run`` (its namespaces, CRD and ClusterRoles removed afterwards,
-    also on Ctrl-C); ``kind``: on a kind cluster made for it (``harness.kind.cluster``).
+    also on Ctrl-C); ``kind``: on a kind cluster made for it (``harness.existing.kind.cluster``).
     Returns 0 once the suites ran, 2 for a CRD of another version, 3 when the cluster cannot
     be used."""
     from harness.existing.cluster import ClusterError
@@ -422,8 +417,8 @@ def _run_on_existing(options: Options, run_all: Callable[[Path], None]) -> int:
             "are removed at the end all the same; --pause-on-failure stops while they are there"
         )
     try:
-        if options.cluster == "kind":
-            from harness import kind
+        if tiers.spec(options.cluster).creates_cluster:
+            from harness.existing import kind
 
             with (
                 kind.cluster(keep=options.keep_cluster) as kubeconfig,

@@ -1,6 +1,10 @@
-"""Tiers and capabilities: what each kind of cluster offers, what each check needs.
+"""Tiers and capabilities: the one registry of tiers, what each offers, what each check needs.
 
-A *tier* is the kind of cluster a run uses (docs/design.md, "Tiers"). A *capability* is one
+A *tier* is the kind of cluster a run uses (docs/design.md, "Tiers"). ``TIERS`` is the
+registry every choice and branch reads (the command lines' ``--cluster`` choices, the
+plugin's ``--modeldock-cluster``, ``ControlPlane``, ``up``, the suite): per tier whether the
+harness starts its control plane, the Kubernetes binaries it needs here, what it offers, and
+how it runs (``TierSpec``). A *capability* is one
 thing a check may need from it. A check declares its needs with
 ``@pytest.mark.modeldock_needs("pods-ready", ...)``; some needs follow from the fixtures it takes
 (``FIXTURE_NEEDS``). Before the run the plugin skips every check whose needs its tier does not
@@ -15,6 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+#: The tier a run uses unless told otherwise.
+DEFAULT = "envtest"
 
 #: Every capability, with what it means.
 CAPABILITIES: dict[str, str] = {
@@ -60,18 +67,104 @@ _CONTROLLERS = frozenset({"garbage-collector", "namespace-controller", "deployme
 #: Offered by every tier: the operators' API proxies run wherever the operators do.
 _EVERYWHERE = frozenset({"request-accounting"})
 
-#: What each tier offers. ``existing`` is a cluster the harness does not own: no audit log to
-#: read, no CA to issue identities with, nothing to restart; it is assumed to run a
-#: controller-manager, and offers ``pods-ready`` only where its nodes are kwok's
-#: (``existing_offers``), since the checks' image ``srv:1`` runs on no real kubelet.
-OFFERS: dict[str, frozenset[str]] = {
-    "envtest": _EVERYWHERE
-    | _HARNESS_OWNED
-    | {"no-kubelet", "no-garbage-collector", "no-deployment-controller"},
-    "sim": _EVERYWHERE | _HARNESS_OWNED | _CONTROLLERS | {"pods-ready"},
-    "existing": _EVERYWHERE | _CONTROLLERS,
-    "kind": _EVERYWHERE | _CONTROLLERS,
+#: The Kubernetes binaries of a control plane the harness starts (etcd, kube-apiserver and the
+#: kubectl the checks' helpers call); the sim tier's on top.
+CONTROL_PLANE_BINARIES = ("etcd", "kube-apiserver", "kubectl")
+SIM_BINARIES = ("kube-controller-manager", "kube-scheduler", "kwok")
+
+
+@dataclass(frozen=True)
+class TierSpec:
+    """One tier of the registry (``TIERS``): what it is and how a run uses it."""
+
+    name: str
+    #: one line, for a ``--help`` text and docs
+    summary: str
+    #: the harness starts its control plane (``harness.envtest.controlplane.ControlPlane``,
+    #: also ``python -m harness up`` and the pytest plugin on their own); else it runs on a
+    #: cluster it does not own, set up by ``python -m harness conformance`` around pytest
+    harness_starts: bool
+    #: the Kubernetes binaries this machine needs for it (``harness.envtest.binaries.ensure``)
+    binaries: tuple[str, ...]
+    #: what it offers (``CAPABILITIES``); a cluster the harness does not own is asked as well
+    #: (``existing_offers``, at the start of the run)
+    offers: frozenset[str]
+    #: the tier the pytest session runs as (``--modeldock-cluster``, the state file's ``tier``):
+    #: the tier itself, except ``kind``, a cluster the harness makes and then runs the
+    #: ``existing`` tier on
+    session: str
+    #: the harness creates the cluster with a container engine (kind), then runs ``session``
+    creates_cluster: bool = False
+    #: beside its control plane the harness starts kube-controller-manager, kube-scheduler and
+    #: kwok fake nodes (``harness.envtest.sim``)
+    starts_controllers: bool = False
+
+
+#: The tier registry, in the order the command lines list them. ``existing`` is a cluster the
+#: harness does not own: no audit log to read, no CA to issue identities with, nothing to
+#: restart; it is assumed to run a controller-manager, and offers ``pods-ready`` only where its
+#: nodes are kwok's (``existing_offers``), since the checks' image ``srv:1`` runs on no real
+#: kubelet. ``kind`` runs as ``existing`` on the cluster it makes (``session``).
+TIERS: dict[str, TierSpec] = {
+    t.name: t
+    for t in (
+        TierSpec(
+            "envtest",
+            "etcd + kube-apiserver, started by the harness",
+            harness_starts=True,
+            binaries=CONTROL_PLANE_BINARIES,
+            offers=_EVERYWHERE
+            | _HARNESS_OWNED
+            | {"no-kubelet", "no-garbage-collector", "no-deployment-controller"},
+            session="envtest",
+        ),
+        TierSpec(
+            "sim",
+            "envtest + kube-controller-manager, kube-scheduler and kwok fake nodes",
+            harness_starts=True,
+            binaries=CONTROL_PLANE_BINARIES + SIM_BINARIES,
+            offers=_EVERYWHERE | _HARNESS_OWNED | _CONTROLLERS | {"pods-ready"},
+            session="sim",
+            starts_controllers=True,
+        ),
+        TierSpec(
+            "existing",
+            "the cluster of KUBECONFIG (--context), not the harness's",
+            harness_starts=False,
+            binaries=("kubectl",),
+            offers=_EVERYWHERE | _CONTROLLERS,
+            session="existing",
+        ),
+        TierSpec(
+            "kind",
+            "a kind cluster the harness makes (a container engine), run as existing",
+            harness_starts=False,
+            binaries=("kubectl",),
+            offers=_EVERYWHERE | _CONTROLLERS,
+            session="existing",
+            creates_cluster=True,
+        ),
+    )
 }
+
+#: What each tier a pytest session runs as offers (``TierSpec.session``; ``kind`` runs as
+#: ``existing`` and has no entry of its own).
+OFFERS: dict[str, frozenset[str]] = {n: t.offers for n, t in TIERS.items() if t.session == n}
+
+
+def names(*, started: bool | None = None) -> tuple[str, ...]:
+    """The tiers' names in registry order; ``started=True``: only those whose control plane
+    the harness starts (envtest, sim), ``False``: only the others."""
+    return tuple(n for n, t in TIERS.items() if started is None or t.harness_starts == started)
+
+
+def spec(name: str) -> TierSpec:
+    """The registry's entry for ``name``. Raises ValueError naming the tiers there are."""
+    try:
+        return TIERS[name]
+    except KeyError:
+        raise ValueError(f"no tier {name!r}: one of {', '.join(TIERS)}") from None
+
 
 #: Needs that follow from a fixture a check takes (or one it takes takes: pytest's closure).
 #: ``audit_log`` adds none: it is None where the tier has no audit log, and ``operators``

@@ -88,7 +88,7 @@ polled every 0.1 s.
 Modules: ``settings`` (what a run does, where it writes), ``figures`` (FIGURE_KEYS and the
 arithmetic, the time split's rule), ``accounting`` (the audit log, read with
 ``harness.audit``), ``measure`` (the convergence watch, CPU, RSS, the machine), ``floor`` (what the floor
-writes), ``gofloor`` (the Go floor client's process), ``phases`` (``Bench``: the runs that drive the operators), ``scaling`` (the
+writes), ``gofloor`` (the Go floor client's process), ``phases`` (``Runner``: the runs that drive the operators), ``scaling`` (the
 floor and worker-scaling runs), ``results`` (run records to bench.json and the tables),
 ``tables`` (what is printed), ``cli`` (the command).
 """

@@ -46,7 +46,7 @@ FAILED_WRITE_CAUSES = {
 
 
 @dataclass
-class Accounting:
+class RequestCounts:
     """An operator user's requests in one window: all of them, and its writes in one
     namespace."""
 
@@ -82,7 +82,7 @@ def failed_kind(req: Request) -> str:
     return f"{req.verb} {req.target} {req.code}" + (f" {req.reason}" if req.reason else "")
 
 
-def account(requests: Iterable[Request], user: str, namespace: str | None) -> Accounting:
+def account(requests: Iterable[Request], user: str, namespace: str | None) -> RequestCounts:
     """Count ``user``'s requests (any namespace, any verb, watches included) and its writes in
     ``namespace`` (None: any): succeeded by ``"<verb> <resource[/sub]>"``, failed by
     ``failed_kind``, every request by ``"<verb> <resource[/sub]> <code>"``."""
@@ -90,7 +90,7 @@ def account(requests: Iterable[Request], user: str, namespace: str | None) -> Ac
     writes = select(mine, namespace=namespace, writes_only=True)
     ok = [r for r in writes if r.ok]
     failed = [r for r in writes if not r.ok]
-    return Accounting(
+    return RequestCounts(
         requests=len(mine),
         writes_ok=len(ok),
         writes_failed=len(failed),
@@ -102,7 +102,7 @@ def account(requests: Iterable[Request], user: str, namespace: str | None) -> Ac
 
 def account_window(
     log: AuditLog, start: int, end: int, user: str, namespace: str | None
-) -> Accounting:
+) -> RequestCounts:
     """``account`` of the requests logged between byte offsets ``start`` and ``end`` of the
     audit log (offsets from ``AuditLog.sync``)."""
     return account(log.requests(start, end), user, namespace)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.bench.measure import command_output, machine_info
-from harness.bench.phases import Bench, bench_control_plane
+from harness.bench.phases import Runner, bench_control_plane
 from harness.bench.results import missing_figures
 from harness.bench.settings import DEFAULT_OUT, LOG_DIR, say, settings_from_args
 from harness.bench.tables import render_floor_table, render_spread, render_table
@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(workdir, ignore_errors=True)
             workdir.mkdir(parents=True)
         with bench_control_plane(workdir) as cp:
-            bench = Bench(cp, impls, settings)
+            bench = Runner(cp, impls, settings)
             api, etcd = _versions(cp, bench.admin)
             machine = machine_info(api, etcd)
             machine["max_concurrent_reconciles"] = settings.workers

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from harness.envtest import process
+from harness import process
 from harness.gocache import cached_build
 from harness.paths import BUILD_DIR
 

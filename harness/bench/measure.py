@@ -24,7 +24,7 @@ from harness.modelservice import GROUP_VERSION, status_converged
 
 def command_output(cmd: Sequence[str]) -> str:
     """The stripped stdout of a short command (30 s at most), or "" if it could not run."""
-    from harness.envtest import process
+    from harness import process
 
     try:
         out = process.run(list(cmd), capture_output=True, text=True, timeout=30).stdout

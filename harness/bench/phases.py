@@ -1,7 +1,7 @@
 """The phases of a bench run: each drives one operator process in a fresh namespace of the
 shared control plane and records what it measured in an ``ImplResults``.
 
-``Bench.run`` does, implementations alternating: the latency runs, then for each N the
+``Runner.run`` does, implementations alternating: the latency runs, then for each N the
 throughput runs, the N = ``rss_size`` run also measuring peak RSS and a quiet period, the
 N = ``restart_size`` run a SIGKILL restart. Every run starts a fresh operator (as its own
 user), converges one unmeasured warm-up ModelService, measures, then stops the operator and
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.audit import AuditLog
-from harness.bench.accounting import Accounting, account_window
+from harness.bench.accounting import RequestCounts, account_window
 from harness.bench.figures import time_split
 from harness.bench.measure import ConvergenceWatch, CpuSnapshot, cpu_seconds, vm_kib
 from harness.bench.results import (
@@ -53,7 +53,7 @@ class BenchError(RuntimeError):
     """A phase could not be measured (a timeout, a process that died)."""
 
 
-class Bench:
+class Runner:
     """Runs the phases against one control plane. ``cp``: a started ControlPlane."""
 
     def __init__(self, cp: Any, impls: Mapping[str, Any], settings: Settings) -> None:
@@ -80,7 +80,7 @@ class Bench:
 
     # ------------------------------------------------------------ plumbing
     def _namespace(self, impl_id: str, label: str) -> str:
-        from harness.plugin.lab import create_namespace
+        from harness.lab.namespaces import create_namespace
         from harness.rbac import role as rbac
 
         impl = self.impls[impl_id]  # bound to the role it declares, as in the checks
@@ -156,7 +156,7 @@ class Bench:
             time.sleep(0.25)
         return last
 
-    def _window(self, start: int, end: int, user: str, namespace: str | None) -> Accounting:
+    def _window(self, start: int, end: int, user: str, namespace: str | None) -> RequestCounts:
         return account_window(self.audit, start, end, user, namespace)
 
     def _create_all(self, namespace: str, names: Sequence[str]) -> tuple[float, float]:
@@ -203,7 +203,7 @@ class Bench:
         ModelService create in a new API server waits about 2 s (kube-apiserver adds the
         quota admission evaluator for the new resource: "quota admission added evaluator for:
         modelservices.modeldock.io"); that belongs to no implementation."""
-        from harness.plugin.lab import create_namespace
+        from harness.lab.namespaces import create_namespace
 
         ns = create_namespace(self.admin, f"bench-warmup-{self._run_id}", "modeldock:nobody")
         t0 = time.monotonic()
@@ -521,10 +521,10 @@ class Bench:
                     )
 
     def run_apiproxy_overhead(self) -> None:
-        """What the API proxy adds to a request (``harness.faults.apiproxy.overhead``)."""
-        from harness.faults.apiproxy import overhead
+        """What the API proxy adds to a request (``harness.bench.apiproxy_overhead``)."""
+        from harness.bench import apiproxy_overhead
 
-        self.apiproxy_overhead = overhead.measure(self.cp)
+        self.apiproxy_overhead = apiproxy_overhead.measure(self.cp)
         self.say(f"API proxy overhead: {self.apiproxy_overhead}")
 
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:

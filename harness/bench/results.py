@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from harness.bench.accounting import Accounting, explain_failed
+from harness.bench.accounting import RequestCounts, explain_failed
 from harness.bench.figures import (
     FIGURE_KEYS,
     WORKER_KEYS,
@@ -53,7 +53,7 @@ class LoadRun:
     seconds: float | None  # throughput: first create to last converged
     create_seconds: float
     reconciles: float
-    accounting: Accounting
+    accounting: RequestCounts
     #: user + system CPU seconds of the operator process from its start to settled
     operator_cpu_s: float | None = None
     #: throughput: where the time went (``harness.bench.figures.time_split``)
@@ -74,7 +74,7 @@ class RestartRun:
     changed_converged_s: float
     all_reconciled_s: float
     reconciles: float
-    accounting: Accounting
+    accounting: RequestCounts
 
 
 @dataclass
@@ -99,7 +99,7 @@ class FloorRun:
     seconds: float
     writes_done_s: float
     create_seconds: float
-    accounting: Accounting
+    accounting: RequestCounts
     split: dict[str, Any]
 
 
@@ -158,7 +158,7 @@ class WorkersRun:
     cpu_s: float | None
     peak_rss_mib: float | None
     reconciles: float
-    accounting: Accounting
+    accounting: RequestCounts
     split: dict[str, Any]
 
     @property

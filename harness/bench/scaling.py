@@ -6,7 +6,7 @@ to last converged seen by the same watch), with the CPU split; ``run_capacity``:
 client at a saturating concurrency, the writes per second the API server answers. ``run_workers``: one implementation
 with ``MAX_CONCURRENT_RECONCILES`` = W, N created at once while ``ProbeLoop`` changes probe
 ModelServices one at a time and times each change; operator CPU, peak RSS, failed writes and
-the CPU split. Both take the ``Bench`` of ``harness.bench.phases`` (described here by
+the CPU split. Both take the ``Runner`` of ``harness.bench.phases`` (described here by
 ``BenchLike``, so that this module does not import that one).
 """
 
@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from harness.bench.accounting import Accounting
+from harness.bench.accounting import RequestCounts
 from harness.bench.figures import time_split
 from harness.bench.floor import FLOOR_USER
 from harness.bench.measure import ConvergenceWatch, CpuSnapshot, vm_kib
@@ -27,7 +27,7 @@ from harness.bench.settings import LOG_DIR, Settings
 
 
 class BenchLike(Protocol):
-    """What the runs here use of ``harness.bench.phases.Bench``."""
+    """What the runs here use of ``harness.bench.phases.Runner``."""
 
     cp: Any
     admin: Any
@@ -46,7 +46,7 @@ class BenchLike(Protocol):
     def _cpu(self, op: Any = None) -> CpuSnapshot: ...
     def _sync(self) -> int: ...
     def _settle(self, op: Any, min_count: float = 0, timeout: float = 300) -> float: ...
-    def _window(self, start: int, end: int, user: str, namespace: str | None) -> Accounting: ...
+    def _window(self, start: int, end: int, user: str, namespace: str | None) -> RequestCounts: ...
     def _create_all(self, namespace: str, names: Sequence[str]) -> tuple[float, float]: ...
     def _clean(self, ns: str) -> None: ...
     def _warm_up_operator(self, watch: ConvergenceWatch, ns: str, op: Any) -> float: ...
@@ -100,12 +100,12 @@ def run_capacity(b: BenchLike, n: int, concurrency: int, rep: int) -> None:
 
 def _floor_batch(
     b: BenchLike, label: str, n: int, workers: int, create_threads: int
-) -> tuple[dict[str, Any], float, Accounting, dict[str, Any]]:
+) -> tuple[dict[str, Any], float, RequestCounts, dict[str, Any]]:
     """One batch of the Go floor client in a fresh namespace: (its outcome, seconds from the
     start line to the last ModelService seen converged by the admin's watch, the audit log's
     count of the floor user's writes, the CPU split)."""
     from harness.bench.gofloor import GoFloor, floor_binary
-    from harness.plugin.lab import create_namespace
+    from harness.lab.namespaces import create_namespace
 
     ns = create_namespace(b.admin, f"bench-{label}-{b._run_id}", FLOOR_USER)
     proc = GoFloor(

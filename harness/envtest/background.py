@@ -18,21 +18,20 @@ import threading
 import time
 from pathlib import Path
 
-from harness import runs
+from harness import runs, say, tiers
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane
-from harness.envtest.process import pid_alive
 from harness.paths import BUILD_DIR, REPO_ROOT
+from harness.process import pid_alive
 
 #: Where ``up`` keeps its control plane by default.
 DEFAULT_STATE_DIR = BUILD_DIR / "up"
 
 
-def _say(line: str) -> None:
-    print(f"[modeldock] {line}", file=sys.stderr, flush=True)
+_say = say.to("modeldock")
 
 
-def serve(state_dir: Path, watch_cache: bool = True, cluster: str = "envtest") -> int:
+def serve(state_dir: Path, watch_cache: bool = True, cluster: str = tiers.DEFAULT) -> int:
     """Run a control plane of tier ``cluster`` in ``state_dir`` in the foreground until SIGTERM
     or SIGINT, or until one of its processes exits; then stop it and remove ``state_dir``.
     Returns 0."""
@@ -61,7 +60,7 @@ def read_state(state_dir: Path) -> dict[str, object] | None:
         return None
 
 
-def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> int:
+def up(state_dir: Path, cluster: str = tiers.DEFAULT, watch_cache: bool = True) -> int:
     """Start a control plane of tier ``cluster`` in the background (``serve`` in a detached
     process), wait up to 240 s for its state file (written once every process is up), print ``export KUBECONFIG=...``. Exit code:
     0 up (or already up), 1 failed to start, 2 tier not available here."""
@@ -73,15 +72,15 @@ def up(state_dir: Path, cluster: str = "envtest", watch_cache: bool = True) -> i
         )
         print(f"export KUBECONFIG={state['admin_kubeconfig']}")
         return 0
-    if cluster not in ("envtest", "sim"):
+    if cluster not in tiers.names(started=True):
         _say(
             f"--cluster {cluster} is not something `up` starts: `existing` is a cluster you "
-            f"already have (KUBECONFIG); use envtest or sim"
+            f"already have (KUBECONFIG); use {' or '.join(tiers.names(started=True))}"
         )
         return 2
     started = time.monotonic()
     # progress on this terminal, not in the log
-    binaries.ensure(binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ()))
+    binaries.ensure(tiers.spec(cluster).binaries)
     shutil.rmtree(state_dir, ignore_errors=True)
     state_dir.mkdir(parents=True)
     cmd = [

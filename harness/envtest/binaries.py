@@ -33,17 +33,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.envtest import process
+from harness import process, tiers
 from harness.paths import REPO_ROOT, cache_root
 
 TOOLS_DIR = REPO_ROOT / "tools"
 
 KWOK_VERSION = "v0.7.0"
 
-#: Binaries of the envtest tier, the minimum every run needs.
-ENVTEST_BINARIES = ("etcd", "kube-apiserver", "kubectl")
+#: Binaries of the envtest tier, the minimum every run needs (``harness.tiers``, the registry).
+ENVTEST_BINARIES = tiers.CONTROL_PLANE_BINARIES
 #: Extra binaries of the sim tier.
-SIM_BINARIES = ("kube-controller-manager", "kube-scheduler", "kwok")
+SIM_BINARIES = tiers.SIM_BINARIES
 
 #: Which wrapper module builds which binary, and the Go package it is.
 _PACKAGES = {

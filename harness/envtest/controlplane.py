@@ -48,11 +48,12 @@ from typing import Any
 
 import yaml
 
-from harness import runs
+from harness import runs, tiers
 from harness.envtest import binaries as binaries_mod
 from harness.envtest.kubeconfig import write_kubeconfig
 from harness.envtest.pki import CertificateAuthority, service_account_key
-from harness.envtest.process import (
+from harness.paths import CRDS_DIR, RBAC_DIR
+from harness.process import (
     ManagedProcess,
     ProcessError,
     free_port,
@@ -61,7 +62,6 @@ from harness.envtest.process import (
     process_identity,
     wait_until,
 )
-from harness.paths import CRDS_DIR, RBAC_DIR
 
 CRD_DIR = CRDS_DIR
 
@@ -120,7 +120,7 @@ class State:
     """What another process needs to use a running control plane (the JSON state file).
 
     ``processes``: ``{"owner" | "etcd" | "kube-apiserver": identity}`` (``pid:start time``,
-    ``harness.envtest.process.process_identity``); kube-apiserver's is empty while its owner has
+    ``harness.process.process_identity``); kube-apiserver's is empty while its owner has
     stopped it on purpose (``stop_apiserver``).
     """
 
@@ -142,8 +142,8 @@ class State:
 #: The names in ``State.processes``, in the order ``lost()`` reports them (then the sim tier's).
 _WATCHED = ("owner", "etcd", "kube-apiserver")
 
-#: The tiers a ``ControlPlane`` can start.
-TIERS = ("envtest", "sim")
+#: The tiers a ``ControlPlane`` can start (``harness.tiers``: those the harness starts).
+TIERS = tiers.names(started=True)
 
 
 def _lost(state: State) -> str | None:
@@ -167,7 +167,8 @@ def state_lost(state_path: Path | str) -> str | None:
         return f"its state file {path} was removed"
     except (OSError, ValueError):
         return None  # being replaced right now (save_state renames); ask again
-    if data.get("tier") == "existing":  # not the harness's cluster: only the run's owner counts
+    if not tiers.spec(data.get("tier", tiers.DEFAULT)).harness_starts:
+        # not the harness's cluster: only the run's owner counts
         owner = str((data.get("processes") or {}).get("owner", ""))
         alive = not owner or identity_alive(owner)
         return None if alive else f"its owner (pid {owner.split(':')[0]}) is gone"
@@ -198,7 +199,7 @@ class ControlPlane:
         workdir: Path | None = None,
         progress: Progress = _progress,
         binaries: binaries_mod.Binaries | None = None,
-        tier: str = "envtest",
+        tier: str = tiers.DEFAULT,
     ) -> None:
         self.watch_cache = watch_cache
         self.crds = crds
@@ -277,9 +278,7 @@ class ControlPlane:
         self.etcd = self.apiserver = None
         self.extras = {}
         try:
-            wanted = binaries_mod.ENVTEST_BINARIES + (
-                binaries_mod.SIM_BINARIES if self.tier == "sim" else ()
-            )
+            wanted = tiers.spec(self.tier).binaries
             bins = self._binaries or binaries_mod.ensure(wanted)
             self._binaries = bins
             self.pki_dir.mkdir(parents=True, exist_ok=True)
@@ -326,7 +325,7 @@ class ControlPlane:
                 self.wait_crds_established()
             else:
                 self.apply_paths([RBAC_DIR / "role.yaml"])
-            if self.tier == "sim":
+            if tiers.spec(self.tier).starts_controllers:
                 from harness.envtest import sim
 
                 try:
@@ -512,7 +511,7 @@ class ControlPlane:
         cp = cls(
             workdir=path.parent,
             watch_cache=data.get("watch_cache", True),
-            tier=data.get("tier", "envtest"),
+            tier=data.get("tier", tiers.DEFAULT),
         )
         cp._attached = True
         cp._own_workdir = False
@@ -573,7 +572,7 @@ class ControlPlane:
     ) -> str:
         """Run the cached kubectl against this control plane (admin unless ``kubeconfig``);
         return stdout. Raises ControlPlaneError with stderr when ``check`` and it fails."""
-        from harness.envtest import process
+        from harness import process
 
         kubectl = (self._binaries or binaries_mod.ensure(["kubectl"]))["kubectl"]
         proc = process.run(

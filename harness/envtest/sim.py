@@ -19,7 +19,7 @@ On top of etcd and kube-apiserver (``ControlPlane``), ``start_sim`` starts:
   Ready);
 - ``NODES`` fake Node objects, big enough for every Pod a run makes.
 
-All of them go through ``harness.envtest.process`` (they die with the harness) and are named in
+All of them go through ``harness.process`` (they die with the harness) and are named in
 the control plane's state, so a watchdog notices when one dies. Their logs are in the control
 plane's workdir. ``start_sim`` returns once a fake node is Ready and both controllers answer
 ``/healthz``; the start-up time is printed.
@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.envtest.kubeconfig import write_kubeconfig
-from harness.envtest.process import ManagedProcess, free_port, wait_until
+from harness.process import ManagedProcess, free_port, wait_until
 
 #: A ``harness.envtest.controlplane.ControlPlane`` (not imported: it imports this module).
 ControlPlane = Any

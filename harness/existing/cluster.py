@@ -9,9 +9,9 @@ groups)``, ``audit_log`` (None: there is no audit log to read), ``tier``,
 Identities: each harness user (``modeldock:<impl>``) is a ServiceAccount in the run's
 namespace (``harness.existing.pure.service_account_name``), created on first use; its
 kubeconfig holds a bearer token from the TokenRequest API
-(``create_namespaced_service_account_token``). ``configure_lab`` makes the plugin's
-``create_namespace`` bind the operator role to that ServiceAccount and label each namespace
-with the run (``harness.plugin.lab.use_run_scope``).
+(``create_namespaced_service_account_token``). ``run_scope`` reads the run's ``RunScope``,
+which the plugin hands the lab (``harness.lab.namespaces.Namespaces``): the lab then binds the
+operator role to that ServiceAccount and labels each namespace with the run.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import yaml
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
-from harness.envtest.process import identity_alive
-from harness.existing.pure import service_account_name, token_kubeconfig
+from harness.existing.pure import RunScope, service_account_name, token_kubeconfig
 from harness.kube import Kube
+from harness.process import identity_alive
 
 #: Seconds a TokenRequest token is asked to live (the API server may cap it lower); the run's
 #: operators use it for the whole run, tokens are not renewed.
@@ -152,17 +152,12 @@ class ExistingCluster:
             self._admin = None
 
 
-def configure_lab(state: dict[str, Any]) -> None:
-    """Make the plugin's namespaces those of this run: labelled with the run, annotated with
-    its owner, the operator role bound to ServiceAccounts in the run's namespace."""
-    # Here, not at the top: importing harness.plugin runs its __init__, whose fixtures import
-    # this module, so `import harness.existing.run` on its own would find it half made.
-    from harness.plugin.lab import RunScope, use_run_scope
-
-    use_run_scope(
-        RunScope(
-            labels=dict(state.get("labels") or {}),
-            annotations=dict(state.get("annotations") or {}),
-            service_account_namespace=str(state["run_namespace"]),
-        )
+def run_scope(state: dict[str, Any]) -> RunScope:
+    """Where this run's namespaces live (``harness.lab.namespaces.Namespaces``'s ``scope``):
+    labelled with the run, annotated with its owner, the operator role bound to ServiceAccounts
+    in the run's namespace."""
+    return RunScope(
+        labels=dict(state.get("labels") or {}),
+        annotations=dict(state.get("annotations") or {}),
+        service_account_namespace=str(state["run_namespace"]),
     )

@@ -1,6 +1,6 @@
-"""The pure parts of the ``existing`` tier: names, labels, which namespaces a cleanup takes,
-the CRD comparison and the token kubeconfig. No I/O, no imports of the rest of the harness
-(the plugin's ``lab`` imports this module).
+"""The pure parts of the ``existing`` tier: names, labels, the run scope, which namespaces a
+cleanup takes, the CRD comparison and the token kubeconfig. No I/O, no imports of the rest of
+the harness (``harness.lab`` imports this module).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import datetime
 import re
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 #: The label every namespace a run creates carries (value: the run id); a cleanup selects by it.
@@ -61,6 +62,19 @@ def leftovers(
         if take:
             out.append(str(meta.get("name")))
     return sorted(out)
+
+
+@dataclass(frozen=True)
+class RunScope:
+    """Where a run's namespaces live on a cluster the harness does not own (the ``existing``
+    tier): ``labels`` and ``annotations`` every namespace the run makes carries (the run id,
+    its owner), and the namespace of the ServiceAccounts that stand for the harness's users
+    (``service_account_name``), the RoleBindings' subjects. ``harness.lab.namespaces.Namespaces``
+    takes one; ``harness.existing.cluster.run_scope`` reads it from the run's state file."""
+
+    service_account_namespace: str
+    labels: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
 
 
 def service_account_name(user: str) -> str:

@@ -30,7 +30,6 @@ import json
 import os
 import shutil
 import socket
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -38,10 +37,8 @@ from typing import Any
 import yaml
 from kubernetes.client.exceptions import ApiException
 
-from harness import runs, tiers
+from harness import runs, say, tiers
 from harness.envtest import binaries
-from harness.envtest.process import identity_alive, process_identity
-from harness.envtest.process import run as run_process
 from harness.existing.cluster import ClusterError
 from harness.existing.pure import (
     CREATED_BY_ANNOTATION,
@@ -54,6 +51,8 @@ from harness.existing.pure import (
 )
 from harness.kube import Kube
 from harness.paths import CRDS_DIR
+from harness.process import identity_alive, process_identity
+from harness.process import run as run_process
 
 CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 CLUSTERROLE_PATH = "/apis/rbac.authorization.k8s.io/v1/clusterroles"
@@ -69,8 +68,7 @@ class CRDMismatch(ClusterError):
     """The cluster has a ModelService CRD that is not the one in crds/ (message: which, the fix)."""
 
 
-def _say(line: str) -> None:
-    print(f"[modeldock] {line}", file=sys.stderr, flush=True)
+_say = say.to("modeldock")
 
 
 def admin_kubeconfig(dest: Path, context: str | None, kubeconfig: str | None = None) -> Path:
@@ -201,7 +199,7 @@ def restore_roles(admin: Kube, before: dict[str, Any]) -> list[str]:
 
 def remove_shared(admin: Kube) -> list[str]:
     """Remove what runs made and share, once no run has namespaces left: every ClusterRole a
-    run created (labelled ``RUN_LABEL``, ``harness.plugin.lab.ensure_cluster_role``) and the
+    run created (labelled ``RUN_LABEL``, ``harness.lab.namespaces.Namespaces.ensure_cluster_role``) and the
     ModelService CRD if a run installed it (annotated ``CREATED_BY_ANNOTATION``; one the user
     installed has no such annotation and stays). Returns what it removed, for the log.
     Raises ClusterError if the CRD is still there 60 s after its delete."""

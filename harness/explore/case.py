@@ -42,8 +42,8 @@ from harness.faults.apiproxy.records import (
     seconds,
 )
 from harness.kube import Kube
+from harness.lab.namespaces import create_namespace
 from harness.operators import Implementation, OperatorProcess
-from harness.plugin.lab import create_namespace
 
 #: Outcomes of a case.
 PASSED, FAILED, SKIPPED, ERROR = "passed", "failed", "skipped", "error"

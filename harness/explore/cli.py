@@ -4,13 +4,12 @@ implementation (``make explore``; ``make explore-ci`` is ``--ci``)."""
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from harness import report, runs
+from harness import report, runs, say
 from harness.envtest.controlplane import ControlPlane
 from harness.explore import results
 from harness.explore.case import CONFLICT, DELIVERED, ERROR, FAILED, WITHHELD, Settings
@@ -36,8 +35,7 @@ CI_MAX_K = 2
 PARITY_REFERENCE = "go"
 
 
-def _say(line: str) -> None:
-    print(f"[explore] {line}", file=sys.stderr, flush=True)
+_say = say.to("explore")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -13,6 +13,7 @@ from typing import Any
 
 from harness.explore.case import CONFLICT, DELIVERED, ERROR, FAILED, SKIPPED, WITHHELD, CaseResult
 from harness.explore.run import BOUNDARIES, PARITY, Exploration
+from harness.report.exploration import exploration
 from harness.report.markdown import explore_markdown
 from harness.runs import write_text_atomic
 
@@ -171,7 +172,7 @@ def matrix_markdown(impl: str, outcomes: dict[str, str], clean_writes: dict[str,
 def write_markdown(path: Path, data: dict[str, Any]) -> None:
     """``reports/explore.md``: the exploration section of the comparison report
     (``harness.report.markdown.explore_markdown``), on its own."""
-    lines = explore_markdown(data)
+    lines = explore_markdown(exploration(data))
     lines[0] = "# Exploration: a crash at every write boundary"
     write_text_atomic(path, "\n".join(lines).rstrip() + "\n")
 

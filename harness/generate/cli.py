@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from harness import runs
+from harness import runs, say
 from harness.envtest.controlplane import ControlPlane
 from harness.generate.machine import World, replay, run, save_case
 from harness.generate.world import Settings
@@ -36,8 +35,7 @@ from harness.paths import REPORTS_DIR
 CI_SEED, CI_SEQUENCES, CI_STEPS = 20261206, 5, 10
 
 
-def _say(line: str) -> None:
-    print(f"[generate] {line}", file=sys.stderr, flush=True)
+_say = say.to("generate")
 
 
 def _impls(ids: list[str], files: list[str]) -> list[Any]:

@@ -68,9 +68,9 @@ from harness.explore.state import FINALIZER, RESOURCES
 from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog
 from harness.kube import Kube
+from harness.lab.namespaces import create_namespace
 from harness.modelservice import modelservice
 from harness.operators import Implementation, OperatorProcess
-from harness.plugin.lab import create_namespace
 
 #: The ModelService every sequence is about.
 NAME = "gen"

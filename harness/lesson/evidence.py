@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import report
+from harness import junit, report
 from harness.lesson import story
 from harness.report.model import Report, Result
 
@@ -78,7 +78,7 @@ def load(
     model = report.build(report.suite_junit_files(folder), implementations)
     found: dict[str, Result] = {}
     for mutant, case in story.mutants().items():
-        path = folder / "mutants" / f"junit-{mutant}.xml"
+        path = junit.suite_file(folder / "mutants", mutant)
         if not path.exists():
             continue
         check = next((c for c in report.build([path]).checks if c.id == case), None)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness import mutants, report, runs
+from harness import mutants, report, runs, say
 from harness.checks import base_check, check_functions
 from harness.i18n import LANGS
 from harness.lesson import render, story
@@ -35,8 +35,7 @@ from harness.runs import write_text_atomic
 IMPLS = ("go", "python")
 
 
-def _say(line: str) -> None:
-    print(f"[lesson] {line}", file=sys.stderr, flush=True)
+_say = say.to("lesson")
 
 
 def functions_of(cases: Iterable[str], functions: Mapping[str, list[str]]) -> list[str]:

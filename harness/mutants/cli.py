@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness import runs
+from harness import runs, tiers
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlaneError
 from harness.mutants.runner import (
@@ -50,8 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cluster",
-        default="envtest",
-        choices=("envtest", "sim"),
+        default=tiers.DEFAULT,
+        choices=tiers.names(started=True),
         help="the tier to run on (sim: the mutants only a cluster's "
         "controllers expose, and every other one too)",
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from harness import tiers
 from harness.checks import base_check
 
 
@@ -38,7 +39,7 @@ def format_matrix(data: Mapping[str, Any]) -> str:
     for mutant, names in errors.items():
         lines.append(f"note: {mutant}: errors, not kills (set-up or premise): {', '.join(names)}")
     if v.get("expect_survival"):
-        scope = f"every check that ran on {v.get('cluster', 'envtest')}"
+        scope = f"every check that ran on {v.get('cluster', tiers.DEFAULT)}"
         if v.get("checks_filter"):
             scope += f" selected by -k {v['checks_filter']!r}"
         if v["ok"]:

@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import junit, mutants, runs
+from harness import junit, mutants, runs, say, tiers
 from harness.checks import (
     base_check,
     case_functions,
@@ -68,13 +68,13 @@ from harness.checks import (
 )
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane
-from harness.envtest.process import ProcessError, log_tail
 from harness.kube import Kube
+from harness.lab.namespaces import create_namespace
 from harness.mutants import plan
 from harness.mutants.matrix_text import format_matrix
 from harness.operators import ImplementationError, OperatorProcess, load_implementations
 from harness.paths import REPORTS_DIR
-from harness.plugin.lab import create_namespace
+from harness.process import ProcessError, log_tail
 from harness.suite import run_suite, stop_suites
 from harness.verdicts import VERDICT_ERROR
 
@@ -92,8 +92,7 @@ READY_TIMEOUT = 60.0
 EXPLORATION_ONLY_DIR = "exploration-only"
 
 
-def _say(line: str) -> None:
-    print(f"[mutants] {line}", file=sys.stderr, flush=True)
+_say = say.to("mutants")
 
 
 # --------------------------------------------------------------------------- results
@@ -238,7 +237,7 @@ def exploration_only() -> list[str]:
 def survival_verdict(
     data: Mapping[str, Any],
     results: Mapping[str, SuiteResult | None] | None = None,
-    cluster: str = "envtest",
+    cluster: str = tiers.DEFAULT,
     checks_filter: str | None = None,
 ) -> dict[str, Any]:
     """The verdict of a run of exploration-only mutants against the suite (``build_matrix``'s
@@ -411,7 +410,7 @@ def run_mutants(
     checks_filter: str | None = None,
     *,
     ci: bool = False,
-    cluster: str = "envtest",
+    cluster: str = tiers.DEFAULT,
     jobs: int = 1,
     expect_survival: bool = False,
     rest: bool = False,
@@ -464,10 +463,10 @@ def run_mutants(
     out = reports_dir / "mutants"
     out.mkdir(parents=True, exist_ok=True)
     for m in chosen:
-        (out / f"junit-{m}.xml").unlink(missing_ok=True)
+        junit.suite_file(out, m).unlink(missing_ok=True)
         shutil.rmtree(out / "artifacts" / m, ignore_errors=True)
 
-    binaries.ensure(binaries.ENVTEST_BINARIES + (binaries.SIM_BINARIES if cluster == "sim" else ()))
+    binaries.ensure(tiers.spec(cluster).binaries)
     impls["go"].run_build()  # the parity check's reference, built once here
     started = time.monotonic()
     results: dict[str, SuiteResult | None] = {}
@@ -512,11 +511,11 @@ def run_mutants(
                 [*extra, *(["-k", k] if k else [])],
                 [str(mutants.MUTANTS_FILE)],
             )
-            junit = out / f"junit-{m}.xml"
-            results[m] = read_junit(junit) if junit.exists() else None
+            junit_file = junit.suite_file(out, m)
+            results[m] = read_junit(junit_file) if junit_file.exists() else None
             seconds = round(time.monotonic() - t0, 1)
             info[m].update(
-                exit_code=code, seconds=seconds, junit=str(junit.relative_to(reports_dir))
+                exit_code=code, seconds=seconds, junit=str(junit_file.relative_to(reports_dir))
             )
             res = results[m]
             killed = ", ".join(res.killed_by) if res and res.killed_by else "nothing: SURVIVED"
@@ -566,7 +565,7 @@ def rebuild(mutant_ids: Iterable[str] | None, reports_dir: Path) -> dict[str, An
     chosen = list(mutant_ids or mutants.declared())
     out = reports_dir / "mutants"
     results = {
-        m: read_junit(out / f"junit-{m}.xml") if (out / f"junit-{m}.xml").exists() else None
+        m: read_junit(junit.suite_file(out, m)) if junit.suite_file(out, m).exists() else None
         for m in chosen
     }
     previous = load_previous(reports_dir / "mutants.json")

@@ -3,7 +3,7 @@ coverage during a normal suite run, one coverage record per operator process, fi
 check that started it.
 
 Every check creates its own namespace, ``md-<check id, 30 characters>-<6 hex>``
-(``harness.plugin.lab.create_namespace``), and runs its operators with that namespace as
+(``harness.lab.namespaces.create_namespace``), and runs its operators with that namespace as
 ``WATCH_NAMESPACE``. The coverage implementations (``implementations``) wrap the real operator
 in a shell line that puts each process's coverage data in ``<dir>/<WATCH_NAMESPACE>/``:
 Python under ``coverage run`` (coverage.py; ``sigterm = true``, so a SIGTERMed operator still

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import runs
+from harness import runs, say
 from harness.checks import CONVERGE_TIMEOUT_ENV, base_check, case_functions, check_functions
 from harness.mutants import plan
 from harness.mutscore import cover, generate
@@ -78,8 +78,7 @@ JUDGE_CHECKS: tuple[str, ...] = (
 )
 
 
-def _say(line: str) -> None:
-    print(f"[mutation-score] {line}", file=sys.stderr, flush=True)
+_say = say.to("mutation-score")
 
 
 # --------------------------------------------------------------------------- survivors.toml
@@ -311,6 +310,7 @@ def judge(
     control plane ``cp``, ``jobs`` at a time; return id -> {status, killed_by, errors,
     seconds, problem}. status: ``killed``, ``survived``, ``not viable`` (does not compile),
     ``stillborn`` (did not become ready) or ``unjudged`` (every check errored: no verdict)."""
+    from harness.junit import suite_file
     from harness.mutants.runner import preflight, read_junit, select_checks
     from harness.operators import load_implementations
     from harness.suite import run_suite
@@ -337,7 +337,7 @@ def judge(
             results[m.id] = {"status": "stillborn", "problem": problem[:600]}
             _say(f"{m.id}: stillborn")
             return
-        junit = out_dir / f"junit-{m.impl_id}.xml"
+        junit = suite_file(out_dir, m.impl_id)
         junit.unlink(missing_ok=True)
         checks = checks_of[m.id]
         # each check's base case (its slow sibling cases are a full run's, --checks id[case])

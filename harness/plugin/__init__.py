@@ -8,7 +8,7 @@ the watchdog, and the skip of ``modeldock_slow`` tests without ``--modeldock-ful
 
 Modules: ``options`` (the options, the ini key, ``asked``), ``hooks`` (run set-up, verdicts,
 artifacts, JUnit names), ``fixtures``,
-``lab`` (labs, operator pools, namespaces: the surface the bench and mutant runner use),
+(the labs, operator pools and namespaces they use are ``harness.lab``'s),
 ``evidence`` (recording and request accounting), ``markers`` (the ``modeldock_*`` markers),
 ``watchdog`` (stop the run when the control plane is lost), ``console`` (progress lines,
 ``--modeldock-check``, keep and pause on failure). This module holds only the two hooks every
@@ -21,7 +21,8 @@ Options (each ``--modeldock-<name>``): ``impl`` (which implementation the suite 
 ``impl-file`` (declare more implementations), ``artifacts-dir``, ``operator-role`` (the
 ClusterRole the operator's user is bound to: ``config/rbac/role.yaml`` unless the RBAC
 ablation passes a reduced copy), ``request-accounting``, ``progress``, ``check``,
-``keep-on-failure``, ``full``, ``pause-on-failure``.
+``keep-on-failure``, ``full``, ``pause-on-failure``, ``built`` (the implementations are
+built already: ``python -m harness conformance`` builds them once).
 
 Fixtures, in thin layers a user can override:
 
@@ -32,8 +33,11 @@ Fixtures, in thin layers a user can override:
   (None where the tier has none).
 - ``audit`` (function): the request accounting (``harness.accounting``): the audit log where
   the tier has one, else the request logs of the API proxies this test's operators run behind.
-- ``namespace`` (function): a fresh namespace, with the operator ClusterRole (the one in force,
-  ``operator_role()``) bound to the implementation's user there only.
+- ``lab_namespaces`` (session): how the session makes namespaces
+  (``harness.lab.namespaces.Namespaces``: the operator role in force, an existing cluster's
+  run scope).
+- ``namespace`` (function): a fresh namespace, with the operator ClusterRole (the one in force)
+  bound to the implementation's user there only.
 - ``operators`` (function): starts operator processes in that namespace, each behind an API
   proxy of its own (``OperatorPool``), and stops them after the test; on failure their logs, the namespace's objects and its audit events are saved under
   ``<artifacts-dir>/<impl>/<check>/`` and the failure message points there.
@@ -51,7 +55,7 @@ instead of letting every remaining check time out against a dead API server.
 
 Nothing a session starts outlives it: the controlling process owns the run
 (``harness.runs.claim``) and cleans up after dead runs at start (``harness.runs.reap``);
-pytest-xdist workers (started by execnet, not by ``harness.envtest.process``) arm
+pytest-xdist workers (started by execnet, not by ``harness.process``) arm
 ``PR_SET_PDEATHSIG`` themselves, so they die with the controlling process, and their operators
 and private control planes with them.
 """

@@ -18,7 +18,20 @@ import pytest
 
 from harness.accounting import compare_accountings
 from harness.audit import Request, select, summarize
-from harness.plugin.lab import labs_of
+from harness.lab.pool import Lab
+
+
+def labs_of(item: pytest.Item) -> list[Lab]:
+    """The labs a test used: the shared one (if it asked for ``operators``) and its private ones."""
+    funcargs = getattr(item, "funcargs", {})
+    labs: list[Lab] = []
+    if funcargs.get("operators") is not None and funcargs.get("admin") is not None:
+        pool = funcargs["operators"]
+        labs.append(Lab(None, funcargs["admin"], pool.audit, funcargs["namespace"], pool))
+    isolated = funcargs.get("isolated")
+    if isolated is not None:
+        labs.extend(isolated.labs)
+    return labs
 
 
 class Evidence:

@@ -8,16 +8,18 @@ from typing import Any
 
 import pytest
 
+from harness import tiers
 from harness.accounting import Accounting
 from harness.audit import AuditLog
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
 from harness.existing.cluster import ExistingCluster, is_existing_state
 from harness.junit import PREMISES
 from harness.kube import Kube
-from harness.operators import Implementation, get_implementation
+from harness.lab.namespaces import Namespaces
+from harness.lab.pool import Isolated, OperatorPool
+from harness.operators import Implementation, get_implementation, parity_reference_id
 from harness.plugin import console, options
 from harness.plugin.evidence import Evidence
-from harness.plugin.lab import Isolated, OperatorPool, create_namespace, parity_reference_id
 from harness.plugin.markers import check_id, check_texts, junit_name, needs
 from harness.plugin.watchdog import ControlPlaneWatchdog
 from harness.tiers import Tier
@@ -46,11 +48,12 @@ def control_plane(
     """The control plane the suite runs against.
 
     With ``--modeldock-control-plane-state`` it attaches to a running one (left running afterwards,
-    watched by the controlling process); otherwise it starts an envtest control plane for the
-    session, watches it (``ControlPlaneWatchdog``) and stops it at the end.
+    watched by the controlling process); otherwise it starts a control plane of the
+    ``--modeldock-cluster`` tier (one the harness starts, ``harness.tiers``) for the session,
+    watches it (``ControlPlaneWatchdog``) and stops it at the end.
     """
     state = options.value(pytestconfig, "control-plane-state")
-    tier = options.value(pytestconfig, "cluster")
+    tier = tiers.spec(options.value(pytestconfig, "cluster"))
     if state and is_existing_state(state):
         cluster = ExistingCluster.attach(state)  # the ControlPlane surface the fixtures use
         yield cluster  # type: ignore[misc]
@@ -59,21 +62,22 @@ def control_plane(
     if state:
         yield ControlPlane.attach(state)
         return
-    if tier == "kind":
+    if tier.creates_cluster:
         pytest.exit(
-            "--modeldock-cluster=kind needs a container engine (docker or podman) and kind node "
-            "images; neither is available here. Use --modeldock-cluster=envtest, or create a kind "
-            "cluster elsewhere and run with --modeldock-cluster=existing",
+            f"--modeldock-cluster={tier.name} needs a container engine (docker or podman) and "
+            f"{tier.name} node images; neither is available here. Use "
+            f"--modeldock-cluster={tiers.DEFAULT}, or create a {tier.name} cluster elsewhere and "
+            f"run with --modeldock-cluster={tier.session}",
             returncode=4,
         )
-    if tier not in ("envtest", "sim"):
+    if not tier.harness_starts:
         pytest.exit(
-            f"--modeldock-cluster={tier} is a cluster the plugin does not start: run "
-            f"`python -m harness conformance --cluster {tier}`",
+            f"--modeldock-cluster={tier.name} is a cluster the plugin does not start: run "
+            f"`python -m harness conformance --cluster {tier.name}`",
             returncode=4,
         )
     try:
-        cp = ControlPlane(tier=tier).start()
+        cp = ControlPlane(tier=tier.name).start()
     except ControlPlaneError as exc:
         pytest.exit(f"control plane failed to start: {exc}", returncode=3)
     watchdog = ControlPlaneWatchdog(cp.lost, request.session).start()
@@ -92,6 +96,16 @@ def tier(pytestconfig: pytest.Config) -> Tier:
 
     name, offers, version = run_tier(pytestconfig)
     return Tier(name, offers, version)
+
+
+@pytest.fixture(scope="session")
+def lab_namespaces(pytestconfig: pytest.Config) -> Namespaces:
+    """How this session makes its namespaces (``harness.lab.namespaces.Namespaces``): the
+    operator role in force (``--modeldock-operator-role``, an RBAC ablation variant, or
+    ``config/rbac/role.yaml``) and, on an existing cluster, the run's scope."""
+    from harness.plugin.hooks import lab_namespaces as chosen
+
+    return chosen(pytestconfig)
 
 
 @pytest.fixture(scope="session")
@@ -137,13 +151,17 @@ def impl_kubeconfig(control_plane: ControlPlane, impl: Implementation) -> Path:
 
 @pytest.fixture
 def namespace(
-    request: pytest.FixtureRequest, admin: Kube, impl: Implementation, control_plane: ControlPlane
+    request: pytest.FixtureRequest,
+    admin: Kube,
+    impl: Implementation,
+    control_plane: ControlPlane,
+    lab_namespaces: Namespaces,
 ) -> Iterator[str]:
     """A fresh namespace for one test, named after its check, where the implementation's user
     holds the operator role. Deleted afterwards without waiting (in envtest namespaces never
     finish terminating: there is no namespace controller), unless the check failed under
     ``--modeldock-keep-on-failure``: then it stays and is listed in ``<artifacts-dir>/kept.jsonl``."""
-    name = create_namespace(admin, check_id(request.node) or "test", impl.user)
+    name = lab_namespaces.create(admin, check_id(request.node) or "test", impl.user)
     yield name
     if console.keep(request.node):
         console.record_kept(
@@ -181,11 +199,15 @@ def operators(
 
 @pytest.fixture
 def isolated(
-    request: pytest.FixtureRequest, impl: Implementation, tmp_path: Path
+    request: pytest.FixtureRequest,
+    impl: Implementation,
+    tmp_path: Path,
+    lab_namespaces: Namespaces,
 ) -> Iterator[Isolated]:
-    """Private control planes for disruptive checks: ``lab = isolated.new(watch_cache=False)``.
-    Everything is stopped and removed after the test."""
-    factory = Isolated(impl, check_id(request.node) or "test", tmp_path)
+    """Private control planes for disruptive checks: ``lab = isolated.new(watch_cache=False)``,
+    their namespaces made as the session's (``lab_namespaces``). Everything is stopped and
+    removed after the test."""
+    factory = Isolated(impl, check_id(request.node) or "test", tmp_path, lab_namespaces)
     yield factory
     factory.close()
 

@@ -9,28 +9,31 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness import junit, runs
+from harness import junit, runs, say
 from harness.envtest import binaries
-from harness.envtest.process import identity_alive, set_death_signal
-from harness.existing.cluster import configure_lab, is_existing_state, read_state
-from harness.operators import ImplementationError, get_implementation
+from harness.existing.cluster import is_existing_state, read_state, run_scope
+from harness.lab.namespaces import Namespaces
+from harness.operators import ImplementationError, build_for_suite, get_implementation
 from harness.paths import REPO_ROOT
 from harness.plugin import console, expected, options
-from harness.plugin.evidence import account_item
-from harness.plugin.lab import labs_of, parity_reference_id, use_operator_role
+from harness.plugin.evidence import account_item, labs_of
 from harness.plugin.markers import check_id, check_texts, junit_name, needs
 from harness.plugin.watchdog import _SessionWatchdog
+from harness.process import identity_alive, set_death_signal
+from harness.rbac import role as rbac
 from harness.verdicts import VERDICT_ERROR, VERDICT_FAIL, PremiseFailed
 
 #: Where the run's tier and what it offers are kept on the config (``run_tier``).
 _TIER_KEY = pytest.StashKey[tuple[str, frozenset[str], str]]()
+
+#: How this session makes its namespaces (``lab_namespaces``), set by ``activate``.
+_NAMESPACES_KEY = pytest.StashKey[Namespaces]()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -46,25 +49,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def activate(config: pytest.Config) -> None:
     """Set up a session that asked for ModelDock (``harness.plugin.options.asked``), once its
-    hooks and fixtures are registered: choose the operator role, attach an existing cluster's
-    run scope, make SIGTERM unwind like Ctrl-C, claim the run and reap dead runs (the
+    hooks and fixtures are registered: choose the operator role and an existing cluster's run
+    scope for the session's namespaces (``lab_namespaces``), make SIGTERM unwind like Ctrl-C, claim the run and reap dead runs (the
     controlling process) or die with the run's owner (a pytest-xdist worker), and register the
     control-plane watchdog. Called once, from ``harness.plugin.pytest_configure``."""
     console.configure(config)
     chosen = options.value(config, "operator-role")
     # --modeldock-operator-role (the RBAC ablation), else the role the implementation
     # declares, else config/rbac/role.yaml
-    use_operator_role(Path(chosen) if chosen else expected.declared(config).role)
+    role = Path(chosen) if chosen else expected.declared(config).role
     state = options.value(config, "control-plane-state")
-    if state and is_existing_state(state):
-        configure_lab(read_state(state))  # namespaces labelled with the run, ServiceAccounts
+    # on an existing cluster: namespaces labelled with the run, users bound as ServiceAccounts
+    scope = run_scope(read_state(state)) if state and is_existing_state(state) else None
+    config.stash[_NAMESPACES_KEY] = Namespaces(role.resolve() if role else rbac.ROLE_FILE, scope)
     # SIGTERM unwinds like Ctrl-C: pytest then runs fixture teardown (operators stopped,
     # control plane stopped, temp dirs removed).
     runs.unwind_on_sigterm()
     if hasattr(config, "workerinput"):
         _die_with_run_owner()
     else:
-        runs.own(lambda line: print(f"[modeldock] {line}", file=sys.stderr, flush=True))
+        runs.own(say.line)
     config.pluginmanager.register(_SessionWatchdog(config), "modeldock-watchdog")
 
 
@@ -88,25 +92,32 @@ def ignore_sigterm_once_finishing(session: pytest.Session) -> None:
     KeyboardInterrupt raised in sessionfinish or unconfigure escapes pytest as a traceback
     on the harness's terminal (seen: the harness stopped a suite that was already ending
     because the control plane was lost). Whoever sent it kills the process group if the end
-    takes long (``harness.envtest.process.run_group``, ``harness.suite.run_together``)."""
+    takes long (``harness.process.run_group``, ``harness.suite.run_together``)."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Build the implementation under test (and the parity reference) once, in the controlling
-    process, before any pytest-xdist worker starts an operator."""
+    process, before any pytest-xdist worker starts an operator (``operators.build_for_suite``);
+    not when ``--modeldock-built`` says the run that started the session built them."""
     config = session.config
     if hasattr(config, "workerinput") or config.getoption("--collect-only"):
         return
     if not options.collects_conformance(config):
         return  # a session that asked but runs no checks: no operator to build
-    files = options.value(config, "impl-file")
-    impl_id = options.value(config, "impl")
+    if options.value(config, "built"):
+        return  # built once by the run that started this session (harness.suite)
     try:
-        get_implementation(impl_id, files).run_build()
-        get_implementation(parity_reference_id(impl_id), files).run_build()
+        build_for_suite(options.value(config, "impl"), options.value(config, "impl-file"))
     except ImplementationError as exc:
         pytest.exit(str(exc), returncode=4)
+
+
+def lab_namespaces(config: pytest.Config) -> Namespaces:
+    """How this session makes its namespaces: the operator role file (``--modeldock-operator-role``,
+    else the one the implementation declares, else ``config/rbac/role.yaml``) and, on an
+    existing cluster, the run's scope (``activate`` chose them)."""
+    return config.stash.get(_NAMESPACES_KEY, Namespaces())
 
 
 def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
@@ -130,12 +141,12 @@ def run_tier(config: pytest.Config) -> tuple[str, frozenset[str], str]:
         except (OSError, ValueError):
             pass
     offers = tiers.OFFERS.get(tier, frozenset())
-    if tier == "existing":
+    if tier in tiers.TIERS and not tiers.spec(tier).harness_starts:
         # the run asked the cluster before pytest started (harness.existing.run.Run)
         if not state:
             raise pytest.UsageError(
-                "--modeldock-cluster=existing is set up by `python -m harness conformance --cluster "
-                "existing` (KUBECONFIG, --context), which passes --modeldock-control-plane-state"
+                f"--modeldock-cluster={tier} is set up by `python -m harness conformance --cluster "
+                f"{tier}` (KUBECONFIG, --context), which passes --modeldock-control-plane-state"
             )
         data = read_state(state)
         offers, version = frozenset(data.get("capabilities") or ()), data["kubernetes_version"]

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from harness import tiers
 from harness.paths import CONFORMANCE_DIR, REPO_ROOT, REPORTS_DIR
 
 #: The prefix of every option (``--modeldock-impl``) and of the option's ``dest``
@@ -35,9 +36,6 @@ PREFIX = "modeldock"
 
 #: The ini key (a bool) that asks for ModelDock in a session whose arguments do not.
 INI_KEY = "modeldock"
-
-#: The tiers ``--modeldock-cluster`` takes (docs/design.md, "Tiers").
-TIERS = ("envtest", "sim", "kind", "existing")
 
 
 @dataclass(frozen=True)
@@ -83,8 +81,8 @@ OPTIONS: tuple[Option, ...] = (
         "cluster",
         "control-plane tier: envtest (etcd + kube-apiserver, default), sim "
         "(+ controller-manager, scheduler, kwok), kind, existing (KUBECONFIG)",
-        fallback="envtest",
-        choices=TIERS,
+        fallback=tiers.DEFAULT,
+        choices=tiers.names(),
     ),
     Option(
         "control-plane-state",
@@ -144,6 +142,12 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "pause-on-failure",
         "stop at the first failed check until Enter (needs -n 0)",
+        action="store_true",
+    ),
+    Option(
+        "built",
+        "the implementation under test and its parity reference are built already "
+        "(`python -m harness conformance` builds them once): the session does not build them",
         action="store_true",
     ),
 )

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import junit, report
+from harness import junit, report, say
 from harness.checks import check_functions, check_sort_key, converge_timeout_override
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
@@ -70,8 +70,7 @@ BASELINE = "(whole role)"
 FAST_CHECKS = ("rbac-least-privilege", "events-recorded")
 
 
-def _say(line: str) -> None:
-    print(f"[rbac-ablation] {line}", file=sys.stderr, flush=True)
+_say = say.to("rbac-ablation")
 
 
 # --------------------------------------------------------------------------- configuration

@@ -1,11 +1,13 @@
 """The comparison report: one model read from the run's files, and two writers of it.
 
 ``build(junit_files)`` reads ``reports/junit-<impl>.xml`` into a ``Report`` (the model, in
-``harness.report.model``, with the readers of ``bench.json``, ``mutants.json`` and
-``rbac-ablation.json``); ``render_markdown``/``write_markdown`` (``harness.report.markdown``)
-and ``render_html``/``write_html`` (``harness.report.html``, its CSS and script in
-``harness/report/static/``) render it; ``write_all`` writes both into a reports folder.
-``explore.json`` is read by ``harness.report.exploration``. Tiers side by side:
+``harness.report.model``); ``with_sections`` (``harness.report.sections``) adds the optional
+sections, each read from its JSON file in the reports folder (``SECTION_FILES``: bench,
+mutants, RBAC ablation, exploration, mutation score). The writers take only that finished
+model: ``render_markdown``/``write_markdown`` (``harness.report.markdown``) and
+``render_html``/``write_html`` (``harness.report.html``, its CSS and script in
+``harness/report/static/``); ``write_all`` reads the files, finishes the model and writes
+both into a reports folder. Tiers side by side:
 ``compare_tiers(folders)`` (``harness.report.tiers``) reads one reports folder per tier,
 ``write_tiers`` writes ``tiers.md`` and ``tiers.html``.
 
@@ -56,6 +58,7 @@ from harness.report.model import (
     load_json,
     rbac_ablation,
 )
+from harness.report.sections import SECTION_FILES, with_sections
 from harness.report.tiers import TierComparison, compare_tiers
 from harness.report.writes import compare_writes, refusals
 from harness.runs import write_text_atomic
@@ -64,6 +67,7 @@ __all__ = [
     "AUDIT_EVIDENCE",
     "BENCH_FIGURES",
     "PREMISES",
+    "SECTION_FILES",
     "WRITE_LOCK",
     "AblatedRight",
     "Ablation",
@@ -98,6 +102,7 @@ __all__ = [
     "render_tiers_markdown",
     "sequence_diagram",
     "suite_junit_files",
+    "with_sections",
     "write_all",
     "write_html",
     "write_markdown",
@@ -133,12 +138,13 @@ def write_all(
 ) -> list[Path]:
     """Write ``comparison.md``, ``comparison.html`` and ``summary.md`` (the CI job summary:
     the table and each check's sequence diagrams) in ``reports_dir``; return their paths in
-    that order. ``report`` is the model, or a function that builds it (None: nothing to
-    write, and [] is returned), called under the lock below so that it reads the JUnit files
-    of the same moment as the JSON files. ``bench``/``mutants``/``ablation``/``explore`` default to
-    ``reports_dir/bench.json``, ``reports_dir/mutants.json``, ``reports_dir/rbac-ablation.json``
-    and ``reports_dir/explore.json`` (the exploration matrix) when those exist, and
-    ``reports_dir/mutation-score.json`` (the tool mutants' score) when it does.
+    that order. ``report`` is the model of the checks, or a function that builds it (None:
+    nothing to write, and [] is returned), called under the lock below so that it reads the
+    JUnit files of the same moment as the JSON files. The optional sections are then read into
+    it (``with_sections``): ``bench``/``mutants``/``ablation``/``explore`` (the dicts of
+    those files) default to ``reports_dir/bench.json``, ``mutants.json``,
+    ``rbac-ablation.json`` and ``explore.json`` when those exist, and every other section of
+    ``SECTION_FILES`` (``mutation-score.json``) is read from its file when it exists.
 
     Runs side by side (``make test`` runs the kill matrix, the RBAC ablation, the exploration
     and the suite at once, and each refreshes the report after writing its own results) take
@@ -150,48 +156,26 @@ def write_all(
     (``harness.i18n.localise``), written as ``comparison.<lang>.md`` and ``.html`` (no
     summary.md; the English files are left as they are)."""
     reports_dir = Path(reports_dir)
+    given = {"bench": bench, "mutants": mutants, "ablation": ablation, "exploration": explore}
     with _folder_lock(reports_dir):
         model = report() if callable(report) else report
         if model is None:
             return []
-        if bench is None:
-            bench = load_json(reports_dir / "bench.json")
-        if mutants is None:
-            mutants = load_json(reports_dir / "mutants.json")
-        if ablation is None:
-            ablation = load_json(reports_dir / "rbac-ablation.json")
-        if explore is None:
-            explore = load_json(reports_dir / "explore.json")
-        score = load_json(reports_dir / "mutation-score.json")
+        data = {
+            name: given[name] if given.get(name) is not None else load_json(reports_dir / file)
+            for name, file in SECTION_FILES.items()
+        }
         if lang != "en":
-            model, mutants = localise(model, lang), localise_mutants(mutants, lang)
+            data["mutants"] = localise_mutants(data["mutants"], lang)
+            model = with_sections(localise(model, lang), **data)
             return [
-                write_markdown(
-                    model,
-                    reports_dir / f"comparison.{lang}.md",
-                    bench,
-                    mutants,
-                    ablation,
-                    explore,
-                    score,
-                ),
-                write_html(
-                    model,
-                    reports_dir / f"comparison.{lang}.html",
-                    bench,
-                    mutants,
-                    ablation,
-                    explore,
-                    score,
-                ),
+                write_markdown(model, reports_dir / f"comparison.{lang}.md"),
+                write_html(model, reports_dir / f"comparison.{lang}.html"),
             ]
+        model = with_sections(model, **data)
         return [
-            write_markdown(
-                model, reports_dir / "comparison.md", bench, mutants, ablation, explore, score
-            ),
-            write_html(
-                model, reports_dir / "comparison.html", bench, mutants, ablation, explore, score
-            ),
+            write_markdown(model, reports_dir / "comparison.md"),
+            write_html(model, reports_dir / "comparison.html"),
             write_text_atomic(reports_dir / "summary.md", render_job_summary(model)),
         ]
 

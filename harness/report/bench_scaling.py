@@ -1,5 +1,6 @@
-"""The floor and worker-scaling part of ``reports/bench.json`` as a report model, and the note
-that says in words what it measured.
+"""The floor, the worker scaling and the spread over runs of ``reports/bench.json`` as parts of
+the report model (``Scaling``, ``Spread``; ``harness.report.model.bench_model`` puts them on
+its ``Bench``), and the note that says in words what the scaling measured.
 
 Reads (all optional; shapes in ``harness.bench``)::
 
@@ -11,7 +12,10 @@ Reads (all optional; shapes in ``harness.bench``)::
 
 ``who`` is an implementation or ``floor``; SPLIT has ``wall_s``, ``client_cpu_s``,
 ``apiserver_cpu_s``, ``etcd_cpu_s``, ``harness_cpu_s``, ``other_cpu_s``, ``machine_busy``,
-``limited_by`` and ``why``. Pure: no files, no HTML.
+``limited_by`` and ``why``. The spread (``spread_model``) reads
+``{"floor": {"capacity": {"writes_per_s": x}}, "spread": {who: {figure: {"median", "min",
+"max", "runs"}}}}``, ``throughput_s`` and ``workers`` figures keyed by N or W. Pure: no files,
+no HTML.
 """
 
 from __future__ import annotations
@@ -136,6 +140,47 @@ def scaling_model(data: Mapping[str, Any], impls: list[str]) -> Scaling | None:
         splits_n={who: _by_int(v) for who, v in (splits.get("throughput") or {}).items()},
         splits_w={who: _by_int(v) for who, v in (splits.get("workers") or {}).items()},
     )
+
+
+@dataclass(frozen=True)
+class SpreadRow:
+    """One figure that is a median of runs, with its min and max."""
+
+    who: str
+    #: the figure's label (``N = 10 at once``, ``2 worker(s), N at once`` or its key)
+    label: str
+    median: Any
+    min: Any
+    max: Any
+    runs: Any
+
+
+@dataclass
+class Spread:
+    """The API server's write capacity and the spread over runs of each median figure."""
+
+    #: writes/s of the floor client at a saturating concurrency (None: not measured)
+    capacity_writes_per_s: float | None
+    rows: list[SpreadRow]
+
+
+def spread_model(data: Mapping[str, Any]) -> Spread:
+    """``floor.capacity`` and ``spread`` of a bench.json dict (empty when it has neither)."""
+    capacity = ((data.get("floor") or {}).get("capacity") or {}).get("writes_per_s")
+    rows = []
+    what = {"throughput_s": "N = {} at once", "workers": "{} worker(s), N at once"}
+    for who, figs in (data.get("spread") or {}).items():
+        for key, value in figs.items():
+            items = value.items() if key in what else [("", value)]
+            for at, sp in items:
+                label = what[key].format(at) if key in what else key
+                rows.append(
+                    SpreadRow(
+                        who, label, sp.get("median"), sp.get("min"), sp.get("max"), sp.get("runs")
+                    )
+                )
+    number = capacity if isinstance(capacity, int | float) else None
+    return Spread(capacity_writes_per_s=number, rows=rows)
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:

@@ -1,8 +1,7 @@
 """HTML writer of the comparison report: ``reports/comparison.html``, the page that teaches.
 
-``render_html(report, bench, mutants, ablation)`` turns a ``harness.report.model.Report`` (and
-optionally the dicts of ``reports/bench.json``, ``reports/mutants.json`` and
-``reports/rbac-ablation.json``) into one self-contained page: inline CSS, inline SVG drawn in
+``render_html(report)`` turns a finished ``harness.report.model.Report`` (its optional sections
+filled by ``harness.report.sections.with_sections``) into one self-contained page: inline CSS, inline SVG drawn in
 Python (``harness.report.html_svg``), no fonts, scripts or images from anywhere else, and a
 print stylesheet. The only script opens every collapsed block before printing and backs the
 "expand all" button; all content is there without it.
@@ -12,19 +11,21 @@ The page, top to bottom:
 1. A summary table, check x implementation: PASS/FAIL, time, the API requests and writes the
    implementation made, and whether the implementations' writes were the same.
 2. Per check: what it proves and why (the check's docstring), each implementation's result
-   side by side with its evidence, then what each did to the API server (from the audit log):
+   side by side with its evidence, then what each did to the API server (from its API
+   proxies' request logs, the ``timeline`` evidence):
    a swimlane per implementation (``html_svg.timeline_svg``), the writes in order aligned side
    by side (``model.align``) and the request counts, differences highlighted.
-3. Benchmarks (when ``bench`` is given): a ratio table and plots of the latency
+3. Benchmarks (when the model has ``bench``): a ratio table and plots of the latency
    distribution, time to converge N objects, and peak RSS (``html_sections``).
-4. Mutants (when ``mutants`` is given): the kill matrix, mutant x check.
-5. RBAC ablation (when ``ablation`` is given): which check needs which right of the role.
-6. Exploration (when ``explore`` is given): per implementation the matrix of scenarios x
+4. Mutants (when it has ``mutants``): the kill matrix, mutant x check.
+5. RBAC ablation (when it has ``ablation``): which check needs which right of the role.
+6. Exploration (when it has ``exploration``): per implementation the matrix of scenarios x
    perturbations (a crash at every write boundary, a 409, a stale view, coalesced events)
    and what the oracle said of each case that failed.
+7. Mutation score (when it has ``mutation_score``): the tool mutants' score and survivors.
 
-Like the Markdown writer, this module reads only the model: it knows nothing of JUnit, and the
-model knows nothing of it.
+Like the Markdown writer, this module reads only the model: it knows nothing of JUnit or of the
+JSON files, and the model knows nothing of it.
 """
 
 from __future__ import annotations
@@ -32,15 +33,12 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from string import Template
-from typing import Any
 
 from harness.i18n import label as ui_label
-from harness.report.bench_scaling import scaling_model
-from harness.report.exploration import exploration
 from harness.report.html_sections import (
     ablation_section,
     anchor,
@@ -49,6 +47,7 @@ from harness.report.html_sections import (
     introduction_section,
     junit_when,
     mutants_section,
+    mutation_score_section,
     tiers_section,
 )
 from harness.report.html_svg import esc, impl_colour, timeline_svg
@@ -58,11 +57,7 @@ from harness.report.model import (
     Report,
     Result,
     align,
-    bench_model,
-    kill_matrix,
-    rbac_ablation,
 )
-from harness.report.mutation_score import section_html as mutation_score_html
 from harness.report.teaching import outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.report.writes import compare_writes, normalised_writes, refusals
@@ -89,24 +84,15 @@ def static_text(name: str) -> str:
 
 
 # --------------------------------------------------------------------------- page
-def render_html(
-    report: Report,
-    bench: Mapping[str, Any] | None = None,
-    mutants: Mapping[str, Any] | None = None,
-    ablation: Mapping[str, Any] | None = None,
-    explore: Mapping[str, Any] | None = None,
-    score: Mapping[str, Any] | None = None,
-) -> str:
-    """The whole page as a string. ``bench``: the dict of reports/bench.json (shape in
-    ``model.bench_model``); ``mutants``: the dict of reports/mutants.json (shape in
-    ``model.kill_matrix``); ``ablation``: reports/rbac-ablation.json (shape in
-    ``model.rbac_ablation``); ``explore``: reports/explore.json (shape in
-    ``harness.report.exploration``); ``score``: reports/mutation-score.json. Each section is
-    left out when its data is None or empty."""
-    matrix = kill_matrix(mutants) if mutants else None
-    bench_data = bench_model(bench) if bench else None
-    rights = rbac_ablation(ablation) if ablation else None
-    explored = exploration(explore) if explore else None
+def render_html(report: Report) -> str:
+    """The whole page as a string. Each optional section is left out when the model has none
+    (None)."""
+    matrix, bench_data, rights, explored = (
+        report.mutants,
+        report.bench,
+        report.ablation,
+        report.exploration,
+    )
     impls = " and ".join(report.title(i) for i in report.implementations) or "no implementation"
     body = [
         _header(
@@ -124,16 +110,15 @@ def render_html(
         "</section>",
     ]
     if bench_data is not None:
-        body.append(
-            bench_section(bench_data, scaling_model(bench or {}, bench_data.implementations))
-        )
+        body.append(bench_section(bench_data, bench_data.scaling))
     if matrix is not None:
         body.append(mutants_section(report, matrix))
     if rights is not None:
         body.append(ablation_section(report, rights))
     if explored is not None:
         body.append(explore_section(explored))
-    body += [mutation_score_html(score)] if score else []
+    if report.mutation_score is not None:
+        body.append(mutation_score_section(report.mutation_score))
     return Template(static_text("page.html")).substitute(
         lang=esc(report.lang),
         title=esc(impls),
@@ -143,19 +128,10 @@ def render_html(
     )
 
 
-def write_html(
-    report: Report,
-    path: Path,
-    bench: Mapping[str, Any] | None = None,
-    mutants: Mapping[str, Any] | None = None,
-    ablation: Mapping[str, Any] | None = None,
-    explore: Mapping[str, Any] | None = None,
-    score: Mapping[str, Any] | None = None,
-) -> Path:
-    """Write ``render_html(...)`` to ``path`` atomically (folders created); return ``path``."""
-    return write_text_atomic(
-        Path(path), render_html(report, bench, mutants, ablation, explore, score)
-    )
+def write_html(report: Report, path: Path) -> Path:
+    """Write ``render_html(report)`` to ``path`` atomically (folders created); return
+    ``path``."""
+    return write_text_atomic(Path(path), render_html(report))
 
 
 def render_tiers_html(comparisons: Sequence[TierComparison]) -> str:

@@ -32,6 +32,7 @@ from harness.report.html_svg import (
     throughput_svg,
 )
 from harness.report.model import Ablation, Bench, KillMatrix, Report, Result, format_number
+from harness.report.mutation_score import HEADER, INTRO, MutationScore
 from harness.report.teaching import GLOSSARY, INTRODUCTION
 from harness.report.tiers import TierComparison
 
@@ -566,3 +567,29 @@ def junit_when(stamp: str) -> str:
     if when.tzinfo is None:
         return when.strftime("%Y-%m-%d %H:%M:%S")
     return when.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+# --------------------------------------------------------------------------- mutation score
+def mutation_score_section(score: MutationScore) -> str:
+    """The mutation-score section (``id="mutation-score"``): the tool mutants' counts and score
+    per language and file, then the survivors (``harness.report.mutation_score``)."""
+    e = esc
+    head = "".join(f"<th>{e(h)}</th>" for h in HEADER)
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in score.rows)
+    parts = [
+        '<section id="mutation-score">',
+        "<h2>Mutation score (tool mutants)</h2>",
+        f"<p>{e(INTRO)}</p>",
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>',
+    ]
+    if score.survivors:
+        items = "".join(
+            f"<tr><td><code>{e(i)}</code></td><td>{e(k)}</td><td>{e(r)}</td></tr>"
+            for i, k, r in score.survivors
+        )
+        parts.append(
+            "<table><thead><tr><th>survivor</th><th>kind</th><th>reason</th></tr></thead>"
+            f"<tbody>{items}</tbody></table>"
+        )
+    parts.append("</section>")
+    return "\n".join(parts)

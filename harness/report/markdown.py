@@ -1,25 +1,23 @@
 """Markdown writer of the comparison report: ``reports/comparison.md``, for terminals and CI
 summaries.
 
-``render_markdown(report, bench, mutants, ablation)`` turns a ``harness.report.model.Report``
-(and optionally the dicts of ``reports/bench.json``, ``reports/mutants.json`` and
-``reports/rbac-ablation.json``, read into the model here) into one Markdown document;
+``render_markdown(report)`` turns a finished ``harness.report.model.Report`` (its optional
+sections filled by ``harness.report.sections.with_sections``) into one Markdown document;
 ``write_markdown`` writes it. Like the HTML writer, this module reads only the model: it knows
-nothing of JUnit, and the model knows nothing of it.
+nothing of JUnit or of the JSON files, and the model knows nothing of it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from harness.i18n import label as ui_label
 from harness.i18n import tr
 from harness.junit import PREMISES
-from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_model, scaling_note
-from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, ExploreImpl, exploration
+from harness.report.bench_scaling import WORKER_FIGURES, Scaling, Spread, scaling_note
+from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, Exploration, ExploreImpl
 from harness.report.model import (
     Ablation,
     Bench,
@@ -27,12 +25,9 @@ from harness.report.model import (
     KillMatrix,
     Report,
     Result,
-    bench_model,
     format_number,
-    kill_matrix,
-    rbac_ablation,
 )
-from harness.report.mutation_score import markdown as mutation_score_markdown
+from harness.report.mutation_score import HEADER, INTRO, MutationScore
 from harness.report.teaching import GLOSSARY, INTRODUCTION, outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.runs import write_text_atomic
@@ -174,21 +169,11 @@ def render_job_summary(report: Report) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def render_markdown(
-    report: Report,
-    bench: Mapping[str, Any] | None = None,
-    mutants: Mapping[str, Any] | None = None,
-    ablation: Mapping[str, Any] | None = None,
-    explore: Mapping[str, Any] | None = None,
-    score: Mapping[str, Any] | None = None,
-) -> str:
+def render_markdown(report: Report) -> str:
     """The comparison as Markdown: a summary table (check x implementation: result, time),
-    then per check its "why" and every implementation's evidence; then, when given, the
-    bench table (``bench``: the dict of reports/bench.json, see ``bench_model``), the
-    mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)
-    and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``),
-    and the exploration matrix (``explore``: reports/explore.json, ``harness.explore``), and
-    the mutation score (``score``: reports/mutation-score.json, ``harness.mutscore``)."""
+    then per check its "why" and every implementation's evidence; then each optional section
+    the model has: the bench table, the mutant kill matrix, the RBAC ablation, the exploration
+    matrix and the mutation score."""
     impls = report.implementations
     lines = ["# ModelDock conformance: side by side", ""]
     lines += [*introduction_lines(report.lang, report.lesson_href.replace(".html", ".md")), ""]
@@ -239,31 +224,28 @@ def render_markdown(
                     else:
                         lines.append(f"- `{k}`: `{_short_value(v, 300)}`")
                 lines += ["", "</details>", ""]
-    if bench:
-        model = bench_model(bench)
-        lines += _bench_markdown(model, scaling_model(bench, model.implementations))
-        lines += _spread_markdown(bench)
-    if mutants:
-        lines += _mutants_markdown(kill_matrix(mutants))
-    if ablation:
-        lines += _ablation_markdown(rbac_ablation(ablation))
-    if explore:
-        lines += explore_markdown(explore)
-    if score:
-        lines += mutation_score_markdown(score)
+    if report.bench is not None:
+        lines += _bench_markdown(report.bench, report.bench.scaling)
+        lines += _spread_markdown(report.bench.spread)
+    if report.mutants is not None:
+        lines += _mutants_markdown(report.mutants)
+    if report.ablation is not None:
+        lines += _ablation_markdown(report.ablation)
+    if report.exploration is not None:
+        lines += explore_markdown(report.exploration)
+    if report.mutation_score is not None:
+        lines += mutation_score_markdown(report.mutation_score)
     return "\n".join(lines).rstrip() + "\n"
 
 
 _EXPLORE_ICON = {"passed": "✓", "failed": "✗", "error": "E", "skipped": "·"}
 
 
-def explore_markdown(data: Mapping[str, Any]) -> list[str]:
-    """The exploration section, from reports/explore.json (``harness.report.exploration``):
-    what exploration proves, then per implementation the matrix (a row per scenario with its
+def explore_markdown(model: Exploration) -> list[str]:
+    """The exploration section (``harness.report.exploration``): what exploration proves, then per implementation the matrix (a row per scenario with its
     clean writes; per write boundary k one cell of three marks, withheld, delivered and 409;
     then stale view and coalesced), each failed case with what the oracle said, and the
     exploration-only mutants with the cases that killed them."""
-    model = exploration(data)
     lines = ["## Exploration: a crash at every write boundary", ""]
     for para in EXPLAINED:
         lines += [para, ""]
@@ -387,32 +369,22 @@ def _bench_markdown(bench: Bench, scaling: Scaling | None = None) -> list[str]:
     return [*lines, "", *_scaling_markdown(bench, scaling)]
 
 
-def _spread_markdown(bench: Mapping[str, Any]) -> list[str]:
+def _spread_markdown(spread: Spread) -> list[str]:
     """The API server's write capacity and, for each figure that is a median of runs, its
-    min and max (bench.json's ``floor.capacity`` and ``spread``); [] when it has neither."""
+    min and max; [] when bench.json had neither."""
     lines: list[str] = []
-    capacity = ((bench.get("floor") or {}).get("capacity") or {}).get("writes_per_s")
-    if isinstance(capacity, int | float):
+    capacity = spread.capacity_writes_per_s
+    if capacity is not None:
         lines += [
             f"API server write capacity (the floor client at a saturating concurrency): {capacity:.0f} writes/s",
             "",
         ]
-    spread = bench.get("spread") or {}
-    rows = []
-    for who, figs in spread.items():
-        for key, value in figs.items():
-            items = value.items() if key in ("throughput_s", "workers") else [("", value)]
-            for at, sp in items:
-                what = {
-                    "throughput_s": f"N = {at} at once",
-                    "workers": f"{at} worker(s), N at once",
-                }
-                label = what.get(key, key)
-                rows.append(
-                    f"| {who} | {label} | "
-                    + " | ".join(format_number(sp.get(k), "s") for k in ("median", "min", "max"))
-                    + f" | {sp.get('runs')} |"
-                )
+    rows = [
+        f"| {r.who} | {r.label} | "
+        + " | ".join(format_number(v, "s") for v in (r.median, r.min, r.max))
+        + f" | {r.runs} |"
+        for r in spread.rows
+    ]
     if rows:
         lines += ["### Spread over runs", "", "| who | figure | median | min | max | runs |"]
         lines += ["|---|---|---:|---:|---:|---:|", *rows, ""]
@@ -513,16 +485,32 @@ def _ablation_markdown(ablation: Ablation) -> list[str]:
     return [*lines, ""]
 
 
-def write_markdown(
-    report: Report,
-    path: Path,
-    bench: Mapping[str, Any] | None = None,
-    mutants: Mapping[str, Any] | None = None,
-    ablation: Mapping[str, Any] | None = None,
-    explore: Mapping[str, Any] | None = None,
-    score: Mapping[str, Any] | None = None,
-) -> Path:
-    """Write ``render_markdown(...)`` to ``path`` atomically (folders created); return ``path``."""
-    return write_text_atomic(
-        path, render_markdown(report, bench, mutants, ablation, explore, score)
+def write_markdown(report: Report, path: Path) -> Path:
+    """Write ``render_markdown(report)`` to ``path`` atomically (folders created); return
+    ``path``."""
+    return write_text_atomic(path, render_markdown(report))
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def mutation_score_markdown(score: MutationScore) -> list[str]:
+    """The mutation-score section (``harness.report.mutation_score``) as Markdown lines."""
+    run = score.run
+    lines = ["## Mutation score (tool mutants)", "", INTRO, ""]
+    lines.append(
+        f"Sample {run.get('sample') or 'all'} per language (seed {run.get('seed')}), judged by "
+        f"{', '.join(run.get('checks') or [])}, at most {run.get('max_checks')} per mutant."
     )
+    lines += ["", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(r) + " |" for r in score.rows]
+    if score.comparison:
+        lines += ["", "| same function in both | Go killed / scorable | Python killed / scorable |"]
+        lines.append("|---|---|---|")
+        lines += [f"| `{name}` | {go} | {py} |" for name, go, py in score.comparison]
+    if score.survivors:
+        lines += ["", "| survivor | kind | reason |", "|---|---|---|"]
+        # a pipe inside a cell, even in backticks, ends the cell in GitHub's Markdown
+        lines += [f"| `{_cell(i)}` | {k} | {_cell(r)} |" for i, k, r in score.survivors]
+    return [*lines, ""]

@@ -4,20 +4,23 @@
 for each check (by id, in ``harness.checks.CHECK_ORDER``: docs/design.md, "The checks"), what
 it proves ("why"), and per implementation the outcome, time, failure message and evidence (the
 JUnit properties the check recorded). The evidence the harness adds to every check from the
-audit log (``api_requests``, ``writes_ok``, ``writes_failed``, ``conflicts_409``,
-``write_order``, ``timeline``) is read back through ``Result.calls`` and
+operator's API proxies' request logs (``api_requests``, ``writes_ok``, ``writes_failed``,
+``conflicts_409``, ``write_order``, ``timeline``) is read back through ``Result.calls`` and
 ``Result.request_counts``; ``align`` lines up the implementations' write sequences so that
 differences stand out.
 
-Three optional inputs join the model, each read from the dict of its JSON file (``load_json``):
-``reports/bench.json`` (``bench_model``: the rows of a ratio table and the series of its
-plots), ``reports/mutants.json`` (``kill_matrix``: which check caught which deliberately
-broken implementation) and ``reports/rbac-ablation.json`` (``rbac_ablation``: which right of
-the operator's role each check needs).
+The optional sections are fields of ``Report`` too, filled before it is written
+(``harness.report.sections.with_sections``), each from the dict of its JSON file
+(``load_json``): ``bench.json`` (``bench_model``: the rows of a ratio table, the series of its
+plots, the floor and worker scaling, the spread over runs), ``mutants.json`` (``kill_matrix``:
+which check caught which deliberately broken implementation), ``rbac-ablation.json``
+(``rbac_ablation``: which right of the operator's role each check needs), ``explore.json``
+(``harness.report.exploration``) and ``mutation-score.json``
+(``harness.report.mutation_score``).
 
-The writers (``harness.report.markdown``, ``harness.report.html``) import this module; this
-module imports neither and knows nothing of Markdown or HTML, as the writers know nothing of
-JUnit.
+The writers (``harness.report.markdown``, ``harness.report.html``) import this module and take
+only a finished ``Report``; this module imports neither and knows nothing of Markdown or HTML,
+as the writers know nothing of JUnit or of the JSON files.
 """
 
 from __future__ import annotations
@@ -29,12 +32,17 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness import junit
 from harness.audit import WRITE_VERBS
 from harness.checks import base_check, check_sort_key
 from harness.junit import PREMISES
+from harness.report.bench_scaling import Scaling, Spread, scaling_model, spread_model
+
+if TYPE_CHECKING:
+    from harness.report.exploration import Exploration
+    from harness.report.mutation_score import MutationScore
 
 #: Properties that describe the check rather than being evidence.
 _META = {"check", "implementation", "why", "teaches", "artifacts"}
@@ -42,8 +50,9 @@ _META = {"check", "implementation", "why", "teaches", "artifacts"}
 #: ``PREMISES`` (from harness.junit): the property naming the evidence keys that are premises
 #: of the check, not the operator's proof (``Evidence.premise``), a JSON list.
 
-#: Evidence the harness records for every check from the audit log (``account_requests`` in
-#: harness/plugin/evidence.py), as opposed to the evidence a check records itself.
+#: Evidence the harness records for every check from its API proxies' request logs
+#: (``account_requests`` in harness/plugin/evidence.py), as opposed to the evidence a check
+#: records itself.
 AUDIT_EVIDENCE = (
     "api_requests",
     "writes_ok",
@@ -175,8 +184,8 @@ class Result:
 
     @property
     def check_evidence(self) -> dict[str, str]:
-        """The evidence the check recorded itself about the operator (without the audit-log
-        accounting and without its premises)."""
+        """The evidence the check recorded itself about the operator (without the harness's
+        request accounting, ``AUDIT_EVIDENCE``, and without its premises)."""
         hidden = {*AUDIT_EVIDENCE, PREMISES, *self.premise_keys}
         return {k: v for k, v in self.evidence.items() if k not in hidden}
 
@@ -232,6 +241,12 @@ class Report:
     #: translates a Report) and where the lesson is, relative to the page
     lang: str = "en"
     lesson_href: str = "lesson.html"
+    #: the optional sections (``with_sections``), None when their file is absent or empty
+    bench: Bench | None = None
+    mutants: KillMatrix | None = None
+    ablation: Ablation | None = None
+    exploration: Exploration | None = None
+    mutation_score: MutationScore | None = None
 
     @property
     def all_passed(self) -> bool:
@@ -250,7 +265,7 @@ class Report:
 
 def _properties(ordered: Iterable[tuple[str, str]]) -> dict[str, str]:
     """A testcase's properties in recorded order. A name recorded twice (a check's own
-    ``write_order`` and the harness's audit-log one) keeps both: the later becomes
+    ``write_order`` and the harness's request-accounting one) keeps both: the later becomes
     ``name (2)``; the audit evidence is always recorded last."""
     props: dict[str, str] = {}
     for name, value in ordered:
@@ -274,7 +289,7 @@ def build(junit_files: Iterable[Path], implementations: Mapping[str, Any] | None
     titles: dict[str, str] = {}
     runs: dict[str, Run] = {}
     for path in junit_files:
-        impl = path.stem.removeprefix("junit-")
+        impl = junit.implementation_of(path)
         impls.append(impl)
         if implementations and impl in implementations:
             titles[impl] = getattr(implementations[impl], "title", impl)
@@ -395,6 +410,10 @@ class Bench:
     latency_samples: dict[str, list[float]]
     #: implementation -> (p50, p95) in seconds
     latency_pct: dict[str, tuple[float | None, float | None]]
+    #: the floor and worker scaling, None when bench.json has neither
+    scaling: Scaling | None = None
+    #: the API server's write capacity and the spread of median figures over runs
+    spread: Spread = field(default_factory=lambda: Spread(None, []))
 
 
 def _number(value: Any) -> float | None:
@@ -483,6 +502,8 @@ def bench_model(data: Mapping[str, Any]) -> Bench:
             i: (_number(figures[i].get("latency_p50_s")), _number(figures[i].get("latency_p95_s")))
             for i in impls
         },
+        scaling=scaling_model(data, impls),
+        spread=spread_model(data),
     )
 
 

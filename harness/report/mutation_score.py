@@ -1,6 +1,8 @@
-"""The mutation-score section of the comparison, from ``reports/mutation-score.json``
-(``harness.mutscore.score``): per language the tool's count, the judged mutants' counts and the
-score, then per file, then the survivors with their classification.
+"""The mutation-score section of the comparison as a part of the report model, read from
+``reports/mutation-score.json`` (``harness.mutscore.score``): per language the tool's count, the
+judged mutants' counts and the score, then per file, then the survivors with their
+classification. The writers (``markdown.mutation_score_markdown``,
+``html_sections.mutation_score_section``) format a ``MutationScore``.
 
 Shape read: ``{"languages": {"go"|"python": {"generated_total", "generated", "covered",
 "killed", "equivalent", "stillborn", "unjudged", "unclassified", "score", "files": {file:
@@ -9,8 +11,8 @@ Shape read: ``{"languages": {"go"|"python": {"generated_total", "generated", "co
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 #: The columns of the per-language and per-file tables, in order: (key, heading).
@@ -30,6 +32,23 @@ INTRO = (
     "Go), each run as an operator process and judged by the conformance checks that execute "
     "its line. score = killed / (covered - equivalent - not viable - stillborn - unjudged)."
 )
+
+#: The heading of the per-language and per-file tables.
+HEADER = ("language / file", "generated", *(h for _, h in COLUMNS), "score")
+
+
+@dataclass
+class MutationScore:
+    """``reports/mutation-score.json`` for the report."""
+
+    #: one row per language and per file under it, as the table's cells (``HEADER``)
+    rows: list[list[str]]
+    #: ``(id, kind or "UNCLASSIFIED", reason)`` of every survivor, by id
+    survivors: list[tuple[str, str, str]]
+    #: the run: ``sample`` (None: all), ``seed``, the judging ``checks`` and ``max_checks``
+    run: dict[str, Any] = field(default_factory=dict)
+    #: ``(function, "killed / scorable" in Go, in Python)`` of the functions in both
+    comparison: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _score(value: Any) -> str:
@@ -71,59 +90,14 @@ def _pair(t: Mapping[str, Any]) -> str:
     return f"{t['killed']} / {scorable}"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def _header() -> list[str]:
-    return ["language / file", "generated", *(h for _, h in COLUMNS), "score"]
-
-
-def markdown(data: Mapping[str, Any]) -> list[str]:
-    """The section as Markdown lines."""
-    run = data.get("run") or {}
-    lines = ["## Mutation score (tool mutants)", "", INTRO, ""]
-    lines.append(
-        f"Sample {run.get('sample') or 'all'} per language (seed {run.get('seed')}), judged by "
-        f"{', '.join(run.get('checks') or [])}, at most {run.get('max_checks')} per mutant."
+def mutation_score(data: Mapping[str, Any]) -> MutationScore:
+    """Read the dict of ``reports/mutation-score.json`` (shape above)."""
+    return MutationScore(
+        rows=rows(data),
+        survivors=survivors(data),
+        run=dict(data.get("run") or {}),
+        comparison=[
+            (name, _pair(s["go"]), _pair(s["python"]))
+            for name, s in (data.get("comparison") or {}).items()
+        ],
     )
-    lines += ["", "| " + " | ".join(_header()) + " |", "|" + "---|" * len(_header())]
-    lines += ["| " + " | ".join(r) + " |" for r in rows(data)]
-    both = data.get("comparison") or {}
-    if both:
-        lines += ["", "| same function in both | Go killed / scorable | Python killed / scorable |"]
-        lines.append("|---|---|---|")
-        lines += [
-            f"| `{name}` | {_pair(s['go'])} | {_pair(s['python'])} |" for name, s in both.items()
-        ]
-    found = survivors(data)
-    if found:
-        lines += ["", "| survivor | kind | reason |", "|---|---|---|"]
-        # a pipe inside a cell, even in backticks, ends the cell in GitHub's Markdown
-        lines += [f"| `{_cell(i)}` | {k} | {_cell(r)} |" for i, k, r in found]
-    return [*lines, ""]
-
-
-def section_html(data: Mapping[str, Any]) -> str:
-    """The section as HTML (``id="mutation-score"``)."""
-    e = html.escape
-    head = "".join(f"<th>{e(h)}</th>" for h in _header())
-    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows(data))
-    parts = [
-        '<section id="mutation-score">',
-        "<h2>Mutation score (tool mutants)</h2>",
-        f"<p>{e(INTRO)}</p>",
-        f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>',
-    ]
-    found = survivors(data)
-    if found:
-        items = "".join(
-            f"<tr><td><code>{e(i)}</code></td><td>{e(k)}</td><td>{e(r)}</td></tr>"
-            for i, k, r in found
-        )
-        parts.append(
-            "<table><thead><tr><th>survivor</th><th>kind</th><th>reason</th></tr></thead>"
-            f"<tbody>{items}</tbody></table>"
-        )
-    parts.append("</section>")
-    return "\n".join(parts)

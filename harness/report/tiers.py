@@ -96,14 +96,14 @@ def implementations_in(folders: Iterable[Path]) -> list[str]:
     seen: list[str] = []
     for folder in folders:
         for path in sorted(Path(folder).glob("junit-*.xml")):
-            impl = path.stem.removeprefix("junit-")
+            impl = junit.implementation_of(path)
             if not path.name.startswith("junit-explore-") and impl not in seen:
                 seen.append(impl)
     return seen
 
 
 def _run(folder: Path, impl: str) -> tuple[TierRun, dict[str, str]]:
-    path = folder / f"junit-{impl}.xml"
+    path = junit.suite_file(folder, impl)
     if not path.exists():
         return TierRun(folder, folder.name, present=False), {}
     suites = junit.read_suites(path)

@@ -21,7 +21,7 @@ from harness.envtest.kubeconfig import write_kubeconfig
 from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import ProxyRequest, compare
 from harness.kube import Kube
-from harness.plugin.lab import bind_operator_role
+from harness.lab.namespaces import bind_operator_role
 
 
 def _line(**fields: Any) -> str:

@@ -25,11 +25,11 @@ from kubernetes.client.exceptions import ApiException
 from conformance.support import create_modelservice, wait_converged
 from harness.audit import AuditLog, select
 from harness.envtest.controlplane import ControlPlane
-from harness.envtest.process import free_port
 from harness.faults.apiproxy import ApiProxy, ApiProxyError
 from harness.kube import Kube, wait_for
+from harness.lab.namespaces import create_namespace
 from harness.operators import OperatorProcess, get_implementation
-from harness.plugin.lab import create_namespace
+from harness.process import free_port
 
 USER = "modeldock:apiproxy-test"
 WAIT = 30.0  # seconds: a bound for anything to arrive on a loaded machine, never a measurement

@@ -19,8 +19,8 @@ from harness.envtest.controlplane import ControlPlane
 from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import RequestLog, compare
 from harness.kube import Kube
+from harness.lab.namespaces import create_namespace
 from harness.operators import OperatorProcess, get_implementation
-from harness.plugin.lab import create_namespace
 
 
 @pytest.mark.parametrize("impl_id", ["go", "python"])

@@ -31,8 +31,8 @@ from harness.envtest.kubeconfig import with_server
 from harness.faults.apiproxy import ApiProxy
 from harness.faults.tcpproxy import FaultProxy
 from harness.kube import Kube, wait_for
+from harness.lab.namespaces import create_namespace
 from harness.operators import Implementation, OperatorProcess, get_implementation
-from harness.plugin.lab import create_namespace
 
 #: The operator's watch deadline, as in watch-recovers[connection-stall].
 SHORT = {"HTTP2_READ_IDLE_TIMEOUT_SECONDS": "5", "HTTP2_PING_TIMEOUT_SECONDS": "3"}

@@ -11,7 +11,7 @@ import pytest
 
 from harness.audit import AuditLog, Request
 from harness.bench import accounting, cli, figures, measure, phases, results, settings, tables
-from harness.bench.accounting import Accounting
+from harness.bench.accounting import RequestCounts
 from harness.bench.figures import FIGURE_KEYS
 from harness.bench.results import ImplResults, LatencyRun, LoadRun, QuietRun, RestartRun
 
@@ -222,8 +222,8 @@ def test_failed_kind_names_the_reason_when_there_is_one() -> None:
 
 
 # --------------------------------------------------------------------------- the report
-def _acc(ok: int, failed: int, requests: int) -> Accounting:
-    return Accounting(
+def _acc(ok: int, failed: int, requests: int) -> RequestCounts:
+    return RequestCounts(
         requests=requests,
         writes_ok=ok,
         writes_failed=failed,

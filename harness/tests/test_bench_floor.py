@@ -13,7 +13,7 @@ import pytest
 
 from conformance import support
 from harness.bench import cli, figures, measure, results, settings, tables
-from harness.bench.accounting import Accounting
+from harness.bench.accounting import RequestCounts
 from harness.bench.floor import (
     FINALIZER,
     desired_deployment,
@@ -164,8 +164,8 @@ def test_time_split_names_what_limited_the_run() -> None:
 
 
 # --------------------------------------------------------------------------- bench.json
-def _acc(ok: int, failed: int) -> Accounting:
-    return Accounting(requests=ok + failed, writes_ok=ok, writes_failed=failed)
+def _acc(ok: int, failed: int) -> RequestCounts:
+    return RequestCounts(requests=ok + failed, writes_ok=ok, writes_failed=failed)
 
 
 def _split(label: str) -> dict[str, Any]:
@@ -309,7 +309,7 @@ def test_spread_gives_median_min_and_max_of_the_runs() -> None:
 
 
 def test_object_and_event_writes_are_counted_apart() -> None:
-    acc = Accounting(
+    acc = RequestCounts(
         writes_ok=13,
         writes_by_kind={
             "create events": 4,

@@ -14,8 +14,8 @@ from kubernetes.client.exceptions import ApiException
 
 from harness.audit import AuditLog, instance_group, select
 from harness.envtest.controlplane import ControlPlane
-from harness.envtest.process import pid_alive
 from harness.kube import Kube
+from harness.process import pid_alive
 
 
 def test_users_are_authenticated_and_bound_by_rbac(cp: ControlPlane) -> None:

@@ -17,7 +17,7 @@ from harness.envtest.controlplane import state_lost
 from harness.existing import pure
 from harness.existing.cluster import ClusterError, read_state
 from harness.existing.run import wanted_crd
-from harness.plugin import lab
+from harness.lab.namespaces import Namespaces
 
 
 def _served(crd: dict[str, Any]) -> dict[str, Any]:
@@ -128,18 +128,13 @@ def test_cleanup_selection() -> None:
 
 
 def test_run_scope_labels_and_subjects() -> None:
-    assert lab.subject_for("modeldock:go")["kind"] == "User"
-    scope = lab.RunScope("md-run-1", {pure.RUN_LABEL: "1"}, {pure.OWNER_ANNOTATION: "h/1:1"})
-    lab.use_run_scope(scope)
-    try:
-        assert lab.subject_for("modeldock:go") == {
-            "kind": "ServiceAccount",
-            "name": "modeldock-go",
-            "namespace": "md-run-1",
-        }
-    finally:
-        lab.use_run_scope(None)
-    assert lab.subject_for("modeldock:go")["kind"] == "User"
+    assert Namespaces().subject_for("modeldock:go")["kind"] == "User"
+    scope = pure.RunScope("md-run-1", {pure.RUN_LABEL: "1"}, {pure.OWNER_ANNOTATION: "h/1:1"})
+    assert Namespaces(scope=scope).subject_for("modeldock:go") == {
+        "kind": "ServiceAccount",
+        "name": "modeldock-go",
+        "namespace": "md-run-1",
+    }
 
 
 def test_existing_state_read_and_watched_by_owner(tmp_path: Path) -> None:

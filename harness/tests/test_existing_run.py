@@ -27,13 +27,13 @@ import pytest
 from kubernetes.client.exceptions import ApiException
 
 from harness.envtest import background
-from harness.envtest.process import process_identity
-from harness.existing.cluster import ExistingCluster, configure_lab, read_state
+from harness.existing.cluster import ExistingCluster, read_state, run_scope
 from harness.existing.pure import RUN_LABEL, run_metadata
 from harness.existing.run import CRD_PATH, Run, wanted_crd
 from harness.kube import Kube
+from harness.lab.namespaces import Namespaces
 from harness.paths import REPO_ROOT
-from harness.plugin.lab import create_namespace, use_run_scope
+from harness.process import process_identity
 from harness.tests.signals import as_from_a_terminal
 
 CRD = wanted_crd()["metadata"]["name"]
@@ -191,12 +191,9 @@ def test_operator_identity_is_a_service_account_bound_per_namespace(
     with Run(kubeconfig=str(kubeconfig)) as run:
         cluster = ExistingCluster.attach(run.state_path)
         assert cluster.audit_log is None and cluster.tier == "existing"
-        configure_lab(read_state(run.state_path))
-        try:
-            ns = create_namespace(admin, "identity", "modeldock:go")
-            other = create_namespace(admin, "identity-other", "modeldock:python")
-        finally:
-            use_run_scope(None)
+        namespaces = Namespaces(scope=run_scope(read_state(run.state_path)))
+        ns = namespaces.create(admin, "identity", "modeldock:go")
+        other = namespaces.create(admin, "identity-other", "modeldock:python")
         operator = Kube(cluster.kubeconfig_for("modeldock:go", ("modeldock:instance:a",)))
         try:
             review = operator.request(

@@ -191,6 +191,7 @@ def test_explore_only_mutants_name_their_killing_cases() -> None:
 
 
 def test_the_comparison_shows_the_exploration_matrix(tmp_path: Path) -> None:
+    from harness.report.exploration import exploration
     from harness.report.markdown import explore_markdown
 
     exp = Exploration(
@@ -202,7 +203,7 @@ def test_the_comparison_shows_the_exploration_matrix(tmp_path: Path) -> None:
         ],
     )
     data = results.write_json(tmp_path / "explore.json", [exp])
-    text = "\n".join(explore_markdown(data))
+    text = "\n".join(explore_markdown(exploration(data)))
     assert "### python: 1/2 survived" in text
     assert "| scale | 2 |  | ✓–✗ |  |  |" in text
     assert "`explore[scale@write-2-conflict]`" in text

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import kind, suite
+from harness import suite
+from harness.existing import kind
 from harness.paths import REPO_ROOT
 
 

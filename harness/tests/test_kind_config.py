@@ -1,4 +1,4 @@
-"""The kind tier's generated cluster config (harness.kind.cluster_config): no container engine
+"""The kind tier's generated cluster config (harness.existing.kind.cluster_config): no container engine
 is needed to check it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness import kind
+from harness.existing import kind
 
 
 def test_config_pins_the_image_by_digest_with_workers_and_an_audit_log(tmp_path: Path) -> None:

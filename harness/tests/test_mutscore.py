@@ -12,7 +12,7 @@ import pytest
 from harness.mutscore import cover, generate, score
 from harness.mutscore.generate import ToolMutant
 from harness.paths import REPO_ROOT
-from harness.report import mutation_score
+from harness.report import html_sections, markdown, mutation_score
 
 LISTING = """Starting...
  NOT COVERED CONDITIONALS_NEGATION at catalog.go:55:9
@@ -136,9 +136,11 @@ def _one_survivor(m: ToolMutant, total: int) -> dict[str, Any]:
 def test_report_section_lists_counts_and_survivors() -> None:
     m = ToolMutant("python", "a.py", "f", "core/ReplaceOrWithAnd", "a||b", "x", 0, 3)
     assert "`python:a.py:f:core/ReplaceOrWithAnd:a\\|\\|b->x#0`" in "\n".join(
-        mutation_score.markdown(
-            score.build_report(
-                {}, [m], {m.id: ["x"]}, {m.id: {"status": "survived"}}, score.Survivors(), {}
+        markdown.mutation_score_markdown(
+            mutation_score.mutation_score(
+                score.build_report(
+                    {}, [m], {m.id: ["x"]}, {m.id: {"status": "survived"}}, score.Survivors(), {}
+                )
             )
         )
     )
@@ -146,10 +148,12 @@ def test_report_section_lists_counts_and_survivors() -> None:
     data = _one_survivor(m, 10)
     assert data["languages"]["python"]["unclassified"] == 1
     assert data["unclassified"] == [m.id]
-    text = "\n".join(mutation_score.markdown(data))
+    text = "\n".join(markdown.mutation_score_markdown(mutation_score.mutation_score(data)))
     assert "UNCLASSIFIED" in text and "| python | 10 | 1 | 1 | 0 |" in text
     assert "`python:a.py:f:core/NumberReplacer:a or b->a and b#0`" in text
-    assert 'id="mutation-score"' in mutation_score.section_html(data)
+    assert 'id="mutation-score"' in html_sections.mutation_score_section(
+        mutation_score.mutation_score(data)
+    )
 
 
 def test_every_classified_python_id_is_generated_now() -> None:
@@ -201,7 +205,9 @@ def test_concepts_pair_go_and_python_functions() -> None:
     )
     assert data["comparison"]["compute_status"]["go"]["killed"] == 1
     assert data["comparison"]["compute_status"]["python"]["killed"] == 0
-    assert "| `compute_status` | 1 / 1 | 0 / 1 |" in "\n".join(mutation_score.markdown(data))
+    assert "| `compute_status` | 1 / 1 | 0 / 1 |" in "\n".join(
+        markdown.mutation_score_markdown(mutation_score.mutation_score(data))
+    )
 
 
 def test_a_case_judges_where_its_check_ran() -> None:

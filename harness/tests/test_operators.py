@@ -168,3 +168,26 @@ def test_selected_families_parse_as_in_the_whole_text() -> None:
         whole, ["controller_runtime_reconcile_time_seconds_bucket"]
     )
     assert len(histogram) == 4
+
+
+def test_a_suite_builds_its_implementation_and_the_parity_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One build for a suite (``build_for_suite``), which the run makes once and the plugin only
+    when nobody did (``--modeldock-built``)."""
+    from harness import operators
+
+    built: list[str] = []
+    monkeypatch.setattr(operators.Implementation, "run_build", lambda self: built.append(self.id))
+    operators.build_for_suite("python")
+    operators.build_for_suite("go")
+    assert built == ["python", "go", "go", "python"]
+
+
+def test_an_implementation_s_junit_file_is_named_in_one_place(tmp_path: Path) -> None:
+    from harness import junit
+
+    path = junit.suite_file(tmp_path, "kopf")
+    assert path == tmp_path / "junit-kopf.xml"
+    assert junit.implementation_of(path) == "kopf"
+    assert junit.suite_name("kopf") == "modeldock-kopf"

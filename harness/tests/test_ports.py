@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.envtest import process
-from harness.envtest.process import PORT_RESERVATION_S, free_port, reserve_port
+from harness import process
+from harness.process import PORT_RESERVATION_S, free_port, reserve_port
 
 
 @pytest.fixture

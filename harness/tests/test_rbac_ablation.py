@@ -203,7 +203,7 @@ def test_comparison_report_section(tmp_path: Path) -> None:
     ablation = report.rbac_ablation(data)
     assert [r.unit for r in ablation.rights] == [u.id for u in plan.units]
     assert ablation.unneeded == [PATCH.id] and ablation.subset == "ci"
-    md = report.render_markdown(model(), ablation=data)
+    md = report.render_markdown(report.with_sections(model(), ablation=data))
     assert "## RBAC ablation" in md
     assert (
         "| `apps/deployments:create` | `create-converges` (go, python)<br>"
@@ -211,7 +211,7 @@ def test_comparison_report_section(tmp_path: Path) -> None:
     ) in md
     assert "| `core/events:create` | pending: events branch |  |" in md
     assert "Needed by nothing (to remove from role.yaml): `apps/deployments:patch`." in md
-    html = report_html.render_html(model(), ablation=data)
+    html = report_html.render_html(report.with_sections(model(), ablation=data))
     assert 'id="rbac-ablation"' in html and 'href="#rbac-ablation"' in html
     assert "Needed by nothing, to remove from role.yaml" in html
     assert 'id="rbac-ablation"' not in report_html.render_html(model())

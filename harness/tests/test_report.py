@@ -295,11 +295,16 @@ def test_kill_matrix_columns_are_checks_and_cases_count_for_their_check() -> Non
 
 # --------------------------------------------------------------------------- Markdown
 def test_markdown_matches_golden() -> None:
-    check_golden(report.render_markdown(model(), bench(), mutants(), None, explore()), GOLDEN_MD)
+    check_golden(
+        report.render_markdown(
+            report.with_sections(model(), bench=bench(), mutants=mutants(), exploration=explore())
+        ),
+        GOLDEN_MD,
+    )
 
 
 def test_markdown_sections_absent_without_their_data() -> None:
-    full = report.render_markdown(model(), bench(), mutants())
+    full = report.render_markdown(report.with_sections(model(), bench=bench(), mutants=mutants()))
     plain = report.render_markdown(model())
     assert "## Benchmarks" in full and "## Mutants" in full
     assert "## Benchmarks" not in plain and "## Mutants" not in plain
@@ -461,7 +466,25 @@ def test_markdown_shows_the_spread_of_runs_and_the_write_capacity() -> None:
     data["spread"] = {
         "go": {"throughput_s": {"100": {"median": 3.1, "min": 2.9, "max": 4.0, "runs": 3}}}
     }
-    text = report.render_markdown(model(), data)
+    text = report.render_markdown(report.with_sections(model(), bench=data))
     assert "write capacity (the floor client at a saturating concurrency): 812 writes/s" in text
     assert "| go | N = 100 at once | 3.1 s | 2.9 s | 4 s | 3 |" in text
-    assert "Spread over runs" not in report.render_markdown(model(), bench())
+    assert "Spread over runs" not in report.render_markdown(
+        report.with_sections(model(), bench=bench())
+    )
+
+
+def test_the_writers_take_the_finished_model() -> None:
+    """The optional sections are read onto the model before it is written (``with_sections``):
+    an empty or absent file leaves its section out, an unknown name is refused."""
+    m = report.with_sections(model(), bench=bench(), mutants={}, exploration=None)
+    assert m.bench is not None and m.bench.rows and m.mutants is None and m.exploration is None
+    assert set(report.SECTION_FILES) == {
+        "bench",
+        "mutants",
+        "ablation",
+        "exploration",
+        "mutation_score",
+    }
+    with pytest.raises(TypeError, match="no report section"):
+        report.with_sections(model(), explore=explore())

@@ -9,6 +9,7 @@ from typing import Any
 from harness.report import html_sections, html_svg, markdown
 from harness.report.bench_scaling import scaling_model, scaling_note, split_numbers
 from harness.report.model import bench_model
+from harness.report.sections import with_sections
 from harness.tests.test_report import DATA, bench, check_golden
 
 GOLDEN_MD = DATA / "bench-scaling.golden.md"
@@ -64,7 +65,7 @@ def test_note_gives_the_ratios_to_the_floor_and_what_limits_each_curve() -> None
 
 
 def test_markdown_section_golden() -> None:
-    md = markdown.render_markdown(_empty_report(), scaling_data())
+    md = markdown.render_markdown(with_sections(_empty_report(), bench=scaling_data()))
     section = md[md.index("### The floor and worker scaling") :]
     check_golden(section, GOLDEN_MD)
 

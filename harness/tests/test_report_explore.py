@@ -45,7 +45,7 @@ def test_model_reads_matrix_failures_and_mutants() -> None:
 
 
 def test_markdown_has_the_lesson_the_matrix_and_what_the_oracle_said() -> None:
-    text = "\n".join(explore_markdown(explore()))
+    text = "\n".join(explore_markdown(exploration(explore())))
     assert "the end state (UIDs, times and resourceVersions normalised away) must equal it" in text
     assert "### go: 10/10 survived, 3 boundaries" in text
     assert "| create | 2 | ✓✓✓ | ✓·✓ | ✓ | ✓ |" in text
@@ -61,7 +61,7 @@ def test_markdown_has_the_lesson_the_matrix_and_what_the_oracle_said() -> None:
 
 
 def test_html_section_cells_say_case_write_and_oracle() -> None:
-    html = report_html.render_html(model(), explore=explore())
+    html = report_html.render_html(report.with_sections(model(), exploration=explore()))
     section = html[html.index('<section id="explore">') :]
     section = section[: section.index("</section>")]
     assert '<a href="#explore">Exploration</a>' in html
@@ -91,9 +91,9 @@ def test_an_explore_json_without_failures_still_names_the_failed_cases() -> None
     for entry in data["implementations"].values():
         del entry["failures"]
     del data["mutants"]
-    text = "\n".join(explore_markdown(data))
+    text = "\n".join(explore_markdown(exploration(data)))
     assert "- `explore[scale@write-2-withheld]` (oracle): no message recorded" in text
-    html = report_html.render_html(model(), explore=data)
+    html = report_html.render_html(report.with_sections(model(), exploration=data))
     assert "Mutants only exploration catches" not in html
     assert '<span class="muted">no message recorded</span>' in html
 

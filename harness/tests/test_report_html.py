@@ -39,12 +39,17 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def page() -> str:
-    return report_html.render_html(model(), bench(), mutants(), None, explore())
+    return report_html.render_html(
+        report.with_sections(model(), bench=bench(), mutants=mutants(), exploration=explore())
+    )
 
 
 def write_fixture_page(path: Path = Path("/tmp/modeldock-comparison.html")) -> Path:
     """The fixture page, to look at in a browser."""
-    return report_html.write_html(model(), path, bench(), mutants(), None, explore())
+    return report_html.write_html(
+        report.with_sections(model(), bench=bench(), mutants=mutants(), exploration=explore()),
+        path,
+    )
 
 
 def svgs(html: str) -> list[ET.Element]:

@@ -62,10 +62,19 @@ def test_the_package_has_the_expected_modules() -> None:
     assert not (PACKAGE.parent / "report_html.py").exists()
 
 
+#: The parts of the model in modules of their own (read by ``sections``): they import no other
+#: module of the package, and ``model`` imports only them.
+MODEL_PARTS = {"bench_scaling", "exploration", "mutation_score"}
+
+
 def test_the_model_imports_no_writer() -> None:
-    assert imports("model") == set(), "model.py must import no other module of the package"
+    assert imports("model") <= MODEL_PARTS, "model.py imports only the model's parts"
+    for part in MODEL_PARTS:
+        assert imports(part) == set(), f"{part}.py, a part of the model, imports no module"
+    assert imports("sections") <= {"model", *MODEL_PARTS}, "sections.py finishes the model"
     for writer in WRITERS:
         assert "model" in imports(writer), f"the writer {writer}.py reads the model"
+        assert "sections" not in imports(writer), f"the writer {writer}.py reads no JSON"
 
 
 def test_no_module_imports_the_package_init() -> None:
@@ -85,6 +94,7 @@ def test_the_package_has_no_import_cycle() -> None:
     except CycleError as exc:
         pytest.fail(f"import cycle in harness.report: {exc.args[1]}")
     assert order.index("model") < min(order.index(w) for w in WRITERS)
+    assert order.index("sections") < order.index("__init__")
 
 
 def test_the_import_reader_sees_the_cycle_report_py_had(tmp_path: Path) -> None:

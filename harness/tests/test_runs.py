@@ -1,4 +1,4 @@
-"""Runs and what they own (``harness.runs``, ``harness.envtest.process``): process identities, owner
+"""Runs and what they own (``harness.runs``, ``harness.process``): process identities, owner
 files, reaping after dead runs (only what they left), atomic publishing, children that die
 with their parent. Real processes; no Kubernetes binaries needed."""
 
@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from harness import runs
-from harness.envtest.process import identity_alive, process_identity, run_group
+from harness.process import identity_alive, process_identity, run_group
 
 
 def _dead_identity() -> str:
@@ -83,6 +83,59 @@ def test_reap_removes_only_what_dead_runs_left(tmp_path: Path) -> None:
             p.wait()
 
 
+MAKE_A_DIR_FOR_THE_RUN = """
+import sys
+from harness import runs
+print(runs.temp_dir("job", root=__import__("pathlib").Path(sys.argv[1])))
+"""
+
+
+def test_a_dir_of_a_live_run_stays_when_the_process_that_made_it_has_ended(
+    tmp_path: Path,
+) -> None:
+    """The bug seen: a run's job made a temp dir for its run to use and ended; another
+    worktree's ``make generate`` then reaped the dir while the run still used it, since the
+    owner file named only the process that made it. It names the run too now, and a dir is
+    reaped only once both are gone."""
+    run = process_identity()
+    assert run is not None
+    job = subprocess.run(
+        [sys.executable, "-c", MAKE_A_DIR_FOR_THE_RUN, str(tmp_path)],
+        env={**os.environ, runs.RUN_ENV: run},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    made = Path(job.stdout.strip())
+    maker = runs.dir_owner(made)
+    assert maker is not None and not identity_alive(maker), "the job that made it has ended"
+    assert runs.dir_keepers(made) == [maker, run]
+    assert not runs.reap(root=tmp_path), "its run is alive: nothing to reap"
+    assert made.exists()
+    dead_run = _dead_identity()
+    (made / runs.OWNER_FILE).write_text(f'{{"owner": "{maker}", "run": "{dead_run}"}}')
+    assert runs.reap(root=tmp_path).dirs == [made], "its run has ended too: reaped"
+
+
+def test_a_process_that_owns_a_live_run_is_no_orphan(tmp_path: Path) -> None:
+    """A command started by a run that has ended, which claimed a run of its own (its
+    ``/proc/<pid>/environ`` still names the first run): it and what it started live on."""
+    dead = _dead_identity()
+    owner = subprocess.Popen(["sleep", "600"], env={**os.environ, runs.RUN_ENV: dead})
+    leftover = subprocess.Popen(["sleep", "600"], env={**os.environ, runs.RUN_ENV: dead})
+    identity = process_identity(owner.pid)
+    assert identity is not None
+    child = subprocess.Popen(["sleep", "600"], env={**os.environ, runs.RUN_ENV: identity})
+    try:
+        reaped = runs.reap(root=tmp_path)
+        assert [pid for pid, _ in reaped.processes] == [leftover.pid]
+        assert owner.poll() is None and child.poll() is None
+    finally:
+        for p in (owner, leftover, child):
+            p.kill()
+            p.wait()
+
+
 def test_publish_and_write_replace_atomically(tmp_path: Path) -> None:
     src = tmp_path / "scratch.xml"
     src.write_text("<new/>")
@@ -97,7 +150,7 @@ def test_publish_and_write_replace_atomically(tmp_path: Path) -> None:
 
 CHILD_OF_A_THREAD = """
 import sys, threading, time
-from harness.envtest.process import popen
+from harness.process import popen
 out = {}
 t = threading.Thread(target=lambda: out.update(p=popen(["sleep", "600"])))
 t.start(); t.join()
@@ -174,7 +227,7 @@ def test_run_group_stops_the_whole_group_when_interrupted(tmp_path: Path) -> Non
 
 def test_popen_child_dies_when_its_parent_is_killed() -> None:
     script = (
-        "import time; from harness.envtest.process import popen; "
+        "import time; from harness.process import popen; "
         "print(popen(['sleep', '600']).pid, flush=True); time.sleep(600)"
     )
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)

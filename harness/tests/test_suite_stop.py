@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from harness import suite
-from harness.envtest.process import run_group
+from harness.process import run_group
 
 
 def _fake_pytest(stop: bool) -> Any:

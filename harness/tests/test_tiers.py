@@ -3,8 +3,11 @@ suite (every need a known capability; the envtest-only and sim-only checks as th
 
 from __future__ import annotations
 
+import argparse
 import ast
 from typing import Any
+
+import pytest
 
 from harness import tiers
 from harness.checks import CHECK_MARKER, NEEDS_MARKER
@@ -97,3 +100,37 @@ def test_request_accounting_everywhere_audit_log_only_where_needed() -> None:
         "replaced-child-kept",
     }
     assert "request-accounting" in needs["noop-stable"]
+
+
+def test_the_registry_says_how_each_tier_runs() -> None:
+    """One registry (issue 24): the tiers the harness starts, the binaries each needs, and
+    kind, which runs as existing on the cluster it makes (no entry of its own in OFFERS)."""
+    assert tiers.names() == ("envtest", "sim", "existing", "kind")
+    assert tiers.names(started=True) == ("envtest", "sim")
+    assert tiers.spec("kind").session == "existing" and tiers.spec("kind").creates_cluster
+    assert "kind" not in tiers.OFFERS
+    assert all(tiers.spec(t.session).session == t.session for t in tiers.TIERS.values())
+    assert set(tiers.spec("envtest").binaries) < set(tiers.spec("sim").binaries)
+    assert tiers.spec("existing").binaries == ("kubectl",)
+    with pytest.raises(ValueError, match="no tier 'minikube'"):
+        tiers.spec("minikube")
+
+
+def test_every_tier_choice_is_the_registry_s() -> None:
+    """The command lines and the plugin offer exactly the registry's tiers."""
+    from harness import cli
+    from harness.envtest import controlplane
+    from harness.plugin import options
+
+    choices = {o.name: o.choices for o in options.OPTIONS}
+    assert choices["cluster"] == tiers.names()
+    assert tiers.names(started=True) == controlplane.TIERS
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for command, wanted in (
+        ("conformance", tiers.names()),
+        ("up", ("envtest", "sim", "kind")),
+        ("serve", tiers.names(started=True)),
+    ):
+        cluster = next(a for a in sub.choices[command]._actions if a.dest == "cluster")
+        assert tuple(cluster.choices or ()) == wanted, command

@@ -126,11 +126,11 @@ from typing import TYPE_CHECKING, Any
 
 from harness.envtest.kubeconfig import read_credentials, write_kubeconfig
 from harness.envtest.pki import CertificateAuthority
-from harness.envtest.process import ManagedProcess, ProcessError, log_tail, wait_until
 from harness.faults.apiproxy.answers import CONTROL_TIMEOUT, HeldAnswers
 from harness.faults.apiproxy.build import ApiProxyError as ApiProxyError
 from harness.faults.apiproxy.build import binary as binary
 from harness.faults.apiproxy.build import progress_line
+from harness.process import ManagedProcess, ProcessError, log_tail, wait_until
 from harness.verdicts import PremiseFailed
 
 if TYPE_CHECKING:

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import yaml
 
-from harness import runs
+from harness import runs, say
 from harness.envtest import binaries
-from harness.envtest.process import run as run_process
 from harness.paths import cache_root
+from harness.process import run as run_process
 
 KIND_VERSION = "v0.33.0"
 
@@ -63,7 +63,7 @@ def engine(candidates: tuple[str, ...] = ("docker", "podman"), timeout: float = 
 
 def no_engine_exit() -> int:
     """Print ``NO_ENGINE_MESSAGE`` (one line, stderr) and return ``NO_ENGINE_EXIT``."""
-    print(f"[modeldock] {NO_ENGINE_MESSAGE}", file=sys.stderr, flush=True)
+    say.line(NO_ENGINE_MESSAGE)
     return NO_ENGINE_EXIT
 
 
@@ -130,7 +130,7 @@ def node_image(minor: str) -> str:
     except KeyError:
         raise ValueError(
             f"no kindest/node image is pinned for Kubernetes {minor}; pinned: "
-            f"{', '.join(sorted(NODE_IMAGES))} (harness/kind.py NODE_IMAGES)"
+            f"{', '.join(sorted(NODE_IMAGES))} (harness/existing/kind.py NODE_IMAGES)"
         ) from None
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.faults.apiproxy import ApiProxy
 from harness.kube import Kube
-from harness.plugin.lab import create_namespace
+from harness.lab.namespaces import create_namespace
 
 if TYPE_CHECKING:
     from harness.envtest.controlplane import ControlPlane

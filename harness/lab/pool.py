@@ -1,168 +1,32 @@
-"""The lab: where a check runs, and what the bench, the mutant runner and checks that need
-more than the fixtures build on.
+"""Labs and operator pools: where a check runs, and the operators it starts there.
 
 A *lab* is a control plane, an admin client, its audit log, a namespace where the
-implementation's user holds the operator ClusterRole, and the operator processes started
-there (``OperatorPool``), each behind an API proxy of its own whose request log is the lab's
-request accounting (``OperatorPool.accounting``, ``harness.accounting``). The ``namespace``/``operators`` fixtures make the shared lab of a
-test; ``Isolated`` makes private labs on control planes of their own. Public surface:
-``Lab``, ``IsolatedLab``, ``OperatorPool``, ``Isolated``, ``create_namespace``,
-``bind_operator_role``, ``ensure_cluster_role``, ``operator_role``, ``use_operator_role``,
-``parity_reference_id``, ``RunScope``, ``use_run_scope``.
+implementation's user holds the operator ClusterRole (``harness.lab.namespaces``), and the
+operator processes started there (``OperatorPool``), each behind an API proxy of its own
+whose request log is the lab's request accounting (``OperatorPool.accounting``,
+``harness.accounting``). The plugin's ``namespace``/``operators`` fixtures make the shared lab
+of a test; ``Isolated`` makes private labs on control planes of their own, with the
+namespaces it is given (the run's role file and scope).
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
-from kubernetes.client.exceptions import ApiException
 
 from harness.accounting import ProxyAccounting
 from harness.audit import AuditLog, instance_group, select
-from harness.envtest.controlplane import ControlPlane, ControlPlaneError
+from harness.envtest.controlplane import ControlPlane
 from harness.envtest.pki import CertificateAuthority
-from harness.existing.pure import service_account_name
 from harness.faults.apiproxy import ApiProxy
 from harness.kube import Kube
+from harness.lab.namespaces import Namespaces
 from harness.operators import Implementation, OperatorProcess
-from harness.paths import RBAC_DIR
-from harness.rbac import role as rbac
-
-if TYPE_CHECKING:
-    import pytest
-
-#: The ClusterRole file every namespace binds (``--modeldock-operator-role``), set by
-#: ``harness.plugin.hooks.activate``.
-_ROLE_FILE: Path = rbac.ROLE_FILE
-
-
-def use_operator_role(path: Path | None) -> None:
-    """Bind namespaces made from now on to the ClusterRole in ``path`` (``--modeldock-operator-role``: an
-    RBAC ablation variant); None: ``config/rbac/role.yaml``."""
-    global _ROLE_FILE
-    _ROLE_FILE = path.resolve() if path else rbac.ROLE_FILE
-
-
-@dataclass(frozen=True)
-class RunScope:
-    """Where a run's namespaces live on a cluster the harness does not own (the ``existing``
-    tier): ``labels`` and ``annotations`` every namespace made from now on carries (the run id,
-    its owner), and the namespace of the ServiceAccounts that stand for the harness's users
-    (``harness.existing.pure.service_account_name``), the RoleBindings' subjects."""
-
-    service_account_namespace: str
-    labels: dict[str, str] = field(default_factory=dict)
-    annotations: dict[str, str] = field(default_factory=dict)
-
-
-#: The run scope in force (``use_run_scope``); None: a cluster the harness owns.
-_SCOPE: RunScope | None = None
-
-
-def use_run_scope(scope: RunScope | None) -> None:
-    """Label, annotate and bind the namespaces made from now on as ``scope`` says (the existing
-    tier, ``harness.existing.cluster.configure_lab``); None: as on a harness-owned cluster
-    (no run labels, users bound as ``User`` subjects)."""
-    global _SCOPE
-    _SCOPE = scope
-
-
-def subject_for(user: str) -> dict[str, str]:
-    """The RoleBinding subject that is harness user ``user``: a ``User`` (client-certificate
-    CN) on a harness-owned cluster, its ServiceAccount under a ``RunScope``."""
-    if _SCOPE is None:
-        return {"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}
-    return {
-        "kind": "ServiceAccount",
-        "name": service_account_name(user),
-        "namespace": _SCOPE.service_account_namespace,
-    }
-
-
-def operator_role() -> dict[str, Any]:
-    """The ClusterRole in force for this session: ``config/rbac/role.yaml``, or the file given
-    with ``--modeldock-operator-role`` (an RBAC ablation variant)."""
-    return rbac.load_role(_ROLE_FILE)
-
-
-def parity_reference_id(impl_id: str) -> str:
-    """The implementation a parity check compares against: the Go reference, or for the Go
-    reference itself its Python twin."""
-    return "python" if impl_id == "go" else "go"
-
-
-def ensure_cluster_role(admin: Kube, role: dict[str, Any]) -> None:
-    """Create the ClusterRole, or update its rules if they differ from ``role``'s (a control
-    plane left up while role.yaml changed; an ablation variant on a private control plane).
-    On an existing cluster a role it creates carries the run's labels, so the last run's
-    cleanup removes it (``harness.existing.run.remove_shared``)."""
-    name = role["metadata"]["name"]
-    for _ in range(3):
-        live = admin.get("clusterroles", None, name)
-        try:
-            if live is None:
-                if _SCOPE is not None:  # a run on an existing cluster: its cleanup finds it so
-                    meta = role["metadata"]
-                    labels = {**(meta.get("labels") or {}), **_SCOPE.labels}
-                    role = {**role, "metadata": {**meta, "labels": labels}}
-                admin.create("clusterroles", None, role)
-            elif live.get("rules") != role.get("rules"):
-                admin.update("clusterroles", {**live, "rules": role.get("rules")})
-            return
-        except ApiException as exc:
-            if exc.status != 409:  # another xdist worker wrote it meanwhile: look again
-                raise
-    raise ControlPlaneError(f"ClusterRole {name} kept changing under us")
-
-
-def bind_operator_role(
-    admin: Kube, namespace: str, user: str, role: dict[str, Any] | None = None
-) -> None:
-    """Apply ``config/rbac/role_binding.yaml`` in ``namespace`` for ``user`` only
-    (``subject_for``), bound to ``role`` (default: the role in force, ``operator_role()``),
-    which is created if absent."""
-    role = role or operator_role()
-    ensure_cluster_role(admin, role)
-    binding = yaml.safe_load((RBAC_DIR / "role_binding.yaml").read_text())
-    binding["metadata"]["namespace"] = namespace
-    binding["roleRef"]["name"] = role["metadata"]["name"]
-    binding["subjects"] = [subject_for(user)]
-    admin.create("rolebindings", namespace, binding)
-
-
-def create_namespace(admin: Kube, label: str, user: str, role: dict[str, Any] | None = None) -> str:
-    """Create ``md-<label>-<random>`` with ``role`` (default: the operator role in force)
-    bound to ``user``; return its name. Labels: ``modeldock.io/check`` (``label``) and, under a
-    reduced role of the RBAC ablation, ``modeldock.io/ablated`` (the right it lacks, as the
-    role's label says); under a ``RunScope`` also its labels and annotations."""
-    role = role or operator_role()
-    name = f"md-{label[:30]}-{uuid.uuid4().hex[:6]}".replace("_", "-")
-    labels = {"modeldock.io/check": label, **(_SCOPE.labels if _SCOPE else {})}
-    ablated = (role["metadata"].get("labels") or {}).get("modeldock.io/ablated")
-    if ablated:
-        labels["modeldock.io/ablated"] = str(ablated)[:63]
-    admin.create(
-        "namespaces",
-        None,
-        {
-            "apiVersion": "v1",
-            "kind": "Namespace",
-            "metadata": {
-                "name": name,
-                "labels": labels,
-                "annotations": dict(_SCOPE.annotations) if _SCOPE else {},
-            },
-        },
-    )
-    bind_operator_role(admin, name, user, role)
-    return name
 
 
 class Lab:
@@ -184,6 +48,8 @@ class Lab:
         self.operators = operators
 
     def save_artifacts(self, dest: Path) -> None:
+        """Copy into ``dest`` what a failed check leaves to read: each operator's log, each API
+        proxy's request log, the namespace's objects as YAML and its audit events."""
         dest.mkdir(parents=True, exist_ok=True)
         for i, op in enumerate(self.operators.started):
             if op.log_path.exists():
@@ -347,12 +213,20 @@ class OperatorPool:
 class Isolated:
     """Factory of private labs: each ``new()`` starts its own control plane, for checks that
     restart the API server, compact etcd or turn the watch cache off, so that other checks
-    (and pytest-xdist workers) on the shared control plane are not disturbed."""
+    (and pytest-xdist workers) on the shared control plane are not disturbed. ``namespaces``
+    makes each lab's namespace (the run's operator role; default: ``config/rbac/role.yaml``)."""
 
-    def __init__(self, impl: Implementation, check: str, tmp_path: Path) -> None:
+    def __init__(
+        self,
+        impl: Implementation,
+        check: str,
+        tmp_path: Path,
+        namespaces: Namespaces | None = None,
+    ) -> None:
         self.impl = impl
         self.check = check
         self.tmp_path = tmp_path
+        self.namespaces = namespaces or Namespaces()
         self.labs: list[IsolatedLab] = []
         self._planes: list[ControlPlane] = []
 
@@ -363,7 +237,7 @@ class Isolated:
         cp = ControlPlane(watch_cache=watch_cache, crds=crds).start()
         self._planes.append(cp)
         admin = Kube(cp.admin_kubeconfig)
-        ns = create_namespace(admin, self.check, self.impl.user)
+        ns = self.namespaces.create(admin, self.check, self.impl.user)
         logs = self.tmp_path / f"lab-{len(self.labs)}"
         logs.mkdir()
         audit = AuditLog(cp.audit_log)
@@ -382,21 +256,9 @@ class Isolated:
         return lab
 
     def close(self) -> None:
+        """Stop every lab's operators and proxies, then the private control planes."""
         for lab in self.labs:
             lab.operators.stop_all()
             lab.admin.close()
         for cp in self._planes:
             cp.stop()
-
-
-def labs_of(item: pytest.Item) -> list[Lab]:
-    """The labs a test used: the shared one (if it asked for ``operators``) and its private ones."""
-    funcargs = getattr(item, "funcargs", {})
-    labs: list[Lab] = []
-    if funcargs.get("operators") is not None and funcargs.get("admin") is not None:
-        pool = funcargs["operators"]
-        labs.append(Lab(None, funcargs["admin"], pool.audit, funcargs["namespace"], pool))
-    isolated = funcargs.get("isolated")
-    if isolated is not None:
-        labs.extend(isolated.labs)
-    return labs
