@@ -45,13 +45,19 @@ type quantitySpellings struct {
 }
 
 // storedSpelling is what the operator writes for a ModelService's CPU request spelled s: the
-// Deployment's quantity as JSON, unquoted.
+// Deployment's quantity as JSON, unquoted. It fails t when the desired value differs from the
+// value of that text (what the API server stores and the next reconcile compares with): such
+// a quantity would be written again by every reconcile.
 func storedSpelling(t *testing.T, s string) string {
 	t.Helper()
 	ms := testModelService(map[string]interface{}{"resources": map[string]interface{}{
 		"requests": map[string]interface{}{"cpu": s}}})
 	dep := desiredDeployment(ms, mustSpec(t, ms))
 	q := dep.Spec.Template.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU]
+	if back := resource.MustParse(q.String()); q.Cmp(back) != 0 {
+		t.Errorf("%q: the operator wants %s, but its text %q reads back as another value",
+			s, q.AsDec().String(), q.String())
+	}
 	raw, err := json.Marshal(q)
 	if err != nil {
 		t.Fatalf("marshal %q: %v", s, err)
