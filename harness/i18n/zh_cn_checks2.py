@@ -558,7 +558,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "API server 自己说出它会存什么（用相同资源的 Deployment 做一次 dry-run 创建并读回；"
         "它至少改写了一个值，这是前提），收敛后的 Deployment 必须恰好是这些内容。然后是 "
         "noop-stable 的窗口：一次重启和两个无关的 annotation 都不能带来任何写入；1000E 也一样，"
-        "API server 把它存为 \"1\"：拿拼写的值而不是存储文本的值去比较的 operator，"
+        'API server 把它存为 "1"：拿拼写的值而不是存储文本的值去比较的 operator，'
         "每次 reconcile 都会再写一遍。",
     ),
 }
