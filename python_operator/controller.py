@@ -664,8 +664,11 @@ def default_resources(resources: Obj) -> Obj:
     update the Deployment on every reconcile for ever. The text is the one the API server
     stores for the ModelService's spelling (``runtime.quantity``: the format of the spelling
     is kept, ``12e-1`` is written ``1200e-3``, ``0.5Gi`` ``512Mi``), the bytes Go writes
-    (CONTRACT.md, "Desired Deployment"; the table conformance/quantity-spellings.json). Values
-    that do not parse are left for the API server to refuse. Go: defaultResources."""
+    (CONTRACT.md, "Desired Deployment"; the table conformance/quantity-spellings.json). The
+    text is the desired value: apimachinery writes a DecimalSI value of 10^21 or more without
+    a suffix (``1000E`` as ``"1"``), and the API server stores 1, so 1 is what is compared
+    (Go reads its quantity back from the text for this). Values that do not parse are left for
+    the API server to refuse. Go: defaultResources."""
     result = informer.copy_obj(resources)
     for field in ("limits", "requests"):
         values = result.get(field)
