@@ -243,7 +243,7 @@ def test_noop_stable_rewritten_values(
     """ "Nothing changed" is judged against what the API server stores, not what the user wrote.
 
     The API server rewrites some valid values when it stores a child: it rounds every resource
-    quantity up to a whole number of thousandths (1.5m is stored as 2m, 1e-4 as 1m); other
+    quantity up to a whole number of thousandths (1.5m is stored as 2m, 1e-4 as 1e-3); other
     spellings of the same value (0.5Gi, 536870912) compare equal by value whatever form is
     stored. An operator that compares its desired Deployment with the stored one using the
     user's values finds a difference on every reconcile and updates the Deployment, with an
@@ -274,6 +274,95 @@ def test_noop_stable_rewritten_values(
     evidence.record("rewritten_by_the_api_server", rewritten)
     premise(bool(rewritten), f"the API server stored every quantity as spelled: {stored}")
     assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
+
+
+@pytest.mark.modeldock_check("noop-stable", case="exponent-spelling")
+def test_noop_stable_exponent_spelling(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
+    """A child's quantity is the text the API server stores for the user's spelling, byte for byte.
+
+    The API server keeps the format a quantity was written in (an exponent stays an exponent)
+    and rounds it up to a thousandth without changing that format: given 1e-4 it stores 1e-3,
+    given 15e-4 it stores 2e-3, where an operator that rounds into millis writes 1m and 2m.
+    Equal by value, so neither writes again; but two implementations of one contract then
+    leave different Deployments, and the bytes depend on which one wrote last. Here the
+    ModelService's resources are spelled with exponents (EXPONENT_SPELLINGS), the API server
+    itself says what it stores for them (a dry-run create of a Deployment with the same
+    resources, read back: a premise that it rewrote at least one), and the converged
+    Deployment must carry exactly that. Then the window of noop-stable: a restart and two
+    unrelated annotations must bring no write, also for 1000E, which the API server stores as
+    "1": an operator that compares with the spelled value instead of the stored text's
+    writes it again on every reconcile.
+    """
+    resources = EXPONENT_SPELLINGS
+    evidence.record("resources", resources)
+    expected = stored_by_the_api_server(admin, namespace, resources)
+    evidence.record("api_server_stores", expected)
+    premise(
+        expected != resources,
+        f"the API server stored every quantity as spelled, nothing to judge: {expected}",
+    )
+    op = operators.start()
+    create_modelservice(admin, namespace, "web", resources=resources)
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
+    dep = get_present(admin, "deployments", namespace, "web")
+    server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
+    stored = server.get("resources") or {}
+    evidence.record("stored_resources", stored)
+    assert stored == expected, (
+        f"the Deployment's resources are {stored}, the API server stores {expected} for the "
+        f"ModelService's {resources}: the operator wrote another text of the same value "
+        "(CONTRACT.md, Desired Deployment, Quantities)"
+    )
+    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
+
+
+#: noop-stable[exponent-spelling]'s resources: exponent spellings (apimachinery's
+#: DecimalExponent format) the API server rounds up to a thousandth and keeps as exponents
+#: (1e-4 -> 1e-3, 15e-4 -> 2e-3), two it only writes otherwise (5e8 -> 500e6, 1E9 as is), and
+#: 1000E (E the exa suffix: 10^21), which apimachinery writes with no suffix at all, "1", so
+#: the stored value is not the spelled one. Limits above requests, so the Deployment is valid.
+EXPONENT_SPELLINGS: dict[str, dict[str, str]] = {
+    "requests": {"cpu": "1e-4", "memory": "5e8"},
+    "limits": {"cpu": "15e-4", "memory": "1E9", "ephemeral-storage": "1000E"},
+}
+
+
+def stored_by_the_api_server(
+    admin: Kube, namespace: str, resources: dict[str, dict[str, str]]
+) -> dict[str, Any]:
+    """The container resources the API server stores when it is given ``resources`` (limits
+    and requests: resource name -> quantity text) in a Deployment: a server-side dry run
+    (``dryRun=All``) of a Deployment in ``namespace`` whose one container has them, read back
+    from the answer; nothing is stored. Raises ApiException if the API server refuses it."""
+    labels = {"modeldock.io/probe": "quantities"}
+    body = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "quantity-probe"},
+        "spec": {
+            "selector": {"matchLabels": labels},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {"containers": [{"name": "c", "image": "x", "resources": resources}]},
+            },
+        },
+    }
+    answer = admin.request(
+        "POST", Kube.path("deployments", namespace), body, query=[("dryRun", "All")]
+    )
+    container = answer["spec"]["template"]["spec"]["containers"][0]
+    return dict(container.get("resources") or {})
 
 
 #: noop-stable[long-quiet]'s window in CI, seconds: longer than one period of a 20 s

@@ -654,16 +654,24 @@ func readSpec(ms *unstructured.Unstructured) (modelServiceSpec, error) {
 }
 
 // defaultResources rounds every quantity of r's limits and requests up to a whole number of
-// thousandths, away from zero (1.5m -> 2m, 1e-4 -> 1m, -0.5m -> -1m), in place. The API
+// thousandths, away from zero (1.5m -> 2m, 1e-4 -> 1e-3, -0.5m -> -1m), in place. The API
 // server's defaulting does this to every ResourceList it decodes (mirrors
 // SetDefaults_ResourceList, k8s.io/kubernetes pkg/apis/core/v1, v1.34: val.RoundUp(-3)), so a
 // desired value it would round never equals the stored one, and the operator would update the
-// Deployment on every reconcile for ever. readSpec calls it through the seam
+// Deployment on every reconcile for ever. RoundUp keeps the quantity's Format, so the JSON
+// written is the text the API server stores for the user's spelling (CONTRACT.md, "Desired
+// Deployment", Quantities; conformance/quantity-spellings.json). Each quantity is then read
+// back from that text: apimachinery writes a DecimalSI value of 10^21 or more without a
+// suffix ("1000E" as "1"), so the stored value is not the spelled one, and only the value read
+// back compares equal to what is stored. readSpec calls it through the seam
 // applyResourceDefaults (seams.go).
 func defaultResources(r *corev1.ResourceRequirements) {
 	for _, list := range []corev1.ResourceList{r.Limits, r.Requests} {
 		for name, q := range list {
 			q.RoundUp(resource.Milli)
+			if stored, err := resource.ParseQuantity(q.String()); err == nil {
+				q = stored
+			}
 			list[name] = q
 		}
 	}

@@ -19,7 +19,8 @@ var (
 	clientUserAgent = modeldockUserAgent
 
 	// applyResourceDefaults is defaultResources (step 1: quantities as the API server stores
-	// them). Mutant: raw-quantities-go.
+	// them). Mutants: raw-quantities-go (no rounding), rounds-to-millis-go (a rounded quantity
+	// written in millis, its format lost).
 	applyResourceDefaults = defaultResources
 
 	// processConfig is configFromEnv (the process configuration, CONTRACT.md "Process", read

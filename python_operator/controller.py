@@ -30,7 +30,7 @@ Events                failed_write, failure_event, RefusedWrite, as_refused_writ
                       model_service_string
 crash points          crash_point
 Python only           Reader, APIReader, Writer; typed_field; desired_resources,
-                      quantity_string, round_up_to_milli, semantic_resources, same_quantity;
+                      quantity_string, semantic_resources, same_quantity;
                       find_condition
 ====================  ==========================================================================
 
@@ -48,18 +48,15 @@ comparing quantities) is in the last section, "Python only".
 from __future__ import annotations
 
 import dataclasses
-import decimal
 import os
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
-from kubernetes.utils import parse_quantity
-
 from python_operator import catalog as catalog_
 from python_operator.runtime import client as client_
 from python_operator.runtime import controller as controller_
-from python_operator.runtime import controllerutil, informer
+from python_operator.runtime import controllerutil, informer, quantity
 from python_operator.runtime import events as events_
 from python_operator.runtime import log as log_
 from python_operator.runtime.reconcile import Request, Result
@@ -660,19 +657,28 @@ def read_spec(ms: Obj) -> ModelServiceSpec:
 def default_resources(resources: Obj) -> Obj:
     """The container's resources as the API server will store them, a new dict: every
     quantity of limits and requests rounded up to a whole number of thousandths, away from
-    zero (1.5m -> 2m, 1e-4 -> 1m, -0.5m -> -1m). The API server's defaulting does this to
-    every ResourceList it decodes (mirrors SetDefaults_ResourceList, k8s.io/kubernetes
-    pkg/apis/core/v1, v1.34: ``val.RoundUp(-3)``), so a desired value it would round never
-    equals the stored one, and the operator would update the Deployment on every reconcile
-    for ever. A quantity that needs no rounding keeps its spelling; one that does is written
-    in millis (``"2m"``). Values that do not parse are left for the API server to refuse.
-    Go: defaultResources."""
+    zero (1.5m -> 2m, 1e-4 -> 1e-3, -0.5m -> -1m), and written as apimachinery writes it.
+    The API server's defaulting does this to every ResourceList it decodes (mirrors
+    SetDefaults_ResourceList, k8s.io/kubernetes pkg/apis/core/v1, v1.34: ``val.RoundUp(-3)``),
+    so a desired value it would round never equals the stored one, and the operator would
+    update the Deployment on every reconcile for ever. The text is the one the API server
+    stores for the ModelService's spelling (``runtime.quantity``: the format of the spelling
+    is kept, ``12e-1`` is written ``1200e-3``, ``0.5Gi`` ``512Mi``), the bytes Go writes
+    (CONTRACT.md, "Desired Deployment"; the table conformance/quantity-spellings.json). The
+    text is the desired value: apimachinery writes a DecimalSI value of 10^21 or more without
+    a suffix (``1000E`` as ``"1"``), and the API server stores 1, so 1 is what is compared
+    (Go reads its quantity back from the text for this). Values that do not parse are left for
+    the API server to refuse. Go: defaultResources."""
     result = informer.copy_obj(resources)
     for field in ("limits", "requests"):
         values = result.get(field)
         if isinstance(values, dict):
-            for name, quantity in values.items():
-                values[name] = round_up_to_milli(quantity)
+            for name, spelled in values.items():
+                try:
+                    parsed = quantity.parse_quantity(spelled)
+                except ValueError:
+                    continue
+                values[name] = parsed.round_up(quantity.MILLI).string()
     return result
 
 
@@ -1283,21 +1289,6 @@ def quantity_string(value: object) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def round_up_to_milli(quantity: str) -> str:
-    """Python only (Go: resource.Quantity.RoundUp(resource.Milli)): quantity as given when it
-    is a whole number of thousandths, else rounded up (away from zero) to one, in millis.
-    A string that does not parse is returned as given."""
-    try:
-        value = parse_quantity(quantity)  # type: ignore[no-untyped-call]
-    except ValueError:
-        return quantity
-    millis = value * 1000
-    if millis == millis.to_integral_value():
-        return quantity
-    rounded = millis.to_integral_value(rounding=decimal.ROUND_UP)
-    return f"{int(rounded)}m"
-
-
 def semantic_resources(live: Obj | None, want: Obj) -> Obj:
     """Python only: a copy of want, except that a quantity equal by value to the live one
     keeps the live spelling.
@@ -1313,19 +1304,22 @@ def semantic_resources(live: Obj | None, want: Obj) -> Obj:
         stored = have.get(field)
         if not isinstance(wanted, dict) or not isinstance(stored, dict):
             continue
-        for name, quantity in wanted.items():
-            if name in stored and same_quantity(stored[name], quantity):
+        for name, value in wanted.items():
+            if name in stored and same_quantity(stored[name], value):
                 wanted[name] = stored[name]
     return result
 
 
 def same_quantity(a: object, b: object) -> bool:
     """Python only: whether two quantities are equal by value (Go: resource.Quantity.Cmp ==
-    0). Values that do not parse are compared as they are."""
+    0; ``runtime.quantity``, which parses as Go does). Values that do not parse are compared
+    as they are."""
     try:
-        return bool(parse_quantity(a) == parse_quantity(b))  # type: ignore[no-untyped-call]
+        first = quantity.parse_quantity(quantity_string(a))
+        second = quantity.parse_quantity(quantity_string(b))
     except ValueError:
         return a == b
+    return first.compare(second) == 0
 
 
 def find_condition(conditions: list[Obj], cond_type: str) -> Obj:

@@ -38,6 +38,7 @@ from harness.generate.oracles import (
     foreign_state,
     liveness,
     normalised,
+    quantities_as_values,
     safety,
     wait_quiet,
     world_diff,
@@ -252,7 +253,7 @@ class World:
             write_foreign(fresh, foreign)
             fresh.window_from = fresh.last_id()
             wait_quiet(fresh, self.settings)
-            d = world_diff(normalised(fresh), here)
+            d = world_diff(quantities_as_values(normalised(fresh)), quantities_as_values(here))
             if d:
                 raise OracleFailure(
                     lane.impl.id,

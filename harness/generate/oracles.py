@@ -12,6 +12,8 @@ import json
 import time
 from typing import Any
 
+from kubernetes.utils import parse_quantity
+
 from harness.explore.state import FINALIZER, diff, snapshot
 from harness.faults.apiproxy.records import seconds
 from harness.generate.world import (
@@ -200,6 +202,29 @@ def normalised(lane: Lane) -> dict[str, Any]:
         for c in (d["spec"].get("template") or {}).get("spec", {}).get("containers") or []:
             c.pop("imagePullPolicy", None)
     return state
+
+
+def quantities_as_values(world: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``world`` (``normalised``) whose Deployments' container resource quantities
+    are their values (``kubernetes.utils.parse_quantity``, as normalised decimal text), not
+    their texts; other values as they are, and one that does not parse as its text. For the
+    level-triggered oracle only: an operator compares quantities by value and writes nothing
+    when only the spelling changed (CONTRACT.md, "Desired Deployment", Quantities), so after a
+    respelling (5e8 to 500000000) the Deployment keeps the older text (500e6) where a fresh
+    one has the new one's (500M): a path dependence the contract chose. The differential
+    oracle keeps the texts: two implementations must write the same bytes."""
+    out = copy.deepcopy(world)
+    for d in out.get("deployments", {}).values():
+        for c in (d.get("spec") or {}).get("template", {}).get("spec", {}).get("containers") or []:
+            for values in (c.get("resources") or {}).values():
+                if not isinstance(values, dict):
+                    continue
+                for name, text in values.items():
+                    try:
+                        values[name] = str(parse_quantity(text).normalize())  # type: ignore[no-untyped-call]
+                    except ValueError:
+                        pass
+    return out
 
 
 def foreign_state(lane: Lane) -> dict[str, Any]:

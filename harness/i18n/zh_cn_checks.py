@@ -126,6 +126,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "c533130b1a",
         "“什么都没变”是相对于 API server 存储的内容来判断的，而不是用户写下的内容。",
     ),
+    "check:noop-stable[exponent-spelling]:why": (
+        "3b1644c411",
+        "子对象里的数量就是 API server 为用户的写法存储的文本，一个字节都不差。",
+    ),
     "check:noop-stable[long-quiet]:why": (
         "b6c82e649d",
         "无事可做的 operator 会保持安静，时间比任何短窗口都长。",

@@ -74,9 +74,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "然后像其他场景一样杀掉并重启 operator，此时 generation 1 已没有什么需要注册的了。",
     ),
     "check:noop-stable[rewritten-values]:teaches": (
-        "d80737b13f",
+        "0c122ea712",
         "API server 在存储子对象时会改写某些合法的值："
-        "它把每个资源数量向上取整到千分之一的整数倍（1.5m 存为 2m，1e-4 存为 1m）；"
+        "它把每个资源数量向上取整到千分之一的整数倍（1.5m 存为 2m，1e-4 存为 1e-3）；"
         "同一个值的其他写法（0.5Gi、536870912）无论存成哪种形式，按值比较都相等。"
         "用用户的值去比较期望的 Deployment 和存储的 Deployment 的 operator，会在每次 reconcile "
         "时都发现差异，于是永无止境地更新 Deployment，还附带一个 Event。这里 ModelService "
@@ -548,5 +548,17 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "引发额外的 reconcile，看到的每一次尝试都是退避安排的重试。丢掉错误的 oper"
         "ator 永远不会收敛；以固定短间隔重试的 operator，一旦翻倍的退避超过这个间隔"
         "，就会来得太早。",
+    ),
+    "check:noop-stable[exponent-spelling]:teaches": (
+        "b333c0d8b1",
+        "API server 会保留数量书写时的格式（指数写法仍是指数写法），向上取整到千分之一时也不改变"
+        "这个格式：给它 1e-4 它存 1e-3，给它 15e-4 它存 2e-3；而把取整结果写成毫单位的 operator "
+        "会写 1m 和 2m。按值相等，所以谁都不会再写；但同一份契约的两个实现留下的 Deployment "
+        "不同，字节取决于最后写的是谁。这里 ModelService 的资源用指数写法（EXPONENT_SPELLINGS），"
+        "API server 自己说出它会存什么（用相同资源的 Deployment 做一次 dry-run 创建并读回；"
+        "它至少改写了一个值，这是前提），收敛后的 Deployment 必须恰好是这些内容。然后是 "
+        "noop-stable 的窗口：一次重启和两个无关的 annotation 都不能带来任何写入；1000E 也一样，"
+        'API server 把它存为 "1"：拿拼写的值而不是存储文本的值去比较的 operator，'
+        "每次 reconcile 都会再写一遍。",
     ),
 }

@@ -154,6 +154,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "4e73324300",
         "按用户的写法保留资源数量，而不是按 API server 存储的形式（Go）",
     ),
+    "mutant:rounds-to-millis:title": (
+        "8fa4385b44",
+        "把取整后的数量写成毫单位（1e-4 写成 1m），而不是保留原写法的格式",
+    ),
+    "mutant:rounds-to-millis-go:title": (
+        "9cc6e693ae",
+        "把取整后的数量写成毫单位（1e-4 写成 1m），而不是保留原写法的格式（Go）",
+    ),
     "mutant:ready-when-available:title": (
         "90628a511c",
         "只凭可用性判断滚动更新：旧 Pod 在服务时就是 Ready，停滞从不被点明",

@@ -73,6 +73,7 @@ CHECK_SECONDS: dict[str, float] = {
     "test_leader_failover": 87.0,
     "test_namespace_deleted": 92.0,
     "test_noop_stable": 14.0,
+    "test_noop_stable_exponent_spelling": 15.0,
     "test_noop_stable_long_quiet": 40.0,
     "no-owns test_noop_stable": 43.0,
     "test_operator_conflict_is_recomputed": 10.0,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from harness.generate import cli, schema
 from harness.generate.machine import World, case_id, save_case
+from harness.generate.oracles import quantities_as_values
 from harness.generate.world import BUDGET, OPS, OracleFailure
 
 SPEC = schema.spec_schema()
@@ -123,3 +124,19 @@ def test_nothing_failed_saves_nothing(tmp_path: Path) -> None:
 def test_the_ci_sample_is_a_fixed_seed() -> None:
     args = cli.build_parser().parse_args(["--ci"])
     assert args.ci and cli.CI_SEED and cli.CI_SEQUENCES >= 1
+
+
+def test_level_triggered_compares_a_deployment_quantity_by_value_and_keeps_the_rest() -> None:
+    def world(memory: str) -> dict[str, Any]:
+        resources = {"requests": {"memory": memory, "cpu": "not-a-quantity"}}
+        container = {"name": "server", "image": "srv:1", "resources": resources}
+        return {
+            "deployments": {"gen": {"spec": {"template": {"spec": {"containers": [container]}}}}}
+        }
+
+    # A respelling the operator does not write (equal values) is not a difference ...
+    assert quantities_as_values(world("500e6")) == quantities_as_values(world("500M"))
+    # ... a changed value is, and the world given is not changed.
+    given = world("500e6")
+    assert quantities_as_values(given) != quantities_as_values(world("501M"))
+    assert given == world("500e6")

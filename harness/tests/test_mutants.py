@@ -619,6 +619,15 @@ def test_optional_as_required_fails_on_the_smallest_valid_spec(
     assert controller.read_spec(full).args == ("--x",)
 
 
+def test_rounds_to_millis_writes_millis_where_the_real_operator_keeps_the_exponent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ms = model_service(resources={"requests": {"cpu": "1e-4", "memory": "5e8"}})
+    assert controller.read_spec(ms).resources == {"requests": {"cpu": "1e-3", "memory": "500e6"}}
+    install(monkeypatch, "rounds-to-millis")
+    assert controller.read_spec(ms).resources == {"requests": {"cpu": "1m", "memory": "500e6"}}
+
+
 def test_module_names_follow_mutant_ids() -> None:
     for mutant_id in MUTANTS:
         assert re.fullmatch(r"[a-z]+(-[a-z]+)*", mutant_id)

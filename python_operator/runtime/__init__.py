@@ -16,6 +16,8 @@ of them, so each module here names its Go twin and says what the library lacked:
   ``Result``; ``controllerutil``: the finalizer helpers (Contains/Add/RemoveFinalizer).
 * ``manager``: starts the caches, the HTTP endpoints (``httpserver``), leader election and
   the controllers, and stops them in the order that keeps a single writer.
+* ``quantity``: apimachinery's resource.Quantity rules (parse, round up, the text the API
+  server stores), because ``kubernetes.utils.parse_quantity`` gives a value, not a spelling.
 * ``metrics``, ``log``, ``clock``: Prometheus metrics with controller-runtime's names, JSON
   logs, an injectable clock (``clock`` says what takes one and what does not).
 

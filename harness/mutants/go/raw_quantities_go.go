@@ -2,7 +2,7 @@
 //
 // Anti-pattern: the desired container resources are the ModelService's quantities exactly as
 // decoded. The API server rounds every resource quantity up to a whole number of thousandths
-// when it stores a Deployment (1.5m becomes 2m, 1e-4 becomes 1m), so equality.Semantic finds
+// when it stores a Deployment (1.5m becomes 2m, 1e-4 becomes 1e-3), so equality.Semantic finds
 // the stored Deployment different from the desired one on every reconcile, and the operator
 // updates it and records an UpdatedDeployment Event for ever.
 //

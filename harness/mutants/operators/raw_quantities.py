@@ -2,7 +2,7 @@
 
 Anti-pattern: the desired container resources are the ModelService's quantities exactly as
 written. The API server rounds every resource quantity up to a whole number of thousandths
-when it stores a Deployment (1.5m becomes 2m, 1e-4 becomes 1m), so for such a spec the
+when it stores a Deployment (1.5m becomes 2m, 1e-4 becomes 1e-3), so for such a spec the
 stored Deployment never equals the desired one, and every reconcile updates it, records an
 UpdatedDeployment Event and wakes the operator again: a write loop that never ends.
 
