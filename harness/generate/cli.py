@@ -15,6 +15,8 @@ case files. Exit 1 when an oracle failed.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import json
 import sys
 import tempfile
@@ -29,8 +31,8 @@ from harness import runs
 from harness.envtest.controlplane import ControlPlane
 from harness.generate.machine import World, replay, run, save_case
 from harness.generate.world import Settings
-from harness.operators import ImplementationError, load_implementations
-from harness.paths import REPORTS_DIR
+from harness.operators import Implementation, ImplementationError, load_implementations
+from harness.paths import BUILD_DIR, REPORTS_DIR
 
 #: The fixed sample ``make generate-ci`` runs (within ``make test``).
 CI_SEED, CI_SEQUENCES, CI_STEPS = 20261206, 5, 10
@@ -40,16 +42,41 @@ def _say(line: str) -> None:
     print(f"[generate] {line}", file=sys.stderr, flush=True)
 
 
-def _impls(ids: list[str], files: list[str]) -> list[Any]:
+def rooted(impl: Implementation, root: Path) -> Implementation:
+    """``impl`` (``go`` or ``python``, as harness/implementations.toml declares them) started
+    from the operator sources under ``root`` (another checkout: ``root/go_reference``,
+    ``root/python_operator``) instead of this one's; the Go binary is built into
+    ``build/modeldock-go-<hash of root>``. Other ids are returned unchanged. Raises
+    ImplementationError when ``root`` has no such folder."""
+    folder = {"go": root / "go_reference", "python": root / "python_operator"}.get(impl.id)
+    if folder is None:
+        return impl
+    if not folder.is_dir():
+        raise ImplementationError(f"--operator-root {root}: no {folder.name}/ there")
+    if impl.id == "python":
+        # ``python -m python_operator`` imports from its working directory first.
+        return dataclasses.replace(impl, workdir=root.resolve())
+    tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
+    binary = str(BUILD_DIR / f"modeldock-go-{tag}")
+    return dataclasses.replace(
+        impl,
+        workdir=folder.resolve(),
+        build=("go", "build", "-o", binary, "."),
+        command=(binary,),
+    )
+
+
+def _impls(ids: list[str], files: list[str], root: str | None = None) -> list[Implementation]:
     from harness.mutants import MUTANTS_FILE
 
     known = load_implementations([*files, MUTANTS_FILE])
     unknown = [i for i in ids if i not in known]
     if unknown:
         raise ImplementationError(f"unknown implementation(s) {unknown}")
-    for i in ids:
-        known[i].run_build()
-    return [known[i] for i in ids]
+    chosen = [rooted(known[i], Path(root)) if root else known[i] for i in ids]
+    for impl in chosen:
+        impl.run_build()
+    return chosen
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,6 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--impl", action="append", help="implementation id (repeatable; default go, python)"
     )
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
+    p.add_argument(
+        "--operator-root",
+        metavar="PATH",
+        help="run go and python from the operator sources of another checkout (PATH/go_reference, "
+        "PATH/python_operator), e.g. a worktree of an older commit",
+    )
     p.add_argument("--sequences", type=int, default=20, help="sequences to draw (default 20)")
     p.add_argument(
         "--steps", type=int, default=20, help="at most this many steps each (default 20)"
@@ -96,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_generate(args: argparse.Namespace) -> int:
     ids = args.impl or ["go", "python"]
-    impls = _impls(ids, args.impl_file)
+    impls = _impls(ids, args.impl_file, args.operator_root)
     if args.ci:
         args.seed, args.sequences, args.steps = CI_SEED, CI_SEQUENCES, CI_STEPS
     seed_value = args.seed or int(time.time())
@@ -119,6 +152,7 @@ def run_generate(args: argparse.Namespace) -> int:
         "sequences_asked": args.sequences,
         "max_steps": args.steps,
         "quiet_seconds": args.quiet,
+        "operator_root": args.operator_root,
         "seconds": round(time.monotonic() - started, 1),
         "implementations": {
             i: {
@@ -160,6 +194,12 @@ def replay_parser() -> argparse.ArgumentParser:
     p.add_argument("--impl", action="append", help="implementation id (default: the file's)")
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
     p.add_argument(
+        "--operator-root",
+        metavar="PATH",
+        help="run go and python from the operator sources of another checkout (PATH/go_reference, "
+        "PATH/python_operator), e.g. a worktree of an older commit",
+    )
+    p.add_argument(
         "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
     )
     p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
@@ -169,7 +209,7 @@ def replay_parser() -> argparse.ArgumentParser:
 def run_replay(args: argparse.Namespace) -> int:
     case = yaml.safe_load(Path(args.file).read_text())
     ids = args.impl or case.get("implementations") or [case["implementation"]]
-    impls = _impls(ids, args.impl_file)
+    impls = _impls(ids, args.impl_file, args.operator_root)
     with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-replay-") as tmp:
         world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
         world.open()

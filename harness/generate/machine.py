@@ -39,6 +39,7 @@ from harness.generate.oracles import (
     liveness,
     normalised,
     safety,
+    status_follows,
     wait_quiet,
     world_diff,
     write_foreign,
@@ -47,6 +48,7 @@ from harness.generate.world import (
     FOREIGN_FIELDS,
     NAME,
     OWNED_FIELDS,
+    ROLLOUT_PHASES,
     Lane,
     OracleFailure,
     PremiseBroken,
@@ -189,6 +191,9 @@ class World:
             problems = liveness(lane)
             if problems:
                 found.append(OracleFailure(lane.impl.id, "invariant", "; ".join(problems)))
+            problems = status_follows(lane)
+            if problems:
+                found.append(OracleFailure(lane.impl.id, "status", "; ".join(problems)))
             over = budget_check(lane)
             if over:
                 found.append(OracleFailure(lane.impl.id, "budget", over))
@@ -333,6 +338,11 @@ def machine_class(world: World) -> type[RuleBasedStateMachine]:
         @rule(what=st.sampled_from(FOREIGN_FIELDS), value=st.sampled_from(("1", "2", "a", "")))
         def foreign(self, what: str, value: str) -> None:
             self.do({"op": "foreign", "field": what, "value": value})
+
+        @precondition(lambda self: self.exists)
+        @rule(phase=st.sampled_from(ROLLOUT_PHASES))
+        def rollout(self, phase: str) -> None:
+            self.do({"op": "rollout", "phase": phase})
 
         @precondition(lambda self: self.exists)
         @rule(what=st.sampled_from(OWNED_FIELDS), value=st.integers(2, 9))

@@ -96,6 +96,83 @@ def liveness(lane: Lane) -> list[str]:
     return problems
 
 
+def rollout_row(dep: dict[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The ModelService's ``(Ready, Progressing)`` as ``(status, reason)`` pairs that the
+    Deployment ``dep``'s spec and status call for: the rollout rows of CONTRACT.md's status
+    table ("The first row that applies"), which follow ``kubectl rollout status``. Written
+    from the contract's text, not from either operator."""
+    in_progress = (("False", "ReplicasUnavailable"), ("True", "RolloutInProgress"))
+    st = dep.get("status") or {}
+    replicas = dep["spec"].get("replicas")
+    want = 1 if replicas is None else int(replicas)
+    if int(dep["metadata"].get("generation") or 0) > int(st.get("observedGeneration") or 0):
+        return in_progress
+    if any(
+        c.get("type") == "Progressing" and c.get("reason") == "ProgressDeadlineExceeded"
+        for c in st.get("conditions") or []
+    ):
+        stalled = ("False", "ProgressDeadlineExceeded")
+        return stalled, stalled
+    updated = int(st.get("updatedReplicas") or 0)
+    if (
+        updated < want
+        or int(st.get("replicas") or 0) > updated
+        or int(st.get("availableReplicas") or 0) < updated
+    ):
+        return in_progress
+    return ("True", "ReplicasAvailable"), ("False", "RolloutComplete")
+
+
+def status_follows(lane: Lane) -> list[str]:
+    """The status oracle, once quiet: a live ModelService that controls its Deployment, with
+    no ChildConflict or refused write reported, says what the Deployment as stored calls for
+    (``rollout_row``) and copies its replica counts (CONTRACT.md, "Status"). A relation between
+    two objects read at the same moment, true of every converged state: no expected value."""
+    m = msvc(lane)
+    if m is None or m["metadata"].get("deletionTimestamp"):
+        return []
+    ready = _condition(m, "Ready") or {}
+    if ready.get("reason") == "ChildConflict" or _refused(m):
+        return []
+    dep = lane.admin.get("deployments", lane.ns, NAME)
+    if dep is None or _controller_uid(dep) != m["metadata"]["uid"]:
+        return []
+    problems = []
+    want = dict(zip(("Ready", "Progressing"), rollout_row(dep), strict=True))
+    got = {
+        t: (str((_condition(m, t) or {}).get("status")), str((_condition(m, t) or {}).get("reason")))
+        for t in want
+    }
+    if got != want:
+        problems.append(
+            "conditions "
+            + ", ".join(f"{t} {' '.join(v)}" for t, v in got.items())
+            + " where the Deployment "
+            + json.dumps(_rollout_fields(dep))
+            + " calls for "
+            + ", ".join(f"{t} {' '.join(v)}" for t, v in want.items())
+        )
+    dst, mst = dep.get("status") or {}, m.get("status") or {}
+    for key in ("replicas", "readyReplicas", "availableReplicas"):
+        if int(mst.get(key) or 0) != int(dst.get(key) or 0):
+            problems.append(f"status.{key} {mst.get(key)} where the Deployment has {dst.get(key)}")
+    return problems
+
+
+def _rollout_fields(dep: dict[str, Any]) -> dict[str, Any]:
+    """What of a Deployment ``rollout_row`` reads, for a message."""
+    st = dep.get("status") or {}
+    return {
+        "generation": dep["metadata"].get("generation"),
+        "spec.replicas": dep["spec"].get("replicas"),
+        **{k: st.get(k) for k in ("observedGeneration", "replicas", "updatedReplicas")},
+        "availableReplicas": st.get("availableReplicas"),
+        "Progressing": [
+            c.get("reason") for c in st.get("conditions") or [] if c.get("type") == "Progressing"
+        ],
+    }
+
+
 def _condition(m: dict[str, Any], ctype: str) -> dict[str, Any] | None:
     for c in (m.get("status") or {}).get("conditions") or []:
         if c.get("type") == ctype:

@@ -24,6 +24,9 @@ steps (``OPS``):
   annotation, a sidecar container, an env var of ``server``, the Service's
   ``sessionAffinity``, a label), or the Deployment's status (the deployment controller's
   part, which this tier lacks);
+- ``rollout``: the deployment controller's status write for one state of a rollout
+  (``ROLLOUT_PHASES``: observed or not, updating, old pods pending, unavailable, stalled past
+  its progress deadline, complete), played on this tier, which has no deployment controller;
 - ``owned``: another writer changes a field the operator owns (the Deployment's replicas, the
   ``server`` image, the Service's port);
 - ``delete-child``: a child deleted by hand;
@@ -84,6 +87,7 @@ BUDGET: dict[str, int] = {
     "metadata": 0,
     "delete": 3,  # two child deletes, the finalizer
     "foreign": 1,  # a Deployment status written by its controller: one status
+    "rollout": 1,  # the deployment controller's status write: one status
     "owned": 2,  # the child set back, the status
     "delete-child": 2,  # the child re-created, the status
     "restart": 0,
@@ -95,6 +99,13 @@ OPS = tuple(k for k in BUDGET if k != "quiet")
 
 #: Fields of the children other writers own, by the ``foreign`` step's ``field``.
 FOREIGN_FIELDS = ("template-annotation", "sidecar", "env", "label", "session-affinity", "status")
+#: The states of a rollout the ``rollout`` step plays on the Deployment's status, as the
+#: deployment controller would write them (``_rollout``): ``lagging`` (the current generation
+#: not yet observed), ``updating`` (fewer updated replicas than ``spec.replicas``, the old ones
+#: still available), ``old-pending`` (one old pod more than the updated ones),
+#: ``unavailable`` (updated but one not available), ``stalled`` (the progress deadline passed:
+#: Progressing=False ProgressDeadlineExceeded, one pod short), ``complete``.
+ROLLOUT_PHASES = ("lagging", "updating", "old-pending", "unavailable", "stalled", "complete")
 #: Fields the operator owns that another writer changes, by the ``owned`` step's ``field``.
 OWNED_FIELDS = ("replicas", "image", "service-port")
 
@@ -267,6 +278,8 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
         _delete(lane, step["policy"], settings)
     elif op == "foreign":
         _foreign(lane, step["field"], step.get("value", ""))
+    elif op == "rollout":
+        edit_child(lane, "deployments", partial(_rollout, step["phase"]), sub="status")
     elif op == "owned":
         _owned(lane, step["field"], step["value"])
     elif op == "delete-child":
@@ -442,6 +455,72 @@ def _foreign(lane: Lane, what: str, value: str) -> None:
         edit_child(lane, "deployments", edit, sub="status")
     else:
         raise ValueError(f"unknown foreign field {what!r}")
+
+
+def _deployment_condition(ctype: str, status: str, reason: str, message: str) -> dict[str, Any]:
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return {
+        "type": ctype,
+        "status": status,
+        "reason": reason,
+        "message": message,
+        "lastUpdateTime": now,
+        "lastTransitionTime": now,
+    }
+
+
+def _rollout(phase: str, d: dict[str, Any]) -> None:
+    """Set the Deployment ``d``'s status as the deployment controller would in ``phase``
+    (``ROLLOUT_PHASES``), for its ``spec.replicas`` (1 when absent): what this tier lacks and
+    sim has for real. Raises ValueError for another phase."""
+    want = int(d["spec"].get("replicas", 1) or 0)
+    gen = int(d["metadata"].get("generation", 1))
+    short = max(want - 1, 0)
+    counts = {  # phase: (observed generation, replicas, updated, available)
+        "lagging": (gen - 1, want, want, want),
+        "updating": (gen, want, short, want),
+        "old-pending": (gen, want + 1, want, want),
+        "unavailable": (gen, want, want, short),
+        "stalled": (gen, want, want, short),
+        "complete": (gen, want, want, want),
+    }
+    if phase not in counts:
+        raise ValueError(f"unknown rollout phase {phase!r}")
+    observed, replicas, updated, available = counts[phase]
+    progressing = (
+        _deployment_condition(
+            "Progressing",
+            "False",
+            "ProgressDeadlineExceeded",
+            f'ReplicaSet "{d["metadata"]["name"]}-5d8f" has timed out progressing.',
+        )
+        if phase == "stalled"
+        else _deployment_condition(
+            "Progressing",
+            "True",
+            "NewReplicaSetAvailable" if phase == "complete" else "ReplicaSetUpdated",
+            f'ReplicaSet "{d["metadata"]["name"]}-5d8f" is progressing.',
+        )
+    )
+    d["status"] = {
+        "observedGeneration": max(observed, 0),
+        "replicas": replicas,
+        "updatedReplicas": updated,
+        "readyReplicas": available,
+        "availableReplicas": available,
+        "unavailableReplicas": replicas - available,
+        "conditions": [
+            _deployment_condition(
+                "Available",
+                "True" if available >= want else "False",
+                "MinimumReplicasAvailable" if available >= want else "MinimumReplicasUnavailable",
+                "Deployment has minimum availability."
+                if available >= want
+                else "Deployment does not have minimum availability.",
+            ),
+            progressing,
+        ],
+    }
 
 
 def _owned(lane: Lane, what: str, value: Any) -> None:
