@@ -47,6 +47,8 @@ from harness.generate.oracles import (
 from harness.generate.world import (
     FOREIGN_FIELDS,
     NAME,
+    EVENT_MODES,
+    EVENT_RESOURCES,
     OWNED_FIELDS,
     ROLLOUT_PHASES,
     Lane,
@@ -126,6 +128,7 @@ class World:
             return
         for lane in self.lanes:
             self.stats[lane.impl.id].sequences += 1
+            apply_step(lane, {"op": "admission", "refuse": False}, self.settings)
             try:
                 apply_step(lane, {"op": "delete", "policy": "Background"}, self.settings)
             except (OracleFailure, PremiseBroken):
@@ -134,6 +137,7 @@ class World:
                 for c in lane.admin.list(res, lane.ns):
                     lane.admin.delete(res, lane.ns, c["metadata"]["name"])
             lane.proxy.clear_faults()
+            lane.crash_armed, lane.event_delay = False, 0.0
             lane.window_from, lane.window_ops = lane.last_id(), []
 
     def _reset(self, lane: Lane) -> None:
@@ -253,6 +257,8 @@ class World:
                 },
                 self.settings,
             )
+            if lane.refusing:  # the same admission policy in force
+                apply_step(fresh, {"op": "admission", "refuse": True}, self.settings)
             wait_quiet(fresh, self.settings)
             write_foreign(fresh, foreign)
             fresh.window_from = fresh.last_id()
@@ -266,6 +272,7 @@ class World:
                     "same spec (fresh -> sequence): " + "; ".join(d[:8]),
                 )
         finally:
+            apply_step(fresh, {"op": "admission", "refuse": False}, self.settings)
             close_lane(fresh)
 
 
@@ -363,6 +370,23 @@ def machine_class(world: World) -> type[RuleBasedStateMachine]:
         @rule(code=st.sampled_from((409, 429, 500, 503)), nth=st.integers(1, 3))
         def fault(self, code: int, nth: int) -> None:
             self.do({"op": "fault", "code": code, "nth": nth})
+
+        @rule(nth=st.integers(1, 4), delivered=st.booleans())
+        def crash(self, nth: int, delivered: bool) -> None:
+            self.do({"op": "crash", "nth": nth, "delivered": delivered})
+
+        @rule(
+            mode=st.sampled_from(EVENT_MODES),
+            resource=st.sampled_from((*EVENT_RESOURCES, "all")),
+            seconds=st.sampled_from((0.5, 1.0, 2.0)),
+        )
+        def events(self, mode: str, resource: str, seconds: float) -> None:
+            self.do({"op": "events", "mode": mode, "resource": resource, "seconds": seconds})
+
+        @precondition(lambda self: self.exists)
+        @rule(refuse=st.booleans())
+        def admission(self, refuse: bool) -> None:
+            self.do({"op": "admission", "refuse": refuse})
 
         @precondition(lambda self: self.last != "quiet")
         @rule()

@@ -213,17 +213,22 @@ def converged(lane: Lane) -> bool:
 
 def wait_quiet(lane: Lane, settings: Settings) -> None:
     """The quiet oracle: wait until ``converged`` holds and the operator has made no
-    successful write for ``settings.quiet`` s after that. ``OracleFailure`` naming the last
+    successful write for ``settings.quiet`` s (plus the lane's ``event_delay``) after that; a
+    crash that triggers meanwhile is handled (``Lane.handle_crash``) and the wait starts again. ``OracleFailure`` naming the last
     writes if it has not within ``settings.quiet_timeout``."""
     deadline = time.monotonic() + settings.quiet_timeout
     since: float | None = None
+    # Events the proxy holds arrive that much later: a quiet window must outlast them.
+    quiet = settings.quiet + lane.event_delay
     while True:
+        if lane.handle_crash():
+            since = None
         now = time.time()
         if converged(lane):
             since = since or now
             writes = lane.writes(lane.window_from)
             last = max([since, *(seconds(w.time) for w in writes)])
-            if now - last >= settings.quiet:
+            if now - last >= quiet:
                 return
         else:
             since = None

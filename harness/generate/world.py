@@ -33,6 +33,12 @@ steps (``OPS``):
 - ``restart``: the operator SIGKILLed and started again;
 - ``fault``: the operator's ``nth`` next write answered ``code`` (409, 429, 500, 503) by its
   API proxy, without forwarding it;
+- ``crash``: the operator's ``nth`` next write forwarded, then its connection frozen by the
+  proxy (the answer ``delivered`` or withheld) and the process SIGKILLed and started again;
+- ``events``: the operator's watch events of one resource (or ``all``) delivered ``seconds``
+  late, or late and ``coalesce``d, until the sequence ends;
+- ``admission``: a ValidatingAdmissionPolicy bound that refuses the operator's Deployment
+  writes (``refuse: true``: the refusal must reach the status), or removed again;
 - ``quiet``: wait until every lane's operator has converged and then written nothing for
   ``quiet`` seconds.
 
@@ -92,10 +98,23 @@ BUDGET: dict[str, int] = {
     "delete-child": 2,  # the child re-created, the status
     "restart": 0,
     "fault": 1,  # a retried write the proxy's error made the operator send again
+    "crash": 1,  # the new process may write the status the killed one had computed again
+    "events": 0,
+    "admission": 3,  # refused: one status; allowed again: the children and the status
     "quiet": 0,
 }
 #: Steps that are made of one write of the user's and change nothing else (all but quiet).
 OPS = tuple(k for k in BUDGET if k != "quiet")
+
+#: How the ``events`` step perturbs the operator's watch events on its API proxy: each event
+#: delivered ``seconds`` late, or late and merged with the object's later events.
+EVENT_MODES = ("delay", "coalesce")
+#: The resources whose events the ``events`` step perturbs, by its ``resource``.
+EVENT_RESOURCES = ("modelservices", "deployments", "services")
+#: The ValidatingAdmissionPolicy's message for a refused operator write (``admission`` step).
+POLICY_MESSAGE = "modeldock generate: this namespace refuses the operator's Deployment writes"
+#: A label that makes the admin's dry-run probe of the policy refused too (the premise).
+PROBE_LABEL = "modeldock.io/refuse-probe"
 
 #: Fields of the children other writers own, by the ``foreign`` step's ``field``.
 FOREIGN_FIELDS = ("template-annotation", "sidecar", "env", "label", "session-affinity", "status")
@@ -141,6 +160,14 @@ class Lane:
     window_from: int = 0
     #: the steps of the current window
     window_ops: list[str] = field(default_factory=list)
+    #: a crash armed on the proxy that has not triggered yet (``crash`` step)
+    crash_armed: bool = False
+    #: crashes that triggered (the operator SIGKILLed at its write) and write errors injected
+    crashes: int = 0
+    #: seconds the proxy currently holds each watch event (``events`` step); quiet waits them
+    event_delay: float = 0.0
+    #: the admission policy refusing the operator's Deployment writes is bound (``admission``)
+    refusing: bool = False
 
     @property
     def log(self) -> RequestLog:
@@ -157,6 +184,23 @@ class Lane:
         )
         self.starts += 1
         self.op.start(timeout=60)
+
+    def handle_crash(self) -> bool:
+        """If an armed crash triggered (the proxy froze the operator right after its write):
+        SIGKILL the operator, let the proxy drop the frozen requests, start a new process.
+        True when it did."""
+        if not self.crash_armed:
+            return False
+        report = self.proxy.wait_crash(0)
+        if not report.get("triggered"):
+            return False
+        if self.op is not None:
+            self.op.kill()
+        self.proxy.ack_crash()
+        self.crash_armed = False
+        self.crashes += 1
+        self.start_operator()
+        return True
 
     def stop(self) -> None:
         if self.op is not None:
@@ -237,6 +281,7 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
     delete) finds the operator failing."""
     op = step["op"]
     a = lane.admin
+    lane.handle_crash()
     if op == "create":
         body = modelservice(NAME, **step["spec"])
         body["spec"] = step["spec"]
@@ -294,10 +339,132 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
         lane.proxy.inject_write_error(
             int(step.get("nth", 1)), int(step["code"]), resources=RESOURCES
         )
+    elif op == "crash":
+        # The operator's nth next write is forwarded, then the proxy freezes its connection
+        # (the answer withheld, or delivered first); the harness SIGKILLs the process and
+        # starts a new one when it sees that (Lane.handle_crash, at every step and wait).
+        lane.proxy.crash_after_write(
+            int(step.get("nth", 1)), delivered=bool(step.get("delivered")), resources=RESOURCES
+        )
+        lane.crash_armed = True
+    elif op == "events":
+        resources = EVENT_RESOURCES if step["resource"] == "all" else (step["resource"],)
+        seconds = float(step["seconds"])
+        if step["mode"] == "coalesce":
+            lane.proxy.coalesce_events(resources, seconds)
+        else:
+            lane.proxy.delay_events(resources, seconds)
+        lane.event_delay = max(lane.event_delay, seconds)
+    elif op == "admission":
+        _admission(lane, bool(step["refuse"]))
     elif op == "quiet":
         pass  # the world waits for every lane (World.quiet)
     else:
         raise ValueError(f"unknown step {op!r}")
+
+
+def policy_name(lane: Lane) -> str:
+    """The lane's ValidatingAdmissionPolicy (and binding) name: one per namespace."""
+    return f"{lane.ns}-refuse"
+
+
+def _admission(lane: Lane, refuse: bool, timeout: float = 20.0) -> None:
+    """Bind (``refuse``) or remove a ValidatingAdmissionPolicy that refuses (403) every
+    Deployment create and update the operator's user (``modeldock:*``) makes in the lane's
+    namespace; other writers pass. Binding waits until the API server refuses an admin
+    dry-run create carrying ``PROBE_LABEL`` (a premise: ``PremiseBroken`` after ``timeout``
+    s); removing waits until it admits one. Idempotent."""
+    a = lane.admin
+    name = policy_name(lane)
+    if refuse and not lane.refusing:
+        a.create(
+            "validatingadmissionpolicies",
+            None,
+            {
+                "apiVersion": "admissionregistration.k8s.io/v1",
+                "kind": "ValidatingAdmissionPolicy",
+                "metadata": {"name": name},
+                "spec": {
+                    "failurePolicy": "Fail",
+                    "matchConstraints": {
+                        "resourceRules": [
+                            {
+                                "apiGroups": ["apps"],
+                                "apiVersions": ["v1"],
+                                "operations": ["CREATE", "UPDATE"],
+                                "resources": ["deployments"],
+                            }
+                        ]
+                    },
+                    "validations": [
+                        {
+                            "expression": "!request.userInfo.username.startsWith('modeldock:') "
+                            "&& !(has(object.metadata.labels) && "
+                            f"'{PROBE_LABEL}' in object.metadata.labels)",
+                            "message": POLICY_MESSAGE,
+                            "reason": "Forbidden",
+                        }
+                    ],
+                },
+            },
+        )
+        a.create(
+            "validatingadmissionpolicybindings",
+            None,
+            {
+                "apiVersion": "admissionregistration.k8s.io/v1",
+                "kind": "ValidatingAdmissionPolicyBinding",
+                "metadata": {"name": name},
+                "spec": {
+                    "policyName": name,
+                    "validationActions": ["Deny"],
+                    "matchResources": {
+                        "namespaceSelector": {
+                            "matchLabels": {"kubernetes.io/metadata.name": lane.ns}
+                        }
+                    },
+                },
+            },
+        )
+        lane.refusing = True
+    elif not refuse and lane.refusing:
+        for res in ("validatingadmissionpolicybindings", "validatingadmissionpolicies"):
+            a.delete(res, None, name, missing_ok=True)
+        lane.refusing = False
+    else:
+        return
+    deadline = time.monotonic() + timeout
+    while _probe_refused(lane) != refuse:
+        if time.monotonic() > deadline:
+            state = "refuse" if refuse else "admit"
+            raise PremiseBroken(f"the API server did not {state} the probe {timeout:.0f}s after")
+        time.sleep(0.2)
+
+
+def _probe_refused(lane: Lane) -> bool:
+    """Whether the API server refuses (403) an admin dry-run create of a Deployment labelled
+    ``PROBE_LABEL`` in the lane's namespace."""
+    probe = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "probe", "labels": {PROBE_LABEL: "1"}},
+        "spec": {
+            "selector": {"matchLabels": {"probe": "1"}},
+            "template": {
+                "metadata": {"labels": {"probe": "1"}},
+                "spec": {"containers": [{"name": "c", "image": "srv:1"}]},
+            },
+        },
+    }
+    try:
+        lane.admin.request(
+            "POST", lane.admin.path("deployments", lane.ns), probe, query=[("dryRun", "All")]
+        )
+    except ApiException as exc:
+        if exc.status == 403:
+            return True
+        raise
+    return False
 
 
 def _delete(lane: Lane, policy: str, settings: Settings) -> None:
@@ -311,6 +478,7 @@ def _delete(lane: Lane, policy: str, settings: Settings) -> None:
     a.delete("modelservices", lane.ns, NAME, propagation_policy=policy)
     deadline = time.monotonic() + settings.quiet_timeout
     while True:
+        lane.handle_crash()
         m = msvc(lane)
         if m is None or m["metadata"]["uid"] != uid:
             return
