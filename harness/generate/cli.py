@@ -27,8 +27,8 @@ from typing import Any
 
 import yaml
 
-from harness import runs
-from harness.envtest.controlplane import ControlPlane
+from harness import report, runs
+from harness.envtest.controlplane import TIERS, ControlPlane
 from harness.generate.machine import World, replay, run, save_case
 from harness.generate.world import Settings
 from harness.operators import Implementation, ImplementationError, load_implementations
@@ -123,6 +123,13 @@ def build_parser() -> argparse.ArgumentParser:
         f"at most {CI_STEPS} steps",
     )
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
+    p.add_argument(
+        "--cluster",
+        default="envtest",
+        choices=TIERS,
+        help="the tier: envtest (default; the harness plays the deployment controller and the "
+        "garbage collector) or sim (kube-controller-manager, kube-scheduler and kwok act)",
+    )
     p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
     return p
 
@@ -135,7 +142,7 @@ def run_generate(args: argparse.Namespace) -> int:
     seed_value = args.seed or int(time.time())
     reports = Path(args.reports)
     started = time.monotonic()
-    with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp:
+    with ControlPlane(tier=args.cluster) as cp, tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp:
         world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
         world.shrink_seconds = args.shrink_seconds
         world.open()
@@ -153,6 +160,7 @@ def run_generate(args: argparse.Namespace) -> int:
         "max_steps": args.steps,
         "quiet_seconds": args.quiet,
         "operator_root": args.operator_root,
+        "cluster": args.cluster,
         "seconds": round(time.monotonic() - started, 1),
         "implementations": {
             i: {
@@ -160,6 +168,8 @@ def run_generate(args: argparse.Namespace) -> int:
                 "sequences": s.sequences,
                 "steps": s.steps,
                 "failures": s.failures,
+                "oracles": s.oracles,
+                "crashes": s.crashes,
                 "cases": [str(case)]
                 if case and failure and i in {failure.impl, *(e.impl for e in failure.also)}
                 else [],
@@ -167,13 +177,20 @@ def run_generate(args: argparse.Namespace) -> int:
             for i, s in world.stats.items()
         },
         "failure": (
-            {"implementation": failure.impl, "oracle": failure.oracle, "message": failure.message}
+            {
+                "implementation": failure.impl,
+                "oracle": failure.oracle,
+                "message": failure.message,
+                "steps": len(min(world.failing, key=lambda f: len(f[0]))[0]),
+                "case": str(case),
+            }
             if failure
             else None
         ),
     }
     reports.mkdir(parents=True, exist_ok=True)
     runs.write_text_atomic(reports / "generated.json", json.dumps(data, indent=1) + "\n")
+    report.refresh(reports)  # the comparison's section, when a suite's report is there
     for i, s in world.stats.items():
         _say(f"{i}: {s.sequences} sequences, {s.steps} steps, {s.failures} oracle failures")
     if failure:
@@ -202,6 +219,13 @@ def replay_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
     )
+    p.add_argument(
+        "--cluster",
+        default="envtest",
+        choices=TIERS,
+        help="the tier: envtest (default; the harness plays the deployment controller and the "
+        "garbage collector) or sim (kube-controller-manager, kube-scheduler and kwok act)",
+    )
     p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
     return p
 
@@ -210,7 +234,7 @@ def run_replay(args: argparse.Namespace) -> int:
     case = yaml.safe_load(Path(args.file).read_text())
     ids = args.impl or case.get("implementations") or [case["implementation"]]
     impls = _impls(ids, args.impl_file, args.operator_root)
-    with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-replay-") as tmp:
+    with ControlPlane(tier=args.cluster) as cp, tempfile.TemporaryDirectory(prefix="modeldock-replay-") as tmp:
         world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
         world.open()
         try:

@@ -76,11 +76,14 @@ def _present(d: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class Stats:
-    """Counts of a run per implementation: sequences and steps run, oracle failures."""
+    """Counts of a run per implementation: sequences and steps run, oracle failures (and
+    per oracle), crashes the proxy triggered (the operator SIGKILLed at its write)."""
 
     sequences: int = 0
     steps: int = 0
     failures: int = 0
+    oracles: dict[str, int] = field(default_factory=dict)
+    crashes: int = 0
 
 
 @dataclass
@@ -111,7 +114,9 @@ class World:
             self.stats.setdefault(impl.id, Stats())
 
     def close(self) -> None:
+        """Stop every lane (its operator and proxy), its crash count kept in ``stats``."""
         for lane in self.lanes:
+            self.stats[lane.impl.id].crashes = lane.crashes
             close_lane(lane)
         self.lanes = []
 
@@ -180,6 +185,8 @@ class World:
         for e in (exc, *exc.also):
             if e.impl in self.stats:
                 self.stats[e.impl].failures += 1
+                oracles = self.stats[e.impl].oracles
+                oracles[e.oracle] = oracles.get(e.oracle, 0) + 1
 
     def quiet(self) -> None:
         """Every lane quiet; then liveness and budget per lane; then the differential. Every

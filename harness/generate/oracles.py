@@ -206,9 +206,19 @@ def converged(lane: Lane) -> bool:
         return True
     if not status_converged(m):
         return False
-    return all(
-        lane.admin.get(res, lane.ns, NAME) is not None for res in ("deployments", "services")
-    )
+    children = [lane.admin.get(res, lane.ns, NAME) for res in ("deployments", "services")]
+    if any(c is None for c in children):
+        return False
+    dep = children[0]
+    if lane.sim and dep is not None:
+        # sim: the deployment controller is still at work until it has observed the
+        # Deployment and the status says what it calls for (Pods come and go meanwhile).
+        st = dep.get("status") or {}
+        if st.get("observedGeneration") != dep["metadata"].get("generation"):
+            return False
+        return not status_follows(lane)
+    return True
+
 
 
 def wait_quiet(lane: Lane, settings: Settings) -> None:
@@ -340,7 +350,7 @@ def write_foreign(lane: Lane, foreign: dict[str, Any]) -> None:
             d["spec"]["template"]["spec"]["containers"] = cs + copy.deepcopy(f["others"])
 
         edit_child(lane, "deployments", edit)
-        if f["status"]:
+        if f["status"] and not lane.sim:  # sim: the deployment controller writes it
 
             def edit_status(d: dict[str, Any]) -> None:
                 observed = max(d["metadata"].get("generation", 1) - f["lag"], 0)

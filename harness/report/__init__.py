@@ -138,7 +138,8 @@ def write_all(
     of the same moment as the JSON files. ``bench``/``mutants``/``ablation``/``explore`` default to
     ``reports_dir/bench.json``, ``reports_dir/mutants.json``, ``reports_dir/rbac-ablation.json``
     and ``reports_dir/explore.json`` (the exploration matrix) when those exist, and
-    ``reports_dir/mutation-score.json`` (the tool mutants' score) when it does.
+    ``reports_dir/mutation-score.json`` (the tool mutants' score) and
+    ``reports_dir/generated.json`` (generated workloads) when they do.
 
     Runs side by side (``make test`` runs the kill matrix, the RBAC ablation, the exploration
     and the suite at once, and each refreshes the report after writing its own results) take
@@ -163,6 +164,7 @@ def write_all(
         if explore is None:
             explore = load_json(reports_dir / "explore.json")
         score = load_json(reports_dir / "mutation-score.json")
+        generated = load_json(reports_dir / "generated.json")
         if lang != "en":
             model, mutants = localise(model, lang), localise_mutants(mutants, lang)
             return [
@@ -174,6 +176,7 @@ def write_all(
                     ablation,
                     explore,
                     score,
+                    generated,
                 ),
                 write_html(
                     model,
@@ -183,14 +186,29 @@ def write_all(
                     ablation,
                     explore,
                     score,
+                    generated,
                 ),
             ]
         return [
             write_markdown(
-                model, reports_dir / "comparison.md", bench, mutants, ablation, explore, score
+                model,
+                reports_dir / "comparison.md",
+                bench,
+                mutants,
+                ablation,
+                explore,
+                score,
+                generated,
             ),
             write_html(
-                model, reports_dir / "comparison.html", bench, mutants, ablation, explore, score
+                model,
+                reports_dir / "comparison.html",
+                bench,
+                mutants,
+                ablation,
+                explore,
+                score,
+                generated,
             ),
             write_text_atomic(reports_dir / "summary.md", render_job_summary(model)),
         ]

@@ -62,6 +62,7 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
+from harness.report import generated as generated_section
 from harness.report.mutation_score import section_html as mutation_score_html
 from harness.report.teaching import outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
@@ -96,12 +97,14 @@ def render_html(
     ablation: Mapping[str, Any] | None = None,
     explore: Mapping[str, Any] | None = None,
     score: Mapping[str, Any] | None = None,
+    generated: Mapping[str, Any] | None = None,
 ) -> str:
     """The whole page as a string. ``bench``: the dict of reports/bench.json (shape in
     ``model.bench_model``); ``mutants``: the dict of reports/mutants.json (shape in
     ``model.kill_matrix``); ``ablation``: reports/rbac-ablation.json (shape in
     ``model.rbac_ablation``); ``explore``: reports/explore.json (shape in
-    ``harness.report.exploration``); ``score``: reports/mutation-score.json. Each section is
+    ``harness.report.exploration``); ``score``: reports/mutation-score.json; ``generated``:
+    reports/generated.json (``harness.report.generated``). Each section is
     left out when its data is None or empty."""
     matrix = kill_matrix(mutants) if mutants else None
     bench_data = bench_model(bench) if bench else None
@@ -134,6 +137,8 @@ def render_html(
     if explored is not None:
         body.append(explore_section(explored))
     body += [mutation_score_html(score)] if score else []
+    if generated:
+        body.append(generated_section.section_html(generated_section.section(generated)))
     return Template(static_text("page.html")).substitute(
         lang=esc(report.lang),
         title=esc(impls),
@@ -151,10 +156,11 @@ def write_html(
     ablation: Mapping[str, Any] | None = None,
     explore: Mapping[str, Any] | None = None,
     score: Mapping[str, Any] | None = None,
+    generated: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write ``render_html(...)`` to ``path`` atomically (folders created); return ``path``."""
     return write_text_atomic(
-        Path(path), render_html(report, bench, mutants, ablation, explore, score)
+        Path(path), render_html(report, bench, mutants, ablation, explore, score, generated)
     )
 
 

@@ -32,6 +32,7 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
+from harness.report import generated as generated_section
 from harness.report.mutation_score import markdown as mutation_score_markdown
 from harness.report.teaching import GLOSSARY, INTRODUCTION, outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
@@ -181,6 +182,7 @@ def render_markdown(
     ablation: Mapping[str, Any] | None = None,
     explore: Mapping[str, Any] | None = None,
     score: Mapping[str, Any] | None = None,
+    generated: Mapping[str, Any] | None = None,
 ) -> str:
     """The comparison as Markdown: a summary table (check x implementation: result, time),
     then per check its "why" and every implementation's evidence; then, when given, the
@@ -188,7 +190,8 @@ def render_markdown(
     mutant kill matrix (``mutants``: the dict of reports/mutants.json, see ``kill_matrix``)
     and the RBAC ablation (``ablation``: reports/rbac-ablation.json, see ``rbac_ablation``),
     and the exploration matrix (``explore``: reports/explore.json, ``harness.explore``), and
-    the mutation score (``score``: reports/mutation-score.json, ``harness.mutscore``)."""
+    the mutation score (``score``: reports/mutation-score.json, ``harness.mutscore``), and
+    the generated workloads (``generated``: reports/generated.json, ``harness.generate``)."""
     impls = report.implementations
     lines = ["# ModelDock conformance: side by side", ""]
     lines += [*introduction_lines(report.lang, report.lesson_href.replace(".html", ".md")), ""]
@@ -251,6 +254,8 @@ def render_markdown(
         lines += explore_markdown(explore)
     if score:
         lines += mutation_score_markdown(score)
+    if generated:
+        lines += generated_section.markdown(generated_section.section(generated))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -521,8 +526,9 @@ def write_markdown(
     ablation: Mapping[str, Any] | None = None,
     explore: Mapping[str, Any] | None = None,
     score: Mapping[str, Any] | None = None,
+    generated: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write ``render_markdown(...)`` to ``path`` atomically (folders created); return ``path``."""
     return write_text_atomic(
-        path, render_markdown(report, bench, mutants, ablation, explore, score)
+        path, render_markdown(report, bench, mutants, ablation, explore, score, generated)
     )
