@@ -23,7 +23,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -142,7 +141,10 @@ def run_generate(args: argparse.Namespace) -> int:
     seed_value = args.seed or int(time.time())
     reports = Path(args.reports)
     started = time.monotonic()
-    with ControlPlane(tier=args.cluster) as cp, tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp:
+    with (
+        ControlPlane(tier=args.cluster) as cp,
+        tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp,
+    ):
         world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
         world.shrink_seconds = args.shrink_seconds
         world.open()
@@ -234,7 +236,10 @@ def run_replay(args: argparse.Namespace) -> int:
     case = yaml.safe_load(Path(args.file).read_text())
     ids = args.impl or case.get("implementations") or [case["implementation"]]
     impls = _impls(ids, args.impl_file, args.operator_root)
-    with ControlPlane(tier=args.cluster) as cp, tempfile.TemporaryDirectory(prefix="modeldock-replay-") as tmp:
+    with (
+        ControlPlane(tier=args.cluster) as cp,
+        tempfile.TemporaryDirectory(prefix="modeldock-replay-") as tmp,
+    ):
         world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
         world.open()
         try:

@@ -45,10 +45,10 @@ from harness.generate.oracles import (
     write_foreign,
 )
 from harness.generate.world import (
-    FOREIGN_FIELDS,
-    NAME,
     EVENT_MODES,
     EVENT_RESOURCES,
+    FOREIGN_FIELDS,
+    NAME,
     OWNED_FIELDS,
     ROLLOUT_PHASES,
     Lane,

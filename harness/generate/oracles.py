@@ -140,7 +140,10 @@ def status_follows(lane: Lane) -> list[str]:
     problems = []
     want = dict(zip(("Ready", "Progressing"), rollout_row(dep), strict=True))
     got = {
-        t: (str((_condition(m, t) or {}).get("status")), str((_condition(m, t) or {}).get("reason")))
+        t: (
+            str((_condition(m, t) or {}).get("status")),
+            str((_condition(m, t) or {}).get("reason")),
+        )
         for t in want
     }
     if got != want:
@@ -218,7 +221,6 @@ def converged(lane: Lane) -> bool:
             return False
         return not status_follows(lane)
     return True
-
 
 
 def wait_quiet(lane: Lane, settings: Settings) -> None:

@@ -98,9 +98,7 @@ def markdown(sec: Mapping[str, Any]) -> list[str]:
     head = ["implementation", *(h for _, h in COLUMNS)]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += [
-        "| "
-        + " | ".join(_cell(r[k]) for k in ("implementation", *(c for c, _ in COLUMNS)))
-        + " |"
+        "| " + " | ".join(_cell(r[k]) for k in ("implementation", *(c for c, _ in COLUMNS))) + " |"
         for r in sec["rows"]
     ]
     f = sec.get("failure")

@@ -39,6 +39,7 @@ from string import Template
 from typing import Any
 
 from harness.i18n import label as ui_label
+from harness.report import generated as generated_section
 from harness.report.bench_scaling import scaling_model
 from harness.report.exploration import exploration
 from harness.report.html_sections import (
@@ -62,7 +63,6 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
-from harness.report import generated as generated_section
 from harness.report.mutation_score import section_html as mutation_score_html
 from harness.report.teaching import outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison

@@ -18,6 +18,7 @@ from typing import Any
 from harness.i18n import label as ui_label
 from harness.i18n import tr
 from harness.junit import PREMISES
+from harness.report import generated as generated_section
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_model, scaling_note
 from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, ExploreImpl, exploration
 from harness.report.model import (
@@ -32,7 +33,6 @@ from harness.report.model import (
     kill_matrix,
     rbac_ablation,
 )
-from harness.report import generated as generated_section
 from harness.report.mutation_score import markdown as mutation_score_markdown
 from harness.report.teaching import GLOSSARY, INTRODUCTION, outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
