@@ -123,3 +123,59 @@ def test_nothing_failed_saves_nothing(tmp_path: Path) -> None:
 def test_the_ci_sample_is_a_fixed_seed() -> None:
     args = cli.build_parser().parse_args(["--ci"])
     assert args.ci and cli.CI_SEED and cli.CI_SEQUENCES >= 1
+
+
+# ------------------------------------------------- the played rollout and the status oracle
+def _played(phase: str, replicas: int | None = 2) -> dict[str, Any]:
+    from harness.generate import world
+
+    dep: dict[str, Any] = {"metadata": {"name": "gen", "generation": 3}, "spec": {}}
+    if replicas is not None:
+        dep["spec"]["replicas"] = replicas
+    world._rollout(phase, dep)
+    return dep
+
+
+@pytest.mark.parametrize(
+    ("phase", "ready", "progressing"),
+    [
+        ("lagging", ("False", "ReplicasUnavailable"), ("True", "RolloutInProgress")),
+        ("updating", ("False", "ReplicasUnavailable"), ("True", "RolloutInProgress")),
+        ("old-pending", ("False", "ReplicasUnavailable"), ("True", "RolloutInProgress")),
+        ("unavailable", ("False", "ReplicasUnavailable"), ("True", "RolloutInProgress")),
+        ("stalled", ("False", "ProgressDeadlineExceeded"), ("False", "ProgressDeadlineExceeded")),
+        ("complete", ("True", "ReplicasAvailable"), ("False", "RolloutComplete")),
+    ],
+)
+def test_each_played_phase_calls_for_its_contract_row(
+    phase: str, ready: tuple[str, str], progressing: tuple[str, str]
+) -> None:
+    from harness.generate.oracles import rollout_row
+
+    assert rollout_row(_played(phase)) == (ready, progressing)
+
+
+def test_updating_is_what_an_availability_judge_calls_ready() -> None:
+    """The phase the pre-faults operators (and mutant ready-when-available) got wrong: every
+    replica available, one still of the old template. Replicas absent count as 1."""
+    dep = _played("updating")
+    st_ = dep["status"]
+    assert st_["availableReplicas"] == 2 and st_["updatedReplicas"] == 1
+    from harness.generate.oracles import rollout_row
+
+    assert rollout_row(_played("complete", replicas=None))[0] == ("True", "ReplicasAvailable")
+    assert rollout_row(_played("updating", replicas=None))[0] == ("False", "ReplicasUnavailable")
+
+
+def test_operator_root_starts_another_checkouts_sources(tmp_path: Path) -> None:
+    from harness.operators import load_implementations
+
+    (tmp_path / "go_reference").mkdir()
+    (tmp_path / "python_operator").mkdir()
+    impls = load_implementations()
+    go, py = cli.rooted(impls["go"], tmp_path), cli.rooted(impls["python"], tmp_path)
+    assert go.workdir == tmp_path / "go_reference" and go.build[:3] == ("go", "build", "-o")
+    assert go.command == (go.build[3],) and go.command != impls["go"].command
+    assert py.workdir == tmp_path and py.command == impls["python"].command
+    with pytest.raises(Exception, match="no go_reference"):
+        cli.rooted(impls["go"], tmp_path / "missing")
