@@ -50,6 +50,9 @@ Oracles (each a message naming the implementation; docs/design.md, "Generated wo
   every child controlled by a ModelService is controlled by the live one, a live ModelService
   not in ChildConflict has one child of each kind, a deleting one is no longer held by the
   operator's finalizer;
+- *status*: once quiet, Ready and Progressing are what CONTRACT.md's rollout rows call for
+  from the Deployment as stored, and the replica counts are copied
+  (``oracles.status_follows``);
 - *quiet*: after convergence no write of the operator for ``quiet`` seconds, as its API proxy
   logged them, within ``quiet_timeout``;
 - *budget*: the successful writes of a window between two quiet points are at most the sum of
