@@ -18,11 +18,14 @@ import argparse
 import dataclasses
 import hashlib
 import json
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -130,6 +133,13 @@ def build_parser() -> argparse.ArgumentParser:
         "garbage collector) or sim (kube-controller-manager, kube-scheduler and kwok act)",
     )
     p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="runs at once, each a process with a control plane and lanes of its own, seeds "
+        "SEED, SEED+1, ...; the sequences are shared out and the counts summed (default 1)",
+    )
     return p
 
 
@@ -140,6 +150,8 @@ def run_generate(args: argparse.Namespace) -> int:
         args.seed, args.sequences, args.steps = CI_SEED, CI_SEQUENCES, CI_STEPS
     seed_value = args.seed or int(time.time())
     reports = Path(args.reports)
+    if args.jobs > 1:
+        return _run_jobs(args, seed_value, reports)
     started = time.monotonic()
     with (
         ControlPlane(tier=args.cluster) as cp,
@@ -201,6 +213,102 @@ def run_generate(args: argparse.Namespace) -> int:
         _say(f"shrunk case: {case} (python -m harness replay {case})")
     _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
     return 1 if failure else 0
+
+
+def _child_argv(
+    args: argparse.Namespace, seed_value: int, sequences: int, folder: Path
+) -> list[str]:
+    """The command line of one job of ``--jobs``: this run's options, its own seed, share of
+    the sequences and reports folder."""
+    argv = [sys.executable, "-m", "harness", "generate", "--jobs", "1"]
+    for i in args.impl or ["go", "python"]:
+        argv += ["--impl", i]
+    for f in args.impl_file:
+        argv += ["--impl-file", f]
+    if args.operator_root:
+        argv += ["--operator-root", args.operator_root]
+    argv += ["--sequences", str(sequences), "--steps", str(args.steps), "--seed", str(seed_value)]
+    argv += ["--quiet", str(args.quiet), "--shrink-seconds", str(args.shrink_seconds)]
+    argv += ["--cluster", args.cluster, "--reports", str(folder)]
+    if args.no_shrink:
+        argv.append("--no-shrink")
+    if args.keep:
+        argv += ["--keep", str(Path(args.keep) / folder.name)]
+    return argv
+
+
+def _run_jobs(args: argparse.Namespace, seed_value: int, reports: Path) -> int:
+    """``--jobs N``: N runs at once (``_child_argv``), seeds ``seed_value + i``, the sequences
+    shared out; their generated.json merged into ``reports/generated.json`` (counts summed,
+    ``seeds`` listed, the first failing job's failure, every case file copied into
+    ``reports/generated/``). Exit 1 when a job found a failure, 3 when one ended otherwise."""
+    jobs = max(1, min(args.jobs, args.sequences))
+    share = [args.sequences // jobs + (1 if i < args.sequences % jobs else 0) for i in range(jobs)]
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="modeldock-generate-jobs-") as tmp:
+        folders = [Path(tmp) / f"job-{i}" for i in range(jobs)]
+        procs = [
+            subprocess.Popen(_child_argv(args, seed_value + i, share[i], folders[i]))
+            for i in range(jobs)
+        ]
+        _say(f"{jobs} jobs, seeds {seed_value}..{seed_value + jobs - 1}, sequences {share}")
+        codes = [p.wait() for p in procs]
+        parts = [
+            json.loads((f / "generated.json").read_text())
+            for f in folders
+            if (f / "generated.json").exists()
+        ]
+        (reports / "generated").mkdir(parents=True, exist_ok=True)
+        for f in folders:
+            for case in sorted((f / "generated").glob("*.yaml")):
+                shutil.copy(case, reports / "generated" / case.name)
+    data = merge(parts, seed_value, time.monotonic() - started, reports / "generated")
+    runs.write_text_atomic(reports / "generated.json", json.dumps(data, indent=1) + "\n")
+    report.refresh(reports)
+    for i, e in data["implementations"].items():
+        _say(
+            f"{i}: {e['sequences']} sequences, {e['steps']} steps, {e['failures']} oracle failures"
+        )
+    _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s ({jobs} jobs)")
+    if any(c not in (0, 1) for c in codes):
+        return 3
+    return 1 if data["failure"] else 0
+
+
+def merge(
+    parts: list[dict[str, Any]], seed_value: int, seconds: float, cases: Path
+) -> dict[str, Any]:
+    """One generated.json from the jobs' (``parts``, in job order): the counts summed per
+    implementation, oracles summed per oracle, the case paths moved under ``cases``, the first
+    failure; ``seconds`` is the wall time of the whole, ``seeds`` each job's."""
+    out: dict[str, Any] = {
+        "seed": seed_value,
+        "seeds": [p.get("seed") for p in parts],
+        "jobs": len(parts),
+        "seconds": round(seconds, 1),
+        "implementations": {},
+        "failure": None,
+    }
+    for key in ("max_steps", "quiet_seconds", "operator_root", "cluster"):
+        out[key] = parts[0].get(key) if parts else None
+    out["sequences_asked"] = sum(int(p.get("sequences_asked") or 0) for p in parts)
+    for p in parts:
+        for impl, e in (p.get("implementations") or {}).items():
+            m = out["implementations"].setdefault(
+                impl,
+                {"seed": seed_value, "sequences": 0, "steps": 0, "failures": 0, "crashes": 0}
+                | {"oracles": {}, "cases": []},
+            )
+            for k in ("sequences", "steps", "failures", "crashes"):
+                m[k] += int(e.get(k) or 0)
+            for o, n in (e.get("oracles") or {}).items():
+                m["oracles"][o] = m["oracles"].get(o, 0) + int(n)
+            m["cases"] += [str(cases / Path(c).name) for c in e.get("cases") or []]
+        if p.get("failure") and out["failure"] is None:
+            f = dict(p["failure"])
+            f["case"] = str(cases / Path(f.get("case") or "").name)
+            out["failure"] = f
+    return out
 
 
 def replay_parser() -> argparse.ArgumentParser:

@@ -143,7 +143,7 @@ class World:
                     lane.admin.delete(res, lane.ns, c["metadata"]["name"])
             lane.proxy.clear_faults()
             lane.crash_armed, lane.event_delay = False, 0.0
-            lane.window_from, lane.window_ops = lane.last_id(), []
+            lane.open_window()
 
     def _reset(self, lane: Lane) -> None:
         """A lane the last sequence left broken: its ModelService's finalizers removed."""
@@ -209,7 +209,7 @@ class World:
             if over:
                 found.append(OracleFailure(lane.impl.id, "budget", over))
             worlds[lane.impl.id] = normalised(lane)
-            lane.window_from, lane.window_ops = lane.last_id(), []
+            lane.open_window()
         _raise_first(found)
         if len(worlds) > 1:
             (ref, w0), *rest = worlds.items()
@@ -268,7 +268,7 @@ class World:
                 apply_step(fresh, {"op": "admission", "refuse": True}, self.settings)
             wait_quiet(fresh, self.settings)
             write_foreign(fresh, foreign)
-            fresh.window_from = fresh.last_id()
+            fresh.open_window()
             wait_quiet(fresh, self.settings)
             d = world_diff(normalised(fresh), here)
             if d:

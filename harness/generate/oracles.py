@@ -260,6 +260,8 @@ def budget_check(lane: Lane) -> str | None:
     """The budget oracle for the window that just became quiet, or None when within."""
     writes = lane.writes(lane.window_from)
     bound = sum(BUDGET[o] for o in lane.window_ops)
+    if lane.sim:  # the deployment controller's status writes, each followed by one status
+        bound += lane.deployment_events()
     if len(writes) > bound:
         return (
             f"{len(writes)} writes for steps {lane.window_ops} (bound {bound}): "

@@ -78,7 +78,7 @@ from harness.audit import WRITE_VERBS
 from harness.envtest.controlplane import ControlPlane
 from harness.explore.state import FINALIZER, RESOURCES
 from harness.faults.apiproxy import ApiProxy
-from harness.faults.apiproxy.records import ProxyRequest, RequestLog
+from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.kube import Kube
 from harness.modelservice import modelservice
 from harness.operators import Implementation, OperatorProcess
@@ -161,6 +161,8 @@ class Lane:
     starts: int = 0
     #: id of the last request-log record when the current window began
     window_from: int = 0
+    #: when the current window began (epoch seconds)
+    window_at: float = 0.0
     #: the steps of the current window
     window_ops: list[str] = field(default_factory=list)
     #: a crash armed on the proxy that has not triggered yet (``crash`` step)
@@ -189,6 +191,21 @@ class Lane:
         )
         self.starts += 1
         self.op.start(timeout=60)
+
+    def open_window(self) -> None:
+        """Begin a new window (its writes, steps and, on sim, Deployment events) from now."""
+        self.window_from, self.window_at, self.window_ops = self.last_id(), time.time(), []
+
+    def deployment_events(self) -> int:
+        """Deployment MODIFIED events the proxy delivered to the operator since the window
+        began: on sim each may be the deployment controller's status write, which the
+        operator follows with one status write of its own."""
+        return sum(
+            1
+            for r in self.log.records()
+            for e in r.events
+            if e.kind == "Deployment" and e.type == "MODIFIED" and seconds(e.time) >= self.window_at
+        )
 
     def handle_crash(self) -> bool:
         """If an armed crash triggered (the proxy froze the operator right after its write):
