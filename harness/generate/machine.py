@@ -106,6 +106,9 @@ class World:
     #: set once the shrinking time is spent
     frozen: bool = False
     _first_failure: float = 0.0
+    #: the level-triggered oracle's lanes, one per implementation id, reused by every sequence
+    fresh: dict[str, Lane] = field(default_factory=dict)
+    _started: float = 0.0
 
     def open(self) -> None:
         """Start a lane per implementation."""
@@ -118,7 +121,9 @@ class World:
         for lane in self.lanes:
             self.stats[lane.impl.id].crashes = lane.crashes
             close_lane(lane)
-        self.lanes = []
+        for lane in self.fresh.values():
+            close_lane(lane)
+        self.lanes, self.fresh = [], {}
 
     # -------------------------------------------------------------- a sequence
     def begin(self) -> None:
@@ -131,19 +136,11 @@ class World:
             self.frozen = True
         if self.frozen:
             return
+        self._started = time.monotonic()
         for lane in self.lanes:
             self.stats[lane.impl.id].sequences += 1
             apply_step(lane, {"op": "admission", "refuse": False}, self.settings)
-            try:
-                apply_step(lane, {"op": "delete", "policy": "Background"}, self.settings)
-            except (OracleFailure, PremiseBroken):
-                self._reset(lane)
-            for res in ("deployments", "services"):
-                for c in lane.admin.list(res, lane.ns):
-                    lane.admin.delete(res, lane.ns, c["metadata"]["name"])
-            lane.proxy.clear_faults()
-            lane.crash_armed, lane.event_delay = False, 0.0
-            lane.open_window()
+            self._clear(lane)
 
     def _reset(self, lane: Lane) -> None:
         """A lane the last sequence left broken: its ModelService's finalizers removed."""
@@ -241,7 +238,7 @@ class World:
             self._failed(exc)
             self.progress(f"sequence [{ops}]: FAIL {exc}")
             raise
-        self.progress(f"sequence [{ops}]: ok")
+        self.progress(f"sequence [{ops}]: ok in {time.monotonic() - self._started:.1f}s")
 
     def level_triggered(self, lane: Lane) -> None:
         """The lane's world equals the one the same operator reaches from a fresh ModelService
@@ -249,9 +246,13 @@ class World:
         m = lane.admin.get("modelservices", lane.ns, NAME)
         if m is None or m["metadata"].get("deletionTimestamp"):
             return
+        if lane.refusing:
+            # A policy that refuses writes makes the world depend on the path by design: a
+            # Deployment created before it stays, a fresh one would be refused.
+            return
         here = normalised(lane)
         foreign = foreign_state(lane)
-        fresh = new_lane(self.settings, lane.impl, f"gen-fresh-{lane.impl.id}")
+        fresh = self._fresh(lane.impl)
         try:
             meta = m["metadata"]
             apply_step(
@@ -264,8 +265,6 @@ class World:
                 },
                 self.settings,
             )
-            if lane.refusing:  # the same admission policy in force
-                apply_step(fresh, {"op": "admission", "refuse": True}, self.settings)
             wait_quiet(fresh, self.settings)
             write_foreign(fresh, foreign)
             fresh.open_window()
@@ -279,8 +278,31 @@ class World:
                     "same spec (fresh -> sequence): " + "; ".join(d[:8]),
                 )
         finally:
-            apply_step(fresh, {"op": "admission", "refuse": False}, self.settings)
-            close_lane(fresh)
+            self._clear(fresh)
+
+    def _fresh(self, impl: Implementation) -> Lane:
+        """The implementation's lane for the level-triggered oracle's fresh worlds: started
+        once per run (a namespace, a proxy, an operator) and emptied after each use."""
+        if impl.id not in self.fresh:
+            self.fresh[impl.id] = new_lane(self.settings, impl, f"gen-fresh-{impl.id}")
+        lane = self.fresh[impl.id]
+        lane.open_window()
+        return lane
+
+    def _clear(self, lane: Lane) -> None:
+        """Empty ``lane`` for the next sequence: its ModelService deleted (Background) and
+        gone, or its finalizers removed when the operator does not let it go; children left
+        behind deleted; faults cleared; a new window."""
+        try:
+            apply_step(lane, {"op": "delete", "policy": "Background"}, self.settings)
+        except (OracleFailure, PremiseBroken):
+            self._reset(lane)
+        for res in ("deployments", "services"):
+            for c in lane.admin.list(res, lane.ns):
+                lane.admin.delete(res, lane.ns, c["metadata"]["name"])
+        lane.proxy.clear_faults()
+        lane.crash_armed, lane.event_delay = False, 0.0
+        lane.open_window()
 
 
 def _raise_first(found: list[OracleFailure]) -> None:
