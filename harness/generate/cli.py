@@ -157,7 +157,11 @@ def run_generate(args: argparse.Namespace) -> int:
         ControlPlane(tier=args.cluster) as cp,
         tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp,
     ):
-        world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
+        world = World(
+            Settings(cp, Path(args.keep or tmp), quiet=args.quiet, quiet_timeout=_timeout(args)),
+            impls,
+            progress=_say,
+        )
         world.shrink_seconds = args.shrink_seconds
         world.open()
         _say(
@@ -213,6 +217,16 @@ def run_generate(args: argparse.Namespace) -> int:
         _say(f"shrunk case: {case} (python -m harness replay {case})")
     _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
     return 1 if failure else 0
+
+
+#: Seconds for convergence and quiet together, per tier: on sim Pods start (kwok, a loaded
+#: machine) before a Deployment of many replicas stops moving.
+QUIET_TIMEOUT = {"envtest": 60.0, "sim": 180.0}
+
+
+def _timeout(args: argparse.Namespace) -> float:
+    """``QUIET_TIMEOUT`` of the run's tier."""
+    return QUIET_TIMEOUT.get(args.cluster, 60.0)
 
 
 def _child_argv(
@@ -348,7 +362,11 @@ def run_replay(args: argparse.Namespace) -> int:
         ControlPlane(tier=args.cluster) as cp,
         tempfile.TemporaryDirectory(prefix="modeldock-replay-") as tmp,
     ):
-        world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
+        world = World(
+            Settings(cp, Path(args.keep or tmp), quiet=args.quiet, quiet_timeout=_timeout(args)),
+            impls,
+            progress=_say,
+        )
         world.open()
         try:
             failure = replay(world, case["steps"])

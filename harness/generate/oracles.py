@@ -226,10 +226,15 @@ def converged(lane: Lane) -> bool:
 def wait_quiet(lane: Lane, settings: Settings) -> None:
     """The quiet oracle: wait until ``converged`` holds and the operator has made no
     successful write for ``settings.quiet`` s (plus the lane's ``event_delay``) after that; a
-    crash that triggers meanwhile is handled (``Lane.handle_crash``) and the wait starts again. ``OracleFailure`` naming the last
-    writes if it has not within ``settings.quiet_timeout``."""
+    crash that triggers meanwhile is handled (``Lane.handle_crash``) and the wait starts
+    again. On sim the Deployment must also have stayed unchanged that long (the deployment
+    controller and kwok move it on their own while Pods start: a world still moving is not
+    judged). ``OracleFailure`` naming the last writes if it has not within
+    ``settings.quiet_timeout``."""
     deadline = time.monotonic() + settings.quiet_timeout
     since: float | None = None
+    # sim: the Deployment's last resourceVersion seen, and when it was first seen
+    moved: tuple[str, float] = ("", 0.0)
     # Events the proxy holds arrive that much later: a quiet window must outlast them.
     quiet = settings.quiet + lane.event_delay
     while True:
@@ -240,6 +245,12 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
             since = since or now
             writes = lane.writes(lane.window_from)
             last = max([since, *(seconds(w.time) for w in writes)])
+            if lane.sim:
+                dep = lane.admin.get("deployments", lane.ns, NAME) or {"metadata": {}}
+                rv = str(dep["metadata"].get("resourceVersion", ""))
+                if rv != moved[0]:
+                    moved = (rv, now)
+                last = max(last, moved[1])
             if now - last >= quiet:
                 return
         else:
