@@ -223,6 +223,25 @@ def converged(lane: Lane) -> bool:
     return True
 
 
+#: Seconds a Deployment whose rollout is neither complete nor stalled must stand still on sim
+#: before its lane counts as quiet (a first sim run saw one stand at 0 of 140 updated replicas
+#: for over 2 s while the deployment controller started the other lane's Pods).
+SIM_SETTLE = 10.0
+
+
+def rolled_out(dep: dict[str, Any] | None) -> bool:
+    """The Deployment's rollout is over, complete or stalled (``rollout_row`` says
+    Progressing False), or there is no Deployment."""
+    return dep is None or rollout_row(dep)[1][0] == "False"
+
+
+def settled(lane: Lane) -> bool:
+    """Whether the lane's world can be compared with another's: on envtest always; on sim
+    only once its Deployment's rollout is over (``rolled_out``): Pods start at the pace of a
+    deployment controller the lanes share, so two worlds mid-rollout differ by timing."""
+    return not lane.sim or rolled_out(lane.admin.get("deployments", lane.ns, NAME))
+
+
 def wait_quiet(lane: Lane, settings: Settings) -> None:
     """The quiet oracle: wait until ``converged`` holds and the operator has made no
     successful write for ``settings.quiet`` s (plus the lane's ``event_delay``) after that; a
@@ -246,11 +265,14 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
             writes = lane.writes(lane.window_from)
             last = max([since, *(seconds(w.time) for w in writes)])
             if lane.sim:
-                dep = lane.admin.get("deployments", lane.ns, NAME) or {"metadata": {}}
-                rv = str(dep["metadata"].get("resourceVersion", ""))
+                dep = lane.admin.get("deployments", lane.ns, NAME)
+                rv = str(dep["metadata"].get("resourceVersion", "")) if dep else ""
                 if rv != moved[0]:
                     moved = (rv, now)
-                last = max(last, moved[1])
+                # A rollout still under way may stand still a while (the deployment
+                # controller busy with another lane's Pods): it must stand still longer.
+                done = rolled_out(dep)
+                last = max(last, moved[1] + (0.0 if done else SIM_SETTLE - quiet))
             if now - last >= quiet:
                 return
         else:
