@@ -31,7 +31,7 @@ import yaml
 
 from harness import report, runs
 from harness.envtest.controlplane import TIERS, ControlPlane
-from harness.generate.machine import World, replay, run, save_case
+from harness.generate.machine import World, replay, run, save_case, save_other_cases
 from harness.generate.world import Settings
 from harness.operators import Implementation, ImplementationError, load_implementations
 from harness.paths import BUILD_DIR, REPORTS_DIR
@@ -172,6 +172,7 @@ def run_generate(args: argparse.Namespace) -> int:
         finally:
             world.close()
     case = save_case(reports / "generated", world, seed_value)
+    others = save_other_cases(reports / "generated", world, seed_value)
     data = {
         "seed": seed_value,
         "sequences_asked": args.sequences,
@@ -191,6 +192,7 @@ def run_generate(args: argparse.Namespace) -> int:
                 "cases": [str(case)]
                 if case and failure and i in {failure.impl, *(e.impl for e in failure.also)}
                 else [],
+                "other_cases": [str(c) for c in others],
             }
             for i, s in world.stats.items()
         },
@@ -215,6 +217,8 @@ def run_generate(args: argparse.Namespace) -> int:
         for e in (failure, *failure.also):
             _say(f"FAILED [{e.impl}] {e.oracle}: {e.message}")
         _say(f"shrunk case: {case} (python -m harness replay {case})")
+        for other in others:
+            _say(f"smallest case of another oracle: {other}")
     _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
     return 1 if failure else 0
 
@@ -317,7 +321,9 @@ def merge(
                 m[k] += int(e.get(k) or 0)
             for o, n in (e.get("oracles") or {}).items():
                 m["oracles"][o] = m["oracles"].get(o, 0) + int(n)
-            m["cases"] += [str(cases / Path(c).name) for c in e.get("cases") or []]
+            for key in ("cases", "other_cases"):
+                m.setdefault(key, [])
+                m[key] += [str(cases / Path(c).name) for c in e.get(key) or []]
         if p.get("failure") and out["failure"] is None:
             f = dict(p["failure"])
             f["case"] = str(cases / Path(f.get("case") or "").name)

@@ -477,11 +477,40 @@ def case_id(trace: list[dict[str, Any]], impl: str) -> str:
 
 def save_case(folder: Path, world: World, seed_value: int) -> Path | None:
     """Write the smallest failing sequence (the last one hypothesis ran) as
-    ``<folder>/<id>.yaml``: ``steps``, ``seed``, ``implementation``, ``oracle``, ``message``,
-    ``tries`` (the failing sequences seen while shrinking). None when nothing failed."""
+    ``<folder>/<id>.yaml`` (``write_case``). None when nothing failed."""
     if not world.failing:
         return None
     trace, exc = min(world.failing, key=lambda f: (len(f[0]), world.failing.index(f) * -1))
+    return write_case(folder, world, seed_value, trace, exc)
+
+
+def save_other_cases(folder: Path, world: World, seed_value: int) -> list[Path]:
+    """Besides ``save_case``'s: for every other oracle that failed first in some sequence,
+    the smallest such sequence, written the same way. Hypothesis shrinks towards the smallest
+    failing sequence of any kind, so a second kind found on the way (a 3-step stalled
+    rollout while a 1-step refused create is the smallest) would otherwise be lost."""
+    if not world.failing:
+        return []
+    best = min(world.failing, key=lambda f: (len(f[0]), world.failing.index(f) * -1))
+    smallest: dict[str, tuple[list[dict[str, Any]], OracleFailure]] = {}
+    for trace, exc in world.failing:
+        if exc.oracle == best[1].oracle:
+            continue
+        if exc.oracle not in smallest or len(trace) < len(smallest[exc.oracle][0]):
+            smallest[exc.oracle] = (trace, exc)
+    return [write_case(folder, world, seed_value, t, e) for t, e in smallest.values()]
+
+
+def write_case(
+    folder: Path,
+    world: World,
+    seed_value: int,
+    trace: list[dict[str, Any]],
+    exc: OracleFailure,
+) -> Path:
+    """Write ``trace`` and its failure as ``<folder>/<id>.yaml``: ``steps``, ``seed``,
+    ``implementation``, ``oracle``, ``message``, ``also`` (the other lanes' failures at the
+    same point), ``tries`` (the failing sequences seen while shrinking)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{case_id(trace, exc.impl)}.yaml"
     path.write_text(

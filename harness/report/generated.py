@@ -10,7 +10,7 @@ as one piece into whatever report model it joins.
 Shape read (every key optional but ``implementations``): ``{"seed": int, "cluster": str,
 "seconds": float, "sequences_asked": int, "max_steps": int, "operator_root": str | None,
 "implementations": {id: {"sequences": int, "steps": int, "failures": int, "oracles":
-{oracle: int}, "crashes": int, "cases": [path]}}, "failure": {"implementation", "oracle",
+{oracle: int}, "crashes": int, "cases": [path], "other_cases": [path]}}, "failure": {"implementation", "oracle",
 "message", "steps": int, "case": path} | None}``.
 """
 
@@ -62,7 +62,10 @@ def section(data: Mapping[str, Any]) -> dict[str, Any]:
                 "crashes": int(e.get("crashes") or 0),
                 "failures": int(e.get("failures") or 0),
                 "by_oracle": ", ".join(f"{k} {v}" for k, v in sorted(oracles.items())) or "-",
-                "cases": ", ".join(str(c) for c in e.get("cases") or []) or "-",
+                "cases": ", ".join(
+                    str(c) for c in [*(e.get("cases") or []), *(e.get("other_cases") or [])]
+                )
+                or "-",
             }
         )
     failure = data.get("failure")
