@@ -270,7 +270,14 @@ def _run_jobs(args: argparse.Namespace, seed_value: int, reports: Path) -> int:
             for i in range(jobs)
         ]
         _say(f"{jobs} jobs, seeds {seed_value}..{seed_value + jobs - 1}, sequences {share}")
-        codes = [p.wait() for p in procs]
+        try:
+            codes = [p.wait() for p in procs]
+        finally:  # Ctrl-C or SIGTERM here: each job unwinds on SIGTERM as this run does
+            for p in procs:
+                if p.poll() is None:
+                    p.terminate()
+            for p in procs:
+                p.wait()
         parts = [
             json.loads((f / "generated.json").read_text())
             for f in folders
