@@ -41,6 +41,7 @@ from harness.generate.oracles import (
     safety,
     settled,
     status_follows,
+    wait_converged,
     wait_quiet,
     world_diff,
     write_foreign,
@@ -272,7 +273,9 @@ class World:
                 },
                 self.settings,
             )
-            wait_quiet(fresh, self.settings)
+            # Converged is enough before the foreign fields go on (the children exist); the
+            # quiet window is waited once, after them.
+            wait_converged(fresh, self.settings)
             write_foreign(fresh, foreign)
             fresh.open_window()
             wait_quiet(fresh, self.settings)

@@ -229,6 +229,22 @@ def converged(lane: Lane) -> bool:
 SIM_SETTLE = 10.0
 
 
+def wait_converged(lane: Lane, settings: Settings) -> None:
+    """Wait until ``converged`` holds (no quiet window); ``OracleFailure`` (quiet) after
+    ``settings.quiet_timeout``."""
+    deadline = time.monotonic() + settings.quiet_timeout
+    while not converged(lane):
+        lane.handle_crash()
+        if time.monotonic() > deadline:
+            raise OracleFailure(
+                lane.impl.id,
+                "quiet",
+                f"not converged {settings.quiet_timeout:.0f}s after a create; ModelService "
+                f"status: {json.dumps((msvc(lane) or {}).get('status'))[:600]}",
+            )
+        time.sleep(0.2)
+
+
 def rolled_out(dep: dict[str, Any] | None) -> bool:
     """The Deployment's rollout is over, complete or stalled (``rollout_row`` says
     Progressing False), or there is no Deployment."""
