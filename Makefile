@@ -337,4 +337,4 @@ generate: binaries ## generated workloads judged without expected values: report
 	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) $(if $(filter sim,$(CLUSTER)),--cluster sim) $(if $(OPERATOR_ROOT),--operator-root '$(OPERATOR_ROOT)') --reports $(REPORTS) $(GENERATE_ARGS)
 
 generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
-	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) $(GENERATE_ARGS)
+	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) --reports $(REPORTS) $(GENERATE_ARGS)
