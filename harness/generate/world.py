@@ -165,7 +165,9 @@ class Lane:
     window_at: float = 0.0
     #: the steps of the current window
     window_ops: list[str] = field(default_factory=list)
-    #: a crash armed on the proxy that has not triggered yet (``crash`` step)
+    #: a crash was armed on the proxy in this sequence (``crash`` step): the proxy may hold
+    #: several, each triggering at its own write, so it is asked at every step and wait
+    #: until the sequence ends
     crash_armed: bool = False
     #: crashes that triggered (the operator SIGKILLed at its write) and write errors injected
     crashes: int = 0
@@ -219,7 +221,6 @@ class Lane:
         if self.op is not None:
             self.op.kill()
         self.proxy.ack_crash()
-        self.crash_armed = False
         self.crashes += 1
         self.start_operator()
         return True
