@@ -39,9 +39,10 @@ from string import Template
 from typing import Any
 
 from harness.i18n import label as ui_label
-from harness.report import generated as generated_section
 from harness.report.bench_scaling import scaling_model
 from harness.report.exploration import exploration
+from harness.report.generated import section as generated_model
+from harness.report.generated import section_html as generated_html
 from harness.report.html_sections import (
     ablation_section,
     anchor,
@@ -138,7 +139,7 @@ def render_html(
         body.append(explore_section(explored))
     body += [mutation_score_html(score)] if score else []
     if generated:
-        body.append(generated_section.section_html(generated_section.section(generated)))
+        body.append(generated_html(generated_model(generated)))
     return Template(static_text("page.html")).substitute(
         lang=esc(report.lang),
         title=esc(impls),

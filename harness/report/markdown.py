@@ -18,9 +18,10 @@ from typing import Any
 from harness.i18n import label as ui_label
 from harness.i18n import tr
 from harness.junit import PREMISES
-from harness.report import generated as generated_section
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, scaling_model, scaling_note
 from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, ExploreImpl, exploration
+from harness.report.generated import markdown as generated_markdown
+from harness.report.generated import section as generated_model
 from harness.report.model import (
     Ablation,
     Bench,
@@ -255,7 +256,7 @@ def render_markdown(
     if score:
         lines += mutation_score_markdown(score)
     if generated:
-        lines += generated_section.markdown(generated_section.section(generated))
+        lines += generated_markdown(generated_model(generated))
     return "\n".join(lines).rstrip() + "\n"
 
 
