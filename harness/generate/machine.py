@@ -2,7 +2,7 @@
 
 ``World`` holds one lane per implementation (``world.Lane``) and runs a sequence's steps on
 all of them: after each step the safety invariants; at each ``quiet`` step (and at the end)
-the quiet, liveness, budget and differential oracles; at the end the level-triggered oracle.
+the quiet, liveness, status, budget and differential oracles; at the end the level-triggered oracle.
 ``machine_class(world)`` is the ``RuleBasedStateMachine`` that draws the steps; each
 hypothesis example is one sequence, from a world with no ModelService (the previous
 sequence's is deleted and the lanes quiet before it starts). A failing sequence is shrunk by
