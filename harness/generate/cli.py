@@ -6,7 +6,8 @@ operator), and runs ``--sequences`` sequences of at most ``--steps`` steps drawn
 ``reports/generated.json``: the seed, the settings, and per implementation the seed, the
 integer counts ``sequences`` and ``steps`` (run, hypothesis's shrinking tries included) and
 ``failures`` (sequences in which an oracle failed for it, shrinking tries included), and the
-case files. Exit 1 when an oracle failed.
+case files. Exit 1 when an oracle failed, 3 when a sequence failed once and passed when
+hypothesis ran it again (``flaky`` in the JSON: not judged, so not green).
 
 ``replay FILE`` runs a case file's steps again (on the implementations it names, or
 ``--impl``), without hypothesis; exit 1 when an oracle still fails, printing its message.
@@ -185,6 +186,7 @@ def run_generate(args: argparse.Namespace) -> int:
         "operator_root": args.operator_root,
         "cluster": args.cluster,
         "seconds": round(time.monotonic() - started, 1),
+        "flaky": world.flaky,
         "implementations": {
             i: {
                 "seed": seed_value,
@@ -224,6 +226,9 @@ def run_generate(args: argparse.Namespace) -> int:
         for other in others:
             _say(f"smallest case of another oracle: {other}")
     _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
+    if world.flaky and not failure:
+        _say(f"{world.flaky} sequence(s) failed once and passed again: not judged (exit 3)")
+        return 3
     return 1 if failure else 0
 
 
@@ -321,6 +326,7 @@ def merge(
     for key in ("max_steps", "quiet_seconds", "operator_root", "cluster"):
         out[key] = parts[0].get(key) if parts else None
     out["sequences_asked"] = sum(int(p.get("sequences_asked") or 0) for p in parts)
+    out["flaky"] = sum(int(p.get("flaky") or 0) for p in parts)
     for p in parts:
         for impl, e in (p.get("implementations") or {}).items():
             m = out["implementations"].setdefault(
