@@ -32,7 +32,14 @@ import yaml
 
 from harness import report, runs
 from harness.envtest.controlplane import TIERS, ControlPlane
-from harness.generate.machine import World, replay, run, save_case, save_other_cases
+from harness.generate.machine import (
+    World,
+    replay,
+    run,
+    save_case,
+    save_other_cases,
+    smallest_failure,
+)
 from harness.generate.world import Settings
 from harness.operators import Implementation, ImplementationError, load_implementations
 from harness.paths import BUILD_DIR, REPORTS_DIR
@@ -207,7 +214,7 @@ def run_generate(args: argparse.Namespace) -> int:
                 "implementation": failure.impl,
                 "oracle": failure.oracle,
                 "message": failure.message,
-                "steps": len(min(world.failing, key=lambda f: len(f[0]))[0]),
+                "steps": len((smallest_failure(world) or ([], failure))[0]),
                 "case": str(case),
             }
             if failure

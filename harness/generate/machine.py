@@ -476,7 +476,16 @@ def run(
     except (ApiException, PremiseBroken) as exc:
         world.progress(f"[generate] the harness was not able to judge: {type(exc).__name__}: {exc}")
         raise
-    return world.failing[-1][1] if world.failing else None
+    smallest = smallest_failure(world)
+    return smallest[1] if smallest else None
+
+
+def smallest_failure(world: World) -> tuple[list[dict[str, Any]], OracleFailure] | None:
+    """The smallest failing sequence of the run and its failure (of equal ones the last
+    hypothesis ran), the one ``save_case`` writes; None when nothing failed."""
+    if not world.failing:
+        return None
+    return min(world.failing, key=lambda f: (len(f[0]), world.failing.index(f) * -1))
 
 
 def case_id(trace: list[dict[str, Any]], impl: str) -> str:
@@ -488,10 +497,10 @@ def case_id(trace: list[dict[str, Any]], impl: str) -> str:
 def save_case(folder: Path, world: World, seed_value: int) -> Path | None:
     """Write the smallest failing sequence (the last one hypothesis ran) as
     ``<folder>/<id>.yaml`` (``write_case``). None when nothing failed."""
-    if not world.failing:
+    smallest = smallest_failure(world)
+    if smallest is None:
         return None
-    trace, exc = min(world.failing, key=lambda f: (len(f[0]), world.failing.index(f) * -1))
-    return write_case(folder, world, seed_value, trace, exc)
+    return write_case(folder, world, seed_value, *smallest)
 
 
 def save_other_cases(folder: Path, world: World, seed_value: int) -> list[Path]:
@@ -501,7 +510,8 @@ def save_other_cases(folder: Path, world: World, seed_value: int) -> list[Path]:
     rollout while a 1-step refused create is the smallest) would otherwise be lost."""
     if not world.failing:
         return []
-    best = min(world.failing, key=lambda f: (len(f[0]), world.failing.index(f) * -1))
+    best = smallest_failure(world)
+    assert best is not None
     smallest: dict[str, tuple[list[dict[str, Any]], OracleFailure]] = {}
     for trace, exc in world.failing:
         if exc.oracle == best[1].oracle:
