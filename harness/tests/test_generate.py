@@ -179,3 +179,17 @@ def test_operator_root_starts_another_checkouts_sources(tmp_path: Path) -> None:
     assert py.workdir == tmp_path and py.command == impls["python"].command
     with pytest.raises(Exception, match="no go_reference"):
         cli.rooted(impls["go"], tmp_path / "missing")
+
+
+def test_every_case_file_replays_known_steps() -> None:
+    """The case files under harness/generate/cases name implementations and only steps
+    ``apply_step`` knows, so ``python -m harness replay`` can run each of them."""
+    folder = Path(cli.__file__).parent / "cases"
+    files = sorted(folder.glob("*.yaml"))
+    assert files
+    for f in files:
+        case = yaml.safe_load(f.read_text())
+        assert case.get("implementations") or case.get("implementation"), f.name
+        assert case["steps"], f.name
+        unknown = [s["op"] for s in case["steps"] if s["op"] not in (*OPS, "quiet")]
+        assert unknown == [], f"{f.name}: {unknown}"
