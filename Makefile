@@ -325,14 +325,16 @@ explore-ci: binaries ## the exploration subset make test runs
 # steps drawn by hypothesis from the CRD's schema and the cluster's other actors, on go and
 # python side by side, judged by oracles that need no expected value; a failing sequence is
 # shrunk to reports/generated/<id>.yaml (`python -m harness replay FILE`). The nightly size
-# is SEQUENCES=1000. generate-ci is the fixed seed `make test` runs.
+# is SEQUENCES=1000. CLUSTER=sim runs it on the sim tier (make sim-binaries first);
+# OPERATOR_ROOT=<checkout> starts go and python from another checkout's sources (a worktree
+# of an older commit). generate-ci is the fixed seed `make test` runs.
 SEQUENCES ?= 50
 STEPS ?= 20
 SEED ?=
 GENERATE_ARGS ?=
 .PHONY: generate generate-ci
-generate: binaries ## generated workloads judged without expected values: reports/generated.json (SEQUENCES=, STEPS=, SEED=)
-	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) $(GENERATE_ARGS)
+generate: binaries ## generated workloads judged without expected values: reports/generated.json (SEQUENCES=, STEPS=, SEED=, CLUSTER=sim, OPERATOR_ROOT=checkout)
+	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) $(if $(filter sim,$(CLUSTER)),--cluster sim) $(if $(OPERATOR_ROOT),--operator-root '$(OPERATOR_ROOT)') --reports $(REPORTS) $(GENERATE_ARGS)
 
 generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
-	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) $(GENERATE_ARGS)
+	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) --reports $(REPORTS) $(GENERATE_ARGS)

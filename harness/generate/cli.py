@@ -6,7 +6,8 @@ operator), and runs ``--sequences`` sequences of at most ``--steps`` steps drawn
 ``reports/generated.json``: the seed, the settings, and per implementation the seed, the
 integer counts ``sequences`` and ``steps`` (run, hypothesis's shrinking tries included) and
 ``failures`` (sequences in which an oracle failed for it, shrinking tries included), and the
-case files. Exit 1 when an oracle failed.
+case files. Exit 1 when an oracle failed, 3 when a sequence failed once and passed when
+hypothesis ran it again (``flaky`` in the JSON: not judged, so not green).
 
 ``replay FILE`` runs a case file's steps again (on the implementations it names, or
 ``--impl``), without hypothesis; exit 1 when an oracle still fails, printing its message.
@@ -15,7 +16,12 @@ case files. Exit 1 when an oracle failed.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import json
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -24,30 +30,66 @@ from typing import Any
 
 import yaml
 
-from harness import runs, say
-from harness.envtest.controlplane import ControlPlane
-from harness.generate.machine import World, replay, run, save_case
+from harness import report, runs, say
+from harness.envtest.controlplane import TIERS, ControlPlane
+from harness.generate.machine import (
+    World,
+    replay,
+    run,
+    save_case,
+    save_other_cases,
+    smallest_failure,
+)
 from harness.generate.world import Settings
-from harness.operators import ImplementationError, load_implementations
-from harness.paths import REPORTS_DIR
+from harness.operators import Implementation, ImplementationError, load_implementations
+from harness.paths import BUILD_DIR, REPORTS_DIR
 
-#: The fixed sample ``make generate-ci`` runs (within ``make test``).
-CI_SEED, CI_SEQUENCES, CI_STEPS = 20261206, 5, 10
+#: The fixed sample ``make generate-ci`` runs (within ``make test``). Its 4 sequences draw every step
+#: but ``foreign`` and neither open finding of the generator (a quantity in exponent form,
+#: ``cases/exponent-quantity-spelling.yaml``; a create refused for two resources at once,
+#: ``cases/refusal-message-order.yaml``), which 20261206 drew: make test judges what is
+#: settled, ``make generate`` draws everything.
+CI_SEED, CI_SEQUENCES, CI_STEPS = 20261211, 4, 10
 
 
 _say = say.to("generate")
 
 
-def _impls(ids: list[str], files: list[str]) -> list[Any]:
+def rooted(impl: Implementation, root: Path) -> Implementation:
+    """``impl`` (``go`` or ``python``, as harness/implementations.toml declares them) started
+    from the operator sources under ``root`` (another checkout: ``root/go_reference``,
+    ``root/python_operator``) instead of this one's; the Go binary is built into
+    ``build/modeldock-go-<hash of root>``. Other ids are returned unchanged. Raises
+    ImplementationError when ``root`` has no such folder."""
+    folder = {"go": root / "go_reference", "python": root / "python_operator"}.get(impl.id)
+    if folder is None:
+        return impl
+    if not folder.is_dir():
+        raise ImplementationError(f"--operator-root {root}: no {folder.name}/ there")
+    if impl.id == "python":
+        # ``python -m python_operator`` imports from its working directory first.
+        return dataclasses.replace(impl, workdir=root.resolve())
+    tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
+    binary = str(BUILD_DIR / f"modeldock-go-{tag}")
+    return dataclasses.replace(
+        impl,
+        workdir=folder.resolve(),
+        build=("go", "build", "-o", binary, "."),
+        command=(binary,),
+    )
+
+
+def _impls(ids: list[str], files: list[str], root: str | None = None) -> list[Implementation]:
     from harness.mutants import MUTANTS_FILE
 
     known = load_implementations([*files, MUTANTS_FILE])
     unknown = [i for i in ids if i not in known]
     if unknown:
         raise ImplementationError(f"unknown implementation(s) {unknown}")
-    for i in ids:
-        known[i].run_build()
-    return [known[i] for i in ids]
+    chosen = [rooted(known[i], Path(root)) if root else known[i] for i in ids]
+    for impl in chosen:
+        impl.run_build()
+    return chosen
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,6 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--impl", action="append", help="implementation id (repeatable; default go, python)"
     )
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
+    p.add_argument(
+        "--operator-root",
+        metavar="PATH",
+        help="run go and python from the operator sources of another checkout (PATH/go_reference, "
+        "PATH/python_operator), e.g. a worktree of an older commit",
+    )
     p.add_argument("--sequences", type=int, default=20, help="sequences to draw (default 20)")
     p.add_argument(
         "--steps", type=int, default=20, help="at most this many steps each (default 20)"
@@ -88,20 +136,43 @@ def build_parser() -> argparse.ArgumentParser:
         f"at most {CI_STEPS} steps",
     )
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
+    p.add_argument(
+        "--cluster",
+        default="envtest",
+        choices=TIERS,
+        help="the tier: envtest (default; the harness plays the deployment controller and the "
+        "garbage collector) or sim (kube-controller-manager, kube-scheduler and kwok act)",
+    )
     p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="runs at once, each a process with a control plane and lanes of its own, seeds "
+        "SEED, SEED+1, ...; the sequences are shared out and the counts summed (default 1)",
+    )
     return p
 
 
 def run_generate(args: argparse.Namespace) -> int:
     ids = args.impl or ["go", "python"]
-    impls = _impls(ids, args.impl_file)
+    impls = _impls(ids, args.impl_file, args.operator_root)
     if args.ci:
         args.seed, args.sequences, args.steps = CI_SEED, CI_SEQUENCES, CI_STEPS
     seed_value = args.seed or int(time.time())
     reports = Path(args.reports)
+    if args.jobs > 1:
+        return _run_jobs(args, seed_value, reports)
     started = time.monotonic()
-    with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp:
-        world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
+    with (
+        ControlPlane(tier=args.cluster) as cp,
+        tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp,
+    ):
+        world = World(
+            Settings(cp, Path(args.keep or tmp), quiet=args.quiet, quiet_timeout=_timeout(args)),
+            impls,
+            progress=_say,
+        )
         world.shrink_seconds = args.shrink_seconds
         world.open()
         _say(
@@ -112,40 +183,175 @@ def run_generate(args: argparse.Namespace) -> int:
         finally:
             world.close()
     case = save_case(reports / "generated", world, seed_value)
+    others = save_other_cases(reports / "generated", world, seed_value)
     data = {
         "seed": seed_value,
         "sequences_asked": args.sequences,
         "max_steps": args.steps,
         "quiet_seconds": args.quiet,
+        "operator_root": args.operator_root,
+        "cluster": args.cluster,
         "seconds": round(time.monotonic() - started, 1),
+        "flaky": world.flaky,
         "implementations": {
             i: {
                 "seed": seed_value,
                 "sequences": s.sequences,
                 "steps": s.steps,
                 "failures": s.failures,
+                "oracles": s.oracles,
+                "crashes": s.crashes,
                 "cases": [str(case)]
                 if case and failure and i in {failure.impl, *(e.impl for e in failure.also)}
                 else [],
+                "other_cases": [str(c) for c in others],
             }
             for i, s in world.stats.items()
         },
         "failure": (
-            {"implementation": failure.impl, "oracle": failure.oracle, "message": failure.message}
+            {
+                "implementation": failure.impl,
+                "oracle": failure.oracle,
+                "message": failure.message,
+                "steps": len((smallest_failure(world) or ([], failure))[0]),
+                "case": str(case),
+            }
             if failure
             else None
         ),
     }
     reports.mkdir(parents=True, exist_ok=True)
     runs.write_text_atomic(reports / "generated.json", json.dumps(data, indent=1) + "\n")
+    report.refresh(reports)  # the comparison's section, when a suite's report is there
     for i, s in world.stats.items():
         _say(f"{i}: {s.sequences} sequences, {s.steps} steps, {s.failures} oracle failures")
     if failure:
         for e in (failure, *failure.also):
             _say(f"FAILED [{e.impl}] {e.oracle}: {e.message}")
         _say(f"shrunk case: {case} (python -m harness replay {case})")
+        for other in others:
+            _say(f"smallest case of another oracle: {other}")
     _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
+    if world.flaky and not failure:
+        _say(f"{world.flaky} sequence(s) failed once and passed again: not judged (exit 3)")
+        return 3
     return 1 if failure else 0
+
+
+#: Seconds for convergence and quiet together, per tier: on sim Pods start (kwok, a loaded
+#: machine) before a Deployment of many replicas stops moving.
+QUIET_TIMEOUT = {"envtest": 60.0, "sim": 180.0}
+
+
+def _timeout(args: argparse.Namespace) -> float:
+    """``QUIET_TIMEOUT`` of the run's tier."""
+    return QUIET_TIMEOUT.get(args.cluster, 60.0)
+
+
+def _child_argv(
+    args: argparse.Namespace, seed_value: int, sequences: int, folder: Path
+) -> list[str]:
+    """The command line of one job of ``--jobs``: this run's options, its own seed, share of
+    the sequences and reports folder."""
+    argv = [sys.executable, "-m", "harness", "generate", "--jobs", "1"]
+    for i in args.impl or ["go", "python"]:
+        argv += ["--impl", i]
+    for f in args.impl_file:
+        argv += ["--impl-file", f]
+    if args.operator_root:
+        argv += ["--operator-root", args.operator_root]
+    argv += ["--sequences", str(sequences), "--steps", str(args.steps), "--seed", str(seed_value)]
+    argv += ["--quiet", str(args.quiet), "--shrink-seconds", str(args.shrink_seconds)]
+    argv += ["--cluster", args.cluster, "--reports", str(folder)]
+    if args.no_shrink:
+        argv.append("--no-shrink")
+    if args.keep:
+        argv += ["--keep", str(Path(args.keep) / folder.name)]
+    return argv
+
+
+def _run_jobs(args: argparse.Namespace, seed_value: int, reports: Path) -> int:
+    """``--jobs N``: N runs at once (``_child_argv``), seeds ``seed_value + i``, the sequences
+    shared out; their generated.json merged into ``reports/generated.json`` (counts summed,
+    ``seeds`` listed, the first failing job's failure, every case file copied into
+    ``reports/generated/``). Exit 1 when a job found a failure, 3 when one ended otherwise."""
+    jobs = max(1, min(args.jobs, args.sequences))
+    share = [args.sequences // jobs + (1 if i < args.sequences % jobs else 0) for i in range(jobs)]
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="modeldock-generate-jobs-") as tmp:
+        folders = [Path(tmp) / f"job-{i}" for i in range(jobs)]
+        procs = [
+            subprocess.Popen(_child_argv(args, seed_value + i, share[i], folders[i]))
+            for i in range(jobs)
+        ]
+        _say(f"{jobs} jobs, seeds {seed_value}..{seed_value + jobs - 1}, sequences {share}")
+        try:
+            codes = [p.wait() for p in procs]
+        finally:  # Ctrl-C or SIGTERM here: each job unwinds on SIGTERM as this run does
+            for p in procs:
+                if p.poll() is None:
+                    p.terminate()
+            for p in procs:
+                p.wait()
+        parts = [
+            json.loads((f / "generated.json").read_text())
+            for f in folders
+            if (f / "generated.json").exists()
+        ]
+        (reports / "generated").mkdir(parents=True, exist_ok=True)
+        for f in folders:
+            for case in sorted((f / "generated").glob("*.yaml")):
+                shutil.copy(case, reports / "generated" / case.name)
+    data = merge(parts, seed_value, time.monotonic() - started, reports / "generated")
+    runs.write_text_atomic(reports / "generated.json", json.dumps(data, indent=1) + "\n")
+    report.refresh(reports)
+    for i, e in data["implementations"].items():
+        _say(
+            f"{i}: {e['sequences']} sequences, {e['steps']} steps, {e['failures']} oracle failures"
+        )
+    _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s ({jobs} jobs)")
+    if any(c not in (0, 1) for c in codes):
+        return 3
+    return 1 if data["failure"] else 0
+
+
+def merge(
+    parts: list[dict[str, Any]], seed_value: int, seconds: float, cases: Path
+) -> dict[str, Any]:
+    """One generated.json from the jobs' (``parts``, in job order): the counts summed per
+    implementation, oracles summed per oracle, the case paths moved under ``cases``, the first
+    failure; ``seconds`` is the wall time of the whole, ``seeds`` each job's."""
+    out: dict[str, Any] = {
+        "seed": seed_value,
+        "seeds": [p.get("seed") for p in parts],
+        "jobs": len(parts),
+        "seconds": round(seconds, 1),
+        "implementations": {},
+        "failure": None,
+    }
+    for key in ("max_steps", "quiet_seconds", "operator_root", "cluster"):
+        out[key] = parts[0].get(key) if parts else None
+    out["sequences_asked"] = sum(int(p.get("sequences_asked") or 0) for p in parts)
+    out["flaky"] = sum(int(p.get("flaky") or 0) for p in parts)
+    for p in parts:
+        for impl, e in (p.get("implementations") or {}).items():
+            m = out["implementations"].setdefault(
+                impl,
+                {"seed": seed_value, "sequences": 0, "steps": 0, "failures": 0, "crashes": 0}
+                | {"oracles": {}, "cases": []},
+            )
+            for k in ("sequences", "steps", "failures", "crashes"):
+                m[k] += int(e.get(k) or 0)
+            for o, n in (e.get("oracles") or {}).items():
+                m["oracles"][o] = m["oracles"].get(o, 0) + int(n)
+            for key in ("cases", "other_cases"):
+                m.setdefault(key, [])
+                m[key] += [str(cases / Path(c).name) for c in e.get(key) or []]
+        if p.get("failure") and out["failure"] is None:
+            f = dict(p["failure"])
+            f["case"] = str(cases / Path(f.get("case") or "").name)
+            out["failure"] = f
+    return out
 
 
 def replay_parser() -> argparse.ArgumentParser:
@@ -158,7 +364,20 @@ def replay_parser() -> argparse.ArgumentParser:
     p.add_argument("--impl", action="append", help="implementation id (default: the file's)")
     p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
     p.add_argument(
+        "--operator-root",
+        metavar="PATH",
+        help="run go and python from the operator sources of another checkout (PATH/go_reference, "
+        "PATH/python_operator), e.g. a worktree of an older commit",
+    )
+    p.add_argument(
         "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
+    )
+    p.add_argument(
+        "--cluster",
+        default="envtest",
+        choices=TIERS,
+        help="the tier: envtest (default; the harness plays the deployment controller and the "
+        "garbage collector) or sim (kube-controller-manager, kube-scheduler and kwok act)",
     )
     p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
     return p
@@ -167,9 +386,16 @@ def replay_parser() -> argparse.ArgumentParser:
 def run_replay(args: argparse.Namespace) -> int:
     case = yaml.safe_load(Path(args.file).read_text())
     ids = args.impl or case.get("implementations") or [case["implementation"]]
-    impls = _impls(ids, args.impl_file)
-    with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-replay-") as tmp:
-        world = World(Settings(cp, Path(args.keep or tmp), quiet=args.quiet), impls, progress=_say)
+    impls = _impls(ids, args.impl_file, args.operator_root)
+    with (
+        ControlPlane(tier=args.cluster) as cp,
+        tempfile.TemporaryDirectory(prefix="modeldock-replay-") as tmp,
+    ):
+        world = World(
+            Settings(cp, Path(args.keep or tmp), quiet=args.quiet, quiet_timeout=_timeout(args)),
+            impls,
+            progress=_say,
+        )
         world.open()
         try:
             failure = replay(world, case["steps"])

@@ -2,7 +2,7 @@
 
 ``World`` holds one lane per implementation (``world.Lane``) and runs a sequence's steps on
 all of them: after each step the safety invariants; at each ``quiet`` step (and at the end)
-the quiet, liveness, budget and differential oracles; at the end the level-triggered oracle.
+the quiet, liveness, status, budget and differential oracles; at the end the level-triggered oracle.
 ``machine_class(world)`` is the ``RuleBasedStateMachine`` that draws the steps; each
 hypothesis example is one sequence, from a world with no ModelService (the previous
 sequence's is deleted and the lanes quiet before it starts). A failing sequence is shrunk by
@@ -40,14 +40,20 @@ from harness.generate.oracles import (
     normalised,
     quantities_as_values,
     safety,
+    settled,
+    status_follows,
+    wait_converged,
     wait_quiet,
     world_diff,
     write_foreign,
 )
 from harness.generate.world import (
+    EVENT_MODES,
+    EVENT_RESOURCES,
     FOREIGN_FIELDS,
     NAME,
     OWNED_FIELDS,
+    ROLLOUT_PHASES,
     Lane,
     OracleFailure,
     PremiseBroken,
@@ -73,11 +79,14 @@ def _present(d: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class Stats:
-    """Counts of a run per implementation: sequences and steps run, oracle failures."""
+    """Counts of a run per implementation: sequences and steps run, oracle failures (and
+    per oracle), crashes the proxy triggered (the operator SIGKILLed at its write)."""
 
     sequences: int = 0
     steps: int = 0
     failures: int = 0
+    oracles: dict[str, int] = field(default_factory=dict)
+    crashes: int = 0
 
 
 @dataclass
@@ -100,6 +109,11 @@ class World:
     #: set once the shrinking time is spent
     frozen: bool = False
     _first_failure: float = 0.0
+    #: the level-triggered oracle's lanes, one per implementation id, reused by every sequence
+    fresh: dict[str, Lane] = field(default_factory=dict)
+    #: sequences hypothesis saw fail and then pass when it ran them again (``run``)
+    flaky: int = 0
+    _started: float = 0.0
 
     def open(self) -> None:
         """Start a lane per implementation."""
@@ -108,9 +122,13 @@ class World:
             self.stats.setdefault(impl.id, Stats())
 
     def close(self) -> None:
+        """Stop every lane (its operator and proxy), its crash count kept in ``stats``."""
         for lane in self.lanes:
+            self.stats[lane.impl.id].crashes = lane.crashes
             close_lane(lane)
-        self.lanes = []
+        for lane in self.fresh.values():
+            close_lane(lane)
+        self.lanes, self.fresh = [], {}
 
     # -------------------------------------------------------------- a sequence
     def begin(self) -> None:
@@ -123,17 +141,11 @@ class World:
             self.frozen = True
         if self.frozen:
             return
+        self._started = time.monotonic()
         for lane in self.lanes:
             self.stats[lane.impl.id].sequences += 1
-            try:
-                apply_step(lane, {"op": "delete", "policy": "Background"}, self.settings)
-            except (OracleFailure, PremiseBroken):
-                self._reset(lane)
-            for res in ("deployments", "services"):
-                for c in lane.admin.list(res, lane.ns):
-                    lane.admin.delete(res, lane.ns, c["metadata"]["name"])
-            lane.proxy.clear_faults()
-            lane.window_from, lane.window_ops = lane.last_id(), []
+            apply_step(lane, {"op": "admission", "refuse": False}, self.settings)
+            self._clear(lane)
 
     def _reset(self, lane: Lane) -> None:
         """A lane the last sequence left broken: its ModelService's finalizers removed."""
@@ -175,6 +187,8 @@ class World:
         for e in (exc, *exc.also):
             if e.impl in self.stats:
                 self.stats[e.impl].failures += 1
+                oracles = self.stats[e.impl].oracles
+                oracles[e.oracle] = oracles.get(e.oracle, 0) + 1
 
     def quiet(self) -> None:
         """Every lane quiet; then liveness and budget per lane; then the differential. Every
@@ -190,12 +204,21 @@ class World:
             problems = liveness(lane)
             if problems:
                 found.append(OracleFailure(lane.impl.id, "invariant", "; ".join(problems)))
+            problems = status_follows(lane)
+            if problems:
+                found.append(OracleFailure(lane.impl.id, "status", "; ".join(problems)))
             over = budget_check(lane)
             if over:
                 found.append(OracleFailure(lane.impl.id, "budget", over))
             worlds[lane.impl.id] = normalised(lane)
-            lane.window_from, lane.window_ops = lane.last_id(), []
+            lane.open_window()
         _raise_first(found)
+        if self.settings.sim:
+            # The deployment controller moved the lanes waited first on meanwhile: compare
+            # worlds read together, and only once every rollout is over.
+            if not all(settled(lane) for lane in self.lanes):
+                return
+            worlds = {lane.impl.id: normalised(lane) for lane in self.lanes}
         if len(worlds) > 1:
             (ref, w0), *rest = worlds.items()
             for other, w in rest:
@@ -226,7 +249,7 @@ class World:
             self._failed(exc)
             self.progress(f"sequence [{ops}]: FAIL {exc}")
             raise
-        self.progress(f"sequence [{ops}]: ok")
+        self.progress(f"sequence [{ops}]: ok in {time.monotonic() - self._started:.1f}s")
 
     def level_triggered(self, lane: Lane) -> None:
         """The lane's world equals the one the same operator reaches from a fresh ModelService
@@ -234,9 +257,13 @@ class World:
         m = lane.admin.get("modelservices", lane.ns, NAME)
         if m is None or m["metadata"].get("deletionTimestamp"):
             return
+        if lane.refusing:
+            # A policy that refuses writes makes the world depend on the path by design: a
+            # Deployment created before it stays, a fresh one would be refused.
+            return
         here = normalised(lane)
         foreign = foreign_state(lane)
-        fresh = new_lane(self.settings, lane.impl, f"gen-fresh-{lane.impl.id}")
+        fresh = self._fresh(lane.impl)
         try:
             meta = m["metadata"]
             apply_step(
@@ -249,10 +276,14 @@ class World:
                 },
                 self.settings,
             )
-            wait_quiet(fresh, self.settings)
+            # Converged is enough before the foreign fields go on (the children exist); the
+            # quiet window is waited once, after them.
+            wait_converged(fresh, self.settings)
             write_foreign(fresh, foreign)
-            fresh.window_from = fresh.last_id()
+            fresh.open_window()
             wait_quiet(fresh, self.settings)
+            if not (settled(lane) and settled(fresh)):
+                return  # sim: a rollout still under way; the worlds differ by timing
             d = world_diff(quantities_as_values(normalised(fresh)), quantities_as_values(here))
             if d:
                 raise OracleFailure(
@@ -262,7 +293,31 @@ class World:
                     "same spec (fresh -> sequence): " + "; ".join(d[:8]),
                 )
         finally:
-            close_lane(fresh)
+            self._clear(fresh)
+
+    def _fresh(self, impl: Implementation) -> Lane:
+        """The implementation's lane for the level-triggered oracle's fresh worlds: started
+        once per run (a namespace, a proxy, an operator) and emptied after each use."""
+        if impl.id not in self.fresh:
+            self.fresh[impl.id] = new_lane(self.settings, impl, f"gen-fresh-{impl.id}")
+        lane = self.fresh[impl.id]
+        lane.open_window()
+        return lane
+
+    def _clear(self, lane: Lane) -> None:
+        """Empty ``lane`` for the next sequence: its ModelService deleted (Background) and
+        gone, or its finalizers removed when the operator does not let it go; children left
+        behind deleted; faults cleared; a new window."""
+        try:
+            apply_step(lane, {"op": "delete", "policy": "Background"}, self.settings)
+        except (OracleFailure, PremiseBroken):
+            self._reset(lane)
+        for res in ("deployments", "services"):
+            for c in lane.admin.list(res, lane.ns):
+                lane.admin.delete(res, lane.ns, c["metadata"]["name"])
+        lane.proxy.clear_faults()
+        lane.crash_armed, lane.event_delay = False, 0.0
+        lane.open_window()
 
 
 def _raise_first(found: list[OracleFailure]) -> None:
@@ -336,6 +391,11 @@ def machine_class(world: World) -> type[RuleBasedStateMachine]:
             self.do({"op": "foreign", "field": what, "value": value})
 
         @precondition(lambda self: self.exists)
+        @rule(phase=st.sampled_from(ROLLOUT_PHASES))
+        def rollout(self, phase: str) -> None:
+            self.do({"op": "rollout", "phase": phase})
+
+        @precondition(lambda self: self.exists)
         @rule(what=st.sampled_from(OWNED_FIELDS), value=st.integers(2, 9))
         def owned(self, what: str, value: int) -> None:
             v: Any = f"other:{value}" if what == "image" else value
@@ -354,6 +414,23 @@ def machine_class(world: World) -> type[RuleBasedStateMachine]:
         @rule(code=st.sampled_from((409, 429, 500, 503)), nth=st.integers(1, 3))
         def fault(self, code: int, nth: int) -> None:
             self.do({"op": "fault", "code": code, "nth": nth})
+
+        @rule(nth=st.integers(1, 4), delivered=st.booleans())
+        def crash(self, nth: int, delivered: bool) -> None:
+            self.do({"op": "crash", "nth": nth, "delivered": delivered})
+
+        @rule(
+            mode=st.sampled_from(EVENT_MODES),
+            resource=st.sampled_from((*EVENT_RESOURCES, "all")),
+            seconds=st.sampled_from((0.5, 1.0, 2.0)),
+        )
+        def events(self, mode: str, resource: str, seconds: float) -> None:
+            self.do({"op": "events", "mode": mode, "resource": resource, "seconds": seconds})
+
+        @precondition(lambda self: self.exists)
+        @rule(refuse=st.booleans())
+        def admission(self, refuse: bool) -> None:
+            self.do({"op": "admission", "refuse": refuse})
 
         @precondition(lambda self: self.last != "quiet")
         @rule()
@@ -390,12 +467,26 @@ def run(
     )
     try:
         run_state_machine_as_test(factory, settings=conf)  # type: ignore[arg-type]
-    except (OracleFailure, Flaky, ExceptionGroup):
+    except OracleFailure:
         pass
+    except (Flaky, ExceptionGroup) as exc:
+        # A sequence that raised once (an oracle, or the harness: a step's own request) and
+        # passed when hypothesis ran it again. Counted, so that a run is not green in silence.
+        world.flaky += 1
+        world.progress(f"a sequence failed once and passed again (not judged): {exc!r}"[:2000])
     except (ApiException, PremiseBroken) as exc:
         world.progress(f"[generate] the harness was not able to judge: {type(exc).__name__}: {exc}")
         raise
-    return world.failing[-1][1] if world.failing else None
+    smallest = smallest_failure(world)
+    return smallest[1] if smallest else None
+
+
+def smallest_failure(world: World) -> tuple[list[dict[str, Any]], OracleFailure] | None:
+    """The smallest failing sequence of the run and its failure (of equal ones the last
+    hypothesis ran), the one ``save_case`` writes; None when nothing failed."""
+    if not world.failing:
+        return None
+    return min(world.failing, key=lambda f: (len(f[0]), world.failing.index(f) * -1))
 
 
 def case_id(trace: list[dict[str, Any]], impl: str) -> str:
@@ -406,11 +497,41 @@ def case_id(trace: list[dict[str, Any]], impl: str) -> str:
 
 def save_case(folder: Path, world: World, seed_value: int) -> Path | None:
     """Write the smallest failing sequence (the last one hypothesis ran) as
-    ``<folder>/<id>.yaml``: ``steps``, ``seed``, ``implementation``, ``oracle``, ``message``,
-    ``tries`` (the failing sequences seen while shrinking). None when nothing failed."""
-    if not world.failing:
+    ``<folder>/<id>.yaml`` (``write_case``). None when nothing failed."""
+    smallest = smallest_failure(world)
+    if smallest is None:
         return None
-    trace, exc = min(world.failing, key=lambda f: (len(f[0]), world.failing.index(f) * -1))
+    return write_case(folder, world, seed_value, *smallest)
+
+
+def save_other_cases(folder: Path, world: World, seed_value: int) -> list[Path]:
+    """Besides ``save_case``'s: for every other oracle that failed first in some sequence,
+    the smallest such sequence, written the same way. Hypothesis shrinks towards the smallest
+    failing sequence of any kind, so a second kind found on the way (a 3-step stalled
+    rollout while a 1-step refused create is the smallest) would otherwise be lost."""
+    if not world.failing:
+        return []
+    best = smallest_failure(world)
+    assert best is not None
+    smallest: dict[str, tuple[list[dict[str, Any]], OracleFailure]] = {}
+    for trace, exc in world.failing:
+        if exc.oracle == best[1].oracle:
+            continue
+        if exc.oracle not in smallest or len(trace) < len(smallest[exc.oracle][0]):
+            smallest[exc.oracle] = (trace, exc)
+    return [write_case(folder, world, seed_value, t, e) for t, e in smallest.values()]
+
+
+def write_case(
+    folder: Path,
+    world: World,
+    seed_value: int,
+    trace: list[dict[str, Any]],
+    exc: OracleFailure,
+) -> Path:
+    """Write ``trace`` and its failure as ``<folder>/<id>.yaml``: ``steps``, ``seed``,
+    ``implementation``, ``oracle``, ``message``, ``also`` (the other lanes' failures at the
+    same point), ``tries`` (the failing sequences seen while shrinking)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{case_id(trace, exc.impl)}.yaml"
     path.write_text(

@@ -98,6 +98,86 @@ def liveness(lane: Lane) -> list[str]:
     return problems
 
 
+def rollout_row(dep: dict[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The ModelService's ``(Ready, Progressing)`` as ``(status, reason)`` pairs that the
+    Deployment ``dep``'s spec and status call for: the rollout rows of CONTRACT.md's status
+    table ("The first row that applies"), which follow ``kubectl rollout status``. Written
+    from the contract's text, not from either operator."""
+    in_progress = (("False", "ReplicasUnavailable"), ("True", "RolloutInProgress"))
+    st = dep.get("status") or {}
+    replicas = dep["spec"].get("replicas")
+    want = 1 if replicas is None else int(replicas)
+    if int(dep["metadata"].get("generation") or 0) > int(st.get("observedGeneration") or 0):
+        return in_progress
+    if any(
+        c.get("type") == "Progressing" and c.get("reason") == "ProgressDeadlineExceeded"
+        for c in st.get("conditions") or []
+    ):
+        stalled = ("False", "ProgressDeadlineExceeded")
+        return stalled, stalled
+    updated = int(st.get("updatedReplicas") or 0)
+    if (
+        updated < want
+        or int(st.get("replicas") or 0) > updated
+        or int(st.get("availableReplicas") or 0) < updated
+    ):
+        return in_progress
+    return ("True", "ReplicasAvailable"), ("False", "RolloutComplete")
+
+
+def status_follows(lane: Lane) -> list[str]:
+    """The status oracle, once quiet: a live ModelService that controls its Deployment, with
+    no ChildConflict or refused write reported, says what the Deployment as stored calls for
+    (``rollout_row``) and copies its replica counts (CONTRACT.md, "Status"). A relation between
+    two objects read at the same moment, true of every converged state: no expected value."""
+    m = msvc(lane)
+    if m is None or m["metadata"].get("deletionTimestamp"):
+        return []
+    ready = _condition(m, "Ready") or {}
+    if ready.get("reason") == "ChildConflict" or _refused(m):
+        return []
+    dep = lane.admin.get("deployments", lane.ns, NAME)
+    if dep is None or _controller_uid(dep) != m["metadata"]["uid"]:
+        return []
+    problems = []
+    want = dict(zip(("Ready", "Progressing"), rollout_row(dep), strict=True))
+    got = {
+        t: (
+            str((_condition(m, t) or {}).get("status")),
+            str((_condition(m, t) or {}).get("reason")),
+        )
+        for t in want
+    }
+    if got != want:
+        problems.append(
+            "conditions "
+            + ", ".join(f"{t} {' '.join(v)}" for t, v in got.items())
+            + " where the Deployment "
+            + json.dumps(_rollout_fields(dep))
+            + " calls for "
+            + ", ".join(f"{t} {' '.join(v)}" for t, v in want.items())
+        )
+    dst, mst = dep.get("status") or {}, m.get("status") or {}
+    for key in ("replicas", "readyReplicas", "availableReplicas"):
+        if int(mst.get(key) or 0) != int(dst.get(key) or 0):
+            problems.append(f"status.{key} {mst.get(key)} where the Deployment has {dst.get(key)}")
+    return problems
+
+
+def _rollout_fields(dep: dict[str, Any]) -> dict[str, Any]:
+    """What of a Deployment ``rollout_row`` reads, for a message."""
+    st = dep.get("status") or {}
+    return {
+        "generation": dep["metadata"].get("generation"),
+        "spec.replicas": dep["spec"].get("replicas"),
+        **{k: st.get(k) for k in ("observedGeneration", "replicas", "updatedReplicas")},
+        "availableReplicas": st.get("availableReplicas"),
+        "Progressing": [
+            c.get("reason") for c in st.get("conditions") or [] if c.get("type") == "Progressing"
+        ],
+    }
+
+
 def _condition(m: dict[str, Any], ctype: str) -> dict[str, Any] | None:
     for c in (m.get("status") or {}).get("conditions") or []:
         if c.get("type") == ctype:
@@ -131,24 +211,87 @@ def converged(lane: Lane) -> bool:
         return True
     if not status_converged(m):
         return False
-    return all(
-        lane.admin.get(res, lane.ns, NAME) is not None for res in ("deployments", "services")
-    )
+    children = [lane.admin.get(res, lane.ns, NAME) for res in ("deployments", "services")]
+    if any(c is None for c in children):
+        return False
+    dep = children[0]
+    if lane.sim and dep is not None:
+        # sim: the deployment controller is still at work until it has observed the
+        # Deployment and the status says what it calls for (Pods come and go meanwhile).
+        st = dep.get("status") or {}
+        if st.get("observedGeneration") != dep["metadata"].get("generation"):
+            return False
+        return not status_follows(lane)
+    return True
+
+
+#: Seconds a Deployment whose rollout is neither complete nor stalled must stand still on sim
+#: before its lane counts as quiet (a first sim run saw one stand at 0 of 140 updated replicas
+#: for over 2 s while the deployment controller started the other lane's Pods).
+SIM_SETTLE = 10.0
+
+
+def wait_converged(lane: Lane, settings: Settings) -> None:
+    """Wait until ``converged`` holds (no quiet window); ``OracleFailure`` (quiet) after
+    ``settings.quiet_timeout``."""
+    deadline = time.monotonic() + settings.quiet_timeout
+    while not converged(lane):
+        lane.handle_crash()
+        if time.monotonic() > deadline:
+            raise OracleFailure(
+                lane.impl.id,
+                "quiet",
+                f"not converged {settings.quiet_timeout:.0f}s after a create; ModelService "
+                f"status: {json.dumps((msvc(lane) or {}).get('status'))[:600]}",
+            )
+        time.sleep(0.2)
+
+
+def rolled_out(dep: dict[str, Any] | None) -> bool:
+    """The Deployment's rollout is over, complete or stalled (``rollout_row`` says
+    Progressing False), or there is no Deployment."""
+    return dep is None or rollout_row(dep)[1][0] == "False"
+
+
+def settled(lane: Lane) -> bool:
+    """Whether the lane's world can be compared with another's: on envtest always; on sim
+    only once its Deployment's rollout is over (``rolled_out``): Pods start at the pace of a
+    deployment controller the lanes share, so two worlds mid-rollout differ by timing."""
+    return not lane.sim or rolled_out(lane.admin.get("deployments", lane.ns, NAME))
 
 
 def wait_quiet(lane: Lane, settings: Settings) -> None:
     """The quiet oracle: wait until ``converged`` holds and the operator has made no
-    successful write for ``settings.quiet`` s after that. ``OracleFailure`` naming the last
-    writes if it has not within ``settings.quiet_timeout``."""
+    successful write for ``settings.quiet`` s (plus the lane's ``event_delay``) after that; a
+    crash that triggers meanwhile is handled (``Lane.handle_crash``) and the wait starts
+    again. On sim the Deployment must also have stayed unchanged that long (the deployment
+    controller and kwok move it on their own while Pods start: a world still moving is not
+    judged). ``OracleFailure`` naming the last writes if it has not within
+    ``settings.quiet_timeout``."""
     deadline = time.monotonic() + settings.quiet_timeout
     since: float | None = None
+    # sim: the Deployment's last resourceVersion seen, and when it was first seen
+    moved: tuple[str, float] = ("", 0.0)
+    # Events the proxy holds arrive that much later: a quiet window must outlast them.
+    quiet = settings.quiet + lane.event_delay
     while True:
+        if lane.handle_crash():
+            since = None
         now = time.time()
         if converged(lane):
             since = since or now
             writes = lane.writes(lane.window_from)
             last = max([since, *(seconds(w.time) for w in writes)])
-            if now - last >= settings.quiet:
+            if lane.sim:
+                dep = lane.admin.get("deployments", lane.ns, NAME)
+                rv = str(dep["metadata"].get("resourceVersion", "")) if dep else ""
+                if rv != moved[0]:
+                    moved = (rv, now)
+                # A rollout still under way may stand still a while (the deployment
+                # controller busy with another lane's Pods): it must stand still longer.
+                done = rolled_out(dep)
+                last = max(last, moved[1] + (0.0 if done else SIM_SETTLE - quiet))
+            if now - last >= quiet:
                 return
         else:
             since = None
@@ -168,6 +311,8 @@ def budget_check(lane: Lane) -> str | None:
     """The budget oracle for the window that just became quiet, or None when within."""
     writes = lane.writes(lane.window_from)
     bound = sum(BUDGET[o] for o in lane.window_ops)
+    if lane.sim:  # the deployment controller's status writes, each followed by one status
+        bound += lane.deployment_events()
     if len(writes) > bound:
         return (
             f"{len(writes)} writes for steps {lane.window_ops} (bound {bound}): "
@@ -283,7 +428,7 @@ def write_foreign(lane: Lane, foreign: dict[str, Any]) -> None:
             d["spec"]["template"]["spec"]["containers"] = cs + copy.deepcopy(f["others"])
 
         edit_child(lane, "deployments", edit)
-        if f["status"]:
+        if f["status"] and not lane.sim:  # sim: the deployment controller writes it
 
             def edit_status(d: dict[str, Any]) -> None:
                 observed = max(d["metadata"].get("generation", 1) - f["lag"], 0)

@@ -58,6 +58,10 @@ QUANTITIES = (
 #: drawn as often as all the others together: a controller that compares them as written
 #: writes on every pass.
 REWRITTEN = ("1.5m", "1e-4", "2.5m", "0.5Gi", "1000m")
+#: Those of ``REWRITTEN`` whose value the API server changes (rounded up to a thousandth):
+#: drawn as often again, since only a changed value makes an operator that compares values
+#: without rounding as the API server does write on every pass.
+ROUNDED = ("1.5m", "1e-4", "2.5m")
 
 
 class UnsupportedSchema(ValueError):
@@ -88,7 +92,8 @@ def _quantity(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         )
     # The fixed spellings first: hypothesis prefers the first branch of a one_of, and those
     # are the ones the API server rewrites (1.5m, 1e-4: below a thousandth, rounded up).
-    return st.one_of(spellings, st.integers(min_value=0, max_value=4096))
+    # one_of draws its (flattened) branches alike: the rounded spellings are one of five.
+    return st.one_of(st.sampled_from(ROUNDED), spellings, st.integers(min_value=0, max_value=4096))
 
 
 def values(schema: dict[str, Any], path: str = "spec") -> st.SearchStrategy[Any]:
@@ -101,7 +106,11 @@ def values(schema: dict[str, Any], path: str = "spec") -> st.SearchStrategy[Any]
         props = schema.get("properties") or {}
         extra = schema.get("additionalProperties")
         if extra:
-            names = st.sampled_from(("cpu", "memory", "nvidia.com/gpu", "ephemeral-storage"))
+            # cpu and memory twice as often as the others: a Deployment refuses a fraction of
+            # a GPU, so a map drawn for an extended resource mostly ends in a refused write.
+            names = st.sampled_from(
+                ("cpu", "memory", "cpu", "memory", "nvidia.com/gpu", "ephemeral-storage")
+            )
             # Mostly non-empty: an empty map is one spelling, the quantities are many.
             return st.one_of(
                 st.dictionaries(names, values(extra, f"{path}.*"), min_size=1, max_size=3),

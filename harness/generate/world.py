@@ -24,12 +24,21 @@ steps (``OPS``):
   annotation, a sidecar container, an env var of ``server``, the Service's
   ``sessionAffinity``, a label), or the Deployment's status (the deployment controller's
   part, which this tier lacks);
+- ``rollout``: the deployment controller's status write for one state of a rollout
+  (``ROLLOUT_PHASES``: observed or not, updating, old pods pending, unavailable, stalled past
+  its progress deadline, complete), played on this tier, which has no deployment controller;
 - ``owned``: another writer changes a field the operator owns (the Deployment's replicas, the
   ``server`` image, the Service's port);
 - ``delete-child``: a child deleted by hand;
 - ``restart``: the operator SIGKILLed and started again;
 - ``fault``: the operator's ``nth`` next write answered ``code`` (409, 429, 500, 503) by its
   API proxy, without forwarding it;
+- ``crash``: the operator's ``nth`` next write forwarded, then its connection frozen by the
+  proxy (the answer ``delivered`` or withheld) and the process SIGKILLed and started again;
+- ``events``: the operator's watch events of one resource (or ``all``) delivered ``seconds``
+  late, or late and ``coalesce``d, until the sequence ends;
+- ``admission``: a ValidatingAdmissionPolicy bound that refuses the operator's Deployment
+  writes (``refuse: true``: the refusal must reach the status), or removed again;
 - ``quiet``: wait until every lane's operator has converged and then written nothing for
   ``quiet`` seconds.
 
@@ -41,6 +50,9 @@ Oracles (each a message naming the implementation; docs/design.md, "Generated wo
   every child controlled by a ModelService is controlled by the live one, a live ModelService
   not in ChildConflict has one child of each kind, a deleting one is no longer held by the
   operator's finalizer;
+- *status*: once quiet, Ready and Progressing are what CONTRACT.md's rollout rows call for
+  from the Deployment as stored, and the replica counts are copied
+  (``oracles.status_follows``);
 - *quiet*: after convergence no write of the operator for ``quiet`` seconds, as its API proxy
   logged them, within ``quiet_timeout``;
 - *budget*: the successful writes of a window between two quiet points are at most the sum of
@@ -66,7 +78,7 @@ from harness.audit import WRITE_VERBS
 from harness.envtest.controlplane import ControlPlane
 from harness.explore.state import FINALIZER, RESOURCES
 from harness.faults.apiproxy import ApiProxy
-from harness.faults.apiproxy.records import ProxyRequest, RequestLog
+from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.kube import Kube
 from harness.lab.namespaces import create_namespace
 from harness.modelservice import modelservice
@@ -84,17 +96,38 @@ BUDGET: dict[str, int] = {
     "metadata": 0,
     "delete": 3,  # two child deletes, the finalizer
     "foreign": 1,  # a Deployment status written by its controller: one status
+    "rollout": 1,  # the deployment controller's status write: one status
     "owned": 2,  # the child set back, the status
     "delete-child": 2,  # the child re-created, the status
     "restart": 0,
     "fault": 1,  # a retried write the proxy's error made the operator send again
+    "crash": 1,  # the new process may write the status the killed one had computed again
+    "events": 0,
+    "admission": 3,  # refused: one status; allowed again: the children and the status
     "quiet": 0,
 }
 #: Steps that are made of one write of the user's and change nothing else (all but quiet).
 OPS = tuple(k for k in BUDGET if k != "quiet")
 
+#: How the ``events`` step perturbs the operator's watch events on its API proxy: each event
+#: delivered ``seconds`` late, or late and merged with the object's later events.
+EVENT_MODES = ("delay", "coalesce")
+#: The resources whose events the ``events`` step perturbs, by its ``resource``.
+EVENT_RESOURCES = ("modelservices", "deployments", "services")
+#: The ValidatingAdmissionPolicy's message for a refused operator write (``admission`` step).
+POLICY_MESSAGE = "modeldock generate: this namespace refuses the operator's Deployment writes"
+#: A label that makes the admin's dry-run probe of the policy refused too (the premise).
+PROBE_LABEL = "modeldock.io/refuse-probe"
+
 #: Fields of the children other writers own, by the ``foreign`` step's ``field``.
 FOREIGN_FIELDS = ("template-annotation", "sidecar", "env", "label", "session-affinity", "status")
+#: The states of a rollout the ``rollout`` step plays on the Deployment's status, as the
+#: deployment controller would write them (``_rollout``): ``lagging`` (the current generation
+#: not yet observed), ``updating`` (fewer updated replicas than ``spec.replicas``, the old ones
+#: still available), ``old-pending`` (one old pod more than the updated ones),
+#: ``unavailable`` (updated but one not available), ``stalled`` (the progress deadline passed:
+#: Progressing=False ProgressDeadlineExceeded, one pod short), ``complete``.
+ROLLOUT_PHASES = ("lagging", "updating", "old-pending", "unavailable", "stalled", "complete")
 #: Fields the operator owns that another writer changes, by the ``owned`` step's ``field``.
 OWNED_FIELDS = ("replicas", "image", "service-port")
 
@@ -128,8 +161,22 @@ class Lane:
     starts: int = 0
     #: id of the last request-log record when the current window began
     window_from: int = 0
+    #: when the current window began (epoch seconds)
+    window_at: float = 0.0
     #: the steps of the current window
     window_ops: list[str] = field(default_factory=list)
+    #: a crash was armed on the proxy in this sequence (``crash`` step): the proxy may hold
+    #: several, each triggering at its own write, so it is asked at every step and wait
+    #: until the sequence ends
+    crash_armed: bool = False
+    #: crashes that triggered (the operator SIGKILLed at its write) and write errors injected
+    crashes: int = 0
+    #: seconds the proxy currently holds each watch event (``events`` step); quiet waits them
+    event_delay: float = 0.0
+    #: the admission policy refusing the operator's Deployment writes is bound (``admission``)
+    refusing: bool = False
+    #: the lane is on the sim tier (a real deployment controller and garbage collector)
+    sim: bool = False
 
     @property
     def log(self) -> RequestLog:
@@ -146,6 +193,37 @@ class Lane:
         )
         self.starts += 1
         self.op.start(timeout=60)
+
+    def open_window(self) -> None:
+        """Begin a new window (its writes, steps and, on sim, Deployment events) from now."""
+        self.window_from, self.window_at, self.window_ops = self.last_id(), time.time(), []
+
+    def deployment_events(self) -> int:
+        """Deployment MODIFIED events the proxy delivered to the operator since the window
+        began: on sim each may be the deployment controller's status write, which the
+        operator follows with one status write of its own."""
+        return sum(
+            1
+            for r in self.log.records()
+            for e in r.events
+            if e.kind == "Deployment" and e.type == "MODIFIED" and seconds(e.time) >= self.window_at
+        )
+
+    def handle_crash(self) -> bool:
+        """If an armed crash triggered (the proxy froze the operator right after its write):
+        SIGKILL the operator, let the proxy drop the frozen requests, start a new process.
+        True when it did."""
+        if not self.crash_armed:
+            return False
+        report = self.proxy.wait_crash(0)
+        if not report.get("triggered"):
+            return False
+        if self.op is not None:
+            self.op.kill()
+        self.proxy.ack_crash()
+        self.crashes += 1
+        self.start_operator()
+        return True
 
     def stop(self) -> None:
         if self.op is not None:
@@ -186,6 +264,13 @@ class Settings:
     quiet: float = 2.0
     quiet_timeout: float = 60.0
 
+    @property
+    def sim(self) -> bool:
+        """The sim tier: a deployment controller, a garbage collector and fake nodes act,
+        so the harness plays neither (the ``rollout`` and ``foreign status`` steps do
+        nothing; a delete waits for the real garbage collector)."""
+        return self.control_plane.tier == "sim"
+
 
 def new_lane(settings: Settings, impl: Implementation, label: str) -> Lane:
     """A namespace with the operator role bound to ``impl``'s user, an API proxy, and the
@@ -197,7 +282,7 @@ def new_lane(settings: Settings, impl: Implementation, label: str) -> Lane:
     proxy = ApiProxy.for_user(settings.control_plane, impl.user, workdir=workdir)
     proxy.progress = lambda line: None
     proxy.start()
-    lane = Lane(impl, admin, ns, proxy, workdir)
+    lane = Lane(impl, admin, ns, proxy, workdir, sim=settings.sim)
     lane.start_operator()
     return lane
 
@@ -226,6 +311,7 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
     delete) finds the operator failing."""
     op = step["op"]
     a = lane.admin
+    lane.handle_crash()
     if op == "create":
         body = modelservice(NAME, **step["spec"])
         body["spec"] = step["spec"]
@@ -266,7 +352,11 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
     elif op == "delete":
         _delete(lane, step["policy"], settings)
     elif op == "foreign":
-        _foreign(lane, step["field"], step.get("value", ""))
+        if not (settings.sim and step["field"] == "status"):
+            _foreign(lane, step["field"], step.get("value", ""))
+    elif op == "rollout":
+        if not settings.sim:  # sim: the real deployment controller writes it
+            edit_child(lane, "deployments", partial(_rollout, step["phase"]), sub="status")
     elif op == "owned":
         _owned(lane, step["field"], step["value"])
     elif op == "delete-child":
@@ -281,10 +371,132 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
         lane.proxy.inject_write_error(
             int(step.get("nth", 1)), int(step["code"]), resources=RESOURCES
         )
+    elif op == "crash":
+        # The operator's nth next write is forwarded, then the proxy freezes its connection
+        # (the answer withheld, or delivered first); the harness SIGKILLs the process and
+        # starts a new one when it sees that (Lane.handle_crash, at every step and wait).
+        lane.proxy.crash_after_write(
+            int(step.get("nth", 1)), delivered=bool(step.get("delivered")), resources=RESOURCES
+        )
+        lane.crash_armed = True
+    elif op == "events":
+        resources = EVENT_RESOURCES if step["resource"] == "all" else (step["resource"],)
+        seconds = float(step["seconds"])
+        if step["mode"] == "coalesce":
+            lane.proxy.coalesce_events(resources, seconds)
+        else:
+            lane.proxy.delay_events(resources, seconds)
+        lane.event_delay = max(lane.event_delay, seconds)
+    elif op == "admission":
+        _admission(lane, bool(step["refuse"]))
     elif op == "quiet":
         pass  # the world waits for every lane (World.quiet)
     else:
         raise ValueError(f"unknown step {op!r}")
+
+
+def policy_name(lane: Lane) -> str:
+    """The lane's ValidatingAdmissionPolicy (and binding) name: one per namespace."""
+    return f"{lane.ns}-refuse"
+
+
+def _admission(lane: Lane, refuse: bool, timeout: float = 20.0) -> None:
+    """Bind (``refuse``) or remove a ValidatingAdmissionPolicy that refuses (403) every
+    Deployment create and update the operator's user (``modeldock:*``) makes in the lane's
+    namespace; other writers pass. Binding waits until the API server refuses an admin
+    dry-run create carrying ``PROBE_LABEL`` (a premise: ``PremiseBroken`` after ``timeout``
+    s); removing waits until it admits one. Idempotent."""
+    a = lane.admin
+    name = policy_name(lane)
+    if refuse and not lane.refusing:
+        a.create(
+            "validatingadmissionpolicies",
+            None,
+            {
+                "apiVersion": "admissionregistration.k8s.io/v1",
+                "kind": "ValidatingAdmissionPolicy",
+                "metadata": {"name": name},
+                "spec": {
+                    "failurePolicy": "Fail",
+                    "matchConstraints": {
+                        "resourceRules": [
+                            {
+                                "apiGroups": ["apps"],
+                                "apiVersions": ["v1"],
+                                "operations": ["CREATE", "UPDATE"],
+                                "resources": ["deployments"],
+                            }
+                        ]
+                    },
+                    "validations": [
+                        {
+                            "expression": "!request.userInfo.username.startsWith('modeldock:') "
+                            "&& !(has(object.metadata.labels) && "
+                            f"'{PROBE_LABEL}' in object.metadata.labels)",
+                            "message": POLICY_MESSAGE,
+                            "reason": "Forbidden",
+                        }
+                    ],
+                },
+            },
+        )
+        a.create(
+            "validatingadmissionpolicybindings",
+            None,
+            {
+                "apiVersion": "admissionregistration.k8s.io/v1",
+                "kind": "ValidatingAdmissionPolicyBinding",
+                "metadata": {"name": name},
+                "spec": {
+                    "policyName": name,
+                    "validationActions": ["Deny"],
+                    "matchResources": {
+                        "namespaceSelector": {
+                            "matchLabels": {"kubernetes.io/metadata.name": lane.ns}
+                        }
+                    },
+                },
+            },
+        )
+        lane.refusing = True
+    elif not refuse and lane.refusing:
+        for res in ("validatingadmissionpolicybindings", "validatingadmissionpolicies"):
+            a.delete(res, None, name, missing_ok=True)
+        lane.refusing = False
+    else:
+        return
+    deadline = time.monotonic() + timeout
+    while _probe_refused(lane) != refuse:
+        if time.monotonic() > deadline:
+            state = "refuse" if refuse else "admit"
+            raise PremiseBroken(f"the API server did not {state} the probe {timeout:.0f}s after")
+        time.sleep(0.2)
+
+
+def _probe_refused(lane: Lane) -> bool:
+    """Whether the API server refuses (403) an admin dry-run create of a Deployment labelled
+    ``PROBE_LABEL`` in the lane's namespace."""
+    probe = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "probe", "labels": {PROBE_LABEL: "1"}},
+        "spec": {
+            "selector": {"matchLabels": {"probe": "1"}},
+            "template": {
+                "metadata": {"labels": {"probe": "1"}},
+                "spec": {"containers": [{"name": "c", "image": "srv:1"}]},
+            },
+        },
+    }
+    try:
+        lane.admin.request(
+            "POST", lane.admin.path("deployments", lane.ns), probe, query=[("dryRun", "All")]
+        )
+    except ApiException as exc:
+        if exc.status == 403:
+            return True
+        raise
+    return False
 
 
 def _delete(lane: Lane, policy: str, settings: Settings) -> None:
@@ -298,6 +510,7 @@ def _delete(lane: Lane, policy: str, settings: Settings) -> None:
     a.delete("modelservices", lane.ns, NAME, propagation_policy=policy)
     deadline = time.monotonic() + settings.quiet_timeout
     while True:
+        lane.handle_crash()
         m = msvc(lane)
         if m is None or m["metadata"]["uid"] != uid:
             return
@@ -311,7 +524,10 @@ def _delete(lane: Lane, policy: str, settings: Settings) -> None:
                 f"{policy} delete; finalizers {m['metadata'].get('finalizers')}",
             )
         time.sleep(0.2)
-    # The garbage collector's part (this tier has none): dependents, then its finalizer.
+    # The garbage collector's part (envtest has none): dependents, then its finalizer.
+    if settings.sim:
+        _wait_gone(lane, uid, policy, settings)
+        return
     for res in ("deployments", "services"):
         for child in a.list(res, lane.ns):
             refs = child["metadata"].get("ownerReferences") or []
@@ -334,6 +550,12 @@ def _delete(lane: Lane, policy: str, settings: Settings) -> None:
             a.update("modelservices", live)
 
     _retry(strip)
+    _wait_gone(lane, uid, policy, settings)
+
+
+def _wait_gone(lane: Lane, uid: str, policy: str, settings: Settings) -> None:
+    """Wait until the ModelService ``uid`` is gone; ``PremiseBroken`` after the quiet
+    timeout (the garbage collector's part, played or real, did not end)."""
     deadline = time.monotonic() + settings.quiet_timeout
     while (m := msvc(lane)) is not None and m["metadata"]["uid"] == uid:
         if time.monotonic() > deadline:
@@ -442,6 +664,72 @@ def _foreign(lane: Lane, what: str, value: str) -> None:
         edit_child(lane, "deployments", edit, sub="status")
     else:
         raise ValueError(f"unknown foreign field {what!r}")
+
+
+def _deployment_condition(ctype: str, status: str, reason: str, message: str) -> dict[str, Any]:
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return {
+        "type": ctype,
+        "status": status,
+        "reason": reason,
+        "message": message,
+        "lastUpdateTime": now,
+        "lastTransitionTime": now,
+    }
+
+
+def _rollout(phase: str, d: dict[str, Any]) -> None:
+    """Set the Deployment ``d``'s status as the deployment controller would in ``phase``
+    (``ROLLOUT_PHASES``), for its ``spec.replicas`` (1 when absent): what this tier lacks and
+    sim has for real. Raises ValueError for another phase."""
+    want = int(d["spec"].get("replicas", 1) or 0)
+    gen = int(d["metadata"].get("generation", 1))
+    short = max(want - 1, 0)
+    counts = {  # phase: (observed generation, replicas, updated, available)
+        "lagging": (gen - 1, want, want, want),
+        "updating": (gen, want, short, want),
+        "old-pending": (gen, want + 1, want, want),
+        "unavailable": (gen, want, want, short),
+        "stalled": (gen, want, want, short),
+        "complete": (gen, want, want, want),
+    }
+    if phase not in counts:
+        raise ValueError(f"unknown rollout phase {phase!r}")
+    observed, replicas, updated, available = counts[phase]
+    progressing = (
+        _deployment_condition(
+            "Progressing",
+            "False",
+            "ProgressDeadlineExceeded",
+            f'ReplicaSet "{d["metadata"]["name"]}-5d8f" has timed out progressing.',
+        )
+        if phase == "stalled"
+        else _deployment_condition(
+            "Progressing",
+            "True",
+            "NewReplicaSetAvailable" if phase == "complete" else "ReplicaSetUpdated",
+            f'ReplicaSet "{d["metadata"]["name"]}-5d8f" is progressing.',
+        )
+    )
+    d["status"] = {
+        "observedGeneration": max(observed, 0),
+        "replicas": replicas,
+        "updatedReplicas": updated,
+        "readyReplicas": available,
+        "availableReplicas": available,
+        "unavailableReplicas": replicas - available,
+        "conditions": [
+            _deployment_condition(
+                "Available",
+                "True" if available >= want else "False",
+                "MinimumReplicasAvailable" if available >= want else "MinimumReplicasUnavailable",
+                "Deployment has minimum availability."
+                if available >= want
+                else "Deployment does not have minimum availability.",
+            ),
+            progressing,
+        ],
+    }
 
 
 def _owned(lane: Lane, what: str, value: Any) -> None:

@@ -39,6 +39,7 @@ from pathlib import Path
 from string import Template
 
 from harness.i18n import label as ui_label
+from harness.report.generated import section_html as generated_html
 from harness.report.html_sections import (
     ablation_section,
     anchor,
@@ -119,6 +120,8 @@ def render_html(report: Report) -> str:
         body.append(explore_section(explored))
     if report.mutation_score is not None:
         body.append(mutation_score_section(report.mutation_score))
+    if report.generated is not None:
+        body.append(generated_html(report.generated))
     return Template(static_text("page.html")).substitute(
         lang=esc(report.lang),
         title=esc(impls),

@@ -18,6 +18,7 @@ from harness.i18n import tr
 from harness.junit import PREMISES
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, Spread, scaling_note
 from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, Exploration, ExploreImpl
+from harness.report.generated import markdown as generated_markdown
 from harness.report.model import (
     Ablation,
     Bench,
@@ -235,6 +236,8 @@ def render_markdown(report: Report) -> str:
         lines += explore_markdown(report.exploration)
     if report.mutation_score is not None:
         lines += mutation_score_markdown(report.mutation_score)
+    if report.generated is not None:
+        lines += generated_markdown(report.generated)
     return "\n".join(lines).rstrip() + "\n"
 
 

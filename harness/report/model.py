@@ -247,6 +247,8 @@ class Report:
     ablation: Ablation | None = None
     exploration: Exploration | None = None
     mutation_score: MutationScore | None = None
+    #: the generated workloads' section as a plain dict (``harness.report.generated.section``)
+    generated: dict[str, Any] | None = None
 
     @property
     def all_passed(self) -> bool:

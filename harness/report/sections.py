@@ -5,7 +5,7 @@ of ``harness.report.model.Report`` read from the dict of one JSON file in a repo
 (``SECTION_FILES``) by its reader (``READERS``). ``with_sections(report, bench=..., ...)``
 fills them from dicts; ``harness.report.write_all`` reads the files under its lock and calls it.
 
-Adding a section (generated workloads, say): a field on ``Report`` (None by default), a reader
+Adding a section (as the generated workloads were added): a field on ``Report`` (None by default), a reader
 from the JSON file's dict to a dataclass (in ``model.py`` or a module of its own that imports no
 writer), its entry in ``SECTION_FILES`` and ``READERS``, and one function in each writer
 (``markdown.render_markdown`` and ``html.render_html`` call it when the field is not None).
@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from harness.report.exploration import exploration
+from harness.report.generated import section as generated_section
 from harness.report.model import Report, bench_model, kill_matrix, rbac_ablation
 from harness.report.mutation_score import mutation_score
 
@@ -28,6 +29,7 @@ SECTION_FILES = {
     "ablation": "rbac-ablation.json",
     "exploration": "explore.json",
     "mutation_score": "mutation-score.json",
+    "generated": "generated.json",
 }
 
 #: ``Report`` field -> the reader of its file's dict.
@@ -37,12 +39,13 @@ READERS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
     "ablation": rbac_ablation,
     "exploration": exploration,
     "mutation_score": mutation_score,
+    "generated": generated_section,
 }
 
 
 def with_sections(report: Report, **data: Mapping[str, Any] | None) -> Report:
     """A copy of ``report`` with the optional sections given by ``Report`` field (``bench=``,
-    ``mutants=``, ``ablation=``, ``exploration=``, ``mutation_score=``), each read from the
+    ``mutants=``, ``ablation=``, ``exploration=``, ``mutation_score=``, ``generated=``), each read from the
     dict of its JSON file; a section given as None or empty is left out (None), one not given
     keeps what ``report`` has. Raises TypeError for a name that is no section."""
     unknown = set(data) - set(READERS)

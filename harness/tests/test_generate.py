@@ -140,3 +140,73 @@ def test_level_triggered_compares_a_deployment_quantity_by_value_and_keeps_the_r
     given = world("500e6")
     assert quantities_as_values(given) != quantities_as_values(world("501M"))
     assert given == world("500e6")
+
+
+# ------------------------------------------------- the played rollout and the status oracle
+def _played(phase: str, replicas: int | None = 2) -> dict[str, Any]:
+    from harness.generate import world
+
+    dep: dict[str, Any] = {"metadata": {"name": "gen", "generation": 3}, "spec": {}}
+    if replicas is not None:
+        dep["spec"]["replicas"] = replicas
+    world._rollout(phase, dep)
+    return dep
+
+
+@pytest.mark.parametrize(
+    ("phase", "ready", "progressing"),
+    [
+        ("lagging", ("False", "ReplicasUnavailable"), ("True", "RolloutInProgress")),
+        ("updating", ("False", "ReplicasUnavailable"), ("True", "RolloutInProgress")),
+        ("old-pending", ("False", "ReplicasUnavailable"), ("True", "RolloutInProgress")),
+        ("unavailable", ("False", "ReplicasUnavailable"), ("True", "RolloutInProgress")),
+        ("stalled", ("False", "ProgressDeadlineExceeded"), ("False", "ProgressDeadlineExceeded")),
+        ("complete", ("True", "ReplicasAvailable"), ("False", "RolloutComplete")),
+    ],
+)
+def test_each_played_phase_calls_for_its_contract_row(
+    phase: str, ready: tuple[str, str], progressing: tuple[str, str]
+) -> None:
+    from harness.generate.oracles import rollout_row
+
+    assert rollout_row(_played(phase)) == (ready, progressing)
+
+
+def test_updating_is_what_an_availability_judge_calls_ready() -> None:
+    """The phase the pre-faults operators (and mutant ready-when-available) got wrong: every
+    replica available, one still of the old template. Replicas absent count as 1."""
+    dep = _played("updating")
+    st_ = dep["status"]
+    assert st_["availableReplicas"] == 2 and st_["updatedReplicas"] == 1
+    from harness.generate.oracles import rollout_row
+
+    assert rollout_row(_played("complete", replicas=None))[0] == ("True", "ReplicasAvailable")
+    assert rollout_row(_played("updating", replicas=None))[0] == ("False", "ReplicasUnavailable")
+
+
+def test_operator_root_starts_another_checkouts_sources(tmp_path: Path) -> None:
+    from harness.operators import load_implementations
+
+    (tmp_path / "go_reference").mkdir()
+    (tmp_path / "python_operator").mkdir()
+    impls = load_implementations()
+    go, py = cli.rooted(impls["go"], tmp_path), cli.rooted(impls["python"], tmp_path)
+    assert go.workdir == tmp_path / "go_reference" and go.build[:3] == ("go", "build", "-o")
+    assert go.command == (go.build[3],) and go.command != impls["go"].command
+    assert py.workdir == tmp_path and py.command == impls["python"].command
+    with pytest.raises(Exception, match="no go_reference"):
+        cli.rooted(impls["go"], tmp_path / "missing")
+
+
+def test_every_case_file_replays_known_steps() -> None:
+    """The case files under harness/generate/cases name implementations and only steps
+    ``apply_step`` knows, so ``python -m harness replay`` can run each of them."""
+    folder = Path(cli.__file__).parent / "cases"
+    files = sorted(folder.glob("*.yaml"))
+    assert files
+    for f in files:
+        case = yaml.safe_load(f.read_text())
+        assert case.get("implementations") or case.get("implementation"), f.name
+        assert case["steps"], f.name
+        unknown = [s["op"] for s in case["steps"] if s["op"] not in (*OPS, "quiet")]
+        assert unknown == [], f"{f.name}: {unknown}"

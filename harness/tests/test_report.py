@@ -485,6 +485,7 @@ def test_the_writers_take_the_finished_model() -> None:
         "ablation",
         "exploration",
         "mutation_score",
+        "generated",
     }
     with pytest.raises(TypeError, match="no report section"):
         report.with_sections(model(), explore=explore())

@@ -1,0 +1,64 @@
+"""The generated-workloads section of the comparison (harness/report/generated.py): a plain
+dict built from reports/generated.json, then Markdown and HTML from it."""
+
+from __future__ import annotations
+
+from harness.report import generated
+
+DATA = {
+    "seed": 7,
+    "cluster": "envtest",
+    "seconds": 100.0,
+    "sequences_asked": 3,
+    "max_steps": 5,
+    "operator_root": "/work/wt/prefaults",
+    "implementations": {
+        "python": {"sequences": 3, "steps": 12, "failures": 1, "oracles": {"quiet": 1}},
+        "go": {"sequences": 3, "steps": 12, "failures": 0, "crashes": 2, "cases": []},
+    },
+    "failure": {
+        "implementation": "python",
+        "oracle": "quiet",
+        "message": "converged but writing | always",
+        "steps": 1,
+        "case": "reports/generated/python-abc.yaml",
+    },
+}
+
+
+def test_section_rows_per_implementation() -> None:
+    sec = generated.section(DATA)
+    assert [r["implementation"] for r in sec["rows"]] == ["go", "python"]
+    go, py = sec["rows"]
+    assert (go["steps"], go["crashes"], go["failures"], go["by_oracle"]) == (12, 2, 0, "-")
+    assert (py["failures"], py["by_oracle"], py["steps_per_second"]) == (1, "quiet 1", "0.12")
+    assert sec["failure"]["case"] == "reports/generated/python-abc.yaml"
+
+
+def test_markdown_and_html_carry_the_shrunk_case() -> None:
+    sec = generated.section(DATA)
+    md = "\n".join(generated.markdown(sec))
+    assert "| python | 3 | 12 | 0.12 | 0 | 1 | quiet 1 | - |" in md
+    assert "converged but writing \\| always" in md  # a pipe does not end the cell
+    assert "operators from /work/wt/prefaults" in md
+    page = generated.section_html(sec)
+    assert page.startswith('<section id="generated">')
+    assert "python-abc.yaml" in page and "<td>quiet 1</td>" in page
+
+
+def test_no_failure_no_case_line() -> None:
+    sec = generated.section(DATA | {"failure": None})
+    assert not any("Shrunk case" in line for line in generated.markdown(sec))
+
+
+def test_the_model_carries_the_section_to_both_writers() -> None:
+    from harness.report.html import render_html
+    from harness.report.markdown import render_markdown
+    from harness.report.model import Report
+    from harness.report.sections import with_sections
+
+    report = with_sections(Report(["go", "python"], {}, []), generated=DATA)
+    assert report.generated is not None and report.generated["rows"][0]["implementation"] == "go"
+    assert "python-abc.yaml" in render_markdown(report)
+    assert '<section id="generated">' in render_html(report)
+    assert with_sections(report, generated=None).generated is None
