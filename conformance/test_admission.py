@@ -44,6 +44,12 @@ REFUSED: list[tuple[str, str, dict[str, Any], str]] = [
         {"resources": {"limits": {"cpu": "lots"}}},
         "spec.resources.limits.cpu",
     ),
+    (
+        "resources-fractional-exponent",
+        "web",
+        {"resources": {"requests": {"cpu": "1e1.5"}}},
+        "spec.resources.requests.cpu",
+    ),
     ("name-starts-with-digit", "1web", {}, "metadata.name"),
     ("name-64-characters", "w" * 64, {}, "metadata.name"),
     ("name-with-dot", "web.v1", {}, "metadata.name"),
