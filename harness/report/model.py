@@ -395,6 +395,10 @@ class Bench:
     latency_samples: dict[str, list[float]]
     #: implementation -> (p50, p95) in seconds
     latency_pct: dict[str, tuple[float | None, float | None]]
+    #: who (an implementation or "floor") -> "throughput_s[N]" or "workers[W]" -> (min, max)
+    #: seconds of the runs whose median the figure is (bench.json's ``spread``); empty when
+    #: bench.json has none
+    spread: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
 
 
 def _number(value: Any) -> float | None:
@@ -471,6 +475,13 @@ def bench_model(data: Mapping[str, Any]) -> Bench:
     for i in impls:
         raw = top_samples.get(i, figures[i].get("latency_samples_s")) or []
         samples[i] = sorted(x for x in (_number(v) for v in raw) if x is not None)
+    spread: dict[str, dict[str, tuple[float, float]]] = {}
+    for who, figs in (data.get("spread") or {}).items():
+        for key in ("throughput_s", "workers"):
+            for at, sp in ((figs or {}).get(key) or {}).items():
+                lo, hi = _number((sp or {}).get("min")), _number((sp or {}).get("max"))
+                if lo is not None and hi is not None:
+                    spread.setdefault(who, {})[f"{key}[{at}]"] = (lo, hi)
     return Bench(
         machine=dict(data.get("machine") or {}),
         implementations=impls,
@@ -483,6 +494,7 @@ def bench_model(data: Mapping[str, Any]) -> Bench:
             i: (_number(figures[i].get("latency_p50_s")), _number(figures[i].get("latency_p95_s")))
             for i in impls
         },
+        spread=spread,
     )
 
 
