@@ -17,7 +17,7 @@ from typing import Any
 
 from harness.bench.measure import command_output, machine_info
 from harness.bench.phases import Runner, bench_control_plane
-from harness.bench.results import missing_figures
+from harness.bench.results import floor_gaps, missing_figures
 from harness.bench.settings import DEFAULT_OUT, LOG_DIR, say, settings_from_args
 from harness.bench.tables import render_floor_table, render_spread, render_table
 
@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the bench and write bench.json. Exit code: 0 every figure measured, 1 a figure
-    missing or a phase failed (bench.json written all the same), 2 an unknown or unbuildable
+    missing (``results.missing_figures``, ``results.floor_gaps``) or a phase failed (bench.json written all the same), 2 an unknown or unbuildable
     implementation, 3 the control plane failed, 130 interrupted (nothing written)."""
     args = build_parser().parse_args(argv)
 
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     for impl_id, det in report["details"].items():
         for kind, info in det["failed_writes"].items():
             print(f"{impl_id}: {info['count']} x {kind}: {info['cause']}")
-    missing = missing_figures(report)
+    missing = missing_figures(report) + floor_gaps(report)
     say(f"wrote {out}" + (f"; missing figures: {', '.join(missing)}" if missing else ""))
     for err in report["errors"]:
         say(f"error: {err}")

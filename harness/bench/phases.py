@@ -508,8 +508,10 @@ class Runner:
                     )
         for w in s.scaling_workers:
             for rep in range(s.scaling_repeats):
-                done = sum(1 for f in self.floor_runs if f.n == s.scaling_size and f.workers == w)
-                if s.floor and done <= rep:
+                # a floor run in every round, even where the throughput phase already ran the
+                # floor at this N and worker count: a ratio compares runs made side by side
+                # (on a shared machine a few minutes apart can differ by a factor of two)
+                if s.floor:
                     self._attempt(
                         f"floor N={s.scaling_size} workers={w} run {rep + 1}",
                         lambda w=w, r=rep: run_floor(self, s.scaling_size, w, r),  # type: ignore[misc]

@@ -548,6 +548,42 @@ def floor_violations(report: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def floor_gaps(report: Mapping[str, Any]) -> list[str]:
+    """Each ``<impl>/floor`` ratio the run should have and has not, as
+    ``"python/floor workers[16]"``: one per implementation at every N of ``settings.sizes``
+    and every W of ``settings.scaling_workers`` (issue 28: the floor at N = 100/500/1000 and
+    at 1/4/16 workers), and each spread of fewer runs than its settings asked for
+    (``"spread go throughput_s[1000]: 2 runs of 3"``). [] when the floor was not run
+    (``settings.floor`` "not run") or nothing is missing."""
+    sets = report.get("settings") or {}
+    if not report.get("floor") or sets.get("floor") == "not run":
+        return []
+    sizes = [str(n) for n in sets.get("sizes") or []]
+    workers = [str(w) for w in sets.get("scaling_workers") or []]
+    ratios = report.get("ratios") or {}
+    out = []
+    for impl in report.get("implementations") or {}:
+        mine = ratios.get(f"{impl}/floor") or {}
+        for figure, keys in (("throughput_s", sizes), ("workers", workers)):
+            got = mine.get(figure) or {}
+            out += [f"{impl}/floor {figure}[{k}]" for k in keys if got.get(k) is None]
+    wanted = {
+        "latency_p50_s": sets.get("latency_repeats"),
+        "latency_p95_s": sets.get("latency_repeats"),
+        "throughput_s": sets.get("throughput_repeats"),
+        "workers": sets.get("scaling_repeats"),
+    }
+    for who, figs in (report.get("spread") or {}).items():
+        for figure, runs in wanted.items():
+            value = figs.get(figure)
+            each = value.items() if figure in ("throughput_s", "workers") else [("", value)]
+            for at, sp in each:
+                if runs and isinstance(sp, Mapping) and int(sp.get("runs") or 0) < int(runs):
+                    where = f"{figure}[{at}]" if at else figure
+                    out.append(f"spread {who} {where}: {sp.get('runs')} runs of {runs}")
+    return out
+
+
 def missing_figures(report: Mapping[str, Any]) -> list[str]:
     """``impl.key`` (``impl.throughput_s[N]``) for each figure that is absent or None."""
     sizes = [str(n) for n in (report.get("settings") or {}).get("sizes", [])]

@@ -89,7 +89,8 @@ def bench_section(bench: Bench, scaling: Scaling | None = None) -> str:
             _figure(
                 "Throughput",
                 throughput_svg(bench, scaling),
-                "N ModelServices created at once, time until all converged. A "
+                "N ModelServices created at once, time until all converged (the median of "
+                "the runs; a bar, where there is one, from the fastest run to the slowest). A "
                 "straight line is linear scaling; a steeper one is a slower queue.",
             )
         )
@@ -155,8 +156,8 @@ def scaling_section(bench: Bench, sc: Scaling | None) -> str:
             "throughput_s",
             "seconds until all converged",
             "N ModelServices created at once with 1, 4, 16 workers; the floor dashed: the same "
-            "writes with no informer and no queue. Flat from one count to the next: more "
-            "workers bought nothing.",
+            "writes with no informer and no queue; bars from the fastest run to the slowest. "
+            "Flat from one count to the next: more workers bought nothing.",
         ),
         (
             "cpu_s",

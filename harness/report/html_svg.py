@@ -457,15 +457,50 @@ def _line(
         )
 
 
+def _whiskers(
+    parts: list[str],
+    who: str,
+    ranges: Sequence[tuple[float, float, float]],
+    colour: str,
+    sx: Any,
+    sy: Any,
+) -> None:
+    """The min and max of the runs behind each point, ``(x, min, max)``, as a vertical bar
+    with caps: how far one noisy run could have moved the median (bench.json's ``spread``)."""
+    for x, lo, hi in ranges:
+        if hi <= lo:
+            continue
+        cx, y0, y1 = sx(x), sy(lo), sy(hi)
+        parts.append(
+            f'<path class="spread" data-impl="{esc(who)}" d="M{cx:.1f},{y0:.1f}L{cx:.1f},{y1:.1f}'
+            f"M{cx - 4:.1f},{y0:.1f}L{cx + 4:.1f},{y0:.1f}M{cx - 4:.1f},{y1:.1f}L{cx + 4:.1f},"
+            f'{y1:.1f}" stroke="{colour}" stroke-width="1" fill="none" opacity="0.7"/>'
+        )
+
+
+def _spread_at(
+    bench: Bench, who: str, key: str, xs: Sequence[tuple[float, str]]
+) -> list[tuple[float, float, float]]:
+    """``(x, min, max)`` of ``who``'s runs at each ``(x, "<N or W>")`` that has a spread."""
+    mine = bench.ranges.get(who) or {}
+    return [(x, *mine[f"{key}[{at}]"]) for x, at in xs if f"{key}[{at}]" in mine]
+
+
 def throughput_svg(bench: Bench, scaling: Scaling | None = None) -> str:
     """Seconds until all N converged against N, one line per implementation; the floor
-    (from ``scaling``) dashed."""
+    (from ``scaling``) dashed; at each point, when bench.json has them, the min and max of the
+    runs (``_whiskers``)."""
     impls = bench.implementations
     floor = scaling.floor if scaling else []
     points = [p for series in bench.throughput.values() for p in series] + list(floor)
+    ranges = {
+        who: _spread_at(bench, who, "throughput_s", [(float(n), str(n)) for n, _ in series])
+        for who, series in [*bench.throughput.items(), ("floor", floor)]
+    }
+    top = max([s for _, s in points] + [hi for r in ranges.values() for _, _, hi in r])
     parts, sx, sy = _frame(
         max(n for n, _ in points),
-        max(s for _, s in points) * 1.08,
+        top * 1.08,
         "N ModelServices created at once",
         "seconds until all converged",
     )
@@ -478,6 +513,7 @@ def throughput_svg(bench: Bench, scaling: Scaling | None = None) -> str:
             f"{'M' if j == 0 else 'L'}{sx(n):.1f},{sy(s):.1f}" for j, (n, s) in enumerate(series)
         )
         parts.append(f'<path class="series" data-impl="{esc(impl)}" d="{d}" stroke="{colour}"/>')
+        _whiskers(parts, impl, ranges.get(impl) or [], colour, sx, sy)
         for n, s in series:
             parts.append(
                 f'<circle cx="{sx(n):.1f}" cy="{sy(s):.1f}" r="3.5" fill="{colour}"/>'
@@ -486,6 +522,7 @@ def throughput_svg(bench: Bench, scaling: Scaling | None = None) -> str:
             )
     if floor:
         _line(parts, "floor", floor, FLOOR_COLOUR, sx, sy, dashed=True)
+        _whiskers(parts, "floor", ranges.get("floor") or [], FLOOR_COLOUR, sx, sy)
         parts += _key(["floor"], y=_PT + 8 + 16 * len(impls))
         parts[-1] = parts[-1].replace(IMPL_COLOURS[0], FLOOR_COLOUR)
     parts += _key(impls)
@@ -516,6 +553,13 @@ def scaling_svg(bench: Bench, sc: Scaling, key: str, y_label: str) -> str:
     values = [y for pts in series.values() for _, y in pts]
     if not values:
         return ""
+    # the spread is of the runs' seconds: only the time to converge has one
+    ranges = {
+        who: _spread_at(bench, who, "workers", [(float(pos[w]), str(w)) for w in by_w])
+        for who, by_w in sc.workers.items()
+        if key == "throughput_s"
+    }
+    values += [hi for r in ranges.values() for _, _, hi in r]
     parts, sx, sy = _frame(
         max(1.0, len(counts) - 1.0),
         max(values) * 1.1,
@@ -536,6 +580,9 @@ def scaling_svg(bench: Bench, sc: Scaling, key: str, y_label: str) -> str:
                 sx,
                 sy,
                 dashed=who == "floor",
+            )
+            _whiskers(
+                parts, who, ranges.get(who) or [], _who_colour(bench.implementations, who), sx, sy
             )
             shown.append(who)
     for k, who in enumerate(shown):

@@ -416,6 +416,10 @@ class Bench:
     scaling: Scaling | None = None
     #: the API server's write capacity and the spread of median figures over runs
     spread: Spread = field(default_factory=lambda: Spread(None, []))
+    #: who (an implementation or "floor") -> "throughput_s[N]" or "workers[W]" -> (min, max)
+    #: seconds of the runs whose median the figure is (bench.json's ``spread``, for the plots'
+    #: bars); empty when bench.json has none
+    ranges: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
 
 
 def _number(value: Any) -> float | None:
@@ -492,6 +496,13 @@ def bench_model(data: Mapping[str, Any]) -> Bench:
     for i in impls:
         raw = top_samples.get(i, figures[i].get("latency_samples_s")) or []
         samples[i] = sorted(x for x in (_number(v) for v in raw) if x is not None)
+    ranges: dict[str, dict[str, tuple[float, float]]] = {}
+    for who, figs in (data.get("spread") or {}).items():
+        for key in ("throughput_s", "workers"):
+            for at, sp in ((figs or {}).get(key) or {}).items():
+                lo, hi = _number((sp or {}).get("min")), _number((sp or {}).get("max"))
+                if lo is not None and hi is not None:
+                    ranges.setdefault(who, {})[f"{key}[{at}]"] = (lo, hi)
     return Bench(
         machine=dict(data.get("machine") or {}),
         implementations=impls,
@@ -506,6 +517,7 @@ def bench_model(data: Mapping[str, Any]) -> Bench:
         },
         scaling=scaling_model(data, impls),
         spread=spread_model(data),
+        ranges=ranges,
     )
 
 

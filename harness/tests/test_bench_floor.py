@@ -343,3 +343,33 @@ def test_the_last_bench_json_has_the_new_shape_and_nothing_beats_its_floor() -> 
             assert key in fig, f"{impl}.{key} missing"
     assert "spread" in report and "capacity" in floor
     assert results.floor_violations(report) == []
+    assert results.floor_gaps(report) == []
+
+
+def test_a_floor_ratio_or_run_the_settings_asked_for_and_missing_is_a_gap() -> None:
+    sets = {
+        "sizes": [100, 1000],
+        "max_concurrent_reconciles": 1,
+        "scaling_size": 1000,
+        "scaling_workers": [1, 4],
+        "throughput_repeats": 1,
+        "scaling_repeats": 1,
+    }
+    report = results.build_report({"go": _impl(1.0), "python": _impl(2.0)}, {}, sets, [], _floor())
+    assert results.floor_gaps(report) == []
+    report = results.build_report(
+        {"go": _impl(1.0)},
+        {},
+        {**sets, "sizes": [100, 500, 1000], "scaling_workers": [1, 4, 16]},
+        [],
+        _floor(),
+    )
+    assert results.floor_gaps(report) == [
+        "go/floor throughput_s[500]",
+        "go/floor workers[16]",
+    ]
+    report = results.build_report(
+        {"go": _impl(1.0)}, {}, {**sets, "scaling_repeats": 3}, [], _floor()
+    )
+    assert "spread go workers[4]: 2 runs of 3" in results.floor_gaps(report)
+    assert results.floor_gaps({**report, "floor": {}}) == []  # no floor run, nothing to miss

@@ -272,6 +272,20 @@ def test_bench_plots() -> None:
     assert 'class="bar"' in html_svg.latency_svg(no_samples)
 
 
+def test_throughput_plot_draws_the_runs_min_and_max() -> None:
+    data = bench()
+    data["spread"] = {
+        "go": {"throughput_s": {"100": {"median": 1.0, "min": 0.5, "max": 9.0, "runs": 3}}},
+        "python": {"throughput_s": {"100": {"median": 1.0, "min": 1.0, "max": 1.0, "runs": 3}}},
+    }
+    b = report.bench_model(data)
+    assert b.ranges["go"] == {"throughput_s[100]": (0.5, 9.0)}
+    svg = ET.fromstring(html_svg.throughput_svg(b))
+    bars = [p for p in svg.iter(f"{SVG}path") if p.get("class") == "spread"]
+    assert [p.get("data-impl") for p in bars] == ["go"]  # a spread of nothing draws no bar
+    assert report.bench_model(bench()).ranges == {}
+
+
 # --------------------------------------------------------------------------- in Chromium
 def chromium() -> str | None:
     return next(

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import time
+import types
 from typing import Any
 
 import pytest
 import urllib3
+from kubernetes import client as k8s
 
 from python_operator.runtime import client as client_
 from python_operator.runtime.client import (
@@ -51,52 +53,51 @@ def test_retry_after_seconds_follows_client_go_check_wait(
     assert retry_after_seconds(status, headers) == expected
 
 
-class _Answer:
-    """What ``ApiClient.call_api`` returns: ``.response`` is the urllib3 response."""
-
-    def __init__(self, status: int, headers: dict[str, str], body: dict[str, Any]) -> None:
-        self.response = urllib3.HTTPResponse(
-            body=json.dumps(body).encode(),
-            status=status,
-            headers=headers,
-            preload_content=True,
-        )
+def _answer(status: int, headers: dict[str, str], body: dict[str, Any]) -> urllib3.HTTPResponse:
+    """What the pool's ``urlopen`` returns: the urllib3 response."""
+    return urllib3.HTTPResponse(
+        body=json.dumps(body).encode(),
+        status=status,
+        headers=headers,
+        preload_content=True,
+    )
 
 
 class _ScriptedApi:
-    """A stand-in for ``kubernetes.client.ApiClient``: each call is answered by the next
-    (status, headers) of the script, the last one for ever after; records when each came."""
+    """A stand-in for ``kubernetes.client.ApiClient`` (its configuration's host, default headers,
+    auth and urllib3 pool): each request is answered by the next (status, headers) of the
+    script, the last one for ever after; records when each came and its timeout."""
 
     def __init__(self, script: list[tuple[int, dict[str, str]]]) -> None:
         self.script = script
         self.calls: list[float] = []
         self.timeouts: list[Any] = []
+        self.default_headers = {"User-Agent": "test"}
+        self.configuration = types.SimpleNamespace(host="https://api")
+        api = self
 
         class _Pool:
             def clear(self) -> None:
                 pass
+
+            def urlopen(self, method: str, url: str, **kw: Any) -> urllib3.HTTPResponse:
+                return api.answer(kw.get("timeout"))
 
         class _Rest:
             pool_manager = _Pool()
 
         self.rest_client = _Rest()
 
-    def param_serialize(self, **kw: Any) -> tuple[Any, ...]:
-        return (
-            kw["method"],
-            "https://api" + kw["resource_path"],
-            kw["header_params"],
-            kw["body"],
-            [],
-        )
+    def update_params_for_auth(self, headers: dict[str, str], *args: Any) -> None:
+        headers["authorization"] = "Bearer t"
 
-    def call_api(self, method: str, url: str, **kw: Any) -> _Answer:
+    def answer(self, timeout: urllib3.Timeout | None) -> urllib3.HTTPResponse:
         self.calls.append(time.monotonic())
-        self.timeouts.append(kw.get("_request_timeout"))
+        self.timeouts.append(None if timeout is None else timeout.total)
         status, headers = self.script[min(len(self.calls) - 1, len(self.script) - 1)]
         if 200 <= status <= 299:
-            return _Answer(status, headers, {"kind": "Deployment", "metadata": {"name": "web"}})
-        return _Answer(
+            return _answer(status, headers, {"kind": "Deployment", "metadata": {"name": "web"}})
+        return _answer(
             status, headers, {"kind": "Status", "reason": "TooManyRequests", "message": f"{status}"}
         )
 
@@ -164,3 +165,70 @@ def test_stop_waiting_ends_a_wait_with_the_last_answer() -> None:
 
 def test_max_retries_is_client_go_s() -> None:
     assert client_.MAX_RETRIES == 10
+
+
+class _RecordingPool:
+    """A urllib3 pool manager that answers 200 {} and records each request as (method, url,
+    body, headers, timeout), whether it came through ``request`` (the ApiClient's own path)
+    or ``urlopen`` (runtime.client's)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[Any, ...]] = []
+
+    def _record(self, method: str, url: str, body: Any, headers: Any, timeout: Any) -> Any:
+        body = body.encode() if isinstance(body, str) else body
+        self.sent.append((method, url, body, dict(headers), timeout.total))
+        return urllib3.HTTPResponse(body=b"{}", status=200, preload_content=False)
+
+    def request(self, method: str, url: str, **kw: Any) -> Any:
+        return self._record(method, url, kw.get("body"), kw["headers"], kw["timeout"])
+
+    def urlopen(self, method: str, url: str, **kw: Any) -> Any:
+        return self._record(method, url, kw.get("body"), kw["headers"], kw["timeout"])
+
+    def clear(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("method", "query", "body", "content_type"),
+    [
+        ("GET", [("watch", "true"), ("resourceVersion", "12"), ("x", "a b/c")], None, None),
+        ("POST", None, {"metadata": {"name": "web", "labels": {"a": "b"}}, "n": [1, 2.5]}, None),
+        ("PATCH", None, {"count": 2}, "application/strategic-merge-patch+json"),
+        ("DELETE", None, {"apiVersion": "v1", "kind": "DeleteOptions"}, None),
+    ],
+)
+def test_requests_are_the_ones_the_api_client_would_send(
+    method: str, query: Any, body: Any, content_type: str | None
+) -> None:
+    """Sent straight to the pool, a request has the URL, headers (the kubeconfig's token, the
+    User-Agent), body and timeout that ``param_serialize`` + ``call_api`` would give it."""
+    configuration = k8s.Configuration(host="https://api:6443")
+    configuration.api_key = {"authorization": "t0ken"}
+    configuration.api_key_prefix = {"authorization": "Bearer"}
+    api = k8s.ApiClient(configuration)
+    api.user_agent = "modeldock-test/1"
+    pool = _RecordingPool()
+    api.rest_client.pool_manager = pool  # type: ignore[assignment]
+    path = "/api/v1/namespaces/ns/services"
+    headers = {"Accept": "application/json"}
+    if body is not None:
+        headers["Content-Type"] = content_type or "application/json"
+    m, url, header_params, serialized, post = api.param_serialize(
+        method=method,
+        resource_path=path,
+        query_params=query or [],
+        header_params=headers,
+        body=body,
+        auth_settings=["BearerToken"],
+    )
+    api.call_api(
+        m, url, header_params=header_params, body=serialized, post_params=post, _request_timeout=5.0
+    )
+    Client(api, timeout=5.0)._call(
+        method, path, query=query, body=body, content_type=content_type or "application/json"
+    ).release_conn()
+    (old, new) = pool.sent
+    assert new[:4] == old[:4]
+    assert old[4] == 5.0 and 4.9 < new[4] <= 5.0
