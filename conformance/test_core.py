@@ -471,7 +471,26 @@ def _event_counts(events: list[dict[str, Any]]) -> dict[str, int]:
     return {f"{e.get('reason')} {e.get('message')}": int(e.get("count") or 1) for e in events}
 
 
-@pytest.mark.modeldock_needs("no-kubelet")
+#: What the deployment controller says when it gives up on a rollout (played by
+#: progressing-without-kubelet: envtest has no deployment controller).
+DEADLINE_MESSAGE = 'ReplicaSet "web-0" has timed out progressing.'
+
+
+def _play_deployment_status(
+    admin: Kube, namespace: str, fields: dict[str, Any], conditions: list[dict[str, Any]]
+) -> None:
+    """Write Deployment web's status as the deployment controller would: through the status
+    subresource, observedGeneration = its generation, with ``fields`` and ``conditions``."""
+    dep = get_present(admin, "deployments", namespace, "web")
+    dep["status"] = {
+        "observedGeneration": dep["metadata"]["generation"],
+        **fields,
+        "conditions": conditions,
+    }
+    admin.update("deployments", dep, subresource="status")
+
+
+@pytest.mark.modeldock_needs("no-kubelet", "no-deployment-controller")
 @pytest.mark.modeldock_check("progressing-without-kubelet")
 def test_progressing_without_kubelet(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
@@ -486,7 +505,12 @@ def test_progressing_without_kubelet(
     including after a spec change (generation 2) that leaves the conditions' status as it was;
     then another client writes Ready's lastTransitionTime as the same instant with fractional
     seconds and an offset (a legal date-time), and the next reconcile must leave it as written:
-    an operator that re-encodes its stored conditions rewrites a time nobody changed.
+    an operator that re-encodes its stored conditions rewrites a time nobody changed. Last, the
+    check plays the deployment controller (envtest has none): one of the 2 replicas created,
+    none available, then the progress deadline exceeded. The first changes the conditions'
+    message alone, which must name the Deployment's 2 replicas, not the default 1; the second
+    changes Ready's reason alone (False, ProgressDeadlineExceeded), which must be written while
+    Ready's lastTransitionTime stays as it was: a condition is more than its status.
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web")
@@ -548,6 +572,65 @@ def test_progressing_without_kubelet(
     assert ready3 and ready3["lastTransitionTime"] == respelled, (
         f"Ready.lastTransitionTime was rewritten though its status did not change: written "
         f"{respelled!r} by another client, now {ready3 and ready3['lastTransitionTime']!r}"
+    )
+
+    # The deployment controller, played: one replica of the two created, none available. Only
+    # the message changes, and it counts against the Deployment's spec.replicas (2).
+    waiting = (condition(msvc2, "Progressing") or {}).get("message")
+    _play_deployment_status(admin, namespace, {"replicas": 1, "updatedReplicas": 1}, [])
+    scaling = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (condition(m, "Progressing") or {}).get("message") != waiting,
+        CONVERGE_TIMEOUT,
+        "the conditions' message to follow the Deployment's status (1 of 2 replicas updated)",
+    )
+    want = 'Deployment "web" has 1/2 updated replicas'
+    got = [
+        (condition(scaling, t) or {}).get(k)
+        for t in ("Ready", "Progressing")
+        for k in ("status", "reason", "message")
+    ]
+    evidence.record("conditions_while_scaling", got)
+    assert got == ["False", "ReplicasUnavailable", want, "True", "RolloutInProgress", want], (
+        f"with 1 of the Deployment's 2 replicas updated, Ready and Progressing must say "
+        f"{want!r}; got {got}"
+    )
+
+    # The progress deadline exceeded: Ready stays False with another reason (a change of the
+    # reason alone), Progressing turns False; Ready's lastTransitionTime does not move.
+    _play_deployment_status(
+        admin,
+        namespace,
+        {"replicas": 1, "updatedReplicas": 1},
+        [
+            {
+                "type": "Progressing",
+                "status": "False",
+                "reason": "ProgressDeadlineExceeded",
+                "message": DEADLINE_MESSAGE,
+                "lastUpdateTime": ready2["lastTransitionTime"],
+                "lastTransitionTime": ready2["lastTransitionTime"],
+            }
+        ],
+    )
+    stalled = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (condition(m, "Progressing") or {}).get("status") == "False",
+        CONVERGE_TIMEOUT,
+        "Progressing to turn False once the Deployment exceeded its progress deadline",
+    )
+    ready4 = condition(stalled, "Ready") or {}
+    evidence.record("ready_after_deadline", ready4)
+    want = f'Deployment "web" exceeded its progress deadline: {DEADLINE_MESSAGE}'
+    assert (ready4.get("status"), ready4.get("reason"), ready4.get("message")) == (
+        "False",
+        "ProgressDeadlineExceeded",
+        want,
+    ), (
+        f"Ready's reason and message must follow the stalled rollout though its status stays False: {ready4}"
+    )
+    assert ready4.get("lastTransitionTime") == respelled, (
+        f"Ready.lastTransitionTime moved though its status stayed False: {ready4}"
     )
 
 
