@@ -476,6 +476,14 @@ def _event_counts(events: list[dict[str, Any]]) -> dict[str, int]:
 DEADLINE_MESSAGE = 'ReplicaSet "web-0" has timed out progressing.'
 
 
+def _child_uids(admin: Kube, namespace: str) -> dict[str, str]:
+    """The UIDs of ModelService web's Deployment and Service, by resource."""
+    return {
+        r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
+        for r in ("deployments", "services")
+    }
+
+
 def _play_deployment_status(
     admin: Kube, namespace: str, fields: dict[str, Any], conditions: list[dict[str, Any]]
 ) -> None:
@@ -502,8 +510,11 @@ def test_progressing_without_kubelet(
     replicas are available misleads them; rewriting lastTransitionTime on every reconcile
     destroys the one fact it exists to keep (since when has this been so?) and turns every
     reconcile into a status write. Here the ModelService is reconciled again several times,
-    including after a spec change (generation 2) that leaves the conditions' status as it was;
-    then another client writes Ready's lastTransitionTime as the same instant with fractional
+    including after a spec change (generation 2) that leaves the conditions' status as it was
+    and whose status write the operator's API proxy answers 409 (stale: recomputed from a
+    fresh read, never taken for a ModelService gone, whose children would go); the
+    ModelService exists before the operator starts, so its first list must bring it. Then
+    another client writes Ready's lastTransitionTime as the same instant with fractional
     seconds and an offset (a legal date-time), and the next reconcile must leave it as written:
     an operator that re-encodes its stored conditions rewrites a time nobody changed. Last, the
     check plays the deployment controller (envtest has none): one of the 2 replicas created,
@@ -512,9 +523,12 @@ def test_progressing_without_kubelet(
     changes Ready's reason alone (False, ProgressDeadlineExceeded), which must be written while
     Ready's lastTransitionTime stays as it was: a condition is more than its status.
     """
-    op = operators.start()
+    # Created before the operator starts: found by its first list, not by a watch event.
     create_modelservice(admin, namespace, "web")
+    proxy = operators.api_proxy()
+    op = operators.start(api_proxy=proxy)
     msvc = wait_converged(admin, namespace, "web")
+    children = _child_uids(admin, namespace)
     ready, progressing = condition(msvc, "Ready"), condition(msvc, "Progressing")
     evidence.record("conditions_first", [ready, progressing])
     assert ready and ready["status"] == "False" and ready["reason"] == "ReplicasUnavailable", ready
@@ -529,9 +543,20 @@ def test_progressing_without_kubelet(
         "modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/a": "1"}}}
     )
     wait_reconciled_past(op, count)
+    # The status write of the spec change meets a 409 (the API proxy answers it): a stale
+    # write, to be recomputed from a fresh read; never taken for a ModelService gone.
+    proxy.inject_write_error(1, 409, resources=["modelservices"])
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
     wait_observed(admin, namespace, "web", 2)
     wait_settled(op)
+    fired = [f for f in proxy.faults()["write_faults"] if f.get("fired")]
+    premise(fired != [], "the API proxy should have answered the status write with 409")
+    after_conflict = _child_uids(admin, namespace)
+    evidence.record("child_uids_across_status_conflict", [children, after_conflict])
+    assert after_conflict == children, (
+        f"a 409 on the status write replaced the children of a live ModelService (UIDs "
+        f"{children} -> {after_conflict}): a conflict is not a NotFound"
+    )
     msvc2 = get_present(admin, "modelservices", namespace, "web")
     ready2, progressing2 = condition(msvc2, "Ready"), condition(msvc2, "Progressing")
     evidence.record("conditions_after", [ready2, progressing2])

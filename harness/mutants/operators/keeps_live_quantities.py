@@ -27,9 +27,7 @@ _mutate_deployment = controller.mutate_deployment
 
 def _server(deployment: controller.Obj) -> controller.Obj:
     containers = ((deployment.get("spec") or {}).get("template") or {}).get("spec") or {}
-    return next(
-        (c for c in containers.get("containers") or [] if c.get("name") == "server"), {}
-    )
+    return next((c for c in containers.get("containers") or [] if c.get("name") == "server"), {})
 
 
 def mutate_deployment_keeping_quantities(live: controller.Obj, desired: controller.Obj) -> None:
@@ -45,9 +43,7 @@ def mutate_deployment_keeping_quantities(live: controller.Obj, desired: controll
                     wanted[name] = stored[name]
 
 
-PATCHES = (
-    mutants.Patch(controller, "mutate_deployment", mutate_deployment_keeping_quantities),
-)
+PATCHES = (mutants.Patch(controller, "mutate_deployment", mutate_deployment_keeping_quantities),)
 
 if __name__ == "__main__":
     mutants.main(PATCHES)
