@@ -33,28 +33,32 @@ func serverResources(live, desired *appsv1.Deployment) (*corev1.ResourceRequirem
 	return nil, false
 }
 
-func init() {
-	mutateDeploymentSeam = func(live, desired *appsv1.Deployment) {
-		var before corev1.ResourceRequirements
-		stored, had := serverResources(live, desired)
-		if had {
-			before = *stored.DeepCopy()
-		}
-		mutateDeployment(live, desired)
-		after, ok := serverResources(live, desired)
-		if !had || !ok {
-			return
-		}
-		// The mutant: a quantity the child already has, by name, stays as stored.
-		for name, q := range before.Limits {
-			if _, want := after.Limits[name]; want {
-				after.Limits[name] = q
-			}
-		}
-		for name, q := range before.Requests {
-			if _, want := after.Requests[name]; want {
-				after.Requests[name] = q
-			}
+// mutateKeepingQuantities is mutateDeployment, but a quantity the server container already
+// has, by name, stays as stored.
+func mutateKeepingQuantities(live, desired *appsv1.Deployment) {
+	var before corev1.ResourceRequirements
+	stored, had := serverResources(live, desired)
+	if had {
+		before = *stored.DeepCopy()
+	}
+	mutateDeployment(live, desired)
+	after, ok := serverResources(live, desired)
+	if !had || !ok {
+		return
+	}
+	// The mutant: names are compared, not values.
+	for name, q := range before.Limits {
+		if _, want := after.Limits[name]; want {
+			after.Limits[name] = q
 		}
 	}
+	for name, q := range before.Requests {
+		if _, want := after.Requests[name]; want {
+			after.Requests[name] = q
+		}
+	}
+}
+
+func init() {
+	mutateDeploymentSeam = mutateKeepingQuantities
 }

@@ -20,13 +20,16 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 )
 
-func init() {
-	judgeDeploymentRollout = func(name string, dep *appsv1.Deployment) (string, string) {
-		// The mutant: the Deployment is judged as if its spec.replicas were absent.
-		if dep != nil {
-			dep = dep.DeepCopy()
-			dep.Spec.Replicas = nil
-		}
-		return judgeRollout(name, dep)
+// judgeWithDefaultReplicas is the mutant's judgement: the Deployment as if its spec.replicas
+// were absent.
+func judgeWithDefaultReplicas(name string, dep *appsv1.Deployment) (string, string) {
+	if dep != nil {
+		dep = dep.DeepCopy()
+		dep.Spec.Replicas = nil
 	}
+	return judgeRollout(name, dep)
+}
+
+func init() {
+	judgeDeploymentRollout = judgeWithDefaultReplicas
 }
