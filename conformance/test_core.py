@@ -519,7 +519,9 @@ def test_progressing_without_kubelet(
     an operator that re-encodes its stored conditions rewrites a time nobody changed. Last, the
     check plays the deployment controller (envtest has none): one of the 2 replicas created,
     none available, then the progress deadline exceeded. The first changes the conditions'
-    message alone, which must name the Deployment's 2 replicas, not the default 1; the second
+    message alone, which must name the Deployment's 2 replicas, not the default 1 (and a spec
+    change after it changes the message alone back to waiting for the deployment
+    controller); the second
     changes Ready's reason alone (False, ProgressDeadlineExceeded), which must be written while
     Ready's lastTransitionTime stays as it was: a condition is more than its status.
     """
@@ -619,6 +621,18 @@ def test_progressing_without_kubelet(
     assert got == ["False", "ReplicasUnavailable", want, "True", "RolloutInProgress", want], (
         f"with 1 of the Deployment's 2 replicas updated, Ready and Progressing must say "
         f"{want!r}; got {got}"
+    )
+
+    # A spec change the deployment controller has not observed yet: the message alone changes
+    # again, back to waiting (a change of the message is written whichever way it sorts).
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
+    rescaled = wait_observed(admin, namespace, "web", 3)
+    want = 'Deployment "web" is waiting for the deployment controller to observe its latest spec'
+    got = [(condition(rescaled, t) or {}).get("message") for t in ("Ready", "Progressing")]
+    evidence.record("messages_after_rescale", got)
+    assert got == [want, want], (
+        f"the Deployment's new generation is not observed yet: both conditions must say {want!r}; "
+        f"got {got}"
     )
 
     # The progress deadline exceeded: Ready stays False with another reason (a change of the

@@ -263,6 +263,18 @@ def test_events_recorded(
                 "once (an Event on a reconcile that changed nothing?)"
             )
 
+    # The refused create is in blocked's conditions too, with the Warning's reason and message.
+    blocked_ready = condition(admin.get("modelservices", namespace, "blocked") or {}, "Ready") or {}
+    evidence.record("blocked_ready", blocked_ready)
+    if (blocked_ready.get("status"), blocked_ready.get("reason")) != (
+        "False",
+        "FailedCreate",
+    ) or not str(blocked_ready.get("message", "")).startswith(failed_prefix):
+        problems.append(
+            f"blocked's Ready must say False FailedCreate {failed_prefix!r}...: the refused "
+            f"create, as its Warning says it; it is {blocked_ready}"
+        )
+
     clash_events = [
         e
         for e in operator_events(admin, namespace, uids["clash"])

@@ -349,7 +349,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它本来也会被回收，而不是永远报告 ChildConflict。",
     ),
     "check:progressing-without-kubelet:teaches": (
-        "28d83da7b8",
+        "19b693a236",
         "condition 是用户和其他控制器了解发生了什么的途径。在副本可用之"
         "前就声称 Ready 会误导他们；每次 reconcile 都重写 la"
         "stTransitionTime，会毁掉它存在的唯一意义（这种状态从什么"
@@ -366,7 +366,8 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "perator，会改写一个没有人改过的时间。最后，检查扮演 deployment "
         "controller（envtest 没有）：2 个副本中创建了 1 个、没有一个可用，然后超过了 "
         "progress deadline。前者只改变 condition 的 message，它必须说出 Deployment 的 2 "
-        "个副本，而不是默认的 1；后者只改变 Ready 的 reason（False，"
+        "个副本，而不是默认的 1（之后的一次 spec 修改又只把 message 改回等待 deployment "
+        "controller）；后者只改变 Ready 的 reason（False，"
         "ProgressDeadlineExceeded），它必须被写入，而 Ready 的 lastTransitionTime "
         "保持原样：一个 condition 不只是它的 status。",
     ),
