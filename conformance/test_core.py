@@ -560,7 +560,34 @@ def _event_counts(events: list[dict[str, Any]]) -> dict[str, int]:
     return {f"{e.get('reason')} {e.get('message')}": int(e.get("count") or 1) for e in events}
 
 
-@pytest.mark.modeldock_needs("no-kubelet")
+#: What the deployment controller says when it gives up on a rollout (played by
+#: progressing-without-kubelet: envtest has no deployment controller).
+DEADLINE_MESSAGE = 'ReplicaSet "web-0" has timed out progressing.'
+
+
+def _child_uids(admin: Kube, namespace: str) -> dict[str, str]:
+    """The UIDs of ModelService web's Deployment and Service, by resource."""
+    return {
+        r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
+        for r in ("deployments", "services")
+    }
+
+
+def _play_deployment_status(
+    admin: Kube, namespace: str, fields: dict[str, Any], conditions: list[dict[str, Any]]
+) -> None:
+    """Write Deployment web's status as the deployment controller would: through the status
+    subresource, observedGeneration = its generation, with ``fields`` and ``conditions``."""
+    dep = get_present(admin, "deployments", namespace, "web")
+    dep["status"] = {
+        "observedGeneration": dep["metadata"]["generation"],
+        **fields,
+        "conditions": conditions,
+    }
+    admin.update("deployments", dep, subresource="status")
+
+
+@pytest.mark.modeldock_needs("no-kubelet", "no-deployment-controller")
 @pytest.mark.modeldock_check("progressing-without-kubelet")
 def test_progressing_without_kubelet(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
@@ -572,14 +599,27 @@ def test_progressing_without_kubelet(
     replicas are available misleads them; rewriting lastTransitionTime on every reconcile
     destroys the one fact it exists to keep (since when has this been so?) and turns every
     reconcile into a status write. Here the ModelService is reconciled again several times,
-    including after a spec change (generation 2) that leaves the conditions' status as it was;
-    then another client writes Ready's lastTransitionTime as the same instant with fractional
+    including after a spec change (generation 2) that leaves the conditions' status as it was
+    and whose status write the operator's API proxy answers 409 (stale: recomputed from a
+    fresh read, never taken for a ModelService gone, whose children would go); the
+    ModelService exists before the operator starts, so its first list must bring it. Then
+    another client writes Ready's lastTransitionTime as the same instant with fractional
     seconds and an offset (a legal date-time), and the next reconcile must leave it as written:
-    an operator that re-encodes its stored conditions rewrites a time nobody changed.
+    an operator that re-encodes its stored conditions rewrites a time nobody changed. Last, the
+    check plays the deployment controller (envtest has none): one of the 2 replicas created,
+    none available, then the progress deadline exceeded. The first changes the conditions'
+    message alone, which must name the Deployment's 2 replicas, not the default 1 (and a spec
+    change after it changes the message alone back to waiting for the deployment
+    controller); the second
+    changes Ready's reason alone (False, ProgressDeadlineExceeded), which must be written while
+    Ready's lastTransitionTime stays as it was: a condition is more than its status.
     """
-    op = operators.start()
+    # Created before the operator starts: found by its first list, not by a watch event.
     create_modelservice(admin, namespace, "web")
+    proxy = operators.api_proxy()
+    op = operators.start(api_proxy=proxy)
     msvc = wait_converged(admin, namespace, "web")
+    children = _child_uids(admin, namespace)
     ready, progressing = condition(msvc, "Ready"), condition(msvc, "Progressing")
     evidence.record("conditions_first", [ready, progressing])
     assert ready and ready["status"] == "False" and ready["reason"] == "ReplicasUnavailable", ready
@@ -594,9 +634,20 @@ def test_progressing_without_kubelet(
         "modelservices", namespace, "web", {"metadata": {"annotations": {"example.com/a": "1"}}}
     )
     wait_reconciled_past(op, count)
+    # The status write of the spec change meets a 409 (the API proxy answers it): a stale
+    # write, to be recomputed from a fresh read; never taken for a ModelService gone.
+    proxy.inject_write_error(1, 409, resources=["modelservices"])
     admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
     wait_observed(admin, namespace, "web", 2)
     wait_settled(op)
+    fired = [f for f in proxy.faults()["write_faults"] if f.get("fired")]
+    premise(fired != [], "the API proxy should have answered the status write with 409")
+    after_conflict = _child_uids(admin, namespace)
+    evidence.record("child_uids_across_status_conflict", [children, after_conflict])
+    assert after_conflict == children, (
+        f"a 409 on the status write replaced the children of a live ModelService (UIDs "
+        f"{children} -> {after_conflict}): a conflict is not a NotFound"
+    )
     msvc2 = get_present(admin, "modelservices", namespace, "web")
     ready2, progressing2 = condition(msvc2, "Ready"), condition(msvc2, "Progressing")
     evidence.record("conditions_after", [ready2, progressing2])
@@ -637,6 +688,77 @@ def test_progressing_without_kubelet(
     assert ready3 and ready3["lastTransitionTime"] == respelled, (
         f"Ready.lastTransitionTime was rewritten though its status did not change: written "
         f"{respelled!r} by another client, now {ready3 and ready3['lastTransitionTime']!r}"
+    )
+
+    # The deployment controller, played: one replica of the two created, none available. Only
+    # the message changes, and it counts against the Deployment's spec.replicas (2).
+    waiting = (condition(msvc2, "Progressing") or {}).get("message")
+    _play_deployment_status(admin, namespace, {"replicas": 1, "updatedReplicas": 1}, [])
+    scaling = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (condition(m, "Progressing") or {}).get("message") != waiting,
+        CONVERGE_TIMEOUT,
+        "the conditions' message to follow the Deployment's status (1 of 2 replicas updated)",
+    )
+    want = 'Deployment "web" has 1/2 updated replicas'
+    got = [
+        (condition(scaling, t) or {}).get(k)
+        for t in ("Ready", "Progressing")
+        for k in ("status", "reason", "message")
+    ]
+    evidence.record("conditions_while_scaling", got)
+    assert got == ["False", "ReplicasUnavailable", want, "True", "RolloutInProgress", want], (
+        f"with 1 of the Deployment's 2 replicas updated, Ready and Progressing must say "
+        f"{want!r}; got {got}"
+    )
+
+    # A spec change the deployment controller has not observed yet: the message alone changes
+    # again, back to waiting (a change of the message is written whichever way it sorts).
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 3}})
+    rescaled = wait_observed(admin, namespace, "web", 3)
+    want = 'Deployment "web" is waiting for the deployment controller to observe its latest spec'
+    got = [(condition(rescaled, t) or {}).get("message") for t in ("Ready", "Progressing")]
+    evidence.record("messages_after_rescale", got)
+    assert got == [want, want], (
+        f"the Deployment's new generation is not observed yet: both conditions must say {want!r}; "
+        f"got {got}"
+    )
+
+    # The progress deadline exceeded: Ready stays False with another reason (a change of the
+    # reason alone), Progressing turns False; Ready's lastTransitionTime does not move.
+    _play_deployment_status(
+        admin,
+        namespace,
+        {"replicas": 1, "updatedReplicas": 1},
+        [
+            {
+                "type": "Progressing",
+                "status": "False",
+                "reason": "ProgressDeadlineExceeded",
+                "message": DEADLINE_MESSAGE,
+                "lastUpdateTime": ready2["lastTransitionTime"],
+                "lastTransitionTime": ready2["lastTransitionTime"],
+            }
+        ],
+    )
+    stalled = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (condition(m, "Progressing") or {}).get("status") == "False",
+        CONVERGE_TIMEOUT,
+        "Progressing to turn False once the Deployment exceeded its progress deadline",
+    )
+    ready4 = condition(stalled, "Ready") or {}
+    evidence.record("ready_after_deadline", ready4)
+    want = f'Deployment "web" exceeded its progress deadline: {DEADLINE_MESSAGE}'
+    assert (ready4.get("status"), ready4.get("reason"), ready4.get("message")) == (
+        "False",
+        "ProgressDeadlineExceeded",
+        want,
+    ), (
+        f"Ready's reason and message must follow the stalled rollout though its status stays False: {ready4}"
+    )
+    assert ready4.get("lastTransitionTime") == respelled, (
+        f"Ready.lastTransitionTime moved though its status stayed False: {ready4}"
     )
 
 

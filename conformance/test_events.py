@@ -23,6 +23,7 @@ from conformance.support import (
     wait_converged,
     wait_events_settled,
     wait_gone,
+    wait_observed,
     wait_unrefused,
 )
 from harness.accounting import Accounting
@@ -78,7 +79,8 @@ def test_events_recorded(
     there. But a controller that writes a new Event every time it meets the same problem
     floods etcd and the describe output: client-go's recorder counts a repeat into the
     existing Event (count, lastTimestamp) and rate-limits each object's Events. Here one
-    ModelService is created and deleted, a second finds a foreign Deployment under its name,
+    ModelService is created, scaled (its Deployment updated: UpdatedDeployment, once) and
+    deleted, a second finds a foreign Deployment under its name,
     and a third cannot create its Deployment because a ResourceQuota allows none; the Events
     are read as admin. The refused creates themselves back off, as every failing key does
     (5 ms doubling per failure): no more of them than ``backoff_bound`` admits over the time
@@ -94,6 +96,9 @@ def test_events_recorded(
         lambda: wait_converged(admin, namespace, "web"),
         "the first convergence, before the experiment",
     )
+    # A spec change the Deployment follows: an update of a child is a change like a create.
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
+    wait_observed(admin, namespace, "web", 2)
     wait_for(
         lambda: admin.get("modelservices", namespace, "clash"),
         lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
@@ -147,6 +152,7 @@ def test_events_recorded(
     want_web = [
         ("Normal", "CreatedDeployment", 'Created Deployment "web"'),
         ("Normal", "CreatedService", 'Created Service "web"'),
+        ("Normal", "UpdatedDeployment", 'Updated Deployment "web"'),
         ("Normal", "DeletedDeployment", 'Deleted Deployment "web"'),
         ("Normal", "DeletedService", 'Deleted Service "web"'),
         ("Normal", "RemovedFinalizer", f'Removed finalizer "{FINALIZER}"'),
@@ -256,6 +262,18 @@ def test_events_recorded(
                 f"{describe_event(got)}: recorded more than once, though it happened "
                 "once (an Event on a reconcile that changed nothing?)"
             )
+
+    # The refused create is in blocked's conditions too, with the Warning's reason and message.
+    blocked_ready = condition(admin.get("modelservices", namespace, "blocked") or {}, "Ready") or {}
+    evidence.record("blocked_ready", blocked_ready)
+    if (blocked_ready.get("status"), blocked_ready.get("reason")) != (
+        "False",
+        "FailedCreate",
+    ) or not str(blocked_ready.get("message", "")).startswith(failed_prefix):
+        problems.append(
+            f"blocked's Ready must say False FailedCreate {failed_prefix!r}...: the refused "
+            f"create, as its Warning says it; it is {blocked_ready}"
+        )
 
     clash_events = [
         e

@@ -54,6 +54,16 @@ SESSION_AFFINITY = "ClientIP"
 HOLD = "example.com/hold"
 
 
+#: foreign-fields-kept's ModelService resources, and the CPU limit the user raises them to.
+RESOURCES = {"limits": {"cpu": "1", "memory": "1Gi"}}
+RAISED_CPU = "2"
+
+
+def _cpu_limit(dep: dict[str, Any]) -> Any:
+    """The CPU limit of the operator's container in Deployment ``dep`` (None when unset)."""
+    return ((_server(dep).get("resources") or {}).get("limits") or {}).get("cpu")
+
+
 def _server(dep: dict[str, Any]) -> dict[str, Any]:
     """The Deployment's container named ``server`` (the operator's own)."""
     return next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
@@ -99,12 +109,15 @@ def test_foreign_fields_kept(
     or a template rebuilt from scratch) removes them at its next reconcile, the other writer
     puts them back, and the two fight for ever; a restart the user asked for is silently
     undone. Here the harness, as its own user, adds all four after convergence: they must
-    stay and the operator must send no write to either child. Then it changes the replicas
-    and the image of the operator's container: the operator must restore both with exactly
-    one successful update of the Deployment, and the foreign fields must survive that update.
+    stay and the operator must send no write to either child. Then it changes the replicas,
+    the image and the CPU limit of the operator's container: the operator must restore all
+    three with exactly one successful update of the Deployment, and the foreign fields must
+    survive that update. Last, the user raises the CPU limit in the ModelService: the
+    Deployment follows in one update that keeps them too (a quantity compares by value, and
+    a changed value is a change).
     """
     op = operators.start()
-    create_modelservice(admin, namespace, "web", replicas=1)
+    create_modelservice(admin, namespace, "web", replicas=1, resources=RESOURCES)
     msvc = set_up(
         lambda: (
             wait_rolled_out(admin, namespace, "web", tier)
@@ -155,12 +168,18 @@ def test_foreign_fields_kept(
         dep = get_present(admin, "deployments", namespace, "web")
         dep["spec"]["replicas"] = 4
         _server(dep)["image"] = "example.com/other:2"
+        _server(dep)["resources"]["limits"]["cpu"] = "3"
         admin.update("deployments", dep)
         return wait_for(
             lambda: admin.get("deployments", namespace, "web"),
-            lambda d: d["spec"]["replicas"] == 1 and _server(d)["image"] == image,
+            lambda d: (
+                d["spec"]["replicas"] == 1
+                and _server(d)["image"] == image
+                and _cpu_limit(d) == RESOURCES["limits"]["cpu"]
+            ),
             CONVERGE_TIMEOUT,
-            f"hand-edited replicas (4) and image to be restored to 1 and {image}",
+            f"hand-edited replicas (4), image and CPU limit (3) to be restored to 1, {image} "
+            f"and {RESOURCES['limits']['cpu']}",
         )
 
     restore = writes_during(op, audit, admin, namespace, edit_owned)
@@ -177,6 +196,30 @@ def test_foreign_fields_kept(
     evidence.record("foreign_fields_after_restore", after)
     assert after == FOREIGN_KEPT, (
         f"the update that restored the owned fields removed another writer's: {after}"
+    )
+
+    # A quantity the user changes in the ModelService reaches the Deployment, in one update.
+    def raise_limit() -> dict[str, Any]:
+        limits = {**RESOURCES["limits"], "cpu": RAISED_CPU}
+        admin.patch("modelservices", namespace, "web", {"spec": {"resources": {"limits": limits}}})
+        return wait_for(
+            lambda: admin.get("deployments", namespace, "web"),
+            lambda d: _cpu_limit(d) == RAISED_CPU,
+            CONVERGE_TIMEOUT,
+            f"the Deployment's CPU limit to follow the ModelService's, raised to {RAISED_CPU}",
+        )
+
+    follow = writes_during(op, audit, admin, namespace, raise_limit)
+    dep_writes = [r for r in follow.writes if r.resource == "deployments"]
+    evidence.record("deployment_writes_to_follow_quantity", [r.describe() for r in dep_writes])
+    ok = [r.describe() for r in dep_writes if r.ok]
+    assert len(ok) == 1 and ok[0].startswith("update deployments web"), (
+        f"a changed quantity in the ModelService must reach the Deployment in one update; the "
+        f"operator's writes of it: {[r.describe() for r in dep_writes]}"
+    )
+    after = _foreign_fields(follow.results[0], get_present(admin, "services", namespace, "web"))
+    assert after == FOREIGN_KEPT, (
+        f"the update that carried the new CPU limit removed another writer's fields: {after}"
     )
 
 

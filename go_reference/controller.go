@@ -242,7 +242,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		return ctrl.Result{}, err
 	}
 	if err := r.updateStatus(ctx, ms, status); err != nil {
-		if apierrors.IsNotFound(err) {
+		if statusTargetGone(err) {
 			// The ModelService is gone although this pass holds it with our finalizer:
 			// the API server deleted it while the finalizer went on (kubernetes#77988).
 			// (dep is nil after a replacement, svc when step 5 did not run.)

@@ -11,7 +11,10 @@
 // mutants that use it.
 package main
 
-import "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+import (
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
 
 var (
 	// clientUserAgent is modeldockUserAgent (the User-Agent main sets in the rest.Config, hence
@@ -37,6 +40,11 @@ var (
 	// children this pass holds of the vanished ModelService are deleted). Mutant:
 	// ignores-vanished-owner-go (returns the 404 and deletes nothing).
 	modelServiceGone = deleteChildrenOfGone
+
+	// statusTargetGone is apierrors.IsNotFound as step 6 asks it of a failed status update
+	// (is the ModelService gone? Then modelServiceGone). Mutant: conflict-as-gone-go (a 409,
+	// 410 or 422 taken for a 404).
+	statusTargetGone = apierrors.IsNotFound
 
 	// controlledBySeam is controlledBy (steps 2, 4, 5 and 6: is this child ours? The
 	// controller ownerReference's UID decides). Mutant: owner-by-kind-go (any ModelService's

@@ -353,18 +353,27 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它本来也会被回收，而不是永远报告 ChildConflict。",
     ),
     "check:progressing-without-kubelet:teaches": (
-        "f93e2be7ff",
+        "19b693a236",
         "condition 是用户和其他控制器了解发生了什么的途径。在副本可用之"
         "前就声称 Ready 会误导他们；每次 reconcile 都重写 la"
         "stTransitionTime，会毁掉它存在的唯一意义（这种状态从什么"
         "时候开始的？），并把每次 reconcile 都变成一次 status "
         "写入。这里 ModelService 被再次 reconcile 了好几"
         "次，其中包括一次让 condition 的 status 保持不变的 s"
-        "pec 修改（generation 2）；然后另一个客户端把 Ready"
+        "pec 修改（generation 2），而它的 status 写入被 operator 的 API proxy "
+        "回答 409（过期的写入：要从一次新的读取重新计算，绝不能当作 ModelService 已经消失，"
+        "否则它的子对象会被删掉）；ModelService 在 operator 启动之前就已存在，所以它的第一次 "
+        "list 必须把它带来。然后另一个客户端把 Ready"
         " 的 lastTransitionTime 写成同一时刻、但带小数秒和时"
         "区偏移的形式（一个合法的 date-time），下一次 reconcil"
         "e 必须让它保持原样：一个重新编码自己存储的 condition 的 o"
-        "perator，会改写一个没有人改过的时间。",
+        "perator，会改写一个没有人改过的时间。最后，检查扮演 deployment "
+        "controller（envtest 没有）：2 个副本中创建了 1 个、没有一个可用，然后超过了 "
+        "progress deadline。前者只改变 condition 的 message，它必须说出 Deployment 的 2 "
+        "个副本，而不是默认的 1（之后的一次 spec 修改又只把 message 改回等待 deployment "
+        "controller）；后者只改变 Ready 的 reason（False，"
+        "ProgressDeadlineExceeded），它必须被写入，而 Ready 的 lastTransitionTime "
+        "保持原样：一个 condition 不只是它的 status。",
     ),
     "check:restart-reconverges[after-finalizer]:teaches": (
         "e4d4f7327d",

@@ -117,13 +117,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "逐字节不变，连时间戳也一样。",
     ),
     "check:events-recorded:teaches": (
-        "9413a31c38",
+        "c32138a08a",
         "用户首先看的是 ``kubectl describe``：它的 Events 部分是控制器说明自己做了什么（"
         'Created Deployment "web"）以及什么阻止了它（一个外来的 Deployment 挡了路，一个拒绝 '
         "create 的 ResourceQuota）的地方。只写日志的控制器在那里一声不吭。"
         "但每次遇到同一个问题都写一个新 Event 的控制器，会淹没 etcd 和 describe 的输出："
         "client-go 的 recorder 把重复计入已有的 Event（count、lastTimestamp），并对每个对象的 "
-        "Event 限速。这里创建并删除一个 ModelService，第二个发现它的名字下有一个外来的 "
+        "Event 限速。这里一个 ModelService 被创建、扩容（它的 Deployment 被更新："
+        "UpdatedDeployment，一次）并删除，第二个发现它的名字下有一个外来的 "
         "Deployment，第三个因为 ResourceQuota 一个都不允许而无法创建它的 Deployment；Event 以 "
         "admin 身份读取。被拒绝的 create 本身也会退避，和每个失败的 key 一样（每失败一次翻倍，"
         "从 5 ms 开始）：在它们跨越的时间内，次数不超过 ``backoff_bound`` 所允许的，"
@@ -198,7 +199,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它拥有的字段如果被人改了，会在一次保留其他字段的写入中恢复。",
     ),
     "check:foreign-fields-kept:teaches": (
-        "a9db43629b",
+        "8233876fcc",
         "Deployment 和 Service 的写入者不止它们的控制器：service mesh 会加一个 sidecar "
         "容器和环境变量，`kubectl rollout restart` 会在 pod template 上打上 "
         "kubectl.kubernetes.io/restartedAt，管理员会设置 Service 的 sessionAffinity。"
@@ -206,8 +207,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "会在下一次 reconcile 时把它们删掉，另一个写入者又把它们加回来，两者便永远争斗下去；"
         "用户要求的重启也被悄无声息地撤销了。这里 harness 以它自己的用户身份，"
         "在收敛后加上这全部四项：它们必须保留，operator 不能向任何一个子对象发送写入。"
-        "然后它修改 replicas 和 operator 容器的镜像：operator 必须恰好用一次成功的 Deployment "
-        "update 把两者都恢复，而外来的字段必须在这次 update 之后依然存在。",
+        "然后它修改 replicas、operator 容器的镜像和它的 CPU limit：operator 必须恰好用一次成功的 "
+        "Deployment update 把三者都恢复，而外来的字段必须在这次 update 之后依然存在。最后，"
+        "用户在 ModelService 中调高 CPU limit：Deployment 在一次同样保留它们的 update 中跟上"
+        "（quantity 按值比较，而一个改变了的值就是一次改变）。",
     ),
     "check:user-object-kept:why": (
         "3bf599b938",

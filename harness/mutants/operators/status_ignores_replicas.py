@@ -1,0 +1,38 @@
+"""status-ignores-replicas: judges the rollout against one replica, whatever spec.replicas says.
+
+Anti-pattern: the rollout judgement reads the Deployment's spec through a lookup that always
+falls back to the default (one replica), so the counts in the conditions are measured against
+1: a Deployment with 1 of its 2 replicas updated looks fully updated, its message says
+"0/1 updated replicas available" instead of "1/2 updated replicas", and once one pod is
+available a ModelService of 4 replicas says Ready while three are still missing.
+
+Why people write it: every ModelService in a quick test has the default replica count, so a
+judgement that ignores spec.replicas passes them all; the wrong fallback hides in a defaulting
+expression (``spec.get(...) and {}``) that reads as if it were right.
+
+What the correct operator does: it compares the Deployment's status with the Deployment's own
+spec.replicas (1 only when the field is absent), as kubectl rollout status does, so the
+conditions' message names the replicas the user asked for and Ready waits for all of them
+(CONTRACT.md, the status table).
+"""
+
+from __future__ import annotations
+
+from harness import mutants
+from python_operator import controller
+from python_operator.runtime import informer
+
+_judge_rollout = controller.judge_rollout
+
+
+def judge_rollout_default_replicas(name: str, dep: controller.Obj | None) -> tuple[str, str]:
+    # The mutant: the Deployment is judged as if its spec.replicas were absent.
+    copy = informer.copy_obj(dep or {})
+    (copy.get("spec") or {}).pop("replicas", None)
+    return _judge_rollout(name, copy)
+
+
+PATCHES = (mutants.Patch(controller, "judge_rollout", judge_rollout_default_replicas),)
+
+if __name__ == "__main__":
+    mutants.main(PATCHES)
