@@ -280,8 +280,12 @@ class ManagedProcess:
     """One child process with a log file.
 
     ``args``: argv; ``log_path``: where stdout+stderr go (appended, so a restart keeps the
-    earlier run's lines); ``env``: the full environment (None: inherit). Not started until
-    ``start()``.
+    earlier run's lines); ``env``: the full environment (None: inherit); ``own_session``:
+    start it as the leader of a session of its own, so that a terminal's Ctrl-C (SIGINT to the
+    foreground process group) reaches only the harness, which then stops it in order (the
+    control plane's processes: a SIGINT straight to etcd made an interrupted run end as "control
+    plane lost", exit 3, instead of 130). It still dies with this process (``popen``). Not
+    started until ``start()``.
     """
 
     def __init__(
@@ -291,8 +295,10 @@ class ManagedProcess:
         log_path: Path,
         env: dict[str, str] | None = None,
         cwd: Path | None = None,
+        own_session: bool = False,
     ) -> None:
         self.name = name
+        self.own_session = own_session
         self.args = list(args)
         self.log_path = log_path
         self.env = env
@@ -321,6 +327,7 @@ class ManagedProcess:
                     stdin=subprocess.DEVNULL,
                     env=self.env,
                     cwd=self.cwd,
+                    start_new_session=self.own_session,
                 )
             except OSError as exc:
                 raise ProcessError(f"cannot start {self.name} ({self.args[0]}): {exc}") from exc

@@ -363,6 +363,7 @@ class ControlPlane:
                 "--quota-backend-bytes=8589934592",
             ],
             self.workdir / "etcd.log",
+            own_session=True,
         ).start()
         self._record("etcd", self.etcd)
         self.progress(f"etcd starting on {url}")
@@ -428,7 +429,10 @@ class ControlPlane:
         and wait for ``/readyz``. Raises ControlPlaneError with the log tail if it does not come up."""
         if self.apiserver is None:
             self.apiserver = ManagedProcess(
-                "kube-apiserver", self._apiserver_args(), self.workdir / "kube-apiserver.log"
+                "kube-apiserver",
+                self._apiserver_args(),
+                self.workdir / "kube-apiserver.log",
+                own_session=True,
             )
         self.apiserver.start()
         self._record("kube-apiserver", self.apiserver)

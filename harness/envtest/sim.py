@@ -173,6 +173,7 @@ def start_sim(cp: ControlPlane) -> dict[str, ManagedProcess]:
             "--v=1",
         ],
         cp.workdir / "kube-controller-manager.log",
+        own_session=True,
     ).start()
     sched_cfg = _kubeconfig(cp, "kube-scheduler")
     sched_port = free_port()
@@ -190,6 +191,7 @@ def start_sim(cp: ControlPlane) -> dict[str, ManagedProcess]:
             "--v=1",
         ],
         cp.workdir / "kube-scheduler.log",
+        own_session=True,
     ).start()
     kwok_cfg = _kubeconfig(cp, "kwok")
     procs["kwok"] = ManagedProcess(
@@ -208,6 +210,7 @@ def start_sim(cp: ControlPlane) -> dict[str, ManagedProcess]:
             f"--server-address=127.0.0.1:{free_port()}",
         ],
         cp.workdir / "kwok.log",
+        own_session=True,
     ).start()
     for name, proc in procs.items():
         cp._record(name, proc)

@@ -10,7 +10,7 @@ mutant is the real operator with exactly the replaced seams changed, as a Python
 the real operator with its ``PATCHES`` applied.
 
 ``python -m harness.mutants.gobuild <mutant-id>`` (the mutant's ``build`` in mutants.toml, run
-in ``go_reference/``) writes ``build/mutants/<id>/overlay.json`` and builds
+in ``go_reference/``) writes an overlay into ``build/mutants/<id>/`` and builds
 ``build/mutants/<id>/modeldock-go``. Exit 0 when built; 2 for an id that is not a Go mutant
 (no source file: the message names the path it looked for); otherwise go build's exit code,
 with its output on stderr.
@@ -19,6 +19,8 @@ with its output on stderr.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -58,14 +60,33 @@ def overlay(mutant_id: str) -> dict[str, dict[str, str]]:
 def build(mutant_id: str) -> int:
     """Write the overlay and run ``go build`` in go_reference/; returns go build's exit code
     (its output goes to this process's stdout and stderr). Raises FileNotFoundError as
-    ``overlay`` does."""
+    ``overlay`` does.
+
+    The binary is linked under a name of this process's own and then renamed over
+    ``binary(mutant_id)`` (``os.replace``, atomic): two steps of ``make test`` side by side
+    (mutants-ci and explore-ci) build the same mutant, and ``go build -o`` rewrites its target
+    in place, so one step's exec found no file while the other's build was writing it. A
+    process that already runs the old binary keeps its inode. The old binary is copied to the
+    new name first, so that an up-to-date build links nothing."""
     doc = overlay(mutant_id)
     out = output_dir(mutant_id)
     out.mkdir(parents=True, exist_ok=True)
-    overlay_file = out / "overlay.json"
-    overlay_file.write_text(json.dumps(doc, indent=2) + "\n")
-    cmd = ["go", "build", "-overlay", str(overlay_file), "-o", str(binary(mutant_id)), "."]
-    return subprocess.run(cmd, cwd=GO_REFERENCE_DIR, check=False).returncode
+    overlay_file = out / f"overlay.{os.getpid()}.json"
+    target = binary(mutant_id)
+    partial = target.with_name(f".{target.name}.{os.getpid()}")
+    try:
+        overlay_file.write_text(json.dumps(doc, indent=2) + "\n")
+        if target.is_file():
+            # go build leaves an up-to-date target alone (its build ID): a copy keeps that
+            shutil.copy2(target, partial)
+        cmd = ["go", "build", "-overlay", str(overlay_file), "-o", str(partial), "."]
+        code = subprocess.run(cmd, cwd=GO_REFERENCE_DIR, check=False).returncode
+        if code == 0:
+            os.replace(partial, target)
+        return code
+    finally:
+        partial.unlink(missing_ok=True)
+        overlay_file.unlink(missing_ok=True)
 
 
 def main(argv: list[str] | None = None) -> int:
