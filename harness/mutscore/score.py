@@ -33,6 +33,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -269,7 +270,9 @@ def ensure_coverage(
     if not todo:
         return out
     data_dir = runs.temp_dir("mutscore-cover")
-    impl_file = WORK_DIR / "cover-impls.toml"
+    # the implementations file lives in the run's own temp dir: a shared one in build/ let two
+    # runs of one clone write coverage into each other's dirs (one reaped under the other)
+    impl_file = data_dir / "cover-impls.toml"
     impl_file.write_text(cover.implementations(data_dir))
     if "go" in todo:
         cover.build_go_cover()
@@ -294,8 +297,11 @@ def ensure_coverage(
         runs.write_text_atomic(cached, json.dumps(out[lang]))
         _say(f"{lang} coverage: {len(out[lang])} checks, {time.monotonic() - t0:.0f}s")
 
-    with ThreadPoolExecutor(max_workers=len(todo)) as pool:
-        list(pool.map(one, todo))
+    try:
+        with ThreadPoolExecutor(max_workers=len(todo)) as pool:
+            list(pool.map(one, todo))
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
     return out
 
 
