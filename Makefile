@@ -196,7 +196,7 @@ lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go ve
 # is on a sim plane, and mutants-sim-ci runs the suite with --cluster sim.
 TEST_STEPS := mutants-ci unit generate-ci conformance-existing-ci explore-ci mutation-score-sample conformance accounting-check rbac-ablation-ci go-test mutants-sim-ci
 .PHONY: test-steps $(addprefix test-step-,$(TEST_STEPS))
-test: lint sim-binaries ## what CI runs: lint, then two at a time: unit tests, go test, the conformance runs and the mutant, RBAC-ablation and exploration subsets
+test: lint sim-binaries ## what CI runs: lint, then two at a time: unit tests, go test, the conformance runs, the mutant, RBAC-ablation and exploration subsets, the tool-mutant and generated-workload samples
 	@$(MAKE) --no-print-directory -k -j2 test-steps
 
 # Every Kubernetes binary make test needs (the sim tier's too), built once before the steps
