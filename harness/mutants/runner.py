@@ -518,7 +518,13 @@ def run_mutants(
                 exit_code=code, seconds=seconds, junit=str(junit_file.relative_to(reports_dir))
             )
             res = results[m]
-            killed = ", ".join(res.killed_by) if res and res.killed_by else "nothing: SURVIVED"
+            if res is None:
+                # no JUnit file: the suite was stopped (Ctrl-C, SIGTERM) or broke; no verdict
+                _say(
+                    f"{n}/{len(chosen)} {m}: no verdict, its suite wrote no report ({seconds:.0f}s)"
+                )
+                return
+            killed = ", ".join(res.killed_by) if res.killed_by else "nothing: SURVIVED"
             _say(f"{n}/{len(chosen)} {m}: killed by {killed} ({seconds:.0f}s)")
 
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
