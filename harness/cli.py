@@ -220,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--full",
         action="store_true",
-        help="also run the slow cases (the clients' default deadlines)",
+        help="also run the slow cases (minutes of waiting: the clients' default deadlines, noop-stable[long-quiet-minutes])",
     )
     p.add_argument(
         "-v",

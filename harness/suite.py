@@ -237,7 +237,7 @@ class Options:
     cluster: str = tiers.DEFAULT
     context: str | None = None
     keep_cluster: bool = False
-    #: also run the checks marked slow (the clients' default deadlines)
+    #: also run the checks marked slow (minutes of waiting)
     full: bool = False
 
     def together(self, n_impls: int) -> bool:

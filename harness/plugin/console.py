@@ -64,9 +64,7 @@ def skip_slow(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without ``--modeldock-full``, skip the tests marked ``modeldock_slow``, saying how to run them."""
     if options.value(config, "full"):
         return
-    reason = (
-        "slow (the clients' default deadlines): run with --modeldock-full (make conformance FULL=1)"
-    )
+    reason = "slow (minutes of waiting: a client's default deadline, a five-minute quiet window): run with --modeldock-full (make conformance FULL=1)"
     for item in items:
         if item.get_closest_marker(SLOW) is not None:
             item.add_marker(pytest.mark.skip(reason=reason))

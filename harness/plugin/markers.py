@@ -30,7 +30,7 @@ MARKERS = (
     '"The checks") and, for a check made of several cases, which',
     f"{NEEDS}(*capabilities): what the check needs from the cluster (harness/tiers.py); "
     "skipped with the reason on a tier that does not offer it",
-    f"{SLOW}: runs only with --modeldock-full (it waits out the clients' default deadlines)",
+    f"{SLOW}: runs only with --modeldock-full (it waits for minutes: a client's default deadline, a five-minute quiet window)",
 )
 
 
