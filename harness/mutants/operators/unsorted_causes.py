@@ -1,19 +1,16 @@
-"""unsorted-causes: a refusal's causes reported in the order the answer happens to give them.
+"""unsorted-causes: a refusal's causes in the order of the answer, drawn anew per try: a status write per retry.
 
 Anti-pattern: the condition message of a refused child write is the API server's message as
 it came. When the server finds two or more causes (two resources whose values it refuses) it
 lists them in the order its validation met them, which ranges over a Go map, so the order is
-drawn anew on each try. Every retry that meets another order computes another message: the
-status is written again on each such retry, and two operators that met different orders last
-end with different messages for the same refusal.
+drawn anew on each try; every retry that meets another order computes another message and
+writes the status again, and two operators end with different messages for one refusal. The
+real server repeats one order most of the time, so a copy of its order would be caught only
+on some runs: the mutant puts the causes in sorted order on one refusal and in reverse
+sorted order on the next, in turn, the worst draw on every retry.
 
 Why people write it: the message looks like a constant of the refusal, and a test with one
 invalid field, or a few tries that happen to draw the same order, never shows otherwise.
-
-How the mutant makes it certain: the real server repeats one order most of the time, so a
-copy of its order would be caught only on some runs. The mutant puts the causes in sorted
-order on one refusal and in the reverse order on the next, in turn: the worst draw, on every
-retry.
 
 What the correct operator does: it lists the causes of such a message in sorted order, so the
 same refusal gives the same bytes on every retry and in every operator, and writes the status
