@@ -438,7 +438,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "condition message 的 operator，在很多次重试中会算出不同的 status 并每次都重新写入，两个 "
         "operator 最后的 message 也不同。status 必须在 generation 1 时说 Ready=False 和 "
         "Progressing=False `FailedCreate`，message 是 Event 的 message，其中的原因列表按排序后的"
-        "顺序（CONTRACT.md，\"A refused child write\"），并且在重试退避期间只写入一次。",
+        '顺序（CONTRACT.md，"A refused child write"），并且在重试退避期间只写入一次。',
     ),
     "check:vanished-owner[finalizer-race]:teaches": (
         "b5dd206d28",

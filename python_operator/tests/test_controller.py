@@ -1121,9 +1121,7 @@ def two_causes(gpu_first: bool) -> client_.ApiError:
     (as apimachinery's NewInvalid words it)."""
     causes = (CAUSE_GPU, CAUSE_STORAGE) if gpu_first else (CAUSE_STORAGE, CAUSE_GPU)
     listed = ", ".join(f"{field}: {text}" for field, text in causes)
-    return client_.ApiError(
-        422, "Invalid", f'Deployment.apps "web" is invalid: [{listed}]', causes
-    )
+    return client_.ApiError(422, "Invalid", f'Deployment.apps "web" is invalid: [{listed}]', causes)
 
 
 @pytest.mark.parametrize("gpu_first", [True, False])
@@ -1151,7 +1149,9 @@ def test_error_from_body_keeps_the_causes_in_their_order() -> None:
             "kind": "Status",
             "message": "m",
             "reason": "Invalid",
-            "details": {"causes": [{"field": f, "message": m} for f, m in (CAUSE_GPU, CAUSE_STORAGE)]},
+            "details": {
+                "causes": [{"field": f, "message": m} for f, m in (CAUSE_GPU, CAUSE_STORAGE)]
+            },
         }
     ).encode()
     assert client_._error_from_body(422, "", body).causes == (CAUSE_GPU, CAUSE_STORAGE)
