@@ -673,3 +673,25 @@ func TestErrorMessageKeepsAnAnswerWithOneCauseOrItsOwnWording(t *testing.T) {
 		}
 	}
 }
+
+// The cut to the CRD's bound comes after the sort: a refusal too long for a condition, with
+// two causes listed in either order, is the same message, cut at the same character.
+func TestErrorMessageIsSortedBeforeItIsCut(t *testing.T) {
+	refusal := func(aFirst bool) error {
+		a := field.Invalid(field.NewPath("a"), "x", strings.Repeat("a", 20000))
+		b := field.Invalid(field.NewPath("b"), "x", strings.Repeat("b", 20000))
+		errs := field.ErrorList{b, a}
+		if aFirst {
+			errs = field.ErrorList{a, b}
+		}
+		return apierrors.NewInvalid(schema.GroupKind{Group: "apps", Kind: "Deployment"}, "web", errs)
+	}
+	_, first := failureEvent("create", `Deployment "web"`, refusal(true))
+	_, second := failureEvent("create", `Deployment "web"`, refusal(false))
+	cutFirst, cutSecond := boundMessage(first), boundMessage(second)
+	if cutFirst != cutSecond || len([]rune(cutFirst)) != messageMaxLength ||
+		!strings.HasPrefix(cutFirst, `Failed to create Deployment "web": Deployment.apps "web" is invalid: [a: Invalid value: "x": aaa`) {
+		t.Errorf("the two orders cut to %q... and %q...; want one message of %d characters, cause a first",
+			cutFirst[:100], cutSecond[:100], messageMaxLength)
+	}
+}

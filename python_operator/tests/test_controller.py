@@ -1155,3 +1155,30 @@ def test_error_from_body_keeps_the_causes_in_their_order() -> None:
         }
     ).encode()
     assert client_._error_from_body(422, "", body).causes == (CAUSE_GPU, CAUSE_STORAGE)
+
+
+def test_error_message_is_sorted_before_it_is_cut() -> None:
+    """The cut to the CRD's bound comes after the sort: a refusal too long for a condition,
+    with two causes listed in either order, is the same message, cut at the same character."""
+
+    def refusal(a_first: bool) -> client_.ApiError:
+        a = ("a", 'Invalid value: "x": ' + "a" * 20000)
+        b = ("b", 'Invalid value: "x": ' + "b" * 20000)
+        causes = (a, b) if a_first else (b, a)
+        listed = ", ".join(f"{field}: {text}" for field, text in causes)
+        return client_.ApiError(
+            422, "Invalid", f'Deployment.apps "web" is invalid: [{listed}]', causes
+        )
+
+    cut = {
+        controller.bound_message(
+            controller.failure_event("create", 'Deployment "web"', refusal(o))[1]
+        )
+        for o in (True, False)
+    }
+    assert len(cut) == 1
+    (message,) = cut
+    assert len(message) == controller.MESSAGE_MAX_LENGTH
+    assert message.startswith(
+        'Failed to create Deployment "web": Deployment.apps "web" is invalid: [a: Invalid value: "x": aaa'
+    )
