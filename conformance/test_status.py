@@ -568,3 +568,87 @@ def test_refused_create_reported(
     )
     evidence.record("recovered", _owned(msvc))
     assert _owned(msvc)["Progressing"][1] != "FailedCreate", _owned(msvc)
+
+
+#: Two resources the Deployment's validation refuses at once (the case the generator found,
+#: harness/generate/cases/refusal-message-order.yaml), and the causes the API server names for
+#: them, as it words them (a premise: the refused create's message carries both).
+TWO_CAUSES_LIMITS = {"nvidia.com/gpu": "0.5", "ephemeral-storage": "-1"}
+TWO_CAUSES = (
+    'spec.template.spec.containers[0].resources.limits[ephemeral-storage]: Invalid value: "-1": '
+    "must be greater than or equal to 0",
+    'spec.template.spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "500m": '
+    "must be an integer",
+)
+
+
+@pytest.mark.modeldock_check("refused-write-reported", case="two-causes")
+def test_refused_two_causes_reported(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """A refusal with two causes is reported with both, in sorted order, and written once.
+
+    The new ModelService's limits make the Deployment invalid twice over (a fractional GPU, a
+    negative ephemeral-storage): the API server answers the create with 422 and two causes. It
+    finds them by ranging over the limits, a Go map, so its message lists them in an order
+    drawn anew on every try. An operator that copies that order into its condition message
+    computes a different status on many retries and writes it again each time, and two
+    operators end with different messages. The status must say Ready=False and
+    Progressing=False `FailedCreate` at generation 1, with the Event's message whose list of
+    causes is in sorted order (CONTRACT.md, "A refused child write"), and be written once while
+    the retries back off.
+    """
+    op = operators.start()
+    start = audit.sync(admin)
+    create_modelservice(admin, namespace, "web", resources={"limits": TWO_CAUSES_LIMITS})
+    msvc = _wait_reported(admin, namespace, 1, "FailedCreate", "Deployment create")
+
+    # The refusal lasts: retries back off, each meets the two causes in the order drawn.
+    time.sleep(RETRY_WINDOW)
+    msvc = get_present(admin, "modelservices", namespace, "web")
+    got = _owned(msvc)
+    evidence.record("refused", got)
+    window = select(
+        audit.requests(start, audit.sync(admin)),
+        user=op.impl.user,
+        namespace=namespace,
+        writes_only=True,
+    )
+    refused = [r for r in window if r.resource == "deployments" and r.verb == "create"]
+    premise(
+        len(refused) >= 2
+        and all(r.code == 422 and all(c in r.message for c in TWO_CAUSES) for r in refused),
+        f"the API server refused every Deployment create with 422 naming both causes: "
+        f"{[r.describe() for r in refused]}",
+    )
+    status_writes = [
+        r for r in window if r.resource == "modelservices" and r.subresource == "status" and r.ok
+    ]
+    evidence.record(
+        "retries",
+        {
+            "attempts": len(refused),
+            "orders": len({r.message for r in refused}),
+            "status_writes": len(status_writes),
+        },
+    )
+    want = f'Failed to create Deployment "web": Deployment.apps "web" is invalid: [{", ".join(TWO_CAUSES)}]'
+    for ctype in ("Ready", "Progressing"):
+        status, reason, message, observed = got[ctype]
+        assert (status, reason, observed) == ("False", "FailedCreate", 1), got[ctype]
+        assert all(c in message for c in TWO_CAUSES), (
+            f"{ctype} message must name every cause {TWO_CAUSES}: {message!r}"
+        )
+        assert message == want, (
+            f"{ctype} message: want the causes in sorted order, the same bytes whatever order "
+            f"the API server listed them in:\n  want {want!r}\n  got  {message!r}"
+        )
+    assert len(status_writes) == 1, (
+        f"the refusal stayed the same ({len(refused)} attempts, "
+        f"{len({r.message for r in refused})} orders of its causes): one status write, not one "
+        f"per order: {[r.describe() for r in status_writes]}"
+    )

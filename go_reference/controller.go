@@ -25,8 +25,8 @@
 //	                 mergeLabels, ensureOwnerReference
 //	step 6           ownedConditions, computeStatus, judgeRollout, boundMessage,
 //	                 setCondition
-//	Events           failedWrite, failureEvent, refusedWrite, asRefusedWrite,
-//	                 modelServiceString
+//	Events           failedWrite, failureEvent, errorMessage, refusedWrite,
+//	                 asRefusedWrite, modelServiceString
 //	crash points     crashPoint
 //
 // What only Go has is marked "Go only:" where it stands (now, kindOf, modelServiceStatus,
@@ -1151,9 +1151,39 @@ func failedWrite(rec record.EventRecorder, ms *unstructured.Unstructured, verb, 
 }
 
 // failureEvent is the Warning Event of a failed write: reason "Failed<Verb>", message
-// "Failed to <verb> <what>: <error>".
+// "Failed to <verb> <what>: <error>", the error as errorMessage gives it (through the seam
+// refusalText, seams.go).
 func failureEvent(verb, what string, err error) (string, string) {
-	return "Failed" + strings.ToUpper(verb[:1]) + verb[1:], fmt.Sprintf("Failed to %s %s: %v", verb, what, err)
+	return "Failed" + strings.ToUpper(verb[:1]) + verb[1:], fmt.Sprintf("Failed to %s %s: %s", verb, what, refusalText(err))
+}
+
+// errorMessage is the text of err as an Event and a condition carry it: err.Error(), except
+// for an answer of the API server that lists two or more causes. Its message then ends with
+// them as apimachinery writes them (`[<field>: <message>, ...]`, each once, in the order of
+// details.causes), and that order is the order validation met them in, which ranges over
+// maps (a ResourceList): it changes from one try to the next. errorMessage puts that list in
+// sorted order (byte order of the strings), so the same refusal gives the same bytes on every
+// retry and in both operators, and step 6 does not write the status again for a refusal that
+// did not change (CONTRACT.md, "A refused child write"). A message that does not end with its
+// causes so (an admission webhook's own wording) is kept as it is. Python: error_message.
+func errorMessage(err error) string {
+	message := err.Error()
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || status.Status().Details == nil {
+		return message
+	}
+	var listed []string
+	for _, cause := range status.Status().Details.Causes {
+		if item := cause.Field + ": " + cause.Message; !slices.Contains(listed, item) {
+			listed = append(listed, item)
+		}
+	}
+	asSent := "[" + strings.Join(listed, ", ") + "]"
+	if len(listed) < 2 || !strings.HasSuffix(message, asSent) {
+		return message
+	}
+	slices.Sort(listed)
+	return strings.TrimSuffix(message, asSent) + "[" + strings.Join(listed, ", ") + "]"
 }
 
 // refusedWrite is a child write the API server refused with an answer other than 409 (422

@@ -7,6 +7,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,13 +16,16 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 )
 
@@ -621,5 +625,74 @@ func TestConfigLeaderElectionTimingsAreChecked(t *testing.T) {
 	_, err := configFromEnv(envOf(map[string]string{"LEADER_ELECTION": "true", "LEASE_DURATION": "5", "RENEW_DEADLINE": "10"}))
 	if err == nil || !strings.Contains(err.Error(), "LEASE_DURATION") {
 		t.Errorf("lease shorter than renew deadline: error %v", err)
+	}
+}
+
+// The two causes of the refused create of harness/generate/cases/refusal-message-order.yaml, as
+// the API server words them, and the Event message both operators make of them in whichever
+// order the answer lists them (the Python twin has the same strings).
+const (
+	causeGPU     = `spec.template.spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "500m": must be an integer`
+	causeStorage = `spec.template.spec.containers[0].resources.limits[ephemeral-storage]: Invalid value: "-1": must be greater than or equal to 0`
+	sortedCauses = `Failed to create Deployment "web": Deployment.apps "web" is invalid: [` + causeStorage + `, ` + causeGPU + `]`
+)
+
+// twoCauses is the 422 Invalid the API server answers for those two causes, listed in the
+// order given (apimachinery's NewInvalid, as the API server builds it).
+func twoCauses(gpuFirst bool) error {
+	containers := field.NewPath("spec", "template", "spec", "containers").Index(0).Child("resources", "limits")
+	gpu := field.Invalid(containers.Key("nvidia.com/gpu"), "500m", "must be an integer")
+	storage := field.Invalid(containers.Key("ephemeral-storage"), "-1", "must be greater than or equal to 0")
+	errs := field.ErrorList{storage, gpu}
+	if gpuFirst {
+		errs = field.ErrorList{gpu, storage}
+	}
+	return apierrors.NewInvalid(schema.GroupKind{Group: "apps", Kind: "Deployment"}, "web", errs)
+}
+
+func TestErrorMessageSortsTheCausesOfARefusal(t *testing.T) {
+	for _, gpuFirst := range []bool{true, false} {
+		err := twoCauses(gpuFirst)
+		if !strings.Contains(err.Error(), "[") {
+			t.Fatalf("the answer lists no causes: %q", err.Error())
+		}
+		if _, message := failureEvent("create", `Deployment "web"`, err); message != sortedCauses {
+			t.Errorf("gpu first %v: message\n%s\nwant\n%s", gpuFirst, message, sortedCauses)
+		}
+	}
+}
+
+func TestErrorMessageKeepsAnAnswerWithOneCauseOrItsOwnWording(t *testing.T) {
+	one := apierrors.NewInvalid(schema.GroupKind{Group: "apps", Kind: "Deployment"}, "web",
+		field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), -1, "must be greater than or equal to 0")})
+	own := apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "deployments"}, "web",
+		errors.New("denied: b, a"))
+	own.ErrStatus.Details.Causes = []metav1.StatusCause{{Field: "b", Message: "x"}, {Field: "a", Message: "y"}}
+	for _, err := range []error{one, own, errors.New("dial tcp: connection refused")} {
+		if got := errorMessage(err); got != err.Error() {
+			t.Errorf("errorMessage = %q, want the error's own text %q", got, err.Error())
+		}
+	}
+}
+
+// The cut to the CRD's bound comes after the sort: a refusal too long for a condition, with
+// two causes listed in either order, is the same message, cut at the same character.
+func TestErrorMessageIsSortedBeforeItIsCut(t *testing.T) {
+	refusal := func(aFirst bool) error {
+		a := field.Invalid(field.NewPath("a"), "x", strings.Repeat("a", 20000))
+		b := field.Invalid(field.NewPath("b"), "x", strings.Repeat("b", 20000))
+		errs := field.ErrorList{b, a}
+		if aFirst {
+			errs = field.ErrorList{a, b}
+		}
+		return apierrors.NewInvalid(schema.GroupKind{Group: "apps", Kind: "Deployment"}, "web", errs)
+	}
+	_, first := failureEvent("create", `Deployment "web"`, refusal(true))
+	_, second := failureEvent("create", `Deployment "web"`, refusal(false))
+	cutFirst, cutSecond := boundMessage(first), boundMessage(second)
+	if cutFirst != cutSecond || len([]rune(cutFirst)) != messageMaxLength ||
+		!strings.HasPrefix(cutFirst, `Failed to create Deployment "web": Deployment.apps "web" is invalid: [a: Invalid value: "x": aaa`) {
+		t.Errorf("the two orders cut to %q... and %q...; want one message of %d characters, cause a first",
+			cutFirst[:100], cutSecond[:100], messageMaxLength)
 	}
 }

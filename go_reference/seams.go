@@ -74,6 +74,11 @@ var (
 	// are refusals that reach the status). Mutant: refusal-not-reported-go.
 	classifyChildWriteError = asRefusedWrite
 
+	// refusalText is errorMessage (the error's text in a failed write's Event, and so in the
+	// conditions of a refused child write: causes in sorted order). Mutant:
+	// unsorted-causes-go (the causes in another order on every other refusal).
+	refusalText = errorMessage
+
 	// stepStatus is computeStatus as step 6 calls it (the status a reconcile with no refused
 	// write writes when it differs from the stored one). Mutants: heartbeat-go (stamps the
 	// Ready condition with the current 20 s period), status-from-memory-go (returns the

@@ -26,8 +26,8 @@ steps 4 and 5         desired_deployment, desired_service, child_object_meta, ch
                       mutate_deployment, mutate_service, merge_labels, ensure_owner_reference
 step 6                OWNED_CONDITIONS, compute_status, judge_rollout, bound_message,
                       set_condition
-Events                failed_write, failure_event, RefusedWrite, as_refused_write,
-                      model_service_string
+Events                failed_write, failure_event, error_message, RefusedWrite,
+                      as_refused_write, model_service_string
 crash points          crash_point
 Python only           Reader, APIReader, Writer; typed_field; desired_resources,
                       quantity_string, semantic_resources, same_quantity;
@@ -1140,8 +1140,32 @@ def failed_write(recorder: events_.Recorder, ms: Obj, verb: str, what: str, err:
 
 def failure_event(verb: str, what: str, err: Exception) -> tuple[str, str]:
     """The Warning Event of a failed write: (reason "Failed<Verb>", message "Failed to <verb>
-    <what>: <error>")."""
-    return "Failed" + verb.capitalize(), f"Failed to {verb} {what}: {err}"
+    <what>: <error>"), the error as error_message gives it."""
+    return "Failed" + verb.capitalize(), f"Failed to {verb} {what}: {error_message(err)}"
+
+
+def error_message(err: Exception) -> str:
+    """The text of err as an Event and a condition carry it: ``str(err)``, except for an
+    answer of the API server that lists two or more causes. Its message then ends with them as
+    apimachinery writes them (``[<field>: <message>, ...]``, each once, in the order of
+    details.causes), and that order is the order validation met them in, which ranges over Go
+    maps (a ResourceList): it changes from one try to the next. error_message puts that list in
+    sorted order (code point order, which is Go's byte order of UTF-8), so the same refusal
+    gives the same bytes on every retry and in both operators, and step 6 does not write the
+    status again for a refusal that did not change (CONTRACT.md, "A refused child write"). A
+    message that does not end with its causes so (an admission webhook's own wording) is kept
+    as it is. Go: errorMessage."""
+    message = str(err)
+    if not isinstance(err, client_.ApiError):
+        return message
+    listed: list[str] = []
+    for field, text in err.causes:
+        if (item := f"{field}: {text}") not in listed:
+            listed.append(item)
+    as_sent = "[" + ", ".join(listed) + "]"
+    if len(listed) < 2 or not message.endswith(as_sent):
+        return message
+    return message[: -len(as_sent)] + "[" + ", ".join(sorted(listed)) + "]"
 
 
 class RefusedWrite(client_.ApiError):
@@ -1155,7 +1179,7 @@ class RefusedWrite(client_.ApiError):
     def __init__(
         self, err: client_.ApiError, event_reason: str, event_message: str, live: Obj | None
     ) -> None:
-        super().__init__(err.status, err.reason, err.message)
+        super().__init__(err.status, err.reason, err.message, err.causes)
         self.event_reason = event_reason
         self.event_message = event_message
         self.live = live

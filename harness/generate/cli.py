@@ -45,10 +45,10 @@ from harness.operators import Implementation, ImplementationError, load_implemen
 from harness.paths import BUILD_DIR, REPORTS_DIR
 
 #: The fixed sample ``make generate-ci`` runs (within ``make test``). Its 4 sequences draw every step
-#: but ``foreign`` and neither open finding of the generator (a quantity in exponent form,
-#: ``cases/exponent-quantity-spelling.yaml``; a create refused for two resources at once,
-#: ``cases/refusal-message-order.yaml``), which 20261206 drew: make test judges what is
-#: settled, ``make generate`` draws everything.
+#: but ``foreign`` and neither finding of the generator that was open when it was chosen (a
+#: quantity in exponent form, ``cases/exponent-quantity-spelling.yaml``, still open; a create
+#: refused for two resources at once, ``cases/refusal-message-order.yaml``, fixed since),
+#: which 20261206 drew: make test judges what is settled, ``make generate`` draws everything.
 CI_SEED, CI_SEQUENCES, CI_STEPS = 20261211, 4, 10
 
 

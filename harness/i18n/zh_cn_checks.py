@@ -343,6 +343,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "没有 status 的 ModelService 的 status 里，"
         "附上策略的消息，并按 CRD 的上限明显地截断。",
     ),
+    "check:refused-write-reported[two-causes]:why": (
+        "8c16f26c0f",
+        "一个带有两个原因的拒绝被报告时列出两个原因，按排序后的顺序，并且只写入一次。",
+    ),
     "check:vanished-owner[dead-owner-child]:why": (
         "685b2ae0d7",
         "vanished-owner[dead-owner-child]：一个同"

@@ -433,6 +433,16 @@ ENTRIES: dict[str, tuple[str, str]] = {
         'Deployment "web": <the server\'s message>`）截断为 32768 个字符，以 ` ... [truncated]` '
         "结尾。策略一旦移除，重试（仍在退避中）就会创建 Deployment，拒绝也从 status 中消失。",
     ),
+    "check:refused-write-reported[two-causes]:teaches": (
+        "d13cdd5c64",
+        "新 ModelService 的 limits 让 Deployment 同时在两处无效（一个小数的 GPU，一个负的 "
+        "ephemeral-storage）：API server 以 422 和两个 cause 拒绝 create。它通过遍历 limits（一个 "
+        "Go map）找到这两个原因，所以 message 中原因的顺序每次尝试都重新抽取。把这个顺序照抄进 "
+        "condition message 的 operator，在很多次重试中会算出不同的 status 并每次都重新写入，两个 "
+        "operator 最后的 message 也不同。status 必须在 generation 1 时说 Ready=False 和 "
+        "Progressing=False `FailedCreate`，message 是 Event 的 message，其中的原因列表按排序后的"
+        '顺序（CONTRACT.md，"A refused child write"），并且在重试退避期间只写入一次。',
+    ),
     "check:vanished-owner[finalizer-race]:teaches": (
         "b5dd206d28",
         "这场竞争本身（一个 DELETE 在 finalizer update 提交之前读到了对象，然后照样删除了它）"

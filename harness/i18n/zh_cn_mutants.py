@@ -166,6 +166,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "90628a511c",
         "只凭可用性判断滚动更新：旧 Pod 在服务时就是 Ready，停滞从不被点明",
     ),
+    "mutant:unsorted-causes:title": (
+        "5cee072122",
+        "拒绝的原因按应答给出的顺序排列，而该顺序每次尝试都重新抽取：每次重试都写一次 status",
+    ),
+    "mutant:unsorted-causes-go:title": (
+        "3e3820c235",
+        "拒绝的原因按应答给出的顺序排列，而该顺序每次尝试都重新抽取：每次重试都写一次 status（Go）",
+    ),
     "mutant:refusal-not-reported:title": (
         "428f01cb80",
         "被拒绝的子对象写入只出现在日志和一个 Event 里，从不进入 status",

@@ -746,3 +746,21 @@ def test_a_replacement_reconciler_takes_what_main_passes(mutant_id: str) -> None
     options["recorder"] = None
     reconciler = classes[0](**options)
     assert isinstance(reconciler, ORIGINAL_RECONCILER)
+
+
+def test_unsorted_causes_reverses_every_other_refusal_where_the_real_operator_sorts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gpu = ("limits[nvidia.com/gpu]", 'Invalid value: "500m": must be an integer')
+    storage = ("limits[ephemeral-storage]", 'Invalid value: "-1": must be >= 0')
+    refusal = client_.ApiError(
+        422,
+        "Invalid",
+        f'Deployment.apps "web" is invalid: [{": ".join(gpu)}, {": ".join(storage)}]',
+        (gpu, storage),
+    )
+    in_order = f'Deployment.apps "web" is invalid: [{": ".join(storage)}, {": ".join(gpu)}]'
+    assert {controller.error_message(refusal) for _ in range(4)} == {in_order}
+    install(monkeypatch, "unsorted-causes")
+    texts = [controller.error_message(refusal) for _ in range(4)]
+    assert len(set(texts)) == 2 and texts[0] != texts[1], texts

@@ -133,13 +133,17 @@ LEASES = Resource(group="coordination.k8s.io", version="v1", plural="leases", ki
 
 
 class ApiError(Exception):
-    """A non-2xx answer of the API server (apimachinery's StatusError)."""
+    """A non-2xx answer of the API server (apimachinery's StatusError). causes are the
+    Status's ``details.causes`` as ``(field, message)`` pairs, in the order of the answer."""
 
-    def __init__(self, status: int, reason: str, message: str) -> None:
+    def __init__(
+        self, status: int, reason: str, message: str, causes: tuple[tuple[str, str], ...] = ()
+    ) -> None:
         super().__init__(message or f"{status} {reason}")
         self.status = status
         self.reason = reason
         self.message = message
+        self.causes = causes
 
 
 def is_not_found(err: BaseException) -> bool:
@@ -160,14 +164,23 @@ def is_gone(err: BaseException) -> bool:
 
 def _error_from_body(status: int, reason: str, body: bytes) -> ApiError:
     message = ""
+    causes: tuple[tuple[str, str], ...] = ()
     try:
         decoded = json.loads(body)
         if isinstance(decoded, dict):
             message = str(decoded.get("message", ""))
             reason = str(decoded.get("reason", reason))
+            details = decoded.get("details")
+            listed = details.get("causes") if isinstance(details, dict) else None
+            if isinstance(listed, list):
+                causes = tuple(
+                    (str(c.get("field", "")), str(c.get("message", "")))
+                    for c in listed
+                    if isinstance(c, dict)
+                )
     except ValueError:
         message = body.decode("utf-8", errors="replace")[:500]
-    return ApiError(status, reason, message)
+    return ApiError(status, reason, message, causes)
 
 
 class WatchStream:

@@ -1071,3 +1071,91 @@ def test_reconcile_conflict_is_no_refusal() -> None:
         reconciler(world).reconcile(OPT)
     assert not isinstance(raised.value, controller.RefusedWrite)
     assert world.writes == []
+
+
+# The two causes of the refused create of harness/generate/cases/refusal-message-order.yaml, as
+# the API server words them, and the Event message both operators make of them in whichever
+# order the answer lists them (the Go twin has the same strings).
+CAUSE_GPU = (
+    "spec.template.spec.containers[0].resources.limits[nvidia.com/gpu]",
+    'Invalid value: "500m": must be an integer',
+)
+CAUSE_STORAGE = (
+    "spec.template.spec.containers[0].resources.limits[ephemeral-storage]",
+    'Invalid value: "-1": must be greater than or equal to 0',
+)
+SORTED_CAUSES = (
+    'Failed to create Deployment "web": Deployment.apps "web" is invalid: ['
+    + ": ".join(CAUSE_STORAGE)
+    + ", "
+    + ": ".join(CAUSE_GPU)
+    + "]"
+)
+
+
+def two_causes(gpu_first: bool) -> client_.ApiError:
+    """The 422 Invalid the API server answers for those two causes, listed in the order given
+    (as apimachinery's NewInvalid words it)."""
+    causes = (CAUSE_GPU, CAUSE_STORAGE) if gpu_first else (CAUSE_STORAGE, CAUSE_GPU)
+    listed = ", ".join(f"{field}: {text}" for field, text in causes)
+    return client_.ApiError(422, "Invalid", f'Deployment.apps "web" is invalid: [{listed}]', causes)
+
+
+@pytest.mark.parametrize("gpu_first", [True, False])
+def test_error_message_sorts_the_causes_of_a_refusal(gpu_first: bool) -> None:
+    _, message = controller.failure_event("create", 'Deployment "web"', two_causes(gpu_first))
+    assert message == SORTED_CAUSES
+
+
+def test_error_message_keeps_an_answer_with_one_cause_or_its_own_wording() -> None:
+    one = client_.ApiError(
+        422,
+        "Invalid",
+        'Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater '
+        "than or equal to 0",
+        (("spec.replicas", "Invalid value: -1: must be greater than or equal to 0"),),
+    )
+    own = client_.ApiError(403, "Forbidden", "denied: b, a", (("b", "x"), ("a", "y")))
+    for err in (one, own, ConnectionRefusedError("connection refused")):
+        assert controller.error_message(err) == str(err)
+
+
+def test_error_from_body_keeps_the_causes_in_their_order() -> None:
+    body = json.dumps(
+        {
+            "kind": "Status",
+            "message": "m",
+            "reason": "Invalid",
+            "details": {
+                "causes": [{"field": f, "message": m} for f, m in (CAUSE_GPU, CAUSE_STORAGE)]
+            },
+        }
+    ).encode()
+    assert client_._error_from_body(422, "", body).causes == (CAUSE_GPU, CAUSE_STORAGE)
+
+
+def test_error_message_is_sorted_before_it_is_cut() -> None:
+    """The cut to the CRD's bound comes after the sort: a refusal too long for a condition,
+    with two causes listed in either order, is the same message, cut at the same character."""
+
+    def refusal(a_first: bool) -> client_.ApiError:
+        a = ("a", 'Invalid value: "x": ' + "a" * 20000)
+        b = ("b", 'Invalid value: "x": ' + "b" * 20000)
+        causes = (a, b) if a_first else (b, a)
+        listed = ", ".join(f"{field}: {text}" for field, text in causes)
+        return client_.ApiError(
+            422, "Invalid", f'Deployment.apps "web" is invalid: [{listed}]', causes
+        )
+
+    cut = {
+        controller.bound_message(
+            controller.failure_event("create", 'Deployment "web"', refusal(o))[1]
+        )
+        for o in (True, False)
+    }
+    assert len(cut) == 1
+    (message,) = cut
+    assert len(message) == controller.MESSAGE_MAX_LENGTH
+    assert message.startswith(
+        'Failed to create Deployment "web": Deployment.apps "web" is invalid: [a: Invalid value: "x": aaa'
+    )
