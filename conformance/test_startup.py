@@ -284,6 +284,11 @@ REFUSED_ENVIRONMENTS: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
         ("RENEW_DEADLINE", "RETRY_PERIOD"),
     ),
     ("no-workers", {"MAX_CONCURRENT_RECONCILES": "0"}, ("MAX_CONCURRENT_RECONCILES",)),
+    (
+        "catalog-not-http",
+        {"MODELDOCK_CATALOG_URL": "ftp://catalog.example"},
+        ("MODELDOCK_CATALOG_URL",),
+    ),
 ]
 
 #: The environment config-refused expects an operator to run with: every value usable, each
@@ -314,7 +319,8 @@ def test_config_refused(
     at once, names the variable and the fix, and sends no request; a usable one runs.
 
     A Lease timing that is not a number, zero or infinite, a lease that is not longer than
-    its renew deadline, a renew deadline that leaves no second try, zero workers: an operator that runs anyway, with a default in place of the value or with the value as
+    its renew deadline, a renew deadline that leaves no second try, zero workers, a catalog
+    URL that is not http(s): an operator that runs anyway, with a default in place of the value or with the value as
     given, runs with timings nobody chose. The leader elector may refuse them later and less
     clearly, or never, and a fleet then hands its Lease over too slowly or every few seconds.
     The contract (CONTRACT.md, "Process") asks for the refusal at start, before any request,
