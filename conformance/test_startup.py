@@ -302,6 +302,11 @@ ACCEPTED_ENVIRONMENT = {
 }
 
 
+def _seconds_until(deadline: float) -> float:
+    """The seconds left until ``deadline`` (``time.monotonic()``), none once it has passed."""
+    return max(0.0, deadline - time.monotonic())
+
+
 def _refusal_line(log: str, variables: tuple[str, ...]) -> str | None:
     """The first line of ``log`` that names every one of ``variables`` as ``NAME=`` and says
     what the value must be (the word ``must``), or None."""
@@ -353,7 +358,7 @@ def test_config_refused(
     outcomes: dict[str, Any] = {}
     for name, variables, op in refused:
         try:
-            code: int | None = op.wait_exit(max(0.0, deadline - time.monotonic()))
+            code: int | None = op.wait_exit(_seconds_until(deadline))
         except AssertionError:
             code = None
         log = op.request_log
