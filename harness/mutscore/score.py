@@ -82,6 +82,11 @@ JUDGE_CHECKS: tuple[str, ...] = (
     # and the replica counts copied from a Deployment status the check writes (computeStatus)
     "config-refused",
     "status-rebuilt[deployment-status]",
+    # the Go run's survivors these cases kill (docs/mutation-score.md): a child of another
+    # ModelService, a child of a vanished one, a refused child write reaching the status
+    "child-conflict[other-modelservice]",
+    "vanished-owner[dead-owner-child]",
+    "refused-write-reported[invalid-update]",
 )
 
 
@@ -657,7 +662,7 @@ def rescore(
     by_id = {m.id: m for ms in everything.values() for m in ms}
     rows = data.get("mutants") or {}
     chosen = [by_id[i] for i in rows if i in by_id]
-    keep = ("status", "killed_by", "errors", "seconds", "problem", "assumed", "ran")
+    keep = ("status", "killed_by", "errors", "seconds", "problem", "assumed", "ran", "rejudged")
     results: dict[str, dict[str, Any]] = {}
     for m in chosen:
         r = {k: v for k, v in rows[m.id].items() if k in keep}
