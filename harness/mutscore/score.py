@@ -83,10 +83,13 @@ JUDGE_CHECKS: tuple[str, ...] = (
     "config-refused",
     "status-rebuilt[deployment-status]",
     # the Go run's survivors these cases kill (docs/mutation-score.md): a child of another
-    # ModelService, a child of a vanished one, a refused child write reaching the status
+    # ModelService, a child of a vanished one, a refused child write reaching the status,
     "child-conflict[other-modelservice]",
     "vanished-owner[dead-owner-child]",
     "refused-write-reported[invalid-update]",
+    # the Lease's release on SIGTERM (only config-refused's leader executes it otherwise): its
+    # base case took 27 s against each of the two Go mutants it killed (docs/mutation-score.md)
+    "leader-failover",
 )
 
 
