@@ -275,9 +275,10 @@ mutants-pairs: binaries ## the caught_by pairs make test's mutants-ci leaves out
 # its line; reports/mutation-score.json and a table in the comparison. Fails on a survivor
 # harness/mutants/survivors.toml does not classify. MUTSCORE_ARGS=--sample 40: a seeded sample
 # per language instead of every mutant (the full run is hours: nightly, not make test).
-# mutation-score-sample is the make test step: 10 mutants per language (seed 25) and the one
-# mutant of each equivalent class, judged by the three short checks that killed most of the
-# baseline (docs/mutation-score.md).
+# mutation-score-sample is the make test step: the fixed, reviewed list of
+# harness/mutscore/sample.toml (about 10 per language, one survivors.toml class member each),
+# judged by the three short checks that killed most of the baseline (docs/mutation-score.md).
+# An id no tool generates any more stops it (exit 2) with the command that replaces it.
 GREMLINS_VERSION := v0.6.0
 GREMLINS := $(MODELDOCK_CACHE)/tools/gremlins-$(GREMLINS_VERSION)/gremlins
 MUTSCORE_ARGS ?=
@@ -291,8 +292,8 @@ $(GREMLINS):
 mutation-score: binaries $(GREMLINS) ## tool mutants (cosmic-ray, gremlins) judged by the suite: reports/mutation-score.json (MUTSCORE_ARGS=--sample 40)
 	$(PY) -m harness mutation-score $(MUTSCORE_ARGS)
 
-mutation-score-sample: binaries $(GREMLINS) ## the seeded sample make test runs: 10 tool mutants per language, three checks
-	$(CI_BOUND) $(PY) -m harness mutation-score --sample 10 --seed 25 --max-checks 3 --jobs 4 --workers 3 --checks $(MUTSCORE_SAMPLE_CHECKS) --reports reports/mutscore-sample $(MUTSCORE_ARGS)
+mutation-score-sample: binaries $(GREMLINS) ## the fixed sample make test runs (harness/mutscore/sample.toml), three checks
+	$(CI_BOUND) $(PY) -m harness mutation-score --sample-file harness/mutscore/sample.toml --max-checks 3 --jobs 4 --workers 3 --checks $(MUTSCORE_SAMPLE_CHECKS) --reports reports/mutscore-sample $(MUTSCORE_ARGS)
 
 # The RBAC ablation: for every (API group, resource, verb) in config/rbac/role.yaml, checks run
 # with the operator bound to the role minus that right, and one must fail on a 403 the missing

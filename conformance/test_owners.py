@@ -436,8 +436,9 @@ def test_status_follows_deployment_status(
     generation changed, never reports a rollout finishing. Envtest has no deployment
     controller, so the harness writes the Deployment's status as it would (observedGeneration
     = generation): all replicas available (Ready=True, ReplicasAvailable), then one lost
-    (Ready=False, ReplicasUnavailable). The operator must follow each, with counts, and write
-    no child meanwhile.
+    (Ready=False, ReplicasUnavailable). The operator must follow each, with the counts
+    (``replicas``, ``readyReplicas``, ``availableReplicas`` copied from the Deployment's status:
+    no other check moves them off 0 on envtest), and write no child meanwhile.
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=2)
@@ -453,7 +454,8 @@ def test_status_follows_deployment_status(
 
         def follows(m: dict[str, Any]) -> bool:
             return all(
-                m["status"].get(k) == fields[k] for k in ("readyReplicas", "availableReplicas")
+                m["status"].get(k) == fields[k]
+                for k in ("replicas", "readyReplicas", "availableReplicas")
             )
 
         return wait_for(

@@ -1,4 +1,5 @@
-"""Starting before the CRD: the operator waits for its custom resource, it does not crash.
+"""Starting: the operator waits for its custom resource (waits-for-crd), and refuses a
+configuration it cannot use (config-refused).
 
 Installing the CRD before the operator is the documented order, and not always the order a
 cluster sees: a Helm chart that puts the CRD in a template, a GitOps sync that applies the
@@ -11,6 +12,12 @@ there, without a restart.
 The CRD is cluster-scoped, so removing it would break every other check on the shared control
 plane: this check runs on a private one (the ``isolated`` fixture), started without the CRD
 (``ControlPlane(crds=False)``), before it starts the operator.
+
+A configuration is read once, at start. A value the operator cannot use (a Lease timing that
+is no positive number of seconds, timings that contradict each other) is a mistake in the
+Deployment that runs it, and the only place it is seen at once is the first log line of a
+process that refuses to run; config-refused runs on the shared control plane, in its own
+namespace, since a refusing operator sends nothing.
 """
 
 from __future__ import annotations
@@ -18,18 +25,25 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from kubernetes.client.exceptions import ApiException
 
-from conformance.support import CONVERGE_TIMEOUT, create_modelservice, premise, wait_converged
+from conformance.support import (
+    CONVERGE_TIMEOUT,
+    OPERATOR_START_TIMEOUT,
+    create_modelservice,
+    premise,
+    wait_converged,
+)
 from harness.accounting_check import ACCOUNTING_SCOPE_PROPERTY
 from harness.envtest.controlplane import CRD_DIR
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.kube import Kube, wait_for
-from harness.lab.pool import Isolated, IsolatedLab
+from harness.lab.pool import Isolated, IsolatedLab, OperatorPool
 from harness.operators import OperatorProcess
 from harness.plugin.evidence import Evidence
 
@@ -238,3 +252,145 @@ def test_signal_while_waiting_for_crd(
             )
             + ": a wait for the CRD must end on a stop request, and exit 0"
         )
+
+
+# --------------------------------------------------------------------------- config-refused
+#: How long an operator given an environment it cannot use may take to exit, seconds, once one
+#: started at the same moment with usable values is ready: refusing is strictly less work than
+#: starting (the same imports, no request, no cache to sync), so the ready one is the clock,
+#: whatever the load (seven Python processes importing side by side on two loaded cores took
+#: over 30 s); the grace is for scheduling alone. An operator that runs with the value never
+#: exits.
+CONFIG_EXIT_GRACE_S = 10.0
+
+#: The exit code for an environment value that cannot be used (CONTRACT.md, "Process").
+EXIT_BAD_CONFIG = 2
+
+#: The environments config-refused starts an operator with (leader election on, the harness's
+#: usual Lease timings otherwise): (name, variables set, the variables its message must name).
+#: Each holds one fault, so an operator that lets one kind through still exits for none.
+REFUSED_ENVIRONMENTS: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
+    ("malformed", {"LEASE_DURATION": "fifteen"}, ("LEASE_DURATION",)),
+    ("zero", {"RENEW_DEADLINE": "0"}, ("RENEW_DEADLINE",)),
+    ("infinite", {"REQUEST_TIMEOUT_SECONDS": "inf"}, ("REQUEST_TIMEOUT_SECONDS",)),
+    (
+        "lease-not-above-deadline",
+        {"LEASE_DURATION": "10", "RENEW_DEADLINE": "10"},
+        ("LEASE_DURATION", "RENEW_DEADLINE"),
+    ),
+    (
+        "deadline-not-above-retries",
+        {"LEASE_DURATION": "15", "RENEW_DEADLINE": "3", "RETRY_PERIOD": "2.5"},
+        ("RENEW_DEADLINE", "RETRY_PERIOD"),
+    ),
+    ("no-workers", {"MAX_CONCURRENT_RECONCILES": "0"}, ("MAX_CONCURRENT_RECONCILES",)),
+    (
+        "catalog-not-http",
+        {"MODELDOCK_CATALOG_URL": "ftp://catalog.example"},
+        ("MODELDOCK_CATALOG_URL",),
+    ),
+]
+
+#: The environment config-refused expects an operator to run with: every value usable, each
+#: near a bound the refusals above test from the other side (the renew deadline just above
+#: 1.2 retry periods, one worker), and the lease duration unset (its default, 15 s).
+ACCEPTED_ENVIRONMENT = {
+    "LEASE_DURATION": "",
+    "RENEW_DEADLINE": "2.5",
+    "RETRY_PERIOD": "2",
+    "MAX_CONCURRENT_RECONCILES": "1",
+}
+
+
+def _seconds_until(deadline: float) -> float:
+    """The seconds left until ``deadline`` (``time.monotonic()``), none once it has passed."""
+    return max(0.0, deadline - time.monotonic())
+
+
+def _refusal_line(log: str, variables: tuple[str, ...]) -> str | None:
+    """The first line of ``log`` that names every one of ``variables`` as ``NAME=`` and says
+    what the value must be (the word ``must``), or None."""
+    for line in log.splitlines():
+        if all(f"{v}=" in line for v in variables) and "must" in line:
+            return line
+    return None
+
+
+@pytest.mark.modeldock_check("config-refused")
+def test_config_refused(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """An operator given a configuration it cannot use refuses to start: it exits with code 2
+    at once, names the variable and the fix, and sends no request; a usable one runs.
+
+    A Lease timing that is not a number, zero or infinite, a lease that is not longer than
+    its renew deadline, a renew deadline that leaves no second try, zero workers, a catalog
+    URL that is not http(s): an operator that runs anyway, with a default in place of the value or with the value as
+    given, runs with timings nobody chose. The leader elector may refuse them later and less
+    clearly, or never, and a fleet then hands its Lease over too slowly or every few seconds.
+    The contract (CONTRACT.md, "Process") asks for the refusal at start, before any request,
+    with exit code 2 and a log line naming the variable and what it must be. Here one operator
+    is started per faulty environment (REFUSED_ENVIRONMENTS, leader election on, side by
+    side) with one more given usable values at the same bounds (ACCEPTED_ENVIRONMENT). Once
+    that one is ready (refusing is less work than starting), each of the others must have
+    exited 2 within CONFIG_EXIT_GRACE_S, its log naming each variable at fault (``NAME=`` and
+    ``must``), its API proxy having seen no request; the ready one must run on and, as
+    leader, converge a ModelService. Mutants: forgiving-config, forgiving-config-go (an
+    unusable value replaced by its default, with a warning).
+    """
+    refused = [
+        (name, variables, operators.new(leader_election=True, env=env))
+        for name, env, variables in REFUSED_ENVIRONMENTS
+    ]
+    accepted = operators.new(leader_election=True, env=dict(ACCEPTED_ENVIRONMENT))
+    for _, _, op in refused:
+        op.start(wait_ready=False)
+    accepted.start(wait_ready=False)
+
+    # the clock: the operator with usable values, started with them, is ready (or gave up)
+    wait_for(
+        lambda: (accepted.ready(), accepted.running()),
+        lambda seen: seen[0] or not seen[1],
+        OPERATOR_START_TIMEOUT,
+        f"the operator started with usable values {ACCEPTED_ENVIRONMENT} to become ready",
+    )
+    deadline = time.monotonic() + CONFIG_EXIT_GRACE_S
+    outcomes: dict[str, Any] = {}
+    for name, variables, op in refused:
+        try:
+            code: int | None = op.wait_exit(_seconds_until(deadline))
+        except AssertionError:
+            code = None
+        log = op.request_log
+        requests = [r for r in RequestLog(log).records() if r.start] if log else []
+        line = _refusal_line(op.log_text(), variables)
+        outcomes[name] = {"exit_code": code, "requests": len(requests), "message": line}
+    evidence.record("refused", outcomes)
+    evidence.record("accepted_running", accepted.running())
+    for name, variables, op in refused:
+        got = outcomes[name]
+        assert got["exit_code"] is not None, (
+            f"[{name}] the operator started with {op.env} still runs "
+            f"{CONFIG_EXIT_GRACE_S:.0f} s after one started with usable values was ready: a "
+            "value it cannot use must stop it at start"
+        )
+        assert got["exit_code"] == EXIT_BAD_CONFIG, (
+            f"[{name}] the operator started with {op.env} exited {got['exit_code']}, not "
+            f"{EXIT_BAD_CONFIG} (an environment that cannot be used)"
+        )
+        assert got["message"] is not None, (
+            f"[{name}] the operator refused {op.env} without a log line naming "
+            f"{' and '.join(variables)} and what the value must be: {op.log_text()[-600:]}"
+        )
+        assert got["requests"] == 0, (
+            f"[{name}] the operator refused {op.env}, but only after {got['requests']} "
+            "requests to the API server: a configuration is judged before any request"
+        )
+
+    assert accepted.running(), (
+        f"the operator refused usable values {ACCEPTED_ENVIRONMENT} (exit code "
+        f"{accepted.returncode()}): {accepted.log_text()[-600:]}"
+    )
+    create_modelservice(admin, namespace, "web", replicas=1)
+    msvc = wait_converged(admin, namespace, "web")
+    evidence.record("accepted_converged_generation", msvc["status"].get("observedGeneration"))

@@ -98,6 +98,7 @@ CHECK_ORDER: tuple[str, ...] = (
     "parity",
     "watch-recovers",
     "waits-for-crd",
+    "config-refused",
     "reconcile-isolated",
     "errors-retried",
     "leader-failover",

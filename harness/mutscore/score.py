@@ -53,6 +53,9 @@ from harness.paths import BUILD_DIR, REPO_ROOT, REPORTS_DIR, cache_root
 
 WORK_DIR = BUILD_DIR / "mutscore"
 SURVIVORS_FILE = REPO_ROOT / "harness" / "mutants" / "survivors.toml"
+#: The fixed, reviewed sample ``make mutation-score-sample`` (make test) judges: stable ids per
+#: language (``--sample-file``), so an operator change elsewhere does not move it.
+SAMPLE_FILE = REPO_ROOT / "harness" / "mutscore" / "sample.toml"
 #: The kinds a survivor may be classified as.
 KINDS = ("equivalent", "gap", "dead-code")
 
@@ -76,6 +79,18 @@ JUDGE_CHECKS: tuple[str, ...] = (
     "user-object-kept",
     # added after the baseline: it kills a catalog mutant the others cannot see
     "external-effect-once",
+    # issue 25's gaps: start-up with a configuration the operator must refuse (configFromEnv),
+    # and the replica counts copied from a Deployment status the check writes (computeStatus)
+    "config-refused",
+    "status-rebuilt[deployment-status]",
+    # the Go run's survivors these cases kill (docs/mutation-score.md): a child of another
+    # ModelService, a child of a vanished one, a refused child write reaching the status,
+    "child-conflict[other-modelservice]",
+    "vanished-owner[dead-owner-child]",
+    "refused-write-reported[invalid-update]",
+    # the Lease's release on SIGTERM (only config-refused's leader executes it otherwise): its
+    # base case took 27 s against each of the two Go mutants it killed (docs/mutation-score.md)
+    "leader-failover",
 )
 
 
@@ -152,6 +167,109 @@ def choose(
     return sorted(picked, key=lambda m: m.id)
 
 
+class SampleError(ValueError):
+    """A fixed sample file that cannot be used; the message names the file, the ids and the
+    fix."""
+
+
+def load_sample(path: Path) -> dict[str, list[str]]:
+    """A fixed sample file (``SAMPLE_FILE``'s shape): language -> its ``ids``, in the file's
+    order. Raises SampleError for a missing file or a table without ``ids``."""
+    if not path.exists():
+        raise SampleError(f"{path}: no such sample file (make one with --refresh-sample)")
+    data = tomllib.loads(path.read_text())
+    out: dict[str, list[str]] = {}
+    for lang, table in data.items():
+        ids = table.get("ids") if isinstance(table, dict) else None
+        if lang not in ("go", "python") or not isinstance(ids, list):
+            raise SampleError(f"{path}: [{lang}] must be [go] or [python] with ids = [...]")
+        out[lang] = [str(i) for i in ids]
+    return out
+
+
+def fixed_sample(
+    everything: Mapping[str, Sequence[ToolMutant]],
+    sample: Mapping[str, Sequence[str]],
+    path: Path,
+) -> list[ToolMutant]:
+    """The mutants the fixed ``sample`` (``load_sample`` of ``path``) names, for the languages
+    of ``everything`` (the tools' lists now). Raises SampleError naming every id no tool
+    generates any more (its line was edited or removed) and the command that replaces them."""
+    by_id = {m.id: m for ms in everything.values() for m in ms}
+    wanted = [i for lang in everything for i in sample.get(lang, [])]
+    gone = [i for i in wanted if i not in by_id]
+    if gone:
+        raise SampleError(
+            f"{path}: {len(gone)} sampled mutant(s) no longer generated (their line changed "
+            "or went): " + ", ".join(gone) + ". Fix: `python -m harness mutation-score "
+            f"--sample-file {_shown(path)} --refresh-sample` replaces them with seeded draws "
+            "from the same functions; review the diff, run `make mutation-score-sample`, commit"
+        )
+    return [by_id[i] for i in wanted]
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the repository when it is inside it."""
+    try:
+        return str(path.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)
+
+
+def refresh_sample(
+    everything: Mapping[str, Sequence[ToolMutant]],
+    sample: Mapping[str, Sequence[str]],
+    seed: int,
+) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+    """``sample`` with each id no tool generates any more replaced by a mutant drawn with
+    ``random.Random(seed)``: from the same file and function when it still has mutants not
+    in the sample, else from the whole language. Returns the new sample and the (old, new)
+    replacements; ids still generated stay, in their order."""
+    rng = random.Random(seed)
+    out: dict[str, list[str]] = {}
+    replaced: list[tuple[str, str]] = []
+    for lang, ids in sample.items():
+        pool = sorted(everything.get(lang, ()), key=lambda m: m.id)
+        known = {m.id for m in pool}
+        kept = [i for i in ids if i in known]
+        new: list[str] = []
+        for i in ids:
+            if i in known:
+                new.append(i)
+                continue
+            parts = i.split(":")
+            file, function = (parts[1], parts[2]) if len(parts) > 3 else ("", "")
+            taken = set(kept) | set(new)
+            same = [m.id for m in pool if (m.file, m.function) == (file, function)]
+            choices = [x for x in same if x not in taken] or [
+                m.id for m in pool if m.id not in taken
+            ]
+            if choices:
+                pick = rng.choice(choices)
+                new.append(pick)
+                replaced.append((i, pick))
+        out[lang] = new
+    return out, replaced
+
+
+def write_sample(path: Path, sample: Mapping[str, Sequence[str]]) -> None:
+    """Write ``sample`` to ``path`` in ``SAMPLE_FILE``'s shape, keeping the file's leading
+    comment block (its review notes) when it has one."""
+    head = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if not line.startswith("#"):
+                break
+            head.append(line)
+    body = [*head, ""] if head else []
+    for lang in ("go", "python"):
+        if lang in sample:
+            body += [f"[{lang}]", "ids = ["]
+            body += [f"    {json.dumps(i)}," for i in sample[lang]]
+            body += ["]", ""]
+    runs.write_text_atomic(path, "\n".join(body))
+
+
 def assumed_equivalent(chosen: Sequence[ToolMutant], survivors: Survivors) -> set[str]:
     """The ids of ``chosen`` an equivalent class of survivors.toml covers, but the first (by id)
     of each class: those are not run (the class's representative is, and a kill of it is
@@ -170,15 +288,35 @@ def judging_checks(
     coverage: Mapping[str, Mapping[str, Iterable[int]]],
     most: int,
     checks: Sequence[str],
+    prior: Mapping[str, Mapping[str, int]] | None = None,
 ) -> list[str]:
     """The judging ``checks`` (ids, or ``id[case]``) whose run executed the mutant's line
     (``coverage``: ``cover.lines_by_check``, keyed by check id: a namespace names the check,
-    not the case), cheapest first by ``plan.CHECK_SECONDS`` of their functions, at most
-    ``most``."""
+    not the case), at most ``most``: first those that killed most mutants of the same file
+    and function in an earlier run (``prior``: ``prior_kills``), then cheapest first by
+    ``plan.CHECK_SECONDS`` of their functions. Every line of configFromEnv runs in every
+    check, and only config-refused gives it a value to refuse: the earlier kills find it."""
     functions = {**check_functions(), **case_functions()}
     found = set(cover.checks_at(coverage, m.file, m.line))
     mine = [c for c in checks if base_check(c) in found]
-    return sorted(mine, key=lambda c: (plan.entry_seconds([c], functions), c))[:most]
+    kills = (prior or {}).get(f"{m.lang}:{m.file}:{m.function}", {})
+    return sorted(mine, key=lambda c: (-kills.get(c, 0), plan.entry_seconds([c], functions), c))[
+        :most
+    ]
+
+
+def prior_kills(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """``lang:file:function`` -> check -> how many of that function's mutants the check
+    killed, from an earlier ``reports/mutation-score.json`` (``data``): the order in which
+    ``judging_checks`` tries checks, most likely killer first."""
+    out: dict[str, dict[str, int]] = {}
+    for r in (data.get("mutants") or {}).values():
+        if r.get("status") != "killed":
+            continue
+        per = out.setdefault(f"{r['lang']}:{r['file']}:{r['function']}", {})
+        for c in r.get("killed_by") or ():
+            per[c] = per.get(c, 0) + 1
+    return out
 
 
 # --------------------------------------------------------------------------- building
@@ -311,13 +449,18 @@ def judge(
     checks_of: Mapping[str, list[str]],
     cp: Any,
     jobs: int,
+    first_kill: bool = True,
 ) -> dict[str, dict[str, Any]]:
-    """Run each covered mutant's checks (``checks_of``: id -> checks; none: not run) on the
-    control plane ``cp``, ``jobs`` at a time; return id -> {status, killed_by, errors,
-    seconds, problem}. status: ``killed``, ``survived``, ``not viable`` (does not compile),
-    ``stillborn`` (did not become ready) or ``unjudged`` (every check errored: no verdict)."""
+    """Run each covered mutant's checks (``checks_of``: id -> checks, in the order to try;
+    none: not run) on the control plane ``cp``, ``jobs`` at a time; return id -> {status,
+    killed_by, errors, seconds, problem, ran}. status: ``killed``, ``survived``, ``not
+    viable`` (does not compile), ``stillborn`` (did not become ready) or ``unjudged`` (every
+    check errored: no verdict). With ``first_kill`` the checks run one pytest session each, in
+    order, and the first kill ends the mutant's judging (``ran``: the checks that ran): a kill
+    is a kill, and the others' minutes go to the next mutant. Without it, all of them run in
+    one session, two pytest workers."""
     from harness.junit import suite_file
-    from harness.mutants.runner import preflight, read_junit, select_checks
+    from harness.mutants.runner import SuiteResult, preflight, read_junit, select_checks
     from harness.operators import load_implementations
     from harness.suite import run_suite
 
@@ -344,21 +487,39 @@ def judge(
             _say(f"{m.id}: stillborn")
             return
         junit = suite_file(out_dir, m.impl_id)
-        junit.unlink(missing_ok=True)
         checks = checks_of[m.id]
         # each check's base case (its slow sibling cases are a full run's, --checks id[case])
         table = {**functions, **cases}
-        n = len({f for c in checks for f in table.get(c, ())})
-        k = select_checks(checks, table)
-        run_suite(
-            m.impl_id,
-            cp.state_path,
-            out_dir,
-            ["-n", str(min(n, 2)) if n > 1 else "0", "--tb=line", "-k", k],
-            [str(impl_file)],
-            log=out_dir / f"pytest-{m.impl_id}.log",
-        )
-        res = read_junit(junit) if junit.exists() else None
+        rounds = [[c] for c in checks] if first_kill else [checks]
+        res: SuiteResult | None = None
+        ran: list[str] = []
+        for group in rounds:
+            junit.unlink(missing_ok=True)
+            n = len({f for c in group for f in table.get(c, ())})
+            run_suite(
+                m.impl_id,
+                cp.state_path,
+                out_dir,
+                [
+                    "-n",
+                    str(min(n, 2)) if n > 1 else "0",
+                    "--tb=line",
+                    "-k",
+                    select_checks(group, table),
+                ],
+                [str(impl_file)],
+                log=out_dir / f"pytest-{m.impl_id}.log",
+            )
+            ran += group
+            if not junit.exists():
+                continue
+            one = read_junit(junit)
+            res = res or SuiteResult()
+            for name in ("passed", "failed", "errors", "skipped"):
+                getattr(res, name).extend(getattr(one, name))
+            res.messages.update(one.messages)
+            if res.killed_by:
+                break
         seconds = round(time.monotonic() - t0, 1)
         if res is None:
             results[m.id] = {"status": "unjudged", "problem": "no JUnit file", "seconds": seconds}
@@ -368,6 +529,7 @@ def judge(
             results[m.id] = {"status": "survived", "errors": res.errors, "seconds": seconds}
         else:
             results[m.id] = {"status": "unjudged", "errors": res.errors, "seconds": seconds}
+        results[m.id]["ran"] = ran
         _say(f"{m.id}: {results[m.id]['status']} {res.killed_by if res else ''} ({seconds:.0f}s)")
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -509,7 +671,7 @@ def rescore(
     by_id = {m.id: m for ms in everything.values() for m in ms}
     rows = data.get("mutants") or {}
     chosen = [by_id[i] for i in rows if i in by_id]
-    keep = ("status", "killed_by", "errors", "seconds", "problem", "assumed")
+    keep = ("status", "killed_by", "errors", "seconds", "problem", "assumed", "ran", "rejudged")
     results: dict[str, dict[str, Any]] = {}
     for m in chosen:
         r = {k: v for k, v in rows[m.id].items() if k in keep}
@@ -543,6 +705,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=3, help="mutants at a time")
     p.add_argument("--workers", type=int, default=3, help="pytest-xdist workers, coverage run")
     p.add_argument("--reports", default=str(REPORTS_DIR))
+    p.add_argument(
+        "--sample-file",
+        help="judge the fixed sample this file names (harness/mutscore/sample.toml) instead of "
+        "a seeded draw; an id no tool generates any more is an error naming the fix",
+    )
+    p.add_argument(
+        "--refresh-sample",
+        action="store_true",
+        help="with --sample-file: replace its vanished ids by seeded draws (--seed) from the "
+        "same functions, write the file, run nothing",
+    )
+    p.add_argument(
+        "--first-kill",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="judge a mutant one check at a time and stop at its first kill (default); "
+        "--no-first-kill runs its checks together, two pytest workers",
+    )
+    p.add_argument(
+        "--prior",
+        action="append",
+        default=[],
+        help="an earlier mutation-score.json (repeatable): per function, the checks that killed "
+        "most of its mutants there are tried first (default: cheapest first)",
+    )
     p.add_argument("--list", action="store_true", help="print the chosen mutants' ids, run nothing")
     p.add_argument(
         "--rescore",
@@ -577,14 +764,38 @@ def main(argv: list[str] | None = None) -> int:
             json.loads((reports / "mutation-score.json").read_text()), everything, survivors
         )
         return finish(data, reports, langs)
-    chosen = [
-        m
-        for lang in langs
-        for m in choose(everything[lang], args.sample, args.seed, survivors, args.mutant)
-    ]
+    if args.sample_file:
+        sample_path = Path(args.sample_file)
+        try:
+            sample = load_sample(sample_path)
+            if args.refresh_sample:
+                sample, replaced = refresh_sample(everything, sample, args.seed)
+                write_sample(sample_path, sample)
+                for old, new in replaced:
+                    _say(f"replaced {old} by {new}")
+                _say(f"wrote {sample_path} ({len(replaced)} replaced): review it and commit")
+                return 0
+            chosen = fixed_sample(everything, sample, sample_path)
+        except SampleError as exc:
+            _say(str(exc))
+            return 2
+        chosen += [
+            m
+            for lang in langs
+            for m in everything[lang]
+            if m.id in set(args.mutant) and m not in chosen
+        ]
+        how = f"the fixed sample of {_shown(sample_path)}"
+    else:
+        chosen = [
+            m
+            for lang in langs
+            for m in choose(everything[lang], args.sample, args.seed, survivors, args.mutant)
+        ]
+        how = f"sample {args.sample}, seed {args.seed}"
     _say(
         ", ".join(f"{lang}: {len(everything[lang])} generated" for lang in langs)
-        + f"; {len(chosen)} chosen (sample {args.sample}, seed {args.seed})"
+        + f"; {len(chosen)} chosen ({how})"
     )
     if args.list:
         print("\n".join(m.id for m in chosen))
@@ -595,14 +806,20 @@ def main(argv: list[str] | None = None) -> int:
     binaries.ensure(binaries.ENVTEST_BINARIES)
     with ControlPlane(tier="envtest") as cp:
         coverage = ensure_coverage(langs, checks, cp.state_path, args.workers)
+        prior: dict[str, dict[str, int]] = {}
+        for path in args.prior:
+            for key, per in prior_kills(json.loads(Path(path).read_text())).items():
+                for c, n in per.items():
+                    prior.setdefault(key, {})[c] = prior.setdefault(key, {}).get(c, 0) + n
         checks_of = {
-            m.id: judging_checks(m, coverage[m.lang], args.max_checks, checks) for m in chosen
+            m.id: judging_checks(m, coverage[m.lang], args.max_checks, checks, prior)
+            for m in chosen
         }
         assumed = assumed_equivalent(chosen, survivors)
         run_these = [m for m in chosen if m.id not in assumed]
         covered = sum(1 for m in chosen if checks_of[m.id])
         _say(f"{covered} of {len(chosen)} covered by {', '.join(checks)}")
-        results = judge(run_these, checks_of, cp, args.jobs)
+        results = judge(run_these, checks_of, cp, args.jobs, args.first_kill)
         for i in assumed:
             if checks_of[i]:
                 results[i] = {"status": "survived", "assumed": True}
@@ -614,9 +831,12 @@ def main(argv: list[str] | None = None) -> int:
         survivors,
         {
             "sample": args.sample,
+            "sample_file": args.sample_file,
             "seed": args.seed,
             "checks": checks,
             "max_checks": args.max_checks,
+            "first_kill": args.first_kill,
+            "prior": args.prior,
             "jobs": args.jobs,
             "converge_timeout_s": os.environ[CONVERGE_TIMEOUT_ENV],
             "seconds": round(time.monotonic() - started, 1),

@@ -217,3 +217,60 @@ def test_a_case_judges_where_its_check_ran() -> None:
     coverage = {"child-repaired": {"a.py": [3]}, "noop-stable": {"a.py": [4]}}
     wanted = ["child-repaired[immutable-selector]", "noop-stable"]
     assert score.judging_checks(m, coverage, 3, wanted) == ["child-repaired[immutable-selector]"]
+
+
+def test_a_vanished_sample_id_is_an_error_naming_the_fix(tmp_path: Path) -> None:
+    kept, other, gone = _m(n=0), _m(n=1), _m(n=2)
+    path = tmp_path / "sample.toml"
+    score.write_sample(path, {"python": [kept.id, gone.id]})
+    sample = score.load_sample(path)
+    assert sample == {"python": [kept.id, gone.id]}
+    everything = {"python": [kept, other]}
+    with pytest.raises(score.SampleError, match="--refresh-sample") as err:
+        score.fixed_sample(everything, sample, path)
+    assert gone.id in str(err.value) and str(path) in str(err.value)
+    new, replaced = score.refresh_sample(everything, sample, 25)
+    assert new == {"python": [kept.id, other.id]}  # the same function's other mutant
+    assert replaced == [(gone.id, other.id)]
+    assert score.fixed_sample(everything, new, path) == [kept, other]
+
+
+def test_write_sample_keeps_the_review_notes(tmp_path: Path) -> None:
+    path = tmp_path / "sample.toml"
+    path.write_text("# reviewed by a human\n\n[go]\nids = []\n")
+    score.write_sample(path, {"go": ["go:x.go:f:OP:a->b#0"]})
+    assert path.read_text().startswith("# reviewed by a human\n")
+    assert score.load_sample(path) == {"go": ["go:x.go:f:OP:a->b#0"]}
+
+
+def test_the_fixed_sample_names_generated_python_mutants() -> None:
+    """make test's sample (harness/mutscore/sample.toml) names only ids cosmic-ray generates
+    now; Go's are checked by the make step itself (gremlins' listing)."""
+    sample = score.load_sample(score.SAMPLE_FILE)
+    assert 8 <= len(sample["go"]) <= 14 and 8 <= len(sample["python"]) <= 14
+    ids = {m.id for m in generate.python_mutants()}
+    assert [i for i in sample["python"] if i not in ids] == []
+
+
+def test_earlier_kills_of_the_function_come_first() -> None:
+    """Without history the cheapest check goes first; a check that killed mutants of the same
+    function in an earlier report goes before it (configFromEnv: config-refused)."""
+    m = _m()
+    coverage = {"noop-stable": {"a.py": [3]}, "config-refused": {"a.py": [3]}}
+    wanted = ["config-refused", "noop-stable"]
+    assert score.judging_checks(m, coverage, 1, wanted) == ["noop-stable"]
+    earlier = {
+        "mutants": {
+            "x": {
+                "status": "killed",
+                "lang": "python",
+                "file": "a.py",
+                "function": "f",
+                "killed_by": ["config-refused"],
+            },
+            "y": {"status": "survived", "lang": "python", "file": "a.py", "function": "f"},
+        }
+    }
+    prior = score.prior_kills(earlier)
+    assert prior == {"python:a.py:f": {"config-refused": 1}}
+    assert score.judging_checks(m, coverage, 1, wanted, prior) == ["config-refused"]
