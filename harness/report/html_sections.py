@@ -23,12 +23,12 @@ from harness.report.exploration import (
     ExploreImpl,
     case_id,
 )
+from harness.report.html_split import split_svg
 from harness.report.html_svg import (
     esc,
     latency_svg,
     rss_svg,
     scaling_svg,
-    split_svg,
     throughput_svg,
 )
 from harness.report.model import Ablation, Bench, KillMatrix, Report, Result, format_number
