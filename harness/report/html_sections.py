@@ -23,7 +23,6 @@ from harness.report.exploration import (
     ExploreImpl,
     case_id,
 )
-from harness.report.html_split import split_svg
 from harness.report.html_svg import (
     esc,
     latency_svg,
@@ -32,6 +31,7 @@ from harness.report.html_svg import (
     throughput_svg,
 )
 from harness.report.model import Ablation, Bench, KillMatrix, Report, Result, format_number
+from harness.report.svg_split import split_svg
 from harness.report.teaching import GLOSSARY, INTRODUCTION
 from harness.report.tiers import TierComparison
 

@@ -1,8 +1,9 @@
 """The worker-scaling runs' CPU split as an SVG drawing of the HTML report: ``split_svg``
 draws, for each scaling run of ``harness.report.bench_scaling.Scaling``, whose CPU the run
 used (the operator or floor client, kube-apiserver, etcd, the bench, the rest of the
-machine) as stacked bars. Split from ``harness.report.html_svg``, whose frame, ticks and
-escaping it shares.
+machine) as stacked bars. Split from ``harness.report.html_svg`` (its frame, ticks and
+escaping are shared); a drawing that reads no model, not a writer: ``html_sections`` places
+it in the page.
 """
 
 from __future__ import annotations
