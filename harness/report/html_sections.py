@@ -28,11 +28,11 @@ from harness.report.html_svg import (
     latency_svg,
     rss_svg,
     scaling_svg,
-    split_svg,
     throughput_svg,
 )
 from harness.report.model import Ablation, Bench, KillMatrix, Report, Result, format_number
 from harness.report.mutation_score import HEADER, INTRO, MutationScore
+from harness.report.svg_split import split_svg
 from harness.report.teaching import GLOSSARY, INTRODUCTION
 from harness.report.tiers import TierComparison
 

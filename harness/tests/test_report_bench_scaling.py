@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.report import html_sections, html_svg, markdown
+from harness.report import html_sections, html_svg, markdown, svg_split
 from harness.report.bench_scaling import scaling_model, scaling_note, split_numbers
 from harness.report.model import bench_model
 from harness.report.sections import with_sections
@@ -84,7 +84,7 @@ def test_html_plots_the_floor_and_the_scaling() -> None:
         svg = html_svg.scaling_svg(b, sc, key, "y")
         assert all(f'data-impl="{w}"' in svg for w in ("go", "python"))
     assert 'data-impl="floor"' not in html_svg.scaling_svg(b, sc, "latency_p95_s", "y")
-    split = html_svg.split_svg(sc)
+    split = svg_split.split_svg(sc)
     assert split.count('data-part="client_cpu_s"') == 6 and "operator CPU" in split
     assert "limited by" in section and "×16" in section
 
