@@ -222,3 +222,17 @@ def test_kubeconfig_flag_becomes_kubeconfig(
     monkeypatch.setenv("KUBECONFIG", "/elsewhere")
     args = cli.build_parser().parse_args(["conformance", "--kubeconfig", str(config)])
     assert args.kubeconfig == str(config)
+
+
+@pytest.mark.parametrize("command", ["report", "accounting-check"])
+def test_a_junit_file_that_is_not_xml_is_named_and_exit_2(command: str, tmp_path: Path) -> None:
+    (tmp_path / "junit-go.xml").write_text("<junk")
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", command, "--reports", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{tmp_path / 'junit-go.xml'}: not a JUnit XML file" in lines[0]
