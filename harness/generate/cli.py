@@ -11,6 +11,10 @@ hypothesis ran it again (``flaky`` in the JSON: not judged, so not green).
 
 ``replay FILE`` runs a case file's steps again (on the implementations it names, or
 ``--impl``), without hypothesis; exit 1 when an oracle still fails, printing its message.
+
+Both exit 2, in one line naming the option (or the case file and its step) and the fix, for
+what would otherwise fail once a control plane is up (``generate_problem``,
+``replay_problem``, checked first), and for a build that failed.
 """
 
 from __future__ import annotations
