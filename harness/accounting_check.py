@@ -6,7 +6,8 @@ namespaces as the API server's audit log has them and as the API proxies its ope
 processes ran behind forwarded them, matched request for request by ``Audit-Id``. This command
 reads ``reports/junit-<impl>.xml`` and exits 1 if any check shows a difference (or an
 ``accounting_error``), or ran on a tier with an audit log and compared nothing (no
-comparison, or one of zero requests), 2 if no check was compared at all; else it prints, e.g.,
+comparison, or one of zero requests), 2 if no check was compared at all or a
+``junit-*.xml`` is not JUnit XML (one line naming it); else it prints, e.g.,
 ``compared 2210 requests in 52 checks (go: 1101, python: 1109), 0 differences``.
 """
 
@@ -17,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from harness import junit
+from harness import junit, say
 from harness.paths import REPORTS_DIR
 
 #: The testcase property a check records when, by design, its operator makes no request in
@@ -94,11 +95,16 @@ def check(reports: Path) -> tuple[int, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line (``--reports DIR``); returns the exit code of ``check``."""
+    """The command line (``--reports DIR``); returns the exit code of ``check``, or 2 when a
+    JUnit file there is not JUnit XML."""
     parser = argparse.ArgumentParser(prog="python -m harness accounting-check", description=__doc__)
     parser.add_argument("--reports", default=str(REPORTS_DIR), help="folder of junit-*.xml")
     args = parser.parse_args(argv)
-    code, lines = check(Path(args.reports))
+    try:
+        code, lines = check(Path(args.reports))
+    except junit.NotJUnit as exc:
+        say.line(str(exc))
+        return 2
     for line in lines:
         print(line, file=sys.stdout if code == 0 else sys.stderr)
     return code

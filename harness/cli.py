@@ -32,8 +32,8 @@ Commands (each has ``--help``):
 Every command owns its run (``harness.runs``): it first cleans up what dead runs left (their
 processes, their temp dirs), and nothing it starts outlives it, however it ends. SIGTERM and
 Ctrl-C unwind (pytest gets SIGTERM and 30 s, every process is stopped, temp dirs removed; exit
-code 130); after SIGKILL its children die with it (PR_SET_PDEATHSIG) and the next start
-removes its temp dirs. Only this process writes ``reports/``, each file atomically.
+code 130 after Ctrl-C, 143 after SIGTERM); after SIGKILL its children die with it
+(PR_SET_PDEATHSIG) and the next start removes its temp dirs. Only this process writes ``reports/``, each file atomically.
 """
 
 from __future__ import annotations

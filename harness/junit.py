@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from junitparser import Error, Failure, JUnitXml, Properties, Skipped, TestCase
+from junitparser import Error, Failure, JUnitXml, JUnitXmlError, Properties, Skipped, TestCase
 
 #: Property names the plugin writes and readers rely on: the check id (also the testcase
 #: name), the verdict of a case that did not pass, and the list of evidence keys that are
@@ -128,9 +128,21 @@ class Suite:
     cases: list[Case]
 
 
+class NotJUnit(ValueError):
+    """A file where a JUnit file should be that is not one (not XML, or not a JUnit root):
+    its message names the file and the fix, one line for the person running the harness."""
+
+
 def read_suites(path: Path) -> list[Suite]:
-    """The testsuites of the JUnit file at ``path`` (one, or several under ``<testsuites>``)."""
-    xml = JUnitXml.fromfile(str(path))
+    """The testsuites of the JUnit file at ``path`` (one, or several under ``<testsuites>``).
+    Raises ``NotJUnit`` when the file is not JUnit XML."""
+    try:
+        xml = JUnitXml.fromfile(str(path))
+    except (SyntaxError, JUnitXmlError) as exc:  # ElementTree's and lxml's ParseError alike
+        raise NotJUnit(
+            f"{path}: not a JUnit XML file ({exc}); remove it or write it again "
+            f"(`make conformance`)"
+        ) from exc
     out = []
     for suite in xml if isinstance(xml, JUnitXml) else [xml]:
         props = {str(p.name): str(p.value) for p in suite.properties()}  # type: ignore[no-untyped-call]

@@ -482,14 +482,18 @@ def _print_kept(state_dir: Path, reports: Path) -> None:
 def rebuild_report(reports: Path, impl_files: list[str], lang: str = "en") -> int:
     """Rebuild the comparison report from ``<reports>/junit-*.xml`` and print it (``lang``:
     its teaching text in that language, ``comparison.<lang>.{md,html}``, ``report.write_all``).
-    Exit code 0 all passed, 1 some failed, 2 no JUnit file there."""
+    Exit code 0 all passed, 1 some failed, 2 no JUnit file there or one that is not JUnit XML."""
     from harness import report
 
     files = report.suite_junit_files(reports)
     if not files:
         _say(f"no junit-*.xml in {reports}; run `make conformance` first")
         return 2
-    model = report.build(files, load_implementations(impl_files))
+    try:
+        model = report.build(files, load_implementations(impl_files))
+    except junit.NotJUnit as exc:
+        _say(str(exc))
+        return 2
     print(report.write_all(model, reports, lang=lang)[0].read_text())
     return 0 if model.all_passed else 1
 
@@ -506,6 +510,9 @@ def tiers_report(folders: list[Path], reports: Path, impls: list[str] | None) ->
         return 2
     try:
         md, html = report.write_tiers(folders, reports, impls)
+    except junit.NotJUnit as exc:
+        _say(str(exc))
+        return 2
     except ValueError as exc:
         _say(f"{exc}; run `python -m harness conformance --cluster <tier> --reports DIR` first")
         return 2

@@ -15,6 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from harness import exitcodes
 from harness.bench.measure import command_output, machine_info
 from harness.bench.phases import Runner, bench_control_plane
 from harness.bench.results import floor_gaps, missing_figures
@@ -131,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the bench and write bench.json. Exit code: 0 every figure measured, 1 a figure
     missing (``results.missing_figures``, ``results.floor_gaps``) or a phase failed (bench.json written all the same), 2 an unknown or unbuildable
-    implementation, 3 the control plane failed, 130 interrupted (nothing written)."""
+    implementation, 3 the control plane failed, 130 after Ctrl-C, 143 after SIGTERM (nothing written)."""
     args = build_parser().parse_args(argv)
 
     from harness import runs
@@ -173,9 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     except ControlPlaneError as exc:
         say(f"control plane failed: {exc}")
         return 3
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         say("interrupted; processes stopped, nothing written")
-        return 130
+        return exitcodes.for_interrupt(exc)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     runs.write_text_atomic(out, json.dumps(report, indent=2) + "\n")

@@ -9,7 +9,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from harness import report, runs, say
+from harness import exitcodes, report, runs, say
 from harness.envtest.controlplane import ControlPlane
 from harness.explore import results
 from harness.explore.case import CONFLICT, DELIVERED, ERROR, FAILED, WITHHELD, Settings
@@ -267,11 +267,11 @@ def judge_mutant(cases: list[str], exp: Exploration) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, own the run (``harness.runs``), explore; exit code 0, 1 (a case failed),
-    130 (interrupted)."""
+    130 (Ctrl-C), 143 (SIGTERM)."""
     args = build_parser().parse_args(argv)
     runs.own(_say)  # claim the run, reap dead ones, SIGTERM unwinds like Ctrl-C
     try:
         return run_from_args(args)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         _say("interrupted; processes stopped, explore.json not written")
-        return 130
+        return exitcodes.for_interrupt(exc)

@@ -11,6 +11,10 @@ hypothesis ran it again (``flaky`` in the JSON: not judged, so not green).
 
 ``replay FILE`` runs a case file's steps again (on the implementations it names, or
 ``--impl``), without hypothesis; exit 1 when an oracle still fails, printing its message.
+
+Both exit 2, in one line naming the option (or the case file and its step) and the fix, for
+what would otherwise fail once a control plane is up (``generate_problem``,
+``replay_problem``, checked first), and for a build that failed.
 """
 
 from __future__ import annotations
@@ -28,12 +32,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from harness import report, runs, say
+from harness import exitcodes, report, runs, say
 from harness.envtest.controlplane import TIERS, ControlPlane
 from harness.generate.machine import (
+    CaseError,
     World,
+    case_implementations,
+    read_case,
     replay,
     run,
     save_case,
@@ -79,10 +84,65 @@ def rooted(impl: Implementation, root: Path) -> Implementation:
     )
 
 
-def _impls(ids: list[str], files: list[str], root: str | None = None) -> list[Implementation]:
+#: The implementations ``generate`` runs without ``--impl``.
+DEFAULT_IMPLS = ["go", "python"]
+
+
+def _known(files: list[str]) -> dict[str, Implementation]:
+    """The implementations ``--impl`` may name: the declared ones, ``files``, the mutants."""
     from harness.mutants import MUTANTS_FILE
 
-    known = load_implementations([*files, MUTANTS_FILE])
+    return load_implementations([*files, MUTANTS_FILE])
+
+
+def impls_problem(ids: list[str], files: list[str], root: str | None) -> str | None:
+    """What is wrong with the implementations asked for, in one line (an unknown id, naming
+    the known ones; an unreadable ``--impl-file``; an ``--operator-root`` that is not a
+    folder), or None. Builds nothing."""
+    try:
+        known, declared = _known(files), load_implementations(files)
+    except ImplementationError as exc:
+        return str(exc)
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        return (
+            f"unknown implementation(s) {unknown}; known: {', '.join(sorted(declared))} and "
+            f"the {len(known) - len(declared)} mutants of harness/mutants/mutants.toml (another "
+            "implementation's file: --impl-file)"
+        )
+    if root is not None and not Path(root).is_dir():
+        return f"--operator-root {root}: no such folder; give a checkout's root"
+    return None
+
+
+def generate_problem(args: argparse.Namespace) -> str | None:
+    """What of ``generate``'s arguments would fail only once its control plane is up (or in
+    hypothesis), in one line naming the option and the fix; None when it can start."""
+    if not args.ci:
+        for option, value in (("--sequences", args.sequences), ("--steps", args.steps)):
+            if value < 1:
+                return f"{option} {value}: give a number of at least 1"
+    if args.jobs < 1:
+        return f"--jobs {args.jobs}: give a number of at least 1"
+    return impls_problem(args.impl or DEFAULT_IMPLS, args.impl_file, args.operator_root)
+
+
+def replay_problem(args: argparse.Namespace) -> str | None:
+    """What of ``replay``'s arguments would fail only once its control plane is up: the case
+    file (``read_case``: missing, a folder, not YAML, no steps, an unknown op, ...) and the
+    implementations it names or ``--impl`` does; one line, or None."""
+    try:
+        case = read_case(Path(args.file))
+    except CaseError as exc:
+        return str(exc)
+    ids = args.impl or case_implementations(case)
+    if not ids:
+        return f"{args.file}: names no implementation; add implementation: <id> or give --impl"
+    return impls_problem(ids, args.impl_file, args.operator_root)
+
+
+def _impls(ids: list[str], files: list[str], root: str | None = None) -> list[Implementation]:
+    known = _known(files)
     unknown = [i for i in ids if i not in known]
     if unknown:
         raise ImplementationError(f"unknown implementation(s) {unknown}")
@@ -155,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    ids = args.impl or ["go", "python"]
+    ids = args.impl or DEFAULT_IMPLS
     impls = _impls(ids, args.impl_file, args.operator_root)
     if args.ci:
         args.seed, args.sequences, args.steps = CI_SEED, CI_SEQUENCES, CI_STEPS
@@ -254,7 +314,7 @@ def _child_argv(
     """The command line of one job of ``--jobs``: this run's options, its own seed, share of
     the sequences and reports folder."""
     argv = [sys.executable, "-m", "harness", "generate", "--jobs", "1"]
-    for i in args.impl or ["go", "python"]:
+    for i in args.impl or DEFAULT_IMPLS:
         argv += ["--impl", i]
     for f in args.impl_file:
         argv += ["--impl-file", f]
@@ -384,8 +444,8 @@ def replay_parser() -> argparse.ArgumentParser:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    case = yaml.safe_load(Path(args.file).read_text())
-    ids = args.impl or case.get("implementations") or [case["implementation"]]
+    case = read_case(Path(args.file))  # checked by replay_problem before the run began
+    ids = args.impl or case_implementations(case)
     impls = _impls(ids, args.impl_file, args.operator_root)
     with (
         ControlPlane(tier=args.cluster) as cp,
@@ -409,21 +469,36 @@ def run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _owned(job: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    """Own the run (``harness.runs``), then ``job(args)``; 130 on an interrupt."""
+def _owned(
+    job: Callable[[argparse.Namespace], int],
+    args: argparse.Namespace,
+    problem: Callable[[argparse.Namespace], str | None],
+) -> int:
+    """Refuse what ``problem(args)`` finds (one line, exit 2) before anything starts; else own
+    the run (``harness.runs``) and return ``job(args)``: 2 when a build fails (its output),
+    130 after Ctrl-C, 143 after SIGTERM."""
+    said = problem(args)
+    if said:
+        _say(said)
+        return exitcodes.BAD_ARGUMENT
     runs.own(_say)
     try:
         return job(args)
-    except KeyboardInterrupt:
+    except ImplementationError as exc:  # a build failed: its output, not a traceback
+        _say(str(exc))
+        return exitcodes.BAD_ARGUMENT
+    except KeyboardInterrupt as exc:
         _say("interrupted")
-        return 130
+        return exitcodes.for_interrupt(exc)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m harness generate``: parse, own the run, generate; exit 0, 1, 130."""
-    return _owned(run_generate, build_parser().parse_args(argv))
+    """``python -m harness generate``: parse, check the arguments, own the run, generate; exit
+    0, 1, 2 (bad arguments), 3 (flaky), 130, 143."""
+    return _owned(run_generate, build_parser().parse_args(argv), generate_problem)
 
 
 def replay_main(argv: list[str] | None = None) -> int:
-    """``python -m harness replay FILE``: parse, own the run, replay; exit 0, 1, 130."""
-    return _owned(run_replay, replay_parser().parse_args(argv))
+    """``python -m harness replay FILE``: parse, check the case file and the implementations,
+    own the run, replay; exit 0, 1, 2 (bad arguments or case file), 130, 143."""
+    return _owned(run_replay, replay_parser().parse_args(argv), replay_problem)

@@ -130,6 +130,54 @@ FOREIGN_FIELDS = ("template-annotation", "sidecar", "env", "label", "session-aff
 ROLLOUT_PHASES = ("lagging", "updating", "old-pending", "unavailable", "stalled", "complete")
 #: Fields the operator owns that another writer changes, by the ``owned`` step's ``field``.
 OWNED_FIELDS = ("replicas", "image", "service-port")
+#: The propagation policies of the ``delete`` step.
+DELETE_POLICIES = ("Background", "Foreground", "Orphan")
+#: The children the ``delete-child`` step deletes, by its ``kind``.
+CHILD_KINDS = ("deployments", "services")
+
+#: The fields each step needs (``apply_step`` reads them), and what each may be: the values it
+#: may take, a type, or None for anything. A case file is checked against it whole
+#: (``step_problem``) before a control plane starts, so a typo is one line, not a traceback
+#: after a minute of start-up. Optional fields (``labels``, ``nth``, ``delivered``, ...) have
+#: defaults and are not listed.
+STEP_FIELDS: dict[str, dict[str, tuple[Any, ...] | type | None]] = {
+    "create": {"spec": dict},
+    "patch-spec": {"patch": dict},
+    "invalid-spec": {"patch": dict},
+    "metadata": {},
+    "delete": {"policy": DELETE_POLICIES},
+    "foreign": {"field": FOREIGN_FIELDS},
+    "rollout": {"phase": ROLLOUT_PHASES},
+    "owned": {"field": OWNED_FIELDS, "value": None},
+    "delete-child": {"kind": CHILD_KINDS},
+    "restart": {},
+    "fault": {"code": int},
+    "crash": {},
+    "events": {"mode": EVENT_MODES, "resource": (*EVENT_RESOURCES, "all"), "seconds": None},
+    "admission": {"refuse": bool},
+    "quiet": {},
+}
+
+
+def step_problem(step: object) -> str | None:
+    """What ``apply_step`` would trip over in ``step`` (an unknown op, naming the known ones; a
+    missing field; a value it does not take), in one line; None when it can run."""
+    if not isinstance(step, dict) or not isinstance(step.get("op"), str):
+        return f"{step!r} is not a step: a mapping with an op, e.g. {{op: quiet}}"
+    op = step["op"]
+    fields = STEP_FIELDS.get(op)
+    if fields is None:
+        return f"unknown op {op!r}; known ops: {', '.join(STEP_FIELDS)}"
+    for name, allowed in fields.items():
+        if name not in step:
+            return f"op {op} needs {name}"
+        value = step[name]
+        if isinstance(allowed, type):
+            if not isinstance(value, allowed):
+                return f"op {op}: {name} must be a {allowed.__name__}, not {value!r}"
+        elif allowed is not None and value not in allowed:
+            return f"op {op}: {name} {value!r} is not one of {', '.join(map(str, allowed))}"
+    return None
 
 
 class OracleFailure(AssertionError):

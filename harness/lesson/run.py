@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness import mutants, report, runs, say
+from harness import exitcodes, mutants, report, runs, say
 from harness.checks import base_check, check_functions
 from harness.i18n import LANGS
 from harness.lesson import render, story
@@ -200,9 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         except ControlPlaneError as exc:
             _say(f"control plane failed: {exc}")
             return 3
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             _say("interrupted; processes stopped, the lesson not written")
-            return 130
+            return exitcodes.for_interrupt(exc)
         _say(f"ran in {time.monotonic() - started:.0f}s")
     elif not report.suite_junit_files(reports / LESSON_DIR):
         _say(f"no junit-*.xml in {reports / LESSON_DIR}; run `make lesson` first")

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness import runs, tiers
+from harness import exitcodes, runs, tiers
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlaneError
 from harness.mutants.runner import (
@@ -146,9 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     runs.own(_say)  # claim the run, reap dead ones, SIGTERM unwinds like Ctrl-C
     try:
         return run_from_args(args)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         _say("interrupted; processes stopped, mutants.json not written")
-        return 130
+        return exitcodes.for_interrupt(exc)
 
 
 if __name__ == "__main__":

@@ -270,6 +270,28 @@ def write_sample(path: Path, sample: Mapping[str, Sequence[str]]) -> None:
     runs.write_text_atomic(path, "\n".join(body))
 
 
+def unknown_ids(ids: Iterable[str], everything: Mapping[str, Sequence[ToolMutant]]) -> list[str]:
+    """The ``--mutant`` ids none of the tools' lists (``everything``, by language) has, in the
+    order given: ``choose`` would pass over them without a word."""
+    known = {m.id for mutants in everything.values() for m in mutants}
+    return [i for i in ids if i not in known]
+
+
+def arguments_problem(args: argparse.Namespace) -> str | None:
+    """What of the numbers on the command line would fail only after the mutants are generated
+    or the control plane is up, in one line naming the option and the fix; else None."""
+    if args.sample is not None and args.sample < 0:
+        return f"--sample {args.sample}: give a number of mutants per language, 0 or more"
+    for option, value in (
+        ("--max-checks", args.max_checks),
+        ("--jobs", args.jobs),
+        ("--workers", args.workers),
+    ):
+        if value < 1:
+            return f"{option} {value}: give a number of at least 1"
+    return None
+
+
 def assumed_equivalent(chosen: Sequence[ToolMutant], survivors: Survivors) -> set[str]:
     """The ids of ``chosen`` an equivalent class of survivors.toml covers, but the first (by id)
     of each class: those are not run (the class's representative is, and a kill of it is
@@ -694,7 +716,8 @@ def rescore(
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m harness mutation-score``: see the module docstring. Exit 0, or 1 when a
-    survivor is unclassified, 2 for bad arguments or a tool that failed."""
+    survivor is unclassified, 2 for bad arguments (checked before any control plane starts: a
+    negative --sample, an unknown --mutant id, ...) or a tool that failed."""
     p = argparse.ArgumentParser(prog="python -m harness mutation-score", description=__doc__)
     p.add_argument("--lang", action="append", choices=("go", "python"), help="default: both")
     p.add_argument("--sample", type=int, help="mutants per language, seeded (default: all)")
@@ -737,6 +760,10 @@ def main(argv: list[str] | None = None) -> int:
         help="rewrite the report from its own verdicts and survivors.toml as it is now: no run",
     )
     args = p.parse_args(argv)
+    problem = arguments_problem(args)
+    if problem:
+        _say(problem)
+        return 2
     langs = args.lang or ["go", "python"]
     checks = args.checks.split(",") if args.checks else list(JUDGE_CHECKS)
     unknown = [c for c in checks if c not in check_functions()]
@@ -757,6 +784,13 @@ def main(argv: list[str] | None = None) -> int:
             everything["go"] = generate.go_mutants(generate.gremlins_listing(listings))
     except (ValueError, generate.GenerationError) as exc:
         _say(str(exc))
+        return 2
+    unknown = unknown_ids(args.mutant, everything)
+    if unknown:  # before any control plane: else it would run every mutant, for hours
+        _say(
+            f"unknown mutant id(s) {', '.join(unknown)} among the {' and '.join(langs)} "
+            "mutants; --list (without --sample) prints every id"
+        )
         return 2
     reports = Path(args.reports)
     if args.rescore:

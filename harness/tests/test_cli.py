@@ -222,3 +222,42 @@ def test_kubeconfig_flag_becomes_kubeconfig(
     monkeypatch.setenv("KUBECONFIG", "/elsewhere")
     args = cli.build_parser().parse_args(["conformance", "--kubeconfig", str(config)])
     assert args.kubeconfig == str(config)
+
+
+@pytest.mark.parametrize("command", ["report", "accounting-check"])
+def test_a_junit_file_that_is_not_xml_is_named_and_exit_2(command: str, tmp_path: Path) -> None:
+    (tmp_path / "junit-go.xml").write_text("<junk")
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", command, "--reports", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{tmp_path / 'junit-go.xml'}: not a JUnit XML file" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["replay", "{tmp}/missing.yaml"], "{tmp}/missing.yaml: no such file"),
+        (["replay", "{tmp}"], "{tmp}: is a folder"),
+        (["generate", "--steps", "0"], "--steps 0: give a number of at least 1"),
+        (["generate", "--impl", "nosuch"], "unknown implementation(s) ['nosuch']; known: go"),
+    ],
+)
+def test_generate_and_replay_refuse_bad_input_before_starting(
+    argv: list[str], says: str, tmp_path: Path
+) -> None:
+    """One line and exit 2, where a traceback (and exit 1) used to come after a control plane
+    started, or from hypothesis."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", *(a.format(tmp=tmp_path) for a in argv)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and says.format(tmp=tmp_path) in lines[0], lines

@@ -14,9 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.generate import cli, schema
-from harness.generate.machine import World, case_id, save_case
+from harness.generate.machine import (
+    CaseError,
+    World,
+    case_id,
+    case_implementations,
+    read_case,
+    save_case,
+)
 from harness.generate.oracles import quantities_as_values
-from harness.generate.world import BUDGET, OPS, OracleFailure
+from harness.generate.world import BUDGET, OPS, STEP_FIELDS, OracleFailure
 
 SPEC = schema.spec_schema()
 QUANTITY = re.compile(
@@ -200,13 +207,90 @@ def test_operator_root_starts_another_checkouts_sources(tmp_path: Path) -> None:
 
 def test_every_case_file_replays_known_steps() -> None:
     """The case files under harness/generate/cases name implementations and only steps
-    ``apply_step`` knows, so ``python -m harness replay`` can run each of them."""
+    ``apply_step`` knows, with the fields it reads, so ``python -m harness replay`` can run
+    each of them."""
     folder = Path(cli.__file__).parent / "cases"
     files = sorted(folder.glob("*.yaml"))
     assert files
     for f in files:
-        case = yaml.safe_load(f.read_text())
-        assert case.get("implementations") or case.get("implementation"), f.name
-        assert case["steps"], f.name
-        unknown = [s["op"] for s in case["steps"] if s["op"] not in (*OPS, "quiet")]
-        assert unknown == [], f"{f.name}: {unknown}"
+        case = read_case(f)
+        assert case_implementations(case), f.name
+        assert [s["op"] for s in case["steps"] if s["op"] not in (*OPS, "quiet")] == []
+
+
+def test_every_op_has_its_fields_listed() -> None:
+    assert set(STEP_FIELDS) == {*OPS, "quiet"}
+
+
+CASE = "implementation: go\nsteps:\n- op: create\n  spec: {model: m, image: i}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (None, "no such file"),
+        ("", "is empty; a case file is a YAML mapping with implementation and steps"),
+        ("a: [b\n", "not YAML (line 2, column 1: expected ',' or ']'"),
+        ("- op: quiet\n", "not a case file"),
+        ("{}\n", "not a case file"),
+        ("implementation: [go]\nsteps: [{op: quiet}]\n", "implementation ['go'] is not"),
+        ("implementation: go\n", "no steps"),
+        ("implementation: go\nsteps: []\n", "no steps"),
+        (CASE + "- op: frobnicate\n", "step 2: unknown op 'frobnicate'; known ops: create, "),
+        (CASE + "- quiet\n", "step 2: 'quiet' is not a step"),
+        (CASE + "- op: delete\n", "step 2: op delete needs policy"),
+        (CASE + "- op: delete\n  policy: Later\n", "'Later' is not one of Background, "),
+        (CASE + "- op: patch-spec\n  patch: 3\n", "op patch-spec: patch must be a dict"),
+    ],
+)
+def test_a_case_file_replay_cannot_run_is_refused_naming_why(
+    text: str | None, says: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "case.yaml"
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(CaseError) as caught:
+        read_case(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ") and says in message and "\n" not in message
+
+
+def test_a_folder_is_not_a_case_file(tmp_path: Path) -> None:
+    with pytest.raises(CaseError, match="is a folder; give one case file"):
+        read_case(tmp_path)
+
+
+def _replay_problem(tmp_path: Path, text: str, *argv: str) -> str | None:
+    path = tmp_path / "case.yaml"
+    path.write_text(text)
+    return cli.replay_problem(cli.replay_parser().parse_args([str(path), *argv]))
+
+
+def test_replay_names_the_known_implementations_for_an_unknown_one(tmp_path: Path) -> None:
+    said = _replay_problem(tmp_path, CASE.replace("go", "nosuch", 1)) or ""
+    assert said.startswith("unknown implementation(s) ['nosuch']; known: go, python and the ")
+    assert _replay_problem(tmp_path, CASE) is None
+    assert "['nosuch']" in (_replay_problem(tmp_path, CASE, "--impl", "nosuch") or "")
+    assert "names no implementation" in (_replay_problem(tmp_path, "steps: [{op: quiet}]") or "")
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--impl", "nosuch"], "unknown implementation(s) ['nosuch']; known: go, python"),
+        (["--sequences", "0"], "--sequences 0: give a number of at least 1"),
+        (["--sequences", "-3"], "--sequences -3: give a number of at least 1"),
+        (["--steps", "0"], "--steps 0: give a number of at least 1"),
+        (["--jobs", "0"], "--jobs 0: give a number of at least 1"),
+        (["--operator-root", "/no/such/checkout"], "--operator-root /no/such/checkout: no such"),
+    ],
+)
+def test_generate_refuses_arguments_it_would_fail_on_after_starting(
+    argv: list[str], says: str
+) -> None:
+    assert says in (cli.generate_problem(cli.build_parser().parse_args(argv)) or "")
+
+
+def test_generate_accepts_its_defaults_and_ci() -> None:
+    assert cli.generate_problem(cli.build_parser().parse_args([])) is None
+    assert cli.generate_problem(cli.build_parser().parse_args(["--ci", "--steps", "0"])) is None

@@ -210,3 +210,17 @@ def test_finish_writes_an_unmet_premise_as_an_error_not_a_failure(tmp_path: Path
     assert cases["noop-stable"].outcome == junit.PASSED
     xml = path.read_text()
     assert "<failure" not in xml
+
+
+def test_a_file_that_is_not_junit_xml_is_named_in_one_line(tmp_path: Path) -> None:
+    for text, says in (("<junk", "unclosed token"), ("<a/>", "Invalid format")):
+        path = tmp_path / "junit-go.xml"
+        path.write_text(text)
+        try:
+            junit.read_suites(path)
+        except junit.NotJUnit as exc:
+            message = str(exc)
+        else:
+            raise AssertionError(f"{text!r} was read as JUnit")
+        assert message.startswith(f"{path}: not a JUnit XML file ({says}")
+        assert "\n" not in message

@@ -4,6 +4,8 @@ plane: the tools' lists and the score's arithmetic only."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -274,3 +276,33 @@ def test_earlier_kills_of_the_function_come_first() -> None:
     prior = score.prior_kills(earlier)
     assert prior == {"python:a.py:f": {"config-refused": 1}}
     assert score.judging_checks(m, coverage, 1, wanted, prior) == ["config-refused"]
+
+
+def test_an_unknown_mutant_id_is_named_not_passed_over() -> None:
+    ms = [_m(n=i) for i in range(3)]
+    assert score.unknown_ids([ms[1].id, "python:a.py:f:nosuch#0"], {"python": ms}) == [
+        "python:a.py:f:nosuch#0"
+    ]
+    assert score.unknown_ids([m.id for m in ms], {"python": ms}) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--sample", "-3"], "--sample -3: give a number of mutants per language, 0 or more"),
+        (["--jobs", "0"], "--jobs 0: give a number of at least 1"),
+        (["--workers", "-1"], "--workers -1: give a number of at least 1"),
+        (["--max-checks", "0"], "--max-checks 0: give a number of at least 1"),
+    ],
+)
+def test_bad_numbers_are_refused_before_any_work(argv: list[str], says: str) -> None:
+    """Refused right after parsing: --sample -3 used to be a ValueError from random.sample
+    after 20 s of generating mutants."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "mutation-score", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"[mutation-score] {says}"]
