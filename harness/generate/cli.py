@@ -34,6 +34,7 @@ from typing import Any
 
 from harness import exitcodes, report, runs, say
 from harness.envtest.controlplane import TIERS, ControlPlane
+from harness.generate.lane import Settings
 from harness.generate.machine import (
     CaseError,
     World,
@@ -45,7 +46,6 @@ from harness.generate.machine import (
     save_other_cases,
     smallest_failure,
 )
-from harness.generate.world import Settings
 from harness.operators import Implementation, ImplementationError, load_implementations
 from harness.paths import BUILD_DIR, REPORTS_DIR
 

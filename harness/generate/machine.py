@@ -33,6 +33,7 @@ from hypothesis.stateful import (
 from kubernetes.client.exceptions import ApiException
 
 from harness.generate import schema
+from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
 from harness.generate.oracles import (
     budget_check,
     foreign_state,
@@ -56,10 +57,6 @@ from harness.generate.world import (
     NAME,
     OWNED_FIELDS,
     ROLLOUT_PHASES,
-    Lane,
-    OracleFailure,
-    PremiseBroken,
-    Settings,
     apply_step,
     close_lane,
     new_lane,

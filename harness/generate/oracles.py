@@ -16,17 +16,8 @@ from kubernetes.utils import parse_quantity
 
 from harness.explore.state import FINALIZER, diff, snapshot
 from harness.faults.apiproxy.records import seconds
-from harness.generate.world import (
-    BUDGET,
-    NAME,
-    Lane,
-    OracleFailure,
-    Settings,
-    describe,
-    edit_child,
-    msvc,
-    server_container,
-)
+from harness.generate.lane import Lane, OracleFailure, Settings, describe
+from harness.generate.world import BUDGET, NAME, edit_child, msvc, server_container
 from harness.modelservice import status_converged
 
 

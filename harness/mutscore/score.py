@@ -32,15 +32,12 @@ import argparse
 import json
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
 import time
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,15 +46,26 @@ from harness.checks import CONVERGE_TIMEOUT_ENV, base_check, case_functions, che
 from harness.mutants import plan
 from harness.mutscore import cover, generate
 from harness.mutscore.generate import ToolMutant
+from harness.mutscore.sample import (
+    SampleError,
+    _shown,
+    arguments_problem,
+    fixed_sample,
+    load_sample,
+    refresh_sample,
+    unknown_ids,
+    write_sample,
+)
+from harness.mutscore.survivors import (
+    Survivors,
+    assumed_equivalent,
+    class_matches,
+    load_survivors,
+)
+from harness.mutscore.tally import build_report, rescore
 from harness.paths import BUILD_DIR, REPO_ROOT, REPORTS_DIR, cache_root
 
 WORK_DIR = BUILD_DIR / "mutscore"
-SURVIVORS_FILE = REPO_ROOT / "harness" / "mutants" / "survivors.toml"
-#: The fixed, reviewed sample ``make mutation-score-sample`` (make test) judges: stable ids per
-#: language (``--sample-file``), so an operator change elsewhere does not move it.
-SAMPLE_FILE = REPO_ROOT / "harness" / "mutscore" / "sample.toml"
-#: The kinds a survivor may be classified as.
-KINDS = ("equivalent", "gap", "dead-code")
 
 #: The checks that judge by default: the envtest checks whose real-operator run is short,
 #: one per behaviour the operators' code serves (convergence, no-op writes, status, repair,
@@ -97,52 +105,6 @@ JUDGE_CHECKS: tuple[str, ...] = (
 _say = say.to("mutation-score")
 
 
-# --------------------------------------------------------------------------- survivors.toml
-@dataclass
-class Survivors:
-    """``survivors.toml``: ``mutants`` (stable id -> {kind, reason}) and ``classes`` (name ->
-    {kind, reason, lang, context, operator (regex), file, function (regex)}): a class
-    classifies every mutant that matches all the keys it gives."""
-
-    mutants: dict[str, dict[str, str]] = field(default_factory=dict)
-    classes: dict[str, dict[str, str]] = field(default_factory=dict)
-
-    def classify(self, m: ToolMutant) -> tuple[str, str, str] | None:
-        """``(kind, reason, source)`` for ``m`` (source: its id, or ``class:<name>``), or
-        None when nothing classifies it."""
-        if m.id in self.mutants:
-            e = self.mutants[m.id]
-            return e["kind"], e["reason"], m.id
-        for name, c in self.classes.items():
-            if class_matches(c, m):
-                return c["kind"], c["reason"], f"class:{name}"
-        return None
-
-
-def class_matches(c: Mapping[str, str], m: ToolMutant) -> bool:
-    """Whether the class ``c`` (survivors.toml ``[class.<name>]``) covers the mutant."""
-    return (
-        c.get("lang", m.lang) == m.lang
-        and c.get("context", m.context) == m.context
-        and c.get("file", m.file) == m.file
-        and re.fullmatch(c.get("operator", ".*"), m.operator) is not None
-        and re.fullmatch(c.get("function", ".*"), m.function) is not None
-    )
-
-
-def load_survivors(path: Path = SURVIVORS_FILE) -> Survivors:
-    """Read ``survivors.toml``. Raises ValueError naming the entry for a kind not in
-    ``KINDS`` or a missing or empty reason (every classification has its one-line reason)."""
-    data = tomllib.loads(path.read_text()) if path.exists() else {}
-    out = Survivors(dict(data.get("mutant", {})), dict(data.get("class", {})))
-    for name, e in [*out.mutants.items(), *out.classes.items()]:
-        if e.get("kind") not in KINDS or not str(e.get("reason", "")).strip():
-            raise ValueError(
-                f"{path}: {name!r} needs kind (one of {', '.join(KINDS)}) and a one-line reason"
-            )
-    return out
-
-
 # --------------------------------------------------------------------------- choosing
 def choose(
     mutants: Sequence[ToolMutant],
@@ -165,144 +127,6 @@ def choose(
             wanted.add(first.id)
     picked += [m for m in ordered if m.id in wanted and m not in picked]
     return sorted(picked, key=lambda m: m.id)
-
-
-class SampleError(ValueError):
-    """A fixed sample file that cannot be used; the message names the file, the ids and the
-    fix."""
-
-
-def load_sample(path: Path) -> dict[str, list[str]]:
-    """A fixed sample file (``SAMPLE_FILE``'s shape): language -> its ``ids``, in the file's
-    order. Raises SampleError for a missing file or a table without ``ids``."""
-    if not path.exists():
-        raise SampleError(f"{path}: no such sample file (make one with --refresh-sample)")
-    data = tomllib.loads(path.read_text())
-    out: dict[str, list[str]] = {}
-    for lang, table in data.items():
-        ids = table.get("ids") if isinstance(table, dict) else None
-        if lang not in ("go", "python") or not isinstance(ids, list):
-            raise SampleError(f"{path}: [{lang}] must be [go] or [python] with ids = [...]")
-        out[lang] = [str(i) for i in ids]
-    return out
-
-
-def fixed_sample(
-    everything: Mapping[str, Sequence[ToolMutant]],
-    sample: Mapping[str, Sequence[str]],
-    path: Path,
-) -> list[ToolMutant]:
-    """The mutants the fixed ``sample`` (``load_sample`` of ``path``) names, for the languages
-    of ``everything`` (the tools' lists now). Raises SampleError naming every id no tool
-    generates any more (its line was edited or removed) and the command that replaces them."""
-    by_id = {m.id: m for ms in everything.values() for m in ms}
-    wanted = [i for lang in everything for i in sample.get(lang, [])]
-    gone = [i for i in wanted if i not in by_id]
-    if gone:
-        raise SampleError(
-            f"{path}: {len(gone)} sampled mutant(s) no longer generated (their line changed "
-            "or went): " + ", ".join(gone) + ". Fix: `python -m harness mutation-score "
-            f"--sample-file {_shown(path)} --refresh-sample` replaces them with seeded draws "
-            "from the same functions; review the diff, run `make mutation-score-sample`, commit"
-        )
-    return [by_id[i] for i in wanted]
-
-
-def _shown(path: Path) -> str:
-    """``path`` relative to the repository when it is inside it."""
-    try:
-        return str(path.resolve().relative_to(REPO_ROOT))
-    except ValueError:
-        return str(path)
-
-
-def refresh_sample(
-    everything: Mapping[str, Sequence[ToolMutant]],
-    sample: Mapping[str, Sequence[str]],
-    seed: int,
-) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
-    """``sample`` with each id no tool generates any more replaced by a mutant drawn with
-    ``random.Random(seed)``: from the same file and function when it still has mutants not
-    in the sample, else from the whole language. Returns the new sample and the (old, new)
-    replacements; ids still generated stay, in their order."""
-    rng = random.Random(seed)
-    out: dict[str, list[str]] = {}
-    replaced: list[tuple[str, str]] = []
-    for lang, ids in sample.items():
-        pool = sorted(everything.get(lang, ()), key=lambda m: m.id)
-        known = {m.id for m in pool}
-        kept = [i for i in ids if i in known]
-        new: list[str] = []
-        for i in ids:
-            if i in known:
-                new.append(i)
-                continue
-            parts = i.split(":")
-            file, function = (parts[1], parts[2]) if len(parts) > 3 else ("", "")
-            taken = set(kept) | set(new)
-            same = [m.id for m in pool if (m.file, m.function) == (file, function)]
-            choices = [x for x in same if x not in taken] or [
-                m.id for m in pool if m.id not in taken
-            ]
-            if choices:
-                pick = rng.choice(choices)
-                new.append(pick)
-                replaced.append((i, pick))
-        out[lang] = new
-    return out, replaced
-
-
-def write_sample(path: Path, sample: Mapping[str, Sequence[str]]) -> None:
-    """Write ``sample`` to ``path`` in ``SAMPLE_FILE``'s shape, keeping the file's leading
-    comment block (its review notes) when it has one."""
-    head = []
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if not line.startswith("#"):
-                break
-            head.append(line)
-    body = [*head, ""] if head else []
-    for lang in ("go", "python"):
-        if lang in sample:
-            body += [f"[{lang}]", "ids = ["]
-            body += [f"    {json.dumps(i)}," for i in sample[lang]]
-            body += ["]", ""]
-    runs.write_text_atomic(path, "\n".join(body))
-
-
-def unknown_ids(ids: Iterable[str], everything: Mapping[str, Sequence[ToolMutant]]) -> list[str]:
-    """The ``--mutant`` ids none of the tools' lists (``everything``, by language) has, in the
-    order given: ``choose`` would pass over them without a word."""
-    known = {m.id for mutants in everything.values() for m in mutants}
-    return [i for i in ids if i not in known]
-
-
-def arguments_problem(args: argparse.Namespace) -> str | None:
-    """What of the numbers on the command line would fail only after the mutants are generated
-    or the control plane is up, in one line naming the option and the fix; else None."""
-    if args.sample is not None and args.sample < 0:
-        return f"--sample {args.sample}: give a number of mutants per language, 0 or more"
-    for option, value in (
-        ("--max-checks", args.max_checks),
-        ("--jobs", args.jobs),
-        ("--workers", args.workers),
-    ):
-        if value < 1:
-            return f"{option} {value}: give a number of at least 1"
-    return None
-
-
-def assumed_equivalent(chosen: Sequence[ToolMutant], survivors: Survivors) -> set[str]:
-    """The ids of ``chosen`` an equivalent class of survivors.toml covers, but the first (by id)
-    of each class: those are not run (the class's representative is, and a kill of it is
-    reported), and count as equivalent survivors."""
-    out: set[str] = set()
-    for c in survivors.classes.values():
-        if c["kind"] != "equivalent":
-            continue
-        members = sorted(m.id for m in chosen if class_matches(c, m))
-        out.update(members[1:])
-    return out
 
 
 def judging_checks(
@@ -557,161 +381,6 @@ def judge(
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(one, runnable))
     return results
-
-
-# --------------------------------------------------------------------------- the score
-COUNTS = (
-    "generated",
-    "covered",
-    "killed",
-    "equivalent",
-    "not_viable",
-    "stillborn",
-    "unjudged",
-    "unclassified",
-)
-
-
-def tally(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """The integer counts of ``rows`` (mutant entries of the report) and the score: killed /
-    (covered - equivalent - not viable - stillborn - unjudged), None when that is 0."""
-    c = dict.fromkeys(COUNTS, 0)
-    for r in rows:
-        c["generated"] += 1
-        c["covered"] += r["status"] != "not covered"
-        c["killed"] += r["status"] == "killed"
-        c["not_viable"] += r["status"] == "not viable"
-        c["stillborn"] += r["status"] == "stillborn"
-        c["unjudged"] += r["status"] == "unjudged"
-        c["equivalent"] += r["status"] == "survived" and r.get("kind") == "equivalent"
-        c["unclassified"] += r["status"] == "survived" and not r.get("kind")
-    base = c["covered"] - c["equivalent"] - c["not_viable"] - c["stillborn"] - c["unjudged"]
-    return {**c, "score": round(c["killed"] / base, 4) if base > 0 else None}
-
-
-def concept(function: str) -> str:
-    """The name a function has in both languages: the last dotted part, in snake case
-    (``computeStatus`` and ``compute_status`` -> ``compute_status``;
-    ``ModelServiceReconciler.ensureChild`` -> ``ensure_child``)."""
-    last = function.rsplit(".", 1)[-1]
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", last).lower()
-
-
-def comparison(rows: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """concept (``concept``) -> {"go": tally, "python": tally} for every concept with a covered
-    mutant in both languages: the same function mutated in both, killed in one only shows as
-    a difference of their scores."""
-    out: dict[str, dict[str, Any]] = {}
-    names = {concept(r["function"]) for r in rows.values()}
-    for name in sorted(names):
-        sides = {
-            lang: tally(
-                r for r in rows.values() if r["lang"] == lang and concept(r["function"]) == name
-            )
-            for lang in ("go", "python")
-        }
-        if all(t["covered"] for t in sides.values()):
-            out[name] = sides
-    return out
-
-
-def build_report(
-    generated: Mapping[str, int],
-    chosen: Sequence[ToolMutant],
-    checks_of: Mapping[str, list[str]],
-    results: Mapping[str, Mapping[str, Any]],
-    survivors: Survivors,
-    run: Mapping[str, Any],
-) -> dict[str, Any]:
-    """The dict of ``reports/mutation-score.json``: ``languages`` (lang -> ``tally`` of the
-    judged mutants, plus ``generated_total``, the tool's whole list, and ``files`` and
-    ``functions``, each a tally), ``mutants`` (id -> status, checks, killed_by, kind,
-    reason), ``comparison`` (``comparison``), ``killed_equivalents`` (classified equivalent, but killed), ``killed_classified``
-    (classified a gap or dead code, but killed), ``unclassified``, ``run``."""
-    rows: dict[str, dict[str, Any]] = {}
-    for m in chosen:
-        r: dict[str, Any] = {
-            "lang": m.lang,
-            "file": m.file,
-            "function": m.function,
-            "line": m.line,
-            "operator": m.operator,
-            "original": m.original,
-            "replacement": m.replacement,
-            "context": m.context,
-            "checks": checks_of.get(m.id, []),
-        }
-        r.update(results.get(m.id) or {"status": "not covered"})
-        cls = survivors.classify(m)
-        if cls and r["status"] == "survived":
-            r.update(kind=cls[0], reason=cls[1], classified_by=cls[2])
-        elif cls:
-            r["classified_as"] = cls[0]
-        rows[m.id] = r
-    langs: dict[str, Any] = {}
-    for lang in ("go", "python"):
-        mine = [r for r in rows.values() if r["lang"] == lang]
-        entry = tally(mine)
-        entry["generated_total"] = generated.get(lang, 0)
-        entry["files"] = {
-            f: tally(r for r in mine if r["file"] == f) for f in sorted({r["file"] for r in mine})
-        }
-        entry["functions"] = {
-            f"{file}:{fn}": tally(r for r in mine if (r["file"], r["function"]) == (file, fn))
-            for file, fn in sorted({(r["file"], r["function"]) for r in mine})
-        }
-        langs[lang] = entry
-    return {
-        "languages": langs,
-        "comparison": comparison(rows),
-        "mutants": rows,
-        "killed_equivalents": sorted(
-            i
-            for i, r in rows.items()
-            if r["status"] == "killed" and r.get("classified_as") == "equivalent"
-        ),
-        # a gap or dead code that a run killed: its entry can go (or the kill was timing's)
-        "killed_classified": sorted(
-            i
-            for i, r in rows.items()
-            if r["status"] == "killed" and r.get("classified_as") not in (None, "equivalent")
-        ),
-        "unclassified": sorted(
-            i for i, r in rows.items() if r["status"] == "survived" and not r.get("kind")
-        ),
-        "run": dict(run),
-    }
-
-
-def rescore(
-    data: Mapping[str, Any], everything: Mapping[str, Sequence[ToolMutant]], survivors: Survivors
-) -> dict[str, Any]:
-    """``build_report`` again from an earlier report's verdicts, without running anything:
-    the mutants found again by stable id in ``everything`` (the tools' lists now; one whose
-    id is gone is dropped), classified with ``survivors`` as it is now. A Go mutant an older
-    report called stillborn for a failed build is ``not viable``."""
-    by_id = {m.id: m for ms in everything.values() for m in ms}
-    rows = data.get("mutants") or {}
-    chosen = [by_id[i] for i in rows if i in by_id]
-    keep = ("status", "killed_by", "errors", "seconds", "problem", "assumed", "ran", "rejudged")
-    results: dict[str, dict[str, Any]] = {}
-    for m in chosen:
-        r = {k: v for k, v in rows[m.id].items() if k in keep}
-        if r["status"] == "stillborn" and str(r.get("problem", "")).startswith("go build failed"):
-            r["status"] = "not viable"
-        if r["status"] != "not covered":
-            results[m.id] = r
-    totals = {
-        lang: int(e.get("generated_total", 0)) for lang, e in (data.get("languages") or {}).items()
-    }
-    return build_report(
-        totals,
-        chosen,
-        {m.id: list(rows[m.id].get("checks", [])) for m in chosen},
-        results,
-        survivors,
-        {**(data.get("run") or {}), "rescored": True},
-    )
 
 
 def main(argv: list[str] | None = None) -> int:

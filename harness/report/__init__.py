@@ -36,17 +36,21 @@ from harness.report.markdown import (
     sequence_diagram,
     write_markdown,
 )
+from harness.report.matrices import (
+    AblatedRight,
+    Ablation,
+    KillMatrix,
+    Mutant,
+    kill_matrix,
+    rbac_ablation,
+)
 from harness.report.model import (
     AUDIT_EVIDENCE,
     BENCH_FIGURES,
-    AblatedRight,
-    Ablation,
     Bench,
     BenchRow,
     Call,
     Check,
-    KillMatrix,
-    Mutant,
     Report,
     Result,
     Run,
@@ -54,9 +58,7 @@ from harness.report.model import (
     bench_model,
     build,
     format_number,
-    kill_matrix,
     load_json,
-    rbac_ablation,
 )
 from harness.report.sections import SECTION_FILES, with_sections
 from harness.report.tiers import TierComparison, compare_tiers

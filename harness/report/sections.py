@@ -19,7 +19,8 @@ from typing import Any
 
 from harness.report.exploration import exploration
 from harness.report.generated import section as generated_section
-from harness.report.model import Report, bench_model, kill_matrix, rbac_ablation
+from harness.report.matrices import kill_matrix, rbac_ablation
+from harness.report.model import Report, bench_model
 from harness.report.mutation_score import mutation_score
 
 #: The optional sections: ``Report`` field -> its file in a reports folder.

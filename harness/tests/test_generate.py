@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.generate import cli, schema
+from harness.generate.lane import OracleFailure
 from harness.generate.machine import (
     CaseError,
     World,
@@ -23,7 +24,7 @@ from harness.generate.machine import (
     save_case,
 )
 from harness.generate.oracles import quantities_as_values
-from harness.generate.world import BUDGET, OPS, STEP_FIELDS, OracleFailure
+from harness.generate.world import BUDGET, OPS, STEP_FIELDS
 
 SPEC = schema.spec_schema()
 QUANTITY = re.compile(

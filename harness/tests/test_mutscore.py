@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 
 from harness.mutscore import cover, generate, score
+from harness.mutscore import sample as msample
+from harness.mutscore import survivors as msurv
+from harness.mutscore import tally as mtally
 from harness.mutscore.generate import ToolMutant
 from harness.paths import REPO_ROOT
 from harness.report import html_sections, markdown, mutation_score
@@ -90,25 +93,25 @@ def _m(op: str = "core/NumberReplacer", context: str = "", n: int = 0) -> ToolMu
 
 
 def test_survivors_file_is_valid_and_classes_match(tmp_path: Path) -> None:
-    real = score.load_survivors()
+    real = msurv.load_survivors()
     assert real.classify(_m(context="annotation"))[0] == "equivalent"  # type: ignore[index]
     assert real.classify(_m()) is None
     bad = tmp_path / "s.toml"
     bad.write_text('[mutant."x"]\nkind = "maybe"\nreason = "r"\n')
     with pytest.raises(ValueError, match="kind"):
-        score.load_survivors(bad)
+        msurv.load_survivors(bad)
 
 
 def test_choose_is_seeded_and_adds_each_class() -> None:
     ms = [_m(n=i) for i in range(30)] + [_m(context="annotation", n=99)]
-    surv = score.Survivors(
+    surv = msurv.Survivors(
         classes={"a": {"kind": "equivalent", "reason": "r", "context": "annotation"}}
     )
     one = score.choose(ms, 5, 7, surv)
     assert one == score.choose(ms, 5, 7, surv)
     assert any(m.context == "annotation" for m in one)
     extra = [_m(context="annotation", n=100)]
-    assert len(score.assumed_equivalent(one + extra, surv)) == 1  # all but the first of a class
+    assert len(msurv.assumed_equivalent(one + extra, surv)) == 1  # all but the first of a class
 
 
 def test_tally_counts_and_scores() -> None:
@@ -120,7 +123,7 @@ def test_tally_counts_and_scores() -> None:
         {"status": "not covered"},
         {"status": "stillborn"},
     ]
-    t = score.tally(rows)
+    t = mtally.tally(rows)
     assert (t["generated"], t["covered"], t["killed"], t["equivalent"]) == (6, 5, 2, 1)
     assert (t["unclassified"], t["stillborn"]) == (1, 1)
     assert t["score"] == round(2 / 3, 4)
@@ -130,8 +133,8 @@ def _one_survivor(m: ToolMutant, total: int) -> dict[str, Any]:
     """The report of one run in which ``m`` (of ``total`` generated) survived noop-stable."""
     run = {"sample": 1, "seed": 2, "checks": ["noop-stable"], "max_checks": 1}
     status = {m.id: {"status": "survived"}}
-    return score.build_report(
-        {"python": total}, [m], {m.id: ["noop-stable"]}, status, score.Survivors(), run
+    return mtally.build_report(
+        {"python": total}, [m], {m.id: ["noop-stable"]}, status, msurv.Survivors(), run
     )
 
 
@@ -140,8 +143,8 @@ def test_report_section_lists_counts_and_survivors() -> None:
     assert "`python:a.py:f:core/ReplaceOrWithAnd:a\\|\\|b->x#0`" in "\n".join(
         markdown.mutation_score_markdown(
             mutation_score.mutation_score(
-                score.build_report(
-                    {}, [m], {m.id: ["x"]}, {m.id: {"status": "survived"}}, score.Survivors(), {}
+                mtally.build_report(
+                    {}, [m], {m.id: ["x"]}, {m.id: {"status": "survived"}}, msurv.Survivors(), {}
                 )
             )
         )
@@ -163,7 +166,7 @@ def test_every_classified_python_id_is_generated_now() -> None:
     stale: classify the mutant again under its new id. (Go ids need gremlins' listing, made
     by make mutation-score; they are checked there by --rescore dropping unknown ids.)"""
     ids = {m.id for m in generate.python_mutants()}
-    stale = [i for i in score.load_survivors().mutants if i.startswith("python:") and i not in ids]
+    stale = [i for i in msurv.load_survivors().mutants if i.startswith("python:") and i not in ids]
     assert stale == []
 
 
@@ -171,38 +174,38 @@ def test_rescore_reclassifies_without_running() -> None:
     m = _m()
     before = _one_survivor(m, 5)
     assert before["unclassified"] == [m.id]
-    now = score.Survivors(mutants={m.id: {"kind": "gap", "reason": "r"}})
-    after = score.rescore(before, {"python": [m]}, now)
+    now = msurv.Survivors(mutants={m.id: {"kind": "gap", "reason": "r"}})
+    after = mtally.rescore(before, {"python": [m]}, now)
     assert after["unclassified"] == [] and after["mutants"][m.id]["kind"] == "gap"
     assert after["languages"]["python"]["generated_total"] == 5
-    assert score.rescore(before, {"python": []}, now)["mutants"] == {}
+    assert mtally.rescore(before, {"python": []}, now)["mutants"] == {}
 
 
 def test_a_killed_gap_is_not_a_killed_equivalent() -> None:
     gap, eq = _m(n=1), _m(n=2)
-    surv = score.Survivors(
+    surv = msurv.Survivors(
         mutants={
             gap.id: {"kind": "gap", "reason": "r"},
             eq.id: {"kind": "equivalent", "reason": "r"},
         }
     )
     killed = {"status": "killed", "killed_by": ["noop-stable"]}
-    data = score.build_report({}, [gap, eq], {}, {gap.id: killed, eq.id: killed}, surv, {})
+    data = mtally.build_report({}, [gap, eq], {}, {gap.id: killed, eq.id: killed}, surv, {})
     assert data["killed_equivalents"] == [eq.id]
     assert data["killed_classified"] == [gap.id]
 
 
 def test_concepts_pair_go_and_python_functions() -> None:
-    assert score.concept("computeStatus") == score.concept("compute_status") == "compute_status"
-    assert score.concept("ModelServiceReconciler.ensureChild") == "ensure_child"
+    assert mtally.concept("computeStatus") == mtally.concept("compute_status") == "compute_status"
+    assert mtally.concept("ModelServiceReconciler.ensureChild") == "ensure_child"
     go = ToolMutant("go", "c.go", "computeStatus", "X", "==", "!=", 0, 1)
     py = ToolMutant("python", "c.py", "compute_status", "Y", "==", "!=", 0, 1)
-    data = score.build_report(
+    data = mtally.build_report(
         {},
         [go, py],
         {},
         {go.id: {"status": "killed"}, py.id: {"status": "survived"}},
-        score.Survivors(),
+        msurv.Survivors(),
         {},
     )
     assert data["comparison"]["compute_status"]["go"]["killed"] == 1
@@ -224,31 +227,31 @@ def test_a_case_judges_where_its_check_ran() -> None:
 def test_a_vanished_sample_id_is_an_error_naming_the_fix(tmp_path: Path) -> None:
     kept, other, gone = _m(n=0), _m(n=1), _m(n=2)
     path = tmp_path / "sample.toml"
-    score.write_sample(path, {"python": [kept.id, gone.id]})
-    sample = score.load_sample(path)
+    msample.write_sample(path, {"python": [kept.id, gone.id]})
+    sample = msample.load_sample(path)
     assert sample == {"python": [kept.id, gone.id]}
     everything = {"python": [kept, other]}
-    with pytest.raises(score.SampleError, match="--refresh-sample") as err:
-        score.fixed_sample(everything, sample, path)
+    with pytest.raises(msample.SampleError, match="--refresh-sample") as err:
+        msample.fixed_sample(everything, sample, path)
     assert gone.id in str(err.value) and str(path) in str(err.value)
-    new, replaced = score.refresh_sample(everything, sample, 25)
+    new, replaced = msample.refresh_sample(everything, sample, 25)
     assert new == {"python": [kept.id, other.id]}  # the same function's other mutant
     assert replaced == [(gone.id, other.id)]
-    assert score.fixed_sample(everything, new, path) == [kept, other]
+    assert msample.fixed_sample(everything, new, path) == [kept, other]
 
 
 def test_write_sample_keeps_the_review_notes(tmp_path: Path) -> None:
     path = tmp_path / "sample.toml"
     path.write_text("# reviewed by a human\n\n[go]\nids = []\n")
-    score.write_sample(path, {"go": ["go:x.go:f:OP:a->b#0"]})
+    msample.write_sample(path, {"go": ["go:x.go:f:OP:a->b#0"]})
     assert path.read_text().startswith("# reviewed by a human\n")
-    assert score.load_sample(path) == {"go": ["go:x.go:f:OP:a->b#0"]}
+    assert msample.load_sample(path) == {"go": ["go:x.go:f:OP:a->b#0"]}
 
 
 def test_the_fixed_sample_names_generated_python_mutants() -> None:
     """make test's sample (harness/mutscore/sample.toml) names only ids cosmic-ray generates
     now; Go's are checked by the make step itself (gremlins' listing)."""
-    sample = score.load_sample(score.SAMPLE_FILE)
+    sample = msample.load_sample(msample.SAMPLE_FILE)
     assert 8 <= len(sample["go"]) <= 14 and 8 <= len(sample["python"]) <= 14
     ids = {m.id for m in generate.python_mutants()}
     assert [i for i in sample["python"] if i not in ids] == []
@@ -280,10 +283,10 @@ def test_earlier_kills_of_the_function_come_first() -> None:
 
 def test_an_unknown_mutant_id_is_named_not_passed_over() -> None:
     ms = [_m(n=i) for i in range(3)]
-    assert score.unknown_ids([ms[1].id, "python:a.py:f:nosuch#0"], {"python": ms}) == [
+    assert msample.unknown_ids([ms[1].id, "python:a.py:f:nosuch#0"], {"python": ms}) == [
         "python:a.py:f:nosuch#0"
     ]
-    assert score.unknown_ids([m.id for m in ms], {"python": ms}) == []
+    assert msample.unknown_ids([m.id for m in ms], {"python": ms}) == []
 
 
 @pytest.mark.parametrize(

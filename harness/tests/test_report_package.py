@@ -64,7 +64,7 @@ def test_the_package_has_the_expected_modules() -> None:
 
 #: The parts of the model in modules of their own (read by ``sections``): they import no other
 #: module of the package, and ``model`` imports only them.
-MODEL_PARTS = {"bench_scaling", "exploration", "generated", "mutation_score"}
+MODEL_PARTS = {"bench_scaling", "exploration", "generated", "matrices", "mutation_score"}
 
 
 def test_the_model_imports_no_writer() -> None:
