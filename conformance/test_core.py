@@ -255,16 +255,7 @@ def test_noop_stable_rewritten_values(
     """
     resources = rewritten_resources(random.Random(REWRITTEN_VALUES_SEED))
     evidence.record("resources", resources)
-    op = operators.start()
-    create_modelservice(admin, namespace, "web", resources=resources)
-    set_up(
-        lambda: wait_converged(admin, namespace, "web"),
-        "the first convergence, before the experiment",
-    )
-    dep = get_present(admin, "deployments", namespace, "web")
-    server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
-    stored = server.get("resources") or {}
-    evidence.record("stored_resources", stored)
+    op, stored = converged_resources(admin, namespace, operators, evidence, resources)
     rewritten = [
         f"{field}.{name}: {value!r} stored as {stored.get(field, {}).get(name)!r}"
         for field, values in resources.items()
@@ -274,6 +265,29 @@ def test_noop_stable_rewritten_values(
     evidence.record("rewritten_by_the_api_server", rewritten)
     premise(bool(rewritten), f"the API server stored every quantity as spelled: {stored}")
     assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
+
+
+def converged_resources(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+    resources: dict[str, dict[str, Any]],
+) -> tuple[OperatorProcess, dict[str, Any]]:
+    """Start the operator, create ModelService ``web`` with ``resources`` and wait (a set-up
+    wait) for it to converge; return the operator and the ``server`` container's resources as
+    the API server stored them in the Deployment (recorded as ``stored_resources``)."""
+    op = operators.start()
+    create_modelservice(admin, namespace, "web", resources=resources)
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
+    dep = get_present(admin, "deployments", namespace, "web")
+    server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
+    stored: dict[str, Any] = server.get("resources") or {}
+    evidence.record("stored_resources", stored)
+    return op, stored
 
 
 @pytest.mark.modeldock_check("noop-stable", case="exponent-spelling")
@@ -309,16 +323,7 @@ def test_noop_stable_exponent_spelling(
         expected != resources,
         f"the API server stored every quantity as spelled, nothing to judge: {expected}",
     )
-    op = operators.start()
-    create_modelservice(admin, namespace, "web", resources=resources)
-    set_up(
-        lambda: wait_converged(admin, namespace, "web"),
-        "the first convergence, before the experiment",
-    )
-    dep = get_present(admin, "deployments", namespace, "web")
-    server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
-    stored = server.get("resources") or {}
-    evidence.record("stored_resources", stored)
+    op, stored = converged_resources(admin, namespace, operators, evidence, resources)
     assert stored == expected, (
         f"the Deployment's resources are {stored}, the API server stores {expected} for the "
         f"ModelService's {resources}: the operator wrote another text of the same value "

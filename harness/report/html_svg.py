@@ -606,6 +606,17 @@ def rss_svg(bench: Bench) -> str:
     return _hbars(bars, "MiB", "peak RSS, MiB", "peak RSS per implementation")
 
 
+def value_grid(ticks: Sequence[float], left: float, scale: float, base_y: float) -> list[str]:
+    """The vertical grid lines and tick labels of a horizontal value axis: one per tick, at
+    ``left + tick * scale`` px, from y 8 down to ``base_y``, the label below it."""
+    return [
+        f'<line class="grid" x1="{left + t * scale:.1f}" y1="8" x2="{left + t * scale:.1f}" '
+        f'y2="{base_y:.1f}"/><text class="tick" x="{left + t * scale:.1f}" '
+        f'y="{base_y + 16:.1f}" text-anchor="middle">{t:g}</text>'
+        for t in ticks
+    ]
+
+
 def _hbars(
     bars: Sequence[tuple[str, float, str, bool, str]], unit: str, x_label: str, label: str
 ) -> str:
@@ -614,13 +625,7 @@ def _hbars(
     left = 110
     scale = (_PW - _PR - 60 - left) / (ticks[-1] or 1.0)
     base_y = 14 + 32 * len(bars)
-    parts = []
-    for t in ticks:
-        x = left + t * scale
-        parts.append(
-            f'<line class="grid" x1="{x:.1f}" y1="8" x2="{x:.1f}" y2="{base_y:.1f}"/>'
-            f'<text class="tick" x="{x:.1f}" y="{base_y + 16:.1f}" text-anchor="middle">{t:g}</text>'
-        )
+    parts = value_grid(ticks, left, scale, base_y)
     for k, (text, value, colour, solid, impl) in enumerate(bars):
         yy = 12 + 32 * k
         parts.append(

@@ -9,7 +9,7 @@ it in the page.
 from __future__ import annotations
 
 from harness.report.bench_scaling import Scaling
-from harness.report.html_svg import _PW, _svg, esc, nice_ticks
+from harness.report.html_svg import _PW, _svg, esc, nice_ticks, value_grid
 
 #: The parts of a run's CPU split, their labels and colours, in stacking order.
 SPLIT_PARTS = (
@@ -40,13 +40,7 @@ def split_svg(sc: Scaling) -> str:
     left, right = 110, 150
     scale = (_PW - right - left) / (ticks[-1] or 1.0)
     base_y = 14 + 26 * len(rows)
-    parts = []
-    for t in ticks:
-        x = left + t * scale
-        parts.append(
-            f'<line class="grid" x1="{x:.1f}" y1="8" x2="{x:.1f}" y2="{base_y:.1f}"/>'
-            f'<text class="tick" x="{x:.1f}" y="{base_y + 16:.1f}" text-anchor="middle">{t:g}</text>'
-        )
+    parts = value_grid(ticks, left, scale, base_y)
     for k, (label, sp) in enumerate(rows):
         yy, x = 12 + 26 * k, float(left)
         parts.append(
