@@ -52,13 +52,8 @@ from harness.report.html_sections import (
     tiers_section,
 )
 from harness.report.html_svg import esc, impl_colour, timeline_svg
-from harness.report.model import (
-    Check,
-    KillMatrix,
-    Report,
-    Result,
-    align,
-)
+from harness.report.matrices import KillMatrix
+from harness.report.model import Check, Report, Result, align
 from harness.report.teaching import outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.report.writes import compare_writes, normalised_writes, refusals

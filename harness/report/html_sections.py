@@ -30,7 +30,8 @@ from harness.report.html_svg import (
     scaling_svg,
     throughput_svg,
 )
-from harness.report.model import Ablation, Bench, KillMatrix, Report, Result, format_number
+from harness.report.matrices import Ablation, KillMatrix
+from harness.report.model import Bench, Report, Result, format_number
 from harness.report.mutation_score import HEADER, INTRO, MutationScore
 from harness.report.svg_split import split_svg
 from harness.report.teaching import GLOSSARY, INTRODUCTION

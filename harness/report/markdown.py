@@ -19,15 +19,8 @@ from harness.junit import PREMISES
 from harness.report.bench_scaling import WORKER_FIGURES, Scaling, Spread, scaling_note
 from harness.report.exploration import EXPLAINED, VARIANTS, WHOLE_RUN, Exploration, ExploreImpl
 from harness.report.generated import markdown as generated_markdown
-from harness.report.model import (
-    Ablation,
-    Bench,
-    Call,
-    KillMatrix,
-    Report,
-    Result,
-    format_number,
-)
+from harness.report.matrices import Ablation, KillMatrix
+from harness.report.model import Bench, Call, Report, Result, format_number
 from harness.report.mutation_score import HEADER, INTRO, MutationScore
 from harness.report.teaching import GLOSSARY, INTRODUCTION, outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
