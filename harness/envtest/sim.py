@@ -52,9 +52,11 @@ CONTROLLERS = (
 #: The annotation kwok selects its nodes by, and its value.
 NODE_ANNOTATION = ("kwok.x-k8s.io/node", "fake")
 
-#: How many fake nodes, and what each offers.
+#: How many fake nodes, and what each offers: a real node's kinds, ephemeral-storage among them
+#: (a Pod whose container limits it, as noop-stable[exponent-spelling]'s does, is otherwise
+#: unschedulable: its request defaults to the limit and no node has any).
 NODES = 2
-NODE_CAPACITY = {"cpu": "64", "memory": "512Gi", "pods": "2000"}
+NODE_CAPACITY = {"cpu": "64", "memory": "512Gi", "ephemeral-storage": "1Ti", "pods": "2000"}
 
 #: Identities (CN, groups) of the tier's components; the audit policy skips their requests.
 IDENTITIES = {
