@@ -31,7 +31,7 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, wait_for
+from harness.kube import Kube, bind_refusing_policy, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -440,47 +440,7 @@ def _refusing_policy(admin: Kube, name: str, namespace: str) -> None:
     """A ValidatingAdmissionPolicy that refuses (403 Forbidden, POLICY_MESSAGE) every
     Deployment create in ``namespace``, and its binding; waits (a premise) until the API
     server applies it to a dry-run create."""
-    admin.create(
-        "validatingadmissionpolicies",
-        None,
-        {
-            "apiVersion": "admissionregistration.k8s.io/v1",
-            "kind": "ValidatingAdmissionPolicy",
-            "metadata": {"name": name},
-            "spec": {
-                "failurePolicy": "Fail",
-                "matchConstraints": {
-                    "resourceRules": [
-                        {
-                            "apiGroups": ["apps"],
-                            "apiVersions": ["v1"],
-                            "operations": ["CREATE"],
-                            "resources": ["deployments"],
-                        }
-                    ]
-                },
-                "validations": [
-                    {"expression": "false", "message": POLICY_MESSAGE, "reason": "Forbidden"}
-                ],
-            },
-        },
-    )
-    admin.create(
-        "validatingadmissionpolicybindings",
-        None,
-        {
-            "apiVersion": "admissionregistration.k8s.io/v1",
-            "kind": "ValidatingAdmissionPolicyBinding",
-            "metadata": {"name": name},
-            "spec": {
-                "policyName": name,
-                "validationActions": ["Deny"],
-                "matchResources": {
-                    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}
-                },
-            },
-        },
-    )
+    bind_refusing_policy(admin, name, namespace, ("CREATE",), "false", POLICY_MESSAGE)
     probe = {
         "apiVersion": "apps/v1",
         "kind": "Deployment",

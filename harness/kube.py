@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -222,6 +222,63 @@ class Kube:
 #: by up to it, as client-go's wait.Backoff grows its steps.
 MAX_POLL_INTERVAL = 0.5
 POLL_BACKOFF = 1.5
+
+
+def bind_refusing_policy(
+    kube: Kube,
+    name: str,
+    namespace: str,
+    operations: Sequence[str],
+    expression: str,
+    message: str,
+) -> None:
+    """Create a ValidatingAdmissionPolicy ``name`` that refuses (403 Forbidden, ``message``)
+    the Deployment requests of ``operations`` (``CREATE``, ``UPDATE``) in ``namespace`` whose
+    object fails the CEL ``expression`` (``"false"``: every one), and its binding of the same
+    name (``Deny``, matched by the namespace's name label). The API server applies it a moment
+    later: the caller waits for a dry run to be refused. Raises ApiException as ``create``
+    does (409 when ``name`` exists)."""
+    kube.create(
+        "validatingadmissionpolicies",
+        None,
+        {
+            "apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": "ValidatingAdmissionPolicy",
+            "metadata": {"name": name},
+            "spec": {
+                "failurePolicy": "Fail",
+                "matchConstraints": {
+                    "resourceRules": [
+                        {
+                            "apiGroups": ["apps"],
+                            "apiVersions": ["v1"],
+                            "operations": list(operations),
+                            "resources": ["deployments"],
+                        }
+                    ]
+                },
+                "validations": [
+                    {"expression": expression, "message": message, "reason": "Forbidden"}
+                ],
+            },
+        },
+    )
+    kube.create(
+        "validatingadmissionpolicybindings",
+        None,
+        {
+            "apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": "ValidatingAdmissionPolicyBinding",
+            "metadata": {"name": name},
+            "spec": {
+                "policyName": name,
+                "validationActions": ["Deny"],
+                "matchResources": {
+                    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}}
+                },
+            },
+        },
+    )
 
 
 def wait_for(

@@ -152,6 +152,28 @@ def _impls(ids: list[str], files: list[str], root: str | None = None) -> list[Im
     return chosen
 
 
+def _lane_options(p: argparse.ArgumentParser) -> None:
+    """The options ``generate`` and ``replay`` share: what runs in the lanes and where."""
+    p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
+    p.add_argument(
+        "--operator-root",
+        metavar="PATH",
+        help="run go and python from the operator sources of another checkout (PATH/go_reference, "
+        "PATH/python_operator), e.g. a worktree of an older commit",
+    )
+    p.add_argument(
+        "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
+    )
+    p.add_argument(
+        "--cluster",
+        default="envtest",
+        choices=TIERS,
+        help="the tier: envtest (default; the harness plays the deployment controller and the "
+        "garbage collector) or sim (kube-controller-manager, kube-scheduler and kwok act)",
+    )
+    p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m harness generate",
@@ -164,21 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--impl", action="append", help="implementation id (repeatable; default go, python)"
     )
-    p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
-    p.add_argument(
-        "--operator-root",
-        metavar="PATH",
-        help="run go and python from the operator sources of another checkout (PATH/go_reference, "
-        "PATH/python_operator), e.g. a worktree of an older commit",
-    )
     p.add_argument("--sequences", type=int, default=20, help="sequences to draw (default 20)")
     p.add_argument(
         "--steps", type=int, default=20, help="at most this many steps each (default 20)"
     )
     p.add_argument("--seed", type=int, default=0, help="hypothesis seed (default: the time)")
-    p.add_argument(
-        "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
-    )
     p.add_argument(
         "--no-shrink", action="store_true", help="save the first failing sequence as it is"
     )
@@ -197,20 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--reports", default=str(REPORTS_DIR), help="reports folder")
     p.add_argument(
-        "--cluster",
-        default="envtest",
-        choices=TIERS,
-        help="the tier: envtest (default; the harness plays the deployment controller and the "
-        "garbage collector) or sim (kube-controller-manager, kube-scheduler and kwok act)",
-    )
-    p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
-    p.add_argument(
         "--jobs",
         type=int,
         default=1,
         help="runs at once, each a process with a control plane and lanes of its own, seeds "
         "SEED, SEED+1, ...; the sequences are shared out and the counts summed (default 1)",
     )
+    _lane_options(p)
     return p
 
 
@@ -422,24 +427,7 @@ def replay_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", help="reports/generated/<id>.yaml")
     p.add_argument("--impl", action="append", help="implementation id (default: the file's)")
-    p.add_argument("--impl-file", action="append", default=[], help="extra implementations TOML")
-    p.add_argument(
-        "--operator-root",
-        metavar="PATH",
-        help="run go and python from the operator sources of another checkout (PATH/go_reference, "
-        "PATH/python_operator), e.g. a worktree of an older commit",
-    )
-    p.add_argument(
-        "--quiet", type=float, default=2.0, help="seconds with no write that make an operator quiet"
-    )
-    p.add_argument(
-        "--cluster",
-        default="envtest",
-        choices=TIERS,
-        help="the tier: envtest (default; the harness plays the deployment controller and the "
-        "garbage collector) or sim (kube-controller-manager, kube-scheduler and kwok act)",
-    )
-    p.add_argument("--keep", metavar="DIR", help="keep operator and proxy logs under DIR")
+    _lane_options(p)
     return p
 
 

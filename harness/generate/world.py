@@ -75,7 +75,7 @@ from kubernetes.client.exceptions import ApiException
 from harness.explore.state import FINALIZER, RESOURCES
 from harness.faults.apiproxy import ApiProxy
 from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
-from harness.kube import Kube
+from harness.kube import Kube, bind_refusing_policy
 from harness.lab.namespaces import create_namespace
 from harness.modelservice import modelservice
 from harness.operators import Implementation
@@ -313,54 +313,15 @@ def _admission(lane: Lane, refuse: bool, timeout: float = 20.0) -> None:
     a = lane.admin
     name = policy_name(lane)
     if refuse and not lane.refusing:
-        a.create(
-            "validatingadmissionpolicies",
-            None,
-            {
-                "apiVersion": "admissionregistration.k8s.io/v1",
-                "kind": "ValidatingAdmissionPolicy",
-                "metadata": {"name": name},
-                "spec": {
-                    "failurePolicy": "Fail",
-                    "matchConstraints": {
-                        "resourceRules": [
-                            {
-                                "apiGroups": ["apps"],
-                                "apiVersions": ["v1"],
-                                "operations": ["CREATE", "UPDATE"],
-                                "resources": ["deployments"],
-                            }
-                        ]
-                    },
-                    "validations": [
-                        {
-                            "expression": "!request.userInfo.username.startsWith('modeldock:') "
-                            "&& !(has(object.metadata.labels) && "
-                            f"'{PROBE_LABEL}' in object.metadata.labels)",
-                            "message": POLICY_MESSAGE,
-                            "reason": "Forbidden",
-                        }
-                    ],
-                },
-            },
-        )
-        a.create(
-            "validatingadmissionpolicybindings",
-            None,
-            {
-                "apiVersion": "admissionregistration.k8s.io/v1",
-                "kind": "ValidatingAdmissionPolicyBinding",
-                "metadata": {"name": name},
-                "spec": {
-                    "policyName": name,
-                    "validationActions": ["Deny"],
-                    "matchResources": {
-                        "namespaceSelector": {
-                            "matchLabels": {"kubernetes.io/metadata.name": lane.ns}
-                        }
-                    },
-                },
-            },
+        bind_refusing_policy(
+            a,
+            name,
+            lane.ns,
+            ("CREATE", "UPDATE"),
+            "!request.userInfo.username.startsWith('modeldock:') "
+            "&& !(has(object.metadata.labels) && "
+            f"'{PROBE_LABEL}' in object.metadata.labels)",
+            POLICY_MESSAGE,
         )
         lane.refusing = True
     elif not refuse and lane.refusing:
