@@ -24,7 +24,9 @@ Commands (each has ``--help``):
   kube-controller-manager, kube-scheduler, kwok); ``--print-assets`` prints only the folder to
   use as KUBEBUILDER_ASSETS.
 - ``up``: start a control plane in the background with the CRD installed, print the admin
-  kubeconfig and an ``export KUBECONFIG=...`` line; ``down`` stops it.
+  kubeconfig and an ``export KUBECONFIG=...`` line; ``down`` stops it (the one the last ``up``
+  started, whatever its ``--state-dir``). ``serve``, the process ``up`` leaves in the
+  background, is internal and not listed (``build_serve_parser``).
 - ``existing-cleanup``: on a cluster the harness does not own (KUBECONFIG, ``--context``),
   delete the namespaces runs left (label ``modeldock.dev/run``): by default those of dead runs
   of this machine, ``--run ID`` one run's, ``--all`` every run's.
@@ -50,6 +52,9 @@ from harness.checks import converge_timeout_problem
 from harness.envtest import background, binaries
 from harness.i18n import LANGS
 from harness.paths import REPORTS_DIR
+
+#: The internal command ``up`` runs in the background (``build_serve_parser``).
+SERVE = "serve"
 
 #: Commands whose own module parses the arguments: name -> (module with ``main(argv)``, help).
 DELEGATED = {
@@ -310,8 +315,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_up)
 
     p = sub.add_parser("down", help="stop the control plane started by `up`")
-    p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR), help=state_help)
-    p.set_defaults(func=lambda a: background.down(Path(a.state_dir)))
+    p.add_argument(
+        "--state-dir",
+        default=None,
+        help=f"{state_help} (default: the one the last `up` used, {background.LAST_UP} "
+        f"names it; else {background.DEFAULT_STATE_DIR})",
+    )
+    p.set_defaults(func=lambda a: background.down(None if a.state_dir is None else Path(a.state_dir)))
 
     p = sub.add_parser(
         "existing-cleanup",
@@ -334,15 +344,26 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--all", action="store_true", help="every run's namespaces")
     p.set_defaults(func=cmd_existing_cleanup)
 
-    # Internal (the background process of `up`): left out of the listing of commands.
-    p = sub.add_parser("serve")
+    return parser
+
+
+def build_serve_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m harness serve``, the background process ``up`` starts
+    (``harness.envtest.background.serve``). It is internal, so it is kept out of
+    ``build_parser``: neither ``--help`` nor the list of choices after a mistyped command
+    names it. Sets ``func`` and ``command`` like ``build_parser``."""
+    p = argparse.ArgumentParser(
+        prog="python -m harness serve",
+        description="internal: the detached control plane of `python -m harness up`",
+    )
     p.add_argument("--state-dir", default=str(background.DEFAULT_STATE_DIR))
     p.add_argument("--no-watch-cache", action="store_true")
     p.add_argument("--cluster", default=tiers.DEFAULT, choices=tiers.names(started=True))
     p.set_defaults(
-        func=lambda a: background.serve(Path(a.state_dir), not a.no_watch_cache, a.cluster)
+        command=SERVE,
+        func=lambda a: background.serve(Path(a.state_dir), not a.no_watch_cache, a.cluster),
     )
-    return parser
+    return p
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -363,7 +384,10 @@ def main(argv: list[str] | None = None) -> int:
         argv and argv[0] in DELEGATED
     ):  # the job's own parser, --help included; its main owns the run
         return int(importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:]))
-    args = build_parser().parse_args(argv)
+    if argv and argv[0] == SERVE:
+        args = build_serve_parser().parse_args(argv[1:])
+    else:
+        args = build_parser().parse_args(argv)
     kubeconfig = getattr(args, "kubeconfig", None)
     if kubeconfig is not None:  # kubectl's --kubeconfig: the file every client here reads
         if not os.path.isfile(kubeconfig):
@@ -378,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM unwinds like Ctrl-C, but for `serve`, which keeps the default.
     runs.own(
         say.line,
-        unwind=args.command != "serve",
+        unwind=args.command != SERVE,
     )
     try:
         return int(args.func(args))

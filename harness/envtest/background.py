@@ -1,6 +1,7 @@
 """A control plane in the background, for a person at a terminal: ``python -m harness up``
 starts one detached from the terminal (its own session, its own run), prints
-``export KUBECONFIG=...``; ``down`` stops it. ``serve`` is the detached process itself.
+``export KUBECONFIG=...``; ``down`` stops it, finding the state folder the last ``up`` used
+(``LAST_UP``). ``serve`` is the detached process itself.
 
 State lives in ``<state-dir>/state.json`` (``ControlPlane.state_path``), which checks attach to
 with ``--modeldock-control-plane-state``.
@@ -26,6 +27,10 @@ from harness.process import pid_alive
 
 #: Where ``up`` keeps its control plane by default.
 DEFAULT_STATE_DIR = BUILD_DIR / "up"
+
+#: Where ``up`` writes the state folder it used (one absolute path and a newline), so that
+#: ``down`` without ``--state-dir`` stops that one (``state_dir_to_stop``); ``down`` removes it.
+LAST_UP = BUILD_DIR / "up.last"
 
 
 _say = say.to("modeldock")
@@ -60,6 +65,21 @@ def read_state(state_dir: Path) -> dict[str, object] | None:
         return None
 
 
+def state_dir_to_stop(
+    given: Path | None, last_up: Path = LAST_UP, default: Path = DEFAULT_STATE_DIR
+) -> Path:
+    """The state folder ``down`` stops: ``given`` (``--state-dir``) when given; else the folder
+    ``last_up`` names when a control plane has its ``state.json`` there (the last ``up``, with
+    whatever ``--state-dir`` it had); else ``default``. Reads files only; raises nothing."""
+    if given is not None:
+        return given
+    try:
+        named = Path(last_up.read_text().strip())
+    except OSError:
+        return default
+    return named if named.parts and read_state(named) is not None else default
+
+
 def up(state_dir: Path, cluster: str = tiers.DEFAULT, watch_cache: bool = True) -> int:
     """Start a control plane of tier ``cluster`` in the background (``serve`` in a detached
     process), wait up to 240 s for its state file (written once every process is up), print ``export KUBECONFIG=...``. Exit code:
@@ -71,6 +91,7 @@ def up(state_dir: Path, cluster: str = tiers.DEFAULT, watch_cache: bool = True) 
             f"`python -m harness down` stops it"
         )
         print(f"export KUBECONFIG={state['admin_kubeconfig']}")
+        _remember(state_dir)
         return 0
     if cluster not in tiers.names(started=True):
         _say(
@@ -127,17 +148,37 @@ def up(state_dir: Path, cluster: str = tiers.DEFAULT, watch_cache: bool = True) 
         f"(supervisor pid {proc.pid}); CRD installed"
     )
     _say(f"admin kubeconfig: {state['admin_kubeconfig']}; state: {state_dir / 'state.json'}")
+    _remember(state_dir)
     _say("stop it with: python -m harness down")
     print(f"export KUBECONFIG={state['admin_kubeconfig']}")
     return 0
 
 
-def down(state_dir: Path) -> int:
-    """Stop the control plane ``up`` started in ``state_dir`` (SIGTERM to its supervisor, up
-    to 60 s) and remove the folder. Returns 0, also when none was up."""
+def _remember(state_dir: Path) -> None:
+    """Write ``state_dir`` into ``LAST_UP`` for ``down`` (best effort: a read-only build
+    folder only costs ``down`` its default)."""
+    try:
+        LAST_UP.parent.mkdir(parents=True, exist_ok=True)
+        LAST_UP.write_text(f"{state_dir.resolve()}\n")
+    except OSError:
+        pass
+
+
+def down(given: Path | None = None) -> int:
+    """Stop the control plane ``up`` started in ``given`` (None: the folder the last ``up``
+    used, ``state_dir_to_stop``): SIGTERM to its supervisor, up to 60 s, then remove the
+    folder (and ``LAST_UP`` when it names it). Returns 0, also when none was up (said in one
+    line, with the ``--state-dir`` to pass for a folder ``up`` was given elsewhere)."""
+    state_dir = state_dir_to_stop(given)
     state = read_state(state_dir)
     if not state:
-        _say(f"no control plane is up (no {state_dir / 'state.json'})")
+        hint = (
+            ""
+            if given is not None
+            else "; a control plane started with `up --state-dir DIR` stops with "
+            "`python -m harness down --state-dir DIR`"
+        )
+        _say(f"no control plane is up (no {state_dir / 'state.json'}){hint}")
         return 0
     pid = int(str(state.get("supervisor_pid", 0) or 0))
     if pid and pid_alive(pid):
@@ -146,5 +187,10 @@ def down(state_dir: Path) -> int:
         while pid_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.2)
     shutil.rmtree(state_dir, ignore_errors=True)
+    try:
+        if Path(LAST_UP.read_text().strip()) == state_dir.resolve():
+            LAST_UP.unlink()  # it named the folder just removed
+    except OSError:
+        pass
     _say("control plane stopped")
     return 0

@@ -261,3 +261,29 @@ def test_generate_and_replay_refuse_bad_input_before_starting(
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and says.format(tmp=tmp_path) in lines[0], lines
+
+
+def test_serve_is_internal_and_named_nowhere_a_user_looks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert "serve" not in cli.build_parser().format_help()
+    with pytest.raises(SystemExit) as exc:
+        cli.build_parser().parse_args(["no-such-command"])
+    assert exc.value.code == 2
+    assert "serve" not in capsys.readouterr().err  # the list of choices leaves it out
+    args = cli.build_serve_parser().parse_args(["--state-dir", "/tmp/x", "--cluster", "sim"])
+    assert (args.command, args.state_dir, args.cluster) == (cli.SERVE, "/tmp/x", "sim")
+
+
+def test_down_stops_the_state_dir_the_last_up_used(tmp_path: Path) -> None:
+    from harness.envtest import background
+
+    default, other, last_up = tmp_path / "up", tmp_path / "elsewhere", tmp_path / "up.last"
+    assert background.state_dir_to_stop(None, last_up, default) == default  # no up yet
+    other.mkdir()
+    (other / "state.json").write_text('{"supervisor_pid": 1}')
+    last_up.write_text(f"{other}\n")
+    assert background.state_dir_to_stop(None, last_up, default) == other
+    assert background.state_dir_to_stop(default, last_up, default) == default  # as given
+    (other / "state.json").unlink()  # that one is down: the default again
+    assert background.state_dir_to_stop(None, last_up, default) == default
