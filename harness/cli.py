@@ -321,7 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"{state_help} (default: the one the last `up` used, {background.LAST_UP} "
         f"names it; else {background.DEFAULT_STATE_DIR})",
     )
-    p.set_defaults(func=lambda a: background.down(None if a.state_dir is None else Path(a.state_dir)))
+    p.set_defaults(
+        func=lambda a: background.down(None if a.state_dir is None else Path(a.state_dir))
+    )
 
     p = sub.add_parser(
         "existing-cleanup",

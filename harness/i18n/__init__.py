@@ -76,6 +76,7 @@ LABELS: tuple[str, ...] = (
     "What it proves",
     "Why",
     "The lesson: the article's story with this run's evidence",
+    "No lesson in this folder yet: make lesson writes it, and the next report links to it",
 )
 
 _CJK = re.compile(r"[\u3400-\u9fff]")

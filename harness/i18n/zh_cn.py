@@ -217,4 +217,8 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "a30381b0c0",
         "课程：按文章的顺序讲述，配上本次运行的证据",
     ),
+    "label:No lesson in this folder yet: make lesson writes it, and the next report links to it": (
+        "f65232f77a",
+        "这个文件夹里还没有课程：运行 make lesson 生成它，下一份报告就会链接到它",
+    ),
 }

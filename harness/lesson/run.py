@@ -135,10 +135,8 @@ def write(reports: Path, lang: str) -> tuple[list[Path], Evidence]:
     ev = load(folder, load_implementations([]), mutant_titles())
     suffix = "" if lang == "en" else f".{lang}"
     ev.report.lesson_href = "../lesson.html"  # harness.i18n.localise adds the language
-    paths = []
-    if ev.report.checks:
-        paths += report.write_all(ev.report, folder, mutants={}, lang=lang)
-    paths += [
+    # The lesson's pages first: the comparison links back to them only once they are there.
+    pages = [
         write_text_atomic(
             reports / f"lesson{suffix}.html",
             render.render_html(ev, lang, f"{LESSON_DIR}/comparison{suffix}.html"),
@@ -148,7 +146,10 @@ def write(reports: Path, lang: str) -> tuple[list[Path], Evidence]:
             render.render_markdown(ev, lang, f"{LESSON_DIR}/comparison{suffix}.md"),
         ),
     ]
-    return paths, ev
+    comparison = (
+        report.write_all(ev.report, folder, mutants={}, lang=lang) if ev.report.checks else []
+    )
+    return [*comparison, *pages], ev
 
 
 def verdict(ev: Evidence) -> list[str]:

@@ -7,7 +7,8 @@ mutants, RBAC ablation, exploration, mutation score). The writers take only that
 model: ``render_markdown``/``write_markdown`` (``harness.report.markdown``) and
 ``render_html``/``write_html`` (``harness.report.html``, its CSS and script in
 ``harness/report/static/``); ``write_all`` reads the files, finishes the model and writes
-both into a reports folder. Tiers side by side:
+both into a reports folder, linking the lesson only when ``make lesson`` has written it
+there. Tiers side by side:
 ``compare_tiers(folders)`` (``harness.report.tiers``) reads one reports folder per tier,
 ``write_tiers`` writes ``tiers.md`` and ``tiers.html``.
 
@@ -17,6 +18,7 @@ package imports this one. Callers use ``from harness import report`` and ``repor
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -61,6 +63,7 @@ from harness.report.model import (
     load_json,
 )
 from harness.report.sections import SECTION_FILES, with_sections
+from harness.report.teaching import LESSON_NOT_MADE
 from harness.report.tiers import TierComparison, compare_tiers
 from harness.report.writes import compare_writes, refusals
 from harness.runs import write_text_atomic
@@ -68,6 +71,7 @@ from harness.runs import write_text_atomic
 __all__ = [
     "AUDIT_EVIDENCE",
     "BENCH_FIGURES",
+    "LESSON_NOT_MADE",
     "PREMISES",
     "SECTION_FILES",
     "WRITE_LOCK",
@@ -169,17 +173,26 @@ def write_all(
         }
         if lang != "en":
             data["mutants"] = localise_mutants(data["mutants"], lang)
-            model = with_sections(localise(model, lang), **data)
+            model = with_sections(_lesson_if_made(localise(model, lang), reports_dir), **data)
             return [
                 write_markdown(model, reports_dir / f"comparison.{lang}.md"),
                 write_html(model, reports_dir / f"comparison.{lang}.html"),
             ]
-        model = with_sections(model, **data)
+        model = with_sections(_lesson_if_made(model, reports_dir), **data)
         return [
             write_markdown(model, reports_dir / "comparison.md"),
             write_html(model, reports_dir / "comparison.html"),
             write_text_atomic(reports_dir / "summary.md", render_job_summary(model)),
         ]
+
+
+def _lesson_if_made(model: Report, reports_dir: Path) -> Report:
+    """``model`` with no link to the lesson (``lesson_href`` "") when its page is not in
+    ``reports_dir`` (``make lesson`` not run): the writers then say how to make it."""
+    href = model.lesson_href
+    if href and not (reports_dir / href).is_file():
+        return dataclasses.replace(model, lesson_href="")
+    return model
 
 
 def suite_junit_files(reports_dir: Path) -> list[Path]:

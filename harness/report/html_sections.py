@@ -34,7 +34,7 @@ from harness.report.matrices import Ablation, KillMatrix
 from harness.report.model import Bench, Report, Result, format_number
 from harness.report.mutation_score import HEADER, INTRO, MutationScore
 from harness.report.svg_split import split_svg
-from harness.report.teaching import GLOSSARY, INTRODUCTION
+from harness.report.teaching import GLOSSARY, INTRODUCTION, LESSON_NOT_MADE
 from harness.report.tiers import TierComparison
 
 
@@ -540,7 +540,8 @@ def tiers_section(comp: TierComparison) -> str:
 def introduction_section(lang: str = "en", lesson_href: str = "lesson.html") -> str:
     """The ten-line introduction and the glossary (``harness.report.teaching``), the glossary
     behind a fold, in ``lang`` (``harness.i18n``), with a link to the lesson at
-    ``lesson_href`` (``make lesson`` writes it)."""
+    ``lesson_href`` (``make lesson`` writes it); ``lesson_href`` empty (no lesson made,
+    ``Report.lesson_href``): one line that says how to make it instead."""
     intro = "".join(
         f"<p>{esc(tr(lang, f'intro:{n}', p))}</p>" for n, p in enumerate(INTRODUCTION, 1)
     )
@@ -550,11 +551,15 @@ def introduction_section(lang: str = "en", lesson_href: str = "lesson.html") -> 
         for t, d in GLOSSARY
     )
     lesson = ui_label(lang, "The lesson: the article's story with this run's evidence")
+    link = (
+        f'<a href="{esc(lesson_href)}">{esc(lesson)}</a> (<code>make lesson</code>)'
+        if lesson_href
+        else esc(ui_label(lang, LESSON_NOT_MADE))
+    )
     return (
         '<section id="introduction" class="howto">\n'
         f"<h2>{esc(ui_label(lang, 'New to controllers? Read this first'))}</h2>\n"
-        f'{intro}\n<p class="lesson-link"><a href="{esc(lesson_href)}">{esc(lesson)}</a> '
-        "(<code>make lesson</code>)</p>\n"
+        f'{intro}\n<p class="lesson-link">{link}</p>\n'
         f'<details class="glossary"><summary>{esc(ui_label(lang, "Words this report uses"))}'
         f"</summary><dl>{terms}</dl></details>\n</section>"
     )

@@ -22,7 +22,7 @@ from harness.report.generated import markdown as generated_markdown
 from harness.report.matrices import Ablation, KillMatrix
 from harness.report.model import Bench, Call, Report, Result, format_number
 from harness.report.mutation_score import HEADER, INTRO, MutationScore
-from harness.report.teaching import GLOSSARY, INTRODUCTION, outcome_line
+from harness.report.teaching import GLOSSARY, INTRODUCTION, LESSON_NOT_MADE, outcome_line
 from harness.report.tiers import TIERS_EXPLAINED, TierComparison
 from harness.runs import write_text_atomic
 
@@ -91,11 +91,16 @@ def render_summary(report: Report) -> list[str]:
 
 def introduction_lines(lang: str = "en", lesson_href: str = "lesson.md") -> list[str]:
     """The introduction, a link to the lesson and the glossary (``harness.report.teaching``)
-    in ``lang`` (``harness.i18n``), as Markdown lines."""
+    in ``lang`` (``harness.i18n``), as Markdown lines; ``lesson_href`` empty (no lesson made):
+    one line that says how to make it instead of the link."""
     lesson = "The lesson: the article's story with this run's evidence"
     return [
         *(line for n, p in enumerate(INTRODUCTION, 1) for line in (tr(lang, f"intro:{n}", p), "")),
-        f"[{ui_label(lang, lesson)}]({lesson_href}) (`make lesson`)",
+        (
+            f"[{ui_label(lang, lesson)}]({lesson_href}) (`make lesson`)"
+            if lesson_href
+            else ui_label(lang, LESSON_NOT_MADE)
+        ),
         "",
         f"<details><summary>{ui_label(lang, 'Words this report uses')}</summary>",
         "",

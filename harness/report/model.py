@@ -242,7 +242,8 @@ class Report:
     #: per implementation, the JUnit suite's timestamp, host and duration (absent if no file)
     runs: dict[str, Run] = field(default_factory=dict)
     #: the language of the teaching text (``harness.i18n.LANGS``; ``harness.i18n.localise``
-    #: translates a Report) and where the lesson is, relative to the page
+    #: translates a Report) and where the lesson is, relative to the page ("" when it is not
+    #: made: ``write_all`` links it only when the file is there, the writers then say how)
     lang: str = "en"
     lesson_href: str = "lesson.html"
     #: the optional sections (``with_sections``), None when their file is absent or empty

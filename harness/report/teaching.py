@@ -35,6 +35,12 @@ def outcome_line(report: Report) -> str:
     )
 
 
+#: What the report says where the link to the lesson would be when ``make lesson`` has not
+#: written it (``Report.lesson_href`` empty): one line, how to make it (a ``harness.i18n`` label).
+LESSON_NOT_MADE = (
+    "No lesson in this folder yet: make lesson writes it, and the next report links to it"
+)
+
 #: The introduction, one paragraph per entry.
 INTRODUCTION: tuple[str, ...] = (
     "A ModelService is a custom resource: a user writes one object (an image, a replica count, "

@@ -72,6 +72,7 @@ def test_unknown_language_is_refused() -> None:
 
 def test_chinese_report_from_the_fixtures(tmp_path: Path) -> None:
     model = report.build([DATA / "junit-go.xml", DATA / "junit-python.xml"])
+    (tmp_path / "lesson.zh-CN.html").write_text("")  # made: linked
     en = report.write_all(model, tmp_path)
     zh = report.write_all(model, tmp_path, lang="zh-CN")
     assert [p.name for p in zh] == ["comparison.zh-CN.md", "comparison.zh-CN.html"]
@@ -80,6 +81,7 @@ def test_chinese_report_from_the_fixtures(tmp_path: Path) -> None:
     assert "没有东西要改的 reconcile 什么也不写。" in page  # noop-stable's what-it-proves
     assert "它证明什么" in page and 'href="lesson.zh-CN.html"' in page
     assert "每次 reconcile 都" not in en[1].read_text()
+    assert "lesson.html" not in en[1].read_text() and "make lesson" in en[1].read_text()
     assert '<html lang="en">' in en[1].read_text()
     md = zh[0].read_text()
     assert "本报告使用的术语" in md and "(lesson.zh-CN.md)" in md

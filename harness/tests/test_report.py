@@ -331,6 +331,18 @@ def test_write_all_writes_both_and_reads_bench_and_mutants(tmp_path: Path) -> No
     assert 'id="bench"' in page.read_text() and 'id="mutants"' in page.read_text()
 
 
+def test_write_all_links_the_lesson_only_once_make_lesson_made_it(tmp_path: Path) -> None:
+    md, page, _summary = report.write_all(model(), tmp_path)
+    for text in (md.read_text(), page.read_text()):
+        assert "lesson.html" not in text and "lesson.md" not in text
+        assert text.count(report.LESSON_NOT_MADE) == 1  # how to make it, in one line
+    (tmp_path / "lesson.html").write_text("<html></html>")
+    md, page, _summary = report.write_all(model(), tmp_path)
+    assert "[The lesson: the article's story" in md.read_text() and "(lesson.md)" in md.read_text()
+    assert 'href="lesson.html"' in page.read_text()
+    assert report.LESSON_NOT_MADE not in page.read_text()
+
+
 def test_write_all_leaves_out_an_unreadable_bench(tmp_path: Path) -> None:
     (tmp_path / "bench.json").write_text("{not json")
     with pytest.warns(UserWarning, match="bench.json"):
