@@ -8,6 +8,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -618,6 +619,27 @@ func TestClientRequestsTimeOutOnTheSharedTransport(t *testing.T) {
 	timed := withRequestTimeout(shared, 35*time.Second)
 	if timed.Timeout != 35*time.Second || timed.Transport != shared.Transport || shared.Timeout != 0 {
 		t.Errorf("timed = %+v, shared = %+v", timed, shared)
+	}
+}
+
+// TestConfigAddressInUseNamesVariable: a port another process holds is refused before any
+// request, naming the variable that sets it and the fix (twin: test_config_address_in_use_names_variable).
+func TestConfigAddressInUseNamesVariable(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	c := config{MetricsBindAddress: held.Addr().String(), HealthProbeBindAddress: "127.0.0.1:0"}
+	err = addressesFree(c, net.Listen)
+	want := "METRICS_BIND_ADDRESS=" + held.Addr().String() + " cannot be listened on ("
+	fix := "): must be a host:port no other process holds, e.g. METRICS_BIND_ADDRESS=127.0.0.1:18080, or 0 to turn it off"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), fix) {
+		t.Errorf("error %v, want %q...%q", err, want, fix)
+	}
+	c.MetricsBindAddress = "0" // off: not tried
+	if err := addressesFree(c, net.Listen); err != nil {
+		t.Errorf("free addresses: %v", err)
 	}
 }
 

@@ -189,6 +189,31 @@ def config_from_env(env: Mapping[str, str]) -> Config:
     )
 
 
+def addresses_free(cfg: Config, listen: Callable[[str], None] = httpserver.try_listen) -> None:
+    """Try to listen on the metrics and health probe addresses of ``cfg`` (``listen``: closed
+    at once; ``"0"``, off, is not tried). Raises ConfigError naming each address that cannot be
+    listened on, its variable and the fix. It runs before any request, so that a port another
+    process holds (a second operator run by hand beside the first, both on the default
+    ``:8080``) is refused with exit code 2 and named by its variable, not found when the
+    manager starts. Go twin: addressesFree, same wording."""
+    errors = []
+    for name, address, example in (
+        ("METRICS_BIND_ADDRESS", cfg.metrics_bind_address, "127.0.0.1:18080"),
+        ("HEALTH_PROBE_BIND_ADDRESS", cfg.health_probe_bind_address, "127.0.0.1:18081"),
+    ):
+        if address in ("", "0"):
+            continue
+        try:
+            listen(address)
+        except OSError as err:
+            errors.append(
+                f"{name}={address} cannot be listened on ({err}): must be a host:port no "
+                f"other process holds, e.g. {name}={example}, or 0 to turn it off"
+            )
+    if errors:
+        raise ConfigError("\n".join(errors))
+
+
 #: The User-Agent of every request, hence the field manager "modeldock-python" (the part
 #: before "/"); the Go reference sends "modeldock-go/...".
 USER_AGENT = f"modeldock-python/0.1 (kubernetes-client/{k8s.__version__})"
@@ -270,7 +295,8 @@ def main() -> int:
         return EXIT_BAD_CONFIG
     try:
         catalog = catalog_.catalog_from_env(os.environ)
-    except ValueError as err:
+        addresses_free(cfg)
+    except ValueError as err:  # ConfigError too
         log.error("invalid environment", error=str(err))
         return EXIT_BAD_CONFIG
     try:

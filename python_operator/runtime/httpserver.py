@@ -28,6 +28,13 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
 
 
+def try_listen(address: str) -> None:
+    """Listen on ``address`` (``host:port``) as ``serve`` would, and close at once. Raises
+    ValueError for an address that is not host:port and OSError when it cannot be listened
+    on (``EADDRINUSE``: another process holds the port)."""
+    _Server(parse_address(address), BaseHTTPRequestHandler).server_close()
+
+
 def serve(address: str, routes: dict[str, Route]) -> ThreadingHTTPServer:
     """Serve routes on address in a daemon thread; return the server (call shutdown() on it)."""
     host, port = parse_address(address)

@@ -4,12 +4,14 @@ fix. Go twins: TestConfig* in go_reference/controller_unit_test.go, same names i
 
 from __future__ import annotations
 
+import dataclasses
+import socket
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from python_operator.__main__ import ConfigError, config_from_env, request_timeout
+from python_operator.__main__ import ConfigError, addresses_free, config_from_env, request_timeout
 
 
 @pytest.fixture
@@ -148,3 +150,27 @@ def test_manager_gives_informers_the_watch_deadline() -> None:
     default = manager.Manager(client=mock.Mock(spec=client_.Client), namespace="ns")
     d_inf = default.informer_for(client_.Resource("apps", "v1", "deployments", "Deployment"))
     assert d_inf._watch_timeout == (30, 60)
+
+
+def test_config_address_in_use_names_variable(kubeconfig: str) -> None:
+    """A port another process holds is refused before any request, naming the variable that
+    sets it and the fix (Go twin: TestConfigAddressInUseNamesVariable)."""
+    held = socket.create_server(("127.0.0.1", 0))
+    with held:
+        address = f"127.0.0.1:{held.getsockname()[1]}"
+        cfg = config_from_env(
+            {
+                "KUBECONFIG": kubeconfig,
+                "METRICS_BIND_ADDRESS": address,
+                "HEALTH_PROBE_BIND_ADDRESS": "127.0.0.1:0",
+            }
+        )
+        with pytest.raises(ConfigError) as exc:
+            addresses_free(cfg)
+        text = str(exc.value)
+        assert text.startswith(f"METRICS_BIND_ADDRESS={address} cannot be listened on (")
+        assert text.endswith(
+            "): must be a host:port no other process holds, e.g. "
+            "METRICS_BIND_ADDRESS=127.0.0.1:18080, or 0 to turn it off"
+        )
+        addresses_free(dataclasses.replace(cfg, metrics_bind_address="0"))  # off: not tried
