@@ -448,4 +448,23 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "metadata.generation 为 1：spec 是用户的，op"
         "erator 从未改写它。",
     ),
+    "check:config-refused:why": (
+        "9f3a70f5af",
+        "拿到无法使用的配置的 operator 拒绝启动：它立即以退出码 2 退出，说出出错的变量以及如何改正，并且不发出任何请"
+        "求；可用的配置则照常运行。",
+    ),
+    "check:config-refused:teaches": (
+        "4a85698b9a",
+        "Lease 的时间不是数字、为零或为无穷大，lease 不比它的续约期限长，续约期限不够再重试一次，worker 数为零"
+        "，catalog URL 不是 http(s)：照样运行的 operator，无论是用默认值顶替这个值，还是原样使用它，"
+        "运行时用的都是没有人选择过的时间。leader elector 也许会在之后以不那么清楚的方式拒绝它们，也许永远不会，于"
+        "是一组实例交接 Lease 要么太慢，要么每隔几秒就换一次。契约（CONTRACT.md 的“Process”）要求在启"
+        "动时、在任何请求之前就拒绝：退出码 2，并用一行日志说出出错的变量以及它必须是什么。这里每种有问题的环境各启动一个 op"
+        "erator（REFUSED_ENVIRONMENTS，开启 leader election，并排运行），再启动一个在相"
+        "同边界上拿到可用值的 operator（ACCEPTED_ENVIRONMENT）。等这一个就绪后（拒绝比启动省事），其"
+        "余每一个都必须已在 CONFIG_EXIT_GRACE_S 之内以 2 退出，日志里点出每个出错的变量（``NAME=`"
+        "` 和 ``must``），它的 API proxy 没有见到任何请求；就绪的那个必须继续运行，并作为 leader 让"
+        "一个 ModelService 收敛。Mutant：forgiving-config、forgiving-config-"
+        "go（把无法使用的值换成默认值，只打印一条警告）。",
+    ),
 }
