@@ -456,10 +456,13 @@ class Window:
     - ``reconciles``: the operator's reconcile count once it had settled after each change
       (counted by the process running then: a restart counts from 0);
     - ``events``: with ``settle_events``, the namespace's Events (core/v1 objects) at the end
-      of the window, else None.
+      of the window, else None;
+    - ``opened``: the request accounting's marker at which the window opened (``audit.sync``),
+      so that what came before it (a check's set-up) can be read apart.
     """
 
     def __init__(self) -> None:
+        self.opened = 0
         self.writes: list[Request] = []
         self.results: list[Any] = []
         self.reconciles: list[float] = []
@@ -498,7 +501,7 @@ def writes_during(
     """
     window = Window()
     settled = wait_settled(op)
-    start = audit.sync(admin)
+    start = window.opened = audit.sync(admin)
     for change in changes:
         pid = op.pid
         window.results.append(change())

@@ -221,13 +221,14 @@ def test_noop_stable(
     reconcile that changed nothing is a write, and a false report), the metrics must show
     that reconciles did run, and the children's resourceVersions must not move.
     """
+    set_up_from = audit.offset()
     op = operators.start()
     create_modelservice(admin, namespace, "web")
     set_up(
         lambda: wait_converged(admin, namespace, "web"),
         "the first convergence, before the experiment",
     )
-    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
+    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier, set_up_from)
 
 
 @pytest.mark.modeldock_check("noop-stable", case="rewritten-values")
@@ -255,6 +256,7 @@ def test_noop_stable_rewritten_values(
     """
     resources = rewritten_resources(random.Random(REWRITTEN_VALUES_SEED))
     evidence.record("resources", resources)
+    set_up_from = audit.offset()
     op, stored = converged_resources(admin, namespace, operators, evidence, resources)
     rewritten = [
         f"{field}.{name}: {value!r} stored as {stored.get(field, {}).get(name)!r}"
@@ -264,7 +266,7 @@ def test_noop_stable_rewritten_values(
     ]
     evidence.record("rewritten_by_the_api_server", rewritten)
     premise(bool(rewritten), f"the API server stored every quantity as spelled: {stored}")
-    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
+    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier, set_up_from)
 
 
 def converged_resources(
@@ -323,13 +325,14 @@ def test_noop_stable_exponent_spelling(
         expected != resources,
         f"the API server stored every quantity as spelled, nothing to judge: {expected}",
     )
+    set_up_from = audit.offset()
     op, stored = converged_resources(admin, namespace, operators, evidence, resources)
     assert stored == expected, (
         f"the Deployment's resources are {stored}, the API server stores {expected} for the "
         f"ModelService's {resources}: the operator wrote another text of the same value "
         "(CONTRACT.md, Desired Deployment, Quantities)"
     )
-    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier)
+    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier, set_up_from)
 
 
 #: noop-stable[exponent-spelling]'s resources: exponent spellings (apimachinery's
@@ -494,11 +497,18 @@ def assert_quiet_window(
     evidence: Evidence,
     impl: Implementation,
     tier: Tier,
+    set_up_from: int,
 ) -> None:
     """noop-stable's window, on the converged ModelService ``web``: a restart of ``op`` and two
     unrelated annotations (on the ModelService, on the Deployment) must bring no successful
     write of ``impl``'s user (Events included), reconciles must have run, and the children's
-    resourceVersions must not move. Raises AssertionError saying what was written."""
+    resourceVersions must not move. Raises AssertionError saying what was written.
+
+    The evidence keeps the judged writes and the set-up's apart: ``successful_writes`` (and
+    ``operator_writes_in_window``) are the window's, the only ones judged;
+    ``set_up_writes_not_judged`` counts the successful writes of the first convergence, from
+    ``set_up_from`` (the accounting's marker taken before the operator started) to the window's
+    opening. The request count of the report's summary is the whole check's, so it holds both."""
     wait_rolled_out(admin, namespace, "web", tier)  # sim: the rollout's status writes first
     wait_settled(op)
     # Events are written in the background: the ones of the first convergence before the window.
@@ -544,6 +554,14 @@ def assert_quiet_window(
     evidence.record("operator_writes_in_window", summarize(window.writes))
     successful = window.described(ok_only=True)
     evidence.record("successful_writes", len(successful))
+    set_up_writes = select(
+        audit.requests(set_up_from, window.opened),
+        user=impl.user,
+        namespace=namespace,
+        writes_only=True,
+        ok_only=True,
+    )
+    evidence.record("set_up_writes_not_judged", len(set_up_writes))
     event_writes = [r.describe() for r in window.writes if r.resource == "events"]
     evidence.record("event_writes_in_window", event_writes)
     evidence.record("events", {"before": events_before, "after": events_after})

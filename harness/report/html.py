@@ -310,7 +310,9 @@ def _summary(report: Report) -> str:
         + "\n".join(rows)
         + f'\n</tbody>\n</table>\n<p class="muted">{passed} of {total} check runs passed. '
         "“API writes” compares the successful writes each implementation made during the check, "
-        "in order (from the audit log).</p>\n</section>"
+        "in order (from the audit log); like the request count, they include the check's "
+        "set-up, which is not judged: the evidence says which writes a check judged (noop-stable: "
+        "successful_writes, beside set_up_writes_not_judged).</p>\n</section>"
     )
 
 
