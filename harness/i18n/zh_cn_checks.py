@@ -448,4 +448,18 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "metadata.generation 为 1：spec 是用户的，op"
         "erator 从未改写它。",
     ),
+    "check:refused-write-reported[refusal-lifted]:why": (
+        "faf25c87e3",
+        "在 Deployment 更新被拒绝期间修改的 spec，在拒绝解除后会被写入，时间不晚于迄今失败次数"
+        "所允许的退避。",
+    ),
+    "check:refused-write-reported[refusal-lifted]:teaches": (
+        "048a0178f4",
+        "一个 admission policy 拒绝（403）operator 对 Deployment 的写入；image 被改了两次（srv:2，"
+        "然后 srv:3），每次拒绝都报告在 status 中。operator 被拒绝六次之后，策略被移除。此时 "
+        "operator 监听的任何东西都没有变化：只有 work queue 对失败 key 的重试才能写入新的 spec。"
+        "Deployment 必须带上 srv:3，也就是现在的 spec，而不是第一次被拒绝时的 spec；status 必须在 "
+        "generation 3 时给出 rollout 的各行而不再是拒绝；时限是按已数到的被拒绝尝试次数算出的契约退避"
+        "（每次失败 5 ms 翻倍，最多 1000 s）加上套件的收敛上限；并且解除之后只有一次被接受的更新。",
+    ),
 }
