@@ -1,5 +1,5 @@
-"""refused-write-reported[refusal-lifted]: a spec changed while the API server refuses the
-operator's Deployment writes is written once the refusal is lifted, by the retry the backoff
+"""refused-write-reported[refusal-lifted], [status-refused]: a write the API server refuses
+(a child's, or the status's) is written once the refusal is lifted, by the retry the backoff
 owes, with no other event to bring the key back.
 
 The generated workloads found the gap this case closes (harness/generate/cases/
@@ -27,6 +27,7 @@ from conformance.support import (
     condition,
     create_modelservice,
     get_present,
+    premise,
     wait_converged,
     wait_settled,
 )
@@ -97,13 +98,23 @@ def _probe_code(admin: Kube, namespace: str) -> int:
 
 
 def _updates(
-    audit: Accounting, admin: Kube, start: int, user: str, namespace: str
+    audit: Accounting,
+    admin: Kube,
+    start: int,
+    user: str,
+    namespace: str,
+    resource: str = "deployments",
+    subresource: str = "",
 ) -> list[Request]:
-    """The operator's updates of Deployment web since ``start``, in the audit log's order."""
+    """The operator's updates of ``resource``/``subresource`` web (Deployment web by
+    default) since ``start``, in the audit log's order."""
     return [
         r
         for r in select(audit.requests(start, audit.sync(admin)), user=user, namespace=namespace)
-        if r.resource == "deployments" and r.name == "web" and r.verb == "update"
+        if r.resource == resource
+        and r.subresource == subresource
+        and r.name == "web"
+        and r.verb == "update"
     ]
 
 
@@ -175,14 +186,16 @@ def test_refusal_lifted_converges(
             admin.patch("modelservices", namespace, "web", {"spec": {"image": image}})
             _wait_reported(admin, namespace, generation)
         refused = wait_for(
-            lambda: [r for r in _updates(audit, admin, start, user, namespace) if not r.ok],
+            lambda: [
+                r.describe() for r in _updates(audit, admin, start, user, namespace) if not r.ok
+            ],
             lambda rs: len(rs) >= REFUSED_ATTEMPTS,
             REACT_TIMEOUT,
             f"{REFUSED_ATTEMPTS} refused updates of the Deployment: while the refusal lasts the "
             "work queue retries the failed key with backoff (5 ms doubling: six attempts "
             "within 155 ms plus a reconcile each), it never drops it",
         )
-        evidence.record("refused", {"attempts": len(refused), "first": refused[0].describe()})
+        evidence.record("refused", {"attempts": len(refused), "first": refused[0]})
     finally:
         admin.delete("validatingadmissionpolicybindings", None, policy)
         admin.delete("validatingadmissionpolicies", None, policy)
@@ -228,4 +241,117 @@ def test_refusal_lifted_converges(
     assert len(accepted) == 1, (
         "once the policy is gone, one accepted update writes the current spec (the retry "
         f"reads it from the cache): {[r.describe() for r in updates[last_refused + 1 :]]}"
+    )
+
+
+def _status_probe_code(admin: Kube, namespace: str) -> int:
+    """The answer to an admin dry-run update of ModelService web's status as stored: 403 while
+    the policy refusing status writes is applied, 200 once it is not (409 when the object
+    moved between the read and the write: ask again)."""
+    m = get_present(admin, "modelservices", namespace, "web")
+    try:
+        admin.request(
+            "PUT",
+            admin.path("modelservices", namespace, "web", "status"),
+            m,
+            query=[("dryRun", "All")],
+        )
+    except ApiException as exc:
+        return int(exc.status)
+    return 200
+
+
+@pytest.mark.modeldock_check("refused-write-reported", case="status-refused")
+def test_refused_status_write_retried(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """A status write the API server refuses is retried until it is written, within the
+    backoff the failures so far allow, once the refusal is lifted.
+
+    An admission policy refuses (403) every update of ModelService status in the namespace;
+    then the image is changed. The operator updates the Deployment (admitted) and meets the
+    refusal at step 6: it cannot report it in the status it may not write, so it records the
+    Warning Event and returns the error, and the work queue retries the key with backoff. After
+    six refused status writes the policy is removed: nothing the operator watches changes, so
+    only that retry can write the status. It must reach generation 2 (the Deployment's rollout
+    at the new image, no refusal) within the contract's backoff after the refused attempts
+    counted (5 ms doubling per failure, at most 1000 s) plus the suite's convergence bound. An
+    operator that takes the status for best effort, logs the failed write and returns success,
+    leaves the status at generation 1 for good.
+    """
+    op = operators.start()
+    user = op.impl.user
+    create_modelservice(admin, namespace, "web", image="srv:1")
+    set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
+    wait_settled(op)
+    policy = f"modeldock-refuse-status-{namespace}"
+    try:
+        bind_refusing_policy(
+            admin,
+            policy,
+            namespace,
+            ("UPDATE",),
+            "false",
+            POLICY_MESSAGE,
+            group="modeldock.io",
+            resource="modelservices/status",
+        )
+        wait_for(
+            lambda: _status_probe_code(admin, namespace),
+            lambda code: code == 403,
+            REACT_TIMEOUT,
+            f"policy {policy} in force",
+            premise=True,
+        )
+        start = audit.sync(admin)
+        admin.patch("modelservices", namespace, "web", {"spec": {"image": "srv:2"}})
+        refused = wait_for(
+            lambda: [
+                r.describe()
+                for r in _updates(audit, admin, start, user, namespace, "modelservices", "status")
+                if not r.ok
+            ],
+            lambda rs: len(rs) >= REFUSED_ATTEMPTS,
+            REACT_TIMEOUT,
+            f"{REFUSED_ATTEMPTS} refused status writes: while the refusal lasts the work queue "
+            "retries the failed key with backoff (5 ms doubling: six attempts within 155 ms "
+            "plus a reconcile each), it never drops it",
+        )
+        evidence.record("refused", {"attempts": len(refused), "first": refused[0]})
+    finally:
+        admin.delete("validatingadmissionpolicybindings", None, policy)
+        admin.delete("validatingadmissionpolicies", None, policy)
+    wait_for(
+        lambda: _status_probe_code(admin, namespace),
+        lambda code: code == 200,
+        REACT_TIMEOUT,
+        f"policy {policy} no longer applied",
+        premise=True,
+    )
+    writes = _updates(audit, admin, start, user, namespace, "modelservices", "status")
+    failures = sum(1 for r in writes if not r.ok)
+    dep = get_present(admin, "deployments", namespace, "web")
+    premise(_image(dep) == "srv:2", f"the Deployment was updated to srv:2: {_image(dep)}")
+    msvc = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (m.get("status") or {}).get("observedGeneration") == 2,
+        backoff_after(failures) + CONVERGE_TIMEOUT,
+        f"the status to reach generation 2 once the policy is gone: after {failures} refused "
+        f"status writes the backoff owes the next attempt within "
+        f"{backoff_after(failures):.3f} s (5 ms * 2**{failures - 1}, at most 1000 s), and no "
+        f"other event brings the key back",
+    )
+    writes = _updates(audit, admin, start, user, namespace, "modelservices", "status")
+    evidence.record(
+        "lifted",
+        {
+            "refused_before": failures,
+            "backoff_bound_s": round(backoff_after(failures), 3),
+            "writes_after": [r.describe() for r in writes[failures:]],
+            "Ready": (condition(msvc, "Ready") or {}).get("reason"),
+        },
     )

@@ -462,4 +462,20 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "generation 3 时给出 rollout 的各行而不再是拒绝；时限是按已数到的被拒绝尝试次数算出的契约退避"
         "（每次失败 5 ms 翻倍，最多 1000 s）加上套件的收敛上限；并且解除之后只有一次被接受的更新。",
     ),
+    "check:refused-write-reported[status-refused]:why": (
+        "a62e5a21e3",
+        "API server 拒绝的 status 写入会被重试，直到写入成功；拒绝一旦解除，时间不晚于迄今失败次数"
+        "所允许的退避。",
+    ),
+    "check:refused-write-reported[status-refused]:teaches": (
+        "73c43f6deb",
+        "一个 admission policy 拒绝（403）这个 namespace 中对 ModelService status 的每一次更新；"
+        "然后 image 被修改。operator 更新 Deployment（被接受），在第 6 步遇到拒绝：它无法在不允许写的 "
+        "status 中报告这次拒绝，于是记录 Warning Event 并返回错误，work queue 带退避地重试这个 key。"
+        "六次 status 写入被拒绝之后，策略被移除：operator 监听的任何东西都没有变化，所以只有这次重试"
+        "才能写入 status。status 必须到达 generation 2（新 image 的 Deployment rollout，没有拒绝），"
+        "时限是按已数到的被拒绝尝试次数算出的契约退避（每次失败 5 ms 翻倍，最多 1000 s）加上套件的"
+        "收敛上限。把 status 当作尽力而为、记录失败的写入后返回成功的 operator，会让 status 永远停在 "
+        "generation 1。",
+    ),
 }

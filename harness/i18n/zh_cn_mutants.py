@@ -399,4 +399,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "709c883cc1",
         "子对象写入被拒绝后丢掉这个 key：拒绝期间修改的 spec 在拒绝解除后再也不会被写入（Go）",
     ),
+    "mutant:drops-status-errors:title": (
+        "7c1ea72429",
+        "失败的 status 写入只记日志后被丢掉：拒绝解除后，被拒绝的 status 再也不会被写入",
+    ),
+    "mutant:drops-status-errors-go:title": (
+        "17da1b7c5d",
+        "失败的 status 写入只记日志后被丢掉：拒绝解除后，被拒绝的 status 再也不会被写入（Go）",
+    ),
 }
