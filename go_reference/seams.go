@@ -38,12 +38,13 @@ var (
 
 	// modelServiceGone is deleteChildrenOfGone (step 6: a status update answered 404; the
 	// children this pass holds of the vanished ModelService are deleted). Mutant:
-	// ignores-vanished-owner-go (returns the 404 and deletes nothing).
+	// ignores-vanished-owner-go (returns the 404 and deletes nothing); drops-status-errors-go
+	// (with statusTargetGone: any other failed status update dropped, never retried).
 	modelServiceGone = deleteChildrenOfGone
 
 	// statusTargetGone is apierrors.IsNotFound as step 6 asks it of a failed status update
 	// (is the ModelService gone? Then modelServiceGone). Mutant: conflict-as-gone-go (a 409,
-	// 410 or 422 taken for a 404).
+	// 410 or 422 taken for a 404); drops-status-errors-go (every failure, then dropped).
 	statusTargetGone = apierrors.IsNotFound
 
 	// controlledBySeam is controlledBy (steps 2, 4, 5 and 6: is this child ours? The

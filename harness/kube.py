@@ -231,13 +231,17 @@ def bind_refusing_policy(
     operations: Sequence[str],
     expression: str,
     message: str,
+    *,
+    group: str = "apps",
+    resource: str = "deployments",
 ) -> None:
     """Create a ValidatingAdmissionPolicy ``name`` that refuses (403 Forbidden, ``message``)
-    the Deployment requests of ``operations`` (``CREATE``, ``UPDATE``) in ``namespace`` whose
-    object fails the CEL ``expression`` (``"false"``: every one), and its binding of the same
-    name (``Deny``, matched by the namespace's name label). The API server applies it a moment
-    later: the caller waits for a dry run to be refused. Raises ApiException as ``create``
-    does (409 when ``name`` exists)."""
+    the requests of ``operations`` (``CREATE``, ``UPDATE``) on ``resource`` of API ``group``
+    (Deployments by default; ``modelservices/status`` of ``modeldock.io``: a subresource) in
+    ``namespace`` whose object fails the CEL ``expression`` (``"false"``: every one), and its
+    binding of the same name (``Deny``, matched by the namespace's name label). The API
+    server applies it a moment later: the caller waits for a dry run to be refused. Raises
+    ApiException as ``create`` does (409 when ``name`` exists)."""
     kube.create(
         "validatingadmissionpolicies",
         None,
@@ -250,10 +254,10 @@ def bind_refusing_policy(
                 "matchConstraints": {
                     "resourceRules": [
                         {
-                            "apiGroups": ["apps"],
-                            "apiVersions": ["v1"],
+                            "apiGroups": [group],
+                            "apiVersions": ["*"],
                             "operations": list(operations),
-                            "resources": ["deployments"],
+                            "resources": [resource],
                         }
                     ]
                 },

@@ -14,10 +14,18 @@ from typing import Any
 
 from kubernetes.utils import parse_quantity
 
+from harness.audit import WRITE_VERBS
 from harness.explore.state import FINALIZER, diff, snapshot
 from harness.faults.apiproxy.records import seconds
 from harness.generate.lane import Lane, OracleFailure, Settings, describe
-from harness.generate.world import BUDGET, NAME, edit_child, msvc, server_container
+from harness.generate.world import (
+    BUDGET,
+    NAME,
+    POLICY_MESSAGE,
+    edit_child,
+    msvc,
+    server_container,
+)
 from harness.modelservice import status_converged
 
 
@@ -184,11 +192,49 @@ def _refused(m: dict[str, Any]) -> bool:
     )
 
 
+def owes_retry(lane: Lane, m: dict[str, Any]) -> bool:
+    """The status reports the refusal of the lane's admission policy (its message,
+    ``POLICY_MESSAGE``) while that policy is no longer bound: the operator owes a retry.
+    A refused write goes back to the work queue with backoff and is never dropped (CONTRACT.md,
+    step 7), so its next attempt writes the current spec and clears the report; until it has,
+    the lane is not at rest, however long it has written nothing (case
+    refused-then-admitted.yaml: such a lane was once called quiet with its retry queued)."""
+    return not lane.refusing and any(
+        POLICY_MESSAGE in str(c.get("message", ""))
+        for c in (m.get("status") or {}).get("conditions") or []
+    )
+
+
+#: client-go's default controller rate limiter (CONTRACT.md, step 7): after the n-th failure
+#: in a row of one key its retry waits BACKOFF_BASE_S * 2**(n-1) s, at most BACKOFF_MAX_S.
+BACKOFF_BASE_S = 0.005
+BACKOFF_MAX_S = 1000.0
+
+
+def retry_due(lane: Lane) -> float:
+    """Epoch seconds by which the contract's backoff puts the operator's next attempt after
+    its child writes that failed in a row, as its API proxy logged them: the last one's time
+    plus ``BACKOFF_BASE_S * 2**(n-1)`` (at most ``BACKOFF_MAX_S``) for n of them; 0.0 when its
+    last child write succeeded or there was none. Counted in attempts: each failed write is
+    one failed reconcile of the key (every later step is skipped)."""
+    failed, last = 0, 0.0
+    for r in lane.log.records():
+        if r.resource not in ("deployments", "services") or r.verb not in WRITE_VERBS:
+            continue
+        if 200 <= r.code < 300:
+            failed, last = 0, 0.0
+        else:
+            failed, last = failed + 1, seconds(r.time)
+    if not failed:
+        return 0.0
+    return last + min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2.0 ** (failed - 1))
+
+
 def converged(lane: Lane) -> bool:
     """The lane's world is at rest as the contract defines it: no ModelService and no child
     of a vanished one, or a ModelService whose status caught up (``status_converged``, or a
     ChildConflict reported at its generation) with each child present unless a refused write
-    is reported."""
+    is reported, and no retry owed (``owes_retry``)."""
     m = msvc(lane)
     if m is None:
         return True
@@ -199,7 +245,7 @@ def converged(lane: Lane) -> bool:
         return False
     ready = _condition(m, "Ready") or {}
     if ready.get("reason") == "ChildConflict" or _refused(m):
-        return True
+        return not owes_retry(lane, m)
     if not status_converged(m):
         return False
     children = [lane.admin.get(res, lane.ns, NAME) for res in ("deployments", "services")]
@@ -251,6 +297,15 @@ def settled(lane: Lane) -> bool:
     return not lane.sim or rolled_out(lane.admin.get("deployments", lane.ns, NAME))
 
 
+def _retry_pending(lane: Lane, settings: Settings) -> bool:
+    """The operator owes a retry whose time the contract's backoff has not yet passed by
+    ``settings.quiet_timeout`` (a long refusal defers it beyond any fixed bound)."""
+    m = msvc(lane)
+    if m is None or not owes_retry(lane, m):
+        return False
+    return time.time() < retry_due(lane) + settings.quiet_timeout
+
+
 def wait_quiet(lane: Lane, settings: Settings) -> None:
     """The quiet oracle: wait until ``converged`` holds and the operator has made no
     successful write for ``settings.quiet`` s (plus the lane's ``event_delay``) after that; a
@@ -258,7 +313,8 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
     again. On sim the Deployment must also have stayed unchanged that long (the deployment
     controller and kwok move it on their own while Pods start: a world still moving is not
     judged). ``OracleFailure`` naming the last writes if it has not within
-    ``settings.quiet_timeout``."""
+    ``settings.quiet_timeout``, or, while the operator owes a retry (``owes_retry``), within
+    ``settings.quiet_timeout`` after the contract's backoff puts it (``retry_due``)."""
     deadline = time.monotonic() + settings.quiet_timeout
     since: float | None = None
     # sim: the Deployment's last resourceVersion seen, and when it was first seen
@@ -286,7 +342,7 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
                 return
         else:
             since = None
-        if time.monotonic() > deadline:
+        if time.monotonic() > deadline and not _retry_pending(lane, settings):
             recent = [describe(w) for w in lane.writes(lane.window_from)][-8:]
             state = "converged but writing" if since else "not converged"
             raise OracleFailure(

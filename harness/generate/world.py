@@ -54,7 +54,8 @@ Oracles (each a message naming the implementation; docs/design.md, "Generated wo
   from the Deployment as stored, and the replica counts are copied
   (``oracles.status_follows``);
 - *quiet*: after convergence no write of the operator for ``quiet`` seconds, as its API proxy
-  logged them, within ``quiet_timeout``;
+  logged them, within ``quiet_timeout``; a lane that still reports its policy's refusal once
+  the policy is gone owes a retry and has not converged (``oracles.owes_retry``);
 - *budget*: the successful writes of a window between two quiet points are at most the sum of
   ``BUDGET`` over its steps;
 - *differential*: at each quiet point the lanes' normalised worlds are equal;

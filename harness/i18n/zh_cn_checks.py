@@ -467,4 +467,34 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "一个 ModelService 收敛。Mutant：forgiving-config、forgiving-config-"
         "go（把无法使用的值换成默认值，只打印一条警告）。",
     ),
+    "check:refused-write-reported[refusal-lifted]:why": (
+        "faf25c87e3",
+        "在 Deployment 更新被拒绝期间修改的 spec，在拒绝解除后会被写入，时间不晚于迄今失败次数"
+        "所允许的退避。",
+    ),
+    "check:refused-write-reported[refusal-lifted]:teaches": (
+        "048a0178f4",
+        "一个 admission policy 拒绝（403）operator 对 Deployment 的写入；image 被改了两次（srv:2，"
+        "然后 srv:3），每次拒绝都报告在 status 中。operator 被拒绝六次之后，策略被移除。此时 "
+        "operator 监听的任何东西都没有变化：只有 work queue 对失败 key 的重试才能写入新的 spec。"
+        "Deployment 必须带上 srv:3，也就是现在的 spec，而不是第一次被拒绝时的 spec；status 必须在 "
+        "generation 3 时给出 rollout 的各行而不再是拒绝；时限是按已数到的被拒绝尝试次数算出的契约退避"
+        "（每次失败 5 ms 翻倍，最多 1000 s）加上套件的收敛上限；并且解除之后只有一次被接受的更新。",
+    ),
+    "check:refused-write-reported[status-refused]:why": (
+        "a62e5a21e3",
+        "API server 拒绝的 status 写入会被重试，直到写入成功；拒绝一旦解除，时间不晚于迄今失败次数"
+        "所允许的退避。",
+    ),
+    "check:refused-write-reported[status-refused]:teaches": (
+        "73c43f6deb",
+        "一个 admission policy 拒绝（403）这个 namespace 中对 ModelService status 的每一次更新；"
+        "然后 image 被修改。operator 更新 Deployment（被接受），在第 6 步遇到拒绝：它无法在不允许写的 "
+        "status 中报告这次拒绝，于是记录 Warning Event 并返回错误，work queue 带退避地重试这个 key。"
+        "六次 status 写入被拒绝之后，策略被移除：operator 监听的任何东西都没有变化，所以只有这次重试"
+        "才能写入 status。status 必须到达 generation 2（新 image 的 Deployment rollout，没有拒绝），"
+        "时限是按已数到的被拒绝尝试次数算出的契约退避（每次失败 5 ms 翻倍，最多 1000 s）加上套件的"
+        "收敛上限。把 status 当作尽力而为、记录失败的写入后返回成功的 operator，会让 status 永远停在 "
+        "generation 1。",
+    ),
 }

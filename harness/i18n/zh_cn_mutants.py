@@ -391,4 +391,20 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "34d6cd9f3e",
         "丢掉 API server 以 5xx 回答的 reconcile 错误，这个 key 再也不会被重试（Go）",
     ),
+    "mutant:gives-up-after-refusal:title": (
+        "d4bff69c44",
+        "子对象写入被拒绝后丢掉这个 key：拒绝期间修改的 spec 在拒绝解除后再也不会被写入",
+    ),
+    "mutant:gives-up-after-refusal-go:title": (
+        "709c883cc1",
+        "子对象写入被拒绝后丢掉这个 key：拒绝期间修改的 spec 在拒绝解除后再也不会被写入（Go）",
+    ),
+    "mutant:drops-status-errors:title": (
+        "7c1ea72429",
+        "失败的 status 写入只记日志后被丢掉：拒绝解除后，被拒绝的 status 再也不会被写入",
+    ),
+    "mutant:drops-status-errors-go:title": (
+        "17da1b7c5d",
+        "失败的 status 写入只记日志后被丢掉：拒绝解除后，被拒绝的 status 再也不会被写入（Go）",
+    ),
 }

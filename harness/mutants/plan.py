@@ -102,6 +102,14 @@ CHECK_SECONDS: dict[str, float] = {
     "test_signal_while_waiting_for_crd": 25.0,
     # refused-write-reported[two-causes], measured on the loaded 2 cores (go 9 s, python 10 s)
     "test_refused_two_causes_reported": 10.0,
+    # refused-write-reported[refusal-lifted] and [status-refused], measured at load 25-45 on
+    # 2 cores (go 9 s, python 12 s); a kill waits out REACT_TIMEOUT (30 s) for the retries
+    "test_refusal_lifted_converges": 12.0,
+    "test_refused_status_write_retried": 15.0,
+    "gives-up-after-refusal test_refusal_lifted_converges": 45.0,
+    "gives-up-after-refusal-go test_refusal_lifted_converges": 45.0,
+    "drops-status-errors test_refused_status_write_retried": 45.0,
+    "drops-status-errors-go test_refused_status_write_retried": 45.0,
     # issue 25 (start-up with a configuration the operator cannot use); measured: go 3 s,
     # python 32 s on 2 cores at load 16 (its seven starts side by side), a mutant 30 s+
     "test_config_refused": 35.0,

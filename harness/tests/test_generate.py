@@ -295,3 +295,54 @@ def test_generate_refuses_arguments_it_would_fail_on_after_starting(
 def test_generate_accepts_its_defaults_and_ci() -> None:
     assert cli.generate_problem(cli.build_parser().parse_args([])) is None
     assert cli.generate_problem(cli.build_parser().parse_args(["--ci", "--steps", "0"])) is None
+
+
+def _write(n: int, code: int, at: str, resource: str = "deployments") -> Any:
+    from harness.faults.apiproxy.records import ProxyRequest
+
+    return ProxyRequest(
+        id=n, start=at, time=at, verb="update", group="apps", resource=resource,
+        subresource="", namespace="ns", name="gen", code=code, audit_id="",
+    )  # fmt: skip
+
+
+def _lane(refusing: bool, records: list[Any]) -> Any:
+    from types import SimpleNamespace
+
+    return SimpleNamespace(refusing=refusing, log=SimpleNamespace(records=lambda: records))
+
+
+def test_a_reported_refusal_of_a_removed_policy_owes_a_retry() -> None:
+    """refused-then-admitted.yaml: a lane whose status still reports its policy's refusal once
+    the policy is gone is not at rest (its retry is queued), whatever it last wrote."""
+    from harness.generate.oracles import owes_retry
+    from harness.generate.world import POLICY_MESSAGE
+
+    reported = {
+        "status": {
+            "conditions": [
+                {"type": "Ready", "reason": "FailedUpdate", "message": f"x: {POLICY_MESSAGE}"}
+            ]
+        }
+    }
+    assert owes_retry(_lane(False, []), reported)
+    assert not owes_retry(_lane(True, []), reported)  # still refused: retries cannot succeed
+    other = {
+        "status": {"conditions": [{"type": "Ready", "reason": "FailedUpdate", "message": "422"}]}
+    }
+    assert not owes_retry(_lane(False, []), other)  # a refusal no step lifts
+
+
+def test_the_retry_is_due_after_the_backoff_of_the_failures_in_a_row() -> None:
+    """5 ms doubling per failure in a row (client-go's default controller rate limiter),
+    counted from the proxy's log; a successful child write starts the count again."""
+    from harness.faults.apiproxy.records import seconds
+    from harness.generate.oracles import retry_due
+
+    t = [f"2026-01-01T00:00:0{i}Z" for i in range(6)]
+    assert retry_due(_lane(False, [])) == 0.0
+    assert retry_due(_lane(False, [_write(1, 403, t[0]), _write(2, 200, t[1])])) == 0.0
+    failed = [_write(1, 200, t[0]), *(_write(n, 403, t[n]) for n in range(1, 5))]
+    assert retry_due(_lane(False, failed)) == seconds(t[4]) + 0.005 * 2**3
+    many = [_write(n, 403, t[5]) for n in range(1, 40)]
+    assert retry_due(_lane(False, many)) == seconds(t[5]) + 1000.0

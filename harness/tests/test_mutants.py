@@ -359,6 +359,39 @@ def test_gives_up_on_server_errors_drops_a_5xx_where_the_real_operator_raises(
         reconcile(cache_of(ms, dep, svc), client)
 
 
+def test_gives_up_after_refusal_drops_a_refused_child_write_where_the_real_operator_raises(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ms, dep, svc = converged()
+    ms["spec"]["image"] = "srv:2"  # the Deployment must be updated
+    ms["metadata"]["generation"] = 2
+    forbidden = client_.ApiError(403, "Forbidden", "denied by policy")
+    client = FakeClient()
+    client.fail["update"] = [forbidden]
+    with pytest.raises(controller.RefusedWrite):
+        reconcile(cache_of(ms, dep, svc), client)
+    install(monkeypatch, "gives-up-after-refusal")
+    client.fail["update"] = [forbidden]
+    assert reconcile(cache_of(ms, dep, svc), client) == Result()
+    client.fail["update"] = [client_.ApiError(409, "Conflict", "modified")]
+    with pytest.raises(client_.ApiError):  # a 409 is no refusal: still retried
+        reconcile(cache_of(ms, dep, svc), client)
+
+
+def test_drops_status_errors_returns_success_where_the_real_operator_raises(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ms, dep, svc = converged()
+    ms["metadata"]["generation"] = 2  # the status must change, so it is written
+    client = FakeClient()
+    client.fail["update_status"] = [client_.ApiError(403, "Forbidden", "denied by policy")]
+    with pytest.raises(client_.ApiError):
+        reconcile(cache_of(ms, dep, svc), client)
+    install(monkeypatch, "drops-status-errors")
+    client.fail["update_status"] = [client_.ApiError(403, "Forbidden", "denied by policy")]
+    assert reconcile(cache_of(ms, dep, svc), client) == Result()
+
+
 def test_ignores_retry_after_reads_no_wait_where_the_real_client_does(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
