@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from harness import checks
 from harness.checks import base_check
 from harness.mutscore import score
 from harness.mutscore.generate import ToolMutant
@@ -43,8 +44,8 @@ def test_a_verified_killer_stays_among_the_checks_of_a_line_every_check_runs(
     15 s, behind create-converges, events-recorded and others) it would fall out of the three.
     With the file as --prior each function's verified killer is tried first."""
     # judging_checks reads the check functions on every call (about 1 s each): once here
-    monkeypatch.setattr(score, "check_functions", functools.cache(score.check_functions))
-    monkeypatch.setattr(score, "case_functions", functools.cache(score.case_functions))
+    monkeypatch.setattr(score, "check_functions", functools.cache(checks.check_functions))
+    monkeypatch.setattr(score, "case_functions", functools.cache(checks.case_functions))
     data = json.loads(PRIOR.read_text())
     prior = score.prior_kills(data)
     for mutant_id, r in _load().items():
@@ -62,12 +63,12 @@ def test_a_verified_killer_stays_among_the_checks_of_a_line_every_check_runs(
             occurrence=0,
             line=7,
         )
-        everywhere = {score.base_check(c): {m.file: [7]} for c in score.JUDGE_CHECKS}
+        everywhere = {base_check(c): {m.file: [7]} for c in score.JUDGE_CHECKS}
         chosen = score.judging_checks(m, everywhere, 3, score.JUDGE_CHECKS, prior)
         assert set(killers) & set(chosen), (mutant_id, chosen)
     by_cost = score.judging_checks(
         ToolMutant("python", "python_operator/controller.py", "judge_rollout", "o", "a", "b", 0, 7),
-        {score.base_check(c): {"python_operator/controller.py": [7]} for c in score.JUDGE_CHECKS},
+        {base_check(c): {"python_operator/controller.py": [7]} for c in score.JUDGE_CHECKS},
         3,
         score.JUDGE_CHECKS,
     )
