@@ -282,6 +282,9 @@ mutants-pairs: binaries ## the caught_by pairs make test's mutants-ci leaves out
 GREMLINS_VERSION := v0.6.0
 GREMLINS := $(MODELDOCK_CACHE)/tools/gremlins-$(GREMLINS_VERSION)/gremlins
 MUTSCORE_ARGS ?=
+# The kills a --mutant run verified, tried first for their functions whatever they cost
+# (docs/mutation-score.md, "Order"): a check that got slower does not silently lose them.
+MUTSCORE_PRIOR ?= harness/mutants/prior-kills.json
 MUTSCORE_SAMPLE_CHECKS := progressing-without-kubelet,events-recorded,foreign-conditions-kept
 .PHONY: mutation-score mutation-score-sample
 
@@ -290,7 +293,7 @@ $(GREMLINS):
 	GOBIN=$(dir $(GREMLINS)) go install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)
 
 mutation-score: binaries $(GREMLINS) ## tool mutants (cosmic-ray, gremlins) judged by the suite: reports/mutation-score.json (MUTSCORE_ARGS=--sample 40)
-	$(PY) -m harness mutation-score $(MUTSCORE_ARGS)
+	$(PY) -m harness mutation-score --prior $(MUTSCORE_PRIOR) $(MUTSCORE_ARGS)
 
 mutation-score-sample: binaries $(GREMLINS) ## the fixed sample make test runs (harness/mutscore/sample.toml), three checks
 	$(CI_BOUND) $(PY) -m harness mutation-score --sample-file harness/mutscore/sample.toml --max-checks 3 --jobs 4 --workers 3 --checks $(MUTSCORE_SAMPLE_CHECKS) --reports reports/mutscore-sample $(MUTSCORE_ARGS)

@@ -21,6 +21,7 @@ from conformance.support import (
     QUIET_PERIOD,
     REACT_TIMEOUT,
     create_modelservice,
+    is_converged,
     premise,
     wait_converged,
     wait_settled,
@@ -37,6 +38,8 @@ from harness.plugin.evidence import Evidence
 
 #: The resources the operator watches in its namespace.
 WATCHED = ("modelservices", "deployments", "services")
+#: The ModelService watch-recovers[compaction-410] creates while the operator is blind.
+LATE = "late"
 
 #: Bound for recovery after a cut, a restart or a 410: once connected again, the operator
 #: converges the changes made meanwhile, as it converges any change.
@@ -315,7 +318,10 @@ def test_watch_expired_after_compaction(
     watches end, as a watch does at its timeout, and the operator resumes each from the last
     resourceVersion it saw: compacted away, so the API server answers 410 Gone (Expired).
     Resuming is impossible: the informer must re-list, compare with its cache, and deliver what
-    it missed, including the deletion of a Service it never saw an event for.
+    it missed, including the deletion of a Service it never saw an event for and a ModelService
+    (``late``) created meanwhile, which only the relist brings: it must converge too (an
+    informer that notifies a relist's changes and deletions but not its new objects leaves it
+    without children).
 
     The operator talks to the API server through the harness's API proxy, which holds the
     events of its watches while the world changes, then ends those watches, dropping the held
@@ -326,6 +332,7 @@ def test_watch_expired_after_compaction(
         _converged(lab, api_proxy=proxy)
         proxy.hold(WATCHED)
         _break_world(lab.admin, lab.namespace)
+        create_modelservice(lab.admin, lab.namespace, LATE)
         revision = lab.control_plane.compact_etcd()
         evidence.record("compacted_at_revision", revision)
         start = lab.audit.sync(lab.admin)
@@ -337,6 +344,13 @@ def test_watch_expired_after_compaction(
             f"the API proxy to end; it had {ended}",
         )
         took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after a 410")
+        wait_for(
+            lambda: lab.admin.get("modelservices", lab.namespace, LATE),
+            lambda m: is_converged(lab.admin, lab.namespace, LATE, m) is not None,
+            max(1.0, RECOVERY_BOUND_S - took),
+            f"after a 410: ModelService {LATE}, created while the operator's watches were "
+            "held and known to it only from the relist, to converge",
+        )
         end = lab.audit.sync(lab.admin)
         gone = [
             e

@@ -405,6 +405,13 @@ def test_status_rebuilt(
 #: Ready condition must then say: (Deployment status, Ready status, Ready reason).
 DEPLOYMENT_STATES = [
     (
+        # a rollout's last step: both new pods up, an old one still terminating (maxSurge), so
+        # status.replicas (3) is not spec.replicas (2)
+        {"replicas": 3, "updatedReplicas": 2, "readyReplicas": 3, "availableReplicas": 3},
+        "False",
+        "ReplicasUnavailable",
+    ),
+    (
         {"replicas": 2, "updatedReplicas": 2, "readyReplicas": 2, "availableReplicas": 2},
         "True",
         "ReplicasAvailable",
@@ -435,10 +442,12 @@ def test_status_follows_deployment_status(
     operator that recomputes its status only when it wrote a child, or only when a
     generation changed, never reports a rollout finishing. Envtest has no deployment
     controller, so the harness writes the Deployment's status as it would (observedGeneration
-    = generation): all replicas available (Ready=True, ReplicasAvailable), then one lost
-    (Ready=False, ReplicasUnavailable). The operator must follow each, with the counts
-    (``replicas``, ``readyReplicas``, ``availableReplicas`` copied from the Deployment's status:
-    no other check moves them off 0 on envtest), and write no child meanwhile.
+    = generation): a rollout's last step, an old pod still terminating beside the two new
+    ones (3 replicas for a spec of 2: Ready=False, ReplicasUnavailable), then all replicas
+    available (Ready=True, ReplicasAvailable), then one lost (Ready=False,
+    ReplicasUnavailable). The operator must follow each, with the counts (``replicas``,
+    ``readyReplicas``, ``availableReplicas`` copied from the Deployment's status, not from the
+    spec: no other check moves them off 0 on envtest), and write no child meanwhile.
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=2)

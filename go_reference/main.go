@@ -381,7 +381,7 @@ func main() {
 	}
 
 	options := ctrl.Options{
-		Cache:                         cacheOptions(cfg.WatchNamespace),
+		Cache:                         managerCacheOptions(cfg.WatchNamespace),
 		Client:                        clientOptions(),
 		NewClient:                     newClient(cfg.RequestTimeout),
 		Metrics:                       metricsserver.Options{BindAddress: cfg.MetricsBindAddress},

@@ -145,6 +145,11 @@ var (
 	// for a wait goes back to the workqueue and is retried within milliseconds).
 	apiTransport = clientGoTransport
 
+	// managerCacheOptions is cacheOptions (main: the manager's informer cache, limited to the
+	// watch namespace). Mutant: relist-ignores-new-go (its informers' relists after the first
+	// list keep only the objects the cache already holds).
+	managerCacheOptions = cacheOptions
+
 	// controllerReconciler is reconcilerOf (SetupWithManager: the reconciler the controller
 	// calls, whose errors the workqueue retries with backoff). Mutant:
 	// gives-up-on-server-errors-go (drops an error the API server answered with 5xx: the key

@@ -203,7 +203,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "读超时比它多 5 秒）。很慢，所以只在 ``--full`` 时运行。",
     ),
     "check:watch-recovers[compaction-410]:why": (
-        "404afdc62c",
+        "84b7708941",
         "watch-recovers[compaction-410]：在 ope"
         "rator 看不到的时候，世界发生变化，etcd 在当前 revisio"
         "n 上被压缩，API server 的 watch cache 是关闭的"
@@ -212,7 +212,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "atch：那个版本已被压缩掉，所以 API server 回答 410 "
         "Gone（Expired）。无法恢复：informer 必须重新 lis"
         "t，与它的缓存比较，并送出它错过的东西，包括一个它从未收到过事件的 Se"
-        "rvice 的删除。",
+        "rvice 的删除，以及期间创建的一个 ModelService（``late``）：只有重新 list "
+        "才带来它，它也必须收敛（只通知重新 list 中的变化和删除、不通知其中新对象的 "
+        "informer，会让它一直没有子对象）。",
     ),
     "check:reconcile-isolated:why": (
         "42cfc23600",

@@ -251,15 +251,16 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "spec 的变化，也没有 operator 的写入，这个变化也会反映到 ModelService 的 condition 上。",
     ),
     "check:status-rebuilt[deployment-status]:teaches": (
-        "ddb9c2db08",
+        "8643e79a12",
         "deployment 控制器只写 Deployment 的 status 子资源：Deployment 的 generation 不变，"
         "operator 写过的任何东西也不变。只在写了子对象时、或只在某个 generation "
         "变化时才重新计算 status 的 operator，永远不会报告一次滚动发布的完成。envtest 没有 "
         "deployment 控制器，所以 harness 像它那样写 Deployment 的 status（observedGeneration = "
-        "generation）：所有副本都可用（Ready=True，ReplicasAvailable），然后丢失一个（"
-        "Ready=False，ReplicasUnavailable）。operator 必须跟上每一步，带着计数（replicas、"
-        "readyReplicas、availableReplicas 从 Deployment 的 status 复制：在 envtest 上没有别的"
-        "检查让它们离开 0），其间不写任何子对象。",
+        "generation）：先是滚动发布的最后一步，两个新 pod 之外还有一个旧 pod 正在终止（spec 要 2 个，"
+        "实有 3 个：Ready=False，ReplicasUnavailable），然后所有副本都可用（Ready=True，"
+        "ReplicasAvailable），然后丢失一个（Ready=False，ReplicasUnavailable）。operator "
+        "必须跟上每一步，带着计数（replicas、readyReplicas、availableReplicas 从 Deployment 的 "
+        "status 复制，而不是从 spec 取：在 envtest 上没有别的检查让它们离开 0），其间不写任何子对象。",
     ),
     "check:finalizer-ordered-delete[spec-while-deleting]:why": (
         "69329a196e",

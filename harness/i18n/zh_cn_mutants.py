@@ -407,4 +407,20 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "17da1b7c5d",
         "失败的 status 写入只记日志后被丢掉：拒绝解除后，被拒绝的 status 再也不会被写入（Go）",
     ),
+    "mutant:replicas-from-spec:title": (
+        "00a9ed6782",
+        "把要求的副本数当作 status.replicas 报告，而不是 Deployment 实际运行的副本数",
+    ),
+    "mutant:replicas-from-spec-go:title": (
+        "08db9ce1b7",
+        "把要求的副本数当作 status.replicas 报告，而不是 Deployment 实际运行的副本数（Go）",
+    ),
+    "mutant:relist-ignores-new:title": (
+        "5f2e0ac5c6",
+        "410 Gone 之后的重新 list 只刷新缓存已知的对象，丢掉新对象",
+    ),
+    "mutant:relist-ignores-new-go:title": (
+        "b8fe86638b",
+        "410 Gone 之后的重新 list 只刷新缓存已知的对象，丢掉新对象（Go）",
+    ),
 }

@@ -80,7 +80,9 @@ CHECK_SECONDS: dict[str, float] = {
     "test_parity": 68.0,
     "test_partitioned_leader_steps_down": 21.0,
     "replay-event test_partitioned_leader_steps_down": 35.0,
-    "test_progressing_without_kubelet": 6.0,
+    # measured 2026-12-06, load 14, both operators side by side: go 10.3 s, python 19.7 s
+    # (events-recorded 5.8 s and 17.4 s in the same run); the 6 s of before predates its steps
+    "test_progressing_without_kubelet": 15.0,
     "test_release_survives_a_conflict": 5.0,
     "test_rbac_least_privilege": 9.0,
     "test_ready_with_kwok": 91.0,
