@@ -52,6 +52,7 @@ from harness import exitcodes, runs, say
 from harness.paths import REPO_ROOT, REPORTS_DIR
 
 _say = say.to("generate-judge")
+_say_cases = say.to("generate-cases")
 
 #: The fixed sample ``make generate-mutants`` draws for every target: the seed, the sequences
 #: and their steps, and the seconds of shrinking after a target's first failure.
@@ -397,18 +398,20 @@ def run_cases(files: Sequence[Path], impls: Sequence[str]) -> int:
     started = time.monotonic()
     with ControlPlane() as cp, tempfile.TemporaryDirectory(prefix="modeldock-cases-") as tmp:
         world = World(
-            Settings(cp, Path(tmp), quiet_timeout=QUIET_TIMEOUT["envtest"]), chosen, progress=_say
+            Settings(cp, Path(tmp), quiet_timeout=QUIET_TIMEOUT["envtest"]),
+            chosen,
+            progress=_say_cases,
         )
         world.open()
         try:
             for f, case in cases:
                 failure = replay(world, case["steps"])
                 for e in (failure, *failure.also) if failure else ():
-                    _say(f"FAILED {f.name} [{e.impl}] {e.oracle}: {e.message}")
+                    _say_cases(f"FAILED {f.name} [{e.impl}] {e.oracle}: {e.message}")
                 failed += failure is not None
         finally:
             world.close()
-    _say(
+    _say_cases(
         f"{len(cases) - failed} of {len(cases)} shipped cases held on {', '.join(impls)} "
         f"in {time.monotonic() - started:.0f}s"
     )
@@ -437,20 +440,20 @@ def cases_main(argv: list[str] | None = None) -> int:
         for f in files:
             read_case(f)
     except CaseError as exc:
-        _say(str(exc))
+        _say_cases(str(exc))
         return exitcodes.BAD_ARGUMENT
     said = impls_problem(impls, [], None) or (
         "" if files else f"no case in {CASES_DIR} says ci: true"
     )
     if said:
-        _say(said)
+        _say_cases(said)
         return exitcodes.BAD_ARGUMENT
-    runs.own(_say)
+    runs.own(_say_cases)
     try:
         return run_cases(files, impls)
     except ImplementationError as exc:
-        _say(str(exc))
+        _say_cases(str(exc))
         return exitcodes.BAD_ARGUMENT
     except KeyboardInterrupt as exc:
-        _say("interrupted")
+        _say_cases("interrupted")
         return exitcodes.for_interrupt(exc)
