@@ -23,9 +23,14 @@ A tool mutant is built as ``python -m harness mutation-score`` builds it
 ``go build -overlay``) and declared to ``generate`` in an implementations file
 (``score.implementations_toml``).
 
-``reports/generated-mutants.json``: the run's settings and one row per target (``Row``).
+``reports/generated-mutants.json``: the run's settings and one row per target (``Row``);
+``--update`` keeps the rows of an earlier run for the targets not run this time.
 ``reports/generated-mutants/<target>/``: each run's generated.json, its log and its shrunk
 case files.
+
+A target the drawn sequences do not kill is judged by the shipped case files that name it
+(``shipped_cases``, e.g. ``cases/step-annotation-skipped-rollout.yaml``): replayed beside the
+reference, a failure is a kill by ``shipped case``.
 
 ``generate-cases`` replays every case file of harness/generate/cases/ that says ``ci: true``
 (it holds on today's operators: a finding since fixed, or a hand-written case) on go and
@@ -231,11 +236,32 @@ def verdict(row: Row, data: dict[str, Any], log: str) -> Row:
     return row
 
 
-def replay_case(row: Row, extra: list[str], folder: Path) -> str:
-    """Replay the row's shrunk case on its reference and mutant: "fails" (exit 1), "holds"
-    (exit 0: the run's failure does not come back, so it is not counted as a kill), or
-    "error <code>"; the output goes to ``folder/replay.log``."""
-    argv = [sys.executable, "-m", "harness", "replay", str(row.case), "--impl", row.reference]
+def shipped_cases(target: str, folder: Path = CASES_DIR) -> list[Path]:
+    """The case files of ``folder`` that name ``target`` among their implementations: written
+    (or found) for it, replayed when the drawn sequences did not kill it."""
+    import yaml
+
+    from harness.generate.machine import case_implementations
+
+    return [
+        f for f in sorted(folder.glob("*.yaml"))
+        if target in case_implementations(yaml.safe_load(f.read_text()) or {})
+    ]  # fmt: skip
+
+
+def read_failure(log: Path) -> str | None:
+    """The first ``FAILED [impl] oracle: message`` line of a replay's output, or None."""
+    text = log.read_text() if log.exists() else ""
+    found = re.search(r"FAILED (\[.*)", text)
+    return found.group(1)[:400] if found else None
+
+
+def replay_case(row: Row, extra: list[str], folder: Path, case: Path | None = None) -> str:
+    """Replay ``case`` (default: the row's shrunk case) on the row's reference and mutant:
+    "fails" (exit 1), "holds" (exit 0: a shrunk case's failure does not come back, so it is
+    not counted as a kill), or "error <code>"; the output goes to ``folder/replay.log``."""
+    case = case or Path(str(row.case))
+    argv = [sys.executable, "-m", "harness", "replay", str(case), "--impl", row.reference]
     argv += ["--impl", row.impl, *extra]
     proc = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=REPO_ROOT)
     (folder / "replay.log").write_text(proc.stdout + proc.stderr)
@@ -266,6 +292,11 @@ def judge_one(t: Target, args: argparse.Namespace, reports: Path) -> Row:
         if row.killed and row.case:
             row.replayed = replay_case(row, extra, folder)
             row.killed = row.replayed == "fails"
+        for case in [] if row.killed or row.error else shipped_cases(t.id):
+            if replay_case(row, extra, folder, case) == "fails":
+                row.killed, row.case, row.oracle = True, str(case), "shipped case"
+                row.replayed, row.message = "fails", read_failure(folder / "replay.log")
+                break
     except ValueError as exc:
         row.error = str(exc)
     row.seconds = round(time.monotonic() - started, 1)
@@ -291,6 +322,11 @@ def run_judge(args: argparse.Namespace, chosen: Iterable[Target]) -> int:
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(lambda t: judge_one(t, args, reports), chosen))
+    if args.update and (reports / "generated-mutants.json").exists():
+        earlier = json.loads((reports / "generated-mutants.json").read_text())
+        mine = {r.id for r in rows}
+        kept = [Row(**t) for t in earlier.get("targets") or [] if t.get("id") not in mine]
+        rows = kept + rows
     data = {
         "seed": args.seed,
         "sequences": args.sequences,
@@ -334,6 +370,11 @@ def judge_parser() -> argparse.ArgumentParser:
     p.add_argument("--shrink-seconds", type=float, default=SHRINK_SECONDS)
     p.add_argument("--jobs", type=int, default=1, help="targets at a time (default 1)")
     p.add_argument("--reports", default=str(REPORTS_DIR))
+    p.add_argument(
+        "--update",
+        action="store_true",
+        help="keep the rows of the existing generated-mutants.json for the targets not run now",
+    )
     p.add_argument("--list", action="store_true", help="print the targets, run nothing")
     return p
 

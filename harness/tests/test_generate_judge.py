@@ -122,3 +122,21 @@ def test_a_table_line_per_verdict() -> None:
     assert judge.line(row) == "| m | exploration | no | - | - | - | 0 |"
     row.error = "generate exit 2: x"
     assert "| error |" in judge.line(row)
+
+
+def test_a_target_the_draws_miss_is_judged_by_the_cases_naming_it(tmp_path: Path) -> None:
+    assert [f.name for f in judge.shipped_cases("step-annotation")] == [
+        "step-annotation-skipped-rollout.yaml"
+    ]
+    assert judge.shipped_cases("no-such-mutant") == []
+    log = tmp_path / "replay.log"
+    log.write_text("[generate] x\n[generate] FAILED [m] differential: differs from python\n")
+    assert judge.read_failure(log) == "[m] differential: differs from python"
+    assert judge.read_failure(tmp_path / "missing.log") is None
+
+
+def test_a_row_round_trips_through_the_json_for_update() -> None:
+    import dataclasses
+
+    row = _row()
+    assert judge.Row(**dataclasses.asdict(row)) == row
