@@ -256,6 +256,13 @@ def read_failure(log: Path) -> str | None:
     return found.group(1)[:400] if found else None
 
 
+def replay_oracle(failure: str | None, impl: str) -> str | None:
+    """The oracle of a ``read_failure`` line (``[impl] oracle: message``) when it is
+    ``impl``'s, else None."""
+    found = re.match(r"\[([^\]]+)\] ([\w-]+):", failure or "")
+    return found.group(2) if found and found.group(1) == impl else None
+
+
 def replay_case(row: Row, extra: list[str], folder: Path, case: Path | None = None) -> str:
     """Replay ``case`` (default: the row's shrunk case) on the row's reference and mutant:
     "fails" (exit 1), "holds" (exit 0: a shrunk case's failure does not come back, so it is
@@ -292,6 +299,9 @@ def judge_one(t: Target, args: argparse.Namespace, reports: Path) -> Row:
         if row.killed and row.case:
             row.replayed = replay_case(row, extra, folder)
             row.killed = row.replayed == "fails"
+            if row.killed:  # the replay's failure is the one that stands
+                row.message = read_failure(folder / "replay.log") or row.message
+                row.oracle = replay_oracle(row.message, row.impl) or row.oracle
         for case in [] if row.killed or row.error else shipped_cases(t.id):
             if replay_case(row, extra, folder, case) == "fails":
                 row.killed, row.case, row.oracle = True, str(case), "shipped case"

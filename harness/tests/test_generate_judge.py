@@ -140,3 +140,9 @@ def test_a_row_round_trips_through_the_json_for_update() -> None:
 
     row = _row()
     assert judge.Row(**dataclasses.asdict(row)) == row
+
+
+def test_the_oracle_of_a_replayed_failure_is_the_mutants() -> None:
+    assert judge.replay_oracle("[m] level-triggered: the world differs", "m") == "level-triggered"
+    assert judge.replay_oracle("[python] quiet: still writing", "m") is None
+    assert judge.replay_oracle(None, "m") is None
