@@ -179,6 +179,9 @@ lint: $(STAMP) go-vet $(ACTIONLINT) ## ruff + mypy --strict on the Python, go ve
 	$(PY) -m uv lock --check --quiet
 	$(PY) -m pytest -q -p no:cacheprovider harness/tests/test_layers.py
 
+generate-mutants: binaries ## generated workloads against the mutants the suite misses: reports/generated-mutants.json (JUDGE_ARGS=)
+	$(PY) -m harness generate-judge --reports $(REPORTS) $(JUDGE_ARGS)
+
 # make test: lint, then its steps two at a time, each with control planes of its own. The runs
 # mostly wait (on an operator, an API server, a bound a mutant never meets), so two at a time
 # fill the 2 cores that one at a time leaves half idle; three at a time only stretch every
@@ -331,14 +334,20 @@ explore-ci: binaries ## the exploration subset make test runs
 # shrunk to reports/generated/<id>.yaml (`python -m harness replay FILE`). The nightly size
 # is SEQUENCES=1000. CLUSTER=sim runs it on the sim tier (make sim-binaries first);
 # OPERATOR_ROOT=<checkout> starts go and python from another checkout's sources (a worktree
-# of an older commit). generate-ci is the fixed seed `make test` runs.
+# of an older commit). generate-ci is the fixed seed `make test` runs, then the shipped case
+# files that hold today (`ci: true` in harness/generate/cases/) replayed on go and python.
+# generate-mutants judges the generator against the mutants the suite misses (the ones of
+# mutants.toml with `explore`, the non-equivalent survivors of survivors.toml, and one
+# equivalent control per language): reports/generated-mutants.json (JUDGE_ARGS=--mutant NAME).
 SEQUENCES ?= 50
 STEPS ?= 20
 SEED ?=
 GENERATE_ARGS ?=
-.PHONY: generate generate-ci
+JUDGE_ARGS ?=
+.PHONY: generate generate-ci generate-mutants
 generate: binaries ## generated workloads judged without expected values: reports/generated.json (SEQUENCES=, STEPS=, SEED=, CLUSTER=sim, OPERATOR_ROOT=checkout)
 	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) $(if $(filter sim,$(CLUSTER)),--cluster sim) $(if $(OPERATOR_ROOT),--operator-root '$(OPERATOR_ROOT)') --reports $(REPORTS) $(GENERATE_ARGS)
 
 generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
 	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) --reports $(REPORTS) $(GENERATE_ARGS)
+	$(PY) -m harness generate-cases

@@ -17,7 +17,9 @@ Commands (each has ``--help``):
   events (``reports/explore.json``), ``harness.explore``.
 - ``generate``: sequences drawn from the CRD's schema and the cluster's other actors, judged
   by oracles with no expected value, shrunk to a case file (``reports/generated.json``,
-  ``reports/generated/``), ``harness.generate``; ``replay FILE`` runs a case file again.
+  ``reports/generated/``), ``harness.generate``; ``replay FILE`` runs a case file again;
+  ``generate-judge`` runs it against the mutants the suite misses
+  (``reports/generated-mutants.json``), ``generate-cases`` replays the shipped cases that hold.
 - ``lesson``: the article's story, each part backed by a small run's evidence
   (``reports/lesson.{md,html}``), ``harness.lesson.run``.
 - ``binaries``: find or build (with progress) etcd, kube-apiserver and kubectl (``--sim``: also
@@ -82,6 +84,14 @@ DELEGATED = {
     "replay": (
         "harness.generate.replay",
         "run a case file of generate again: python -m harness replay FILE",
+    ),
+    "generate-judge": (
+        "harness.generate.judge",
+        "generated workloads against the mutants the suite misses: reports/generated-mutants.json",
+    ),
+    "generate-cases": (
+        "harness.generate.judge_cases",
+        "replay the shipped case files that hold today (ci: true) on go and python",
     ),
     "lesson": (
         "harness.lesson.run",

@@ -12,6 +12,11 @@ Shape read (every key optional but ``implementations``): ``{"seed": int, "cluste
 "implementations": {id: {"sequences": int, "steps": int, "failures": int, "oracles":
 {oracle: int}, "crashes": int, "cases": [path], "other_cases": [path]}}, "failure": {"implementation", "oracle",
 "message", "steps": int, "case": path} | None}``.
+
+``judged(data)`` reads ``reports/generated-mutants.json`` (``python -m harness generate-judge``,
+``harness.generate.judge``) into one line under the section: the generator's kills among the
+mutants the suite misses. Shape read: ``{"seed": int, "targets": [{"id", "group", "killed":
+bool, "oracle": str | None, "case_steps": int | None}]}``.
 """
 
 from __future__ import annotations
@@ -104,6 +109,8 @@ def markdown(sec: Mapping[str, Any]) -> list[str]:
         "| " + " | ".join(_cell(r[k]) for k in ("implementation", *(c for c, _ in COLUMNS))) + " |"
         for r in sec["rows"]
     ]
+    if sec.get("judged"):
+        lines += ["", _cell(judged_line(sec["judged"]))]
     f = sec.get("failure")
     if f:
         lines += [
@@ -130,6 +137,8 @@ def section_html(sec: Mapping[str, Any]) -> str:
         f"<p>{e(_run_line(sec['run']))}</p>",
         f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>',
     ]
+    if sec.get("judged"):
+        parts.append(f"<p>{e(judged_line(sec['judged']))}</p>")
     f = sec.get("failure")
     if f:
         parts.append(
@@ -139,3 +148,38 @@ def section_html(sec: Mapping[str, Any]) -> str:
         )
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def judged(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The generator against the mutants the suite misses, as a plain dict: ``seed``,
+    ``killed`` and ``judged`` (counts, controls left out), ``kills`` (``"<id> (<oracle>)"``
+    per killed target), ``survivors`` (ids) and ``controls_killed`` (ids: each an unsound
+    oracle or no control)."""
+    rows = [t for t in data.get("targets") or [] if t.get("group") != "control"]
+    kills = [t for t in rows if t.get("killed")]
+    return {
+        "seed": data.get("seed"),
+        "killed": len(kills),
+        "judged": len(rows),
+        "kills": [f"{t['id']} ({t.get('oracle') or '?'})" for t in kills],
+        "survivors": [str(t["id"]) for t in rows if not t.get("killed")],
+        "controls_killed": [
+            str(t["id"]) for t in data.get("targets") or []
+            if t.get("group") == "control" and t.get("killed")
+        ],
+    }  # fmt: skip
+
+
+def judged_line(sec: Mapping[str, Any]) -> str:
+    """``judged``'s dict as one sentence (plain text, for Markdown and HTML alike)."""
+    text = (
+        f"Against the mutants the suite misses (make generate-mutants, seed {sec['seed']}): "
+        f"{sec['killed']} of {sec['judged']} killed"
+    )
+    if sec["kills"]:
+        text += ": " + ", ".join(sec["kills"])
+    if sec["survivors"]:
+        text += f"; not killed: {', '.join(sec['survivors'])}"
+    if sec["controls_killed"]:
+        text += f"; equivalent controls killed: {', '.join(sec['controls_killed'])}"
+    return text + "."

@@ -116,7 +116,7 @@ def render_html(report: Report) -> str:
     if report.mutation_score is not None:
         body.append(mutation_score_section(report.mutation_score))
     if report.generated is not None:
-        body.append(generated_html(report.generated))
+        body.append(generated_html(report.generated | {"judged": report.generated_mutants}))
     return Template(static_text("page.html")).substitute(
         lang=esc(report.lang),
         title=esc(impls),

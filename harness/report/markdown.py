@@ -235,7 +235,7 @@ def render_markdown(report: Report) -> str:
     if report.mutation_score is not None:
         lines += mutation_score_markdown(report.mutation_score)
     if report.generated is not None:
-        lines += generated_markdown(report.generated)
+        lines += generated_markdown(report.generated | {"judged": report.generated_mutants})
     return "\n".join(lines).rstrip() + "\n"
 
 

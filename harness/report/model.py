@@ -254,6 +254,9 @@ class Report:
     mutation_score: MutationScore | None = None
     #: the generated workloads' section as a plain dict (``harness.report.generated.section``)
     generated: dict[str, Any] | None = None
+    #: the generator against the mutants the suite misses (``harness.report.generated.judged``),
+    #: a line of the generated workloads' section when both are there
+    generated_mutants: dict[str, Any] | None = None
 
     @property
     def all_passed(self) -> bool:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from harness.report.exploration import exploration
+from harness.report.generated import judged as generated_judged
 from harness.report.generated import section as generated_section
 from harness.report.matrices import kill_matrix, rbac_ablation
 from harness.report.model import Report, bench_model
@@ -31,6 +32,7 @@ SECTION_FILES = {
     "exploration": "explore.json",
     "mutation_score": "mutation-score.json",
     "generated": "generated.json",
+    "generated_mutants": "generated-mutants.json",
 }
 
 #: ``Report`` field -> the reader of its file's dict.
@@ -41,12 +43,13 @@ READERS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
     "exploration": exploration,
     "mutation_score": mutation_score,
     "generated": generated_section,
+    "generated_mutants": generated_judged,
 }
 
 
 def with_sections(report: Report, **data: Mapping[str, Any] | None) -> Report:
     """A copy of ``report`` with the optional sections given by ``Report`` field (``bench=``,
-    ``mutants=``, ``ablation=``, ``exploration=``, ``mutation_score=``, ``generated=``), each read from the
+    ``mutants=``, ``ablation=``, ``exploration=``, ``mutation_score=``, ``generated=``, ``generated_mutants=``), each read from the
     dict of its JSON file; a section given as None or empty is left out (None), one not given
     keeps what ``report`` has. Raises TypeError for a name that is no section."""
     unknown = set(data) - set(READERS)

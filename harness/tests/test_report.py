@@ -498,6 +498,7 @@ def test_the_writers_take_the_finished_model() -> None:
         "exploration",
         "mutation_score",
         "generated",
+        "generated_mutants",
     }
     with pytest.raises(TypeError, match="no report section"):
         report.with_sections(model(), explore=explore())

@@ -62,3 +62,28 @@ def test_the_model_carries_the_section_to_both_writers() -> None:
     assert "python-abc.yaml" in render_markdown(report)
     assert '<section id="generated">' in render_html(report)
     assert with_sections(report, generated=None).generated is None
+
+
+JUDGED = {
+    "seed": 20261206,
+    "targets": [
+        {"id": "step-annotation", "group": "exploration", "killed": True, "oracle": "differential"},
+        {"id": "python:x.py:f:op:a->b#0", "group": "gap", "killed": False},
+        {"id": "go:y.go:g:op:c->d#0", "group": "control", "killed": False},
+    ],
+}
+
+
+def test_the_judged_mutants_are_one_line_of_the_section() -> None:
+    """reports/generated-mutants.json (make generate-mutants) adds one sentence under the
+    section: the kills with their oracle, the survivors; the controls are left out of the
+    counts and named only when killed."""
+    sec = generated.judged(JUDGED)
+    assert (sec["killed"], sec["judged"], sec["controls_killed"]) == (1, 2, [])
+    line = generated.judged_line(sec)
+    assert line.startswith("Against the mutants the suite misses (make generate-mutants, seed")
+    assert "1 of 2 killed: step-annotation (differential); not killed: python:x.py" in line
+    whole = generated.section(DATA) | {"judged": sec}
+    assert generated.markdown(whole)[-4].startswith("Against the mutants")
+    assert "step-annotation (differential)" in generated.section_html(whole)
+    assert not any("Against" in x for x in generated.markdown(generated.section(DATA)))
