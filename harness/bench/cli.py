@@ -20,7 +20,7 @@ from harness.bench.measure import command_output, machine_info
 from harness.bench.phases import Runner, bench_control_plane
 from harness.bench.results import floor_gaps, missing_figures
 from harness.bench.settings import DEFAULT_OUT, LOG_DIR, say, settings_from_args
-from harness.bench.tables import render_floor_table, render_spread, render_table
+from harness.bench.tables import render_cpu, render_floor_table, render_spread, render_table
 
 DESCRIPTION = (
     "``make bench``: benchmarks of the implementations (docs/design.md, section "
@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     runs.write_text_atomic(out, json.dumps(report, indent=2) + "\n")
     print(render_table(report))
-    for extra in (render_floor_table(report), render_spread(report)):
+    for extra in (render_floor_table(report), render_spread(report), render_cpu(report)):
         if extra:
             print("\n" + extra)
     for impl_id, det in report["details"].items():

@@ -10,6 +10,7 @@ empties the namespace (envtest has no garbage collector).
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -31,6 +32,7 @@ from harness.bench.results import (
     RestartRun,
     build_report,
     floor_violations,
+    spread_of,
 )
 from harness.bench.scaling import run_capacity, run_floor, run_workers
 from harness.bench.settings import LOG_DIR, Settings, say
@@ -71,6 +73,8 @@ class Runner:
         #: what the API proxy adds to a request (``run_apiproxy_overhead``)
         self.apiproxy_overhead: dict[str, Any] = {}
         self.started = time.monotonic()
+        #: the 1-minute load average at the start of every run (the machine is shared)
+        self.load_samples: list[float] = []
         self._run_id = uuid.uuid4().hex[:4]
         LOG_DIR.mkdir(parents=True, exist_ok=True)
 
@@ -156,8 +160,19 @@ class Runner:
             time.sleep(0.25)
         return last
 
-    def _window(self, start: int, end: int, user: str, namespace: str | None) -> RequestCounts:
-        return account_window(self.audit, start, end, user, namespace)
+    def _window(
+        self, start: int, end: int, user: str, namespace: str | None, *, writes: bool = False
+    ) -> RequestCounts:
+        """``account_window`` of ``user`` between two ``_sync`` offsets. ``writes``: the
+        window covers objects created, so 0 writes means the accounting missed the run
+        (BenchError, rather than a run averaged in as 0 writes per object)."""
+        acc = account_window(self.audit, start, end, user, namespace)
+        if writes and acc.writes_ok + acc.writes_failed == 0:
+            raise BenchError(
+                f"the audit window of {user} in {namespace} (bytes {start}..{end}) counted "
+                f"0 writes and {acc.requests} requests: the accounting missed the run"
+            )
+        return acc
 
     def _create_all(self, namespace: str, names: Sequence[str]) -> tuple[float, float]:
         """Create the ModelServices with create_threads threads; return (t_first_sent,
@@ -266,6 +281,7 @@ class Runner:
             start = self._sync()
             rc0 = op.reconcile_count()
             samples = []
+            cpu0 = self._cpu(op)
             t_begin = time.monotonic()
             for i in range(self.s.latency_objects):
                 name = f"lat-{i:03d}"
@@ -276,8 +292,9 @@ class Runner:
                 time.sleep(self.s.latency_gap_s)
             reconciles = self._settle(op) - rc0
             events_stored = self._drain_events(ns)
+            window_cpu = cpu0.delta(self._cpu(op))
             cpu = cpu_seconds(op.pid)
-            acc = self._window(start, self._sync(), user, ns)
+            acc = self._window(start, self._sync(), user, ns, writes=True)
         finally:
             watch.stop()
             op.terminate()
@@ -295,6 +312,8 @@ class Runner:
                 acc,
                 cpu,
                 events_stored=events_stored,
+                round=rep,
+                window_cpu=window_cpu,
             )
         )
         self.say(
@@ -334,8 +353,9 @@ class Runner:
             seconds = t_last - t0
             reconciles = self._settle(op) - rc0
             events_stored = self._drain_events(ns)
+            window_cpu = cpu0.delta(self._cpu(op))
             cpu = cpu_seconds(op.pid)
-            acc = self._window(start, self._sync(), user, ns)
+            acc = self._window(start, self._sync(), user, ns, writes=True)
             res.loads.append(
                 LoadRun(
                     "throughput",
@@ -348,13 +368,17 @@ class Runner:
                     cpu,
                     split,
                     events_stored=events_stored,
+                    round=rep,
+                    window_cpu=window_cpu,
                 )
             )
             self.say(
                 f"throughput {impl_id} N={n}: all converged in {seconds:.2f}s; writes "
                 f"{acc.writes_ok} ok / {acc.writes_failed} failed ({acc.event_writes} of "
                 f"Events; {events_stored} Events stored); {reconciles:.0f} "
-                f"reconciles; {acc.requests} requests; operator CPU {cpu}s; "
+                f"reconciles; {acc.requests} requests; operator CPU {cpu}s "
+                f"({window_cpu.get('operator')}s from the first create to the Events "
+                f"written); "
                 f"limited by {split['limited_by']}: {split['why']}"
             )
             if quiet:
@@ -467,6 +491,7 @@ class Runner:
 
     # ------------------------------------------------------------ all
     def _attempt(self, what: str, fn: Callable[[], None]) -> None:
+        self.load_samples.append(os.getloadavg()[0])
         try:
             fn()
         except Exception as exc:
@@ -532,7 +557,11 @@ class Runner:
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:
         """The bench.json document of what was measured (``results.build_report``), with the
         API proxy's overhead as ``apiproxy_overhead``; each ratio to the floor below 1 is an
-        error (``results.floor_violations``)."""
+        error (``results.floor_violations``); ``machine`` gains the spread of the load
+        average at the start of each run."""
+        machine = dict(machine)
+        if self.load_samples:
+            machine["load_average_1m_at_each_run"] = spread_of(self.load_samples, 2)
         doc = build_report(
             self.results,
             machine,
