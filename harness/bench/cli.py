@@ -115,6 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help="N for peak RSS and the quiet period (default the largest)",
     )
+    parser.add_argument(
+        "--py-spy",
+        action="append",
+        default=[],
+        metavar="IMPL",
+        help="record a py-spy profile of this (Python) implementation's operator during each "
+        "throughput run, first create to Events written (repeatable; harness.bench.profile); "
+        "raw stacks and the top frames in build/bench/, the summaries in bench.json's "
+        "profiles",
+    )
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     parser.add_argument(
         "--keep",

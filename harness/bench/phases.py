@@ -73,6 +73,8 @@ class Runner:
         #: what the API proxy adds to a request (``run_apiproxy_overhead``)
         self.apiproxy_overhead: dict[str, Any] = {}
         self.started = time.monotonic()
+        #: py-spy summaries (``--py-spy``, ``harness.bench.profile.summary`` + impl, n, round)
+        self.profiles: list[dict[str, Any]] = []
         #: the 1-minute load average at the start of every run (the machine is shared)
         self.load_samples: list[float] = []
         self._run_id = uuid.uuid4().hex[:4]
@@ -338,6 +340,7 @@ class Runner:
             rc0 = op.reconcile_count()
             names = [f"tp-{i:04d}" for i in range(n)]
             self.say(f"throughput {impl_id} N={n} run {rep + 1}: creating")
+            spy = self._py_spy(impl_id, op, label)
             cpu0 = self._cpu(op)
             t0, create_s = self._create_all(ns, names)
             self.say(f"throughput {impl_id} N={n}: {n} created in {create_s:.1f}s; waiting")
@@ -354,6 +357,7 @@ class Runner:
             reconciles = self._settle(op) - rc0
             events_stored = self._drain_events(ns)
             window_cpu = cpu0.delta(self._cpu(op))
+            self._profiled(spy, impl_id, n, rep)
             cpu = cpu_seconds(op.pid)
             acc = self._window(start, self._sync(), user, ns, writes=True)
             res.loads.append(
@@ -395,6 +399,29 @@ class Runner:
             watch.stop()
             op.terminate()
             self._clean(ns)
+
+    def _py_spy(self, impl_id: str, op: Any, label: str) -> Any:
+        """A started ``profile.PySpy`` on the operator if ``--py-spy`` names ``impl_id``."""
+        if impl_id not in self.s.py_spy:
+            return None
+        from harness.bench.profile import PySpy
+
+        return PySpy(op.pid, LOG_DIR / f"pyspy-{impl_id}-{label}-{self._run_id}.txt").start()
+
+    def _profiled(self, spy: Any, impl_id: str, n: int, rep: int) -> None:
+        """Stop ``spy`` (None: nothing), keep its summary in ``profiles`` and say it."""
+        if spy is None:
+            return
+        from harness.bench.profile import render, summary
+
+        raw = spy.stop()
+        if raw is None:
+            self.say(f"py-spy {impl_id} N={n}: no profile written (see {spy.out}.log)")
+            return
+        got = {"impl": impl_id, "n": n, "round": rep, **summary(raw)}
+        self.profiles.append(got)
+        raw.with_suffix(".top.txt").write_text(render(got) + "\n")
+        self.say(f"py-spy {impl_id} N={n} run {rep + 1}:\n{render(got)}")
 
     def _quiet(self, impl_id: str, op: Any) -> None:
         user = self.impls[impl_id].user
@@ -574,4 +601,6 @@ class Runner:
         doc["errors"] += [f"beat the floor: {v}" for v in floor_violations(doc)]
         if self.apiproxy_overhead:
             doc["apiproxy_overhead"] = self.apiproxy_overhead
+        if self.profiles:
+            doc["profiles"] = self.profiles
         return doc

@@ -131,3 +131,29 @@ def test_an_audit_window_without_writes_is_an_error() -> None:
     assert runner._window(0, 10, "u", "ns").writes_ok == 0  # a quiet period: fine
     with pytest.raises(BenchError, match="counted 0 writes"):
         runner._window(0, 10, "u", "ns", writes=True)
+
+
+def test_a_py_spy_profile_is_summed_by_innermost_frame_and_owner() -> None:
+    from harness.bench import profile
+
+    raw = "\n".join(
+        [
+            "Thread 1 (idle);run (python_operator/runtime/worker.py:10);"
+            "_call (python_operator/runtime/client.py:50);"
+            "request (/v/urllib3/connectionpool.py:700) 6",
+            "Thread 1;run (python_operator/runtime/worker.py:10);"
+            "_call (python_operator/runtime/client.py:52) 3",
+            "Thread 2;loop (python_operator/runtime/informer.py:5);"
+            "loads (/usr/lib/python3.12/json/__init__.py:346) 1",
+            "not a sample line",
+        ]
+    )
+    stacks = profile.parse_raw(raw)
+    assert sum(stacks.values()) == 10
+    top = profile.top_frames(stacks, 2)
+    assert [(f.frame, f.owner, f.own, f.total) for f in top] == [
+        ("request (/v/urllib3/connectionpool.py)", "urllib3", 6, 6),
+        ("_call (python_operator/runtime/client.py)", "operator", 3, 9),
+    ]
+    assert profile.by_owner(stacks) == {"urllib3": 0.6, "operator": 0.3, "json": 0.1}
+    assert profile.owner_of("<module> (<frozen importlib._bootstrap>:1)") == "import"
