@@ -177,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
             api, etcd = _versions(cp, bench.admin)
             machine = machine_info(api, etcd)
             machine["max_concurrent_reconciles"] = settings.workers
+            # after every run, what is measured so far (a bench stopped midway leaves it)
+            bench.partial = (Path(args.out).with_suffix(".partial.json"), machine)
             bench.run()
             machine["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
             machine["bench_seconds"] = round(time.monotonic() - bench.started)

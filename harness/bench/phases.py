@@ -75,6 +75,8 @@ class Runner:
         self.started = time.monotonic()
         #: py-spy summaries (``--py-spy``, ``harness.bench.profile.summary`` + impl, n, round)
         self.profiles: list[dict[str, Any]] = []
+        #: where to write the document so far after every run, and the machine it names
+        self.partial: tuple[Path, Mapping[str, Any]] | None = None
         #: the 1-minute load average at the start of every run (the machine is shared)
         self.load_samples: list[float] = []
         self._run_id = uuid.uuid4().hex[:4]
@@ -525,6 +527,14 @@ class Runner:
             msg = f"{what}: {type(exc).__name__}: {exc}"
             self.errors.append(msg)
             self.say(f"FAILED {msg}")
+        if self.partial is not None:
+            import json
+
+            from harness import runs
+
+            path, machine = self.partial
+            doc = {"partial": f"after {what}", **self.report(machine)}
+            runs.write_text_atomic(path, json.dumps(doc, indent=2) + "\n")
 
     def run(self) -> None:
         """Every phase, the implementations alternating; a phase that fails is recorded in

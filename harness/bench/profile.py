@@ -1,11 +1,12 @@
 """A sampling profile of an operator process during a bench run (``--py-spy IMPL``), with py-spy
 (PyPI, a dev dependency), and the frames that cost the most.
 
-``PySpy`` runs ``py-spy record --pid <pid> --format raw --nonblocking`` on a running Python
-process from ``start`` to ``stop`` (SIGINT, then py-spy writes its file): every sample is one
-line ``thread;frame;frame;... count`` (collapsed stacks, outermost frame first), of the
-threads that were not idle (py-spy leaves out threads waiting in a system call unless asked
-for ``--idle``), so a sample is CPU used or wanted. ``top_frames`` counts each sample under its
+``PySpy`` runs ``py-spy record --pid <pid> --format raw --nonblocking --gil --full-filenames``
+on a running Python process from ``start`` to ``stop`` (SIGINT, then py-spy writes its file):
+every sample is one line ``thread;frame;frame;... count`` (collapsed stacks, outermost frame
+first) of the thread that held the GIL, so a sample is the interpreter's CPU (time spent in C
+with the GIL released, such as waiting in an SSL read, is not sampled; without ``--gil``
+py-spy counted those blocked reads as active, 48 % of the samples of one run). ``top_frames`` counts each sample under its
 innermost frame (own time) and under every frame of its stack (total time), and says whose
 code each frame is (``owner_of``).
 """
@@ -149,7 +150,8 @@ class PySpy:
         return found
 
     def start(self) -> PySpy:
-        """Start sampling (``--nonblocking``: the process is not paused for a sample)."""
+        """Start sampling (``--nonblocking``: the process is not paused for a sample; ``--gil``:
+        only the thread holding the GIL)."""
         from harness import process
 
         self.out.parent.mkdir(parents=True, exist_ok=True)
@@ -165,6 +167,8 @@ class PySpy:
                 "--format",
                 "raw",
                 "--nonblocking",
+                "--gil",
+                "--full-filenames",
                 "--output",
                 str(self.out),
             ],
