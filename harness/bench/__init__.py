@@ -28,7 +28,7 @@ implementation in turn on it with the same inputs and the same worker count
 ``harness.bench.profile.summary``. The document so far is also written after every run to
 ``<out>.partial.json`` (with ``"partial": "after <run>"``).
 
-SPREAD is ``{"median", "min", "max", "runs"}`` of one figure's runs (``results.spread_of``):
+SPREAD is ``{"median", "min", "max", "runs"}`` of one figure's runs (``figures.spread_of``):
 every figure that is a median of runs has one, so a single noisy run does not decide a ratio.
 
 With scaling runs, each implementation's FIGURES also has ``"workers": {"<W>": F}`` (F: the

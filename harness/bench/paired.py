@@ -22,7 +22,7 @@ machine's queue.
 ``cpu_figures`` builds ``{"ms_per_object": {who: CPU}, "server_ms_per_object": {who: CPU},
 "ratios": {"<impl>/<first impl>": CPU_RATIOS, "<impl>/floor": CPU_RATIOS}}`` where CPU is
 ``{"latency": SPREAD, "throughput": {"<N>": SPREAD}, "workers": {"<W>": SPREAD}}`` (a key only
-where runs exist; SPREAD is ``results.spread_of``) and CPU_RATIOS the same shape with the
+where runs exist; SPREAD is ``figures.spread_of``) and CPU_RATIOS the same shape with the
 ratio of the medians.
 """
 
@@ -31,6 +31,8 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from harness.bench.figures import ratio, spread_of
 
 #: (round, value) of one run.
 Sample = tuple[int, float]
@@ -55,8 +57,6 @@ def paired(mine: Iterable[Sample], floor: Iterable[Sample]) -> list[float]:
 
 
 def _spread(values: Sequence[float], digits: int = 3) -> dict[str, Any]:
-    from harness.bench.results import spread_of
-
     return spread_of(values, digits)
 
 
@@ -193,8 +193,6 @@ def cpu_samples(
 
 
 def _ratio_of(mine: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
-    from harness.bench.figures import ratio
-
     out: dict[str, Any] = {}
     for fig, by in mine.items():
         other = base.get(fig)

@@ -20,7 +20,7 @@ from typing import Any
 
 from harness.audit import AuditLog
 from harness.bench.accounting import RequestCounts, account_window
-from harness.bench.figures import time_split
+from harness.bench.figures import spread_of, time_split
 from harness.bench.measure import ConvergenceWatch, CpuSnapshot, cpu_seconds, vm_kib
 from harness.bench.results import (
     CapacityRun,
@@ -32,7 +32,6 @@ from harness.bench.results import (
     RestartRun,
     build_report,
     floor_violations,
-    spread_of,
 )
 from harness.bench.scaling import run_capacity, run_floor, run_workers
 from harness.bench.settings import LOG_DIR, Settings, say

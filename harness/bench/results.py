@@ -23,6 +23,7 @@ from harness.bench.figures import (
     percentile,
     ratio,
     ratio_figures,
+    spread_of,
 )
 from harness.bench.paired import cpu_figures, floor_pairs, floor_ratio_figures
 
@@ -141,16 +142,6 @@ def capacity_figures(runs: Sequence[CapacityRun]) -> dict[str, Any]:
         "writes_per_s": best,
         "by_concurrency": spread,
         "runs": [asdict(r) for r in runs],
-    }
-
-
-def spread_of(values: Sequence[float], digits: int = 3) -> dict[str, Any]:
-    """``{"median", "min", "max", "runs"}`` of the values of one figure's runs."""
-    return {
-        "median": round(float(statistics.median(values)), digits),
-        "min": round(min(values), digits),
-        "max": round(max(values), digits),
-        "runs": len(values),
     }
 
 
