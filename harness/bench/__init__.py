@@ -77,9 +77,9 @@ polled every 0.1 s.
 - **floor** (at each N with ``--workers`` goroutines, and at N = ``--scaling-size`` with each
   scaling worker count): ``harness.bench.floor``, the four writes per ModelService and nothing
   else, from the Go client ``harness/bench/floorclient``, timed like throughput. Each round
-  runs the floor, then each implementation, one after the other; ``<impl>/floor`` is the
-  median over rounds of the implementation's seconds over the floor's of the same round
-  (``harness.bench.paired``). Every ``<impl>/floor`` ratio below 1 is an error of the run
+  runs the floor, then each implementation, one after the other, and a closing floor run
+  follows the last round; ``<impl>/floor`` is the median over rounds of the implementation's
+  seconds over the faster of the floor runs around its round (``harness.bench.paired``). Every ``<impl>/floor`` ratio below 1 is an error of the run
   (``results.floor_violations``), and so is a load run whose audit window counts no write.
 - **capacity** (``--capacity-concurrency``, default 64, at N = ``--capacity-size``): the same
   client with that many goroutines creating and writing: the writes per second the API server

@@ -567,6 +567,14 @@ class Runner:
                             i, n, r, quiet=(n == s.rss_size), restart=(n == s.restart_size)
                         ),
                     )
+            if s.floor and s.throughput_repeats:
+                # a closing floor run, so that each round's last runs have a floor run after
+                # them too (paired.paired: the faster of the floor runs around a run)
+                r = s.throughput_repeats
+                self._attempt(
+                    f"floor N={n} run {r + 1} (closing)",
+                    lambda n=n, r=r: run_floor(self, n, s.workers, r),  # type: ignore[misc]
+                )
         for w in s.scaling_workers:
             for rep in range(s.scaling_repeats):
                 # a floor run in every round, even where the throughput phase already ran the
@@ -582,6 +590,12 @@ class Runner:
                         f"scaling {impl_id} workers={w} run {rep + 1}",
                         lambda i=impl_id, w=w, r=rep: run_workers(self, i, w, r),  # type: ignore[misc]
                     )
+            if s.floor and s.scaling_repeats:
+                r = s.scaling_repeats
+                self._attempt(
+                    f"floor N={s.scaling_size} workers={w} run {r + 1} (closing)",
+                    lambda w=w, r=r: run_floor(self, s.scaling_size, w, r),  # type: ignore[misc]
+                )
 
     def run_apiproxy_overhead(self) -> None:
         """What the API proxy adds to a request (``harness.bench.apiproxy_overhead``)."""

@@ -68,23 +68,24 @@ def _floor(seconds: list[float]) -> list[FloorRun]:
     return runs
 
 
-def test_each_round_is_compared_with_its_own_floor_run() -> None:
-    # the floor's runs were fast, slow, fast; the operator's slow, slow, fast: medians would
-    # give 2.0 / 1.0 = 2, pairs give 2.0/1.0, 2.0/3.0, 1.0/1.0
-    assert paired.paired([(0, 2.0), (1, 2.0), (2, 1.0)], [(0, 1.0), (1, 3.0), (2, 1.0)]) == [
-        2.0,
-        0.667,
-        1.0,
+def test_each_round_is_compared_with_the_floor_runs_around_it() -> None:
+    # round r's runs come after the floor's run r and before its run r + 1 (the last round:
+    # before the closing run); the faster of the two is the bound
+    assert paired.paired([(0, 2.0), (1, 2.0), (2, 1.5)], [(0, 1.0), (1, 3.0), (2, 1.5)]) == [
+        2.0,  # 2 / min(1, 3)
+        1.333,  # 2 / min(3, 1.5)
+        1.0,  # 1.5 / 1.5, no closing run
     ]
+    assert paired.paired([(0, 2.0)], [(0, 2.0), (1, 1.0)]) == [2.0]  # the run after it
     assert paired.paired([(0, 1.0), (5, 1.0)], [(0, 0.5), (1, 1.0), (5, 0.0)]) == [2.0]
     report = results.build_report(
         {"go": _impl([2.0, 3.0, 1.5], 1.0)}, {}, SETS, [], _floor([1.0, 2.0, 1.0])
     )
-    assert report["ratios"]["go/floor"]["throughput_s"] == {"100": 1.5}  # 2, 1.5, 1.5
+    assert report["ratios"]["go/floor"]["throughput_s"] == {"100": 2.0}  # 2, 3, 1.5
     assert report["spread"]["go/floor"]["throughput_s"]["100"] == {
-        "median": 1.5,
+        "median": 2.0,
         "min": 1.5,
-        "max": 2.0,
+        "max": 3.0,
         "runs": 3,
     }
     assert report["ratios"]["go/floor"]["workers"] == {"4": 1.75}  # 2 and 1.5
