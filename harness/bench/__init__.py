@@ -18,10 +18,17 @@ implementation in turn on it with the same inputs and the same worker count
                "capacity": {"writes_per_s", "by_concurrency": {"<C>": SPREAD}, "runs"},
                "runs": [...]},
      "spread": {who: {"latency_p50_s": SPREAD, ..., "throughput_s": {"<N>": SPREAD},
-                      "workers": {"<W>": SPREAD}}},
-     "time_split": {"throughput": {who: {"<N>": SPLIT}}, "workers": {who: {"<W>": SPLIT}}}}
+                      "workers": {"<W>": SPREAD}},
+                "<impl>/floor": {"throughput_s": {"<N>": SPREAD}, "workers": {"<W>": SPREAD}}},
+     "time_split": {"throughput": {who: {"<N>": SPLIT}}, "workers": {who: {"<W>": SPLIT}}},
+     "cpu": {"ms_per_object": ..., "server_ms_per_object": ..., "ratios": ...},
+     "profiles": [{"impl", "n", "round", "samples", "by_owner", "top_own", ...}]}
 
-SPREAD is ``{"median", "min", "max", "runs"}`` of one figure's runs (``results.spread_of``):
+``cpu`` is ``harness.bench.paired.cpu_figures``; ``profiles`` (only with ``--py-spy IMPL``)
+``harness.bench.profile.summary``. The document so far is also written after every run to
+``<out>.partial.json`` (with ``"partial": "after <run>"``).
+
+SPREAD is ``{"median", "min", "max", "runs"}`` of one figure's runs (``figures.spread_of``):
 every figure that is a median of runs has one, so a single noisy run does not decide a ratio.
 
 With scaling runs, each implementation's FIGURES also has ``"workers": {"<W>": F}`` (F: the
@@ -69,8 +76,11 @@ polled every 0.1 s.
 
 - **floor** (at each N with ``--workers`` goroutines, and at N = ``--scaling-size`` with each
   scaling worker count): ``harness.bench.floor``, the four writes per ModelService and nothing
-  else, from the Go client ``harness/bench/floorclient``, timed like throughput. Every
-  ``<impl>/floor`` ratio below 1 is an error of the run (``results.floor_violations``).
+  else, from the Go client ``harness/bench/floorclient``, timed like throughput. Each round
+  runs the floor, then each implementation, one after the other, and a closing floor run
+  follows the last round; ``<impl>/floor`` is the median over rounds of the implementation's
+  seconds over the faster of the floor runs around its round (``harness.bench.paired``). Every ``<impl>/floor`` ratio below 1 is an error of the run
+  (``results.floor_violations``), and so is a load run whose audit window counts no write.
 - **capacity** (``--capacity-concurrency``, default 64, at N = ``--capacity-size``): the same
   client with that many goroutines creating and writing: the writes per second the API server
   answers on this machine.
@@ -80,7 +90,11 @@ polled every 0.1 s.
 - **scaling** (``--scaling-workers`` 1,4,16 at ``--scaling-size`` 1000): a fresh operator with
   that many workers, 20 probe ModelServices converged first, N created at once while one probe
   at a time gets spec.replicas changed (latency under load); operator CPU over the loaded
-  window, VmHWM, failed writes over N + probe changes.
+  window, VmHWM, failed writes over N + probe changes; the window closes once the Events
+  stopped changing, as in the throughput runs.
+- **CPU per object** (``cpu``): the operator's CPU from the first create until settled and
+  the Events written, the floor client's, kube-apiserver + etcd's, in ms per object, with
+  ratios (``harness.bench.paired``): steadier than wall time on a shared machine.
 - **time split** (throughput, floor and scaling runs): CPU seconds of the operator,
   kube-apiserver, etcd, this process and the machine from the first create to the last
   converged, and what limited the run.
@@ -90,7 +104,8 @@ arithmetic, the time split's rule), ``accounting`` (the audit log, read with
 ``harness.audit``), ``measure`` (the convergence watch, CPU, RSS, the machine), ``floor`` (what the floor
 writes), ``gofloor`` (the Go floor client's process), ``phases`` (``Runner``: the runs that drive the operators), ``scaling`` (the
 floor and worker-scaling runs), ``results`` (run records to bench.json and the tables),
-``tables`` (what is printed), ``cli`` (the command).
+``tables`` (what is printed), ``paired`` (ratios to the floor by round, CPU per object),
+``profile`` (py-spy on an operator), ``cli`` (the command).
 """
 
 from harness.bench.cli import main

@@ -20,7 +20,7 @@ from harness.bench.measure import command_output, machine_info
 from harness.bench.phases import Runner, bench_control_plane
 from harness.bench.results import floor_gaps, missing_figures
 from harness.bench.settings import DEFAULT_OUT, LOG_DIR, say, settings_from_args
-from harness.bench.tables import render_floor_table, render_spread, render_table
+from harness.bench.tables import render_cpu, render_floor_table, render_spread, render_table
 
 DESCRIPTION = (
     "``make bench``: benchmarks of the implementations (docs/design.md, section "
@@ -115,6 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help="N for peak RSS and the quiet period (default the largest)",
     )
+    parser.add_argument(
+        "--py-spy",
+        action="append",
+        default=[],
+        metavar="IMPL",
+        help="record a py-spy profile of this (Python) implementation's operator during each "
+        "throughput run, first create to Events written (repeatable; harness.bench.profile); "
+        "raw stacks and the top frames in build/bench/, the summaries in bench.json's "
+        "profiles",
+    )
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     parser.add_argument(
         "--keep",
@@ -167,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
             api, etcd = _versions(cp, bench.admin)
             machine = machine_info(api, etcd)
             machine["max_concurrent_reconciles"] = settings.workers
+            # after every run, what is measured so far (a bench stopped midway leaves it)
+            bench.partial = (Path(args.out).with_suffix(".partial.json"), machine)
             bench.run()
             machine["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
             machine["bench_seconds"] = round(time.monotonic() - bench.started)
@@ -181,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     runs.write_text_atomic(out, json.dumps(report, indent=2) + "\n")
     print(render_table(report))
-    for extra in (render_floor_table(report), render_spread(report)):
+    for extra in (render_floor_table(report), render_spread(report), render_cpu(report)):
         if extra:
             print("\n" + extra)
     for impl_id, det in report["details"].items():

@@ -184,3 +184,13 @@ def limited_by(
     if machine_busy is not None and machine_busy >= MACHINE_BOUND:
         return "machine CPU", numbers
     return "waiting", numbers
+
+
+def spread_of(values: Sequence[float], digits: int = 3) -> dict[str, Any]:
+    """``{"median", "min", "max", "runs"}`` of the values of one figure's runs."""
+    return {
+        "median": round(float(statistics.median(values)), digits),
+        "min": round(min(values), digits),
+        "max": round(max(values), digits),
+        "runs": len(values),
+    }

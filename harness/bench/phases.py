@@ -10,6 +10,7 @@ empties the namespace (envtest has no garbage collector).
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -19,7 +20,7 @@ from typing import Any
 
 from harness.audit import AuditLog
 from harness.bench.accounting import RequestCounts, account_window
-from harness.bench.figures import time_split
+from harness.bench.figures import spread_of, time_split
 from harness.bench.measure import ConvergenceWatch, CpuSnapshot, cpu_seconds, vm_kib
 from harness.bench.results import (
     CapacityRun,
@@ -71,6 +72,12 @@ class Runner:
         #: what the API proxy adds to a request (``run_apiproxy_overhead``)
         self.apiproxy_overhead: dict[str, Any] = {}
         self.started = time.monotonic()
+        #: py-spy summaries (``--py-spy``, ``harness.bench.profile.summary`` + impl, n, round)
+        self.profiles: list[dict[str, Any]] = []
+        #: where to write the document so far after every run, and the machine it names
+        self.partial: tuple[Path, Mapping[str, Any]] | None = None
+        #: the 1-minute load average at the start of every run (the machine is shared)
+        self.load_samples: list[float] = []
         self._run_id = uuid.uuid4().hex[:4]
         LOG_DIR.mkdir(parents=True, exist_ok=True)
 
@@ -156,8 +163,19 @@ class Runner:
             time.sleep(0.25)
         return last
 
-    def _window(self, start: int, end: int, user: str, namespace: str | None) -> RequestCounts:
-        return account_window(self.audit, start, end, user, namespace)
+    def _window(
+        self, start: int, end: int, user: str, namespace: str | None, *, writes: bool = False
+    ) -> RequestCounts:
+        """``account_window`` of ``user`` between two ``_sync`` offsets. ``writes``: the
+        window covers objects created, so 0 writes means the accounting missed the run
+        (BenchError, rather than a run averaged in as 0 writes per object)."""
+        acc = account_window(self.audit, start, end, user, namespace)
+        if writes and acc.writes_ok + acc.writes_failed == 0:
+            raise BenchError(
+                f"the audit window of {user} in {namespace} (bytes {start}..{end}) counted "
+                f"0 writes and {acc.requests} requests: the accounting missed the run"
+            )
+        return acc
 
     def _create_all(self, namespace: str, names: Sequence[str]) -> tuple[float, float]:
         """Create the ModelServices with create_threads threads; return (t_first_sent,
@@ -266,6 +284,7 @@ class Runner:
             start = self._sync()
             rc0 = op.reconcile_count()
             samples = []
+            cpu0 = self._cpu(op)
             t_begin = time.monotonic()
             for i in range(self.s.latency_objects):
                 name = f"lat-{i:03d}"
@@ -276,8 +295,9 @@ class Runner:
                 time.sleep(self.s.latency_gap_s)
             reconciles = self._settle(op) - rc0
             events_stored = self._drain_events(ns)
+            window_cpu = cpu0.delta(self._cpu(op))
             cpu = cpu_seconds(op.pid)
-            acc = self._window(start, self._sync(), user, ns)
+            acc = self._window(start, self._sync(), user, ns, writes=True)
         finally:
             watch.stop()
             op.terminate()
@@ -295,6 +315,8 @@ class Runner:
                 acc,
                 cpu,
                 events_stored=events_stored,
+                round=rep,
+                window_cpu=window_cpu,
             )
         )
         self.say(
@@ -319,6 +341,7 @@ class Runner:
             rc0 = op.reconcile_count()
             names = [f"tp-{i:04d}" for i in range(n)]
             self.say(f"throughput {impl_id} N={n} run {rep + 1}: creating")
+            spy = self._py_spy(impl_id, op, label)
             cpu0 = self._cpu(op)
             t0, create_s = self._create_all(ns, names)
             self.say(f"throughput {impl_id} N={n}: {n} created in {create_s:.1f}s; waiting")
@@ -334,8 +357,10 @@ class Runner:
             seconds = t_last - t0
             reconciles = self._settle(op) - rc0
             events_stored = self._drain_events(ns)
+            window_cpu = cpu0.delta(self._cpu(op))
+            self._profiled(spy, impl_id, n, rep)
             cpu = cpu_seconds(op.pid)
-            acc = self._window(start, self._sync(), user, ns)
+            acc = self._window(start, self._sync(), user, ns, writes=True)
             res.loads.append(
                 LoadRun(
                     "throughput",
@@ -348,13 +373,17 @@ class Runner:
                     cpu,
                     split,
                     events_stored=events_stored,
+                    round=rep,
+                    window_cpu=window_cpu,
                 )
             )
             self.say(
                 f"throughput {impl_id} N={n}: all converged in {seconds:.2f}s; writes "
                 f"{acc.writes_ok} ok / {acc.writes_failed} failed ({acc.event_writes} of "
                 f"Events; {events_stored} Events stored); {reconciles:.0f} "
-                f"reconciles; {acc.requests} requests; operator CPU {cpu}s; "
+                f"reconciles; {acc.requests} requests; operator CPU {cpu}s "
+                f"({window_cpu.get('operator')}s from the first create to the Events "
+                f"written); "
                 f"limited by {split['limited_by']}: {split['why']}"
             )
             if quiet:
@@ -371,6 +400,29 @@ class Runner:
             watch.stop()
             op.terminate()
             self._clean(ns)
+
+    def _py_spy(self, impl_id: str, op: Any, label: str) -> Any:
+        """A started ``profile.PySpy`` on the operator if ``--py-spy`` names ``impl_id``."""
+        if impl_id not in self.s.py_spy:
+            return None
+        from harness.bench.profile import PySpy
+
+        return PySpy(op.pid, LOG_DIR / f"pyspy-{impl_id}-{label}-{self._run_id}.txt").start()
+
+    def _profiled(self, spy: Any, impl_id: str, n: int, rep: int) -> None:
+        """Stop ``spy`` (None: nothing), keep its summary in ``profiles`` and say it."""
+        if spy is None:
+            return
+        from harness.bench.profile import render, summary
+
+        raw = spy.stop()
+        if raw is None:
+            self.say(f"py-spy {impl_id} N={n}: no profile written (see {spy.out}.log)")
+            return
+        got = {"impl": impl_id, "n": n, "round": rep, **summary(raw)}
+        self.profiles.append(got)
+        raw.with_suffix(".top.txt").write_text(render(got) + "\n")
+        self.say(f"py-spy {impl_id} N={n} run {rep + 1}:\n{render(got)}")
 
     def _quiet(self, impl_id: str, op: Any) -> None:
         user = self.impls[impl_id].user
@@ -467,12 +519,21 @@ class Runner:
 
     # ------------------------------------------------------------ all
     def _attempt(self, what: str, fn: Callable[[], None]) -> None:
+        self.load_samples.append(os.getloadavg()[0])
         try:
             fn()
         except Exception as exc:
             msg = f"{what}: {type(exc).__name__}: {exc}"
             self.errors.append(msg)
             self.say(f"FAILED {msg}")
+        if self.partial is not None:
+            import json
+
+            from harness import runs
+
+            path, machine = self.partial
+            doc = {"partial": f"after {what}", **self.report(machine)}
+            runs.write_text_atomic(path, json.dumps(doc, indent=2) + "\n")
 
     def run(self) -> None:
         """Every phase, the implementations alternating; a phase that fails is recorded in
@@ -506,6 +567,14 @@ class Runner:
                             i, n, r, quiet=(n == s.rss_size), restart=(n == s.restart_size)
                         ),
                     )
+            if s.floor and s.throughput_repeats:
+                # a closing floor run, so that each round's last runs have a floor run after
+                # them too (paired.paired: the faster of the floor runs around a run)
+                r = s.throughput_repeats
+                self._attempt(
+                    f"floor N={n} run {r + 1} (closing)",
+                    lambda n=n, r=r: run_floor(self, n, s.workers, r),  # type: ignore[misc]
+                )
         for w in s.scaling_workers:
             for rep in range(s.scaling_repeats):
                 # a floor run in every round, even where the throughput phase already ran the
@@ -521,6 +590,12 @@ class Runner:
                         f"scaling {impl_id} workers={w} run {rep + 1}",
                         lambda i=impl_id, w=w, r=rep: run_workers(self, i, w, r),  # type: ignore[misc]
                     )
+            if s.floor and s.scaling_repeats:
+                r = s.scaling_repeats
+                self._attempt(
+                    f"floor N={s.scaling_size} workers={w} run {r + 1} (closing)",
+                    lambda w=w, r=r: run_floor(self, s.scaling_size, w, r),  # type: ignore[misc]
+                )
 
     def run_apiproxy_overhead(self) -> None:
         """What the API proxy adds to a request (``harness.bench.apiproxy_overhead``)."""
@@ -532,7 +607,11 @@ class Runner:
     def report(self, machine: Mapping[str, Any]) -> dict[str, Any]:
         """The bench.json document of what was measured (``results.build_report``), with the
         API proxy's overhead as ``apiproxy_overhead``; each ratio to the floor below 1 is an
-        error (``results.floor_violations``)."""
+        error (``results.floor_violations``); ``machine`` gains the spread of the load
+        average at the start of each run."""
+        machine = dict(machine)
+        if self.load_samples:
+            machine["load_average_1m_at_each_run"] = spread_of(self.load_samples, 2)
         doc = build_report(
             self.results,
             machine,
@@ -545,4 +624,6 @@ class Runner:
         doc["errors"] += [f"beat the floor: {v}" for v in floor_violations(doc)]
         if self.apiproxy_overhead:
             doc["apiproxy_overhead"] = self.apiproxy_overhead
+        if self.profiles:
+            doc["profiles"] = self.profiles
         return doc

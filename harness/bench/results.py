@@ -23,7 +23,9 @@ from harness.bench.figures import (
     percentile,
     ratio,
     ratio_figures,
+    spread_of,
 )
+from harness.bench.paired import cpu_figures, floor_pairs, floor_ratio_figures
 
 
 @dataclass
@@ -60,6 +62,11 @@ class LoadRun:
     split: dict[str, Any] | None = None
     #: the sum of the counts of the Events in the namespace once their writes stopped
     events_stored: int | None = None
+    #: the repeat this run belongs to (runs of one round are made one after another)
+    round: int = 0
+    #: CPU seconds (``CpuSnapshot.delta``: ``operator``, ``kube-apiserver``, ``etcd``,
+    #: ``wall``) from the first create until settled and the Events stopped changing
+    window_cpu: dict[str, Any] | None = None
 
 
 @dataclass
@@ -101,6 +108,8 @@ class FloorRun:
     create_seconds: float
     accounting: RequestCounts
     split: dict[str, Any]
+    #: the repeat this run belongs to (``paired``: compared with the operators' of the round)
+    round: int = 0
 
 
 @dataclass
@@ -136,16 +145,6 @@ def capacity_figures(runs: Sequence[CapacityRun]) -> dict[str, Any]:
     }
 
 
-def spread_of(values: Sequence[float], digits: int = 3) -> dict[str, Any]:
-    """``{"median", "min", "max", "runs"}`` of the values of one figure's runs."""
-    return {
-        "median": round(float(statistics.median(values)), digits),
-        "min": round(min(values), digits),
-        "max": round(max(values), digits),
-        "runs": len(values),
-    }
-
-
 @dataclass
 class WorkersRun:
     """One scaling run: an operator with ``workers`` workers, N created at once, and the
@@ -160,6 +159,12 @@ class WorkersRun:
     reconciles: float
     accounting: RequestCounts
     split: dict[str, Any]
+    #: the repeat this run belongs to
+    round: int = 0
+    #: CPU seconds as ``LoadRun.window_cpu``: first create until settled, Events written
+    window_cpu: dict[str, Any] | None = None
+    #: the sum of the counts of the Events in the namespace once their writes stopped
+    events_stored: int | None = None
 
     @property
     def objects(self) -> int:
@@ -254,6 +259,8 @@ def details_of(res: ImplResults) -> dict[str, Any]:
                 "object_writes": r.accounting.object_writes,
                 "event_writes": r.accounting.event_writes,
                 "events_stored": r.events_stored,
+                "round": r.round,
+                "window_cpu": r.window_cpu,
                 "writes_by_kind": r.accounting.writes_by_kind,
                 "failed_by_kind": r.accounting.failed_by_kind,
                 "requests_by_kind": r.accounting.requests_by_kind,
@@ -287,7 +294,12 @@ def workers_run_details(run: WorkersRun) -> dict[str, Any]:
         "requests": acc.requests,
         "writes_ok": acc.writes_ok,
         "writes_failed": acc.writes_failed,
+        "object_writes": acc.object_writes,
+        "event_writes": acc.event_writes,
+        "events_stored": run.events_stored,
         "failed_by_kind": acc.failed_by_kind,
+        "round": run.round,
+        "window_cpu": run.window_cpu,
         "time_split": run.split,
     }
 
@@ -356,23 +368,6 @@ def floor_figures(
     }
 
 
-def floor_ratios(fig: Mapping[str, Any], floor: Mapping[str, Any]) -> dict[str, Any]:
-    """``<impl>/floor``: ``throughput_s`` N by N (the N both have) and ``workers`` W by W."""
-    mine, base = fig.get("throughput_s") or {}, floor.get("throughput_s") or {}
-    w_mine, w_base = fig.get("workers") or {}, floor.get("workers") or {}
-    return {
-        "throughput_s": {
-            n: ratio(mine.get(n), base.get(n)) for n in sorted(set(mine) & set(base), key=int)
-        },
-        "workers": {
-            w: ratio(
-                (w_mine.get(w) or {}).get("throughput_s"), (w_base.get(w) or {}).get("throughput_s")
-            )
-            for w in sorted(set(w_mine) & set(w_base), key=int)
-        },
-    }
-
-
 def time_splits(
     results: Mapping[str, ImplResults],
     floor: Sequence[FloorRun],
@@ -419,7 +414,10 @@ def build_report(
     implementation (``python/go`` when run as ``--impl go --impl python``), with ``workers``
     W by W; with floor runs, ``floor`` (``client``: the Go floor client; ``capacity``: the
     API server's write capacity, ``capacity_figures``) and "<impl>/floor" for each
-    implementation; ``spread`` (``spread_figures``): median, min and max of every figure that
+    implementation (the median over rounds of the run's seconds over the floor's of the same
+    round, ``paired.floor_pairs``; their min and max in ``spread["<impl>/floor"]``); ``cpu``:
+    CPU milliseconds per object and their ratios (``paired.cpu_figures``);
+    ``spread`` (``spread_figures``): median, min and max of every figure that
     is a median of runs."""
     impls = list(results)
     workers = int(settings.get("max_concurrent_reconciles") or 1)
@@ -445,12 +443,16 @@ def build_report(
         extra["floor"]["client"] = FLOOR_CLIENT
         if capacity:
             extra["floor"]["capacity"] = capacity_figures(capacity)
-        for impl in impls:
-            ratios[f"{impl}/floor"] = floor_ratios(figures[impl], extra["floor"])
+        # each implementation's run over the floor's of the same round (``paired``)
+        floor_ratios, floor_spread = floor_ratio_figures(
+            floor_pairs(results, floor, workers, scaling_size, sizes)
+        )
+        ratios.update(floor_ratios)
         extra["floor"]["runs"] = [
             {
                 "n": r.n,
                 "workers": r.workers,
+                "round": r.round,
                 "seconds": round(r.seconds, 3),
                 "writes_done_s": round(r.writes_done_s, 3),
                 "create_seconds": round(r.create_seconds, 3),
@@ -478,6 +480,11 @@ def build_report(
     if "floor" in extra:
         report["floor"] = extra["floor"]
     report["spread"] = spread_figures(results, floor, workers, scaling_size, sizes)
+    if floor:
+        report["spread"].update(floor_spread)
+    cpu = cpu_figures(results, floor, workers, scaling_size)
+    if cpu:
+        report["cpu"] = cpu
     report["time_split"] = splits
     return report
 

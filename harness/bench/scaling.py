@@ -46,7 +46,10 @@ class BenchLike(Protocol):
     def _cpu(self, op: Any = None) -> CpuSnapshot: ...
     def _sync(self) -> int: ...
     def _settle(self, op: Any, min_count: float = 0, timeout: float = 300) -> float: ...
-    def _window(self, start: int, end: int, user: str, namespace: str | None) -> RequestCounts: ...
+    def _window(
+        self, start: int, end: int, user: str, namespace: str | None, *, writes: bool = False
+    ) -> RequestCounts: ...
+    def _drain_events(self, ns: str, timeout: float = 120) -> int: ...
     def _create_all(self, namespace: str, names: Sequence[str]) -> tuple[float, float]: ...
     def _clean(self, ns: str) -> None: ...
     def _warm_up_operator(self, watch: ConvergenceWatch, ns: str, op: Any) -> float: ...
@@ -58,6 +61,7 @@ def run_floor(b: BenchLike, n: int, workers: int, rep: int) -> None:
     label = f"floor-n{n}-w{workers}-{rep}"
     out, run_s, acc, split = _floor_batch(b, label, n, workers, b.s.create_threads)
     run = FloorRun(
+        round=rep,
         n=n,
         workers=workers,
         seconds=run_s,
@@ -132,7 +136,7 @@ def _floor_batch(
         delta = cpu0.delta(b._cpu())
         # the process has exited by now: its CPU is what it measured of itself (getrusage)
         split = time_split(delta, float(out.get("cpu_s") or 0.0), "floor client")
-        acc = b._window(start, b._sync(), FLOOR_USER, ns)
+        acc = b._window(start, b._sync(), FLOOR_USER, ns, writes=True)
         return out, t_last - t0, acc, split
     finally:
         watch.stop()
@@ -238,7 +242,11 @@ def run_workers(b: BenchLike, impl_id: str, workers: int, rep: int) -> None:
         samples = loop.stop()
         split = time_split(delta, delta.get("operator"), "operator")
         reconciles = b._settle(op) - rc0
-        acc = b._window(start, b._sync(), user, ns)
+        # the Events too, as in the throughput runs: the recorders write them behind the
+        # reconciles, and a window closed before would count those still queued as missing
+        events_stored = b._drain_events(ns)
+        window_cpu = cpu0.delta(b._cpu(op))
+        acc = b._window(start, b._sync(), user, ns, writes=True)
         hwm = vm_kib(op.pid, "VmHWM")
         run = WorkersRun(
             workers=workers,
@@ -250,13 +258,18 @@ def run_workers(b: BenchLike, impl_id: str, workers: int, rep: int) -> None:
             reconciles=reconciles,
             accounting=acc,
             split=split,
+            round=rep,
+            window_cpu=window_cpu,
+            events_stored=events_stored,
         )
         b.results[impl_id].workers_runs.append(run)
         b.say(
             f"scaling {impl_id} workers={workers}: all converged in {run.seconds:.2f}s; "
             f"{len(samples)} probe changes (p50 {_p(samples, 50)}, p95 {_p(samples, 95)}); "
-            f"operator CPU {run.cpu_s}s; RSS {run.peak_rss_mib} MiB; writes {acc.writes_ok} "
-            f"ok / {acc.writes_failed} failed; limited by {split['limited_by']}: "
+            f"operator CPU {run.cpu_s}s ({window_cpu.get('operator')}s to the Events "
+            f"written); RSS {run.peak_rss_mib} MiB; writes {acc.writes_ok} ok / "
+            f"{acc.writes_failed} failed ({acc.event_writes} of Events; {events_stored} "
+            f"Events stored); limited by {split['limited_by']}: "
             f"{split['why']}" + (f"; {loop.errors} probe changes lost" if loop.errors else "")
         )
     finally:

@@ -61,6 +61,8 @@ class Settings:
     settle_quiet_s: float = 1.0
     converge_timeout_s: float = 900.0
     quick: bool = False
+    #: implementations whose throughput runs are profiled with py-spy (``--py-spy``)
+    py_spy: list[str] = field(default_factory=list)
 
     def describe(self) -> dict[str, Any]:
         """The ``settings`` object of bench.json: the numbers, and in words how each figure
@@ -124,6 +126,7 @@ class Settings:
                 f"{self.restart_every}th; process started: time until those converged at "
                 f"their new generation AND reconcile count >= N + 1 (with the warm-up object) and an empty queue"
             ),
+            "py_spy": self.py_spy,
             "scaling_workers": self.scaling_workers,
             "scaling_size": self.scaling_size,
             "scaling_repeats": self.scaling_repeats,
@@ -215,4 +218,5 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         capacity_concurrency=sorted(set(capacity)),
         capacity_size=capacity_size,
         floor=not args.no_floor,
+        py_spy=list(getattr(args, "py_spy", None) or []),
     )

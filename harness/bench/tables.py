@@ -1,7 +1,8 @@
 """The tables ``python -m harness bench`` prints at the end, from the bench.json document
 (``harness.bench.results.build_report``): ``render_table`` (every figure, each implementation
 and ratio), ``render_floor_table`` (the floor, the write capacity and the worker scaling),
-``render_spread`` (median, min and max of each figure's runs).
+``render_spread`` (median, min and max of each figure's runs), ``render_cpu`` (CPU per
+object and its ratios).
 """
 
 from __future__ import annotations
@@ -193,3 +194,49 @@ def render_spread(report: Mapping[str, Any]) -> str:
 
 def _spread_cells(sp: Mapping[str, Any]) -> list[str]:
     return [_fmt(sp.get("median")), _fmt(sp.get("min")), _fmt(sp.get("max")), str(sp.get("runs"))]
+
+
+def render_cpu(report: Mapping[str, Any]) -> str:
+    """CPU milliseconds per object (bench.json's ``cpu``, ``harness.bench.paired``): one row
+    per figure (latency, N, worker count), a column per implementation and the floor (the
+    median over runs, min..max), then kube-apiserver + etcd, then each ratio of the medians.
+    "" when no CPU was measured."""
+    cpu = report.get("cpu") or {}
+    own, server, ratios = (
+        cpu.get("ms_per_object") or {},
+        cpu.get("server_ms_per_object") or {},
+        cpu.get("ratios") or {},
+    )
+    if not own:
+        return ""
+    who = list(own)
+    rows = [
+        [
+            "CPU ms per object",
+            *who,
+            *[f"{w} server" for w in who],
+            *ratios,
+        ]
+    ]
+    keys: list[tuple[str, str | None, str]] = [("latency", None, "latency (one at a time)")]
+    for fig, label in (("throughput", "N = {} at once"), ("workers", "{} worker(s), N at once")):
+        ats = sorted({at for w in who for at in (own[w].get(fig) or {})}, key=int)
+        keys += [(fig, at, label.format(at)) for at in ats]
+
+    def cell(d: Mapping[str, Any], fig: str, at: str | None) -> Any:
+        v = d.get(fig)
+        return v if at is None or v is None else v.get(at)
+
+    for fig, at, label in keys:
+        row = [label]
+        for src in (own, server):
+            for w in who:
+                sp = cell(src.get(w) or {}, fig, at)
+                row.append(
+                    "-"
+                    if not sp
+                    else f"{_fmt(sp['median'])} ({_fmt(sp['min'])}..{_fmt(sp['max'])})"
+                )
+        row += [_fmt(cell(ratios[r], fig, at)) for r in ratios]
+        rows.append(row)
+    return _grid(rows)

@@ -60,6 +60,8 @@ class Scaling:
     splits_n: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
     #: who -> W -> SPLIT (scaling runs)
     splits_w: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    #: bench.json's ``cpu`` (``harness.bench.paired.cpu_figures``): CPU ms per object, ratios
+    cpu: dict[str, Any] = field(default_factory=dict)
 
     @property
     def worker_counts(self) -> list[int]:
@@ -137,6 +139,7 @@ def scaling_model(data: Mapping[str, Any], impls: list[str]) -> Scaling | None:
         floor_ratios=floor_ratios,
         workers=workers,
         worker_ratios=worker_ratios,
+        cpu=dict(data.get("cpu") or {}),
         splits_n={who: _by_int(v) for who, v in (splits.get("throughput") or {}).items()},
         splits_w={who: _by_int(v) for who, v in (splits.get("workers") or {}).items()},
     )
@@ -210,6 +213,9 @@ def scaling_note(sc: Scaling, impls: list[str]) -> list[str]:
         limits = _limits(sc.splits_n, [n for n, _ in sc.floor], ["floor", *impls])
         if limits:
             out.append("What limited those runs (measured CPU): " + limits + ".")
+    cpu = cpu_note(sc.cpu)
+    if cpu:
+        out.append(cpu)
     counts = sc.worker_counts
     for who in sc.who:
         by_w = sc.workers.get(who) or {}
@@ -233,6 +239,30 @@ def scaling_note(sc: Scaling, impls: list[str]) -> list[str]:
             text += f". Limited by: {limits}"
         out.append(text + ".")
     return out
+
+
+def cpu_note(cpu: Mapping[str, Any]) -> str:
+    """One paragraph of bench.json's ``cpu``: each ratio of CPU per object (``python/go``,
+    ``<impl>/floor``) for the latency runs, each N and each worker count. "" without it."""
+    parts = []
+    for key, figs in (cpu.get("ratios") or {}).items():
+        cells = []
+        if _num(figs.get("latency")) is not None:
+            cells.append(f"one at a time {_s(_num(figs.get('latency')))}×")
+        for fig, label in (("throughput", "N = {}"), ("workers", "{} worker(s)")):
+            cells += [
+                f"{label.format(at)} {_s(_num(v))}×" for at, v in _by_int(figs.get(fig)).items()
+            ]
+        if cells:
+            parts.append(f"{key}: " + ", ".join(cells))
+    if not parts:
+        return ""
+    return (
+        "CPU per object (the operator's CPU time from the first create until its Events were "
+        "written, not counting waits for a core; the floor client's for its writes): "
+        + "; ".join(parts)
+        + "."
+    )
 
 
 def split_numbers(sp: Mapping[str, Any], who: str = "operator") -> str:

@@ -93,3 +93,15 @@ def _empty_report() -> Any:
     from harness.tests.test_report import model
 
     return model()
+
+
+def test_the_note_gives_the_cpu_ratios() -> None:
+    from harness.report.bench_scaling import cpu_note
+
+    cpu = {"ratios": {"python/go": {"latency": 1.5, "throughput": {"100": 1.4}, "workers": {}}}}
+    assert cpu_note(cpu) == (
+        "CPU per object (the operator's CPU time from the first create until its Events were "
+        "written, not counting waits for a core; the floor client's for its writes): "
+        "python/go: one at a time 1.5×, N = 100 1.4×."
+    )
+    assert cpu_note({}) == ""

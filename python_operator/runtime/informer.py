@@ -62,6 +62,7 @@ does not wrap it (each point is shown on the library in tests/test_library_gaps.
 
 from __future__ import annotations
 
+import pickle
 import random
 import threading
 from collections.abc import Iterable, Iterator
@@ -142,12 +143,12 @@ def key_of(obj: Obj) -> str:
 
 
 def deep_copy(value: object) -> object:
-    """Copy JSON-shaped data (dicts, lists, scalars); several times faster than copy.deepcopy."""
-    if isinstance(value, dict):
-        return {k: deep_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [deep_copy(v) for v in value]
-    return value
+    """Copy JSON-shaped data (dicts, lists, str, int, float, bool, None), as equal as the
+    original, key order included. A pickle round trip, done in C: about 1.7x faster than a
+    copy made in Python, key by key (the operator's own top frame in a py-spy profile of a
+    bench run, docs/bench.md), several times faster than copy.deepcopy. JSON data holds no
+    shared or cyclic references, so nothing that pickle's memo keeps shared can differ."""
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
 def copy_obj(obj: Obj) -> Obj:

@@ -273,3 +273,18 @@ def test_backoff_doubles_from_0_8_s_to_30_s_times_a_factor_below_1_2() -> None:
     assert [round(low._delay(n), 3) for n in range(8)] == [0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 30, 30]
     high = informer.Informer(Script([], []), name="x", rng=Fixed(0.999999))
     assert 35.99 < high._delay(40) < 36.0
+
+
+def test_deep_copy_is_equal_independent_and_keeps_key_order() -> None:
+    obj = {
+        "metadata": {"name": "a", "labels": {"z": "1", "a": "2"}, "generation": 3},
+        "spec": {"replicas": 2, "ratio": 0.5, "on": True, "none": None, "args": ["x", {"k": []}]},
+    }
+    copied = informer.deep_copy(obj)
+    assert copied == obj and copied is not obj
+    assert isinstance(copied, dict)
+    assert list(copied["metadata"]["labels"]) == ["z", "a"]
+    copied["spec"]["args"][1]["k"].append(1)
+    copied["metadata"]["labels"]["b"] = "3"
+    assert obj["spec"]["args"][1]["k"] == [] and "b" not in obj["metadata"]["labels"]
+    assert [type(v) for v in copied["spec"].values()] == [int, float, bool, type(None), list]
