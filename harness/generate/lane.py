@@ -4,9 +4,13 @@ operator process), the run's ``Settings``, and the two ways a step can end a seq
 
 from __future__ import annotations
 
+import json
+import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from harness.audit import WRITE_VERBS
 from harness.envtest.controlplane import ControlPlane
@@ -15,6 +19,65 @@ from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.kube import Kube
 from harness.operators import Implementation, OperatorProcess
+
+
+class TailLog(RequestLog):
+    """A proxy's request log read incrementally: each read parses only the lines appended
+    since the last one (a line being written waits for its newline) and keeps the parsed
+    lines, so a poll costs what is new, not the whole run's log (``RequestLog.records`` reads
+    and parses the file whole on every call: minutes of CPU over a long run).
+    ``records(after)`` builds only the requests with an id above ``after``."""
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(path)
+        self._offset = 0
+        self._parsed: list[dict[str, Any]] = []
+        self._after = 0
+        self.max_id = 0
+        self._lock = threading.Lock()
+
+    def _refresh(self) -> None:
+        try:
+            with self.path.open("rb") as f:
+                if f.seek(0, 2) < self._offset:  # a new file under the same name
+                    self._offset, self._parsed, self.max_id = 0, [], 0
+                f.seek(self._offset)
+                data = f.read()
+        except FileNotFoundError:
+            return
+        complete = data.rfind(b"\n") + 1
+        self._offset += complete
+        for line in data[:complete].splitlines():
+            try:
+                ln = json.loads(line)
+            except ValueError:
+                continue  # not a record (the proxy writes whole lines)
+            self._parsed.append(ln)
+            if ln.get("t") == "req":
+                self.max_id = max(self.max_id, int(ln.get("id", 0)))
+
+    def _lines(self) -> Iterable[dict[str, Any]]:
+        self._refresh()
+        after = self._after
+        return (
+            [ln for ln in self._parsed if int(ln.get("id", 0)) > after] if after else self._parsed
+        )
+
+    def records(self, after: int = 0) -> list[ProxyRequest]:
+        """The requests with an id above ``after`` (``RequestLog.records``' shape), each with
+        its end and the watch events delivered on it."""
+        with self._lock:
+            self._after = after
+            try:
+                return super().records()
+            finally:
+                self._after = 0
+
+    def last_id(self) -> int:
+        """The highest request id logged so far (0: none)."""
+        with self._lock:
+            self._refresh()
+            return self.max_id
 
 
 class OracleFailure(AssertionError):
@@ -62,10 +125,14 @@ class Lane:
     refusing: bool = False
     #: the lane is on the sim tier (a real deployment controller and garbage collector)
     sim: bool = False
+    _log: TailLog | None = None
 
     @property
-    def log(self) -> RequestLog:
-        return RequestLog(self.proxy.request_log)
+    def log(self) -> TailLog:
+        """The proxy's request log, read incrementally (``TailLog``)."""
+        if self._log is None:
+            self._log = TailLog(self.proxy.request_log)
+        return self._log
 
     def start_operator(self) -> None:
         """Start a new operator process through the lane's proxy; wait until ready."""
@@ -120,7 +187,7 @@ class Lane:
         request id above ``after``, as its proxy logged them."""
         return [
             r
-            for r in self.log.records()
+            for r in self.log.records(after)
             if r.id > after
             and r.verb in WRITE_VERBS
             and r.resource in RESOURCES
@@ -129,8 +196,8 @@ class Lane:
         ]
 
     def last_id(self) -> int:
-        records = self.log.records()
-        return records[-1].id if records else 0
+        """The id of the last request the proxy logged (0: none)."""
+        return self.log.last_id()
 
 
 def describe(r: ProxyRequest) -> str:

@@ -4,6 +4,7 @@ control plane in ``make generate-ci``."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.faults.apiproxy.records import RequestLog
 from harness.generate import cli, schema
-from harness.generate.lane import OracleFailure
+from harness.generate.lane import OracleFailure, TailLog
 from harness.generate.machine import (
     CaseError,
     World,
@@ -24,7 +26,8 @@ from harness.generate.machine import (
     save_case,
 )
 from harness.generate.oracles import quantities_as_values
-from harness.generate.world import BUDGET, OPS, STEP_FIELDS
+from harness.generate.slots import shares
+from harness.generate.world import BUDGET, NAME, OPS, STEP_FIELDS
 
 SPEC = schema.spec_schema()
 QUANTITY = re.compile(
@@ -295,3 +298,50 @@ def test_generate_refuses_arguments_it_would_fail_on_after_starting(
 def test_generate_accepts_its_defaults_and_ci() -> None:
     assert cli.generate_problem(cli.build_parser().parse_args([])) is None
     assert cli.generate_problem(cli.build_parser().parse_args(["--ci", "--steps", "0"])) is None
+
+
+def _req(rid: int, verb: str = "update", code: int = 200) -> str:
+    return json.dumps(
+        {
+            "t": "req",
+            "id": rid,
+            "verb": verb,
+            "resource": "deployments",
+            "namespace": "gen-go",
+            "name": NAME,
+            "code": code,
+            "time": "2026-01-01T00:00:00.5Z",
+            "start": "2026-01-01T00:00:00Z",
+        }
+    )
+
+
+def test_the_lane_reads_its_proxy_log_as_it_grows(tmp_path: Path) -> None:
+    """TailLog parses only what was appended; a line without its newline waits for it."""
+    path = tmp_path / "requests.jsonl"
+    log = TailLog(path)
+    assert log.records() == [] and log.last_id() == 0  # no file yet
+    path.write_text(_req(1) + "\n" + _req(2)[:20])
+    assert [r.id for r in log.records()] == [1] and log.last_id() == 1
+    with path.open("a") as f:
+        f.write(_req(2)[20:] + "\n" + _req(3, code=409) + "\n")
+    assert [r.id for r in log.records()] == [1, 2, 3]
+    assert [r.id for r in log.records(after=1)] == [2, 3] and log.last_id() == 3
+    assert [(r.id, r.code) for r in log.records(after=2)] == [(3, 409)]
+    assert log.records() == RequestLog(path).records()  # the whole-file reader's answer
+
+
+def test_sequences_are_shared_out_over_the_slots() -> None:
+    assert shares(5, 2) == [3, 2] and shares(1, 3) == [1] and shares(4, 4) == [1, 1, 1, 1]
+    with pytest.raises(ValueError):
+        shares(0, 2)
+
+
+def test_the_slots_phases_are_summed_in_generated_json() -> None:
+    one = {"quiet:wait": {"seconds": 2.0, "count": 1}, "safety": {"seconds": 0.5, "count": 2}}
+    two = {"quiet:wait": {"seconds": 4.0, "count": 3}}
+    merged = cli.merge(
+        [{"phases": one, "seed": 1}, {"phases": two, "seed": 2}], 1, 9.0, Path("cases")
+    )
+    assert merged["phases"]["quiet:wait"] == {"seconds": 6.0, "count": 4, "mean": 1.5}
+    assert list(merged["phases"]) == ["quiet:wait", "safety"]  # largest first
