@@ -316,10 +316,10 @@ class World:
             # A policy that refuses writes makes the world depend on the path by design: a
             # Deployment created before it stays, a fresh one would be refused.
             return
+        fresh = self._fresh(lane.impl)
         t0 = time.monotonic()
         here = normalised(lane)
         foreign = foreign_state(lane)
-        fresh = self._fresh(lane.impl)
         try:
             meta = m["metadata"]
             self.clock.add("level-triggered:read", time.monotonic() - t0)
@@ -360,7 +360,8 @@ class World:
         """The implementation's lane for the level-triggered oracle's fresh worlds: started
         once per run (a namespace, a proxy, an operator) and emptied after each use."""
         if impl.id not in self.fresh:
-            self.fresh[impl.id] = new_lane(self.settings, impl, f"{self.label}-fresh-{impl.id}")
+            with self.clock.phase("level-triggered:start-lane"):
+                self.fresh[impl.id] = new_lane(self.settings, impl, f"{self.label}-fresh-{impl.id}")
         lane = self.fresh[impl.id]
         lane.open_window()
         return lane
