@@ -20,6 +20,11 @@ from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.kube import Kube
 from harness.operators import Implementation, OperatorProcess
 
+#: Seconds an operator process may take to be ready (``Lane.start_operator``): a Go operator
+#: once took over 60 s to sync its caches through its proxy with 16 operator processes and
+#: the load average at 40 on 2 cores (a harness error, not an oracle's).
+START_TIMEOUT = 180.0
+
 
 class TailLog(RequestLog):
     """A proxy's request log read incrementally: each read parses only the lines appended
@@ -144,7 +149,7 @@ class Lane:
             request_log=self.proxy.request_log,
         )
         self.starts += 1
-        self.op.start(timeout=60)
+        self.op.start(timeout=START_TIMEOUT)
 
     def open_window(self) -> None:
         """Begin a new window (its writes, steps and, on sim, Deployment events) from now."""
