@@ -122,6 +122,8 @@ class Lane:
     #: several, each triggering at its own write, so it is asked at every step and wait
     #: until the sequence ends
     crash_armed: bool = False
+    #: a write error was armed on the proxy in this sequence (``fault`` step)
+    fault_armed: bool = False
     #: crashes that triggered (the operator SIGKILLed at its write) and write errors injected
     crashes: int = 0
     #: seconds the proxy currently holds each watch event (``events`` step); quiet waits them
@@ -140,16 +142,40 @@ class Lane:
         return self._log
 
     def start_operator(self) -> None:
-        """Start a new operator process through the lane's proxy; wait until ready."""
-        self.op = OperatorProcess(
-            impl=self.impl,
-            kubeconfig=self.proxy.kubeconfig,
-            namespace=self.ns,
-            log_path=self.workdir / f"operator-{self.starts}.log",
-            request_log=self.proxy.request_log,
-        )
-        self.starts += 1
-        self.op.start(timeout=START_TIMEOUT)
+        """Start a new operator process through the lane's proxy; wait until it is ready
+        (``START_TIMEOUT``). A crash armed on the proxy may trigger at one of the new
+        process's first writes, before it is ready: the proxy then holds every later request
+        of it, so it would never be; that crash is handled here like any other (the process
+        SIGKILLed, the crash acknowledged, a new one started). Raises TimeoutError, or
+        RuntimeError when the process exits first (each naming its log)."""
+        while True:
+            log = self.workdir / f"operator-{self.starts}.log"
+            self.op = OperatorProcess(
+                impl=self.impl,
+                kubeconfig=self.proxy.kubeconfig,
+                namespace=self.ns,
+                log_path=log,
+                request_log=self.proxy.request_log,
+            )
+            self.starts += 1
+            self.op.start(wait_ready=False)
+            deadline = time.monotonic() + START_TIMEOUT
+            while not self.op.ready():
+                if self.crash_armed and self.proxy.wait_crash(0).get("triggered"):
+                    break
+                if not self.op.running():
+                    raise RuntimeError(f"the {self.impl.id} operator exited while starting: {log}")
+                if time.monotonic() > deadline:
+                    raise TimeoutError(
+                        f"the {self.impl.id} operator was not ready {START_TIMEOUT:.0f}s after "
+                        f"its start: {log}"
+                    )
+                time.sleep(0.1)
+            else:
+                return
+            self.op.kill()
+            self.proxy.ack_crash()
+            self.crashes += 1
 
     def open_window(self) -> None:
         """Begin a new window (its writes, steps and, on sim, Deployment events) from now."""

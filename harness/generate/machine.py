@@ -369,7 +369,8 @@ class World:
     def _clear(self, lane: Lane) -> None:
         """Empty ``lane`` for the next sequence: its ModelService deleted (Background) and
         gone, or its finalizers removed when the operator does not let it go; children left
-        behind deleted; faults cleared; a new window."""
+        behind deleted; faults cleared (the operator started again when it had any); a new
+        window."""
         try:
             apply_step(lane, {"op": "delete", "policy": "Background"}, self.settings)
         except (OracleFailure, PremiseBroken):
@@ -377,8 +378,20 @@ class World:
         for res in ("deployments", "services"):
             for c in lane.admin.list(res, lane.ns):
                 lane.admin.delete(res, lane.ns, c["metadata"]["name"])
+        # Nothing the sequence armed may reach the next one, whose ModelService has the same
+        # name: a crash that triggered after the last look is handled like any other; then an
+        # operator that had a fault or a crash armed or its events held is started again, so
+        # that no request the proxy froze or refused (a retry still queued) and no event it
+        # held arrives in the next sequence's windows. Seen: a [create] sequence after one
+        # that ended "events crash crash" failed the budget (go: a second status write) and
+        # the differential (python: its children gone after the quiet point).
+        lane.handle_crash()
+        dirty = lane.crash_armed or lane.fault_armed or lane.event_delay > 0
         lane.proxy.clear_faults()
-        lane.crash_armed, lane.event_delay = False, 0.0
+        if dirty and lane.op is not None:
+            lane.op.kill()
+            lane.start_operator()
+        lane.crash_armed, lane.fault_armed, lane.event_delay = False, False, 0.0
         lane.open_window()
 
 

@@ -275,6 +275,7 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
         lane.proxy.inject_write_error(
             int(step.get("nth", 1)), int(step["code"]), resources=RESOURCES
         )
+        lane.fault_armed = True
     elif op == "crash":
         # The operator's nth next write is forwarded, then the proxy freezes its connection
         # (the answer withheld, or delivered first); the harness SIGKILLs the process and
