@@ -286,6 +286,7 @@ def test_replay_names_the_known_implementations_for_an_unknown_one(tmp_path: Pat
         (["--sequences", "-3"], "--sequences -3: give a number of at least 1"),
         (["--steps", "0"], "--steps 0: give a number of at least 1"),
         (["--jobs", "0"], "--jobs 0: give a number of at least 1"),
+        (["--parallel", "0"], "--parallel 0: give a number of sequences at once of at least 1"),
         (["--operator-root", "/no/such/checkout"], "--operator-root /no/such/checkout: no such"),
     ],
 )
