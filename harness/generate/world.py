@@ -3,7 +3,7 @@ each implementation's operator without an expected value.
 
 A *lane* is one implementation's share of the world: a namespace of its own on the shared
 control plane, an API proxy, and the operator process behind it (``Lane``). Every step is
-applied to every lane in turn, as the admin (or as another actor: a sidecar injector, a
+applied to every lane (all at once, a thread each: ``machine.World.each``), as the admin (or as another actor: a sidecar injector, a
 person with kubectl, the garbage collector), so the lanes see the same sequence and the API
 server's answers to the user's writes are the same in each.
 
