@@ -346,3 +346,31 @@ def test_the_slots_phases_are_summed_in_generated_json() -> None:
     )
     assert merged["phases"]["quiet:wait"] == {"seconds": 6.0, "count": 4, "mean": 1.5}
     assert list(merged["phases"]) == ["quiet:wait", "safety"]  # largest first
+
+
+def test_the_lanes_act_at_once_and_every_failure_is_kept() -> None:
+    """World.each: results in order; every call ends; OracleFailures joined (``also``); a
+    harness error wins over an oracle's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    world = World(settings=None, impls=[])  # type: ignore[arg-type]
+    world._pool = ThreadPoolExecutor(max_workers=3)
+    try:
+        assert world.each(lambda n: n * 2, [1, 2, 3]) == [2, 4, 6]
+
+        def judged(impl: str) -> None:
+            raise OracleFailure(impl, "quiet", "still writing")
+
+        with pytest.raises(OracleFailure) as failed:
+            world.each(judged, ["go", "python"])
+        assert failed.value.impl == "go" and [e.impl for e in failed.value.also] == ["python"]
+
+        def broken(impl: str) -> None:
+            if impl == "python":
+                raise RuntimeError("the harness")
+            judged(impl)
+
+        with pytest.raises(RuntimeError):
+            world.each(broken, ["go", "python"])
+    finally:
+        world._pool.shutdown()
