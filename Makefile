@@ -337,13 +337,13 @@ STEPS ?= 20
 SEED ?=
 PARALLEL ?= 1
 NIGHTLY_SEQUENCES ?= 1000
-NIGHTLY_PARALLEL ?= 4
+NIGHTLY_PARALLEL ?= 8
 GENERATE_ARGS ?=
 .PHONY: generate generate-ci generate-nightly
 generate: binaries ## generated workloads judged without expected values: reports/generated.json (SEQUENCES=, STEPS=, SEED=, PARALLEL=, CLUSTER=sim, OPERATOR_ROOT=checkout)
 	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) --parallel $(PARALLEL) $(if $(filter sim,$(CLUSTER)),--cluster sim) $(if $(OPERATOR_ROOT),--operator-root '$(OPERATOR_ROOT)') --reports $(REPORTS) $(GENERATE_ARGS)
 
-generate-nightly: binaries ## the nightly generated workloads: NIGHTLY_SEQUENCES (1000) sequences of 20 steps, NIGHTLY_PARALLEL (4) at once
+generate-nightly: binaries ## the nightly generated workloads: NIGHTLY_SEQUENCES (1000) sequences of 20 steps, NIGHTLY_PARALLEL (8) at once
 	$(MAKE) --no-print-directory generate SEQUENCES=$(NIGHTLY_SEQUENCES) STEPS=20 PARALLEL=$(NIGHTLY_PARALLEL)
 
 generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
