@@ -334,19 +334,28 @@ explore-ci: binaries ## the exploration subset make test runs
 # shrunk to reports/generated/<id>.yaml (`python -m harness replay FILE`). The nightly size
 # is SEQUENCES=1000. CLUSTER=sim runs it on the sim tier (make sim-binaries first);
 # OPERATOR_ROOT=<checkout> starts go and python from another checkout's sources (a worktree
-# of an older commit). generate-ci is the fixed seed `make test` runs, then the shipped case
+# of an older commit). PARALLEL sequences run at once on the one control plane, each in lanes
+# of its own (--parallel). generate-ci is the fixed seed `make test` runs, then the shipped case
 # files that hold today (`ci: true` in harness/generate/cases/) replayed on go and python.
 # generate-mutants judges the generator against the mutants the suite misses (the ones of
 # mutants.toml with `explore`, the non-equivalent survivors of survivors.toml, and one
 # equivalent control per language): reports/generated-mutants.json (JUDGE_ARGS=--mutant NAME).
+# generate-nightly is the nightly size (NIGHTLY_SEQUENCES per implementation, NIGHTLY_PARALLEL at
+# once; the time it takes: docs/design.md, "Generated workloads").
 SEQUENCES ?= 50
 STEPS ?= 20
 SEED ?=
+PARALLEL ?= 1
+NIGHTLY_SEQUENCES ?= 1000
+NIGHTLY_PARALLEL ?= 8
 GENERATE_ARGS ?=
 JUDGE_ARGS ?=
-.PHONY: generate generate-ci generate-mutants
-generate: binaries ## generated workloads judged without expected values: reports/generated.json (SEQUENCES=, STEPS=, SEED=, CLUSTER=sim, OPERATOR_ROOT=checkout)
-	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) $(if $(filter sim,$(CLUSTER)),--cluster sim) $(if $(OPERATOR_ROOT),--operator-root '$(OPERATOR_ROOT)') --reports $(REPORTS) $(GENERATE_ARGS)
+.PHONY: generate generate-ci generate-nightly generate-mutants
+generate: binaries ## generated workloads judged without expected values: reports/generated.json (SEQUENCES=, STEPS=, SEED=, PARALLEL=, CLUSTER=sim, OPERATOR_ROOT=checkout)
+	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) --parallel $(PARALLEL) $(if $(filter sim,$(CLUSTER)),--cluster sim) $(if $(OPERATOR_ROOT),--operator-root '$(OPERATOR_ROOT)') --reports $(REPORTS) $(GENERATE_ARGS)
+
+generate-nightly: binaries ## the nightly generated workloads: NIGHTLY_SEQUENCES (1000) sequences of 20 steps, NIGHTLY_PARALLEL (8) at once
+	$(MAKE) --no-print-directory generate SEQUENCES=$(NIGHTLY_SEQUENCES) STEPS=20 PARALLEL=$(NIGHTLY_PARALLEL)
 
 generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
 	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) --reports $(REPORTS) $(GENERATE_ARGS)

@@ -41,11 +41,12 @@ from harness.generate.machine import (
     case_implementations,
     read_case,
     replay,
-    run,
     save_case,
     save_other_cases,
     smallest_failure,
 )
+from harness.generate.slots import Slot, run_slots
+from harness.generate.timing import Clock
 from harness.operators import Implementation, ImplementationError, load_implementations
 from harness.paths import BUILD_DIR, REPORTS_DIR
 
@@ -124,6 +125,8 @@ def generate_problem(args: argparse.Namespace) -> str | None:
                 return f"{option} {value}: give a number of at least 1"
     if args.jobs < 1:
         return f"--jobs {args.jobs}: give a number of at least 1"
+    if args.parallel < 1:
+        return f"--parallel {args.parallel}: give a number of sequences at once of at least 1"
     return impls_problem(args.impl or DEFAULT_IMPLS, args.impl_file, args.operator_root)
 
 
@@ -215,6 +218,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="runs at once, each a process with a control plane and lanes of its own, seeds "
         "SEED, SEED+1, ...; the sequences are shared out and the counts summed (default 1)",
     )
+    p.add_argument(
+        "--parallel",
+        type=int,
+        default=1,
+        metavar="K",
+        help="sequences at once on the one control plane, each in lanes (namespaces, API "
+        "proxies, operator processes) of its own, seeds SEED, SEED+1, ... (default 1)",
+    )
     _lane_options(p)
     return p
 
@@ -233,31 +244,68 @@ def run_generate(args: argparse.Namespace) -> int:
         ControlPlane(tier=args.cluster) as cp,
         tempfile.TemporaryDirectory(prefix="modeldock-generate-") as tmp,
     ):
-        world = World(
+        at_once = f", {min(args.parallel, args.sequences)} at once" if args.parallel > 1 else ""
+        _say(
+            f"{', '.join(ids)}: {args.sequences} sequences of at most {args.steps} steps, "
+            f"seed {seed_value}{at_once}"
+        )
+        slots = run_slots(
             Settings(cp, Path(args.keep or tmp), quiet=args.quiet, quiet_timeout=_timeout(args)),
             impls,
+            args.parallel,
+            args.sequences,
+            args.steps,
+            seed_value,
+            shrink=not args.no_shrink,
+            shrink_seconds=args.shrink_seconds,
             progress=_say,
         )
-        world.shrink_seconds = args.shrink_seconds
-        world.open()
+    seconds = time.monotonic() - started
+    parts = [_slot_data(args, s, reports, seconds) for s in slots]
+    data = parts[0] if len(parts) == 1 else merge(parts, seed_value, seconds, reports / "generated")
+    data["parallel"] = len(parts)
+    reports.mkdir(parents=True, exist_ok=True)
+    runs.write_text_atomic(reports / "generated.json", json.dumps(data, indent=1) + "\n")
+    report.refresh(reports)  # the comparison's section, when a suite's report is there
+    for i, e in data["implementations"].items():
         _say(
-            f"{', '.join(ids)}: {args.sequences} sequences of at most {args.steps} steps, seed {seed_value}"
+            f"{i}: {e['sequences']} sequences, {e['steps']} steps, {e['failures']} oracle failures"
         )
-        try:
-            failure = run(world, args.sequences, args.steps, seed_value, shrink=not args.no_shrink)
-        finally:
-            world.close()
+    for part in parts:
+        failure = part["failure"]
+        if failure:
+            for e in [failure, *failure["also"]]:
+                _say(f"FAILED [{e['implementation']}] {e['oracle']}: {e['message']}")
+            _say(f"shrunk case: {failure['case']} (python -m harness replay {failure['case']})")
+        for other in part["other_cases"]:
+            _say(f"smallest case of another oracle: {other}")
+    _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
+    if data["flaky"] and not data["failure"]:
+        _say(f"{data['flaky']} sequence(s) failed once and passed again: not judged (exit 3)")
+        return 3
+    return 1 if data["failure"] else 0
+
+
+def _slot_data(
+    args: argparse.Namespace, slot: Slot, reports: Path, seconds: float
+) -> dict[str, Any]:
+    """generated.json of one slot (``slots.Slot``): its case files written under
+    ``reports/generated/``; ``seconds`` the run's wall time. ``merge`` joins several."""
+    world, seed_value, failure = slot.world, slot.seed, slot.failure
     case = save_case(reports / "generated", world, seed_value)
     others = save_other_cases(reports / "generated", world, seed_value)
-    data = {
+    return {
         "seed": seed_value,
-        "sequences_asked": args.sequences,
+        "sequences_asked": slot.sequences,
         "max_steps": args.steps,
         "quiet_seconds": args.quiet,
         "operator_root": args.operator_root,
         "cluster": args.cluster,
-        "seconds": round(time.monotonic() - started, 1),
+        "seconds": round(seconds, 1),
         "flaky": world.flaky,
+        # wall seconds per phase of a step (timing.Clock): where the time goes
+        "phases": world.clock.as_dict(),
+        "other_cases": [str(c) for c in others],
         "implementations": {
             i: {
                 "seed": seed_value,
@@ -278,6 +326,10 @@ def run_generate(args: argparse.Namespace) -> int:
                 "implementation": failure.impl,
                 "oracle": failure.oracle,
                 "message": failure.message,
+                "also": [
+                    {"implementation": e.impl, "oracle": e.oracle, "message": e.message}
+                    for e in failure.also
+                ],
                 "steps": len((smallest_failure(world) or ([], failure))[0]),
                 "case": str(case),
             }
@@ -285,22 +337,6 @@ def run_generate(args: argparse.Namespace) -> int:
             else None
         ),
     }
-    reports.mkdir(parents=True, exist_ok=True)
-    runs.write_text_atomic(reports / "generated.json", json.dumps(data, indent=1) + "\n")
-    report.refresh(reports)  # the comparison's section, when a suite's report is there
-    for i, s in world.stats.items():
-        _say(f"{i}: {s.sequences} sequences, {s.steps} steps, {s.failures} oracle failures")
-    if failure:
-        for e in (failure, *failure.also):
-            _say(f"FAILED [{e.impl}] {e.oracle}: {e.message}")
-        _say(f"shrunk case: {case} (python -m harness replay {case})")
-        for other in others:
-            _say(f"smallest case of another oracle: {other}")
-    _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
-    if world.flaky and not failure:
-        _say(f"{world.flaky} sequence(s) failed once and passed again: not judged (exit 3)")
-        return 3
-    return 1 if failure else 0
 
 
 #: Seconds for convergence and quiet together, per tier: on sim Pods start (kwok, a loaded
@@ -398,6 +434,7 @@ def merge(
         out[key] = parts[0].get(key) if parts else None
     out["sequences_asked"] = sum(int(p.get("sequences_asked") or 0) for p in parts)
     out["flaky"] = sum(int(p.get("flaky") or 0) for p in parts)
+    out["phases"] = _merged_phases([p.get("phases") or {} for p in parts])
     for p in parts:
         for impl, e in (p.get("implementations") or {}).items():
             m = out["implementations"].setdefault(
@@ -417,6 +454,15 @@ def merge(
             f["case"] = str(cases / Path(f.get("case") or "").name)
             out["failure"] = f
     return out
+
+
+def _merged_phases(parts: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """The parts' ``phases`` (``timing.Clock.as_dict``) summed per phase."""
+    clock = Clock()
+    for phases in parts:
+        for name, p in phases.items():
+            clock.add(name, float(p.get("seconds") or 0), int(p.get("count") or 0))
+    return clock.as_dict()
 
 
 def replay_parser() -> argparse.ArgumentParser:

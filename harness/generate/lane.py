@@ -4,9 +4,13 @@ operator process), the run's ``Settings``, and the two ways a step can end a seq
 
 from __future__ import annotations
 
+import json
+import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from harness.audit import WRITE_VERBS
 from harness.envtest.controlplane import ControlPlane
@@ -15,6 +19,70 @@ from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.kube import Kube
 from harness.operators import Implementation, OperatorProcess
+
+#: Seconds an operator process may take to be ready (``Lane.start_operator``): a Go operator
+#: once took over 60 s to sync its caches through its proxy with 16 operator processes and
+#: the load average at 40 on 2 cores (a harness error, not an oracle's).
+START_TIMEOUT = 180.0
+
+
+class TailLog(RequestLog):
+    """A proxy's request log read incrementally: each read parses only the lines appended
+    since the last one (a line being written waits for its newline) and keeps the parsed
+    lines, so a poll costs what is new, not the whole run's log (``RequestLog.records`` reads
+    and parses the file whole on every call: minutes of CPU over a long run).
+    ``records(after)`` builds only the requests with an id above ``after``."""
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(path)
+        self._offset = 0
+        self._parsed: list[dict[str, Any]] = []
+        self._after = 0
+        self.max_id = 0
+        self._lock = threading.Lock()
+
+    def _refresh(self) -> None:
+        try:
+            with self.path.open("rb") as f:
+                if f.seek(0, 2) < self._offset:  # a new file under the same name
+                    self._offset, self._parsed, self.max_id = 0, [], 0
+                f.seek(self._offset)
+                data = f.read()
+        except FileNotFoundError:
+            return
+        complete = data.rfind(b"\n") + 1
+        self._offset += complete
+        for line in data[:complete].splitlines():
+            try:
+                ln = json.loads(line)
+            except ValueError:
+                continue  # not a record (the proxy writes whole lines)
+            self._parsed.append(ln)
+            if ln.get("t") == "req":
+                self.max_id = max(self.max_id, int(ln.get("id", 0)))
+
+    def _lines(self) -> Iterable[dict[str, Any]]:
+        self._refresh()
+        after = self._after
+        return (
+            [ln for ln in self._parsed if int(ln.get("id", 0)) > after] if after else self._parsed
+        )
+
+    def records(self, after: int = 0) -> list[ProxyRequest]:
+        """The requests with an id above ``after`` (``RequestLog.records``' shape), each with
+        its end and the watch events delivered on it."""
+        with self._lock:
+            self._after = after
+            try:
+                return super().records()
+            finally:
+                self._after = 0
+
+    def last_id(self) -> int:
+        """The highest request id logged so far (0: none)."""
+        with self._lock:
+            self._refresh()
+            return self.max_id
 
 
 class OracleFailure(AssertionError):
@@ -54,6 +122,8 @@ class Lane:
     #: several, each triggering at its own write, so it is asked at every step and wait
     #: until the sequence ends
     crash_armed: bool = False
+    #: a write error was armed on the proxy in this sequence (``fault`` step)
+    fault_armed: bool = False
     #: crashes that triggered (the operator SIGKILLed at its write) and write errors injected
     crashes: int = 0
     #: seconds the proxy currently holds each watch event (``events`` step); quiet waits them
@@ -62,22 +132,50 @@ class Lane:
     refusing: bool = False
     #: the lane is on the sim tier (a real deployment controller and garbage collector)
     sim: bool = False
+    _log: TailLog | None = None
 
     @property
-    def log(self) -> RequestLog:
-        return RequestLog(self.proxy.request_log)
+    def log(self) -> TailLog:
+        """The proxy's request log, read incrementally (``TailLog``)."""
+        if self._log is None:
+            self._log = TailLog(self.proxy.request_log)
+        return self._log
 
     def start_operator(self) -> None:
-        """Start a new operator process through the lane's proxy; wait until ready."""
-        self.op = OperatorProcess(
-            impl=self.impl,
-            kubeconfig=self.proxy.kubeconfig,
-            namespace=self.ns,
-            log_path=self.workdir / f"operator-{self.starts}.log",
-            request_log=self.proxy.request_log,
-        )
-        self.starts += 1
-        self.op.start(timeout=60)
+        """Start a new operator process through the lane's proxy; wait until it is ready
+        (``START_TIMEOUT``). A crash armed on the proxy may trigger at one of the new
+        process's first writes, before it is ready: the proxy then holds every later request
+        of it, so it would never be; that crash is handled here like any other (the process
+        SIGKILLed, the crash acknowledged, a new one started). Raises TimeoutError, or
+        RuntimeError when the process exits first (each naming its log)."""
+        while True:
+            log = self.workdir / f"operator-{self.starts}.log"
+            self.op = OperatorProcess(
+                impl=self.impl,
+                kubeconfig=self.proxy.kubeconfig,
+                namespace=self.ns,
+                log_path=log,
+                request_log=self.proxy.request_log,
+            )
+            self.starts += 1
+            self.op.start(wait_ready=False)
+            deadline = time.monotonic() + START_TIMEOUT
+            while not self.op.ready():
+                if self.crash_armed and self.proxy.wait_crash(0).get("triggered"):
+                    break
+                if not self.op.running():
+                    raise RuntimeError(f"the {self.impl.id} operator exited while starting: {log}")
+                if time.monotonic() > deadline:
+                    raise TimeoutError(
+                        f"the {self.impl.id} operator was not ready {START_TIMEOUT:.0f}s after "
+                        f"its start: {log}"
+                    )
+                time.sleep(0.1)
+            else:
+                return
+            self.op.kill()
+            self.proxy.ack_crash()
+            self.crashes += 1
 
     def open_window(self) -> None:
         """Begin a new window (its writes, steps and, on sim, Deployment events) from now."""
@@ -120,7 +218,7 @@ class Lane:
         request id above ``after``, as its proxy logged them."""
         return [
             r
-            for r in self.log.records()
+            for r in self.log.records(after)
             if r.id > after
             and r.verb in WRITE_VERBS
             and r.resource in RESOURCES
@@ -129,8 +227,8 @@ class Lane:
         ]
 
     def last_id(self) -> int:
-        records = self.log.records()
-        return records[-1].id if records else 0
+        """The id of the last request the proxy logged (0: none)."""
+        return self.log.last_id()
 
 
 def describe(r: ProxyRequest) -> str:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from hypothesis import HealthCheck, Phase, seed, settings
@@ -33,6 +34,10 @@ from hypothesis.stateful import (
 from kubernetes.client.exceptions import ApiException
 
 from harness.generate import schema
+from harness.generate.casefile import EXAMPLE_CASE as EXAMPLE_CASE
+from harness.generate.casefile import CaseError as CaseError
+from harness.generate.casefile import case_implementations as case_implementations
+from harness.generate.casefile import read_case as read_case
 from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
 from harness.generate.oracles import (
     budget_check,
@@ -48,6 +53,7 @@ from harness.generate.oracles import (
     world_diff,
     write_foreign,
 )
+from harness.generate.timing import Clock
 from harness.generate.world import (
     CHILD_KINDS,
     DELETE_POLICIES,
@@ -60,7 +66,6 @@ from harness.generate.world import (
     apply_step,
     close_lane,
     new_lane,
-    step_problem,
 )
 from harness.operators import Implementation
 
@@ -114,21 +119,48 @@ class World:
     #: sequences hypothesis saw fail and then pass when it ran them again (``run``)
     flaky: int = 0
     _started: float = 0.0
+    #: wall time per phase (``timing.Clock``): generated.json's ``phases``
+    clock: Clock = field(default_factory=Clock)
+    #: the namespaces' prefix: ``<label>-<impl>`` and ``<label>-fresh-<impl>`` (one per
+    #: slot of ``--parallel``)
+    label: str = "gen"
+    _pool: ThreadPoolExecutor | None = None
 
     def open(self) -> None:
-        """Start a lane per implementation."""
+        """Start a lane per implementation (their operators started together)."""
+        self._pool = ThreadPoolExecutor(max_workers=max(len(self.impls), 1))
         for impl in self.impls:
-            self.lanes.append(new_lane(self.settings, impl, f"gen-{impl.id}"))
             self.stats.setdefault(impl.id, Stats())
+        self.lanes = self.each(
+            lambda impl: new_lane(self.settings, impl, f"{self.label}-{impl.id}"), self.impls
+        )
+
+    def each(self, fn: Callable[[_T], _R], items: Iterable[_T]) -> list[_R]:
+        """``fn`` on every item at once (one thread each: the lanes are independent, each
+        in its own namespace behind its own proxy), the results in order. Every call ends
+        before this returns; then the first exception is raised, an ``OracleFailure`` with
+        the other lanes' in its ``also``."""
+        items = list(items)
+        if self._pool is None or len(items) < 2:
+            return [fn(i) for i in items]
+        futures = [self._pool.submit(fn, i) for i in items]
+        errors = [e for f in futures if (e := f.exception()) is not None]
+        if errors:
+            oracles = [e for e in errors if isinstance(e, OracleFailure)]
+            if len(oracles) == len(errors):
+                _raise_first(oracles)
+            raise next(e for e in errors if not isinstance(e, OracleFailure))
+        return [f.result() for f in futures]
 
     def close(self) -> None:
         """Stop every lane (its operator and proxy), its crash count kept in ``stats``."""
         for lane in self.lanes:
             self.stats[lane.impl.id].crashes = lane.crashes
-            close_lane(lane)
-        for lane in self.fresh.values():
-            close_lane(lane)
+        self.each(close_lane, [*self.lanes, *self.fresh.values()])
         self.lanes, self.fresh = [], {}
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     # -------------------------------------------------------------- a sequence
     def begin(self) -> None:
@@ -142,10 +174,14 @@ class World:
         if self.frozen:
             return
         self._started = time.monotonic()
-        for lane in self.lanes:
-            self.stats[lane.impl.id].sequences += 1
-            apply_step(lane, {"op": "admission", "refuse": False}, self.settings)
-            self._clear(lane)
+        with self.clock.phase("begin"):
+            for lane in self.lanes:
+                self.stats[lane.impl.id].sequences += 1
+            self.each(self._begin_lane, self.lanes)
+
+    def _begin_lane(self, lane: Lane) -> None:
+        apply_step(lane, {"op": "admission", "refuse": False}, self.settings)
+        self._clear(lane)
 
     def _reset(self, lane: Lane) -> None:
         """A lane the last sequence left broken: its ModelService's finalizers removed."""
@@ -164,12 +200,15 @@ class World:
             for lane in self.lanes:
                 self.stats[lane.impl.id].steps += 1
                 lane.window_ops.append(step["op"])
-                apply_step(lane, step, self.settings)
+            with self.clock.phase(f"apply:{step['op']}"):
+                self.each(lambda lane: apply_step(lane, step, self.settings), self.lanes)
+            with self.clock.phase("safety"):
+                unsafe = self.each(safety, self.lanes)
             _raise_first(
                 [
                     OracleFailure(lane.impl.id, "invariant", "; ".join(problems))
-                    for lane in self.lanes
-                    if (problems := safety(lane))
+                    for lane, problems in zip(self.lanes, unsafe, strict=True)
+                    if problems
                 ]
             )
             if step["op"] == "quiet":
@@ -194,25 +233,47 @@ class World:
         """Every lane quiet; then liveness and budget per lane; then the differential. Every
         lane is judged; the first failure is raised with the others in its ``also``."""
         found: list[OracleFailure] = []
-        worlds = {}
-        for lane in self.lanes:
-            try:
-                wait_quiet(lane, self.settings)
-            except OracleFailure as exc:
-                found.append(exc)
-                continue
-            problems = liveness(lane)
-            if problems:
-                found.append(OracleFailure(lane.impl.id, "invariant", "; ".join(problems)))
-            problems = status_follows(lane)
-            if problems:
-                found.append(OracleFailure(lane.impl.id, "status", "; ".join(problems)))
-            over = budget_check(lane)
-            if over:
-                found.append(OracleFailure(lane.impl.id, "budget", over))
-            worlds[lane.impl.id] = normalised(lane)
-            lane.open_window()
+        worlds: dict[str, Any] = {}
+        with self.clock.phase("quiet"):
+            judged = self.each(self._quiet_lane, self.lanes)
+        for lane, (failures, world) in zip(self.lanes, judged, strict=True):
+            found += failures
+            if world is not None:
+                worlds[lane.impl.id] = world
         _raise_first(found)
+        with self.clock.phase("differential"):
+            self._differential(found, worlds)
+        _raise_first(found)
+
+    def _quiet_lane(self, lane: Lane) -> tuple[list[OracleFailure], dict[str, Any] | None]:
+        """Wait until ``lane`` is quiet, then judge it: its failures (quiet; or liveness,
+        status and budget) and its normalised world (None when it never went quiet); a new
+        window. Phases ``quiet:wait`` and ``quiet:oracles`` count per lane."""
+        try:
+            with self.clock.phase("quiet:wait"):
+                wait_quiet(lane, self.settings)
+        except OracleFailure as exc:
+            return [exc], None
+        with self.clock.phase("quiet:oracles"):
+            return self._judge_quiet(lane)
+
+    def _judge_quiet(self, lane: Lane) -> tuple[list[OracleFailure], dict[str, Any]]:
+        found: list[OracleFailure] = []
+        problems = liveness(lane)
+        if problems:
+            found.append(OracleFailure(lane.impl.id, "invariant", "; ".join(problems)))
+        problems = status_follows(lane)
+        if problems:
+            found.append(OracleFailure(lane.impl.id, "status", "; ".join(problems)))
+        over = budget_check(lane)
+        if over:
+            found.append(OracleFailure(lane.impl.id, "budget", over))
+        world = normalised(lane)
+        lane.open_window()
+        return found, world
+
+    def _differential(self, found: list[OracleFailure], worlds: dict[str, Any]) -> None:
+        """The differential oracle over the quiet lanes' ``worlds`` into ``found``."""
         if self.settings.sim:
             # The deployment controller moved the lanes waited first on meanwhile: compare
             # worlds read together, and only once every rollout is over.
@@ -229,7 +290,6 @@ class World:
                             other, "differential", f"differs from {ref}: " + "; ".join(d[:8])
                         )
                     )
-        _raise_first(found)
 
     def end(self) -> None:
         """The end of a sequence: quiet, then the level-triggered oracle."""
@@ -238,13 +298,8 @@ class World:
         ops = " ".join(s["op"] for s in self.trace)
         try:
             self.quiet()
-            found = []
-            for lane in self.lanes:
-                try:
-                    self.level_triggered(lane)
-                except OracleFailure as exc:
-                    found.append(exc)
-            _raise_first(found)
+            with self.clock.phase("level-triggered"):
+                self.each(self.level_triggered, self.lanes)
         except OracleFailure as exc:
             self._failed(exc)
             self.progress(f"sequence [{ops}]: FAIL {exc}")
@@ -261,11 +316,14 @@ class World:
             # A policy that refuses writes makes the world depend on the path by design: a
             # Deployment created before it stays, a fresh one would be refused.
             return
+        fresh = self._fresh(lane.impl)
+        t0 = time.monotonic()
         here = normalised(lane)
         foreign = foreign_state(lane)
-        fresh = self._fresh(lane.impl)
         try:
             meta = m["metadata"]
+            self.clock.add("level-triggered:read", time.monotonic() - t0)
+            t0 = time.monotonic()
             apply_step(
                 fresh,
                 {
@@ -280,8 +338,10 @@ class World:
             # quiet window is waited once, after them.
             wait_converged(fresh, self.settings)
             write_foreign(fresh, foreign)
+            self.clock.add("level-triggered:converge", time.monotonic() - t0)
             fresh.open_window()
-            wait_quiet(fresh, self.settings)
+            with self.clock.phase("level-triggered:quiet"):
+                wait_quiet(fresh, self.settings)
             if not (settled(lane) and settled(fresh)):
                 return  # sim: a rollout still under way; the worlds differ by timing
             d = world_diff(quantities_as_values(normalised(fresh)), quantities_as_values(here))
@@ -293,13 +353,15 @@ class World:
                     "same spec (fresh -> sequence): " + "; ".join(d[:8]),
                 )
         finally:
-            self._clear(fresh)
+            with self.clock.phase("level-triggered:clear"):
+                self._clear(fresh)
 
     def _fresh(self, impl: Implementation) -> Lane:
         """The implementation's lane for the level-triggered oracle's fresh worlds: started
         once per run (a namespace, a proxy, an operator) and emptied after each use."""
         if impl.id not in self.fresh:
-            self.fresh[impl.id] = new_lane(self.settings, impl, f"gen-fresh-{impl.id}")
+            with self.clock.phase("level-triggered:start-lane"):
+                self.fresh[impl.id] = new_lane(self.settings, impl, f"{self.label}-fresh-{impl.id}")
         lane = self.fresh[impl.id]
         lane.open_window()
         return lane
@@ -307,7 +369,8 @@ class World:
     def _clear(self, lane: Lane) -> None:
         """Empty ``lane`` for the next sequence: its ModelService deleted (Background) and
         gone, or its finalizers removed when the operator does not let it go; children left
-        behind deleted; faults cleared; a new window."""
+        behind deleted; faults cleared (the operator started again when it had any); a new
+        window."""
         try:
             apply_step(lane, {"op": "delete", "policy": "Background"}, self.settings)
         except (OracleFailure, PremiseBroken):
@@ -315,9 +378,25 @@ class World:
         for res in ("deployments", "services"):
             for c in lane.admin.list(res, lane.ns):
                 lane.admin.delete(res, lane.ns, c["metadata"]["name"])
+        # Nothing the sequence armed may reach the next one, whose ModelService has the same
+        # name: a crash that triggered after the last look is handled like any other; then an
+        # operator that had a fault or a crash armed or its events held is started again, so
+        # that no request the proxy froze or refused (a retry still queued) and no event it
+        # held arrives in the next sequence's windows. Seen: a [create] sequence after one
+        # that ended "events crash crash" failed the budget (go: a second status write) and
+        # the differential (python: its children gone after the quiet point).
+        lane.handle_crash()
+        dirty = lane.crash_armed or lane.fault_armed or lane.event_delay > 0
         lane.proxy.clear_faults()
-        lane.crash_armed, lane.event_delay = False, 0.0
+        if dirty and lane.op is not None:
+            lane.op.kill()
+            lane.start_operator()
+        lane.crash_armed, lane.fault_armed, lane.event_delay = False, False, 0.0
         lane.open_window()
+
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 
 def _raise_first(found: list[OracleFailure]) -> None:
@@ -554,72 +633,6 @@ def write_case(
         )
     )
     return path
-
-
-class CaseError(ValueError):
-    """A case file ``replay`` cannot run; the message names the file, what is wrong and the
-    fix, in one line."""
-
-
-#: A case file to copy from, named in ``read_case``'s messages.
-EXAMPLE_CASE = "harness/generate/cases/clobbers-foreign-sidecar.yaml"
-
-
-def read_case(path: Path) -> dict[str, Any]:
-    """The case file at ``path`` (``write_case``'s format), checked whole so that replay can
-    refuse it before anything starts: a YAML mapping whose ``implementation`` is an id (or
-    ``implementations`` a list of ids) when present, and whose ``steps`` are a non-empty list
-    of steps ``step_problem`` accepts. Raises CaseError."""
-
-    def bad(what: str) -> CaseError:
-        return CaseError(f"{path}: {what}")
-
-    if path.is_dir():
-        raise bad("is a folder; give one case file, e.g. reports/generated/<id>.yaml")
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise bad(
-            "no such file; give a case file of generate, e.g. reports/generated/<id>.yaml"
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise bad(f"cannot be read ({exc}); give a case file of generate") from exc
-    try:
-        case = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        what = getattr(exc, "problem", None) or " ".join(str(exc).split())
-        raise bad(f"not YAML ({where}{what}); fix it or draw it again") from exc
-    shape = f"a YAML mapping with implementation and steps, like {EXAMPLE_CASE}"
-    if case is None:
-        raise bad(f"is empty; a case file is {shape}")
-    if not isinstance(case, dict) or not case:
-        raise bad(f"not a case file; a case file is {shape}")
-    impl, impls = case.get("implementation"), case.get("implementations")
-    if impl is not None and not isinstance(impl, str):
-        raise bad(f"implementation {impl!r} is not an implementation id (e.g. go)")
-    if impls is not None and not (
-        isinstance(impls, list) and all(isinstance(i, str) for i in impls)
-    ):
-        raise bad(f"implementations {impls!r} is not a list of implementation ids (e.g. [go])")
-    steps = case.get("steps")
-    if not isinstance(steps, list) or not steps:
-        raise bad(f"no steps; a case file lists them under steps:, like {EXAMPLE_CASE}")
-    for n, step in enumerate(steps, 1):
-        problem = step_problem(step)
-        if problem:
-            raise bad(f"step {n}: {problem}")
-    return case
-
-
-def case_implementations(case: dict[str, Any]) -> list[str]:
-    """The implementations a case file (``read_case``) runs on: its ``implementations``, else
-    its ``implementation``; empty when it names none."""
-    return list(
-        case.get("implementations")
-        or ([case["implementation"]] if case.get("implementation") else [])
-    )
 
 
 def replay(world: World, steps: list[dict[str, Any]]) -> OracleFailure | None:

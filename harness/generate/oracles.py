@@ -315,19 +315,28 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
     judged). ``OracleFailure`` naming the last writes if it has not within
     ``settings.quiet_timeout``, or, while the operator owes a retry (``owes_retry``), within
     ``settings.quiet_timeout`` after the contract's backoff puts it (``retry_due``)."""
+
+    On envtest nobody but the operator writes in the lane while it waits, and every write of
+    the operator's is in its proxy log: once ``converged`` held, it is asked again (of the
+    API server) only when the log shows a write it did not count, so a waiting lane reads a
+    local file, not the API server the other lanes and slots share."""
     deadline = time.monotonic() + settings.quiet_timeout
     since: float | None = None
     # sim: the Deployment's last resourceVersion seen, and when it was first seen
     moved: tuple[str, float] = ("", 0.0)
     # Events the proxy holds arrive that much later: a quiet window must outlast them.
     quiet = settings.quiet + lane.event_delay
+    # the window's writes when converged last held (read before it): -1, not known to hold
+    counted = -1
     while True:
         if lane.handle_crash():
-            since = None
+            since, counted = None, -1
         now = time.time()
-        if converged(lane):
+        writes = lane.writes(lane.window_from)
+        still = not lane.sim and since is not None and len(writes) == counted
+        if still or converged(lane):
+            counted = len(writes)
             since = since or now
-            writes = lane.writes(lane.window_from)
             last = max([since, *(seconds(w.time) for w in writes)])
             if lane.sim:
                 dep = lane.admin.get("deployments", lane.ns, NAME)
@@ -341,7 +350,7 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
             if now - last >= quiet:
                 return
         else:
-            since = None
+            since, counted = None, -1
         if time.monotonic() > deadline and not _retry_pending(lane, settings):
             recent = [describe(w) for w in lane.writes(lane.window_from)][-8:]
             state = "converged but writing" if since else "not converged"

@@ -3,9 +3,10 @@ each implementation's operator without an expected value.
 
 A *lane* is one implementation's share of the world: a namespace of its own on the shared
 control plane, an API proxy, and the operator process behind it (``Lane``). Every step is
-applied to every lane in turn, as the admin (or as another actor: a sidecar injector, a
-person with kubectl, the garbage collector), so the lanes see the same sequence and the API
-server's answers to the user's writes are the same in each.
+applied to every lane (all at once, a thread each: ``machine.World.each``), as the admin
+(or as another actor: a sidecar injector, a person with kubectl, the garbage collector), so
+the lanes see the same sequence and the API server's answers to the user's writes are the
+same in each.
 
 A step is a plain dict (``{"op": "patch-spec", "patch": {...}}``), so a sequence is data: the
 state machine (``machine.py``) draws it, a case file stores it, ``replay`` runs it again. The
@@ -276,6 +277,7 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
         lane.proxy.inject_write_error(
             int(step.get("nth", 1)), int(step["code"]), resources=RESOURCES
         )
+        lane.fault_armed = True
     elif op == "crash":
         # The operator's nth next write is forwarded, then the proxy freezes its connection
         # (the answer withheld, or delivered first); the harness SIGKILLs the process and

@@ -4,6 +4,7 @@ control plane in ``make generate-ci``."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness.faults.apiproxy.records import RequestLog
 from harness.generate import cli, schema
-from harness.generate.lane import OracleFailure
+from harness.generate.lane import OracleFailure, TailLog
 from harness.generate.machine import (
     CaseError,
     World,
@@ -24,7 +26,8 @@ from harness.generate.machine import (
     save_case,
 )
 from harness.generate.oracles import quantities_as_values
-from harness.generate.world import BUDGET, OPS, STEP_FIELDS
+from harness.generate.slots import shares
+from harness.generate.world import BUDGET, NAME, OPS, STEP_FIELDS
 
 SPEC = schema.spec_schema()
 QUANTITY = re.compile(
@@ -283,6 +286,7 @@ def test_replay_names_the_known_implementations_for_an_unknown_one(tmp_path: Pat
         (["--sequences", "-3"], "--sequences -3: give a number of at least 1"),
         (["--steps", "0"], "--steps 0: give a number of at least 1"),
         (["--jobs", "0"], "--jobs 0: give a number of at least 1"),
+        (["--parallel", "0"], "--parallel 0: give a number of sequences at once of at least 1"),
         (["--operator-root", "/no/such/checkout"], "--operator-root /no/such/checkout: no such"),
     ],
 )
@@ -346,3 +350,78 @@ def test_the_retry_is_due_after_the_backoff_of_the_failures_in_a_row() -> None:
     assert retry_due(_lane(False, failed)) == seconds(t[4]) + 0.005 * 2**3
     many = [_write(n, 403, t[5]) for n in range(1, 40)]
     assert retry_due(_lane(False, many)) == seconds(t[5]) + 1000.0
+
+
+def _req(rid: int, verb: str = "update", code: int = 200) -> str:
+    return json.dumps(
+        {
+            "t": "req",
+            "id": rid,
+            "verb": verb,
+            "resource": "deployments",
+            "namespace": "gen-go",
+            "name": NAME,
+            "code": code,
+            "time": "2026-01-01T00:00:00.5Z",
+            "start": "2026-01-01T00:00:00Z",
+        }
+    )
+
+
+def test_the_lane_reads_its_proxy_log_as_it_grows(tmp_path: Path) -> None:
+    """TailLog parses only what was appended; a line without its newline waits for it."""
+    path = tmp_path / "requests.jsonl"
+    log = TailLog(path)
+    assert log.records() == [] and log.last_id() == 0  # no file yet
+    path.write_text(_req(1) + "\n" + _req(2)[:20])
+    assert [r.id for r in log.records()] == [1] and log.last_id() == 1
+    with path.open("a") as f:
+        f.write(_req(2)[20:] + "\n" + _req(3, code=409) + "\n")
+    assert [r.id for r in log.records()] == [1, 2, 3]
+    assert [r.id for r in log.records(after=1)] == [2, 3] and log.last_id() == 3
+    assert [(r.id, r.code) for r in log.records(after=2)] == [(3, 409)]
+    assert log.records() == RequestLog(path).records()  # the whole-file reader's answer
+
+
+def test_sequences_are_shared_out_over_the_slots() -> None:
+    assert shares(5, 2) == [3, 2] and shares(1, 3) == [1] and shares(4, 4) == [1, 1, 1, 1]
+    with pytest.raises(ValueError):
+        shares(0, 2)
+
+
+def test_the_slots_phases_are_summed_in_generated_json() -> None:
+    one = {"quiet:wait": {"seconds": 2.0, "count": 1}, "safety": {"seconds": 0.5, "count": 2}}
+    two = {"quiet:wait": {"seconds": 4.0, "count": 3}}
+    merged = cli.merge(
+        [{"phases": one, "seed": 1}, {"phases": two, "seed": 2}], 1, 9.0, Path("cases")
+    )
+    assert merged["phases"]["quiet:wait"] == {"seconds": 6.0, "count": 4, "mean": 1.5}
+    assert list(merged["phases"]) == ["quiet:wait", "safety"]  # largest first
+
+
+def test_the_lanes_act_at_once_and_every_failure_is_kept() -> None:
+    """World.each: results in order; every call ends; OracleFailures joined (``also``); a
+    harness error wins over an oracle's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    world = World(settings=None, impls=[])  # type: ignore[arg-type]
+    world._pool = ThreadPoolExecutor(max_workers=3)
+    try:
+        assert world.each(lambda n: n * 2, [1, 2, 3]) == [2, 4, 6]
+
+        def judged(impl: str) -> None:
+            raise OracleFailure(impl, "quiet", "still writing")
+
+        with pytest.raises(OracleFailure) as failed:
+            world.each(judged, ["go", "python"])
+        assert failed.value.impl == "go" and [e.impl for e in failed.value.also] == ["python"]
+
+        def broken(impl: str) -> None:
+            if impl == "python":
+                raise RuntimeError("the harness")
+            judged(impl)
+
+        with pytest.raises(RuntimeError):
+            world.each(broken, ["go", "python"])
+    finally:
+        world._pool.shutdown()
