@@ -345,6 +345,6 @@ JUDGE_ARGS ?=
 generate: binaries ## generated workloads judged without expected values: reports/generated.json (SEQUENCES=, STEPS=, SEED=, CLUSTER=sim, OPERATOR_ROOT=checkout)
 	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) $(if $(filter sim,$(CLUSTER)),--cluster sim) $(if $(OPERATOR_ROOT),--operator-root '$(OPERATOR_ROOT)') --reports $(REPORTS) $(GENERATE_ARGS)
 
-generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
+generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs, then the shipped cases that hold (ci: true) replayed
 	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) --reports $(REPORTS) $(GENERATE_ARGS)
 	$(PY) -m harness generate-cases
