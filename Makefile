@@ -357,6 +357,6 @@ generate: binaries ## generated workloads judged without expected values: report
 generate-nightly: binaries ## the nightly generated workloads: NIGHTLY_SEQUENCES (1000) sequences of 20 steps, NIGHTLY_PARALLEL (8) at once
 	$(MAKE) --no-print-directory generate SEQUENCES=$(NIGHTLY_SEQUENCES) STEPS=20 PARALLEL=$(NIGHTLY_PARALLEL)
 
-generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs
+generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs, then the shipped cases that hold (ci: true) replayed
 	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) --reports $(REPORTS) $(GENERATE_ARGS)
 	$(PY) -m harness generate-cases

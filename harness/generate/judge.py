@@ -112,6 +112,9 @@ class Row:
     replayed: str | None = None
     #: sequences that failed once and passed when hypothesis ran them again
     flaky: int = 0
+    #: what killed it: "draws" (a generated sequence) or "shipped case" (a case file that
+    #: names it, replayed when the draws did not kill it); None when not killed
+    by: str | None = None
     error: str | None = None
 
 
@@ -226,6 +229,7 @@ def verdict(row: Row, data: dict[str, Any], log: str) -> Row:
     row.killed = int(mine.get("failures") or 0) > 0
     if not row.killed:
         return row
+    row.by = "draws"
     f = data.get("failure") or {}
     ours = f.get("implementation") == row.impl
     oracles = mine.get("oracles") or {}
@@ -299,13 +303,25 @@ def judge_one(t: Target, args: argparse.Namespace, reports: Path) -> Row:
         if row.killed and row.case:
             row.replayed = replay_case(row, extra, folder)
             row.killed = row.replayed == "fails"
+            row.by = "draws" if row.killed else None
             if row.killed:  # the replay's failure is the one that stands
                 row.message = read_failure(folder / "replay.log") or row.message
                 row.oracle = replay_oracle(row.message, row.impl) or row.oracle
+            else:  # the run's failure did not come back: nothing of it is a verdict
+                row.oracle = row.message = row.case_steps = row.steps_to_kill = None
         for case in [] if row.killed or row.error else shipped_cases(t.id):
             if replay_case(row, extra, folder, case) == "fails":
-                row.killed, row.case, row.oracle = True, str(case), "shipped case"
-                row.replayed, row.message = "fails", read_failure(folder / "replay.log")
+                row.killed, row.case, row.by, row.replayed = (
+                    True,
+                    str(case),
+                    "shipped case",
+                    "fails",
+                )
+                row.message = read_failure(folder / "replay.log")
+                row.oracle = replay_oracle(row.message, row.impl)
+                from harness.generate.machine import read_case
+
+                row.case_steps, row.steps_to_kill = len(read_case(case)["steps"]), None
                 break
     except ValueError as exc:
         row.error = str(exc)
@@ -318,7 +334,7 @@ def judge_one(t: Target, args: argparse.Namespace, reports: Path) -> Row:
 
 def line(row: Row) -> str:
     """One Markdown table row of a verdict."""
-    kill = "yes" if row.killed else ("error" if row.error else "no")
+    kill = f"yes ({row.by})" if row.killed else ("error" if row.error else "no")
     return (
         f"| {row.id} | {row.group} | {kill} | {row.oracle or '-'} | {row.steps_to_kill or '-'} "
         f"| {row.case_steps or '-'} | {row.seconds:.0f} |"
@@ -346,7 +362,7 @@ def run_judge(args: argparse.Namespace, chosen: Iterable[Target]) -> int:
         "targets": [asdict(r) for r in rows],
     }
     runs.write_text_atomic(reports / "generated-mutants.json", json.dumps(data, indent=1) + "\n")
-    print("| mutant | group | killed | oracle | steps to kill | case steps | seconds |")
+    print("| mutant | group | killed (by) | oracle | steps to kill | case steps | seconds |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(line(r))

@@ -122,6 +122,10 @@ def test_a_table_line_per_verdict() -> None:
     assert judge.line(row) == "| m | exploration | no | - | - | - | 0 |"
     row.error = "generate exit 2: x"
     assert "| error |" in judge.line(row)
+    row.killed, row.by, row.oracle, row.case_steps = True, "shipped case", "differential", 5
+    assert judge.line(row).startswith(
+        "| m | exploration | yes (shipped case) | differential | - | 5 |"
+    )
 
 
 def test_a_target_the_draws_miss_is_judged_by_the_cases_naming_it(tmp_path: Path) -> None:
