@@ -314,7 +314,7 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
     controller and kwok move it on their own while Pods start: a world still moving is not
     judged). ``OracleFailure`` naming the last writes if it has not within
     ``settings.quiet_timeout``, or, while the operator owes a retry (``owes_retry``), within
-    ``settings.quiet_timeout`` after the contract's backoff puts it (``retry_due``)."""
+    ``settings.quiet_timeout`` after the contract's backoff puts it (``retry_due``).
 
     On envtest nobody but the operator writes in the lane while it waits, and every write of
     the operator's is in its proxy log: once ``converged`` held, it is asked again (of the
