@@ -43,10 +43,25 @@ the selection), so ``survivors.toml`` and ``sample.toml`` stay keyed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
 
-if TYPE_CHECKING:  # generate imports this module
-    from harness.mutscore.generate import ToolMutant
+
+class ToolMutant(Protocol):
+    """What the selection reads of a ``generate.ToolMutant`` (generate imports this module,
+    so it is not imported here)."""
+
+    @property
+    def lang(self) -> str: ...
+    @property
+    def operator(self) -> str: ...
+    @property
+    def context(self) -> str: ...
+    @property
+    def id(self) -> str: ...
+
+
+M = TypeVar("M", bound=ToolMutant)
 
 #: ROR: cosmic-ray comparison name -> the replacements kept (module docstring).
 ROR_KEEP: dict[str, tuple[str, ...]] = {
@@ -111,12 +126,12 @@ def python_dropped(m: ToolMutant) -> str:
     return f"operator {name} not selected"
 
 
-def python_selected(mutants: list[ToolMutant]) -> list[ToolMutant]:
+def python_selected(mutants: Sequence[M]) -> list[M]:
     """The mutants of ``mutants`` the selection keeps (``python_dropped`` gives ""), in order."""
     return [m for m in mutants if not python_dropped(m)]
 
 
-def summary(every: list[ToolMutant], survivor_ids: list[str]) -> dict[str, Any]:
+def summary(every: Sequence[ToolMutant], survivor_ids: list[str]) -> dict[str, Any]:
     """What the selection did to cosmic-ray's whole list ``every``: ``tool_total``,
     ``selected``, ``dropped`` (reason -> count, ``python_dropped``'s reasons) and
     ``survivor_entries_dropped``: the Python ids of ``survivor_ids`` (survivors.toml's
