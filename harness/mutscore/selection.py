@@ -31,11 +31,13 @@ relational replacements of a comparison subsume the other four. This module keep
   the exception handler that catches nothing (ExceptionReplacer: the not-found and conflict
   paths, the operator's error handling, which Offutt et al.'s Fortran programs did not have).
 - dropped: constant replacement, which is not among the five and which gremlins does not make
-  either: number replacements (in this code mostly timing margins, log widths and HTTP codes
-  that comparisons already name) and ``True``/``False`` swaps (mostly keyword arguments such
-  as ``daemon=True``); decorator removal (it breaks the class at import: every one is
-  stillborn); and every mutant inside a type annotation (never evaluated: ``from __future__
-  import annotations``).
+  either: number replacements (in this code HTTP statuses and counters inside comparisons,
+  which ROR mutates, and timing constants, backoffs and timeouts, one unit of which the
+  checks' time bounds rarely tell apart) and ``True``/``False`` swaps (mostly ``return True``
+  and ``return False`` of predicates, whose callers' conditions UOI negates, and flags);
+  decorator removal (six of its eight remove ``@dataclass``, which breaks construction rather
+  than behaviour); and every mutant inside a type annotation (never evaluated: ``from
+  __future__ import annotations``).
 
 The ids of kept mutants are the ids the whole list gives them (``generate._number`` runs before
 the selection), so ``survivors.toml`` and ``sample.toml`` stay keyed.
