@@ -289,7 +289,7 @@ MUTSCORE_ARGS ?=
 # (docs/mutation-score.md, "Order"): a check that got slower does not silently lose them.
 MUTSCORE_PRIOR ?= harness/mutants/prior-kills.json
 MUTSCORE_SAMPLE_CHECKS := progressing-without-kubelet,events-recorded,foreign-conditions-kept
-.PHONY: mutation-score mutation-score-sample
+.PHONY: mutation-score mutation-score-sample mutation-score-nightly
 
 $(GREMLINS):
 	@echo "[make] building gremlins $(GREMLINS_VERSION) (go install)"
@@ -297,6 +297,13 @@ $(GREMLINS):
 
 mutation-score: binaries $(GREMLINS) ## tool mutants (cosmic-ray, gremlins) judged by the suite: reports/mutation-score.json (MUTSCORE_ARGS=--sample 40)
 	$(PY) -m harness mutation-score --prior $(MUTSCORE_PRIOR) $(MUTSCORE_ARGS)
+
+# The full run, nightly: every selected mutant of both languages, last night's report as
+# --prior (each mutant's killer, then each function's, tried first), MUTSCORE_NIGHTLY_JOBS
+# mutants at a time on one control plane (docs/ci.md "Nightly": its time, measured).
+MUTSCORE_NIGHTLY_JOBS ?= 6
+mutation-score-nightly: binaries $(GREMLINS) ## the full mutation-score run (about 2 h on 2 idle cores): --prior last report
+	$(PY) -m harness mutation-score --jobs $(MUTSCORE_NIGHTLY_JOBS) --workers 3 $(if $(wildcard reports/mutation-score.json),--prior reports/mutation-score.json) $(MUTSCORE_ARGS)
 
 mutation-score-sample: binaries $(GREMLINS) ## the fixed sample make test runs (harness/mutscore/sample.toml), three checks
 	$(CI_BOUND) $(PY) -m harness mutation-score --sample-file harness/mutscore/sample.toml --max-checks 3 --jobs 4 --workers 3 --checks $(MUTSCORE_SAMPLE_CHECKS) --reports reports/mutscore-sample $(MUTSCORE_ARGS)

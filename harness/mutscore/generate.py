@@ -235,10 +235,40 @@ def _python_replacement(operator: Any, original: str, index: int) -> str:
     return after.strip()
 
 
-def python_mutants(files: Iterable[str] = PYTHON_SCOPE) -> list[ToolMutant]:
-    """Every cosmic-ray mutation of ``files`` (repository-relative), with its stable id. Each
-    is applied once here to learn its original and replacement text. Raises GenerationError if
+def _python_context(
+    operator: str,
+    original: str,
+    start: tuple[int, int],
+    notes: list[tuple[tuple[int, int], tuple[int, int]]],
+) -> str:
+    """``ToolMutant.context`` of a cosmic-ray mutation: ``annotation`` inside a type
+    annotation; for AddNot, ``negated-comparison`` when it negates one comparison that ROR's
+    negation already makes (``not a == b``), ``double-negation`` when the condition already
+    starts with ``not`` (the removal of that ``not`` is the same mutant); else ""."""
+    if any(a <= start < b for a, b in notes):
+        return "annotation"
+    if operator != "core/AddNot":
+        return ""
+    try:
+        node = ast.parse(f"({original.strip()})", mode="eval").body
+    except SyntaxError:
+        return ""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return "double-negation"
+    negated = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], negated):
+        return "negated-comparison"
+    return ""
+
+
+def python_mutants(files: Iterable[str] = PYTHON_SCOPE, every: bool = False) -> list[ToolMutant]:
+    """The cosmic-ray mutations of ``files`` (repository-relative) that the selection keeps
+    (``harness.mutscore.selection``; ``every``: the tool's whole list), each with its stable
+    id, numbered over the whole list so that the selection changes no id. Each is applied
+    once here to learn its original and replacement text. Raises GenerationError if
     cosmic-ray is not installed (``make venv`` installs it)."""
+    from harness.mutscore.selection import python_selected
+
     try:
         import cosmic_ray.plugins
         from cosmic_ray.ast import ast_nodes, get_ast
@@ -272,11 +302,12 @@ def python_mutants(files: Iterable[str] = PYTHON_SCOPE) -> list[ToolMutant]:
                             0,
                             start[0],
                             tool_occurrence=occurrence,
-                            context="annotation" if any(a <= start < b for a, b in notes) else "",
+                            context=_python_context(name, original, start, notes),
                         )
                     )
                     occurrence += 1
-    return _number(found)
+    numbered = _number(found)
+    return numbered if every else python_selected(numbered)
 
 
 def python_source(mutant: ToolMutant) -> str:

@@ -145,7 +145,8 @@ def rescore(
     by_id = {m.id: m for ms in everything.values() for m in ms}
     rows = data.get("mutants") or {}
     chosen = [by_id[i] for i in rows if i in by_id]
-    keep = ("status", "killed_by", "errors", "seconds", "problem", "assumed", "ran", "rejudged")
+    keep: tuple[str, ...] = ("status", "killed_by", "errors", "seconds", "problem", "assumed")
+    keep += ("ran", "rejudged", "phases")
     results: dict[str, dict[str, Any]] = {}
     for m in chosen:
         r = {k: v for k, v in rows[m.id].items() if k in keep}

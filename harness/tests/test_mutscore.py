@@ -61,8 +61,8 @@ def test_a_go_mutant_swaps_its_token() -> None:
 
 
 def test_python_ids_are_stable_and_unique() -> None:
-    first = generate.python_mutants(["python_operator/runtime/workqueue.py"])
-    again = generate.python_mutants(["python_operator/runtime/workqueue.py"])
+    first = generate.python_mutants(["python_operator/runtime/workqueue.py"], every=True)
+    again = generate.python_mutants(["python_operator/runtime/workqueue.py"], every=True)
     assert [m.id for m in first] == [m.id for m in again]
     assert len({m.id for m in first}) == len(first) > 50
     m = next(m for m in first if m.operator == "core/ReplaceTrueWithFalse")
@@ -73,7 +73,7 @@ def test_python_ids_are_stable_and_unique() -> None:
 
 
 def test_annotations_are_tagged() -> None:
-    ms = generate.python_mutants(["python_operator/runtime/workqueue.py"])
+    ms = generate.python_mutants(["python_operator/runtime/workqueue.py"], every=True)
     tagged = [m for m in ms if m.context == "annotation"]
     assert tagged and all(m.operator.startswith("core/ReplaceBinaryOperator_BitOr") for m in tagged)
 
@@ -165,7 +165,7 @@ def test_every_classified_python_id_is_generated_now() -> None:
     """A survivors.toml entry whose id the tool no longer generates (the line was edited) is
     stale: classify the mutant again under its new id. (Go ids need gremlins' listing, made
     by make mutation-score; they are checked there by --rescore dropping unknown ids.)"""
-    ids = {m.id for m in generate.python_mutants()}
+    ids = {m.id for m in generate.python_mutants(every=True)}
     stale = [i for i in msurv.load_survivors().mutants if i.startswith("python:") and i not in ids]
     assert stale == []
 
@@ -257,6 +257,40 @@ def test_the_fixed_sample_names_generated_python_mutants() -> None:
     assert [i for i in sample["python"] if i not in ids] == []
 
 
+def test_the_selection_keeps_ids_and_drops_redundant_kinds() -> None:
+    """The selection (harness/mutscore/selection.py) is a subset of the tool's list with the
+    same ids; per comparison site it keeps the sufficient three (``<``: ``<=``, ``!=``,
+    ``>=``), per arithmetic site gremlins' one, and no annotation or duplicate ``not``."""
+    from harness.mutscore import selection
+
+    every = generate.python_mutants(every=True)
+    kept = generate.python_mutants()
+    assert {m.id for m in kept} <= {m.id for m in every} and 0 < len(kept) < len(every) / 3
+    assert not [m for m in kept if m.context]
+    ops = {m.operator.removeprefix("core/") for m in kept}
+    assert (
+        "ReplaceComparisonOperator_Lt_LtE" in ops and "ReplaceComparisonOperator_Lt_Gt" not in ops
+    )
+    assert "ReplaceBinaryOperator_Add_Sub" in ops and "ReplaceBinaryOperator_Add_Mul" not in ops
+    assert "NumberReplacer" not in ops and "RemoveDecorator" not in ops
+    s = selection.summary(every, [m.id for m in every[:5]])
+    assert s["tool_total"] == len(every) and s["selected"] == len(kept)
+    assert sum(s["dropped"].values()) == len(every) - len(kept)
+
+
+def test_a_not_that_another_mutant_makes_is_a_duplicate() -> None:
+    """``not a == b`` is ROR's ``a != b``; ``not not x`` is the removal of ``not``."""
+    notes: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    ctx = generate._python_context
+    assert ctx("core/AddNot", "a == b", (1, 0), notes) == "negated-comparison"
+    assert ctx("core/AddNot", "x is None", (1, 0), notes) == "negated-comparison"
+    assert ctx("core/AddNot", "not ready(x)", (1, 0), notes) == "double-negation"
+    assert ctx("core/AddNot", "a < b < c", (1, 0), notes) == ""
+    assert ctx("core/AddNot", "k in seen", (1, 0), notes) == ""
+    assert ctx("core/AddNot", "a and b", (1, 0), notes) == ""
+    assert ctx("core/NumberReplacer", "a == b", (1, 0), notes) == ""
+
+
 def test_earlier_kills_of_the_function_come_first() -> None:
     """Without history the cheapest check goes first; a check that killed mutants of the same
     function in an earlier report goes before it (configFromEnv: config-refused)."""
@@ -277,8 +311,36 @@ def test_earlier_kills_of_the_function_come_first() -> None:
         }
     }
     prior = score.prior_kills(earlier)
-    assert prior == {"python:a.py:f": {"config-refused": 1}}
+    assert prior["python:a.py:f"] == {"config-refused": 1}
+    assert prior["id:x"] == {"config-refused": 1} and "id:y" not in prior
     assert score.judging_checks(m, coverage, 1, wanted, prior) == ["config-refused"]
+
+
+def test_the_likeliest_cheap_killer_goes_first() -> None:
+    """Without a kill of the same function, checks go by seconds per kill: CHECK_SECONDS over
+    the check's kill rate (Laplace) among the language's mutants it ran against; this very
+    mutant's earlier killer goes before everything."""
+    m = _m()
+    coverage = {"noop-stable": {"a.py": [3]}, "events-recorded": {"a.py": [3]}}
+    wanted = ["events-recorded", "noop-stable"]
+    cheap = score.judging_checks(m, coverage, 2, wanted)
+    rows = {
+        f"k{i}": {
+            "status": "killed" if i < 9 else "survived",
+            "lang": "python",
+            "file": "b.py",
+            "function": "g",
+            "ran": [cheap[1]] if i < 9 else cheap,
+            "killed_by": [cheap[1]] if i < 9 else [],
+        }
+        for i in range(10)
+    }
+    prior = score.prior_kills({"mutants": rows})
+    assert prior["killed:python"] == {cheap[1]: 9}
+    assert prior["ran:python"] == {cheap[1]: 10, cheap[0]: 1}
+    assert score.judging_checks(m, coverage, 2, wanted, prior) == [cheap[1], cheap[0]]
+    prior[f"id:{m.id}"] = {cheap[0]: 1}
+    assert score.judging_checks(m, coverage, 2, wanted, prior)[0] == cheap[0]
 
 
 def test_an_unknown_mutant_id_is_named_not_passed_over() -> None:
