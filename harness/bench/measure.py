@@ -245,6 +245,24 @@ def cpu_seconds(pid: int | None) -> float | None:
         return None
 
 
+def run_queue_seconds(pid: int | None) -> float | None:
+    """Seconds the threads of a process have spent runnable but waiting for a core, summed
+    over its live threads (``/proc/<pid>/task/<tid>/schedstat``, second field, ns; needs a
+    kernel with schedstats), or None. Threads that ended are not counted."""
+    if pid is None:
+        return None
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    except OSError:
+        return None
+    return round(total / 1e9, 3)
+
+
 def vm_kib(pid: int, field_name: str) -> int | None:
     """A ``/proc/<pid>/status`` field in KiB (VmHWM, VmRSS), or None."""
     try:
@@ -279,18 +297,23 @@ class CpuSnapshot:
     def __init__(self, pids: Mapping[str, int | None]) -> None:
         self.t = time.monotonic()
         self.procs = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        self.waits = {name: run_queue_seconds(pid) for name, pid in pids.items()}
         times = os.times()
         self.harness = times.user + times.system
         self.machine_busy, self.machine_total = machine_cpu()
 
     def delta(self, later: CpuSnapshot) -> dict[str, float | None]:
-        """``{name: seconds}`` for each process (None if unreadable at either end), plus
+        """``{name: seconds}`` for each process (None if unreadable at either end), with
+        ``<name>_runqueue_s`` (its threads' seconds waiting for a core, when readable), plus
         ``harness`` (this process), ``machine_busy`` (every core), ``machine_total`` (every
         core's elapsed time) and ``wall`` (elapsed seconds)."""
         out: dict[str, float | None] = {}
         for name, before in self.procs.items():
             after = later.procs.get(name)
             out[name] = None if before is None or after is None else round(after - before, 2)
+            w0, w1 = self.waits.get(name), later.waits.get(name)
+            if w0 is not None and w1 is not None:
+                out[f"{name}_runqueue_s"] = round(max(0.0, w1 - w0), 3)
         out["harness"] = round(later.harness - self.harness, 2)
         out["machine_busy"] = round(later.machine_busy - self.machine_busy, 2)
         out["machine_total"] = round(later.machine_total - self.machine_total, 2)

@@ -21,7 +21,10 @@ than wall time; the ratios say whether a wall-time miss is the implementation's 
 machine's queue.
 
 ``cpu_figures`` builds ``{"ms_per_object": {who: CPU}, "server_ms_per_object": {who: CPU},
-"ratios": {"<impl>/<first impl>": CPU_RATIOS, "<impl>/floor": CPU_RATIOS}}`` where CPU is
+"runqueue_ms_per_object": {impl: CPU}, "ratios": {"<impl>/<first impl>": CPU_RATIOS,
+"<impl>/floor": CPU_RATIOS, "runqueue <impl>/<first impl>": CPU_RATIOS}}`` (runqueue: the
+operator's threads' time runnable but waiting for a core, ``measure.run_queue_seconds``;
+only where the kernel has schedstats) where CPU is
 ``{"latency": SPREAD, "throughput": {"<N>": SPREAD}, "workers": {"<W>": SPREAD}}`` (a key only
 where runs exist; SPREAD is ``figures.spread_of``) and CPU_RATIOS the same shape with the
 ratio of the medians.
@@ -153,11 +156,17 @@ def _cpu_of(
 
 
 def cpu_samples(
-    results: Mapping[str, Any], floor: Sequence[Any], workers: int, scaling_size: int
+    results: Mapping[str, Any],
+    floor: Sequence[Any],
+    workers: int,
+    scaling_size: int,
+    key: str = "operator",
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """(operator ms per object, server ms per object), each ``{who: {"latency": [ms per
     run], "throughput": {"<N>": [...]}, "workers": {"<W>": [...]}}}`` for each implementation
-    and ``floor`` (runs whose CPU was not measured are left out)."""
+    and ``floor`` (runs whose CPU was not measured are left out). ``key``: the window's
+    figure for the operator (``operator``: CPU; ``operator_runqueue_s``: waiting for a core;
+    the floor has no such figure)."""
     own: dict[str, Any] = {}
     server: dict[str, Any] = {}
     for impl, res in results.items():
@@ -165,7 +174,7 @@ def cpu_samples(
         s: dict[str, Any] = {"latency": [], "throughput": {}, "workers": {}}
         for r in res.loads:
             cpu = r.window_cpu or {}
-            mine = _per_object_ms(cpu.get("operator"), r.objects)
+            mine = _per_object_ms(cpu.get(key), r.objects)
             theirs = _per_object_ms(_server(cpu), r.objects)
             if r.phase == "latency":
                 o["latency"] += [mine] if mine is not None else []
@@ -177,14 +186,14 @@ def cpu_samples(
                     s["throughput"].setdefault(str(r.n), []).append(theirs)
         for w in res.workers_runs:
             cpu = w.window_cpu or {}
-            mine = _per_object_ms(cpu.get("operator"), w.objects)
+            mine = _per_object_ms(cpu.get(key), w.objects)
             theirs = _per_object_ms(_server(cpu), w.objects)
             if mine is not None:
                 o["workers"].setdefault(str(w.workers), []).append(mine)
             if theirs is not None:
                 s["workers"].setdefault(str(w.workers), []).append(theirs)
         own[impl], server[impl] = o, s
-    if floor:
+    if floor and key == "operator":
         o = {"throughput": {}, "workers": {}}
         s = {"throughput": {}, "workers": {}}
         for f in floor:
@@ -239,4 +248,16 @@ def cpu_figures(
     if "floor" in own:
         for impl in impls:
             ratios[f"{impl}/floor"] = _ratio_of(own[impl], own["floor"])
-    return {"ms_per_object": own, "server_ms_per_object": server, "ratios": ratios}
+    waits = {
+        who: _cpu_of(v)
+        for who, v in cpu_samples(results, (), workers, scaling_size, "operator_runqueue_s")[
+            0
+        ].items()
+    }
+    out = {"ms_per_object": own, "server_ms_per_object": server, "ratios": ratios}
+    if any(waits.values()):
+        # the operator's threads' time runnable but not on a core (schedstat), per object
+        out["runqueue_ms_per_object"] = waits
+        for impl in impls[1:]:
+            ratios[f"runqueue {impl}/{impls[0]}"] = _ratio_of(waits[impl], waits[impls[0]])
+    return out

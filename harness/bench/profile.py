@@ -4,9 +4,11 @@
 ``PySpy`` runs ``py-spy record --pid <pid> --format raw --nonblocking --gil --full-filenames``
 on a running Python process from ``start`` to ``stop`` (SIGINT, then py-spy writes its file):
 every sample is one line ``thread;frame;frame;... count`` (collapsed stacks, outermost frame
-first) of the thread that held the GIL, so a sample is the interpreter's CPU (time spent in C
-with the GIL released, such as waiting in an SSL read, is not sampled; without ``--gil``
-py-spy counted those blocked reads as active, 48 % of the samples of one run). ``top_frames`` counts each sample under its
+first) of the thread that held the GIL (time spent in C with the GIL released, such as
+waiting in an SSL read, is not sampled; without ``--gil`` py-spy counted those blocked reads
+as active, 48 % of the samples of one run). Holding the GIL is not using a core: on a loaded
+machine the holder is often off its core, and one run held the GIL about twice as long as it
+used CPU, so the shares are of GIL time (docs/bench.md). ``top_frames`` counts each sample under its
 innermost frame (own time) and under every frame of its stack (total time), and says whose
 code each frame is (``owner_of``).
 """

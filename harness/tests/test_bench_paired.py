@@ -27,7 +27,13 @@ def _acc(ok: int) -> RequestCounts:
 
 
 def _cpu(operator: float, server: float) -> dict[str, Any]:
-    return {"operator": operator, "kube-apiserver": server / 2, "etcd": server / 2, "wall": 1.0}
+    return {
+        "operator": operator,
+        "operator_runqueue_s": 2 * operator,
+        "kube-apiserver": server / 2,
+        "etcd": server / 2,
+        "wall": 1.0,
+    }
 
 
 def _impl(seconds: list[float], cpu: float) -> ImplResults:
@@ -116,6 +122,9 @@ def test_cpu_per_object_and_its_ratios() -> None:
         "workers": {"4": 1.5},
     }
     assert cpu["ratios"]["go/floor"]["throughput"] == {"100": 20.0}
+    assert cpu["runqueue_ms_per_object"]["python"]["throughput"]["100"]["median"] == 30.0
+    assert "floor" not in cpu["runqueue_ms_per_object"]
+    assert cpu["ratios"]["runqueue python/go"]["throughput"] == {"100": 1.5}
     text = tables.render_cpu(report)
     assert "python/go" in text and "N = 100" in text
     assert paired.cpu_figures({"go": ImplResults()}, [], 1, 1000) == {}
