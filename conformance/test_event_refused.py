@@ -41,7 +41,10 @@ POLICY_MESSAGE = "modeldock refuses the operator's Event writes until this polic
 #: API server applies the policy, and later that it no longer does.
 PROBE_LABEL = "modeldock.io/refuse-probe"
 #: The Events of the first convergence, both refused: each a new Event (a create).
-REFUSED = (("CreatedDeployment", 'Created Deployment "web"'), ("CreatedService", 'Created Service "web"'))
+REFUSED = (
+    ("CreatedDeployment", 'Created Deployment "web"'),
+    ("CreatedService", 'Created Service "web"'),
+)
 
 
 def _probe_code(admin: Kube, namespace: str) -> int:
@@ -71,7 +74,10 @@ def _event_writes(
     return [
         r
         for r in select(
-            audit.requests(start, audit.sync(admin)), user=user, namespace=namespace, writes_only=True
+            audit.requests(start, audit.sync(admin)),
+            user=user,
+            namespace=namespace,
+            writes_only=True,
         )
         if r.resource == "events"
     ]
