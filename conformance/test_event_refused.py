@@ -87,7 +87,6 @@ def _ours(admin: Kube, namespace: str, uid: str, reason: str) -> list[dict[str, 
     return [e for e in operator_events(admin, namespace, uid) if e.get("reason") == reason]
 
 
-@pytest.mark.modeldock_needs("audit-log")
 @pytest.mark.modeldock_check("events-recorded", case="refused-event")
 def test_refused_event_is_counted(
     admin: Kube,
