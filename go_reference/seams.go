@@ -142,7 +142,9 @@ var (
 	// apiTransport is clientGoTransport (main: the round tripper of every client, as client-go
 	// builds it; its REST client honours Retry-After, CONTRACT.md "Errors"). Mutant:
 	// ignores-retry-after-go (drops the header from every answer, so a 429 or a 503 asking
-	// for a wait goes back to the workqueue and is retried within milliseconds).
+	// for a wait goes back to the workqueue and is retried within milliseconds);
+	// forgets-refused-event-go (every Event create sent with count 1, so an Event refused
+	// once is counted afresh).
 	apiTransport = clientGoTransport
 
 	// managerCacheOptions is cacheOptions (main: the manager's informer cache, limited to the

@@ -469,6 +469,20 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "一个 ModelService 收敛。Mutant：forgiving-config、forgiving-config-"
         "go（把无法使用的值换成默认值，只打印一条警告）。",
     ),
+    "check:events-recorded[refused-event]:why": (
+        "5732611d8c",
+        "API server 拒绝的 Event 会被丢弃，但仍被计数：Event 写入被拒绝期间 operator 照样收敛，"
+        "拒绝解除后被拒绝的 Event 不会出现，其中一个的下一次发生以 count 2 创建。",
+    ),
+    "check:events-recorded[refused-event]:teaches": (
+        "8c00af178c",
+        "一个 admission policy 拒绝（403）operator 对 Event 的每一次 create 和 patch；创建一个 "
+        "ModelService，它必须收敛（Event 写入从不让 reconcile 失败或变慢），它的两个 Event，"
+        "CreatedDeployment 和 CreatedService，都被拒绝。移除策略后，admin 删除 Deployment："
+        "operator 重新创建它，并再次记录同一个 CreatedDeployment。namespace 的 Event 稳定下来之后，"
+        "必须只有一个 count 为 2 的 CreatedDeployment Event（被拒绝的那次也计入，和 client-go 的 "
+        "correlator 一样计数），并且没有 CreatedService Event：被拒绝的写入不会重试。",
+    ),
     "check:refused-write-reported[refusal-lifted]:why": (
         "faf25c87e3",
         "在 Deployment 更新被拒绝期间修改的 spec，在拒绝解除后会被写入，时间不晚于迄今失败次数"

@@ -391,6 +391,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "34d6cd9f3e",
         "丢掉 API server 以 5xx 回答的 reconcile 错误，这个 key 再也不会被重试（Go）",
     ),
+    "mutant:forgets-refused-event:title": (
+        "45bc30b4e6",
+        "忘掉 API server 拒绝过的 Event：它的下一次发生从 1 重新计数",
+    ),
+    "mutant:forgets-refused-event-go:title": (
+        "9c6c86772a",
+        "忘掉 API server 拒绝过的 Event：它的下一次发生从 1 重新计数（Go）",
+    ),
     "mutant:gives-up-after-refusal:title": (
         "d4bff69c44",
         "子对象写入被拒绝后丢掉这个 key：拒绝期间修改的 spec 在拒绝解除后再也不会被写入",

@@ -68,7 +68,13 @@ def test_the_issue_mutants_are_all_declared() -> None:
 
 
 def test_the_events_mutants_are_declared() -> None:
-    assert {"no-events", "event-flood", "event-every-reconcile"} <= set(MUTANTS)
+    assert {
+        "no-events",
+        "event-flood",
+        "event-every-reconcile",
+        "forgets-refused-event",
+        "forgets-refused-event-go",
+    } <= set(MUTANTS)
 
 
 def test_every_module_is_declared_and_every_declaration_has_a_module() -> None:
@@ -739,6 +745,62 @@ def test_event_flood_creates_every_repeat_where_the_recorder_counts_it(
     flood = record_three_conflicts()
     assert flood.verbs == ["create", "create", "create"]
     assert [e["count"] for e in flood.stored.values()] == [1, 1, 1]
+
+
+class RefusingStore(EventStore):
+    """An EventStore whose first create is refused (403, an admission policy) and whose patch
+    of a name it never stored is answered 404, as the API server's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refuse = 1
+
+    def create(self, event: Obj) -> Obj:
+        if self.refuse:
+            self.refuse -= 1
+            self.verbs.append("create refused")
+            raise client_.ApiError(403, "Forbidden", "denied by a policy")
+        return super().create(event)
+
+    def patch(self, event: Obj, patch: Obj) -> Obj:
+        if event["metadata"]["name"] not in self.stored:
+            self.verbs.append("patch 404")
+            raise client_.ApiError(404, "NotFound", "not found")
+        return super().patch(event, patch)
+
+
+def record_refused_then_admitted() -> RefusingStore:
+    """One CreatedDeployment refused, then the same Event again: the store after both."""
+    store = RefusingStore()
+    fake = clock.FakeClock(1767322800.0)
+    b = events.Broadcaster(store, clock=fake, sleep_duration=0)
+    ms, _, _ = converged()
+    for _ in range(2):
+        b.record_to_sink(
+            events.make_event(
+                events.object_reference(ms),
+                events.NORMAL,
+                "CreatedDeployment",
+                'Created Deployment "web"',
+                "c",
+                "",
+                fake.now(),
+            )
+        )
+        fake.step(5)
+    return store
+
+
+def test_forgets_refused_event_restarts_the_count_where_the_recorder_keeps_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = record_refused_then_admitted()
+    assert real.verbs == ["create refused", "patch 404", "create"]
+    assert [e["count"] for e in real.stored.values()] == [2]
+    install(monkeypatch, "forgets-refused-event")
+    forgetful = record_refused_then_admitted()
+    assert forgetful.verbs == ["create refused", "create"]
+    assert [e["count"] for e in forgetful.stored.values()] == [1]
 
 
 def test_event_every_reconcile_records_when_nothing_changed(

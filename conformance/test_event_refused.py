@@ -1,0 +1,187 @@
+"""events-recorded[refused-event]: an Event write the API server refuses is dropped, not
+retried, and still counted: the next occurrence of the same Event, once writes are admitted,
+is created with the count so far.
+
+Where the promise comes from (CONTRACT.md, "Events", "A refused Event"): client-go's
+recorder (tools/record v0.34) notes each occurrence in its correlator before it writes it
+(``eventObserve`` adds it to its cache), and a write answered with a Status error other than
+AlreadyExists is logged "will not retry" and dropped; the cache keeps the occurrence. The next
+occurrence is then a PATCH of an Event that was never stored: the API server answers 404 and
+the recorder creates it with ``count`` 2 (``recordEvent``). Tool mutation testing found the gap
+this case closes (harness/mutants/survivors.toml): a Python correlator that noted a refused
+occurrence with count 0 made a new Event of count 1, and no check ever refused an Event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from kubernetes.client.exceptions import ApiException
+
+from conformance.premises import set_up
+from conformance.support import (
+    EVENT_TIMEOUT,
+    REACT_TIMEOUT,
+    create_modelservice,
+    describe_event,
+    operator_events,
+    wait_converged,
+    wait_events_settled,
+)
+from harness.accounting import Accounting
+from harness.audit import Request, select
+from harness.kube import Kube, bind_refusing_policy, wait_for
+from harness.lab.pool import OperatorPool
+from harness.plugin.evidence import Evidence
+
+#: The policy's message, in the refused answers (and the operator's log lines).
+POLICY_MESSAGE = "modeldock refuses the operator's Event writes until this policy is gone"
+#: A label that makes the harness's dry-run probe Event refused too: how the case knows the
+#: API server applies the policy, and later that it no longer does.
+PROBE_LABEL = "modeldock.io/refuse-probe"
+#: The Events of the first convergence, both refused: each a new Event (a create).
+REFUSED = (
+    ("CreatedDeployment", 'Created Deployment "web"'),
+    ("CreatedService", 'Created Service "web"'),
+)
+
+
+def _probe_code(admin: Kube, namespace: str) -> int:
+    """The answer to an admin dry-run create of an Event labelled PROBE_LABEL: 403 while the
+    policy is applied, 201 once it is not."""
+    probe = {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": {"name": "probe.1", "labels": {PROBE_LABEL: "1"}},
+        "involvedObject": {"kind": "ConfigMap", "namespace": namespace, "name": "probe"},
+        "reason": "Probe",
+        "message": "probe",
+        "type": "Normal",
+        "source": {"component": "modeldock-harness"},
+    }
+    try:
+        admin.request("POST", admin.path("events", namespace), probe, query=[("dryRun", "All")])
+    except ApiException as exc:
+        return int(exc.status)
+    return 201
+
+
+def _event_writes(
+    audit: Accounting, admin: Kube, start: int, user: str, namespace: str
+) -> list[Request]:
+    """The operator's writes of core Events since ``start``, in the audit log's order."""
+    return [
+        r
+        for r in select(
+            audit.requests(start, audit.sync(admin)),
+            user=user,
+            namespace=namespace,
+            writes_only=True,
+        )
+        if r.resource == "events"
+    ]
+
+
+def _ours(admin: Kube, namespace: str, uid: str, reason: str) -> list[dict[str, Any]]:
+    return [e for e in operator_events(admin, namespace, uid) if e.get("reason") == reason]
+
+
+@pytest.mark.modeldock_check("events-recorded", case="refused-event")
+def test_refused_event_is_counted(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """Events the API server refuses are dropped and counted: the operator converges while its
+    Event writes are refused, the refused Events never appear once the refusal is lifted, and
+    the next occurrence of one of them is created with count 2.
+
+    An admission policy refuses (403) every Event create and patch of the operator; a
+    ModelService is created and must converge (an Event write never fails or delays a
+    reconcile), and its two Events, CreatedDeployment and CreatedService, are refused. The
+    policy is removed, then admin deletes the Deployment: the operator creates it again and
+    records the same CreatedDeployment. Once the namespace's Events have settled there must be
+    one CreatedDeployment Event with count 2 (the refused occurrence counted, as client-go's
+    correlator counts it), and no CreatedService Event: a refused write is not retried.
+    """
+    op = operators.start()
+    user = op.impl.user
+    policy = f"modeldock-refuse-events-{namespace}"
+    start = audit.sync(admin)
+    try:
+        bind_refusing_policy(
+            admin,
+            policy,
+            namespace,
+            ("CREATE", "UPDATE"),
+            f"request.userInfo.username != '{user}' && "
+            f"!(has(object.metadata.labels) && '{PROBE_LABEL}' in object.metadata.labels)",
+            POLICY_MESSAGE,
+            group="",
+            resource="events",
+        )
+        wait_for(
+            lambda: _probe_code(admin, namespace),
+            lambda code: code == 403,
+            REACT_TIMEOUT,
+            f"policy {policy} in force",
+            premise=True,
+        )
+        web = create_modelservice(admin, namespace, "web")
+        set_up(
+            lambda: wait_converged(admin, namespace, "web"),
+            "the first convergence, its Events refused (an Event never delays a reconcile)",
+        )
+        refused = wait_for(
+            lambda: [r.describe() for r in _event_writes(audit, admin, start, user, namespace)],
+            lambda rs: sum(1 for r in rs if " 403" in r) >= len(REFUSED),
+            REACT_TIMEOUT,
+            f"{len(REFUSED)} refused Event creates (CreatedDeployment, CreatedService)",
+        )
+        evidence.record("refused_event_writes", refused)
+    finally:
+        admin.delete("validatingadmissionpolicybindings", None, policy)
+        admin.delete("validatingadmissionpolicies", None, policy)
+    wait_for(
+        lambda: _probe_code(admin, namespace),
+        lambda code: code == 201,
+        REACT_TIMEOUT,
+        f"policy {policy} no longer applied",
+        premise=True,
+    )
+    uid = web["metadata"]["uid"]
+    admin.delete("deployments", namespace, "web")
+    wait_for(
+        lambda: _ours(admin, namespace, uid, "CreatedDeployment"),
+        lambda found: bool(found),
+        EVENT_TIMEOUT,
+        "the CreatedDeployment Event of the Deployment created again, once Events are admitted",
+    )
+    wait_events_settled(admin, namespace)
+    events = operator_events(admin, namespace, uid)
+    evidence.record("events", [describe_event(e) for e in events])
+    evidence.record(
+        "event_writes",
+        [r.describe() for r in _event_writes(audit, admin, start, user, namespace)],
+    )
+
+    problems: list[str] = []
+    created = _ours(admin, namespace, uid, "CreatedDeployment")
+    counts = [int(e.get("count") or 1) for e in created]
+    if counts != [2]:
+        problems.append(
+            f"want one CreatedDeployment Event with count 2 (the refused occurrence and the "
+            f"one after the lift; client-go's correlator counts an occurrence before it writes "
+            f"it, and creates the Event after its patch is answered 404); got "
+            f"{[describe_event(e) for e in created]}"
+        )
+    service = _ours(admin, namespace, uid, "CreatedService")
+    if service:
+        problems.append(
+            f"the refused CreatedService was written after the refusal was lifted: a refused "
+            f"Event is dropped, not retried; got {[describe_event(e) for e in service]}"
+        )
+    assert not problems, "Events differ from the contract:\n  " + "\n  ".join(problems)
