@@ -222,7 +222,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// a ModelService that cannot run its pods has no use for a Service yet.
 	var svc *corev1.Service
 	if conflict == "" {
-		svc, conflict, err = ensureChild(ctx, r, ms, desiredService(ms, spec), &corev1.Service{}, mutateServiceSeam)
+		svc, conflict, err = ensureServiceSeam(ctx, r, ms, spec)
 		if err != nil {
 			return ctrl.Result{}, r.reportRefusal(ctx, ms, spec, dep, err)
 		}
@@ -568,6 +568,15 @@ func (r *ModelServiceReconciler) replaceChild(ctx context.Context, ms *unstructu
 // ----------------------------------------------------------------------------------------------
 // Step 6: Update the status
 // ----------------------------------------------------------------------------------------------
+
+// ensureService is step 5: ensureChild of the desired Service. A refused write comes back
+// as the error (a *refusedWrite), which Reconcile reports in the status and returns, though
+// step 4's Deployment was written: one child's success never hides the other's refusal
+// (refused-write-reported[service-refused]). Python: step 5's ensure_child call of SERVICES.
+func ensureService(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured,
+	spec modelServiceSpec) (*corev1.Service, string, error) {
+	return ensureChild(ctx, r, ms, desiredService(ms, spec), &corev1.Service{}, mutateServiceSeam)
+}
 
 // reportRefusal is step 6 after step 4 or 5 failed with err. When err is a *refusedWrite it
 // writes the status that names the refusal (Ready and Progressing False, the Warning Event's

@@ -109,6 +109,11 @@ var (
 	mutateDeploymentSeam = mutateDeployment
 	mutateServiceSeam    = mutateService
 
+	// ensureServiceSeam is ensureService (step 5: the Service ensured, its refused write
+	// returned as the error). Mutant: swallows-service-refusal-go (a refused Service write is
+	// logged and dropped: the status shows the Deployment's rollout, and the key is forgotten).
+	ensureServiceSeam = ensureService
+
 	// beingDeletedSeam is beingDeleted (step 2: a ModelService with a deletionTimestamp is
 	// finalized, and nothing else is done for it). Mutant: reconciles-deleting-go (rolls a
 	// spec change out first).
