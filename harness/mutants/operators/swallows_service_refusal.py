@@ -24,23 +24,16 @@ from harness import mutants
 from python_operator import controller
 from python_operator.runtime import log
 
-_ensure_child = controller.ModelServiceReconciler.ensure_child
+_ensure_service = controller.ModelServiceReconciler.ensure_service
 
 
-def ensure_child_service_optional(
-    self: controller.ModelServiceReconciler,
-    ms: Any,
-    desired: Any,
-    resource: Any,
-    mutate: Any,
-    rlog: Any,
+def ensure_service_optional(
+    self: controller.ModelServiceReconciler, ms: Any, spec: Any, rlog: Any
 ) -> tuple[Any, str]:
-    """The real ensure_child, but a refused Service write is logged and taken for written."""
+    """The real ensure_service, but a refused Service write is logged and taken for written."""
     try:
-        return _ensure_child(self, ms, desired, resource, mutate, rlog)
+        return _ensure_service(self, ms, spec, rlog)
     except controller.RefusedWrite as refused:
-        if resource is not controller.SERVICES:
-            raise
         log.get_logger("mutant").info(
             "Service not written; the Deployment is fine", error=str(refused)
         )
@@ -48,7 +41,7 @@ def ensure_child_service_optional(
 
 
 PATCHES = (
-    mutants.Patch(controller.ModelServiceReconciler, "ensure_child", ensure_child_service_optional),
+    mutants.Patch(controller.ModelServiceReconciler, "ensure_service", ensure_service_optional),
 )
 
 if __name__ == "__main__":
