@@ -276,7 +276,7 @@ def test_backoff_doubles_from_0_8_s_to_30_s_times_a_factor_below_1_2() -> None:
 
 
 def test_deep_copy_is_equal_independent_and_keeps_key_order() -> None:
-    obj = {
+    obj: dict[str, Any] = {
         "metadata": {"name": "a", "labels": {"z": "1", "a": "2"}, "generation": 3},
         "spec": {"replicas": 2, "ratio": 0.5, "on": True, "none": None, "args": ["x", {"k": []}]},
     }
