@@ -1,6 +1,7 @@
-"""refused-write-reported[refusal-lifted], [status-refused]: a write the API server refuses
-(a child's, or the status's) is written once the refusal is lifted, by the retry the backoff
-owes, with no other event to bring the key back.
+"""refused-write-reported[refusal-lifted], [status-refused], [service-refused]: a write the
+API server refuses (a child's, the status's, or the second child's while the first is
+admitted) is written once the refusal is lifted, by the retry the backoff owes, with no other
+event to bring the key back.
 
 The generated workloads found the gap this case closes (harness/generate/cases/
 refused-then-admitted.yaml): removing an admission policy changes nothing the operator
@@ -26,7 +27,9 @@ from conformance.support import (
     REACT_TIMEOUT,
     condition,
     create_modelservice,
+    describe_event,
     get_present,
+    operator_events,
     premise,
     wait_converged,
     wait_settled,
@@ -352,6 +355,199 @@ def test_refused_status_write_retried(
             "refused_before": failures,
             "backoff_bound_s": round(backoff_after(failures), 3),
             "writes_after": [r.describe() for r in writes[failures:]],
+            "Ready": (condition(msvc, "Ready") or {}).get("reason"),
+        },
+    )
+
+
+#: The message of the policy that refuses the operator's Service writes ([service-refused]).
+SERVICE_MESSAGE = "modeldock refuses the operator's Service writes until this policy is gone"
+#: The port the spec moves to while the Service's writes are refused (the CRD's default is
+#: 8000): the Deployment's containerPort and the Service's port and targetPort follow it.
+NEW_PORT = 9000
+
+
+def _service_probe_code(admin: Kube, namespace: str) -> int:
+    """The answer to an admin dry-run create of a Service labelled PROBE_LABEL: 403 while the
+    policy refusing Service writes is applied, 201 once it is not."""
+    probe = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": "probe", "labels": {PROBE_LABEL: "1"}},
+        "spec": {"ports": [{"port": 80}]},
+    }
+    try:
+        admin.request("POST", admin.path("services", namespace), probe, query=[("dryRun", "All")])
+    except ApiException as exc:
+        return int(exc.status)
+    return 201
+
+
+def _service_port(svc: dict[str, Any]) -> int:
+    return int(svc["spec"]["ports"][0]["port"])
+
+
+def _container_port(dep: dict[str, Any]) -> int:
+    return int(dep["spec"]["template"]["spec"]["containers"][0]["ports"][0]["containerPort"])
+
+
+def _names_service_refusal(c: dict[str, Any] | None) -> bool:
+    """The condition c reports the refused update of Service web (FailedUpdate, the Event's
+    message: ``Failed to update Service "web": ...`` with the policy's message)."""
+    message = str((c or {}).get("message"))
+    return (
+        (c or {}).get("reason") == "FailedUpdate"
+        and 'Service "web"' in message
+        and SERVICE_MESSAGE in message
+    )
+
+
+@pytest.mark.modeldock_check("refused-write-reported", case="service-refused")
+def test_service_refusal_reported_and_lifted(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """A refused Service write is reported and retried although the Deployment's write of the
+    same spec was admitted, and the Service is written once the refusal is lifted.
+
+    An admission policy refuses (403) the operator's Service writes, not its Deployment
+    writes; then the spec's image and port change (srv:2, port 9000), which both children
+    must follow. The Deployment must carry both (step 4 is admitted), and the status must say
+    the Service was refused: Ready and Progressing FailedUpdate at generation 2, naming
+    Service "web" and the policy's message, with a Warning FailedUpdate Event of the same
+    text; the Deployment's success must not hide it, so the status still names the refusal
+    after six refused Service updates (the work queue's retries, never a dropped key). Then
+    the policy is removed, which nothing the operator watches shows: the Service must carry
+    port 9000 and the status leave the refusal at generation 2 within the contract's backoff
+    after the refused attempts counted (5 ms doubling per failure, at most 1000 s) plus the
+    suite's convergence bound. An operator that drops the Service's error because the
+    Deployment is fine reports Ready and never writes the Service.
+    """
+    op = operators.start()
+    user = op.impl.user
+    create_modelservice(admin, namespace, "web", image="srv:1")
+    set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
+    wait_settled(op)
+    policy = f"modeldock-refuse-services-{namespace}"
+    try:
+        bind_refusing_policy(
+            admin,
+            policy,
+            namespace,
+            ("CREATE", "UPDATE"),
+            f"request.userInfo.username != '{user}' && "
+            f"!(has(object.metadata.labels) && '{PROBE_LABEL}' in object.metadata.labels)",
+            SERVICE_MESSAGE,
+            group="",
+            resource="services",
+        )
+        wait_for(
+            lambda: _service_probe_code(admin, namespace),
+            lambda code: code == 403,
+            REACT_TIMEOUT,
+            f"policy {policy} in force",
+            premise=True,
+        )
+        start = audit.sync(admin)
+        admin.patch(
+            "modelservices", namespace, "web", {"spec": {"image": "srv:2", "port": NEW_PORT}}
+        )
+        msvc = wait_for(
+            lambda: admin.get("modelservices", namespace, "web"),
+            lambda m: (
+                (m.get("status") or {}).get("observedGeneration") == 2
+                and _names_service_refusal(condition(m, "Ready"))
+                and _names_service_refusal(condition(m, "Progressing"))
+            ),
+            REACT_TIMEOUT,
+            "Ready and Progressing to report the refused Service update at generation 2 "
+            f'(FailedUpdate, Service "web", {SERVICE_MESSAGE!r}): the admitted Deployment '
+            "write must not hide the Service's refusal",
+        )
+        refused = wait_for(
+            lambda: [
+                r.describe()
+                for r in _updates(audit, admin, start, user, namespace, "services")
+                if not r.ok
+            ],
+            lambda rs: len(rs) >= REFUSED_ATTEMPTS,
+            REACT_TIMEOUT,
+            f"{REFUSED_ATTEMPTS} refused updates of the Service: while the refusal lasts the "
+            "work queue retries the failed key with backoff, it never drops it",
+        )
+        dep = get_present(admin, "deployments", namespace, "web")
+        svc = get_present(admin, "services", namespace, "web")
+        still = get_present(admin, "modelservices", namespace, "web")
+        warnings = [
+            describe_event(e)
+            for e in operator_events(admin, namespace, msvc["metadata"]["uid"])
+            if e.get("type") == "Warning"
+            and e.get("reason") == "FailedUpdate"
+            and 'Service "web"' in str(e.get("message"))
+            and SERVICE_MESSAGE in str(e.get("message"))
+        ]
+        dep_refused = [
+            r.describe() for r in _updates(audit, admin, start, user, namespace) if not r.ok
+        ]
+        evidence.record(
+            "refused",
+            {
+                "attempts": len(refused),
+                "first": refused[0],
+                "deployment": {"image": _image(dep), "port": _container_port(dep)},
+                "service_port": _service_port(svc),
+                "Ready": condition(still, "Ready"),
+                "warnings": warnings,
+            },
+        )
+        premise(dep_refused == [], f"the policy refused Deployment updates: {dep_refused}")
+        premise(_service_port(svc) != NEW_PORT, f"a refused Service was written: {svc['spec']}")
+        assert (_image(dep), _container_port(dep)) == ("srv:2", NEW_PORT), (
+            "the Deployment follows the spec though the Service is refused: "
+            f"{_image(dep)}, port {_container_port(dep)}"
+        )
+        assert _names_service_refusal(condition(still, "Ready")), (
+            "while the Service's refusal lasts the status keeps naming it, whatever the "
+            f"Deployment's rollout says: Ready {condition(still, 'Ready')}"
+        )
+        assert warnings, (
+            'a Warning FailedUpdate Event naming Service "web" and the policy\'s message: '
+            f"{[describe_event(e) for e in operator_events(admin, namespace)][-5:]}"
+        )
+    finally:
+        admin.delete("validatingadmissionpolicybindings", None, policy)
+        admin.delete("validatingadmissionpolicies", None, policy)
+    wait_for(
+        lambda: _service_probe_code(admin, namespace),
+        lambda code: code == 201,
+        REACT_TIMEOUT,
+        f"policy {policy} no longer applied",
+        premise=True,
+    )
+    failures = sum(
+        1 for r in _updates(audit, admin, start, user, namespace, "services") if not r.ok
+    )
+    msvc = wait_for(
+        lambda: admin.get("modelservices", namespace, "web"),
+        lambda m: (
+            (m.get("status") or {}).get("observedGeneration") == 2
+            and (condition(m, "Ready") or {}).get("reason") != "FailedUpdate"
+            and _service_port(get_present(admin, "services", namespace, "web")) == NEW_PORT
+        ),
+        backoff_after(failures) + CONVERGE_TIMEOUT,
+        f"the Service to carry port {NEW_PORT} and the status to leave the refusal once the "
+        f"policy is gone: after {failures} refused attempts the backoff owes the next within "
+        f"{backoff_after(failures):.3f} s (5 ms * 2**{failures - 1}, at most 1000 s), and no "
+        f"other event brings the key back",
+    )
+    evidence.record(
+        "lifted",
+        {
+            "refused_before": failures,
+            "backoff_bound_s": round(backoff_after(failures), 3),
             "Ready": (condition(msvc, "Ready") or {}).get("reason"),
         },
     )

@@ -14,9 +14,9 @@
 // The order of both files (Python names are these in snake_case):
 //
 //	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
-//	                 removeFinalizer, deleteChild, deleteChildrenOfGone (step 2, and a
-//	                 vanished ModelService); ensureChild, confirmAdopter, replaceChild
-//	                 (steps 4 and 5); reportRefusal, updateStatus (step 6)
+//	                 finalizeChild, removeFinalizer, deleteChild, deleteChildrenOfGone
+//	                 (step 2, and a vanished ModelService); ensureChild, confirmAdopter,
+//	                 replaceChild, ensureService (steps 4 and 5); reportRefusal, updateStatus (step 6)
 //	step 1           modelServiceSpec, readSpec, defaultResources
 //	step 2           orphansChildren
 //	steps 4 and 5    desiredDeployment, desiredService, childObjectMeta, childLabels,
@@ -222,7 +222,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	// a ModelService that cannot run its pods has no use for a Service yet.
 	var svc *corev1.Service
 	if conflict == "" {
-		svc, conflict, err = ensureChild(ctx, r, ms, desiredService(ms, spec), &corev1.Service{}, mutateServiceSeam)
+		svc, conflict, err = ensureServiceSeam(ctx, r, ms, spec)
 		if err != nil {
 			return ctrl.Result{}, r.reportRefusal(ctx, ms, spec, dep, err)
 		}
@@ -322,14 +322,11 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 		if !controlledBySeam(child, ms) {
 			continue
 		}
-		remaining = true
-		if child.GetDeletionTimestamp() != nil {
-			// Deleted already and held by a finalizer of its own: wait, do not delete again.
-			continue
-		}
-		if err := deleteChild(ctx, r.Client, r.Recorder, ms, child); err != nil {
+		left, err := finalizeChildSeam(ctx, r, ms, child)
+		if err != nil {
 			return ctrl.Result{}, err
 		}
+		remaining = left || remaining
 	}
 	if remaining {
 		// Come back and read again: the next pass removes the finalizer once the API server
@@ -338,6 +335,22 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 		return ctrl.Result{RequeueAfter: deletionRequeueAfter}, nil
 	}
 	return r.removeFinalizer(ctx, ms)
+}
+
+// finalizeChild is step 2 for one child of ours that the API server still holds: it deletes
+// it once (deleteChild), unless it is deleting already (held by a finalizer of its own: wait,
+// do not delete again). It returns true (the child remains until a later pass reads it gone),
+// or the delete's error (other than 404 and 409): the pass ends with our finalizer on, and
+// the key is retried with backoff, for a child whose delete was refused is not gone
+// (finalizer-ordered-delete[delete-refused], CONTRACT.md "Deletion"). Python: finalize_child.
+func finalizeChild(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured,
+	child client.Object) (bool, error) {
+	if child.GetDeletionTimestamp() == nil {
+		if err := deleteChild(ctx, r.Client, r.Recorder, ms, child); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // removeFinalizer removes our finalizer, and only ours (controllerutil.RemoveFinalizer), with
@@ -568,6 +581,15 @@ func (r *ModelServiceReconciler) replaceChild(ctx context.Context, ms *unstructu
 // ----------------------------------------------------------------------------------------------
 // Step 6: Update the status
 // ----------------------------------------------------------------------------------------------
+
+// ensureService is step 5: ensureChild of the desired Service. A refused write comes back
+// as the error (a *refusedWrite), which Reconcile reports in the status and returns, though
+// step 4's Deployment was written: one child's success never hides the other's refusal
+// (refused-write-reported[service-refused]). Python: ensure_service.
+func ensureService(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured,
+	spec modelServiceSpec) (*corev1.Service, string, error) {
+	return ensureChild(ctx, r, ms, desiredService(ms, spec), &corev1.Service{}, mutateServiceSeam)
+}
 
 // reportRefusal is step 6 after step 4 or 5 failed with err. When err is a *refusedWrite it
 // writes the status that names the refusal (Ready and Progressing False, the Warning Event's

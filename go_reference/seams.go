@@ -109,6 +109,16 @@ var (
 	mutateDeploymentSeam = mutateDeployment
 	mutateServiceSeam    = mutateService
 
+	// finalizeChildSeam is finalizeChild (step 2: one child of ours deleted once, then waited
+	// for; a failed delete is the pass's error). Mutant: gives-up-on-refused-delete-go (a
+	// child whose delete failed is counted as gone, so the finalizer comes off over it).
+	finalizeChildSeam = finalizeChild
+
+	// ensureServiceSeam is ensureService (step 5: the Service ensured, its refused write
+	// returned as the error). Mutant: swallows-service-refusal-go (a refused Service write is
+	// logged and dropped: the status shows the Deployment's rollout, and the key is forgotten).
+	ensureServiceSeam = ensureService
+
 	// beingDeletedSeam is beingDeleted (step 2: a ModelService with a deletionTimestamp is
 	// finalized, and nothing else is done for it). Mutant: reconciles-deleting-go (rolls a
 	// spec change out first).

@@ -15,8 +15,9 @@ The order of both files (Go name / Python name where they differ only by convent
 
 ====================  ==========================================================================
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
-                      remove_finalizer, delete_child, delete_children_of_gone (step 2, and a
-                      vanished ModelService); ensure_child, confirm_adopter, replace_child
+                      finalize_child, remove_finalizer, delete_child,
+                      delete_children_of_gone (step 2, and a vanished ModelService);
+                      ensure_child, confirm_adopter, replace_child, ensure_service
                       (steps 4 and 5); report_refusal, update_status (step 6)
 step 1                ModelServiceSpec, read_spec, default_resources
 step 2                orphans_children
@@ -236,9 +237,7 @@ class ModelServiceReconciler:
         svc: Obj | None = None
         if not conflict:
             try:
-                svc, conflict = self.ensure_child(
-                    ms, desired_service(ms, spec), SERVICES, mutate_service, rlog
-                )
+                svc, conflict = self.ensure_service(ms, spec, rlog)
             except RefusedWrite as refused:
                 self.report_refusal(ms, spec, dep, refused, rlog)
                 raise
@@ -314,11 +313,7 @@ class ModelServiceReconciler:
                 continue
             if not controlled_by(child, ms):
                 continue
-            remaining = True
-            if child["metadata"].get("deletionTimestamp"):
-                # Deleted already and held by a finalizer of its own: wait, do not delete again.
-                continue
-            self.delete_child(ms, resource, child, rlog)
+            remaining = self.finalize_child(ms, resource, child, rlog) or remaining
         if remaining:
             # Come back and read again: the next pass removes the finalizer once the API
             # server shows no child of ours. No watch event of the ModelService will come to
@@ -326,6 +321,21 @@ class ModelServiceReconciler:
             # sooner.
             return Result(requeue_after=DELETION_REQUEUE_AFTER)
         return self.remove_finalizer(ms, rlog)
+
+    def finalize_child(
+        self, ms: Obj, resource: client_.Resource, child: Obj, rlog: log_.Logger
+    ) -> bool:
+        """Step 2 for one child of ours (of resource) that the API server still holds: delete
+        it once (delete_child), unless it is deleting already (held by a finalizer of its
+        own: wait, do not delete again). Returns True: the child remains until a later pass
+        reads it gone. Raises client.ApiError when the delete fails (other than 404 and
+        409): the pass ends with our finalizer on, and the key is retried with backoff, for a
+        child whose delete was refused is not gone (finalizer-ordered-delete[delete-refused],
+        CONTRACT.md "Deletion"). Go: finalizeChild, called through the seam
+        finalizeChildSeam."""
+        if not child["metadata"].get("deletionTimestamp"):
+            self.delete_child(ms, resource, child, rlog)
+        return True
 
     def remove_finalizer(self, ms: Obj, rlog: log_.Logger) -> Result:
         """Remove our finalizer, and only ours (controllerutil.remove_finalizer), with one
@@ -568,6 +578,17 @@ class ModelServiceReconciler:
     # -------------------------------------------------------------------------------------------
     # Step 6: Update the status
     # -------------------------------------------------------------------------------------------
+
+    def ensure_service(
+        self, ms: Obj, spec: ModelServiceSpec, rlog: log_.Logger
+    ) -> tuple[Obj | None, str]:
+        """Step 5: ensure_child of the desired Service; returns (the Service, a conflict
+        message or ""). A refused write raises RefusedWrite, which reconcile reports in the
+        status and re-raises, though step 4's Deployment was written: one child's success
+        never hides the other's refusal (refused-write-reported[service-refused]). Raises
+        client.ApiError as ensure_child does. Go: ensureService, called through the seam
+        ensureServiceSeam."""
+        return self.ensure_child(ms, desired_service(ms, spec), SERVICES, mutate_service, rlog)
 
     def report_refusal(
         self,

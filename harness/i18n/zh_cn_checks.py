@@ -513,4 +513,37 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "收敛上限。把 status 当作尽力而为、记录失败的写入后返回成功的 operator，会让 status 永远停在 "
         "generation 1。",
     ),
+    "check:finalizer-ordered-delete[delete-refused]:why": (
+        "73d9a8a82a",
+        "删除被拒绝的子对象会让 operator 的 finalizer 留在 ModelService 上，直到拒绝解除、子对象真正"
+        "消失。",
+    ),
+    "check:finalizer-ordered-delete[delete-refused]:teaches": (
+        "522c06f6ed",
+        "一个 admission policy 拒绝（403）operator 对 Deployment 的删除；然后 ModelService 被删除。"
+        "operator 的清理会遇到拒绝，既不能把 Deployment 当作已经消失，也不能放弃：在六次删除被拒绝"
+        "（work queue 的重试）之后，ModelService 必须仍然存着、带着 operator 的 finalizer，Deployment "
+        '也必须仍然存着，并且有一条 Warning FailedDelete Event 写出 Deployment "web" 和策略的消息。'
+        "然后策略被移除，operator 监听的任何东西都看不出这一点：Deployment、Service 和 ModelService "
+        "必须在按已数到的被拒绝删除次数算出的契约退避（每次失败 5 ms 翻倍，最多 1000 s）加上套件的"
+        "收敛上限之内消失。把删除失败的子对象当作已经消失的 operator 会移除自己的 finalizer，留下 "
+        "Deployment，它的 owner 是一个已不存在的 UID。",
+    ),
+    "check:refused-write-reported[service-refused]:why": (
+        "4a772c4075",
+        "即使同一 spec 的 Deployment 写入已被接受，被拒绝的 Service 写入也要被报告并重试；拒绝解除后 "
+        "Service 会被写入。",
+    ),
+    "check:refused-write-reported[service-refused]:teaches": (
+        "d36ddff325",
+        "一个 admission policy 拒绝（403）operator 对 Service 的写入，但不拒绝对 Deployment 的写入；"
+        "随后 spec 的 image 和端口都改了（srv:2，端口 9000），两个子对象都得跟上。Deployment 必须带上"
+        "这两项（第 4 步被接受），而 status 必须说明 Service 被拒绝：generation 2 时 Ready 和 "
+        'Progressing 为 FailedUpdate，写出 Service "web" 和策略的消息，并有一条同样文字的 Warning '
+        "FailedUpdate Event；Deployment 的成功不能掩盖它，所以在六次 Service 更新被拒绝（work queue "
+        "的重试，key 从不被丢掉）之后，status 仍然写着这次拒绝。然后策略被移除，operator 监听的任何"
+        "东西都看不出这一点：Service 必须带上端口 9000，status 必须离开拒绝，时限是按已数到的被拒绝"
+        "尝试次数算出的契约退避（每次失败 5 ms 翻倍，最多 1000 s）加上套件的收敛上限。因为 Deployment "
+        "没问题就丢掉 Service 错误的 operator 会报告 Ready，而且永远不写 Service。",
+    ),
 }

@@ -415,6 +415,22 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "17da1b7c5d",
         "失败的 status 写入只记日志后被丢掉：拒绝解除后，被拒绝的 status 再也不会被写入（Go）",
     ),
+    "mutant:gives-up-on-refused-delete:title": (
+        "dc80f3b8a4",
+        "删除被拒绝的子对象被当作已经消失：finalizer 被移除，子对象被留下",
+    ),
+    "mutant:gives-up-on-refused-delete-go:title": (
+        "d692cbe6f1",
+        "删除被拒绝的子对象被当作已经消失：finalizer 被移除，子对象被留下（Go）",
+    ),
+    "mutant:swallows-service-refusal:title": (
+        "4ec1c480c2",
+        "因为 Deployment 没问题，被拒绝的 Service 写入只记日志后被丢掉：Service 过时却报告 Ready",
+    ),
+    "mutant:swallows-service-refusal-go:title": (
+        "f0f5398395",
+        "因为 Deployment 没问题，被拒绝的 Service 写入只记日志后被丢掉：Service 过时却报告 Ready（Go）",
+    ),
     "mutant:replicas-from-spec:title": (
         "00a9ed6782",
         "把要求的副本数当作 status.replicas 报告，而不是 Deployment 实际运行的副本数",

@@ -115,6 +115,13 @@ CHECK_SECONDS: dict[str, float] = {
     # events-recorded[refused-event], measured on the loaded 2 cores (go 9 s, python 10 s);
     # the Python mutant's kill took 53 s (its suite's start included)
     "test_refused_event_is_counted": 10.0,
+    # refused-write-reported[service-refused], measured at high load on 2 cores (go 15 s,
+    # python 18 s); a kill waits out REACT_TIMEOUT (30 s) for the report
+    "test_service_refusal_reported_and_lifted": 18.0,
+    "swallows-service-refusal test_service_refusal_reported_and_lifted": 45.0,
+    "swallows-service-refusal-go test_service_refusal_reported_and_lifted": 45.0,
+    # finalizer-ordered-delete[delete-refused], measured at high load (go 6 s, python 7 s)
+    "test_refused_child_delete_keeps_finalizer": 8.0,
     # issue 25 (start-up with a configuration the operator cannot use); measured: go 3 s,
     # python 32 s on 2 cores at load 16 (its seven starts side by side), a mutant 30 s+
     "test_config_refused": 35.0,

@@ -1,0 +1,188 @@
+"""finalizer-ordered-delete[delete-refused]: a child whose delete the API server refuses is
+not gone. The operator's finalizer stays on the deleting ModelService, the refusal is visible
+as a Warning Event, and the cleanup finishes once the refusal is lifted, by the retry the
+backoff owes (removing an admission policy is no event the operator watches).
+
+Judged from the API server alone: the stored ModelService and its finalizers, the stored
+Deployment, the operator's Events, and the operator's requests in the audit log.
+"""
+
+from __future__ import annotations
+
+import pytest
+from kubernetes.client.exceptions import ApiException
+
+from conformance.premises import set_up
+from conformance.support import (
+    CONVERGE_TIMEOUT,
+    FINALIZER,
+    REACT_TIMEOUT,
+    create_modelservice,
+    describe_event,
+    operator_events,
+    wait_converged,
+    wait_gone,
+    wait_settled,
+)
+from conformance.test_refusal_lifted import PROBE_LABEL, backoff_after
+from harness.accounting import Accounting
+from harness.audit import Request, select
+from harness.kube import Kube, bind_refusing_policy, wait_for
+from harness.lab.pool import OperatorPool
+from harness.plugin.evidence import Evidence
+
+#: The policy's message, in the refused answers and so in the Warning Event.
+DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
+#: Refused deletes of the Deployment the case waits for before it lifts the refusal: the
+#: retries of the failed key (5 ms doubling: the sixth within 155 ms plus a pass each).
+REFUSED_DELETES = 6
+
+
+def _probe_code(admin: Kube, namespace: str) -> int:
+    """The answer to an admin dry-run delete of Deployment probe (labelled PROBE_LABEL): 403
+    while the policy is applied, 200 once it is not."""
+    try:
+        admin.request(
+            "DELETE", admin.path("deployments", namespace, "probe"), query=[("dryRun", "All")]
+        )
+    except ApiException as exc:
+        return int(exc.status)
+    return 200
+
+
+def _deletes(audit: Accounting, admin: Kube, start: int, user: str, ns: str) -> list[Request]:
+    """The operator's deletes of Deployment web since ``start``, in the audit log's order."""
+    return [
+        r
+        for r in select(audit.requests(start, audit.sync(admin)), user=user, namespace=ns)
+        if r.resource == "deployments" and r.name == "web" and r.verb == "delete"
+    ]
+
+
+@pytest.mark.modeldock_check("finalizer-ordered-delete", case="delete-refused")
+def test_refused_child_delete_keeps_finalizer(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """A child whose delete is refused keeps the operator's finalizer on the ModelService
+    until the refusal is lifted and the child is gone.
+
+    An admission policy refuses (403) the operator's deletes of Deployments; then the
+    ModelService is deleted. The operator's cleanup must meet the refusal and neither take the
+    Deployment for gone nor give up: after six refused deletes (the work queue's retries) the
+    ModelService must still be stored with the operator's finalizer, the Deployment still
+    stored, and a Warning FailedDelete Event must name Deployment "web" and the policy's
+    message. Then the policy is removed, which nothing the operator watches shows: the
+    Deployment, the Service and the ModelService must be gone within the contract's backoff
+    after the refused deletes counted (5 ms doubling per failure, at most 1000 s) plus the
+    suite's convergence bound. An operator that counts a child whose delete failed as gone
+    removes its finalizer and leaves the Deployment behind, owned by a UID that no longer
+    exists.
+    """
+    op = operators.start()
+    user = op.impl.user
+    ms = create_modelservice(admin, namespace, "web", image="srv:1")
+    set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
+    wait_settled(op)
+    admin.create(
+        "deployments",
+        namespace,
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": "probe", "labels": {PROBE_LABEL: "1"}},
+            "spec": {
+                "selector": {"matchLabels": {"probe": "1"}},
+                "template": {
+                    "metadata": {"labels": {"probe": "1"}},
+                    "spec": {"containers": [{"name": "c", "image": "srv:1"}]},
+                },
+            },
+        },
+    )
+    policy = f"modeldock-refuse-deletes-{namespace}"
+    try:
+        bind_refusing_policy(
+            admin,
+            policy,
+            namespace,
+            ("DELETE",),
+            f"request.userInfo.username != '{user}' && "
+            f"!(has(oldObject.metadata.labels) && '{PROBE_LABEL}' in oldObject.metadata.labels)",
+            DELETE_MESSAGE,
+        )
+        wait_for(
+            lambda: _probe_code(admin, namespace),
+            lambda code: code == 403,
+            REACT_TIMEOUT,
+            f"policy {policy} in force",
+            premise=True,
+        )
+        start = audit.sync(admin)
+        admin.delete("modelservices", namespace, "web")
+        refused = wait_for(
+            lambda: [r.describe() for r in _deletes(audit, admin, start, user, namespace)],
+            lambda rs: (
+                len(rs) >= REFUSED_DELETES or admin.get("modelservices", namespace, "web") is None
+            ),
+            REACT_TIMEOUT,
+            f"{REFUSED_DELETES} refused deletes of Deployment web, or the ModelService gone",
+        )
+        held = admin.get("modelservices", namespace, "web")
+        dep = admin.get("deployments", namespace, "web")
+        warnings = [
+            describe_event(e)
+            for e in operator_events(admin, namespace, ms["metadata"]["uid"])
+            if e.get("type") == "Warning"
+            and e.get("reason") == "FailedDelete"
+            and 'Deployment "web"' in str(e.get("message"))
+            and DELETE_MESSAGE in str(e.get("message"))
+        ]
+        evidence.record(
+            "refused",
+            {
+                "deletes": refused,
+                "finalizers": None if held is None else held["metadata"].get("finalizers"),
+                "deployment_stored": dep is not None,
+                "warnings": warnings,
+            },
+        )
+        assert dep is not None, "the policy refused every delete, yet the Deployment is gone"
+        assert held is not None and FINALIZER in held["metadata"].get("finalizers", []), (
+            "the operator removed its finalizer although its Deployment's delete was refused "
+            f"and the Deployment is still stored: the ModelService is "
+            f"{'gone' if held is None else held['metadata'].get('finalizers')}; "
+            f"the operator's deletes: {refused}"
+        )
+        assert warnings, (
+            'a Warning FailedDelete Event naming Deployment "web" and the policy\'s message: '
+            f"{[describe_event(e) for e in operator_events(admin, namespace)][-5:]}"
+        )
+    finally:
+        admin.delete("validatingadmissionpolicybindings", None, policy)
+        admin.delete("validatingadmissionpolicies", None, policy)
+    wait_for(
+        lambda: _probe_code(admin, namespace),
+        lambda code: code == 200,
+        REACT_TIMEOUT,
+        f"policy {policy} no longer applied",
+        premise=True,
+    )
+    failures = sum(1 for r in _deletes(audit, admin, start, user, namespace) if not r.ok)
+    bound = backoff_after(max(failures, 1)) + CONVERGE_TIMEOUT
+    what = (
+        f"once the policy is gone: after {failures} refused deletes the backoff owes the next "
+        f"attempt within {backoff_after(max(failures, 1)):.3f} s, and no other event brings "
+        "the key back"
+    )
+    wait_gone(admin, "deployments", namespace, "web", timeout=bound, what=f"the Deployment {what}")
+    wait_gone(admin, "services", namespace, "web", timeout=bound, what=f"the Service {what}")
+    wait_gone(
+        admin, "modelservices", namespace, "web", timeout=bound, what=f"the ModelService {what}"
+    )
+    evidence.record(
+        "lifted", {"refused_before": failures, "backoff_bound_s": round(backoff_after(failures), 3)}
+    )
