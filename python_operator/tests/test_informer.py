@@ -288,3 +288,15 @@ def test_deep_copy_is_equal_independent_and_keeps_key_order() -> None:
     copied["metadata"]["labels"]["b"] = "3"
     assert obj["spec"]["args"][1]["k"] == [] and "b" not in obj["metadata"]["labels"]
     assert [type(v) for v in copied["spec"].values()] == [int, float, bool, type(None), list]
+
+
+def test_deep_copy_shares_nothing_even_where_the_original_did() -> None:
+    """An object the operator built itself may hold one dict in two places; the copy must not
+    (a pickle round trip would, and an edit of one place then shows in the other)."""
+    shared: dict[str, Any] = {"type": "Ready", "status": "True"}
+    obj: dict[str, Any] = {"status": {"conditions": [shared, shared]}}
+    copied = informer.deep_copy(obj)
+    assert isinstance(copied, dict)
+    first, second = copied["status"]["conditions"]
+    first["status"] = "False"
+    assert second["status"] == "True" and shared["status"] == "True"
