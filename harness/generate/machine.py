@@ -45,6 +45,7 @@ from harness.generate.oracles import (
     liveness,
     normalised,
     quantities_as_values,
+    reports_refusal,
     safety,
     settled,
     status_follows,
@@ -344,6 +345,20 @@ class World:
                 wait_quiet(fresh, self.settings)
             if not (settled(lane) and settled(fresh)):
                 return  # sim: a rollout still under way; the worlds differ by timing
+            if reports_refusal(m):
+                # The API server refuses the final spec's child (cases/refused-update-path.yaml):
+                # the children of before stay and serve (CONTRACT.md, "A refused child write"),
+                # a fresh ModelService has none, so only the report is compared.
+                fresh_m = fresh.admin.get("modelservices", fresh.ns, NAME) or {}
+                if not reports_refusal(fresh_m):
+                    raise OracleFailure(
+                        lane.impl.id,
+                        "level-triggered",
+                        "the sequence's ModelService reports a refused child write; a fresh one "
+                        "with the same spec reports none: "
+                        + str((fresh_m.get("status") or {}).get("conditions")),
+                    )
+                return
             d = world_diff(quantities_as_values(normalised(fresh)), quantities_as_values(here))
             if d:
                 raise OracleFailure(

@@ -88,7 +88,7 @@ def liveness(lane: Lane) -> list[str]:
                 )
     if m is not None and not m["metadata"].get("deletionTimestamp"):
         reason = ((_condition(m, "Ready") or {}).get("reason")) or ""
-        if reason != "ChildConflict" and not _refused(m):
+        if reason != "ChildConflict" and not reports_refusal(m):
             for res in ("deployments", "services"):
                 if not any(_controller_uid(c) == live_uid for c in a.list(res, lane.ns)):
                     problems.append(f"the ModelService has no {res[:-1]} (child lost)")
@@ -133,7 +133,7 @@ def status_follows(lane: Lane) -> list[str]:
     if m is None or m["metadata"].get("deletionTimestamp"):
         return []
     ready = _condition(m, "Ready") or {}
-    if ready.get("reason") == "ChildConflict" or _refused(m):
+    if ready.get("reason") == "ChildConflict" or reports_refusal(m):
         return []
     dep = lane.admin.get("deployments", lane.ns, NAME)
     if dep is None or _controller_uid(dep) != m["metadata"]["uid"]:
@@ -184,7 +184,7 @@ def _condition(m: dict[str, Any], ctype: str) -> dict[str, Any] | None:
     return None
 
 
-def _refused(m: dict[str, Any]) -> bool:
+def reports_refusal(m: dict[str, Any]) -> bool:
     """The status reports a refused child write (CONTRACT.md, "A refused child write")."""
     return any(
         "Refused" in str(c.get("reason", "")) or "Failed" in str(c.get("reason", ""))
@@ -244,7 +244,7 @@ def converged(lane: Lane) -> bool:
     if status.get("observedGeneration") != meta.get("generation"):
         return False
     ready = _condition(m, "Ready") or {}
-    if ready.get("reason") == "ChildConflict" or _refused(m):
+    if ready.get("reason") == "ChildConflict" or reports_refusal(m):
         return not owes_retry(lane, m)
     if not status_converged(m):
         return False
