@@ -473,10 +473,7 @@ def _print_kept(state_dir: Path, reports: Path) -> None:
             f"\n  kubectl get modelservices,deployments,services,leases,events -n {ns} -o yaml"
             f'\n  grep \'"namespace":"{ns}"\' {entry["audit_log"]} | head'
         )
-    down = "python -m harness down" + (
-        "" if state_dir == background.DEFAULT_STATE_DIR else f" --state-dir {state_dir}"
-    )
-    print(f"  stop it with: {down}")
+    print(f"  stop it with: {background.down_command(state_dir)}")
 
 
 def rebuild_report(reports: Path, impl_files: list[str], lang: str = "en") -> int:
