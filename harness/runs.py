@@ -67,7 +67,10 @@ def own(say: Callable[[str], None], unwind: bool = True) -> None:
 def unwind_on_sigterm() -> None:
     """Make SIGTERM raise KeyboardInterrupt in this process, so that it unwinds like Ctrl-C:
     every ``with ControlPlane()``, operator, fixture and temp dir is stopped or removed on the
-    way out (SIGKILL takes the children along through PR_SET_PDEATHSIG)."""
+    way out (SIGKILL takes the children along through PR_SET_PDEATHSIG). SIGINT gets Python's
+    own handler back too: a harness started in the background from a script inherits SIGINT
+    ignored (``SIG_IGN``), and would otherwise not stop on Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _raise_interrupt)
 
 
@@ -265,3 +268,19 @@ def publish(src: Path, dest: Path) -> Path:
     finally:
         tmp.unlink(missing_ok=True)
     return dest
+
+
+def reports_dir_problem(reports: str | os.PathLike[str]) -> str | None:
+    """What keeps ``reports`` from being the reports folder of a run, in one line naming
+    ``--reports`` and the fix (it is a file; it cannot be made; it is not writable), or None.
+    Makes the folder when it is missing, so a run finds it before its control plane starts."""
+    path = Path(reports)
+    if path.exists() and not path.is_dir():
+        return f"--reports {reports}: is a file, not a folder; give a folder"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"--reports {reports}: cannot make it ({exc.strerror}); give a writable folder"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"--reports {reports}: not writable; give a writable folder"
+    return None

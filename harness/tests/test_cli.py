@@ -287,3 +287,32 @@ def test_down_stops_the_state_dir_the_last_up_used(tmp_path: Path) -> None:
     assert background.state_dir_to_stop(default, last_up, default) == default  # as given
     (other / "state.json").unlink()  # that one is down: the default again
     assert background.state_dir_to_stop(None, last_up, default) == default
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["explore", "--impl", "nope"], "--impl nope: unknown implementation; known: "),
+        (["explore", "--impl", "go", "--scenario", "nope"], "unknown scenario 'nope'; known"),
+        (["explore", "--case", "nope@write-1-withheld"], "unknown scenario 'nope'; known"),
+        (["explore", "--variants", "bogus"], "--variants bogus: give some of"),
+        (["explore", "--reports", "/etc/hostname"], "--reports /etc/hostname: is a file"),
+        (["conformance", "--reports", "/proc/x"], "--reports /proc/x: cannot make it"),
+        (["conformance", "--reports", "/etc/hostname"], "--reports /etc/hostname: is a file"),
+    ],
+)
+def test_explore_and_conformance_refuse_bad_input_in_one_line(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One line and exit 2 before a control plane starts, where a traceback (ImplementationError,
+    KeyError, FileNotFoundError, FileExistsError) and exit 1 used to come."""
+    assert cli.main(argv) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], lines
+
+
+def test_up_says_the_down_that_stops_it(tmp_path: Path) -> None:
+    from harness.envtest import background
+
+    assert background.down_command(background.DEFAULT_STATE_DIR) == "python -m harness down"
+    assert background.down_command(tmp_path) == f"python -m harness down --state-dir {tmp_path}"
