@@ -316,3 +316,32 @@ def test_up_says_the_down_that_stops_it(tmp_path: Path) -> None:
 
     assert background.down_command(background.DEFAULT_STATE_DIR) == "python -m harness down"
     assert background.down_command(tmp_path) == f"python -m harness down --state-dir {tmp_path}"
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["bench", "--sizes", "-5"], "--sizes -5: -5 is not a number of at least 1"),
+        (["bench", "--sizes", "a,b"], "--sizes a,b: give whole numbers"),
+        (["bench", "--repeats", "0"], "--repeats 0: give a number of at least 1"),
+        (["bench", "--quiet-seconds", "-1"], "--quiet-seconds -1.0: give a number of seconds"),
+        (["bench", "--scaling-workers", "1,0"], "--scaling-workers 1,0: 0 is not a number"),
+        (["bench", "--rss-size", "7"], "--rss-size 7: not among --sizes"),
+        (["rbac-ablation", "--jobs", "-1"], "--jobs -1: give a number of at least 1"),
+        (["mutants", "--workers", "0"], "--workers 0: give a number of at least 1"),
+        (["mutation-score", "--sample", "0"], "--sample 0: draws no mutant"),
+        (["lesson", "--jobs", "0"], "--jobs 0: give a number of at least 1"),
+        (["explore", "--workers", "0"], "--workers 0: give a number above 0"),
+        (["explore", "--max-k", "-1"], "--max-k -1: give 0"),
+        (["generate", "--quiet", "0"], "--quiet 0.0: give a number of seconds above 0"),
+        (["generate", "--shrink-seconds", "-1"], "--shrink-seconds -1.0: give 0"),
+    ],
+)
+def test_every_number_is_checked_before_anything_starts(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A number out of range is one line naming the option and exit 2, before a control plane
+    starts (bench --sizes -5 used to start one and panic in the floor client)."""
+    assert cli.main(argv) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], lines
