@@ -55,22 +55,25 @@ OWNER_FILE = ".modeldock-owner"
 
 def own(say: Callable[[str], None], unwind: bool = True) -> None:
     """What a command's ``main`` does first: ``claim()`` the run, ``reap()`` dead runs (``say``
-    gets the one line of what was removed), and, with ``unwind``, ``unwind_on_sigterm()``."""
+    gets the one line of what was removed), and, with ``unwind``, restore SIGINT's default
+    handling (KeyboardInterrupt, also when SIGINT was inherited ignored) and
+    ``unwind_on_sigterm()``."""
     claim()
     reaped = reap()
     if reaped:
         say(reaped.describe())
     if unwind:
+        # A harness started in the background from a script inherits SIGINT ignored
+        # (``SIG_IGN``; Python then installs no handler) and would not stop on Ctrl-C: give it
+        # Python's own back, so SIGINT unwinds with exit 130 as the README says.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         unwind_on_sigterm()
 
 
 def unwind_on_sigterm() -> None:
     """Make SIGTERM raise KeyboardInterrupt in this process, so that it unwinds like Ctrl-C:
     every ``with ControlPlane()``, operator, fixture and temp dir is stopped or removed on the
-    way out (SIGKILL takes the children along through PR_SET_PDEATHSIG). SIGINT gets Python's
-    own handler back too: a harness started in the background from a script inherits SIGINT
-    ignored (``SIG_IGN``), and would otherwise not stop on Ctrl-C."""
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    way out (SIGKILL takes the children along through PR_SET_PDEATHSIG)."""
     signal.signal(signal.SIGTERM, _raise_interrupt)
 
 

@@ -292,11 +292,16 @@ def explore_problem(args: argparse.Namespace) -> str | None:
         return f"--max-k {args.max_k}: give 0 (every boundary) or a positive number"
     try:
         impls = load_implementations([*args.impl_file, MUTANTS_FILE])
+        real = load_implementations(args.impl_file)
     except ImplementationError as exc:
         return str(exc)
     unknown = [i for i in args.impl or [] if i not in impls]
     if unknown:
-        return f"--impl {unknown[0]}: unknown implementation; known: {', '.join(sorted(impls))}"
+        return (
+            f"--impl {unknown[0]}: unknown implementation; known: {', '.join(sorted(real))} and "
+            f"the {len(impls) - len(real)} mutants of harness/mutants/mutants.toml (another "
+            "implementation's file: --impl-file)"
+        )
     known = [s.id for s in SCENARIOS]
     wanted = [*args.scenario, *(c.partition("@")[0] for c in args.case)]
     bad = [s for s in wanted if s not in known]
