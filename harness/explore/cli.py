@@ -223,18 +223,22 @@ def run_from_args(args: argparse.Namespace) -> int:
     if report.refresh(reports, load_implementations()):
         _say(f"exploration matrix added to {reports / 'comparison.md'} and .html")
     for m, k in kills.items():
-        verdict = "no verdict" if k["no_verdict"] else "killed" if k["killed"] else "SURVIVED"
         _say(
-            f"mutant {m}: {verdict}; killed by {k['killed_by'] or '-'}"
+            f"mutant {m}: {k['verdict']}; killed by {k['killed_by'] or '-'}"
             + (f"; survived {k['survived']}" if k["survived"] else "")
             + (f"; never judged (a harness error) {k['no_verdict']}" if k["no_verdict"] else "")
         )
     differ = any(results.summary(exp)["accounting"]["differences"] for exp in done)
-    if any(exp.failed for exp in done) or differ:
+    return exit_code(any(exp.failed for exp in done) or differ, kills)
+
+
+def exit_code(failed: bool, kills: dict[str, dict[str, Any]]) -> int:
+    """1 when a case of an implementation failed (``failed``) or a mutant survived; else 5
+    (``exitcodes.NO_VERDICT``) when a mutant's case gave no verdict; else 0."""
+    verdicts = {k["verdict"] for k in kills.values()}
+    if failed or "SURVIVED" in verdicts:
         return exitcodes.FAILED
-    if any(k["no_verdict"] for k in kills.values()):
-        return exitcodes.NO_VERDICT
-    return exitcodes.FAILED if any(not k["killed"] for k in kills.values()) else exitcodes.OK
+    return exitcodes.NO_VERDICT if "no verdict" in verdicts else exitcodes.OK
 
 
 def explore_cases() -> dict[str, list[str]]:
@@ -267,16 +271,21 @@ def judge_mutant(cases: list[str], exp: Exploration) -> dict[str, Any]:
     """A case kills the mutant when it fails (verdict fail) and lets it survive when it
     passes; a case that never ran or did not finish (an error: a process that could not
     start, a clean run that did not pass) gives no verdict, so it is listed in ``no_verdict``,
-    never as survived. The mutant is killed when every case of its list killed it."""
+    never as survived. ``verdict``: ``killed`` when every case of its list killed it,
+    ``SURVIVED`` when one passed, else ``no verdict``."""
     outcome = {c.id: c.outcome for c in exp.cases}
     of = {c: outcome.get(f"explore[{c}]") for c in cases}
     killed_by = [c for c in cases if of[c] == FAILED]
+    survived = [c for c in cases if of[c] == PASSED]
+    killed = len(killed_by) == len(cases)
     return {
         "cases": cases,
         "killed_by": killed_by,
-        "survived": [c for c in cases if of[c] == PASSED],
+        "survived": survived,
         "no_verdict": [c for c in cases if of[c] not in (FAILED, PASSED)],
-        "killed": len(killed_by) == len(cases),
+        "killed": killed,
+        # a case that passed is a survival whatever the others did; else no verdict
+        "verdict": "killed" if killed else "SURVIVED" if survived else "no verdict",
         "messages": {c.id: c.message for c in exp.cases if c.message},
     }
 

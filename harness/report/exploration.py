@@ -126,7 +126,8 @@ class ExploreMutant:
     @property
     def outcome(self) -> str:
         """``killed``, ``no verdict`` (a case never judged it) or ``survived``."""
-        return "killed" if self.killed else "no verdict" if self.no_verdict else "survived"
+        judged = set(self.cases) - set(self.no_verdict)  # a passed case: survived
+        return "killed" if self.killed else "survived" if judged else "no verdict"
 
 
 @dataclass

@@ -301,7 +301,7 @@ def explore_markdown(model: Exploration) -> list[str]:
             )
             lines.append(
                 f"| `{mu.name}` | {', '.join(f'`{c}`' for c in mu.cases)} | "
-                f"{'yes' if mu.killed else '**no verdict**' if mu.no_verdict else '**no**'} | "
+                f"{'yes' if mu.killed else '**no verdict**' if mu.outcome == 'no verdict' else '**no**'} | "
                 f"{said} |"
             )
         lines.append("")

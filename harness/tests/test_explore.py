@@ -471,6 +471,17 @@ def test_a_mutant_case_that_never_ran_or_errored_is_no_verdict_not_survived() ->
     never_ran = judge_mutant(cases, Exploration("m", []))
     assert not never_ran["killed"] and not never_ran["survived"]
     assert never_ran["no_verdict"] == cases
+    from harness.explore.cli import exit_code
+
+    assert exit_code(False, {"m": killed}) == 0
+    assert exit_code(False, {"m": killed, "n": errored}) == 5  # a harness error, not a survivor
+    assert exit_code(False, {"m": never_ran}) == 5
+    assert exit_code(False, {"m": survived}) == 1
+    assert exit_code(False, {"m": survived, "n": errored}) == 1  # a survivor is a finding
+    half = judge_mutant(cases, exp("error", "passed"))  # one case passed: survived all the same
+    assert half["verdict"] == "SURVIVED" and exit_code(False, {"m": half}) == 1
+    assert errored["verdict"] == never_ran["verdict"] == "no verdict"
+    assert exit_code(True, {"m": killed}) == 1
 
 
 def test_explore_builds_each_mutant_it_runs(monkeypatch: Any) -> None:
