@@ -100,7 +100,7 @@ def test_a_failing_build_is_its_output_and_exit_2(tmp_path: Path) -> None:
         ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=SUBPROCESS_TIMEOUT,
         env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
     )
     assert proc.returncode == 2, proc.stderr
