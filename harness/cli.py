@@ -411,6 +411,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             return exitcodes.BAD_ARGUMENT
         os.environ["KUBECONFIG"] = os.path.abspath(kubeconfig)
+    problem = runs.reports_dir_problem(args.reports) if args.command == "conformance" else None
+    if problem:  # found before a control plane starts, not by its first write
+        say.line(problem)
+        return exitcodes.BAD_ARGUMENT
     # SIGTERM unwinds like Ctrl-C, but for `serve`, which keeps the default.
     runs.own(
         say.line,

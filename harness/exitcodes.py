@@ -18,6 +18,10 @@ CLUSTER = 3
 #: The Kubernetes binaries could not be found or built (harness.envtest.binaries.BinaryError):
 #: a missing Go toolchain, a failed go build, a K8S_VERSION this harness does not build.
 BINARIES = 4
+#: No verdict: a case never ran or did not finish (a harness error, an operator process that
+#: could not start), so what it should judge (a mutant of ``explore``) was neither killed nor
+#: survived.
+NO_VERDICT = 5
 #: A pytest worker lost its control plane (etcd or kube-apiserver died under it).
 CONTROL_PLANE_LOST = 6
 #: Ctrl-C (SIGINT): processes stopped, temp dirs removed.

@@ -55,12 +55,18 @@ OWNER_FILE = ".modeldock-owner"
 
 def own(say: Callable[[str], None], unwind: bool = True) -> None:
     """What a command's ``main`` does first: ``claim()`` the run, ``reap()`` dead runs (``say``
-    gets the one line of what was removed), and, with ``unwind``, ``unwind_on_sigterm()``."""
+    gets the one line of what was removed), and, with ``unwind``, restore SIGINT's default
+    handling (KeyboardInterrupt, also when SIGINT was inherited ignored) and
+    ``unwind_on_sigterm()``."""
     claim()
     reaped = reap()
     if reaped:
         say(reaped.describe())
     if unwind:
+        # A harness started in the background from a script inherits SIGINT ignored
+        # (``SIG_IGN``; Python then installs no handler) and would not stop on Ctrl-C: give it
+        # Python's own back, so SIGINT unwinds with exit 130 as the README says.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         unwind_on_sigterm()
 
 
@@ -265,3 +271,19 @@ def publish(src: Path, dest: Path) -> Path:
     finally:
         tmp.unlink(missing_ok=True)
     return dest
+
+
+def reports_dir_problem(reports: str | os.PathLike[str]) -> str | None:
+    """What keeps ``reports`` from being the reports folder of a run, in one line naming
+    ``--reports`` and the fix (it is a file; it cannot be made; it is not writable), or None.
+    Makes the folder when it is missing, so a run finds it before its control plane starts."""
+    path = Path(reports)
+    if path.exists() and not path.is_dir():
+        return f"--reports {reports}: is a file, not a folder; give a folder"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"--reports {reports}: cannot make it ({exc.strerror}); give a writable folder"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"--reports {reports}: not writable; give a writable folder"
+    return None

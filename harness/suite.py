@@ -19,6 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from harness import junit, runs, say, tiers
 from harness.envtest import background, binaries
@@ -392,14 +393,22 @@ def conformance(
     if kept_plane is not None:
         _print_kept(kept_plane, reports)
     print(
-        f"\n{'PASSED' if passed else 'FAILED'}: {len(chosen)} implementation(s), "
-        f"{len(model.checks)} checks, {time.monotonic() - started:.0f}s; pytest exit codes {codes}"
+        f"\n{'PASSED' if passed else 'FAILED'}: {count_line(model)}, "
+        f"{time.monotonic() - started:.0f}s; pytest exit codes {codes}"
     )
     print(
         f"reports: {md} (evidence), {html}, {summary} (CI job summary), {merged} (all implementations), "
         f"{', '.join(str(f) for f in files)}"
     )
     return 0 if passed else 1
+
+
+def count_line(model: Any) -> str:
+    """``31 checks, 63 checks and cases, 126 runs``: the glossary's words (a case is a scenario
+    ``id[case]`` of a check; a run is one check or case against one implementation)."""
+    checks = len({c.id.partition("[")[0] for c in model.checks})
+    runs_ = len(model.checks) * len(model.implementations)
+    return f"{checks} checks, {len(model.checks)} checks and cases, {runs_} runs"
 
 
 def _run_on_existing(options: Options, run_all: Callable[[Path], None]) -> int:
@@ -473,14 +482,12 @@ def _print_kept(state_dir: Path, reports: Path) -> None:
             f"\n  kubectl get modelservices,deployments,services,leases,events -n {ns} -o yaml"
             f'\n  grep \'"namespace":"{ns}"\' {entry["audit_log"]} | head'
         )
-    down = "python -m harness down" + (
-        "" if state_dir == background.DEFAULT_STATE_DIR else f" --state-dir {state_dir}"
-    )
-    print(f"  stop it with: {down}")
+    print(f"  stop it with: {background.down_command(state_dir)}")
 
 
 def rebuild_report(reports: Path, impl_files: list[str], lang: str = "en") -> int:
-    """Rebuild the comparison report from ``<reports>/junit-*.xml`` and print it (``lang``:
+    """Rebuild the comparison report from ``<reports>/junit-*.xml``, print its summary table and
+    where it wrote the files (the whole Markdown is hundreds of KB; ``lang``:
     its teaching text in that language, ``comparison.<lang>.{md,html}``, ``report.write_all``).
     Exit code 0 all passed, 1 some failed, 2 no JUnit file there or one that is not JUnit XML."""
     from harness import report
@@ -494,7 +501,9 @@ def rebuild_report(reports: Path, impl_files: list[str], lang: str = "en") -> in
     except junit.NotJUnit as exc:
         _say(str(exc))
         return 2
-    print(report.write_all(model, reports, lang=lang)[0].read_text())
+    md, html, summary = report.write_all(model, reports, lang=lang)
+    print("\n".join(report.render_summary(model)))  # the table, as a run ends; not the evidence
+    _say(f"{count_line(model)}; wrote {md} (evidence), {html} and {summary} (CI job summary)")
     return 0 if model.all_passed else 1
 
 

@@ -139,11 +139,73 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _int_list(option: str, text: str) -> tuple[list[int], str | None]:
+    """The comma list of ``option``, each a number of at least 1; or the one line naming it."""
+    try:
+        values = [int(x) for x in (text or "").split(",") if x.strip()]
+    except ValueError:
+        return [], f"{option} {text}: give whole numbers, comma-separated (e.g. 100,500)"
+    bad = [v for v in values if v < 1]
+    if bad:
+        return [], f"{option} {text}: {bad[0]} is not a number of at least 1; give such numbers"
+    return values, None
+
+
+def bench_problem(args: argparse.Namespace) -> str | None:
+    """What of the bench's arguments would fail only once its control plane is up (the floor
+    client's ``makeslice`` panic for a negative N), in one line naming the option and the fix
+    (as ``generate``'s ``generate_problem``); None when it can start."""
+    sizes, said = _int_list("--sizes", args.sizes)
+    if said:
+        return said
+    if not sizes and not args.quick:
+        return "--sizes: give at least one N, e.g. --sizes 100,500"
+    for option, text in (
+        ("--scaling-workers", args.scaling_workers),
+        ("--capacity-concurrency", args.capacity_concurrency),
+    ):
+        said = _int_list(option, text)[1]
+        if said:
+            return said
+    for option, value in (
+        ("--latency-objects", args.latency_objects),
+        ("--repeats", args.repeats),
+        ("--throughput-repeats", args.throughput_repeats),
+        ("--workers", args.workers),
+        ("--scaling-size", args.scaling_size),
+        ("--scaling-repeats", args.scaling_repeats),
+    ):
+        if value < 1:
+            return f"{option} {value}: give a number of at least 1"
+    if args.quiet_seconds <= 0:
+        return f"--quiet-seconds {args.quiet_seconds}: give a number of seconds above 0"
+    for option, value in (
+        ("--capacity-size", args.capacity_size),
+        ("--restart-size", args.restart_size),
+        ("--rss-size", args.rss_size),
+    ):
+        if value < 0:
+            return f"{option} {value}: give 0 (the default) or a number of at least 1"
+    if args.quick:
+        return None
+    restart = args.restart_size or (
+        500 if 500 in sizes else sorted(set(sizes))[len(set(sizes)) // 2]
+    )
+    for option, value in (("--restart-size", restart), ("--rss-size", args.rss_size)):
+        if value and value not in sizes:
+            return f"{option} {value}: not among --sizes {args.sizes}; give one of them"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the bench and write bench.json. Exit code: 0 every figure measured, 1 a figure
     missing (``results.missing_figures``, ``results.floor_gaps``) or a phase failed (bench.json written all the same), 2 an unknown or unbuildable
     implementation, 3 the control plane failed, 130 after Ctrl-C, 143 after SIGTERM (nothing written)."""
     args = build_parser().parse_args(argv)
+    problem = bench_problem(args)
+    if problem:
+        say(problem)
+        return exitcodes.BAD_ARGUMENT
 
     from harness import runs
     from harness.envtest import binaries
@@ -165,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     except ImplementationError as exc:
         say(str(exc))
         return 2
+    except KeyboardInterrupt as exc:  # Ctrl-C while building: no traceback, as below
+        say("interrupted; processes stopped, nothing written")
+        return exitcodes.for_interrupt(exc)
     say(f"settings: {json.dumps({k: v for k, v in asdict(settings).items()})}")
     try:
         workdir = None

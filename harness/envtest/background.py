@@ -149,7 +149,7 @@ def up(state_dir: Path, cluster: str = tiers.DEFAULT, watch_cache: bool = True) 
     )
     _say(f"admin kubeconfig: {state['admin_kubeconfig']}; state: {state_dir / 'state.json'}")
     _remember(state_dir)
-    _say("stop it with: python -m harness down")
+    _say(f"stop it with: {down_command(state_dir)}")
     print(f"export KUBECONFIG={state['admin_kubeconfig']}")
     return 0
 
@@ -194,3 +194,11 @@ def down(given: Path | None = None) -> int:
         pass
     _say("control plane stopped")
     return 0
+
+
+def down_command(state_dir: Path) -> str:
+    """The command that stops the control plane kept in ``state_dir``: ``python -m harness
+    down``, with ``--state-dir`` unless it is the default (``down`` alone stops the last
+    ``up``'s, which need not be this one when several are up)."""
+    same = Path(state_dir).resolve() == Path(DEFAULT_STATE_DIR).resolve()
+    return "python -m harness down" + ("" if same else f" --state-dir {state_dir}")

@@ -12,7 +12,15 @@ from typing import Any
 from harness import exitcodes, report, runs, say
 from harness.envtest.controlplane import ControlPlane
 from harness.explore import results
-from harness.explore.case import CONFLICT, DELIVERED, ERROR, FAILED, WITHHELD, Settings
+from harness.explore.case import (
+    CONFLICT,
+    DELIVERED,
+    ERROR,
+    FAILED,
+    PASSED,
+    WITHHELD,
+    Settings,
+)
 from harness.explore.run import (
     VARIANTS,
     Exploration,
@@ -214,14 +222,23 @@ def run_from_args(args: argparse.Namespace) -> int:
     _say(f"wrote {reports / 'explore.json'}, {reports / 'explore.md'} and the JUnit files")
     if report.refresh(reports, load_implementations()):
         _say(f"exploration matrix added to {reports / 'comparison.md'} and .html")
-    survivors = [m for m, k in kills.items() if not k["killed"]]
     for m, k in kills.items():
         _say(
-            f"mutant {m}: {'killed' if k['killed'] else 'SURVIVED'} by {k['killed_by'] or '-'}"
+            f"mutant {m}: {k['verdict']}; killed by {k['killed_by'] or '-'}"
             + (f"; survived {k['survived']}" if k["survived"] else "")
+            + (f"; never judged (a harness error) {k['no_verdict']}" if k["no_verdict"] else "")
         )
     differ = any(results.summary(exp)["accounting"]["differences"] for exp in done)
-    return 1 if any(exp.failed for exp in done) or survivors or differ else 0
+    return exit_code(any(exp.failed for exp in done) or differ, kills)
+
+
+def exit_code(failed: bool, kills: dict[str, dict[str, Any]]) -> int:
+    """1 when a case of an implementation failed (``failed``) or a mutant survived; else 5
+    (``exitcodes.NO_VERDICT``) when a mutant's case gave no verdict; else 0."""
+    verdicts = {k["verdict"] for k in kills.values()}
+    if failed or "SURVIVED" in verdicts:
+        return exitcodes.FAILED
+    return exitcodes.NO_VERDICT if "no verdict" in verdicts else exitcodes.OK
 
 
 def explore_cases() -> dict[str, list[str]]:
@@ -241,6 +258,9 @@ def explore_mutants(
     out: dict[str, tuple[list[str], Future[Exploration]]] = {}
     for mutant_id, cases in explore_cases().items():
         _say(f"mutant {mutant_id}: {', '.join(cases)}")
+        # Build it here (a Go mutant's binary, as ``harness mutants`` does): no other step
+        # has to have built it first. A failed build raises ImplementationError.
+        impls[mutant_id].run_build()
         settings = Settings(cp, impls[mutant_id], tmp, quiet=6.0, crash_wait=20.0)
         plan = Plan.for_cases(SCENARIOS, cases)
         out[mutant_id] = (cases, lanes.submit(explore, settings, plan, pool=pool))
@@ -248,30 +268,76 @@ def explore_mutants(
 
 
 def judge_mutant(cases: list[str], exp: Exploration) -> dict[str, Any]:
-    """A case kills the mutant when it fails (verdict fail); the mutant is killed when every
-    case of its list did."""
-    by_case = {c.id: c for c in exp.cases}
-    killed_by = [
-        c
-        for c in cases
-        if by_case.get(f"explore[{c}]") is not None and by_case[f"explore[{c}]"].outcome == FAILED
-    ]
+    """A case kills the mutant when it fails (verdict fail) and lets it survive when it
+    passes; a case that never ran or did not finish (an error: a process that could not
+    start, a clean run that did not pass) gives no verdict, so it is listed in ``no_verdict``,
+    never as survived. ``verdict``: ``killed`` when every case of its list killed it,
+    ``SURVIVED`` when one passed, else ``no verdict``."""
+    outcome = {c.id: c.outcome for c in exp.cases}
+    of = {c: outcome.get(f"explore[{c}]") for c in cases}
+    killed_by = [c for c in cases if of[c] == FAILED]
+    survived = [c for c in cases if of[c] == PASSED]
+    killed = len(killed_by) == len(cases)
     return {
         "cases": cases,
         "killed_by": killed_by,
-        "survived": [c for c in cases if c not in killed_by],
-        "killed": len(killed_by) == len(cases),
+        "survived": survived,
+        "no_verdict": [c for c in cases if of[c] not in (FAILED, PASSED)],
+        "killed": killed,
+        # a case that passed is a survival whatever the others did; else no verdict
+        "verdict": "killed" if killed else "SURVIVED" if survived else "no verdict",
         "messages": {c.id: c.message for c in exp.cases if c.message},
     }
 
 
+def explore_problem(args: argparse.Namespace) -> str | None:
+    """What of ``explore``'s arguments would fail only once its control plane is up, in one
+    line naming the option and the fix (as ``generate``'s ``generate_problem``); None when it
+    can start. Builds nothing."""
+    for option, value in (("--workers", args.workers), ("--quiet", args.quiet)):
+        if value <= 0:
+            return f"{option} {value}: give a number above 0"
+    if args.max_k < 0:
+        return f"--max-k {args.max_k}: give 0 (every boundary) or a positive number"
+    try:
+        impls = load_implementations([*args.impl_file, MUTANTS_FILE])
+        real = load_implementations(args.impl_file)
+    except ImplementationError as exc:
+        return str(exc)
+    unknown = [i for i in args.impl or [] if i not in impls]
+    if unknown:
+        return (
+            f"--impl {unknown[0]}: unknown implementation; known: {', '.join(sorted(real))} and "
+            f"the {len(impls) - len(real)} mutants of harness/mutants/mutants.toml (another "
+            "implementation's file: --impl-file)"
+        )
+    known = [s.id for s in SCENARIOS]
+    wanted = [*args.scenario, *(c.partition("@")[0] for c in args.case)]
+    bad = [s for s in wanted if s not in known]
+    if bad:
+        return f"unknown scenario {bad[0]!r}; known (--list): {', '.join(known)}"
+    variants = [v for v in args.variants.split(",") if v]
+    if [v for v in variants if v not in VARIANTS]:
+        return f"--variants {args.variants}: give some of {','.join(VARIANTS)}"
+    return runs.reports_dir_problem(args.reports)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Parse ``argv``, own the run (``harness.runs``), explore; exit code 0, 1 (a case failed),
-    130 (Ctrl-C), 143 (SIGTERM)."""
+    """Parse ``argv``, check it (one line and exit 2 when bad), own the run
+    (``harness.runs``), explore; exit code 0, 1 (a case failed, a mutant survived), 2 (a bad
+    argument, a failed build), 5 (a mutant's case gave no verdict), 130 (Ctrl-C), 143
+    (SIGTERM)."""
     args = build_parser().parse_args(argv)
+    problem = explore_problem(args)
+    if problem:
+        _say(problem)
+        return exitcodes.BAD_ARGUMENT
     runs.own(_say)  # claim the run, reap dead ones, SIGTERM unwinds like Ctrl-C
     try:
         return run_from_args(args)
+    except ImplementationError as exc:  # a build failed: its output, not a traceback
+        _say(str(exc))
+        return exitcodes.BAD_ARGUMENT
     except KeyboardInterrupt as exc:
         _say("interrupted; processes stopped, explore.json not written")
         return exitcodes.for_interrupt(exc)

@@ -127,6 +127,10 @@ def generate_problem(args: argparse.Namespace) -> str | None:
         return f"--jobs {args.jobs}: give a number of at least 1"
     if args.parallel < 1:
         return f"--parallel {args.parallel}: give a number of sequences at once of at least 1"
+    if args.shrink_seconds < 0:
+        return f"--shrink-seconds {args.shrink_seconds}: give 0 (no shrinking) or more seconds"
+    if args.quiet <= 0:
+        return f"--quiet {args.quiet}: give a number of seconds above 0"
     return impls_problem(args.impl or DEFAULT_IMPLS, args.impl_file, args.operator_root)
 
 
@@ -134,6 +138,8 @@ def replay_problem(args: argparse.Namespace) -> str | None:
     """What of ``replay``'s arguments would fail only once its control plane is up: the case
     file (``read_case``: missing, a folder, not YAML, no steps, an unknown op, ...) and the
     implementations it names or ``--impl`` does; one line, or None."""
+    if args.quiet <= 0:
+        return f"--quiet {args.quiet}: give a number of seconds above 0"
     try:
         case = read_case(Path(args.file))
     except CaseError as exc:

@@ -46,6 +46,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "ca4f0c4c36",
         "一个检查中的一个场景，写作 id[case]，例如 watch-recovers[connection-cut]。",
     ),
+    "glossary:run:term": (
+        "acba255121",
+        "run（运行）",
+    ),
+    "glossary:run": (
+        "42507e2058",
+        "一个检查或场景针对一个实现的一次运行；摘要按运行计数，共有（检查与场景数）x（实现数）个。",
+    ),
     "glossary:tier:term": (
         "e29ccc00b2",
         "tier（集群层级）",

@@ -186,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
         help="run nothing: render from the JUnit files of reports/lesson/",
     )
     args = parser.parse_args(argv)
+    if args.jobs < 1:  # found before a control plane starts
+        _say(f"--jobs {args.jobs}: give a number of at least 1")
+        return exitcodes.BAD_ARGUMENT
     reports = Path(args.reports)
     if not args.from_junit:
         from harness.envtest.controlplane import ControlPlaneError

@@ -143,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_arguments(parser)
     args = parser.parse_args(argv)
+    for option, value in (("--workers", args.workers), ("--jobs", args.jobs)):
+        if value < 1:  # found before a control plane starts
+            _say(f"{option} {value}: give a number of at least 1")
+            return exitcodes.BAD_ARGUMENT
     runs.own(_say)  # claim the run, reap dead ones, SIGTERM unwinds like Ctrl-C
     try:
         return run_from_args(args)

@@ -133,6 +133,11 @@ def arguments_problem(args: argparse.Namespace) -> str | None:
     or the control plane is up, in one line naming the option and the fix; else None."""
     if args.sample is not None and args.sample < 0:
         return f"--sample {args.sample}: give a number of mutants per language, 0 or more"
+    if args.sample == 0 and not args.mutant:
+        return (
+            "--sample 0: draws no mutant, so it judges only the --mutant ids; give --mutant ID "
+            "or a --sample of at least 1"
+        )
     for option, value in (
         ("--max-checks", args.max_checks),
         ("--jobs", args.jobs),

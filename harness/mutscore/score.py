@@ -423,7 +423,11 @@ def main(argv: list[str] | None = None) -> int:
     negative --sample, an unknown --mutant id, ...) or a tool that failed."""
     p = argparse.ArgumentParser(prog="python -m harness mutation-score", description=__doc__)
     p.add_argument("--lang", action="append", choices=("go", "python"), help="default: both")
-    p.add_argument("--sample", type=int, help="mutants per language, seeded (default: all)")
+    p.add_argument(
+        "--sample",
+        type=int,
+        help="mutants per language, seeded (default: all; 0: none drawn, only the --mutant ids)",
+    )
     p.add_argument("--seed", type=int, default=25)
     p.add_argument("--mutant", action="append", default=[], help="a stable id, also run")
     p.add_argument("--checks", help="comma-separated judging checks (default: JUDGE_CHECKS)")

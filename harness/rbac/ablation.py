@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import junit, report, say
+from harness import exitcodes, junit, report, say
 from harness.checks import check_functions, check_sort_key, converge_timeout_override
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
@@ -565,6 +565,10 @@ def main(argv: list[str] | None = None) -> int:
         help="run nothing: print the table of reports/rbac-ablation.json",
     )
     args = parser.parse_args(argv)
+    for option, value in (("--workers", args.workers), ("--jobs", args.jobs)):
+        if value < 1:  # found before a control plane starts
+            _say(f"{option} {value}: give a number of at least 1")
+            return exitcodes.BAD_ARGUMENT
     reports = Path(args.reports)
     if args.from_json:
         data = json.loads((reports / "rbac-ablation.json").read_text())

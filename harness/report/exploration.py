@@ -18,7 +18,8 @@ The shape read (every key optional, so an older file still renders)::
         "clean_writes": {scenario: ["verb resource name code", ...]},
         "failures": {case id: {"outcome": str, "message": str, "details": str}}}},
      "mutants": {MUTANT: {"cases": ["scenario@perturbation", ...], "killed_by": [...],
-                          "killed": bool, "messages": {case id: str}}}}
+                          "killed": bool, "messages": {case id: str},
+                          "no_verdict": [...]}}}
 
 A case id is ``explore[<scenario>@<perturbation>]``; a perturbation ``write-<k>-<variant>``,
 ``stale-view`` or ``coalesced``.
@@ -112,13 +113,21 @@ class ExploreImpl:
 @dataclass
 class ExploreMutant:
     """An exploration-only mutant: the ``cases`` that must kill it, those that did
-    (``killed_by``), whether all did, and what the oracle said (case id -> message)."""
+    (``killed_by``), whether all did, what the oracle said (case id -> message), and the
+    cases that gave no verdict (never ran or errored: not survived)."""
 
     name: str
     cases: list[str]
     killed_by: list[str]
     killed: bool
     messages: dict[str, str] = field(default_factory=dict)
+    no_verdict: list[str] = field(default_factory=list)
+
+    @property
+    def outcome(self) -> str:
+        """``killed``, ``no verdict`` (a case never judged it) or ``survived``."""
+        judged = set(self.cases) - set(self.no_verdict)  # a passed case: survived
+        return "killed" if self.killed else "survived" if judged else "no verdict"
 
 
 @dataclass
@@ -187,6 +196,7 @@ def exploration(data: Mapping[str, Any]) -> Exploration:
             killed_by=list(m.get("killed_by") or []),
             killed=bool(m.get("killed")),
             messages=dict(m.get("messages") or {}),
+            no_verdict=list(m.get("no_verdict") or []),
         )
         for name, m in sorted((data.get("mutants") or {}).items())
     ]

@@ -180,12 +180,12 @@ def _header(
         verdict = '<p class="verdict bad">No check results: the JUnit files hold no testcase.</p>'
     elif report.all_passed:
         verdict = (
-            f'<p class="verdict ok">All {total} check runs came out as they should: '
+            f'<p class="verdict ok">All {total} runs came out as they should: '
             f"{outcome_line(report)}.</p>"
         )
     else:
         verdict = (
-            f'<p class="verdict bad">{not_ok} of {total} check runs did not pass: '
+            f'<p class="verdict bad">{not_ok} of {total} runs did not pass: '
             f"{outcome_line(report)}.</p>"
         )
     names = " and ".join(
@@ -308,7 +308,7 @@ def _summary(report: Report) -> str:
         '<table class="summary">\n<thead><tr><th scope="col">check</th>'
         f'{head}<th scope="col">API writes</th></tr></thead>\n<tbody>\n'
         + "\n".join(rows)
-        + f'\n</tbody>\n</table>\n<p class="muted">{passed} of {total} check runs passed. '
+        + f'\n</tbody>\n</table>\n<p class="muted">{passed} of {total} runs passed. '
         "“API writes” compares the successful writes each implementation made during the check, "
         "in order (from the audit log); like the request count, they include the check's "
         "set-up, which is not judged: the evidence says which writes a check judged (noop-stable: "

@@ -449,12 +449,13 @@ def explore_section(model: Exploration) -> str:
             said = "<br>".join(
                 f"<code>{esc(c)}</code>: {esc(t)}" for c, t in mu.messages.items() if t
             )
+            cls = "killed" if mu.killed else "survived"
             rows.append(
-                f'<tr class="{"killed" if mu.killed else "survived"}"><th scope="row">'
+                f'<tr class="{cls}"><th scope="row">'
                 f"<code>{esc(mu.name)}</code></th><td>"
                 + ", ".join(f"<code>{esc(c)}</code>" for c in mu.cases)
-                + f'</td><td class="outcome {"killed" if mu.killed else "survived"}">'
-                f"{'killed' if mu.killed else 'survived'}</td><td>{said}</td></tr>"
+                + f'</td><td class="outcome {cls}">'
+                f"{mu.outcome}</td><td>{said}</td></tr>"
             )
         parts.append(
             "<h3>Mutants only exploration catches</h3>"

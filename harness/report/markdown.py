@@ -66,7 +66,7 @@ def describe_timeline(calls: Sequence[Call]) -> str:
 
 def render_summary(report: Report) -> list[str]:
     """The summary table (check x implementation: result and time) and the line
-    ``<passed> of <runs> check runs passed.``, as Markdown lines: the head of the comparison,
+    ``<N> runs (<checks and cases> x <implementations>): <count per outcome>.``, as Markdown lines: the head of the comparison,
     and what the terminal shows at the end of a run."""
     impls = report.implementations
     lines = ["| check | " + " | ".join(f"{i}" for i in impls) + " |", "|---|" + "---|" * len(impls)]
@@ -78,15 +78,18 @@ def render_summary(report: Report) -> list[str]:
                 f"{_ICON[res.outcome]} {res.time_s:.1f}s" if res.outcome != "missing" else "missing"
             )
         lines.append(f"| `{check.id}` | " + " | ".join(cells) + " |")
-    passed = sum(
-        1
-        for c in report.checks
-        for i in impls
-        if c.results.get(i, Result("missing")).outcome == "passed"
-    )
-    total = len(report.checks) * len(impls)
-    lines += ["", f"{passed} of {total} check runs passed: {outcome_line(report)}."]
+    lines += ["", f"{run_count_line(len(report.checks), len(impls))}: {outcome_line(report)}."]
     return lines
+
+
+def run_count_line(checks_and_cases: int, implementations: int) -> str:
+    """``126 runs (63 checks and cases x 2 implementations)``: the words of the glossary (a
+    run is one check or case against one implementation), said once, in the summary of the
+    report and of the terminal alike."""
+    return (
+        f"{checks_and_cases * implementations} runs ({checks_and_cases} checks and cases x "
+        f"{implementations} implementation{'s' if implementations != 1 else ''})"
+    )
 
 
 def introduction_lines(lang: str = "en", lesson_href: str = "lesson.md") -> list[str]:
@@ -298,7 +301,8 @@ def explore_markdown(model: Exploration) -> list[str]:
             )
             lines.append(
                 f"| `{mu.name}` | {', '.join(f'`{c}`' for c in mu.cases)} | "
-                f"{'yes' if mu.killed else '**no**'} | {said} |"
+                f"{'yes' if mu.killed else '**no verdict**' if mu.outcome == 'no verdict' else '**no**'} | "
+                f"{said} |"
             )
         lines.append("")
     return lines

@@ -62,6 +62,11 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("check", "one claim about the operator, with a stable id such as noop-stable."),
     ("case", "one scenario of a check, written id[case], e.g. watch-recovers[connection-cut]."),
     (
+        "run",
+        "one check or case against one implementation; the summary counts runs, so it has "
+        "(checks and cases) x (implementations) of them.",
+    ),
+    (
         "tier",
         "the kind of cluster the run used. envtest: only etcd and the API server, no "
         "controllers, so nothing creates Pods; sim: the same plus the controller-manager, the "

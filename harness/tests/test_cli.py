@@ -12,6 +12,10 @@ import pytest
 
 from harness import cli
 
+#: Seconds a ``python -m harness`` subprocess may take: generous, as the tests judge what it
+#: says, not how fast a machine under a load of 40 starts Python.
+SUBPROCESS_TIMEOUT = 600
+
 #: An option only the delegated job's own parser has.
 OWN_OPTION = {
     "bench": "--quick",
@@ -42,17 +46,15 @@ def test_every_command_is_listed_in_the_top_level_help() -> None:
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_every_command_answers_help(command: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "harness", command, "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert "usage:" in proc.stdout
+def test_every_command_answers_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """In-process: the test is about the parsers, not how fast a loaded machine starts Python."""
+    with pytest.raises(SystemExit) as exc:
+        cli.main([command, "--help"])
+    assert exc.value.code in (0, None)
+    out = capsys.readouterr().out
+    assert "usage:" in out
     if command in cli.DELEGATED:  # the job's own parser answered, not the wrapper's
-        assert OWN_OPTION[command] in proc.stdout
+        assert OWN_OPTION[command] in out
 
 
 def test_conformance_arguments_reach_the_job() -> None:
@@ -72,7 +74,7 @@ def test_a_bad_converge_timeout_stops_every_command_first_in_one_line(command: s
         [sys.executable, "-m", "harness", command],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=SUBPROCESS_TIMEOUT,
         env={**os.environ, "MODELDOCK_CONVERGE_TIMEOUT": "abc"},
     )
     assert proc.returncode == 2
@@ -98,7 +100,7 @@ def test_a_failing_build_is_its_output_and_exit_2(tmp_path: Path) -> None:
         ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=SUBPROCESS_TIMEOUT,
         env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
     )
     assert proc.returncode == 2, proc.stderr
@@ -141,7 +143,7 @@ def test_an_unknown_check_or_case_is_one_line_and_exit_2(
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=SUBPROCESS_TIMEOUT,
     )
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
@@ -178,7 +180,7 @@ def test_exploration_only_refuses_what_would_judge_something_else(
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=SUBPROCESS_TIMEOUT,
     )
     assert proc.returncode == 2, proc.stderr
     assert says in proc.stderr
@@ -192,7 +194,7 @@ def test_rest_refuses_ci_and_from_junit(tmp_path: Path) -> None:
             [sys.executable, "-m", "harness", "mutants", "--rest", other],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=SUBPROCESS_TIMEOUT,
             cwd=tmp_path,
         )
         assert proc.returncode == 2, proc.stderr
@@ -231,7 +233,7 @@ def test_a_junit_file_that_is_not_xml_is_named_and_exit_2(command: str, tmp_path
         [sys.executable, "-m", "harness", command, "--reports", str(tmp_path)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=SUBPROCESS_TIMEOUT,
     )
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
@@ -256,7 +258,7 @@ def test_generate_and_replay_refuse_bad_input_before_starting(
         [sys.executable, "-m", "harness", *(a.format(tmp=tmp_path) for a in argv)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=SUBPROCESS_TIMEOUT,
     )
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
@@ -287,3 +289,61 @@ def test_down_stops_the_state_dir_the_last_up_used(tmp_path: Path) -> None:
     assert background.state_dir_to_stop(default, last_up, default) == default  # as given
     (other / "state.json").unlink()  # that one is down: the default again
     assert background.state_dir_to_stop(None, last_up, default) == default
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["explore", "--impl", "nope"], "--impl nope: unknown implementation; known: "),
+        (["explore", "--impl", "go", "--scenario", "nope"], "unknown scenario 'nope'; known"),
+        (["explore", "--case", "nope@write-1-withheld"], "unknown scenario 'nope'; known"),
+        (["explore", "--variants", "bogus"], "--variants bogus: give some of"),
+        (["explore", "--reports", "/etc/hostname"], "--reports /etc/hostname: is a file"),
+        (["conformance", "--reports", "/proc/x"], "--reports /proc/x: cannot make it"),
+        (["conformance", "--reports", "/etc/hostname"], "--reports /etc/hostname: is a file"),
+    ],
+)
+def test_explore_and_conformance_refuse_bad_input_in_one_line(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One line and exit 2 before a control plane starts, where a traceback (ImplementationError,
+    KeyError, FileNotFoundError, FileExistsError) and exit 1 used to come."""
+    assert cli.main(argv) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], lines
+
+
+def test_up_says_the_down_that_stops_it(tmp_path: Path) -> None:
+    from harness.envtest import background
+
+    assert background.down_command(background.DEFAULT_STATE_DIR) == "python -m harness down"
+    assert background.down_command(tmp_path) == f"python -m harness down --state-dir {tmp_path}"
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["bench", "--sizes", "-5"], "--sizes -5: -5 is not a number of at least 1"),
+        (["bench", "--sizes", "a,b"], "--sizes a,b: give whole numbers"),
+        (["bench", "--repeats", "0"], "--repeats 0: give a number of at least 1"),
+        (["bench", "--quiet-seconds", "-1"], "--quiet-seconds -1.0: give a number of seconds"),
+        (["bench", "--scaling-workers", "1,0"], "--scaling-workers 1,0: 0 is not a number"),
+        (["bench", "--rss-size", "7"], "--rss-size 7: not among --sizes"),
+        (["rbac-ablation", "--jobs", "-1"], "--jobs -1: give a number of at least 1"),
+        (["mutants", "--workers", "0"], "--workers 0: give a number of at least 1"),
+        (["mutation-score", "--sample", "0"], "--sample 0: draws no mutant"),
+        (["lesson", "--jobs", "0"], "--jobs 0: give a number of at least 1"),
+        (["explore", "--workers", "0"], "--workers 0: give a number above 0"),
+        (["explore", "--max-k", "-1"], "--max-k -1: give 0"),
+        (["generate", "--quiet", "0"], "--quiet 0.0: give a number of seconds above 0"),
+        (["generate", "--shrink-seconds", "-1"], "--shrink-seconds -1.0: give 0"),
+    ],
+)
+def test_every_number_is_checked_before_anything_starts(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A number out of range is one line naming the option and exit 2, before a control plane
+    starts (bench --sizes -5 used to start one and panic in the floor client)."""
+    assert cli.main(argv) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], lines

@@ -445,3 +445,66 @@ def test_end_states_are_compared_across_implementations_naming_the_field() -> No
     )
     assert [c.outcome for c in parity_cases(go, go)] == ["passed"]
     assert results.summary(py)["parity"] == {}
+
+
+def test_a_mutant_case_that_never_ran_or_errored_is_no_verdict_not_survived() -> None:
+    """A case kills (failed) or lets survive (passed); an error (an operator that could not
+    start) or a case that never ran judges nothing, and is never reported as SURVIVED."""
+    from harness.explore.cli import judge_mutant
+
+    ids = [("scale", "write-2-delivered"), ("create", "write-1-withheld")]
+
+    def exp(*outcomes: str) -> Exploration:
+        return Exploration(
+            "m", [CaseResult("m", s, p, outcome=o) for (s, p), o in zip(ids, outcomes, strict=True)]
+        )
+
+    cases = ["scale@write-2-delivered", "create@write-1-withheld"]
+    killed = judge_mutant(cases, exp("failed", "failed"))
+    assert killed["killed"] and not killed["survived"] and not killed["no_verdict"]
+    survived = judge_mutant(cases, exp("failed", "passed"))
+    assert not survived["killed"]
+    assert survived["survived"] == ["create@write-1-withheld"] and not survived["no_verdict"]
+    errored = judge_mutant(cases, exp("error", "failed"))
+    assert not errored["killed"] and not errored["survived"]
+    assert errored["no_verdict"] == ["scale@write-2-delivered"]
+    never_ran = judge_mutant(cases, Exploration("m", []))
+    assert not never_ran["killed"] and not never_ran["survived"]
+    assert never_ran["no_verdict"] == cases
+    from harness.explore.cli import exit_code
+
+    assert exit_code(False, {"m": killed}) == 0
+    assert exit_code(False, {"m": killed, "n": errored}) == 5  # a harness error, not a survivor
+    assert exit_code(False, {"m": never_ran}) == 5
+    assert exit_code(False, {"m": survived}) == 1
+    assert exit_code(False, {"m": survived, "n": errored}) == 1  # a survivor is a finding
+    half = judge_mutant(cases, exp("error", "passed"))  # one case passed: survived all the same
+    assert half["verdict"] == "SURVIVED" and exit_code(False, {"m": half}) == 1
+    assert errored["verdict"] == never_ran["verdict"] == "no verdict"
+    assert exit_code(True, {"m": killed}) == 1
+
+
+def test_explore_builds_each_mutant_it_runs(monkeypatch: Any) -> None:
+    """A Go mutant's binary exists only when built: ``explore_mutants`` builds it itself."""
+    from harness.explore import cli
+
+    built: list[str] = []
+
+    class Impl:
+        def __init__(self, impl_id: str) -> None:
+            self.id = impl_id
+
+        def run_build(self) -> None:
+            built.append(self.id)
+
+    class Lanes:
+        def submit(self, *args: Any, **kwargs: Any) -> None:
+            assert built, "started before it was built"
+
+    monkeypatch.setattr(
+        cli, "explore_cases", lambda: {"blind-create-go": ["scale@write-2-delivered"]}
+    )
+    impls: Any = {"blind-create-go": Impl("blind-create-go")}
+    lanes: Any = Lanes()
+    cli.explore_mutants(None, impls, Path("/tmp"), lanes, lanes)  # type: ignore[arg-type]
+    assert built == ["blind-create-go"]

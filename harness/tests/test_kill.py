@@ -82,8 +82,12 @@ def tree(root: int) -> list[Proc]:
     frontier = [root]
     while frontier:
         pid = frontier.pop()
-        for task in Path(f"/proc/{pid}/task").glob("*"):
-            for child in _read(str(task / "children")).split():
+        try:  # a process may exit between finding it and reading its tasks
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            for child in _read(f"/proc/{pid}/task/{task}/children").split():
                 p = _proc(int(child))
                 if p is not None:
                     found.append(p)

@@ -367,7 +367,19 @@ def test_bad_numbers_are_refused_before_any_work(argv: list[str], says: str) -> 
         [sys.executable, "-m", "harness", "mutation-score", *argv],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,  # judges what it says, not how fast a loaded machine starts Python
     )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().splitlines() == [f"[mutation-score] {says}"]
+
+
+def test_sample_zero_needs_mutant_ids() -> None:
+    """--sample 0 draws none: only with --mutant does it judge anything."""
+    import argparse
+
+    def args(sample: int | None, mutant: list[str]) -> argparse.Namespace:
+        return argparse.Namespace(sample=sample, mutant=mutant, max_checks=3, jobs=1, workers=1)
+
+    assert "--sample 0: draws no mutant" in str(msample.arguments_problem(args(0, [])))
+    assert msample.arguments_problem(args(0, ["some-id"])) is None
+    assert msample.arguments_problem(args(None, [])) is None

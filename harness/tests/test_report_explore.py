@@ -114,3 +114,12 @@ def test_report_command_shows_exploration_and_skips_its_junit_files(tmp_path: Pa
     m = report.build([tmp_path / "junit-go.xml", tmp_path / "junit-python.xml"])
     assert re.search(r"\| check \| go \| python \|", "\n".join(report.render_summary(m)))
     assert json.loads((tmp_path / "explore.json").read_text())["implementations"]
+
+
+def test_a_mutant_with_a_case_not_judged_is_no_verdict_in_the_report() -> None:
+    from harness.report.exploration import ExploreMutant
+
+    cases = ["scale@write-2-delivered"]
+    assert ExploreMutant("m", cases, [], False, no_verdict=cases).outcome == "no verdict"
+    assert ExploreMutant("m", cases, [], False).outcome == "survived"
+    assert ExploreMutant("m", cases, cases, True).outcome == "killed"

@@ -12,6 +12,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from harness import runs
 from harness.process import identity_alive, process_identity, run_group
 
@@ -241,3 +243,28 @@ def test_popen_child_dies_when_its_parent_is_killed() -> None:
     finally:
         parent.kill()
         parent.wait()
+
+
+def test_a_run_started_with_sigint_ignored_stops_on_ctrl_c_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A harness started in the background from a script inherits SIGINT ignored; owning the
+    run gives it Python's handler back, so Ctrl-C raises KeyboardInterrupt (exit 130)."""
+    monkeypatch.setattr(runs, "claim", lambda: "1:1")  # not this test process's environment
+    monkeypatch.setattr(runs, "reap", lambda: None)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN), signal.getsignal(signal.SIGTERM)
+    try:
+        runs.own(lambda line: None)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])
+
+
+def test_reports_dir_problem_is_one_line_naming_the_option(tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert runs.reports_dir_problem(tmp_path / "new" / "reports") is None
+    assert (tmp_path / "new" / "reports").is_dir()
+    assert f"--reports {afile}: is a file" in str(runs.reports_dir_problem(afile))
+    assert "cannot make it" in str(runs.reports_dir_problem(afile / "under"))
