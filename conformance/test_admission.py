@@ -69,6 +69,18 @@ REFUSED: list[tuple[str, str, dict[str, Any], str]] = [
         "spec.resources.limits.cpu",
     ),
     (
+        "resources-huge-exponent",
+        "web",
+        {"resources": {"limits": {"cpu": "1e999999999"}}},
+        "spec.resources.limits.cpu",
+    ),
+    (
+        "resources-tiny-exponent",
+        "web",
+        {"resources": {"limits": {"cpu": "1e-999999999"}}},
+        "spec.resources.limits.cpu",
+    ),
+    (
         "resources-name-with-space",
         "web",
         {"resources": {"requests": {"foo bar": "1"}}},

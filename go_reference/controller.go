@@ -657,11 +657,18 @@ type modelServiceSpec struct {
 
 // readSpec reads ms's .spec, with the CRD's defaults (replicas 1, port 8000) filled in for an
 // object that somehow lacks them (the API server applies them on every read, so this is belt
-// and braces). A field of the wrong type is an error naming the ModelService: the reconcile
-// fails and is retried, the process lives on.
+// and braces). A field of the wrong type, or a quantity whose exponent is beyond
+// quantityMaxExponent (checkResourceExponents), is an error naming the ModelService: the
+// reconcile fails and is retried, the process lives on.
 func readSpec(ms *unstructured.Unstructured) (modelServiceSpec, error) {
 	var spec modelServiceSpec
 	raw, _, _ := unstructured.NestedMap(ms.Object, "spec")
+	// A quantity whose exponent FromUnstructured's ParseQuantity would take minutes over
+	// ("1e-999999999"), refused first: the CRD refuses it, an older CRD or an edit with
+	// validation off does not.
+	if err := checkResourceExponents(raw); err != nil {
+		return spec, fmt.Errorf("reading spec of ModelService %s/%s: %w", ms.GetNamespace(), ms.GetName(), err)
+	}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &spec); err != nil {
 		return spec, fmt.Errorf("reading spec of ModelService %s/%s: %w", ms.GetNamespace(), ms.GetName(), err)
 	}
@@ -691,7 +698,15 @@ func defaultResources(r *corev1.ResourceRequirements) {
 	for _, list := range []corev1.ResourceList{r.Limits, r.Requests} {
 		for name, q := range list {
 			q.RoundUp(resource.Milli)
-			if stored, err := resource.ParseQuantity(q.String()); err == nil {
+			text := q.String()
+			if checkQuantityExponent(text) != nil {
+				// Not read back: ParseQuantity would compute ten to the exponent. Only a
+				// DecimalExponent text has one, and reading it back changes nothing
+				// ("1000e99" is written "1e102" and read back as 1e102).
+				list[name] = q
+				continue
+			}
+			if stored, err := resource.ParseQuantity(text); err == nil {
 				q = stored
 			}
 			list[name] = q

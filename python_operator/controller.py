@@ -1310,8 +1310,10 @@ def desired_resources(raw: Obj, where: str) -> Obj:
     """Python only: spec.resources as a container's resources, a new dict: quantities as
     strings (the CRD also allows numbers), empty lists left out as Go's omitempty does, so
     that an unchanged world compares equal to what the API server stored. Raises ValueError
-    beginning with where for limits or requests that are not objects, or a value that is not
-    a quantity."""
+    beginning with where for limits or requests that are not objects, a value that is not
+    a quantity, or one whose exponent is beyond ``quantity.MAX_EXPONENT`` (``1e-999999999``:
+    the CRD refuses it, an older CRD or an edit with validation off does not; parsing it would
+    compute ten to that power). Go: readSpec's checkResourceExponents."""
     resources: Obj = {}
     for field in ("limits", "requests"):
         values = raw.get(field) or {}
@@ -1319,6 +1321,11 @@ def desired_resources(raw: Obj, where: str) -> Obj:
             raise ValueError(f"{where}: spec.resources.{field} is not an object")
         if values:
             resources[field] = {name: quantity_string(q) for name, q in values.items()}
+            for name, text in resources[field].items():
+                try:
+                    quantity.check_exponent(text)
+                except ValueError as exc:
+                    raise ValueError(f"{where}: spec.resources.{field}.{name}: {exc}") from None
     claims = raw.get("claims")
     if claims:
         resources["claims"] = informer.deep_copy(claims)

@@ -8,8 +8,9 @@ integers within ``minimum``/``maximum``; arrays of their ``items``; an
 ``x-kubernetes-int-or-string`` quantity as an integer or as one of the spellings its
 ``pattern`` admits (``1.5m``, ``1e-4``, ``.5``, ``1e3``, ``0.5Gi``, ``+1``: the API server
 stores some of them rewritten; the pattern has no ``-`` sign, so no negative spelling is drawn).
+Exponents near the pattern's bound on their digits are drawn too (``1e-99``, ``1e99``).
 ``invalid_edits(schema)`` draws merge patches the API server must refuse (a bound crossed, a
-required field removed, a quantity outside the pattern).
+required field removed, a quantity outside the pattern, an exponent one past its bound).
 
 A hand-written walker rather than hypothesis-jsonschema: 0.23.1, the last release, calls
 hypothesis internals that 6.170 removed (``many.more``), and the schema's subset here (object,
@@ -63,6 +64,31 @@ REWRITTEN = ("1.5m", "1e-4", "2.5m", "0.5Gi", "1000m")
 ROUNDED = ("1.5m", "1e-4", "2.5m")
 
 
+#: How the CRD's quantity pattern bounds the exponent's digits: ``[0-9]{1,N}`` after ``[eE]``.
+_EXPONENT_DIGITS = re.compile(r"\[eE\]\(\\\+\|-\)\?\[0-9\]\{1,(\d+)\}")
+
+
+def exponent_bound(pattern: str) -> int | None:
+    """The largest exponent (``99`` for ``[0-9]{1,2}``) the quantity ``pattern`` admits after
+    ``e``/``E``, read from its text, or None when the pattern does not bound the exponent's
+    digits that way (CONTRACT.md, "Desired Deployment": the bound keeps apimachinery from
+    computing ten to a huge exponent)."""
+    found = _EXPONENT_DIGITS.search(pattern)
+    return 10 ** int(found.group(1)) - 1 if found else None
+
+
+def exponent_spellings(pattern: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(admitted, refused): quantity spellings at the pattern's exponent bound and one past it
+    (``1e-99``, ``1e99``, ``1E+99``, ``5e-98``; ``1e100``, ``1e-100``), empty when the pattern
+    sets no bound. The admitted ones are values a Deployment takes (``1e-99`` is stored as
+    ``1e-3``, ``1e99`` as written)."""
+    bound = exponent_bound(pattern)
+    if bound is None:
+        return (), ()
+    admitted = (f"1e-{bound}", f"1e{bound}", f"1E+{bound}", f"5e-{bound - 1}")
+    return admitted, (f"1e{bound + 1}", f"1e-{bound + 1}")
+
+
 class UnsupportedSchema(ValueError):
     """A construct of the CRD schema the walker does not draw from; the message names its
     path (``spec.resources.limits``)."""
@@ -89,6 +115,11 @@ def _quantity(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         spellings = st.one_of(
             spellings, st.from_regex(rx, fullmatch=True).filter(lambda s: len(s) <= 12)
         )
+        near_bound, _ = exponent_spellings(pattern)
+        if near_bound:
+            # The largest exponents the pattern admits: an operator that computes ten to the
+            # exponent still answers at once, one that bounds it too tightly refuses them.
+            spellings = st.one_of(spellings, st.sampled_from(near_bound))
     # The fixed spellings first: hypothesis prefers the first branch of a one_of, and those
     # are the ones the API server rewrites (1.5m, 1e-4: below a thousandth, rounded up).
     # one_of draws its (flattened) branches alike: the rounded spellings are one of five.
@@ -176,4 +207,7 @@ def invalid_edits() -> st.SearchStrategy[dict[str, Any]]:
     bad.append({"resources": {"limits": {"cpu": "one"}}})
     bad.append({"resources": {"requests": {"memory": "1Zi"}}})
     bad.append({"resources": {"limits": {"cpu": "-1"}}})  # the pattern has no "-" sign
+    limits = props.get("resources", {}).get("properties", {}).get("limits", {})
+    _, past_bound = exponent_spellings(limits.get("additionalProperties", {}).get("pattern", ""))
+    bad.extend({"resources": {"limits": {"cpu": q}}} for q in past_bound)
     return st.sampled_from(bad)

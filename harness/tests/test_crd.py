@@ -36,6 +36,12 @@ def test_every_spelling_of_the_table_is_admitted_unless_negative() -> None:
             assert admitted(quantity, spelling) is not spelling.startswith("-"), spelling
         assert not admitted(quantity, "1" * 33)  # longer than any spelling a user means
         assert admitted(quantity, "99999999999999999999999Ei")  # capped, not refused
+        # The exponent has at most two digits (CONTRACT.md, "Desired Deployment"): a longer
+        # one makes apimachinery compute a power of ten with that many digits.
+        for spelling in ("1e99", "1e-99", "1E+99", "1.5e-10"):
+            assert admitted(quantity, spelling), spelling
+        for spelling in ("1e100", "1e-100", "1e999999999", "1e-999999999", "1E+100"):
+            assert not admitted(quantity, spelling), spelling
 
 
 def test_resource_names_follow_the_qualified_name_rule() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from harness.faults.apiproxy.records import RequestLog
@@ -94,6 +94,26 @@ def test_the_spellings_the_api_server_rewrites_are_drawn() -> None:
     each of them is one the CRD's pattern admits."""
     assert {"1.5m", "0.5Gi", "1e3", ".5", "+1"} <= set(schema.QUANTITIES)
     assert all(QUANTITY.fullmatch(q) for q in schema.QUANTITIES)
+
+
+def test_exponents_near_the_patterns_bound_are_drawn_and_one_past_it_refused() -> None:
+    """The CRD's pattern admits at most two exponent digits (CONTRACT.md): the generator reads
+    the bound from the pattern, draws spellings at it, and its invalid edits cross it."""
+    assert schema.exponent_bound(QUANTITY.pattern) == 99
+    admitted, refused = schema.exponent_spellings(QUANTITY.pattern)
+    assert "1e-99" in admitted and "1e99" in admitted
+    assert all(QUANTITY.fullmatch(q) for q in admitted)
+    assert refused and not any(QUANTITY.fullmatch(q) for q in refused)
+    assert schema.exponent_spellings(r"^[0-9]+([eE](\+|-)?[0-9]+)?$") == ((), ())
+    bad = schema.invalid_edits().elements  # type: ignore[attr-defined]
+    assert {"resources": {"limits": {"cpu": "1e100"}}} in bad
+
+    def at_bound(spec: dict[str, Any]) -> bool:
+        quantities = ((spec.get("resources") or {}).get("limits") or {}).values()
+        return any(q in admitted for q in quantities)
+
+    found = find(schema.spec_values(), at_bound, settings=settings(max_examples=2000))
+    assert at_bound(found)
 
 
 def test_an_unknown_construct_of_the_schema_is_named() -> None:

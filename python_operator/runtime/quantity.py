@@ -37,7 +37,9 @@ The rules, as apimachinery applies them (the table both operators are tested aga
 
 Where Python differs: ``Quantity`` is immutable, so ``round_up`` returns a new one; values are
 exact integers (``unscaled`` times ten to ``exponent``), where Go keeps an int64 and scale or
-an ``inf.Dec``; errors raise ``ValueError`` with apimachinery's message.
+an ``inf.Dec``; errors raise ``ValueError`` with apimachinery's message. One deliberate
+difference, shared with the Go reference: an ``e``/``E`` exponent beyond ``MAX_EXPONENT`` in
+magnitude is refused (``ERR_EXPONENT``), where apimachinery computes ten to it for minutes.
 """
 
 from __future__ import annotations
@@ -62,6 +64,20 @@ ERR_FORMAT_WRONG = (
 )
 ERR_NUMERIC = "unable to parse numeric part of quantity"
 ERR_SUFFIX = "unable to parse quantity's suffix"
+
+#: The largest magnitude of the power of ten written after ``e``/``E`` that is parsed (ModelDock's
+#: bound, not apimachinery's; Go: quantityMaxExponent). apimachinery reads any exponent that
+#: fits an int64 (then cut to int32) and computes ten to it: ``1e-999999999`` makes it round an
+#: ``inf.Dec`` of scale 999999999 to a nano, a power of ten with a billion digits (minutes of
+#: CPU; this module's ``round_up`` did the same). Two digits keep every spelling of
+#: conformance/quantity-spellings.json (the longest exponent there is ``-10``), and any
+#: mantissa of at most 32 characters (the CRD's maxLength) shifted by 99 places is still far
+#: outside the range a quantity holds (2^63-1 units down to a nano). The CRD's pattern admits
+#: at most two exponent digits (CONTRACT.md, "Desired Deployment").
+MAX_EXPONENT = 99
+
+#: The error for an exponent beyond ``MAX_EXPONENT`` (Go: errQuantityExponent, same text).
+ERR_EXPONENT = f"quantity's exponent must be between -{MAX_EXPONENT} and {MAX_EXPONENT}"
 
 
 class Format(enum.Enum):
@@ -167,7 +183,8 @@ def parse_quantity(text: str) -> Quantity:
     parses it (Go: ``resource.ParseQuantity``, apimachinery v0.34.3 quantity.go): the value,
     the format its suffix gives, and the input kept as its spelling where Go keeps it (rules 1
     and 2 of the module docstring). Raises ValueError with Go's message for an empty string, a
-    malformed one, digits that do not parse or an unknown suffix."""
+    malformed one, digits that do not parse or an unknown suffix, and ValueError(ERR_EXPONENT)
+    for an exponent beyond ``MAX_EXPONENT`` (``"1e-999999999"``), which Go would compute."""
     if not text:
         raise ValueError(ERR_FORMAT_WRONG)
     if text == "0":
@@ -266,8 +283,8 @@ def _split(text: str) -> tuple[bool, str, str, str, str]:
 def _interpret(suffix: str) -> tuple[int, int, Format]:
     """Go's suffixer.interpret: (base, power, format) of a suffix. Raises
     ValueError(ERR_SUFFIX) for a suffix that is none of the tables' nor ``e``/``E`` followed by
-    an integer Go's strconv.ParseInt reads as an int64 (the power is then cut to int32 as Go's
-    conversion cuts it)."""
+    an integer Go's strconv.ParseInt reads as an int64, and ValueError(ERR_EXPONENT) for an
+    exponent beyond ``MAX_EXPONENT`` either way (where Go would cut it to int32 and go on)."""
     if suffix in _DECIMAL_SUFFIXES:
         return 10, _DECIMAL_SUFFIXES[suffix], Format.DECIMAL_SI
     if suffix in _BINARY_SUFFIXES:
@@ -276,11 +293,31 @@ def _interpret(suffix: str) -> tuple[int, int, Format]:
         digits = suffix[1:]
         unsigned = digits[1:] if digits[0] in "+-" else digits
         if unsigned and all(c in _DIGITS for c in unsigned):
-            parsed = int(digits)
-            if -(1 << 63) <= parsed <= _INT64_MAX:
-                power = (parsed + (1 << 31)) % (1 << 32) - (1 << 31)
-                return 10, power, Format.DECIMAL_EXPONENT
+            check_exponent(suffix)
+            return 10, int(digits), Format.DECIMAL_EXPONENT
     raise ValueError(ERR_SUFFIX)
+
+
+def check_exponent(text: str) -> None:
+    """Raise ValueError(ERR_EXPONENT) when the quantity string ``text`` (``"1e-999999999"``,
+    ``"3E+7"``) ends in ``e``/``E``, an optional sign and digits whose value is beyond
+    ``MAX_EXPONENT`` in magnitude; any other text passes, whether it parses or not (Go:
+    checkQuantityExponent). It looks at the text only (leading zeros count for nothing), so it
+    costs the length of the text whatever the exponent, and it is what keeps ``parse_quantity``
+    and the operator's spec reading from computing a giant power of ten."""
+    end = len(text)
+    pos = end
+    while pos > 0 and text[pos - 1] in _DIGITS:
+        pos -= 1
+    if pos == end:
+        return
+    digits = text[pos:].lstrip("0")
+    if pos > 0 and text[pos - 1] in "+-":
+        pos -= 1
+    if pos == 0 or text[pos - 1] not in "eE":
+        return
+    if len(digits) > len(str(MAX_EXPONENT)) or int(digits or "0") > MAX_EXPONENT:
+        raise ValueError(ERR_EXPONENT)
 
 
 def _decimal(value: str) -> tuple[int, int]:

@@ -97,3 +97,34 @@ def test_parse_quantity_refuses_what_go_refuses(text: str, error: str) -> None:
 )
 def test_compare_is_by_value(a: str, b: str, order: int) -> None:
     assert quantity.parse_quantity(a).compare(quantity.parse_quantity(b)) == order
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1e-999999999", "1e999999999", "1E+100", "1e-100", "5.5e-0000100", "1e99999999999999999999"],
+)
+def test_parse_quantity_refuses_an_exponent_beyond_the_bound(text: str) -> None:
+    # Before the bound, "1e-999999999" hung here computing 10**999999990 (round_up to a nano).
+    with pytest.raises(ValueError) as raised:
+        quantity.parse_quantity(text)
+    assert str(raised.value) == quantity.ERR_EXPONENT
+    assert str(raised.value) == "quantity's exponent must be between -99 and 99"
+
+
+@pytest.mark.parametrize("text", ["1e99", "1e-99", "1E+099", "1e-0099", "99", "1Ki", "1.5"])
+def test_parse_quantity_takes_an_exponent_within_the_bound(text: str) -> None:
+    quantity.check_exponent(text)
+    quantity.parse_quantity(text).round_up(quantity.MILLI).string()
+
+
+def test_read_spec_refuses_an_exponent_beyond_the_bound() -> None:
+    ms = {
+        "metadata": {"namespace": "lab", "name": "opt"},
+        "spec": {"model": "m", "image": "i", "resources": {"limits": {"cpu": "1e-999999999"}}},
+    }
+    with pytest.raises(ValueError) as raised:
+        controller.read_spec(ms)
+    assert str(raised.value) == (
+        "reading spec of ModelService lab/opt: spec.resources.limits.cpu: "
+        "quantity's exponent must be between -99 and 99"
+    )
