@@ -721,3 +721,18 @@ def wait_events_settled(
         names_and_counts, quiet, timeout, f"Events in {namespace} to stop changing", interval=0.2
     )
     return items
+
+
+def wait_refusal_lifted(policy: str, probe: Callable[[], int], admitted: int) -> None:
+    """Wait up to REACT_TIMEOUT, once the refusing admission policy ``policy`` is unbound
+    (``harness.kube.unbind_refusing_policy``), until ``probe`` (an admin dry run the policy
+    refused, returning the HTTP code) answers ``admitted`` (201 for a create, 200 for an
+    update or delete). Raises PremiseFailed if it does not: a refusal that was never lifted
+    judges nothing."""
+    wait_for(
+        probe,
+        lambda code: code == admitted,
+        REACT_TIMEOUT,
+        f"policy {policy} no longer applied",
+        premise=True,
+    )

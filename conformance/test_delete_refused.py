@@ -22,12 +22,13 @@ from conformance.support import (
     operator_events,
     wait_converged,
     wait_gone,
+    wait_refusal_lifted,
     wait_settled,
 )
 from conformance.test_refusal_lifted import PROBE_LABEL, backoff_after
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, bind_refusing_policy, wait_for
+from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -162,15 +163,8 @@ def test_refused_child_delete_keeps_finalizer(
             f"{[describe_event(e) for e in operator_events(admin, namespace)][-5:]}"
         )
     finally:
-        admin.delete("validatingadmissionpolicybindings", None, policy)
-        admin.delete("validatingadmissionpolicies", None, policy)
-    wait_for(
-        lambda: _probe_code(admin, namespace),
-        lambda code: code == 200,
-        REACT_TIMEOUT,
-        f"policy {policy} no longer applied",
-        premise=True,
-    )
+        unbind_refusing_policy(admin, policy)
+    wait_refusal_lifted(policy, lambda: _probe_code(admin, namespace), 200)
     failures = sum(1 for r in _deletes(audit, admin, start, user, namespace) if not r.ok)
     bound = backoff_after(max(failures, 1)) + CONVERGE_TIMEOUT
     what = (

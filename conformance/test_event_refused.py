@@ -28,10 +28,11 @@ from conformance.support import (
     operator_events,
     wait_converged,
     wait_events_settled,
+    wait_refusal_lifted,
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, bind_refusing_policy, wait_for
+from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -143,15 +144,8 @@ def test_refused_event_is_counted(
         )
         evidence.record("refused_event_writes", refused)
     finally:
-        admin.delete("validatingadmissionpolicybindings", None, policy)
-        admin.delete("validatingadmissionpolicies", None, policy)
-    wait_for(
-        lambda: _probe_code(admin, namespace),
-        lambda code: code == 201,
-        REACT_TIMEOUT,
-        f"policy {policy} no longer applied",
-        premise=True,
-    )
+        unbind_refusing_policy(admin, policy)
+    wait_refusal_lifted(policy, lambda: _probe_code(admin, namespace), 201)
     uid = web["metadata"]["uid"]
     admin.delete("deployments", namespace, "web")
     wait_for(

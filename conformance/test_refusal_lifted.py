@@ -32,11 +32,12 @@ from conformance.support import (
     operator_events,
     premise,
     wait_converged,
+    wait_refusal_lifted,
     wait_settled,
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, bind_refusing_policy, wait_for
+from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -200,15 +201,8 @@ def test_refusal_lifted_converges(
         )
         evidence.record("refused", {"attempts": len(refused), "first": refused[0]})
     finally:
-        admin.delete("validatingadmissionpolicybindings", None, policy)
-        admin.delete("validatingadmissionpolicies", None, policy)
-    wait_for(
-        lambda: _probe_code(admin, namespace),
-        lambda code: code == 201,
-        REACT_TIMEOUT,
-        f"policy {policy} no longer applied",
-        premise=True,
-    )
+        unbind_refusing_policy(admin, policy)
+    wait_refusal_lifted(policy, lambda: _probe_code(admin, namespace), 201)
     failures = sum(1 for r in _updates(audit, admin, start, user, namespace) if not r.ok)
     bound = backoff_after(failures) + CONVERGE_TIMEOUT
     msvc = wait_for(
@@ -326,15 +320,8 @@ def test_refused_status_write_retried(
         )
         evidence.record("refused", {"attempts": len(refused), "first": refused[0]})
     finally:
-        admin.delete("validatingadmissionpolicybindings", None, policy)
-        admin.delete("validatingadmissionpolicies", None, policy)
-    wait_for(
-        lambda: _status_probe_code(admin, namespace),
-        lambda code: code == 200,
-        REACT_TIMEOUT,
-        f"policy {policy} no longer applied",
-        premise=True,
-    )
+        unbind_refusing_policy(admin, policy)
+    wait_refusal_lifted(policy, lambda: _status_probe_code(admin, namespace), 200)
     writes = _updates(audit, admin, start, user, namespace, "modelservices", "status")
     failures = sum(1 for r in writes if not r.ok)
     dep = get_present(admin, "deployments", namespace, "web")
@@ -518,15 +505,8 @@ def test_service_refusal_reported_and_lifted(
             f"{[describe_event(e) for e in operator_events(admin, namespace)][-5:]}"
         )
     finally:
-        admin.delete("validatingadmissionpolicybindings", None, policy)
-        admin.delete("validatingadmissionpolicies", None, policy)
-    wait_for(
-        lambda: _service_probe_code(admin, namespace),
-        lambda code: code == 201,
-        REACT_TIMEOUT,
-        f"policy {policy} no longer applied",
-        premise=True,
-    )
+        unbind_refusing_policy(admin, policy)
+    wait_refusal_lifted(policy, lambda: _service_probe_code(admin, namespace), 201)
     failures = sum(
         1 for r in _updates(audit, admin, start, user, namespace, "services") if not r.ok
     )

@@ -31,7 +31,7 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, bind_refusing_policy, wait_for
+from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -514,8 +514,7 @@ def test_refused_create_reported(
                 f"beginning {message[:120]!r} and ending {message[-40:]!r}"
             )
     finally:
-        admin.delete("validatingadmissionpolicybindings", None, name)
-        admin.delete("validatingadmissionpolicies", None, name)
+        unbind_refusing_policy(admin, name)
 
     msvc = wait_for(
         lambda: admin.get("modelservices", namespace, "web"),
@@ -533,10 +532,10 @@ def test_refused_create_reported(
 #: Two resources the Deployment's validation refuses at once (the case the generator found,
 #: harness/generate/cases/refusal-message-order.yaml), and the causes the API server names for
 #: them, as it words them (a premise: the refused create's message carries both).
-TWO_CAUSES_LIMITS = {"nvidia.com/gpu": "0.5", "ephemeral-storage": "-1"}
+TWO_CAUSES_LIMITS = {"nvidia.com/gpu": "0.5", "example.com/fpga": "0.5"}
 TWO_CAUSES = (
-    'spec.template.spec.containers[0].resources.limits[ephemeral-storage]: Invalid value: "-1": '
-    "must be greater than or equal to 0",
+    'spec.template.spec.containers[0].resources.limits[example.com/fpga]: Invalid value: "500m": '
+    "must be an integer",
     'spec.template.spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "500m": '
     "must be an integer",
 )
@@ -552,8 +551,8 @@ def test_refused_two_causes_reported(
 ) -> None:
     """A refusal with two causes is reported with both, in sorted order, and written once.
 
-    The new ModelService's limits make the Deployment invalid twice over (a fractional GPU, a
-    negative ephemeral-storage): the API server answers the create with 422 and two causes. It
+    The new ModelService's limits make the Deployment invalid twice over (two fractional
+    extended resources, a GPU and an FPGA; the CRD refuses a negative quantity itself): the API server answers the create with 422 and two causes. It
     finds them by ranging over the limits, a Go map, so its message lists them in an order
     drawn anew on every try. An operator that copies that order into its condition message
     computes a different status on many retries and writes it again each time, and two

@@ -285,6 +285,15 @@ def bind_refusing_policy(
     )
 
 
+def unbind_refusing_policy(kube: Kube, name: str) -> None:
+    """Remove the binding and the ValidatingAdmissionPolicy ``name`` that
+    ``bind_refusing_policy`` made, binding first (so no request meets a binding without its
+    policy); either already gone is no error. The API server stops applying it a moment
+    later: the caller waits for a dry run to be admitted."""
+    for resource in ("validatingadmissionpolicybindings", "validatingadmissionpolicies"):
+        kube.delete(resource, None, name, missing_ok=True)
+
+
 def wait_for(
     fetch: Callable[[], T | None],
     predicate: Callable[[T], bool],

@@ -77,7 +77,7 @@ from kubernetes.client.exceptions import ApiException
 from harness.explore.state import FINALIZER, RESOURCES
 from harness.faults.apiproxy import ApiProxy
 from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
-from harness.kube import Kube, bind_refusing_policy
+from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy
 from harness.lab.namespaces import create_namespace
 from harness.modelservice import modelservice
 from harness.operators import Implementation
@@ -328,8 +328,7 @@ def _admission(lane: Lane, refuse: bool, timeout: float = 20.0) -> None:
         )
         lane.refusing = True
     elif not refuse and lane.refusing:
-        for res in ("validatingadmissionpolicybindings", "validatingadmissionpolicies"):
-            a.delete(res, None, name, missing_ok=True)
+        unbind_refusing_policy(a, name)
         lane.refusing = False
     else:
         return

@@ -436,9 +436,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "结尾。策略一旦移除，重试（仍在退避中）就会创建 Deployment，拒绝也从 status 中消失。",
     ),
     "check:refused-write-reported[two-causes]:teaches": (
-        "d13cdd5c64",
-        "新 ModelService 的 limits 让 Deployment 同时在两处无效（一个小数的 GPU，一个负的 "
-        "ephemeral-storage）：API server 以 422 和两个 cause 拒绝 create。它通过遍历 limits（一个 "
+        "399915464c",
+        "新 ModelService 的 limits 让 Deployment 同时在两处无效（两个小数的扩展资源，一个 GPU 和一个 "
+        "FPGA；负数的量 CRD 自己就会拒绝）：API server 以 422 和两个 cause 拒绝 create。它通过遍历 limits（一个 "
         "Go map）找到这两个原因，所以 message 中原因的顺序每次尝试都重新抽取。把这个顺序照抄进 "
         "condition message 的 operator，在很多次重试中会算出不同的 status 并每次都重新写入，两个 "
         "operator 最后的 message 也不同。status 必须在 generation 1 时说 Ready=False 和 "
