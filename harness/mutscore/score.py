@@ -170,6 +170,14 @@ def judging_checks(
     ]
 
 
+def judged_as(check: str) -> str:
+    """The entry of JUDGE_CHECKS a kill reported as ``check`` was judged under: itself, or,
+    for a case (``status-follows-rollout[played-rollout]``) of a check judged whole, that
+    check; a name judged under neither comes back as it is."""
+    base = check.split("[", 1)[0]
+    return base if check not in JUDGE_CHECKS and base in JUDGE_CHECKS else check
+
+
 def prior_kills(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     """What an earlier ``reports/mutation-score.json`` (``data``) says about the order to try
     checks in (``judging_checks``): ``lang:file:function`` -> check -> how many of that
@@ -180,6 +188,7 @@ def prior_kills(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
 
     def add(key: str, check: str) -> None:
         per = out.setdefault(key, {})
+        check = judged_as(check)
         per[check] = per.get(check, 0) + 1
 
     for i, r in (data.get("mutants") or {}).items():

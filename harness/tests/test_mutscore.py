@@ -383,3 +383,25 @@ def test_sample_zero_needs_mutant_ids() -> None:
     assert "--sample 0: draws no mutant" in str(msample.arguments_problem(args(0, [])))
     assert msample.arguments_problem(args(0, ["some-id"])) is None
     assert msample.arguments_problem(args(None, [])) is None
+
+
+def test_a_case_s_kill_orders_the_check_judged_whole() -> None:
+    """A kill reported under a case of a check JUDGE_CHECKS holds whole counts for that check;
+    a case judged on its own keeps its name."""
+    from harness.mutscore.score import judged_as, prior_kills
+
+    assert judged_as("status-follows-rollout[played-rollout]") == "status-follows-rollout"
+    assert judged_as("status-rebuilt[deployment-status]") == "status-rebuilt[deployment-status]"
+    assert judged_as("no-such-check[x]") == "no-such-check[x]"
+    data = {
+        "mutants": {
+            "go:m": {
+                "status": "killed",
+                "lang": "go",
+                "file": "f.go",
+                "function": "judgeRollout",
+                "killed_by": ["status-follows-rollout[played-rollout]"],
+            }
+        }
+    }
+    assert prior_kills(data)["go:f.go:judgeRollout"] == {"status-follows-rollout": 1}
