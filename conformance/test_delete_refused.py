@@ -25,10 +25,17 @@ from conformance.support import (
     wait_refusal_lifted,
     wait_settled,
 )
-from conformance.test_refusal_lifted import PROBE_LABEL, backoff_after
+from conformance.test_refusal_lifted import backoff_after
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy, wait_for
+from harness.kube import (
+    PROBE_LABEL,
+    Kube,
+    bind_refusing_policy,
+    probe_deployment,
+    unbind_refusing_policy,
+    wait_for,
+)
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -88,22 +95,7 @@ def test_refused_child_delete_keeps_finalizer(
     ms = create_modelservice(admin, namespace, "web", image="srv:1")
     set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
     wait_settled(op)
-    admin.create(
-        "deployments",
-        namespace,
-        {
-            "apiVersion": "apps/v1",
-            "kind": "Deployment",
-            "metadata": {"name": "probe", "labels": {PROBE_LABEL: "1"}},
-            "spec": {
-                "selector": {"matchLabels": {"probe": "1"}},
-                "template": {
-                    "metadata": {"labels": {"probe": "1"}},
-                    "spec": {"containers": [{"name": "c", "image": "srv:1"}]},
-                },
-            },
-        },
-    )
+    admin.create("deployments", namespace, probe_deployment())
     policy = f"modeldock-refuse-deletes-{namespace}"
     try:
         bind_refusing_policy(

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from kubernetes.client.exceptions import ApiException
 
 from conformance.premises import set_up
 from conformance.support import (
@@ -32,7 +31,14 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy, wait_for
+from harness.kube import (
+    PROBE_LABEL,
+    Kube,
+    bind_refusing_policy,
+    dry_run_create,
+    unbind_refusing_policy,
+    wait_for,
+)
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -40,7 +46,6 @@ from harness.plugin.evidence import Evidence
 POLICY_MESSAGE = "modeldock refuses the operator's Event writes until this policy is gone"
 #: A label that makes the harness's dry-run probe Event refused too: how the case knows the
 #: API server applies the policy, and later that it no longer does.
-PROBE_LABEL = "modeldock.io/refuse-probe"
 #: The Events of the first convergence, both refused: each a new Event (a create).
 REFUSED = (
     ("CreatedDeployment", 'Created Deployment "web"'),
@@ -61,11 +66,7 @@ def _probe_code(admin: Kube, namespace: str) -> int:
         "type": "Normal",
         "source": {"component": "modeldock-harness"},
     }
-    try:
-        admin.request("POST", admin.path("events", namespace), probe, query=[("dryRun", "All")])
-    except ApiException as exc:
-        return int(exc.status)
-    return 201
+    return dry_run_create(admin, "events", namespace, probe)
 
 
 def _event_writes(

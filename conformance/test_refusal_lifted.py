@@ -37,7 +37,15 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy, wait_for
+from harness.kube import (
+    PROBE_LABEL,
+    Kube,
+    bind_refusing_policy,
+    dry_run_create,
+    probe_deployment,
+    unbind_refusing_policy,
+    wait_for,
+)
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -45,7 +53,6 @@ from harness.plugin.evidence import Evidence
 POLICY_MESSAGE = "modeldock refuses the operator's Deployment writes until this policy is gone"
 #: A label that makes the harness's dry-run probe refused too: how the case knows the API
 #: server applies the policy, and later that it no longer does.
-PROBE_LABEL = "modeldock.io/refuse-probe"
 #: Refused updates of the Deployment the case waits for before it lifts the refusal. The
 #: contract's backoff makes them within 5 ms * (2**5 - 1) = 155 ms of the first, plus a
 #: reconcile each; an operator that drops the key after a refusal makes one per event that
@@ -80,25 +87,7 @@ def _bind(admin: Kube, name: str, namespace: str, user: str) -> None:
 def _probe_code(admin: Kube, namespace: str) -> int:
     """The answer to an admin dry-run create of a Deployment labelled PROBE_LABEL: 403 while
     the policy is applied, 201 once it is not."""
-    probe = {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {"name": "probe", "labels": {PROBE_LABEL: "1"}},
-        "spec": {
-            "selector": {"matchLabels": {"probe": "1"}},
-            "template": {
-                "metadata": {"labels": {"probe": "1"}},
-                "spec": {"containers": [{"name": "c", "image": "srv:1"}]},
-            },
-        },
-    }
-    try:
-        admin.request(
-            "POST", admin.path("deployments", namespace), probe, query=[("dryRun", "All")]
-        )
-    except ApiException as exc:
-        return int(exc.status)
-    return 201
+    return dry_run_create(admin, "deployments", namespace, probe_deployment())
 
 
 def _updates(
@@ -363,11 +352,7 @@ def _service_probe_code(admin: Kube, namespace: str) -> int:
         "metadata": {"name": "probe", "labels": {PROBE_LABEL: "1"}},
         "spec": {"ports": [{"port": 80}]},
     }
-    try:
-        admin.request("POST", admin.path("services", namespace), probe, query=[("dryRun", "All")])
-    except ApiException as exc:
-        return int(exc.status)
-    return 201
+    return dry_run_create(admin, "services", namespace, probe)
 
 
 def _service_port(svc: dict[str, Any]) -> int:

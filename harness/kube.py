@@ -285,6 +285,39 @@ def bind_refusing_policy(
     )
 
 
+#: The label that exempts an admin probe from the refusing policies the checks and the
+#: generator bind (their CEL expressions name it), so a dry run can tell when one applies.
+PROBE_LABEL = "modeldock.io/refuse-probe"
+
+
+def probe_deployment() -> dict[str, Any]:
+    """A minimal Deployment ``probe`` labelled PROBE_LABEL, for dry runs and staged deletes
+    against a refusing policy."""
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "probe", "labels": {PROBE_LABEL: "1"}},
+        "spec": {
+            "selector": {"matchLabels": {"probe": "1"}},
+            "template": {
+                "metadata": {"labels": {"probe": "1"}},
+                "spec": {"containers": [{"name": "c", "image": "srv:1"}]},
+            },
+        },
+    }
+
+
+def dry_run_create(kube: Kube, resource: str, namespace: str, body: dict[str, Any]) -> int:
+    """The HTTP code of an admin dry-run create of ``body`` as ``resource`` in ``namespace``
+    (``dryRun=All``: admission runs, nothing is stored): 201, or the refusal's code (403
+    while a refusing policy applies)."""
+    try:
+        kube.request("POST", kube.path(resource, namespace), body, query=[("dryRun", "All")])
+    except ApiException as exc:
+        return int(exc.status)
+    return 201
+
+
 def unbind_refusing_policy(kube: Kube, name: str) -> None:
     """Remove the binding and the ValidatingAdmissionPolicy ``name`` that
     ``bind_refusing_policy`` made, binding first (so no request meets a binding without its

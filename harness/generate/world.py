@@ -77,7 +77,14 @@ from kubernetes.client.exceptions import ApiException
 from harness.explore.state import FINALIZER, RESOURCES
 from harness.faults.apiproxy import ApiProxy
 from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
-from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy
+from harness.kube import (
+    PROBE_LABEL,
+    Kube,
+    bind_refusing_policy,
+    dry_run_create,
+    probe_deployment,
+    unbind_refusing_policy,
+)
 from harness.lab.namespaces import create_namespace
 from harness.modelservice import modelservice
 from harness.operators import Implementation
@@ -115,7 +122,6 @@ EVENT_RESOURCES = ("modelservices", "deployments", "services")
 #: The ValidatingAdmissionPolicy's message for a refused operator write (``admission`` step).
 POLICY_MESSAGE = "modeldock generate: this namespace refuses the operator's Deployment writes"
 #: A label that makes the admin's dry-run probe of the policy refused too (the premise).
-PROBE_LABEL = "modeldock.io/refuse-probe"
 
 #: Fields of the children other writers own, by the ``foreign`` step's ``field``.
 FOREIGN_FIELDS = ("template-annotation", "sidecar", "env", "label", "session-affinity", "status")
@@ -342,28 +348,11 @@ def _admission(lane: Lane, refuse: bool, timeout: float = 20.0) -> None:
 
 def _probe_refused(lane: Lane) -> bool:
     """Whether the API server refuses (403) an admin dry-run create of a Deployment labelled
-    ``PROBE_LABEL`` in the lane's namespace."""
-    probe = {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {"name": "probe", "labels": {PROBE_LABEL: "1"}},
-        "spec": {
-            "selector": {"matchLabels": {"probe": "1"}},
-            "template": {
-                "metadata": {"labels": {"probe": "1"}},
-                "spec": {"containers": [{"name": "c", "image": "srv:1"}]},
-            },
-        },
-    }
-    try:
-        lane.admin.request(
-            "POST", lane.admin.path("deployments", lane.ns), probe, query=[("dryRun", "All")]
-        )
-    except ApiException as exc:
-        if exc.status == 403:
-            return True
-        raise
-    return False
+    ``PROBE_LABEL`` in the lane's namespace. Raises ApiException for any other refusal."""
+    code = dry_run_create(lane.admin, "deployments", lane.ns, probe_deployment())
+    if code not in (201, 403):
+        raise ApiException(status=code, reason="dry-run probe")
+    return code == 403
 
 
 def _delete(lane: Lane, policy: str, settings: Settings) -> None:
