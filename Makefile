@@ -300,10 +300,12 @@ mutation-score: binaries $(GREMLINS) ## tool mutants (cosmic-ray, gremlins) judg
 
 # The full run, nightly: every selected mutant of both languages, last night's report as
 # --prior (each mutant's killer, then each function's, tried first), MUTSCORE_NIGHTLY_JOBS
-# mutants at a time on one control plane (docs/ci.md "Nightly": its time, measured).
+# mutants at a time on one control plane (docs/ci.md "Nightly": its time, measured). Every
+# check of the suite judges (--checks all), and a mutant tries every check that executes its
+# line: a killed one stops at its first kill, so only survivors pay for the whole list.
 MUTSCORE_NIGHTLY_JOBS ?= 6
 mutation-score-nightly: binaries $(GREMLINS) ## the full mutation-score run (about 2 h on 2 idle cores): --prior last report
-	$(PY) -m harness mutation-score --jobs $(MUTSCORE_NIGHTLY_JOBS) --workers 3 $(if $(wildcard reports/mutation-score.json),--prior reports/mutation-score.json) $(MUTSCORE_ARGS)
+	$(PY) -m harness mutation-score --jobs $(MUTSCORE_NIGHTLY_JOBS) --workers 3 --checks all --max-checks 99 --prior harness/mutants/prior-kills.json $(if $(wildcard reports/mutation-score.json),--prior reports/mutation-score.json) $(MUTSCORE_ARGS)
 
 mutation-score-sample: binaries $(GREMLINS) ## the fixed sample make test runs (harness/mutscore/sample.toml), three checks
 	$(CI_BOUND) $(PY) -m harness mutation-score --sample-file harness/mutscore/sample.toml --max-checks 3 --jobs 4 --workers 3 --checks $(MUTSCORE_SAMPLE_CHECKS) --reports reports/mutscore-sample $(MUTSCORE_ARGS)
