@@ -405,3 +405,14 @@ def test_a_case_s_kill_orders_the_check_judged_whole() -> None:
         }
     }
     assert prior_kills(data)["go:f.go:judgeRollout"] == {"status-follows-rollout": 1}
+
+
+def test_not_judging_names_real_checks_and_leaves_the_judging_set() -> None:
+    """--checks all drops NOT_JUDGING from the suite's checks: each entry names a check or case
+    that exists (a renamed one would silently judge again), and none of JUDGE_CHECKS is
+    dropped."""
+    from harness.checks import check_functions
+    from harness.mutscore.score import JUDGE_CHECKS, NOT_JUDGING
+
+    assert NOT_JUDGING <= set(check_functions())
+    assert not NOT_JUDGING & set(JUDGE_CHECKS)
