@@ -38,6 +38,7 @@ import os
 import shutil
 import ssl
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -545,10 +546,14 @@ class ControlPlane:
         users_dir.mkdir(exist_ok=True)
         path = users_dir / f"{stem}.kubeconfig"
         if not path.exists():
-            crt, key = self.ca.issue_client(user, groups).write(users_dir, f"{stem}.{os.getpid()}")
-            tmp = users_dir / f".{stem}.{os.getpid()}.kubeconfig"
+            # Per process and thread: the generator's slots (threads of one process) ask for
+            # the same user at once, and one's os.replace took the other's temporary file
+            # away before its chmod (FileNotFoundError, --parallel 2, seed 777).
+            mine = f"{stem}.{os.getpid()}.{threading.get_ident()}"
+            crt, key = self.ca.issue_client(user, groups).write(users_dir, mine)
+            tmp = users_dir / f".{mine}.kubeconfig"
             write_kubeconfig(tmp, self.server, Path(self.state.ca_cert), user, crt, key)
-            os.replace(tmp, path)  # atomic: concurrent xdist workers each write a valid file
+            os.replace(tmp, path)  # atomic: concurrent writers each write a valid file
         return path
 
     # ------------------------------------------------------------------ API helpers

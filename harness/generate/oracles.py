@@ -10,16 +10,18 @@ from __future__ import annotations
 import copy
 import json
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from kubernetes.utils import parse_quantity
 
 from harness.audit import WRITE_VERBS
 from harness.explore.state import FINALIZER, diff, snapshot
-from harness.faults.apiproxy.records import seconds
+from harness.faults.apiproxy.records import ProxyRequest, seconds
 from harness.generate.lane import Lane, OracleFailure, Settings, describe
 from harness.generate.world import (
     BUDGET,
+    FIRED_OPS,
     NAME,
     POLICY_MESSAGE,
     edit_child,
@@ -363,10 +365,58 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
         time.sleep(0.2)
 
 
+#: The children whose refused write the operator reports in the status before it retries
+#: (CONTRACT.md, "A refused child write"), and the verbs of such a write.
+REFUSAL_REPORTED = ("deployments", "services")
+REFUSAL_VERBS = ("create", "update", "patch")
+
+
+def fired_allowance(records: Iterable[ProxyRequest]) -> int:
+    """What the faults and crashes that fired in a window allow, in successful operator
+    writes, from its API proxy's records of the window (``ProxyRequest``s, any order):
+
+    - ``BUDGET["crash"]`` per write a scripted crash happened at (``crash`` set): the new
+      process may write the status the killed one had computed again;
+    - ``BUDGET["fault"]`` per error the proxy answered in place of a child's create, update
+      or patch (``injected``, resource deployments or services) with a code other than 409:
+      the operator writes the status naming the refusal before it retries, and the retry's
+      success writes it again (CONTRACT.md, "A refused child write");
+    - nothing for an injected 409 (no refusal: the next pass recomputes from the cache), for
+      an error in place of a ModelService write (the finalizer, the status) or of a delete (the
+      retry is the write that was owed anyway), nor for a request dropped while a crash froze
+      the connection (reason ``Frozen``).
+
+    Counted where they fire, not where the ``fault`` or ``crash`` step armed them: the nth
+    write may come windows later (seen: a 429 armed with nth 3 fired at the adoption of a
+    re-created ModelService's orphaned Deployment, two quiet points later)."""
+    allowed = 0
+    for r in records:
+        if r.crash:
+            allowed += BUDGET["crash"]
+        elif (
+            r.injected
+            and r.reason != "Frozen"
+            and r.code != 409
+            and r.resource in REFUSAL_REPORTED
+            and r.verb in REFUSAL_VERBS
+        ):
+            allowed += BUDGET["fault"]
+    return allowed
+
+
+def budget_bound(ops: Iterable[str], records: Iterable[ProxyRequest]) -> int:
+    """The budget of a window: the sum of ``BUDGET`` over its steps ``ops`` (op names), but
+    for ``fault`` and ``crash`` (``FIRED_OPS``), which allow what they cost where they fire
+    (``fired_allowance`` over the window's proxy ``records``). Successful writes."""
+    return sum(BUDGET[o] for o in ops if o not in FIRED_OPS) + fired_allowance(records)
+
+
 def budget_check(lane: Lane) -> str | None:
     """The budget oracle for the window that just became quiet, or None when within."""
     writes = lane.writes(lane.window_from)
-    bound = sum(BUDGET[o] for o in lane.window_ops)
+    bound = budget_bound(
+        lane.window_ops, (r for r in lane.log.records(lane.window_from) if r.id > lane.window_from)
+    )
     if lane.sim:  # the deployment controller's status writes, each followed by one status
         bound += lane.deployment_events()
     if len(writes) > bound:

@@ -58,7 +58,8 @@ Oracles (each a message naming the implementation; docs/design.md, "Generated wo
   logged them, within ``quiet_timeout``; a lane that still reports its policy's refusal once
   the policy is gone owes a retry and has not converged (``oracles.owes_retry``);
 - *budget*: the successful writes of a window between two quiet points are at most the sum of
-  ``BUDGET`` over its steps;
+  ``BUDGET`` over its steps, a ``fault`` or ``crash`` counted in the window where the proxy
+  logs it firing rather than where it was armed (``oracles.budget_bound``);
 - *differential*: at each quiet point the lanes' normalised worlds are equal;
 - *level-triggered*: at the end, each lane's normalised world equals the one the same operator
   reaches in a fresh namespace from a ModelService created with the final spec and metadata,
@@ -105,7 +106,9 @@ BUDGET: dict[str, int] = {
     "owned": 2,  # the child set back, the status
     "delete-child": 2,  # the child re-created, the status
     "restart": 0,
-    "fault": 1,  # a retried write the proxy's error made the operator send again
+    # fault and crash (FIRED_OPS): owed in the window where the proxy's fault fires, per
+    # firing, not in the window of the step that armed it (oracles.fired_allowance)
+    "fault": 1,  # a refused child write (not 409): the status naming the refusal
     "crash": 1,  # the new process may write the status the killed one had computed again
     "events": 0,
     "admission": 3,  # refused: one status; allowed again: the children and the status
@@ -113,6 +116,9 @@ BUDGET: dict[str, int] = {
 }
 #: Steps that are made of one write of the user's and change nothing else (all but quiet).
 OPS = tuple(k for k in BUDGET if k != "quiet")
+#: Steps that arm a fault on the lane's API proxy for the operator's nth next write, which
+#: may come windows later: their ``BUDGET`` is owed where the proxy logs them firing.
+FIRED_OPS = ("fault", "crash")
 
 #: How the ``events`` step perturbs the operator's watch events on its API proxy: each event
 #: delivered ``seconds`` late, or late and merged with the object's later events.

@@ -14,7 +14,7 @@ import yaml
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from harness.faults.apiproxy.records import RequestLog
+from harness.faults.apiproxy.records import ProxyRequest, RequestLog
 from harness.generate import cli, schema
 from harness.generate.lane import OracleFailure, TailLog
 from harness.generate.machine import (
@@ -25,7 +25,7 @@ from harness.generate.machine import (
     read_case,
     save_case,
 )
-from harness.generate.oracles import quantities_as_values
+from harness.generate.oracles import budget_bound, fired_allowance, quantities_as_values
 from harness.generate.slots import shares
 from harness.generate.world import BUDGET, NAME, OPS, STEP_FIELDS
 
@@ -127,6 +127,72 @@ def test_every_step_has_a_budget(data: st.DataObject) -> None:
     assert set(OPS) | {"quiet"} == set(BUDGET)
     assert BUDGET["create"] == 4, "the contract's floor: finalizer, Deployment, Service, status"
     assert data.draw(st.sampled_from(OPS)) in BUDGET
+
+
+def _logged(
+    rid: int,
+    verb: str,
+    resource: str,
+    code: int = 200,
+    sub: str = "",
+    reason: str = "",
+    crash: str = "",
+) -> ProxyRequest:
+    """One operator write as its API proxy logs it; ``reason`` set: answered by the proxy."""
+    return ProxyRequest(
+        id=rid,
+        start="",
+        time="",
+        verb=verb,
+        group="",
+        resource=resource,
+        subresource=sub,
+        namespace="ns",
+        name=NAME,
+        code=code,
+        audit_id="",
+        injected=bool(reason),
+        reason=reason,
+        crash=crash,
+    )
+
+
+def test_a_fault_is_owed_where_it_fires_not_where_it_was_armed() -> None:
+    # The create window of harness/generate/cases/fault-fires-windows-later.yaml: the crash
+    # armed two steps before it at the finalizer, the 429 armed three quiet points before
+    # at the adoption of the orphaned Deployment, then the refusal's status and the retry.
+    window = [
+        _logged(47, "update", "modelservices", crash="delivered"),
+        _logged(59, "update", "deployments", 429, reason="TooManyRequests"),
+        _logged(60, "update", "modelservices", sub="status"),
+        _logged(63, "update", "deployments"),
+        _logged(66, "update", "services"),
+        _logged(67, "update", "modelservices", sub="status"),
+    ]
+    successful = [w for w in window if not w.injected]
+    assert len(successful) == 5
+    assert budget_bound(["create", "quiet"], window) == 4 + BUDGET["crash"] + BUDGET["fault"]
+    # the windows that armed them, where neither fired, owe nothing for them
+    assert budget_bound(["fault", "admission", "quiet"], []) == BUDGET["admission"]
+    assert budget_bound(["delete", "crash", "quiet"], [_logged(45, "update", "modelservices")]) == 3
+
+
+@pytest.mark.parametrize(
+    ("write", "allowed"),
+    [
+        (_logged(1, "create", "services", 500, reason="InternalError"), BUDGET["fault"]),
+        (_logged(1, "update", "deployments", 503, reason="ServiceUnavailable"), BUDGET["fault"]),
+        (_logged(1, "update", "deployments", 409, reason="Conflict"), 0),  # no refusal
+        (_logged(1, "update", "modelservices", 429, reason="TooManyRequests"), 0),  # finalizer
+        (_logged(1, "update", "modelservices", 429, sub="status", reason="TooManyRequests"), 0),
+        (_logged(1, "delete", "deployments", 500, reason="InternalError"), 0),  # no status
+        (_logged(1, "update", "deployments", 0, reason="Frozen"), 0),  # a crash's, not a fault
+        (_logged(1, "update", "modelservices", sub="status", crash="withheld"), BUDGET["crash"]),
+        (_logged(1, "update", "deployments", 403), 0),  # the API server's refusal: no fault step
+    ],
+)
+def test_what_a_fired_fault_allows(write: ProxyRequest, allowed: int) -> None:
+    assert fired_allowance([write]) == allowed
 
 
 def test_a_failing_sequence_is_saved_as_a_readable_case(tmp_path: Path) -> None:
