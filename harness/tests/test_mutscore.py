@@ -16,6 +16,7 @@ from harness.mutscore import sample as msample
 from harness.mutscore import survivors as msurv
 from harness.mutscore import tally as mtally
 from harness.mutscore.generate import ToolMutant
+from harness.mutscore.selection import python_selected
 from harness.paths import REPO_ROOT
 from harness.report import html_sections, markdown, mutation_score
 
@@ -161,11 +162,13 @@ def test_report_section_lists_counts_and_survivors() -> None:
     )
 
 
-def test_every_classified_python_id_is_generated_now() -> None:
-    """A survivors.toml entry whose id the tool no longer generates (the line was edited) is
-    stale: classify the mutant again under its new id. (Go ids need gremlins' listing, made
-    by make mutation-score; they are checked there by --rescore dropping unknown ids.)"""
-    ids = {m.id for m in generate.python_mutants(every=True)}
+def test_every_classified_python_id_is_selected_now() -> None:
+    """A survivors.toml entry whose id the selection does not judge is stale: the tool no
+    longer generates it (the line was edited: classify the mutant again under its new id), or
+    the selection (harness/mutscore/selection.py) drops its kind, and it classifies nothing a
+    run judges. (Go ids need gremlins' listing, made by make mutation-score; they are checked
+    there by --rescore dropping unknown ids.)"""
+    ids = {m.id for m in python_selected(generate.python_mutants(every=True))}
     stale = [i for i in msurv.load_survivors().mutants if i.startswith("python:") and i not in ids]
     assert stale == []
 
