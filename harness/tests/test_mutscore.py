@@ -408,3 +408,30 @@ def test_a_case_s_kill_orders_the_check_judged_whole() -> None:
         }
     }
     assert prior_kills(data)["go:f.go:judgeRollout"] == {"status-follows-rollout": 1}
+
+
+def test_judging_interleaves_the_languages_go_first() -> None:
+    """score.interleaved: a Go build per mutant spread over the run, not queued at its end."""
+    py = [ToolMutant("python", "a.py", "f", "o", "a", "b", n, 3) for n in range(3)]
+    go = [ToolMutant("go", "a.go", "f", "o", "a", "b", n, 3) for n in range(2)]
+    order = score.interleaved([*py, *go])
+    assert [(m.lang, m.occurrence) for m in order] == [
+        ("go", 0),
+        ("python", 0),
+        ("go", 1),
+        ("python", 1),
+        ("python", 2),
+    ]
+
+
+def test_coverage_is_keyed_by_the_judging_checks_files_only(tmp_path: Path) -> None:
+    """cover.judging_files: the non-test modules and the test files that mark one of the
+    checks; a test file of other checks only is not part of the coverage key."""
+    (tmp_path / "support.py").write_text("x = 1\n")
+    (tmp_path / "test_a.py").write_text('@pytest.mark.modeldock_check("noop-stable")\n')
+    (tmp_path / "test_b.py").write_text('@pytest.mark.modeldock_check("leader-failover")\n')
+    files = cover.judging_files(["noop-stable", "create-converges[names-itself]"], tmp_path)
+    assert [p.name for p in files] == ["support.py", "test_a.py"]
+    key = cover.coverage_key("python", ["noop-stable"])
+    assert key == cover.coverage_key("python", ["noop-stable"]) and len(key) == 16
+    assert cover.cached_coverage("python", ["noop-stable"]).parent == cover.cache_dir()
