@@ -444,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
         everything: dict[str, list[ToolMutant]] = {}
         selected: dict[str, Any] = {}
         if "python" in langs:
-            whole = generate.python_mutants(every=True)
+            whole = generate.python_listing(cache_root() / "mutscore")
             everything["python"] = whole if args.all_operators else python_selected(whole)
             selected = summary(whole, list(survivors.mutants))
             _say(

@@ -435,3 +435,13 @@ def test_coverage_is_keyed_by_the_judging_checks_files_only(tmp_path: Path) -> N
     key = cover.coverage_key("python", ["noop-stable"])
     assert key == cover.coverage_key("python", ["noop-stable"]) and len(key) == 16
     assert cover.cached_coverage("python", ["noop-stable"]).parent == cover.cache_dir()
+
+
+def test_the_cached_python_listing_is_the_tools_list(tmp_path: Path) -> None:
+    """generate.python_listing: the first call makes and caches cosmic-ray's whole list, the
+    second reads the cache; both equal python_mutants(every=True), ids and all."""
+    made = generate.python_listing(tmp_path)
+    assert len(list(tmp_path.glob("cosmic-ray-*.json"))) == 1
+    read = generate.python_listing(tmp_path)
+    assert read == made == generate.python_mutants(every=True)
+    assert [m.id for m in read] == [m.id for m in made]
