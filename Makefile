@@ -280,7 +280,9 @@ mutants-pairs: binaries ## the caught_by pairs make test's mutants-ci leaves out
 # per language instead of every mutant (the full run is hours: nightly, not make test).
 # mutation-score-sample is the make test step: the fixed, reviewed list of
 # harness/mutscore/sample.toml (about 10 per language, one survivors.toml class member each),
-# judged by the three short checks that killed most of the baseline (docs/mutation-score.md).
+# judged by the three short checks that killed most of the baseline, each mutant's verified
+# killer first; coverage comes from ~/.cache/modeldock/mutscore when the operators and the
+# three checks' files are unchanged (docs/mutation-score.md, "The sample make test runs").
 # An id no tool generates any more stops it (exit 2) with the command that replaces it.
 GREMLINS_VERSION := v0.6.0
 GREMLINS := $(MODELDOCK_CACHE)/tools/gremlins-$(GREMLINS_VERSION)/gremlins
@@ -289,6 +291,9 @@ MUTSCORE_ARGS ?=
 # (docs/mutation-score.md, "Order"): a check that got slower does not silently lose them.
 MUTSCORE_PRIOR ?= harness/mutants/prior-kills.json
 MUTSCORE_SAMPLE_CHECKS := progressing-without-kubelet,events-recorded,foreign-conditions-kept
+# The sample's verified kills (its last run's, harness/mutscore/sample-kills.json): each
+# killed mutant's killer goes first, so a kill costs one check session.
+MUTSCORE_SAMPLE_PRIOR := harness/mutscore/sample-kills.json
 .PHONY: mutation-score mutation-score-sample mutation-score-nightly
 
 $(GREMLINS):
@@ -308,7 +313,7 @@ mutation-score-nightly: binaries $(GREMLINS) ## the full mutation-score run (abo
 	$(PY) -m harness mutation-score --jobs $(MUTSCORE_NIGHTLY_JOBS) --workers 3 --checks all --max-checks 99 --prior harness/mutants/prior-kills.json $(if $(wildcard reports/mutation-score.json),--prior reports/mutation-score.json) $(MUTSCORE_ARGS)
 
 mutation-score-sample: binaries $(GREMLINS) ## the fixed sample make test runs (harness/mutscore/sample.toml), three checks
-	$(CI_BOUND) $(PY) -m harness mutation-score --sample-file harness/mutscore/sample.toml --max-checks 3 --jobs 4 --workers 3 --checks $(MUTSCORE_SAMPLE_CHECKS) --reports reports/mutscore-sample $(MUTSCORE_ARGS)
+	$(CI_BOUND) $(PY) -m harness mutation-score --sample-file harness/mutscore/sample.toml --max-checks 3 --jobs 4 --workers 3 --checks $(MUTSCORE_SAMPLE_CHECKS) --prior $(MUTSCORE_SAMPLE_PRIOR) --reports reports/mutscore-sample $(MUTSCORE_ARGS)
 
 # The RBAC ablation: for every (API group, resource, verb) in config/rbac/role.yaml, checks run
 # with the operator bound to the role minus that right, and one must fail on a 403 the missing

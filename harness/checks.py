@@ -13,6 +13,7 @@ ablation's output. A unit test keeps it equal to the ids the conformance suite d
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import os
 from pathlib import Path
@@ -124,34 +125,46 @@ def check_sort_key(name: str) -> tuple[int, str]:
 def check_functions(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, list[str]]:
     """Check id (and ``id[case]``) -> names of the test functions that implement it, read from
     the ``@pytest.mark.modeldock_check(...)`` decorators in ``<conformance_dir>/test_*.py`` without
-    importing them (so no fixture or cluster is needed)."""
+    importing them (so no fixture or cluster is needed). Each file is parsed once per content
+    (``_marked``): the mutation score asks for every mutant, and a parse of the suite takes
+    about a second on a loaded machine."""
     found: dict[str, list[str]] = {}
     for path in sorted(conformance_dir.glob("test_*.py")):
-        for node in ast.parse(path.read_text()).body:
-            if not isinstance(node, ast.FunctionDef):
-                continue
-            for dec in node.decorator_list:
-                if not (
-                    isinstance(dec, ast.Call)
-                    and isinstance(dec.func, ast.Attribute)
-                    and dec.func.attr == CHECK_MARKER
-                    and dec.args
-                    and isinstance(dec.args[0], ast.Constant)
-                ):
-                    continue
-                check = str(dec.args[0].value)
-                case = next(
-                    (
-                        str(k.value.value)
-                        for k in dec.keywords
-                        if k.arg == "case" and isinstance(k.value, ast.Constant)
-                    ),
-                    None,
-                )
-                names = [check, f"{check}[{case}]"] if case else [check]
-                for name in names:
-                    found.setdefault(name, []).append(node.name)
+        stat = path.stat()
+        for names, function in _marked(str(path), stat.st_mtime_ns, stat.st_size):
+            for name in names:
+                found.setdefault(name, []).append(function)
     return found
+
+
+@functools.lru_cache(maxsize=256)
+def _marked(path: str, _mtime_ns: int, _size: int) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The ``(check names, function name)`` pairs of one test file's marked functions; the
+    modification time and size are part of the cache key, so an edited file is read again."""
+    out: list[tuple[tuple[str, ...], str]] = []
+    for node in ast.parse(Path(path).read_text()).body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for dec in node.decorator_list:
+            if not (
+                isinstance(dec, ast.Call)
+                and isinstance(dec.func, ast.Attribute)
+                and dec.func.attr == CHECK_MARKER
+                and dec.args
+                and isinstance(dec.args[0], ast.Constant)
+            ):
+                continue
+            check = str(dec.args[0].value)
+            case = next(
+                (
+                    str(k.value.value)
+                    for k in dec.keywords
+                    if k.arg == "case" and isinstance(k.value, ast.Constant)
+                ),
+                None,
+            )
+            out.append(((check, f"{check}[{case}]") if case else (check,), node.name))
+    return tuple(out)
 
 
 def case_functions(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, list[str]]:

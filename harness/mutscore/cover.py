@@ -15,17 +15,25 @@ operators executed it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness.checks import check_functions
-from harness.paths import BUILD_DIR, REPO_ROOT
+from harness import runs, say
+from harness.checks import CHECK_MARKER, base_check, case_functions, check_functions
+from harness.mutscore import generate
+from harness.paths import BUILD_DIR, CONFORMANCE_DIR, REPO_ROOT, cache_root
 
 COVER_DIR = BUILD_DIR / "mutscore" / "cover"
+
+_say = say.to("mutation-score")
 
 #: coverage.py's configuration for the Python operator's processes.
 COVERAGERC = """[run]
@@ -152,3 +160,105 @@ def checks_at(
 ) -> list[str]:
     """The checks of ``by_check`` (``lines_by_check``) that executed ``file``:``line``."""
     return sorted(c for c, files in by_check.items() if line in set(files.get(file, ())))
+
+
+# --------------------------------------------------------------------------- the cache
+def cache_dir() -> Path:
+    """Where ``ensure_coverage`` keeps its results: ``<cache_root>/mutscore`` (with gremlins'
+    listings), kept across clones, so a fresh clone of unchanged sources reuses them."""
+    return cache_root() / "mutscore"
+
+
+def judging_files(checks: Sequence[str], conformance_dir: Path = CONFORMANCE_DIR) -> list[Path]:
+    """The conformance files a run of ``checks`` (ids, or ``id[case]``) executes: every module
+    that is not a ``test_*.py`` (support, premises, reactions, ...), and each ``test_*.py``
+    that marks a function with one of the checks' ids. A test file of other checks only is not
+    among them: editing it moves no line these checks execute."""
+    ids = {base_check(c) for c in checks}
+    out = []
+    for path in sorted(conformance_dir.glob("*.py")):
+        if not path.name.startswith("test_"):
+            out.append(path)
+            continue
+        text = path.read_text()
+        if any(f'{CHECK_MARKER}("{i}"' in text for i in ids):
+            out.append(path)
+    return out
+
+
+def coverage_key(lang: str, checks: Sequence[str]) -> str:
+    """16 hex digits naming one coverage result: the judging ``checks``, the operator's
+    sources (``generate.go_sources_hash``, or every ``python_operator/*.py``), this module
+    (how coverage is taken) and ``judging_files``. A change anywhere else (docs, the harness's
+    unit tests, another check's test file) keeps the key."""
+    digest = hashlib.sha256(("base-cases:" + ",".join(sorted(checks))).encode())
+    if lang == "go":
+        digest.update(generate.go_sources_hash().encode())
+    else:
+        for path in sorted((REPO_ROOT / "python_operator").rglob("*.py")):
+            digest.update(str(path.relative_to(REPO_ROOT)).encode() + b"\0" + path.read_bytes())
+    for path in [Path(__file__), *judging_files(checks)]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cached_coverage(lang: str, checks: Sequence[str]) -> Path:
+    """The cache file of ``lang``'s coverage of ``checks`` (``coverage_key``)."""
+    return cache_dir() / f"coverage-{lang}-{coverage_key(lang, checks)}.json"
+
+
+def ensure_coverage(
+    langs: Sequence[str], checks: Sequence[str], state_path: Path, workers: int
+) -> dict[str, dict[str, dict[str, list[int]]]]:
+    """Per language, ``lines_by_check`` of a suite run of ``checks`` (each its base case, the
+    testcase ``score.judge`` runs) against the coverage implementation on the control plane
+    in ``state_path``, the languages side by side; from ``cached_coverage`` when its file
+    exists. Raises subprocess.CalledProcessError when the Go cover build fails."""
+    from harness.mutants.runner import select_checks
+    from harness.suite import run_suite
+
+    out: dict[str, dict[str, dict[str, list[int]]]] = {}
+    todo = []
+    for lang in langs:
+        cached = cached_coverage(lang, checks)
+        if cached.exists():
+            out[lang] = json.loads(cached.read_text())
+            _say(f"{lang} coverage from {cached}")
+        else:
+            todo.append(lang)
+    if not todo:
+        return out
+    data_dir = runs.temp_dir("mutscore-cover")
+    # the implementations file lives in the run's own temp dir: a shared one in build/ let two
+    # runs of one clone write coverage into each other's dirs (one reaped under the other)
+    impl_file = data_dir / "cover-impls.toml"
+    impl_file.write_text(implementations(data_dir))
+    if "go" in todo:
+        build_go_cover()
+    # each check's base case, as judge() runs (a check without one: all its cases)
+    k = select_checks(checks, {**check_functions(), **case_functions()})
+    logs = COVER_DIR.parent / "cover-reports"
+    logs.mkdir(parents=True, exist_ok=True)
+
+    def one(lang: str) -> None:
+        t0 = time.monotonic()
+        run_suite(
+            COVER_IDS[lang],
+            state_path,
+            logs,
+            ["-n", str(workers), "--tb=line", "-k", k],
+            [str(impl_file)],
+            log=logs / f"pytest-{lang}.log",
+        )
+        out[lang] = lines_by_check(data_dir, lang)
+        cached = cached_coverage(lang, checks)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        runs.write_text_atomic(cached, json.dumps(out[lang]))
+        _say(f"{lang} coverage: {len(out[lang])} checks, {time.monotonic() - t0:.0f}s")
+
+    try:
+        with ThreadPoolExecutor(max_workers=len(todo)) as pool:
+            list(pool.map(one, todo))
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    return out

@@ -19,7 +19,9 @@ does not change the ids of the mutants it does not touch, so ``survivors.toml`` 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness import runs
 from harness.paths import REPO_ROOT, cache_root
 
 #: The files whose mutants are generated (repository-relative): the Python operator's
@@ -308,6 +311,26 @@ def python_mutants(files: Iterable[str] = PYTHON_SCOPE, every: bool = False) -> 
                     occurrence += 1
     numbered = _number(found)
     return numbered if every else python_selected(numbered)
+
+
+def python_listing(cache_dir: Path) -> list[ToolMutant]:
+    """``python_mutants(every=True)`` (cosmic-ray's whole list), cached in ``cache_dir`` as
+    ``cosmic-ray-<16 hex>.json`` by a hash of cosmic-ray's version, the scoped sources and
+    this module (which numbers the ids), as ``gremlins_listing`` caches gremlins': the list
+    takes 10 to 25 s to make on a loaded machine, and every run of the sample needs it."""
+    import importlib.metadata
+
+    digest = hashlib.sha256(importlib.metadata.version("cosmic-ray").encode())
+    for rel in PYTHON_SCOPE:
+        digest.update(rel.encode() + b"\0" + (REPO_ROOT / rel).read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    path = cache_dir / f"cosmic-ray-{digest.hexdigest()[:16]}.json"
+    if path.exists():
+        return [ToolMutant(**d) for d in json.loads(path.read_text())]
+    found = python_mutants(every=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    runs.write_text_atomic(path, json.dumps([dataclasses.asdict(m) for m in found]))
+    return found
 
 
 def python_source(mutant: ToolMutant) -> str:

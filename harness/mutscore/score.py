@@ -7,9 +7,10 @@ real API server.
    mutant of each equivalent class of ``survivors.toml`` (so a run shows the class still
    survives, or reports that it is killed).
 3. Coverage: the real operators once under coverage during a suite run of the judging checks
-   (``harness.mutscore.cover``: per check, from each process's ``WATCH_NAMESPACE``), cached by
-   source hash in ``build/mutscore/``. A mutant on a line no judging check executed is ``not
-   covered``: not run, not killed.
+   (``harness.mutscore.cover``: per check, from each process's ``WATCH_NAMESPACE``), cached
+   across clones in ``~/.cache/modeldock/mutscore/`` by a hash of the operator's sources and
+   the judging checks' files (``cover.coverage_key``). A mutant on a line no judging check
+   executed is ``not covered``: not run, not killed.
 4. Judge: each covered mutant is an implementation (Python: a copy of python_operator/ with
    the one file mutated, first on sys.path; Go: go_reference/ built with that file replaced by
    ``go build -overlay``), started once (``harness.mutants.runner.preflight``: one that does
@@ -29,10 +30,10 @@ a mutant is counted under ``generated``, then ``covered`` if a judging check exe
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
@@ -266,78 +267,6 @@ def implementations_toml(chosen: Iterable[ToolMutant]) -> str:
     return "\n".join(parts)
 
 
-# --------------------------------------------------------------------------- coverage
-def coverage_key(lang: str, checks: Sequence[str]) -> str:
-    """A key of the coverage cache: the operator's sources and the judging checks."""
-    import hashlib
-
-    digest = hashlib.sha256(("base-cases:" + ",".join(sorted(checks))).encode())
-    if lang == "go":
-        digest.update(generate.go_sources_hash().encode())
-    else:
-        for path in sorted((REPO_ROOT / "python_operator").rglob("*.py")):
-            digest.update(path.read_bytes())
-    for path in sorted((REPO_ROOT / "conformance").glob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def ensure_coverage(
-    langs: Sequence[str], checks: Sequence[str], state_path: Path, workers: int
-) -> dict[str, dict[str, dict[str, list[int]]]]:
-    """Per language, ``cover.lines_by_check`` of a suite run of ``checks`` (each its base
-    case, the testcase ``judge`` runs) against the coverage implementation on the control plane in ``state_path``; from the cache when the
-    key (``coverage_key``) matches."""
-    from harness.mutants.runner import select_checks
-    from harness.suite import run_suite
-
-    out: dict[str, dict[str, dict[str, list[int]]]] = {}
-    todo = []
-    for lang in langs:
-        cached = WORK_DIR / f"coverage-{lang}-{coverage_key(lang, checks)}.json"
-        if cached.exists():
-            out[lang] = json.loads(cached.read_text())
-            _say(f"{lang} coverage from {cached.relative_to(REPO_ROOT)}")
-        else:
-            todo.append(lang)
-    if not todo:
-        return out
-    data_dir = runs.temp_dir("mutscore-cover")
-    # the implementations file lives in the run's own temp dir: a shared one in build/ let two
-    # runs of one clone write coverage into each other's dirs (one reaped under the other)
-    impl_file = data_dir / "cover-impls.toml"
-    impl_file.write_text(cover.implementations(data_dir))
-    if "go" in todo:
-        cover.build_go_cover()
-    # each check's base case, as judge() runs (a check without one: all its cases)
-    table = {**check_functions(), **case_functions()}
-    k = select_checks(checks, table)  # exact names: not test_noop_stable_long_quiet too
-    logs = WORK_DIR / "cover-reports"
-    logs.mkdir(parents=True, exist_ok=True)
-
-    def one(lang: str) -> None:
-        t0 = time.monotonic()
-        run_suite(
-            cover.COVER_IDS[lang],
-            state_path,
-            logs,
-            ["-n", str(workers), "--tb=line", "-k", k],
-            [str(impl_file)],
-            log=logs / f"pytest-{lang}.log",
-        )
-        out[lang] = cover.lines_by_check(data_dir, lang)
-        cached = WORK_DIR / f"coverage-{lang}-{coverage_key(lang, checks)}.json"
-        runs.write_text_atomic(cached, json.dumps(out[lang]))
-        _say(f"{lang} coverage: {len(out[lang])} checks, {time.monotonic() - t0:.0f}s")
-
-    try:
-        with ThreadPoolExecutor(max_workers=len(todo)) as pool:
-            list(pool.map(one, todo))
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
-    return out
-
-
 # --------------------------------------------------------------------------- judging
 def judge(
     chosen: Sequence[ToolMutant],
@@ -345,22 +274,26 @@ def judge(
     cp: Any,
     jobs: int,
     first_kill: bool = True,
+    together: Iterable[str] = (),
 ) -> dict[str, dict[str, Any]]:
     """Run each covered mutant's checks (``checks_of``: id -> checks, in the order to try;
-    none: not run) on the control plane ``cp``, ``jobs`` at a time; return id -> {status,
-    killed_by, errors, seconds, problem, ran}. status: ``killed``, ``survived``, ``not
-    viable`` (does not compile), ``stillborn`` (did not become ready) or ``unjudged`` (every
-    check errored: no verdict). With ``first_kill`` the checks run one pytest session each, in
-    order, and the first kill ends the mutant's judging (``ran``: the checks that ran): a kill
-    is a kill, and the others' minutes go to the next mutant. Without it, all of them run in
-    one session, two pytest workers."""
+    none: not run) on the control plane ``cp``, ``jobs`` at a time, the languages taken in
+    turn, Go first (``interleaved``); return id -> {status, killed_by, errors, seconds,
+    problem, ran, phases}. status: ``killed``, ``survived``, ``not viable`` (does not
+    compile), ``stillborn`` (did not become ready) or ``unjudged`` (every check errored: no
+    verdict). With ``first_kill`` the checks run one pytest session each, in order, and the
+    first kill ends the mutant's judging (``ran``: the checks that ran): a kill is a kill,
+    and the others' minutes go to the next mutant. Without it, and for the ids in
+    ``together`` (survivors.toml classifies them: expected to survive every check, so an
+    order saves nothing), all of them run in one session, two pytest workers."""
     from harness.junit import suite_file
     from harness.mutants.runner import SuiteResult, preflight, read_junit, select_checks
     from harness.operators import load_implementations
     from harness.suite import run_suite
 
     impl_file = WORK_DIR / "mutants.toml"
-    runnable = [m for m in chosen if checks_of.get(m.id)]
+    runnable = interleaved([m for m in chosen if checks_of.get(m.id)])
+    together = set(together)
     impl_file.write_text(implementations_toml(runnable))
     impls = load_implementations([impl_file])
     out_dir = WORK_DIR / "junit"
@@ -387,7 +320,7 @@ def judge(
         checks = checks_of[m.id]
         # each check's base case (its slow sibling cases are a full run's, --checks id[case])
         table = {**functions, **cases}
-        rounds = [[c] for c in checks] if first_kill else [checks]
+        rounds = [[c] for c in checks] if first_kill and m.id not in together else [checks]
         res: SuiteResult | None = None
         ran: list[str] = []
         for group in rounds:
@@ -433,6 +366,18 @@ def judge(
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(one, runnable))
     return results
+
+
+def interleaved(mutants: Sequence[ToolMutant]) -> list[ToolMutant]:
+    """``mutants`` in the order to judge them: the languages in turn, Go first (each in its
+    given order). A Go mutant is a ``go build`` (seconds of CPU) before its checks, a Python
+    one a copied file: taken in turn, the builds spread over the run instead of queuing at
+    its end, and the longer jobs start first (longest first, the classical rule for
+    scheduling jobs on parallel workers)."""
+    by_lang = [[m for m in mutants if m.lang == lang] for lang in ("go", "python")]
+    rest = [m for m in mutants if m.lang not in ("go", "python")]
+    out = [m for pair in itertools.zip_longest(*by_lang) for m in pair if m is not None]
+    return out + rest
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -514,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
         everything: dict[str, list[ToolMutant]] = {}
         selected: dict[str, Any] = {}
         if "python" in langs:
-            whole = generate.python_mutants(every=True)
+            whole = generate.python_listing(cache_root() / "mutscore")
             everything["python"] = whole if args.all_operators else python_selected(whole)
             selected = summary(whole, list(survivors.mutants))
             _say(
@@ -583,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
 
     binaries.ensure(binaries.ENVTEST_BINARIES)
     with ControlPlane(tier="envtest") as cp:
-        coverage = ensure_coverage(langs, checks, cp.state_path, args.workers)
+        coverage = cover.ensure_coverage(langs, checks, cp.state_path, args.workers)
         prior: dict[str, dict[str, int]] = {}
         for path in args.prior:
             for key, per in prior_kills(json.loads(Path(path).read_text())).items():
@@ -597,7 +542,8 @@ def main(argv: list[str] | None = None) -> int:
         run_these = [m for m in chosen if m.id not in assumed]
         covered = sum(1 for m in chosen if checks_of[m.id])
         _say(f"{covered} of {len(chosen)} covered by {', '.join(checks)}")
-        results = judge(run_these, checks_of, cp, args.jobs, args.first_kill)
+        expected = [m.id for m in run_these if survivors.classify(m)]
+        results = judge(run_these, checks_of, cp, args.jobs, args.first_kill, expected)
         for i in assumed:
             if checks_of[i]:
                 results[i] = {"status": "survived", "assumed": True}

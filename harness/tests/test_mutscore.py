@@ -16,6 +16,7 @@ from harness.mutscore import sample as msample
 from harness.mutscore import survivors as msurv
 from harness.mutscore import tally as mtally
 from harness.mutscore.generate import ToolMutant
+from harness.mutscore.selection import python_selected
 from harness.paths import REPO_ROOT
 from harness.report import html_sections, markdown, mutation_score
 
@@ -161,11 +162,13 @@ def test_report_section_lists_counts_and_survivors() -> None:
     )
 
 
-def test_every_classified_python_id_is_generated_now() -> None:
-    """A survivors.toml entry whose id the tool no longer generates (the line was edited) is
-    stale: classify the mutant again under its new id. (Go ids need gremlins' listing, made
-    by make mutation-score; they are checked there by --rescore dropping unknown ids.)"""
-    ids = {m.id for m in generate.python_mutants(every=True)}
+def test_every_classified_python_id_is_selected_now() -> None:
+    """A survivors.toml entry whose id the selection does not judge is stale: the tool no
+    longer generates it (the line was edited: classify the mutant again under its new id), or
+    the selection (harness/mutscore/selection.py) drops its kind, and it classifies nothing a
+    run judges. (Go ids need gremlins' listing, made by make mutation-score; they are checked
+    there by --rescore dropping unknown ids.)"""
+    ids = {m.id for m in python_selected(generate.python_mutants(every=True))}
     stale = [i for i in msurv.load_survivors().mutants if i.startswith("python:") and i not in ids]
     assert stale == []
 
@@ -416,3 +419,38 @@ def test_not_judging_names_real_checks_and_leaves_the_judging_set() -> None:
 
     assert NOT_JUDGING <= set(check_functions())
     assert not NOT_JUDGING & set(JUDGE_CHECKS)
+def test_judging_interleaves_the_languages_go_first() -> None:
+    """score.interleaved: a Go build per mutant spread over the run, not queued at its end."""
+    py = [ToolMutant("python", "a.py", "f", "o", "a", "b", n, 3) for n in range(3)]
+    go = [ToolMutant("go", "a.go", "f", "o", "a", "b", n, 3) for n in range(2)]
+    order = score.interleaved([*py, *go])
+    assert [(m.lang, m.occurrence) for m in order] == [
+        ("go", 0),
+        ("python", 0),
+        ("go", 1),
+        ("python", 1),
+        ("python", 2),
+    ]
+
+
+def test_coverage_is_keyed_by_the_judging_checks_files_only(tmp_path: Path) -> None:
+    """cover.judging_files: the non-test modules and the test files that mark one of the
+    checks; a test file of other checks only is not part of the coverage key."""
+    (tmp_path / "support.py").write_text("x = 1\n")
+    (tmp_path / "test_a.py").write_text('@pytest.mark.modeldock_check("noop-stable")\n')
+    (tmp_path / "test_b.py").write_text('@pytest.mark.modeldock_check("leader-failover")\n')
+    files = cover.judging_files(["noop-stable", "create-converges[names-itself]"], tmp_path)
+    assert [p.name for p in files] == ["support.py", "test_a.py"]
+    key = cover.coverage_key("python", ["noop-stable"])
+    assert key == cover.coverage_key("python", ["noop-stable"]) and len(key) == 16
+    assert cover.cached_coverage("python", ["noop-stable"]).parent == cover.cache_dir()
+
+
+def test_the_cached_python_listing_is_the_tools_list(tmp_path: Path) -> None:
+    """generate.python_listing: the first call makes and caches cosmic-ray's whole list, the
+    second reads the cache; both equal python_mutants(every=True), ids and all."""
+    made = generate.python_listing(tmp_path)
+    assert len(list(tmp_path.glob("cosmic-ray-*.json"))) == 1
+    read = generate.python_listing(tmp_path)
+    assert read == made == generate.python_mutants(every=True)
+    assert [m.id for m in read] == [m.id for m in made]

@@ -76,3 +76,26 @@ def test_a_verified_killer_stays_among_the_checks_of_a_line_every_check_runs(
         "progressing-without-kubelet is among the three cheapest again: the prior is not "
         f"needed for it, and this test's premise is stale ({by_cost})"
     )
+
+
+SAMPLE_KILLS = REPO_ROOT / "harness" / "mutscore" / "sample-kills.json"
+
+
+def test_every_sample_kill_is_of_a_sampled_mutant_by_a_sample_check() -> None:
+    """harness/mutscore/sample-kills.json (make mutation-score-sample's --prior) holds kills of
+    ids of harness/mutscore/sample.toml only, each by one of the step's judging checks
+    (MUTSCORE_SAMPLE_CHECKS in the Makefile): another check's kill would order nothing, and a
+    kill of an id no longer sampled is stale."""
+    from harness.mutscore.sample import SAMPLE_FILE, load_sample
+
+    sampled = {i for ids in load_sample(SAMPLE_FILE).values() for i in ids}
+    makefile = (REPO_ROOT / "Makefile").read_text()
+    line = next(x for x in makefile.splitlines() if x.startswith("MUTSCORE_SAMPLE_CHECKS :="))
+    checks = set(line.split(":=", 1)[1].strip().split(","))
+    kills = json.loads(SAMPLE_KILLS.read_text())["mutants"]
+    assert kills
+    for mutant_id, r in kills.items():
+        assert mutant_id in sampled, mutant_id
+        assert r["status"] == "killed" and set(r["killed_by"]) <= checks, (mutant_id, r)
+    prior = score.prior_kills(json.loads(SAMPLE_KILLS.read_text()))
+    assert all(f"id:{i}" in prior for i in kills)
