@@ -185,7 +185,8 @@ def test_a_refused_write_is_judged_by_its_report_not_its_world() -> None:
     by a fresh ModelService too. Without one, the worlds are compared."""
     from harness.generate.oracles import level_triggered_verdict as verdict
 
-    kept, none = {"deployments": {"gen": {"spec": {"replicas": 1}}}}, {"deployments": {}}
+    kept: dict[str, Any] = {"deployments": {"gen": {"spec": {"replicas": 1}}}}
+    none: dict[str, Any] = {"deployments": {}}
     ready, update, create = (
         _reporting("RolloutComplete"),
         _reporting("FailedUpdate"),
