@@ -9,17 +9,26 @@ suite and the operator share a bug.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 from kubernetes.client.exceptions import ApiException
 
+from conformance.premises import set_up
 from harness.accounting import Accounting
 from harness.audit import Request, select
 from harness.checks import converge_timeout
 from harness.faults.apiproxy.records import RequestLog, seconds
-from harness.kube import Kube, wait_for
+from harness.kube import (
+    PROBE_LABEL,
+    Kube,
+    bind_refusing_policy,
+    unbind_refusing_policy,
+    wait_for,
+)
+from harness.lab.pool import OperatorPool
 
 # Re-exported for the checks (``from x import y as y``: explicit under mypy --strict).
 from harness.modelservice import GROUP_VERSION as GROUP_VERSION
@@ -723,6 +732,104 @@ def wait_events_settled(
     return items
 
 
+# --------------------------------------------------------------------------- refusals
+#: client-go's default controller rate limiter (CONTRACT.md step 7): after the n-th failure
+#: in a row of one key, its retry waits BACKOFF_BASE_S * 2**(n-1) s, at most BACKOFF_MAX_S.
+BACKOFF_BASE_S = 0.005
+BACKOFF_MAX_S = 1000.0
+
+
+#: Refused attempts a case waits for before it lifts a refusal: the work queue's retries of
+#: the failed key, within 5 ms * (2**5 - 1) = 155 ms of the first plus a reconcile each
+#: under the contract's backoff; an operator that drops the key after a refusal makes one
+#: per event that brings the key back.
+REFUSED_ATTEMPTS = 6
+
+
+def first_convergence(
+    operators: OperatorPool, admin: Kube, namespace: str, **spec: Any
+) -> tuple[OperatorProcess, dict[str, Any]]:
+    """Start an operator, create ModelService web with ``spec`` (``create_modelservice``),
+    and wait, as set-up steps (PremiseFailed if not), for its first convergence and for the
+    operator to settle (``wait_settled``): the world a refusal case starts from. Returns the
+    operator and the ModelService as created."""
+    op = operators.start()
+    created = create_modelservice(admin, namespace, "web", **spec)
+    set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
+    wait_settled(op)
+    return op, created
+
+
+def backoff_after(failures: int) -> float:
+    """Seconds the contract's backoff waits at most before the attempt after ``failures``
+    failures in a row (``failures`` >= 1): 5 ms doubling per failure, at most 1000 s."""
+    return min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2.0 ** (failures - 1))
+
+
+def retry_owed(failures: int) -> tuple[float, str]:
+    """How long a case waits, once a refusal is lifted, for what only the retry of the
+    refused key can write (removing an admission policy is no event the operator watches):
+    ``(seconds, why)``, the contract's backoff after ``failures`` refused attempts in a row
+    (``backoff_after``, at least one) plus CONVERGE_TIMEOUT, and the sentence that says so
+    for a failed wait's message."""
+    owed = backoff_after(max(failures, 1))
+    return owed + CONVERGE_TIMEOUT, (
+        f"after {failures} refused attempts the backoff owes the next within {owed:.3f} s "
+        f"(5 ms * 2**{max(failures, 1) - 1}, at most 1000 s), and no other event brings the "
+        "key back"
+    )
+
+
+def admits_all_but(user: str, subject: str = "object") -> str:
+    """The CEL expression of a refusing admission policy (``harness.kube.bind_refusing_policy``)
+    that refuses the requests of ``user`` (the operator) and the harness's dry-run probes (an
+    object labelled ``harness.kube.PROBE_LABEL``) and admits every other writer. ``subject``
+    is where the label is read: ``object`` for a create or an update, ``oldObject`` for a
+    delete (which has no new object)."""
+    return (
+        f"request.userInfo.username != '{user}' && "
+        f"!(has({subject}.metadata.labels) && '{PROBE_LABEL}' in {subject}.metadata.labels)"
+    )
+
+
+@contextmanager
+def refusal(
+    admin: Kube,
+    policy: str,
+    namespace: str,
+    operations: Sequence[str],
+    expression: str,
+    message: str,
+    probe: Callable[[], int],
+    admitted: int,
+    *,
+    group: str = "apps",
+    resource: str = "deployments",
+) -> Iterator[None]:
+    """The API server refuses while the body runs: binds the admission policy ``policy``
+    (``harness.kube.bind_refusing_policy`` with ``operations``, ``expression``, ``message``,
+    ``group`` and ``resource``), waits up to REACT_TIMEOUT until ``probe`` (an admin dry run
+    the policy refuses, returning the HTTP code) answers 403, runs the body, removes the policy
+    also when the body raises, and once the body returned waits until ``probe`` answers
+    ``admitted`` (``wait_refusal_lifted``). Raises PremiseFailed when the policy is never
+    applied or never lifted: a refusal that did not happen judges nothing."""
+    bind_refusing_policy(
+        admin, policy, namespace, operations, expression, message, group=group, resource=resource
+    )
+    try:
+        wait_for(
+            probe,
+            lambda code: code == 403,
+            REACT_TIMEOUT,
+            f"policy {policy} in force",
+            premise=True,
+        )
+        yield
+    finally:
+        unbind_refusing_policy(admin, policy)
+    wait_refusal_lifted(policy, probe, admitted)
+
+
 def wait_refusal_lifted(policy: str, probe: Callable[[], int], admitted: int) -> None:
     """Wait up to REACT_TIMEOUT, once the refusing admission policy ``policy`` is unbound
     (``harness.kube.unbind_refusing_policy``), until ``probe`` (an admin dry run the policy
@@ -736,3 +843,49 @@ def wait_refusal_lifted(policy: str, probe: Callable[[], int], admitted: int) ->
         f"policy {policy} no longer applied",
         premise=True,
     )
+
+
+def wait_refused(
+    requests: Callable[[], list[Request]],
+    what: str,
+    attempts: int = REFUSED_ATTEMPTS,
+    *,
+    unless: Callable[[], bool] | None = None,
+) -> list[str]:
+    """Wait up to REACT_TIMEOUT until at least ``attempts`` of the operator's ``requests()``
+    (read again at each poll, e.g. from the audit log) were refused with 403: while a
+    refusal lasts the work queue retries the failed key with backoff (5 ms doubling: six
+    attempts within 155 ms plus a reconcile each, CONTRACT.md step 7) and never drops it.
+    Returns the refused requests as ``Request.describe`` lines, oldest first. ``unless``:
+    stop waiting as soon as it holds (what the case judges next came early, e.g. the
+    ModelService gone). AssertionError naming ``what`` after REACT_TIMEOUT: the operator
+    gave up on the key."""
+    return wait_for(
+        lambda: [r.describe() for r in requests() if r.code == 403],
+        lambda refused: len(refused) >= attempts or (unless is not None and unless()),
+        REACT_TIMEOUT,
+        what,
+    )
+
+
+def refusal_events(
+    admin: Kube, namespace: str, uid: str, reason: str, child: str, message: str
+) -> list[str]:
+    """The operator's Warning ``reason`` Events (``FailedUpdate``, ``FailedDelete``) about the
+    ModelService with ``uid`` that name ``child`` (``Service "web"``) and carry the refusing
+    policy's ``message``, as ``describe_event`` lines (CONTRACT.md, "A refused child write":
+    ``Failed to update Service "web": <the server's message>``)."""
+    return [
+        describe_event(e)
+        for e in operator_events(admin, namespace, uid)
+        if e.get("type") == "Warning"
+        and e.get("reason") == reason
+        and child in str(e.get("message"))
+        and message in str(e.get("message"))
+    ]
+
+
+def latest_events(admin: Kube, namespace: str, count: int = 5) -> list[str]:
+    """The operator's last ``count`` Events in ``namespace``, as ``describe_event`` lines:
+    what a failed assertion about a missing Event shows instead."""
+    return [describe_event(e) for e in operator_events(admin, namespace)][-count:]

@@ -12,38 +12,27 @@ from __future__ import annotations
 import pytest
 from kubernetes.client.exceptions import ApiException
 
-from conformance.premises import set_up
 from conformance.support import (
-    CONVERGE_TIMEOUT,
     FINALIZER,
-    REACT_TIMEOUT,
-    create_modelservice,
-    describe_event,
-    operator_events,
-    wait_converged,
+    REFUSED_ATTEMPTS,
+    admits_all_but,
+    backoff_after,
+    first_convergence,
+    latest_events,
+    refusal,
+    refusal_events,
+    retry_owed,
     wait_gone,
-    wait_refusal_lifted,
-    wait_settled,
+    wait_refused,
 )
-from conformance.test_refusal_lifted import backoff_after
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import (
-    PROBE_LABEL,
-    Kube,
-    bind_refusing_policy,
-    probe_deployment,
-    unbind_refusing_policy,
-    wait_for,
-)
+from harness.kube import Kube, probe_deployment
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
 #: The policy's message, in the refused answers and so in the Warning Event.
 DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
-#: Refused deletes of the Deployment the case waits for before it lifts the refusal: the
-#: retries of the failed key (5 ms doubling: the sixth within 155 ms plus a pass each).
-REFUSED_DELETES = 6
 
 
 def _probe_code(admin: Kube, namespace: str) -> int:
@@ -90,50 +79,37 @@ def test_refused_child_delete_keeps_finalizer(
     removes its finalizer and leaves the Deployment behind, owned by a UID that no longer
     exists.
     """
-    op = operators.start()
+    op, ms = first_convergence(operators, admin, namespace, image="srv:1")
     user = op.impl.user
-    ms = create_modelservice(admin, namespace, "web", image="srv:1")
-    set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
-    wait_settled(op)
     admin.create("deployments", namespace, probe_deployment())
     policy = f"modeldock-refuse-deletes-{namespace}"
-    try:
-        bind_refusing_policy(
-            admin,
-            policy,
-            namespace,
-            ("DELETE",),
-            f"request.userInfo.username != '{user}' && "
-            f"!(has(oldObject.metadata.labels) && '{PROBE_LABEL}' in oldObject.metadata.labels)",
-            DELETE_MESSAGE,
-        )
-        wait_for(
-            lambda: _probe_code(admin, namespace),
-            lambda code: code == 403,
-            REACT_TIMEOUT,
-            f"policy {policy} in force",
-            premise=True,
-        )
+    with refusal(
+        admin,
+        policy,
+        namespace,
+        ("DELETE",),
+        admits_all_but(user, "oldObject"),
+        DELETE_MESSAGE,
+        lambda: _probe_code(admin, namespace),
+        200,
+    ):
         start = audit.sync(admin)
         admin.delete("modelservices", namespace, "web")
-        refused = wait_for(
-            lambda: [r.describe() for r in _deletes(audit, admin, start, user, namespace)],
-            lambda rs: (
-                len(rs) >= REFUSED_DELETES or admin.get("modelservices", namespace, "web") is None
-            ),
-            REACT_TIMEOUT,
-            f"{REFUSED_DELETES} refused deletes of Deployment web, or the ModelService gone",
+        refused = wait_refused(
+            lambda: _deletes(audit, admin, start, user, namespace),
+            f"{REFUSED_ATTEMPTS} refused deletes of Deployment web, or the ModelService gone",
+            unless=lambda: admin.get("modelservices", namespace, "web") is None,
         )
         held = admin.get("modelservices", namespace, "web")
         dep = admin.get("deployments", namespace, "web")
-        warnings = [
-            describe_event(e)
-            for e in operator_events(admin, namespace, ms["metadata"]["uid"])
-            if e.get("type") == "Warning"
-            and e.get("reason") == "FailedDelete"
-            and 'Deployment "web"' in str(e.get("message"))
-            and DELETE_MESSAGE in str(e.get("message"))
-        ]
+        warnings = refusal_events(
+            admin,
+            namespace,
+            ms["metadata"]["uid"],
+            "FailedDelete",
+            'Deployment "web"',
+            DELETE_MESSAGE,
+        )
         evidence.record(
             "refused",
             {
@@ -152,18 +128,11 @@ def test_refused_child_delete_keeps_finalizer(
         )
         assert warnings, (
             'a Warning FailedDelete Event naming Deployment "web" and the policy\'s message: '
-            f"{[describe_event(e) for e in operator_events(admin, namespace)][-5:]}"
+            f"{latest_events(admin, namespace)}"
         )
-    finally:
-        unbind_refusing_policy(admin, policy)
-    wait_refusal_lifted(policy, lambda: _probe_code(admin, namespace), 200)
     failures = sum(1 for r in _deletes(audit, admin, start, user, namespace) if not r.ok)
-    bound = backoff_after(max(failures, 1)) + CONVERGE_TIMEOUT
-    what = (
-        f"once the policy is gone: after {failures} refused deletes the backoff owes the next "
-        f"attempt within {backoff_after(max(failures, 1)):.3f} s, and no other event brings "
-        "the key back"
-    )
+    bound, why = retry_owed(failures)
+    what = f"once the policy is gone: {why}"
     wait_gone(admin, "deployments", namespace, "web", timeout=bound, what=f"the Deployment {what}")
     wait_gone(admin, "services", namespace, "web", timeout=bound, what=f"the Service {what}")
     wait_gone(

@@ -21,31 +21,23 @@ import pytest
 from conformance.premises import set_up
 from conformance.support import (
     EVENT_TIMEOUT,
-    REACT_TIMEOUT,
+    admits_all_but,
     create_modelservice,
     describe_event,
     operator_events,
+    refusal,
     wait_converged,
     wait_events_settled,
-    wait_refusal_lifted,
+    wait_refused,
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import (
-    PROBE_LABEL,
-    Kube,
-    bind_refusing_policy,
-    dry_run_create,
-    unbind_refusing_policy,
-    wait_for,
-)
+from harness.kube import PROBE_LABEL, Kube, dry_run_create, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
 #: The policy's message, in the refused answers (and the operator's log lines).
 POLICY_MESSAGE = "modeldock refuses the operator's Event writes until this policy is gone"
-#: A label that makes the harness's dry-run probe Event refused too: how the case knows the
-#: API server applies the policy, and later that it no longer does.
 #: The Events of the first convergence, both refused: each a new Event (a create).
 REFUSED = (
     ("CreatedDeployment", 'Created Deployment "web"'),
@@ -113,40 +105,29 @@ def test_refused_event_is_counted(
     user = op.impl.user
     policy = f"modeldock-refuse-events-{namespace}"
     start = audit.sync(admin)
-    try:
-        bind_refusing_policy(
-            admin,
-            policy,
-            namespace,
-            ("CREATE", "UPDATE"),
-            f"request.userInfo.username != '{user}' && "
-            f"!(has(object.metadata.labels) && '{PROBE_LABEL}' in object.metadata.labels)",
-            POLICY_MESSAGE,
-            group="",
-            resource="events",
-        )
-        wait_for(
-            lambda: _probe_code(admin, namespace),
-            lambda code: code == 403,
-            REACT_TIMEOUT,
-            f"policy {policy} in force",
-            premise=True,
-        )
+    with refusal(
+        admin,
+        policy,
+        namespace,
+        ("CREATE", "UPDATE"),
+        admits_all_but(user),
+        POLICY_MESSAGE,
+        lambda: _probe_code(admin, namespace),
+        201,
+        group="",
+        resource="events",
+    ):
         web = create_modelservice(admin, namespace, "web")
         set_up(
             lambda: wait_converged(admin, namespace, "web"),
             "the first convergence, its Events refused (an Event never delays a reconcile)",
         )
-        refused = wait_for(
-            lambda: [r.describe() for r in _event_writes(audit, admin, start, user, namespace)],
-            lambda rs: sum(1 for r in rs if " 403" in r) >= len(REFUSED),
-            REACT_TIMEOUT,
+        refused = wait_refused(
+            lambda: _event_writes(audit, admin, start, user, namespace),
             f"{len(REFUSED)} refused Event creates (CreatedDeployment, CreatedService)",
+            len(REFUSED),
         )
         evidence.record("refused_event_writes", refused)
-    finally:
-        unbind_refusing_policy(admin, policy)
-    wait_refusal_lifted(policy, lambda: _probe_code(admin, namespace), 201)
     uid = web["metadata"]["uid"]
     admin.delete("deployments", namespace, "web")
     wait_for(

@@ -23,27 +23,27 @@ from kubernetes.client.exceptions import ApiException
 
 from conformance.premises import set_up
 from conformance.support import (
-    CONVERGE_TIMEOUT,
     REACT_TIMEOUT,
+    REFUSED_ATTEMPTS,
+    admits_all_but,
+    backoff_after,
     condition,
-    create_modelservice,
-    describe_event,
+    first_convergence,
     get_present,
-    operator_events,
+    latest_events,
     premise,
-    wait_converged,
-    wait_refusal_lifted,
-    wait_settled,
+    refusal,
+    refusal_events,
+    retry_owed,
+    wait_refused,
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
 from harness.kube import (
     PROBE_LABEL,
     Kube,
-    bind_refusing_policy,
     dry_run_create,
     probe_deployment,
-    unbind_refusing_policy,
     wait_for,
 )
 from harness.lab.pool import OperatorPool
@@ -51,37 +51,6 @@ from harness.plugin.evidence import Evidence
 
 #: The policy's message, in the refused answers and so in the status that reports them.
 POLICY_MESSAGE = "modeldock refuses the operator's Deployment writes until this policy is gone"
-#: A label that makes the harness's dry-run probe refused too: how the case knows the API
-#: server applies the policy, and later that it no longer does.
-#: Refused updates of the Deployment the case waits for before it lifts the refusal. The
-#: contract's backoff makes them within 5 ms * (2**5 - 1) = 155 ms of the first, plus a
-#: reconcile each; an operator that drops the key after a refusal makes one per event that
-#: brings the key back (here four: two spec changes, each reported by a status write).
-REFUSED_ATTEMPTS = 6
-#: client-go's default controller rate limiter (CONTRACT.md step 7): after the n-th failure
-#: in a row of one key, its retry waits BACKOFF_BASE_S * 2**(n-1) s, at most BACKOFF_MAX_S.
-BACKOFF_BASE_S = 0.005
-BACKOFF_MAX_S = 1000.0
-
-
-def backoff_after(failures: int) -> float:
-    """Seconds the contract's backoff waits at most before the attempt after ``failures``
-    failures in a row (``failures`` >= 1): 5 ms doubling per failure, at most 1000 s."""
-    return min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2.0 ** (failures - 1))
-
-
-def _bind(admin: Kube, name: str, namespace: str, user: str) -> None:
-    """A ValidatingAdmissionPolicy ``name`` that refuses (403) every Deployment create and
-    update ``user`` makes in ``namespace``, and any that carries PROBE_LABEL."""
-    bind_refusing_policy(
-        admin,
-        name,
-        namespace,
-        ("CREATE", "UPDATE"),
-        f"request.userInfo.username != '{user}' && "
-        f"!(has(object.metadata.labels) && '{PROBE_LABEL}' in object.metadata.labels)",
-        POLICY_MESSAGE,
-    )
 
 
 def _probe_code(admin: Kube, namespace: str) -> int:
@@ -159,41 +128,33 @@ def test_refusal_lifted_converges(
     the refused attempts counted (5 ms doubling per failure, at most 1000 s) plus the suite's
     convergence bound; and with one update accepted after the lift.
     """
-    op = operators.start()
+    op, _ = first_convergence(operators, admin, namespace, image="srv:1")
     user = op.impl.user
-    create_modelservice(admin, namespace, "web", image="srv:1")
-    set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
-    wait_settled(op)
     policy = f"modeldock-refuse-updates-{namespace}"
-    try:
-        _bind(admin, policy, namespace, user)
-        wait_for(
-            lambda: _probe_code(admin, namespace),
-            lambda code: code == 403,
-            REACT_TIMEOUT,
-            f"policy {policy} in force",
-            premise=True,
-        )
+    with refusal(
+        admin,
+        policy,
+        namespace,
+        ("CREATE", "UPDATE"),
+        admits_all_but(user),
+        POLICY_MESSAGE,
+        lambda: _probe_code(admin, namespace),
+        201,
+    ):
         start = audit.sync(admin)
         for image, generation in (("srv:2", 2), ("srv:3", 3)):
             admin.patch("modelservices", namespace, "web", {"spec": {"image": image}})
             _wait_reported(admin, namespace, generation)
-        refused = wait_for(
-            lambda: [
-                r.describe() for r in _updates(audit, admin, start, user, namespace) if not r.ok
-            ],
-            lambda rs: len(rs) >= REFUSED_ATTEMPTS,
-            REACT_TIMEOUT,
+        # an operator that drops the key makes one per event that brings it back: here four
+        # (two spec changes, each reported by a status write)
+        refused = wait_refused(
+            lambda: _updates(audit, admin, start, user, namespace),
             f"{REFUSED_ATTEMPTS} refused updates of the Deployment: while the refusal lasts the "
-            "work queue retries the failed key with backoff (5 ms doubling: six attempts "
-            "within 155 ms plus a reconcile each), it never drops it",
+            "work queue retries the failed key with backoff, it never drops it",
         )
         evidence.record("refused", {"attempts": len(refused), "first": refused[0]})
-    finally:
-        unbind_refusing_policy(admin, policy)
-    wait_refusal_lifted(policy, lambda: _probe_code(admin, namespace), 201)
     failures = sum(1 for r in _updates(audit, admin, start, user, namespace) if not r.ok)
-    bound = backoff_after(failures) + CONVERGE_TIMEOUT
+    bound, why = retry_owed(failures)
     msvc = wait_for(
         lambda: admin.get("modelservices", namespace, "web"),
         lambda m: (
@@ -203,9 +164,7 @@ def test_refusal_lifted_converges(
         ),
         bound,
         f"the Deployment to carry srv:3 and the status to leave the refusal once the policy is "
-        f"gone: after {failures} refused attempts the backoff owes the next within "
-        f"{backoff_after(failures):.3f} s (5 ms * 2**{failures - 1}, at most 1000 s), and no "
-        f"other event brings the key back",
+        f"gone: {why}",
     )
     updates = _updates(audit, admin, start, user, namespace)
     last_refused = max(i for i, r in enumerate(updates) if not r.ok)
@@ -269,60 +228,39 @@ def test_refused_status_write_retried(
     operator that takes the status for best effort, logs the failed write and returns success,
     leaves the status at generation 1 for good.
     """
-    op = operators.start()
+    op, _ = first_convergence(operators, admin, namespace, image="srv:1")
     user = op.impl.user
-    create_modelservice(admin, namespace, "web", image="srv:1")
-    set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
-    wait_settled(op)
     policy = f"modeldock-refuse-status-{namespace}"
-    try:
-        bind_refusing_policy(
-            admin,
-            policy,
-            namespace,
-            ("UPDATE",),
-            "false",
-            POLICY_MESSAGE,
-            group="modeldock.io",
-            resource="modelservices/status",
-        )
-        wait_for(
-            lambda: _status_probe_code(admin, namespace),
-            lambda code: code == 403,
-            REACT_TIMEOUT,
-            f"policy {policy} in force",
-            premise=True,
-        )
+    with refusal(
+        admin,
+        policy,
+        namespace,
+        ("UPDATE",),
+        "false",
+        POLICY_MESSAGE,
+        lambda: _status_probe_code(admin, namespace),
+        200,
+        group="modeldock.io",
+        resource="modelservices/status",
+    ):
         start = audit.sync(admin)
         admin.patch("modelservices", namespace, "web", {"spec": {"image": "srv:2"}})
-        refused = wait_for(
-            lambda: [
-                r.describe()
-                for r in _updates(audit, admin, start, user, namespace, "modelservices", "status")
-                if not r.ok
-            ],
-            lambda rs: len(rs) >= REFUSED_ATTEMPTS,
-            REACT_TIMEOUT,
+        refused = wait_refused(
+            lambda: _updates(audit, admin, start, user, namespace, "modelservices", "status"),
             f"{REFUSED_ATTEMPTS} refused status writes: while the refusal lasts the work queue "
-            "retries the failed key with backoff (5 ms doubling: six attempts within 155 ms "
-            "plus a reconcile each), it never drops it",
+            "retries the failed key with backoff, it never drops it",
         )
         evidence.record("refused", {"attempts": len(refused), "first": refused[0]})
-    finally:
-        unbind_refusing_policy(admin, policy)
-    wait_refusal_lifted(policy, lambda: _status_probe_code(admin, namespace), 200)
     writes = _updates(audit, admin, start, user, namespace, "modelservices", "status")
     failures = sum(1 for r in writes if not r.ok)
     dep = get_present(admin, "deployments", namespace, "web")
     premise(_image(dep) == "srv:2", f"the Deployment was updated to srv:2: {_image(dep)}")
+    bound, why = retry_owed(failures)
     msvc = wait_for(
         lambda: admin.get("modelservices", namespace, "web"),
         lambda m: (m.get("status") or {}).get("observedGeneration") == 2,
-        backoff_after(failures) + CONVERGE_TIMEOUT,
-        f"the status to reach generation 2 once the policy is gone: after {failures} refused "
-        f"status writes the backoff owes the next attempt within "
-        f"{backoff_after(failures):.3f} s (5 ms * 2**{failures - 1}, at most 1000 s), and no "
-        f"other event brings the key back",
+        bound,
+        f"the status to reach generation 2 once the policy is gone: {why}",
     )
     writes = _updates(audit, admin, start, user, namespace, "modelservices", "status")
     evidence.record(
@@ -398,31 +336,21 @@ def test_service_refusal_reported_and_lifted(
     suite's convergence bound. An operator that drops the Service's error because the
     Deployment is fine reports Ready and never writes the Service.
     """
-    op = operators.start()
+    op, _ = first_convergence(operators, admin, namespace, image="srv:1")
     user = op.impl.user
-    create_modelservice(admin, namespace, "web", image="srv:1")
-    set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
-    wait_settled(op)
     policy = f"modeldock-refuse-services-{namespace}"
-    try:
-        bind_refusing_policy(
-            admin,
-            policy,
-            namespace,
-            ("CREATE", "UPDATE"),
-            f"request.userInfo.username != '{user}' && "
-            f"!(has(object.metadata.labels) && '{PROBE_LABEL}' in object.metadata.labels)",
-            SERVICE_MESSAGE,
-            group="",
-            resource="services",
-        )
-        wait_for(
-            lambda: _service_probe_code(admin, namespace),
-            lambda code: code == 403,
-            REACT_TIMEOUT,
-            f"policy {policy} in force",
-            premise=True,
-        )
+    with refusal(
+        admin,
+        policy,
+        namespace,
+        ("CREATE", "UPDATE"),
+        admits_all_but(user),
+        SERVICE_MESSAGE,
+        lambda: _service_probe_code(admin, namespace),
+        201,
+        group="",
+        resource="services",
+    ):
         start = audit.sync(admin)
         admin.patch(
             "modelservices", namespace, "web", {"spec": {"image": "srv:2", "port": NEW_PORT}}
@@ -439,28 +367,22 @@ def test_service_refusal_reported_and_lifted(
             f'(FailedUpdate, Service "web", {SERVICE_MESSAGE!r}): the admitted Deployment '
             "write must not hide the Service's refusal",
         )
-        refused = wait_for(
-            lambda: [
-                r.describe()
-                for r in _updates(audit, admin, start, user, namespace, "services")
-                if not r.ok
-            ],
-            lambda rs: len(rs) >= REFUSED_ATTEMPTS,
-            REACT_TIMEOUT,
+        refused = wait_refused(
+            lambda: _updates(audit, admin, start, user, namespace, "services"),
             f"{REFUSED_ATTEMPTS} refused updates of the Service: while the refusal lasts the "
             "work queue retries the failed key with backoff, it never drops it",
         )
         dep = get_present(admin, "deployments", namespace, "web")
         svc = get_present(admin, "services", namespace, "web")
         still = get_present(admin, "modelservices", namespace, "web")
-        warnings = [
-            describe_event(e)
-            for e in operator_events(admin, namespace, msvc["metadata"]["uid"])
-            if e.get("type") == "Warning"
-            and e.get("reason") == "FailedUpdate"
-            and 'Service "web"' in str(e.get("message"))
-            and SERVICE_MESSAGE in str(e.get("message"))
-        ]
+        warnings = refusal_events(
+            admin,
+            namespace,
+            msvc["metadata"]["uid"],
+            "FailedUpdate",
+            'Service "web"',
+            SERVICE_MESSAGE,
+        )
         dep_refused = [
             r.describe() for r in _updates(audit, admin, start, user, namespace) if not r.ok
         ]
@@ -487,14 +409,12 @@ def test_service_refusal_reported_and_lifted(
         )
         assert warnings, (
             'a Warning FailedUpdate Event naming Service "web" and the policy\'s message: '
-            f"{[describe_event(e) for e in operator_events(admin, namespace)][-5:]}"
+            f"{latest_events(admin, namespace)}"
         )
-    finally:
-        unbind_refusing_policy(admin, policy)
-    wait_refusal_lifted(policy, lambda: _service_probe_code(admin, namespace), 201)
     failures = sum(
         1 for r in _updates(audit, admin, start, user, namespace, "services") if not r.ok
     )
+    bound, why = retry_owed(failures)
     msvc = wait_for(
         lambda: admin.get("modelservices", namespace, "web"),
         lambda m: (
@@ -502,11 +422,9 @@ def test_service_refusal_reported_and_lifted(
             and (condition(m, "Ready") or {}).get("reason") != "FailedUpdate"
             and _service_port(get_present(admin, "services", namespace, "web")) == NEW_PORT
         ),
-        backoff_after(failures) + CONVERGE_TIMEOUT,
+        bound,
         f"the Service to carry port {NEW_PORT} and the status to leave the refusal once the "
-        f"policy is gone: after {failures} refused attempts the backoff owes the next within "
-        f"{backoff_after(failures):.3f} s (5 ms * 2**{failures - 1}, at most 1000 s), and no "
-        f"other event brings the key back",
+        f"policy is gone: {why}",
     )
     evidence.record(
         "lifted",

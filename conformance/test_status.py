@@ -14,7 +14,6 @@ import time
 from typing import Any
 
 import pytest
-from kubernetes.client.exceptions import ApiException
 
 from conformance.premises import set_up
 from conformance.support import (
@@ -25,13 +24,14 @@ from conformance.support import (
     create_modelservice,
     get_present,
     premise,
+    refusal,
     wait_converged,
     wait_reconciled_past,
     wait_settled,
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, bind_refusing_policy, unbind_refusing_policy, wait_for
+from harness.kube import Kube, dry_run_create, probe_deployment, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -436,38 +436,6 @@ def test_refused_update_reported(
 POLICY_MESSAGE = "modeldock refuses this Deployment on purpose: " + "x" * 40000
 
 
-def _refusing_policy(admin: Kube, name: str, namespace: str) -> None:
-    """A ValidatingAdmissionPolicy that refuses (403 Forbidden, POLICY_MESSAGE) every
-    Deployment create in ``namespace``, and its binding; waits (a premise) until the API
-    server applies it to a dry-run create."""
-    bind_refusing_policy(admin, name, namespace, ("CREATE",), "false", POLICY_MESSAGE)
-    probe = {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {"name": "probe"},
-        "spec": {
-            "selector": {"matchLabels": {"probe": "1"}},
-            "template": {
-                "metadata": {"labels": {"probe": "1"}},
-                "spec": {"containers": [{"name": "c", "image": "srv:1"}]},
-            },
-        },
-    }
-
-    def refused() -> int:
-        try:
-            admin.request(
-                "POST", admin.path("deployments", namespace), probe, query=[("dryRun", "All")]
-            )
-        except ApiException as exc:
-            return int(exc.status)
-        return 201
-
-    wait_for(
-        refused, lambda code: code == 403, REACT_TIMEOUT, f"policy {name} in force", premise=True
-    )
-
-
 @pytest.mark.modeldock_check("refused-write-reported", case="admission-refused-create")
 def test_refused_create_reported(
     admin: Kube,
@@ -489,8 +457,16 @@ def test_refused_create_reported(
     backing off) creates the Deployment and the refusal leaves the status.
     """
     name = f"modeldock-refuse-{namespace}"
-    try:
-        _refusing_policy(admin, name, namespace)
+    with refusal(
+        admin,
+        name,
+        namespace,
+        ("CREATE",),
+        "false",
+        POLICY_MESSAGE,
+        lambda: dry_run_create(admin, "deployments", namespace, probe_deployment()),
+        201,
+    ):
         op = operators.start()
         start = audit.sync(admin)
         create_modelservice(admin, namespace, "web")
@@ -513,8 +489,6 @@ def test_refused_create_reported(
                 f"characters ending in {TRUNCATED_MARKER!r}; got {len(message)} characters "
                 f"beginning {message[:120]!r} and ending {message[-40:]!r}"
             )
-    finally:
-        unbind_refusing_policy(admin, name)
 
     msvc = wait_for(
         lambda: admin.get("modelservices", namespace, "web"),

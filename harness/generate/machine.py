@@ -42,10 +42,9 @@ from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
 from harness.generate.oracles import (
     budget_check,
     foreign_state,
+    level_triggered_verdict,
     liveness,
     normalised,
-    quantities_as_values,
-    reports_refusal,
     safety,
     settled,
     status_follows,
@@ -181,7 +180,6 @@ class World:
             self.each(self._begin_lane, self.lanes)
 
     def _begin_lane(self, lane: Lane) -> None:
-        apply_step(lane, {"op": "admission", "refuse": False}, self.settings)
         self._clear(lane)
 
     def _reset(self, lane: Lane) -> None:
@@ -309,13 +307,11 @@ class World:
 
     def level_triggered(self, lane: Lane) -> None:
         """The lane's world equals the one the same operator reaches from a fresh ModelService
-        created with the final spec and metadata, the same foreign fields written on."""
+        created with the final spec and metadata under the same admission, the same foreign
+        fields written on; where a write is refused, its report does
+        (``oracles.level_triggered_verdict``)."""
         m = lane.admin.get("modelservices", lane.ns, NAME)
         if m is None or m["metadata"].get("deletionTimestamp"):
-            return
-        if lane.refusing:
-            # A policy that refuses writes makes the world depend on the path by design: a
-            # Deployment created before it stays, a fresh one would be refused.
             return
         fresh = self._fresh(lane.impl)
         t0 = time.monotonic()
@@ -325,6 +321,8 @@ class World:
             meta = m["metadata"]
             self.clock.add("level-triggered:read", time.monotonic() - t0)
             t0 = time.monotonic()
+            # the same admission: the lane's refusing policy bound on the fresh lane too
+            apply_step(fresh, {"op": "admission", "refuse": lane.refusing}, self.settings)
             apply_step(
                 fresh,
                 {
@@ -345,28 +343,16 @@ class World:
                 wait_quiet(fresh, self.settings)
             if not (settled(lane) and settled(fresh)):
                 return  # sim: a rollout still under way; the worlds differ by timing
-            if reports_refusal(m):
-                # The API server refuses the final spec's child (cases/refused-update-path.yaml):
-                # the children of before stay and serve (CONTRACT.md, "A refused child write"),
-                # a fresh ModelService has none, so only the report is compared.
-                fresh_m = fresh.admin.get("modelservices", fresh.ns, NAME) or {}
-                if not reports_refusal(fresh_m):
-                    raise OracleFailure(
-                        lane.impl.id,
-                        "level-triggered",
-                        "the sequence's ModelService reports a refused child write; a fresh one "
-                        "with the same spec reports none: "
-                        + str((fresh_m.get("status") or {}).get("conditions")),
-                    )
-                return
-            d = world_diff(quantities_as_values(normalised(fresh)), quantities_as_values(here))
-            if d:
-                raise OracleFailure(
-                    lane.impl.id,
-                    "level-triggered",
-                    "the world after the sequence differs from a fresh ModelService's with the "
-                    "same spec (fresh -> sequence): " + "; ".join(d[:8]),
-                )
+            # a refused write: the reports compared, not the worlds (level_triggered_verdict)
+            problem = level_triggered_verdict(
+                lane.refusing,
+                m,
+                fresh.admin.get("modelservices", fresh.ns, NAME) or {},
+                here,
+                normalised(fresh),
+            )
+            if problem:
+                raise OracleFailure(lane.impl.id, "level-triggered", problem)
         finally:
             with self.clock.phase("level-triggered:clear"):
                 self._clear(fresh)
@@ -382,10 +368,11 @@ class World:
         return lane
 
     def _clear(self, lane: Lane) -> None:
-        """Empty ``lane`` for the next sequence: its ModelService deleted (Background) and
-        gone, or its finalizers removed when the operator does not let it go; children left
-        behind deleted; faults cleared (the operator started again when it had any); a new
-        window."""
+        """Empty ``lane`` for the next sequence: its admission policy removed; its ModelService
+        deleted (Background) and gone, or its finalizers removed when the operator does not
+        let it go; children left behind deleted; faults cleared (the operator started again
+        when it had any); a new window."""
+        apply_step(lane, {"op": "admission", "refuse": False}, self.settings)
         try:
             apply_step(lane, {"op": "delete", "policy": "Background"}, self.settings)
         except (OracleFailure, PremiseBroken):

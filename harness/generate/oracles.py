@@ -194,6 +194,51 @@ def reports_refusal(m: dict[str, Any]) -> bool:
     )
 
 
+def level_triggered_verdict(
+    refusing: bool,
+    here: dict[str, Any],
+    fresh: dict[str, Any],
+    here_world: dict[str, Any],
+    fresh_world: dict[str, Any],
+) -> str | None:
+    """The level-triggered oracle's verdict on one lane, or None when it holds. ``here`` and
+    ``fresh`` are the ModelServices (API objects) at the end of the sequence and in the fresh
+    lane, created with its final spec and metadata under the same admission; ``here_world``
+    and ``fresh_world`` the two worlds as ``normalised`` reads them; ``refusing``: the lane's
+    admission policy is still bound (``Lane.refusing``), and so is the fresh lane's.
+
+    A refused write (one rule, docs/design.md "Generated workloads"): when the sequence ends
+    with the operator's child writes refused, by its admission policy still bound or by the
+    API server's own validation of the final spec's child (the status reports it:
+    ``reports_refusal``; cases/refused-update-path.yaml), the children are those of the path:
+    a Deployment written before the refusal stays and serves (CONTRACT.md, "A refused child
+    write"), while the fresh ModelService, which must create, is refused and has none. So
+    the worlds are not compared; the report is: a refused write the sequence's ModelService
+    reports must be reported by the fresh one too. That needs no expected value: the fresh
+    lane is the same operator's answer to the same spec under the same admission; what the
+    report says is the differential oracle's to compare between implementations. Under
+    the policy the converse does not hold (the lane may owe no write, the fresh one must
+    create), so a sequence that reports nothing there has nothing to compare.
+
+    Otherwise the worlds must be equal, the Deployment's quantities by value
+    (``quantities_as_values``). Returns the failure's message."""
+    if refusing or reports_refusal(here):
+        if reports_refusal(here) and not reports_refusal(fresh):
+            return (
+                "the sequence's ModelService reports a refused child write; a fresh one "
+                "with the same spec reports none: "
+                + str((fresh.get("status") or {}).get("conditions"))
+            )
+        return None
+    d = world_diff(quantities_as_values(fresh_world), quantities_as_values(here_world))
+    if d:
+        return (
+            "the world after the sequence differs from a fresh ModelService's with the "
+            "same spec (fresh -> sequence): " + "; ".join(d[:8])
+        )
+    return None
+
+
 def owes_retry(lane: Lane, m: dict[str, Any]) -> bool:
     """The status reports the refusal of the lane's admission policy (its message,
     ``POLICY_MESSAGE``) while that policy is no longer bound: the operator owes a retry.

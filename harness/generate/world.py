@@ -62,8 +62,10 @@ Oracles (each a message naming the implementation; docs/design.md, "Generated wo
   logs it firing rather than where it was armed (``oracles.budget_bound``);
 - *differential*: at each quiet point the lanes' normalised worlds are equal;
 - *level-triggered*: at the end, each lane's normalised world equals the one the same operator
-  reaches in a fresh namespace from a ModelService created with the final spec and metadata,
-  the same foreign fields written onto its children.
+  reaches in a fresh namespace from a ModelService created with the final spec and metadata
+  under the same admission, the same foreign fields written onto its children; where a write
+  is refused, a refusal the lane reports is reported there too, and the worlds, which depend
+  on the path, are not compared (``oracles.level_triggered_verdict``).
 """
 
 from __future__ import annotations

@@ -239,6 +239,39 @@ def test_level_triggered_compares_a_deployment_quantity_by_value_and_keeps_the_r
     assert given == world("500e6")
 
 
+def _reporting(reason: str) -> dict[str, Any]:
+    """A ModelService whose Ready condition has ``reason``."""
+    return {"status": {"conditions": [{"type": "Ready", "status": "False", "reason": reason}]}}
+
+
+def test_a_refused_write_is_judged_by_its_report_not_its_world() -> None:
+    """One rule for both causes of a refused write at the end (a policy still bound, the
+    API server's validation of the final spec's child, refused-update-path.yaml): the worlds
+    differ by the path and are not compared; a refusal the sequence reports must be reported
+    by a fresh ModelService too. Without one, the worlds are compared."""
+    from harness.generate.oracles import level_triggered_verdict as verdict
+
+    kept: dict[str, Any] = {"deployments": {"gen": {"spec": {"replicas": 1}}}}
+    none: dict[str, Any] = {"deployments": {}}
+    ready, update, create = (
+        _reporting("RolloutComplete"),
+        _reporting("FailedUpdate"),
+        _reporting("FailedCreate"),
+    )
+    for refusing in (True, False):  # a policy still bound, or validation's refusal
+        # the Deployment of before kept, a fresh one refused: the same report, no failure
+        assert verdict(refusing, update, create, kept, none) is None
+        # the sequence reports a refusal the fresh ModelService does not: a divergence
+        failed = verdict(refusing, update, ready, kept, kept)
+        assert failed and "reports a refused child write" in failed
+    # a bound policy the sequence owed no write under: nothing reported, nothing compared
+    assert verdict(True, ready, create, kept, none) is None
+    # no policy and no report: the worlds are compared
+    assert verdict(False, ready, ready, kept, kept) is None
+    failed = verdict(False, ready, create, kept, none)
+    assert failed and "differs from a fresh ModelService's" in failed
+
+
 # ------------------------------------------------- the played rollout and the status oracle
 def _played(phase: str, replicas: int | None = 2) -> dict[str, Any]:
     from harness.generate import world
