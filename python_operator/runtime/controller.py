@@ -237,7 +237,6 @@ class Controller:
         finally:
             metrics.RECONCILE_TIME.labels(controller=self.name).observe(time.monotonic() - start)
 
-
     def _observe_panic(self, req: Request, err: BaseException) -> None:
         """Count and log an exception that is no error the reconcile may raise (``errors``):
         one JSON line ``{"msg": "Observed a panic", "controller": ..., "namespace": ...,

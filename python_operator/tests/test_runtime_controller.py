@@ -227,7 +227,7 @@ def test_unexpected_exception_is_a_recovered_panic(caplog: pytest.LogCaptureFixt
         q.forget(OPT)
     panics = [r for r in caplog.records if r.getMessage() == "Observed a panic"]
     assert len(panics) == 1
-    fields = getattr(panics[0], "fields")
+    fields = panics[0].__dict__["fields"]
     assert fields["controller"] == "t-panic"
     assert (fields["namespace"], fields["name"], fields["modelservice"]) == (
         "lab",
@@ -237,7 +237,7 @@ def test_unexpected_exception_is_a_recovered_panic(caplog: pytest.LogCaptureFixt
     assert fields["panic"] == "AttributeError: 'NoneType' object has no attribute 'causes'"
     assert "AttributeError" in fields["stacktrace"]
     errors = [
-        getattr(r, "fields")["error"]
+        r.__dict__["fields"]["error"]
         for r in caplog.records
         if r.getMessage() == "Reconciler error"
     ]
