@@ -200,7 +200,7 @@ func (r *ModelServiceReconciler) Reconcile(ctx context.Context, req ctrl.Request
 			return ctrl.Result{}, failedWrite(r.Recorder, ms, "update", modelServiceString(ms), err)
 		}
 		log.Info("Added finalizer")
-		crashPoint("after-finalizer")
+		crashPointSeam("after-finalizer")
 	}
 
 	// 4: Ensure the Deployment

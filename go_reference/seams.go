@@ -162,6 +162,12 @@ var (
 	// list keep only the objects the cache already holds).
 	managerCacheOptions = cacheOptions
 
+	// crashPointSeam is crashPoint as step 3 calls it once the finalizer is on (the point
+	// "after-finalizer", CONTRACT.md "Crash points"). Mutant: panics-after-finalizer-go (builds
+	// the failed write's Event there with a nil error, a panic that controller-runtime
+	// recovers; the next reconcile finds the finalizer and converges).
+	crashPointSeam = crashPoint
+
 	// controllerReconciler is reconcilerOf (SetupWithManager: the reconciler the controller
 	// calls, whose errors the workqueue retries with backoff). Mutant:
 	// gives-up-on-server-errors-go (drops an error the API server answered with 5xx: the key

@@ -262,6 +262,7 @@ def setup_with_manager(
         owns=(controller.DEPLOYMENTS, controller.SERVICES),
         reconciler=r,
         max_concurrent_reconciles=workers,
+        errors=controller.RECONCILE_ERRORS,
     )
 
 

@@ -17,9 +17,11 @@ The order of both files (Go name / Python name where they differ only by convent
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
                       finalize_child, remove_finalizer, delete_child,
                       delete_children_of_gone (step 2, and a vanished ModelService);
-                      ensure_child, confirm_adopter, replace_child, ensure_service
+                      ensure_child, AdoptionRefused, confirm_adopter, replace_child,
+                      ensure_service
                       (steps 4 and 5); report_refusal, update_status (step 6)
-step 1                ModelServiceSpec, read_spec, default_resources
+step 1                ModelServiceSpec, SpecError, RECONCILE_ERRORS, read_spec,
+                      default_resources
 step 2                orphans_children
 steps 4 and 5         desired_deployment, desired_service, child_object_meta, child_labels,
                       selector_labels, owner_reference, controlled_by,
@@ -128,6 +130,12 @@ log = log_.get_logger("controller").with_values(controller="modelservice")
 # ================================================================================================
 
 
+class AdoptionRefused(RuntimeError):
+    """A child not adopted because the ModelService that would adopt it is gone or being
+    deleted, as the live read shows (confirm_adopter): one of RECONCILE_ERRORS, retried with
+    backoff (Go: confirmAdopter's fmt.Errorf)."""
+
+
 class ModelServiceReconciler:
     """Reconciles a ModelService into a Deployment and a Service.
 
@@ -172,8 +180,8 @@ class ModelServiceReconciler:
         Outcomes: an empty Result when the cluster matches (or the ModelService is gone);
         requeue_after 1 s while deletion waits for children to leave the cache; requeue_after
         5 s while a same-named child belongs to someone else; an exception when a read or
-        write failed (client.ApiError from the API server; ValueError for a spec that cannot
-        be read), in which case the controller requeues the request with rate-limited
+        write failed (client.ApiError from the API server; SpecError for a spec that cannot
+        be read; RECONCILE_ERRORS lists every kind), in which case the controller requeues the request with rate-limited
         backoff and the next call starts again from the cache. A 409 Conflict is such an
         error: the object this call read was stale, and retrying the same write can only
         fail again.
@@ -446,7 +454,7 @@ class ModelServiceReconciler:
         create or update raises RefusedWrite (a client.ApiError) when the API server refused
         it with an answer other than 409, and the error as it came otherwise; a failed delete
         raises client.ApiError, and a ModelService that the live read shows deleted or
-        deleting raises RuntimeError (retried with backoff) (CONTRACT.md, steps 4 and 5).
+        deleting raises AdoptionRefused (retried with backoff) (CONTRACT.md, steps 4 and 5).
         """
         kind = resource.kind
         name = desired["metadata"]["name"]
@@ -522,7 +530,7 @@ class ModelServiceReconciler:
         return stored, ""
 
     def confirm_adopter(self, ms: Obj, what: str) -> None:
-        """Before an adoption: read ms from the API server (``live``) and raise RuntimeError
+        """Before an adoption: read ms from the API server (``live``) and raise AdoptionRefused
         naming the child (what) when it is gone, has another UID or is being deleted; return
         otherwise. The cache may not have seen a deletion yet, and a child adopted by a
         ModelService that the garbage collector is orphaning, or has already forgotten, would
@@ -532,12 +540,14 @@ class ModelServiceReconciler:
         meta = ms["metadata"]
         fresh = self.live.get(MODELSERVICES, meta["namespace"], meta["name"])
         if fresh is None or fresh["metadata"].get("uid") != meta.get("uid"):
-            raise RuntimeError(
+            raise AdoptionRefused(
                 f"not adopting {what}: {model_service_string(ms)} with uid {meta.get('uid')} "
                 "no longer exists"
             )
         if fresh["metadata"].get("deletionTimestamp"):
-            raise RuntimeError(f"not adopting {what}: {model_service_string(ms)} is being deleted")
+            raise AdoptionRefused(
+                f"not adopting {what}: {model_service_string(ms)} is being deleted"
+            )
 
     def replace_child(
         self, ms: Obj, live: Obj, resource: client_.Resource, field: str, rlog: log_.Logger
@@ -648,21 +658,40 @@ class ModelServiceSpec:
     resources: Obj
 
 
+class SpecError(ValueError):
+    """A ModelService whose spec cannot be read (a field of the wrong type, a quantity that
+    is none): read_spec's error, one of RECONCILE_ERRORS (Go: readSpec's error, from
+    FromUnstructured)."""
+
+
+#: The exceptions reconcile raises for a reconcile that failed, besides every error of an API
+#: request (runtime.client.REQUEST_ERRORS; RefusedWrite is a client.ApiError): a spec that
+#: cannot be read, an adoption refused, a catalog registration that failed. The controller is
+#: given them (runtime.controller.Controller's ``errors``); any other exception escaping
+#: reconcile is a bug, logged as ``Observed a panic`` (CONTRACT.md, "A reconcile never
+#: panics"). Go returns these as its error; it has no list, a panic being another thing there.
+RECONCILE_ERRORS: tuple[type[Exception], ...] = (
+    SpecError,
+    AdoptionRefused,
+    catalog_.CatalogError,
+)
+
+
 def read_spec(ms: Obj) -> ModelServiceSpec:
     """Read ms's .spec, with the CRD's defaults (replicas 1, port 8000) filled in for an
     object that somehow lacks them (the API server applies them on every read, so this is
-    belt and braces). A field of the wrong type raises ValueError naming the ModelService and
+    belt and braces). A field of the wrong type raises SpecError naming the ModelService and
     the field (Go: FromUnstructured's error): the reconcile fails and is retried, the process
     lives on."""
     meta = ms.get("metadata") or {}
     raw = ms.get("spec")
     where = f"reading spec of ModelService {meta.get('namespace')}/{meta.get('name')}"
     if not isinstance(raw, dict):
-        raise ValueError(f"{where}: spec is not an object")
+        raise SpecError(f"{where}: spec is not an object")
 
     args = typed_field(raw, "args", list, [], where)
     if not all(isinstance(a, str) for a in args):
-        raise ValueError(f"{where}: spec.args must be a list of strings")
+        raise SpecError(f"{where}: spec.args must be a list of strings")
     return ModelServiceSpec(
         model=typed_field(raw, "model", str, "", where),
         image=typed_field(raw, "image", str, "", where),
@@ -1297,19 +1326,19 @@ class Writer(Protocol):
 def typed_field(raw: Obj, name: str, kind: type, default: Any, where: str) -> Any:
     """Python only: spec field name of raw, default when absent or null, checked to be a kind
     (an int that is a bool is not an int). Go gets this from decoding into the typed
-    modelServiceSpec (FromUnstructured). Raises ValueError beginning with where."""
+    modelServiceSpec (FromUnstructured). Raises SpecError beginning with where."""
     value = raw.get(name, default)
     if value is None:
         value = default
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ValueError(f"{where}: spec.{name} is {value!r}, not {kind.__name__}")
+        raise SpecError(f"{where}: spec.{name} is {value!r}, not {kind.__name__}")
     return value
 
 
 def desired_resources(raw: Obj, where: str) -> Obj:
     """Python only: spec.resources as a container's resources, a new dict: quantities as
     strings (the CRD also allows numbers), empty lists left out as Go's omitempty does, so
-    that an unchanged world compares equal to what the API server stored. Raises ValueError
+    that an unchanged world compares equal to what the API server stored. Raises SpecError
     beginning with where for limits or requests that are not objects, a value that is not
     a quantity, or one whose exponent is beyond ``quantity.MAX_EXPONENT`` (``1e-999999999``:
     the CRD refuses it, an older CRD or an edit with validation off does not; parsing it would
@@ -1318,14 +1347,17 @@ def desired_resources(raw: Obj, where: str) -> Obj:
     for field in ("limits", "requests"):
         values = raw.get(field) or {}
         if not isinstance(values, dict):
-            raise ValueError(f"{where}: spec.resources.{field} is not an object")
+            raise SpecError(f"{where}: spec.resources.{field} is not an object")
         if values:
-            resources[field] = {name: quantity_string(q) for name, q in values.items()}
+            try:
+                resources[field] = {name: quantity_string(q) for name, q in values.items()}
+            except ValueError as exc:
+                raise SpecError(f"{where}: spec.resources.{field}: {exc}") from None
             for name, text in resources[field].items():
                 try:
                     quantity.check_exponent(text)
                 except ValueError as exc:
-                    raise ValueError(f"{where}: spec.resources.{field}.{name}: {exc}") from None
+                    raise SpecError(f"{where}: spec.resources.{field}.{name}: {exc}") from None
     claims = raw.get("claims")
     if claims:
         resources["claims"] = informer.deep_copy(claims)

@@ -174,6 +174,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "3e3820c235",
         "拒绝的原因按应答给出的顺序排列，而该顺序每次尝试都重新抽取：每次重试都写一次 status（Go）",
     ),
+    "mutant:panics-after-finalizer:title": (
+        "91eb8e761e",
+        "finalizer 加上之后 panic：用一个为 None 的错误去构造写入失败的 Event",
+    ),
+    "mutant:panics-after-finalizer-go:title": (
+        "1c04e60aca",
+        "finalizer 加上之后 panic：用一个为 nil 的错误去构造写入失败的 Event（Go）",
+    ),
     "mutant:refusal-not-reported:title": (
         "428f01cb80",
         "被拒绝的子对象写入只出现在日志和一个 Event 里，从不进入 status",

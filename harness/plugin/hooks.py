@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from harness import junit, runs, say
+from harness import junit, panics, runs, say
 from harness.envtest import binaries
 from harness.existing.cluster import is_existing_state, read_state, run_scope
 from harness.lab.namespaces import Namespaces
 from harness.operators import ImplementationError, build_for_suite, get_implementation
 from harness.paths import REPO_ROOT
 from harness.plugin import console, expected, options
-from harness.plugin.evidence import account_item, labs_of
+from harness.plugin.evidence import Evidence, account_item, labs_of
 from harness.plugin.markers import check_id, check_texts, junit_name, needs
 from harness.plugin.watchdog import _SessionWatchdog
 from harness.process import identity_alive, set_death_signal
@@ -189,12 +189,17 @@ def skip_unmet_needs(config: pytest.Config, items: list[pytest.Item]) -> None:
 
 
 #: Harness modules whose AssertionError is an oracle's on purpose: ``wait_for`` and the API
-#: proxy's ``wait_stats`` time out waiting for what the operator must do. An AssertionError
+#: proxy's ``wait_stats`` time out waiting for what the operator must do; ``harness.panics``
+#: fails every check whose operators logged a panic (``pytest_runtest_call``). An AssertionError
 #: raised anywhere else in harness/ is an internal invariant, a harness error.
 HARNESS_DIR = Path(__file__).resolve().parent.parent
 
 
-ORACLE_MODULES = (HARNESS_DIR / "kube.py", HARNESS_DIR / "faults" / "apiproxy")
+ORACLE_MODULES = (
+    HARNESS_DIR / "kube.py",
+    HARNESS_DIR / "faults" / "apiproxy",
+    HARNESS_DIR / "panics.py",
+)
 
 
 def verdict_of(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
@@ -214,6 +219,70 @@ def verdict_of(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
     ):
         return VERDICT_ERROR
     return VERDICT_FAIL
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """Around a check's body, the suite-wide oracle "a reconcile never panics"
+    (``harness.panics``; CONTRACT.md, "A reconcile never panics"): once the body has ended,
+    while its operators still run, the log of every operator process the check started (in
+    the shared lab and in private ones) is read, and a panic logged there fails
+    the check with ``fail`` (``OperatorPanicked``, raised in an oracle module), naming each
+    panic's log file, line and frame; the lines are also recorded as ``operator_panics``.
+    A body that failed its own oracle keeps that failure; one that passed, or ended in an
+    error (a premise, a wait of the set-up), is failed by the panic instead."""
+    try:
+        result = yield
+    except Exception as exc:
+        if check_id(item) and not isinstance(exc, AssertionError):
+            _judge_panics(item, cause=exc)
+        elif check_id(item):
+            _record_panics(item)
+        raise
+    if check_id(item):
+        _judge_panics(item)
+    return result
+
+
+def _operator_logs(item: pytest.Item) -> list[tuple[str, str]]:
+    """(label, text) of the log of each operator process the check started: ``operator-N.log``
+    in the shared lab (the ``operators`` fixture), ``lab-I/operator-N.log`` in its I-th
+    private one (``isolated``). Unlike ``labs_of`` it needs no ``admin`` fixture."""
+    funcargs = getattr(item, "funcargs", {})
+    pools = [("", funcargs.get("operators"))]
+    isolated = funcargs.get("isolated")
+    pools += [(f"lab-{i}/", lab.operators) for i, lab in enumerate(getattr(isolated, "labs", []))]
+    out: list[tuple[str, str]] = []
+    for prefix, pool in pools:
+        for n, op in enumerate(getattr(pool, "started", [])):
+            try:
+                out.append(
+                    (f"{prefix}operator-{n}.log", Path(op.log_path).read_text("utf-8", "replace"))
+                )
+            except OSError:
+                continue
+    return out
+
+
+def _record_panics(item: pytest.Item) -> list[tuple[str, str]]:
+    """Record the check's operator panics as evidence ``operator_panics`` (``<label>:<line>:
+    <summary>``, at most 20) when there are any; return the logs read."""
+    logs = _operator_logs(item)
+    found = [f"{label}:{n}: {text}" for label, log in logs for n, text in panics.panic_lines(log)]
+    ev = getattr(item, "funcargs", {}).get("evidence")
+    if found and isinstance(ev, Evidence):
+        ev.record("operator_panics", found[:20])
+    return logs
+
+
+def _judge_panics(item: pytest.Item, cause: BaseException | None = None) -> None:
+    """Raise ``OperatorPanicked`` (from ``cause``, the body's own error, if any) when an
+    operator of the check logged a panic."""
+    logs = _record_panics(item)
+    try:
+        panics.assert_no_panics(logs)
+    except panics.OperatorPanicked as exc:
+        raise exc from cause
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -146,6 +146,20 @@ class ApiError(Exception):
         self.causes = causes
 
 
+#: Every kind of error a request of this client raises (the module docstring's "Errors"): an
+#: answer of the API server (``ApiError``; ``kubernetes.client.ApiException`` for a TLS failure,
+#: as the official client translates it), a transport failure (urllib3's ``HTTPError``), a
+#: deadline or a socket's error (``OSError``, ``TimeoutError`` among them). Go's client returns
+#: all of these as an ``error``; ``controller.Controller`` takes any other exception escaping a
+#: reconcile for a panic.
+REQUEST_ERRORS: tuple[type[BaseException], ...] = (
+    ApiError,
+    k8s.ApiException,
+    urllib3.exceptions.HTTPError,
+    OSError,
+)
+
+
 def is_not_found(err: BaseException) -> bool:
     """404: the object does not exist (Go: apierrors.IsNotFound)."""
     return isinstance(err, ApiError) and err.status == 404

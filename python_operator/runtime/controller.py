@@ -12,6 +12,13 @@ Go's queue is a ``workqueue.TypedRateLimitingInterface[reconcile.Request]``; thi
 After a reconcile (``reconcile_handler``, as in Go):
 
 * raised: ``Reconciler error`` is logged, ``add_rate_limited(req)``, result ``error``;
+* raised, and not an error the reconcile may return (``Controller``'s ``errors``): a *panic*,
+  recovered as controller-runtime v0.22 recovers one (``RecoverPanic`` defaults to true;
+  pkg/internal/controller/controller.go, ``Controller.Reconcile``'s deferred ``recover``):
+  ``controller_runtime_reconcile_panics_total`` counts it, ``Observed a panic`` is logged
+  (apimachinery's ``logPanic``, k8s.io/apimachinery v0.34 pkg/util/runtime/runtime.go) with the
+  exception and its traceback, and the reconcile then ends as an error whose text is
+  ``panic: <exception> [recovered]`` (the row above);
 * ``requeue_after``: ``forget(req)``, ``add_after(req, requeue_after)``, result ``requeue_after``;
 * ``requeue``: ``add_rate_limited(req)``, result ``requeue``;
 * otherwise: ``forget(req)``, result ``success``.
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 
 from python_operator.runtime import client as client_
 from python_operator.runtime import informer, metrics, reconcile, workqueue
@@ -101,7 +109,15 @@ def request_for(obj: Obj) -> Request:
 
 
 class Controller:
-    """A named work queue, its workers, and the reconciler they call."""
+    """A named work queue, its workers, and the reconciler they call.
+
+    ``errors``: the exception classes the reconciler declares it raises for a reconcile that
+    failed (Go: the ``error`` a Reconcile returns), beside every error of an API request
+    (``client.REQUEST_ERRORS``), which a reconcile may always raise. Anything else escaping
+    ``reconcile`` (a TypeError, an AttributeError, a KeyError ...) is a bug of the reconciler,
+    Python's panic: recovered, counted and logged as ``Observed a panic`` (the module
+    docstring's table), as controller-runtime recovers a Go panic. CONTRACT.md, "A reconcile
+    never panics"."""
 
     def __init__(
         self,
@@ -110,8 +126,10 @@ class Controller:
         reconciler: reconcile.Reconciler,
         max_concurrent_reconciles: int = 1,
         queue: workqueue.RateLimitingQueue[Request] | None = None,
+        errors: tuple[type[BaseException], ...] = (),
     ) -> None:
         self.name = name
+        self.errors: tuple[type[BaseException], ...] = (*client_.REQUEST_ERRORS, *errors)
         self.queue: workqueue.RateLimitingQueue[Request] = (
             queue
             if queue is not None
@@ -191,10 +209,20 @@ class Controller:
             try:
                 result = self._reconciler.reconcile(req)
             except Exception as err:
+                error = _describe(err)
+                if not isinstance(err, self.errors):
+                    self._observe_panic(req, err)
+                    error = f"panic: {error} [recovered]"
                 self.queue.add_rate_limited(req)
                 metrics.RECONCILE_ERRORS.labels(controller=self.name).inc()
                 metrics.RECONCILE_TOTAL.labels(controller=self.name, result="error").inc()
-                self._log.error("Reconciler error", modelservice=str(req), error=_describe(err))
+                self._log.error(
+                    "Reconciler error",
+                    namespace=req.namespace,
+                    name=req.name,
+                    modelservice=str(req),
+                    error=error,
+                )
                 return
             if result.requeue_after.total_seconds() > 0:
                 self.queue.forget(req)
@@ -208,6 +236,22 @@ class Controller:
                 metrics.RECONCILE_TOTAL.labels(controller=self.name, result="success").inc()
         finally:
             metrics.RECONCILE_TIME.labels(controller=self.name).observe(time.monotonic() - start)
+
+    def _observe_panic(self, req: Request, err: BaseException) -> None:
+        """Count and log an exception that is no error the reconcile may raise (``errors``):
+        one JSON line ``{"msg": "Observed a panic", "controller": ..., "namespace": ...,
+        "name": ..., "modelservice": "<namespace>/<name>", "panic": "<Type>: <text>",
+        "stacktrace": "<traceback>"}``, the keys controller-runtime's line carries for the same
+        request (``panicGoValue`` and ``reconcileID`` aside: Python has neither)."""
+        metrics.RECONCILE_PANICS.labels(controller=self.name).inc()
+        self._log.error(
+            "Observed a panic",
+            namespace=req.namespace,
+            name=req.name,
+            modelservice=str(req),
+            panic=_describe(err),
+            stacktrace="".join(traceback.format_exception(err)),
+        )
 
 
 def _describe(err: BaseException) -> str:

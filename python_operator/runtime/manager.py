@@ -159,10 +159,16 @@ class Manager:
         owns: tuple[client_.Resource, ...],
         reconciler: reconcile.Reconciler,
         max_concurrent_reconciles: int = 1,
+        errors: tuple[type[BaseException], ...] = (),
     ) -> controller_.Controller:
-        """For(for_), Owns(each of owns): route their events to a new controller's queue."""
+        """For(for_), Owns(each of owns): route their events to a new controller's queue.
+        ``errors``: the exceptions the reconciler raises for a failed reconcile, beside the API
+        requests' own (``controller.Controller``: any other is recovered as a panic)."""
         ctrl = controller_.Controller(
-            name=name, reconciler=reconciler, max_concurrent_reconciles=max_concurrent_reconciles
+            name=name,
+            reconciler=reconciler,
+            max_concurrent_reconciles=max_concurrent_reconciles,
+            errors=errors,
         )
         # The informers exist from now on, on every instance; the controller hears of their
         # events only once it starts (on the leader), replaying the cache then.

@@ -38,6 +38,12 @@ RECONCILE_ERRORS = Counter(
     ["controller"],
     registry=REGISTRY,
 )
+RECONCILE_PANICS = Counter(
+    "controller_runtime_reconcile_panics_total",
+    "Total number of reconciliation panics per controller",
+    ["controller"],
+    registry=REGISTRY,
+)
 RECONCILE_TIME = Histogram(
     "controller_runtime_reconcile_time_seconds",
     "Length of time per reconciliation per controller",
@@ -99,6 +105,7 @@ def init_controller(name: str) -> None:
     for result in RESULTS:
         RECONCILE_TOTAL.labels(controller=name, result=result)
     RECONCILE_ERRORS.labels(controller=name)
+    RECONCILE_PANICS.labels(controller=name)
 
 
 class QueueMetrics:

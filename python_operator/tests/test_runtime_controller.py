@@ -3,9 +3,13 @@ does with each reconcile outcome, on a queue driven by a FakeClock."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
+from python_operator.runtime import client as client_
 from python_operator.runtime import clock, controller, informer, metrics, workqueue
 from python_operator.runtime.reconcile import Request, Result
 
@@ -197,3 +201,51 @@ def test_request_is_hashable_and_prints_as_namespaced_name() -> None:
     q = new_queue()
     controller.EnqueueRequestForObject(q).on_add({"metadata": {"name": "no-namespace"}})
     assert drain(q) == ["/no-namespace"]
+
+
+def test_unexpected_exception_is_a_recovered_panic(caplog: pytest.LogCaptureFixture) -> None:
+    """An exception that is neither an API request's error nor one the reconciler declares is
+    a panic: counted, logged as ``Observed a panic`` with the request's namespace and name,
+    then requeued as an error whose text says ``panic: ... [recovered]`` (controller-runtime
+    v0.22's Controller.Reconcile). An API error or a declared one is a plain error."""
+
+    class Declared(Exception):
+        pass
+
+    q = new_queue()
+    reconciler = Scripted(
+        AttributeError("'NoneType' object has no attribute 'causes'"),
+        client_.ApiError(500, "InternalError", "boom"),
+        Declared("spec unreadable"),
+        OSError("connection reset"),
+    )
+    ctrl = controller.Controller(name="t-panic", reconciler=reconciler, queue=q, errors=(Declared,))
+    caplog.set_level(logging.INFO)
+    for _ in range(4):
+        q.add(OPT)
+        assert ctrl.process_next_work_item()
+        q.forget(OPT)
+    panics = [r for r in caplog.records if r.getMessage() == "Observed a panic"]
+    assert len(panics) == 1
+    fields = panics[0].__dict__["fields"]
+    assert fields["controller"] == "t-panic"
+    assert (fields["namespace"], fields["name"], fields["modelservice"]) == (
+        "lab",
+        "opt",
+        "lab/opt",
+    )
+    assert fields["panic"] == "AttributeError: 'NoneType' object has no attribute 'causes'"
+    assert "AttributeError" in fields["stacktrace"]
+    errors = [
+        r.__dict__["fields"]["error"]
+        for r in caplog.records
+        if r.getMessage() == "Reconciler error"
+    ]
+    assert errors == [
+        "panic: AttributeError: 'NoneType' object has no attribute 'causes' [recovered]",
+        "boom",
+        "Declared: spec unreadable",
+        "OSError: connection reset",
+    ]
+    assert metrics.RECONCILE_PANICS.labels(controller="t-panic")._value.get() == 1
+    assert metrics.RECONCILE_ERRORS.labels(controller="t-panic")._value.get() == 4
