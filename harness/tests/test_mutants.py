@@ -126,13 +126,39 @@ def test_go_mutant_assigns_only_declared_seams_in_init(mutant_id: str) -> None:
     assert assigned <= declared, f"not seams of go_reference/seams.go: {assigned - declared}"
 
 
-def test_go_mutants_build(tmp_path: Path) -> None:
-    """Every Go mutant compiles with its overlay (go build caches: seconds after the first)."""
+def test_go_mutants_compile() -> None:
+    """Every Go mutant compiles with its one file added to the reference: all in one ``go list
+    -export`` (gobuild.compile_errors), none linked; the build that links is the next test's."""
     from harness.mutants import gobuild
 
-    for mutant_id in GO_MUTANTS:
-        assert gobuild.main([mutant_id]) == 0, f"{mutant_id} does not build"
-        assert gobuild.binary(mutant_id).is_file()
+    assert gobuild.compile_errors(GO_MUTANTS) == {}
+
+
+def test_compile_errors_names_the_mutant_that_does_not_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant that assigns a seam the reference does not have is reported under its id, with
+    the compiler's message; the others in the same run are not."""
+    from harness.mutants import gobuild
+
+    broken = tmp_path / "broken_seam_go.go"
+    broken.write_text("package main\n\nfunc init() {\n\tnoSuchSeam = 1\n}\n")
+    real = mutants.go_source_path
+    monkeypatch.setattr(
+        mutants, "go_source_path", lambda m: broken if m == "broken-seam-go" else real(m)
+    )
+    errors = gobuild.compile_errors([GO_MUTANTS[0], "broken-seam-go"])
+    assert list(errors) == ["broken-seam-go"]
+    assert "undefined: noSuchSeam" in errors["broken-seam-go"]
+
+
+def test_a_go_mutant_builds_its_binary() -> None:
+    """``python -m harness.mutants.gobuild <id>`` (the mutant's ``build``) links the binary its
+    ``command`` runs (go build caches: seconds when nothing changed)."""
+    from harness.mutants import gobuild
+
+    assert gobuild.main([GO_MUTANTS[0]]) == 0
+    assert gobuild.binary(GO_MUTANTS[0]).is_file()
 
 
 def test_gobuild_refuses_a_python_mutant(capsys: pytest.CaptureFixture[str]) -> None:
