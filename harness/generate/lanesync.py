@@ -10,7 +10,9 @@ differential oracle compared worlds that were given different inputs. Seen with 
 go's Service had ``sessionAffinity: None``, python's the foreign ``ClientIP``, once in three
 runs). So before such a step the world waits until the children it needs exist in every lane
 (``even_step``), bounded by the run's convergence bound (``Settings.quiet_timeout``), and
-applies it in every lane, or in none when a child cannot come (``decide``).
+applies it in every lane, or in none when a child cannot come (``decide``): a lane without
+it at rest (a refused child write reported) that owes no retry of a write its API proxy
+failed, or the bound passed.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from harness.audit import WRITE_VERBS
 from harness.generate.lane import Lane, Settings
 from harness.generate.oracles import converged
 from harness.generate.world import NAME, apply_step
@@ -66,25 +69,44 @@ def children_needed(step: dict[str, Any], sim: bool) -> tuple[str, ...]:
     return ()
 
 
-def decide(present: Sequence[bool], at_rest: Sequence[bool], expired: bool) -> str:
-    """What to do with a step on children, from each lane's state (the two sequences in lane
+def decide(
+    present: Sequence[bool], at_rest: Sequence[bool], retrying: Sequence[bool], expired: bool
+) -> str:
+    """What to do with a step on children, from each lane's state (the sequences in lane
     order): ``present[i]``, lane i has every child the step needs; ``at_rest[i]``, lane i is
-    converged as the contract defines it (``oracles.converged``; only read for a lane whose
-    child is missing), so a missing child will not come (a refused child write reported, a
-    ChildConflict, no ModelService); ``expired``, the wait's bound has passed.
+    converged as the contract defines it (``oracles.converged``), which a lane without the
+    child is only when it reports a failed or refused child write or a ChildConflict, or has
+    no ModelService; ``retrying[i]``, lane i's last child write was one its API proxy failed
+    (``fault``: reported ``FailedCreate`` like a refusal, but the retry it owes brings the
+    child); ``expired``, the wait's bound has passed. Only the lanes without the child are read
+    in the last two.
 
-    ``APPLY`` when the children exist in every lane; else ``NONE`` when every lane that lacks
-    one is at rest or the bound has passed (a step applied in some lanes only would give the
-    lanes different inputs; absent at rest in one lane and present in another is the
-    operators' disagreement, which the differential oracle names at the next quiet point);
-    else ``WAIT``. Raises ValueError when the sequences differ in length."""
-    if len(present) != len(at_rest):
-        raise ValueError(f"{len(present)} lanes present, {len(at_rest)} at rest")
+    ``APPLY`` when the children exist in every lane. Else ``NONE`` when the bound has passed
+    or every lane without them is at rest and owes no retry of an injected failure (the
+    spec's child refused by the API server or its policy; or the operators disagree at rest,
+    which the differential oracle names at the next quiet point): a step applied in some
+    lanes only would give the lanes different inputs. Else ``WAIT``. Raises ValueError when
+    the sequences differ in length."""
+    if not len(present) == len(at_rest) == len(retrying):
+        raise ValueError(f"lanes: {len(present)} present, {len(at_rest)}, {len(retrying)}")
     if all(present):
         return APPLY
-    if expired or all(rest for here, rest in zip(present, at_rest, strict=True) if not here):
+    lacking = [i for i, here in enumerate(present) if not here]
+    if expired or all(at_rest[i] and not retrying[i] for i in lacking):
         return NONE
     return WAIT
+
+
+def retrying(lane: Lane) -> bool:
+    """Whether the lane's last write of a child (Deployment or Service, as its API proxy
+    logged it in the current window) is one the proxy answered itself (an injected
+    ``fault``): the operator owes its retry, which the API server has not refused."""
+    last = [
+        r
+        for r in lane.log.records(lane.window_from)  # a quiet point saw every retry made
+        if r.resource in ("deployments", "services") and r.verb in WRITE_VERBS
+    ]
+    return bool(last) and last[-1].injected
 
 
 def has_children(lane: Lane, children: Sequence[str]) -> bool:
@@ -115,7 +137,11 @@ def even_step(
             lane.handle_crash()
         present = [has_children(lane, children) for lane in lanes]
         at_rest = [here or converged(lane) for here, lane in zip(present, lanes, strict=True)]
-        verdict = decide(present, at_rest, time.monotonic() > deadline)
+        owed = [
+            not here and rest and retrying(lane)
+            for here, rest, lane in zip(present, at_rest, lanes, strict=True)
+        ]
+        verdict = decide(present, at_rest, owed, time.monotonic() > deadline)
         if verdict == APPLY:
             return True
         if verdict == NONE:

@@ -49,28 +49,34 @@ def test_the_steps_on_a_child_need_it_and_no_other_step_needs_one() -> None:
 
 
 @pytest.mark.parametrize(
-    ("present", "at_rest", "expired", "verdict"),
+    ("present", "at_rest", "retrying", "expired", "verdict"),
     [
         # the case: go's Service not there yet, its operator still at work; python's there
-        ([False, True], [False, True], False, WAIT),
-        ([True, True], [True, True], False, APPLY),
-        ([True, True], [False, False], True, APPLY),  # present everywhere: the bound is moot
-        # the missing child will not come (a refused write reported): in no lane
-        ([False, True], [True, True], False, NONE),
-        ([False, False], [True, True], False, NONE),
+        ([False, True], [False, True], [False, False], False, WAIT),
+        ([True, True], [True, True], [False, False], False, APPLY),
+        # present everywhere: the bound is moot
+        ([True, True], [False, False], [False, False], True, APPLY),
+        # refused everywhere (the spec's child): it will not come, in no lane
+        ([False, False], [True, True], [False, False], False, NONE),
+        # every lane's first child write failed by the same fault: wait for the retries
+        ([False, False], [True, True], [True, True], False, WAIT),
+        # go reports the fault's FailedCreate, its retry due: wait for the retry
+        ([False, True], [True, True], [True, False], False, WAIT),
+        # go at rest without it and no retry owed: the operators disagree; in no lane
+        ([False, True], [True, True], [False, False], False, NONE),
         # one lane at rest without it, the other still on its way: wait for the other
-        ([False, False], [True, False], False, WAIT),
+        ([False, False], [True, False], [False, False], False, WAIT),
         # the bound passed with a lane still lacking it: in no lane, never in some
-        ([False, True], [False, True], True, NONE),
-        ([True, False, True], [True, False, True], False, WAIT),
+        ([False, True], [False, True], [False, False], True, NONE),
+        ([True, False, True], [True, False, True], [False, False, False], False, WAIT),
     ],
 )
 def test_a_step_on_a_child_acts_in_every_lane_or_in_none(
-    present: list[bool], at_rest: list[bool], expired: bool, verdict: str
+    present: list[bool], at_rest: list[bool], retrying: list[bool], expired: bool, verdict: str
 ) -> None:
-    assert decide(present, at_rest, expired) == verdict
+    assert decide(present, at_rest, retrying, expired) == verdict
 
 
 def test_the_decision_needs_every_lanes_state() -> None:
     with pytest.raises(ValueError):
-        decide([True, False], [True], False)
+        decide([True, False], [True], [False, False], False)
