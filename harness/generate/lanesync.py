@@ -146,8 +146,9 @@ def even_step(
             return True
         if verdict == NONE:
             lacking = [
-                f"{lane.impl.id} ({'at rest' if rest else 'not at rest'})"
-                for lane, here, rest in zip(lanes, present, at_rest, strict=True)
+                f"{lane.impl.id} ({'at rest' if rest else 'not at rest'}"
+                f"{', a retry owed' if owes else ''})"
+                for lane, here, rest, owes in zip(lanes, present, at_rest, owed, strict=True)
                 if not here
             ]
             progress(
