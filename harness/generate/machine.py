@@ -39,6 +39,7 @@ from harness.generate.casefile import CaseError as CaseError
 from harness.generate.casefile import case_implementations as case_implementations
 from harness.generate.casefile import read_case as read_case
 from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
+from harness.generate.lanesync import apply_or_not, even_step
 from harness.generate.oracles import (
     budget_check,
     foreign_state,
@@ -190,8 +191,9 @@ class World:
             lane.admin.delete("modelservices", lane.ns, NAME, missing_ok=True)
 
     def step(self, step: dict[str, Any]) -> None:
-        """Apply ``step`` to every lane, then judge: safety after it; after ``quiet`` the
-        window's oracles. Raises ``OracleFailure`` (recorded in ``failing``)."""
+        """Apply ``step`` to every lane (a step on a child in all or none: ``even_step``), then
+        judge: safety after it; after ``quiet`` the window's oracles. Raises ``OracleFailure``
+        (recorded in ``failing``)."""
         if self.frozen:
             return
         self.trace.append(step)
@@ -199,8 +201,10 @@ class World:
             for lane in self.lanes:
                 self.stats[lane.impl.id].steps += 1
                 lane.window_ops.append(step["op"])
+            with self.clock.phase("apply:children"):  # every lane or none (lanesync.py)
+                act = even_step(self.lanes, step, self.settings, self.progress)
             with self.clock.phase(f"apply:{step['op']}"):
-                self.each(lambda lane: apply_step(lane, step, self.settings), self.lanes)
+                self.each(lambda lane: apply_or_not(lane, step, self.settings, act), self.lanes)
             with self.clock.phase("safety"):
                 unsafe = self.each(safety, self.lanes)
             _raise_first(

@@ -6,7 +6,9 @@ control plane, an API proxy, and the operator process behind it (``Lane``). Ever
 applied to every lane (all at once, a thread each: ``machine.World.each``), as the admin
 (or as another actor: a sidecar injector, a person with kubectl, the garbage collector), so
 the lanes see the same sequence and the API server's answers to the user's writes are the
-same in each.
+same in each. A step on a child writes nothing in a lane where it is missing
+(``edit_child``), so the world first waits until it exists in every lane, or applies the
+step in none (``lanesync.even_step``).
 
 A step is a plain dict (``{"op": "patch-spec", "patch": {...}}``), so a sequence is data: the
 state machine (``machine.py``) draws it, a case file stores it, ``replay`` runs it again. The

@@ -133,7 +133,7 @@ func (p *Proxy) ReleaseAnswer() bool {
 
 // WriteFault is one armed write fault.
 type WriteFault struct {
-	Nth        int      `json:"nth"`    // act on the nth matching write from arming (1-based)
+	Nth        int      `json:"nth"`    // act on the nth matching write from arming (1-based), or the first after it no other fault acts on
 	Action     string   `json:"action"` // status, crash-withheld, crash-delivered, hold-answer
 	Code       int      `json:"code,omitempty"`
 	RetryAfter int      `json:"retry_after,omitempty"` // seconds, for 429 (and 503)
@@ -172,7 +172,11 @@ type CrashReport struct {
 }
 
 // takeWriteFault counts a write of resource against the armed faults and returns the one that
-// acts on it, if any (the first armed that reaches its nth).
+// acts on it, if any: the first armed (in arming order) that is due, i.e. has seen at least its
+// nth matching write and not fired. One write carries one fault; a fault that came due on a
+// write another one acted on stays due and acts on the next matching write, so two faults armed
+// for the same write act on two consecutive writes (independent faults, one after the other)
+// and none is left armed without ever acting.
 func (p *Proxy) takeWriteFault(resource string) *WriteFault {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -182,7 +186,7 @@ func (p *Proxy) takeWriteFault(resource string) *WriteFault {
 			continue
 		}
 		f.Seen++
-		if f.Seen == f.Nth && hit == nil {
+		if f.Seen >= f.Nth && hit == nil {
 			f.Fired = true
 			hit = f
 		}

@@ -150,6 +150,46 @@ func TestInjectedStatusIsNotForwarded(t *testing.T) {
 	}
 }
 
+// Two faults due on the same write (the generator's "fault 500 nth 1" twice before the operator
+// writes) act on two consecutive writes, in arming order; neither stays armed unfired. Before,
+// the second was counted past its nth on the first write and never acted, yet was reported
+// armed. A fault whose nth comes later still waits for it.
+func TestTwoFaultsDueOnOneWriteActOnConsecutiveWrites(t *testing.T) {
+	h := newHarness(t)
+	h.proxy.writeFaults = []*WriteFault{
+		{Nth: 1, Action: actionStatus, Code: 500},
+		{Nth: 1, Action: actionStatus, Code: 503},
+		{Nth: 2, Action: actionStatus, Code: 429, Resources: []string{"services"}},
+		{Nth: 4, Action: actionStatus, Code: 409},
+	}
+	codes := []int{}
+	for _, path := range []string{"/apis/apps/v1/namespaces/ns/deployments/a", "/api/v1/namespaces/ns/services/s",
+		"/api/v1/namespaces/ns/services/s", "/apis/apps/v1/namespaces/ns/deployments/a",
+		"/apis/apps/v1/namespaces/ns/deployments/a"} {
+		res, err := h.do("PUT", path, `{}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		codes = append(codes, res.StatusCode)
+	}
+	// write 1: the 500 (both nth-1 faults due); 2: the 503, due since write 1 (the services
+	// fault has seen 1 of its 2); 3: the 429 (the 2nd services write); 4: the 409 (its 4th
+	// write); 5: nothing left.
+	if !slices.Equal(codes, []int{500, 503, 429, 409, 200}) {
+		t.Fatalf("codes %v", codes)
+	}
+	for _, f := range h.proxy.faultsLocked() {
+		if !f.Fired {
+			t.Fatalf("a fault left armed: %+v", f)
+		}
+	}
+	if got := h.upstream.received(); len(got) != 1 {
+		t.Fatalf("the API server received %v", got)
+	}
+}
+
 // crashRun arms a crash at the 2nd deployments write, sends three writes in turn from a
 // client, and returns what the client saw of each (code, or -1 for no response).
 func crashRun(t *testing.T, action string) (*harness, []int, CrashReport) {

@@ -1,0 +1,168 @@
+"""A step on a child acts in every lane or in none, so the lanes are given the same inputs.
+
+The lanes apply a step each on its own (``machine.World.each``), and a step that edits or
+deletes a child (``foreign``, ``rollout``, ``owned``, ``delete-child``) does nothing in a lane
+where that child does not exist (``world.edit_child``, ``Kube.delete(missing_ok)``). Right
+after a ``create``, or while a fault or a crash holds one lane's operator back, the child may
+exist in one lane and not yet in another: the step then wrote in one lane only, and the
+differential oracle compared worlds that were given different inputs. Seen with seed 777
+(case ``python-e88500864f``: ``create``, ``fault 500 nth 1``, ``foreign session-affinity``;
+go's Service had ``sessionAffinity: None``, python's the foreign ``ClientIP``, once in three
+runs). So before such a step the world waits until the children it needs exist in every lane
+(``even_step``), bounded by the run's convergence bound (``Settings.quiet_timeout``), and
+applies it in every lane, or in none when a child cannot come (``decide``): a lane without
+it at rest (a refused child write reported) that owes no retry of a write its API proxy
+failed, or the bound passed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from harness.audit import WRITE_VERBS
+from harness.generate.lane import Lane, Settings
+from harness.generate.oracles import converged
+from harness.generate.world import NAME, apply_step
+
+#: ``decide``'s answers: apply the step in every lane, wait and look again, apply it in none.
+APPLY, WAIT, NONE = "apply", "wait", "none"
+
+#: The children (plural resource names) each ``foreign`` field edits.
+FOREIGN_CHILDREN: dict[str, tuple[str, ...]] = {
+    "template-annotation": ("deployments",),
+    "sidecar": ("deployments",),
+    "env": ("deployments",),
+    "label": ("deployments", "services"),
+    "session-affinity": ("services",),
+    "status": ("deployments",),
+}
+#: The children each ``owned`` field edits.
+OWNED_CHILDREN: dict[str, tuple[str, ...]] = {
+    "replicas": ("deployments",),
+    "image": ("deployments",),
+    "service-port": ("services",),
+}
+
+#: Seconds between two looks at the lanes while waiting.
+POLL = 0.2
+
+
+def children_needed(step: dict[str, Any], sim: bool) -> tuple[str, ...]:
+    """The children (``deployments``, ``services``) ``step`` acts on, which must exist in a
+    lane for the step to write there; empty for a step that acts on no child, or that does
+    nothing on the sim tier (``foreign status`` and ``rollout``: the real deployment
+    controller writes the status; ``world.apply_step``). Raises KeyError for a ``foreign`` or
+    ``owned`` field ``world.FOREIGN_FIELDS`` and ``world.OWNED_FIELDS`` do not list."""
+    op = step["op"]
+    if op == "foreign":
+        if sim and step["field"] == "status":
+            return ()
+        return FOREIGN_CHILDREN[step["field"]]
+    if op == "rollout":
+        return () if sim else ("deployments",)
+    if op == "owned":
+        return OWNED_CHILDREN[step["field"]]
+    if op == "delete-child":
+        return (step["kind"],)
+    return ()
+
+
+def decide(
+    present: Sequence[bool], at_rest: Sequence[bool], retrying: Sequence[bool], expired: bool
+) -> str:
+    """What to do with a step on children, from each lane's state (the sequences in lane
+    order): ``present[i]``, lane i has every child the step needs; ``at_rest[i]``, lane i is
+    converged as the contract defines it (``oracles.converged``), which a lane without the
+    child is only when it reports a failed or refused child write or a ChildConflict, or has
+    no ModelService; ``retrying[i]``, lane i's last child write was one its API proxy failed
+    (``fault``: reported ``FailedCreate`` like a refusal, but the retry it owes brings the
+    child); ``expired``, the wait's bound has passed. Only the lanes without the child are read
+    in the last two.
+
+    ``APPLY`` when the children exist in every lane. Else ``NONE`` when the bound has passed
+    or every lane without them is at rest and owes no retry of an injected failure (the
+    spec's child refused by the API server or its policy; or the operators disagree at rest,
+    which the differential oracle names at the next quiet point): a step applied in some
+    lanes only would give the lanes different inputs. Else ``WAIT``. Raises ValueError when
+    the sequences differ in length."""
+    if not len(present) == len(at_rest) == len(retrying):
+        raise ValueError(f"lanes: {len(present)} present, {len(at_rest)}, {len(retrying)}")
+    if all(present):
+        return APPLY
+    lacking = [i for i, here in enumerate(present) if not here]
+    if expired or all(at_rest[i] and not retrying[i] for i in lacking):
+        return NONE
+    return WAIT
+
+
+def retrying(lane: Lane) -> bool:
+    """Whether the lane's last write of a child (Deployment or Service, as its API proxy
+    logged it in the current window) is one the proxy answered itself (an injected
+    ``fault``): the operator owes its retry, which the API server has not refused."""
+    last = [
+        r
+        for r in lane.log.records(lane.window_from)  # a quiet point saw every retry made
+        if r.resource in ("deployments", "services") and r.verb in WRITE_VERBS
+    ]
+    return bool(last) and last[-1].injected
+
+
+def has_children(lane: Lane, children: Sequence[str]) -> bool:
+    """Whether every one of ``children`` (plural resource names) named ``world.NAME`` exists
+    in the lane's namespace (read by the admin from the API server)."""
+    return all(lane.admin.get(res, lane.ns, NAME) is not None for res in children)
+
+
+def even_step(
+    lanes: Sequence[Lane],
+    step: dict[str, Any],
+    settings: Settings,
+    progress: Callable[[str], None] = print,
+) -> bool:
+    """Wait until ``step`` can act alike in every lane (``decide``), at most
+    ``settings.quiet_timeout`` s, handling a crash that triggers meanwhile
+    (``Lane.handle_crash``: a frozen operator creates nothing). True when the step is to be
+    applied in every lane; False when in none, said on ``progress`` with the lanes that lacked
+    a child and after how long (the step's line in the run's log). The time waited is the
+    caller's to measure."""
+    children = children_needed(step, settings.sim)
+    if not children or len(lanes) < 2:
+        return True
+    start = time.monotonic()
+    deadline = start + settings.quiet_timeout
+    while True:
+        for lane in lanes:
+            lane.handle_crash()
+        present = [has_children(lane, children) for lane in lanes]
+        at_rest = [here or converged(lane) for here, lane in zip(present, lanes, strict=True)]
+        owed = [
+            not here and rest and retrying(lane)
+            for here, rest, lane in zip(present, at_rest, lanes, strict=True)
+        ]
+        verdict = decide(present, at_rest, owed, time.monotonic() > deadline)
+        if verdict == APPLY:
+            return True
+        if verdict == NONE:
+            lacking = [
+                f"{lane.impl.id} ({'at rest' if rest else 'not at rest'}"
+                f"{', a retry owed' if owes else ''})"
+                for lane, here, rest, owes in zip(lanes, present, at_rest, owed, strict=True)
+                if not here
+            ]
+            progress(
+                f"step {step}: applied in no lane: {'/'.join(children)} missing in "
+                f"{', '.join(lacking)} after {time.monotonic() - start:.1f}s"
+            )
+            return False
+        time.sleep(POLL)
+
+
+def apply_or_not(lane: Lane, step: dict[str, Any], settings: Settings, act: bool) -> None:
+    """``world.apply_step`` when ``act`` (``even_step``'s answer); else only a crash that
+    triggered handled, as every step does first."""
+    if act:
+        apply_step(lane, step, settings)
+    else:
+        lane.handle_crash()

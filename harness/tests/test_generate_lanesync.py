@@ -1,0 +1,82 @@
+"""A step on a child acts in every lane or in none (``harness.generate.lanesync``): which steps
+need which children, and the decision from each lane's state. Pure; the waiting itself runs
+on a control plane (``python -m harness replay``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.generate.lanesync import (
+    APPLY,
+    FOREIGN_CHILDREN,
+    NONE,
+    OWNED_CHILDREN,
+    WAIT,
+    children_needed,
+    decide,
+)
+from harness.generate.world import CHILD_KINDS, FOREIGN_FIELDS, OPS, OWNED_FIELDS, ROLLOUT_PHASES
+
+
+def test_every_foreign_and_owned_field_names_its_children() -> None:
+    assert set(FOREIGN_CHILDREN) == set(FOREIGN_FIELDS)
+    assert set(OWNED_CHILDREN) == set(OWNED_FIELDS)
+    for children in (*FOREIGN_CHILDREN.values(), *OWNED_CHILDREN.values()):
+        assert set(children) <= set(CHILD_KINDS)
+
+
+def test_the_steps_on_a_child_need_it_and_no_other_step_needs_one() -> None:
+    """The case python-e88500864f: ``foreign session-affinity`` needs the Service."""
+    assert children_needed({"op": "foreign", "field": "session-affinity"}, sim=False) == (
+        "services",
+    )
+    assert children_needed({"op": "foreign", "field": "label"}, sim=False) == (
+        "deployments",
+        "services",
+    )
+    assert children_needed({"op": "owned", "field": "service-port"}, sim=False) == ("services",)
+    assert children_needed({"op": "delete-child", "kind": "deployments"}, sim=False) == (
+        "deployments",
+    )
+    for phase in ROLLOUT_PHASES:
+        assert children_needed({"op": "rollout", "phase": phase}, sim=False) == ("deployments",)
+        assert children_needed({"op": "rollout", "phase": phase}, sim=True) == ()
+    # sim: the real deployment controller writes the status; the step does nothing.
+    assert children_needed({"op": "foreign", "field": "status"}, sim=True) == ()
+    on_children = {"foreign", "rollout", "owned", "delete-child"}
+    for op in set(OPS) - on_children:
+        assert children_needed({"op": op}, sim=False) == ()
+
+
+@pytest.mark.parametrize(
+    ("present", "at_rest", "retrying", "expired", "verdict"),
+    [
+        # the case: go's Service not there yet, its operator still at work; python's there
+        ([False, True], [False, True], [False, False], False, WAIT),
+        ([True, True], [True, True], [False, False], False, APPLY),
+        # present everywhere: the bound is moot
+        ([True, True], [False, False], [False, False], True, APPLY),
+        # refused everywhere (the spec's child): it will not come, in no lane
+        ([False, False], [True, True], [False, False], False, NONE),
+        # every lane's first child write failed by the same fault: wait for the retries
+        ([False, False], [True, True], [True, True], False, WAIT),
+        # go reports the fault's FailedCreate, its retry due: wait for the retry
+        ([False, True], [True, True], [True, False], False, WAIT),
+        # go at rest without it and no retry owed: the operators disagree; in no lane
+        ([False, True], [True, True], [False, False], False, NONE),
+        # one lane at rest without it, the other still on its way: wait for the other
+        ([False, False], [True, False], [False, False], False, WAIT),
+        # the bound passed with a lane still lacking it: in no lane, never in some
+        ([False, True], [False, True], [False, False], True, NONE),
+        ([True, False, True], [True, False, True], [False, False, False], False, WAIT),
+    ],
+)
+def test_a_step_on_a_child_acts_in_every_lane_or_in_none(
+    present: list[bool], at_rest: list[bool], retrying: list[bool], expired: bool, verdict: str
+) -> None:
+    assert decide(present, at_rest, retrying, expired) == verdict
+
+
+def test_the_decision_needs_every_lanes_state() -> None:
+    with pytest.raises(ValueError):
+        decide([True, False], [True], [False, False], False)
