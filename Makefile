@@ -302,7 +302,7 @@ $(GREMLINS):
 	GOBIN=$(dir $(GREMLINS)) go install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)
 
 mutation-score: binaries $(GREMLINS) ## tool mutants (cosmic-ray, gremlins) judged by the suite: reports/mutation-score.json (MUTSCORE_ARGS=--sample 40)
-	$(PY) -m harness mutation-score --prior $(MUTSCORE_PRIOR) $(MUTSCORE_ARGS)
+	$(PY) -m harness mutation-score --checks all --max-checks 99 --prior $(MUTSCORE_PRIOR) $(MUTSCORE_ARGS)
 
 # The full run, nightly: every selected mutant of both languages, last night's report as
 # --prior (each mutant's killer, then each function's, tried first), MUTSCORE_NIGHTLY_JOBS
