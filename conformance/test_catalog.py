@@ -36,6 +36,7 @@ from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
 from harness.operators import OperatorProcess
 from harness.plugin.evidence import Evidence
+from harness.process import ProcessError
 
 NAME = "web"
 
@@ -58,6 +59,22 @@ def _effects_of(catalog: Catalog, namespace: str) -> list[dict[str, Any]]:
     return [e for e in catalog.effects() if e["name"] == f"{namespace}/{NAME}"]
 
 
+def _start_with_catalog(
+    operators: OperatorPool, proxy: ApiProxy, env: dict[str, str]
+) -> OperatorProcess:
+    """The operator, started with ``env`` (the test catalog's http:// URL) and ready. An
+    operator that exits before /readyz refused a valid configuration (CONTRACT.md: any
+    http(s) URL with a host is a catalog): that is the check's failure, not a premise's
+    (mutants refuses-http-catalog, refuses-http-catalog-go)."""
+    try:
+        return operators.start(api_proxy=proxy, env=env)
+    except ProcessError as exc:
+        raise AssertionError(
+            f"the operator did not start with {CATALOG_URL_ENV}={env[CATALOG_URL_ENV]!r}, "
+            f"a valid http:// URL of a catalog that answers: {exc}"
+        ) from None
+
+
 def _run(
     admin: Kube,
     namespace: str,
@@ -69,7 +86,7 @@ def _run(
     with Catalog(tmp_path / "catalog") as catalog:
         env = {CATALOG_URL_ENV: catalog.url}
         proxy = operators.api_proxy(env=env)
-        op: OperatorProcess = operators.start(api_proxy=proxy, env=env)
+        op: OperatorProcess = _start_with_catalog(operators, proxy, env)
         reached = boundary(proxy, catalog)
         create_modelservice(admin, namespace, NAME, replicas=1)
         seen = reached()

@@ -325,7 +325,7 @@ func main() {
 		log.Error(err, "invalid environment")
 		os.Exit(exitBadConfig)
 	}
-	catalog, err := catalogFromEnv(os.Getenv)
+	catalog, err := catalogFromEnvironment(os.Getenv)
 	if err != nil {
 		log.Error(err, "invalid environment")
 		os.Exit(exitBadConfig)

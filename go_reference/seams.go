@@ -75,6 +75,11 @@ var (
 	// are refusals that reach the status). Mutant: refusal-not-reported-go.
 	classifyChildWriteError = asRefusedWrite
 
+	// catalogFromEnvironment is catalogFromEnv as main calls it (the catalog the
+	// environment names, or the error that makes the process exit 2). Mutant:
+	// refuses-http-catalog-go (only https:// accepted).
+	catalogFromEnvironment = catalogFromEnv
+
 	// refusalText is errorMessage (the error's text in a failed write's Event, and so in the
 	// conditions of a refused child write: causes in sorted order). Mutant:
 	// unsorted-causes-go (the causes in another order on every other refusal).

@@ -174,6 +174,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "3e3820c235",
         "拒绝的原因按应答给出的顺序排列，而该顺序每次尝试都重新抽取：每次重试都写一次 status（Go）",
     ),
+    "mutant:refuses-http-catalog:title": (
+        "1498f620dc",
+        "拒绝一个合法的 http:// catalog URL，以退出码 2 退出",
+    ),
+    "mutant:refuses-http-catalog-go:title": (
+        "282eb9e4c5",
+        "拒绝一个合法的 http:// catalog URL，以退出码 2 退出（Go）",
+    ),
     "mutant:panics-after-finalizer:title": (
         "91eb8e761e",
         "finalizer 加上之后 panic：用一个为 None 的错误去构造写入失败的 Event",
