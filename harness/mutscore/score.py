@@ -47,6 +47,7 @@ from harness.checks import CONVERGE_TIMEOUT_ENV, base_check, case_functions, che
 from harness.mutants import plan
 from harness.mutscore import cover, generate
 from harness.mutscore.generate import ToolMutant
+from harness.mutscore.journal import Journal, judging_key
 from harness.mutscore.sample import (
     SampleError,
     _shown,
@@ -275,6 +276,7 @@ def judge(
     jobs: int,
     first_kill: bool = True,
     together: Iterable[str] = (),
+    journal: Journal | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Run each covered mutant's checks (``checks_of``: id -> checks, in the order to try;
     none: not run) on the control plane ``cp``, ``jobs`` at a time, the languages taken in
@@ -285,7 +287,8 @@ def judge(
     first kill ends the mutant's judging (``ran``: the checks that ran): a kill is a kill,
     and the others' minutes go to the next mutant. Without it, and for the ids in
     ``together`` (survivors.toml classifies them: expected to survive every check, so an
-    order saves nothing), all of them run in one session, two pytest workers."""
+    order saves nothing), all of them run in one session, two pytest workers. Each verdict
+    is also appended to ``journal`` (``harness.mutscore.journal``) as soon as it is reached."""
     from harness.junit import suite_file
     from harness.mutants.runner import SuiteResult, preflight, read_junit, select_checks
     from harness.operators import load_implementations
@@ -362,6 +365,8 @@ def judge(
         results[m.id]["ran"] = ran
         results[m.id]["phases"] = phases  # seconds: build, preflight; the checks are the rest
         _say(f"{m.id}: {results[m.id]['status']} {res.killed_by if res else ''} ({seconds:.0f}s)")
+        if journal is not None:
+            journal.record(m.id, results[m.id])
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(one, runnable))
@@ -431,6 +436,12 @@ def main(argv: list[str] | None = None) -> int:
         "--all-operators",
         action="store_true",
         help="judge cosmic-ray's whole list, not the selection (harness/mutscore/selection.py)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the verdicts of <reports>/verdicts.jsonl reached under the same sources, "
+        "checks and --max-checks, and judge only the rest (default: start the journal anew)",
     )
     p.add_argument("--list", action="store_true", help="print the chosen mutants' ids, run nothing")
     p.add_argument(
@@ -543,7 +554,15 @@ def main(argv: list[str] | None = None) -> int:
         covered = sum(1 for m in chosen if checks_of[m.id])
         _say(f"{covered} of {len(chosen)} covered by {', '.join(checks)}")
         expected = [m.id for m in run_these if survivors.classify(m)]
-        results = judge(run_these, checks_of, cp, args.jobs, args.first_kill, expected)
+        keys = {lang: judging_key(lang, checks, args.max_checks, args.first_kill) for lang in langs}
+        journal = Journal(reports / "verdicts.jsonl", keys)
+        done = {i: r for i, r in journal.start(args.resume).items() if i in checks_of}
+        if done:
+            _say(f"resuming: {len(done)} verdicts from {journal.path}, judged before")
+        run_these = [m for m in run_these if m.id not in done]
+        results = done | judge(
+            run_these, checks_of, cp, args.jobs, args.first_kill, expected, journal
+        )
         for i in assumed:
             if checks_of[i]:
                 results[i] = {"status": "survived", "assumed": True}
