@@ -65,7 +65,7 @@ from harness.mutscore.survivors import (
     class_matches,
     load_survivors,
 )
-from harness.mutscore.tally import build_report, rescore
+from harness.mutscore.tally import build_report, concept, rescore
 from harness.paths import BUILD_DIR, REPO_ROOT, REPORTS_DIR, cache_root
 
 WORK_DIR = BUILD_DIR / "mutscore"
@@ -156,7 +156,8 @@ def judging_checks(
     (``coverage``: ``cover.lines_by_check``, keyed by check id: a namespace names the check,
     not the case), at most ``most``, in the order to try them (``prior``: ``prior_kills`` of
     earlier reports): first the check that killed this very mutant there, then those that
-    killed most mutants of the same file and function, then by expected cost per kill:
+    killed most mutants of the same file and function, then of the same concept in either
+    language (``prior_kills``), then by expected cost per kill:
     ``plan.CHECK_SECONDS`` of the check's functions divided by its kill rate among the
     mutants of the language it ran against there, (kills + 1) / (runs + 2) (Laplace's rule,
     so without history all rates are 1/2 and the cheapest goes first). With first kill, trying
@@ -171,14 +172,16 @@ def judging_checks(
     mine_before = prior.get(f"id:{m.id}", {})
     kills = prior.get(f"{m.lang}:{m.file}:{m.function}", {})
     killed, ran = prior.get(f"killed:{m.lang}", {}), prior.get(f"ran:{m.lang}", {})
+    same_concept = prior.get(f"concept:{concept(m.function)}", {})
 
     def per_kill(c: str) -> float:
         rate = (killed.get(c, 0) + 1) / (ran.get(c, 0) + 2)
         return plan.entry_seconds([c], functions) / rate
 
-    return sorted(mine, key=lambda c: (-mine_before.get(c, 0), -kills.get(c, 0), per_kill(c), c))[
-        :most
-    ]
+    def order(c: str) -> tuple[int, int, int, float, str]:
+        return (-mine_before.get(c, 0), -kills.get(c, 0), -same_concept.get(c, 0), per_kill(c), c)
+
+    return sorted(mine, key=order)[:most]
 
 
 def judged_as(check: str) -> str:
@@ -194,7 +197,10 @@ def prior_kills(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     checks in (``judging_checks``): ``lang:file:function`` -> check -> how many of that
     function's mutants the check killed; ``id:<mutant id>`` -> its killer -> 1;
     ``killed:<lang>`` and ``ran:<lang>`` -> check -> how many mutants of the language it
-    killed, and ran against (``ran``, or ``checks`` in reports older than it)."""
+    killed, and ran against (``ran``, or ``checks`` in reports older than it);
+    ``concept:<name>`` -> check -> kills among the mutants of the function of that concept
+    (``tally.concept``) in either language, so Go's kills in ``computeStatus`` order the
+    checks tried on Python's ``compute_status``."""
     out: dict[str, dict[str, int]] = {}
 
     def add(key: str, check: str) -> None:
@@ -211,6 +217,7 @@ def prior_kills(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
             add(f"{r['lang']}:{r['file']}:{r['function']}", c)
             add(f"id:{i}", c)
             add(f"killed:{r['lang']}", c)
+            add(f"concept:{concept(r['function'])}", c)
     return out
 
 

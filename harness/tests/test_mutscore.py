@@ -346,6 +346,25 @@ def test_the_likeliest_cheap_killer_goes_first() -> None:
     assert score.judging_checks(m, coverage, 2, wanted, prior)[0] == cheap[0]
 
 
+def test_kills_of_the_same_concept_in_the_other_language_order_the_checks() -> None:
+    """Go's kills in ``ensureChild`` put their killer first for Python's ``ensure_child``
+    (after this mutant's own killer and its own function's), before the cheapest."""
+    m = ToolMutant("python", "a.py", "Reconciler.ensure_child", "core/X", "a", "b", 0, 3)
+    coverage = {"noop-stable": {"a.py": [3]}, "events-recorded": {"a.py": [3]}}
+    wanted = ["events-recorded", "noop-stable"]
+    cheap = score.judging_checks(m, coverage, 2, wanted)
+    go_row = {
+        "status": "killed",
+        "lang": "go",
+        "file": "c.go",
+        "function": "ModelServiceReconciler.ensureChild",
+        "killed_by": [cheap[1]],
+    }
+    prior = score.prior_kills({"mutants": {"g": go_row}})
+    assert prior["concept:ensure_child"] == {cheap[1]: 1}
+    assert score.judging_checks(m, coverage, 2, wanted, prior) == [cheap[1], cheap[0]]
+
+
 def test_an_unknown_mutant_id_is_named_not_passed_over() -> None:
     ms = [_m(n=i) for i in range(3)]
     assert msample.unknown_ids([ms[1].id, "python:a.py:f:nosuch#0"], {"python": ms}) == [
