@@ -484,7 +484,7 @@ def run_mutants(
         m: ci_filter(m, checks_filter, functions, entries[m]) if ci or rest else checks_filter
         for m in chosen
     }
-    order = plan.longest_first(entries, functions)
+    order = plan.longest_first(entries, functions, built=plan.built_mutants())
     with ControlPlane(tier=cluster) as cp:
 
         def one(m: str) -> None:

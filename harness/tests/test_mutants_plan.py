@@ -107,6 +107,24 @@ def test_suites_start_longest_first_and_get_no_more_workers_than_functions() -> 
     assert runner.suite_workers([], FUNCTIONS, 4) == 4
 
 
+def test_a_built_mutant_cedes_an_entry_its_python_twin_declares() -> None:
+    """A Go mutant pays a compile and a link before its first check (plan.BUILD_SECONDS): an
+    entry its Python twin declares as well goes to the twin (the Go one runs it in make
+    mutants-pairs); an entry only a built mutant declares still runs against it."""
+    twins = {"never-adopts-go": ["child-repaired"], "never-adopts": ["child-repaired"]}
+    assert plan.ci_choice(twins, FUNCTIONS, SECONDS)["never-adopts-go"] == ["child-repaired"]
+    chosen = plan.ci_choice(twins, FUNCTIONS, SECONDS, built={"never-adopts-go"})
+    assert chosen == {"never-adopts-go": [], "never-adopts": ["child-repaired"]}
+    rest = plan.rest_choice(twins, FUNCTIONS, SECONDS, built={"never-adopts-go"})
+    assert rest == {"never-adopts-go": ["child-repaired"], "never-adopts": []}
+    alone = {"only-go": ["garbage-collected"]}
+    assert plan.ci_choice(alone, FUNCTIONS, SECONDS, built={"only-go"}) == alone
+    order = plan.longest_first(
+        {"a": ["noop-stable"], "b-go": ["noop-stable"]}, FUNCTIONS, SECONDS, built={"b-go"}
+    )
+    assert order == ["b-go", "a"]
+
+
 def test_the_real_ci_subset_keeps_every_entry_on_each_tier() -> None:
     """On envtest and on sim, over the mutants `make mutants-ci` / `mutants-sim-ci` run: every
     entry the tier can run is chosen for some mutant, the sim mutants (each with entries only
@@ -122,7 +140,7 @@ def test_the_real_ci_subset_keeps_every_entry_on_each_tier() -> None:
         declared = plan.on_tier(
             {m: runner.caught_by(m) for m in here}, functions, needs, OFFERS[tier]
         )
-        chosen = plan.ci_choice(declared, functions)
+        chosen = plan.ci_choice(declared, functions, built=plan.built_mutants())
         if tier == "sim":
             assert all(chosen[m] for m in here), tier
         assert {e for v in declared.values() for e in v} == {e for v in chosen.values() for e in v}
@@ -133,6 +151,10 @@ def test_the_real_ci_subset_keeps_every_entry_on_each_tier() -> None:
         assert pairs(chosen) <= pairs(declared)
         if tier == "envtest":
             assert pairs(chosen) < pairs(declared)
+        # No Go mutant is built for an entry a Python mutant of the tier declares too.
+        built = plan.built_mutants()
+        python_entries = {e for m, v in declared.items() if m not in built for e in v}
+        assert not [(m, e) for m in built & set(chosen) for e in chosen[m] if e in python_entries]
 
 
 def _make_target(name: str) -> list[str]:
