@@ -126,6 +126,15 @@ CHECK_SECONDS: dict[str, float] = {
     # issue 25 (start-up with a configuration the operator cannot use); measured: go 3 s,
     # python 32 s on 2 cores at load 16 (its seven starts side by side), a mutant 30 s+
     "test_config_refused": 35.0,
+    # kills measured in a fresh clone's make test (692a258, mutants-ci, jobs 4, 2 cores shared)
+    "test_finalizer_race": 7.0,
+    "test_dead_owner_child": 6.0,
+    "test_answer_lost": 12.0,
+    "test_before_call": 13.0,
+    "test_status_lost": 13.0,
+    "test_status_conflict": 12.0,
+    "test_slow_neighbour": 36.0,
+    "test_lost_answer": 24.0,
 }
 
 #: The cost of a test function not in ``CHECK_SECONDS``.
@@ -138,6 +147,29 @@ DEFAULT_SECONDS = 30.0
 #: between their suite's start and its one case, against 3 to 7 s for a Python mutant; about
 #: 8 CPU-seconds of link each. The cover gives an entry a Python twin declares to the twin.
 BUILD_SECONDS = 25.0
+
+
+#: Seconds a mutant's suite must stand to gain from pytest-xdist before it gets workers: a
+#: worker is a Python process that starts, collects the suite and sets its session up (about
+#: 2 CPU-seconds, 3 to 5 s before its first check on the loaded 2 cores), for each suite. In
+#: a fresh clone's mutants-ci (692a258) children-first took 11.9 s for 4.7 s of checks on two
+#: workers, clears-finalizers 10.3 s for 7.6 s. What workers can save is every function but
+#: the longest (``parallel_gain``).
+XDIST_MIN_GAIN = 15.0
+
+
+def parallel_gain(
+    entries: Iterable[str],
+    functions: Mapping[str, Sequence[str]],
+    seconds: Mapping[str, float] | None = None,
+    mutant: str = "",
+) -> float:
+    """Seconds that running the test functions of ``entries`` side by side could save over
+    running them one after another: their ``entry_seconds`` but the longest one's."""
+    table = CHECK_SECONDS if seconds is None else seconds
+    names = {f for e in entries for f in functions.get(e, ())}
+    each = [table.get(f"{mutant} {f}", table.get(f, DEFAULT_SECONDS)) for f in names]
+    return sum(each) - max(each, default=0.0)
 
 
 def entry_seconds(

@@ -95,7 +95,7 @@ def test_needs_are_read_from_the_suite() -> None:
     assert "test_noop_stable" not in needs
 
 
-def test_suites_start_longest_first_and_get_no_more_workers_than_functions() -> None:
+def test_suites_start_longest_first_and_get_workers_only_where_they_save_time() -> None:
     order = plan.longest_first(
         {"a": ["noop-stable"], "b": ["leader-failover"], "c": ["child-repaired"]},
         FUNCTIONS,
@@ -105,6 +105,14 @@ def test_suites_start_longest_first_and_get_no_more_workers_than_functions() -> 
     assert runner.suite_workers(["noop-stable"], FUNCTIONS, 4) == 0
     assert runner.suite_workers(["leader-failover"], FUNCTIONS, 4) == 2
     assert runner.suite_workers([], FUNCTIONS, 4) == 4
+    # Workers only where running side by side could save XDIST_MIN_GAIN: leader-failover's
+    # two functions save test_partitioned's 30 s, noop-stable beside child-repaired 10 s.
+    two = ["noop-stable", "child-repaired"]
+    assert plan.parallel_gain(two, FUNCTIONS, SECONDS) == 10.0
+    assert runner.suite_workers(["leader-failover"], FUNCTIONS, 4, seconds=SECONDS) == 2
+    assert runner.suite_workers(two, FUNCTIONS, 4, seconds=SECONDS) == 0
+    slow = {**SECONDS, "a test_noop_stable": 60.0, "a test_child_repaired": 40.0}
+    assert runner.suite_workers(two, FUNCTIONS, 4, "a", slow) == 2
 
 
 def test_a_built_mutant_cedes_an_entry_its_python_twin_declares() -> None:
