@@ -15,7 +15,8 @@ It is a small weighted set cover, solved greedily and deterministically: each en
 with the fewest declaring mutants first, goes to a declaring mutant that already runs something
 (one start, one build fewer), then the cheapest, the one with the fewest alternatives, the
 first declared. Cost is the seconds of the test functions an entry runs (``CHECK_SECONDS``,
-measured), each function counted once per mutant. The verdict is unchanged: a kill is a
+measured), each function counted once per mutant, and ``BUILD_SECONDS`` for starting a mutant
+that is built first (a Go mutant), so an entry a Python twin declares too goes to the twin. The verdict is unchanged: a kill is a
 ``fail`` verdict, and every chosen entry must kill its mutant, as every ``caught_by`` entry
 must in the full run.
 """

@@ -44,7 +44,9 @@ runs the entries ``--ci`` leaves out (``plan.rest_choice``; also under ``ci_chec
 
 ``--jobs N`` runs N mutants' suites at a time on the one control plane (each mutant has its
 own namespaces and user), longest first; each suite gets at most ``--workers`` pytest-xdist
-workers, and no more than it has test functions (one: none, the checks run in pytest itself).
+workers, and no more than it has test functions (one: none, the checks run in pytest itself);
+in ``--ci`` and ``--rest`` none either where side by side would save less than
+``plan.XDIST_MIN_GAIN`` seconds (``suite_workers``).
 """
 
 from __future__ import annotations
