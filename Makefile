@@ -187,10 +187,9 @@ generate-mutants: binaries ## generated workloads against the mutants the suite 
 # fill the 2 cores that one at a time leaves half idle; three at a time only stretch every
 # step (tried: the cores were never idle, and the whole took longer). make takes the steps in
 # TEST_STEPS's order, the next as soon as one ends: longest first (seconds in a fresh clone's
-# make test at 751e135 (879 s in all): unit 427, mutants-ci 343, mutation-score-sample 231,
-# conformance 215, explore-ci 114, generate-ci 96, rbac-ablation-ci 87,
-# conformance-existing-ci 85, mutants-sim-ci 49, go-test 35; unit has since dropped its 44
-# Go mutant links, so it comes after mutants-ci), so the two lanes end
+# make test at 692a258 (796 s in all): mutants-ci 344, unit 300, conformance 202,
+# mutation-score-sample 195, explore-ci 111, conformance-existing-ci 110, generate-ci 94,
+# rbac-ablation-ci 89, mutants-sim-ci 47, go-test 22; docs/ci.md), so the two lanes end
 # together (fixed lanes of steps left one running alone for up to 70 s). accounting-check reads
 # what conformance wrote, so it waits for it. Every step's lines start with its name and it
 # ends with "[make test] <step> done in <n>s"; a failed step does not stop the others (-k), and
@@ -247,8 +246,10 @@ clean: ## remove build/, reports/ and the virtualenv (the binary cache stays)
 # plane; writes reports/mutants.json and adds the matrix to reports/comparison.{md,html}.
 # Exits non-zero if a mutant survives every check or a check kills no mutant. mutants-ci is
 # the subset `make test` runs: each mutant against one or a few of the checks that catch it by
-# design, every distinct caught_by entry against some mutant (harness/mutants/plan.py), four
-# mutants at a time, longest first, each with no more pytest-xdist workers than test functions.
+# design, every distinct caught_by entry against some mutant (harness/mutants/plan.py; a Go
+# mutant's build counts, so an entry a Python twin declares too runs against the twin), four
+# mutants at a time, longest first, each with no more pytest-xdist workers than test
+# functions, and none where side by side would save under 15 s (plan.XDIST_MIN_GAIN).
 MUTANT_WORKERS ?= 4
 MUTANT_CI_JOBS ?= 4
 MUTANT_ARGS ?=

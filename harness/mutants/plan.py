@@ -15,7 +15,8 @@ It is a small weighted set cover, solved greedily and deterministically: each en
 with the fewest declaring mutants first, goes to a declaring mutant that already runs something
 (one start, one build fewer), then the cheapest, the one with the fewest alternatives, the
 first declared. Cost is the seconds of the test functions an entry runs (``CHECK_SECONDS``,
-measured), each function counted once per mutant. The verdict is unchanged: a kill is a
+measured), each function counted once per mutant, and ``BUILD_SECONDS`` for starting a mutant
+that is built first (a Go mutant), so an entry a Python twin declares too goes to the twin. The verdict is unchanged: a kill is a
 ``fail`` verdict, and every chosen entry must kill its mutant, as every ``caught_by`` entry
 must in the full run.
 """
@@ -23,8 +24,9 @@ must in the full run.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from harness import mutants
 from harness.checks import NEEDS_MARKER
@@ -125,10 +127,50 @@ CHECK_SECONDS: dict[str, float] = {
     # issue 25 (start-up with a configuration the operator cannot use); measured: go 3 s,
     # python 32 s on 2 cores at load 16 (its seven starts side by side), a mutant 30 s+
     "test_config_refused": 35.0,
+    # kills measured in a fresh clone's make test (692a258, mutants-ci, jobs 4, 2 cores shared)
+    "test_finalizer_race": 7.0,
+    "test_dead_owner_child": 6.0,
+    "test_answer_lost": 12.0,
+    "test_before_call": 13.0,
+    "test_status_lost": 13.0,
+    "test_status_conflict": 12.0,
+    "test_slow_neighbour": 36.0,
+    "test_lost_answer": 24.0,
 }
 
 #: The cost of a test function not in ``CHECK_SECONDS``.
 DEFAULT_SECONDS = 30.0
+
+#: Seconds a mutant with a ``build`` (the Go mutants: ``harness.mutants.gobuild``, a compile
+#: and a link of the whole operator) spends before its first check, on top of the start a
+#: Python mutant pays too: measured in a fresh clone's make test (692a258, 2 cores shared,
+#: jobs 4), never-adopts-go and updates-immutable-go 27.6 s and remembers-status-go 31.0 s
+#: between their suite's start and its one case, against 3 to 7 s for a Python mutant; about
+#: 8 CPU-seconds of link each. The cover gives an entry a Python twin declares to the twin.
+BUILD_SECONDS = 25.0
+
+
+#: Seconds a mutant's suite must stand to gain from pytest-xdist before it gets workers: a
+#: worker is a Python process that starts, collects the suite and sets its session up (about
+#: 2 CPU-seconds, 3 to 5 s before its first check on the loaded 2 cores), for each suite. In
+#: a fresh clone's mutants-ci (692a258) children-first took 11.9 s for 4.7 s of checks on two
+#: workers, clears-finalizers 10.3 s for 7.6 s. What workers can save is every function but
+#: the longest (``parallel_gain``).
+XDIST_MIN_GAIN = 15.0
+
+
+def parallel_gain(
+    entries: Iterable[str],
+    functions: Mapping[str, Sequence[str]],
+    seconds: Mapping[str, float] | None = None,
+    mutant: str = "",
+) -> float:
+    """Seconds that running the test functions of ``entries`` side by side could save over
+    running them one after another: their ``entry_seconds`` but the longest one's."""
+    table = CHECK_SECONDS if seconds is None else seconds
+    names = {f for e in entries for f in functions.get(e, ())}
+    each = [table.get(f"{mutant} {f}", table.get(f, DEFAULT_SECONDS)) for f in names]
+    return sum(each) - max(each, default=0.0)
 
 
 def entry_seconds(
@@ -186,11 +228,14 @@ def ci_choice(
     caught_by: Mapping[str, Sequence[str]],
     functions: Mapping[str, Sequence[str]],
     seconds: Mapping[str, float] | None = None,
+    built: Collection[str] = (),
 ) -> dict[str, list[str]]:
     """Per mutant (``caught_by``: mutant id -> its declared entries, in declaration order), the
     entries CI runs, in declared order (see the module docstring); an empty list for a mutant
     whose entries all run against others (it is left to ``rest_choice``) and for one that
-    declares none (the runner then runs the whole suite for it)."""
+    declares none (the runner then runs the whole suite for it). ``built``: the mutants that
+    are built before they start (a ``build`` in mutants.toml); starting one costs
+    ``BUILD_SECONDS`` more, so an entry its Python twin declares goes to the twin."""
     chosen: dict[str, list[str]] = {m: [] for m in caught_by}
     order = {m: i for i, m in enumerate(caught_by)}
     declarers: dict[str, list[str]] = {}
@@ -199,8 +244,11 @@ def ci_choice(
             declarers.setdefault(e, []).append(m)
 
     def added(m: str, e: str) -> float:
-        return entry_seconds([*chosen[m], e], functions, seconds, m) - entry_seconds(
-            chosen[m], functions, seconds, m
+        build = BUILD_SECONDS if m in built and not chosen[m] else 0.0
+        return (
+            build
+            + entry_seconds([*chosen[m], e], functions, seconds, m)
+            - entry_seconds(chosen[m], functions, seconds, m)
         )
 
     # Each entry once, the entries with fewest declarers first (one declarer: no choice). It
@@ -221,12 +269,13 @@ def rest_choice(
     caught_by: Mapping[str, Sequence[str]],
     functions: Mapping[str, Sequence[str]],
     seconds: Mapping[str, float] | None = None,
+    built: Collection[str] = (),
 ) -> dict[str, list[str]]:
     """Per mutant, the ``caught_by`` entries ``ci_choice`` leaves out, in declared order:
     what ``python -m harness mutants --rest`` (``make mutants-pairs``) runs, so that the CI
     subset and this rest together hold every declared pair (mutant, entry) at least once,
     each in a regular job. A mutant ``ci_choice`` runs wholly gets an empty list."""
-    ci = ci_choice(caught_by, functions, seconds)
+    ci = ci_choice(caught_by, functions, seconds, built)
     return {m: [e for e in entries if e not in ci[m]] for m, entries in caught_by.items()}
 
 
@@ -248,12 +297,14 @@ def subset_entries(
     def caught_by(m: str) -> list[str]:
         return list(table.get(m, {}).get("caught_by", []))
 
+    built = built_mutants(table)
+
     def here(ms: Iterable[str]) -> dict[str, list[str]]:
         return on_tier({m: caught_by(m) for m in ms}, functions, function_needs(), OFFERS[cluster])
 
     if not rest:
         declared = here(chosen)
-        picked = ci_choice(declared, functions)
+        picked = ci_choice(declared, functions, built=built)
         return {m: picked[m] if declared[m] else caught_by(m) for m in chosen}
     pool = [
         m
@@ -262,21 +313,31 @@ def subset_entries(
         if not ("explore" in t and not t.get("caught_by"))
         and (not t.get("tiers") or cluster in t["tiers"])
     ]
-    left = rest_choice(here(pool), functions)
+    left = rest_choice(here(pool), functions, built=built)
     return {m: left.get(m, []) for m in chosen}
+
+
+def built_mutants(table: Mapping[str, Mapping[str, Any]] | None = None) -> set[str]:
+    """The mutants of ``table`` (default: mutants.toml's) that have a ``build`` command (the
+    Go mutants): each run of one starts with a compile and a link (``BUILD_SECONDS``)."""
+    declared = mutants.declared() if table is None else table
+    return {m for m, t in declared.items() if t.get("build")}
 
 
 def longest_first(
     plan: Mapping[str, Sequence[str]],
     functions: Mapping[str, Sequence[str]],
     seconds: Mapping[str, float] | None = None,
+    built: Collection[str] = (),
 ) -> list[str]:
     """The mutants of ``plan`` (mutant -> entries it runs; none: the whole suite) ordered by
-    their suite's expected seconds, longest first, so that running them some at a time ends
-    soonest (the longest-processing-time rule); ties keep the plan's order."""
+    their suite's expected seconds (``BUILD_SECONDS`` more for one of ``built``), longest
+    first, so that running them some at a time ends soonest (the longest-processing-time
+    rule); ties keep the plan's order."""
     everything = list(functions)
 
     def cost(m: str) -> float:
-        return entry_seconds(plan[m] or everything, functions, seconds, m)
+        build = BUILD_SECONDS if m in built else 0.0
+        return build + entry_seconds(plan[m] or everything, functions, seconds, m)
 
     return sorted(plan, key=lambda m: -cost(m))

@@ -44,7 +44,9 @@ runs the entries ``--ci`` leaves out (``plan.rest_choice``; also under ``ci_chec
 
 ``--jobs N`` runs N mutants' suites at a time on the one control plane (each mutant has its
 own namespaces and user), longest first; each suite gets at most ``--workers`` pytest-xdist
-workers, and no more than it has test functions (one: none, the checks run in pytest itself).
+workers, and no more than it has test functions (one: none, the checks run in pytest itself);
+in ``--ci`` and ``--rest`` none either where side by side would save less than
+``plan.XDIST_MIN_GAIN`` seconds (``suite_workers``).
 """
 
 from __future__ import annotations
@@ -395,11 +397,22 @@ def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Pa
 
 
 def suite_workers(
-    entries: Iterable[str] | None, functions: Mapping[str, list[str]], most: int
+    entries: Iterable[str] | None,
+    functions: Mapping[str, list[str]],
+    most: int,
+    mutant: str = "",
+    seconds: Mapping[str, float] | None = None,
 ) -> int:
     """pytest-xdist workers for one mutant's suite: ``most``, but no more than the test
-    functions ``entries`` select (None or empty: the whole suite); 0 (no xdist) for one."""
-    n = len({f for e in entries for f in functions.get(e, ())}) if entries else most
+    functions ``entries`` select (None or empty: the whole suite); 0 (no xdist) for one, and
+    for functions whose side-by-side run would save less than ``plan.XDIST_MIN_GAIN`` seconds
+    (``plan.parallel_gain`` with ``seconds``, default ``plan.CHECK_SECONDS``, for ``mutant``)."""
+    if not entries:
+        return most
+    chosen = list(entries)
+    n = len({f for e in chosen for f in functions.get(e, ())})
+    if plan.parallel_gain(chosen, functions, seconds, mutant) < plan.XDIST_MIN_GAIN:
+        return 0
     return 0 if min(n, most) <= 1 else min(n, most)
 
 
@@ -484,7 +497,7 @@ def run_mutants(
         m: ci_filter(m, checks_filter, functions, entries[m]) if ci or rest else checks_filter
         for m in chosen
     }
-    order = plan.longest_first(entries, functions)
+    order = plan.longest_first(entries, functions, built=plan.built_mutants())
     with ControlPlane(tier=cluster) as cp:
 
         def one(m: str) -> None:
@@ -502,7 +515,7 @@ def run_mutants(
                 results[m] = None
                 return
             k = filters[m]
-            n_workers = suite_workers(entries[m], functions, workers) if ci or rest else workers
+            n_workers = suite_workers(entries[m], functions, workers, m) if ci or rest else workers
             extra = ["-n", str(n_workers), "--tb=line", f"--modeldock-cluster={cluster}"]
             code = run_suite(
                 m,

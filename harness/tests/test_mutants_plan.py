@@ -95,7 +95,7 @@ def test_needs_are_read_from_the_suite() -> None:
     assert "test_noop_stable" not in needs
 
 
-def test_suites_start_longest_first_and_get_no_more_workers_than_functions() -> None:
+def test_suites_start_longest_first_and_get_workers_only_where_they_save_time() -> None:
     order = plan.longest_first(
         {"a": ["noop-stable"], "b": ["leader-failover"], "c": ["child-repaired"]},
         FUNCTIONS,
@@ -105,6 +105,32 @@ def test_suites_start_longest_first_and_get_no_more_workers_than_functions() -> 
     assert runner.suite_workers(["noop-stable"], FUNCTIONS, 4) == 0
     assert runner.suite_workers(["leader-failover"], FUNCTIONS, 4) == 2
     assert runner.suite_workers([], FUNCTIONS, 4) == 4
+    # Workers only where running side by side could save XDIST_MIN_GAIN: leader-failover's
+    # two functions save test_partitioned's 30 s, noop-stable beside child-repaired 10 s.
+    two = ["noop-stable", "child-repaired"]
+    assert plan.parallel_gain(two, FUNCTIONS, SECONDS) == 10.0
+    assert runner.suite_workers(["leader-failover"], FUNCTIONS, 4, seconds=SECONDS) == 2
+    assert runner.suite_workers(two, FUNCTIONS, 4, seconds=SECONDS) == 0
+    slow = {**SECONDS, "a test_noop_stable": 60.0, "a test_child_repaired": 40.0}
+    assert runner.suite_workers(two, FUNCTIONS, 4, "a", slow) == 2
+
+
+def test_a_built_mutant_cedes_an_entry_its_python_twin_declares() -> None:
+    """A Go mutant pays a compile and a link before its first check (plan.BUILD_SECONDS): an
+    entry its Python twin declares as well goes to the twin (the Go one runs it in make
+    mutants-pairs); an entry only a built mutant declares still runs against it."""
+    twins = {"never-adopts-go": ["child-repaired"], "never-adopts": ["child-repaired"]}
+    assert plan.ci_choice(twins, FUNCTIONS, SECONDS)["never-adopts-go"] == ["child-repaired"]
+    chosen = plan.ci_choice(twins, FUNCTIONS, SECONDS, built={"never-adopts-go"})
+    assert chosen == {"never-adopts-go": [], "never-adopts": ["child-repaired"]}
+    rest = plan.rest_choice(twins, FUNCTIONS, SECONDS, built={"never-adopts-go"})
+    assert rest == {"never-adopts-go": ["child-repaired"], "never-adopts": []}
+    alone = {"only-go": ["garbage-collected"]}
+    assert plan.ci_choice(alone, FUNCTIONS, SECONDS, built={"only-go"}) == alone
+    order = plan.longest_first(
+        {"a": ["noop-stable"], "b-go": ["noop-stable"]}, FUNCTIONS, SECONDS, built={"b-go"}
+    )
+    assert order == ["b-go", "a"]
 
 
 def test_the_real_ci_subset_keeps_every_entry_on_each_tier() -> None:
@@ -122,7 +148,7 @@ def test_the_real_ci_subset_keeps_every_entry_on_each_tier() -> None:
         declared = plan.on_tier(
             {m: runner.caught_by(m) for m in here}, functions, needs, OFFERS[tier]
         )
-        chosen = plan.ci_choice(declared, functions)
+        chosen = plan.ci_choice(declared, functions, built=plan.built_mutants())
         if tier == "sim":
             assert all(chosen[m] for m in here), tier
         assert {e for v in declared.values() for e in v} == {e for v in chosen.values() for e in v}
@@ -133,6 +159,10 @@ def test_the_real_ci_subset_keeps_every_entry_on_each_tier() -> None:
         assert pairs(chosen) <= pairs(declared)
         if tier == "envtest":
             assert pairs(chosen) < pairs(declared)
+        # No Go mutant is built for an entry a Python mutant of the tier declares too.
+        built = plan.built_mutants()
+        python_entries = {e for m, v in declared.items() if m not in built for e in v}
+        assert not [(m, e) for m in built & set(chosen) for e in chosen[m] if e in python_entries]
 
 
 def _make_target(name: str) -> list[str]:

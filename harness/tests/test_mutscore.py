@@ -4,6 +4,7 @@ plane: the tools' lists and the score's arithmetic only."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,13 @@ LISTING = """Starting...
     RUNNABLE INVERT_LOGICAL at controller.go:10:3
  NOT COVERED ARITHMETIC_BASE at main_test.go:1:1
 """
+
+
+@functools.cache
+def every_python_mutant() -> tuple[ToolMutant, ...]:
+    """cosmic-ray's whole list of the Python operator's mutants, made once for this module:
+    each making takes about 4 CPU-seconds, and five tests here read it."""
+    return tuple(generate.python_mutants(every=True))
 
 
 def test_parse_gremlins_keeps_type_and_position() -> None:
@@ -168,7 +176,7 @@ def test_every_classified_python_id_is_selected_now() -> None:
     the selection (harness/mutscore/selection.py) drops its kind, and it classifies nothing a
     run judges. (Go ids need gremlins' listing, made by make mutation-score; they are checked
     there by --rescore dropping unknown ids.)"""
-    ids = {m.id for m in python_selected(generate.python_mutants(every=True))}
+    ids = {m.id for m in python_selected(list(every_python_mutant()))}
     stale = [i for i in msurv.load_survivors().mutants if i.startswith("python:") and i not in ids]
     assert stale == []
 
@@ -256,7 +264,7 @@ def test_the_fixed_sample_names_generated_python_mutants() -> None:
     now; Go's are checked by the make step itself (gremlins' listing)."""
     sample = msample.load_sample(msample.SAMPLE_FILE)
     assert 8 <= len(sample["go"]) <= 14 and 8 <= len(sample["python"]) <= 14
-    ids = {m.id for m in generate.python_mutants()}
+    ids = {m.id for m in python_selected(list(every_python_mutant()))}
     assert [i for i in sample["python"] if i not in ids] == []
 
 
@@ -266,8 +274,9 @@ def test_the_selection_keeps_ids_and_drops_redundant_kinds() -> None:
     ``>=``), per arithmetic site gremlins' one, and no annotation or duplicate ``not``."""
     from harness.mutscore import selection
 
-    every = generate.python_mutants(every=True)
-    kept = generate.python_mutants()
+    every = list(every_python_mutant())
+    kept = generate.python_mutants()  # the default call: the selection, numbered as every
+    assert kept == python_selected(every)
     assert {m.id for m in kept} <= {m.id for m in every} and 0 < len(kept) < len(every) / 3
     assert not [m for m in kept if m.context]
     ops = {m.operator.removeprefix("core/") for m in kept}
@@ -473,5 +482,5 @@ def test_the_cached_python_listing_is_the_tools_list(tmp_path: Path) -> None:
     made = generate.python_listing(tmp_path)
     assert len(list(tmp_path.glob("cosmic-ray-*.json"))) == 1
     read = generate.python_listing(tmp_path)
-    assert read == made == generate.python_mutants(every=True)
+    assert read == made == list(every_python_mutant())
     assert [m.id for m in read] == [m.id for m in made]
