@@ -218,7 +218,8 @@ def test_waits_for_crd(isolated: Isolated, evidence: Evidence) -> None:
     ``modeldock.io`` on its API proxy (discovery, or a list) are its attempts: the check
     watches until it has made five and at least five seconds have passed since the first, or
     it exited. Judged
-    there: the process still runs and answers /healthz; it asked again (at least five times);
+    there: the process still runs and answers /healthz; every attempt was discovery, none a
+    list or watch of a resource (its informers wait for modelservices); it asked again (at least five times);
     the gaps grow (the last of the first five is at least twice the first); and it made no
     more attempts than the contract's backoff (0.8 s doubling to 30 s) allows in the span it
     took, plus three (``allowed_attempts``). Then the CRD is applied and a ModelService
@@ -269,6 +270,13 @@ def _judge(lab: IsolatedLab, evidence: Evidence) -> None:
         f"must wait for it: {len(attempts)} attempts {gaps[:10]}"
     )
     assert op.healthy(), "the operator does not answer /healthz while it waits for its CRD"
+    early = [f"{r.verb} {r.path or r.resource} -> {r.code}" for r in attempts if r.resource]
+    evidence.record("resource_requests_while_absent", early[:5])
+    assert not early, (
+        f"while discovery listed only the decoy {DECOY_PLURAL} in {GROUP}/v1alpha1, the "
+        f"operator sent {len(early)} request(s) for a resource of the group: {early[:3]}. "
+        'Its informers start only once discovery lists modelservices (CONTRACT.md, "Process")'
+    )
     assert len(attempts) >= ATTEMPTS_WATCHED, f"attempts: {attempts}"
     span = times[-1] - times[0]
     allowed = allowed_attempts(span)

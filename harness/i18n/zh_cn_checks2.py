@@ -511,13 +511,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "并在 CRD 被 apply 之后收敛，无需重启。",
     ),
     "check:waits-for-crd:teaches": (
-        "bb5dcbef2c",
+        "b950e1f800",
         "在一个私有的控制平面上，harness 先删除 ModelService 的 CRD，提供一个同 group、同版本的"
         "诱饵 CRD（``modeldecoys.modeldock.io``：对 modeldock.io/v1alpha1 的 discovery 回答 200，"
         "但其中没有 modelservices），再启动 operator（不等待 /readyz，它不可能就绪）。它在 API proxy 上属于 API group "
         "``modeldock.io`` 的请求（discovery，或一次 list）就是它的尝试：检查一直观察，"
         "直到它已尝试五次、且距第一次至少过去了五秒，或者它退出了。此时判定：进程仍在运行并应答 "
-        "/healthz；它确实再次询问了（至少五次）；间隔在增长（前五次中最后一个间隔至少是第一个的两倍）；"
+        "/healthz；每次尝试都是 discovery，没有一次是对某个资源的 list 或 watch（它的 informer 要等到 "
+        "modelservices 出现）；它确实再次询问了（至少五次）；间隔在增长（前五次中最后一个间隔至少是第一个的两倍）；"
         "而且它的尝试次数不超过契约的 backoff（0.8 秒起翻倍，上限 30 秒）在它所用的时间跨度内"
         "允许的次数再加三（``allowed_attempts``）。然后 apply CRD 并创建一个 ModelService："
         "它要在 backoff 的上限加上通常的时限内收敛，operator 从未退出，而且它的日志里除了 reconcile "
