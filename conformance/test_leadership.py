@@ -244,15 +244,6 @@ def test_leader_failover(
         "the first convergence, before the experiment",
     )
     time.sleep(LATE_WRITES_WAIT)
-    writers = _seen_writes(audit, admin, namespace, user, t_start, "the first convergence")
-    holder = _lease_writer(audit, admin, namespace, user, t_start)
-    evidence.record("writes_before_failover", writers)
-    evidence.record("first_holder", {"identity": first, "instance": holder})
-    assert list(writers) == [holder], (
-        f"exactly one instance, the Lease holder ({holder or 'none'}), must reconcile; the "
-        f"audit log shows writes by {sorted(writers)}: {writers}"
-    )
-    leader, follower = (a, b) if holder == "a" else (b, a)
     # A standby never takes a Lease its holder renews: same holder, no transition since.
     spec = _lease_spec(admin, namespace)
     evidence.record(
@@ -270,6 +261,15 @@ def test_leader_failover(
         'only once it has seen no renewal for a lease duration (CONTRACT.md, "Process")'
     )
 
+    writers = _seen_writes(audit, admin, namespace, user, t_start, "the first convergence")
+    holder = _lease_writer(audit, admin, namespace, user, t_start)
+    evidence.record("writes_before_failover", writers)
+    evidence.record("first_holder", {"identity": first, "instance": holder})
+    assert list(writers) == [holder], (
+        f"exactly one instance, the Lease holder ({holder or 'none'}), must reconcile; the "
+        f"audit log shows writes by {sorted(writers)}: {writers}"
+    )
+    leader, follower = (a, b) if holder == "a" else (b, a)
     # SIGKILL: no release; the follower waits out the lease, then takes over.
     t0 = time.monotonic()
     leader.kill()

@@ -25,7 +25,9 @@ from python_operator.runtime import leaderelection
 _get = leaderelection.LeaseLock.get  # the real one, before the patch
 
 
-def free_looking(self: leaderelection.LeaseLock, *, timeout: float) -> leaderelection.LeaderElectionRecord:
+def free_looking(
+    self: leaderelection.LeaseLock, *, timeout: float
+) -> leaderelection.LeaderElectionRecord:
     """The mutant: LeaseLock.get, another holder's Lease reported as held by nobody."""
     record = _get(self, timeout=timeout)
     if record.holder_identity != self.identity:
