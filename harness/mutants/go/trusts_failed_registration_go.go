@@ -6,7 +6,8 @@
 // after it chose one) is recorded in status.catalog as the registration. The catalog holds no
 // effect for that generation, and no retry ever comes.
 //
-// Why people write it: every answer a test catalog gives with an id is a success.
+// Why people write it: every answer a test catalog gives with an id is a success, and "parse
+// the body, use the id" reads shorter than a status check first.
 //
 // What the correct operator does: only a 200 or a 201 with an id is a registration; any other
 // answer is a failure, retried with backoff under the same key (CONTRACT.md, "The model
