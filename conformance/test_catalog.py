@@ -31,6 +31,7 @@ from conformance.support import (
     wait_requests_quiet,
 )
 from harness.catalog import CATALOG_URL_ENV, Catalog
+from harness.catalog.server import UNRECORDED_ID
 from harness.faults.apiproxy import ApiProxy
 from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
@@ -241,6 +242,49 @@ def test_status_conflict(
                 "status.catalog to name generation 1 after the 409",
             )
             return {"injected": faults.get("write_faults")}
+
+        return reached
+
+    _run(admin, namespace, operators, evidence, tmp_path, arm)
+
+
+@pytest.mark.modeldock_check("external-effect-once", case="server-error-id")
+def test_server_error_id(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence, tmp_path: Path
+) -> None:
+    """external-effect-once[server-error-id]: the catalog answers the first registration of
+    generation 1 with 500 and a body that carries an id, and records nothing (its storage
+    failed after it chose the id). Only a 200 or 201 with an id is a registration (CONTRACT.md,
+    "The model catalog"): the operator retries the same key, the catalog records it, and the
+    status names the recorded registration, never the failed answer's id. Then the operator
+    is killed and restarted as in the other cases, with nothing left to register for
+    generation 1. An operator that reads the id whatever the code (mutants
+    trusts-failed-registration, trusts-failed-registration-go) writes the failed answer's id
+    and leaves the catalog without an effect for generation 1."""
+
+    def arm(proxy: ApiProxy, catalog: Catalog) -> Callable[[], dict[str, Any]]:
+        catalog.fail_registrations(1)
+
+        def reached() -> dict[str, Any]:
+            wait_for(
+                catalog.failed,
+                bool,
+                CONVERGE_TIMEOUT,
+                "the catalog to answer the first registration with 500",
+                premise=True,
+            )
+            recorded = wait_for(
+                _registered(admin, namespace, 1),
+                bool,
+                CONVERGE_TIMEOUT,
+                "status.catalog to name generation 1 after the catalog's 500",
+            )
+            assert recorded["registration"] != UNRECORDED_ID, (
+                f"status.catalog names {recorded['registration']!r}, the id of an answer 500 "
+                "that recorded nothing: only a 200 or 201 with an id is a registration; any "
+                "other answer is a failure, retried with the same key"
+            )
+            return {"failed": catalog.failed(), "recorded": recorded}
 
         return reached
 

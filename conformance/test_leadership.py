@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,32 @@ def _holder(admin: Kube, ns: str) -> str:
     lease = admin.get("leases", ns, LEASE_NAME)
     holder: str = ((lease or {}).get("spec") or {}).get("holderIdentity") or ""
     return holder
+
+
+def _lease_spec(admin: Kube, ns: str) -> dict[str, Any]:
+    """The Lease's spec ({} while there is none)."""
+    lease = admin.get("leases", ns, LEASE_NAME)
+    return dict((lease or {}).get("spec") or {})
+
+
+#: The message of the line a leader logs once its Lease is released (CONTRACT.md, "Process"),
+#: compared without case: the Go operator writes ``Released Lease``, the Python one ``released
+#: lease``, as client-go's elector does.
+RELEASED_MSG = "released lease"
+
+
+def _released_lines(log: str) -> list[str]:
+    """The lines of an operator's log (one JSON object per line) whose ``msg`` is RELEASED_MSG,
+    in any case."""
+    out = []
+    for line in log.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and str(record.get("msg", "")).lower() == RELEASED_MSG:
+            out.append(line)
+    return out
 
 
 #: The resources a reconcile writes (Lease and Event writes are the elector's, not reconciles).
@@ -193,7 +220,11 @@ def test_leader_failover(
     purpose should hand over immediately, by releasing the Lease, instead of leaving the
     controller headless for a whole lease duration during every rolling update. Each instance
     runs with its own client certificate (same user, its own group), so the API server's
-    audit log says which instance made every write.
+    audit log says which instance made every write. Until the kill the Lease keeps its first
+    holder and its leaseTransitions: a standby never takes a Lease its holder still renews
+    (mutants takes-live-lease, takes-live-lease-go); and the leader stopped by SIGTERM logs
+    that it released the Lease (msg ``Released Lease``, any case; mutants release-unreported,
+    release-unreported-go).
     """
     duration, _deadline, retry = LEASE
     user = impl.user
@@ -206,12 +237,30 @@ def test_leader_failover(
         TAKEOVER_BOUND_S,
         f"Lease {LEASE_NAME} to get a holder",
     )
+    transitions = _lease_spec(admin, namespace).get("leaseTransitions", 0)
     create_modelservice(admin, namespace, "web", replicas=1)
     set_up(
         lambda: wait_converged(admin, namespace, "web"),
         "the first convergence, before the experiment",
     )
     time.sleep(LATE_WRITES_WAIT)
+    # A standby never takes a Lease its holder renews: same holder, no transition since.
+    spec = _lease_spec(admin, namespace)
+    evidence.record(
+        "lease_before_failover",
+        {
+            "holder": spec.get("holderIdentity"),
+            "leaseTransitions": spec.get("leaseTransitions", 0),
+            "leaseTransitions_at_first_holder": transitions,
+        },
+    )
+    assert spec.get("holderIdentity") == first and spec.get("leaseTransitions", 0) == transitions, (
+        f"while its first holder ({first}) ran and renewed it, Lease {LEASE_NAME} changed "
+        f"hands: holder now {spec.get('holderIdentity')!r}, leaseTransitions "
+        f"{transitions} -> {spec.get('leaseTransitions', 0)}. A standby may take the Lease "
+        'only once it has seen no renewal for a lease duration (CONTRACT.md, "Process")'
+    )
+
     writers = _seen_writes(audit, admin, namespace, user, t_start, "the first convergence")
     holder = _lease_writer(audit, admin, namespace, user, t_start)
     evidence.record("writes_before_failover", writers)
@@ -221,7 +270,6 @@ def test_leader_failover(
         f"audit log shows writes by {sorted(writers)}: {writers}"
     )
     leader, follower = (a, b) if holder == "a" else (b, a)
-
     # SIGKILL: no release; the follower waits out the lease, then takes over.
     t0 = time.monotonic()
     leader.kill()
@@ -299,6 +347,13 @@ def test_leader_failover(
     evidence.record("takeover_after_sigterm_s", round(release_takeover, 2))
     evidence.record("holders", [first, second, third])
     assert code == 0, f"SIGTERM must stop the operator cleanly (exit 0), got {code}"
+    released = _released_lines(follower.log_text())
+    evidence.record("released_lines", released[:2])
+    assert released, (
+        f"the leader ({follower.instance}) stopped on SIGTERM and its Lease was given up, but "
+        f"its log has no line {RELEASED_MSG!r} (any case): a release that succeeded is "
+        'reported as one (CONTRACT.md, "Process")'
+    )
     # Without a release the standby takes over only once the Lease has expired: no sooner than
     # lease duration - retry period after the signal, since the leader renewed at most one
     # retry period before it. Sooner can only be a release. (Half the lease duration, the bound

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import math
+import socket
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -96,15 +98,88 @@ def _crd_requests(op: OperatorProcess) -> list[ProxyRequest]:
     return [r for r in RequestLog(log).records() if r.start and r.group == GROUP]
 
 
-def _served(admin: Kube) -> bool:
-    """Whether the API server's discovery serves modeldock.io/v1alpha1 (as admin)."""
+def _served_plurals(admin: Kube) -> set[str]:
+    """The resources the API server's discovery lists in modeldock.io/v1alpha1 (as admin):
+    none when it does not serve the group version (404)."""
     try:
-        admin.request("GET", f"/apis/{GROUP}/v1alpha1")
+        found = admin.request("GET", f"/apis/{GROUP}/v1alpha1")
     except ApiException as exc:
         if exc.status == 404:
-            return False
+            return set()
         raise
-    return True
+    return {str(r.get("name")) for r in found.get("resources") or [] if isinstance(r, dict)}
+
+
+def _served(admin: Kube) -> bool:
+    """Whether the API server's discovery serves modelservices in modeldock.io/v1alpha1."""
+    return "modelservices" in _served_plurals(admin)
+
+
+#: The decoy of waits-for-crd: another CRD of the ModelService's group and version, served
+#: before the ModelService CRD is (a group whose CRDs are applied one by one), so discovery of
+#: modeldock.io/v1alpha1 answers 200 with a list that does not name modelservices.
+DECOY_PLURAL = "modeldecoys"
+DECOY_CRD: dict[str, Any] = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": f"{DECOY_PLURAL}.{GROUP}"},
+    "spec": {
+        "group": GROUP,
+        "scope": "Namespaced",
+        "names": {"plural": DECOY_PLURAL, "singular": "modeldecoy", "kind": "ModelDecoy"},
+        "versions": [
+            {
+                "name": "v1alpha1",
+                "served": True,
+                "storage": True,
+                "schema": {
+                    "openAPIV3Schema": {
+                        "type": "object",
+                        "x-kubernetes-preserve-unknown-fields": True,
+                    }
+                },
+            }
+        ],
+    },
+}
+
+
+def _serve_decoy(admin: Kube) -> None:
+    """Create DECOY_CRD and wait until discovery lists it in modeldock.io/v1alpha1 (a
+    premise), the ModelService CRD still absent."""
+    admin.request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body=DECOY_CRD)
+    wait_for(
+        lambda: _served_plurals(admin),
+        lambda plurals: DECOY_PLURAL in plurals,
+        CONVERGE_TIMEOUT,
+        f"discovery to serve the decoy {DECOY_PLURAL} in {GROUP}/v1alpha1",
+        premise=True,
+    )
+
+
+#: The one message at level error a clean start may log: a reconcile's own error (a 409 of a
+#: cache one write behind is ordinary, CONTRACT.md "Logs"), retried with backoff.
+RECONCILE_ERROR_MSG = "Reconciler error"
+
+
+def _start_error_lines(log: str) -> list[str]:
+    """The lines of an operator's log (one JSON object per line, CONTRACT.md "Process") at
+    level ``error`` that are not a reconcile's error (RECONCILE_ERROR_MSG): what the process
+    itself, its start and its wait for the CRD, reported as failed. Lines that are no JSON
+    object are not counted here."""
+    out = []
+    for line in log.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if (
+            isinstance(record, dict)
+            and record.get("level") == "error"
+            and record.get("msg") != RECONCILE_ERROR_MSG
+        ):
+            out.append(line)
+    return out
 
 
 @contextlib.contextmanager
@@ -136,18 +211,26 @@ def test_waits_for_crd(isolated: Isolated, evidence: Evidence) -> None:
     """An operator started before its CRD is installed waits for it, retrying with a growing
     backoff, stays alive, and converges once the CRD is applied, without a restart.
 
-    On a private control plane the harness deletes the ModelService CRD, then starts the
-    operator (not waiting for /readyz, which cannot come). Its requests in API group
+    On a private control plane the harness deletes the ModelService CRD, serves a decoy CRD
+    of the same group and version (``modeldecoys.modeldock.io``: discovery of
+    modeldock.io/v1alpha1 answers 200, without modelservices), then starts the operator (not
+    waiting for /readyz, which cannot come). Its requests in API group
     ``modeldock.io`` on its API proxy (discovery, or a list) are its attempts: the check
     watches until it has made five and at least five seconds have passed since the first, or
     it exited. Judged
-    there: the process still runs and answers /healthz; it asked again (at least five times);
+    there: the process still runs and answers /healthz; every attempt was discovery, none a
+    list or watch of a resource (its informers wait for modelservices); it asked again (at least five times);
     the gaps grow (the last of the first five is at least twice the first); and it made no
     more attempts than the contract's backoff (0.8 s doubling to 30 s) allows in the span it
     took, plus three (``allowed_attempts``). Then the CRD is applied and a ModelService
-    created: it converges within the backoff's cap plus the usual bound, and the operator never
-    exited. An operator that exits (mutants exits-without-crd, exits-without-crd-go) or
-    retries every 50 ms (hot-retries-crd, hot-retries-crd-go) fails.
+    created: it converges within the backoff's cap plus the usual bound, the operator never
+    exited, and its log has no line at level error but a reconcile's own (``Reconciler
+    error``: a 409 of a stale cache is ordinary); its start and its wait failed nowhere. An
+    operator that exits
+    (mutants exits-without-crd, exits-without-crd-go), retries every 50 ms (hot-retries-crd,
+    hot-retries-crd-go), takes the decoy's group version for its CRD (served-by-group,
+    served-by-group-go) or logs the end of its wait as an error (wait-end-error,
+    wait-end-error-go) fails.
     """
     with _without_crd(isolated) as lab:
         _judge(lab, evidence)
@@ -157,6 +240,7 @@ def _judge(lab: IsolatedLab, evidence: Evidence) -> None:
     """The body of waits-for-crd once the CRD is gone: the operator started, its attempts
     judged, the CRD applied and a ModelService converged."""
     cp, admin = lab.control_plane, lab.admin
+    _serve_decoy(admin)
     op = lab.operators.start(wait_ready=False)
     watched = wait_for(
         lambda: (_crd_requests(op), op.running()),
@@ -186,6 +270,13 @@ def _judge(lab: IsolatedLab, evidence: Evidence) -> None:
         f"must wait for it: {len(attempts)} attempts {gaps[:10]}"
     )
     assert op.healthy(), "the operator does not answer /healthz while it waits for its CRD"
+    early = [f"{r.verb} {r.path or r.resource} -> {r.code}" for r in attempts if r.resource]
+    evidence.record("resource_requests_while_absent", early[:5])
+    assert not early, (
+        f"while discovery listed only the decoy {DECOY_PLURAL} in {GROUP}/v1alpha1, the "
+        f"operator sent {len(early)} request(s) for a resource of the group: {early[:3]}. "
+        'Its informers start only once discovery lists modelservices (CONTRACT.md, "Process")'
+    )
     assert len(attempts) >= ATTEMPTS_WATCHED, f"attempts: {attempts}"
     span = times[-1] - times[0]
     allowed = allowed_attempts(span)
@@ -210,6 +301,12 @@ def _judge(lab: IsolatedLab, evidence: Evidence) -> None:
     )
     evidence.record("converged_generation", msvc["status"].get("observedGeneration"))
     assert op.running(), f"the operator exited (code {op.returncode()}) after the CRD came"
+    errors = _start_error_lines(op.log_text())
+    evidence.record("start_error_lines", errors[:5])
+    assert not errors, (
+        f"a start that waited for its CRD and converged logged {len(errors)} line(s) at level "
+        f"error that are no reconcile's error, where nothing failed: {errors[:3]}"
+    )
 
 
 @pytest.mark.modeldock_check("waits-for-crd", case="signal-while-waiting")
@@ -291,15 +388,31 @@ REFUSED_ENVIRONMENTS: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
     ),
 ]
 
+#: The variable config-refused gives a port another process holds (the check's own listening
+#: socket), in one more refused environment, ``port-held``.
+HELD_PORT_VARIABLE = "METRICS_BIND_ADDRESS"
+
 #: The environment config-refused expects an operator to run with: every value usable, each
 #: near a bound the refusals above test from the other side (the renew deadline just above
-#: 1.2 retry periods, one worker), and the lease duration unset (its default, 15 s).
+#: 1.2 retry periods, one worker), the lease duration unset (its default, 15 s), and the
+#: metrics server off (``0``: not an address to try, the other side of ``port-held``).
 ACCEPTED_ENVIRONMENT = {
     "LEASE_DURATION": "",
     "RENEW_DEADLINE": "2.5",
     "RETRY_PERIOD": "2",
     "MAX_CONCURRENT_RECONCILES": "1",
+    "METRICS_BIND_ADDRESS": "0",
 }
+
+
+@contextlib.contextmanager
+def _held_port() -> Iterator[int]:
+    """A TCP port on 127.0.0.1 that this process listens on until the block ends (the
+    ``port-held`` environment of config-refused: another process holds it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        yield int(held.getsockname()[1])
 
 
 def _seconds_until(deadline: float) -> float:
@@ -325,22 +438,43 @@ def test_config_refused(
 
     A Lease timing that is not a number, zero or infinite, a lease that is not longer than
     its renew deadline, a renew deadline that leaves no second try, zero workers, a catalog
-    URL that is not http(s): an operator that runs anyway, with a default in place of the value or with the value as
-    given, runs with timings nobody chose. The leader elector may refuse them later and less
-    clearly, or never, and a fleet then hands its Lease over too slowly or every few seconds.
-    The contract (CONTRACT.md, "Process") asks for the refusal at start, before any request,
-    with exit code 2 and a log line naming the variable and what it must be. Here one operator
-    is started per faulty environment (REFUSED_ENVIRONMENTS, leader election on, side by
-    side) with one more given usable values at the same bounds (ACCEPTED_ENVIRONMENT). Once
-    that one is ready (refusing is less work than starting), each of the others must have
-    exited 2 within CONFIG_EXIT_GRACE_S, its log naming each variable at fault (``NAME=`` and
-    ``must``), its API proxy having seen no request; the ready one must run on and, as
-    leader, converge a ModelService. Mutants: forgiving-config, forgiving-config-go (an
-    unusable value replaced by its default, with a warning).
+    URL that is not http(s), a metrics address another process holds: an operator that runs
+    anyway, with a default in place of the value or with the value as given, runs with
+    timings nobody chose, or fails on a port it cannot bind. The leader elector may refuse them
+    later and less clearly, or never, and a fleet then hands its Lease over too slowly or
+    every few seconds. The contract (CONTRACT.md, "Process") asks for the refusal at start,
+    before any request, with exit code 2 and a log line naming the variable and what it must
+    be. Here one operator is started per faulty environment (REFUSED_ENVIRONMENTS, and
+    ``port-held``: METRICS_BIND_ADDRESS on a port the check itself listens on; leader
+    election on, side by side) with one more given usable values at the same bounds
+    (ACCEPTED_ENVIRONMENT, its metrics server off with ``0``). Once that one is ready
+    (refusing is less work than starting), each of the others must have exited 2 within
+    CONFIG_EXIT_GRACE_S, its log naming each variable at fault (``NAME=`` and ``must``), its
+    API proxy having seen no request; the ready one must run on and, as leader, converge a
+    ModelService. Mutants: forgiving-config, forgiving-config-go (an unusable value replaced
+    by its default, with a warning); ignores-held-port, ignores-held-port-go (the addresses
+    never tried: the manager meets the held port after its first requests and exits 1);
+    refuses-metrics-off, refuses-metrics-off-go (``0`` taken for an address and refused).
     """
+    with _held_port() as port:
+        held = ("port-held", {HELD_PORT_VARIABLE: f"127.0.0.1:{port}"}, (HELD_PORT_VARIABLE,))
+        evidence.record("held_port", port)
+        _judge_config(admin, namespace, operators, evidence, [*REFUSED_ENVIRONMENTS, held])
+
+
+def _judge_config(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+    environments: list[tuple[str, dict[str, str], tuple[str, ...]]],
+) -> None:
+    """The body of config-refused: one operator per refused environment of ``environments``
+    (name, variables set, variables its message must name) and one with
+    ACCEPTED_ENVIRONMENT, started side by side and judged."""
     refused = [
         (name, variables, operators.new(leader_election=True, env=env))
-        for name, env, variables in REFUSED_ENVIRONMENTS
+        for name, env, variables in environments
     ]
     accepted = operators.new(leader_election=True, env=dict(ACCEPTED_ENVIRONMENT))
     for _, _, op in refused:

@@ -47,11 +47,18 @@ func newLeaseLock(cfg *rest.Config, namespace, name string) (*resourcelock.Lease
 	}, identity, nil
 }
 
+// electionLockOf is the resourcelock.Interface the manager's leader election runs on: lock
+// itself. main calls it through the seam electionLock.
+func electionLockOf(lock *resourcelock.LeaseLock) resourcelock.Interface {
+	return lock
+}
+
 // releaseLease gives the Lease up if this process still holds it, the way client-go's
 // LeaderElector.release does (holderIdentity empty, leaseDurationSeconds 1), so a standby
 // takes over at its next retry instead of waiting out the lease. It returns nil when another
 // process holds the Lease; errors are the API server's. A 409 is read again and retried
-// (retry.RetryOnConflict). Call it only once no controller runs.
+// (retry.RetryOnConflict). Call it only once no controller runs. main calls it through the
+// seam leaseRelease.
 func releaseLease(ctx context.Context, lock *resourcelock.LeaseLock, identity string, timeout time.Duration) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

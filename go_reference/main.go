@@ -330,7 +330,7 @@ func main() {
 		log.Error(err, "invalid environment")
 		os.Exit(exitBadConfig)
 	}
-	if err := addressesFree(cfg, net.Listen); err != nil {
+	if err := bindAddressesFree(cfg, net.Listen); err != nil {
 		log.Error(err, "invalid environment")
 		os.Exit(exitBadConfig)
 	}
@@ -395,7 +395,7 @@ func main() {
 		RetryPeriod:                   &cfg.RetryPeriod,
 	}
 	if lock != nil {
-		options.LeaderElectionResourceLockInterface = lock
+		options.LeaderElectionResourceLockInterface = electionLock(lock)
 	}
 	mgr, err := ctrl.NewManager(restConfig, options)
 	if err != nil {
@@ -473,7 +473,7 @@ func main() {
 		os.Exit(1)
 	}
 	if lock != nil {
-		released, err := releaseLease(context.Background(), lock, identity, cfg.RenewDeadline)
+		released, err := leaseRelease(context.Background(), lock, identity, cfg.RenewDeadline)
 		switch {
 		case err != nil:
 			log.Error(err, "could not release the Lease; standbys wait for it to expire")

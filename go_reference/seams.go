@@ -80,6 +80,20 @@ var (
 	// refuses-http-catalog-go (only https:// accepted).
 	catalogFromEnvironment = catalogFromEnv
 
+	// bindAddressesFree is addressesFree as main calls it (the metrics and probe addresses
+	// tried before any request; an error makes the process exit 2). Mutants:
+	// ignores-held-port-go (never tried), refuses-metrics-off-go ("0" tried as an address).
+	bindAddressesFree = addressesFree
+
+	// electionLock is electionLockOf (the Lease lock the manager's leader election reads and
+	// writes). Mutant: takes-live-lease-go (a Lease another instance holds read as free).
+	electionLock = electionLockOf
+
+	// leaseRelease is releaseLease (main, after the manager stopped: the Lease given up,
+	// "Released Lease" logged when it was). Mutant: release-unreported-go (a release that
+	// succeeded reported as none).
+	leaseRelease = releaseLease
+
 	// refusalText is errorMessage (the error's text in a failed write's Event, and so in the
 	// conditions of a refused child write: causes in sorted order). Mutant:
 	// unsorted-causes-go (the causes in another order on every other refusal).

@@ -144,6 +144,15 @@ class Catalog:
             self._call("GET", f"/faults/held?wait={timeout}", timeout=timeout + 10)[1]["held"]
         )
 
+    def fail_registrations(self, count: int = 1) -> None:
+        """The next ``count`` registrations are answered 500 with an id (``UNRECORDED_ID``)
+        and record nothing."""
+        self._call("POST", "/faults/fail", {"count": count})
+
+    def failed(self) -> list[str]:
+        """The keys whose registration was answered 500 by ``fail_registrations``, in order."""
+        return list(self._call("GET", "/faults/failed")[1]["failed"])
+
     def release(self) -> None:
         """Release every held answer and disarm the hold."""
         self._call("POST", "/faults/release")

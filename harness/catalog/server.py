@@ -20,6 +20,10 @@ Endpoints (JSON in and out):
   commit it and then hold their answer (the effect happened, the caller has not learned it)
   until ``POST /faults/release`` or until the caller went away; ``GET /faults/held?wait=s``
   waits up to s seconds for one to be held and answers ``{"held": [keys]}``.
+- ``POST /faults/fail`` ``{"count": n}``: the next n registrations, well-formed or not, are
+  answered 500 with ``{"id": "reg-unrecorded", "error": ...}`` and record nothing (a catalog
+  whose storage failed after it chose an id: an id in a failed answer is no registration);
+  ``GET /faults/failed`` answers ``{"failed": [keys]}``, the keys so answered.
 - ``GET /healthz``: 200.
 
 Storage is one SQLite file (``--db``), written in a transaction per effect, so an effect
@@ -150,8 +154,34 @@ class Holds:
             self._cond.notify_all()
 
 
+#: The id a failed registration's answer carries (``POST /faults/fail``); no effect has it.
+UNRECORDED_ID = "reg-unrecorded"
+
+
+class Failures:
+    """The registrations to answer 500 with an id, recording nothing (``POST /faults/fail``)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.armed = 0
+        self.failed: list[str] = []
+
+    def arm(self, count: int) -> None:
+        with self._lock:
+            self.armed = count
+
+    def take(self, key: str) -> bool:
+        """Whether the registration of ``key`` is to fail (one armed failure used)."""
+        with self._lock:
+            if self.armed <= 0:
+                return False
+            self.armed -= 1
+            self.failed.append(key)
+            return True
+
+
 class CatalogServer(ThreadingHTTPServer):
-    """The HTTP server: ``store`` and ``holds`` shared by the handler threads."""
+    """The HTTP server: ``store``, ``holds`` and ``failures`` shared by the handler threads."""
 
     daemon_threads = True
 
@@ -159,6 +189,7 @@ class CatalogServer(ThreadingHTTPServer):
         super().__init__(address, Handler)
         self.store = store
         self.holds = Holds()
+        self.failures = Failures()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -197,6 +228,8 @@ class Handler(BaseHTTPRequestHandler):
         elif url.path == "/faults/held":
             wait = float(parse_qs(url.query).get("wait", ["0"])[0])
             self._send(200, {"held": self.server.holds.wait_held(wait)})
+        elif url.path == "/faults/failed":
+            self._send(200, {"failed": list(self.server.failures.failed)})
         else:
             self._send(404, {"error": f"no such endpoint: GET {url.path}"})
 
@@ -213,6 +246,10 @@ class Handler(BaseHTTPRequestHandler):
             count = body.get("count", 1) if isinstance(body, dict) else 1
             self.server.holds.arm(int(count))
             self._send(200, {"armed": int(count)})
+        elif url.path == "/faults/fail":
+            count = body.get("count", 1) if isinstance(body, dict) else 1
+            self.server.failures.arm(int(count))
+            self._send(200, {"armed": int(count)})
         elif url.path == "/faults/release":
             self.server.holds.release()
             self._send(200, {"released": True})
@@ -221,6 +258,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def _register(self, body: Any) -> None:
         key = (self.headers.get("Idempotency-Key") or "").strip()
+        if self.server.failures.take(key):
+            self._send(
+                HTTPStatus.INTERNAL_SERVER_ERROR,
+                {"id": UNRECORDED_ID, "error": "storage failed: nothing recorded, retry"},
+            )
+            return
         if not key or len(key) > MAX_KEY:
             self._send(
                 400,

@@ -66,6 +66,16 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "proxy 转发这个请求，但扣住回答；ModelService 的写入依次是 finalizer、然后是 status）："
         "status 中已有这次注册，所以重启后的 operator 不会再为 generation 1 注册任何东西。",
     ),
+    "check:external-effect-once[server-error-id]:why": (
+        "f9ba781526",
+        "external-effect-once[server-error-id]：catalog 对 generation 1 的第一次注册回答 500，"
+        "回答体里带着一个 id，却什么也没有记录（它的存储在选好 id 之后失败了）。只有带 id 的 200 "
+        "或 201 才是一次注册（CONTRACT.md 的“The model catalog”）：operator 用同一个 key 重试，"
+        "catalog 记录下它，status 指向记录下来的那次注册，而绝不是失败回答里的 id。然后像其他场景"
+        "一样杀掉并重启 operator，此时 generation 1 已没有什么需要注册的了。不管状态码、只要有 id "
+        "就采信的 operator（变异体 trusts-failed-registration、trusts-failed-registration-go）"
+        "会写下失败回答的 id，而 catalog 里没有 generation 1 的任何效果。",
+    ),
     "check:external-effect-once[status-conflict]:why": (
         "34a4d13099",
         "external-effect-once[status-conflict]：记录 catalog 回答的那次 status 写入得到 409 "
@@ -167,13 +177,17 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "就会转发它）。",
     ),
     "check:leader-failover:teaches": (
-        "d550fdd8f7",
+        "c28d43d1f0",
         "两个同时活跃的实例会互相抢着写入，并让每个副作用都发生两次，所以 operator "
         "的多个副本通过一个 Lease 选出 leader。崩溃的 leader 无法声明自己已经不在了："
         "其他实例必须等它的 lease 过期，但不能更久。有意停止的 leader 应该立即交接，即释放 "
         "Lease，而不是在每次滚动更新时让控制器在整整一个 lease 时长里群龙无首。"
         "每个实例都使用自己的客户端证书运行（同一个用户，各自的 group），因此 API server "
-        "的审计日志能说明每次写入是哪个实例做的。",
+        "的审计日志能说明每次写入是哪个实例做的。直到 leader 被杀掉之前，Lease 一直保持它的第一个"
+        "持有者和它的 leaseTransitions：standby 从不拿走持有者仍在续约的 Lease（变异体 "
+        "takes-live-lease、takes-live-lease-go）；被 SIGTERM 停止的 leader 在日志里说明它释放了 "
+        "Lease（msg ``Released Lease``，不区分大小写；变异体 release-unreported、"
+        "release-unreported-go）。",
     ),
     "check:leader-failover[partitioned-leader]:teaches": (
         "67d1adccc5",
@@ -497,17 +511,23 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "并在 CRD 被 apply 之后收敛，无需重启。",
     ),
     "check:waits-for-crd:teaches": (
-        "0f53c54f65",
-        "在一个私有的控制平面上，harness 先删除 ModelService 的 CRD，再启动 operator"
-        "（不等待 /readyz，它不可能就绪）。它在 API proxy 上属于 API group "
+        "b950e1f800",
+        "在一个私有的控制平面上，harness 先删除 ModelService 的 CRD，提供一个同 group、同版本的"
+        "诱饵 CRD（``modeldecoys.modeldock.io``：对 modeldock.io/v1alpha1 的 discovery 回答 200，"
+        "但其中没有 modelservices），再启动 operator（不等待 /readyz，它不可能就绪）。它在 API proxy 上属于 API group "
         "``modeldock.io`` 的请求（discovery，或一次 list）就是它的尝试：检查一直观察，"
         "直到它已尝试五次、且距第一次至少过去了五秒，或者它退出了。此时判定：进程仍在运行并应答 "
-        "/healthz；它确实再次询问了（至少五次）；间隔在增长（前五次中最后一个间隔至少是第一个的两倍）；"
+        "/healthz；每次尝试都是 discovery，没有一次是对某个资源的 list 或 watch（它的 informer 要等到 "
+        "modelservices 出现）；它确实再次询问了（至少五次）；间隔在增长（前五次中最后一个间隔至少是第一个的两倍）；"
         "而且它的尝试次数不超过契约的 backoff（0.8 秒起翻倍，上限 30 秒）在它所用的时间跨度内"
         "允许的次数再加三（``allowed_attempts``）。然后 apply CRD 并创建一个 ModelService："
-        "它要在 backoff 的上限加上通常的时限内收敛，而 operator 从未退出。"
-        "退出的 operator（变异体 exits-without-crd、exits-without-crd-go）或每 50 毫秒重试一次的 "
-        "operator（hot-retries-crd、hot-retries-crd-go）都会失败。",
+        "它要在 backoff 的上限加上通常的时限内收敛，operator 从未退出，而且它的日志里除了 reconcile "
+        "自己的错误（``Reconciler error``：缓存过期带来的 409 很平常）之外没有 error 级别的行：它的启动和等待"
+        "都没有失败。退出的 operator（变异体 exits-without-crd、"
+        "exits-without-crd-go）、每 50 毫秒重试一次的 operator（hot-retries-crd、"
+        "hot-retries-crd-go）、把诱饵的 group 版本当成自己 CRD 的 operator（served-by-group、"
+        "served-by-group-go），或把等待的结束记成错误的 operator（wait-end-error、"
+        "wait-end-error-go）都会失败。",
     ),
     "check:waits-for-crd[signal-while-waiting]:why": (
         "d7490df441",

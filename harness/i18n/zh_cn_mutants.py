@@ -463,4 +463,60 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "b8fe86638b",
         "410 Gone 之后的重新 list 只刷新缓存已知的对象，丢掉新对象（Go）",
     ),
+    "mutant:ignores-held-port:title": (
+        "8a41f07402",
+        "启动时不试它的 metrics 和探针地址：被另一个进程占着的端口让 manager 之后才失败，以 1 退出",
+    ),
+    "mutant:ignores-held-port-go:title": (
+        "51b8838d63",
+        "启动时不试它的 metrics 和探针地址：被另一个进程占着的端口让 manager 之后才失败，以 1 退出（Go）",
+    ),
+    "mutant:refuses-metrics-off:title": (
+        "bb5d6bb7eb",
+        "把 METRICS_BIND_ADDRESS=0（关掉 metrics）当成地址去试，以 2 退出",
+    ),
+    "mutant:refuses-metrics-off-go:title": (
+        "88d86c444a",
+        "把 METRICS_BIND_ADDRESS=0（关掉 metrics）当成地址去试，以 2 退出（Go）",
+    ),
+    "mutant:served-by-group:title": (
+        "bd420acf8e",
+        "只要 discovery 提供了它的 group 版本、不管里面是什么资源，就认为它的 CRD 已经被提供",
+    ),
+    "mutant:served-by-group-go:title": (
+        "ae21705050",
+        "只要 discovery 提供了它的 group 版本、不管里面是什么资源，就认为它的 CRD 已经被提供（Go）",
+    ),
+    "mutant:wait-end-error:title": (
+        "78a3a2eddc",
+        '把等待 CRD 的结束记成错误：每次等过的启动都有一行 "probe server stopped"',
+    ),
+    "mutant:wait-end-error-go:title": (
+        "283d6c8d24",
+        '把等待 CRD 的结束记成错误：每次等过的启动都有一行 "probe server stopped"（Go）',
+    ),
+    "mutant:trusts-failed-registration:title": (
+        "53808f1d42",
+        "不管状态码，把带 id 的 catalog 回答当成一次注册：一个什么也没记录的 500 填进了 status.catalog",
+    ),
+    "mutant:trusts-failed-registration-go:title": (
+        "cb43ffd3d6",
+        "不管状态码，把带 id 的 catalog 回答当成一次注册：一个什么也没记录的 500 填进了 status.catalog（Go）",
+    ),
+    "mutant:takes-live-lease:title": (
+        "fdf4e6f336",
+        "standby 在持有者仍在续约时拿走 Lease：Lease 每个重试周期就换一次手",
+    ),
+    "mutant:takes-live-lease-go:title": (
+        "5a6f6f1527",
+        "standby 在持有者仍在续约时拿走 Lease：Lease 每个重试周期就换一次手（Go）",
+    ),
+    "mutant:release-unreported:title": (
+        "d8285fc6ad",
+        "收到 SIGTERM 时释放了 Lease，却没有在日志里说明",
+    ),
+    "mutant:release-unreported-go:title": (
+        "fafb74e8b3",
+        "收到 SIGTERM 时释放了 Lease，却没有在日志里说明（Go）",
+    ),
 }

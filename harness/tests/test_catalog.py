@@ -64,6 +64,17 @@ def test_held_answer_is_recorded_before_it_is_answered(catalog: Catalog) -> None
     assert catalog.register("k2", **BODY)[0] == 201
 
 
+def test_failed_registration_has_an_id_and_records_nothing(catalog: Catalog) -> None:
+    catalog.fail_registrations(1)
+    code, doc = catalog.register("k", **BODY)
+    assert code == 500 and doc["id"] == "reg-unrecorded" and "nothing recorded" in doc["error"]
+    assert catalog.effects() == [] and catalog.failed() == ["k"]
+    # one failure armed: the retry of the same key records the effect, as new
+    code, doc = catalog.register("k", **BODY)
+    assert code == 201 and doc["id"] == "reg-1"
+    assert catalog.failed() == ["k"]
+
+
 def _ms(generation: int, stored: dict[str, object] | None = None) -> dict[str, object]:
     ms: dict[str, object] = {
         "metadata": {"name": "web", "namespace": "ns", "uid": "u-1", "generation": generation}
