@@ -22,9 +22,11 @@ import ast
 import dataclasses
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -434,14 +436,22 @@ def gremlins_listing(cache_dir: Path) -> str:
     ``go_sources_hash``. gremlins runs on a copy without the ``_test.go`` files: its dry run
     still runs ``go test -cover`` for its own coverage, which the harness does not use (the
     conformance suite's coverage decides, ``harness.mutscore.cover``), and the envtest tests
-    would only add minutes. Raises GenerationError when gremlins fails."""
-    cached = cache_dir / f"gremlins-{go_sources_hash()}.txt"
+    would only add minutes. The copy is a private temporary folder, so two clones listing at
+    once (the cache is shared across clones) cannot list one tree under the other's hash,
+    and the listing is written atomically. Raises GenerationError when gremlins fails."""
+    digest = go_sources_hash()
+    cached = cache_dir / f"gremlins-{digest}.txt"
     if cached.exists():
         return cached.read_text()
     gremlins = ensure_gremlins()
-    copy = cache_dir / "gremlins-src"
-    shutil.rmtree(copy, ignore_errors=True)
-    copy.mkdir(parents=True)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"gremlins-src-{digest}-", dir=cache_dir) as tmp:
+        return _list_copy(gremlins, Path(tmp), cached)
+
+
+def _list_copy(gremlins: Path, copy: Path, cached: Path) -> str:
+    """Copy go_reference/ (no tests) into ``copy``, run gremlins' dry run there and write its
+    output to ``cached`` (through a temporary file and a rename); return the output."""
     for path in [*GO_DIR.glob("*.go"), GO_DIR / "go.mod", GO_DIR / "go.sum"]:
         if not path.name.endswith("_test.go"):
             shutil.copy2(path, copy / path.name)
@@ -454,7 +464,9 @@ def gremlins_listing(cache_dir: Path) -> str:
     )
     if proc.returncode != 0:
         raise GenerationError(f"gremlins unleash --dry-run failed:\n{proc.stdout}{proc.stderr}")
-    cached.write_text(proc.stdout + proc.stderr)
+    part = copy / "listing.txt"
+    part.write_text(proc.stdout + proc.stderr)
+    os.replace(part, cached)
     return cached.read_text()
 
 
