@@ -868,6 +868,19 @@ def wait_refused(
     )
 
 
+def delete_probe_code(admin: Kube, namespace: str) -> int:
+    """The answer to an admin dry-run delete of Deployment ``probe`` (``probe_deployment``,
+    labelled PROBE_LABEL) in ``namespace``: 403 while a policy refusing Deployment deletes
+    applies, 200 once it does not (the ``probe`` of ``refusal`` for a refused delete)."""
+    try:
+        admin.request(
+            "DELETE", admin.path("deployments", namespace, "probe"), query=[("dryRun", "All")]
+        )
+    except ApiException as exc:
+        return int(exc.status)
+    return 200
+
+
 def refusal_events(
     admin: Kube, namespace: str, uid: str, reason: str, child: str, message: str
 ) -> list[str]:

@@ -10,13 +10,13 @@ Deployment, the operator's Events, and the operator's requests in the audit log.
 from __future__ import annotations
 
 import pytest
-from kubernetes.client.exceptions import ApiException
 
 from conformance.support import (
     FINALIZER,
     REFUSED_ATTEMPTS,
     admits_all_but,
     backoff_after,
+    delete_probe_code,
     first_convergence,
     latest_events,
     refusal,
@@ -33,18 +33,6 @@ from harness.plugin.evidence import Evidence
 
 #: The policy's message, in the refused answers and so in the Warning Event.
 DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
-
-
-def _probe_code(admin: Kube, namespace: str) -> int:
-    """The answer to an admin dry-run delete of Deployment probe (labelled PROBE_LABEL): 403
-    while the policy is applied, 200 once it is not."""
-    try:
-        admin.request(
-            "DELETE", admin.path("deployments", namespace, "probe"), query=[("dryRun", "All")]
-        )
-    except ApiException as exc:
-        return int(exc.status)
-    return 200
 
 
 def _deletes(audit: Accounting, admin: Kube, start: int, user: str, ns: str) -> list[Request]:
@@ -72,7 +60,9 @@ def test_refused_child_delete_keeps_finalizer(
     Deployment for gone nor give up: after six refused deletes (the work queue's retries) the
     ModelService must still be stored with the operator's finalizer, the Deployment still
     stored, and a Warning FailedDelete Event must name Deployment "web" and the policy's
-    message. Then the policy is removed, which nothing the operator watches shows: the
+    message. The refused delete ends its pass (the children go Deployment first, then
+    Service): the Service must still be stored too, never deleted while the Deployment whose
+    pods it routes to stays. Then the policy is removed, which nothing the operator watches shows: the
     Deployment, the Service and the ModelService must be gone within the contract's backoff
     after the refused deletes counted (5 ms doubling per failure, at most 1000 s) plus the
     suite's convergence bound. An operator that counts a child whose delete failed as gone
@@ -90,7 +80,7 @@ def test_refused_child_delete_keeps_finalizer(
         ("DELETE",),
         admits_all_but(user, "oldObject"),
         DELETE_MESSAGE,
-        lambda: _probe_code(admin, namespace),
+        lambda: delete_probe_code(admin, namespace),
         200,
     ):
         start = audit.sync(admin)
@@ -102,6 +92,7 @@ def test_refused_child_delete_keeps_finalizer(
         )
         held = admin.get("modelservices", namespace, "web")
         dep = admin.get("deployments", namespace, "web")
+        svc = admin.get("services", namespace, "web")
         warnings = refusal_events(
             admin,
             namespace,
@@ -116,6 +107,7 @@ def test_refused_child_delete_keeps_finalizer(
                 "deletes": refused,
                 "finalizers": None if held is None else held["metadata"].get("finalizers"),
                 "deployment_stored": dep is not None,
+                "service_stored": svc is not None,
                 "warnings": warnings,
             },
         )
@@ -125,6 +117,11 @@ def test_refused_child_delete_keeps_finalizer(
             f"and the Deployment is still stored: the ModelService is "
             f"{'gone' if held is None else held['metadata'].get('finalizers')}; "
             f"the operator's deletes: {refused}"
+        )
+        assert svc is not None, (
+            "the operator deleted the Service while its Deployment's delete was refused: a "
+            'refused child delete ends the pass with its error (CONTRACT.md, "Deletion"), '
+            f"and the Service comes after the Deployment; the operator's deletes: {refused}"
         )
         assert warnings, (
             'a Warning FailedDelete Event naming Deployment "web" and the policy\'s message: '

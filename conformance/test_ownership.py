@@ -25,6 +25,7 @@ from conformance.support import (
     create_foreign_deployment,
     create_modelservice,
     get_present,
+    operator_events,
     premise,
     present,
     wait_converged,
@@ -232,6 +233,16 @@ def test_child_repaired(
     assert quiet == [], f"the operator kept writing after foreign edits: {quiet}"
 
 
+def _conflict_events(admin: Kube, namespace: str, uid: str) -> int:
+    """How many Warning ChildConflict the operator recorded about the ModelService ``uid``:
+    the counts of its Events of that reason, summed (a repeated Event is counted up)."""
+    return sum(
+        int(e.get("count") or 1)
+        for e in operator_events(admin, namespace, uid)
+        if e.get("reason") == "ChildConflict"
+    )
+
+
 @pytest.mark.modeldock_check("child-conflict")
 def test_child_conflict(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence, tier: Tier
@@ -242,8 +253,9 @@ def test_child_conflict(
     Names are not ownership. Taking over an object because it has the right name would let
     two controllers fight over it, or silently hijack someone else's workload. The controller
     reports the conflict instead (Ready=False, Progressing=False, reason ChildConflict, a
-    message naming the child) and keeps checking; when the other owner's Deployment is
-    removed, it creates its own.
+    message naming the child) and keeps checking (every 5 s, a Warning ChildConflict each
+    time: the case waits for two after the operator settled); when the other owner's
+    Deployment is removed, it creates its own.
     """
     foreign = create_foreign_deployment(admin, namespace, "web", replicas=7)
     other = admin.get("configmaps", namespace, "other-owner")
@@ -270,6 +282,20 @@ def test_child_conflict(
         f"the message must name the child: {ready}"
     )
     wait_settled(op)
+    # While the conflict lasts it is judged again (CONTRACT.md step 7: RequeueAfter 5 s, the
+    # foreign child's events never map here), each pass with its Warning ChildConflict: two
+    # more after the operator settled, so a requeue left over from the start-up's writes
+    # (one pass) is not taken for the polling.
+    uid = msvc["metadata"]["uid"]
+    settled = _conflict_events(admin, namespace, uid)
+    later = wait_for(
+        lambda: _conflict_events(admin, namespace, uid),
+        lambda n: n >= settled + 2,
+        REACT_TIMEOUT,
+        "the conflict judged again, twice, while it lasts (a Warning ChildConflict per pass, "
+        "every 5 s: nothing else brings the ModelService back when the foreign child goes)",
+    )
+    evidence.record("child_conflict_events", {"settled": settled, "later": later})
     dep = get_present(admin, "deployments", namespace, "web")
     evidence.record(
         "foreign_resourceVersion",

@@ -22,20 +22,28 @@ from conformance.premises import set_up
 from conformance.support import (
     FINALIZER,
     REACT_TIMEOUT,
+    REFUSED_ATTEMPTS,
+    admits_all_but,
     condition,
     controller_ref,
     create_modelservice,
+    delete_probe_code,
     get_present,
+    latest_events,
     premise,
     present,
+    refusal,
+    refusal_events,
+    retry_owed,
     wait_converged,
+    wait_refused,
     wait_settled,
 )
 from harness.accounting import Accounting
-from harness.audit import select
-from harness.kube import Kube, wait_for
+from harness.audit import Request, select
+from harness.kube import Kube, probe_deployment, wait_for
 from harness.lab.pool import OperatorPool
-from harness.operators import Implementation
+from harness.operators import Implementation, OperatorProcess
 from harness.plugin.evidence import Evidence
 
 CHILDREN = ("deployments", "services")
@@ -61,6 +69,27 @@ def _converges_as(admin: Kube, namespace: str, uid: str, evidence: Evidence) -> 
     assert present(controller_ref(dep), "the Deployment's controller")["uid"] == uid, (
         f"the successor's Deployment must be its own: {controller_ref(dep)}"
     )
+
+
+def _dead_owner_children(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> tuple[OperatorProcess, dict[str, Any], dict[str, str]]:
+    """Stage the children of a ModelService ``web`` that no longer exists: it converges, then
+    loses its finalizer and is deleted while the operator is down, and its children stay
+    (envtest has no garbage collector). Returns the stopped operator, the gone ModelService as
+    created and ``{resource: child uid}`` of the children it left (``_children_of``)."""
+    op = operators.start()
+    gone = create_modelservice(admin, namespace, "web")
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
+    op.terminate()
+    admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
+    admin.delete("modelservices", namespace, "web")
+    left = _children_of(admin, namespace, gone["metadata"]["uid"])
+    evidence.record("children_of_the_gone_modelservice", left)
+    return op, gone, left
 
 
 @pytest.mark.modeldock_check("vanished-owner", case="finalizer-race")
@@ -176,18 +205,7 @@ def test_dead_owner_child(
     name would. A child controlled by anything else is still a ChildConflict
     (``child-conflict``; another live ModelService: ``child-conflict[other-modelservice]``).
     """
-    op = operators.start()
-    gone = create_modelservice(admin, namespace, "web")
-    set_up(
-        lambda: wait_converged(admin, namespace, "web"),
-        "the first convergence, before the experiment",
-    )
-    op.terminate()
-    admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
-    admin.delete("modelservices", namespace, "web")
-    left = _children_of(admin, namespace, gone["metadata"]["uid"])
-    evidence.record("children_of_the_gone_modelservice", left)
-
+    op, gone, left = _dead_owner_children(admin, namespace, operators, evidence)
     op.start()
     start = audit.sync(admin)
     successor = create_modelservice(admin, namespace, "web")
@@ -239,3 +257,100 @@ def test_dead_owner_child(
     assert updates == [], (
         f"no child of the gone ModelService is updated as if it were the successor's: {updates}"
     )
+
+
+#: The refusing policy's message, in the refused answers and so in the Warning Event.
+DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
+
+
+@pytest.mark.modeldock_needs("audit-log")
+@pytest.mark.modeldock_check("vanished-owner", case="refused-delete")
+def test_refused_delete_of_dead_owner_child(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
+    """vanished-owner[refused-delete]: a refused delete of a dead owner's child ends the
+    successor's pass: no create is sent over the child still in the way, a Warning
+    FailedDelete names it, and once the refusal is lifted the successor converges.
+
+    The children of a ModelService ``web`` that no longer exists are staged as in
+    ``[dead-owner-child]``; an admission policy then refuses the operator's Deployment deletes
+    and a successor ``web`` is created. The delete the successor owes the dead owner's
+    Deployment is refused (403): the child is still there, so the pass must end with that
+    error and be retried with backoff (CONTRACT.md, "When the ModelService vanishes"). After
+    six refused deletes the operator's requests must hold no create of Deployment ``web`` (one
+    would only be answered 409 AlreadyExists: a write sent over a child the operator knows is
+    in its way), the dead owner's Deployment must still be stored, and a Warning FailedDelete
+    Event about the successor must name Deployment "web" and the policy's message. Then the
+    policy is removed, which no watch shows: the successor must converge with children of its
+    own within the backoff owed after the refused deletes plus the convergence bound.
+    """
+    op, _, left = _dead_owner_children(admin, namespace, operators, evidence)
+    premise("deployments" in left, f"the gone ModelService left its Deployment: {left}")
+    user = impl.user
+    admin.create("deployments", namespace, probe_deployment())
+    start = audit.sync(admin)
+
+    def deployment_writes(verb: str) -> list[Request]:
+        """The operator's requests of ``verb`` on Deployment web since the successor."""
+        return [
+            r
+            for r in select(
+                audit.requests(start, audit.sync(admin)), user=user, namespace=namespace
+            )
+            if r.resource == "deployments" and r.name == "web" and r.verb == verb
+        ]
+
+    with refusal(
+        admin,
+        f"modeldock-refuse-deletes-{namespace}",
+        namespace,
+        ("DELETE",),
+        admits_all_but(user, "oldObject"),
+        DELETE_MESSAGE,
+        lambda: delete_probe_code(admin, namespace),
+        200,
+    ):
+        op.start()
+        successor = create_modelservice(admin, namespace, "web")
+        refused = wait_refused(
+            lambda: deployment_writes("delete"),
+            f"{REFUSED_ATTEMPTS} refused deletes of the gone ModelService's Deployment web",
+        )
+        creates = [r.describe() for r in deployment_writes("create")]
+        dep = admin.get("deployments", namespace, "web")
+        warnings = refusal_events(
+            admin,
+            namespace,
+            successor["metadata"]["uid"],
+            "FailedDelete",
+            'Deployment "web"',
+            DELETE_MESSAGE,
+        )
+        evidence.record(
+            "refused",
+            {"deletes": refused, "creates": creates, "warnings": warnings},
+        )
+        assert creates == [], (
+            "the operator sent a create of Deployment web while the gone ModelService's "
+            f"Deployment, whose delete was refused, was still in the way: {creates}; a refused "
+            'delete ends the pass with its error (CONTRACT.md, "When the ModelService '
+            'vanishes")'
+        )
+        assert dep is not None and dep["metadata"]["uid"] == left["deployments"], (
+            "the policy refused every delete, yet the gone ModelService's Deployment is not "
+            f"stored: {None if dep is None else dep['metadata']['uid']}"
+        )
+        assert warnings, (
+            'a Warning FailedDelete Event naming Deployment "web" and the policy\'s message: '
+            f"{latest_events(admin, namespace)}"
+        )
+    failures = sum(1 for r in deployment_writes("delete") if not r.ok)
+    bound, why = retry_owed(failures)
+    evidence.record("lifted", {"refused_before": failures, "owed": why})
+    wait_converged(admin, namespace, "web", timeout=bound)
+    _converges_as(admin, namespace, successor["metadata"]["uid"], evidence)

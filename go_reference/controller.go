@@ -467,7 +467,7 @@ func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler
 		// Delete it as it would, then create ours; an AlreadyExists while it is still going
 		// is a 409 like any other (step 7).
 		log.Info("Child of a vanished ModelService", "child", child, "ownerUID", string(metav1.GetControllerOf(live).UID))
-		if err := deleteChild(ctx, c, rec, ms, live); err != nil {
+		if err := deleteVanishedChild(ctx, c, rec, ms, live); err != nil {
 			return live, "", err
 		}
 	}

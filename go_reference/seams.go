@@ -33,8 +33,14 @@ var (
 
 	// ownerVanished is controlledByVanished (steps 4 and 5: a child controlled by a
 	// ModelService of this name with another UID, which ensureChild deletes and replaces).
-	// Mutant: ignores-vanished-owner-go (never: a ChildConflict for ever).
+	// Mutants: ignores-vanished-owner-go (never: a ChildConflict for ever), vanished-any-group-go
+	// (the owner's group not compared).
 	ownerVanished = controlledByVanished
+
+	// deleteVanishedChild is deleteChild as steps 4 and 5 call it for the child of a vanished
+	// ModelService (its error, other than 404 and 409, ends the pass before any create).
+	// Mutant: creates-over-dead-child-go (the error dropped: the create follows, answered 409).
+	deleteVanishedChild = deleteChild
 
 	// modelServiceGone is deleteChildrenOfGone (step 6: a status update answered 404; the
 	// children this pass holds of the vanished ModelService are deleted). Mutant:
@@ -188,8 +194,9 @@ var (
 	crashPointSeam = crashPoint
 
 	// controllerReconciler is reconcilerOf (SetupWithManager: the reconciler the controller
-	// calls, whose errors the workqueue retries with backoff). Mutant:
+	// calls, whose errors the workqueue retries with backoff). Mutants:
 	// gives-up-on-server-errors-go (drops an error the API server answered with 5xx: the key
-	// is never retried).
+	// is never retried), forgets-conflict-go (drops the conflict's RequeueAfter),
+	// stops-at-foreign-child-go (step 2's walk ends at the first child that is not ours).
 	controllerReconciler = reconcilerOf
 )

@@ -43,12 +43,20 @@ def catalogue(lang: str) -> dict[str, Entry]:
         return {}
     if lang != "zh-CN":
         raise ValueError(f"--lang {lang!r}: choose one of {', '.join(LANGS)}")
-    from harness.i18n import zh_cn, zh_cn_checks, zh_cn_checks2, zh_cn_lesson, zh_cn_mutants
+    from harness.i18n import (
+        zh_cn,
+        zh_cn_checks,
+        zh_cn_checks2,
+        zh_cn_children,
+        zh_cn_lesson,
+        zh_cn_mutants,
+    )
 
     return {
         **zh_cn.ENTRIES,
         **zh_cn_checks.ENTRIES,
         **zh_cn_checks2.ENTRIES,
+        **zh_cn_children.ENTRIES,
         **zh_cn_mutants.ENTRIES,
         **zh_cn_lesson.ENTRIES,
     }

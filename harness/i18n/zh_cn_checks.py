@@ -523,11 +523,13 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "消失。",
     ),
     "check:finalizer-ordered-delete[delete-refused]:teaches": (
-        "522c06f6ed",
+        "8705bbd649",
         "一个 admission policy 拒绝（403）operator 对 Deployment 的删除；然后 ModelService 被删除。"
         "operator 的清理会遇到拒绝，既不能把 Deployment 当作已经消失，也不能放弃：在六次删除被拒绝"
         "（work queue 的重试）之后，ModelService 必须仍然存着、带着 operator 的 finalizer，Deployment "
         '也必须仍然存着，并且有一条 Warning FailedDelete Event 写出 Deployment "web" 和策略的消息。'
+        "被拒绝的删除结束它所在的那一轮（子对象按先 Deployment、后 Service 的顺序删除）：Service "
+        "也必须仍然存着，只要它把流量导向的那些 pod 所属的 Deployment 还在，它就绝不能被删除。"
         "然后策略被移除，operator 监听的任何东西都看不出这一点：Deployment、Service 和 ModelService "
         "必须在按已数到的被拒绝删除次数算出的契约退避（每次失败 5 ms 翻倍，最多 1000 s）加上套件的"
         "收敛上限之内消失。把删除失败的子对象当作已经消失的 operator 会移除自己的 finalizer，留下 "

@@ -19,10 +19,11 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "之外不拒绝它的任何请求（依据审计日志或它的 API proxy 判断，而不是它自己的日志）。",
     ),
     "check:child-conflict:teaches": (
-        "cf52b6222c",
+        "1d4e5a93e5",
         "名字不等于所有权。仅仅因为名字对得上就接管一个对象，会让两个控制器为它争斗，"
         "或者悄无声息地劫持别人的工作负载。控制器改为报告这个冲突（Ready=False、"
-        "Progressing=False、reason ChildConflict，message 中指明那个子对象），并持续检查；"
+        "Progressing=False、reason ChildConflict，message 中指明那个子对象），并持续检查"
+        "（每 5 s 一次，每次一条 Warning ChildConflict：本场景在 operator 平静之后等到两条）；"
         "等另一个所有者的 Deployment 被移除后，它再创建自己的。",
     ),
     "check:child-conflict[adopt-ownerless]:teaches": (
