@@ -359,7 +359,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它本来也会被回收，而不是永远报告 ChildConflict。",
     ),
     "check:progressing-without-kubelet:teaches": (
-        "19b693a236",
+        "0341c2f227",
         "condition 是用户和其他控制器了解发生了什么的途径。在副本可用之"
         "前就声称 Ready 会误导他们；每次 reconcile 都重写 la"
         "stTransitionTime，会毁掉它存在的唯一意义（这种状态从什么"
@@ -379,7 +379,8 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "个副本，而不是默认的 1（之后的一次 spec 修改又只把 message 改回等待 deployment "
         "controller）；后者只改变 Ready 的 reason（False，"
         "ProgressDeadlineExceeded），它必须被写入，而 Ready 的 lastTransitionTime "
-        "保持原样：一个 condition 不只是它的 status。",
+        "保持原样：一个 condition 不只是它的 status。"
+        "它同时让 Progressing 从 True 变为 False，这时 Progressing 的 lastTransitionTime 必须移到这次转变：不早于 API server 接受停滞的 Deployment status 的时间（它的 managedFields 时间）；不管 status 怎么说都保留存储时间的 operator，会用另一个状态的时间来回答“从什么时候开始？”。",
     ),
     "check:restart-reconverges[after-finalizer]:teaches": (
         "e4d4f7327d",
