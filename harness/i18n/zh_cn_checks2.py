@@ -595,4 +595,15 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "每次 409 都要写一次 status，之后再写一次把它撤回；而一个 Warning 会要求有人去处理乐观并发"
         "在正常工作这件事。",
     ),
+    "check:refused-write-reported[webhook-answer]:why": (
+        "e8e42d3427",
+        "refused-write-reported[webhook-answer]：拒绝按它到来时的措辞被报告。operator 的 API proxy "
+        "以 403 Forbidden 回答它对 Deployment 的 create，就像 admission webhook 的回答到达客户端时那样："
+        "一条 webhook 自己措辞的 message，以及两个 details.causes，message 并不以它们结尾。message "
+        '的长度使得 condition 的 message，`Failed to create Deployment "web": <message>`，恰好是 '
+        "32768 个字符，即 CRD 的 maxLength（其中许多是 em dash：每个三个字节）。Ready 和 Progressing "
+        "必须是 False `FailedCreate`，message 恰好是这一条，完整无缺：不被截断（它放得下），也不被改写"
+        "（只有当 message 以 apimachinery 列出 causes 的方式结尾时，才把 causes 排序；webhook 的措辞"
+        "保持原样）。然后 proxy 不再拒绝，ModelService 收敛。",
+    ),
 }
