@@ -318,8 +318,9 @@ def test_child_conflict_is_retried_quietly(
         while converged is None and time.monotonic() < deadline:
             current = admin.get("modelservices", namespace, name) or {}
             ready = condition(current, "Ready") or {}
-            if (ready.get("status"), ready.get("reason")) not in seen:
-                seen.append((ready.get("status"), ready.get("reason")))
+            state = (str(ready.get("status")), str(ready.get("reason")))
+            if state not in seen:
+                seen.append(state)
             dep = admin.get("deployments", namespace, name) or {}
             if (dep.get("spec") or {}).get("replicas") == 2:
                 converged = wait_converged(admin, namespace, name)

@@ -22,25 +22,29 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
-func init() {
-	refusalText = func(err error) string {
-		message := errorMessage(err)
-		var status apierrors.APIStatus
-		if !errors.As(err, &status) || status.Status().Details == nil {
-			return message
-		}
-		var listed []string
-		for _, c := range status.Status().Details.Causes {
-			if item := c.Field + ": " + c.Message; !slices.Contains(listed, item) {
-				listed = append(listed, item)
-			}
-		}
-		slices.Sort(listed)
-		inOrder := "[" + strings.Join(listed, ", ") + "]"
-		if len(listed) < 2 || strings.HasSuffix(message, inOrder) {
-			return message
-		}
-		// The mutant: the sorted list is written at the end of any message with two causes.
-		return message + inOrder
+// appendedCauses is errorMessage, but with the sorted causes written at the end of any
+// message with two or more of them that does not already end so.
+func appendedCauses(err error) string {
+	message := errorMessage(err)
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || status.Status().Details == nil {
+		return message
 	}
+	var listed []string
+	for _, c := range status.Status().Details.Causes {
+		if item := c.Field + ": " + c.Message; !slices.Contains(listed, item) {
+			listed = append(listed, item)
+		}
+	}
+	slices.Sort(listed)
+	inOrder := "[" + strings.Join(listed, ", ") + "]"
+	if len(listed) < 2 || strings.HasSuffix(message, inOrder) {
+		return message
+	}
+	// The mutant: the sorted list is written at the end of any message with two causes.
+	return message + inOrder
+}
+
+func init() {
+	refusalText = appendedCauses
 }
