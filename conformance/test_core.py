@@ -275,16 +275,23 @@ def converged_resources(
     operators: OperatorPool,
     evidence: Evidence,
     resources: dict[str, dict[str, Any]],
+    *,
+    judged: bool = False,
 ) -> tuple[OperatorProcess, dict[str, Any]]:
-    """Start the operator, create ModelService ``web`` with ``resources`` and wait (a set-up
-    wait) for it to converge; return the operator and the ``server`` container's resources as
-    the API server stored them in the Deployment (recorded as ``stored_resources``)."""
+    """Start the operator, create ModelService ``web`` with ``resources`` and wait for it to
+    converge: a set-up wait (a timeout is an unmet premise), or with ``judged`` the check's own
+    (a timeout fails it: the caller knows the API server takes these resources); return the
+    operator and the ``server`` container's resources as the API server stored them in the
+    Deployment (recorded as ``stored_resources``)."""
     op = operators.start()
     create_modelservice(admin, namespace, "web", resources=resources)
-    set_up(
-        lambda: wait_converged(admin, namespace, "web"),
-        "the first convergence, before the experiment",
-    )
+    if judged:
+        wait_converged(admin, namespace, "web")
+    else:
+        set_up(
+            lambda: wait_converged(admin, namespace, "web"),
+            "the first convergence, before the experiment",
+        )
     dep = get_present(admin, "deployments", namespace, "web")
     server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
     stored: dict[str, Any] = server.get("resources") or {}
@@ -311,8 +318,10 @@ def test_noop_stable_exponent_spelling(
     leave different Deployments, and the bytes depend on which one wrote last. Here the
     ModelService's resources are spelled with exponents (EXPONENT_SPELLINGS), the API server
     itself says what it stores for them (a dry-run create of a Deployment with the same
-    resources, read back: a premise that it rewrote at least one), and the converged
-    Deployment must carry exactly that. Then the window of noop-stable: a restart and two
+    resources, read back: a premise that it rewrote at least one), and the ModelService must
+    converge (the API server took the resources, so never converging is the operator's
+    failure, as for 0.125, a fraction an exponent guard may misread) with a Deployment that
+    carries exactly that. Then the window of noop-stable: a restart and two
     unrelated annotations must bring no write, also for 1000E, which the API server stores as
     "1": an operator that compares with the spelled value instead of the stored text's
     writes it again on every reconcile.
@@ -326,7 +335,9 @@ def test_noop_stable_exponent_spelling(
         f"the API server stored every quantity as spelled, nothing to judge: {expected}",
     )
     set_up_from = audit.offset()
-    op, stored = converged_resources(admin, namespace, operators, evidence, resources)
+    # The API server took these resources in a Deployment (the dry run): a ModelService that
+    # carries them and never converges is the operator's failure, not an unmet premise.
+    op, stored = converged_resources(admin, namespace, operators, evidence, resources, judged=True)
     assert stored == expected, (
         f"the Deployment's resources are {stored}, the API server stores {expected} for the "
         f"ModelService's {resources}: the operator wrote another text of the same value "
@@ -339,9 +350,12 @@ def test_noop_stable_exponent_spelling(
 #: DecimalExponent format) the API server rounds up to a thousandth and keeps as exponents
 #: (1e-4 -> 1e-3, 15e-4 -> 2e-3), two it only writes otherwise (5e8 -> 500e6, 1E9 as is), and
 #: 1000E (E the exa suffix: 10^21), which apimachinery writes with no suffix at all, "1", so
-#: the stored value is not the spelled one. Limits above requests, so the Deployment is valid.
+#: the stored value is not the spelled one, and 0.125 (stored 125m), a fraction of three
+#: digits that an exponent guard reading any final digits as an exponent refuses as beyond 99
+#: (mutants fraction-as-exponent, fraction-as-exponent-go). Limits above requests, so the
+#: Deployment is valid.
 EXPONENT_SPELLINGS: dict[str, dict[str, str]] = {
-    "requests": {"cpu": "1e-4", "memory": "5e8"},
+    "requests": {"cpu": "1e-4", "memory": "5e8", "ephemeral-storage": "0.125"},
     "limits": {"cpu": "15e-4", "memory": "1E9", "ephemeral-storage": "1000E"},
 }
 
@@ -598,16 +612,31 @@ def _child_uids(admin: Kube, namespace: str) -> dict[str, str]:
 
 def _play_deployment_status(
     admin: Kube, namespace: str, fields: dict[str, Any], conditions: list[dict[str, Any]]
-) -> None:
+) -> datetime.datetime:
     """Write Deployment web's status as the deployment controller would: through the status
-    subresource, observedGeneration = its generation, with ``fields`` and ``conditions``."""
+    subresource, observedGeneration = its generation, with ``fields`` and ``conditions``.
+    Returns when the API server took the write, as a datetime (UTC, whole seconds): the time
+    of the status subresource's entry in the answer's managedFields, the API server's clock."""
     dep = get_present(admin, "deployments", namespace, "web")
     dep["status"] = {
         "observedGeneration": dep["metadata"]["generation"],
         **fields,
         "conditions": conditions,
     }
-    admin.update("deployments", dep, subresource="status")
+    written = admin.update("deployments", dep, subresource="status")
+    times = [
+        m["time"]
+        for m in written["metadata"].get("managedFields") or []
+        if m.get("subresource") == "status" and m.get("time")
+    ]
+    premise(times != [], f"the Deployment's status write left no managedFields time: {written}")
+    return max(_instant(t) for t in times)
+
+
+def _instant(stamp: str) -> datetime.datetime:
+    """An RFC 3339 time (``2026-01-02T03:04:05Z``, fractions and offsets allowed) as an aware
+    datetime."""
+    return datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
 @pytest.mark.modeldock_needs("no-kubelet", "no-deployment-controller")
@@ -635,7 +664,11 @@ def test_progressing_without_kubelet(
     change after it changes the message alone back to waiting for the deployment
     controller); the second
     changes Ready's reason alone (False, ProgressDeadlineExceeded), which must be written while
-    Ready's lastTransitionTime stays as it was: a condition is more than its status.
+    Ready's lastTransitionTime stays as it was: a condition is more than its status. It also
+    turns Progressing from True to False, and Progressing's lastTransitionTime must then move
+    to that transition, no earlier than the API server took the stalled Deployment status (its
+    managedFields time): an operator that keeps a stored time whatever the status says answers
+    "since when?" with the time of another state.
     """
     # Created before the operator starts: found by its first list, not by a watch event.
     create_modelservice(admin, namespace, "web")
@@ -748,8 +781,10 @@ def test_progressing_without_kubelet(
     )
 
     # The progress deadline exceeded: Ready stays False with another reason (a change of the
-    # reason alone), Progressing turns False; Ready's lastTransitionTime does not move.
-    _play_deployment_status(
+    # reason alone), Progressing turns False; Ready's lastTransitionTime does not move, and
+    # Progressing's moves to the transition: no earlier than the stalled status was written.
+    progressing_since = _instant(progressing2["lastTransitionTime"])
+    stalled_at = _play_deployment_status(
         admin,
         namespace,
         {"replicas": 1, "updatedReplicas": 1},
@@ -782,6 +817,26 @@ def test_progressing_without_kubelet(
     )
     assert ready4.get("lastTransitionTime") == respelled, (
         f"Ready.lastTransitionTime moved though its status stayed False: {ready4}"
+    )
+    progressing4 = condition(stalled, "Progressing") or {}
+    evidence.record(
+        "progressing_after_deadline",
+        {
+            "before": progressing2["lastTransitionTime"],
+            "stalled_written_at": stalled_at.isoformat(),
+            "after": progressing4.get("lastTransitionTime"),
+        },
+    )
+    premise(
+        progressing_since < stalled_at,
+        f"Progressing turned True at {progressing_since}, not before the stalled status was "
+        f"written at {stalled_at}: a kept lastTransitionTime could not be told from a new one",
+    )
+    moved = progressing4.get("lastTransitionTime")
+    assert moved and _instant(moved) >= stalled_at, (
+        f"Progressing went from True to False, so its lastTransitionTime must be the time of "
+        f"that transition, no earlier than the Deployment's stalled status ({stalled_at}); it "
+        f"is {moved!r}, kept from before (it was {progressing2['lastTransitionTime']!r})"
     )
 
 
@@ -1129,6 +1184,12 @@ def test_foreign_conditions_kept(
     write nothing (the reconcile that event causes has nothing to change), and after a spec
     change (generation 2), which does make it write the status, `Audited` must still be there,
     byte for byte, timestamp included.
+
+    `Audited` is stored first, before Ready and Progressing, with status True as one of them
+    has (Progressing while the rollout goes on, Ready once it is done) and a time of its own:
+    an operator that looks up its stored condition by position, or by status, rather than by
+    type takes `Audited`'s lastTransitionTime for its own, so its conditions' times must stay
+    exactly as they were before `Audited` came.
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
@@ -1136,9 +1197,10 @@ def test_foreign_conditions_kept(
     wait_rolled_out(admin, namespace, "web", tier) or wait_converged(admin, namespace, "web")
     wait_settled(op)
     msvc = get_present(admin, "modelservices", namespace, "web")
+    own_times = {c["type"]: c["lastTransitionTime"] for c in msvc["status"]["conditions"]}
 
-    # Another controller adds its condition through the status subresource.
-    msvc["status"]["conditions"] = [*msvc["status"]["conditions"], AUDITED]
+    # Another controller adds its condition through the status subresource, first in the list.
+    msvc["status"]["conditions"] = [AUDITED, *msvc["status"]["conditions"]]
     window = writes_during(
         op,
         audit,
@@ -1177,6 +1239,14 @@ def test_foreign_conditions_kept(
     for ctype in ("Ready", "Progressing"):
         own = condition(msvc2, ctype)
         assert own and own.get("observedGeneration") == 2, f"{ctype} not updated: {own}"
+        before = condition(msvc, ctype) or {}
+        if own.get("status") == before.get("status"):
+            assert own.get("lastTransitionTime") == own_times.get(ctype), (
+                f"{ctype}'s status did not change, yet its lastTransitionTime went from "
+                f"{own_times.get(ctype)!r} to {own.get('lastTransitionTime')!r} (Audited's is "
+                f"{AUDITED['lastTransitionTime']!r}): a condition's stored time is found by its "
+                "type"
+            )
 
 
 #: User-Agent products that name a client library, not the program using it: the Python

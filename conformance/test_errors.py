@@ -17,20 +17,27 @@ are the proxy's, never the harness's nor the operator's word.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from conformance.premises import set_up
 from conformance.support import (
+    CONVERGE_TIMEOUT,
     actual_deployment_fields,
     actual_service_fields,
+    condition,
     controller_ref,
     create_modelservice,
+    describe_event,
     diff_fields,
     expected_deployment_fields,
     expected_service_fields,
     get_present,
+    operator_events,
     premise,
     wait_converged,
+    wait_events_settled,
     wait_settled,
 )
 from harness.faults.apiproxy import ApiProxy
@@ -55,6 +62,13 @@ SERVER_ERRORS = 10
 #: BACKOFF_BASE_S * 2**(n-1). Ten failures span at least 5.1 s; a retry every 100 ms
 #: (mutants no-backoff, no-backoff-go) is too early from the sixth on.
 BACKOFF_BASE_S = 0.005
+#: How many of the operator's updates of Deployment web in a row its API proxy answers 409
+#: Conflict in stale-update-conflict[child-409]: enough that the retries span a second and
+#: more (5 ms * (2**8 - 1) = 1.3 s of backoff), so a refused-write status written after
+#: each 409 stays long enough to be read, few enough for the case to take seconds.
+CHILD_CONFLICTS = 8
+#: How often stale-update-conflict[child-409] reads the ModelService while the 409s last.
+STATUS_POLL_S = 0.05
 #: Slack under each backoff bound: timestamps cut to microseconds, nothing more (a timer
 #: never fires early, and the backoff starts after the answer the gap is measured from).
 BACKOFF_GRACE_S = 0.001
@@ -192,7 +206,10 @@ def test_server_errors_are_retried_with_backoff(
     """errors-retried[server-error]: a 5xx without Retry-After is retried, with backoff, until
     it succeeds. The operator's API proxy answers its first ten writes of the ModelService (the
     finalizer update, step 3) 500 InternalError and 503 ServiceUnavailable in turn, without
-    Retry-After, and lets the eleventh through. The operator must try again after each, each
+    Retry-After, and lets the eleventh through; each 503 is a bare Status, without details,
+    as the API server's own 503 comes (apimachinery's NewServiceUnavailable), and an operator
+    that reads the details of every answer to word its Warning panics on it (the no-panic
+    oracle, harness/panics.py). The operator must try again after each, each
     retry at least as late as the work queue's backoff puts it (5 ms after the first failure,
     doubling per failure, measured on the proxy's clock from the answer to the next attempt),
     and converge with exactly the desired children.
@@ -210,7 +227,9 @@ def test_server_errors_are_retried_with_backoff(
         _start(operators, proxy)
         codes = [500 if n % 2 else 503 for n in range(1, SERVER_ERRORS + 1)]
         for n, code in enumerate(codes, start=1):
-            proxy.inject_write_error(n, code, resources=["modelservices"])
+            # The 503s are bare, a Status without details, as the API server's own
+            # (apierrors.NewServiceUnavailable); the 500s name the object in theirs.
+            proxy.inject_write_error(n, code, resources=["modelservices"], bare=code == 503)
         create_modelservice(admin, namespace, name, replicas=1)
         wait_converged(admin, namespace, name)
         log = _operator_log(proxy)
@@ -263,3 +282,75 @@ def test_server_errors_are_retried_with_backoff(
         "failure (CONTRACT.md step 7)"
     )
     _exact_children(admin, namespace, name, log, evidence)
+
+
+@pytest.mark.modeldock_check("stale-update-conflict", case="child-409")
+def test_child_conflict_is_retried_quietly(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """stale-update-conflict[child-409]: a 409 on a child write is retried, quietly. The
+    ModelService has converged; its replicas change from 1 to 2, and the operator's API proxy
+    answers its next 8 updates of Deployment web 409 Conflict (the answer to a write based on
+    an object that changed meanwhile) and lets the ninth through. The operator must retry
+    until the Deployment has 2 replicas, and meanwhile say nothing about it: no status with
+    FailedUpdate (the harness reads the ModelService every 50 ms while the 409s last) and no
+    Warning Event.
+
+    A 409 says only that the operator's cache was behind: the next reconcile reads a newer
+    one and recomputes (CONTRACT.md, step 7 and "A refused child write"). Reporting it as a
+    refused write tells the user the spec is wrong when nothing is, costs a status write per
+    409 and another to take it back, and a Warning asks someone to act on optimistic
+    concurrency doing its job.
+    """
+    name = "web"
+    with operators.api_proxy() as proxy:
+        _start(operators, proxy)
+        msvc = create_modelservice(admin, namespace, name, replicas=1)
+        set_up(
+            lambda: wait_converged(admin, namespace, name), "the first convergence, before the 409s"
+        )
+        for n in range(1, CHILD_CONFLICTS + 1):
+            proxy.inject_write_error(n, 409, resources=["deployments"])
+        admin.patch("modelservices", namespace, name, {"spec": {"replicas": 2}})
+        seen: list[tuple[str, str]] = []
+        deadline = time.monotonic() + CONVERGE_TIMEOUT
+        converged = None
+        while converged is None and time.monotonic() < deadline:
+            current = admin.get("modelservices", namespace, name) or {}
+            ready = condition(current, "Ready") or {}
+            state = (str(ready.get("status")), str(ready.get("reason")))
+            if state not in seen:
+                seen.append(state)
+            dep = admin.get("deployments", namespace, name) or {}
+            if (dep.get("spec") or {}).get("replicas") == 2:
+                converged = wait_converged(admin, namespace, name)
+            else:
+                time.sleep(STATUS_POLL_S)
+        fired = [f for f in proxy.faults()["write_faults"] if f.get("fired")]
+        events = wait_events_settled(admin, namespace)
+    evidence.record("ready_seen", [f"{s} {r}" for s, r in seen])
+    premise(
+        len(fired) == CHILD_CONFLICTS,
+        f"the API proxy should have answered {CHILD_CONFLICTS} updates of Deployment {name} "
+        f"409; it answered {len(fired)}",
+    )
+    assert converged is not None, (
+        f"after {CHILD_CONFLICTS} answers 409 the operator must update Deployment {name} "
+        f"again, from a fresh read, until it succeeds; it has not within {CONVERGE_TIMEOUT:g} s"
+    )
+    reported = [f"{s} {r}" for s, r in seen if r in ("FailedUpdate", "FailedCreate")]
+    assert not reported, (
+        f"a 409 on the Deployment's update was reported in the status as a refused write "
+        f"(Ready {reported}): a 409 only says the cache was behind, and is retried quietly"
+    )
+    warnings = [
+        describe_event(e)
+        for e in operator_events(admin, namespace, msvc["metadata"]["uid"])
+        if e.get("type") == "Warning"
+    ]
+    evidence.record("warnings", warnings)
+    evidence.record("events_in_namespace", len(events))
+    assert not warnings, (
+        f"a 409 on the Deployment's update recorded {warnings}: a Warning is for what a user "
+        "may have to act on, not for optimistic concurrency doing its job"
+    )

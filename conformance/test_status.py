@@ -503,6 +503,81 @@ def test_refused_create_reported(
     assert _owned(msvc)["Progressing"][1] != "FailedCreate", _owned(msvc)
 
 
+#: refused-write-reported[webhook-answer]: the answer an admission webhook could give to the
+#: Deployment create, as the API server passes it on (its message prefixed, its causes kept):
+#: two causes the message does not end with, and a message sized so that the condition's,
+#: `Failed to create Deployment "web": <message>`, is exactly MESSAGE_MAX_LENGTH characters.
+#: Its em dashes are three bytes each in UTF-8, so a bound counted in bytes cuts it too.
+WEBHOOK_PREFIX = 'admission webhook "images.example.com" denied the request: '
+WEBHOOK_CAUSES = (
+    ("spec.template.spec.containers[0].image", "registry not allowed"),
+    ("spec.template.spec.containers[0].ports[0].containerPort", "port not allowed"),
+)
+WEBHOOK_REFUSALS = 10
+
+
+def webhook_message() -> str:
+    """The webhook's message: its wording, then filler, so that the condition message it
+    makes is exactly MESSAGE_MAX_LENGTH characters (a premise checks the arithmetic)."""
+    head = WEBHOOK_PREFIX + "the image and the port are not allowed here — ask the platform team"
+    room = MESSAGE_MAX_LENGTH - len('Failed to create Deployment "web": ') - len(head)
+    return head + ("—" * room)
+
+
+@pytest.mark.modeldock_check("refused-write-reported", case="webhook-answer")
+def test_webhook_answer_reported_as_sent(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """refused-write-reported[webhook-answer]: a refusal is reported in the words it came in.
+    The operator's API proxy answers its Deployment creates 403 Forbidden as an admission
+    webhook's answer reaches a client: a message of the webhook's own wording, and two
+    details.causes that the message does not end with. The message is sized so that the
+    conditions' message, `Failed to create Deployment "web": <message>`, is exactly 32768
+    characters, the CRD's maxLength (many of them em dashes: three bytes each). Ready and
+    Progressing must say False `FailedCreate` with exactly that message, whole: not cut
+    (it fits), and not reworded (the causes are put in order only where the message ends
+    with them as apimachinery lists them; a webhook's wording is kept as it is). Then the
+    proxy stops refusing and the ModelService converges.
+    """
+    message = webhook_message()
+    want = f'Failed to create Deployment "web": {message}'
+    premise(len(want) == MESSAGE_MAX_LENGTH, f"the condition message is {len(want)} characters")
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
+        set_up(lambda: wait_settled(op), "settling before the refusals are armed")
+        for n in range(1, WEBHOOK_REFUSALS + 1):
+            proxy.inject_write_error(
+                n, 403, resources=["deployments"], message=message, causes=WEBHOOK_CAUSES
+            )
+        create_modelservice(admin, namespace, "web")
+        msvc = _wait_reported(admin, namespace, 1, "FailedCreate", "Deployment create")
+        fired = [f for f in proxy.faults()["write_faults"] if f.get("fired")]
+        proxy.clear_faults()
+        got = _owned(msvc)
+        evidence.record(
+            "reported",
+            {
+                c: {
+                    "reason": v[1],
+                    "characters": len(v[2]),
+                    "ends": v[2][-40:],
+                    "cut": v[2].endswith(TRUNCATED_MARKER),
+                }
+                for c, v in got.items()
+            },
+        )
+        premise(fired != [], "the API proxy should have answered the Deployment create 403")
+        for ctype in ("Ready", "Progressing"):
+            status, reason, reported, observed = got[ctype]
+            assert (status, reason, observed) == ("False", "FailedCreate", 1), got[ctype][:2]
+            assert reported == want, (
+                f"{ctype} message: want the refusal as it came, whole ({len(want)} characters, "
+                f"the CRD's maxLength, so it fits), ending {want[-40:]!r}; got {len(reported)} "
+                f"characters ending {reported[-60:]!r}"
+            )
+        wait_converged(admin, namespace, "web")
+
+
 #: Two resources the Deployment's validation refuses at once (the case the generator found,
 #: harness/generate/cases/refusal-message-order.yaml), and the causes the API server names for
 #: them, as it words them (a premise: the refused create's message carries both).

@@ -52,7 +52,8 @@ func checkQuantityExponent(text string) error {
 
 // checkResourceExponents runs checkQuantityExponent on every string quantity of the raw
 // (unstructured) spec.resources limits and requests, before FromUnstructured parses them
-// (which would compute ten to the exponent); a value of another shape is left to
+// (which would compute ten to the exponent), through the seam quantityExponentCheck
+// (seams.go); a value of another shape is left to
 // FromUnstructured's own error. The error names the field: "spec.resources.limits.cpu: "
 // then errQuantityExponent (Python: desired_resources). readSpec calls it.
 func checkResourceExponents(spec map[string]interface{}) error {
@@ -69,7 +70,7 @@ func checkResourceExponents(spec map[string]interface{}) error {
 			if !ok {
 				continue
 			}
-			if err := checkQuantityExponent(text); err != nil {
+			if err := quantityExponentCheck(text); err != nil {
 				return fmt.Errorf("spec.resources.%s.%s: %w", field, name, err)
 			}
 		}

@@ -26,6 +26,11 @@ var (
 	// written in millis, its format lost).
 	applyResourceDefaults = defaultResources
 
+	// quantityExponentCheck is checkQuantityExponent as step 1 applies it to the spelled
+	// quantities of spec.resources (checkResourceExponents). Mutant: fraction-as-exponent-go
+	// (the digits after a '.' judged as an exponent: 0.125 refused as beyond 99).
+	quantityExponentCheck = checkQuantityExponent
+
 	// processConfig is configFromEnv (the process configuration, CONTRACT.md "Process", read
 	// once in main: the default workers, the request timeout, the Lease timings). Mutants:
 	// single-worker-go, pads-lease-go.

@@ -359,7 +359,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它本来也会被回收，而不是永远报告 ChildConflict。",
     ),
     "check:progressing-without-kubelet:teaches": (
-        "19b693a236",
+        "0341c2f227",
         "condition 是用户和其他控制器了解发生了什么的途径。在副本可用之"
         "前就声称 Ready 会误导他们；每次 reconcile 都重写 la"
         "stTransitionTime，会毁掉它存在的唯一意义（这种状态从什么"
@@ -379,7 +379,8 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "个副本，而不是默认的 1（之后的一次 spec 修改又只把 message 改回等待 deployment "
         "controller）；后者只改变 Ready 的 reason（False，"
         "ProgressDeadlineExceeded），它必须被写入，而 Ready 的 lastTransitionTime "
-        "保持原样：一个 condition 不只是它的 status。",
+        "保持原样：一个 condition 不只是它的 status。"
+        "它同时让 Progressing 从 True 变为 False，这时 Progressing 的 lastTransitionTime 必须移到这次转变：不早于 API server 接受停滞的 Deployment status 的时间（它的 managedFields 时间）；不管 status 怎么说都保留存储时间的 operator，会用另一个状态的时间来回答“从什么时候开始？”。",
     ),
     "check:restart-reconverges[after-finalizer]:teaches": (
         "e4d4f7327d",
@@ -551,5 +552,32 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "东西都看不出这一点：Service 必须带上端口 9000，status 必须离开拒绝，时限是按已数到的被拒绝"
         "尝试次数算出的契约退避（每次失败 5 ms 翻倍，最多 1000 s）加上套件的收敛上限。因为 Deployment "
         "没问题就丢掉 Service 错误的 operator 会报告 Ready，而且永远不写 Service。",
+    ),
+    "check:stale-update-conflict[child-409]:why": (
+        "1dc2232808",
+        "stale-update-conflict[child-409]：子对象写入遇到的 409 会被重试，而且是安静地重试。"
+        "ModelService 已经收敛；它的 replicas 从 1 改成 2，operator 的 API proxy 对它接下来 8 次 "
+        "Deployment web 的 update 回答 409 Conflict（写入所基于的对象在此期间变了），第九次才放行。"
+        "operator 必须重试，直到 Deployment 有 2 个副本，而在此期间对此什么都不说：没有带 "
+        "FailedUpdate 的 status（409 持续期间 harness 每 50 ms 读一次 ModelService），也没有 "
+        "Warning Event。",
+    ),
+    "check:stale-update-conflict[child-409]:teaches": (
+        "7158fd00b8",
+        "409 只说明 operator 的缓存落后了：下一次 reconcile 会读到更新的缓存并重新计算（CONTRACT.md，"
+        "第 7 步和“A refused child write”）。把它报告成被拒绝的写入，会告诉用户 spec 错了，而其实什么都没错，"
+        "每次 409 都要写一次 status，之后再写一次把它撤回；而一个 Warning 会要求有人去处理乐观并发"
+        "在正常工作这件事。",
+    ),
+    "check:refused-write-reported[webhook-answer]:why": (
+        "e8e42d3427",
+        "refused-write-reported[webhook-answer]：拒绝按它到来时的措辞被报告。operator 的 API proxy "
+        "以 403 Forbidden 回答它对 Deployment 的 create，就像 admission webhook 的回答到达客户端时那样："
+        "一条 webhook 自己措辞的 message，以及两个 details.causes，message 并不以它们结尾。message "
+        '的长度使得 condition 的 message，`Failed to create Deployment "web": <message>`，恰好是 '
+        "32768 个字符，即 CRD 的 maxLength（其中许多是 em dash：每个三个字节）。Ready 和 Progressing "
+        "必须是 False `FailedCreate`，message 恰好是这一条，完整无缺：不被截断（它放得下），也不被改写"
+        "（只有当 message 以 apimachinery 列出 causes 的方式结尾时，才把 causes 排序；webhook 的措辞"
+        "保持原样）。然后 proxy 不再拒绝，ModelService 收敛。",
     ),
 }

@@ -117,7 +117,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "让 operator 自己的写入过期。",
     ),
     "check:foreign-conditions-kept:teaches": (
-        "edcacc5ba4",
+        "300c5e4348",
         "status.conditions 是一个以 type 为键的 map（CRD 声明它为 x-kubernetes-list-type: map）"
         "，而 Kubernetes API 约定允许多个控制器在同一个对象上报告，各自使用自己的 condition "
         "类型：审计工具、策略引擎、发布工具。从零构建这个列表（“正好是我的两个”）的 operator，"
@@ -125,7 +125,8 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "status 子资源加上一个 `Audited` condition；operator "
         "随后必须什么都不写（这个事件引起的 reconcile 没有东西要改），而在一次 spec 变更（"
         "generation 2）之后——它确实会让 operator 写 status——`Audited` 必须仍然在那里，"
-        "逐字节不变，连时间戳也一样。",
+        "逐字节不变，连时间戳也一样。"
+        "`Audited` 存在最前面，在 Ready 和 Progressing 之前，status 为 True（与其中一个相同：发布进行中时是 Progressing，完成后是 Ready），并带着自己的时间：按位置或按 status、而不是按 type 查找自己存储的 condition 的 operator，会把 `Audited` 的 lastTransitionTime 当成自己的，所以它的 condition 的时间必须与 `Audited` 到来之前完全一样。",
     ),
     "check:events-recorded:teaches": (
         "c32138a08a",
@@ -565,7 +566,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "ority and fairness 正在设法削减的流量。",
     ),
     "check:errors-retried[server-error]:why": (
-        "d841a76042",
+        "ddfeadd391",
         "errors-retried[server-error]：一个不带 Retry-Afte"
         "r 的 5xx 会被带着退避重试，直到成功。operator 的 API proxy 对"
         "它最先十次写 ModelService（finalizer update，第 3 步）轮"
@@ -573,7 +574,8 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "le，不带 Retry-After，第十一次才放行。operator 必须在每次之后重试"
         "，每次重试都不早于 work queue 的退避所安排的时间（第一次失败后 5 ms，每"
         "次失败翻倍，在 proxy 的时钟上从回答算到下一次尝试），并且收敛，子对象恰好是期望的"
-        "那些。",
+        "那些。"
+        "每个 503 都是不带 details 的裸 Status，就像 API server 自己的 503（apimachinery 的 NewServiceUnavailable）那样；一个用每个回答的 details 来措辞 Warning 的 operator 会在它上面 panic（no-panic oracle，harness/panics.py）。",
     ),
     "check:errors-retried[server-error]:teaches": (
         "e42d04db32",
@@ -586,7 +588,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "，就会来得太早。",
     ),
     "check:noop-stable[exponent-spelling]:teaches": (
-        "b333c0d8b1",
+        "8bc30c7988",
         "API server 会保留数量书写时的格式（指数写法仍是指数写法），向上取整到千分之一时也不改变"
         "这个格式：给它 1e-4 它存 1e-3，给它 15e-4 它存 2e-3；而把取整结果写成毫单位的 operator "
         "会写 1m 和 2m。按值相等，所以谁都不会再写；但同一份契约的两个实现留下的 Deployment "
@@ -595,6 +597,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它至少改写了一个值，这是前提），收敛后的 Deployment 必须恰好是这些内容。然后是 "
         "noop-stable 的窗口：一次重启和两个无关的 annotation 都不能带来任何写入；1000E 也一样，"
         'API server 把它存为 "1"：拿拼写的值而不是存储文本的值去比较的 operator，'
-        "每次 reconcile 都会再写一遍。",
+        "每次 reconcile 都会再写一遍。"
+        "（ModelService 必须收敛：API server 接受这些资源，所以不收敛是 operator 的失败，而不是前提不成立；0.125 就是这样一个三位小数，指数检查可能把它误读成超过 99 的指数。）",
     ),
 }

@@ -98,6 +98,8 @@ CHECK_SECONDS: dict[str, float] = {
     "test_watch_expired_after_compaction": 77.0,
     # issue 23 §2, errors-retried (conformance/test_errors.py), its kills measured on 2 cores
     "test_retry_after_is_honoured": 9.0,
+    "test_child_conflict_is_retried_quietly": 7.0,
+    "test_webhook_answer_reported_as_sent": 8.0,
     "test_server_errors_are_retried_with_backoff": 11.0,
     "gives-up-on-server-errors test_server_errors_are_retried_with_backoff": 73.0,
     "gives-up-on-server-errors-go test_server_errors_are_retried_with_backoff": 64.0,

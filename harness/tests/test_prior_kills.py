@@ -53,16 +53,23 @@ def test_a_verified_killer_stays_among_the_checks_of_a_line_every_check_runs(
         assert isinstance(killers, list)
         if not set(killers) & set(score.JUDGE_CHECKS):
             continue  # a case of a judged check: not ordered by the prior (see above)
+        # The mutant itself, rebuilt from its id: a run orders its own recorded killer first
+        # (``id:<mutant id>`` in the prior), before the function's most frequent killers, so
+        # a function killed by more than three checks (computeStatus) keeps each one's.
+        operator, change = mutant_id.split(":")[3:5]
+        original, rest = change.split("->", 1)
+        replacement, occurrence = rest.rsplit("#", 1)
         m = ToolMutant(
             lang=str(r["lang"]),
             file=str(r["file"]),
             function=str(r["function"]),
-            operator="op",
-            original="a",
-            replacement="b",
-            occurrence=0,
+            operator=operator,
+            original=original,
+            replacement=replacement,
+            occurrence=int(occurrence),
             line=7,
         )
+        assert m.id == mutant_id, (m.id, mutant_id)
         everywhere = {base_check(c): {m.file: [7]} for c in score.JUDGE_CHECKS}
         chosen = score.judging_checks(m, everywhere, 3, score.JUDGE_CHECKS, prior)
         assert set(killers) & set(chosen), (mutant_id, chosen)

@@ -493,14 +493,32 @@ class ApiProxy(HeldAnswers):
         return dict(self._call("POST", "/faults/write", body))
 
     def inject_write_error(
-        self, nth: int, code: int, *, retry_after: int = 0, resources: Iterable[str] | None = None
+        self,
+        nth: int,
+        code: int,
+        *,
+        retry_after: int = 0,
+        resources: Iterable[str] | None = None,
+        bare: bool = False,
+        message: str = "",
+        causes: Iterable[tuple[str, str]] = (),
     ) -> dict[str, Any]:
         """Answer the ``nth`` write (of ``resources``; None: any) from now with ``code`` (409,
         429, 500, 503, ...; a Kubernetes Status, ``Retry-After`` when ``retry_after``) without
-        forwarding it."""
+        forwarding it. ``bare``: the Status has no ``details`` at all (as apimachinery's
+        NewServiceUnavailable answers), else it names the object. ``message``: the Status's
+        message (default: the proxy's own wording); ``causes``: its ``details.causes`` as
+        ``(field, message)`` pairs, in this order (an admission webhook's own answer)."""
         body: dict[str, Any] = {"nth": int(nth), "action": "status", "code": int(code)}
         if retry_after:
             body["retry_after"] = int(retry_after)
+        if bare:
+            body["bare"] = True
+        if message:
+            body["message"] = message
+        listed = [{"field": field, "message": text} for field, text in causes]
+        if listed:
+            body["causes"] = listed
         if resources is not None:
             body["resources"] = list(resources)
         return dict(self._call("POST", "/faults/write", body))

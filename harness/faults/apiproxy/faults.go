@@ -18,7 +18,10 @@ import (
 //
 //   - "status": answer it with an HTTP status (409 Conflict, 429 TooManyRequests with
 //     Retry-After, 500 InternalError, 503 ServiceUnavailable, ...) as a Kubernetes Status,
-//     without forwarding it: the API server never sees it.
+//     without forwarding it: the API server never sees it. Its details name the object, or
+//     with "bare": true it has none (as the API server's own 503 from
+//     apierrors.NewServiceUnavailable); "message" and "causes" (details.causes) word it as
+//     given, as an admission webhook's own answer would be.
 //   - "crash-withheld": forward it, and once the API server has answered, freeze (every later
 //     request of the client waits) and report the crash (GET /faults/crash); the response is
 //     never delivered. The harness SIGKILLs the operator and acks (POST /faults/crash/ack):
@@ -137,9 +140,19 @@ type WriteFault struct {
 	Action     string   `json:"action"` // status, crash-withheld, crash-delivered, hold-answer
 	Code       int      `json:"code,omitempty"`
 	RetryAfter int      `json:"retry_after,omitempty"` // seconds, for 429 (and 503)
+	Bare       bool     `json:"bare,omitempty"`        // a Status without details, as apierrors.NewServiceUnavailable gives
+	Message    string   `json:"message,omitempty"`     // the Status's message as given (default: the proxy's own wording)
+	Causes     []Cause  `json:"causes,omitempty"`      // the Status's details.causes, in this order
 	Resources  []string `json:"resources,omitempty"`   // plural names; empty: every resource
 	Seen       int      `json:"seen"`                  // matching writes so far
 	Fired      bool     `json:"fired"`
+}
+
+// Cause is one entry of an injected Status's details.causes (metav1.StatusCause).
+type Cause struct {
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
 }
 
 func (f *WriteFault) matches(resource string) bool {
@@ -314,16 +327,27 @@ func writeInjected(w http.ResponseWriter, f *WriteFault, info RequestInfo) (stri
 			"please apply your changes to the latest version and try again (modeldock apiproxy: injected)",
 			info.ResourceID, info.Name)
 	}
+	if f.Message != "" {
+		message = f.Message
+	}
 	w.Header().Set("Content-Type", "application/json")
 	if f.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
 	}
 	w.WriteHeader(f.Code)
 	status := map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
-		"status": "Failure", "message": message, "reason": reason, "code": f.Code,
-		"details": map[string]any{"name": info.Name, "kind": info.ResourceID}}
-	if f.RetryAfter > 0 {
-		status["details"].(map[string]any)["retryAfterSeconds"] = f.RetryAfter
+		"status": "Failure", "message": message, "reason": reason, "code": f.Code}
+	if !f.Bare {
+		// A bare Status has no details at all: the API server answers so where apimachinery's
+		// NewServiceUnavailable builds the error (storage not ready, a draining server).
+		details := map[string]any{"name": info.Name, "kind": info.ResourceID}
+		if f.RetryAfter > 0 {
+			details["retryAfterSeconds"] = f.RetryAfter
+		}
+		if len(f.Causes) > 0 {
+			details["causes"] = f.Causes
+		}
+		status["details"] = details
 	}
 	_ = json.NewEncoder(w).Encode(status)
 	return reason, message

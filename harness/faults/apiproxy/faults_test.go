@@ -150,6 +150,54 @@ func TestInjectedStatusIsNotForwarded(t *testing.T) {
 	}
 }
 
+// A bare injected Status has no details at all (apierrors.NewServiceUnavailable's shape); one
+// that is not bare names the object in its details.
+func TestBareInjectedStatusHasNoDetails(t *testing.T) {
+	h := newHarness(t)
+	h.proxy.writeFaults = []*WriteFault{
+		{Nth: 1, Action: actionStatus, Code: 503, Bare: true, Resources: []string{"deployments"}},
+		{Nth: 2, Action: actionStatus, Code: 500, Resources: []string{"deployments"}},
+	}
+	for i, want := range []bool{false, true} {
+		res, err := h.do("PUT", "/apis/apps/v1/namespaces/ns/deployments/a", `{}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var status map[string]any
+		err = json.NewDecoder(res.Body).Decode(&status)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, has := status["details"]; has != want || status["kind"] != "Status" {
+			t.Fatalf("answer %d (code %d): details present %v, want %v: %v", i+1, res.StatusCode, has, want, status)
+		}
+	}
+}
+
+// An injected Status carries the message and the causes it was armed with, as given.
+func TestInjectedStatusWordedAsGiven(t *testing.T) {
+	h := newHarness(t)
+	h.proxy.writeFaults = []*WriteFault{{Nth: 1, Action: actionStatus, Code: 403, Message: "denied: no",
+		Causes: []Cause{{Field: "b", Message: "bad"}, {Field: "a", Message: "worse"}}}}
+	res, err := h.do("POST", "/apis/apps/v1/namespaces/ns/deployments", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status struct {
+		Message string `json:"message"`
+		Details struct {
+			Causes []Cause `json:"causes"`
+		} `json:"details"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&status)
+	res.Body.Close()
+	if err != nil || res.StatusCode != 403 || status.Message != "denied: no" ||
+		!slices.Equal(status.Details.Causes, []Cause{{Field: "b", Message: "bad"}, {Field: "a", Message: "worse"}}) {
+		t.Fatalf("code %d, %+v, %v", res.StatusCode, status, err)
+	}
+}
+
 // Two faults due on the same write (the generator's "fault 500 nth 1" twice before the operator
 // writes) act on two consecutive writes, in arming order; neither stays armed unfired. Before,
 // the second was counted past its nth on the first write and never acted, yet was reported
