@@ -587,17 +587,4 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "ator 永远不会收敛；以固定短间隔重试的 operator，一旦翻倍的退避超过这个间隔"
         "，就会来得太早。",
     ),
-    "check:noop-stable[exponent-spelling]:teaches": (
-        "8bc30c7988",
-        "API server 会保留数量书写时的格式（指数写法仍是指数写法），向上取整到千分之一时也不改变"
-        "这个格式：给它 1e-4 它存 1e-3，给它 15e-4 它存 2e-3；而把取整结果写成毫单位的 operator "
-        "会写 1m 和 2m。按值相等，所以谁都不会再写；但同一份契约的两个实现留下的 Deployment "
-        "不同，字节取决于最后写的是谁。这里 ModelService 的资源用指数写法（EXPONENT_SPELLINGS），"
-        "API server 自己说出它会存什么（用相同资源的 Deployment 做一次 dry-run 创建并读回；"
-        "它至少改写了一个值，这是前提），收敛后的 Deployment 必须恰好是这些内容。然后是 "
-        "noop-stable 的窗口：一次重启和两个无关的 annotation 都不能带来任何写入；1000E 也一样，"
-        'API server 把它存为 "1"：拿拼写的值而不是存储文本的值去比较的 operator，'
-        "每次 reconcile 都会再写一遍。"
-        "（ModelService 必须收敛：API server 接受这些资源，所以不收敛是 operator 的失败，而不是前提不成立；0.125 就是这样一个三位小数，指数检查可能把它误读成超过 99 的指数。）",
-    ),
 }
