@@ -51,6 +51,7 @@ from harness.generate.oracles import (
     status_follows,
     wait_converged,
     wait_quiet,
+    without_residue,
     world_diff,
     write_foreign,
 )
@@ -286,7 +287,7 @@ class World:
         if len(worlds) > 1:
             (ref, w0), *rest = worlds.items()
             for other, w in rest:
-                d = world_diff(w0, w)
+                d = world_diff(*without_residue(w0, w))
                 if d:
                     found.append(
                         OracleFailure(

@@ -612,3 +612,39 @@ def world_diff(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """Where two normalised worlds differ, one line per leaf (``explore.state.diff`` on
     ``_keyed`` copies)."""
     return diff(_keyed(a), _keyed(b))
+
+
+def _reports_refusal_normalised(m: dict[str, Any]) -> bool:
+    """``reports_refusal`` on a ModelService as ``normalised`` reads it (conditions keyed by
+    type)."""
+    conditions = (m.get("status") or {}).get("conditions") or {}
+    listed = list(conditions.values()) if isinstance(conditions, dict) else conditions
+    return reports_refusal({"status": {"conditions": listed}})
+
+
+def without_residue(a: dict[str, Any], b: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Copies of two lanes' worlds (``normalised``) for the differential oracle, less what
+    only the timing of the path decides, the same way in both. Equal steps do not make equal
+    children once a step has taken the operator's means of repair away at a moment that
+    differs between lanes (docs/design.md, "Generated workloads", seed 4242):
+
+    - every ModelService of both worlds reports a refused child write (``reports_refusal``):
+      a refused Deployment write ends the pass before the Service (CONTRACT.md, "A refused
+      child write"), so which children a lane kept depends on what it had repaired when the
+      refusal began; the children are dropped and the ModelServices' reports compared;
+    - neither world has a ModelService: the children left are orphans (an ``Orphan`` delete)
+      whose spec is what the operator had written when the delete came; only their metadata
+      (presence, labels, annotations, ownerReferences) is compared.
+
+    Otherwise the worlds are returned as they are (copies)."""
+    a, b = copy.deepcopy(a), copy.deepcopy(b)
+    mine = [*a["modelservices"].values(), *b["modelservices"].values()]
+    refused = bool(a["modelservices"]) and bool(b["modelservices"])
+    if refused and all(_reports_refusal_normalised(m) for m in mine):
+        for w in (a, b):
+            w["deployments"], w["services"] = {}, {}
+    elif not mine:
+        for w in (a, b):
+            for res in ("deployments", "services"):
+                w[res] = {n: {"metadata": c.get("metadata", {})} for n, c in w[res].items()}
+    return a, b

@@ -14,8 +14,16 @@ from harness.generate import judge
 from harness.generate.machine import read_case
 
 
+def _every_id(lang: str) -> set[str]:
+    """A stand-in for ``judge.tool_ids``: every id survivors.toml names, as if each were
+    generated today."""
+    from harness.mutscore.survivors import load_survivors
+
+    return {i for i in load_survivors().mutants if i.startswith(lang + ":")}
+
+
 def test_the_targets_are_the_exploration_mutants_the_survivors_and_controls() -> None:
-    targets = judge.targets(controls=1)
+    targets = judge.targets(controls=1, generated=_every_id)
     groups = {t.group for t in targets}
     assert groups <= set(judge.GROUPS) and {"exploration", "control"} <= groups
     names = {t.id for t in targets if t.group == "exploration"}
@@ -28,8 +36,34 @@ def test_the_targets_are_the_exploration_mutants_the_survivors_and_controls() ->
     assert not [t for t in judge.targets(controls=0) if t.group == "control"]
 
 
+def test_a_control_is_chosen_among_the_ids_a_tool_generates_now() -> None:
+    first = {t.reference: t.id for t in judge.targets(1, _every_id) if t.group == "control"}
+
+    def without_first(lang: str) -> set[str]:  # the first choice no longer generated
+        return _every_id(lang) - {first[lang]}
+
+    now = {t.reference: t.id for t in judge.targets(1, without_first) if t.group == "control"}
+    assert set(now) == {"go", "python"}
+    assert all(now[lang] != first[lang] and now[lang] in _every_id(lang) for lang in now)
+
+
+def test_no_generated_equivalent_id_is_a_one_line_error_naming_the_fix() -> None:
+    def no_python(lang: str) -> set[str]:
+        return set() if lang == "python" else _every_id(lang)
+
+    with pytest.raises(ValueError, match=r"--controls 1: no python entry .* --controls 0"):
+        judge.targets(1, no_python)
+    assert not [t for t in judge.targets(0, no_python) if t.group == "control"]
+
+
+def test_the_tools_lists_are_made_only_when_a_control_may_be_chosen() -> None:
+    assert judge.wants_controls([]) and judge.wants_controls(["control"])
+    assert judge.wants_controls(["python:python_operator/controller.py:x:y#0"])
+    assert not judge.wants_controls(["remembers-status", "exploration", "gap"])
+
+
 def test_select_takes_names_and_groups_and_refuses_others() -> None:
-    targets = judge.targets()
+    targets = judge.targets(generated=_every_id)
     assert [t.id for t in judge.select(targets, ["step-annotation"])] == ["step-annotation"]
     assert {t.group for t in judge.select(targets, ["control"])} == {"control"}
     assert judge.select(targets, []) == targets

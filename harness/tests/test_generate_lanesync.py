@@ -77,6 +77,25 @@ def test_a_step_on_a_child_acts_in_every_lane_or_in_none(
     assert decide(present, at_rest, retrying, expired) == verdict
 
 
+def test_the_first_judgements_flaw_waits_for_the_second_lanes_children() -> None:
+    """The first generate-judge run's sixth sequence (seed 20261206: create, two crashes, five
+    foreign writes, three crashes, a foreign write) failed the differential for the second
+    lane of every target, every foreign field missing there: written before lanesync, its
+    foreign steps edited nothing in a lane whose operator, restarted by the crashes, had not
+    made its children yet (``edit_child`` skips an absent child). Each of those steps needs a
+    child, and while that lane's operator is still at work without them the step waits; it
+    is applied in both lanes once they are there, in neither if the bound passes."""
+    steps = [
+        {"op": "foreign", "field": f, "value": "1"}
+        for f in ("template-annotation", "env", "status", "sidecar", "sidecar", "label")
+    ]
+    assert all("deployments" in children_needed(s, sim=False) for s in steps)
+    # lane 1 has them; lane 2's operator restarting after a crash: not at rest, no retry owed
+    assert decide([True, False], [True, False], [False, False], False) == WAIT
+    assert decide([True, True], [True, False], [False, False], False) == APPLY
+    assert decide([True, False], [True, False], [False, False], True) == NONE
+
+
 def test_the_decision_needs_every_lanes_state() -> None:
     with pytest.raises(ValueError):
         decide([True, False], [True], [False, False], False)
