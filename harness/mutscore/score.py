@@ -202,16 +202,20 @@ def prior_kills(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     checks in (``judging_checks``): ``lang:file:function`` -> check -> how many of that
     function's mutants the check killed; ``id:<mutant id>`` -> its killer -> 1;
     ``killed:<lang>`` and ``ran:<lang>`` -> check -> how many mutants of the language it
-    killed, and ran against (``ran``, or ``checks`` in reports older than it);
+    killed, and ran against (``ran``, or ``checks`` in reports older than it). A kill by a
+    case counts under the case and under ``judged_as`` of it, so it orders both a ``--checks
+    all`` run (which judges the case) and a default one (which judges the whole check);
     ``concept:<name>`` -> check -> kills among the mutants of the function of that concept
     (``tally.concept``) in either language, so Go's kills in ``computeStatus`` order the
     checks tried on Python's ``compute_status``."""
     out: dict[str, dict[str, int]] = {}
 
     def add(key: str, check: str) -> None:
+        # under its own name (a --checks all run judges the case itself) and, when it
+        # differs, under the JUDGE_CHECKS entry it was judged as (a default run)
         per = out.setdefault(key, {})
-        check = judged_as(check)
-        per[check] = per.get(check, 0) + 1
+        for name in {check, judged_as(check)}:
+            per[name] = per.get(name, 0) + 1
 
     for i, r in (data.get("mutants") or {}).items():
         if r.get("status") not in ("killed", "survived"):

@@ -417,8 +417,9 @@ def test_sample_zero_needs_mutant_ids() -> None:
 
 
 def test_a_case_s_kill_orders_the_check_judged_whole() -> None:
-    """A kill reported under a case of a check JUDGE_CHECKS holds whole counts for that check;
-    a case judged on its own keeps its name."""
+    """A kill reported under a case of a check JUDGE_CHECKS holds whole counts for that check
+    and for the case itself (what a --checks all run judges); a case judged on its own keeps
+    its name."""
     from harness.mutscore.score import judged_as, prior_kills
 
     assert judged_as("status-follows-rollout[played-rollout]") == "status-follows-rollout"
@@ -435,7 +436,10 @@ def test_a_case_s_kill_orders_the_check_judged_whole() -> None:
             }
         }
     }
-    assert prior_kills(data)["go:f.go:judgeRollout"] == {"status-follows-rollout": 1}
+    assert prior_kills(data)["go:f.go:judgeRollout"] == {
+        "status-follows-rollout": 1,
+        "status-follows-rollout[played-rollout]": 1,
+    }
 
 
 def test_not_judging_names_real_checks_and_leaves_the_judging_set() -> None:
