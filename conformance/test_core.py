@@ -1160,6 +1160,17 @@ AUDITED = {
     "lastTransitionTime": "2026-01-02T03:04:05.250Z",
 }
 
+#: A second foreign condition, stored after ours: a merge that stops at the first condition of
+#: its own loses what follows it (AUDITED, stored first, cannot show that).
+SCALED = {
+    "type": "Scaled",
+    "status": "False",
+    "reason": "Paused",
+    "message": "autoscaling paused by the platform team",
+    "observedGeneration": 1,
+    "lastTransitionTime": "2026-01-02T03:04:06Z",
+}
+
 
 @pytest.mark.modeldock_check("foreign-conditions-kept")
 def test_foreign_conditions_kept(
@@ -1189,7 +1200,9 @@ def test_foreign_conditions_kept(
     has (Progressing while the rollout goes on, Ready once it is done) and a time of its own:
     an operator that looks up its stored condition by position, or by status, rather than by
     type takes `Audited`'s lastTransitionTime for its own, so its conditions' times must stay
-    exactly as they were before `Audited` came.
+    exactly as they were before `Audited` came. A second foreign condition, `Scaled`, is
+    stored last, after Ready and Progressing: a merge that stops at its own first condition
+    loses it.
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1)
@@ -1199,8 +1212,8 @@ def test_foreign_conditions_kept(
     msvc = get_present(admin, "modelservices", namespace, "web")
     own_times = {c["type"]: c["lastTransitionTime"] for c in msvc["status"]["conditions"]}
 
-    # Another controller adds its condition through the status subresource, first in the list.
-    msvc["status"]["conditions"] = [AUDITED, *msvc["status"]["conditions"]]
+    # Other controllers add their conditions through the status subresource, first and last.
+    msvc["status"]["conditions"] = [AUDITED, *msvc["status"]["conditions"], SCALED]
     window = writes_during(
         op,
         audit,
@@ -1211,7 +1224,8 @@ def test_foreign_conditions_kept(
     )
     stored = window.results[0]
     premise(
-        condition(stored, "Audited") == AUDITED, f"the API server changed it: {stored['status']}"
+        condition(stored, "Audited") == AUDITED and condition(stored, "Scaled") == SCALED,
+        f"the API server changed them: {stored['status']}",
     )
     noop = window.described()
     evidence.record("writes_after_foreign_condition", noop)
@@ -1220,10 +1234,11 @@ def test_foreign_conditions_kept(
         "conditions_after_foreign_condition",
         [c["type"] for c in after_noop["status"]["conditions"]],
     )
-    assert condition(after_noop, "Audited") == AUDITED, (
-        "the operator removed or rewrote a condition it does not own: "
-        f"{after_noop['status']['conditions']}"
-    )
+    for foreign in (AUDITED, SCALED):
+        assert condition(after_noop, foreign["type"]) == foreign, (
+            "the operator removed or rewrote a condition it does not own: "
+            f"{after_noop['status']['conditions']}"
+        )
     assert noop == [], f"a foreign condition made the operator write: {noop}"
 
     # A spec change: the operator writes its status, and must leave Audited as it is.
@@ -1232,10 +1247,11 @@ def test_foreign_conditions_kept(
     wait_settled(op)
     msvc2 = get_present(admin, "modelservices", namespace, "web")
     evidence.record("conditions_after_spec_change", msvc2["status"]["conditions"])
-    assert condition(msvc2, "Audited") == AUDITED, (
-        "the operator's status write removed or rewrote a condition it does not own: "
-        f"{msvc2['status']['conditions']}"
-    )
+    for foreign in (AUDITED, SCALED):
+        assert condition(msvc2, foreign["type"]) == foreign, (
+            "the operator's status write removed or rewrote a condition it does not own: "
+            f"{msvc2['status']['conditions']}"
+        )
     for ctype in ("Ready", "Progressing"):
         own = condition(msvc2, ctype)
         assert own and own.get("observedGeneration") == 2, f"{ctype} not updated: {own}"

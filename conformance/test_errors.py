@@ -324,8 +324,8 @@ def test_child_conflict_is_retried_quietly(
             dep = admin.get("deployments", namespace, name) or {}
             if (dep.get("spec") or {}).get("replicas") == 2:
                 converged = wait_converged(admin, namespace, name)
-            else:
-                time.sleep(STATUS_POLL_S)
+            else:  # every status while the 409s last, at a fixed gap (wait_for backs off)
+                time.sleep(STATUS_POLL_S)  # style: allow-sleep-loop each status must be seen
         fired = [f for f in proxy.faults()["write_faults"] if f.get("fired")]
         events = wait_events_settled(admin, namespace)
     evidence.record("ready_seen", [f"{s} {r}" for s, r in seen])

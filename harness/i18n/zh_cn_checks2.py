@@ -117,7 +117,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "让 operator 自己的写入过期。",
     ),
     "check:foreign-conditions-kept:teaches": (
-        "300c5e4348",
+        "00a6ccee29",
         "status.conditions 是一个以 type 为键的 map（CRD 声明它为 x-kubernetes-list-type: map）"
         "，而 Kubernetes API 约定允许多个控制器在同一个对象上报告，各自使用自己的 condition "
         "类型：审计工具、策略引擎、发布工具。从零构建这个列表（“正好是我的两个”）的 operator，"
@@ -126,7 +126,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "随后必须什么都不写（这个事件引起的 reconcile 没有东西要改），而在一次 spec 变更（"
         "generation 2）之后——它确实会让 operator 写 status——`Audited` 必须仍然在那里，"
         "逐字节不变，连时间戳也一样。"
-        "`Audited` 存在最前面，在 Ready 和 Progressing 之前，status 为 True（与其中一个相同：发布进行中时是 Progressing，完成后是 Ready），并带着自己的时间：按位置或按 status、而不是按 type 查找自己存储的 condition 的 operator，会把 `Audited` 的 lastTransitionTime 当成自己的，所以它的 condition 的时间必须与 `Audited` 到来之前完全一样。",
+        "`Audited` 存在最前面，在 Ready 和 Progressing 之前，status 为 True（与其中一个相同：发布进行中时是 Progressing，完成后是 Ready），并带着自己的时间：按位置或按 status、而不是按 type 查找自己存储的 condition 的 operator，会把 `Audited` 的 lastTransitionTime 当成自己的，所以它的 condition 的时间必须与 `Audited` 到来之前完全一样。"
+        "另一个外来的 condition `Scaled` 存在最后，在 Ready 和 Progressing 之后："
+        "在自己的第一个 condition 处就停止合并的 operator 会把它丢掉。",
     ),
     "check:events-recorded:teaches": (
         "c32138a08a",

@@ -98,6 +98,8 @@ def test_request_accounting_everywhere_audit_log_only_where_needed() -> None:
         "rbac-least-privilege",
         "events-recorded",
         "replaced-child-kept",
+        "replaced-child-kept[foreign-deployment]",
+        "vanished-owner[refused-delete]",
     }
     assert "request-accounting" in needs["noop-stable"]
 
