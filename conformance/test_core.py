@@ -1235,7 +1235,7 @@ def test_foreign_conditions_kept(
         [c["type"] for c in after_noop["status"]["conditions"]],
     )
     for foreign in (AUDITED, SCALED):
-        assert condition(after_noop, foreign["type"]) == foreign, (
+        assert condition(after_noop, str(foreign["type"])) == foreign, (
             "the operator removed or rewrote a condition it does not own: "
             f"{after_noop['status']['conditions']}"
         )
@@ -1248,7 +1248,7 @@ def test_foreign_conditions_kept(
     msvc2 = get_present(admin, "modelservices", namespace, "web")
     evidence.record("conditions_after_spec_change", msvc2["status"]["conditions"])
     for foreign in (AUDITED, SCALED):
-        assert condition(msvc2, foreign["type"]) == foreign, (
+        assert condition(msvc2, str(foreign["type"])) == foreign, (
             "the operator's status write removed or rewrote a condition it does not own: "
             f"{msvc2['status']['conditions']}"
         )
