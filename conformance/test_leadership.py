@@ -53,22 +53,20 @@ def _lease_spec(admin: Kube, ns: str) -> dict[str, Any]:
     return dict((lease or {}).get("spec") or {})
 
 
-#: The message of the line a leader logs once its Lease is released (CONTRACT.md, "Process"),
-#: compared without case: the Go operator writes ``Released Lease``, the Python one ``released
-#: lease``, as client-go's elector does.
-RELEASED_MSG = "released lease"
+#: The message of the line a leader logs once its Lease is released (CONTRACT.md, "Process"):
+#: the same words in Go and Python.
+RELEASED_MSG = "Released Lease"
 
 
 def _released_lines(log: str) -> list[str]:
-    """The lines of an operator's log (one JSON object per line) whose ``msg`` is RELEASED_MSG,
-    in any case."""
+    """The lines of an operator's log (one JSON object per line) whose ``msg`` is RELEASED_MSG."""
     out = []
     for line in log.splitlines():
         try:
             record = json.loads(line)
         except ValueError:
             continue
-        if isinstance(record, dict) and str(record.get("msg", "")).lower() == RELEASED_MSG:
+        if isinstance(record, dict) and record.get("msg") == RELEASED_MSG:
             out.append(line)
     return out
 
@@ -223,8 +221,8 @@ def test_leader_failover(
     audit log says which instance made every write. Until the kill the Lease keeps its first
     holder and its leaseTransitions: a standby never takes a Lease its holder still renews
     (mutants takes-live-lease, takes-live-lease-go); and the leader stopped by SIGTERM logs
-    that it released the Lease (msg ``Released Lease``, any case; mutants release-unreported,
-    release-unreported-go).
+    that it released the Lease (msg ``Released Lease``, the same in both operators; mutants
+    release-unreported, release-unreported-go).
     """
     duration, _deadline, retry = LEASE
     user = impl.user
@@ -351,7 +349,7 @@ def test_leader_failover(
     evidence.record("released_lines", released[:2])
     assert released, (
         f"the leader ({follower.instance}) stopped on SIGTERM and its Lease was given up, but "
-        f"its log has no line {RELEASED_MSG!r} (any case): a release that succeeded is "
+        f"its log has no line {RELEASED_MSG!r}: a release that succeeded is "
         'reported as one (CONTRACT.md, "Process")'
     )
     # Without a release the standby takes over only once the Lease has expired: no sooner than

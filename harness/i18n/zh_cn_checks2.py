@@ -181,7 +181,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "就会转发它）。",
     ),
     "check:leader-failover:teaches": (
-        "c28d43d1f0",
+        "8710de2d10",
         "两个同时活跃的实例会互相抢着写入，并让每个副作用都发生两次，所以 operator "
         "的多个副本通过一个 Lease 选出 leader。崩溃的 leader 无法声明自己已经不在了："
         "其他实例必须等它的 lease 过期，但不能更久。有意停止的 leader 应该立即交接，即释放 "
@@ -190,7 +190,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "的审计日志能说明每次写入是哪个实例做的。直到 leader 被杀掉之前，Lease 一直保持它的第一个"
         "持有者和它的 leaseTransitions：standby 从不拿走持有者仍在续约的 Lease（变异体 "
         "takes-live-lease、takes-live-lease-go）；被 SIGTERM 停止的 leader 在日志里说明它释放了 "
-        "Lease（msg ``Released Lease``，不区分大小写；变异体 release-unreported、"
+        "Lease（msg ``Released Lease``，两个 operator 用词相同；变异体 release-unreported、"
         "release-unreported-go）。",
     ),
     "check:leader-failover[partitioned-leader]:teaches": (

@@ -252,10 +252,12 @@ class LeaderElector:
                 if client_.is_conflict(err) and attempt < RELEASE_CONFLICT_TRIES:
                     time.sleep(RELEASE_CONFLICT_BACKOFF)
                     continue
-                self._log.error("failed to release lease", error=str(err))
+                self._log.error(
+                    "could not release the Lease; standbys wait for it to expire", error=str(err)
+                )
                 return False
             self._set_observed(record)
-            self._log.info("released lease")
+            self._log.info("Released Lease")
             return True
         return False
 

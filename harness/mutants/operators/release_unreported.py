@@ -8,7 +8,7 @@ from a standby waiting out the lease.
 Why people write it: the Lease itself is released either way, so every test that looks at the
 Lease passes.
 
-What the correct operator does: once the release's update succeeded it logs ``released lease``
+What the correct operator does: once the release's update succeeded it logs ``Released Lease``
 (CONTRACT.md, "Process"); leader-failover reads the SIGTERMed leader's log.
 """
 
@@ -30,7 +30,7 @@ class _Unreported:
         self._inner = inner
 
     def info(self, msg: str, **fields: Any) -> None:
-        if msg != "released lease":
+        if msg != "Released Lease":
             self._inner.info(msg, **fields)
 
     def error(self, msg: str, **fields: Any) -> None:
