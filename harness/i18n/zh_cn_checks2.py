@@ -594,17 +594,4 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "ator 永远不会收敛；以固定短间隔重试的 operator，一旦翻倍的退避超过这个间隔"
         "，就会来得太早。",
     ),
-    # stop 40 (pyquant): noop-stable[respelled], refused-write-reported[three-causes]
-    "check:noop-stable[respelled]:why": (
-        "8813dc5828",
-        "值相等的新写法不是一次改变：改了写法的 ModelService 不写任何子对象。",
-    ),
-    "check:noop-stable[respelled]:teaches": (
-        "c90408c62f",
-        "quantity 按值比较（CONTRACT.md，“Desired Deployment”，Quantities）：在值改变之前，Deployment 保留它已有的文本。这里 ModelService 要求一个以 JSON 整数给出的 CPU request（CRD 接受整数和字符串，ModelService 保留这个整数）和一个 5e8 的内存 request，没有 limits；API server 接受了两者，所以它必须收敛（只读字符串的 operator 永远不会收敛），Deployment 里存的是 500e6。然后用户把内存 request 改写成整数 500000000，同一个值，全新的 Deployment 会得到 500M：operator 在 status 里记下新的 generation，且不能写任何子对象（按文本比较的 operator，或在缺失的 limits 处就停止比较的 operator，会把 Deployment 更新成 500M）。然后是 noop-stable 的窗口：一次重启和两个无关的 annotation 都不能带来任何写入。",
-    ),
-    "check:refused-write-reported[three-causes]:why": (
-        "8d22f558bd",
-        'refused-write-reported[three-causes]：有三个原因的拒绝，像有两个原因的拒绝一样，按排序后的顺序报告。operator 的 API proxy 以 API server 的措辞用 422 Invalid 回答它对 Deployment 的 create，`Deployment.apps "web" is invalid: [...]`，末尾是它的三个 details.causes，按逆序排列（对 Go map 的遍历可能抽到的顺序）。Ready 和 Progressing 必须是 False `FailedCreate`，message 中的原因列表按排序后的顺序（CONTRACT.md，“A refused child write”：无论应答抽到什么顺序，两个或更多原因都得到同样的字节）。然后 proxy 不再拒绝，ModelService 收敛。',
-    ),
 }

@@ -519,45 +519,4 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "fafb74e8b3",
         "收到 SIGTERM 时释放了 Lease，却没有在日志里说明（Go）",
     ),
-    # stop 40 (pyquant): noop-stable[respelled], refused-write-reported[three-causes]
-    "mutant:respelled-written:title": (
-        "039b78e7ec",
-        "把子对象的 quantity 当作文本比较：ModelService 中值相等的新写法被写入",
-    ),
-    "mutant:respelled-written-go:title": (
-        "89f7574d31",
-        "把子对象的 quantity 当作文本比较：ModelService 中值相等的新写法被写入（Go）",
-    ),
-    "mutant:resources-shape-kept:title": (
-        "da4cd7adcb",
-        "保持子对象已有的资源字段：之后加到 ModelService 的 requests 永远到不了它",
-    ),
-    "mutant:resources-shape-kept-go:title": (
-        "76dcd0648e",
-        "保持子对象已有的资源字段：之后加到 ModelService 的 requests 永远到不了它（Go）",
-    ),
-    "mutant:first-condition-progressing:title": (
-        "c4cc213b93",
-        "把 Deployment 的第一个 condition 当作 Progressing 来读：排在第二的停滞永远看不到",
-    ),
-    "mutant:first-condition-progressing-go:title": (
-        "8752aa1243",
-        "把 Deployment 的第一个 condition 当作 Progressing 来读：排在第二的停滞永远看不到（Go）",
-    ),
-    "mutant:scale-down-progressing:title": (
-        "a3ac2a5abd",
-        "已更新副本多于 spec.replicas 就算滚动发布仍在进行：缩容永远不会 Ready",
-    ),
-    "mutant:scale-down-progressing-go:title": (
-        "3385619ade",
-        "已更新副本多于 spec.replicas 就算滚动发布仍在进行：缩容永远不会 Ready（Go）",
-    ),
-    "mutant:sorts-two-causes-only:title": (
-        "d5eeabf9c4",
-        "只有恰好两个原因时才给拒绝的原因排序：三个或更多保持应答抽到的顺序",
-    ),
-    "mutant:sorts-two-causes-only-go:title": (
-        "6d83e313a1",
-        "只有恰好两个原因时才给拒绝的原因排序：三个或更多保持应答抽到的顺序（Go）",
-    ),
 }
