@@ -390,6 +390,82 @@ def stored_by_the_api_server(
     return dict(container.get("resources") or {})
 
 
+#: noop-stable[respelled]'s resources: requests only (no limits: an absent field must not stop
+#: the others from being compared), a CPU request given as a JSON integer (the CRD's
+#: int-or-string keeps it an integer in the ModelService) and a memory request in exponent
+#: form, which the API server stores in the Deployment as 500e6. RESPELLED_MEMORY is the same
+#: value spelled as an integer, for which a fresh Deployment would get 500M.
+RESPELLED_RESOURCES: dict[str, dict[str, Any]] = {"requests": {"cpu": 1, "memory": "5e8"}}
+RESPELLED_MEMORY = 500000000
+#: What the API server stores for RESPELLED_RESOURCES' memory request (quantity-spellings.json).
+RESPELLED_STORED = "500e6"
+
+
+@pytest.mark.modeldock_check("noop-stable", case="respelled")
+def test_noop_stable_respelled(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+    tier: Tier,
+) -> None:
+    """A new spelling of an equal value is not a change: a ModelService respelled writes no child.
+
+    Quantities compare by value (CONTRACT.md, "Desired Deployment", Quantities): the Deployment
+    keeps the text it has until the value changes. Here the ModelService asks for a CPU
+    request given as a JSON integer (the CRD admits integers and strings, and the ModelService
+    keeps the integer) and a memory request of 5e8, with no limits; the API server took both,
+    so it must converge (an operator that reads only strings never does), and the Deployment
+    holds 500e6. Then the user respells the memory request as the integer 500000000, the same
+    value, for which a fresh Deployment would get 500M: the operator records the new generation
+    in the status and must write neither child (an operator that compares the texts, or that
+    stops comparing at the missing limits, updates the Deployment to 500M). Then the window of
+    noop-stable: a restart and two unrelated annotations must bring no write.
+    """
+    evidence.record("resources", RESPELLED_RESOURCES)
+    set_up_from = audit.offset()
+    # The API server admits these resources (the CRD's int-or-string, and Deployments take
+    # them): never converging is the operator's failure, not an unmet premise.
+    op, stored = converged_resources(
+        admin, namespace, operators, evidence, RESPELLED_RESOURCES, judged=True
+    )
+    premise(
+        stored.get("requests", {}).get("memory") == RESPELLED_STORED,
+        f"the API server should store the memory request 5e8 as {RESPELLED_STORED}: {stored}",
+    )
+
+    def respell() -> dict[str, Any]:
+        admin.patch(
+            "modelservices",
+            namespace,
+            "web",
+            {"spec": {"resources": {"requests": {"memory": RESPELLED_MEMORY}}}},
+        )
+        return wait_observed(admin, namespace, "web", 2)
+
+    dep_rv = get_present(admin, "deployments", namespace, "web")["metadata"]["resourceVersion"]
+    window = writes_during(op, audit, admin, namespace, respell, ok_only=True)
+    child_writes = [
+        r.describe() for r in window.writes if r.resource in ("deployments", "services")
+    ]
+    dep = get_present(admin, "deployments", namespace, "web")
+    server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
+    evidence.record("child_writes_after_respelling", child_writes)
+    evidence.record("resources_after_respelling", server.get("resources"))
+    assert child_writes == [], (
+        f"the ModelService's memory request was respelled 5e8 -> {RESPELLED_MEMORY}, an equal "
+        f"value, and the operator wrote: {child_writes} (CONTRACT.md, Desired Deployment, "
+        "Quantities: a new spelling of an equal value is not a change)"
+    )
+    assert dep["metadata"]["resourceVersion"] == dep_rv, (
+        f"Deployment resourceVersion moved {dep_rv} -> {dep['metadata']['resourceVersion']} "
+        f"after an equal respelling; its resources are {server.get('resources')}"
+    )
+    assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier, set_up_from)
+
+
 #: noop-stable[long-quiet]'s window in CI, seconds: longer than one period of a 20 s
 #: heartbeat or resync that writes (mutants heartbeat, heartbeat-go), so such a write falls in
 #: it whatever the phase; the full suite's window (``--full``) is LONG_QUIET_FULL.

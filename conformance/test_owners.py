@@ -54,9 +54,11 @@ SESSION_AFFINITY = "ClientIP"
 HOLD = "example.com/hold"
 
 
-#: foreign-fields-kept's ModelService resources, and the CPU limit the user raises them to.
+#: foreign-fields-kept's ModelService resources, the CPU limit the user raises them to, and the
+#: requests the user adds in the same change (a field the Deployment did not have).
 RESOURCES = {"limits": {"cpu": "1", "memory": "1Gi"}}
 RAISED_CPU = "2"
+ADDED_REQUESTS = {"memory": "512Mi"}
 
 
 def _cpu_limit(dep: dict[str, Any]) -> Any:
@@ -112,9 +114,10 @@ def test_foreign_fields_kept(
     stay and the operator must send no write to either child. Then it changes the replicas,
     the image and the CPU limit of the operator's container: the operator must restore all
     three with exactly one successful update of the Deployment, and the foreign fields must
-    survive that update. Last, the user raises the CPU limit in the ModelService: the
-    Deployment follows in one update that keeps them too (a quantity compares by value, and
-    a changed value is a change).
+    survive that update. Last, the user raises the CPU limit in the ModelService and adds
+    requests, a field the Deployment did not have: the Deployment follows in one update that
+    keeps them too (a quantity compares by value, and a changed value is a change; a field
+    added to spec.resources after convergence is a change too, not a panic).
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=1, resources=RESOURCES)
@@ -198,15 +201,26 @@ def test_foreign_fields_kept(
         f"the update that restored the owned fields removed another writer's: {after}"
     )
 
-    # A quantity the user changes in the ModelService reaches the Deployment, in one update.
+    # A quantity the user changes in the ModelService reaches the Deployment, in one update,
+    # and so do requests added in the same change: spec.resources changes shape (a field the
+    # converged Deployment lacks), which is written like any other change.
     def raise_limit() -> dict[str, Any]:
         limits = {**RESOURCES["limits"], "cpu": RAISED_CPU}
-        admin.patch("modelservices", namespace, "web", {"spec": {"resources": {"limits": limits}}})
+        admin.patch(
+            "modelservices",
+            namespace,
+            "web",
+            {"spec": {"resources": {"limits": limits, "requests": ADDED_REQUESTS}}},
+        )
         return wait_for(
             lambda: admin.get("deployments", namespace, "web"),
-            lambda d: _cpu_limit(d) == RAISED_CPU,
+            lambda d: (
+                _cpu_limit(d) == RAISED_CPU
+                and (_server(d).get("resources") or {}).get("requests") == ADDED_REQUESTS
+            ),
             CONVERGE_TIMEOUT,
-            f"the Deployment's CPU limit to follow the ModelService's, raised to {RAISED_CPU}",
+            f"the Deployment's CPU limit to follow the ModelService's, raised to {RAISED_CPU}, "
+            f"and its requests to be the ones added, {ADDED_REQUESTS}",
         )
 
     follow = writes_during(op, audit, admin, namespace, raise_limit)
@@ -412,6 +426,14 @@ DEPLOYMENT_STATES = [
         "ReplicasUnavailable",
     ),
     (
+        # a scale-down from 4 the deployment controller has observed and not finished: more
+        # updated replicas than spec.replicas, all available. kubectl rollout status says
+        # complete (only fewer updated replicas than wanted is a rollout in progress)
+        {"replicas": 4, "updatedReplicas": 4, "readyReplicas": 4, "availableReplicas": 4},
+        "True",
+        "ReplicasAvailable",
+    ),
+    (
         {"replicas": 2, "updatedReplicas": 2, "readyReplicas": 2, "availableReplicas": 2},
         "True",
         "ReplicasAvailable",
@@ -443,7 +465,9 @@ def test_status_follows_deployment_status(
     generation changed, never reports a rollout finishing. Envtest has no deployment
     controller, so the harness writes the Deployment's status as it would (observedGeneration
     = generation): a rollout's last step, an old pod still terminating beside the two new
-    ones (3 replicas for a spec of 2: Ready=False, ReplicasUnavailable), then all replicas
+    ones (3 replicas for a spec of 2: Ready=False, ReplicasUnavailable), then a scale-down from
+    4 observed and not finished (4 updated replicas, all available, for a spec of 2: complete,
+    as kubectl rollout status says, so Ready=True, ReplicasAvailable), then all replicas
     available (Ready=True, ReplicasAvailable), then one lost (Ready=False,
     ReplicasUnavailable). The operator must follow each, with the counts (``replicas``,
     ``readyReplicas``, ``availableReplicas`` copied from the Deployment's status, not from the

@@ -148,7 +148,10 @@ def test_status_follows_played_rollout(
     after the image change returns too early. Last, a second image change stalls:
     the Deployment's Progressing condition turns False `ProgressDeadlineExceeded`, and the
     ModelService must say Progressing=False `ProgressDeadlineExceeded` with the Deployment's
-    message, not a rollout in progress that nothing will finish.
+    message, not a rollout in progress that nothing will finish. The stalled status lists
+    the Deployment's Available condition first and Progressing second, as the deployment
+    controller orders them: an operator that reads the first condition as Progressing misses
+    the stall.
     """
     op = operators.start()
     create_modelservice(admin, namespace, "web", replicas=4)
@@ -217,11 +220,16 @@ def test_status_follows_played_rollout(
     stalled = _deployment_condition(
         "Progressing", "False", "ProgressDeadlineExceeded", STALLED_MESSAGE
     )
+    # Available listed before Progressing, as the deployment controller orders them: the
+    # stall is read from the condition of type Progressing, wherever it stands.
+    available = _deployment_condition(
+        "Available", "True", "MinimumReplicasAvailable", "Deployment has minimum availability."
+    )
     _play(
         admin,
         namespace,
         {"replicas": 5, "updatedReplicas": 1, "readyReplicas": 4, "availableReplicas": 4},
-        [stalled],
+        [available, stalled],
     )
     wait_reconciled_past(op, count)
     wait_settled(op)
@@ -660,3 +668,64 @@ def test_refused_two_causes_reported(
         f"{len({r.message for r in refused})} orders of its causes): one status write, not one "
         f"per order: {[r.describe() for r in status_writes]}"
     )
+
+
+#: refused-write-reported[three-causes]: three causes of one 422, as the API server words a
+#: Deployment whose validation met three fractional extended resources, listed in reverse
+#: sorted order (an order its range over the limits, a Go map, can draw). The operator's API
+#: proxy gives this answer to its Deployment creates, so the order is the same on every try.
+THREE_CAUSES = tuple(
+    (
+        f"spec.template.spec.containers[0].resources.limits[{name}]",
+        'Invalid value: "500m": must be an integer',
+    )
+    for name in ("nvidia.com/gpu", "example.com/fpga", "example.com/asic")
+)
+THREE_CAUSES_REFUSALS = 10
+
+
+def _causes_text(causes: Any) -> str:
+    """``[<field>: <message>, ...]``, as apimachinery ends an Invalid error's message."""
+    return "[" + ", ".join(f"{field}: {text}" for field, text in causes) + "]"
+
+
+@pytest.mark.modeldock_check("refused-write-reported", case="three-causes")
+def test_refused_three_causes_sorted(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """refused-write-reported[three-causes]: a refusal with three causes is reported with them
+    in sorted order, as one with two is. The operator's API proxy answers its Deployment creates
+    422 Invalid as the API server words them, `Deployment.apps "web" is invalid: [...]` ending
+    with its three details.causes in reverse sorted order (the order a range over a Go map can
+    draw). Ready and Progressing must say False `FailedCreate` with the message whose list of
+    causes is in sorted order (CONTRACT.md, "A refused child write": the same bytes whatever
+    order the answer drew, for two causes or more). Then the proxy stops refusing and the
+    ModelService converges.
+    """
+    message = f'Deployment.apps "web" is invalid: {_causes_text(THREE_CAUSES)}'
+    want = 'Failed to create Deployment "web": Deployment.apps "web" is invalid: ' + _causes_text(
+        sorted(THREE_CAUSES)
+    )
+    premise(want.endswith(_causes_text(sorted(THREE_CAUSES))) and want != message, want)
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
+        set_up(lambda: wait_settled(op), "settling before the refusals are armed")
+        for n in range(1, THREE_CAUSES_REFUSALS + 1):
+            proxy.inject_write_error(
+                n, 422, resources=["deployments"], message=message, causes=THREE_CAUSES
+            )
+        create_modelservice(admin, namespace, "web")
+        msvc = _wait_reported(admin, namespace, 1, "FailedCreate", "Deployment create")
+        fired = [f for f in proxy.faults()["write_faults"] if f.get("fired")]
+        proxy.clear_faults()
+        got = _owned(msvc)
+        evidence.record("reported", got)
+        premise(fired != [], "the API proxy should have answered the Deployment create 422")
+        for ctype in ("Ready", "Progressing"):
+            status, reason, reported, observed = got[ctype]
+            assert (status, reason, observed) == ("False", "FailedCreate", 1), got[ctype]
+            assert reported == want, (
+                f"{ctype} message: want the three causes in sorted order, the same bytes "
+                f"whatever order the answer listed them in:\n  want {want!r}\n  got  {reported!r}"
+            )
+        wait_converged(admin, namespace, "web")

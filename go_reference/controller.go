@@ -505,7 +505,7 @@ func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler
 		var none T
 		return none, "", r.replaceChild(ctx, ms, live, immutable)
 	}
-	if equality.Semantic.DeepEqual(live, updated) {
+	if childUnchanged(live, updated) {
 		return live, "", nil
 	}
 	if !ours {

@@ -12,6 +12,7 @@
 package main
 
 import (
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
@@ -204,4 +205,10 @@ var (
 	// is never retried), forgets-conflict-go (drops the conflict's RequeueAfter),
 	// stops-at-foreign-child-go (step 2's walk ends at the first child that is not ours).
 	controllerReconciler = reconcilerOf
+
+	// childUnchanged is equality.Semantic.DeepEqual as steps 4 and 5 ask it of a live child and
+	// its mutated copy (equal: no write; quantities compare by value, CONTRACT.md "Desired
+	// Deployment", Quantities). Mutant: respelled-written-go (the server container's
+	// quantities also compared as text, so an equal respelling of the ModelService is written).
+	childUnchanged = equality.Semantic.DeepEqual
 )

@@ -50,6 +50,7 @@ def catalogue(lang: str) -> dict[str, Entry]:
         zh_cn_children,
         zh_cn_lesson,
         zh_cn_mutants,
+        zh_cn_quantities,
     )
 
     return {
@@ -58,6 +59,7 @@ def catalogue(lang: str) -> dict[str, Entry]:
         **zh_cn_checks2.ENTRIES,
         **zh_cn_children.ENTRIES,
         **zh_cn_mutants.ENTRIES,
+        **zh_cn_quantities.ENTRIES,
         **zh_cn_lesson.ENTRIES,
     }
 

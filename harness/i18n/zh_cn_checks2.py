@@ -217,7 +217,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它拥有的字段如果被人改了，会在一次保留其他字段的写入中恢复。",
     ),
     "check:foreign-fields-kept:teaches": (
-        "8233876fcc",
+        "fcb3194602",
         "Deployment 和 Service 的写入者不止它们的控制器：service mesh 会加一个 sidecar "
         "容器和环境变量，`kubectl rollout restart` 会在 pod template 上打上 "
         "kubectl.kubernetes.io/restartedAt，管理员会设置 Service 的 sessionAffinity。"
@@ -227,8 +227,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "在收敛后加上这全部四项：它们必须保留，operator 不能向任何一个子对象发送写入。"
         "然后它修改 replicas、operator 容器的镜像和它的 CPU limit：operator 必须恰好用一次成功的 "
         "Deployment update 把三者都恢复，而外来的字段必须在这次 update 之后依然存在。最后，"
-        "用户在 ModelService 中调高 CPU limit：Deployment 在一次同样保留它们的 update 中跟上"
-        "（quantity 按值比较，而一个改变了的值就是一次改变）。",
+        "用户在 ModelService 中调高 CPU limit，并加上 requests（Deployment 原来没有的字段）："
+        "Deployment 在一次同样保留它们的 update 中跟上（quantity 按值比较，而一个改变了的值就是一次改变；"
+        "收敛之后加到 spec.resources 的字段也是一次改变，而不是一次 panic）。",
     ),
     "check:user-object-kept:why": (
         "3bf599b938",
@@ -269,13 +270,15 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "spec 的变化，也没有 operator 的写入，这个变化也会反映到 ModelService 的 condition 上。",
     ),
     "check:status-rebuilt[deployment-status]:teaches": (
-        "8643e79a12",
+        "40fc8a6ad9",
         "deployment 控制器只写 Deployment 的 status 子资源：Deployment 的 generation 不变，"
         "operator 写过的任何东西也不变。只在写了子对象时、或只在某个 generation "
         "变化时才重新计算 status 的 operator，永远不会报告一次滚动发布的完成。envtest 没有 "
         "deployment 控制器，所以 harness 像它那样写 Deployment 的 status（observedGeneration = "
         "generation）：先是滚动发布的最后一步，两个新 pod 之外还有一个旧 pod 正在终止（spec 要 2 个，"
-        "实有 3 个：Ready=False，ReplicasUnavailable），然后所有副本都可用（Ready=True，"
+        "实有 3 个：Ready=False，ReplicasUnavailable），然后是一次已被观察到、尚未完成的从 4 个的缩容"
+        "（spec 要 2 个，4 个副本已更新且全部可用：正如 kubectl rollout status 所说，这已完成，"
+        "所以 Ready=True，ReplicasAvailable），然后所有副本都可用（Ready=True，"
         "ReplicasAvailable），然后丢失一个（Ready=False，ReplicasUnavailable）。operator "
         "必须跟上每一步，带着计数（replicas、readyReplicas、availableReplicas 从 Deployment 的 "
         "status 复制，而不是从 spec 取：在 envtest 上没有别的检查让它们离开 0），其间不写任何子对象。",
@@ -409,7 +412,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "namespace 活得更久那样），然后才放开它。",
     ),
     "check:status-follows-rollout[played-rollout]:teaches": (
-        "03ef6c6d55",
+        "4f829c4e94",
         "一个 4 副本的 ModelService 改了镜像之后，检查扮演 deployment 控制器（envtest 上没有）"
         "：它通过 status 子资源写 Deployment 的 status，一步步走过一次滚动更新（4 个副本中有 2 "
         "个已更新，而 4 个都可用；一个旧副本仍在终止；新副本没有全部可用；完成），每写一次，"
@@ -419,7 +422,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "第二次镜像变更停滞了：Deployment 的 Progressing condition 变成 False "
         "`ProgressDeadlineExceeded`，ModelService 必须说 Progressing=False "
         "`ProgressDeadlineExceeded` 并带上 Deployment 的 message，"
-        "而不是说一个没有任何东西会去完成的滚动发布仍在进行中。",
+        "而不是说一个没有任何东西会去完成的滚动发布仍在进行中。停滞的 status 先列 Deployment 的 "
+        "Available condition，再列 Progressing，正如 deployment 控制器排列它们那样：把第一个 "
+        "condition 当作 Progressing 来读的 operator 会错过这次停滞。",
     ),
     "check:status-follows-rollout[stalled-rollout]:teaches": (
         "201389609d",

@@ -109,6 +109,10 @@ CHECK_SECONDS: dict[str, float] = {
     "test_signal_while_waiting_for_crd": 25.0,
     # refused-write-reported[two-causes], measured on the loaded 2 cores (go 9 s, python 10 s)
     "test_refused_two_causes_reported": 10.0,
+    # stop 40 (pyquant), measured side by side on the loaded 2 cores: noop-stable[respelled]
+    # go 17.5 s, python 23.0 s; refused-write-reported[three-causes] go 5.4 s, python 16.9 s
+    "test_noop_stable_respelled": 20.0,
+    "test_refused_three_causes_sorted": 11.0,
     # refused-write-reported[refusal-lifted] and [status-refused], measured at load 25-45 on
     # 2 cores (go 9 s, python 12 s); a kill waits out REACT_TIMEOUT (30 s) for the retries
     "test_refusal_lifted_converges": 12.0,

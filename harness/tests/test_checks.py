@@ -24,6 +24,7 @@ def test_check_functions_are_read_from_the_check_markers() -> None:
         "test_noop_stable",
         "test_noop_stable_rewritten_values",
         "test_noop_stable_exponent_spelling",
+        "test_noop_stable_respelled",
         "test_noop_stable_long_quiet",
         "test_noop_stable_long_quiet_minutes",
     }
