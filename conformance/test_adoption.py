@@ -27,6 +27,7 @@ from conformance.support import (
     get_present,
     labels,
     operator_events,
+    premise,
     present,
     wait_converged,
     wait_settled,
@@ -39,6 +40,9 @@ from harness.lab.pool import OperatorPool
 from harness.modelservice import SELECTOR_LABEL
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
+
+#: A finalizer of the harness's own: it holds the foreign Deployment ``held`` while deleting.
+HOLD = "example.com/hold"
 
 
 def orphaned_deployment(name: str, selector: dict[str, str], **meta: Any) -> dict[str, Any]:
@@ -126,6 +130,15 @@ def test_adopt_ownerless(
     report ChildConflict and leave its Deployment unwritten: a name is not ownership.
     Adoption mirrors the ReplicaSet controller, which adopts ownerless pods its selector
     matches and never one another controller owns (child-conflict's own case).
+
+    Two more same-named children that are not ours must each be a ChildConflict, whatever
+    else about them looks harmless: a Service ``bare``, ownerless and unlabelled, beside a
+    free Deployment name (a Service has no immutable field the operator sets, so only the
+    missing label tells it from an orphan of ours: it must stay unwritten, no
+    ownerReference), and a Deployment ``held``, ownerless and unlabelled, that is being
+    deleted and held there by a finalizer of the harness's (a child that is going is
+    waited for only when it is ours; someone else's is a conflict like any other, and the
+    Service is not created beside it).
     """
     dep = admin.create(
         "deployments", namespace, orphaned_deployment("web", {SELECTOR_LABEL: "web"})
@@ -135,11 +148,30 @@ def test_adopt_ownerless(
     plain_dep["metadata"] = {"name": "plain"}
     plain_dep["spec"]["template"]["metadata"]["labels"] = {"app": "plain"}
     admin.create("deployments", namespace, plain_dep)
+    bare_svc = orphaned_service("bare")
+    bare_svc["metadata"] = {"name": "bare"}
+    admin.create("services", namespace, bare_svc)
+    held_dep = orphaned_deployment("held", {"app": "held"}, finalizers=[HOLD])
+    held_dep["metadata"]["labels"] = {}
+    held_dep["spec"]["replicas"] = 0
+    held_dep["spec"]["template"]["metadata"]["labels"] = {"app": "held"}
+    admin.create("deployments", namespace, held_dep)
+    admin.delete("deployments", namespace, "held")
+    premise(
+        bool(
+            get_present(admin, "deployments", namespace, "held")["metadata"].get(
+                "deletionTimestamp"
+            )
+        ),
+        "the Deployment held must be deleting, held by the harness's finalizer",
+    )
     before = {"deployments": dep["metadata"]["uid"], "services": svc["metadata"]["uid"]}
     op = operators.start()
     start = audit.sync(admin)
     create_modelservice(admin, namespace, "web")
     create_modelservice(admin, namespace, "plain")
+    create_modelservice(admin, namespace, "bare")
+    create_modelservice(admin, namespace, "held")
     msvc = wait_converged(admin, namespace, "web")
     uid = msvc["metadata"]["uid"]
     after = {res: get_present(admin, res, namespace, "web") for res in ("deployments", "services")}
@@ -180,12 +212,34 @@ def test_adopt_ownerless(
         f"an ownerless Deployment without the label modeldock.io/modelservice was adopted: "
         f"{kept['metadata'].get('ownerReferences')}"
     )
+    for name, what in (
+        ("bare", "its Service has no label of ours"),
+        ("held", "its Deployment, someone else's, is being deleted"),
+    ):
+        wait_for(
+            lambda name=name: admin.get("modelservices", namespace, name),
+            lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
+            CONVERGE_TIMEOUT,
+            f"ModelService {name} to report ChildConflict ({what})",
+        )
+    wait_settled(op)
+    bare = get_present(admin, "services", namespace, "bare")
+    evidence.record("unlabelled_ownerless_service", bare["metadata"].get("ownerReferences"))
+    assert not bare["metadata"].get("ownerReferences"), (
+        f"an ownerless Service without the label modeldock.io/modelservice was adopted: "
+        f"{bare['metadata'].get('ownerReferences')}"
+    )
     writes = operator_writes(audit, admin, start, impl, namespace)
     evidence.record("child_writes", [r.describe() for r in writes])
-    plain = [r.describe() for r in writes if r.name == "plain"]
-    assert plain == [], f"the operator wrote the Deployment plain it does not own: {plain}"
-    recreated = [r.describe() for r in writes if r.verb in ("create", "delete")]
+    foreign = [
+        r.describe()
+        for r in writes
+        if r.name in ("plain", "held") or (r.name, r.resource) == ("bare", "services")
+    ]
+    assert foreign == [], f"the operator wrote children it does not own: {foreign}"
+    recreated = [r.describe() for r in writes if r.verb in ("create", "delete") and r.name == "web"]
     assert recreated == [], f"adoption must not delete or create a child: {recreated}"
+    admin.patch("deployments", namespace, "held", {"metadata": {"finalizers": []}})
 
 
 @pytest.mark.modeldock_check("child-repaired", case="immutable-selector")
