@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     condition,
@@ -30,11 +31,13 @@ from conformance.support import (
     premise,
     present,
     wait_converged,
+    wait_gone,
     wait_settled,
     writes_showing,
 )
 from harness.accounting import Accounting
 from harness.audit import select
+from harness.faults.apiproxy.records import ProxyRequest, RequestLog
 from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
 from harness.modelservice import SELECTOR_LABEL
@@ -43,6 +46,10 @@ from harness.plugin.evidence import Evidence
 
 #: A finalizer of the harness's own: it holds the foreign Deployment ``held`` while deleting.
 HOLD = "example.com/hold"
+
+#: The children's resources, and the verbs that write.
+CHILDREN = ("deployments", "services")
+WRITE_VERBS = ("create", "update", "patch", "delete")
 
 
 def orphaned_deployment(name: str, selector: dict[str, str], **meta: Any) -> dict[str, Any]:
@@ -240,6 +247,102 @@ def test_adopt_ownerless(
     recreated = [r.describe() for r in writes if r.verb in ("create", "delete") and r.name == "web"]
     assert recreated == [], f"adoption must not delete or create a child: {recreated}"
     admin.patch("deployments", namespace, "held", {"metadata": {"finalizers": []}})
+
+
+@pytest.mark.modeldock_check("child-conflict", case="adopt-recheck")
+def test_adopt_recheck(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+) -> None:
+    """child-conflict[adopt-recheck]: before an adoption the operator reads the ModelService
+    from the API server, not from its cache, and adopts nothing for a ModelService the API
+    server no longer holds, even while its cache still does.
+
+    A cache lags: the deletion of a ModelService and a successor of the same name can reach
+    the API server before their watch events reach the operator. An adoption decided on the
+    cache alone then writes the UID of an object that no longer exists into the child's
+    controller ownerReference, and the child is the garbage collector's to delete, the very
+    workload an orphaning delete was meant to keep (kube's ControllerRefManager re-reads the
+    owner first for this: RecheckDeletionTimestamp). Staged with the operator's API proxy:
+    ModelService ``web`` converges; the proxy holds every watch event of ModelServices; the
+    harness removes the operator's finalizer, deletes ``web`` and creates ``web`` again (a new
+    UID), then strips the ownerReferences of both children, as the garbage collector does
+    for an orphaning delete. The children's events reach the operator, whose cache still
+    holds the old ``web``: over three of its live reads of ``web`` (refused adoptions,
+    retried) it must write neither child. Released, the new ``web`` must converge on the same
+    two children (same UIDs), adopted by the new UID.
+    """
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
+        create_modelservice(admin, namespace, "web")
+        set_up(
+            lambda: wait_converged(admin, namespace, "web"),
+            "the first convergence, before the experiment",
+        )
+        children = {res: get_present(admin, res, namespace, "web") for res in CHILDREN}
+        before = {res: obj["metadata"]["uid"] for res, obj in children.items()}
+        proxy.hold(["modelservices"])
+        admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
+        admin.delete("modelservices", namespace, "web")
+        wait_gone(admin, "modelservices", namespace, "web")
+        successor = create_modelservice(admin, namespace, "web")["metadata"]["uid"]
+        mark = len(RequestLog(proxy.request_log).records())
+
+        def since_mark() -> list[ProxyRequest]:
+            return [
+                r
+                for r in RequestLog(proxy.request_log).records()[mark:]
+                if r.namespace == namespace and r.name == "web"
+            ]
+
+        for res in CHILDREN:
+            obj = get_present(admin, res, namespace, "web")
+            obj["metadata"]["ownerReferences"] = None
+            admin.update(res, obj)
+        seen = wait_for(
+            since_mark,
+            lambda rs: (
+                sum(r.verb == "get" and r.resource == "modelservices" for r in rs) >= 3
+                or any(r.verb in WRITE_VERBS and r.resource in CHILDREN for r in rs)
+            ),
+            CONVERGE_TIMEOUT,
+            "three live reads of ModelService web by the operator (refused adoptions) or a "
+            "write of a child",
+        )
+        writes = [
+            f"{r.verb} {r.resource} {r.name}: {r.code}"
+            for r in seen
+            if r.verb in WRITE_VERBS and r.resource in CHILDREN
+        ]
+        owners = {
+            res: get_present(admin, res, namespace, "web")["metadata"].get("ownerReferences")
+            for res in CHILDREN
+        }
+        evidence.record("child_writes_while_cache_stale", writes)
+        evidence.record("owners_while_cache_stale", owners)
+        assert writes == [] and not any(owners.values()), (
+            f"the operator adopted for a ModelService its cache held but the API server had "
+            f"deleted (re-created as {successor}): writes {writes}, ownerReferences {owners}"
+        )
+        proxy.release()
+        msvc = wait_converged(admin, namespace, "web")
+        premise(msvc["metadata"]["uid"] == successor, "ModelService web must be the successor")
+        after = {res: get_present(admin, res, namespace, "web") for res in CHILDREN}
+        evidence.record(
+            "children_after", {res: obj["metadata"]["uid"] for res, obj in after.items()}
+        )
+        for res, obj in after.items():
+            assert obj["metadata"]["uid"] == before[res], (
+                f"the orphaned {res[:-1]} web was replaced, not adopted by the successor: uid "
+                f"{obj['metadata']['uid']} (was {before[res]})"
+            )
+            assert (controller_ref(obj) or {}).get("uid") == successor, (
+                f"the {res[:-1]} web is not controlled by the successor {successor}: "
+                f"{obj['metadata'].get('ownerReferences')}"
+            )
+        wait_settled(op)
 
 
 @pytest.mark.modeldock_check("child-repaired", case="immutable-selector")

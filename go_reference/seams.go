@@ -73,6 +73,11 @@ var (
 	// same-named child?). Mutant: never-adopts-go.
 	adoptableSeam = adoptable
 
+	// adoptionRecheck is confirmAdopter (steps 4 and 5: the live read of the ModelService
+	// before an adoption, which refuses one for an owner the API server no longer holds).
+	// Mutant: adopts-from-cache-go (no read: the cache's word is taken).
+	adoptionRecheck = (*ModelServiceReconciler).confirmAdopter
+
 	// immutableChangeSeam is immutableChange (steps 4 and 5: which immutable field of a child
 	// of ours differs from the desired one, so that it must be replaced?). Mutant:
 	// updates-immutable-go.
