@@ -110,6 +110,11 @@ var (
 	// succeeded reported as none).
 	leaseRelease = releaseLease
 
+	// managerFailed is exitAfterManagerError (main, when the manager stopped with an error,
+	// "leader election lost" included: log it and exit 1 at once). Mutant:
+	// lost-lease-graceful-go (the workers given the SIGTERM grace first).
+	managerFailed = exitAfterManagerError
+
 	// refusalText is errorMessage (the error's text in a failed write's Event, and so in the
 	// conditions of a refused child write: causes in sorted order). Mutant:
 	// unsorted-causes-go (the causes in another order on every other refusal).
