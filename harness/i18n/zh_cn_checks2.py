@@ -26,18 +26,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "（每 5 s 一次，每次一条 Warning ChildConflict：本场景在 operator 平静之后等到两条）；"
         "等另一个所有者的 Deployment 被移除后，它再创建自己的。",
     ),
-    "check:child-conflict[adopt-ownerless]:teaches": (
-        "b8d91eb1f6",
-        "按垃圾回收器留下的样子布置场景（envtest 没有垃圾回收器；deletion-policy[orphan] 在 "
-        "sim 上做的是真实的过程）：一个 Deployment 和一个 Service ``web``，带着 ModelService "
-        "``web`` 的那三个标签，没有 ownerReferences；还有一个 Deployment ``plain``，"
-        "既没有标签也没有所有者。然后创建 ModelService ``web`` 和 ``plain``。``web`` "
-        "必须在同样的两个对象上收敛（UID 相同：不删除、不创建，pod 从未受到干扰），"
-        "它们此后由它控制，并记录 Normal 的 AdoptedDeployment 和 AdoptedService Event。"
-        "``plain`` 必须报告 ChildConflict，并且不写它的 Deployment：名字不等于所有权。"
-        "这种接管仿照 ReplicaSet 控制器：它接管 selector 匹配的无主 pod，"
-        "但从不接管另一个控制器拥有的 pod（即 child-conflict 自己的场景）。",
-    ),
     "check:child-repaired[immutable-selector]:teaches": (
         "623e3775bc",
         "Deployment 的 selector 是不可变的：每一个改变它的 update 都会被以 422 拒绝。这里在 "
@@ -217,14 +205,16 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "它拥有的字段如果被人改了，会在一次保留其他字段的写入中恢复。",
     ),
     "check:foreign-fields-kept:teaches": (
-        "8233876fcc",
+        "3158bde026",
         "Deployment 和 Service 的写入者不止它们的控制器：service mesh 会加一个 sidecar "
         "容器和环境变量，`kubectl rollout restart` 会在 pod template 上打上 "
         "kubectl.kubernetes.io/restartedAt，管理员会设置 Service 的 sessionAffinity。"
         "把它对子对象的完整构想写进去的 operator（期望的对象，或从零重建的 template），"
         "会在下一次 reconcile 时把它们删掉，另一个写入者又把它们加回来，两者便永远争斗下去；"
-        "用户要求的重启也被悄无声息地撤销了。这里 harness 以它自己的用户身份，"
-        "在收敛后加上这全部四项：它们必须保留，operator 不能向任何一个子对象发送写入。"
+        "用户要求的重启也被悄无声息地撤销了。这里 harness 以它自己的用户身份，在收敛后加上这全部"
+        "四项，并在 Deployment 上我们的引用之前放一个指向它自己的 ConfigMap 的非 controller "
+        "ownerReference（只有 ``controller: true`` 的那个引用说明它是谁的子对象，无论它排在哪里）："
+        "它们必须保留，operator 不能向任何一个子对象发送写入。"
         "然后它修改 replicas、operator 容器的镜像和它的 CPU limit：operator 必须恰好用一次成功的 "
         "Deployment update 把三者都恢复，而外来的字段必须在这次 update 之后依然存在。最后，"
         "用户在 ModelService 中调高 CPU limit：Deployment 在一次同样保留它们的 update 中跟上"
