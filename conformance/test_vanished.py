@@ -36,6 +36,7 @@ from conformance.support import (
     refusal_events,
     retry_owed,
     wait_converged,
+    wait_gone,
     wait_refused,
     wait_settled,
 )
@@ -69,6 +70,28 @@ def _converges_as(admin: Kube, namespace: str, uid: str, evidence: Evidence) -> 
     assert present(controller_ref(dep), "the Deployment's controller")["uid"] == uid, (
         f"the successor's Deployment must be its own: {controller_ref(dep)}"
     )
+
+
+def _foreign_service(admin: Kube, namespace: str) -> str:
+    """Create a Service ``web`` that a ConfigMap ``other-owner`` (created too) controls;
+    return its UID."""
+    other = admin.create("configmaps", namespace, {"metadata": {"name": "other-owner"}})
+    owner = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "name": "other-owner",
+        "uid": other["metadata"]["uid"],
+        "controller": True,
+    }
+    svc = admin.create(
+        "services",
+        namespace,
+        {
+            "metadata": {"name": "web", "ownerReferences": [owner]},
+            "spec": {"selector": {"app": "other"}, "ports": [{"port": 80}]},
+        },
+    )
+    return str(svc["metadata"]["uid"])
 
 
 def _dead_owner_children(
@@ -117,7 +140,14 @@ def test_finalizer_race(
     the real race on envtest within a few dozen tries; this shows the same end state every
     time. Where a garbage collector runs (sim) it may delete the children first: the check
     passes then too.
+
+    A Service ``web`` that a ConfigMap controls exists from the start, so the pass reports a
+    ChildConflict for it and holds it beside the Deployment it created: the cleanup of a gone
+    ModelService deletes only what that ModelService controlled, and the foreign Service
+    must keep its UID (CONTRACT.md, "When the ModelService vanishes"). The harness removes it
+    before the successor is created.
     """
+    foreign = _foreign_service(admin, namespace)
     with operators.api_proxy() as proxy:
         op = operators.start(api_proxy=proxy)
         # The first write of a ModelService is the finalizer update.
@@ -174,6 +204,18 @@ def test_finalizer_race(
             "every delete of a child must carry its UID as a precondition: "
             f"{[(r.describe(), r.precondition_uid) for r in deletes]}"
         )
+        kept = admin.get("services", namespace, "web")
+        evidence.record(
+            "foreign_service_uid",
+            {"staged": foreign, "after": (kept or {}).get("metadata", {}).get("uid")},
+        )
+        assert kept is not None and kept["metadata"]["uid"] == foreign, (
+            "the Service web a ConfigMap controls (the pass's ChildConflict) was deleted by the "
+            f"cleanup of the gone ModelService {uid}: only its own children are its to delete; "
+            f"the operator's deletes: {[r.describe() for r in deletes]}"
+        )
+        admin.delete("services", namespace, "web")
+        wait_gone(admin, "services", namespace, "web")
         successor = create_modelservice(admin, namespace, "web")
         _converges_as(admin, namespace, successor["metadata"]["uid"], evidence)
 
