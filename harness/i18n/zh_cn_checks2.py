@@ -453,19 +453,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "Progressing=False `FailedCreate`，message 是 Event 的 message，其中的原因列表按排序后的"
         '顺序（CONTRACT.md，"A refused child write"），并且在重试退避期间只写入一次。',
     ),
-    "check:vanished-owner[finalizer-race]:teaches": (
-        "b5dd206d28",
-        "这场竞争本身（一个 DELETE 在 finalizer update 提交之前读到了对象，然后照样删除了它）"
-        "发生在 API server 内部，在它的读取与存储删除之间，任何 proxy 都够不着；把 update 扣到 "
-        "DELETE 到达为止，只会让 update 失败（404）。所以这个场景确定性地布置出竞争留下的世界："
-        "operator 的 API proxy 立即转发 finalizer update，但扣住它的回答；其间 harness（admin）"
-        "移除 finalizer 并删除 ModelService，它立即消失；然后回答——带着 finalizer 的 "
-        "200——才被送达。operator 持有一个带它 finalizer 的 ModelService，就像在发生竞争的 API "
-        "server 上一样，为它创建两个子对象，然后在它的 status update 时得知它已经不在了。一个 "
-        "create 和 delete 的循环在 envtest 上几十次之内就会展示出真实的竞争；"
-        "这个场景则每次都展示同样的最终状态。在有垃圾回收器运行的地方（sim），"
-        "它可能先删除子对象：这时检查同样通过。",
-    ),
     "check:vanished-owner[dead-owner-child]:teaches": (
         "71259c7a57",
         "名字在任一时刻都是唯一的，而 UID 从不重用，所以当 ModelService ``web`` 存在时，"

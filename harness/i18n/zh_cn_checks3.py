@@ -65,15 +65,33 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "被扣在一次写入里时失去了它的 Lease，它立即退出；它不等待那次 reconcile。",
     ),
     "check:leader-failover[lost-while-busy]:teaches": (
-        "b823242534",
+        "14fbe088b9",
         "失去 Lease 意味着另一个实例可能已经在写：优雅关闭被跳过（controller-runtime 把它的超时设为 "
         "0 并退出，\u201cleader election lost\u201d），旧 leader 的每一次进一步写入都是脑裂的写入。"
         "一个无界等待 worker 的停止（本为 SIGTERM 准备的等待，或算错的截止时间）会让进程及其进行中的 "
         "reconcile 一直活到那个请求结束。这里 leader 的 API proxy 把它对 Deployment ``web`` 的 "
         "update（一次 replicas 改变）扣住 60 s（BUSY_HOLD_S）；然后 harness 拿走 Lease（持有者 "
         "``modeldock-harness-thief``，一小时），于是每次续约都失败。进程必须在 Lease 的接管界限内"
-        "（renew deadline、一个 retry period 加上余量：TAKEOVER_WAIT_S）退出，远在被扣住的写入"
-        "可能得到回答或被放弃之前。",
+        "（lease duration、一个 retry period 加上余量：TAKEOVER_BOUND_S，从被拿走时算起；检查会等到 "
+        "TAKEOVER_WAIT_S 以报告它晚了多少）退出，远在被扣住的写入可能得到回答或被放弃之前"
+        "（operator 自己的客户端 35 s 后放弃）。",
+    ),
+    "check:vanished-owner[finalizer-race]:teaches": (
+        "c9eb202d7c",
+        "这场竞争本身（一个 DELETE 在 finalizer update 提交之前读到了对象，然后照样删除了它）"
+        "发生在 API server 内部，在它的读取与存储删除之间，任何 proxy 都够不着；把 update 扣到 "
+        "DELETE 到达为止，只会让 update 失败（404）。所以这个场景确定性地布置出竞争留下的世界："
+        "operator 的 API proxy 立即转发 finalizer update，但扣住它的回答；其间 harness（admin）"
+        "移除 finalizer 并删除 ModelService，它立即消失；然后回答——带着 finalizer 的 "
+        "200——才被送达。operator 持有一个带它 finalizer 的 ModelService，就像在发生竞争的 API "
+        "server 上一样，为它创建两个子对象，然后在它的 status update 时得知它已经不在了。一个 "
+        "create 和 delete 的循环在 envtest 上几十次之内就会展示出真实的竞争；"
+        "这个场景则每次都展示同样的最终状态。在有垃圾回收器运行的地方（sim），"
+        "它可能先删除子对象：这时检查同样通过。"
+        "一个由 ConfigMap 控制的 Service ``web`` 从一开始就存在，所以这一轮为它报告 "
+        "ChildConflict，并把它和自己创建的 Deployment 一起持有：已消失的 ModelService 的清理只删除"
+        "那个 ModelService 控制的对象，外来的 Service 必须保持它的 UID（CONTRACT.md，"
+        "\u201cWhen the ModelService vanishes\u201d）。在创建后继者之前，harness 把它删除。",
     ),
     "mutant:adopts-unlabelled:title": (
         "2f9aa49888",
@@ -122,5 +140,13 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "mutant:fails-on-gone-child-go:title": (
         "6e0e5d3b83",
         "把得到 404 或 409 回答（已不在，或自读取以来被替换）的子对象删除报告为删除失败（Go）",
+    ),
+    "mutant:cleans-up-held:title": (
+        "376c386bf6",
+        "当 status update 说明 ModelService 已不在时，删除这一轮持有的每个子对象，不管是不是它自己的",
+    ),
+    "mutant:cleans-up-held-go:title": (
+        "a97485838a",
+        "当 status update 说明 ModelService 已不在时，删除这一轮持有的每个子对象，不管是不是它自己的（Go）",
     ),
 }
