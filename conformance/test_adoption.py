@@ -15,6 +15,7 @@ of retrying the same refused update for ever.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -224,7 +225,7 @@ def test_adopt_ownerless(
         ("held", "its Deployment, someone else's, is being deleted"),
     ):
         wait_for(
-            lambda name=name: admin.get("modelservices", namespace, name),
+            partial(admin.get, "modelservices", namespace, name),
             lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
             CONVERGE_TIMEOUT,
             f"ModelService {name} to report ChildConflict ({what})",

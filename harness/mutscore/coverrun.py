@@ -34,5 +34,5 @@ def saving_exit(real: Callable[[int], NoReturn]) -> Callable[[int], NoReturn]:
 
 
 if __name__ == "__main__":
-    os._exit = saving_exit(os._exit)
+    os._exit = saving_exit(os._exit)  # type: ignore[assignment]
     runpy.run_module("python_operator", run_name="__main__", alter_sys=True)

@@ -21,18 +21,19 @@ from typing import Any
 
 from harness import mutants
 from python_operator import controller
+from python_operator.runtime.reconcile import Result
 
 
 def delete_every_held_child(
     self: controller.ModelServiceReconciler, ms: Any, gone: Exception, children: Any, rlog: Any
-) -> controller.Result:
+) -> Result:
     """delete_children_of_gone without the ownership test."""
     rlog.info("ModelService gone", uid=ms["metadata"].get("uid"), error=str(gone))
     for resource, child in children:
         # The mutant: every held child is taken for the gone ModelService's.
         if (child.get("metadata") or {}).get("uid"):
             self.delete_child(ms, resource, child, rlog)
-    return controller.Result()
+    return Result()
 
 
 PATCHES = (
