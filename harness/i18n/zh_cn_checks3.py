@@ -1,6 +1,6 @@
 """Simplified Chinese of the ownership cases of stop 40 (pyown) and of their mutants' titles:
 child-conflict[adopt-ownerless] (its texts as extended), child-conflict[adopt-recheck],
-finalizer-ordered-delete[delete-conflict] and leader-failover[lost-while-busy] (keys and
+finalizer-ordered-delete[delete-not-found] and leader-failover[lost-while-busy] (keys and
 hashes as in harness/i18n/__init__.py)."""
 
 from __future__ import annotations
@@ -43,19 +43,20 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "在它对 ``web`` 的三次实时读取中（被拒绝的接管，会重试），它不能写任何一个子对象。"
         "放行之后，新的 ``web`` 必须在同样的两个子对象上收敛（UID 相同），由新的 UID 接管。",
     ),
-    "check:finalizer-ordered-delete[delete-conflict]:why": (
-        "ff305702cc",
-        "finalizer-ordered-delete[delete-conflict]：得到 409 Conflict 回答的子对象删除不是失败："
+    "check:finalizer-ordered-delete[delete-not-found]:why": (
+        "8c3677486b",
+        "finalizer-ordered-delete[delete-not-found]：得到 404 Not Found 回答的子对象删除不是失败："
         "没有 Warning Event，清理照样完成。",
     ),
-    "check:finalizer-ordered-delete[delete-conflict]:teaches": (
-        "cc1e324b70",
-        "operator 删除每个子对象时都以它的 UID 作为 precondition，这样自读取以来被替换的子对象"
-        "（现在是别人的）得以保留：此时 API server 回答 409，而已经不在的子对象回答 404。"
+    "check:finalizer-ordered-delete[delete-not-found]:teaches": (
+        "7391b865b9",
+        "在 operator 实时读取一个子对象和删除它之间，别人可能已经删除了它（用户、垃圾回收器）："
+        "此时 API server 回答 404；带着 UID precondition，其间被替换的子对象回答 409。"
         "两者都不是失败的删除：operator 想删的那个子对象无论如何都已不在了（CONTRACT.md，"
-        "\u201cDeletion\u201d），关于它的 Warning FailedDelete 会告诉用户一个并未发生的失败。"
-        "这里 operator 的 API proxy 不转发、直接以 409 回答 operator 对 Deployment 的第一次删除"
-        "（Deployment 留下，就像被替换时那样）；然后删除 ModelService。下一轮清理实时读取 "
+        "\u201cDeletion\u201d），关于它的 Warning FailedDelete 会告诉用户一个并未发生的失败"
+        "（409 本来就不记录 Warning，operator 的每个 409 都是如此：本场景用的是 404）。"
+        "这里 operator 的 API proxy 不转发、直接以 404 回答 operator 对 Deployment 的第一次删除"
+        "（Deployment 留下，所以下一轮仍能找到它）；然后删除 ModelService。下一轮清理实时读取 "
         "Deployment，仍是我们的，便删除它；ModelService 必须消失，operator 也不能记录任何关于它的 "
         "Warning Event。",
     ),

@@ -14,7 +14,7 @@
 //
 // What the correct operator does: a 404 or 409 on a child delete counts the child as gone (no
 // Event, no error); only other answers record Warning FailedDelete and end the pass
-// (finalizer-ordered-delete[delete-conflict]; CONTRACT.md, "Deletion").
+// (finalizer-ordered-delete[delete-not-found]; CONTRACT.md, "Deletion").
 package main
 
 import (
