@@ -140,14 +140,45 @@ def test_finalizer_race(
     the real race on envtest within a few dozen tries; this shows the same end state every
     time. Where a garbage collector runs (sim) it may delete the children first: the check
     passes then too.
-
-    A Service ``web`` that a ConfigMap controls exists from the start, so the pass reports a
-    ChildConflict for it and holds it beside the Deployment it created: the cleanup of a gone
-    ModelService deletes only what that ModelService controlled, and the foreign Service
-    must keep its UID (CONTRACT.md, "When the ModelService vanishes"). The harness removes it
-    before the successor is created.
     """
-    foreign = _foreign_service(admin, namespace)
+    _finalizer_race(admin, namespace, operators, audit, evidence, impl, foreign=False)
+
+
+@pytest.mark.modeldock_check("vanished-owner", case="foreign-held")
+def test_finalizer_race_foreign_held(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
+    """vanished-owner[foreign-held]: the cleanup of a pass whose ModelService is gone deletes
+    only the children that ModelService controlled, never a foreign one the pass holds.
+
+    Staged as ``[finalizer-race]``, with a Service ``web`` that a ConfigMap controls there
+    from the start: the pass creates its Deployment, reports a ChildConflict for the Service
+    and holds it beside the Deployment. When its status update is answered 404, the
+    Deployment must be deleted and the foreign Service must keep its UID (CONTRACT.md, "When
+    the ModelService vanishes"). The harness removes it before the successor is created.
+    """
+    _finalizer_race(admin, namespace, operators, audit, evidence, impl, foreign=True)
+
+
+def _finalizer_race(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+    *,
+    foreign: bool,
+) -> None:
+    """The body of ``[finalizer-race]`` (``foreign``: with a Service ``web`` a ConfigMap
+    controls, ``[foreign-held]``). Raises AssertionError on the checks' failures and
+    PremiseFailed when the race was not staged."""
+    foreign_uid = _foreign_service(admin, namespace) if foreign else ""
     with operators.api_proxy() as proxy:
         op = operators.start(api_proxy=proxy)
         # The first write of a ModelService is the finalizer update.
@@ -204,18 +235,19 @@ def test_finalizer_race(
             "every delete of a child must carry its UID as a precondition: "
             f"{[(r.describe(), r.precondition_uid) for r in deletes]}"
         )
-        kept = admin.get("services", namespace, "web")
-        evidence.record(
-            "foreign_service_uid",
-            {"staged": foreign, "after": (kept or {}).get("metadata", {}).get("uid")},
-        )
-        assert kept is not None and kept["metadata"]["uid"] == foreign, (
-            "the Service web a ConfigMap controls (the pass's ChildConflict) was deleted by the "
-            f"cleanup of the gone ModelService {uid}: only its own children are its to delete; "
-            f"the operator's deletes: {[r.describe() for r in deletes]}"
-        )
-        admin.delete("services", namespace, "web")
-        wait_gone(admin, "services", namespace, "web")
+        if foreign:
+            kept = admin.get("services", namespace, "web")
+            evidence.record(
+                "foreign_service_uid",
+                {"staged": foreign_uid, "after": (kept or {}).get("metadata", {}).get("uid")},
+            )
+            assert kept is not None and kept["metadata"]["uid"] == foreign_uid, (
+                "the Service web a ConfigMap controls (the pass's ChildConflict) was deleted by "
+                f"the cleanup of the gone ModelService {uid}: only its own children are its to "
+                f"delete; the operator's deletes: {[r.describe() for r in deletes]}"
+            )
+            admin.delete("services", namespace, "web")
+            wait_gone(admin, "services", namespace, "web")
         successor = create_modelservice(admin, namespace, "web")
         _converges_as(admin, namespace, successor["metadata"]["uid"], evidence)
 

@@ -78,7 +78,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "（operator 自己的客户端 35 s 后放弃）。",
     ),
     "check:vanished-owner[finalizer-race]:teaches": (
-        "c9eb202d7c",
+        "b5dd206d28",
         "这场竞争本身（一个 DELETE 在 finalizer update 提交之前读到了对象，然后照样删除了它）"
         "发生在 API server 内部，在它的读取与存储删除之间，任何 proxy 都够不着；把 update 扣到 "
         "DELETE 到达为止，只会让 update 失败（404）。所以这个场景确定性地布置出竞争留下的世界："
@@ -88,11 +88,20 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "server 上一样，为它创建两个子对象，然后在它的 status update 时得知它已经不在了。一个 "
         "create 和 delete 的循环在 envtest 上几十次之内就会展示出真实的竞争；"
         "这个场景则每次都展示同样的最终状态。在有垃圾回收器运行的地方（sim），"
-        "它可能先删除子对象：这时检查同样通过。"
-        "一个由 ConfigMap 控制的 Service ``web`` 从一开始就存在，所以这一轮为它报告 "
-        "ChildConflict，并把它和自己创建的 Deployment 一起持有：已消失的 ModelService 的清理只删除"
-        "那个 ModelService 控制的对象，外来的 Service 必须保持它的 UID（CONTRACT.md，"
-        "\u201cWhen the ModelService vanishes\u201d）。在创建后继者之前，harness 把它删除。",
+        "它可能先删除子对象：这时检查同样通过。",
+    ),
+    "check:vanished-owner[foreign-held]:why": (
+        "db8e4cc4c2",
+        "vanished-owner[foreign-held]：ModelService 已不在的那一轮的清理，只删除那个 ModelService "
+        "控制的子对象，绝不删除这一轮持有的外来子对象。",
+    ),
+    "check:vanished-owner[foreign-held]:teaches": (
+        "2101ca8a18",
+        "按 ``[finalizer-race]`` 布置，另有一个由 ConfigMap 控制的 Service ``web`` 从一开始就存在："
+        "这一轮创建它的 Deployment，为 Service 报告 ChildConflict，并把它和 Deployment 一起持有。"
+        "当它的 status update 得到 404 回答时，Deployment 必须被删除，而外来的 Service 必须保持它的 "
+        "UID（CONTRACT.md，\u201cWhen the ModelService vanishes\u201d）。在创建后继者之前，"
+        "harness 把它删除。",
     ),
     "mutant:adopts-unlabelled:title": (
         "2f9aa49888",

@@ -12,7 +12,7 @@
 //
 // What the correct operator does: it deletes, with the UID precondition, only the held children
 // that the gone ModelService controls (its UID in their controller ownerReference); a foreign
-// child survives (vanished-owner[finalizer-race], its foreign Service).
+// child survives (vanished-owner[foreign-held]).
 package main
 
 import (

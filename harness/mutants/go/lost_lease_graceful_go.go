@@ -11,10 +11,9 @@
 //
 // What the correct operator does: on a lost Lease it skips the graceful shutdown and exits
 // at once with code 1 (controller-runtime sets the shutdown timeout to 0: "leader election
-// lost"), whatever its workers are doing (leader-failover[lost-while-busy]).
-//
-// Go's manager cancels the reconciles' context when it stops, so the twin breaks the exit
-// itself: main waits out the grace period before it exits.
+// lost"), whatever its workers are doing (leader-failover[lost-while-busy]). (Go's manager
+// cancels the reconciles' context when it stops, so this twin breaks the exit itself: main
+// waits out the grace period before it exits.)
 package main
 
 import "time"

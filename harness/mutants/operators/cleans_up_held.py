@@ -12,7 +12,7 @@ ownership decision was made a few lines earlier and looks settled.
 
 What the correct operator does: it deletes, with the UID precondition, only the held children
 that the gone ModelService controls (its UID in their controller ownerReference); a foreign
-child survives (vanished-owner[finalizer-race], its foreign Service).
+child survives (vanished-owner[foreign-held]).
 """
 
 from __future__ import annotations
