@@ -15,10 +15,12 @@ of retrying the same refused update for ever.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
+from conformance.premises import set_up
 from conformance.support import (
     CONVERGE_TIMEOUT,
     condition,
@@ -27,18 +29,28 @@ from conformance.support import (
     get_present,
     labels,
     operator_events,
+    premise,
     present,
     wait_converged,
+    wait_gone,
     wait_settled,
     writes_showing,
 )
 from harness.accounting import Accounting
 from harness.audit import select
+from harness.faults.apiproxy.records import ProxyRequest, RequestLog
 from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
 from harness.modelservice import SELECTOR_LABEL
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
+
+#: A finalizer of the harness's own: it holds the foreign Deployment ``held`` while deleting.
+HOLD = "example.com/hold"
+
+#: The children's resources, and the verbs that write.
+CHILDREN = ("deployments", "services")
+WRITE_VERBS = ("create", "update", "patch", "delete")
 
 
 def orphaned_deployment(name: str, selector: dict[str, str], **meta: Any) -> dict[str, Any]:
@@ -126,6 +138,15 @@ def test_adopt_ownerless(
     report ChildConflict and leave its Deployment unwritten: a name is not ownership.
     Adoption mirrors the ReplicaSet controller, which adopts ownerless pods its selector
     matches and never one another controller owns (child-conflict's own case).
+
+    Two more same-named children that are not ours must each be a ChildConflict, whatever
+    else about them looks harmless: a Service ``bare``, ownerless and unlabelled, beside a
+    free Deployment name (a Service has no immutable field the operator sets, so only the
+    missing label tells it from an orphan of ours: it must stay unwritten, no
+    ownerReference), and a Deployment ``held``, ownerless and unlabelled, that is being
+    deleted and held there by a finalizer of the harness's (a child that is going is
+    waited for only when it is ours; someone else's is a conflict like any other, and the
+    Service is not created beside it).
     """
     dep = admin.create(
         "deployments", namespace, orphaned_deployment("web", {SELECTOR_LABEL: "web"})
@@ -135,11 +156,30 @@ def test_adopt_ownerless(
     plain_dep["metadata"] = {"name": "plain"}
     plain_dep["spec"]["template"]["metadata"]["labels"] = {"app": "plain"}
     admin.create("deployments", namespace, plain_dep)
+    bare_svc = orphaned_service("bare")
+    bare_svc["metadata"] = {"name": "bare"}
+    admin.create("services", namespace, bare_svc)
+    held_dep = orphaned_deployment("held", {"app": "held"}, finalizers=[HOLD])
+    held_dep["metadata"]["labels"] = {}
+    held_dep["spec"]["replicas"] = 0
+    held_dep["spec"]["template"]["metadata"]["labels"] = {"app": "held"}
+    admin.create("deployments", namespace, held_dep)
+    admin.delete("deployments", namespace, "held")
+    premise(
+        bool(
+            get_present(admin, "deployments", namespace, "held")["metadata"].get(
+                "deletionTimestamp"
+            )
+        ),
+        "the Deployment held must be deleting, held by the harness's finalizer",
+    )
     before = {"deployments": dep["metadata"]["uid"], "services": svc["metadata"]["uid"]}
     op = operators.start()
     start = audit.sync(admin)
     create_modelservice(admin, namespace, "web")
     create_modelservice(admin, namespace, "plain")
+    create_modelservice(admin, namespace, "bare")
+    create_modelservice(admin, namespace, "held")
     msvc = wait_converged(admin, namespace, "web")
     uid = msvc["metadata"]["uid"]
     after = {res: get_present(admin, res, namespace, "web") for res in ("deployments", "services")}
@@ -180,12 +220,130 @@ def test_adopt_ownerless(
         f"an ownerless Deployment without the label modeldock.io/modelservice was adopted: "
         f"{kept['metadata'].get('ownerReferences')}"
     )
+    for name, what in (
+        ("bare", "its Service has no label of ours"),
+        ("held", "its Deployment, someone else's, is being deleted"),
+    ):
+        wait_for(
+            partial(admin.get, "modelservices", namespace, name),
+            lambda m: (condition(m, "Ready") or {}).get("reason") == "ChildConflict",
+            CONVERGE_TIMEOUT,
+            f"ModelService {name} to report ChildConflict ({what})",
+        )
+    wait_settled(op)
+    bare = get_present(admin, "services", namespace, "bare")
+    evidence.record("unlabelled_ownerless_service", bare["metadata"].get("ownerReferences"))
+    assert not bare["metadata"].get("ownerReferences"), (
+        f"an ownerless Service without the label modeldock.io/modelservice was adopted: "
+        f"{bare['metadata'].get('ownerReferences')}"
+    )
     writes = operator_writes(audit, admin, start, impl, namespace)
     evidence.record("child_writes", [r.describe() for r in writes])
-    plain = [r.describe() for r in writes if r.name == "plain"]
-    assert plain == [], f"the operator wrote the Deployment plain it does not own: {plain}"
-    recreated = [r.describe() for r in writes if r.verb in ("create", "delete")]
+    foreign = [
+        r.describe()
+        for r in writes
+        if r.name in ("plain", "held") or (r.name, r.resource) == ("bare", "services")
+    ]
+    assert foreign == [], f"the operator wrote children it does not own: {foreign}"
+    recreated = [r.describe() for r in writes if r.verb in ("create", "delete") and r.name == "web"]
     assert recreated == [], f"adoption must not delete or create a child: {recreated}"
+    admin.patch("deployments", namespace, "held", {"metadata": {"finalizers": []}})
+
+
+@pytest.mark.modeldock_check("child-conflict", case="adopt-recheck")
+def test_adopt_recheck(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+) -> None:
+    """child-conflict[adopt-recheck]: before an adoption the operator reads the ModelService
+    from the API server, not from its cache, and adopts nothing for a ModelService the API
+    server no longer holds, even while its cache still does.
+
+    A cache lags: the deletion of a ModelService and a successor of the same name can reach
+    the API server before their watch events reach the operator. An adoption decided on the
+    cache alone then writes the UID of an object that no longer exists into the child's
+    controller ownerReference, and the child is the garbage collector's to delete, the very
+    workload an orphaning delete was meant to keep (kube's ControllerRefManager re-reads the
+    owner first for this: RecheckDeletionTimestamp). Staged with the operator's API proxy:
+    ModelService ``web`` converges; the proxy holds every watch event of ModelServices; the
+    harness removes the operator's finalizer, deletes ``web`` and creates ``web`` again (a new
+    UID), then strips the ownerReferences of both children, as the garbage collector does
+    for an orphaning delete. The children's events reach the operator, whose cache still
+    holds the old ``web``: over three of its live reads of ``web`` (refused adoptions,
+    retried) it must write neither child. Released, the new ``web`` must converge on the same
+    two children (same UIDs), adopted by the new UID.
+    """
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
+        create_modelservice(admin, namespace, "web")
+        set_up(
+            lambda: wait_converged(admin, namespace, "web"),
+            "the first convergence, before the experiment",
+        )
+        children = {res: get_present(admin, res, namespace, "web") for res in CHILDREN}
+        before = {res: obj["metadata"]["uid"] for res, obj in children.items()}
+        proxy.hold(["modelservices"])
+        admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
+        admin.delete("modelservices", namespace, "web")
+        wait_gone(admin, "modelservices", namespace, "web")
+        successor = create_modelservice(admin, namespace, "web")["metadata"]["uid"]
+        mark = len(RequestLog(proxy.request_log).records())
+
+        def since_mark() -> list[ProxyRequest]:
+            return [
+                r
+                for r in RequestLog(proxy.request_log).records()[mark:]
+                if r.namespace == namespace and r.name == "web"
+            ]
+
+        for res in CHILDREN:
+            obj = get_present(admin, res, namespace, "web")
+            obj["metadata"]["ownerReferences"] = None
+            admin.update(res, obj)
+        seen = wait_for(
+            since_mark,
+            lambda rs: (
+                sum(r.verb == "get" and r.resource == "modelservices" for r in rs) >= 3
+                or any(r.verb in WRITE_VERBS and r.resource in CHILDREN for r in rs)
+            ),
+            CONVERGE_TIMEOUT,
+            "three live reads of ModelService web by the operator (refused adoptions) or a "
+            "write of a child",
+        )
+        writes = [
+            f"{r.verb} {r.resource} {r.name}: {r.code}"
+            for r in seen
+            if r.verb in WRITE_VERBS and r.resource in CHILDREN
+        ]
+        owners = {
+            res: get_present(admin, res, namespace, "web")["metadata"].get("ownerReferences")
+            for res in CHILDREN
+        }
+        evidence.record("child_writes_while_cache_stale", writes)
+        evidence.record("owners_while_cache_stale", owners)
+        assert writes == [] and not any(owners.values()), (
+            f"the operator adopted for a ModelService its cache held but the API server had "
+            f"deleted (re-created as {successor}): writes {writes}, ownerReferences {owners}"
+        )
+        proxy.release()
+        msvc = wait_converged(admin, namespace, "web")
+        premise(msvc["metadata"]["uid"] == successor, "ModelService web must be the successor")
+        after = {res: get_present(admin, res, namespace, "web") for res in CHILDREN}
+        evidence.record(
+            "children_after", {res: obj["metadata"]["uid"] for res, obj in after.items()}
+        )
+        for res, obj in after.items():
+            assert obj["metadata"]["uid"] == before[res], (
+                f"the orphaned {res[:-1]} web was replaced, not adopted by the successor: uid "
+                f"{obj['metadata']['uid']} (was {before[res]})"
+            )
+            assert (controller_ref(obj) or {}).get("uid") == successor, (
+                f"the {res[:-1]} web is not controlled by the successor {successor}: "
+                f"{obj['metadata'].get('ownerReferences')}"
+            )
+        wait_settled(op)
 
 
 @pytest.mark.modeldock_check("child-repaired", case="immutable-selector")

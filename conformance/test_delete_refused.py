@@ -5,6 +5,10 @@ backoff owes (removing an admission policy is no event the operator watches).
 
 Judged from the API server alone: the stored ModelService and its finalizers, the stored
 Deployment, the operator's Events, and the operator's requests in the audit log.
+
+finalizer-ordered-delete[delete-not-found], its counterpart: a child delete answered 404 (the
+operator's API proxy plays the child gone since the live read) is no refusal: no Warning, and
+the cleanup finishes.
 """
 
 from __future__ import annotations
@@ -17,16 +21,21 @@ from conformance.support import (
     admits_all_but,
     backoff_after,
     delete_probe_code,
+    describe_event,
     first_convergence,
     latest_events,
+    operator_events,
+    premise,
     refusal,
     refusal_events,
     retry_owed,
+    wait_events_settled,
     wait_gone,
     wait_refused,
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
+from harness.faults.apiproxy.records import RequestLog
 from harness.kube import Kube, probe_deployment
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
@@ -137,4 +146,60 @@ def test_refused_child_delete_keeps_finalizer(
     )
     evidence.record(
         "lifted", {"refused_before": failures, "backoff_bound_s": round(backoff_after(failures), 3)}
+    )
+
+
+@pytest.mark.modeldock_check("finalizer-ordered-delete", case="delete-not-found")
+def test_child_delete_not_found_counts_gone(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """finalizer-ordered-delete[delete-not-found]: a child delete answered 404 Not Found is
+    no failure: no Warning Event, and the cleanup finishes.
+
+    Between the operator's live read of a child and its delete, someone else may delete the
+    child (a user, a garbage collector): the API server then answers 404; with the UID
+    precondition, a child replaced meanwhile answers 409. Neither is a failed delete: the
+    child the operator meant is gone either way (CONTRACT.md, "Deletion"), and a Warning
+    FailedDelete about it would tell the user of a failure that did not happen (a 409 records
+    no Warning anyway, as every 409 of the operator's: this case uses the 404). Here the
+    operator's API proxy answers the operator's first delete of a Deployment 404 without
+    forwarding it (the Deployment stays, so the next pass still finds it); then the
+    ModelService is deleted. The next cleanup pass reads the Deployment live, still ours,
+    and deletes it; the ModelService must go, and the operator must have recorded no Warning
+    Event about it.
+    """
+    op, ms = first_convergence(operators, admin, namespace, image="srv:1")
+    user = op.impl.user
+    proxy = operators.proxy_of(op)
+    proxy.inject_write_error(1, 404, resources=["deployments"])
+    start = audit.sync(admin)
+    admin.delete("modelservices", namespace, "web")
+    wait_gone(admin, "modelservices", namespace, "web")
+    injected = [
+        f"{r.verb} {r.resource} {r.name}: {r.code}"
+        for r in RequestLog(proxy.request_log).records()
+        if r.injected and r.resource == "deployments"
+    ]
+    evidence.record("answered_404_by_the_proxy", injected)
+    premise(
+        injected == ["delete deployments web: 404"],
+        f"the proxy should have answered the operator's first Deployment delete 404: {injected}",
+    )
+    evidence.record(
+        "deletes", [r.describe() for r in _deletes(audit, admin, start, user, namespace)]
+    )
+    wait_events_settled(admin, namespace)
+    warnings = [
+        describe_event(e)
+        for e in operator_events(admin, namespace, ms["metadata"]["uid"])
+        if e.get("type") == "Warning"
+    ]
+    evidence.record("warnings", warnings)
+    assert warnings == [], (
+        f"a child delete answered 404 (the child gone since it was read) is no failed "
+        f"delete, yet the operator recorded {warnings}"
     )

@@ -21,6 +21,7 @@ from conformance.support import (
     first_within,
     leader_timeout,
     premise,
+    present,
     wait_converged,
 )
 from harness.accounting import Accounting
@@ -488,6 +489,80 @@ def test_partitioned_leader_steps_down(
         )
     finally:
         proxy.stop()
+
+
+#: How long the lost-while-busy case's API proxy holds the leader's Deployment update: longer
+#: than the contract's 35 s bound on a request, so the operator's own client gives up first.
+BUSY_HOLD_S = 60.0
+#: Who takes the Lease in the lost-while-busy case: the harness itself, for an hour.
+THIEF = "modeldock-harness-thief"
+
+
+@pytest.mark.modeldock_check("leader-failover", case="lost-while-busy")
+def test_lost_lease_while_busy(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+) -> None:
+    """leader-failover[lost-while-busy]: a leader that loses its Lease while a worker is
+    inside a reconcile, held in a write, exits at once; it does not wait for that reconcile.
+
+    Losing the Lease means another instance may already be writing: graceful shutdown is
+    skipped (controller-runtime sets its timeout to 0 and exits, "leader election lost"), and
+    every further write of the old leader is a split brain's. A stop that waits for the
+    workers without a bound (a wait meant for SIGTERM, or a deadline computed wrongly) keeps
+    the process, and its reconcile in flight, alive until that request ends. Here the
+    leader's API proxy holds its update of Deployment ``web`` (a replicas change) for 60 s
+    (BUSY_HOLD_S); then the harness takes the Lease (holder ``modeldock-harness-thief``, an
+    hour long), so every renewal fails. The process must exit within the takeover bound of
+    the Lease (lease duration, one retry period and the slack: TAKEOVER_BOUND_S, measured
+    from the theft; the check waits TAKEOVER_WAIT_S to report how late), long before the
+    held write could be answered or given up (the operator's own client gives up after 35 s).
+    """
+    op = operators.start(leader_election=True, lease=LEASE)
+    holder = wait_for(
+        lambda: _holder(admin, namespace),
+        bool,
+        TAKEOVER_BOUND_S,
+        f"Lease {LEASE_NAME} to get a holder",
+    )
+    create_modelservice(admin, namespace, "web", replicas=1)
+    set_up(
+        lambda: wait_converged(admin, namespace, "web"),
+        "the first convergence, before the experiment",
+    )
+    proxy = operators.proxy_of(op)
+    proxy.delay_writes(BUSY_HOLD_S, 1, resource="deployments", name="web")
+    admin.patch("modelservices", namespace, "web", {"spec": {"replicas": 2}})
+    wait_for(
+        lambda: proxy.stats().get("writes_holding", 0),
+        bool,
+        CONVERGE_TIMEOUT,
+        "the leader's update of Deployment web to be held by its API proxy",
+        premise=True,
+    )
+    lease = present(admin.get("leases", namespace, LEASE_NAME), f"Lease {LEASE_NAME}")
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    lease["spec"].update(
+        holderIdentity=THIEF, leaseDurationSeconds=3600, acquireTime=now, renewTime=now
+    )
+    admin.update("leases", lease)
+    taken = time.monotonic()
+    try:
+        code = op.wait_exit(TAKEOVER_WAIT_S)
+    finally:
+        proxy.release_writes()
+    took = time.monotonic() - taken
+    evidence.record("holders", [holder, THIEF])
+    evidence.record("exit_code", code)
+    evidence.record("exit_after_lease_taken_s", round(took, 2))
+    assert took <= TAKEOVER_BOUND_S, (
+        f"the leader exited {took:.1f}s after its Lease was taken; the bound is "
+        f"{TAKEOVER_BOUND_S:.0f}s (renew deadline, a retry period and the slack): it waited for "
+        "its reconcile in flight, held by its API proxy, instead of exiting at once"
+    )
+    assert code != 0, f"a leader that lost its Lease must exit with an error, not {code}"
 
 
 #: The release-conflict case's Lease: renewals 10 s apart, so that the one write the proxy

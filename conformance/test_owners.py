@@ -79,6 +79,10 @@ def _foreign_fields(dep: dict[str, Any], svc: dict[str, Any]) -> dict[str, Any]:
         "server_env": [e.get("name") for e in _server(dep).get("env") or []],
         "template_annotation": (template["metadata"].get("annotations") or {}).get(RESTARTED_AT[0]),
         "session_affinity": svc["spec"].get("sessionAffinity"),
+        "owner_kinds": [
+            (r.get("kind"), bool(r.get("controller")))
+            for r in dep["metadata"].get("ownerReferences") or []
+        ],
     }
 
 
@@ -88,7 +92,12 @@ FOREIGN_KEPT = {
     "server_env": [FOREIGN_ENV["name"]],
     "template_annotation": RESTARTED_AT[1],
     "session_affinity": SESSION_AFFINITY,
+    "owner_kinds": [("ConfigMap", False), ("ModelService", True)],
 }
+
+#: The ConfigMap whose non-controller ownerReference another writer puts first on the
+#: Deployment (a tool that ties the Deployment's life to its config as well).
+CO_OWNER = "web-config"
 
 
 @pytest.mark.modeldock_check("foreign-fields-kept")
@@ -110,8 +119,10 @@ def test_foreign_fields_kept(
     sessionAffinity. An operator that writes its whole idea of the child (the desired object,
     or a template rebuilt from scratch) removes them at its next reconcile, the other writer
     puts them back, and the two fight for ever; a restart the user asked for is silently
-    undone. Here the harness, as its own user, adds all four after convergence: they must
-    stay and the operator must send no write to either child. Then it changes the replicas,
+    undone. Here the harness, as its own user, adds all four after convergence, and puts a
+    non-controller ownerReference to a ConfigMap of its own before ours on the Deployment
+    (only the reference with ``controller: true`` says whose child it is, wherever it
+    stands): they must stay and the operator must send no write to either child. Then it changes the replicas,
     the image and the CPU limit of the operator's container: the operator must restore all
     three with exactly one successful update of the Deployment, and the foreign fields must
     survive that update. Last, the user raises the CPU limit in the ModelService and adds
@@ -135,8 +146,20 @@ def test_foreign_fields_kept(
             "services", namespace, "web", {"spec": {"sessionAffinity": SESSION_AFFINITY}}
         )
 
+    config = admin.create(
+        "configmaps", namespace, {"metadata": {"name": CO_OWNER}, "data": {"mesh": "on"}}
+    )
+    co_owner = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "name": CO_OWNER,
+        "uid": config["metadata"]["uid"],
+    }
+
     def add_to_deployment() -> dict[str, Any]:
         dep = get_present(admin, "deployments", namespace, "web")
+        refs = dep["metadata"].get("ownerReferences") or []
+        dep["metadata"]["ownerReferences"] = [co_owner, *refs]
         template = dep["spec"]["template"]
         template["metadata"].setdefault("annotations", {})[RESTARTED_AT[0]] = RESTARTED_AT[1]
         _server(dep).setdefault("env", []).append(FOREIGN_ENV)

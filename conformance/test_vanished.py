@@ -36,6 +36,7 @@ from conformance.support import (
     refusal_events,
     retry_owed,
     wait_converged,
+    wait_gone,
     wait_refused,
     wait_settled,
 )
@@ -69,6 +70,28 @@ def _converges_as(admin: Kube, namespace: str, uid: str, evidence: Evidence) -> 
     assert present(controller_ref(dep), "the Deployment's controller")["uid"] == uid, (
         f"the successor's Deployment must be its own: {controller_ref(dep)}"
     )
+
+
+def _foreign_service(admin: Kube, namespace: str) -> str:
+    """Create a Service ``web`` that a ConfigMap ``other-owner`` (created too) controls;
+    return its UID."""
+    other = admin.create("configmaps", namespace, {"metadata": {"name": "other-owner"}})
+    owner = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "name": "other-owner",
+        "uid": other["metadata"]["uid"],
+        "controller": True,
+    }
+    svc = admin.create(
+        "services",
+        namespace,
+        {
+            "metadata": {"name": "web", "ownerReferences": [owner]},
+            "spec": {"selector": {"app": "other"}, "ports": [{"port": 80}]},
+        },
+    )
+    return str(svc["metadata"]["uid"])
 
 
 def _dead_owner_children(
@@ -118,6 +141,44 @@ def test_finalizer_race(
     time. Where a garbage collector runs (sim) it may delete the children first: the check
     passes then too.
     """
+    _finalizer_race(admin, namespace, operators, audit, evidence, impl, foreign=False)
+
+
+@pytest.mark.modeldock_check("vanished-owner", case="foreign-held")
+def test_finalizer_race_foreign_held(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
+    """vanished-owner[foreign-held]: the cleanup of a pass whose ModelService is gone deletes
+    only the children that ModelService controlled, never a foreign one the pass holds.
+
+    Staged as ``[finalizer-race]``, with a Service ``web`` that a ConfigMap controls there
+    from the start: the pass creates its Deployment, reports a ChildConflict for the Service
+    and holds it beside the Deployment. When its status update is answered 404, the
+    Deployment must be deleted and the foreign Service must keep its UID (CONTRACT.md, "When
+    the ModelService vanishes"). The harness removes it before the successor is created.
+    """
+    _finalizer_race(admin, namespace, operators, audit, evidence, impl, foreign=True)
+
+
+def _finalizer_race(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+    *,
+    foreign: bool,
+) -> None:
+    """The body of ``[finalizer-race]`` (``foreign``: with a Service ``web`` a ConfigMap
+    controls, ``[foreign-held]``). Raises AssertionError on the checks' failures and
+    PremiseFailed when the race was not staged."""
+    foreign_uid = _foreign_service(admin, namespace) if foreign else ""
     with operators.api_proxy() as proxy:
         op = operators.start(api_proxy=proxy)
         # The first write of a ModelService is the finalizer update.
@@ -174,6 +235,19 @@ def test_finalizer_race(
             "every delete of a child must carry its UID as a precondition: "
             f"{[(r.describe(), r.precondition_uid) for r in deletes]}"
         )
+        if foreign:
+            kept = admin.get("services", namespace, "web")
+            evidence.record(
+                "foreign_service_uid",
+                {"staged": foreign_uid, "after": (kept or {}).get("metadata", {}).get("uid")},
+            )
+            assert kept is not None and kept["metadata"]["uid"] == foreign_uid, (
+                "the Service web a ConfigMap controls (the pass's ChildConflict) was deleted by "
+                f"the cleanup of the gone ModelService {uid}: only its own children are its to "
+                f"delete; the operator's deletes: {[r.describe() for r in deletes]}"
+            )
+            admin.delete("services", namespace, "web")
+            wait_gone(admin, "services", namespace, "web")
         successor = create_modelservice(admin, namespace, "web")
         _converges_as(admin, namespace, successor["metadata"]["uid"], evidence)
 

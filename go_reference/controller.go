@@ -509,7 +509,7 @@ func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler
 		return live, "", nil
 	}
 	if !ours {
-		if err := r.confirmAdopter(ctx, ms, what); err != nil {
+		if err := adoptionRecheck(r, ctx, ms, what); err != nil {
 			return live, "", err
 		}
 	}
@@ -529,9 +529,9 @@ func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler
 	return updated, "", nil
 }
 
-// confirmAdopter is called before an adoption: it reads ms from the API server (APIReader)
-// and returns an error naming the child (what) when ms is gone, has another UID or is being
-// deleted; nil otherwise. The cache may not have seen a deletion yet, and a child adopted by a
+// confirmAdopter is called before an adoption (through adoptionRecheck, seams.go): it reads
+// ms from the API server (APIReader) and returns an error naming the child (what) when ms is
+// gone, has another UID or is being deleted; nil otherwise. The cache may not have seen a deletion yet, and a child adopted by a
 // ModelService that the garbage collector is orphaning, or has already forgotten, would be
 // left owned by a vanished UID and collected: the very workload --cascade=orphan was meant to
 // keep (mirrors RecheckDeletionTimestamp in kube's ControllerRefManager, k8s.io/kubernetes

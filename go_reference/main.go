@@ -468,9 +468,7 @@ func main() {
 		}
 	}
 	if err != nil {
-		// "leader election lost" included: exit at once, writing nothing more.
-		log.Error(err, "manager stopped with an error")
-		os.Exit(1)
+		managerFailed(err)
 	}
 	if lock != nil {
 		released, err := leaseRelease(context.Background(), lock, identity, cfg.RenewDeadline)
@@ -481,4 +479,13 @@ func main() {
 			log.Info("Released Lease", "lease", cfg.LeaderElectionNamespace+"/"+leaderElectionID)
 		}
 	}
+}
+
+// exitAfterManagerError ends the process when the manager stopped with err, "leader election
+// lost" included: it logs err and exits 1 at once, writing nothing more (no Lease release, no
+// wait for the workers: after a lost Lease another instance may already be writing;
+// leader-failover[lost-while-busy]). Called through managerFailed (seams.go).
+func exitAfterManagerError(err error) {
+	ctrl.Log.WithName("setup").Error(err, "manager stopped with an error")
+	os.Exit(1)
 }

@@ -74,6 +74,11 @@ var (
 	// same-named child?). Mutant: never-adopts-go.
 	adoptableSeam = adoptable
 
+	// adoptionRecheck is confirmAdopter (steps 4 and 5: the live read of the ModelService
+	// before an adoption, which refuses one for an owner the API server no longer holds).
+	// Mutant: adopts-from-cache-go (no read: the cache's word is taken).
+	adoptionRecheck = (*ModelServiceReconciler).confirmAdopter
+
 	// immutableChangeSeam is immutableChange (steps 4 and 5: which immutable field of a child
 	// of ours differs from the desired one, so that it must be replaced?). Mutant:
 	// updates-immutable-go.
@@ -105,6 +110,11 @@ var (
 	// "Released Lease" logged when it was). Mutant: release-unreported-go (a release that
 	// succeeded reported as none).
 	leaseRelease = releaseLease
+
+	// managerFailed is exitAfterManagerError (main, when the manager stopped with an error,
+	// "leader election lost" included: log it and exit 1 at once). Mutant:
+	// lost-lease-graceful-go (the workers given the SIGTERM grace first).
+	managerFailed = exitAfterManagerError
 
 	// refusalText is errorMessage (the error's text in a failed write's Event, and so in the
 	// conditions of a refused child write: causes in sorted order). Mutant:

@@ -72,7 +72,7 @@ def implementations(data_dir: Path) -> str:
     py_line = (
         'd="$2/${WATCH_NAMESPACE:-none}"; mkdir -p "$d"; '
         'exec "$0" -m coverage run --rcfile="$1" --parallel-mode --data-file="$d/cov" '
-        "-m python_operator"
+        "-m harness.mutscore.coverrun"
     )
     go_line = 'd="$1/${WATCH_NAMESPACE:-none}"; mkdir -p "$d"; GOCOVERDIR="$d" exec "$0"'
     # the harness formats every argument ({repo}, {python}): the shell's braces are doubled

@@ -109,7 +109,7 @@ def test_go_card_has_a_title_and_three_labelled_paragraphs(mutant_id: str) -> No
 
 
 SEAM_ASSIGNMENT = re.compile(r"^\s+(\w+)\s*=", re.MULTILINE)
-SEAM_DECLARATION = re.compile(r"^\s+(\w+)\s*=\s*\w+", re.MULTILINE)
+SEAM_DECLARATION = re.compile(r"^\s+(\w+)\s*=\s*[\w(]", re.MULTILINE)
 
 
 @pytest.mark.parametrize("mutant_id", GO_MUTANTS)

@@ -488,3 +488,30 @@ def test_the_cached_python_listing_is_the_tools_list(tmp_path: Path) -> None:
     read = generate.python_listing(tmp_path)
     assert read == made == list(every_python_mutant())
     assert [m.id for m in read] == [m.id for m in made]
+
+
+def test_the_python_coverage_run_saves_its_data_before_os_exit(tmp_path: Path) -> None:
+    """harness.mutscore.coverrun: a process under coverage.py that ends in os._exit (a lost
+    Lease, a crash point) still leaves its data file, with the lines it ran before the exit;
+    the coverage implementation starts the operator through it."""
+    script = tmp_path / "exits.py"
+    script.write_text(
+        "import os\n"
+        "from harness.mutscore.coverrun import saving_exit\n"
+        "os._exit = saving_exit(os._exit)\n"
+        "x = 1\n"
+        "os._exit(3)\n"
+    )
+    data = tmp_path / "cov"
+    done = subprocess.run(
+        [sys.executable, "-m", "coverage", "run", f"--data-file={data}", str(script)],
+        cwd=REPO_ROOT,
+        check=False,
+    )
+    assert done.returncode == 3
+    import coverage
+
+    measured = coverage.CoverageData(basename=str(data))
+    measured.read()
+    assert {4, 5} <= set(measured.lines(str(script)) or ())
+    assert "-m harness.mutscore.coverrun" in cover.implementations(tmp_path)

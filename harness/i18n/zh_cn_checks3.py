@@ -1,0 +1,162 @@
+"""Simplified Chinese of the ownership cases of stop 40 (pyown) and of their mutants' titles:
+child-conflict[adopt-ownerless] (its texts as extended), child-conflict[adopt-recheck],
+finalizer-ordered-delete[delete-not-found] and leader-failover[lost-while-busy] (keys and
+hashes as in harness/i18n/__init__.py)."""
+
+from __future__ import annotations
+
+ENTRIES: dict[str, tuple[str, str]] = {
+    "check:child-conflict[adopt-ownerless]:teaches": (
+        "2244e3ad7e",
+        "按垃圾回收器留下的样子布置场景（envtest 没有垃圾回收器；deletion-policy[orphan] 在 "
+        "sim 上做的是真实的过程）：一个 Deployment 和一个 Service ``web``，带着 ModelService "
+        "``web`` 的那三个标签，没有 ownerReferences；还有一个 Deployment ``plain``，"
+        "既没有标签也没有所有者。然后创建 ModelService ``web`` 和 ``plain``。``web`` "
+        "必须在同样的两个对象上收敛（UID 相同：不删除、不创建，pod 从未受到干扰），"
+        "它们此后由它控制，并记录 Normal 的 AdoptedDeployment 和 AdoptedService Event。"
+        "``plain`` 必须报告 ChildConflict，并且不写它的 Deployment：名字不等于所有权。"
+        "这种接管仿照 ReplicaSet 控制器：它接管 selector 匹配的无主 pod，"
+        "但从不接管另一个控制器拥有的 pod（即 child-conflict 自己的场景）。"
+        "另外两个不属于我们的同名子对象，无论看起来多么无害，也都必须是 ChildConflict："
+        "一个无主、无标签的 Service ``bare``，它旁边的 Deployment 名字是空着的（Service 没有 "
+        "operator 设置的不可变字段，所以只有缺少的标签能把它和我们的孤儿区分开：它必须保持未被写入，"
+        "没有 ownerReference）；以及一个无主、无标签的 Deployment ``held``，它正在被删除，"
+        "被 harness 自己的 finalizer 留住（正在离开的子对象只有是我们的才会被等待；"
+        "别人的和任何冲突一样是冲突，旁边也不会创建 Service）。",
+    ),
+    "check:child-conflict[adopt-recheck]:why": (
+        "a9909a0856",
+        "child-conflict[adopt-recheck]：接管之前，operator 从 API server 而不是从它的缓存读取 "
+        "ModelService；对于 API server 已经不再持有的 ModelService，即使它的缓存还持有，"
+        "也什么都不接管。",
+    ),
+    "check:child-conflict[adopt-recheck]:teaches": (
+        "c5d3d3a9c7",
+        "缓存是滞后的：一个 ModelService 的删除和同名的后继者，可能在它们的 watch 事件到达 "
+        "operator 之前就到达了 API server。只凭缓存决定的接管，会把一个已不存在的对象的 UID "
+        "写进子对象的 controller ownerReference，于是这个子对象就归垃圾回收器删除，"
+        "而它正是孤儿式删除想要保留的工作负载（kube 的 ControllerRefManager 为此先重新读取所有者："
+        "RecheckDeletionTimestamp）。用 operator 的 API proxy 布置：ModelService ``web`` 收敛；"
+        "proxy 扣住 ModelService 的所有 watch 事件；harness 移除 operator 的 finalizer，删除 "
+        "``web`` 并再次创建 ``web``（新的 UID），然后像垃圾回收器处理孤儿式删除那样去掉两个子对象的 "
+        "ownerReferences。子对象的事件到达 operator，而它的缓存仍持有旧的 ``web``："
+        "在它对 ``web`` 的三次实时读取中（被拒绝的接管，会重试），它不能写任何一个子对象。"
+        "放行之后，新的 ``web`` 必须在同样的两个子对象上收敛（UID 相同），由新的 UID 接管。",
+    ),
+    "check:finalizer-ordered-delete[delete-not-found]:why": (
+        "8c3677486b",
+        "finalizer-ordered-delete[delete-not-found]：得到 404 Not Found 回答的子对象删除不是失败："
+        "没有 Warning Event，清理照样完成。",
+    ),
+    "check:finalizer-ordered-delete[delete-not-found]:teaches": (
+        "7391b865b9",
+        "在 operator 实时读取一个子对象和删除它之间，别人可能已经删除了它（用户、垃圾回收器）："
+        "此时 API server 回答 404；带着 UID precondition，其间被替换的子对象回答 409。"
+        "两者都不是失败的删除：operator 想删的那个子对象无论如何都已不在了（CONTRACT.md，"
+        "\u201cDeletion\u201d），关于它的 Warning FailedDelete 会告诉用户一个并未发生的失败"
+        "（409 本来就不记录 Warning，operator 的每个 409 都是如此：本场景用的是 404）。"
+        "这里 operator 的 API proxy 不转发、直接以 404 回答 operator 对 Deployment 的第一次删除"
+        "（Deployment 留下，所以下一轮仍能找到它）；然后删除 ModelService。下一轮清理实时读取 "
+        "Deployment，仍是我们的，便删除它；ModelService 必须消失，operator 也不能记录任何关于它的 "
+        "Warning Event。",
+    ),
+    "check:leader-failover[lost-while-busy]:why": (
+        "3ba1cc853c",
+        "leader-failover[lost-while-busy]：一个 leader 在某个 worker 正处于 reconcile 之中、"
+        "被扣在一次写入里时失去了它的 Lease，它立即退出；它不等待那次 reconcile。",
+    ),
+    "check:leader-failover[lost-while-busy]:teaches": (
+        "14fbe088b9",
+        "失去 Lease 意味着另一个实例可能已经在写：优雅关闭被跳过（controller-runtime 把它的超时设为 "
+        "0 并退出，\u201cleader election lost\u201d），旧 leader 的每一次进一步写入都是脑裂的写入。"
+        "一个无界等待 worker 的停止（本为 SIGTERM 准备的等待，或算错的截止时间）会让进程及其进行中的 "
+        "reconcile 一直活到那个请求结束。这里 leader 的 API proxy 把它对 Deployment ``web`` 的 "
+        "update（一次 replicas 改变）扣住 60 s（BUSY_HOLD_S）；然后 harness 拿走 Lease（持有者 "
+        "``modeldock-harness-thief``，一小时），于是每次续约都失败。进程必须在 Lease 的接管界限内"
+        "（lease duration、一个 retry period 加上余量：TAKEOVER_BOUND_S，从被拿走时算起；检查会等到 "
+        "TAKEOVER_WAIT_S 以报告它晚了多少）退出，远在被扣住的写入可能得到回答或被放弃之前"
+        "（operator 自己的客户端 35 s 后放弃）。",
+    ),
+    "check:vanished-owner[finalizer-race]:teaches": (
+        "b5dd206d28",
+        "这场竞争本身（一个 DELETE 在 finalizer update 提交之前读到了对象，然后照样删除了它）"
+        "发生在 API server 内部，在它的读取与存储删除之间，任何 proxy 都够不着；把 update 扣到 "
+        "DELETE 到达为止，只会让 update 失败（404）。所以这个场景确定性地布置出竞争留下的世界："
+        "operator 的 API proxy 立即转发 finalizer update，但扣住它的回答；其间 harness（admin）"
+        "移除 finalizer 并删除 ModelService，它立即消失；然后回答——带着 finalizer 的 "
+        "200——才被送达。operator 持有一个带它 finalizer 的 ModelService，就像在发生竞争的 API "
+        "server 上一样，为它创建两个子对象，然后在它的 status update 时得知它已经不在了。一个 "
+        "create 和 delete 的循环在 envtest 上几十次之内就会展示出真实的竞争；"
+        "这个场景则每次都展示同样的最终状态。在有垃圾回收器运行的地方（sim），"
+        "它可能先删除子对象：这时检查同样通过。",
+    ),
+    "check:vanished-owner[foreign-held]:why": (
+        "db8e4cc4c2",
+        "vanished-owner[foreign-held]：ModelService 已不在的那一轮的清理，只删除那个 ModelService "
+        "控制的子对象，绝不删除这一轮持有的外来子对象。",
+    ),
+    "check:vanished-owner[foreign-held]:teaches": (
+        "2101ca8a18",
+        "按 ``[finalizer-race]`` 布置，另有一个由 ConfigMap 控制的 Service ``web`` 从一开始就存在："
+        "这一轮创建它的 Deployment，为 Service 报告 ChildConflict，并把它和 Deployment 一起持有。"
+        "当它的 status update 得到 404 回答时，Deployment 必须被删除，而外来的 Service 必须保持它的 "
+        "UID（CONTRACT.md，\u201cWhen the ModelService vanishes\u201d）。在创建后继者之前，"
+        "harness 把它删除。",
+    ),
+    "mutant:adopts-unlabelled:title": (
+        "2f9aa49888",
+        "接管每一个无主的同名子对象，无论有没有我们的标签",
+    ),
+    "mutant:adopts-unlabelled-go:title": (
+        "2223f77c4e",
+        "接管每一个无主的同名子对象，无论有没有我们的标签（Go）",
+    ),
+    "mutant:waits-on-foreign-deleting:title": (
+        "76aee9fd09",
+        "把正在被删除的同名子对象当作自己的，不管是谁控制它",
+    ),
+    "mutant:waits-on-foreign-deleting-go:title": (
+        "5413112f70",
+        "把正在被删除的同名子对象当作自己的，不管是谁控制它（Go）",
+    ),
+    "mutant:first-owner-controls:title": (
+        "8d257d4086",
+        "把第一个 ownerReference 当作 controller，不管它是否是 controller: true",
+    ),
+    "mutant:first-owner-controls-go:title": (
+        "f5b0567a29",
+        "把第一个 ownerReference 当作 controller，不管它是否是 controller: true（Go）",
+    ),
+    "mutant:adopts-from-cache:title": (
+        "2d14df1a7f",
+        "凭缓存的一面之词认定 ModelService 仍然存在就接管，不做实时读取",
+    ),
+    "mutant:adopts-from-cache-go:title": (
+        "614214dfc9",
+        "凭缓存的一面之词认定 ModelService 仍然存在就接管，不做实时读取（Go）",
+    ),
+    "mutant:lost-lease-graceful:title": (
+        "d413f309f0",
+        "失去 Lease 的 leader 在退出前给它的 worker 一个 SIGTERM 的宽限期",
+    ),
+    "mutant:lost-lease-graceful-go:title": (
+        "189b80d938",
+        "失去 Lease 的 leader 在退出前给它的 worker 一个 SIGTERM 的宽限期（Go）",
+    ),
+    "mutant:fails-on-gone-child:title": (
+        "5e843a1c0a",
+        "把得到 404 或 409 回答（已不在，或自读取以来被替换）的子对象删除报告为删除失败",
+    ),
+    "mutant:fails-on-gone-child-go:title": (
+        "6e0e5d3b83",
+        "把得到 404 或 409 回答（已不在，或自读取以来被替换）的子对象删除报告为删除失败（Go）",
+    ),
+    "mutant:cleans-up-held:title": (
+        "376c386bf6",
+        "当 status update 说明 ModelService 已不在时，删除这一轮持有的每个子对象，不管是不是它自己的",
+    ),
+    "mutant:cleans-up-held-go:title": (
+        "a97485838a",
+        "当 status update 说明 ModelService 已不在时，删除这一轮持有的每个子对象，不管是不是它自己的（Go）",
+    ),
+}
