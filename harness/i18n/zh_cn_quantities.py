@@ -60,4 +60,16 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "6d83e313a1",
         "只有恰好两个原因时才给拒绝的原因排序：三个或更多保持应答抽到的顺序（Go）",
     ),
+    "check:refused-write-reported[two-causes-reversed]:why": (
+        "3373fce5ca",
+        "refused-write-reported[two-causes-reversed]：和 [three-causes] 一样，只用它的前两个原因，每次尝试都按逆序排列。[two-causes] 遇到的是 API server 自己的应答，两个原因的顺序每次尝试重新抽取，一半的时候已经排好序，所以只给三个或更多原因排序的 operator 靠运气就能通过它；这里的顺序总是未排序的那种，报告必须把两个原因按排序后的顺序列出（CONTRACT.md，“A refused child write”：两个或更多原因）。",
+    ),
+    "mutant:sorts-three-causes-only:title": (
+        "8e215358c2",
+        "只有三个或更多原因时才给拒绝的原因排序：两个原因保持应答抽到的顺序",
+    ),
+    "mutant:sorts-three-causes-only-go:title": (
+        "537b79a289",
+        "只有三个或更多原因时才给拒绝的原因排序：两个原因保持应答抽到的顺序（Go）",
+    ),
 }

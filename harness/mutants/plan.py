@@ -113,6 +113,8 @@ CHECK_SECONDS: dict[str, float] = {
     # go 17.5 s, python 23.0 s; refused-write-reported[three-causes] go 5.4 s, python 16.9 s
     "test_noop_stable_respelled": 20.0,
     "test_refused_three_causes_sorted": 11.0,
+    # [two-causes-reversed] (stop 40), the same body with two causes
+    "test_refused_two_causes_reversed": 11.0,
     # refused-write-reported[refusal-lifted] and [status-refused], measured at load 25-45 on
     # 2 cores (go 9 s, python 12 s); a kill waits out REACT_TIMEOUT (30 s) for the retries
     "test_refusal_lifted_converges": 12.0,
