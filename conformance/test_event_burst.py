@@ -29,6 +29,7 @@ from conformance.support import (
     premise,
     wait_converged,
     wait_events_settled,
+    wait_gone,
     wait_observed,
 )
 from harness.accounting import Accounting
@@ -76,7 +77,9 @@ def test_event_burst(
     what it should let through; more, and it does not filter. Among the operator's requests
     (request accounting), its Event writes are four creates (one per new Event) and patches,
     only one of them answered 404 (the deleted Event's repeat): a new Event is not patched
-    first.
+    first. Last, the ModelService is deleted and created again under its name: the new one
+    (another uid) must get its own CreatedDeployment and CreatedService Events, neither
+    counted into the old one's nor dropped with its spent burst.
     """
     op = operators.start()
     user = op.impl.user
@@ -187,4 +190,36 @@ def test_event_burst(
             f"deleted Event's repeat; a new Event is created, not patched first); got "
             f"{creates} creates and {missed} patches answered 404"
         )
+
+    # A new ModelService under the same name is another object (another uid): its Events are
+    # its own, counted and filtered apart from the old one's, which outlive it.
+    admin.delete("modelservices", namespace, "burst")
+    wait_gone(admin, "modelservices", namespace, "burst", what="ModelService burst to be deleted")
+    again_ms = create_modelservice(admin, namespace, "burst")
+    new_uid = again_ms["metadata"]["uid"]
+    set_up(
+        lambda: wait_converged(admin, namespace, "burst"),
+        "the convergence of a new ModelService under the same name",
+    )
+    wanted_new = {"CreatedDeployment", "CreatedService"}
+    try:
+        wait_for(
+            lambda: operator_events(admin, namespace, new_uid),
+            lambda found: wanted_new <= {e.get("reason") for e in found},
+            EVENT_TIMEOUT,
+            "the CreatedDeployment and CreatedService Events about the new ModelService burst "
+            "(its own uid)",
+        )
+    except AssertionError as err:
+        problems.append(
+            f"a ModelService created again under the name of one whose Events filled the "
+            f"spam filter's burst must get Events of its own (client-go keys Events and the "
+            f"filter by the involvedObject's uid): {err}"
+        )
+    created_new = [
+        describe_event(e)
+        for e in operator_events(admin, namespace, new_uid)
+        if e.get("reason") in wanted_new
+    ]
+    evidence.record("events_of_the_new_one", created_new)
     assert not problems, "Events differ from the contract:\n  " + "\n  ".join(problems)

@@ -194,8 +194,9 @@ var (
 
 	// eventBroadcaster is managerBroadcaster (main: nil, so the manager's recorder provider
 	// builds client-go's record.NewBroadcaster(), its default EventCorrelator: counting,
-	// aggregation and the spam filter, CONTRACT.md "Events"). Mutant: no-spam-filter-go (a
-	// broadcaster whose spam filter lets everything through).
+	// aggregation and the spam filter, CONTRACT.md "Events"). Mutants: no-spam-filter-go (a
+	// broadcaster whose spam filter lets everything through), spam-key-by-name-go (its spam
+	// filter keyed without the involvedObject's uid).
 	eventBroadcaster = managerBroadcaster
 
 	// crashPointSeam is crashPoint as step 3 calls it once the finalizer is on (the point

@@ -82,6 +82,8 @@ def test_the_events_mutants_are_declared() -> None:
         "forgets-gone-event-go",
         "patches-new-event",
         "patches-new-event-go",
+        "spam-key-by-name",
+        "spam-key-by-name-go",
     } <= set(MUTANTS)
 
 
