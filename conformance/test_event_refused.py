@@ -99,7 +99,8 @@ def test_refused_event_is_counted(
     policy is removed, then admin deletes the Deployment: the operator creates it again and
     records the same CreatedDeployment. Once the namespace's Events have settled there must be
     one CreatedDeployment Event with count 2 (the refused occurrence counted, as client-go's
-    correlator counts it), and no CreatedService Event: a refused write is not retried.
+    correlator counts it) and a firstTimestamp (the refused occurrence's), and no
+    CreatedService Event: a refused write is not retried.
     """
     op = operators.start()
     user = op.impl.user
@@ -153,6 +154,13 @@ def test_refused_event_is_counted(
             f"one after the lift; client-go's correlator counts an occurrence before it writes "
             f"it, and creates the Event after its patch is answered 404); got "
             f"{[describe_event(e) for e in created]}"
+        )
+    unstamped = [describe_event(e) for e in created if not e.get("firstTimestamp")]
+    if unstamped:
+        problems.append(
+            f"the CreatedDeployment created after its patch was answered 404 must carry the "
+            f"firstTimestamp of the refused occurrence, as client-go's correlator keeps it; "
+            f"it has none: {unstamped}"
         )
     service = _ours(admin, namespace, uid, "CreatedService")
     if service:

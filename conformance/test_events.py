@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from kubernetes.client.exceptions import ApiException
@@ -82,9 +83,12 @@ def test_events_recorded(
     ModelService is created, scaled (its Deployment updated: UpdatedDeployment, once) and
     deleted, a second finds a foreign Deployment under its name,
     and a third cannot create its Deployment because a ResourceQuota allows none; the Events
-    are read as admin. The refused creates themselves back off, as every failing key does
-    (5 ms doubling per failure): no more of them than ``backoff_bound`` admits over the time
-    they span, so a hot loop of refusals, each with its Warning counted, fails.
+    are read as admin. Each Event's involvedObject names its ModelService as client-go's
+    reference does (kind, apiVersion, namespace, name, uid and the resourceVersion it was
+    about), and the Event is called ``<name>.<unix nanoseconds, hex>``. The refused creates
+    themselves back off, as every failing key does (5 ms doubling per failure): no more of
+    them than ``backoff_bound`` admits over the time they span, so a hot loop of refusals,
+    each with its Warning counted, fails.
     """
     start = audit.sync(admin)
     operators.start()
@@ -227,6 +231,7 @@ def test_events_recorded(
     # Each Event: about a ModelService of this check, a reason of the contract with its type,
     # and the only Event object with that type, reason and message (repeats are counted).
     keys: dict[tuple[str, str, str, str], int] = {}
+    names = {uid: name for name, uid in uids.items()}
     for e in ours:
         ref = e.get("involvedObject") or {}
         line = describe_event(e)
@@ -235,10 +240,19 @@ def test_events_recorded(
             or ref.get("kind") != "ModelService"
             or ref.get("apiVersion") != "modeldock.io/v1alpha1"
             or ref.get("namespace") != namespace
+            or ref.get("name") != names.get(ref.get("uid", ""))
+            or not ref.get("resourceVersion")
         ):
             problems.append(
                 f"{line}: involvedObject must be one of this check's ModelServices "
-                f"(kind, apiVersion, namespace, uid): {ref}"
+                f"(kind, apiVersion, namespace, name, uid, and the resourceVersion the "
+                f"Event is about): {ref}"
+            )
+        event_name = (e.get("metadata") or {}).get("name", "")
+        if not re.fullmatch(re.escape(str(ref.get("name", ""))) + r"\.[0-9a-f]+", event_name):
+            problems.append(
+                f"{line}: its name {event_name!r} must be <involvedObject name>.<the time "
+                f"it was first recorded, unix nanoseconds in hex>, as client-go names Events"
             )
         if EVENT_REASONS.get(e.get("reason", "")) != e.get("type"):
             problems.append(f"{line}: not an Event of the contract (reason and type)")

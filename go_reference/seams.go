@@ -203,6 +203,13 @@ var (
 	// list keep only the objects the cache already holds).
 	managerCacheOptions = cacheOptions
 
+	// eventBroadcaster is managerBroadcaster (main: nil, so the manager's recorder provider
+	// builds client-go's record.NewBroadcaster(), its default EventCorrelator: counting,
+	// aggregation and the spam filter, CONTRACT.md "Events"). Mutants: no-spam-filter-go (a
+	// broadcaster whose spam filter lets everything through), spam-key-by-name-go (its spam
+	// filter keyed without the involvedObject's uid).
+	eventBroadcaster = managerBroadcaster
+
 	// crashPointSeam is crashPoint as step 3 calls it once the finalizer is on (the point
 	// "after-finalizer", CONTRACT.md "Crash points"). Mutant: panics-after-finalizer-go (builds
 	// the failed write's Event there with a nil error, a panic that controller-runtime

@@ -480,13 +480,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "拒绝解除后被拒绝的 Event 不会出现，其中一个的下一次发生以 count 2 创建。",
     ),
     "check:events-recorded[refused-event]:teaches": (
-        "8c00af178c",
+        "fbed3ddc8b",
         "一个 admission policy 拒绝（403）operator 对 Event 的每一次 create 和 patch；创建一个 "
         "ModelService，它必须收敛（Event 写入从不让 reconcile 失败或变慢），它的两个 Event，"
         "CreatedDeployment 和 CreatedService，都被拒绝。移除策略后，admin 删除 Deployment："
         "operator 重新创建它，并再次记录同一个 CreatedDeployment。namespace 的 Event 稳定下来之后，"
         "必须只有一个 count 为 2 的 CreatedDeployment Event（被拒绝的那次也计入，和 client-go 的 "
-        "correlator 一样计数），并且没有 CreatedService Event：被拒绝的写入不会重试。",
+        "correlator 一样计数）并带有 firstTimestamp（被拒绝那次的），并且没有 CreatedService "
+        "Event：被拒绝的写入不会重试。",
     ),
     "check:refused-write-reported[refusal-lifted]:why": (
         "faf25c87e3",

@@ -120,7 +120,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "在自己的第一个 condition 处就停止合并的 operator 会把它丢掉。",
     ),
     "check:events-recorded:teaches": (
-        "c32138a08a",
+        "57f0abe7ae",
         "用户首先看的是 ``kubectl describe``：它的 Events 部分是控制器说明自己做了什么（"
         'Created Deployment "web"）以及什么阻止了它（一个外来的 Deployment 挡了路，一个拒绝 '
         "create 的 ResourceQuota）的地方。只写日志的控制器在那里一声不吭。"
@@ -129,7 +129,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "Event 限速。这里一个 ModelService 被创建、扩容（它的 Deployment 被更新："
         "UpdatedDeployment，一次）并删除，第二个发现它的名字下有一个外来的 "
         "Deployment，第三个因为 ResourceQuota 一个都不允许而无法创建它的 Deployment；Event 以 "
-        "admin 身份读取。被拒绝的 create 本身也会退避，和每个失败的 key 一样（每失败一次翻倍，"
+        "admin 身份读取。每个 Event 的 involvedObject 像 client-go 的 reference 一样指明它的 "
+        "ModelService（kind、apiVersion、namespace、name、uid 以及它所针对的 resourceVersion），"
+        "Event 的名字是 ``<name>.<unix 纳秒，十六进制>``。被拒绝的 create 本身也会退避，和每个失败的 key 一样（每失败一次翻倍，"
         "从 5 ms 开始）：在它们跨越的时间内，次数不超过 ``backoff_bound`` 所允许的，"
         "所以一个拒绝的热循环，即使每次的 Warning 都被计数，也会失败。",
     ),

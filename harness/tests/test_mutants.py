@@ -74,6 +74,16 @@ def test_the_events_mutants_are_declared() -> None:
         "event-every-reconcile",
         "forgets-refused-event",
         "forgets-refused-event-go",
+        "event-uuid-name",
+        "event-uuid-name-go",
+        "no-spam-filter",
+        "no-spam-filter-go",
+        "forgets-gone-event",
+        "forgets-gone-event-go",
+        "patches-new-event",
+        "patches-new-event-go",
+        "spam-key-by-name",
+        "spam-key-by-name-go",
     } <= set(MUTANTS)
 
 
