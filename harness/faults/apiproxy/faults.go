@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -21,7 +22,9 @@ import (
 //     without forwarding it: the API server never sees it. Its details name the object, or
 //     with "bare": true it has none (as the API server's own 503 from
 //     apierrors.NewServiceUnavailable); "message" and "causes" (details.causes) word it as
-//     given, as an admission webhook's own answer would be.
+//     given, as an admission webhook's own answer would be. "retry_after_header" sends the
+//     Retry-After header's value as given ("0", an HTTP-date); "page" answers a text/html page
+//     instead of a Status (a load balancer's or a proxy's 502).
 //   - "crash-withheld": forward it, and once the API server has answered, freeze (every later
 //     request of the client waits) and report the crash (GET /faults/crash); the response is
 //     never delivered. The harness SIGKILLs the operator and acks (POST /faults/crash/ack):
@@ -136,16 +139,22 @@ func (p *Proxy) ReleaseAnswer() bool {
 
 // WriteFault is one armed write fault.
 type WriteFault struct {
-	Nth        int      `json:"nth"`    // act on the nth matching write from arming (1-based), or the first after it no other fault acts on
-	Action     string   `json:"action"` // status, crash-withheld, crash-delivered, hold-answer
-	Code       int      `json:"code,omitempty"`
-	RetryAfter int      `json:"retry_after,omitempty"` // seconds, for 429 (and 503)
-	Bare       bool     `json:"bare,omitempty"`        // a Status without details, as apierrors.NewServiceUnavailable gives
-	Message    string   `json:"message,omitempty"`     // the Status's message as given (default: the proxy's own wording)
-	Causes     []Cause  `json:"causes,omitempty"`      // the Status's details.causes, in this order
-	Resources  []string `json:"resources,omitempty"`   // plural names; empty: every resource
-	Seen       int      `json:"seen"`                  // matching writes so far
-	Fired      bool     `json:"fired"`
+	Nth        int    `json:"nth"`    // act on the nth matching write from arming (1-based), or the first after it no other fault acts on
+	Action     string `json:"action"` // status, crash-withheld, crash-delivered, hold-answer
+	Code       int    `json:"code,omitempty"`
+	RetryAfter int    `json:"retry_after,omitempty"` // seconds, for 429 (and 503)
+	// RetryAfterHeader is the Retry-After header's value as given, instead of RetryAfter: "0",
+	// or an HTTP-date (RFC 9110 allows it; client-go reads whole seconds only).
+	RetryAfterHeader string `json:"retry_after_header,omitempty"`
+	// Page answers with this text/html body instead of a Status, as a load balancer's or a
+	// proxy's error page comes (no Kubernetes Status to read).
+	Page      string   `json:"page,omitempty"`
+	Bare      bool     `json:"bare,omitempty"`      // a Status without details, as apierrors.NewServiceUnavailable gives
+	Message   string   `json:"message,omitempty"`   // the Status's message as given (default: the proxy's own wording)
+	Causes    []Cause  `json:"causes,omitempty"`    // the Status's details.causes, in this order
+	Resources []string `json:"resources,omitempty"` // plural names; empty: every resource
+	Seen      int      `json:"seen"`                // matching writes so far
+	Fired     bool     `json:"fired"`
 }
 
 // Cause is one entry of an injected Status's details.causes (metav1.StatusCause).
@@ -330,10 +339,19 @@ func writeInjected(w http.ResponseWriter, f *WriteFault, info RequestInfo) (stri
 	if f.Message != "" {
 		message = f.Message
 	}
-	w.Header().Set("Content-Type", "application/json")
-	if f.RetryAfter > 0 {
+	switch {
+	case f.RetryAfterHeader != "":
+		w.Header().Set("Retry-After", f.RetryAfterHeader)
+	case f.RetryAfter > 0:
 		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
 	}
+	if f.Page != "" {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(f.Code)
+		_, _ = io.WriteString(w, f.Page)
+		return "", f.Page
+	}
+	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(f.Code)
 	status := map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
 		"status": "Failure", "message": message, "reason": reason, "code": f.Code}

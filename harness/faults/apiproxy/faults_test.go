@@ -198,6 +198,35 @@ func TestInjectedStatusWordedAsGiven(t *testing.T) {
 	}
 }
 
+// An injected answer sends the Retry-After header's value as given, and a page answers its
+// text as text/html instead of a Status.
+func TestInjectedRetryAfterHeaderAndPage(t *testing.T) {
+	h := newHarness(t)
+	date := "Wed, 21 Oct 2099 07:28:00 GMT"
+	h.proxy.writeFaults = []*WriteFault{
+		{Nth: 1, Action: actionStatus, Code: 429, RetryAfter: 5, RetryAfterHeader: date},
+		{Nth: 2, Action: actionStatus, Code: 502, Page: "<html>bad gateway</html>"},
+	}
+	res, err := h.do("POST", "/apis/apps/v1/namespaces/ns/deployments", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") != date {
+		t.Fatalf("code %d, Retry-After %q, want 429 and %q", res.StatusCode, res.Header.Get("Retry-After"), date)
+	}
+	res, err = h.do("POST", "/apis/apps/v1/namespaces/ns/deployments", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != 502 || string(body) != "<html>bad gateway</html>" ||
+		res.Header.Get("Content-Type") != "text/html" {
+		t.Fatalf("code %d, Content-Type %q, body %q, %v", res.StatusCode, res.Header.Get("Content-Type"), body, err)
+	}
+}
+
 // Two faults due on the same write (the generator's "fault 500 nth 1" twice before the operator
 // writes) act on two consecutive writes, in arming order; neither stays armed unfired. Before,
 // the second was counted past its nth on the first write and never acted, yet was reported
