@@ -94,7 +94,7 @@ def _start(operators: OperatorPool, proxy: ApiProxy, env: dict[str, str] | None 
     """The operator behind ``proxy`` (with ``env`` added to its environment), settled with
     nothing to do (no ModelService yet): a set-up wait, whose timeout is an unmet premise
     (verdict ``error``), the fault not armed."""
-    op = operators.start(api_proxy=proxy, **({"env": env} if env else {}))
+    op = operators.start(api_proxy=proxy, env=env) if env else operators.start(api_proxy=proxy)
     set_up(lambda: wait_settled(op), "settling before the faults are armed")
 
 
