@@ -1,6 +1,7 @@
 """Simplified Chinese for the cases of the client's Retry-After rules (issue 25, stop 40,
 Python's HTTP client): ``errors-retried[retry-after-deadline]`` and
-``errors-retried[retry-after-exhausted]``. Same shape as ``harness.i18n.zh_cn_checks``: key ->
+``errors-retried[retry-after-exhausted]``, and a watch start refused,
+``watch-recovers[watch-refused]``. Same shape as ``harness.i18n.zh_cn_checks``: key ->
 (hash of the English, translation)."""
 
 from __future__ import annotations
@@ -40,5 +41,22 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "Retry-After，所以那个 429 立刻就是 create 的错误（一个 Warning），而不是等上一小时。"
         "没有 Status 的回答和别的错误一样：它的 Warning 带着页面的文字，而且什么都不会 panic"
         "（no-panic oracle）。然后 ModelService 收敛，子对象恰好是期望的那些。",
+    ),
+    "check:watch-recovers[watch-refused]:why": (
+        "c9a2db76eb",
+        "watch-recovers[watch-refused]：一个在开始时就被拒绝的 watch，按拒绝所说的去应对。"
+        "operator 在它的 API proxy 之后运行；proxy 结束它对 ModelService 的 watch，并对新的 "
+        "watch 回答 410 Gone（reason Expired：所要的 resourceVersion 已被压缩掉）；之后再结束"
+        "一次，对下一个回答 429 TooManyRequests（不带 Retry-After）。410 之后，operator 必须先 "
+        "list ModelService 再重新 watch（一次 relist）；429 之后，它必须重新 watch，中间不能有 "
+        "list。然后，之后创建的一个 ModelService 会收敛（informer 仍在工作）。",
+    ),
+    "check:watch-recovers[watch-refused]:teaches": (
+        "ed77923035",
+        "client-go 的 reflector 只在 resourceVersion 已不存在时才 relist（410 结束它的 "
+        "ListAndWatch），遇到 429 则退避，从原来的位置重试 watch（``isWatchErrorRetriable``）："
+        "relist 是 informer 发出的最昂贵的请求，正是过载的 API server 用 429 请它别发的那种。"
+        "把每次拒绝都当作 410 的 informer 会在过载之中 relist；把 410 当作普通错误的 informer "
+        "会一直重试一个永远无法再开始的 watch。",
     ),
 }

@@ -503,6 +503,7 @@ class ApiProxy(HeldAnswers):
         message: str = "",
         causes: Iterable[tuple[str, str]] = (),
         page: str = "",
+        watch: bool = False,
     ) -> dict[str, Any]:
         """Answer the ``nth`` write (of ``resources``; None: any) from now with ``code`` (409,
         429, 500, 503, ...; a Kubernetes Status, ``Retry-After`` when ``retry_after``) without
@@ -511,7 +512,9 @@ class ApiProxy(HeldAnswers):
         message (default: the proxy's own wording); ``causes``: its ``details.causes`` as
         ``(field, message)`` pairs, in this order (an admission webhook's own answer). A str
         ``retry_after`` is the header's value as given ("0", an HTTP-date); ``page``: answer
-        this text/html body instead of a Status (a proxy's error page)."""
+        this text/html body instead of a Status (a proxy's error page). ``watch``: count and
+        answer the watch requests of ``resources`` instead of the writes (a watch start
+        refused)."""
         body: dict[str, Any] = {"nth": int(nth), "action": "status", "code": int(code)}
         if isinstance(retry_after, str):
             body["retry_after_header"] = retry_after
@@ -519,6 +522,8 @@ class ApiProxy(HeldAnswers):
             body["retry_after"] = int(retry_after)
         if page:
             body["page"] = page
+        if watch:
+            body["watch"] = True
         if bare:
             body["bare"] = True
         if message:

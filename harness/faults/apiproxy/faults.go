@@ -24,7 +24,9 @@ import (
 //     apierrors.NewServiceUnavailable); "message" and "causes" (details.causes) word it as
 //     given, as an admission webhook's own answer would be. "retry_after_header" sends the
 //     Retry-After header's value as given ("0", an HTTP-date); "page" answers a text/html page
-//     instead of a Status (a load balancer's or a proxy's 502).
+//     instead of a Status (a load balancer's or a proxy's 502). With "watch": true a status
+//     fault counts the watch requests of its resources instead of the writes, and refuses
+//     the nth watch start with its answer.
 //   - "crash-withheld": forward it, and once the API server has answered, freeze (every later
 //     request of the client waits) and report the crash (GET /faults/crash); the response is
 //     never delivered. The harness SIGKILLs the operator and acks (POST /faults/crash/ack):
@@ -148,7 +150,10 @@ type WriteFault struct {
 	RetryAfterHeader string `json:"retry_after_header,omitempty"`
 	// Page answers with this text/html body instead of a Status, as a load balancer's or a
 	// proxy's error page comes (no Kubernetes Status to read).
-	Page      string   `json:"page,omitempty"`
+	Page string `json:"page,omitempty"`
+	// Watch makes a status fault count the watch requests of its resources instead of the
+	// writes, and answer the nth one (a watch start refused: 410 Gone, 429, ...).
+	Watch     bool     `json:"watch,omitempty"`
 	Bare      bool     `json:"bare,omitempty"`      // a Status without details, as apierrors.NewServiceUnavailable gives
 	Message   string   `json:"message,omitempty"`   // the Status's message as given (default: the proxy's own wording)
 	Causes    []Cause  `json:"causes,omitempty"`    // the Status's details.causes, in this order
@@ -199,12 +204,12 @@ type CrashReport struct {
 // write another one acted on stays due and acts on the next matching write, so two faults armed
 // for the same write act on two consecutive writes (independent faults, one after the other)
 // and none is left armed without ever acting.
-func (p *Proxy) takeWriteFault(resource string) *WriteFault {
+func (p *Proxy) takeWriteFault(resource string, watch bool) *WriteFault {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var hit *WriteFault
 	for _, f := range p.writeFaults {
-		if f.Fired || !f.matches(resource) {
+		if f.Fired || f.Watch != watch || !f.matches(resource) {
 			continue
 		}
 		f.Seen++
@@ -313,6 +318,8 @@ func statusReason(code int) string {
 	switch code {
 	case http.StatusConflict:
 		return "Conflict"
+	case http.StatusGone:
+		return "Expired" // a watch from a compacted resourceVersion: "too old resource version"
 	case http.StatusTooManyRequests:
 		return "TooManyRequests"
 	case http.StatusInternalServerError:
@@ -388,6 +395,9 @@ func (p *Proxy) faultHandlers(mux *http.ServeMux) {
 			return
 		case f.Action == actionStatus && (f.Code < 400 || f.Code > 599):
 			http.Error(w, `{"error": "\"code\" must be an HTTP error status (4xx or 5xx)"}`, http.StatusBadRequest)
+			return
+		case f.Watch && f.Action != actionStatus:
+			http.Error(w, `{"error": "\"watch\" needs the action status"}`, http.StatusBadRequest)
 			return
 		case f.Action != actionStatus && f.Action != actionCrashWithheld && f.Action != actionCrashDelivered && f.Action != actionHoldAnswer:
 			http.Error(w, `{"error": "\"action\" must be status, crash-withheld, crash-delivered or hold-answer"}`, http.StatusBadRequest)
