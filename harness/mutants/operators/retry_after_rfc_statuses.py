@@ -1,4 +1,4 @@
-"""retries-429-503-only: honours Retry-After on 429 and 503 only, so a 500 (or 502, 504) that asks for a wait goes back to the work queue.
+"""retry-after-rfc-statuses: honours Retry-After on 429 and 503 only, so a 500 (or 502, 504) that asks for a wait goes back to the work queue.
 
 Anti-pattern: the client reads Retry-After only on the two statuses RFC 9110 names for it
 (429 Too Many Requests, 503 Service Unavailable). Any other 5xx with the header, a 500 from
