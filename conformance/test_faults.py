@@ -473,3 +473,57 @@ def test_watch_start_refused(
         "from its resourceVersion after a backoff (client-go's reflector), not replaced by a "
         "relist"
     )
+
+
+#: The Retry-After of watch-recovers[watch-retry-after], in whole seconds: above the first
+#: backoff of either informer after a failed watch (client-go's reflector 0.8 s to 1.6 s with
+#: its jitter, the Python informer 0.8 s to 0.96 s), so a watch retried by the informer
+#: instead of by the client comes back too early.
+WATCH_RETRY_AFTER_S = 3
+#: Slack under it: the proxy's timestamps are cut to microseconds; a timer never fires early.
+WATCH_RETRY_AFTER_GRACE_S = 0.02
+
+
+@pytest.mark.modeldock_check("watch-recovers", case="watch-retry-after")
+def test_watch_start_retry_after(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """watch-recovers[watch-retry-after]: a watch start answered 429 with ``Retry-After: 3``
+    is sent again after 3 s, by the client. The operator's API proxy ends its watch of
+    ModelServices and answers the next watch 429 with the header; the operator's next watch
+    of ModelServices must reach the proxy no sooner than 3 s after that answer, with no list
+    in between, and a ModelService created afterwards converges.
+
+    Retry-After binds every request of the process, a watch as much as a write (CONTRACT.md
+    "Errors"): client-go's REST client waits for it before it sends a watch again, as for
+    any other request. A client that leaves the answer to the informer's own backoff (under
+    a second) comes back before the API server asked it to.
+    """
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
+        set_up(lambda: wait_settled(op), "settling before the fault is armed")
+        proxy.inject_write_error(
+            1, 429, retry_after=WATCH_RETRY_AFTER_S, resources=["modelservices"], watch=True
+        )
+        ended = proxy.end_watches(["modelservices"])
+        premise(
+            sum(ended.values()) > 0,
+            f"the operator should have had a watch of modelservices to end; it had {ended}",
+        )
+        span = _refused_then_watching(proxy, "modelservices", 429)
+        create_modelservice(admin, namespace, "web", replicas=1)
+        wait_converged(admin, namespace, "web")
+    refused, again = span[0], span[-1]
+    gap = seconds(again.start) - seconds(refused.end or refused.start)
+    shown = [f"{r.verb} -> {r.code}{' (injected)' if r.injected else ''}" for r in span]
+    evidence.record("after_refusal", shown)
+    evidence.record("next_watch_after_s", round(gap, 3))
+    assert gap >= WATCH_RETRY_AFTER_S - WATCH_RETRY_AFTER_GRACE_S, (
+        f"the operator's watch of modelservices was answered 429 with Retry-After: "
+        f"{WATCH_RETRY_AFTER_S}, and it watched again {gap:.3f} s later ({shown}): a watch, "
+        "like any request, is sent again only after the seconds the API server asked for "
+        "(client-go's REST client)"
+    )
+    assert not [r for r in span if r.verb == "list"], (
+        f"after a watch start answered 429 with Retry-After the operator listed again: {shown}"
+    )

@@ -1,7 +1,7 @@
 """Simplified Chinese for the cases of the client's Retry-After rules (issue 25, stop 40,
 Python's HTTP client): ``errors-retried[retry-after-deadline]`` and
 ``errors-retried[retry-after-exhausted]``, and a watch start refused,
-``watch-recovers[watch-refused]``. Same shape as ``harness.i18n.zh_cn_checks``: key ->
+``watch-recovers[watch-refused]`` and ``[watch-retry-after]``. Same shape as ``harness.i18n.zh_cn_checks``: key ->
 (hash of the English, translation)."""
 
 from __future__ import annotations
@@ -58,5 +58,19 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "relist 是 informer 发出的最昂贵的请求，正是过载的 API server 用 429 请它别发的那种。"
         "把每次拒绝都当作 410 的 informer 会在过载之中 relist；把 410 当作普通错误的 informer "
         "会一直重试一个永远无法再开始的 watch。",
+    ),
+    "check:watch-recovers[watch-retry-after]:why": (
+        "4c91e20d30",
+        "watch-recovers[watch-retry-after]：一个被回答 429、带 ``Retry-After: 3`` 的 watch 开始，"
+        "会在 3 s 之后由 client 重新发送。operator 的 API proxy 结束它对 ModelService 的 watch，"
+        "并对下一个 watch 回答带这个头的 429；operator 对 ModelService 的下一个 watch 到达 proxy "
+        "的时间，必须不早于这个回答之后 3 s，中间没有 list；之后创建的一个 ModelService 会收敛。",
+    ),
+    "check:watch-recovers[watch-retry-after]:teaches": (
+        "55dcd38611",
+        'Retry-After 约束进程的每一个请求，watch 和写入一样（CONTRACT.md "Errors"）：'
+        "client-go 的 REST client 在重新发送一个 watch 之前会等待它，和对任何别的请求一样。"
+        "把这个回答交给 informer 自己的退避（不到一秒）的 client，会在 API server 要求的时间"
+        "之前回来。",
     ),
 }
