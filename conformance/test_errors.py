@@ -17,6 +17,7 @@ are the proxy's, never the harness's nor the operator's word.
 
 from __future__ import annotations
 
+import email.utils
 import time
 
 import pytest
@@ -54,6 +55,21 @@ RETRY_AFTER_S = 2
 #: timestamps are cut to microseconds, and a timer never fires early; the rest is slack for
 #: clock granularity, far below a retry that ignored the header (milliseconds after).
 RETRY_AFTER_GRACE_S = 0.02
+#: The request timeout the operator runs with in errors-retried[retry-after-deadline]
+#: (REQUEST_TIMEOUT_SECONDS, a contract input: 3 s instead of 35, so the case takes seconds),
+#: and the Retry-After, longer than it, of the 429 that case injects.
+DEADLINE_ENV = {"REQUEST_TIMEOUT_SECONDS": "3"}
+DEADLINE_S = 3.0
+LONG_RETRY_AFTER_S = 7
+#: Slack under the deadline in that case: the client starts its clock before the request
+#: reaches the proxy, so the proxy may see the next request a little less than 3 s after.
+DEADLINE_GRACE_S = 0.25
+#: client-go's Request.maxRetries (rest/request.go, v0.34): answers with Retry-After are sent
+#: again at most this many times, so the answer to the eleventh attempt is the request's error.
+MAX_RETRIES = 10
+#: A load balancer's or a proxy's error page: no Kubernetes Status, a text/html body. Plain
+#: words (no quotes, no newline), so that Go's quoting of it (%q) keeps them as they are.
+PROXY_PAGE = "<html><body>502 Bad Gateway - modeldock apiproxy page</body></html>"
 #: How many answers 500 and 503 (alternately, without Retry-After) the finalizer update gets in
 #: a row before one is let through.
 SERVER_ERRORS = 10
@@ -74,10 +90,11 @@ STATUS_POLL_S = 0.05
 BACKOFF_GRACE_S = 0.001
 
 
-def _start(operators: OperatorPool, proxy: ApiProxy) -> None:
-    """The operator behind ``proxy``, settled with nothing to do (no ModelService yet): a
-    set-up wait, whose timeout is an unmet premise (verdict ``error``), the fault not armed."""
-    op = operators.start(api_proxy=proxy)
+def _start(operators: OperatorPool, proxy: ApiProxy, env: dict[str, str] | None = None) -> None:
+    """The operator behind ``proxy`` (with ``env`` added to its environment), settled with
+    nothing to do (no ModelService yet): a set-up wait, whose timeout is an unmet premise
+    (verdict ``error``), the fault not armed."""
+    op = operators.start(api_proxy=proxy, env=env) if env else operators.start(api_proxy=proxy)
     set_up(lambda: wait_settled(op), "settling before the faults are armed")
 
 
@@ -139,11 +156,13 @@ def test_retry_after_is_honoured(
     admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
 ) -> None:
     """errors-retried[retry-after]: an answer that says when to ask again is obeyed. The
-    operator's create of Deployment ``web`` is answered 429 TooManyRequests and its create of
-    Service ``web`` 503 ServiceUnavailable, each with ``Retry-After: 2``, by its API proxy. The
-    operator's next request for that object must reach the proxy no sooner than 2 s after the
-    answer (the proxy's timestamps), and the ModelService must converge with exactly the
-    desired children.
+    operator's finalizer update of ModelService ``web`` is answered 500 InternalError, its
+    create of Deployment ``web`` 429 TooManyRequests and its create of Service ``web`` 503
+    ServiceUnavailable, each with ``Retry-After: 2``, by its API proxy. The operator's next
+    request for that object must reach the proxy no sooner than 2 s after the answer (the
+    proxy's timestamps), no Warning Event may tell of the answers (the client sent the
+    request again itself: the reconcile never saw them), and the ModelService must converge
+    with exactly the desired children.
 
     client-go's REST client does this by itself (rest.Request, v0.34): an answer 429, or 5xx,
     with a Retry-After of whole seconds is sent again after that many seconds, up to 10 times
@@ -155,17 +174,17 @@ def test_retry_after_is_honoured(
     name = "web"
     with operators.api_proxy() as proxy:
         _start(operators, proxy)
+        proxy.inject_write_error(1, 500, retry_after=RETRY_AFTER_S, resources=["modelservices"])
         proxy.inject_write_error(1, 429, retry_after=RETRY_AFTER_S, resources=["deployments"])
         proxy.inject_write_error(1, 503, retry_after=RETRY_AFTER_S, resources=["services"])
-        create_modelservice(admin, namespace, name, replicas=1)
+        msvc = create_modelservice(admin, namespace, name, replicas=1)
         wait_converged(admin, namespace, name)
         log = _operator_log(proxy)
+        wait_events_settled(admin, namespace)
     evidence.record("retry_after_s", RETRY_AFTER_S)
     origin = seconds(log[0].start) if log else 0.0
-    evidence.record(
-        "requests", [_line(r, origin) for r in log if r.resource in ("deployments", "services")]
-    )
-    for resource, code in (("deployments", 429), ("services", 503)):
+    evidence.record("requests", [_line(r, origin) for r in log if r.name == name])
+    for resource, code in (("modelservices", 500), ("deployments", 429), ("services", 503)):
         about = [r for r in log if r.resource == resource and r.name == name]
         refused = next((r for r in about if r.injected and r.code == code), None)
         premise(
@@ -196,6 +215,176 @@ def test_retry_after_is_honoured(
             "client, up to 10 times), not handed back to the work queue to be retried within "
             "milliseconds"
         )
+    warnings = [
+        describe_event(e)
+        for e in operator_events(admin, namespace, msvc["metadata"]["uid"])
+        if e.get("type") == "Warning"
+    ]
+    evidence.record("warnings", warnings)
+    assert not warnings, (
+        f"the answers with Retry-After reached the reconcile: {warnings}. The client sends the "
+        "request again itself after the wait (client-go's REST client), and the reconcile "
+        "sees only the answer to that, not an error it would report"
+    )
+    _exact_children(admin, namespace, name, log, evidence)
+
+
+def _sends_after(log: list[ProxyRequest], first: ProxyRequest) -> list[ProxyRequest]:
+    """The requests for first's object (resource, name) that reached the proxy after first."""
+    return [
+        r
+        for r in log
+        if r.resource == first.resource
+        and r.name == first.name
+        and r.id != first.id
+        and seconds(r.start) >= seconds(first.start)
+    ]
+
+
+def _warnings(admin: Kube, namespace: str, uid: str) -> list[str]:
+    """The operator's Warning Events about the object with ``uid``, as describe lines."""
+    events = operator_events(admin, namespace, uid)
+    return [describe_event(e) for e in events if e.get("type") == "Warning"]
+
+
+@pytest.mark.modeldock_check("errors-retried", case="retry-after-deadline")
+def test_retry_after_past_deadline(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """errors-retried[retry-after-deadline]: a Retry-After that reaches past the request's
+    timeout ends the request at its deadline. The operator runs with a 3 s request timeout
+    (REQUEST_TIMEOUT_SECONDS); its create of Deployment ``web`` is answered 429 with
+    ``Retry-After: 7``. The operator's next request for that object (the work queue's retry of
+    the reconcile, which got the timeout) must reach the proxy no sooner than 3 s after the
+    refused create (less 0.25 s: the client's clock starts before the proxy's) and sooner
+    than the 7 s asked for; after the 429 the API server must receive one create, whose
+    answer the operator read (a Normal CreatedDeployment Event), not a create sent at the
+    deadline and left unread (the next one answered AlreadyExists); then it converges with
+    exactly the desired children.
+
+    client-go's REST client waits for a Retry-After under the request's context, whose
+    deadline is the client's Timeout: a wait that would pass it ends at the deadline with a
+    timeout error, and the request is not sent again. A client that waits the whole
+    Retry-After holds a worker past its timeout (and a request sent after its deadline may
+    do its work after the caller has given up on it).
+    """
+    name = "web"
+    with operators.api_proxy() as proxy:
+        _start(operators, proxy, env=DEADLINE_ENV)
+        proxy.inject_write_error(1, 429, retry_after=LONG_RETRY_AFTER_S, resources=["deployments"])
+        msvc = create_modelservice(admin, namespace, name, replicas=1)
+        wait_converged(admin, namespace, name)
+        log = _operator_log(proxy)
+        wait_events_settled(admin, namespace)
+    evidence.record("operator_env", DEADLINE_ENV)
+    evidence.record("retry_after_s", LONG_RETRY_AFTER_S)
+    about = [r for r in log if r.resource == "deployments" and r.name == name]
+    origin = seconds(about[0].start) if about else 0.0
+    evidence.record("requests", [_line(r, origin) for r in about])
+    refused = next((r for r in about if r.injected and r.code == 429), None)
+    premise(
+        refused is not None,
+        f"the API proxy should have answered the operator's first create of deployments {name} "
+        f"429; it logged {[_line(r, origin) for r in about]}",
+    )
+    assert refused is not None
+    after = _sends_after(log, refused)
+    assert after, f"after the 429 the operator never asked for deployments {name} again"
+    gap = seconds(after[0].start) - seconds(refused.start)
+    evidence.record("next_after_s", round(gap, 3))
+    assert gap >= DEADLINE_S - DEADLINE_GRACE_S, (
+        f"the operator's create of deployments {name} was answered 429 with Retry-After: "
+        f"{LONG_RETRY_AFTER_S}, and its next request for it came {gap:.3f} s after that create: "
+        f"before the request's timeout ({DEADLINE_S:g} s) had passed, so the client neither "
+        "waited for the Retry-After nor until its deadline"
+    )
+    assert gap < LONG_RETRY_AFTER_S, (
+        f"the operator's create of deployments {name} was answered 429 with Retry-After: "
+        f"{LONG_RETRY_AFTER_S}, and its next request for it came {gap:.3f} s after that create, "
+        f"past the request's timeout of {DEADLINE_S:g} s (REQUEST_TIMEOUT_SECONDS): a wait "
+        "for a Retry-After that would pass the request's deadline ends at the deadline, with "
+        "a timeout error (client-go: the request's context), and the request is not sent again"
+    )
+    creates = [f"{r.verb} -> {r.code}" for r in after if r.verb == "create" and r.forwarded]
+    told = [
+        describe_event(e)
+        for e in operator_events(admin, namespace, msvc["metadata"]["uid"])
+        if e.get("reason") == "CreatedDeployment"
+    ]
+    evidence.record("creates_after", creates)
+    evidence.record("created_events", told)
+    assert creates == ["create -> 201"] and told, (
+        f"after the 429 the API server received the creates {creates} of deployments {name}, "
+        f"and the operator recorded {told or 'no'} CreatedDeployment Event: the refused "
+        "create was sent again at its deadline and its answer never read (the Deployment "
+        "made unseen, the next try answered AlreadyExists). A request whose deadline has "
+        "come is not sent again; the work queue's retry sends one create, and reads its answer"
+    )
+    _exact_children(admin, namespace, name, log, evidence)
+
+
+@pytest.mark.modeldock_check("errors-retried", case="retry-after-exhausted")
+def test_retry_after_exhausted(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """errors-retried[retry-after-exhausted]: answers that ask for a retry in a way the client
+    does not follow, or too often, reach the reconcile as the request's error. The operator's
+    API proxy answers its creates of Deployment ``web`` 429 with ``Retry-After: 0`` eleven
+    times in a row; its first create of Service ``web`` 429 with a Retry-After in HTTP-date
+    form (an hour ahead), its second 502 with a load balancer's text/html page, no Status.
+
+    client-go sends a request again after an answer with Retry-After at most 10 times (11
+    attempts): the eleventh 429 is the create's error, which the reconcile reports as a
+    refused write (a Warning Event about the ModelService) and the work queue retries. It
+    reads Retry-After as whole seconds only: an HTTP-date is no Retry-After, so that 429 is
+    the create's error at once (a Warning), not a wait of an hour. An answer without a Status
+    is an error like any other: its Warning carries the page's text, and nothing panics (the
+    no-panic oracle). The ModelService then converges with exactly the desired children.
+    """
+    name = "web"
+    in_an_hour = email.utils.formatdate(time.time() + 3600, usegmt=True)
+    with operators.api_proxy() as proxy:
+        _start(operators, proxy)
+        for n in range(1, MAX_RETRIES + 2):
+            proxy.inject_write_error(n, 429, retry_after="0", resources=["deployments"])
+        proxy.inject_write_error(1, 429, retry_after=in_an_hour, resources=["services"])
+        proxy.inject_write_error(2, 502, page=PROXY_PAGE, resources=["services"])
+        msvc = create_modelservice(admin, namespace, name, replicas=1)
+        wait_converged(admin, namespace, name)
+        log = _operator_log(proxy)
+        fired = [f for f in proxy.faults()["write_faults"] if f.get("fired")]
+        wait_events_settled(admin, namespace)
+    origin = seconds(log[0].start) if log else 0.0
+    evidence.record("requests", [_line(r, origin) for r in log if r.name == name])
+    premise(
+        len(fired) == MAX_RETRIES + 3,
+        f"the API proxy should have answered {MAX_RETRIES + 3} creates itself; it answered "
+        f"{len(fired)}",
+    )
+    warnings = _warnings(admin, namespace, msvc["metadata"]["uid"])
+    evidence.record("warnings", warnings)
+    expected = {
+        f"the {MAX_RETRIES + 1}th answer 429 (Retry-After: 0) to the Deployment's create": (
+            "Deployment",
+            "injected 429",
+        ),
+        "the answer 429 with an HTTP-date Retry-After to the Service's create": (
+            "Service",
+            "injected 429",
+        ),
+        "the answer 502 with a text/html page to the Service's create": ("Service", PROXY_PAGE),
+    }
+    missing = [
+        what
+        for what, (kind, words) in expected.items()
+        if not any(kind in w and words in w for w in warnings)
+    ]
+    assert not missing, (
+        f"no Warning reports {'; '.join(missing)}: the operator's Warnings are {warnings}. A "
+        f"request is sent again after answers with Retry-After at most {MAX_RETRIES} times, "
+        "only for a Retry-After of whole seconds (client-go's REST client), and any other "
+        "failed answer, a Status or not, is the request's error, reported as a refused write"
+    )
     _exact_children(admin, namespace, name, log, evidence)
 
 

@@ -29,10 +29,11 @@ from conformance.support import (
 from harness.audit import select
 from harness.envtest.kubeconfig import with_server
 from harness.faults.apiproxy import ApiProxy
+from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.faults.tcpconn import SilencedConnection
 from harness.faults.tcpproxy import FaultProxy
 from harness.kube import Kube, wait_for
-from harness.lab.pool import Isolated, IsolatedLab
+from harness.lab.pool import Isolated, IsolatedLab, OperatorPool
 from harness.operators import Implementation, OperatorProcess
 from harness.plugin.evidence import Evidence
 
@@ -381,4 +382,148 @@ def test_watch_expired_after_compaction(
     )
     assert "services" in relists, (
         f"after 410 Gone the operator must re-list; it listed only {relists}"
+    )
+
+
+def _watch_answers(proxy: ApiProxy, resource: str) -> list[ProxyRequest]:
+    """The lists and watches of ``resource`` the proxy logged, in the order they reached it."""
+    records = RequestLog(proxy.request_log).records()
+    mine = [r for r in records if r.resource == resource and r.verb in ("list", "watch")]
+    return sorted(mine, key=lambda r: (seconds(r.start), r.id))
+
+
+def _refused_then_watching(proxy: ApiProxy, resource: str, code: int) -> list[ProxyRequest]:
+    """Wait until a watch of ``resource`` the proxy refused with ``code`` is followed by a
+    watch it forwarded (the informer watches again); return what came between, both ends
+    included. A watch that never comes back is the operator's failure."""
+
+    def span() -> list[ProxyRequest] | None:
+        seen = _watch_answers(proxy, resource)
+        first = next(
+            (i for i, r in enumerate(seen) if r.verb == "watch" and r.injected and r.code == code),
+            None,
+        )
+        if first is None:
+            return None
+        after = next(
+            (
+                i
+                for i in range(first + 1, len(seen))
+                if seen[i].verb == "watch" and seen[i].forwarded
+            ),
+            None,
+        )
+        return None if after is None else seen[first : after + 1]
+
+    return wait_for(
+        span,
+        lambda found: bool(found),
+        CONVERGE_TIMEOUT,
+        f"a watch of {resource} again after its start was refused {code}",
+    )
+
+
+@pytest.mark.modeldock_check("watch-recovers", case="watch-refused")
+def test_watch_start_refused(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """watch-recovers[watch-refused]: a watch refused at its start is answered by what the
+    refusal says. The operator runs behind its API proxy; the proxy ends its watch of
+    ModelServices and answers the new watch 410 Gone (reason Expired: the resourceVersion was
+    compacted away); later it ends it again and answers the next one 429 TooManyRequests
+    (without Retry-After). After the 410 the operator must list ModelServices before it
+    watches again (a relist); after the 429 it must watch again without a list in between.
+    Then a ModelService created afterwards converges (the informer works).
+
+    client-go's reflector relists only when the resourceVersion is gone (a 410 ends its
+    ListAndWatch), and on a 429 backs off and retries the watch from where it was
+    (``isWatchErrorRetriable``): a relist is the most expensive request an informer makes,
+    the one an overloaded API server's 429 asks it not to send. An informer that takes every
+    refusal for a 410 relists into that overload; one that takes a 410 for an ordinary
+    error retries a watch that can never start again.
+    """
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
+        set_up(lambda: wait_settled(op), "settling before the faults are armed")
+        spans = {}
+        for code in (410, 429):
+            proxy.inject_write_error(1, code, resources=["modelservices"], watch=True)
+            ended = proxy.end_watches(["modelservices"])
+            premise(
+                sum(ended.values()) > 0,
+                f"the operator should have had a watch of modelservices to end; it had {ended}",
+            )
+            spans[code] = _refused_then_watching(proxy, "modelservices", code)
+        create_modelservice(admin, namespace, "web", replicas=1)
+        wait_converged(admin, namespace, "web")
+    shown = {
+        code: [f"{r.verb} -> {r.code}{' (injected)' if r.injected else ''}" for r in span]
+        for code, span in spans.items()
+    }
+    evidence.record("after_refusal", {str(code): lines for code, lines in shown.items()})
+    relisted = {code: [r for r in span if r.verb == "list"] for code, span in spans.items()}
+    assert relisted[410], (
+        f"the operator's watch of modelservices was refused 410 Gone (Expired) at its start, and "
+        f"it watched again without listing first: {shown[410]}. The resourceVersion it asked "
+        "for is gone; only a relist gives it a new one and the changes it missed"
+    )
+    assert not relisted[429], (
+        f"the operator's watch of modelservices was refused 429 at its start, and it listed "
+        f"again before watching: {shown[429]}. A 429 asks for less load: the watch is retried "
+        "from its resourceVersion after a backoff (client-go's reflector), not replaced by a "
+        "relist"
+    )
+
+
+#: The Retry-After of watch-recovers[watch-retry-after], in whole seconds: above the first
+#: backoff of either informer after a failed watch (client-go's reflector 0.8 s to 1.6 s with
+#: its jitter, the Python informer 0.8 s to 0.96 s), so a watch retried by the informer
+#: instead of by the client comes back too early.
+WATCH_RETRY_AFTER_S = 3
+#: Slack under it: the proxy's timestamps are cut to microseconds; a timer never fires early.
+WATCH_RETRY_AFTER_GRACE_S = 0.02
+
+
+@pytest.mark.modeldock_check("watch-recovers", case="watch-retry-after")
+def test_watch_start_retry_after(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """watch-recovers[watch-retry-after]: a watch start answered 429 with ``Retry-After: 3``
+    is sent again after 3 s, by the client. The operator's API proxy ends its watch of
+    ModelServices and answers the next watch 429 with the header; the operator's next watch
+    of ModelServices must reach the proxy no sooner than 3 s after that answer, with no list
+    in between, and a ModelService created afterwards converges.
+
+    Retry-After binds every request of the process, a watch as much as a write (CONTRACT.md
+    "Errors"): client-go's REST client waits for it before it sends a watch again, as for
+    any other request. A client that leaves the answer to the informer's own backoff (under
+    a second) comes back before the API server asked it to.
+    """
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
+        set_up(lambda: wait_settled(op), "settling before the fault is armed")
+        proxy.inject_write_error(
+            1, 429, retry_after=WATCH_RETRY_AFTER_S, resources=["modelservices"], watch=True
+        )
+        ended = proxy.end_watches(["modelservices"])
+        premise(
+            sum(ended.values()) > 0,
+            f"the operator should have had a watch of modelservices to end; it had {ended}",
+        )
+        span = _refused_then_watching(proxy, "modelservices", 429)
+        create_modelservice(admin, namespace, "web", replicas=1)
+        wait_converged(admin, namespace, "web")
+    refused, again = span[0], span[-1]
+    gap = seconds(again.start) - seconds(refused.end or refused.start)
+    shown = [f"{r.verb} -> {r.code}{' (injected)' if r.injected else ''}" for r in span]
+    evidence.record("after_refusal", shown)
+    evidence.record("next_watch_after_s", round(gap, 3))
+    assert gap >= WATCH_RETRY_AFTER_S - WATCH_RETRY_AFTER_GRACE_S, (
+        f"the operator's watch of modelservices was answered 429 with Retry-After: "
+        f"{WATCH_RETRY_AFTER_S}, and it watched again {gap:.3f} s later ({shown}): a watch, "
+        "like any request, is sent again only after the seconds the API server asked for "
+        "(client-go's REST client)"
+    )
+    assert not [r for r in span if r.verb == "list"], (
+        f"after a watch start answered 429 with Retry-After the operator listed again: {shown}"
     )

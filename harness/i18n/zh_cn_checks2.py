@@ -534,14 +534,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "（变异体 deaf-while-waiting-crd、deaf-while-waiting-crd-go）永远不会返回。",
     ),
     "check:errors-retried[retry-after]:why": (
-        "be46059bc2",
-        "errors-retried[retry-after]：一个说明了何时再问的回答会被遵守"
-        "。operator 的 API proxy 对它创建 Deployment ``web`"
-        "` 的请求回答 429 TooManyRequests，对创建 Service ``we"
-        "b`` 的请求回答 503 ServiceUnavailable，两者都带 ``Retr"
-        "y-After: 2``。operator 针对该对象的下一个请求到达 proxy 的时"
-        "间，必须不早于这个回答之后 2 s（以 proxy 的时间戳为准），并且 ModelSe"
-        "rvice 必须收敛，子对象恰好是期望的那些。",
+        "bf5ce13de0",
+        "errors-retried[retry-after]：一个说明了何时再问的回答会被遵守。operator 的 API proxy "
+        "对它给 ModelService ``web`` 加 finalizer 的 update 回答 500 InternalError，"
+        "对创建 Deployment ``web`` 的请求回答 429 TooManyRequests，对创建 Service ``web`` "
+        "的请求回答 503 ServiceUnavailable，三者都带 ``Retry-After: 2``。operator 针对该对象的"
+        "下一个请求到达 proxy 的时间，必须不早于这个回答之后 2 s（以 proxy 的时间戳为准）；"
+        "不能有任何 Warning Event 提到这些回答（client 自己重新发送了请求：reconcile 根本没看到"
+        "它们）；并且 ModelService 必须收敛，子对象恰好是期望的那些。",
     ),
     "check:errors-retried[retry-after]:teaches": (
         "e82b0e54c3",

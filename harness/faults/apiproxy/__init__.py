@@ -497,21 +497,33 @@ class ApiProxy(HeldAnswers):
         nth: int,
         code: int,
         *,
-        retry_after: int = 0,
+        retry_after: int | str = 0,
         resources: Iterable[str] | None = None,
         bare: bool = False,
         message: str = "",
         causes: Iterable[tuple[str, str]] = (),
+        page: str = "",
+        watch: bool = False,
     ) -> dict[str, Any]:
         """Answer the ``nth`` write (of ``resources``; None: any) from now with ``code`` (409,
         429, 500, 503, ...; a Kubernetes Status, ``Retry-After`` when ``retry_after``) without
         forwarding it. ``bare``: the Status has no ``details`` at all (as apimachinery's
         NewServiceUnavailable answers), else it names the object. ``message``: the Status's
         message (default: the proxy's own wording); ``causes``: its ``details.causes`` as
-        ``(field, message)`` pairs, in this order (an admission webhook's own answer)."""
+        ``(field, message)`` pairs, in this order (an admission webhook's own answer). A str
+        ``retry_after`` is the header's value as given ("0", an HTTP-date); ``page``: answer
+        this text/html body instead of a Status (a proxy's error page). ``watch``: count and
+        answer the watch requests of ``resources`` instead of the writes (a watch start
+        refused)."""
         body: dict[str, Any] = {"nth": int(nth), "action": "status", "code": int(code)}
-        if retry_after:
+        if isinstance(retry_after, str):
+            body["retry_after_header"] = retry_after
+        elif retry_after:
             body["retry_after"] = int(retry_after)
+        if page:
+            body["page"] = page
+        if watch:
+            body["watch"] = True
         if bare:
             body["bare"] = True
         if message:

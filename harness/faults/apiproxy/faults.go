@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -21,7 +22,11 @@ import (
 //     without forwarding it: the API server never sees it. Its details name the object, or
 //     with "bare": true it has none (as the API server's own 503 from
 //     apierrors.NewServiceUnavailable); "message" and "causes" (details.causes) word it as
-//     given, as an admission webhook's own answer would be.
+//     given, as an admission webhook's own answer would be. "retry_after_header" sends the
+//     Retry-After header's value as given ("0", an HTTP-date); "page" answers a text/html page
+//     instead of a Status (a load balancer's or a proxy's 502). With "watch": true a status
+//     fault counts the watch requests of its resources instead of the writes, and refuses
+//     the nth watch start with its answer.
 //   - "crash-withheld": forward it, and once the API server has answered, freeze (every later
 //     request of the client waits) and report the crash (GET /faults/crash); the response is
 //     never delivered. The harness SIGKILLs the operator and acks (POST /faults/crash/ack):
@@ -136,16 +141,25 @@ func (p *Proxy) ReleaseAnswer() bool {
 
 // WriteFault is one armed write fault.
 type WriteFault struct {
-	Nth        int      `json:"nth"`    // act on the nth matching write from arming (1-based), or the first after it no other fault acts on
-	Action     string   `json:"action"` // status, crash-withheld, crash-delivered, hold-answer
-	Code       int      `json:"code,omitempty"`
-	RetryAfter int      `json:"retry_after,omitempty"` // seconds, for 429 (and 503)
-	Bare       bool     `json:"bare,omitempty"`        // a Status without details, as apierrors.NewServiceUnavailable gives
-	Message    string   `json:"message,omitempty"`     // the Status's message as given (default: the proxy's own wording)
-	Causes     []Cause  `json:"causes,omitempty"`      // the Status's details.causes, in this order
-	Resources  []string `json:"resources,omitempty"`   // plural names; empty: every resource
-	Seen       int      `json:"seen"`                  // matching writes so far
-	Fired      bool     `json:"fired"`
+	Nth        int    `json:"nth"`    // act on the nth matching write from arming (1-based), or the first after it no other fault acts on
+	Action     string `json:"action"` // status, crash-withheld, crash-delivered, hold-answer
+	Code       int    `json:"code,omitempty"`
+	RetryAfter int    `json:"retry_after,omitempty"` // seconds, for 429 (and 503)
+	// RetryAfterHeader is the Retry-After header's value as given, instead of RetryAfter: "0",
+	// or an HTTP-date (RFC 9110 allows it; client-go reads whole seconds only).
+	RetryAfterHeader string `json:"retry_after_header,omitempty"`
+	// Page answers with this text/html body instead of a Status, as a load balancer's or a
+	// proxy's error page comes (no Kubernetes Status to read).
+	Page string `json:"page,omitempty"`
+	// Watch makes a status fault count the watch requests of its resources instead of the
+	// writes, and answer the nth one (a watch start refused: 410 Gone, 429, ...).
+	Watch     bool     `json:"watch,omitempty"`
+	Bare      bool     `json:"bare,omitempty"`      // a Status without details, as apierrors.NewServiceUnavailable gives
+	Message   string   `json:"message,omitempty"`   // the Status's message as given (default: the proxy's own wording)
+	Causes    []Cause  `json:"causes,omitempty"`    // the Status's details.causes, in this order
+	Resources []string `json:"resources,omitempty"` // plural names; empty: every resource
+	Seen      int      `json:"seen"`                // matching writes so far
+	Fired     bool     `json:"fired"`
 }
 
 // Cause is one entry of an injected Status's details.causes (metav1.StatusCause).
@@ -190,12 +204,12 @@ type CrashReport struct {
 // write another one acted on stays due and acts on the next matching write, so two faults armed
 // for the same write act on two consecutive writes (independent faults, one after the other)
 // and none is left armed without ever acting.
-func (p *Proxy) takeWriteFault(resource string) *WriteFault {
+func (p *Proxy) takeWriteFault(resource string, watch bool) *WriteFault {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var hit *WriteFault
 	for _, f := range p.writeFaults {
-		if f.Fired || !f.matches(resource) {
+		if f.Fired || f.Watch != watch || !f.matches(resource) {
 			continue
 		}
 		f.Seen++
@@ -304,6 +318,8 @@ func statusReason(code int) string {
 	switch code {
 	case http.StatusConflict:
 		return "Conflict"
+	case http.StatusGone:
+		return "Expired" // a watch from a compacted resourceVersion: "too old resource version"
 	case http.StatusTooManyRequests:
 		return "TooManyRequests"
 	case http.StatusInternalServerError:
@@ -330,10 +346,19 @@ func writeInjected(w http.ResponseWriter, f *WriteFault, info RequestInfo) (stri
 	if f.Message != "" {
 		message = f.Message
 	}
-	w.Header().Set("Content-Type", "application/json")
-	if f.RetryAfter > 0 {
+	switch {
+	case f.RetryAfterHeader != "":
+		w.Header().Set("Retry-After", f.RetryAfterHeader)
+	case f.RetryAfter > 0:
 		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
 	}
+	if f.Page != "" {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(f.Code)
+		_, _ = io.WriteString(w, f.Page)
+		return "", f.Page
+	}
+	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(f.Code)
 	status := map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
 		"status": "Failure", "message": message, "reason": reason, "code": f.Code}
@@ -370,6 +395,9 @@ func (p *Proxy) faultHandlers(mux *http.ServeMux) {
 			return
 		case f.Action == actionStatus && (f.Code < 400 || f.Code > 599):
 			http.Error(w, `{"error": "\"code\" must be an HTTP error status (4xx or 5xx)"}`, http.StatusBadRequest)
+			return
+		case f.Watch && f.Action != actionStatus:
+			http.Error(w, `{"error": "\"watch\" needs the action status"}`, http.StatusBadRequest)
 			return
 		case f.Action != actionStatus && f.Action != actionCrashWithheld && f.Action != actionCrashDelivered && f.Action != actionHoldAnswer:
 			http.Error(w, `{"error": "\"action\" must be status, crash-withheld, crash-delivered or hold-answer"}`, http.StatusBadRequest)

@@ -198,6 +198,62 @@ func TestInjectedStatusWordedAsGiven(t *testing.T) {
 	}
 }
 
+// An injected answer sends the Retry-After header's value as given, and a page answers its
+// text as text/html instead of a Status.
+func TestInjectedRetryAfterHeaderAndPage(t *testing.T) {
+	h := newHarness(t)
+	date := "Wed, 21 Oct 2099 07:28:00 GMT"
+	h.proxy.writeFaults = []*WriteFault{
+		{Nth: 1, Action: actionStatus, Code: 429, RetryAfter: 5, RetryAfterHeader: date},
+		{Nth: 2, Action: actionStatus, Code: 502, Page: "<html>bad gateway</html>"},
+	}
+	res, err := h.do("POST", "/apis/apps/v1/namespaces/ns/deployments", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") != date {
+		t.Fatalf("code %d, Retry-After %q, want 429 and %q", res.StatusCode, res.Header.Get("Retry-After"), date)
+	}
+	res, err = h.do("POST", "/apis/apps/v1/namespaces/ns/deployments", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != 502 || string(body) != "<html>bad gateway</html>" ||
+		res.Header.Get("Content-Type") != "text/html" {
+		t.Fatalf("code %d, Content-Type %q, body %q, %v", res.StatusCode, res.Header.Get("Content-Type"), body, err)
+	}
+}
+
+// A watch fault counts watch starts, not writes, and refuses the nth with its Status (410:
+// reason Expired, as the API server refuses a compacted resourceVersion).
+func TestWatchFaultRefusesAWatchStart(t *testing.T) {
+	h := newHarness(t)
+	h.proxy.writeFaults = []*WriteFault{{Nth: 1, Action: actionStatus, Code: 410, Watch: true, Resources: []string{"services"}}}
+	res, err := h.do("PUT", "/api/v1/namespaces/ns/services/s", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode == 410 {
+		t.Fatalf("a watch fault acted on a write")
+	}
+	res, err = h.do("GET", "/api/v1/namespaces/ns/services?watch=true&resourceVersion=1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status struct {
+		Reason string `json:"reason"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&status)
+	res.Body.Close()
+	if err != nil || res.StatusCode != 410 || status.Reason != "Expired" {
+		t.Fatalf("watch start: code %d, reason %q, %v; want 410 Expired", res.StatusCode, status.Reason, err)
+	}
+}
+
 // Two faults due on the same write (the generator's "fault 500 nth 1" twice before the operator
 // writes) act on two consecutive writes, in arming order; neither stays armed unfired. Before,
 // the second was counted past its nth on the first write and never acted, yet was reported

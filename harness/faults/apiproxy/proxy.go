@@ -198,8 +198,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
 		}
 	}
-	if write {
-		switch f := p.takeWriteFault(info.ResourceID); {
+	if watchStart := info.Resource && info.Verb == "watch"; write || watchStart {
+		switch f := p.takeWriteFault(info.ResourceID, watchStart); {
 		case f == nil:
 		case f.Action == actionStatus:
 			_, _ = io.Copy(io.Discard, r.Body)
