@@ -10,6 +10,7 @@ server or compacting etcd disturbs no other check.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,68 @@ def _converged(
     set_up(lambda: wait_converged(lab.admin, lab.namespace, "web"), "converging before the fault")
     set_up(lambda: wait_settled(op), "settling before the fault")
     return op
+
+
+def _gone(proxy: ApiProxy, namespace: str) -> list[dict[str, Any]]:
+    """The 410 Gone ERROR events the API proxy saw served to watches in ``namespace``."""
+    return [
+        e for e in proxy.stats()["watch_errors"] if e["code"] == 410 and e["namespace"] == namespace
+    ]
+
+
+def _delete_web_service(admin: Kube, ns: str) -> None:
+    """Delete Service ``web``: a change only the Service informer's relist can bring."""
+    admin.delete("services", ns, "web")
+
+
+def _scale_web_to_4(admin: Kube, ns: str) -> None:
+    """Scale ModelService ``web`` to 4: a change only the ModelService informer's relist can
+    bring."""
+    admin.patch("modelservices", ns, "web", {"spec": {"replicas": 4}})
+
+
+def _expire_one(
+    lab: IsolatedLab,
+    proxy: ApiProxy,
+    resource: str,
+    what: str,
+    change: Callable[[Kube, str], None],
+) -> None:
+    """The compaction case for one informer alone: hold the events of ``resource``'s watches,
+    make ``change``, compact etcd, end those watches (their resume is answered 410 Gone, a
+    premise) and wait until the operator repaired the change from the relist (the Service
+    back, or the Deployment at 4 replicas, and converged). The other informers' watches
+    stay open and see no change of ``web``: the relist's own notification must carry it."""
+    before = len([e for e in _gone(proxy, lab.namespace) if e["resource"] == resource])
+    proxy.hold([resource])
+    change(lab.admin, lab.namespace)
+    lab.control_plane.compact_etcd()
+    premise(
+        sum(proxy.end_watches([resource]).values()) > 0,
+        f"the operator should have had a watch of {resource} open to end",
+    )
+    wait_for(
+        lambda: (
+            lab.admin.get("services", lab.namespace, "web"),
+            lab.admin.get("deployments", lab.namespace, "web"),
+        ),
+        lambda found: (
+            found[0] is not None
+            and (found[1] or {}).get("spec", {}).get("replicas")
+            == (4 if resource == "modelservices" else 3)
+        ),
+        RECOVERY_BOUND_S,
+        f"after a 410 of the {resource} watch alone ({what} while its events were held): "
+        f"the operator to repair it from the relist of {resource}, whose difference must "
+        'reach the event handlers (CONTRACT.md, "Watches")',
+    )
+    wait_converged(lab.admin, lab.namespace, "web", timeout=RECOVERY_BOUND_S)
+    after = [e for e in _gone(proxy, lab.namespace) if e["resource"] == resource]
+    premise(
+        len(after) > before,
+        f"the operator's resumed watch of {resource} should have been answered 410 Gone; the "
+        f"API proxy saw {len(after) - before} more",
+    )
 
 
 def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, ApiProxy, Path]:
@@ -321,7 +384,11 @@ def test_watch_expired_after_compaction(
     it missed, including the deletion of a Service it never saw an event for and a ModelService
     (``late``) created meanwhile, which only the relist brings: it must converge too (an
     informer that notifies a relist's changes and deletions but not its new objects leaves it
-    without children).
+    without children). Then the same for one informer alone, twice: the Service watch expires
+    while Service ``web`` is deleted, then the ModelService watch while ``web`` is scaled to 4;
+    each must be repaired from that relist's own deletion, or update (when every informer
+    relists at once, each owner hears an update anyway, which hides a relist that drops
+    either).
 
     The operator talks to the API server through the harness's API proxy, which holds the
     events of its watches while the world changes, then ends those watches, dropping the held
@@ -352,11 +419,12 @@ def test_watch_expired_after_compaction(
             "held and known to it only from the relist, to converge",
         )
         end = lab.audit.sync(lab.admin)
-        gone = [
-            e
-            for e in proxy.stats()["watch_errors"]
-            if e["code"] == 410 and e["namespace"] == lab.namespace
-        ]
+        gone = _gone(proxy, lab.namespace)
+        # One informer at a time: a relist of every informer at once delivers each owner an
+        # update of its own (or of another child), which would hide a relist that drops its
+        # deletions, or its updates.
+        _expire_one(lab, proxy, "services", "a Service deleted", _delete_web_service)
+        _expire_one(lab, proxy, "modelservices", "replicas changed to 4", _scale_web_to_4)
     evidence.record(
         "watch_410s",
         [

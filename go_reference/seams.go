@@ -175,8 +175,8 @@ var (
 	crdRetryDelay = crdBackoff
 
 	// requeueRateLimiter is defaultRateLimiter (SetupWithManager: how soon a failed reconcile
-	// of a key runs again, CONTRACT.md step 7). Mutant: no-backoff-go (every 100 ms, never
-	// backing off).
+	// of a key runs again, CONTRACT.md step 7). Mutants: no-backoff-go (every 100 ms, never
+	// backing off), never-forgets-go (Forget does nothing: a success never resets a key).
 	requeueRateLimiter = defaultRateLimiter
 
 	// apiTransport is clientGoTransport (main: the round tripper of every client, as client-go
@@ -184,7 +184,7 @@ var (
 	// ignores-retry-after-go (drops the header from every answer, so a 429 or a 503 asking
 	// for a wait goes back to the workqueue and is retried within milliseconds);
 	// forgets-refused-event-go (every Event create sent with count 1, so an Event refused
-	// once is counted afresh).
+	// once is counted afresh); hot-rewatch-go (a watch answered 403 sent again at once).
 	apiTransport = clientGoTransport
 
 	// managerCacheOptions is cacheOptions (main: the manager's informer cache, limited to the
