@@ -30,6 +30,7 @@ from conformance.support import (
 from harness.audit import select
 from harness.envtest.kubeconfig import with_server
 from harness.faults.apiproxy import ApiProxy
+from harness.faults.apiproxy.records import RequestLog, seconds
 from harness.faults.tcpconn import SilencedConnection
 from harness.faults.tcpproxy import FaultProxy
 from harness.kube import Kube, wait_for
@@ -178,6 +179,42 @@ def _expire_one(
     )
 
 
+def _resumed_versions(api: ApiProxy, namespace: str, cut_at: float) -> dict[str, dict[str, Any]]:
+    """Per watched resource: ``last_seen``, the highest resourceVersion (an int: etcd's
+    revision on this control plane) of the events the operator's watches of it delivered
+    through ``api`` up to 1 s before ``cut_at`` (epoch seconds; the operator had settled, so
+    nothing was in flight), and ``resumed_from``, the ``?resourceVersion=`` of its first watch
+    of it in ``namespace`` that reached ``api`` after ``cut_at`` (the proxy's recent requests,
+    logged when the answer starts; None if it made none)."""
+    out: dict[str, dict[str, Any]] = {}
+    records = RequestLog(api.request_log).records()
+    recent = api.stats()["recent"]
+    for resource in WATCHED:
+        seen = [
+            int(e.resource_version)
+            for r in records
+            if r.verb == "watch" and r.resource == resource
+            for e in r.events
+            if e.resource_version.isdigit() and seconds(e.time) < cut_at - 1.0
+        ]
+        first = next(
+            (
+                r
+                for r in recent
+                if r["verb"] == "watch"
+                and r["resource"] == resource
+                and r["namespace"] == namespace
+                and seconds(r["time"]) >= cut_at
+            ),
+            None,
+        )
+        out[resource] = {
+            "last_seen": max(seen, default=0),
+            "resumed_from": first["resource_version"] if first else None,
+        }
+    return out
+
+
 def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, ApiProxy, Path]:
     """A TCP fault proxy in front of a new API proxy of the lab's operator: operator -> TCP
     fault -> API proxy -> API server, so the fault is the operator's own connection (its
@@ -235,11 +272,15 @@ def test_apiserver_restart(isolated: Isolated, evidence: Evidence) -> None:
 def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) -> None:
     """watch-recovers[connection-cut]: every connection between operator and API server is cut
     and new ones are refused for a while; the world changes meanwhile. When connections are
-    possible again the operator must resume its watches and repair."""
+    possible again the operator must resume its watches and repair. Each resource's first
+    watch after the cut must ask for a resourceVersion no older than the last event its watch
+    delivered before the cut (both read on the operator's API proxy): a watch resumes from the
+    last resourceVersion seen, or from a list made since."""
     lab = isolated.new()
     proxy, api, kubeconfig = _proxied(lab, tmp_path)
     try:
         _converged(lab, kubeconfig, api_proxy=api)
+        cut_at = time.time()
         proxy.refuse(True)
         cut = proxy.cut()
         evidence.record("connections_cut", cut)
@@ -260,8 +301,26 @@ def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) 
         took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after a cut")
         evidence.record("recovery_s", round(took, 2))
         evidence.record("bound_s", RECOVERY_BOUND_S)
+        resumed = _resumed_versions(api, lab.namespace, cut_at)
     finally:
         proxy.stop()
+    evidence.record("resumed_watches", resumed)
+    premise(
+        any(row["resumed_from"] is not None for row in resumed.values()),
+        "the operator should have watched again after the cut by the time it repaired; the "
+        f"API proxy saw no watch since: {resumed}",
+    )
+    stale = [
+        f"{r}: from {row['resumed_from']}, after it saw {row['last_seen']}"
+        for r, row in resumed.items()
+        if row["resumed_from"] is not None and int(row["resumed_from"] or 0) < row["last_seen"]
+    ]
+    assert not stale, (
+        "after the cut the operator resumed a watch from a resourceVersion older than the last "
+        f"event that watch had delivered: {'; '.join(stale)}. A watch resumes from the last "
+        'resourceVersion seen, or from a list made since (CONTRACT.md, "Watches"); an older '
+        "one replays what was already seen, or, once compacted, costs a relist"
+    )
 
 
 @pytest.mark.modeldock_check("watch-recovers", case="connection-stall")

@@ -180,11 +180,12 @@ var (
 	requeueRateLimiter = defaultRateLimiter
 
 	// apiTransport is clientGoTransport (main: the round tripper of every client, as client-go
-	// builds it; its REST client honours Retry-After, CONTRACT.md "Errors"). Mutant:
+	// builds it; its REST client honours Retry-After, CONTRACT.md "Errors"). Mutants:
 	// ignores-retry-after-go (drops the header from every answer, so a 429 or a 503 asking
 	// for a wait goes back to the workqueue and is retried within milliseconds);
 	// forgets-refused-event-go (every Event create sent with count 1, so an Event refused
-	// once is counted afresh); hot-rewatch-go (a watch answered 403 sent again at once).
+	// once is counted afresh); hot-rewatch-go (a watch answered 403 sent again at once);
+	// resumes-from-list-go (every watch of a resource sent from its first watch's version).
 	apiTransport = clientGoTransport
 
 	// managerCacheOptions is cacheOptions (main: the manager's informer cache, limited to the

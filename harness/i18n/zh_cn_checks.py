@@ -180,11 +180,13 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "成修复。",
     ),
     "check:watch-recovers[connection-cut]:why": (
-        "ba2280efff",
+        "84a6a42825",
         "watch-recovers[connection-cut]：opera"
         "tor 与 API server 之间的所有连接都被切断，新连接也会被拒"
         "绝一段时间；其间世界发生了变化。一旦又能连接，operator 必须恢复"
-        "它的 watch 并进行修复。",
+        "它的 watch 并进行修复。切断之后每个资源的第一次 watch 所请求的 resourceVersion，"
+        "不得早于切断之前该 watch 送达的最后一个事件（两者都在 operator 的 API proxy 上读取）："
+        "watch 从看到的最后一个 resourceVersion 恢复，或者从此后做的一次 list 恢复。",
     ),
     "check:watch-recovers[connection-stall]:why": (
         "7ab4bd6ed7",

@@ -1,6 +1,6 @@
 """Simplified Chinese for the informer's and work queue's cases (issue 25, stop 40):
-``rbac-least-privilege[watch-refused]`` and the hand-made mutants hot-rewatch and
-never-forgets. Same shape as ``harness.i18n.zh_cn_checks``: key -> (hash of the English,
+``rbac-least-privilege[watch-refused]`` and the hand-made mutants hot-rewatch,
+resumes-from-list and never-forgets. Same shape as ``harness.i18n.zh_cn_checks``: key -> (hash of the English,
 translation)."""
 
 from __future__ import annotations
@@ -29,6 +29,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "mutant:hot-rewatch-go:title": (
         "8438b4ee8d",
         "被拒绝的 watch 立即重发，从不退避（Go）",
+    ),
+    "mutant:resumes-from-list:title": (
+        "177f743c6a",
+        "每个 watch 都从上一次 list 的 resourceVersion 恢复，从不从此后看到的事件恢复",
+    ),
+    "mutant:resumes-from-list-go:title": (
+        "dbd4e073f2",
+        "每个 watch 都从第一次 list 的 resourceVersion 恢复，从不从此后看到的事件恢复（Go）",
     ),
     "mutant:never-forgets:title": (
         "62fec18497",
