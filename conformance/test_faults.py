@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from conformance.premises import set_up
+from conformance.reactions import CHILD_REACT_BOUND
 from conformance.support import (
     CONVERGE_TIMEOUT,
     QUIET_PERIOD,
@@ -46,6 +47,13 @@ LATE = "late"
 #: Bound for recovery after a cut, a restart or a 410: once connected again, the operator
 #: converges the changes made meanwhile, as it converges any change.
 RECOVERY_BOUND_S = CONVERGE_TIMEOUT
+#: Bound for the repair a single informer's relist brings (compaction-410's later phases),
+#: seconds from the end of its watches: a relist's notification is handled at once (both
+#: operators took under a second). It must stay below the shortest watch timeout of the other
+#: informers (Python: 30 s): their versions were compacted too, so a watch of theirs that ends
+#: by itself relists as well, and that relist's updates enqueue every owner, repairing what the
+#: relist under test should have.
+RELIST_REPAIR_BOUND_S = CHILD_REACT_BOUND
 #: The watch deadline the connection-stall case gives the operator, through the variables
 #: client-go reads itself (CONTRACT.md, "Process"): silent for 5 s, then a ping answered
 #: within 3 s (the Python operator: each watch ends after 5 s, a socket silent for 8 s is
@@ -137,16 +145,21 @@ def _scale_web_to_4(admin: Kube, ns: str) -> None:
 
 def _expire_one(
     lab: IsolatedLab,
+    op: OperatorProcess,
     proxy: ApiProxy,
     resource: str,
     what: str,
     change: Callable[[Kube, str], None],
 ) -> None:
-    """The compaction case for one informer alone: hold the events of ``resource``'s watches,
-    make ``change``, compact etcd, end those watches (their resume is answered 410 Gone, a
-    premise) and wait until the operator repaired the change from the relist (the Service
-    back, or the Deployment at 4 replicas, and converged). The other informers' watches
-    stay open and see no change of ``web``: the relist's own notification must carry it."""
+    """The compaction case for one informer alone: once ``op`` settled, hold the events of
+    ``resource``'s watches, make ``change``, compact etcd, end those watches (their resume is
+    answered 410 Gone, a premise) and wait until the operator repaired the change from the
+    relist (the Service back, or the Deployment at 4 replicas, and converged). The other
+    informers' watches stay open and see no change of ``web``: the relist's own notification
+    must carry it."""
+    # Settled first: a reconcile of web still to come from the last phase would repair the
+    # change by itself, whatever the relist says.
+    set_up(lambda: wait_settled(op), f"settling before the {resource} watch expires alone")
     before = len([e for e in _gone(proxy, lab.namespace) if e["resource"] == resource])
     proxy.hold([resource])
     change(lab.admin, lab.namespace)
@@ -165,7 +178,7 @@ def _expire_one(
             and (found[1] or {}).get("spec", {}).get("replicas")
             == (4 if resource == "modelservices" else 3)
         ),
-        RECOVERY_BOUND_S,
+        RELIST_REPAIR_BOUND_S,
         f"after a 410 of the {resource} watch alone ({what} while its events were held): "
         f"the operator to repair it from the relist of {resource}, whose difference must "
         'reach the event handlers (CONTRACT.md, "Watches")',
@@ -455,7 +468,7 @@ def test_watch_expired_after_compaction(
     the 410 served to this operator is shown, not assumed (premise)."""
     lab = isolated.new(watch_cache=False)
     with lab.operators.api_proxy() as proxy:
-        _converged(lab, api_proxy=proxy)
+        op = _converged(lab, api_proxy=proxy)
         proxy.hold(WATCHED)
         _break_world(lab.admin, lab.namespace)
         create_modelservice(lab.admin, lab.namespace, LATE)
@@ -482,8 +495,8 @@ def test_watch_expired_after_compaction(
         # One informer at a time: a relist of every informer at once delivers each owner an
         # update of its own (or of another child), which would hide a relist that drops its
         # deletions, or its updates.
-        _expire_one(lab, proxy, "services", "a Service deleted", _delete_web_service)
-        _expire_one(lab, proxy, "modelservices", "replicas changed to 4", _scale_web_to_4)
+        _expire_one(lab, op, proxy, "services", "a Service deleted", _delete_web_service)
+        _expire_one(lab, op, proxy, "modelservices", "replicas changed to 4", _scale_web_to_4)
     evidence.record(
         "watch_410s",
         [

@@ -189,8 +189,9 @@ var (
 	apiTransport = clientGoTransport
 
 	// managerCacheOptions is cacheOptions (main: the manager's informer cache, limited to the
-	// watch namespace). Mutant: relist-ignores-new-go (its informers' relists after the first
-	// list keep only the objects the cache already holds).
+	// watch namespace). Mutants: relist-ignores-new-go (its informers' relists after the first
+	// list keep only the objects the cache already holds), relist-drops-deletions-go (its
+	// informers' handlers ignore the tombstones a relist's deletions come as).
 	managerCacheOptions = cacheOptions
 
 	// crashPointSeam is crashPoint as step 3 calls it once the finalizer is on (the point

@@ -1,6 +1,6 @@
 """Simplified Chinese for the informer's and work queue's cases (issue 25, stop 40):
 ``rbac-least-privilege[watch-refused]`` and the hand-made mutants hot-rewatch,
-resumes-from-list and never-forgets. Same shape as ``harness.i18n.zh_cn_checks``: key -> (hash of the English,
+resumes-from-list, relist-drops-deletions and never-forgets. Same shape as ``harness.i18n.zh_cn_checks``: key -> (hash of the English,
 translation)."""
 
 from __future__ import annotations
@@ -37,6 +37,15 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "mutant:resumes-from-list-go:title": (
         "dbd4e073f2",
         "每个 watch 都从第一次 list 的 resourceVersion 恢复，从不从此后看到的事件恢复（Go）",
+    ),
+    "mutant:relist-drops-deletions:title": (
+        "3279ecb9a7",
+        "重新 list 发现的删除不会到达任何 event handler：watch 中断期间被删除的子对象不会被重建",
+    ),
+    "mutant:relist-drops-deletions-go:title": (
+        "c57a7ec5e8",
+        "重新 list 发现的删除（client-go 的 tombstone）不会到达任何 event handler：watch "
+        "中断期间被删除的子对象不会被重建（Go）",
     ),
     "mutant:never-forgets:title": (
         "62fec18497",
