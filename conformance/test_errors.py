@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import email.utils
 import time
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,7 @@ from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog, seconds
 from harness.kube import Kube
 from harness.lab.pool import OperatorPool
+from harness.operators import OperatorProcess
 from harness.plugin.evidence import Evidence
 
 #: The Retry-After the API proxy sends with its 429 and its 503, in whole seconds (the header's
@@ -88,14 +90,23 @@ STATUS_POLL_S = 0.05
 #: Slack under each backoff bound: timestamps cut to microseconds, nothing more (a timer
 #: never fires early, and the backoff starts after the answer the gap is measured from).
 BACKOFF_GRACE_S = 0.001
+#: errors-retried[server-error], once converged: how late the retry of the key's next failure
+#: may come. The ten failures were followed by a success, which resets the key's backoff
+#: (client-go's Forget): the next failure is a first one again, retried 5 ms later, and the
+#: rest is slack for a loaded machine. A key whose count was never reset waits 5 ms * 2**10 =
+#: 5.12 s (mutants never-forgets, never-forgets-go).
+FORGOTTEN_RETRY_BOUND_S = 1.0
 
 
-def _start(operators: OperatorPool, proxy: ApiProxy, env: dict[str, str] | None = None) -> None:
+def _start(
+    operators: OperatorPool, proxy: ApiProxy, env: dict[str, str] | None = None
+) -> OperatorProcess:
     """The operator behind ``proxy`` (with ``env`` added to its environment), settled with
     nothing to do (no ModelService yet): a set-up wait, whose timeout is an unmet premise
-    (verdict ``error``), the fault not armed."""
+    (verdict ``error``), the fault not armed. Returns the operator."""
     op = operators.start(api_proxy=proxy, env=env) if env else operators.start(api_proxy=proxy)
     set_up(lambda: wait_settled(op), "settling before the faults are armed")
+    return op
 
 
 def _operator_log(proxy: ApiProxy) -> list[ProxyRequest]:
@@ -149,6 +160,40 @@ def _exact_children(
             f"{resource} {name}: {len(created)} accepted creates and {len(deleted)} deletes; "
             "one create and no delete make exactly one child"
         )
+
+
+def _retry_after_success(admin: Kube, namespace: str, name: str, proxy: ApiProxy) -> dict[str, Any]:
+    """Once ``name`` converged after its failures: arm one 500 on the next write of the
+    ModelService, overwrite its status's observedGeneration (7) so that the operator must
+    write it back, and wait until it did. The 500 changes nothing, so no watch event follows
+    it: only the work queue brings the key back. Returns ``{"answered": ..., "next": ...,
+    "gap_s": seconds from the 500's answer to the next status update, proxy's clock}``;
+    premises: the 500 went to a status update and another followed."""
+    proxy.inject_write_error(1, 500, resources=["modelservices"])
+    msvc = get_present(admin, "modelservices", namespace, name)
+    msvc.setdefault("status", {})["observedGeneration"] = 7
+    admin.update("modelservices", msvc, subresource="status")
+    wait_converged(admin, namespace, name)
+    log = _operator_log(proxy)
+    statuses = [
+        r
+        for r in log
+        if r.resource == "modelservices" and r.name == name and r.subresource == "status"
+    ]
+    failed = next((i for i, r in enumerate(statuses) if r.injected and r.code == 500), None)
+    premise(
+        failed is not None and failed + 1 < len(statuses),
+        "the API proxy should have answered the operator's status update of the converged "
+        f"ModelService {name} 500, and the operator written it again; its status updates: "
+        f"{[f'{r.verb} -> {r.code}' for r in statuses]}",
+    )
+    assert failed is not None
+    refused, retry = statuses[failed], statuses[failed + 1]
+    return {
+        "answered": f"{refused.verb} status -> 500",
+        "next": f"{retry.verb} status -> {retry.code}",
+        "gap_s": round(seconds(retry.start) - _answered_at(refused), 4),
+    }
 
 
 @pytest.mark.modeldock_check("errors-retried", case="retry-after")
@@ -401,7 +446,10 @@ def test_server_errors_are_retried_with_backoff(
     oracle, harness/panics.py). The operator must try again after each, each
     retry at least as late as the work queue's backoff puts it (5 ms after the first failure,
     doubling per failure, measured on the proxy's clock from the answer to the next attempt),
-    and converge with exactly the desired children.
+    and converge with exactly the desired children. The success resets the key's backoff:
+    once settled, its status overwritten, the operator's status update that restores it is
+    answered 500 too, and its retry must come within 1 s (5 ms after a first failure), not
+    after the 5.12 s an eleventh failure in a row would wait.
 
     client-go hands a 5xx without Retry-After back as the reconcile's error, and the
     rate-limited work queue retries the key: nothing else would bring it back, since a write
@@ -413,7 +461,7 @@ def test_server_errors_are_retried_with_backoff(
     """
     name = "web"
     with operators.api_proxy() as proxy:
-        _start(operators, proxy)
+        op = _start(operators, proxy)
         codes = [500 if n % 2 else 503 for n in range(1, SERVER_ERRORS + 1)]
         for n, code in enumerate(codes, start=1):
             # The 503s are bare, a Status without details, as the API server's own
@@ -423,6 +471,16 @@ def test_server_errors_are_retried_with_backoff(
         wait_converged(admin, namespace, name)
         log = _operator_log(proxy)
         fired = [f for f in proxy.faults()["write_faults"] if f.get("fired")]
+        set_up(lambda: wait_settled(op), "settling after the first convergence")
+        forgotten = _retry_after_success(admin, namespace, name, proxy)
+    evidence.record("after_success", forgotten)
+    assert forgotten["gap_s"] <= FORGOTTEN_RETRY_BOUND_S, (
+        f"after the finalizer update succeeded, the next failure of {name} (its status "
+        f"update answered 500) was retried {forgotten['gap_s']:.3f} s later, more than "
+        f"{FORGOTTEN_RETRY_BOUND_S:g} s: a success resets the key's backoff (client-go's "
+        "Forget), so its next failure is a first one, retried after 5 ms, not after the "
+        "backoff of the ten failures before (CONTRACT.md step 7)"
+    )
     premise(
         len(fired) == SERVER_ERRORS,
         f"the API proxy should have answered {SERVER_ERRORS} writes of the ModelService "

@@ -10,12 +10,14 @@ server or compacting etcd disturbs no other check.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance.premises import set_up
+from conformance.reactions import CHILD_REACT_BOUND
 from conformance.support import (
     CONVERGE_TIMEOUT,
     QUIET_PERIOD,
@@ -45,6 +47,13 @@ LATE = "late"
 #: Bound for recovery after a cut, a restart or a 410: once connected again, the operator
 #: converges the changes made meanwhile, as it converges any change.
 RECOVERY_BOUND_S = CONVERGE_TIMEOUT
+#: Bound for the repair a single informer's relist brings (compaction-410's later phases),
+#: seconds from the end of its watches: a relist's notification is handled at once (both
+#: operators took under a second). It must stay below the shortest watch timeout of the other
+#: informers (Python: 30 s): their versions were compacted too, so a watch of theirs that ends
+#: by itself relists as well, and that relist's updates enqueue every owner, repairing what the
+#: relist under test should have.
+RELIST_REPAIR_BOUND_S = CHILD_REACT_BOUND
 #: The watch deadline the connection-stall case gives the operator, through the variables
 #: client-go reads itself (CONTRACT.md, "Process"): silent for 5 s, then a ping answered
 #: within 3 s (the Python operator: each watch ends after 5 s, a socket silent for 8 s is
@@ -116,6 +125,109 @@ def _converged(
     return op
 
 
+def _gone(proxy: ApiProxy, namespace: str) -> list[dict[str, Any]]:
+    """The 410 Gone ERROR events the API proxy saw served to watches in ``namespace``."""
+    return [
+        e for e in proxy.stats()["watch_errors"] if e["code"] == 410 and e["namespace"] == namespace
+    ]
+
+
+def _delete_web_service(admin: Kube, ns: str) -> None:
+    """Delete Service ``web``: a change only the Service informer's relist can bring."""
+    admin.delete("services", ns, "web")
+
+
+def _scale_web_to_4(admin: Kube, ns: str) -> None:
+    """Scale ModelService ``web`` to 4: a change only the ModelService informer's relist can
+    bring."""
+    admin.patch("modelservices", ns, "web", {"spec": {"replicas": 4}})
+
+
+def _expire_one(
+    lab: IsolatedLab,
+    op: OperatorProcess,
+    proxy: ApiProxy,
+    resource: str,
+    what: str,
+    change: Callable[[Kube, str], None],
+) -> None:
+    """The compaction case for one informer alone: once ``op`` settled, hold the events of
+    ``resource``'s watches, make ``change``, compact etcd, end those watches (their resume is
+    answered 410 Gone, a premise) and wait until the operator repaired the change from the
+    relist (the Service back, or the Deployment at 4 replicas, and converged). The other
+    informers' watches stay open and see no change of ``web``: the relist's own notification
+    must carry it."""
+    # Settled first: a reconcile of web still to come from the last phase would repair the
+    # change by itself, whatever the relist says.
+    set_up(lambda: wait_settled(op), f"settling before the {resource} watch expires alone")
+    before = len([e for e in _gone(proxy, lab.namespace) if e["resource"] == resource])
+    proxy.hold([resource])
+    change(lab.admin, lab.namespace)
+    lab.control_plane.compact_etcd()
+    premise(
+        sum(proxy.end_watches([resource]).values()) > 0,
+        f"the operator should have had a watch of {resource} open to end",
+    )
+    wait_for(
+        lambda: (
+            lab.admin.get("services", lab.namespace, "web"),
+            lab.admin.get("deployments", lab.namespace, "web"),
+        ),
+        lambda found: (
+            found[0] is not None
+            and (found[1] or {}).get("spec", {}).get("replicas")
+            == (4 if resource == "modelservices" else 3)
+        ),
+        RELIST_REPAIR_BOUND_S,
+        f"after a 410 of the {resource} watch alone ({what} while its events were held): "
+        f"the operator to repair it from the relist of {resource}, whose difference must "
+        'reach the event handlers (CONTRACT.md, "Watches")',
+    )
+    wait_converged(lab.admin, lab.namespace, "web", timeout=RECOVERY_BOUND_S)
+    after = [e for e in _gone(proxy, lab.namespace) if e["resource"] == resource]
+    premise(
+        len(after) > before,
+        f"the operator's resumed watch of {resource} should have been answered 410 Gone; the "
+        f"API proxy saw {len(after) - before} more",
+    )
+
+
+def _resumed_versions(api: ApiProxy, namespace: str, cut_at: float) -> dict[str, dict[str, Any]]:
+    """Per watched resource: ``last_seen``, the highest resourceVersion (an int: etcd's
+    revision on this control plane) of the events the operator's watches of it delivered
+    through ``api`` up to 1 s before ``cut_at`` (epoch seconds; the operator had settled, so
+    nothing was in flight), and ``resumed_from``, the ``?resourceVersion=`` of its first watch
+    of it in ``namespace`` that reached ``api`` after ``cut_at`` (the proxy's recent requests,
+    logged when the answer starts; None if it made none)."""
+    out: dict[str, dict[str, Any]] = {}
+    records = RequestLog(api.request_log).records()
+    recent = api.stats()["recent"]
+    for resource in WATCHED:
+        seen = [
+            int(e.resource_version)
+            for r in records
+            if r.verb == "watch" and r.resource == resource
+            for e in r.events
+            if e.resource_version.isdigit() and seconds(e.time) < cut_at - 1.0
+        ]
+        first = next(
+            (
+                r
+                for r in recent
+                if r["verb"] == "watch"
+                and r["resource"] == resource
+                and r["namespace"] == namespace
+                and seconds(r["time"]) >= cut_at
+            ),
+            None,
+        )
+        out[resource] = {
+            "last_seen": max(seen, default=0),
+            "resumed_from": first["resource_version"] if first else None,
+        }
+    return out
+
+
 def _proxied(lab: IsolatedLab, tmp_path: Path) -> tuple[FaultProxy, ApiProxy, Path]:
     """A TCP fault proxy in front of a new API proxy of the lab's operator: operator -> TCP
     fault -> API proxy -> API server, so the fault is the operator's own connection (its
@@ -173,11 +285,15 @@ def test_apiserver_restart(isolated: Isolated, evidence: Evidence) -> None:
 def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) -> None:
     """watch-recovers[connection-cut]: every connection between operator and API server is cut
     and new ones are refused for a while; the world changes meanwhile. When connections are
-    possible again the operator must resume its watches and repair."""
+    possible again the operator must resume its watches and repair. Each resource's first
+    watch after the cut must ask for a resourceVersion no older than the last event its watch
+    delivered before the cut (both read on the operator's API proxy): a watch resumes from the
+    last resourceVersion seen, or from a list made since."""
     lab = isolated.new()
     proxy, api, kubeconfig = _proxied(lab, tmp_path)
     try:
         _converged(lab, kubeconfig, api_proxy=api)
+        cut_at = time.time()
         proxy.refuse(True)
         cut = proxy.cut()
         evidence.record("connections_cut", cut)
@@ -198,8 +314,26 @@ def test_connection_cut(isolated: Isolated, tmp_path: Path, evidence: Evidence) 
         took = _repaired(lab.admin, lab.namespace, RECOVERY_BOUND_S, "after a cut")
         evidence.record("recovery_s", round(took, 2))
         evidence.record("bound_s", RECOVERY_BOUND_S)
+        resumed = _resumed_versions(api, lab.namespace, cut_at)
     finally:
         proxy.stop()
+    evidence.record("resumed_watches", resumed)
+    premise(
+        any(row["resumed_from"] is not None for row in resumed.values()),
+        "the operator should have watched again after the cut by the time it repaired; the "
+        f"API proxy saw no watch since: {resumed}",
+    )
+    stale = [
+        f"{r}: from {row['resumed_from']}, after it saw {row['last_seen']}"
+        for r, row in resumed.items()
+        if row["resumed_from"] is not None and int(row["resumed_from"] or 0) < row["last_seen"]
+    ]
+    assert not stale, (
+        "after the cut the operator resumed a watch from a resourceVersion older than the last "
+        f"event that watch had delivered: {'; '.join(stale)}. A watch resumes from the last "
+        'resourceVersion seen, or from a list made since (CONTRACT.md, "Watches"); an older '
+        "one replays what was already seen, or, once compacted, costs a relist"
+    )
 
 
 @pytest.mark.modeldock_check("watch-recovers", case="connection-stall")
@@ -322,7 +456,11 @@ def test_watch_expired_after_compaction(
     it missed, including the deletion of a Service it never saw an event for and a ModelService
     (``late``) created meanwhile, which only the relist brings: it must converge too (an
     informer that notifies a relist's changes and deletions but not its new objects leaves it
-    without children).
+    without children). Then the same for one informer alone, twice: the Service watch expires
+    while Service ``web`` is deleted, then the ModelService watch while ``web`` is scaled to 4;
+    each must be repaired from that relist's own deletion, or update (when every informer
+    relists at once, each owner hears an update anyway, which hides a relist that drops
+    either).
 
     The operator talks to the API server through the harness's API proxy, which holds the
     events of its watches while the world changes, then ends those watches, dropping the held
@@ -330,7 +468,7 @@ def test_watch_expired_after_compaction(
     the 410 served to this operator is shown, not assumed (premise)."""
     lab = isolated.new(watch_cache=False)
     with lab.operators.api_proxy() as proxy:
-        _converged(lab, api_proxy=proxy)
+        op = _converged(lab, api_proxy=proxy)
         proxy.hold(WATCHED)
         _break_world(lab.admin, lab.namespace)
         create_modelservice(lab.admin, lab.namespace, LATE)
@@ -353,11 +491,12 @@ def test_watch_expired_after_compaction(
             "held and known to it only from the relist, to converge",
         )
         end = lab.audit.sync(lab.admin)
-        gone = [
-            e
-            for e in proxy.stats()["watch_errors"]
-            if e["code"] == 410 and e["namespace"] == lab.namespace
-        ]
+        gone = _gone(proxy, lab.namespace)
+        # One informer at a time: a relist of every informer at once delivers each owner an
+        # update of its own (or of another child), which would hide a relist that drops its
+        # deletions, or its updates.
+        _expire_one(lab, op, proxy, "services", "a Service deleted", _delete_web_service)
+        _expire_one(lab, op, proxy, "modelservices", "replicas changed to 4", _scale_web_to_4)
     evidence.record(
         "watch_410s",
         [

@@ -27,7 +27,7 @@ from conformance.support import (
 from harness.accounting import Accounting
 from harness.audit import select
 from harness.envtest.controlplane import ControlPlane
-from harness.faults.apiproxy.records import RequestLog
+from harness.faults.apiproxy.records import RequestLog, seconds
 from harness.kube import Kube, wait_for
 from harness.lab.namespaces import Namespaces
 from harness.lab.pool import OperatorPool
@@ -410,4 +410,99 @@ def test_stops_while_refused(
             else f"exited with code {code}"
         )
         + ": waiting for caches that cannot sync must not outlast a stop request; exit 0 at once"
+    )
+
+
+#: The informers' backoff after a failed list or watch start (CONTRACT.md, "Watches"): the
+#: n-th refusal in a row of one resource's watch is followed by at least
+#: WATCH_BACKOFF_BASE_S * 2**(n-1) of quiet before the next watch of it (client-go's reflector:
+#: 0.8 s doubling up to 30 s, times a jitter factor in [1, 2); Python: in [1, 1.2)).
+WATCH_BACKOFF_BASE_S = 0.8
+#: How many refused watches of each resource the case waits for: three gaps, 0.8 s, 1.6 s and
+#: 3.2 s at least (5.6 s), at most twice that with client-go's jitter.
+WATCH_REFUSALS = 4
+#: Slack under each bound: the proxy's timestamps are cut to microseconds and a timer never
+#: fires early; a watch sent again at once, or after a fixed 50 ms, is far below it.
+WATCH_BACKOFF_GRACE_S = 0.02
+#: The resources the operator's informers watch in its namespace.
+WATCHED = ("modelservices", "deployments", "services")
+
+
+def without_watch(role: dict[str, Any]) -> dict[str, Any]:
+    """``role`` (a ClusterRole as a dict) with the verb ``watch`` taken from every rule and
+    ``-nowatch`` added to its name; the input is not changed."""
+    rules = [
+        {**rule, "verbs": [v for v in rule.get("verbs") or [] if v != "watch"]}
+        for rule in role.get("rules") or []
+    ]
+    meta = {**role["metadata"], "name": f"{role['metadata']['name']}-nowatch"}
+    return {**role, "metadata": meta, "rules": rules}
+
+
+@pytest.mark.modeldock_check("rbac-least-privilege", case="watch-refused")
+def test_refused_watches_back_off(
+    admin: Kube,
+    operators: OperatorPool,
+    evidence: Evidence,
+    lab_namespaces: Namespaces,
+    impl: Implementation,
+) -> None:
+    """rbac-least-privilege[watch-refused]: an operator that may list but not watch retries
+    its refused watches with backoff. In a namespace whose role is the operator's own minus
+    every ``watch``, each informer lists, then its watch is refused (403); the next watch of
+    that resource must reach the operator's API proxy no sooner than 0.8 s after the first
+    refusal was answered, 1.6 s after the second, 3.2 s after the third (the reflector's
+    backoff, doubling per failure in a row; the proxy's clock).
+
+    A missing verb is a deployment mistake that only a person fixes, and fixing it takes
+    minutes; an informer that sends its watch again at once meanwhile makes hundreds of
+    refused requests a second, each one authorized, audited and logged by an API server
+    that every other client shares. client-go's reflector waits 0.8 s after the first
+    failure of a list or a watch, doubling up to 30 s (with a random factor up to 2); the
+    Go operator relists before each watch, the Python one watches again from the list's
+    resourceVersion, and both must wait.
+    """
+    # Named after the check, as every check's namespace is (the mutation score's coverage
+    # finds a process's check by its WATCH_NAMESPACE).
+    ns = lab_namespaces.create(
+        admin, "rbac-least-privilege", impl.user, without_watch(lab_namespaces.role())
+    )
+    try:
+        op = operators.start(namespace=ns, wait_ready=False)
+        proxy = operators.proxy_of(op)
+
+        def refused() -> dict[str, list[tuple[float, float]]]:
+            by: dict[str, list[tuple[float, float]]] = {r: [] for r in WATCHED}
+            for r in RequestLog(proxy.request_log).records():
+                if r.verb == "watch" and r.code == 403 and r.resource in by:
+                    by[r.resource].append((seconds(r.start), seconds(r.end or r.start)))
+            return {r: sorted(times) for r, times in by.items()}
+
+        seen = wait_for(
+            refused,
+            lambda by: all(len(times) >= WATCH_REFUSALS for times in by.values()),
+            OPERATOR_START_TIMEOUT + 2 * WATCH_BACKOFF_BASE_S * 2**WATCH_REFUSALS,
+            f"{WATCH_REFUSALS} refused watches (403) of each of {', '.join(WATCHED)}: a "
+            "refused watch is retried with backoff for as long as the process runs",
+        )
+        op.terminate(timeout=REFUSED_STOP_S)
+    finally:
+        admin.delete("namespaces", None, ns)
+    early = []
+    gaps: dict[str, list[dict[str, float]]] = {}
+    for resource, times in seen.items():
+        origin = times[0][0]
+        for n in range(1, WATCH_REFUSALS):
+            gap = times[n][0] - times[n - 1][1]
+            bound = WATCH_BACKOFF_BASE_S * 2 ** (n - 1)
+            gaps.setdefault(resource, []).append(
+                {"after_refusal": n, "at_s": round(times[n][0] - origin, 3), "gap_s": round(gap, 3)}
+            )
+            if gap < bound - WATCH_BACKOFF_GRACE_S:
+                early.append(f"{resource}: {gap:.3f} s after refusal {n}, at least {bound:g} s")
+    evidence.record("refused_watch_gaps", gaps)
+    assert not early, (
+        f"the operator sent its refused watches again too soon: {'; '.join(early)}. A failed "
+        "list or watch start is retried after 0.8 s, doubling per failure in a row up to 30 s "
+        '(client-go\'s reflector backoff; CONTRACT.md, "Watches")'
     )

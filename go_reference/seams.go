@@ -186,21 +186,23 @@ var (
 	crdRetryDelay = crdBackoff
 
 	// requeueRateLimiter is defaultRateLimiter (SetupWithManager: how soon a failed reconcile
-	// of a key runs again, CONTRACT.md step 7). Mutant: no-backoff-go (every 100 ms, never
-	// backing off).
+	// of a key runs again, CONTRACT.md step 7). Mutants: no-backoff-go (every 100 ms, never
+	// backing off), never-forgets-go (Forget does nothing: a success never resets a key).
 	requeueRateLimiter = defaultRateLimiter
 
 	// apiTransport is clientGoTransport (main: the round tripper of every client, as client-go
-	// builds it; its REST client honours Retry-After, CONTRACT.md "Errors"). Mutant:
+	// builds it; its REST client honours Retry-After, CONTRACT.md "Errors"). Mutants:
 	// ignores-retry-after-go (drops the header from every answer, so a 429 or a 503 asking
 	// for a wait goes back to the workqueue and is retried within milliseconds);
 	// forgets-refused-event-go (every Event create sent with count 1, so an Event refused
-	// once is counted afresh).
+	// once is counted afresh); hot-rewatch-go (a watch answered 403 sent again at once);
+	// resumes-from-list-go (every watch of a resource sent from its first watch's version).
 	apiTransport = clientGoTransport
 
 	// managerCacheOptions is cacheOptions (main: the manager's informer cache, limited to the
-	// watch namespace). Mutant: relist-ignores-new-go (its informers' relists after the first
-	// list keep only the objects the cache already holds).
+	// watch namespace). Mutants: relist-ignores-new-go (its informers' relists after the first
+	// list keep only the objects the cache already holds), relist-drops-deletions-go (its
+	// informers' handlers ignore the tombstones a relist's deletions come as).
 	managerCacheOptions = cacheOptions
 
 	// eventBroadcaster is managerBroadcaster (main: nil, so the manager's recorder provider

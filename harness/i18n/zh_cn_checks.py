@@ -180,11 +180,13 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "成修复。",
     ),
     "check:watch-recovers[connection-cut]:why": (
-        "ba2280efff",
+        "84a6a42825",
         "watch-recovers[connection-cut]：opera"
         "tor 与 API server 之间的所有连接都被切断，新连接也会被拒"
         "绝一段时间；其间世界发生了变化。一旦又能连接，operator 必须恢复"
-        "它的 watch 并进行修复。",
+        "它的 watch 并进行修复。切断之后每个资源的第一次 watch 所请求的 resourceVersion，"
+        "不得早于切断之前该 watch 送达的最后一个事件（两者都在 operator 的 API proxy 上读取）："
+        "watch 从看到的最后一个 resourceVersion 恢复，或者从此后做的一次 list 恢复。",
     ),
     "check:watch-recovers[connection-stall]:why": (
         "7ab4bd6ed7",
@@ -203,7 +205,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "读超时比它多 5 秒）。很慢，所以只在 ``--full`` 时运行。",
     ),
     "check:watch-recovers[compaction-410]:why": (
-        "84b7708941",
+        "e27f84e66b",
         "watch-recovers[compaction-410]：在 ope"
         "rator 看不到的时候，世界发生变化，etcd 在当前 revisio"
         "n 上被压缩，API server 的 watch cache 是关闭的"
@@ -214,7 +216,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "t，与它的缓存比较，并送出它错过的东西，包括一个它从未收到过事件的 Se"
         "rvice 的删除，以及期间创建的一个 ModelService（``late``）：只有重新 list "
         "才带来它，它也必须收敛（只通知重新 list 中的变化和删除、不通知其中新对象的 "
-        "informer，会让它一直没有子对象）。",
+        "informer，会让它一直没有子对象）。然后对单独一个 informer 再做两次：Service "
+        "``web`` 被删除时 Service 的 watch 过期，然后 ``web`` 被扩到 4 时 ModelService 的 "
+        "watch 过期；每次都必须由那次重新 list 自己的删除或更新来修复（所有 informer "
+        "同时重新 list 时，每个 owner 反正都会收到一次更新，这会掩盖丢掉其中之一的重新 list）。",
     ),
     "check:reconcile-isolated:why": (
         "42cfc23600",

@@ -553,7 +553,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "ority and fairness 正在设法削减的流量。",
     ),
     "check:errors-retried[server-error]:why": (
-        "ddfeadd391",
+        "807905388a",
         "errors-retried[server-error]：一个不带 Retry-Afte"
         "r 的 5xx 会被带着退避重试，直到成功。operator 的 API proxy 对"
         "它最先十次写 ModelService（finalizer update，第 3 步）轮"
@@ -562,7 +562,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "，每次重试都不早于 work queue 的退避所安排的时间（第一次失败后 5 ms，每"
         "次失败翻倍，在 proxy 的时钟上从回答算到下一次尝试），并且收敛，子对象恰好是期望的"
         "那些。"
-        "每个 503 都是不带 details 的裸 Status，就像 API server 自己的 503（apimachinery 的 NewServiceUnavailable）那样；一个用每个回答的 details 来措辞 Warning 的 operator 会在它上面 panic（no-panic oracle，harness/panics.py）。",
+        "每个 503 都是不带 details 的裸 Status，就像 API server 自己的 503（apimachinery 的 NewServiceUnavailable）那样；一个用每个回答的 details 来措辞 Warning 的 operator 会在它上面 panic（no-panic oracle，harness/panics.py）。"
+        "成功会重置这个 key 的退避：稳定之后，它的 status 被改写，operator 恢复它的那次 status "
+        "update 也被回答 500，它的重试必须在 1 s 内到来（第一次失败后 5 ms），而不是等到连续第十一次"
+        "失败才会等的 5.12 s。",
     ),
     "check:errors-retried[server-error]:teaches": (
         "e42d04db32",
