@@ -48,6 +48,7 @@ def catalogue(lang: str) -> dict[str, Entry]:
         zh_cn_checks,
         zh_cn_checks2,
         zh_cn_children,
+        zh_cn_lease,
         zh_cn_lesson,
         zh_cn_mutants,
     )
@@ -57,6 +58,7 @@ def catalogue(lang: str) -> dict[str, Entry]:
         **zh_cn_checks.ENTRIES,
         **zh_cn_checks2.ENTRIES,
         **zh_cn_children.ENTRIES,
+        **zh_cn_lease.ENTRIES,
         **zh_cn_mutants.ENTRIES,
         **zh_cn_lesson.ENTRIES,
     }

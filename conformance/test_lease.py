@@ -1,0 +1,175 @@
+"""leader-failover[lease-record]: the Lease's record as client-go writes it, and a standby
+that only reads it."""
+
+from __future__ import annotations
+
+import datetime
+import time
+from typing import Any
+
+import pytest
+
+from conformance.support import LEADER_SLACK, leader_timeout
+from harness.faults.apiproxy.records import RequestLog, seconds
+from harness.kube import Kube, wait_for
+from harness.lab.pool import OperatorPool
+from harness.plugin.evidence import Evidence
+
+LEASE_NAME = "modeldock.lab"
+#: (lease duration, renew deadline, retry period) in seconds, as leader-failover runs them.
+LEASE = (8.0, 6.0, 1.0)
+#: The leaseTransitions of the released Lease an earlier operator left behind, which the case
+#: creates before any instance runs: a takeover counts on from it.
+EARLIER_TRANSITIONS = 5
+#: How many renewals the case waits for before the hand edit: the standby reads meanwhile, for
+#: about ten retry periods, so that a standby reading twice as often shows.
+RENEWALS = 10
+
+
+def _spec(admin: Kube, ns: str) -> dict[str, Any]:
+    """The Lease's spec ({} while there is none)."""
+    return dict((admin.get("leases", ns, LEASE_NAME) or {}).get("spec") or {})
+
+
+def _micro_now() -> str:
+    """Now as a metav1.MicroTime (RFC 3339, microseconds, UTC)."""
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _renewals(admin: Kube, ns: str, after: str, count: int, what: str) -> dict[str, Any]:
+    """The Lease's spec once its renewTime has moved ``count`` times since ``after`` (a
+    renewTime): the holder renews once a retry period."""
+    seen = [after]
+
+    def renewed() -> dict[str, Any]:
+        spec = _spec(admin, ns)
+        if spec.get("renewTime") and spec["renewTime"] != seen[-1]:
+            seen.append(spec["renewTime"])
+        return spec
+
+    bound = count * (LEASE[2] + LEADER_SLACK)
+    return wait_for(renewed, lambda _s: len(seen) > count, bound, what)
+
+
+@pytest.mark.modeldock_check("leader-failover", case="lease-record")
+def test_lease_record(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """leader-failover[lease-record]: the Lease says who holds it since when, and how often it
+    changed hands, the way client-go writes it. An instance that takes the Lease counts
+    leaseTransitions up by one and sets acquireTime; its renewals move renewTime and keep
+    acquireTime and leaseTransitions, also when someone edited the Lease by hand meanwhile
+    (the renewal meets 409, reads the Lease again and renews it). A standby only reads the
+    Lease, at most once per retry period.
+
+    Tools (kubectl, dashboards, alerts on frequent hand-overs) read these fields to tell a
+    stable leader from one that flaps; a leader that resets them, or a standby that writes or
+    polls the Lease harder than its retry period, hides the flapping or loads the API server.
+    The case leaves a released Lease (no holder, leaseTransitions 5) as an earlier operator
+    would, starts a leader and a standby, edits the Lease by hand, then SIGTERMs the leader
+    so the standby takes over; the standby's Lease requests are read from its API proxy.
+    """
+    duration, _deadline, retry = LEASE
+    earlier = _micro_now()
+    admin.create(
+        "leases",
+        namespace,
+        {
+            "apiVersion": "coordination.k8s.io/v1",
+            "kind": "Lease",
+            "metadata": {"name": LEASE_NAME},
+            "spec": {
+                "holderIdentity": "",
+                "leaseDurationSeconds": 1,
+                "leaseTransitions": EARLIER_TRANSITIONS,
+                "acquireTime": earlier,
+                "renewTime": earlier,
+            },
+        },
+    )
+    leader = operators.start(leader_election=True, lease=LEASE, instance="a")
+    first = wait_for(
+        lambda: _spec(admin, namespace),
+        lambda s: bool(s.get("holderIdentity")),
+        leader_timeout(LEASE),
+        f"the first instance to take the released Lease {LEASE_NAME}",
+    )
+    evidence.record("lease_taken", first)
+    assert first.get("leaseTransitions") == EARLIER_TRANSITIONS + 1, (
+        f"taking the released Lease (leaseTransitions {EARLIER_TRANSITIONS}) must count one "
+        f"more hand-over: leaseTransitions {first.get('leaseTransitions')!r}, expected "
+        f'{EARLIER_TRANSITIONS + 1} (CONTRACT.md, "Process")'
+    )
+    assert first.get("acquireTime") and first.get("acquireTime") != earlier, (
+        f"the new holder must set acquireTime when it takes the Lease: {first.get('acquireTime')!r}"
+        f" (the released Lease said {earlier!r})"
+    )
+    assert first.get("leaseDurationSeconds") == int(duration), (
+        f"the holder must write its lease duration, {int(duration)} s: "
+        f"leaseDurationSeconds {first.get('leaseDurationSeconds')!r}"
+    )
+
+    standby = operators.start(leader_election=True, lease=LEASE, instance="b")
+    renewed = _renewals(
+        admin, namespace, first["renewTime"], RENEWALS, f"{RENEWALS} renewals of the Lease"
+    )
+    edit = admin.patch(
+        "leases",
+        namespace,
+        LEASE_NAME,
+        {"metadata": {"labels": {"modeldock.test/edited": "by-hand"}}},
+    )
+    edited = dict(edit.get("spec") or {})
+    after = _renewals(
+        admin, namespace, edited.get("renewTime", ""), 2, "the leader to renew the edited Lease"
+    )
+    evidence.record("lease_renewed", {"before_edit": renewed, "after_edit": after})
+    kept = ("holderIdentity", "acquireTime", "leaseTransitions")
+    for spec, when in ((renewed, "over its renewals"), (after, "after a hand edit of the Lease")):
+        changed = {k: (first.get(k), spec.get(k)) for k in kept if spec.get(k) != first.get(k)}
+        assert not changed, (
+            f"{when} the holder must keep holderIdentity, acquireTime and leaseTransitions "
+            f"(a renewal moves renewTime only): changed {changed} "
+            '(CONTRACT.md, "Process")'
+        )
+
+    signalled = time.time()
+    evidence.record("sigterm_exit_code", leader.terminate())
+    second = wait_for(
+        lambda: _spec(admin, namespace),
+        lambda s: bool(s.get("holderIdentity")) and s["holderIdentity"] != first["holderIdentity"],
+        leader_timeout(LEASE),
+        "the standby to take the released Lease",
+    )
+    evidence.record("lease_handed_over", second)
+    assert second.get("leaseTransitions") == EARLIER_TRANSITIONS + 2 and second.get(
+        "acquireTime"
+    ) != first.get("acquireTime"), (
+        f"the standby that took the released Lease must count the hand-over and set its own "
+        f"acquireTime: leaseTransitions {second.get('leaseTransitions')!r} (expected "
+        f"{EARLIER_TRANSITIONS + 2}), acquireTime {second.get('acquireTime')!r} (the first "
+        f"holder's was {first.get('acquireTime')!r})"
+    )
+
+    lease_requests = [
+        r
+        for r in RequestLog(operators.proxy_of(standby).request_log).records()
+        if r.resource == "leases" and r.verb != "watch" and seconds(r.start) < signalled
+    ]
+    writes = [f"{r.verb} {r.code}" for r in lease_requests if r.verb != "get"]
+    starts = [seconds(r.start) for r in lease_requests]
+    span = starts[-1] - starts[0] if starts else 0.0
+    most = int(span / retry) + 2
+    evidence.record(
+        "standby_lease_requests",
+        {"count": len(starts), "span_s": round(span, 2), "most": most, "writes": writes},
+    )
+    assert not writes, (
+        f"while the leader held and renewed the Lease the standby wrote it: {writes}; a "
+        'standby only reads a Lease its holder renews (CONTRACT.md, "Process")'
+    )
+    assert len(starts) <= most, (
+        f"the standby read the Lease {len(starts)} times in {span:.1f} s; waiting at least a "
+        f"retry period ({retry} s) between attempts, as client-go does, it reads at most "
+        f"{most} times (one per retry period, one more for the ends)"
+    )

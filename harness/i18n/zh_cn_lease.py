@@ -1,0 +1,67 @@
+"""Simplified Chinese for the Lease record case of stop 40 (issue 25, the Python leader
+election survivors): ``leader-failover[lease-record]`` and its hand-made mutants, and the mutant of the changed
+``leader-failover[release-conflict]`` (release-tries-twice) and of leader-failover's lower bound
+on a takeover (shortens-lease). Same shape as
+``harness.i18n.zh_cn_checks``: key -> (hash of the English, translation)."""
+
+from __future__ import annotations
+
+ENTRIES: dict[str, tuple[str, str]] = {
+    "check:leader-failover[lease-record]:why": (
+        "b1f7b34f99",
+        "leader-failover[lease-record]：Lease 按 client-go 的写法说明谁从何时起持有它、"
+        "它换过几次手。拿到 Lease 的实例把 leaseTransitions 加一并设置 acquireTime；"
+        "它的续约只推进 renewTime，保留 acquireTime 和 leaseTransitions，即使期间有人手工"
+        "编辑过 Lease 也一样（续约遇到 409，重新读取 Lease 再续约）。standby 只读取 Lease，"
+        "每个重试周期至多一次。",
+    ),
+    "check:leader-failover[lease-record]:teaches": (
+        "9846075aa8",
+        "各种工具（kubectl、仪表盘、针对频繁交接的告警）读取这些字段来区分稳定的 leader "
+        "和来回切换的 leader；重置这些字段的 leader，或比重试周期更频繁地写入或轮询 Lease "
+        "的 standby，会掩盖这种切换，或给 API server 增加负载。本用例像之前的 operator "
+        "那样留下一个已释放的 Lease（没有 holder，leaseTransitions 为 5），启动一个 leader "
+        "和一个 standby，手工编辑 Lease，然后向 leader 发送 SIGTERM，让 standby 接管；"
+        "standby 的 Lease 请求从它的 API proxy 读取。",
+    ),
+    "mutant:resets-lease-transitions:title": (
+        "b6e1dbf572",
+        "拿 Lease 时不读取它的 leaseTransitions：每次接管都写成 1",
+    ),
+    "mutant:resets-lease-transitions-go:title": (
+        "f555e361ce",
+        "拿 Lease 时不读取它的 leaseTransitions：每次接管都写成 1（Go）",
+    ),
+    "mutant:restamps-acquire-time:title": (
+        "490b4a61a0",
+        "每次续约都重新写 acquireTime，于是 Lease 从不说明持有者已持有它多久",
+    ),
+    "mutant:restamps-acquire-time-go:title": (
+        "9d2d7a40e6",
+        "每次续约都重新写 acquireTime，于是 Lease 从不说明持有者已持有它多久（Go）",
+    ),
+    "mutant:polls-lease:title": (
+        "7f9810fa76",
+        "每个配置的重试周期尝试 Lease 四次：standby 给 API server 四倍的负载",
+    ),
+    "mutant:polls-lease-go:title": (
+        "31ef3a1e3e",
+        "每个配置的重试周期尝试 Lease 四次：standby 给 API server 四倍的负载（Go）",
+    ),
+    "mutant:release-tries-twice:title": (
+        "3e677002b8",
+        "收到 SIGTERM 时，对被以 409 拒绝的 Lease 释放一共只尝试两次，然后让 Lease 仍被持有",
+    ),
+    "mutant:release-tries-twice-go:title": (
+        "f0f9351fe1",
+        "收到 SIGTERM 时，对被以 409 拒绝的 Lease 释放一共只尝试两次，然后让 Lease 仍被持有（Go）",
+    ),
+    "mutant:shortens-lease:title": (
+        "1a62c7f1ff",
+        "standby 在另一个持有者的 Lease 时长过去四分之一后就判它过期：leader 崩溃后过早接管",
+    ),
+    "mutant:shortens-lease-go:title": (
+        "4f69160ce6",
+        "standby 在另一个持有者的 Lease 时长过去四分之一后就判它过期：leader 崩溃后过早接管（Go）",
+    ),
+}
