@@ -1,9 +1,10 @@
 """leader-failover[lease-record]: the Lease's record as client-go writes it, and a standby
-that only reads it."""
+that only reads it; leader-failover[release-refused]: a release that failed is reported."""
 
 from __future__ import annotations
 
 import datetime
+import json
 import time
 from typing import Any
 
@@ -18,6 +19,9 @@ from harness.plugin.evidence import Evidence
 LEASE_NAME = "modeldock.lab"
 #: (lease duration, renew deadline, retry period) in seconds, as leader-failover runs them.
 LEASE = (8.0, 6.0, 1.0)
+#: release-refused's Lease: renewals 10 s apart, so that the writes the proxy refuses (armed
+#: just after the leader's first renewal, SIGTERM right after) are the release's.
+RELEASE_LEASE = (30.0, 20.0, 10.0)
 #: The leaseTransitions of the released Lease an earlier operator left behind, which the case
 #: creates before any instance runs: a takeover counts on from it.
 EARLIER_TRANSITIONS = 5
@@ -173,3 +177,90 @@ def test_lease_record(
         f"retry period ({retry} s) between attempts, as client-go does, it reads at most "
         f"{most} times (one per retry period, one more for the ends)"
     )
+
+
+#: The words of the error line of a release that failed (CONTRACT.md, "Process"): the same in
+#: Go and Python.
+RELEASE_FAILED_MSG = "could not release the Lease; standbys wait for it to expire"
+#: As many 409s in a row as client-go's retry.DefaultRetry makes attempts.
+RELEASE_ATTEMPTS = 5
+
+
+def _log_lines(log: str, msg: str, level: str | None = None) -> list[str]:
+    """The lines of an operator's log (one JSON object per line) whose ``msg`` is ``msg``
+    (and whose ``level`` is ``level``, when given)."""
+    out = []
+    for line in log.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if (
+            isinstance(record, dict)
+            and record.get("msg") == msg
+            and (level is None or record.get("level") == level)
+        ):
+            out.append(line)
+    return out
+
+
+@pytest.mark.modeldock_check("leader-failover", case="release-refused")
+def test_release_refused_is_reported(
+    admin: Kube, namespace: str, operators: OperatorPool, evidence: Evidence
+) -> None:
+    """leader-failover[release-refused]: a leader told to stop (SIGTERM) whose release writes
+    are all refused with 409 Conflict, as many as client-go's retry.DefaultRetry attempts (5),
+    exits 0 and says so: one line at level error, `could not release the Lease; standbys wait
+    for it to expire`, and no `Released Lease`.
+
+    Whoever runs the operator learns from that line why the next leader took a whole lease
+    duration to come: a release that gives up in silence looks, in the log, like one that
+    had nothing to release. The operator's API proxy answers the first five Lease writes
+    after the SIGTERM with 409 without forwarding them. An operator that tries more often and
+    releases the Lease in the end passes too, if it logs the release.
+    """
+    op = operators.start(leader_election=True, lease=RELEASE_LEASE)
+    holder = wait_for(
+        lambda: (admin.get("leases", namespace, LEASE_NAME) or {}).get("spec", {}),
+        lambda s: bool(s.get("holderIdentity")),
+        leader_timeout(RELEASE_LEASE),
+        f"Lease {LEASE_NAME} to get a holder",
+    )["holderIdentity"]
+    proxy = operators.proxy_of(op)
+    # The first renewal comes at once after the acquire; arm the 409s after it, so that the
+    # next Lease writes are the release's, a whole retry period before any other renewal.
+    wait_for(
+        lambda: [
+            r
+            for r in RequestLog(proxy.request_log).records()
+            if r.resource == "leases" and r.verb == "update" and r.code == 200
+        ],
+        bool,
+        RELEASE_LEASE[2] + LEADER_SLACK,
+        "the leader's first renewal of the Lease",
+        premise=True,
+    )
+    for n in range(1, RELEASE_ATTEMPTS + 1):
+        proxy.inject_write_error(n, 409, resources=["leases"])
+    code = op.terminate()
+    left = _spec(admin, namespace).get("holderIdentity") or ""
+    log = op.log_text()
+    failed = _log_lines(log, RELEASE_FAILED_MSG, level="error")
+    released = _log_lines(log, "Released Lease")
+    evidence.record("sigterm_exit_code", code)
+    evidence.record(
+        "release", {"holder_after_exit": left, "failed_lines": failed[:2], "released": released[:2]}
+    )
+    assert code == 0, f"SIGTERM must stop the operator cleanly (exit 0), got {code}"
+    if left:
+        assert left == holder and failed and not released, (
+            f"after SIGTERM the Lease still names {left!r} (it was {holder!r}): the release "
+            f"failed, and the log must say so in one line at level error, "
+            f"{RELEASE_FAILED_MSG!r}, and never 'Released Lease' (CONTRACT.md, \"Process\"); "
+            f"found {len(failed)} such line(s) and {len(released)} 'Released Lease'"
+        )
+    else:
+        assert released, (
+            "the operator released the Lease in the end (after more attempts than client-go "
+            "makes) but did not log 'Released Lease'"
+        )

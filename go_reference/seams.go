@@ -106,7 +106,7 @@ var (
 	// leaseRelease is releaseLease (main, after the manager stopped: the Lease given up,
 	// "Released Lease" logged when it was). Mutant: release-unreported-go (a release that
 	// succeeded reported as none), release-tries-twice-go (a 409 retried twice in all, not
-	// five times).
+	// five times), release-failure-unreported-go (a failed release not logged).
 	leaseRelease = releaseLease
 
 	// refusalText is errorMessage (the error's text in a failed write's Event, and so in the

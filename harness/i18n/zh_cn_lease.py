@@ -1,7 +1,7 @@
-"""Simplified Chinese for the Lease record case of stop 40 (issue 25, the Python leader
-election survivors): ``leader-failover[lease-record]`` and its hand-made mutants, and the mutant of the changed
-``leader-failover[release-conflict]`` (release-tries-twice) and of leader-failover's lower bound
-on a takeover (shortens-lease). Same shape as
+"""Simplified Chinese for the leader election checks of stop 40 (issue 25, the Python leader
+election survivors): ``leader-failover[lease-record]`` and ``[release-refused]`` and their
+hand-made mutants, and the mutants of the changed ``[release-conflict]`` (release-tries-twice)
+and of leader-failover's lower bound on a takeover (shortens-lease). Same shape as
 ``harness.i18n.zh_cn_checks``: key -> (hash of the English, translation)."""
 
 from __future__ import annotations
@@ -63,5 +63,27 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "mutant:shortens-lease-go:title": (
         "4f69160ce6",
         "standby 在另一个持有者的 Lease 时长过去四分之一后就判它过期：leader 崩溃后过早接管（Go）",
+    ),
+    "check:leader-failover[release-refused]:why": (
+        "b633352e46",
+        "leader-failover[release-refused]：被告知停止（SIGTERM）的 leader，如果它的释放写入"
+        "全部被以 409 Conflict 拒绝（与 client-go 的 retry.DefaultRetry 尝试次数一样多，"
+        "5 次），会以 0 退出并说明这一点：一行 level 为 error 的日志，`could not release the "
+        "Lease; standbys wait for it to expire`，并且没有 `Released Lease`。",
+    ),
+    "check:leader-failover[release-refused]:teaches": (
+        "51888c06be",
+        "运行 operator 的人从这一行得知，为什么下一个 leader 要等整整一个 lease 时长才出现："
+        "默默放弃的释放，在日志里看起来就像根本没有东西可释放。operator 的 API proxy 对 "
+        "SIGTERM 之后的前五次 Lease 写入直接回答 409，不转发它们。尝试更多次并最终释放了 "
+        "Lease 的 operator 也能通过，只要它在日志里记下这次释放。",
+    ),
+    "mutant:release-failure-unreported:title": (
+        "4893e4e722",
+        "收到 SIGTERM 时，放弃一次失败的 Lease 释放，却不在日志里记下",
+    ),
+    "mutant:release-failure-unreported-go:title": (
+        "433e12a2eb",
+        "收到 SIGTERM 时，放弃一次失败的 Lease 释放，却不在日志里记下（Go）",
     ),
 }
