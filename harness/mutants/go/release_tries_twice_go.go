@@ -24,34 +24,37 @@ import (
 	"k8s.io/client-go/util/retry"
 )
 
-func init() {
-	leaseRelease = func(ctx context.Context, lock *resourcelock.LeaseLock, identity string, timeout time.Duration) (bool, error) {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		released := false
-		twice := retry.DefaultRetry
-		twice.Steps = 2 // the mutant: a retry budget of its own
-		err := retry.RetryOnConflict(twice, func() error {
-			record, _, err := lock.Get(ctx)
-			if err != nil {
-				return err
-			}
-			if record.HolderIdentity != identity {
-				released = false
-				return nil
-			}
-			now := metav1.NewTime(time.Now())
-			released = true
-			return lock.Update(ctx, resourcelock.LeaderElectionRecord{
-				LeaderTransitions:    record.LeaderTransitions,
-				LeaseDurationSeconds: 1,
-				RenewTime:            now,
-				AcquireTime:          now,
-			})
-		})
+// releaseTwice is releaseLease with a retry budget of two attempts.
+func releaseTwice(ctx context.Context, lock *resourcelock.LeaseLock, identity string, timeout time.Duration) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	released := false
+	twice := retry.DefaultRetry
+	twice.Steps = 2 // the mutant: a retry budget of its own
+	err := retry.RetryOnConflict(twice, func() error {
+		record, _, err := lock.Get(ctx)
 		if err != nil {
-			return false, err
+			return err
 		}
-		return released, nil
+		if record.HolderIdentity != identity {
+			released = false
+			return nil
+		}
+		now := metav1.NewTime(time.Now())
+		released = true
+		return lock.Update(ctx, resourcelock.LeaderElectionRecord{
+			LeaderTransitions:    record.LeaderTransitions,
+			LeaseDurationSeconds: 1,
+			RenewTime:            now,
+			AcquireTime:          now,
+		})
+	})
+	if err != nil {
+		return false, err
 	}
+	return released, nil
+}
+
+func init() {
+	leaseRelease = releaseTwice
 }
