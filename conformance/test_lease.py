@@ -1,5 +1,6 @@
 """leader-failover[lease-record]: the Lease's record as client-go writes it, and a standby
-that only reads it; leader-failover[release-refused]: a release that failed is reported."""
+that only reads it; [release-refused]: a release that failed is reported; [lease-stalled]: a
+renewal that outlasts the renew deadline has failed."""
 
 from __future__ import annotations
 
@@ -10,10 +11,20 @@ from typing import Any
 
 import pytest
 
-from conformance.support import LEADER_SLACK, leader_timeout
+from conformance.support import (
+    CONVERGE_TIMEOUT,
+    LATE_WRITES_WAIT,
+    LEADER_SLACK,
+    create_modelservice,
+    leader_timeout,
+    wait_converged,
+)
+from harness.accounting import Accounting
+from harness.audit import select
 from harness.faults.apiproxy.records import RequestLog, seconds
 from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
+from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
 
 LEASE_NAME = "modeldock.lab"
@@ -264,3 +275,84 @@ def test_release_refused_is_reported(
             "the operator released the Lease in the end (after more attempts than client-go "
             "makes) but did not log 'Released Lease'"
         )
+
+
+#: How long the lease-stalled case's API proxy holds each of the leader's Lease writes: far
+#: past the renew deadline (and the request timeout), so only the operator's own bound on a
+#: renewal ends it.
+STALL_S = 60.0
+
+
+def _wait_replicas(admin: Kube, ns: str, replicas: int) -> None:
+    """Wait until Deployment ``web`` asks for ``replicas``: the leader converged the change."""
+    wait_for(
+        lambda: admin.get("deployments", ns, "web"),
+        lambda d: bool(d) and d["spec"]["replicas"] == replicas,
+        CONVERGE_TIMEOUT,
+        f"the leader to converge replicas {replicas}",
+    )
+
+
+@pytest.mark.modeldock_check("leader-failover", case="lease-stalled")
+def test_stalled_renewal_steps_down(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    impl: Implementation,
+) -> None:
+    """leader-failover[lease-stalled]: the leader's Lease writes stall (its API proxy holds
+    each for a minute) while the rest of its requests are served. A renewal that has not
+    succeeded within the renew deadline has failed, however long its request would take: the
+    leader must stop leading then, before the standby may take the Lease at its expiry. Once
+    the standby holds the Lease, three spec changes are written, and tried, by the standby
+    alone.
+
+    A leader that waits for its renewal's answer instead (a request bounded by nothing, or by
+    a request timeout longer than the renew deadline) keeps its workers running after its
+    lease ran out and the standby took over: two writers. A partition of the whole connection
+    hides this, since the old leader's writes stall with its renewal; a slow Lease write (an
+    etcd hiccup on one key, a webhook on leases) does not. Who wrote is read from the request
+    accounting, by instance.
+    """
+    user = impl.user
+    leader = operators.start(leader_election=True, lease=LEASE, instance="a")
+    first = wait_for(
+        lambda: _spec(admin, namespace).get("holderIdentity") or "",
+        bool,
+        leader_timeout(LEASE),
+        f"Lease {LEASE_NAME} to get a holder",
+    )
+    operators.start(leader_election=True, lease=LEASE, instance="b")
+    create_modelservice(admin, namespace, "web", replicas=1)
+    wait_converged(admin, namespace, "web")
+    operators.proxy_of(leader).delay_writes(STALL_S, count=1000, resource="leases")
+    second = wait_for(
+        lambda: _spec(admin, namespace).get("holderIdentity") or "",
+        lambda h: bool(h) and h != first,
+        leader_timeout(LEASE) + LEASE[1],
+        "the standby to take the Lease the stalled leader could not renew",
+    )
+    t_takeover = audit.sync(admin)
+    for replicas in (2, 3, 4):
+        admin.patch("modelservices", namespace, "web", {"spec": {"replicas": replicas}})
+        _wait_replicas(admin, namespace, replicas)
+    time.sleep(LATE_WRITES_WAIT)
+    writers: dict[str, list[str]] = {}
+    for r in select(
+        audit.requests(t_takeover, audit.sync(admin)),
+        user=user,
+        namespace=namespace,
+        writes_only=True,
+        resources=("modelservices", "deployments", "services"),
+    ):
+        writers.setdefault(r.instance or "(no instance identity)", []).append(r.describe())
+    evidence.record("holders", [first, second])
+    evidence.record("writes_after_takeover", writers)
+    assert list(writers) == ["b"], (
+        "after the standby (b) took the Lease the stalled leader (a) could not renew, only b "
+        f"may write (or try to); the request accounting shows {writers}: a leader whose "
+        "renewal has not succeeded within the renew deadline must stop, however long the "
+        'request would take (CONTRACT.md, "Process")'
+    )

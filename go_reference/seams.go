@@ -100,7 +100,8 @@ var (
 	// writes). Mutants: takes-live-lease-go (a Lease another instance holds read as free),
 	// resets-lease-transitions-go (leaseTransitions read as 0), restamps-acquire-time-go
 	// (acquireTime written anew at every renewal), shortens-lease-go (another holder's lease
-	// duration read as a quarter).
+	// duration read as a quarter), unbounded-renewal-go (a Lease write not bounded by the renew
+	// deadline).
 	electionLock = electionLockOf
 
 	// leaseRelease is releaseLease (main, after the manager stopped: the Lease given up,

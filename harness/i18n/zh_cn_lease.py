@@ -1,7 +1,8 @@
 """Simplified Chinese for the leader election checks of stop 40 (issue 25, the Python leader
 election survivors): ``leader-failover[lease-record]`` and ``[release-refused]`` and their
 hand-made mutants, and the mutants of the changed ``[release-conflict]`` (release-tries-twice)
-and of leader-failover's lower bound on a takeover (shortens-lease). Same shape as
+and of leader-failover's lower bound on a takeover (shortens-lease); ``[lease-stalled]`` and
+its mutants. Same shape as
 ``harness.i18n.zh_cn_checks``: key -> (hash of the English, translation)."""
 
 from __future__ import annotations
@@ -85,5 +86,28 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "mutant:release-failure-unreported-go:title": (
         "433e12a2eb",
         "收到 SIGTERM 时，放弃一次失败的 Lease 释放，却不在日志里记下（Go）",
+    ),
+    "check:leader-failover[lease-stalled]:why": (
+        "3ce0077df0",
+        "leader-failover[lease-stalled]：leader 的 Lease 写入停滞（它的 API proxy 把每一次都"
+        "扣住一分钟），而它的其他请求照常得到服务。一次在 renew deadline 内没有成功的续约就是"
+        "失败了，不管它的请求还要多久：leader 必须在那时停止领导，早于 standby 在 Lease 过期时"
+        "拿走它。standby 持有 Lease 之后，三次 spec 变更都只由 standby 写入，也只由它尝试。",
+    ),
+    "check:leader-failover[lease-stalled]:teaches": (
+        "26b4ffc12f",
+        "反过来等待续约应答的 leader（请求不受任何约束，或受一个比 renew deadline 更长的请求"
+        "超时约束），会在它的 lease 过期、standby 接管之后继续运行它的 worker：两个写入者。"
+        "整个连接的分区会掩盖这一点，因为旧 leader 的写入和它的续约一起停滞；而一次缓慢的 "
+        "Lease 写入（某个 key 上的 etcd 卡顿、leases 上的 webhook）不会。谁写的由请求记账按"
+        "实例读出。",
+    ),
+    "mutant:unbounded-renewal:title": (
+        "faf757c04e",
+        "等待续约的应答超过 renew deadline：Lease 写入停滞的 leader 在 standby 接管后仍在写入",
+    ),
+    "mutant:unbounded-renewal-go:title": (
+        "74e18df781",
+        "等待续约的应答超过 renew deadline：Lease 写入停滞的 leader 在 standby 接管后仍在写入（Go）",
     ),
 }

@@ -90,6 +90,7 @@ CHECK_SECONDS: dict[str, float] = {
     # stop 40 (conformance/test_lease.py): ten renewals, a hand edit, a SIGTERM hand-over
     "test_lease_record": 22.0,
     "test_release_refused_is_reported": 5.0,
+    "test_stalled_renewal_steps_down": 25.0,
     "test_rbac_least_privilege": 9.0,
     "test_ready_with_kwok": 91.0,
     "test_replaced_child_kept": 10.0,
