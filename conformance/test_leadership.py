@@ -221,7 +221,9 @@ def test_leader_failover(
     runs with its own client certificate (same user, its own group), so the API server's
     audit log says which instance made every write. Until the kill the Lease keeps its first
     holder and its leaseTransitions: a standby never takes a Lease its holder still renews
-    (mutants takes-live-lease, takes-live-lease-go); and the leader stopped by SIGTERM logs
+    (mutants takes-live-lease, takes-live-lease-go), and after the kill it takes the Lease no
+    sooner than the dead leader's last renewal + the lease duration, by the API server's clock
+    (mutants shortens-lease, shortens-lease-go); and the leader stopped by SIGTERM logs
     that it released the Lease (msg ``Released Lease``, the same in both operators; mutants
     release-unreported, release-unreported-go).
     """
@@ -311,6 +313,15 @@ def test_leader_failover(
         f"most {MAX_READS_AFTER_EXPIRY}: a read once a retry period, {retry}s, takes an "
         f"expired Lease at the first or second read); took {kill_takeover:.1f}s by the "
         f"harness's clock"
+    )
+    # Nor sooner: the follower counts the lease from when it saw the last renewal, after that
+    # write reached the API server. The margin of one retry period is the audit's (its times
+    # are when a request arrived), not the operator's.
+    assert expiry["takeover_after_expiry_s"] >= -retry, (
+        f"after the leader ({leader.instance}) was killed the follower ({follower.instance}) "
+        f"took the Lease at {expiry['takeover']}, {-expiry['takeover_after_expiry_s']}s before "
+        f"the lease ran out ({expiry['last_renewal']} + {duration}s): a standby may take a "
+        'Lease only once it has seen no renewal for a lease duration (CONTRACT.md, "Process")'
     )
 
     # A standby does not reconcile: a change while it runs is written by the leader alone.
@@ -565,11 +576,14 @@ def test_lost_lease_while_busy(
     assert code != 0, f"a leader that lost its Lease must exit with an error, not {code}"
 
 
-#: The release-conflict case's Lease: renewals 10 s apart, so that the one write the proxy
-#: answers with 409 (armed just after the leader's first renewal, SIGTERM right after) is the
-#: release, not a renewal.
+#: The release-conflict case's Lease: renewals 10 s apart, so that the writes the proxy
+#: answers with 409 (armed just after the leader's first renewal, SIGTERM right after) are the
+#: release's, not a renewal.
 RELEASE_RETRY_S = 10.0
 RELEASE_LEASE = (30.0, 20.0, RELEASE_RETRY_S)
+#: How many release writes in a row the proxy refuses with 409: one fewer than the attempts
+#: client-go's retry.DefaultRetry makes (5), so only the last attempt may succeed.
+RELEASE_CONFLICTS = 4
 
 
 @pytest.mark.modeldock_check("leader-failover", case="release-conflict")
@@ -580,17 +594,18 @@ def test_release_survives_a_conflict(
     evidence: Evidence,
 ) -> None:
     """leader-failover[release-conflict]: a leader told to stop (SIGTERM) releases its Lease
-    even when its first release write is refused with 409 Conflict.
+    even when its first four release writes are refused with 409 Conflict.
 
     A release is a read of the Lease, then an update that empties its holder. A renewal the
     shutdown cancelled can still reach the API server after that read, and the update then
     carries a stale resourceVersion: 409. An operator that gives up there exits cleanly and
     leaves the Lease held, so every standby waits out the whole lease duration (30 s here)
     before it may take over: the headless gap the release exists to avoid. client-go's answer
-    to a 409 is to read again and retry (retry.RetryOnConflict). Here the operator's API proxy
-    answers the first Lease write after the SIGTERM with 409 without forwarding it, which is
-    what the API server says in that race; once the operator has exited, the Lease must have
-    no holder.
+    to a 409 is to read again and retry (retry.RetryOnConflict, 5 attempts in all). Here the
+    operator's API proxy answers the first four Lease writes after the SIGTERM
+    with 409 without forwarding them, which is what the API server says in that race; once
+    the operator has exited, the Lease must have no holder (mutants release-gives-up,
+    release-tries-twice and their Go twins).
     """
     op = operators.start(leader_election=True, lease=RELEASE_LEASE)
     holder = wait_for(
@@ -609,8 +624,8 @@ def test_release_survives_a_conflict(
         ]
 
     # client-go renews at once after acquiring (wait.Until runs its function first), then
-    # every retry period: arm the 409 after that first renewal, so that the next Lease write
-    # is the release, 10 s before any other renewal.
+    # every retry period: arm the 409s after that first renewal, so that the next Lease writes
+    # are the release's, 10 s before any other renewal.
     wait_for(
         renewals,
         bool,
@@ -618,7 +633,8 @@ def test_release_survives_a_conflict(
         "the leader's first renewal of the Lease",
         premise=True,
     )
-    proxy.inject_write_error(1, 409, resources=["leases"])
+    for n in range(1, RELEASE_CONFLICTS + 1):
+        proxy.inject_write_error(n, 409, resources=["leases"])
     signalled = time.time()
     code = op.terminate()
     lease = admin.get("leases", namespace, LEASE_NAME) or {}
@@ -656,6 +672,7 @@ def test_release_survives_a_conflict(
     )
     assert not left, (
         f"after SIGTERM the Lease still names {left!r} (it was {holder!r}): the release met "
-        "409 Conflict and gave up; it must read the Lease again and retry, or every standby "
-        f"waits out the whole lease ({RELEASE_LEASE[0]:.0f} s)"
+        f"409 Conflict ({len(refused)} of the {RELEASE_CONFLICTS} scripted) and gave up; it "
+        "must read the Lease again and retry, 5 attempts in all, or every standby waits out "
+        f"the whole lease ({RELEASE_LEASE[0]:.0f} s)"
     )

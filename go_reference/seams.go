@@ -34,7 +34,7 @@ var (
 
 	// processConfig is configFromEnv (the process configuration, CONTRACT.md "Process", read
 	// once in main: the default workers, the request timeout, the Lease timings). Mutants:
-	// single-worker-go, pads-lease-go.
+	// single-worker-go, pads-lease-go, polls-lease-go.
 	processConfig = configFromEnv
 
 	// ownerVanished is controlledByVanished (steps 4 and 5: a child controlled by a
@@ -103,12 +103,17 @@ var (
 	bindAddressesFree = addressesFree
 
 	// electionLock is electionLockOf (the Lease lock the manager's leader election reads and
-	// writes). Mutant: takes-live-lease-go (a Lease another instance holds read as free).
+	// writes). Mutants: takes-live-lease-go (a Lease another instance holds read as free),
+	// resets-lease-transitions-go (leaseTransitions read as 0), restamps-acquire-time-go
+	// (acquireTime written anew at every renewal), shortens-lease-go (another holder's lease
+	// duration read as a quarter), unbounded-renewal-go (a Lease write not bounded by the renew
+	// deadline).
 	electionLock = electionLockOf
 
 	// leaseRelease is releaseLease (main, after the manager stopped: the Lease given up,
 	// "Released Lease" logged when it was). Mutant: release-unreported-go (a release that
-	// succeeded reported as none).
+	// succeeded reported as none), release-tries-twice-go (a 409 retried twice in all, not
+	// five times), release-failure-unreported-go (a failed release not logged).
 	leaseRelease = releaseLease
 
 	// managerFailed is exitAfterManagerError (main, when the manager stopped with an error,

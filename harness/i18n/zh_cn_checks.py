@@ -254,9 +254,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         " brain）。",
     ),
     "check:leader-failover[release-conflict]:why": (
-        "99e732d002",
+        "541de9cf73",
         "leader-failover[release-conflict]：被告"
-        "知停止（SIGTERM）的 leader，即使它第一次释放写入被以 40"
+        "知停止（SIGTERM）的 leader，即使它的前四次释放写入都被以 40"
         "9 Conflict 拒绝，也会释放它的 Lease。",
     ),
     "check:deletion-policy[orphan]:why": (

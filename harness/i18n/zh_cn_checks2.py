@@ -172,7 +172,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "就会转发它）。",
     ),
     "check:leader-failover:teaches": (
-        "8710de2d10",
+        "d13d7508ee",
         "两个同时活跃的实例会互相抢着写入，并让每个副作用都发生两次，所以 operator "
         "的多个副本通过一个 Lease 选出 leader。崩溃的 leader 无法声明自己已经不在了："
         "其他实例必须等它的 lease 过期，但不能更久。有意停止的 leader 应该立即交接，即释放 "
@@ -180,7 +180,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "每个实例都使用自己的客户端证书运行（同一个用户，各自的 group），因此 API server "
         "的审计日志能说明每次写入是哪个实例做的。直到 leader 被杀掉之前，Lease 一直保持它的第一个"
         "持有者和它的 leaseTransitions：standby 从不拿走持有者仍在续约的 Lease（变异体 "
-        "takes-live-lease、takes-live-lease-go）；被 SIGTERM 停止的 leader 在日志里说明它释放了 "
+        "takes-live-lease、takes-live-lease-go），而在 leader 被杀掉之后，按 API server 的时钟，"
+        "standby 最早在死去的 leader 最后一次续约加上 lease 时长之后才拿走 Lease（变异体 "
+        "shortens-lease、shortens-lease-go）；被 SIGTERM 停止的 leader 在日志里说明它释放了 "
         "Lease（msg ``Released Lease``，两个 operator 用词相同；变异体 release-unreported、"
         "release-unreported-go）。",
     ),
@@ -192,15 +194,16 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "又变了一次：从愈合起，旧 leader 的任何写入都是僵尸的写入。",
     ),
     "check:leader-failover[release-conflict]:teaches": (
-        "8dd9b0c6a1",
+        "1ffda508b2",
         "释放就是读一次 Lease，然后做一次清空其 holder 的 update。被关闭过程取消的一次续约，"
         "仍可能在那次读取之后到达 API server，这时 update 携带的就是一个过期的 "
         "resourceVersion：409。在这里放弃的 operator 会干净地退出，却让 Lease 仍被持有，"
         "于是每个备用实例都要等完整个 lease 时长（这里是 30 s）才能接管："
         "这正是释放要避免的群龙无首的空档。client-go 对 409 的回应是重新读取并重试（"
-        "retry.RetryOnConflict）。这里 operator 的 API proxy 对 SIGTERM 之后的第一次 Lease "
-        "写入直接回答 409，不转发它，这正是 API server 在那种竞争中会说的；operator 退出后，"
-        "Lease 必须没有 holder。",
+        "retry.RetryOnConflict，一共 5 次尝试）。这里 operator 的 API proxy 对 SIGTERM 之后的"
+        "前四次 Lease 写入直接回答 409，不转发它们，这正是 API server 在那种竞争中会说的；"
+        "operator 退出后，Lease 必须没有 holder（mutant release-gives-up、release-tries-twice "
+        "及其 Go 孪生）。",
     ),
     "check:foreign-fields-kept:why": (
         "f154cb59af",

@@ -87,6 +87,10 @@ CHECK_SECONDS: dict[str, float] = {
     # (events-recorded 5.8 s and 17.4 s in the same run); the 6 s of before predates its steps
     "test_progressing_without_kubelet": 15.0,
     "test_release_survives_a_conflict": 5.0,
+    # stop 40 (conformance/test_lease.py): ten renewals, a hand edit, a SIGTERM hand-over
+    "test_lease_record": 22.0,
+    "test_release_refused_is_reported": 5.0,
+    "test_stalled_renewal_steps_down": 25.0,
     "test_rbac_least_privilege": 9.0,
     "test_ready_with_kwok": 91.0,
     "test_replaced_child_kept": 10.0,
