@@ -55,6 +55,7 @@ def catalogue(lang: str) -> dict[str, Entry]:
         zh_cn_lease,
         zh_cn_lesson,
         zh_cn_mutants,
+        zh_cn_mutants2,
         zh_cn_quantities,
     )
 
@@ -69,6 +70,7 @@ def catalogue(lang: str) -> dict[str, Entry]:
         **zh_cn_informer.ENTRIES,
         **zh_cn_lease.ENTRIES,
         **zh_cn_mutants.ENTRIES,
+        **zh_cn_mutants2.ENTRIES,
         **zh_cn_quantities.ENTRIES,
         **zh_cn_lesson.ENTRIES,
     }

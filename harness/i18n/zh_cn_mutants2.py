@@ -1,0 +1,160 @@
+"""Simplified Chinese for the hand-made mutants' titles that zh_cn_mutants.py (at its line
+limit) does not hold: the pairs of stop 39's Go gaps and of stop 40's HTTP client cases. Same
+shape as ``harness.i18n.zh_cn_mutants``: key -> (hash of the English, translation)."""
+
+from __future__ import annotations
+
+ENTRIES: dict[str, tuple[str, str]] = {
+    "mutant:fraction-as-exponent:title": (
+        "400b9fae41",
+        "把 '.' 之后的数字当成指数：0.125 因超过 99 被拒绝",
+    ),
+    "mutant:fraction-as-exponent-go:title": (
+        "be8d57caa4",
+        "把 '.' 之后的数字当成指数：0.125 因超过 99 被拒绝（Go）",
+    ),
+    "mutant:kept-transition-time:title": (
+        "df1490dab0",
+        "condition 的 status 变了，却保留旧的 lastTransitionTime",
+    ),
+    "mutant:kept-transition-time-go:title": (
+        "c13b838d5e",
+        "condition 的 status 变了，却保留旧的 lastTransitionTime（Go）",
+    ),
+    "mutant:time-by-position:title": (
+        "940c566746",
+        "按位置而不是按类型找已存的 condition：别人的 condition 的时间成了自己的",
+    ),
+    "mutant:time-by-position-go:title": (
+        "8bf87cf555",
+        "按位置而不是按类型找已存的 condition：别人的 condition 的时间成了自己的（Go）",
+    ),
+    "mutant:conflict-as-refusal:title": (
+        "79158179c0",
+        "把子对象写入时的 409 当成拒绝：status 里出现 FailedUpdate",
+    ),
+    "mutant:conflict-as-refusal-go:title": (
+        "cfedbe939a",
+        "把子对象写入时的 409 当成拒绝：status 里出现 FailedUpdate（Go）",
+    ),
+    "mutant:assumes-causes:title": (
+        "25ae7d38e0",
+        "用回答里的第一个 cause 描述失败的写入，仿佛每个回答都有 cause：一个光秃秃的 503 就会 panic",
+    ),
+    "mutant:assumes-causes-go:title": (
+        "00b39666a6",
+        "用回答里的第一个 cause 描述失败的写入，仿佛每个回答都有 cause：一个光秃秃的 503 就会 panic（Go）",
+    ),
+    "mutant:appends-causes:title": (
+        "ca174519ca",
+        "在不以排序后的 causes 结尾的拒绝消息后面再追加它们：webhook 的原话被改了",
+    ),
+    "mutant:appends-causes-go:title": (
+        "eba083cf0c",
+        "在不以排序后的 causes 结尾的拒绝消息后面再追加它们：webhook 的原话被改了（Go）",
+    ),
+    "mutant:forgiving-config:title": (
+        "3f6b889f4e",
+        "无法使用的配置值被换成默认值，只打一条警告，operator 照常运行",
+    ),
+    "mutant:forgiving-config-go:title": (
+        "9ade02c7e1",
+        "无法使用的配置值被换成默认值，只打一条警告，operator 照常运行（Go）",
+    ),
+    "mutant:status-ignores-replicas:title": (
+        "6d8947374e",
+        "不管 spec.replicas 写的是多少，都按一个副本判断滚动更新",
+    ),
+    "mutant:status-ignores-replicas-go:title": (
+        "d5fef9388a",
+        "不管 spec.replicas 写的是多少，都按一个副本判断滚动更新（Go）",
+    ),
+    "mutant:sticky-reason:title": (
+        "c536a770ce",
+        "只有在 status 改变时才改写 condition 的 reason",
+    ),
+    "mutant:sticky-reason-go:title": (
+        "1bb1f3f2ec",
+        "只有在 status 改变时才改写 condition 的 reason（Go）",
+    ),
+    "mutant:silent-update:title": (
+        "378bda5711",
+        "更新子对象时不记录 Event",
+    ),
+    "mutant:silent-update-go:title": (
+        "e7cdca4063",
+        "更新子对象时不记录 Event（Go）",
+    ),
+    "mutant:keeps-live-quantities:title": (
+        "03cac0dc71",
+        "子对象的资源数量一旦设定就不再改：新值永远到不了它",
+    ),
+    "mutant:keeps-live-quantities-go:title": (
+        "64642e4e97",
+        "子对象的资源数量一旦设定就不再改：新值永远到不了它（Go）",
+    ),
+    "mutant:conflict-as-gone:title": (
+        "d2bf23845f",
+        "把 409、410 或 422 当成 404 NotFound",
+    ),
+    "mutant:conflict-as-gone-go:title": (
+        "144c20ca91",
+        "把 409、410 或 422 当成 404 NotFound（Go）",
+    ),
+    "mutant:list-not-notified:title": (
+        "c59a120a11",
+        "informer 的 list 带来的对象到不了任何 handler",
+    ),
+    "mutant:list-not-notified-go:title": (
+        "cf75877612",
+        "informers 的第一次 list 带来的对象到不了任何 handler（Go）",
+    ),
+    "mutant:retry-after-surfaces:title": (
+        "7f87b1c3ef",
+        "等完应答要求的 Retry-After，却把应答交给 reconcile，而不是再次发送请求",
+    ),
+    "mutant:retry-after-surfaces-go:title": (
+        "52221ef0df",
+        "等完应答要求的 Retry-After，却把应答交给 reconcile，而不是再次发送请求（Go）",
+    ),
+    "mutant:retry-after-rfc-statuses:title": (
+        "292843ec40",
+        "只在 429 和 503 上遵守 Retry-After，于是一个要求等待的 500 回到了 workqueue",
+    ),
+    "mutant:retry-after-rfc-statuses-go:title": (
+        "043d209dfc",
+        "只在 429 和 503 上遵守 Retry-After，于是一个要求等待的 500 回到了 workqueue（Go）",
+    ),
+    "mutant:waits-past-deadline:title": (
+        "9cbfe29f92",
+        "把 Retry-After 整个等完，哪怕超过了请求的超时",
+    ),
+    "mutant:waits-past-deadline-go:title": (
+        "431ca81042",
+        "把 Retry-After 整个等完，哪怕超过了请求的超时（Go）",
+    ),
+    "mutant:retries-past-ten:title": (
+        "3d425844b7",
+        "每个带 Retry-After 的应答之后都再次发送请求，重试次数没有上限",
+    ),
+    "mutant:retries-past-ten-go:title": (
+        "fe6e91e160",
+        "每个带 Retry-After 的应答之后都再次发送请求，重试次数没有上限（Go）",
+    ),
+    "mutant:relists-on-refused-watch:title": (
+        "c8f94a0609",
+        "把每次被拒绝的 watch 启动都当成 410 Gone，重新 list",
+    ),
+    "mutant:relists-on-refused-watch-go:title": (
+        "4b572d3fd0",
+        "把每次被拒绝的 watch 启动都当成 410 Gone，重新 list（Go）",
+    ),
+    "mutant:watch-ignores-retry-after:title": (
+        "605c17ea2d",
+        "除了 watch 之外的每个请求都遵守 Retry-After，watch 被拒绝后回到 informer 的退避",
+    ),
+    "mutant:watch-ignores-retry-after-go:title": (
+        "c132b4eaca",
+        "除了 watch 之外的每个请求都遵守 Retry-After，watch 被拒绝后回到 informer 的退避（Go）",
+    ),
+}
