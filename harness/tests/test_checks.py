@@ -31,7 +31,7 @@ def test_check_functions_are_read_from_the_check_markers() -> None:
     assert functions["noop-stable[long-quiet]"] == ["test_noop_stable_long_quiet"]
     assert functions["watch-recovers[compaction-410]"] == ["test_watch_expired_after_compaction"]
     assert "test_watch_expired_after_compaction" in functions["watch-recovers"]
-    assert len(functions["watch-recovers"]) == 5
+    assert len(functions["watch-recovers"]) == 7
 
 
 def test_check_order_names_exactly_the_checks_the_suite_declares() -> None:
