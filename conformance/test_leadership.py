@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kubernetes.client.exceptions import ApiException
 
 from conformance.premises import set_up
 from conformance.support import (
@@ -509,6 +510,33 @@ BUSY_HOLD_S = 60.0
 THIEF = "modeldock-harness-thief"
 
 
+#: How many times the harness reads the Lease again when its takeover meets 409 Conflict.
+TAKE_ATTEMPTS = 5
+
+
+def _take_lease(admin: Kube, namespace: str) -> None:
+    """Make ``THIEF`` the holder of Lease ``LEASE_NAME`` for an hour, as another instance
+    would: read, then update with the read's resourceVersion.
+
+    The leader renews every retry period, so a renewal can land between the read and the
+    update, which the API server then refuses with 409; the harness reads again and retries
+    (client-go's retry.RetryOnConflict), at most TAKE_ATTEMPTS times. Returns once an update
+    was accepted. Raises ApiException for any other refusal, or for the last 409.
+    """
+    for attempt in range(TAKE_ATTEMPTS):
+        lease = present(admin.get("leases", namespace, LEASE_NAME), f"Lease {LEASE_NAME}")
+        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        lease["spec"].update(
+            holderIdentity=THIEF, leaseDurationSeconds=3600, acquireTime=now, renewTime=now
+        )
+        try:
+            admin.update("leases", lease)
+            return
+        except ApiException as exc:
+            if exc.status != 409 or attempt == TAKE_ATTEMPTS - 1:
+                raise
+
+
 @pytest.mark.modeldock_check("leader-failover", case="lost-while-busy")
 def test_lost_lease_while_busy(
     admin: Kube,
@@ -553,12 +581,7 @@ def test_lost_lease_while_busy(
         "the leader's update of Deployment web to be held by its API proxy",
         premise=True,
     )
-    lease = present(admin.get("leases", namespace, LEASE_NAME), f"Lease {LEASE_NAME}")
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    lease["spec"].update(
-        holderIdentity=THIEF, leaseDurationSeconds=3600, acquireTime=now, renewTime=now
-    )
-    admin.update("leases", lease)
+    _take_lease(admin, namespace)
     taken = time.monotonic()
     try:
         code = op.wait_exit(TAKEOVER_WAIT_S)
