@@ -11,6 +11,8 @@ every write of the ModelService is a PATCH (finalizer, status; a stale optimisti
 422, not 409); kopf stores the last handled configuration and retry progress in annotations,
 one more PATCH after each handled change; handlers run only for changes of the ModelService's
 spec, labels and annotations, so a child's event or a status-only change calls none (a deleted
-Service is not recreated); no Lease leader election; no Event correlation. The checks it fails,
-and why, are declared in ``implementation.toml``.
+Service is not recreated); no Lease leader election; no Event correlation nor spam filter;
+kopf's own API client retries a 403 (a refused Event is written later, a refused watch comes
+back after 1, 1, 2 s), and a watch request answered 410 stops the operator's watching. The
+checks it fails, and why, are declared in ``implementation.toml``.
 """
