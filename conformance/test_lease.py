@@ -30,6 +30,8 @@ from harness.plugin.evidence import Evidence
 LEASE_NAME = "modeldock.lab"
 #: (lease duration, renew deadline, retry period) in seconds, as leader-failover runs them.
 LEASE = (8.0, 6.0, 1.0)
+#: LEASE's renew deadline, s.
+RENEW_DEADLINE_S = LEASE[1]
 #: release-refused's Lease: renewals 10 s apart, so that the writes the proxy refuses (armed
 #: just after the leader's first renewal, SIGTERM right after) are the release's.
 RELEASE_LEASE = (30.0, 20.0, 10.0)
@@ -333,7 +335,7 @@ def test_stalled_renewal_steps_down(
     second = wait_for(
         lambda: _spec(admin, namespace).get("holderIdentity") or "",
         lambda h: bool(h) and h != first,
-        leader_timeout(LEASE) + LEASE[1],
+        leader_timeout(LEASE) + RENEW_DEADLINE_S,
         "the standby to take the Lease the stalled leader could not renew",
     )
     t_takeover = audit.sync(admin)

@@ -424,6 +424,9 @@ WATCH_REFUSALS = 4
 #: Slack under each bound: the proxy's timestamps are cut to microseconds and a timer never
 #: fires early; a watch sent again at once, or after a fixed 50 ms, is far below it.
 WATCH_BACKOFF_GRACE_S = 0.02
+#: How long the case waits for those refusals beyond the operator's start, seconds: twice the
+#: longest backoff they can take (client-go's jitter doubles a delay at most).
+WATCH_REFUSALS_WAIT_S = 2 * WATCH_BACKOFF_BASE_S * 2**WATCH_REFUSALS
 #: The resources the operator's informers watch in its namespace.
 WATCHED = ("modelservices", "deployments", "services")
 
@@ -481,7 +484,7 @@ def test_refused_watches_back_off(
         seen = wait_for(
             refused,
             lambda by: all(len(times) >= WATCH_REFUSALS for times in by.values()),
-            OPERATOR_START_TIMEOUT + 2 * WATCH_BACKOFF_BASE_S * 2**WATCH_REFUSALS,
+            OPERATOR_START_TIMEOUT + WATCH_REFUSALS_WAIT_S,
             f"{WATCH_REFUSALS} refused watches (403) of each of {', '.join(WATCHED)}: a "
             "refused watch is retried with backoff for as long as the process runs",
         )

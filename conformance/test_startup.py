@@ -79,6 +79,18 @@ WAITING_STOP_S = 10.0
 #: a retry of the client itself).
 ATTEMPTS_SLACK = 3
 
+#: How much longer than the contract's delays the first ATTEMPTS_WATCHED - 1 waits may take in
+#: all, as a factor and seconds: a loaded machine delays each attempt a little, while a backoff
+#: that starts one doubling late (1.6 s, not 0.8) or at its cap takes twice as long or more.
+WAITS_FACTOR = 1.25
+WAITS_SLACK_S = 2.0
+
+
+def contract_waits(count: int) -> float:
+    """The contract's first ``count`` waits between attempts, summed, in seconds: 0.8 s doubled
+    per attempt up to 30 s (CRD_RETRY_INITIAL_S, CRD_RETRY_CAP_S); 12.0 for four."""
+    return float(sum(min(CRD_RETRY_CAP_S, CRD_RETRY_INITIAL_S * 2.0**n) for n in range(count)))
+
 
 def allowed_attempts(span: float) -> int:
     """The most attempts a wait with the contract's backoff makes in ``span`` seconds from its
@@ -222,13 +234,16 @@ def test_waits_for_crd(isolated: Isolated, evidence: Evidence) -> None:
     list or watch of a resource (its informers wait for modelservices); it asked again (at least five times);
     the gaps grow (the last of the first five is at least twice the first); and it made no
     more attempts than the contract's backoff (0.8 s doubling to 30 s) allows in the span it
-    took, plus three (``allowed_attempts``). Then the CRD is applied and a ModelService
+    took, plus three (``allowed_attempts``), nor waited longer in all before its fifth than
+    the contract's first four waits (12 s) by a quarter and two seconds (``contract_waits``).
+    Then the CRD is applied and a ModelService
     created: it converges within the backoff's cap plus the usual bound, the operator never
     exited, and its log has no line at level error but a reconcile's own (``Reconciler
     error``: a 409 of a stale cache is ordinary); its start and its wait failed nowhere. An
     operator that exits
     (mutants exits-without-crd, exits-without-crd-go), retries every 50 ms (hot-retries-crd,
-    hot-retries-crd-go), takes the decoy's group version for its CRD (served-by-group,
+    hot-retries-crd-go), backs off from 1.6 s, one doubling late (slow-crd-backoff,
+    slow-crd-backoff-go), takes the decoy's group version for its CRD (served-by-group,
     served-by-group-go) or logs the end of its wait as an error (wait-end-error,
     wait-end-error-go) fails.
     """
@@ -290,6 +305,14 @@ def _judge(lab: IsolatedLab, evidence: Evidence) -> None:
     assert first[-1] >= 2 * first[0], (
         f"the gaps between the first {ATTEMPTS_WATCHED} attempts do not grow: {first} "
         f"(the contract's backoff doubles each)"
+    )
+    most = contract_waits(len(first)) * WAITS_FACTOR + WAITS_SLACK_S
+    evidence.record("first_waits_s", {"sum": round(sum(first), 3), "most": most})
+    assert sum(first) <= most, (
+        f"the first {len(first)} waits between attempts took {sum(first):.1f}s in all "
+        f"({first}); the contract's backoff (0.8 s doubling) waits {contract_waits(len(first)):g}s, "
+        f"so at most {most:g}s with a loaded machine's delays: a backoff that starts late or "
+        "at its cap leaves a CRD installed meanwhile unnoticed for longer"
     )
 
     cp.apply_paths([CRD_DIR])
@@ -391,6 +414,10 @@ REFUSED_ENVIRONMENTS: list[tuple[str, dict[str, str], tuple[str, ...]]] = [
 #: The variable config-refused gives a port another process holds (the check's own listening
 #: socket), in one more refused environment, ``port-held``.
 HELD_PORT_VARIABLE = "METRICS_BIND_ADDRESS"
+#: The health probe address, held by a second listening socket of the check: alone with the
+#: metrics server off (``probe-port-held``: an address not tried is no reason to stop trying
+#: the next), and with the metrics port held too (``ports-held``: both named, not the first).
+PROBE_PORT_VARIABLE = "HEALTH_PROBE_BIND_ADDRESS"
 
 #: The environment config-refused expects an operator to run with: every value usable, each
 #: near a bound the refusals above test from the other side (the renew deadline just above
@@ -445,8 +472,9 @@ def test_config_refused(
     every few seconds. The contract (CONTRACT.md, "Process") asks for the refusal at start,
     before any request, with exit code 2 and a log line naming the variable and what it must
     be. Here one operator is started per faulty environment (REFUSED_ENVIRONMENTS, and
-    ``port-held``: METRICS_BIND_ADDRESS on a port the check itself listens on; leader
-    election on, side by side) with one more given usable values at the same bounds
+    ``port-held``: METRICS_BIND_ADDRESS on a port the check itself listens on;
+    ``probe-port-held``: the metrics server off and HEALTH_PROBE_BIND_ADDRESS on another such
+    port; ``ports-held``: both held, and both must be named; leader election on, side by side) with one more given usable values at the same bounds
     (ACCEPTED_ENVIRONMENT, its metrics server off with ``0``). Once that one is ready
     (refusing is less work than starting), each of the others must have exited 2 within
     CONFIG_EXIT_GRACE_S, its log naming each variable at fault (``NAME=`` and ``must``), its
@@ -454,12 +482,20 @@ def test_config_refused(
     ModelService. Mutants: forgiving-config, forgiving-config-go (an unusable value replaced
     by its default, with a warning); ignores-held-port, ignores-held-port-go (the addresses
     never tried: the manager meets the held port after its first requests and exits 1);
-    refuses-metrics-off, refuses-metrics-off-go (``0`` taken for an address and refused).
+    refuses-metrics-off, refuses-metrics-off-go (``0`` taken for an address and refused);
+    first-address-only, first-address-only-go (stops at the first address it does not try or
+    cannot listen on).
     """
-    with _held_port() as port:
-        held = ("port-held", {HELD_PORT_VARIABLE: f"127.0.0.1:{port}"}, (HELD_PORT_VARIABLE,))
-        evidence.record("held_port", port)
-        _judge_config(admin, namespace, operators, evidence, [*REFUSED_ENVIRONMENTS, held])
+    with _held_port() as port, _held_port() as probe_port:
+        metrics = {HELD_PORT_VARIABLE: f"127.0.0.1:{port}"}
+        probe = {PROBE_PORT_VARIABLE: f"127.0.0.1:{probe_port}"}
+        held = [
+            ("port-held", metrics, (HELD_PORT_VARIABLE,)),
+            ("probe-port-held", {HELD_PORT_VARIABLE: "0", **probe}, (PROBE_PORT_VARIABLE,)),
+            ("ports-held", {**metrics, **probe}, (HELD_PORT_VARIABLE, PROBE_PORT_VARIABLE)),
+        ]
+        evidence.record("held_ports", [port, probe_port])
+        _judge_config(admin, namespace, operators, evidence, [*REFUSED_ENVIRONMENTS, *held])
 
 
 def _judge_config(

@@ -461,24 +461,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "拿到无法使用的配置的 operator 拒绝启动：它立即以退出码 2 退出，说出出错的变量以及如何改正，并且不发出任何请"
         "求；可用的配置则照常运行。",
     ),
-    "check:config-refused:teaches": (
-        "4eaf8f39ea",
-        "Lease 的时间不是数字、为零或为无穷大，lease 不比它的续约期限长，续约期限不够再重试一次，worker 数为零"
-        "，catalog URL 不是 http(s)，metrics 地址的端口被另一个进程占着：照样运行的 operator，无论是用默认值"
-        "顶替这个值，还是原样使用它，运行时用的都是没有人选择过的时间，或者在一个绑定不了的端口上失败。"
-        "leader elector 也许会在之后以不那么清楚的方式拒绝它们，也许永远不会，于"
-        "是一组实例交接 Lease 要么太慢，要么每隔几秒就换一次。契约（CONTRACT.md 的“Process”）要求在启"
-        "动时、在任何请求之前就拒绝：退出码 2，并用一行日志说出出错的变量以及它必须是什么。这里每种有问题的环境各启动一个 op"
-        "erator（REFUSED_ENVIRONMENTS，以及 ``port-held``：METRICS_BIND_ADDRESS 指向检查自己正在监听的"
-        "端口；开启 leader election，并排运行），再启动一个在相同边界上拿到可用值的 operator"
-        "（ACCEPTED_ENVIRONMENT，用 ``0`` 关掉它的 metrics 服务）。等这一个就绪后（拒绝比启动省事），其"
-        "余每一个都必须已在 CONFIG_EXIT_GRACE_S 之内以 2 退出，日志里点出每个出错的变量（``NAME=`"
-        "` 和 ``must``），它的 API proxy 没有见到任何请求；就绪的那个必须继续运行，并作为 leader 让"
-        "一个 ModelService 收敛。Mutant：forgiving-config、forgiving-config-"
-        "go（把无法使用的值换成默认值，只打印一条警告）；ignores-held-port、ignores-held-port-go（从不"
-        "试这些地址：manager 在发出第一批请求之后才碰上被占的端口，以 1 退出）；refuses-metrics-off、"
-        "refuses-metrics-off-go（把 ``0`` 当成地址并拒绝）。",
-    ),
     "check:events-recorded[refused-event]:why": (
         "5732611d8c",
         "API server 拒绝的 Event 会被丢弃，但仍被计数：Event 写入被拒绝期间 operator 照样收敛，"

@@ -1,7 +1,8 @@
 """Simplified Chinese of the ownership cases of stop 40 (pyown) and of their mutants' titles:
 child-conflict[adopt-ownerless] (its texts as extended), child-conflict[adopt-recheck],
-finalizer-ordered-delete[delete-not-found] and leader-failover[lost-while-busy] (keys and
-hashes as in harness/i18n/__init__.py)."""
+finalizer-ordered-delete[delete-not-found] and leader-failover[lost-while-busy], and
+config-refused's texts as extended with the probe-port-held and ports-held environments (keys
+and hashes as in harness/i18n/__init__.py)."""
 
 from __future__ import annotations
 
@@ -158,5 +159,25 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "mutant:cleans-up-held-go:title": (
         "a97485838a",
         "当 status update 说明 ModelService 已不在时，删除这一轮持有的每个子对象，不管是不是它自己的（Go）",
+    ),
+    "check:config-refused:teaches": (
+        "22958d002f",
+        "Lease 的时间不是数字、为零或为无穷大，lease 不比它的续约期限长，续约期限不够再重试一次，worker 数为零"
+        "，catalog URL 不是 http(s)，metrics 地址的端口被另一个进程占着：照样运行的 operator，无论是用默认值"
+        "顶替这个值，还是原样使用它，运行时用的都是没有人选择过的时间，或者在一个绑定不了的端口上失败。"
+        "leader elector 也许会在之后以不那么清楚的方式拒绝它们，也许永远不会，于"
+        "是一组实例交接 Lease 要么太慢，要么每隔几秒就换一次。契约（CONTRACT.md 的“Process”）要求在启"
+        "动时、在任何请求之前就拒绝：退出码 2，并用一行日志说出出错的变量以及它必须是什么。这里每种有问题的环境各启动一个 op"
+        "erator（REFUSED_ENVIRONMENTS，以及 ``port-held``：METRICS_BIND_ADDRESS 指向检查自己正在监听的"
+        "端口；``probe-port-held``：关掉 metrics 服务，HEALTH_PROBE_BIND_ADDRESS 指向另一个这样的端口；"
+        "``ports-held``：两个都被占，两个都必须点名；开启 leader election，并排运行），再启动一个在相同边界上拿到可用值的 operator"
+        "（ACCEPTED_ENVIRONMENT，用 ``0`` 关掉它的 metrics 服务）。等这一个就绪后（拒绝比启动省事），其"
+        "余每一个都必须已在 CONFIG_EXIT_GRACE_S 之内以 2 退出，日志里点出每个出错的变量（``NAME=`"
+        "` 和 ``must``），它的 API proxy 没有见到任何请求；就绪的那个必须继续运行，并作为 leader 让"
+        "一个 ModelService 收敛。Mutant：forgiving-config、forgiving-config-"
+        "go（把无法使用的值换成默认值，只打印一条警告）；ignores-held-port、ignores-held-port-go（从不"
+        "试这些地址：manager 在发出第一批请求之后才碰上被占的端口，以 1 退出）；refuses-metrics-off、"
+        "refuses-metrics-off-go（把 ``0`` 当成地址并拒绝）；first-address-only、first-address-only-go"
+        "（在第一个不去试或监听不了的地址处就停止检查）。",
     ),
 }

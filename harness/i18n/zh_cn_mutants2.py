@@ -157,4 +157,20 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "c132b4eaca",
         "除了 watch 之外的每个请求都遵守 Retry-After，watch 被拒绝后回到 informer 的退避（Go）",
     ),
+    "mutant:slow-crd-backoff:title": (
+        "1b87691966",
+        "等待 CRD 时的退避晚了一次翻倍：1.6 秒、3.2 秒、6.4 秒……",
+    ),
+    "mutant:slow-crd-backoff-go:title": (
+        "4154803119",
+        "等待 CRD 时的退避晚了一次翻倍：1.6 秒、3.2 秒、6.4 秒……（Go）",
+    ),
+    "mutant:first-address-only:title": (
+        "f14cad7af2",
+        "检查监听地址时，在第一个不去试或监听不了的地址处就停止",
+    ),
+    "mutant:first-address-only-go:title": (
+        "c96cefb11d",
+        "检查监听地址时，在第一个不去试或监听不了的地址处就停止（Go）",
+    ),
 }
