@@ -445,7 +445,6 @@ def test_noop_stable_respelled(
         )
         return wait_observed(admin, namespace, "web", 2)
 
-    dep_rv = get_present(admin, "deployments", namespace, "web")["metadata"]["resourceVersion"]
     window = writes_during(op, audit, admin, namespace, respell, ok_only=True)
     child_writes = [
         r.describe() for r in window.writes if r.resource in ("deployments", "services")
@@ -459,9 +458,11 @@ def test_noop_stable_respelled(
         f"value, and the operator wrote: {child_writes} (CONTRACT.md, Desired Deployment, "
         "Quantities: a new spelling of an equal value is not a change)"
     )
-    assert dep["metadata"]["resourceVersion"] == dep_rv, (
-        f"Deployment resourceVersion moved {dep_rv} -> {dep['metadata']['resourceVersion']} "
-        f"after an equal respelling; its resources are {server.get('resources')}"
+    # The Deployment's text, not its resourceVersion: where a deployment controller runs it
+    # writes the Deployment's status meanwhile (the existing and sim tiers).
+    assert (server.get("resources") or {}) == stored, (
+        f"the Deployment's resources changed from {stored} to {server.get('resources')} after "
+        "an equal respelling: the stored text stays until the value changes"
     )
     assert_quiet_window(op, admin, namespace, audit, evidence, impl, tier, set_up_from)
 
