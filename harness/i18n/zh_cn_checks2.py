@@ -503,7 +503,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "并在 CRD 被 apply 之后收敛，无需重启。",
     ),
     "check:waits-for-crd:teaches": (
-        "f264a7d7ed",
+        "b214cfcaa4",
         "在一个私有的控制平面上，harness 先删除 ModelService 的 CRD，提供一个同 group、同版本的"
         "诱饵 CRD（``modeldecoys.modeldock.io``：对 modeldock.io/v1alpha1 的 discovery 回答 200，"
         "但其中没有 modelservices），再启动 operator（不等待 /readyz，它不可能就绪）。它在 API proxy 上属于 API group "
@@ -513,7 +513,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "modelservices 出现）；它确实再次询问了（至少五次）；间隔在增长（前五次中最后一个间隔至少是第一个的两倍）；"
         "而且它的尝试次数不超过契约的 backoff（0.8 秒起翻倍，上限 30 秒）在它所用的时间跨度内"
         "允许的次数再加三（``allowed_attempts``），第五次之前的等待总和也不超过契约前四次等待（12 秒）"
-        "再加四分之一和两秒（``contract_waits``）。然后 apply CRD 并创建一个 ModelService："
+        "再加四分之一和五秒（``contract_waits``）。然后 apply CRD 并创建一个 ModelService："
         "它要在 backoff 的上限加上通常的时限内收敛，operator 从未退出，而且它的日志里除了 reconcile "
         "自己的错误（``Reconciler error``：缓存过期带来的 409 很平常）之外没有 error 级别的行：它的启动和等待"
         "都没有失败。退出的 operator（变异体 exits-without-crd、"
