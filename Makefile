@@ -239,8 +239,8 @@ down: $(STAMP) ## stop the control plane of make up
 bench: $(STAMP) ## both implementations on one control plane: reports/bench.json (BENCH_ARGS=--quick: smoke run)
 	$(PY) -m harness bench $(foreach f,$(IMPL_FILES),--impl-file $(f)) $(BENCH_ARGS)
 
-clean: ## remove build/, reports/ and the virtualenv (the binary cache stays)
-	rm -rf build reports $(VENV) .pytest_cache .mypy_cache .ruff_cache
+clean: ## remove build/, reports/, the virtualenv and this checkout's mypy cache (the binary cache stays)
+	rm -rf build reports $(VENV) .pytest_cache .mypy_cache .ruff_cache $(MYPY_CACHE)
 
 # The kill matrix: the suite against every mutant operator (harness/mutants/) on one control
 # plane; writes reports/mutants.json and adds the matrix to reports/comparison.{md,html}.
