@@ -418,11 +418,11 @@ def test_stops_while_refused(
     )
 
 
-def refused_then_stopped(operators: OperatorPool, namespace: str, evidence: Evidence) -> int:
+def refused_then_stopped(operators: OperatorPool, namespace: str, evidence: Evidence) -> int | None:
     """Start an operator watching ``namespace``, wait (a premise, OPERATOR_START_TIMEOUT) for
     its API proxy to see a list refused with 403, SIGTERM it and return its exit code (-9 when
-    it was SIGKILLed after REFUSED_STOP_S); the code and the seconds from the signal to the
-    exit are recorded in ``evidence``."""
+    it was SIGKILLed after REFUSED_STOP_S; None if it never ended); the code and the seconds
+    from the signal to the exit are recorded in ``evidence``."""
     op = operators.start(namespace=namespace, wait_ready=False)
     proxy = operators.proxy_of(op)
     refused = wait_for(
