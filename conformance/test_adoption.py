@@ -346,6 +346,98 @@ def test_adopt_recheck(
         wait_settled(op)
 
 
+@pytest.mark.modeldock_check("child-conflict", case="adopt-recheck-deleting")
+def test_adopt_recheck_deleting(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    evidence: Evidence,
+) -> None:
+    """child-conflict[adopt-recheck-deleting]: before an adoption the operator reads the
+    ModelService from the API server and adopts nothing for one that is being deleted, even
+    while its cache holds it undeleted.
+
+    adopt-recheck's twin for the other half of the live read: there the ModelService is gone
+    (another UID answers), here the API server still holds the same UID, with a
+    deletionTimestamp, held by a finalizer of someone else (kube's ControllerRefManager,
+    RecheckDeletionTimestamp, refuses both). A child adopted by a ModelService on its way out
+    gets a controller ownerReference the garbage collector acts on once the finalizer goes: the
+    workload is deleted with it. Staged with the operator's API proxy: ModelService ``web``
+    converges; the proxy holds every watch event of ModelServices; the harness replaces the
+    operator's finalizer with its own (HOLD), deletes ``web`` (it stays, deleting) and strips
+    the ownerReferences of both children, as an orphaning delete does. The children's events
+    reach the operator, whose cache holds ``web`` undeleted: over three of its live reads of
+    ``web`` (refused adoptions, retried) it must write neither child. Released, it still must
+    not adopt them; the harness then removes its finalizer and ``web`` goes.
+    """
+    with operators.api_proxy() as proxy:
+        op = operators.start(api_proxy=proxy)
+        create_modelservice(admin, namespace, "web")
+        set_up(
+            lambda: wait_converged(admin, namespace, "web"),
+            "the first convergence, before the experiment",
+        )
+        proxy.hold(["modelservices"])
+        admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": [HOLD]}})
+        admin.delete("modelservices", namespace, "web")
+        held = get_present(admin, "modelservices", namespace, "web")
+        premise(
+            bool(held["metadata"].get("deletionTimestamp")),
+            "ModelService web must be held deleting by the harness's finalizer",
+        )
+        mark = len(RequestLog(proxy.request_log).records())
+
+        def since_mark() -> list[ProxyRequest]:
+            return [
+                r
+                for r in RequestLog(proxy.request_log).records()[mark:]
+                if r.namespace == namespace and r.name == "web"
+            ]
+
+        for res in CHILDREN:
+            obj = get_present(admin, res, namespace, "web")
+            obj["metadata"]["ownerReferences"] = None
+            admin.update(res, obj)
+        seen = wait_for(
+            since_mark,
+            lambda rs: (
+                sum(r.verb == "get" and r.resource == "modelservices" for r in rs) >= 3
+                or any(r.verb in WRITE_VERBS and r.resource in CHILDREN for r in rs)
+            ),
+            CONVERGE_TIMEOUT,
+            "three live reads of ModelService web by the operator (refused adoptions) or a "
+            "write of a child",
+        )
+        writes = [
+            f"{r.verb} {r.resource} {r.name}: {r.code}"
+            for r in seen
+            if r.verb in WRITE_VERBS and r.resource in CHILDREN
+        ]
+        owners = {
+            res: get_present(admin, res, namespace, "web")["metadata"].get("ownerReferences")
+            for res in CHILDREN
+        }
+        evidence.record("child_writes_while_cache_stale", writes)
+        evidence.record("owners_while_cache_stale", owners)
+        assert writes == [] and not any(owners.values()), (
+            "the operator adopted for a ModelService its cache held undeleted but the API "
+            f"server held deleting: writes {writes}, ownerReferences {owners}"
+        )
+        proxy.release()
+        wait_settled(op)
+        owners = {
+            res: get_present(admin, res, namespace, "web")["metadata"].get("ownerReferences")
+            for res in CHILDREN
+        }
+        evidence.record("owners_after_release", owners)
+        assert not any(owners.values()), (
+            f"the operator adopted children for a ModelService being deleted: {owners}"
+        )
+        admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
+        wait_gone(admin, "modelservices", namespace, "web")
+        wait_settled(op)
+
+
 @pytest.mark.modeldock_check("child-repaired", case="immutable-selector")
 def test_immutable_selector_replaced(
     admin: Kube,

@@ -351,15 +351,18 @@ def test_noop_stable_exponent_spelling(
 
 #: noop-stable[exponent-spelling]'s resources: exponent spellings (apimachinery's
 #: DecimalExponent format) the API server rounds up to a thousandth and keeps as exponents
-#: (1e-4 -> 1e-3, 15e-4 -> 2e-3), two it only writes otherwise (5e8 -> 500e6, 1E9 as is), and
+#: (1e-4 -> 1e-3, 15e-4 -> 2e-3), two it only writes otherwise (5e8 -> 500e6, 1E99 as is), and
 #: 1000E (E the exa suffix: 10^21), which apimachinery writes with no suffix at all, "1", so
 #: the stored value is not the spelled one, and 0.125 (stored 125m), a fraction of three
 #: digits that an exponent guard reading any final digits as an exponent refuses as beyond 99
-#: (mutants fraction-as-exponent, fraction-as-exponent-go). Limits above requests, so the
-#: Deployment is valid.
+#: (mutants fraction-as-exponent, fraction-as-exponent-go). The memory limit 1E99 has the
+#: largest exponent the CRD's pattern admits (two digits) and the API server stores it as
+#: spelled: a guard that refuses two-digit exponents, or 99 itself, never converges (mutants
+#: two-digit-exponent, two-digit-exponent-go). Limits above requests, so the Deployment is
+#: valid.
 EXPONENT_SPELLINGS: dict[str, dict[str, str]] = {
     "requests": {"cpu": "1e-4", "memory": "5e8", "ephemeral-storage": "0.125"},
-    "limits": {"cpu": "15e-4", "memory": "1E9", "ephemeral-storage": "1000E"},
+    "limits": {"cpu": "15e-4", "memory": "1E99", "ephemeral-storage": "1000E"},
 }
 
 

@@ -180,4 +180,41 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "refuses-metrics-off-go（把 ``0`` 当成地址并拒绝）；first-address-only、first-address-only-go"
         "（在第一个不去试或监听不了的地址处就停止检查）。",
     ),
+    # stop 41 (gogaps41): child-conflict[adopt-recheck-deleting] and the Go gaps' mutant pairs
+    "check:child-conflict[adopt-recheck-deleting]:why": (
+        "9d3538a44e",
+        "child-conflict[adopt-recheck-deleting]：接管之前，operator 从 API server 读取 "
+        "ModelService；对于一个正在被删除的 ModelService，即使它的缓存还持有未被删除的它，"
+        "也什么都不接管。",
+    ),
+    "check:child-conflict[adopt-recheck-deleting]:teaches": (
+        "557ee344f7",
+        "这是 adopt-recheck 的孪生场景，针对实时读取的另一半：那里 ModelService 已经不在了"
+        "（回答的是另一个 UID），这里 API server 仍持有同一个 UID，带着 deletionTimestamp，"
+        "被别人的 finalizer 留住（kube 的 ControllerRefManager 的 RecheckDeletionTimestamp "
+        "两种情况都拒绝）。被一个正在离开的 ModelService 接管的子对象，会得到一个 controller "
+        "ownerReference，finalizer 一旦移除，垃圾回收器就据此行动：工作负载随它一起被删除。"
+        "用 operator 的 API proxy 布置：ModelService ``web`` 收敛；proxy 扣住 ModelService "
+        "的所有 watch 事件；harness 用它自己的 finalizer（HOLD）替换 operator 的 finalizer，"
+        "删除 ``web``（它留下，处于删除中），并像孤儿式删除那样去掉两个子对象的 "
+        "ownerReferences。子对象的事件到达 operator，而它的缓存持有的 ``web`` 没有被删除："
+        "在它对 ``web`` 的三次实时读取中（被拒绝的接管，会重试），它不能写任何一个子对象。"
+        "放行之后，它仍然不能接管它们；然后 harness 移除自己的 finalizer，``web`` 消失。",
+    ),
+    "mutant:adopts-deleting:title": (
+        "010836e00a",
+        "为一个 API server 持有为删除中的 ModelService 接管子对象：实时读取只问它的 UID",
+    ),
+    "mutant:adopts-deleting-go:title": (
+        "ffa8c6bccb",
+        "为一个 API server 持有为删除中的 ModelService 接管子对象：实时读取只问它的 UID（Go）",
+    ),
+    "mutant:two-digit-exponent:title": (
+        "2629420888",
+        "把每个两位数的指数（1E99、1e10）都当作超过 99 而拒绝，尽管 CRD 允许两位数字",
+    ),
+    "mutant:two-digit-exponent-go:title": (
+        "12ee11d7d1",
+        "把每个两位数的指数（1E99、1e10）都当作超过 99 而拒绝，尽管 CRD 允许两位数字（Go）",
+    ),
 }

@@ -315,7 +315,8 @@ def judge(
     from harness.operators import load_implementations
     from harness.suite import run_suite
 
-    impl_file = WORK_DIR / "mutants.toml"
+    # per process: two runs of one clone sharing one file left the first's mutants unjudged
+    impl_file = WORK_DIR / f"mutants-{os.getpid()}.toml"
     runnable = interleaved([m for m in chosen if checks_of.get(m.id)])
     together = set(together)
     impl_file.write_text(implementations_toml(runnable))
@@ -389,8 +390,11 @@ def judge(
         if journal is not None:
             journal.record(m.id, results[m.id])
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        list(pool.map(one, runnable))
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            list(pool.map(one, runnable))
+    finally:
+        impl_file.unlink(missing_ok=True)
     return results
 
 
