@@ -242,6 +242,7 @@ func (r *ModelServiceReconciler) SetupWithManager(mgr ctrl.Manager, workers int)
 		WithOptions(controller.Options{
 			MaxConcurrentReconciles: workers,
 			RateLimiter:             requeueRateLimiter(),
+			NewQueue:                requeueQueue,
 		}).
 		Complete(controllerReconciler(r))
 }
