@@ -367,7 +367,11 @@ REFUSED_STOP_S = 10.0
 
 @pytest.mark.modeldock_check("rbac-least-privilege", case="stops-while-refused")
 def test_stops_while_refused(
-    admin: Kube, operators: OperatorPool, evidence: Evidence, impl: Implementation
+    admin: Kube,
+    operators: OperatorPool,
+    evidence: Evidence,
+    lab_namespaces: Namespaces,
+    impl: Implementation,
 ) -> None:
     """rbac-least-privilege[stops-while-refused]: an operator whose every list is refused
     (403) still stops on SIGTERM, at once and with exit code 0.
@@ -378,10 +382,44 @@ def test_stops_while_refused(
     the rollout that fixes the binding, or `kubectl delete`, sends one, and an operator that
     ignores it is SIGKILLed after the grace period, every time. controller-runtime v0.22's
     manager goes on waiting for its caches after the signal; the Go operator stops by itself
-    then. Here the operator watches namespace `default`, where its user has no right, and
-    is SIGTERMed once its API proxy has seen a list refused.
+    then. Here the operator watches a namespace whose role gives its user no right, and is
+    SIGTERMed once its API proxy has seen a list refused.
     """
-    op = operators.start(namespace="default", wait_ready=False)
+    # Named after the check, as every check's namespace is (the mutation score's coverage
+    # finds a process's check by its WATCH_NAMESPACE; in `default` it found none).
+    ns = lab_namespaces.create(
+        admin, "rbac-least-privilege", impl.user, without_rights(lab_namespaces.role())
+    )
+    try:
+        code, took = _sigterm_while_refused(operators, ns, evidence)
+    finally:
+        admin.delete("namespaces", None, ns)
+    evidence.record("sigterm_exit", {"code": code, "seconds": took})
+    assert code == 0, (
+        "after SIGTERM the operator, whose lists were all refused, "
+        + (
+            f"did not exit within {REFUSED_STOP_S:.0f} s and was SIGKILLed"
+            if code == -9
+            else f"exited with code {code}"
+        )
+        + ": waiting for caches that cannot sync must not outlast a stop request; exit 0 at once"
+    )
+
+
+def without_rights(role: dict[str, Any]) -> dict[str, Any]:
+    """``role`` (a ClusterRole as a dict) with no rule at all and ``-norights`` added to its
+    name; the input is not changed."""
+    meta = {**role["metadata"], "name": f"{role['metadata']['name']}-norights"}
+    return {**role, "metadata": meta, "rules": []}
+
+
+def _sigterm_while_refused(
+    operators: OperatorPool, namespace: str, evidence: Evidence
+) -> tuple[int | None, float]:
+    """Start an operator watching ``namespace`` (where its user may do nothing), wait until
+    its API proxy has answered a list 403 (a premise), SIGTERM it; return its exit code (-9:
+    SIGKILLed after REFUSED_STOP_S) and the seconds it took."""
+    op = operators.start(namespace=namespace, wait_ready=False)
     proxy = operators.proxy_of(op)
     refused = wait_for(
         lambda: [
@@ -394,23 +432,13 @@ def test_stops_while_refused(
         # (a Python operator's start took 7 s of this beside a loaded make test, and once
         # more than 10 s, the APISERVER_SYNC_TIMEOUT this used to be).
         OPERATOR_START_TIMEOUT,
-        "the operator's first list in namespace default to be refused (403)",
+        f"the operator's first list in namespace {namespace} to be refused (403)",
         premise=True,
     )
     evidence.record("refused_before_sigterm", sorted(set(refused)))
     started = time.monotonic()
     code = op.terminate(timeout=REFUSED_STOP_S)
-    took = round(time.monotonic() - started, 2)
-    evidence.record("sigterm_exit", {"code": code, "seconds": took})
-    assert code == 0, (
-        "after SIGTERM the operator, whose lists were all refused, "
-        + (
-            f"did not exit within {REFUSED_STOP_S:.0f} s and was SIGKILLed"
-            if code == -9
-            else f"exited with code {code}"
-        )
-        + ": waiting for caches that cannot sync must not outlast a stop request; exit 0 at once"
-    )
+    return code, round(time.monotonic() - started, 2)
 
 
 #: The informers' backoff after a failed list or watch start (CONTRACT.md, "Watches"): the

@@ -368,14 +368,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "是本检查的前提；operator 的部分是那个周期：它的工作全部完成，没有任何请求被拒绝。",
     ),
     "check:rbac-least-privilege[stops-while-refused]:teaches": (
-        "eaa31965c4",
+        "e9b364261e",
         "RoleBinding 放错了 namespace，或者 CRD 还没安装，这是常见的第一次部署：operator 的 "
         "informer 发出 list，得到 403（或 404），然后带退避地永远重试，"
         "进程一直等待那些永远不会同步的缓存。它仍然必须服从 SIGTERM：修正绑定的那次滚动发布，"
         "或者 `kubectl delete`，都会发出一个 SIGTERM，而忽略它的 operator 每次都会在宽限期后被 "
         "SIGKILL。controller-runtime v0.22 的 manager 在收到信号后仍继续等待它的缓存；这时 Go "
-        "operator 会自己停下来。这里 operator watch 的是 namespace `default`，"
-        "它的用户在那里没有任何权限，一旦它的 API proxy 看到一次 list 被拒绝，就向它发送 "
+        "operator 会自己停下来。这里 operator watch 的 namespace 里，它的 role "
+        "不给它的用户任何权限，一旦它的 API proxy 看到一次 list 被拒绝，就向它发送 "
         "SIGTERM。",
     ),
     "check:ready-with-kwok:teaches": (
