@@ -63,11 +63,12 @@ def test_failure_while_requeue_pending(
     """errors-retried[requeue-pending]: a reconcile that fails while the key's RequeueAfter is
     pending is retried by the backoff, not at the pending time, and the RequeueAfter goes on
     after it. ModelService ``web`` meets a foreign Deployment ``web`` (ChildConflict: the
-    operator looks again every 5 s); about a second after its first ChildConflict status
-    write, its status is overwritten and the operator's API proxy answers the status update
-    that restores it 500. The retry must reach the proxy within 1 s of that answer, although
-    a requeue was pending up to 4 s later; then the foreign Deployment is deleted, and the
-    5 s re-judgement must still come and create the operator's own Deployment.
+    operator looks again every 5 s); right after its first ChildConflict status write, its
+    status is overwritten and the operator's API proxy answers the status update that
+    restores it 500. The retry must reach the proxy within 1 s of that answer, while the
+    pending requeue was more than 1 s away (a premise); then the foreign Deployment is
+    deleted, and the 5 s re-judgement must still come and create the operator's own
+    Deployment.
 
     client-go's delaying queue keeps the earlier of two ready times for a key (``AddAfter``
     of a key already waiting), so a failure's 5 ms backoff replaces a pending 5 s requeue,
