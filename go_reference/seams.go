@@ -14,9 +14,7 @@ package main
 import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 var (
@@ -197,14 +195,14 @@ var (
 	// backing off), never-forgets-go (Forget does nothing: a success never resets a key).
 	requeueRateLimiter = defaultRateLimiter
 
-	// requeueQueue is nil: controller-runtime's own NewQueue (SetupWithManager's controller
-	// option), client-go's rate-limiting workqueue named after the controller, whose delaying
-	// queue keeps the earlier of two ready times of a key and whose metrics are
-	// workqueue_depth and workqueue_adds_total{name="modelservice"}. Mutants:
-	// keeps-later-requeue-go (a failure's retry waits for a pending RequeueAfter),
+	// requeueQueue is newControllerQueue (SetupWithManager's controller option NewQueue:
+	// client-go's rate-limiting workqueue named after the controller, as controller-runtime
+	// builds it by default; its delaying queue keeps the earlier of two ready times of a key,
+	// and its metrics are workqueue_depth and workqueue_adds_total{name="modelservice"}).
+	// Mutants: keeps-later-requeue-go (a failure's retry waits for a pending RequeueAfter),
 	// stuck-after-moved-requeue-go (once a key was moved earlier, nothing due after its old
-	// time is ever added again).
-	requeueQueue func(string, workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request]
+	// time is added again), unmetered-queue-go (an unnamed queue: no metrics).
+	requeueQueue = newControllerQueue
 
 	// apiTransport is clientGoTransport (main: the round tripper of every client, as client-go
 	// builds it; its REST client honours Retry-After, CONTRACT.md "Errors"). Mutants:
