@@ -1,7 +1,7 @@
 """unmetered-queue: the controller's work queue reports no metrics.
 
 Anti-pattern: the work queue is built without the controller's metrics (here
-``metrics.QueueMetrics`` hands back the no-op ``workqueue.NoMetrics``), so
+``metrics.QueueMetrics`` is replaced by a subclass that records nothing), so
 ``workqueue_depth`` and ``workqueue_adds_total{name="modelservice"}`` stay at 0 however busy
 the queue is: a dashboard or an alert on queue depth sees an idle controller, and a harness
 that waits for a depth of 0 takes a busy queue for a settled one.
@@ -15,18 +15,26 @@ as controller-runtime does for every controller (create-converges: the adds coun
 
 from __future__ import annotations
 
-from typing import Any
-
 from harness import mutants
-from python_operator.runtime import metrics, workqueue
+from python_operator.runtime import metrics
 
 
-def no_queue_metrics(name: str) -> Any:
-    """The mutant: whatever the name, a queue metrics object that records nothing."""
-    return workqueue.NoMetrics()
+class UnmeteredQueueMetrics(metrics.QueueMetrics):
+    """The mutant: whatever the name, queue metrics that create no series and record
+    nothing."""
+
+    def __init__(self, name: str) -> None:
+        # No super().__init__: the workqueue_* series of the name are never created.
+        pass
+
+    def add(self) -> None:
+        pass
+
+    def get(self) -> None:
+        pass
 
 
-PATCHES = (mutants.Patch(metrics, "QueueMetrics", no_queue_metrics),)
+PATCHES = (mutants.Patch(metrics, "QueueMetrics", UnmeteredQueueMetrics),)
 
 if __name__ == "__main__":
     mutants.main(PATCHES)
