@@ -51,6 +51,10 @@ from harness.operators import CRASH_EXIT_CODE, Implementation, OperatorProcess
 from harness.plugin.evidence import Evidence
 from harness.tiers import Tier
 
+#: The work queue's adds counter (CONTRACT.md "Metrics"), as exposed; create-converges reads
+#: its series ``name="modelservice"`` (controller-runtime adds a ``controller`` label too).
+WORKQUEUE_ADDS = "workqueue_adds_total"
+
 
 @pytest.mark.modeldock_check("create-converges")
 def test_create_converges(
@@ -72,7 +76,7 @@ def test_create_converges(
     describes the spec the user last wrote, not an older one; and metadata.generation is 1:
     the spec is the user's, and the operator never rewrote it.
     """
-    operators.start()
+    op = operators.start()
     create_modelservice(
         admin,
         namespace,
@@ -143,6 +147,20 @@ def test_create_converges(
         problems.append(
             f"spec.replicas: the user asked for 3, the Deployment has "
             f"{dep['spec'].get('replicas')!r}"
+        )
+    # The work queue's metrics (CONTRACT.md "Metrics"): the ModelService and its children's
+    # events went through the queue named modelservice, so its adds are counted.
+    adds = sum(
+        v
+        for k, v in op.metrics([WORKQUEUE_ADDS]).items()
+        if k.startswith(WORKQUEUE_ADDS + "{") and 'name="modelservice"' in k
+    )
+    evidence.record("workqueue_adds_total", adds)
+    if adds < 1:
+        problems.append(
+            f'{WORKQUEUE_ADDS}{{name="modelservice"}}: expected at least 1 after a reconcile, '
+            f"got {adds:g}: the controller's work queue must report its adds (a queue built "
+            "without the controller's metrics reports none)"
         )
     assert not problems, "children or status differ from the contract:\n  " + "\n  ".join(problems)
 

@@ -242,6 +242,7 @@ func (r *ModelServiceReconciler) SetupWithManager(mgr ctrl.Manager, workers int)
 		WithOptions(controller.Options{
 			MaxConcurrentReconciles: workers,
 			RateLimiter:             requeueRateLimiter(),
+			NewQueue:                requeueQueue,
 		}).
 		Complete(controllerReconciler(r))
 }
@@ -270,6 +271,17 @@ func clientGoTransport(rt http.RoundTripper) http.RoundTripper {
 // operator behaves as with the default.
 func defaultRateLimiter() workqueue.TypedRateLimiter[reconcile.Request] {
 	return workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()
+}
+
+// newControllerQueue is the workqueue controller-runtime v0.22 builds for a controller when
+// no NewQueue is given (and no priority queue is asked for): client-go's rate-limiting queue
+// with rateLimiter, named after the controller (name), which registers its metrics under that
+// name. SetupWithManager passes it through the seam requeueQueue (seams.go), so the real
+// operator's queue is the default one.
+func newControllerQueue(name string, rateLimiter workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+	return workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter, workqueue.TypedRateLimitingQueueConfig[reconcile.Request]{
+		Name: name,
+	})
 }
 
 // ownsChildren adds the watches on the children to the controller's builder: Owns(Deployment)

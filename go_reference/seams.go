@@ -195,6 +195,15 @@ var (
 	// backing off), never-forgets-go (Forget does nothing: a success never resets a key).
 	requeueRateLimiter = defaultRateLimiter
 
+	// requeueQueue is newControllerQueue (SetupWithManager's controller option NewQueue:
+	// client-go's rate-limiting workqueue named after the controller, as controller-runtime
+	// builds it by default; its delaying queue keeps the earlier of two ready times of a key,
+	// and its metrics are workqueue_depth and workqueue_adds_total{name="modelservice"}).
+	// Mutants: keeps-later-requeue-go (a failure's retry waits for a pending RequeueAfter),
+	// stuck-after-moved-requeue-go (once a key was moved earlier, nothing due after its old
+	// time is added again), unmetered-queue-go (an unnamed queue: no metrics).
+	requeueQueue = newControllerQueue
+
 	// apiTransport is clientGoTransport (main: the round tripper of every client, as client-go
 	// builds it; its REST client honours Retry-After, CONTRACT.md "Errors"). Mutants:
 	// ignores-retry-after-go (drops the header from every answer, so a 429 or a 503 asking

@@ -57,6 +57,7 @@ def catalogue(lang: str) -> dict[str, Entry]:
         zh_cn_mutants,
         zh_cn_mutants2,
         zh_cn_quantities,
+        zh_cn_queue,
     )
 
     return {
@@ -72,6 +73,7 @@ def catalogue(lang: str) -> dict[str, Entry]:
         **zh_cn_mutants.ENTRIES,
         **zh_cn_mutants2.ENTRIES,
         **zh_cn_quantities.ENTRIES,
+        **zh_cn_queue.ENTRIES,
         **zh_cn_lesson.ENTRIES,
     }
 
