@@ -358,6 +358,7 @@ def test_retry_after_past_deadline(
     ]
     evidence.record("creates_after", creates)
     evidence.record("created_events", told)
+    evidence.record("warnings", _warnings(admin, namespace, msvc["metadata"]["uid"]))
     assert creates == ["create -> 201"] and told, (
         f"after the 429 the API server received the creates {creates} of deployments {name}, "
         f"and the operator recorded {told or 'no'} CreatedDeployment Event: the refused "
