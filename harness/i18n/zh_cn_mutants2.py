@@ -190,4 +190,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "0d5b56854c",
         "reconcile 耗时直方图记下的是墙上时钟的结束减去单调时钟的开始：每次 reconcile 几十年（Go）",
     ),
+    "mutant:timeout-unreported:title": (
+        "a45cc995cf",
+        "在截止时间结束的写入（超时）不记录任何 Warning：work queue 悄悄地重试它",
+    ),
+    "mutant:timeout-unreported-go:title": (
+        "319f8626b0",
+        "在截止时间结束的写入（超时）不记录任何 Warning：work queue 悄悄地重试它（Go）",
+    ),
 }
