@@ -27,7 +27,7 @@ func init() {
 		c, err := real(getenv)
 		if c.LeaderElection && c.RetryPeriod > 0 && c.RetryPeriod < time.Second {
 			// the mutant: a sub-second retry period is refused
-			err = errors.Join(err, fmt.Errorf("RETRY_PERIOD=%s: must be at least 1s", c.RetryPeriod))
+			return c, errors.Join(err, fmt.Errorf("RETRY_PERIOD=%s: must be at least 1s", c.RetryPeriod))
 		}
 		return c, err
 	}
