@@ -19,34 +19,54 @@ seconds the process has run.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from harness import mutants
+from python_operator.runtime import controller as controller_
 from python_operator.runtime import metrics
-
-real_histogram = metrics.RECONCILE_TIME
-
-
-class _Series:
-    """One labelled series of the real histogram, observed as the mutant does."""
-
-    def __init__(self, series: Any) -> None:
-        self._series = series
-
-    def observe(self, amount: float) -> None:
-        # the caller measured monotonic() - start; the mutant's end is on the wall clock
-        start = time.monotonic() - amount
-        self._series.observe(time.time() - start)
+from python_operator.runtime.reconcile import Request
 
 
-class WallClockHistogram:
-    """The mutant's RECONCILE_TIME: the real histogram (still the one /metrics exposes)."""
+class WallClockController(controller_.Controller):
+    """The real controller, whose reconcile_handler (copied, one line changed) observes the
+    reconcile's end on the wall clock against its start on the monotonic clock."""
 
-    def labels(self, **labels: str) -> _Series:
-        return _Series(real_histogram.labels(**labels))
+    def reconcile_handler(self, req: Request) -> None:
+        start = time.monotonic()
+        try:
+            try:
+                result = self._reconciler.reconcile(req)
+            except Exception as err:
+                error = controller_._describe(err)
+                if not isinstance(err, self.errors):
+                    self._observe_panic(req, err)
+                    error = f"panic: {error} [recovered]"
+                self.queue.add_rate_limited(req)
+                metrics.RECONCILE_ERRORS.labels(controller=self.name).inc()
+                metrics.RECONCILE_TOTAL.labels(controller=self.name, result="error").inc()
+                self._log.error(
+                    "Reconciler error",
+                    namespace=req.namespace,
+                    name=req.name,
+                    modelservice=str(req),
+                    error=error,
+                )
+                return
+            if result.requeue_after.total_seconds() > 0:
+                self.queue.forget(req)
+                self.queue.add_after(req, result.requeue_after)
+                metrics.RECONCILE_TOTAL.labels(controller=self.name, result="requeue_after").inc()
+            elif result.requeue:
+                self.queue.add_rate_limited(req)
+                metrics.RECONCILE_TOTAL.labels(controller=self.name, result="requeue").inc()
+            else:
+                self.queue.forget(req)
+                metrics.RECONCILE_TOTAL.labels(controller=self.name, result="success").inc()
+        finally:
+            # the mutant: the end on the wall clock, the start on the monotonic one
+            metrics.RECONCILE_TIME.labels(controller=self.name).observe(time.time() - start)
 
 
-PATCHES = (mutants.Patch(metrics, "RECONCILE_TIME", WallClockHistogram()),)
+PATCHES = (mutants.Patch(controller_, "Controller", WallClockController),)
 
 if __name__ == "__main__":
     mutants.main(PATCHES)
