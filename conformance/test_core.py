@@ -74,8 +74,13 @@ def test_create_converges(
     knows what to remove. The finalizer is in place before any child exists, so a deletion can
     never outrun cleanup. status.observedGeneration equals metadata.generation: the status
     describes the spec the user last wrote, not an older one; and metadata.generation is 1:
-    the spec is the user's, and the operator never rewrote it.
+    the spec is the user's, and the operator never rewrote it. Its reconcile-time histogram
+    (CONTRACT.md, "Metrics") has observed the reconciles, each a duration in seconds: no
+    reconcile outlasts the process, so the histogram's sum is at most its count times the
+    seconds since the operator was started (_assert_reconcile_time; mutants:
+    reconcile-time-wall-clock, reconcile-time-wall-clock-go).
     """
+    started = time.monotonic()
     op = operators.start()
     create_modelservice(
         admin,
@@ -201,6 +206,53 @@ def test_create_converges(
     assert finalizer_at is not None and child_at is not None and finalizer_at < child_at, (
         f"the finalizer must be in place before any child exists: the operator's successful "
         f"writes, in order, were {order}"
+    )
+    _assert_reconcile_time(op, started, evidence)
+
+
+#: The reconcile-time histogram (CONTRACT.md, "Metrics"), seconds per reconcile.
+RECONCILE_TIME = "controller_runtime_reconcile_time_seconds"
+#: How long the histogram may take to show a reconcile once the ModelService has converged,
+#: seconds: the observation follows the reconcile's last write, a scrape or two later.
+RECONCILE_TIME_WAIT_S = 10.0
+
+
+def _reconcile_time(op: OperatorProcess) -> tuple[float, float]:
+    """(count, sum in seconds) of the modelservice controller's reconcile-time histogram."""
+    samples = op.metrics([RECONCILE_TIME])
+
+    def total(suffix: str) -> float:
+        return sum(
+            v
+            for k, v in samples.items()
+            if k.startswith(RECONCILE_TIME + suffix + "{") and 'controller="modelservice"' in k
+        )
+
+    return total("_count"), total("_sum")
+
+
+def _assert_reconcile_time(op: OperatorProcess, started: float, evidence: Evidence) -> None:
+    """The reconcile-time histogram of ``op`` has observed at least one reconcile, and its sum
+    is at most its count times the seconds since ``started`` (``time.monotonic()`` before the
+    process was started): an observation is one reconcile's duration in seconds, which no
+    reconcile of the process can exceed. A timestamp observed, or a clock's end taken from
+    another clock than its start, breaks the bound by orders of magnitude, whatever the load
+    (no fixed time is compared). AssertionError otherwise."""
+    count, total = wait_for(
+        lambda: _reconcile_time(op),
+        lambda seen: seen[0] >= 1,
+        RECONCILE_TIME_WAIT_S,
+        f"the operator's {RECONCILE_TIME} histogram to observe a reconcile",
+    )
+    lived = time.monotonic() - started
+    evidence.record(
+        "reconcile_time", {"count": count, "sum_s": round(total, 3), "lived_s": round(lived, 3)}
+    )
+    assert total <= count * lived, (
+        f"{RECONCILE_TIME} has observed {count:g} reconciles summing to {total:g} s, but the "
+        f"operator has run for {lived:.1f} s: at most {count * lived:.1f} s can have been "
+        "spent in them. Each observation is one reconcile's duration in seconds, its end "
+        'minus its start on one monotonic clock (CONTRACT.md, "Metrics")'
     )
 
 

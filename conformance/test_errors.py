@@ -304,8 +304,10 @@ def test_retry_after_past_deadline(
     refused create (less 0.25 s: the client's clock starts before the proxy's) and sooner
     than the 7 s asked for; after the 429 the API server must receive one create, whose
     answer the operator read (a Normal CreatedDeployment Event), not a create sent at the
-    deadline and left unread (the next one answered AlreadyExists); then it converges with
-    exactly the desired children.
+    deadline and left unread (the next one answered AlreadyExists); the create that ended at
+    its deadline must be reported as a failed write (a Warning FailedCreate), not sent again
+    at the deadline with its answer used, nor kept quiet; then it converges with exactly the
+    desired children. Mutants: waits-past-deadline(-go); timeout-unreported(-go).
 
     client-go's REST client waits for a Retry-After under the request's context, whose
     deadline is the client's Timeout: a wait that would pass it ends at the deadline with a
@@ -358,12 +360,27 @@ def test_retry_after_past_deadline(
     ]
     evidence.record("creates_after", creates)
     evidence.record("created_events", told)
+    warnings = [
+        e
+        for e in operator_events(admin, namespace, msvc["metadata"]["uid"])
+        if e.get("type") == "Warning"
+    ]
+    evidence.record("warnings", [describe_event(e) for e in warnings])
     assert creates == ["create -> 201"] and told, (
         f"after the 429 the API server received the creates {creates} of deployments {name}, "
         f"and the operator recorded {told or 'no'} CreatedDeployment Event: the refused "
         "create was sent again at its deadline and its answer never read (the Deployment "
         "made unseen, the next try answered AlreadyExists). A request whose deadline has "
         "come is not sent again; the work queue's retry sends one create, and reads its answer"
+    )
+    failed = [describe_event(e) for e in warnings if e.get("reason") == "FailedCreate"]
+    assert failed, (
+        f"the operator's create of deployments {name} ended at its deadline (the 429's "
+        f"Retry-After: {LONG_RETRY_AFTER_S} passes the {DEADLINE_S:g} s timeout), yet it "
+        "recorded no Warning FailedCreate about the ModelService: a request that ends at its "
+        "deadline is the write's error, which the reconcile reports like any failed write. "
+        "None means the create was sent again at the deadline and its answer used, or the "
+        f"timeout kept quiet; Warnings recorded: {[describe_event(e) for e in warnings]}"
     )
     _exact_children(admin, namespace, name, log, evidence)
 

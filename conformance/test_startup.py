@@ -432,6 +432,20 @@ ACCEPTED_ENVIRONMENT = {
     "METRICS_BIND_ADDRESS": "0",
 }
 
+#: A second usable environment, started with the first: a sub-second retry period (any finite
+#: number of seconds above 0 is a duration, CONTRACT.md "Process"), far below the renew
+#: deadline, so that it is usable only as written: 2.5 s is above 1.2 x 0.4 s but not above
+#: 1.2 / 0.4 s, and a fraction dropped (0 s) or rounded up to a whole second (1.2 x 1 s = 1.2 s)
+#: is no such pair either way. The ``kubernetes`` library's leader election refuses a retry
+#: period under 1 s; client-go takes any. Both operators contend for the same Lease: either
+#: may lead.
+SUBSECOND_ENVIRONMENT = {
+    "LEASE_DURATION": "",
+    "RENEW_DEADLINE": "2.5",
+    "RETRY_PERIOD": "0.4",
+    "METRICS_BIND_ADDRESS": "0",
+}
+
 
 @contextlib.contextmanager
 def _held_port() -> Iterator[int]:
@@ -479,8 +493,11 @@ def test_config_refused(
     (ACCEPTED_ENVIRONMENT, its metrics server off with ``0``). Once that one is ready
     (refusing is less work than starting), each of the others must have exited 2 within
     CONFIG_EXIT_GRACE_S, its log naming each variable at fault (``NAME=`` and ``must``), its
-    API proxy having seen no request; the ready one must run on and, as leader, converge a
-    ModelService. Mutants: forgiving-config, forgiving-config-go (an unusable value replaced
+    API proxy having seen no request. Then one more is started, given a sub-second retry
+    period (SUBSECOND_ENVIRONMENT: RETRY_PERIOD=0.4 under RENEW_DEADLINE=2.5); once it is
+    ready, both must run on and, one of them as leader, converge a ModelService. Mutants:
+    whole-second-retry, whole-second-retry-go (a retry
+    period under 1 s refused, as the ``kubernetes`` library's leader election does); forgiving-config, forgiving-config-go (an unusable value replaced
     by its default, with a warning); ignores-held-port, ignores-held-port-go (the addresses
     never tried: the manager meets the held port after its first requests and exits 1);
     refuses-metrics-off, refuses-metrics-off-go (``0`` taken for an address and refused);
@@ -514,6 +531,7 @@ def _judge_config(
         for name, env, variables in environments
     ]
     accepted = operators.new(leader_election=True, env=dict(ACCEPTED_ENVIRONMENT))
+    subsecond = operators.new(leader_election=True, env=dict(SUBSECOND_ENVIRONMENT))
     for _, _, op in refused:
         op.start(wait_ready=False)
     accepted.start(wait_ready=False)
@@ -562,6 +580,24 @@ def _judge_config(
         f"the operator refused usable values {ACCEPTED_ENVIRONMENT} (exit code "
         f"{accepted.returncode()}): {accepted.log_text()[-600:]}"
     )
+    # Started once the refusals are judged, not beside them: one more process importing at
+    # the same time only slows the clock above (the ready one) on a loaded machine.
+    subsecond.start(wait_ready=False)
+    wait_for(
+        lambda: (subsecond.ready(), subsecond.running()),
+        lambda seen: seen[0] or not seen[1],
+        OPERATOR_START_TIMEOUT,
+        f"the operator started with usable values {SUBSECOND_ENVIRONMENT} to become ready",
+    )
     create_modelservice(admin, namespace, "web", replicas=1)
     msvc = wait_converged(admin, namespace, "web")
     evidence.record("accepted_converged_generation", msvc["status"].get("observedGeneration"))
+    # The elector is built once the caches have synced (after /readyz answered): judged after
+    # the convergence, an operator that refuses the timings then has exited.
+    evidence.record("subsecond_running", subsecond.running())
+    for env, op in ((ACCEPTED_ENVIRONMENT, accepted), (SUBSECOND_ENVIRONMENT, subsecond)):
+        assert op.running(), (
+            f"the operator started with usable values {env} exited (code {op.returncode()}) "
+            "while the other converged a ModelService: a duration is any finite number of "
+            f"seconds above 0, fractions below 1 s included: {op.log_text()[-600:]}"
+        )

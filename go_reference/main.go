@@ -40,6 +40,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -170,6 +171,14 @@ func addressesFree(c config, listen func(network, address string) (net.Listener,
 // default EventCorrelator (tools/record v0.34: repeats counted, similar Events aggregated,
 // 25 Events per object in a burst then one per 300 s). The seam eventBroadcaster calls it.
 func managerBroadcaster() record.EventBroadcaster { return nil }
+
+// controllerRuntimeRegistry is the registry /metrics serves, unchanged: controller-runtime's
+// own (metrics.Registry), where its controller, workqueue and client metrics are registered
+// (CONTRACT.md, "Metrics"). main sets it through the seam metricsRegistry before the manager
+// is built; the metrics server reads it when it starts.
+func controllerRuntimeRegistry(r metrics.RegistererGatherer) metrics.RegistererGatherer {
+	return r
+}
 
 // cacheOptions limits the informer cache to the watch namespace: the operator's user may only
 // list and watch there (config/rbac binds its role with a RoleBinding), and a cluster-wide
@@ -419,6 +428,7 @@ func main() {
 	if b := eventBroadcaster(); b != nil {
 		options.EventBroadcaster = b //nolint:staticcheck // a mutant's only (seams.go)
 	}
+	metrics.Registry = metricsRegistry(metrics.Registry)
 	mgr, err := ctrl.NewManager(restConfig, options)
 	if err != nil {
 		log.Error(err, "unable to create manager")

@@ -244,4 +244,10 @@ var (
 	// Deployment", Quantities). Mutant: respelled-written-go (the server container's
 	// quantities also compared as text, so an equal respelling of the ModelService is written).
 	childUnchanged = equality.Semantic.DeepEqual
+
+	// metricsRegistry is controllerRuntimeRegistry (main: the registry /metrics serves,
+	// controller-runtime's metrics.Registry as it is). Mutant: reconcile-time-wall-clock-go (its
+	// Gather reports the reconcile-time histogram's sum as if each observation were the Unix
+	// time).
+	metricsRegistry = controllerRuntimeRegistry
 )

@@ -161,7 +161,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "当 status update 说明 ModelService 已不在时，删除这一轮持有的每个子对象，不管是不是它自己的（Go）",
     ),
     "check:config-refused:teaches": (
-        "22958d002f",
+        "4e9c595cf6",
         "Lease 的时间不是数字、为零或为无穷大，lease 不比它的续约期限长，续约期限不够再重试一次，worker 数为零"
         "，catalog URL 不是 http(s)，metrics 地址的端口被另一个进程占着：照样运行的 operator，无论是用默认值"
         "顶替这个值，还是原样使用它，运行时用的都是没有人选择过的时间，或者在一个绑定不了的端口上失败。"
@@ -173,8 +173,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "``ports-held``：两个都被占，两个都必须点名；开启 leader election，并排运行），再启动一个在相同边界上拿到可用值的 operator"
         "（ACCEPTED_ENVIRONMENT，用 ``0`` 关掉它的 metrics 服务）。等这一个就绪后（拒绝比启动省事），其"
         "余每一个都必须已在 CONFIG_EXIT_GRACE_S 之内以 2 退出，日志里点出每个出错的变量（``NAME=`"
-        "` 和 ``must``），它的 API proxy 没有见到任何请求；就绪的那个必须继续运行，并作为 leader 让"
-        "一个 ModelService 收敛。Mutant：forgiving-config、forgiving-config-"
+        "` 和 ``must``），它的 API proxy 没有见到任何请求。然后再启动一个拿到不足一秒的重试间隔的 "
+        "operator（SUBSECOND_ENVIRONMENT：RETRY_PERIOD=0.4，RENEW_DEADLINE=2.5）；它就绪后，两个都必须"
+        "继续运行，其中一个作为 leader 让一个 ModelService 收敛。Mutant：whole-second-retry、whole-second-retry-go（像 ``kubernetes`` "
+        "库的 leader election 那样拒绝不足 1 s 的重试间隔）；forgiving-config、forgiving-config-"
         "go（把无法使用的值换成默认值，只打印一条警告）；ignores-held-port、ignores-held-port-go（从不"
         "试这些地址：manager 在发出第一批请求之后才碰上被占的端口，以 1 退出）；refuses-metrics-off、"
         "refuses-metrics-off-go（把 ``0`` 当成地址并拒绝）；first-address-only、first-address-only-go"

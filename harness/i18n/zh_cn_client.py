@@ -8,7 +8,7 @@ from __future__ import annotations
 
 ENTRIES: dict[str, tuple[str, str]] = {
     "check:errors-retried[retry-after-deadline]:why": (
-        "6e6d77768d",
+        "8c5b8a3257",
         "errors-retried[retry-after-deadline]：一个超出请求超时的 Retry-After，会让请求在它的"
         "截止时间结束。operator 以 3 s 的请求超时运行（REQUEST_TIMEOUT_SECONDS）；它创建 "
         "Deployment ``web`` 的请求被回答 429，带 ``Retry-After: 7``。operator 针对该对象的下一个"
@@ -16,7 +16,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "的 create 之后 3 s（减去 0.25 s：client 的时钟先于 proxy 开始计时），并且早于所要求的 "
         "7 s；在 429 之后，API server 只能收到一次 create，且 operator 读到了它的回答（一个 Normal "
         "CreatedDeployment Event），而不是在截止时间又发出一次、回答没人读的 create（下一次"
-        "被回答 AlreadyExists）；然后它收敛，子对象恰好是期望的那些。",
+        "被回答 AlreadyExists）；在截止时间结束的那次 create 必须作为一次失败的写入被报告（一个 "
+        "Warning FailedCreate），既不能在截止时间再发一次并采用它的回答，也不能悄无声息；然后它收敛，"
+        "子对象恰好是期望的那些。Mutant：waits-past-deadline(-go)；timeout-unreported(-go)。",
     ),
     "check:errors-retried[retry-after-deadline]:teaches": (
         "040e749950",

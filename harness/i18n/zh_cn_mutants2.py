@@ -173,4 +173,29 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "c96cefb11d",
         "检查监听地址时，在第一个不去试或监听不了的地址处就停止（Go）",
     ),
+    # Stop 41 (pyclient41): the hand-made pairs of config-refused and create-converges.
+    "mutant:whole-second-retry:title": (
+        "f0a97522c4",
+        "leader elector 拒绝不足一秒的重试间隔（和 kubernetes 库的一样）",
+    ),
+    "mutant:whole-second-retry-go:title": (
+        "5804389152",
+        "leader election 拒绝不足一秒的重试间隔（Go）",
+    ),
+    "mutant:reconcile-time-wall-clock:title": (
+        "48829d446d",
+        "reconcile 耗时直方图记下的是墙上时钟的结束减去单调时钟的开始：每次 reconcile 几十年",
+    ),
+    "mutant:reconcile-time-wall-clock-go:title": (
+        "0d5b56854c",
+        "reconcile 耗时直方图记下的是墙上时钟的结束减去单调时钟的开始：每次 reconcile 几十年（Go）",
+    ),
+    "mutant:timeout-unreported:title": (
+        "a45cc995cf",
+        "在截止时间结束的写入（超时）不记录任何 Warning：work queue 悄悄地重试它",
+    ),
+    "mutant:timeout-unreported-go:title": (
+        "319f8626b0",
+        "在截止时间结束的写入（超时）不记录任何 Warning：work queue 悄悄地重试它（Go）",
+    ),
 }
