@@ -38,6 +38,7 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.audit import select
+from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog
 from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
@@ -250,6 +251,52 @@ def test_adopt_ownerless(
     admin.patch("deployments", namespace, "held", {"metadata": {"finalizers": []}})
 
 
+def ownerless_children_judged(
+    admin: Kube, proxy: ApiProxy, namespace: str, evidence: Evidence
+) -> tuple[list[str], dict[str, Any]]:
+    """Strip the ownerReferences of ``web``'s children while the operator's ModelService
+    events are held at its API proxy (``proxy``, holding), wait (CONVERGE_TIMEOUT) for three
+    of its live reads of ModelService ``web`` (refused adoptions) or a child write, and return
+    the child writes seen (``"<verb> <resource> <name>: <code>"``) and each child's
+    ownerReferences then, both recorded in ``evidence``. The staging that adopt-recheck and
+    adopt-recheck-deleting share; each judges the result with its own message."""
+    mark = len(RequestLog(proxy.request_log).records())
+
+    def since_mark() -> list[ProxyRequest]:
+        return [
+            r
+            for r in RequestLog(proxy.request_log).records()[mark:]
+            if r.namespace == namespace and r.name == "web"
+        ]
+
+    for res in CHILDREN:
+        obj = get_present(admin, res, namespace, "web")
+        obj["metadata"]["ownerReferences"] = None
+        admin.update(res, obj)
+    seen = wait_for(
+        since_mark,
+        lambda rs: (
+            sum(r.verb == "get" and r.resource == "modelservices" for r in rs) >= 3
+            or any(r.verb in WRITE_VERBS and r.resource in CHILDREN for r in rs)
+        ),
+        CONVERGE_TIMEOUT,
+        "three live reads of ModelService web by the operator (refused adoptions) or a "
+        "write of a child",
+    )
+    writes = [
+        f"{r.verb} {r.resource} {r.name}: {r.code}"
+        for r in seen
+        if r.verb in WRITE_VERBS and r.resource in CHILDREN
+    ]
+    owners = {
+        res: get_present(admin, res, namespace, "web")["metadata"].get("ownerReferences")
+        for res in CHILDREN
+    }
+    evidence.record("child_writes_while_cache_stale", writes)
+    evidence.record("owners_while_cache_stale", owners)
+    return writes, owners
+
+
 @pytest.mark.modeldock_check("child-conflict", case="adopt-recheck")
 def test_adopt_recheck(
     admin: Kube,
@@ -289,40 +336,7 @@ def test_adopt_recheck(
         admin.delete("modelservices", namespace, "web")
         wait_gone(admin, "modelservices", namespace, "web")
         successor = create_modelservice(admin, namespace, "web")["metadata"]["uid"]
-        mark = len(RequestLog(proxy.request_log).records())
-
-        def since_mark() -> list[ProxyRequest]:
-            return [
-                r
-                for r in RequestLog(proxy.request_log).records()[mark:]
-                if r.namespace == namespace and r.name == "web"
-            ]
-
-        for res in CHILDREN:
-            obj = get_present(admin, res, namespace, "web")
-            obj["metadata"]["ownerReferences"] = None
-            admin.update(res, obj)
-        seen = wait_for(
-            since_mark,
-            lambda rs: (
-                sum(r.verb == "get" and r.resource == "modelservices" for r in rs) >= 3
-                or any(r.verb in WRITE_VERBS and r.resource in CHILDREN for r in rs)
-            ),
-            CONVERGE_TIMEOUT,
-            "three live reads of ModelService web by the operator (refused adoptions) or a "
-            "write of a child",
-        )
-        writes = [
-            f"{r.verb} {r.resource} {r.name}: {r.code}"
-            for r in seen
-            if r.verb in WRITE_VERBS and r.resource in CHILDREN
-        ]
-        owners = {
-            res: get_present(admin, res, namespace, "web")["metadata"].get("ownerReferences")
-            for res in CHILDREN
-        }
-        evidence.record("child_writes_while_cache_stale", writes)
-        evidence.record("owners_while_cache_stale", owners)
+        writes, owners = ownerless_children_judged(admin, proxy, namespace, evidence)
         assert writes == [] and not any(owners.values()), (
             f"the operator adopted for a ModelService its cache held but the API server had "
             f"deleted (re-created as {successor}): writes {writes}, ownerReferences {owners}"
@@ -385,40 +399,7 @@ def test_adopt_recheck_deleting(
             bool(held["metadata"].get("deletionTimestamp")),
             "ModelService web must be held deleting by the harness's finalizer",
         )
-        mark = len(RequestLog(proxy.request_log).records())
-
-        def since_mark() -> list[ProxyRequest]:
-            return [
-                r
-                for r in RequestLog(proxy.request_log).records()[mark:]
-                if r.namespace == namespace and r.name == "web"
-            ]
-
-        for res in CHILDREN:
-            obj = get_present(admin, res, namespace, "web")
-            obj["metadata"]["ownerReferences"] = None
-            admin.update(res, obj)
-        seen = wait_for(
-            since_mark,
-            lambda rs: (
-                sum(r.verb == "get" and r.resource == "modelservices" for r in rs) >= 3
-                or any(r.verb in WRITE_VERBS and r.resource in CHILDREN for r in rs)
-            ),
-            CONVERGE_TIMEOUT,
-            "three live reads of ModelService web by the operator (refused adoptions) or a "
-            "write of a child",
-        )
-        writes = [
-            f"{r.verb} {r.resource} {r.name}: {r.code}"
-            for r in seen
-            if r.verb in WRITE_VERBS and r.resource in CHILDREN
-        ]
-        owners = {
-            res: get_present(admin, res, namespace, "web")["metadata"].get("ownerReferences")
-            for res in CHILDREN
-        }
-        evidence.record("child_writes_while_cache_stale", writes)
-        evidence.record("owners_while_cache_stale", owners)
+        writes, owners = ownerless_children_judged(admin, proxy, namespace, evidence)
         assert writes == [] and not any(owners.values()), (
             "the operator adopted for a ModelService its cache held undeleted but the API "
             f"server held deleting: writes {writes}, ownerReferences {owners}"
