@@ -5,14 +5,20 @@ entry is stale."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 
-from harness.i18n import catalogue, text_hash
+from harness.i18n import LANGS, catalogue, text_hash
 from harness.i18n.sources import sources, stale
 
 
 def main(argv: list[str]) -> int:
-    lang = argv[0] if argv else "zh-CN"
+    """Print LANG's stale and untranslated entries and a summary line; return 1 when an
+    entry is stale, else 0. An unknown LANG is refused by argparse (exit 2, naming the
+    choices)."""
+    parser = argparse.ArgumentParser(prog="python -m harness.i18n", description=__doc__)
+    parser.add_argument("lang", nargs="?", default="zh-CN", choices=LANGS, help="default zh-CN")
+    lang = parser.parse_args(argv).lang
     english = sources()
     cat = catalogue(lang)
     old = stale(lang, english)
