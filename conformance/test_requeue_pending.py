@@ -36,11 +36,12 @@ from harness.plugin.evidence import Evidence
 #: The RequeueAfter of a ChildConflict (CONTRACT.md step 7), seconds.
 CONFLICT_REQUEUE_S = 5.0
 #: How late the retry of a first failure may come, seconds: the work queue's backoff puts it
-#: 5 ms after the answer; the rest is slack for a loaded machine (errors-retried[server-error]
-#: allows the same). A retry that waited for the pending RequeueAfter comes later than this
-#: whenever the failure was answered more than this before the pending time (the premise
-#: below).
-FIRST_RETRY_BOUND_S = 1.0
+#: 5 ms after the answer; the rest is slack for a loaded machine. Half the pending 5 s: the
+#: real operators retried 7 ms after the 500 and the faulty queues 4.9 s after it, and a 1 s
+#: bound was within reach of a machine at load 40. A retry that waited for the pending
+#: RequeueAfter comes later than this whenever the failure was answered more than this
+#: before the pending time (the premise below), so the bound cannot let such a queue pass.
+FIRST_RETRY_BOUND_S = 2.5
 
 
 def _status_writes(proxy_log: Path, name: str) -> list[ProxyRequest]:
@@ -65,8 +66,8 @@ def test_failure_while_requeue_pending(
     after it. ModelService ``web`` meets a foreign Deployment ``web`` (ChildConflict: the
     operator looks again every 5 s); right after its first ChildConflict status write, its
     status is overwritten and the operator's API proxy answers the status update that
-    restores it 500. The retry must reach the proxy within 1 s of that answer, while the
-    pending requeue was more than 1 s away (a premise); then the foreign Deployment is
+    restores it 500. The retry must reach the proxy within ``FIRST_RETRY_BOUND_S`` (2.5 s) of
+    that answer, while the pending requeue was more than that away (a premise); then the foreign Deployment is
     deleted, and the 5 s re-judgement must still come and create the operator's own
     Deployment.
 
