@@ -378,11 +378,10 @@ def without_rights(role: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.modeldock_check("rbac-least-privilege", case="stops-while-refused")
 def test_stops_while_refused(
-    admin: Kube,
     operators: OperatorPool,
     evidence: Evidence,
     lab_namespaces: Namespaces,
-    impl: Implementation,
+    role_namespace: Callable[[dict[str, Any]], str],
 ) -> None:
     """rbac-least-privilege[stops-while-refused]: an operator whose every list is refused
     (403) still stops on SIGTERM, at once and with exit code 0.
@@ -400,13 +399,8 @@ def test_stops_while_refused(
     # Named after the check, as every check's namespace is (the mutation score's coverage
     # finds a process's check by its WATCH_NAMESPACE: in namespace default this case was
     # credited with no line, and pastCacheWait's ticker was never judged by it).
-    ns = lab_namespaces.create(
-        admin, "rbac-least-privilege", impl.user, without_rights(lab_namespaces.role())
-    )
-    try:
-        code = refused_then_stopped(operators, ns, evidence)
-    finally:
-        admin.delete("namespaces", None, ns)
+    ns = role_namespace(without_rights(lab_namespaces.role()))
+    code = refused_then_stopped(operators, ns, evidence)
     assert code == 0, (
         "after SIGTERM the operator, whose lists were all refused, "
         + (
@@ -478,11 +472,10 @@ def without_watch(role: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.modeldock_check("rbac-least-privilege", case="watch-refused")
 def test_refused_watches_back_off(
-    admin: Kube,
     operators: OperatorPool,
     evidence: Evidence,
     lab_namespaces: Namespaces,
-    impl: Implementation,
+    role_namespace: Callable[[dict[str, Any]], str],
 ) -> None:
     """rbac-least-privilege[watch-refused]: an operator that may list but not watch retries
     its refused watches with backoff. In a namespace whose role is the operator's own minus
@@ -501,30 +494,25 @@ def test_refused_watches_back_off(
     """
     # Named after the check, as every check's namespace is (the mutation score's coverage
     # finds a process's check by its WATCH_NAMESPACE).
-    ns = lab_namespaces.create(
-        admin, "rbac-least-privilege", impl.user, without_watch(lab_namespaces.role())
+    ns = role_namespace(without_watch(lab_namespaces.role()))
+    op = operators.start(namespace=ns, wait_ready=False)
+    proxy = operators.proxy_of(op)
+
+    def refused() -> dict[str, list[tuple[float, float]]]:
+        by: dict[str, list[tuple[float, float]]] = {r: [] for r in WATCHED}
+        for r in RequestLog(proxy.request_log).records():
+            if r.verb == "watch" and r.code == 403 and r.resource in by:
+                by[r.resource].append((seconds(r.start), seconds(r.end or r.start)))
+        return {r: sorted(times) for r, times in by.items()}
+
+    seen = wait_for(
+        refused,
+        lambda by: all(len(times) >= WATCH_REFUSALS for times in by.values()),
+        OPERATOR_START_TIMEOUT + WATCH_REFUSALS_WAIT_S,
+        f"{WATCH_REFUSALS} refused watches (403) of each of {', '.join(WATCHED)}: a "
+        "refused watch is retried with backoff for as long as the process runs",
     )
-    try:
-        op = operators.start(namespace=ns, wait_ready=False)
-        proxy = operators.proxy_of(op)
-
-        def refused() -> dict[str, list[tuple[float, float]]]:
-            by: dict[str, list[tuple[float, float]]] = {r: [] for r in WATCHED}
-            for r in RequestLog(proxy.request_log).records():
-                if r.verb == "watch" and r.code == 403 and r.resource in by:
-                    by[r.resource].append((seconds(r.start), seconds(r.end or r.start)))
-            return {r: sorted(times) for r, times in by.items()}
-
-        seen = wait_for(
-            refused,
-            lambda by: all(len(times) >= WATCH_REFUSALS for times in by.values()),
-            OPERATOR_START_TIMEOUT + WATCH_REFUSALS_WAIT_S,
-            f"{WATCH_REFUSALS} refused watches (403) of each of {', '.join(WATCHED)}: a "
-            "refused watch is retried with backoff for as long as the process runs",
-        )
-        op.terminate(timeout=REFUSED_STOP_S)
-    finally:
-        admin.delete("namespaces", None, ns)
+    op.terminate(timeout=REFUSED_STOP_S)
     early = []
     gaps: dict[str, list[dict[str, float]]] = {}
     for resource, times in seen.items():

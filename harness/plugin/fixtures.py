@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -163,12 +163,44 @@ def namespace(
     ``--modeldock-keep-on-failure``: then it stays and is listed in ``<artifacts-dir>/kept.jsonl``."""
     name = lab_namespaces.create(admin, check_id(request.node) or "test", impl.user)
     yield name
-    if console.keep(request.node):
-        console.record_kept(
-            request.node, name, control_plane.admin_kubeconfig, control_plane.audit_log
-        )
-        return
-    admin.delete("namespaces", None, name)
+    _remove_namespaces(request, admin, control_plane, [name])
+
+
+@pytest.fixture
+def role_namespace(
+    request: pytest.FixtureRequest,
+    admin: Kube,
+    impl: Implementation,
+    control_plane: ControlPlane,
+    lab_namespaces: Namespaces,
+) -> Iterator[Callable[[dict[str, Any]], str]]:
+    """A factory of namespaces like ``namespace``'s but bound to another role:
+    ``role_namespace(role)`` takes a ClusterRole as a dict (e.g. the role in force less some
+    rules) and returns the new namespace's name, named after the check. Every namespace it
+    made is deleted after the test, or kept as ``namespace``'s is when the check failed under
+    ``--modeldock-keep-on-failure`` (so a failure's evidence is still there to look at)."""
+    made: list[str] = []
+
+    def make(role: dict[str, Any]) -> str:
+        made.append(lab_namespaces.create(admin, check_id(request.node) or "test", impl.user, role))
+        return made[-1]
+
+    yield make
+    _remove_namespaces(request, admin, control_plane, made)
+
+
+def _remove_namespaces(
+    request: pytest.FixtureRequest, admin: Kube, control_plane: ControlPlane, names: list[str]
+) -> None:
+    """Delete ``names`` without waiting, or record them as kept (``console.record_kept``) when
+    the test failed under ``--modeldock-keep-on-failure``."""
+    for name in names:
+        if console.keep(request.node):
+            console.record_kept(
+                request.node, name, control_plane.admin_kubeconfig, control_plane.audit_log
+            )
+        else:
+            admin.delete("namespaces", None, name)
 
 
 @pytest.fixture
