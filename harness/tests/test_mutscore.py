@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from harness.mutscore import cover, generate, score
+from harness.mutscore import cover, generate, order, score
 from harness.mutscore import sample as msample
 from harness.mutscore import survivors as msurv
 from harness.mutscore import tally as mtally
@@ -232,7 +232,7 @@ def test_a_case_judges_where_its_check_ran() -> None:
     m = _m()
     coverage = {"child-repaired": {"a.py": [3]}, "noop-stable": {"a.py": [4]}}
     wanted = ["child-repaired[immutable-selector]", "noop-stable"]
-    assert score.judging_checks(m, coverage, 3, wanted) == ["child-repaired[immutable-selector]"]
+    assert order.judging_checks(m, coverage, 3, wanted) == ["child-repaired[immutable-selector]"]
 
 
 def test_a_vanished_sample_id_is_an_error_naming_the_fix(tmp_path: Path) -> None:
@@ -309,7 +309,7 @@ def test_earlier_kills_of_the_function_come_first() -> None:
     m = _m()
     coverage = {"noop-stable": {"a.py": [3]}, "config-refused": {"a.py": [3]}}
     wanted = ["config-refused", "noop-stable"]
-    assert score.judging_checks(m, coverage, 1, wanted) == ["noop-stable"]
+    assert order.judging_checks(m, coverage, 1, wanted) == ["noop-stable"]
     earlier = {
         "mutants": {
             "x": {
@@ -322,10 +322,10 @@ def test_earlier_kills_of_the_function_come_first() -> None:
             "y": {"status": "survived", "lang": "python", "file": "a.py", "function": "f"},
         }
     }
-    prior = score.prior_kills(earlier)
+    prior = order.prior_kills(earlier)
     assert prior["python:a.py:f"] == {"config-refused": 1}
     assert prior["id:x"] == {"config-refused": 1} and "id:y" not in prior
-    assert score.judging_checks(m, coverage, 1, wanted, prior) == ["config-refused"]
+    assert order.judging_checks(m, coverage, 1, wanted, prior) == ["config-refused"]
 
 
 def test_the_likeliest_cheap_killer_goes_first() -> None:
@@ -335,7 +335,7 @@ def test_the_likeliest_cheap_killer_goes_first() -> None:
     m = _m()
     coverage = {"noop-stable": {"a.py": [3]}, "events-recorded": {"a.py": [3]}}
     wanted = ["events-recorded", "noop-stable"]
-    cheap = score.judging_checks(m, coverage, 2, wanted)
+    cheap = order.judging_checks(m, coverage, 2, wanted)
     rows = {
         f"k{i}": {
             "status": "killed" if i < 9 else "survived",
@@ -347,12 +347,12 @@ def test_the_likeliest_cheap_killer_goes_first() -> None:
         }
         for i in range(10)
     }
-    prior = score.prior_kills({"mutants": rows})
+    prior = order.prior_kills({"mutants": rows})
     assert prior["killed:python"] == {cheap[1]: 9}
     assert prior["ran:python"] == {cheap[1]: 10, cheap[0]: 1}
-    assert score.judging_checks(m, coverage, 2, wanted, prior) == [cheap[1], cheap[0]]
+    assert order.judging_checks(m, coverage, 2, wanted, prior) == [cheap[1], cheap[0]]
     prior[f"id:{m.id}"] = {cheap[0]: 1}
-    assert score.judging_checks(m, coverage, 2, wanted, prior)[0] == cheap[0]
+    assert order.judging_checks(m, coverage, 2, wanted, prior)[0] == cheap[0]
 
 
 def test_kills_of_the_same_concept_in_the_other_language_order_the_checks() -> None:
@@ -361,7 +361,7 @@ def test_kills_of_the_same_concept_in_the_other_language_order_the_checks() -> N
     m = ToolMutant("python", "a.py", "Reconciler.ensure_child", "core/X", "a", "b", 0, 3)
     coverage = {"noop-stable": {"a.py": [3]}, "events-recorded": {"a.py": [3]}}
     wanted = ["events-recorded", "noop-stable"]
-    cheap = score.judging_checks(m, coverage, 2, wanted)
+    cheap = order.judging_checks(m, coverage, 2, wanted)
     go_row = {
         "status": "killed",
         "lang": "go",
@@ -369,9 +369,9 @@ def test_kills_of_the_same_concept_in_the_other_language_order_the_checks() -> N
         "function": "ModelServiceReconciler.ensureChild",
         "killed_by": [cheap[1]],
     }
-    prior = score.prior_kills({"mutants": {"g": go_row}})
+    prior = order.prior_kills({"mutants": {"g": go_row}})
     assert prior["concept:ensure_child"] == {cheap[1]: 1}
-    assert score.judging_checks(m, coverage, 2, wanted, prior) == [cheap[1], cheap[0]]
+    assert order.judging_checks(m, coverage, 2, wanted, prior) == [cheap[1], cheap[0]]
 
 
 def test_an_unknown_mutant_id_is_named_not_passed_over() -> None:
@@ -420,7 +420,7 @@ def test_a_case_s_kill_orders_the_check_judged_whole() -> None:
     """A kill reported under a case of a check JUDGE_CHECKS holds whole counts for that check
     and for the case itself (what a --checks all run judges); a case judged on its own keeps
     its name."""
-    from harness.mutscore.score import judged_as, prior_kills
+    from harness.mutscore.order import judged_as, prior_kills
 
     assert judged_as("status-follows-rollout[played-rollout]") == "status-follows-rollout"
     assert judged_as("status-rebuilt[deployment-status]") == "status-rebuilt[deployment-status]"
@@ -447,7 +447,7 @@ def test_not_judging_names_real_checks_and_leaves_the_judging_set() -> None:
     that exists (a renamed one would silently judge again), and none of JUDGE_CHECKS is
     dropped."""
     from harness.checks import check_functions
-    from harness.mutscore.score import JUDGE_CHECKS, NOT_JUDGING
+    from harness.mutscore.order import JUDGE_CHECKS, NOT_JUDGING
 
     assert set(check_functions()) >= NOT_JUDGING
     assert not NOT_JUDGING & set(JUDGE_CHECKS)
@@ -515,3 +515,28 @@ def test_the_python_coverage_run_saves_its_data_before_os_exit(tmp_path: Path) -
     measured.read()
     assert {4, 5} <= set(measured.lines(str(script)) or ())
     assert "-m harness.mutscore.coverrun" in cover.implementations(tmp_path)
+
+
+def test_remove_orphaned_takes_only_the_files_of_gone_processes(tmp_path: Path) -> None:
+    """A run SIGKILLed leaves its ``mutants-<pid>.toml``; the next run removes it, and leaves
+    those of live processes (its own, a run beside it) and names that are no pid."""
+    import os
+    import subprocess
+    import sys
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    gone = tmp_path / f"mutants-{int(dead.stdout)}.toml"
+    mine = tmp_path / f"mutants-{os.getpid()}.toml"
+    parent = tmp_path / f"mutants-{os.getppid()}.toml"
+    other = tmp_path / "mutants-sample.toml"
+    for p in (gone, mine, parent, other):
+        p.write_text("")
+    assert score.remove_orphaned(tmp_path) == [gone]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        p.name for p in (mine, parent, other)
+    )

@@ -10,7 +10,7 @@ import pytest
 
 from harness import checks
 from harness.checks import base_check
-from harness.mutscore import score
+from harness.mutscore import order
 from harness.mutscore.generate import ToolMutant
 from harness.paths import REPO_ROOT
 
@@ -26,10 +26,10 @@ def _load() -> dict[str, dict[str, object]]:
 def test_every_prior_killer_is_a_judging_check() -> None:
     """A kill recorded by a check the runs that read this file do not judge with would order
     nothing. ``make mutation-score`` and the nightly judge with ``--checks all`` (every check
-    but ``score.NOT_JUDGING``), so every killer must be one of those. (A case of a judged
+    but ``order.NOT_JUDGING``), so every killer must be one of those. (A case of a judged
     check counts: status-follows-rollout's kills are reported under its case played-rollout,
     which prior_kills does not map back to the check; see docs/mutation-score.md.)"""
-    judging = {c for c in checks.check_functions() if c not in score.NOT_JUDGING}
+    judging = {c for c in checks.check_functions() if c not in order.NOT_JUDGING}
     for mutant_id, r in _load().items():
         assert r["status"] == "killed", mutant_id
         killers = r["killed_by"]
@@ -45,14 +45,14 @@ def test_a_verified_killer_stays_among_the_checks_of_a_line_every_check_runs(
     15 s, behind create-converges, events-recorded and others) it would fall out of the three.
     With the file as --prior each function's verified killer is tried first."""
     # judging_checks reads the check functions on every call (about 1 s each): once here
-    monkeypatch.setattr(score, "check_functions", functools.cache(checks.check_functions))
-    monkeypatch.setattr(score, "case_functions", functools.cache(checks.case_functions))
+    monkeypatch.setattr(order, "check_functions", functools.cache(checks.check_functions))
+    monkeypatch.setattr(order, "case_functions", functools.cache(checks.case_functions))
     data = json.loads(PRIOR.read_text())
-    prior = score.prior_kills(data)
+    prior = order.prior_kills(data)
     for mutant_id, r in _load().items():
         killers = r["killed_by"]
         assert isinstance(killers, list)
-        if not set(killers) & set(score.JUDGE_CHECKS):
+        if not set(killers) & set(order.JUDGE_CHECKS):
             continue  # a case of a judged check: not ordered by the prior (see above)
         # The mutant itself, rebuilt from its id: a run orders its own recorded killer first
         # (``id:<mutant id>`` in the prior), before the function's most frequent killers, so
@@ -71,14 +71,14 @@ def test_a_verified_killer_stays_among_the_checks_of_a_line_every_check_runs(
             line=7,
         )
         assert m.id == mutant_id, (m.id, mutant_id)
-        everywhere = {base_check(c): {m.file: [7]} for c in score.JUDGE_CHECKS}
-        chosen = score.judging_checks(m, everywhere, 3, score.JUDGE_CHECKS, prior)
+        everywhere = {base_check(c): {m.file: [7]} for c in order.JUDGE_CHECKS}
+        chosen = order.judging_checks(m, everywhere, 3, order.JUDGE_CHECKS, prior)
         assert set(killers) & set(chosen), (mutant_id, chosen)
-    by_cost = score.judging_checks(
+    by_cost = order.judging_checks(
         ToolMutant("python", "python_operator/controller.py", "judge_rollout", "o", "a", "b", 0, 7),
-        {base_check(c): {"python_operator/controller.py": [7]} for c in score.JUDGE_CHECKS},
+        {base_check(c): {"python_operator/controller.py": [7]} for c in order.JUDGE_CHECKS},
         3,
-        score.JUDGE_CHECKS,
+        order.JUDGE_CHECKS,
     )
     assert "progressing-without-kubelet" not in by_cost, (
         "progressing-without-kubelet is among the three cheapest again: the prior is not "
@@ -105,5 +105,5 @@ def test_every_sample_kill_is_of_a_sampled_mutant_by_a_sample_check() -> None:
     for mutant_id, r in kills.items():
         assert mutant_id in sampled, mutant_id
         assert r["status"] == "killed" and set(r["killed_by"]) <= checks, (mutant_id, r)
-    prior = score.prior_kills(json.loads(SAMPLE_KILLS.read_text()))
+    prior = order.prior_kills(json.loads(SAMPLE_KILLS.read_text()))
     assert all(f"id:{i}" in prior for i in kills)
