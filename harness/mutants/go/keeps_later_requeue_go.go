@@ -11,7 +11,7 @@
 // a RequeueAfter with a failure.
 //
 // What the correct operator does: client-go's delaying queue keeps whichever ready time
-// comes first (errors-retried[requeue-pending]: the retry within 1 s of the 500).
+// comes first (errors-retried[requeue-pending]: the retry within 2.5 s of the 500).
 package main
 
 import (

@@ -10,7 +10,7 @@ delaying queue that drops a second add of a waiting key passes every test that n
 requeue_after with a failure.
 
 What the correct operator does: its delaying queue keeps whichever ready time comes first, as
-client-go's does (errors-retried[requeue-pending]: the retry within 1 s of the 500).
+client-go's does (errors-retried[requeue-pending]: the retry within 2.5 s of the 500).
 """
 
 from __future__ import annotations
