@@ -249,6 +249,47 @@ def function_needs(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, set[str
     return found
 
 
+#: How a conformance module starts an operator without waiting for its ``/readyz``
+#: (``OperatorPool.start``'s keyword): its checks may judge a process that never became ready.
+UNREADY_START = "wait_ready=False"
+
+
+def unready_functions(conformance_dir: Path = CONFORMANCE_DIR) -> set[str]:
+    """The test functions of the ``<conformance_dir>/test_*.py`` modules whose source says
+    ``UNREADY_START`` anywhere (a helper included): a whole module counts, so a helper that
+    starts one unready cannot hide. Their checks can fail against a mutant that crashes at
+    start, which is no kill, so a mutant judged by one is started on its own first
+    (``runner.preflight``); every other check's operators are started waiting for
+    ``/readyz``, and one that never answers is a harness error, never a ``fail``."""
+    found: set[str] = set()
+    for path in sorted(conformance_dir.glob("test_*.py")):
+        text = path.read_text()
+        if UNREADY_START not in text:
+            continue
+        found.update(
+            n.name
+            for n in ast.parse(text).body
+            if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")
+        )
+    return found
+
+
+def preflight_first(
+    entries: Iterable[str] | None, functions: Mapping[str, list[str]], unready: Iterable[str]
+) -> bool:
+    """Whether a mutant's suite of ``entries`` (None or empty: the whole suite, as the full
+    run) needs ``runner.preflight`` before it starts: yes when one of their test functions is in
+    ``unready`` (``unready_functions``: a check that may judge an operator it did not
+    wait for, which would score a crash at start as a kill). The other checks start every
+    operator waiting for ``/readyz``, a harness error when it never answers, so a CI or
+    --rest suite of those runs at once and the probe runs only after a chosen entry missed,
+    to say why (one operator start and a namespace fewer per mutant)."""
+    if not entries:
+        return True
+    names = set(unready)
+    return any(f in names for e in entries for f in functions.get(e, ()))
+
+
 def on_tier(
     caught_by: Mapping[str, Sequence[str]],
     functions: Mapping[str, Sequence[str]],

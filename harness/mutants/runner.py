@@ -31,7 +31,12 @@ case's kills do not vouch for its siblings), or if a testcase named in a mutant'
 one testcase (a bare id: the base case, ``harness.checks.case_functions``): neither a sibling
 failing nor an error there holds it. Before its suite, each mutant must
 start and answer ``/readyz``: one that cannot is a broken mutant, not a caught one; it fails
-the run at once instead of making every check wait for it.
+the run at once instead of making every check wait for it. In ``--ci`` and ``--rest`` only
+a mutant judged by a check that may start an operator without waiting for ``/readyz``
+(``plan.unready_functions``) is started so first; the others' suites start at once (every
+start there waits for ``/readyz``: a stillborn mutant is errors, not kills), and the probe
+runs after a chosen entry missed, to say whether the start was why
+(``plan.preflight_first``).
 
 ``--ci`` runs the CI subset, which keeps ``make test`` within CI's time: each mutant only
 against some of the checks that catch it by design (``caught_by`` in mutants.toml), chosen by
@@ -369,14 +374,23 @@ def missed(expected: Iterable[str], failed: Iterable[str]) -> list[str]:
     return [c for c in expected if c not in killed]
 
 
-def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Path) -> str:
-    """Build the mutant (a Go mutant's ``build``; the pytest session would build it only
-    after this start), start it once and wait for /readyz; return "" or what went wrong."""
-    impl = impls[impl_id]
+def build_only(impl: Any) -> str:
+    """``preflight``'s build alone (a Go mutant's ``build``, once, before its pytest-xdist
+    workers could each start one): "" or the build's error."""
     try:
         impl.run_build()
     except ImplementationError as exc:
         return str(exc)
+    return ""
+
+
+def preflight(cp: ControlPlane, impl_id: str, impls: Mapping[str, Any], logs: Path) -> str:
+    """Build the mutant (a Go mutant's ``build``; the pytest session would build it only
+    after this start), start it once and wait for /readyz; return "" or what went wrong."""
+    impl = impls[impl_id]
+    built = build_only(impl)
+    if built:
+        return built
     admin = Kube(cp.admin_kubeconfig)
     namespace = create_namespace(admin, "preflight", impl.user)
     op = OperatorProcess(
@@ -498,13 +512,15 @@ def run_mutants(
         for m in chosen
     }
     order = plan.longest_first(entries, functions, built=plan.built_mutants())
+    unready = plan.unready_functions()
     with ControlPlane(tier=cluster) as cp:
 
         def one(m: str) -> None:
             t0 = time.monotonic()
             n = order.index(m) + 1
             _say(f"{n}/{len(chosen)} {m}: {info[m]['title']}")
-            problem = preflight(cp, m, impls, out)
+            first = plan.preflight_first(entries[m] if ci or rest else None, functions, unready)
+            problem = preflight(cp, m, impls, out) if first else build_only(impls[m])
             if problem:
                 _say(f"{m} did not become ready; its suite is not run:\n{problem}")
                 info[m].update(
@@ -531,6 +547,11 @@ def run_mutants(
                 exit_code=code, seconds=seconds, junit=str(junit_file.relative_to(reports_dir))
             )
             res = results[m]
+            if not first and res is not None and missed(entries[m], res.killed_by):
+                why = preflight(cp, m, impls, out)  # a chosen entry not held: was it the start?
+                if why:
+                    _say(f"{m} does not become ready on its own either:\n{why}")
+                    info[m]["problem"] = f"did not become ready: {why}"
             if res is None:
                 # no JUnit file: the suite was stopped (Ctrl-C, SIGTERM) or broke; no verdict
                 _say(

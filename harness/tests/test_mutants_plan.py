@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import Path
 
 from harness import checks, mutants
 from harness.mutants import plan, runner
@@ -257,3 +258,33 @@ def test_stop_suites_terminates_the_pytest_groups_this_process_started() -> None
         for p in (suite, other):
             p.kill()
             p.wait()
+
+
+def test_unready_functions_are_every_test_of_a_module_that_starts_one_unready(
+    tmp_path: Path,
+) -> None:
+    """A module that says ``wait_ready=False`` anywhere (a helper too) gives all its tests;
+    one that does not gives none."""
+    (tmp_path / "test_start.py").write_text(
+        "def helper(ops):\n    return ops.start(wait_ready=False)\n\n"
+        "def test_waits(ops):\n    helper(ops)\n\ndef test_other():\n    pass\n"
+    )
+    (tmp_path / "test_plain.py").write_text("def test_plain(ops):\n    ops.start()\n")
+    assert plan.unready_functions(tmp_path) == {"test_waits", "test_other"}
+
+
+def test_the_suites_unready_checks_include_the_start_up_and_rbac_ones() -> None:
+    unready = plan.unready_functions()
+    assert {"test_waits_for_crd", "test_config_refused", "test_stops_while_refused"} <= unready
+    assert "test_noop_stable" not in unready
+
+
+def test_preflight_comes_first_only_for_the_whole_suite_or_an_unready_check() -> None:
+    """The full run (no entries) and a mutant judged by a check that may start an operator
+    without waiting for /readyz are probed first; a CI suite of other checks is not."""
+    unready = {"test_partitioned"}
+    assert plan.preflight_first(None, FUNCTIONS, unready)
+    assert plan.preflight_first([], FUNCTIONS, unready)
+    assert plan.preflight_first(["leader-failover[partitioned-leader]"], FUNCTIONS, unready)
+    assert plan.preflight_first(["noop-stable", "leader-failover"], FUNCTIONS, unready)
+    assert not plan.preflight_first(["noop-stable", "child-repaired"], FUNCTIONS, unready)
