@@ -13,12 +13,10 @@ real API server.
    executed is ``not covered``: not run, not killed.
 4. Judge: each covered mutant is an implementation (Python: a copy of python_operator/ with
    the one file mutated, first on sys.path; Go: go_reference/ built with that file replaced by
-   ``go build -overlay``), then the checks that executed its line, at most
+   ``go build -overlay``), started once (``harness.mutants.runner.preflight``: one that does
+   not become ready is ``stillborn``), then the checks that executed its line, at most
    ``--max-checks`` of them, cheapest first (``harness.mutants.plan.CHECK_SECONDS``), several
-   mutants at a time on one control plane. It is started on its own
-   (``harness.mutants.runner.preflight``: one that does not become ready is ``stillborn``)
-   before a check that may judge an operator it did not wait for, and once a check did not
-   kill it. A kill is a ``fail`` verdict of a check's own oracle
+   mutants at a time on one control plane. A kill is a ``fail`` verdict of a check's own oracle
    (``runner.read_junit``): a premise or harness error is not one. The per-mutant time bound is
    the suite's convergence bound, ``MODELDOCK_CONVERGE_TIMEOUT`` (20 s unless set).
 5. Classify the survivors with ``harness/mutants/survivors.toml`` and write
@@ -46,7 +44,6 @@ from typing import Any
 
 from harness import runs, say
 from harness.checks import CONVERGE_TIMEOUT_ENV, case_functions, check_functions
-from harness.mutants import plan
 from harness.mutscore import cover, generate
 from harness.mutscore.generate import ToolMutant
 from harness.mutscore.journal import Journal, judging_key
@@ -196,7 +193,6 @@ def judge(
     out_dir.mkdir(parents=True, exist_ok=True)
     functions = check_functions()
     cases = case_functions()
-    unready = plan.unready_functions()
     results: dict[str, dict[str, Any]] = {}
 
     def one(m: ToolMutant) -> None:
@@ -207,6 +203,12 @@ def judge(
             results[m.id] = {"status": "not viable", "problem": problem[:600]}
             _say(f"{m.id}: not viable")
             return
+        problem = preflight(cp, m.impl_id, impls, out_dir)
+        phases["preflight"] = round(time.monotonic() - t0 - phases["build"], 1)
+        if problem:
+            results[m.id] = {"status": "stillborn", "problem": problem[:600]}
+            _say(f"{m.id}: stillborn")
+            return
         junit = suite_file(out_dir, m.impl_id)
         checks = checks_of[m.id]
         # each check's base case (its slow sibling cases are a full run's, --checks id[case])
@@ -214,28 +216,7 @@ def judge(
         rounds = [[c] for c in checks] if first_kill and m.id not in together else [checks]
         res: SuiteResult | None = None
         ran: list[str] = []
-
-        def stillborn() -> bool:
-            """Start the mutant on its own (``preflight``); True, with its verdict recorded,
-            when it never became ready."""
-            t1 = time.monotonic()
-            problem = preflight(cp, m.impl_id, impls, out_dir)
-            phases["preflight"] = round(time.monotonic() - t1, 1)
-            if problem:
-                results[m.id] = {"status": "stillborn", "problem": problem[:600]}
-                _say(f"{m.id}: stillborn")
-            return bool(problem)
-
-        # The start is probed before a check that may judge an operator it did not wait for
-        # (a crash at start must not count as its kill), and once a first check did not kill:
-        # every other check waits for /readyz, where a mutant that never answers is an error,
-        # never a kill, so a mutant killed at once needs no probe (plan.preflight_first).
-        probed = False
-        for i, group in enumerate(rounds):
-            if not probed and (i > 0 or plan.preflight_first(group, table, unready)):
-                probed = True
-                if stillborn():
-                    return
+        for group in rounds:
             junit.unlink(missing_ok=True)
             n = len({f for c in group for f in table.get(c, ())})
             run_suite(
@@ -262,8 +243,6 @@ def judge(
             res.messages.update(one.messages)
             if res.killed_by:
                 break
-        if not probed and not (res and res.killed_by) and stillborn():
-            return
         seconds = round(time.monotonic() - t0, 1)
         if res is None:
             results[m.id] = {"status": "unjudged", "problem": "no JUnit file", "seconds": seconds}
