@@ -249,22 +249,26 @@ def function_needs(conformance_dir: Path = CONFORMANCE_DIR) -> dict[str, set[str
     return found
 
 
-#: How a conformance module starts an operator without waiting for its ``/readyz``
-#: (``OperatorPool.start``'s keyword): its checks may judge a process that never became ready.
-UNREADY_START = "wait_ready=False"
+#: What a conformance module says when its checks may judge a process that never became
+#: ready: it starts an operator without waiting for its ``/readyz`` (``OperatorPool.start``'s
+#: keyword), or it catches the error of a start that did wait (``harness.process``'s
+#: ``ProcessError``, "exited before /readyz": external-effect-once makes that its own fail, so
+#: that refuses-http-catalog is killed).
+UNREADY_STARTS = ("wait_ready=False", "ProcessError")
 
 
 def unready_functions(conformance_dir: Path = CONFORMANCE_DIR) -> set[str]:
     """The test functions of the ``<conformance_dir>/test_*.py`` modules whose source says
-    ``UNREADY_START`` anywhere (a helper included): a whole module counts, so a helper that
-    starts one unready cannot hide. Their checks can fail against a mutant that crashes at
+    one of ``UNREADY_STARTS`` anywhere (a helper included): a whole module counts, so a helper
+    that starts one unready cannot hide (and no other conformance module may say either:
+    ``test_unready_starts_are_only_in_test_modules``). Their checks can fail against a mutant that crashes at
     start, which is no kill, so a mutant judged by one is started on its own first
     (``runner.preflight``); every other check's operators are started waiting for
     ``/readyz``, and one that never answers is a harness error, never a ``fail``."""
     found: set[str] = set()
     for path in sorted(conformance_dir.glob("test_*.py")):
         text = path.read_text()
-        if UNREADY_START not in text:
+        if not any(marker in text for marker in UNREADY_STARTS):
             continue
         found.update(
             n.name

@@ -274,9 +274,31 @@ def test_unready_functions_are_every_test_of_a_module_that_starts_one_unready(
 
 
 def test_the_suites_unready_checks_include_the_start_up_and_rbac_ones() -> None:
+    """The start-up and RBAC checks start operators without waiting; external-effect-once
+    waits, but makes an exit before /readyz its own fail (ProcessError caught): a mutant
+    that exits at start is probed before either, never scored killed by them."""
     unready = plan.unready_functions()
     assert {"test_waits_for_crd", "test_config_refused", "test_stops_while_refused"} <= unready
+    assert {"test_answer_lost", "test_before_call", "test_server_error_id"} <= unready
     assert "test_noop_stable" not in unready
+
+
+def test_unready_starts_are_only_in_test_modules() -> None:
+    """unready_functions reads only conformance/test_*.py: a helper module that starts an
+    operator without waiting, or catches a start's ProcessError, would hide its checks from
+    it (a mutant that exits at start scored killed), so none may."""
+    from harness.paths import REPO_ROOT
+
+    helpers = [
+        p.name
+        for p in sorted((REPO_ROOT / "conformance").glob("*.py"))
+        if not p.name.startswith("test_")
+        and any(marker in p.read_text() for marker in plan.UNREADY_STARTS)
+    ]
+    assert helpers == [], (
+        f"{helpers} start an operator without waiting for /readyz or catch its ProcessError: "
+        "move that into the test_*.py module that uses it (harness.mutants.plan.unready_functions)"
+    )
 
 
 def test_preflight_comes_first_only_for_the_whole_suite_or_an_unready_check() -> None:
