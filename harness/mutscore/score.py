@@ -34,6 +34,7 @@ import itertools
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -189,7 +190,8 @@ def judge(
     together = set(together)
     impl_file.write_text(implementations_toml(runnable))
     impls = load_implementations([impl_file])
-    out_dir = WORK_DIR / "junit"
+    # per process too: two runs judging one mutant at once read each other's JUnit file
+    out_dir = WORK_DIR / f"junit-{os.getpid()}"
     out_dir.mkdir(parents=True, exist_ok=True)
     functions = check_functions()
     cases = case_functions()
@@ -267,18 +269,23 @@ def judge(
 
 
 def remove_orphaned(work_dir: Path) -> list[Path]:
-    """Delete the ``mutants-<pid>.toml`` files in ``work_dir`` whose process is gone (a run
-    SIGKILLed, or stopped by a failed load before its ``finally``); return them. A file whose
-    pid is alive, or not a number, is left alone."""
+    """Delete what runs that are gone (SIGKILLed, or stopped by a failed load before their
+    ``finally``) left in ``work_dir``: their ``mutants-<pid>.toml`` and their ``junit-<pid>/``
+    folder of JUnit files and pytest logs; return the paths deleted. A path whose pid is
+    alive, this process's, or not a number is left alone (a pid reused since only leaves a
+    file behind)."""
     gone = []
-    for path in work_dir.glob("mutants-*.toml"):
-        pid = path.stem.removeprefix("mutants-")
+    for path in [*work_dir.glob("mutants-*.toml"), *work_dir.glob("junit-*")]:
+        pid = path.stem.split("-", 1)[1]
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:
             os.kill(int(pid), 0)
         except ProcessLookupError:
-            path.unlink(missing_ok=True)
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
             gone.append(path)
         except PermissionError:  # alive, another user's
             pass

@@ -536,7 +536,12 @@ def test_remove_orphaned_takes_only_the_files_of_gone_processes(tmp_path: Path) 
     other = tmp_path / "mutants-sample.toml"
     for p in (gone, mine, parent, other):
         p.write_text("")
-    assert score.remove_orphaned(tmp_path) == [gone]
+    gone_junit = tmp_path / f"junit-{int(dead.stdout)}"
+    (gone_junit / "logs").mkdir(parents=True)
+    (gone_junit / "junit-tm-py-1.xml").write_text("<testsuites/>")
+    mine_junit = tmp_path / f"junit-{os.getpid()}"
+    mine_junit.mkdir()
+    assert sorted(score.remove_orphaned(tmp_path)) == sorted([gone, gone_junit])
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        p.name for p in (mine, parent, other)
+        p.name for p in (mine, parent, other, mine_junit)
     )
