@@ -7,13 +7,13 @@ from __future__ import annotations
 
 ENTRIES: dict[str, tuple[str, str]] = {
     "check:errors-retried[requeue-pending]:why": (
-        "a05a381d95",
+        "c2b02a04ca",
         "errors-retried[requeue-pending]：在 key 的 RequeueAfter 还在等待时失败的 reconcile，"
         "按退避重试，而不是等到那个等待中的时间；之后 RequeueAfter 照常继续。ModelService "
         "``web`` 遇到一个外来的 Deployment ``web``（ChildConflict：operator 每 5 s 重新看一次）；"
         "在它第一次写入 ChildConflict status 之后，它的 status 立刻被覆盖，operator 的 API proxy "
-        "对恢复它的那次 status 更新回答 500。重试必须在这个回答之后 1 s 之内到达 proxy，而那时"
-        "等待中的 requeue 还在 1 s 以外（一个前提）；然后外来的 Deployment 被删除，5 s 一次的"
+        "对恢复它的那次 status 更新回答 500。重试必须在这个回答之后 ``FIRST_RETRY_BOUND_S``"
+        "（2.5 s）之内到达 proxy，而那时等待中的 requeue 还在这个时间以外（一个前提）；然后外来的 Deployment 被删除，5 s 一次的"
         "重新判断必须仍然到来，并创建 operator 自己的 Deployment。",
     ),
     "check:errors-retried[requeue-pending]:teaches": (
