@@ -310,9 +310,13 @@ mutation-score: binaries $(GREMLINS) ## tool mutants (cosmic-ray, gremlins) judg
 # mutants at a time on one control plane (docs/ci.md "Nightly": its time, measured). Every
 # check of the suite judges (--checks all), and a mutant tries every check that executes its
 # line: a killed one stops at its first kill, so only survivors pay for the whole list.
+# Incremental (docs/mutation-score.md, "Incremental runs"): a mutant whose file, checks and
+# their files are as they were in last night's report keeps its verdict there;
+# MUTSCORE_INCREMENTAL= (empty) judges every mutant again, as the weekly run does.
 MUTSCORE_NIGHTLY_JOBS ?= 6
-mutation-score-nightly: binaries $(GREMLINS) ## the full mutation-score run (about 2 h on 2 idle cores): --prior last report
-	$(PY) -m harness mutation-score --jobs $(MUTSCORE_NIGHTLY_JOBS) --workers 3 --checks all --max-checks 99 --prior harness/mutants/prior-kills.json $(if $(wildcard reports/mutation-score.json),--prior reports/mutation-score.json) $(MUTSCORE_ARGS)
+MUTSCORE_INCREMENTAL ?= $(wildcard reports/mutation-score.json)
+mutation-score-nightly: binaries $(GREMLINS) ## the full mutation-score run, incremental against the last report (MUTSCORE_INCREMENTAL= : every mutant)
+	$(PY) -m harness mutation-score --jobs $(MUTSCORE_NIGHTLY_JOBS) --workers 3 --checks all --max-checks 99 --prior harness/mutants/prior-kills.json $(if $(wildcard reports/mutation-score.json),--prior reports/mutation-score.json) $(if $(MUTSCORE_INCREMENTAL),--incremental $(MUTSCORE_INCREMENTAL)) $(MUTSCORE_ARGS)
 
 mutation-score-sample: binaries $(GREMLINS) ## the fixed sample make test runs (harness/mutscore/sample.toml), three checks
 	$(CI_BOUND) $(PY) -m harness mutation-score --sample-file harness/mutscore/sample.toml --max-checks 3 --jobs 4 --workers 3 --checks $(MUTSCORE_SAMPLE_CHECKS) --prior $(MUTSCORE_SAMPLE_PRIOR) --reports reports/mutscore-sample $(MUTSCORE_ARGS)

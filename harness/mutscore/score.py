@@ -47,7 +47,7 @@ from harness import runs, say
 from harness.checks import CONVERGE_TIMEOUT_ENV, case_functions, check_functions
 from harness.mutscore import cover, generate
 from harness.mutscore.generate import ToolMutant
-from harness.mutscore.journal import Journal, judging_key
+from harness.mutscore.journal import Journal, judging_key, mutant_key, reusable
 from harness.mutscore.order import (
     JUDGE_CHECKS,
     NOT_JUDGING,
@@ -166,6 +166,7 @@ def judge(
     first_kill: bool = True,
     together: Iterable[str] = (),
     journal: Journal | None = None,
+    mutant_keys: Mapping[str, str] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Run each covered mutant's checks (``checks_of``: id -> checks, in the order to try;
     none: not run) on the control plane ``cp``, ``jobs`` at a time, the languages taken in
@@ -177,7 +178,10 @@ def judge(
     and the others' minutes go to the next mutant. Without it, and for the ids in
     ``together`` (survivors.toml classifies them: expected to survive every check, so an
     order saves nothing), all of them run in one session, two pytest workers. Each verdict
-    is also appended to ``journal`` (``harness.mutscore.journal``) as soon as it is reached."""
+    is also appended to ``journal`` (``harness.mutscore.journal``) as soon as it is reached,
+    a ``not viable`` one too (the compiler's answer does not change on a resume); each carries
+    its ``mutant_key`` from ``mutant_keys`` (id -> ``journal.mutant_key``) when given, which
+    a later ``--incremental`` run compares."""
     from harness.junit import suite_file
     from harness.mutants.runner import SuiteResult, preflight, read_junit, select_checks
     from harness.operators import load_implementations
@@ -199,16 +203,19 @@ def judge(
 
     def one(m: ToolMutant) -> None:
         t0 = time.monotonic()
+        keyed = {} if mutant_keys is None else {"mutant_key": mutant_keys[m.id]}
         problem = prepare(m)
         phases = {"build": round(time.monotonic() - t0, 1)}
         if problem:  # gremlins' NOT VIABLE: the Go compiler refuses it (a string's + made -)
-            results[m.id] = {"status": "not viable", "problem": problem[:600]}
+            results[m.id] = {"status": "not viable", "problem": problem[:600], **keyed}
             _say(f"{m.id}: not viable")
+            if journal is not None:
+                journal.record(m.id, results[m.id])
             return
         problem = preflight(cp, m.impl_id, impls, out_dir)
         phases["preflight"] = round(time.monotonic() - t0 - phases["build"], 1)
-        if problem:
-            results[m.id] = {"status": "stillborn", "problem": problem[:600]}
+        if problem:  # not journaled: a start that timed out under load may start on a resume
+            results[m.id] = {"status": "stillborn", "problem": problem[:600], **keyed}
             _say(f"{m.id}: stillborn")
             return
         junit = suite_file(out_dir, m.impl_id)
@@ -256,6 +263,7 @@ def judge(
             results[m.id] = {"status": "unjudged", "errors": res.errors, "seconds": seconds}
         results[m.id]["ran"] = ran
         results[m.id]["phases"] = phases  # seconds: build, preflight; the checks are the rest
+        results[m.id].update(keyed)
         _say(f"{m.id}: {results[m.id]['status']} {res.killed_by if res else ''} ({seconds:.0f}s)")
         if journal is not None:
             journal.record(m.id, results[m.id])
@@ -361,6 +369,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep the verdicts of <reports>/verdicts.jsonl reached under the same sources, "
         "checks and --max-checks, and judge only the rest (default: start the journal anew)",
+    )
+    p.add_argument(
+        "--incremental",
+        metavar="REPORT",
+        help="an earlier mutation-score.json: a mutant whose mutant_key (its file, its checks "
+        "and their files) is the one it had there keeps that verdict, unjudged again "
+        '(docs/mutation-score.md, "Incremental runs"); a missing file reuses nothing',
     )
     p.add_argument("--list", action="store_true", help="print the chosen mutants' ids, run nothing")
     p.add_argument(
@@ -474,13 +489,35 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"{covered} of {len(chosen)} covered by {', '.join(checks)}")
         expected = [m.id for m in run_these if survivors.classify(m)]
         keys = {lang: judging_key(lang, checks, args.max_checks, args.first_kill) for lang in langs}
+        mutant_keys = {
+            m.id: mutant_key(m.id, m.file, checks_of[m.id], args.max_checks, args.first_kill)
+            for m in run_these
+            if checks_of[m.id]
+        }
+        earlier: dict[str, dict[str, Any]] = {}
+        if args.incremental and Path(args.incremental).exists():  # read before the journal
+            try:
+                earlier = reusable(json.loads(Path(args.incremental).read_text()), mutant_keys)
+            except (json.JSONDecodeError, AttributeError) as exc:
+                _say(
+                    f"--incremental {args.incremental} is not a mutation-score.json ({exc}): "
+                    "every mutant is judged"
+                )
+            _say(
+                f"incremental: {len(earlier)} of {len(run_these)} verdicts kept from "
+                f"{args.incremental} (their files and checks unchanged)"
+            )
         journal = Journal(reports / "verdicts.jsonl", keys)
         done = {i: r for i, r in journal.start(args.resume).items() if i in checks_of}
         if done:
             _say(f"resuming: {len(done)} verdicts from {journal.path}, judged before")
+        for i, r in earlier.items():
+            if i not in done:
+                done[i] = r
+                journal.record(i, r)
         run_these = [m for m in run_these if m.id not in done]
         results = done | judge(
-            run_these, checks_of, cp, args.jobs, args.first_kill, expected, journal
+            run_these, checks_of, cp, args.jobs, args.first_kill, expected, journal, mutant_keys
         )
         for i in assumed:
             if checks_of[i]:
@@ -499,6 +536,7 @@ def main(argv: list[str] | None = None) -> int:
             "max_checks": args.max_checks,
             "first_kill": args.first_kill,
             "prior": args.prior,
+            "incremental": args.incremental,
             "jobs": args.jobs,
             "python_selection": selected,
             "converge_timeout_s": os.environ[CONVERGE_TIMEOUT_ENV],

@@ -21,6 +21,7 @@ COUNTS = (
     "stillborn",
     "unjudged",
     "unclassified",
+    "reused",
 )
 
 
@@ -37,6 +38,7 @@ def tally(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         c["unjudged"] += r["status"] == "unjudged"
         c["equivalent"] += r["status"] == "survived" and r.get("kind") == "equivalent"
         c["unclassified"] += r["status"] == "survived" and not r.get("kind")
+        c["reused"] += bool(r.get("reused"))
     base = c["covered"] - c["equivalent"] - c["not_viable"] - c["stillborn"] - c["unjudged"]
     return {**c, "score": round(c["killed"] / base, 4) if base > 0 else None}
 
@@ -146,7 +148,7 @@ def rescore(
     rows = data.get("mutants") or {}
     chosen = [by_id[i] for i in rows if i in by_id]
     keep: tuple[str, ...] = ("status", "killed_by", "errors", "seconds", "problem", "assumed")
-    keep += ("ran", "rejudged", "phases")
+    keep += ("ran", "rejudged", "phases", "mutant_key", "reused")
     results: dict[str, dict[str, Any]] = {}
     for m in chosen:
         r = {k: v for k, v in rows[m.id].items() if k in keep}

@@ -5,7 +5,10 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from harness.mutscore.journal import Journal
+import pytest
+
+from harness.mutscore import journal
+from harness.mutscore.journal import Journal, mutant_key, reusable
 
 KEYS = {"go": "g1/max8/first", "python": "p1/max8/first"}
 
@@ -56,3 +59,45 @@ def test_records_from_many_threads_are_whole_lines(tmp_path: Path) -> None:
     for t in threads:
         t.join()
     assert len(Journal(j.path, KEYS).start(resume=True)) == 50
+
+
+MUTANT = "go:op.go:f:OP:x->y#0"
+
+
+def _key(checks: list[str], max_checks: int = 99, first_kill: bool = True) -> str:
+    return mutant_key(MUTANT, "op.go", checks, max_checks, first_kill)
+
+
+def test_a_mutant_key_follows_its_file_and_its_checks_not_their_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(journal, "REPO_ROOT", tmp_path)
+    (tmp_path / "op.go").write_text("package main\n")
+    key = _key(["noop-stable", "create-converges"])
+    assert key == _key(["create-converges", "noop-stable"])  # the prior kills reorder them
+    assert key != _key(["noop-stable"])  # the coverage or --max-checks chose other checks
+    assert key != _key(["noop-stable", "create-converges"], max_checks=3)
+    assert key != _key(["noop-stable", "create-converges"], first_kill=False)
+    (tmp_path / "op.go").write_text("package main\n// edited\n")
+    assert key != _key(["noop-stable", "create-converges"])  # its file changed
+
+
+def test_an_earlier_report_gives_only_verdicts_of_the_same_key() -> None:
+    report = {
+        "mutants": {
+            "a": {"status": "killed", "killed_by": ["noop-stable"], "mutant_key": "k1", "line": 3},
+            "b": {"status": "survived", "errors": [], "mutant_key": "old"},
+            "c": {"status": "stillborn", "problem": "timed out", "mutant_key": "k3"},
+            "d": {"status": "survived", "assumed": True},
+            "e": {"status": "not viable", "problem": "refused", "mutant_key": "k5"},
+            "f": {"status": "killed", "mutant_key": "k6"},
+        }
+    }
+    now = {"a": "k1", "b": "k2", "c": "k3", "d": "k4", "e": "k5"}
+    got = reusable(report, now)
+    # b's file or checks changed; c's start may work next time; d has no key; f is gone
+    assert got == {
+        "a": {"status": "killed", "killed_by": ["noop-stable"], "mutant_key": "k1", "reused": True},
+        "e": {"status": "not viable", "problem": "refused", "mutant_key": "k5", "reused": True},
+    }
+    assert reusable({}, now) == {}
