@@ -14,10 +14,12 @@ same ``--max-checks`` and first-kill setting. Change any of them and every mutan
 again: a verdict of other code, or of other checks, is no verdict of this one.
 
 ``--incremental REPORT`` is the finer reuse, across runs: each verdict carries its
-``mutant_key`` (what that one mutant's verdict rests on: its file, its checks and their files),
-and a mutant whose key is the one it had in an earlier report keeps that report's verdict
-(``reusable``). The idea is Stryker's incremental mode; its blind spot is the same and is said
-in docs/mutation-score.md ("Incremental runs").
+``mutant_key`` (what that one mutant's verdict rests on besides its checks: its file, the
+suite's support modules) and the report the ``check_keys`` of its checks' test files; a
+mutant whose key is the one it had in an earlier report keeps that report's verdict where its
+checks are unchanged, and a survivor is judged again only by the checks that changed
+(``reusable``). The idea is Stryker's incremental mode; its blind spot is the same and is
+said in docs/mutation-score.md ("Incremental runs").
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.mutscore import cover
-from harness.paths import REPO_ROOT
+from harness.paths import CONFORMANCE_DIR, REPO_ROOT
 
 
 def judging_key(lang: str, checks: Sequence[str], max_checks: int, first_kill: bool) -> str:
@@ -47,42 +49,86 @@ def judging_key(lang: str, checks: Sequence[str], max_checks: int, first_kill: b
 REUSABLE = ("killed", "survived", "not viable")
 
 
-def mutant_key(
-    mutant_id: str, file: str, checks: Sequence[str], max_checks: int, first_kill: bool
-) -> str:
-    """16 hex digits naming what one mutant's verdict rests on: its stable id (which holds the
-    file, function, operator and changed text), the text of its repository-relative ``file``
-    now, the set of ``checks`` chosen for it (ids or ``id[case]``; not their order, which the
-    prior kills change from one night to the next and which cannot turn a kill into a
-    survival: a survivor ran them all, a kill needs one), the conformance files
-    those checks execute (``cover.judging_files``: the support modules and the checks' own
-    test files), ``cover.py`` and this module, and the ``max_checks`` and ``first_kill``
-    settings. Raises OSError when ``file`` cannot be read."""
-    digest = hashlib.sha256(
-        f"{mutant_id}\0{','.join(sorted(checks))}\0max{max_checks}\0{first_kill}".encode()
-    )
-    digest.update((REPO_ROOT / file).read_bytes())
-    for path in [Path(cover.__file__), Path(__file__), *cover.judging_files(checks)]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
+def _digest(parts: Sequence[bytes]) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part + b"\0")
+    return h.hexdigest()[:16]
 
 
-def reusable(report: Mapping[str, Any], keys: Mapping[str, str]) -> dict[str, dict[str, Any]]:
-    """The verdicts of an earlier ``mutation-score.json`` (``report``, its ``mutants`` rows)
-    that this run may keep: id -> the verdict's fields (status, killed_by, errors, seconds,
-    ran, phases, mutant_key) plus ``"reused": True``, for each id of ``keys`` (id ->
-    ``mutant_key`` now) whose row has the same ``mutant_key`` and a status of ``REUSABLE``.
-    A row without a key (a report from before keys, or an assumed equivalent) is not
-    reused."""
-    out: dict[str, dict[str, Any]] = {}
+def mutant_key(mutant_id: str, file: str, max_checks: int, first_kill: bool) -> str:
+    """16 hex digits naming what any verdict of one mutant rests on besides its checks: its
+    stable id (file, function, operator, changed text), the text of its repository-relative
+    ``file`` now, the conformance support modules (every ``conformance/*.py`` that is not a
+    ``test_*.py``: fixtures, premises, reactions run by every check), ``cover.py`` and this
+    module, and the ``max_checks`` and ``first_kill`` settings. Raises OSError when ``file``
+    cannot be read."""
+    parts = [f"{mutant_id}/max{max_checks}/{first_kill}".encode(), (REPO_ROOT / file).read_bytes()]
+    support = [p for p in sorted(CONFORMANCE_DIR.glob("*.py")) if not p.name.startswith("test_")]
+    for path in [Path(cover.__file__), Path(__file__), *support]:
+        parts += [path.name.encode(), path.read_bytes()]
+    return _digest(parts)
+
+
+def check_keys(checks: Sequence[str]) -> dict[str, str]:
+    """check (id or ``id[case]``) -> 16 hex digits over the test files that mark its id
+    (``cover.judging_files`` of it alone, without the support modules ``mutant_key`` holds):
+    a check whose key is unchanged runs the same test code as before."""
+    out = {}
+    for c in checks:
+        files = [p for p in cover.judging_files([c]) if p.name.startswith("test_")]
+        out[c] = _digest([b for p in files for b in (p.name.encode(), p.read_bytes())])
+    return out
+
+
+def reusable(
+    report: Mapping[str, Any],
+    keys: Mapping[str, str],
+    checks_of: Mapping[str, Sequence[str]],
+    checks_now: Mapping[str, str],
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
+    """What an earlier ``mutation-score.json`` (``report``) spares this run, per mutant id of
+    ``keys`` (id -> ``mutant_key`` now) whose row there has the same ``mutant_key`` and a
+    ``REUSABLE`` status; ``checks_of``: id -> the checks chosen for it now; ``checks_now``:
+    ``check_keys`` now, compared with the report's ``run.check_keys``. Returns (kept, delta):
+
+    - kept: id -> the row's verdict (status, killed_by, errors, seconds, ran, phases,
+      problem) plus ``mutant_key`` and ``"reused": True``: ``not viable`` (its file is the
+      same); ``killed`` when a check that killed it is still chosen and unchanged; ``survived``
+      when every check chosen now ran then and is unchanged;
+    - delta: id -> the checks a survivor must still be judged by: those chosen now that did
+      not run then or whose test files changed. The unchanged ones did not kill it then and
+      run the same code against the same mutant now (flakiness aside).
+
+    A killed mutant whose killer changed, and every mutant not in either, is judged whole."""
+    kept: dict[str, dict[str, Any]] = {}
+    delta: dict[str, list[str]] = {}
+    then = (report.get("run") or {}).get("check_keys") or {}
     fields = ("status", "killed_by", "errors", "seconds", "ran", "phases", "problem")
+
+    def same(c: str) -> bool:
+        return c in checks_now and then.get(c) == checks_now[c]
+
     for mutant_id, row in (report.get("mutants") or {}).items():
         key = keys.get(mutant_id)
         if key is None or row.get("mutant_key") != key or row.get("status") not in REUSABLE:
             continue
-        out[mutant_id] = {f: row[f] for f in fields if f in row}
-        out[mutant_id].update(mutant_key=key, reused=True)
-    return out
+        chosen = list(checks_of.get(mutant_id) or ())
+        verdict = {f: row[f] for f in fields if f in row}
+        verdict.update(mutant_key=key, reused=True)
+        if row["status"] == "killed":
+            if any(c in chosen and same(c) for c in row.get("killed_by") or ()):
+                kept[mutant_id] = verdict
+        elif row["status"] == "not viable":
+            kept[mutant_id] = verdict
+        else:
+            ran = set(row.get("ran") or ())
+            todo = [c for c in chosen if c not in ran or not same(c)]
+            if todo:
+                delta[mutant_id] = todo
+            else:
+                kept[mutant_id] = verdict
+    return kept, delta
 
 
 class Journal:

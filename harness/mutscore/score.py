@@ -47,7 +47,7 @@ from harness import runs, say
 from harness.checks import CONVERGE_TIMEOUT_ENV, case_functions, check_functions
 from harness.mutscore import cover, generate
 from harness.mutscore.generate import ToolMutant
-from harness.mutscore.journal import Journal, judging_key, mutant_key, reusable
+from harness.mutscore.journal import Journal, check_keys, judging_key, mutant_key, reusable
 from harness.mutscore.order import (
     JUDGE_CHECKS,
     NOT_JUDGING,
@@ -490,22 +490,26 @@ def main(argv: list[str] | None = None) -> int:
         expected = [m.id for m in run_these if survivors.classify(m)]
         keys = {lang: judging_key(lang, checks, args.max_checks, args.first_kill) for lang in langs}
         mutant_keys = {
-            m.id: mutant_key(m.id, m.file, checks_of[m.id], args.max_checks, args.first_kill)
+            m.id: mutant_key(m.id, m.file, args.max_checks, args.first_kill)
             for m in run_these
             if checks_of[m.id]
         }
+        checks_now = check_keys(sorted({c for cs in checks_of.values() for c in cs}))
         earlier: dict[str, dict[str, Any]] = {}
+        delta: dict[str, list[str]] = {}
         if args.incremental and Path(args.incremental).exists():  # read before the journal
             try:
-                earlier = reusable(json.loads(Path(args.incremental).read_text()), mutant_keys)
+                before = json.loads(Path(args.incremental).read_text())
+                earlier, delta = reusable(before, mutant_keys, checks_of, checks_now)
             except (json.JSONDecodeError, AttributeError) as exc:
                 _say(
                     f"--incremental {args.incremental} is not a mutation-score.json ({exc}): "
                     "every mutant is judged"
                 )
             _say(
-                f"incremental: {len(earlier)} of {len(run_these)} verdicts kept from "
-                f"{args.incremental} (their files and checks unchanged)"
+                f"incremental: of {len(mutant_keys)} covered mutants, {len(earlier)} keep the "
+                f"verdict of {args.incremental} and {len(delta)} survivors are judged by their "
+                f"changed checks only ({sum(map(len, delta.values()))} check runs)"
             )
         journal = Journal(reports / "verdicts.jsonl", keys)
         done = {i: r for i, r in journal.start(args.resume).items() if i in checks_of}
@@ -517,8 +521,20 @@ def main(argv: list[str] | None = None) -> int:
                 journal.record(i, r)
         run_these = [m for m in run_these if m.id not in done]
         results = done | judge(
-            run_these, checks_of, cp, args.jobs, args.first_kill, expected, journal, mutant_keys
+            run_these,
+            {**checks_of, **delta},
+            cp,
+            args.jobs,
+            args.first_kill,
+            expected,
+            journal,
+            mutant_keys,
         )
+        for i, todo in delta.items():  # a survivor judged by its changed checks only
+            r = results.get(i)
+            if r and r["status"] in ("survived", "killed"):
+                r["rejudged_by"] = todo
+                r["ran"] = [c for c in checks_of[i] if c not in todo] + list(r.get("ran") or ())
         for i in assumed:
             if checks_of[i]:
                 results[i] = {"status": "survived", "assumed": True}
@@ -537,6 +553,7 @@ def main(argv: list[str] | None = None) -> int:
             "first_kill": args.first_kill,
             "prior": args.prior,
             "incremental": args.incremental,
+            "check_keys": checks_now,
             "jobs": args.jobs,
             "python_selection": selected,
             "converge_timeout_s": os.environ[CONVERGE_TIMEOUT_ENV],

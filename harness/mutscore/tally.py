@@ -148,7 +148,7 @@ def rescore(
     rows = data.get("mutants") or {}
     chosen = [by_id[i] for i in rows if i in by_id]
     keep: tuple[str, ...] = ("status", "killed_by", "errors", "seconds", "problem", "assumed")
-    keep += ("ran", "rejudged", "phases", "mutant_key", "reused")
+    keep += ("ran", "rejudged", "rejudged_by", "phases", "mutant_key", "reused")
     results: dict[str, dict[str, Any]] = {}
     for m in chosen:
         r = {k: v for k, v in rows[m.id].items() if k in keep}

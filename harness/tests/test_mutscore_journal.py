@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.mutscore import journal
-from harness.mutscore.journal import Journal, mutant_key, reusable
+from harness.mutscore.journal import Journal, check_keys, mutant_key, reusable
 
 KEYS = {"go": "g1/max8/first", "python": "p1/max8/first"}
 
@@ -64,40 +64,66 @@ def test_records_from_many_threads_are_whole_lines(tmp_path: Path) -> None:
 MUTANT = "go:op.go:f:OP:x->y#0"
 
 
-def _key(checks: list[str], max_checks: int = 99, first_kill: bool = True) -> str:
-    return mutant_key(MUTANT, "op.go", checks, max_checks, first_kill)
-
-
-def test_a_mutant_key_follows_its_file_and_its_checks_not_their_order(
+def test_a_mutant_key_follows_its_file_and_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(journal, "REPO_ROOT", tmp_path)
     (tmp_path / "op.go").write_text("package main\n")
-    key = _key(["noop-stable", "create-converges"])
-    assert key == _key(["create-converges", "noop-stable"])  # the prior kills reorder them
-    assert key != _key(["noop-stable"])  # the coverage or --max-checks chose other checks
-    assert key != _key(["noop-stable", "create-converges"], max_checks=3)
-    assert key != _key(["noop-stable", "create-converges"], first_kill=False)
+    key = mutant_key(MUTANT, "op.go", 99, True)
+    assert key == mutant_key(MUTANT, "op.go", 99, True)
+    assert key != mutant_key(MUTANT, "op.go", 3, True)
+    assert key != mutant_key(MUTANT, "op.go", 99, False)
+    assert key != mutant_key("go:op.go:f:OP:x->y#1", "op.go", 99, True)
     (tmp_path / "op.go").write_text("package main\n// edited\n")
-    assert key != _key(["noop-stable", "create-converges"])  # its file changed
+    assert key != mutant_key(MUTANT, "op.go", 99, True)  # its file changed
 
 
-def test_an_earlier_report_gives_only_verdicts_of_the_same_key() -> None:
+def test_a_check_key_is_its_test_files() -> None:
+    keys = check_keys(["noop-stable", "noop-stable[respelled]", "config-refused"])
+    assert keys["noop-stable"] == keys["noop-stable[respelled]"]  # one id, one file set
+    assert keys["noop-stable"] != keys["config-refused"]
+    assert all(len(k) == 16 for k in keys.values())
+
+
+def test_an_earlier_report_spares_what_did_not_change() -> None:
+    then = {"a": "1", "b": "1", "c": "1", "d": "old"}
     report = {
+        "run": {"check_keys": then},
         "mutants": {
-            "a": {"status": "killed", "killed_by": ["noop-stable"], "mutant_key": "k1", "line": 3},
-            "b": {"status": "survived", "errors": [], "mutant_key": "old"},
-            "c": {"status": "stillborn", "problem": "timed out", "mutant_key": "k3"},
-            "d": {"status": "survived", "assumed": True},
-            "e": {"status": "not viable", "problem": "refused", "mutant_key": "k5"},
-            "f": {"status": "killed", "mutant_key": "k6"},
-        }
+            "killed": {"status": "killed", "killed_by": ["a"], "ran": ["a"], "mutant_key": "k"},
+            "killer-changed": {"status": "killed", "killed_by": ["d"], "mutant_key": "k"},
+            "survived": {"status": "survived", "errors": [], "ran": ["a", "b"], "mutant_key": "k"},
+            "new-check": {"status": "survived", "ran": ["a"], "mutant_key": "k"},
+            "check-changed": {"status": "survived", "ran": ["a", "d"], "mutant_key": "k"},
+            "file-changed": {"status": "survived", "ran": ["a"], "mutant_key": "old"},
+            "stillborn": {"status": "stillborn", "problem": "timed out", "mutant_key": "k"},
+            "assumed": {"status": "survived", "assumed": True},
+            "not-viable": {"status": "not viable", "problem": "refused", "mutant_key": "k"},
+        },
     }
-    now = {"a": "k1", "b": "k2", "c": "k3", "d": "k4", "e": "k5"}
-    got = reusable(report, now)
-    # b's file or checks changed; c's start may work next time; d has no key; f is gone
-    assert got == {
-        "a": {"status": "killed", "killed_by": ["noop-stable"], "mutant_key": "k1", "reused": True},
-        "e": {"status": "not viable", "problem": "refused", "mutant_key": "k5", "reused": True},
+    ids = [i for i in report["mutants"] if i != "file-changed"]
+    keys = {i: "k" for i in ids} | {"file-changed": "k"}
+    now = {"a": "1", "b": "1", "c": "1", "d": "new"}
+    checks_of = {
+        "killed": ["b", "a"],
+        "killer-changed": ["d"],
+        "survived": ["b", "a"],
+        "new-check": ["a", "c"],
+        "check-changed": ["a", "d"],
+        "file-changed": ["a"],
+        "stillborn": ["a"],
+        "assumed": ["a"],
+        "not-viable": ["a"],
     }
-    assert reusable({}, now) == {}
+    kept, delta = reusable(report, keys, checks_of, now)
+    assert set(kept) == {"killed", "survived", "not-viable"}
+    assert kept["killed"] == {
+        "status": "killed",
+        "killed_by": ["a"],
+        "ran": ["a"],
+        "mutant_key": "k",
+        "reused": True,
+    }
+    # a survivor runs only the checks it never ran or whose files changed
+    assert delta == {"new-check": ["c"], "check-changed": ["d"]}
+    assert reusable({}, keys, checks_of, now) == ({}, {})
