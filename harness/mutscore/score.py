@@ -531,10 +531,12 @@ def main(argv: list[str] | None = None) -> int:
             mutant_keys,
         )
         for i, todo in delta.items():  # a survivor judged by its changed checks only
-            r = results.get(i)
-            if r and r["status"] in ("survived", "killed"):
-                r["rejudged_by"] = todo
-                r["ran"] = [c for c in checks_of[i] if c not in todo] + list(r.get("ran") or ())
+            if i in results and results[i]["status"] in ("survived", "killed"):
+                again = results[i]
+                again["rejudged_by"] = todo
+                again["ran"] = [c for c in checks_of[i] if c not in todo] + list(
+                    again.get("ran") or ()
+                )
         for i in assumed:
             if checks_of[i]:
                 results[i] = {"status": "survived", "assumed": True}

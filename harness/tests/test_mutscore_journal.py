@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,7 +88,7 @@ def test_a_check_key_is_its_test_files() -> None:
 
 def test_an_earlier_report_spares_what_did_not_change() -> None:
     then = {"a": "1", "b": "1", "c": "1", "d": "old"}
-    report = {
+    report: dict[str, Any] = {
         "run": {"check_keys": then},
         "mutants": {
             "killed": {"status": "killed", "killed_by": ["a"], "ran": ["a"], "mutant_key": "k"},
