@@ -494,7 +494,7 @@ func main() {
 	select {
 	case err = <-started:
 	case <-ctx.Done():
-		if !pastCacheWait(&othersStarted, started, &err) {
+		if !cacheWaitEnded(&othersStarted, started, &err) {
 			log.Info("Stopped before the informer caches synced")
 			return
 		}

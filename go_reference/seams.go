@@ -186,6 +186,11 @@ var (
 	// (asks once and returns an error: the process exits 1).
 	crdWait = waitForCRD
 
+	// cacheWaitEnded is pastCacheWait (main, after SIGTERM: a manager still waiting for caches
+	// that cannot sync is left behind and the process stops). Mutant: deaf-until-synced-go
+	// (waits for the manager to return, which controller-runtime v0.22's never does then).
+	cacheWaitEnded = pastCacheWait
+
 	// crdRetryDelay is crdBackoff (the delay after the n-th discovery that did not find the
 	// CRD). Mutant: hot-retries-crd-go (50 ms, never growing).
 	crdRetryDelay = crdBackoff

@@ -74,6 +74,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "fe51fd6c7d",
         "在 informer 缓存同步完成之前忽略 SIGTERM",
     ),
+    "mutant:deaf-until-synced-go:title": (
+        "d35a85c830",
+        "在 informer 缓存同步完成之前忽略 SIGTERM（Go）",
+    ),
     "mutant:reads-namespace:title": (
         "ea84820acc",
         "每次 reconcile 都读取它的 Namespace，而它从未被授予这项权限",
