@@ -311,8 +311,9 @@ mutation-score: binaries $(GREMLINS) ## tool mutants (cosmic-ray, gremlins) judg
 # check of the suite judges (--checks all), and a mutant tries every check that executes its
 # line: a killed one stops at its first kill, so only survivors pay for the whole list.
 # Incremental (docs/mutation-score.md, "Incremental runs"): a mutant whose file, checks and
-# their files are as they were in last night's report keeps its verdict there;
-# MUTSCORE_INCREMENTAL= (empty) judges every mutant again, as the weekly run does.
+# their files are as they were in last night's report keeps its verdict there, a survivor is
+# judged again by its changed checks only, and every mutant is judged whole when the last run
+# that judged them all is over 7 days old (--full-every); MUTSCORE_INCREMENTAL= (empty): whole.
 MUTSCORE_NIGHTLY_JOBS ?= 6
 MUTSCORE_INCREMENTAL ?= $(wildcard reports/mutation-score.json)
 mutation-score-nightly: binaries $(GREMLINS) ## the full mutation-score run, incremental against the last report (MUTSCORE_INCREMENTAL= : every mutant)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -56,18 +57,46 @@ def _digest(parts: Sequence[bytes]) -> str:
     return h.hexdigest()[:16]
 
 
-def mutant_key(mutant_id: str, file: str, max_checks: int, first_kill: bool) -> str:
+#: What every verdict rests on besides the mutant's file and its checks (repository-relative
+#: globs): the CRD and the role the control plane applies (an equivalent may rest on the
+#: CRD's pattern), the operators' and the tools' module locks (the libraries and the
+#: Kubernetes binaries), and the harness code that builds a mutant and says what a kill is.
+ENVIRONMENT = (
+    "crds/*.yaml",
+    "config/rbac/*.yaml",
+    "go_reference/go.mod",
+    "go_reference/go.sum",
+    "uv.lock",
+    "tools/**/go.sum",
+    "harness/mutscore/score.py",
+    "harness/mutscore/generate.py",
+    "harness/mutscore/cover.py",
+    "harness/mutants/runner.py",
+)
+
+
+def environment_key(converge_timeout: str) -> str:
+    """16 hex digits over the files of ``ENVIRONMENT``, the conformance support modules
+    (every ``conformance/*.py`` that is not a ``test_*.py``: fixtures, premises, reactions run
+    by every check) and ``converge_timeout`` (the convergence bound a run sets, seconds as
+    text: a timing kill depends on it). Computed once per run."""
+    parts = [converge_timeout.encode()]
+    files = {p for g in ENVIRONMENT for p in REPO_ROOT.glob(g)}
+    files |= {p for p in CONFORMANCE_DIR.glob("*.py") if not p.name.startswith("test_")}
+    for path in sorted(files):
+        parts += [str(path.relative_to(REPO_ROOT)).encode(), path.read_bytes()]
+    return _digest(parts)
+
+
+def mutant_key(
+    mutant_id: str, file: str, max_checks: int, first_kill: bool, environment: str
+) -> str:
     """16 hex digits naming what any verdict of one mutant rests on besides its checks: its
     stable id (file, function, operator, changed text), the text of its repository-relative
-    ``file`` now, the conformance support modules (every ``conformance/*.py`` that is not a
-    ``test_*.py``: fixtures, premises, reactions run by every check), ``cover.py`` and this
-    module, and the ``max_checks`` and ``first_kill`` settings. Raises OSError when ``file``
-    cannot be read."""
-    parts = [f"{mutant_id}/max{max_checks}/{first_kill}".encode(), (REPO_ROOT / file).read_bytes()]
-    support = [p for p in sorted(CONFORMANCE_DIR.glob("*.py")) if not p.name.startswith("test_")]
-    for path in [Path(cover.__file__), Path(__file__), *support]:
-        parts += [path.name.encode(), path.read_bytes()]
-    return _digest(parts)
+    ``file`` now, the ``max_checks`` and ``first_kill`` settings and ``environment``
+    (``environment_key``). Raises OSError when ``file`` cannot be read."""
+    head = f"{mutant_id}/max{max_checks}/{first_kill}/{environment}".encode()
+    return _digest([head, (REPO_ROOT / file).read_bytes()])
 
 
 def check_keys(checks: Sequence[str]) -> dict[str, str]:
@@ -95,12 +124,13 @@ def reusable(
     - kept: id -> the row's verdict (status, killed_by, errors, seconds, ran, phases,
       problem) plus ``mutant_key`` and ``"reused": True``: ``not viable`` (its file is the
       same); ``killed`` when a check that killed it is still chosen and unchanged; ``survived``
-      when every check chosen now ran then and is unchanged;
+      when every check chosen now ran then, none errored and none changed;
     - delta: id -> the checks a survivor must still be judged by: those chosen now that did
       not run then or whose test files changed. The unchanged ones did not kill it then and
       run the same code against the same mutant now (flakiness aside).
 
-    A killed mutant whose killer changed, and every mutant not in either, is judged whole."""
+    A killed mutant whose killer changed, a survivor some of whose checks errored, and every
+    mutant not in either, is judged whole."""
     kept: dict[str, dict[str, Any]] = {}
     delta: dict[str, list[str]] = {}
     then = (report.get("run") or {}).get("check_keys") or {}
@@ -121,7 +151,7 @@ def reusable(
                 kept[mutant_id] = verdict
         elif row["status"] == "not viable":
             kept[mutant_id] = verdict
-        else:
+        elif not row.get("errors"):  # a check that errored gave no verdict: judged whole
             ran = set(row.get("ran") or ())
             todo = [c for c in chosen if c not in ran or not same(c)]
             if todo:
@@ -129,6 +159,52 @@ def reusable(
             else:
                 kept[mutant_id] = verdict
     return kept, delta
+
+
+def incremental(
+    path: str | None,
+    full_every: float,
+    keys: Mapping[str, str],
+    checks_of: Mapping[str, Sequence[str]],
+    checks_now: Mapping[str, str],
+    now: float | None = None,
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]], float, list[str]]:
+    """``--incremental PATH``: (kept, delta) of ``reusable`` for the report at ``path``, the
+    ``last_full_at`` this run's report records (epoch seconds: ``now`` when it keeps nothing,
+    else the earlier report's), and the lines to print. Nothing is kept when ``path`` is None
+    or missing, is not a readable mutation-score.json, or its ``run.last_full_at`` (the last
+    run that judged every mutant) is unknown or more than ``full_every`` days before ``now``:
+    what the keys cannot see (a change in another file) is judged whole at that interval."""
+    now = time.time() if now is None else now
+    if not path or not Path(path).exists():
+        return {}, {}, now, []
+    try:
+        before = json.loads(Path(path).read_text())
+        then = (before.get("run") or {}).get("last_full_at")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
+        return (
+            {},
+            {},
+            now,
+            [f"--incremental {path} is not a mutation-score.json ({exc}): every mutant is judged"],
+        )
+    if not isinstance(then, (int, float)) or now - then > full_every * 86400:
+        return (
+            {},
+            {},
+            now,
+            [
+                f"incremental: the last run before {path} that judged every mutant is unknown or "
+                f"over {full_every:g} days old: every mutant is judged"
+            ],
+        )
+    kept, delta = reusable(before, keys, checks_of, checks_now)
+    said = (
+        f"incremental: of {len(keys)} covered mutants, {len(kept)} keep the verdict of {path} "
+        f"and {len(delta)} survivors are judged by their changed checks only "
+        f"({sum(map(len, delta.values()))} check runs)"
+    )
+    return kept, delta, then if kept or delta else now, [said]
 
 
 class Journal:

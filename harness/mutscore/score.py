@@ -34,6 +34,7 @@ import itertools
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -47,7 +48,14 @@ from harness import runs, say
 from harness.checks import CONVERGE_TIMEOUT_ENV, case_functions, check_functions
 from harness.mutscore import cover, generate
 from harness.mutscore.generate import ToolMutant
-from harness.mutscore.journal import Journal, check_keys, judging_key, mutant_key, reusable
+from harness.mutscore.journal import (
+    Journal,
+    check_keys,
+    environment_key,
+    incremental,
+    judging_key,
+    mutant_key,
+)
 from harness.mutscore.order import (
     JUDGE_CHECKS,
     NOT_JUDGING,
@@ -139,6 +147,14 @@ def prepare(m: ToolMutant) -> str:
     return "" if proc.returncode == 0 else f"go build failed: {proc.stderr.strip()[:400]}"
 
 
+def compile_refused(problem: str, file: str) -> bool:
+    """Whether ``prepare``'s ``problem`` is the compiler refusing the mutated file itself (a
+    ``<name>.go:<line>:<col>:`` error of ``file``'s base name), the one build failure that
+    makes a mutant ``not viable``: a failure of anything else (the machine out of memory or
+    disk, a module download on a cold cache) says nothing of the mutant."""
+    return re.search(rf"(^|/){re.escape(Path(file).name)}:\d+:\d+: ", problem, re.M) is not None
+
+
 def implementations_toml(chosen: Iterable[ToolMutant]) -> str:
     """The implementations file declaring each mutant (``ToolMutant.impl_id``)."""
     parts = []
@@ -206,6 +222,11 @@ def judge(
         keyed = {} if mutant_keys is None else {"mutant_key": mutant_keys[m.id]}
         problem = prepare(m)
         phases = {"build": round(time.monotonic() - t0, 1)}
+        if problem and not compile_refused(problem, m.file):  # a build that failed for
+            # another reason: judged again on a resume, like a start that failed
+            results[m.id] = {"status": "stillborn", "problem": problem[:600], **keyed}
+            _say(f"{m.id}: stillborn (its build failed, not on its own file)")
+            return
         if problem:  # gremlins' NOT VIABLE: the Go compiler refuses it (a string's + made -)
             results[m.id] = {"status": "not viable", "problem": problem[:600], **keyed}
             _say(f"{m.id}: not viable")
@@ -377,6 +398,14 @@ def main(argv: list[str] | None = None) -> int:
         "and their files) is the one it had there keeps that verdict, unjudged again "
         '(docs/mutation-score.md, "Incremental runs"); a missing file reuses nothing',
     )
+    p.add_argument(
+        "--full-every",
+        type=float,
+        default=7.0,
+        metavar="DAYS",
+        help="with --incremental: keep nothing when the last run that judged every mutant, "
+        "as the earlier report records it (run.last_full_at), is older than this (default 7)",
+    )
     p.add_argument("--list", action="store_true", help="print the chosen mutants' ids, run nothing")
     p.add_argument(
         "--rescore",
@@ -489,28 +518,18 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"{covered} of {len(chosen)} covered by {', '.join(checks)}")
         expected = [m.id for m in run_these if survivors.classify(m)]
         keys = {lang: judging_key(lang, checks, args.max_checks, args.first_kill) for lang in langs}
+        environment = environment_key(os.environ[CONVERGE_TIMEOUT_ENV])
         mutant_keys = {
-            m.id: mutant_key(m.id, m.file, args.max_checks, args.first_kill)
+            m.id: mutant_key(m.id, m.file, args.max_checks, args.first_kill, environment)
             for m in run_these
             if checks_of[m.id]
         }
         checks_now = check_keys(sorted({c for cs in checks_of.values() for c in cs}))
-        earlier: dict[str, dict[str, Any]] = {}
-        delta: dict[str, list[str]] = {}
-        if args.incremental and Path(args.incremental).exists():  # read before the journal
-            try:
-                before = json.loads(Path(args.incremental).read_text())
-                earlier, delta = reusable(before, mutant_keys, checks_of, checks_now)
-            except (json.JSONDecodeError, AttributeError) as exc:
-                _say(
-                    f"--incremental {args.incremental} is not a mutation-score.json ({exc}): "
-                    "every mutant is judged"
-                )
-            _say(
-                f"incremental: of {len(mutant_keys)} covered mutants, {len(earlier)} keep the "
-                f"verdict of {args.incremental} and {len(delta)} survivors are judged by their "
-                f"changed checks only ({sum(map(len, delta.values()))} check runs)"
-            )
+        earlier, delta, last_full, said = incremental(
+            args.incremental, args.full_every, mutant_keys, checks_of, checks_now
+        )
+        for line in said:
+            _say(line)
         journal = Journal(reports / "verdicts.jsonl", keys)
         done = {i: r for i, r in journal.start(args.resume).items() if i in checks_of}
         if done:
@@ -556,6 +575,7 @@ def main(argv: list[str] | None = None) -> int:
             "prior": args.prior,
             "incremental": args.incremental,
             "check_keys": checks_now,
+            "last_full_at": round(last_full),
             "jobs": args.jobs,
             "python_selection": selected,
             "converge_timeout_s": os.environ[CONVERGE_TIMEOUT_ENV],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,14 @@ from typing import Any
 import pytest
 
 from harness.mutscore import journal
-from harness.mutscore.journal import Journal, check_keys, mutant_key, reusable
+from harness.mutscore.journal import (
+    Journal,
+    check_keys,
+    environment_key,
+    incremental,
+    mutant_key,
+    reusable,
+)
 
 KEYS = {"go": "g1/max8/first", "python": "p1/max8/first"}
 
@@ -65,18 +73,40 @@ def test_records_from_many_threads_are_whole_lines(tmp_path: Path) -> None:
 MUTANT = "go:op.go:f:OP:x->y#0"
 
 
-def test_a_mutant_key_follows_its_file_and_settings(
+def test_a_mutant_key_follows_its_file_settings_and_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(journal, "REPO_ROOT", tmp_path)
     (tmp_path / "op.go").write_text("package main\n")
-    key = mutant_key(MUTANT, "op.go", 99, True)
-    assert key == mutant_key(MUTANT, "op.go", 99, True)
-    assert key != mutant_key(MUTANT, "op.go", 3, True)
-    assert key != mutant_key(MUTANT, "op.go", 99, False)
-    assert key != mutant_key("go:op.go:f:OP:x->y#1", "op.go", 99, True)
+    key = mutant_key(MUTANT, "op.go", 99, True, "env")
+    assert key == mutant_key(MUTANT, "op.go", 99, True, "env")
+    assert key != mutant_key(MUTANT, "op.go", 3, True, "env")
+    assert key != mutant_key(MUTANT, "op.go", 99, False, "env")
+    assert key != mutant_key(MUTANT, "op.go", 99, True, "other")
+    assert key != mutant_key("go:op.go:f:OP:x->y#1", "op.go", 99, True, "env")
     (tmp_path / "op.go").write_text("package main\n// edited\n")
-    assert key != mutant_key(MUTANT, "op.go", 99, True)  # its file changed
+    assert key != mutant_key(MUTANT, "op.go", 99, True, "env")  # its file changed
+
+
+def test_the_environment_key_follows_the_crd_and_the_convergence_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "crds").mkdir()
+    (tmp_path / "crds" / "modelservice.yaml").write_text("pattern: a\n")
+    (tmp_path / "conformance").mkdir()
+    (tmp_path / "conformance" / "support.py").write_text("x = 1\n")
+    (tmp_path / "conformance" / "test_x.py").write_text("y = 1\n")
+    monkeypatch.setattr(journal, "REPO_ROOT", tmp_path)
+    monkeypatch.setattr(journal, "CONFORMANCE_DIR", tmp_path / "conformance")
+    key = environment_key("20")
+    assert key != environment_key("30")
+    (tmp_path / "conformance" / "test_x.py").write_text("y = 2\n")  # a check's file: not here
+    assert key == environment_key("20")
+    (tmp_path / "conformance" / "support.py").write_text("x = 2\n")
+    assert key != environment_key("20")
+    before = environment_key("20")
+    (tmp_path / "crds" / "modelservice.yaml").write_text("pattern: b\n")
+    assert before != environment_key("20")
 
 
 def test_a_check_key_is_its_test_files() -> None:
@@ -94,6 +124,12 @@ def test_an_earlier_report_spares_what_did_not_change() -> None:
             "killed": {"status": "killed", "killed_by": ["a"], "ran": ["a"], "mutant_key": "k"},
             "killer-changed": {"status": "killed", "killed_by": ["d"], "mutant_key": "k"},
             "survived": {"status": "survived", "errors": [], "ran": ["a", "b"], "mutant_key": "k"},
+            "errored": {
+                "status": "survived",
+                "errors": ["b"],
+                "ran": ["a", "b"],
+                "mutant_key": "k",
+            },
             "new-check": {"status": "survived", "ran": ["a"], "mutant_key": "k"},
             "check-changed": {"status": "survived", "ran": ["a", "d"], "mutant_key": "k"},
             "file-changed": {"status": "survived", "ran": ["a"], "mutant_key": "old"},
@@ -109,6 +145,7 @@ def test_an_earlier_report_spares_what_did_not_change() -> None:
         "killed": ["b", "a"],
         "killer-changed": ["d"],
         "survived": ["b", "a"],
+        "errored": ["a", "b"],
         "new-check": ["a", "c"],
         "check-changed": ["a", "d"],
         "file-changed": ["a"],
@@ -128,3 +165,29 @@ def test_an_earlier_report_spares_what_did_not_change() -> None:
     # a survivor runs only the checks it never ran or whose files changed
     assert delta == {"new-check": ["c"], "check-changed": ["d"]}
     assert reusable({}, keys, checks_of, now) == ({}, {})
+
+
+def test_incremental_keeps_nothing_past_the_full_run_interval(tmp_path: Path) -> None:
+    day = 86400.0
+    report = {
+        "run": {"check_keys": {"a": "1"}, "last_full_at": 10 * day},
+        "mutants": {"m": {"status": "killed", "killed_by": ["a"], "mutant_key": "k"}},
+    }
+    path = tmp_path / "mutation-score.json"
+    path.write_text(json.dumps(report))
+    args = ({"m": "k"}, {"m": ["a"]}, {"a": "1"})
+    kept, delta, last_full, said = incremental(str(path), 7, *args, now=16 * day)
+    assert set(kept) == {"m"} and delta == {} and last_full == 10 * day  # carried over
+    assert "1 keep the verdict" in said[0]
+    kept, _, last_full, said = incremental(str(path), 7, *args, now=18 * day)
+    assert kept == {} and last_full == 18 * day and "over 7 days old" in said[0]
+    path.write_text("{not json")
+    kept, _, last_full, said = incremental(str(path), 7, *args, now=16 * day)
+    assert kept == {} and last_full == 16 * day and "not a mutation-score.json" in said[0]
+    assert incremental(str(tmp_path / "none.json"), 7, *args, now=16 * day) == (
+        {},
+        {},
+        16 * day,
+        [],
+    )
+    assert incremental(None, 7, *args, now=16 * day) == ({}, {}, 16 * day, [])
