@@ -1,6 +1,7 @@
 """events-recorded[refused-event]: an Event write the API server refuses is dropped, not
 retried, and still counted: the next occurrence of the same Event, once writes are admitted,
-is created with the count so far.
+is created with the count so far. events-recorded[refused-patch]: a repeat's PATCH the API
+server refuses is dropped too, never turned into a create.
 
 Where the promise comes from (CONTRACT.md, "Events", "A refused Event"): client-go's
 recorder (tools/record v0.34) notes each occurrence in its correlator before it writes it
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from kubernetes.client.exceptions import ApiException
 
 from conformance.premises import set_up
 from conformance.support import (
@@ -167,5 +169,129 @@ def test_refused_event_is_counted(
         problems.append(
             f"the refused CreatedService was written after the refusal was lifted: a refused "
             f"Event is dropped, not retried; got {[describe_event(e) for e in service]}"
+        )
+    assert not problems, "Events differ from the contract:\n  " + "\n  ".join(problems)
+
+
+#: The policy's message for refused-patch, in the refused answer.
+PATCH_POLICY_MESSAGE = "modeldock refuses the operator's Event patches until this policy is gone"
+
+
+def _patch_probe_code(admin: Kube, namespace: str) -> int:
+    """The answer to an admin dry-run update of the probe Event as stored (``probe.1``,
+    labelled PROBE_LABEL): 403 while the policy refusing Event updates is applied, 200 once
+    it is not (409 when it moved between the read and the write: ask again)."""
+    probe = admin.get("events", namespace, "probe.1")
+    try:
+        admin.request(
+            "PUT", admin.path("events", namespace, "probe.1"), probe, query=[("dryRun", "All")]
+        )
+    except ApiException as exc:
+        return int(exc.status)
+    return 200
+
+
+@pytest.mark.modeldock_check("events-recorded", case="refused-patch")
+def test_refused_patch_is_not_a_create(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """A repeat whose PATCH the API server refuses is dropped: no create follows it, and the
+    occurrence is still counted.
+
+    client-go's recorder (``recordEvent``, tools/record v0.34) creates an Event after a failed
+    PATCH only when the answer was 404 (the Event is gone: deleted, or expired): any other
+    refusal is logged "will not retry" and dropped. A recorder that creates after every failed
+    patch sends a POST the API server answers 409 (the Event exists under that name), or a
+    duplicate where the refusal was about the patch. Here the ModelService converges and its
+    CreatedDeployment Event is written; an admission policy then refuses the operator's Event
+    updates (a PATCH is an UPDATE to admission), and admin deletes the Deployment: the
+    operator creates it again and its CreatedDeployment repeat is a PATCH, refused. The policy
+    is lifted and the Deployment deleted once more: that repeat's PATCH is admitted. The
+    operator's Event writes since the policy came must be PATCHes only (no POST), and the
+    Event's count 3 (the refused occurrence counted, as client-go's correlator counts it).
+    """
+    op = operators.start()
+    user = op.impl.user
+    web = create_modelservice(admin, namespace, "web")
+    uid = web["metadata"]["uid"]
+    set_up(lambda: wait_converged(admin, namespace, "web"), "the first convergence")
+    set_up(
+        lambda: wait_for(
+            lambda: _ours(admin, namespace, uid, "CreatedDeployment"),
+            lambda found: bool(found),
+            EVENT_TIMEOUT,
+            "the first CreatedDeployment Event",
+        ),
+        "the first CreatedDeployment Event, before any refusal",
+    )
+    admin.create(
+        "events",
+        namespace,
+        {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": "probe.1", "labels": {PROBE_LABEL: "1"}},
+            "involvedObject": {"kind": "ConfigMap", "namespace": namespace, "name": "probe"},
+            "reason": "Probe",
+            "message": "probe",
+            "type": "Normal",
+            "source": {"component": "modeldock-harness"},
+        },
+    )
+    policy = f"modeldock-refuse-event-patches-{namespace}"
+    start = audit.sync(admin)
+    with refusal(
+        admin,
+        policy,
+        namespace,
+        ("UPDATE",),
+        admits_all_but(user),
+        PATCH_POLICY_MESSAGE,
+        lambda: _patch_probe_code(admin, namespace),
+        200,
+        group="",
+        resource="events",
+    ):
+        admin.delete("deployments", namespace, "web")
+        refused = wait_refused(
+            lambda: _event_writes(audit, admin, start, user, namespace),
+            "the CreatedDeployment repeat's PATCH, refused",
+            1,
+        )
+        evidence.record("refused_event_writes", refused)
+    set_up(lambda: wait_converged(admin, namespace, "web"), "the Deployment created again")
+    admin.delete("deployments", namespace, "web")
+    try:
+        wait_for(
+            lambda: _ours(admin, namespace, uid, "CreatedDeployment"),
+            lambda found: [int(e.get("count") or 1) for e in found] == [3],
+            EVENT_TIMEOUT,
+            "the CreatedDeployment Event counted 3 (the first, the refused repeat, this one)",
+        )
+    except AssertionError:
+        pass  # the count is judged below, with the writes that explain it
+    wait_events_settled(admin, namespace)
+    writes = _event_writes(audit, admin, start, user, namespace)
+    evidence.record("event_writes", [r.describe() for r in writes])
+    created = _ours(admin, namespace, uid, "CreatedDeployment")
+    evidence.record("events", [describe_event(e) for e in operator_events(admin, namespace, uid)])
+    problems: list[str] = []
+    posts = [r.describe() for r in writes if r.verb == "create"]
+    if posts:
+        problems.append(
+            f"after a refused PATCH the operator created the Event: {posts}; client-go's "
+            "recorder creates after a failed patch only when the answer was 404 (the Event is "
+            "gone), and drops a refused one"
+        )
+    counts = [int(e.get("count") or 1) for e in created]
+    if counts != [3]:
+        problems.append(
+            f"want one CreatedDeployment Event with count 3 (its first occurrence, the repeat "
+            f"whose patch was refused, counted all the same, and the one after the lift); got "
+            f"{[describe_event(e) for e in created]}"
         )
     assert not problems, "Events differ from the contract:\n  " + "\n  ".join(problems)

@@ -78,6 +78,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "d35a85c830",
         "在 informer 缓存同步完成之前忽略 SIGTERM（Go）",
     ),
+    "mutant:creates-on-refused-patch:title": (
+        "92b99e7889",
+        "重复 Event 的 PATCH 被拒绝时把它当作已不存在，重新创建 Event",
+    ),
+    "mutant:creates-on-refused-patch-go:title": (
+        "b9f3147af6",
+        "重复 Event 的 PATCH 被拒绝时把它当作已不存在，重新创建 Event（Go）",
+    ),
     "mutant:reads-namespace:title": (
         "ea84820acc",
         "每次 reconcile 都读取它的 Namespace，而它从未被授予这项权限",

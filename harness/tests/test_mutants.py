@@ -84,6 +84,8 @@ def test_the_events_mutants_are_declared() -> None:
         "patches-new-event-go",
         "spam-key-by-name",
         "spam-key-by-name-go",
+        "creates-on-refused-patch",
+        "creates-on-refused-patch-go",
     } <= set(MUTANTS)
 
 
