@@ -13,7 +13,9 @@ counts as one:
 - Python: ``python_operator/runtime/controller.py`` logs the same ``Observed a panic`` line for
   an exception escaping reconcile that is neither an API request's error nor one the
   reconciler declares (a TypeError, an AttributeError, a KeyError ...), with ``panic``:
-  ``"<Type>: <text>"`` and the traceback as ``stacktrace``.
+  ``"<Type>: <text>"`` and the traceback as ``stacktrace``; its informer logs an event
+  handler's exception as the same line (Go: client-go's ``HandleCrash`` logs it, then the
+  panic ends the process).
 
 A SIGKILL, a crash point's exit 86 or a ``Reconciler error`` (an error returned or raised as the
 reconciler declares it) is no panic. The module reads text only, so a unit test can feed it

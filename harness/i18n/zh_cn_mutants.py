@@ -78,6 +78,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "d35a85c830",
         "在 informer 缓存同步完成之前忽略 SIGTERM（Go）",
     ),
+    "mutant:owner-handler-raises:title": (
+        "e446095ada",
+        "它的子对象 watch 的 handler 遇到没有 controller 的子对象时出错",
+    ),
+    "mutant:owner-handler-panics-go:title": (
+        "66cc40305c",
+        "它的子对象 watch 的 handler 遇到没有 controller 的子对象时 panic（Go）",
+    ),
     "mutant:creates-on-refused-patch:title": (
         "92b99e7889",
         "重复 Event 的 PATCH 被拒绝时把它当作已不存在，重新创建 Event",

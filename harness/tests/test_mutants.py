@@ -86,6 +86,8 @@ def test_the_events_mutants_are_declared() -> None:
         "spam-key-by-name-go",
         "creates-on-refused-patch",
         "creates-on-refused-patch-go",
+        "owner-handler-raises",
+        "owner-handler-panics-go",
     } <= set(MUTANTS)
 
 

@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import random
 import threading
+import traceback
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
@@ -258,7 +259,7 @@ class Informer:
                 try:
                     handler.on_add(obj)
                 except Exception as err:
-                    self._log.error("event handler failed", error=f"{type(err).__name__}: {err}")
+                    self._handler_panicked(err)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self.run, name=f"informer-{self.name}", daemon=True)
@@ -395,4 +396,17 @@ class Informer:
             try:
                 getattr(handler, method)(*objs)
             except Exception as err:
-                self._log.error("event handler failed", error=f"{type(err).__name__}: {err}")
+                self._handler_panicked(err)
+
+    def _handler_panicked(self, err: Exception) -> None:
+        """Log an exception of an event handler as the panic it is (CONTRACT.md, "A reconcile
+        never panics": a handler never fails on an object it did not expect): the JSON line
+        ``{"msg": "Observed a panic", "resource": ..., "panic": "<Type>: <text>",
+        "stacktrace": "<traceback>"}``, the message apimachinery's ``logPanic`` writes (Go:
+        client-go's ``processorListener`` runs handlers under ``HandleCrash``, which logs it
+        and ends the process). Here the event is dropped and the informer goes on."""
+        self._log.error(
+            "Observed a panic",
+            panic=f"{type(err).__name__}: {err}",
+            stacktrace="".join(traceback.format_exception(err)),
+        )
