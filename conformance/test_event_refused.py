@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from kubernetes.client.exceptions import ApiException
 
 from conformance.premises import set_up
 from conformance.support import (
@@ -34,7 +33,7 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import PROBE_LABEL, Kube, dry_run_create, wait_for
+from harness.kube import PROBE_LABEL, Kube, dry_run_create, dry_run_update, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 
@@ -47,10 +46,10 @@ REFUSED = (
 )
 
 
-def _probe_code(admin: Kube, namespace: str) -> int:
-    """The answer to an admin dry-run create of an Event labelled PROBE_LABEL: 403 while the
-    policy is applied, 201 once it is not."""
-    probe = {
+def _probe_event(namespace: str) -> dict[str, Any]:
+    """An Event about a ConfigMap ``probe`` of ``namespace``, named ``probe.1`` and labelled
+    PROBE_LABEL: what the harness's dry runs write where the policies refuse the operator."""
+    return {
         "apiVersion": "v1",
         "kind": "Event",
         "metadata": {"name": "probe.1", "labels": {PROBE_LABEL: "1"}},
@@ -60,7 +59,12 @@ def _probe_code(admin: Kube, namespace: str) -> int:
         "type": "Normal",
         "source": {"component": "modeldock-harness"},
     }
-    return dry_run_create(admin, "events", namespace, probe)
+
+
+def _probe_code(admin: Kube, namespace: str) -> int:
+    """The answer to an admin dry-run create of the probe Event (``_probe_event``): 403 while
+    the policy is applied, 201 once it is not."""
+    return dry_run_create(admin, "events", namespace, _probe_event(namespace))
 
 
 def _event_writes(
@@ -177,20 +181,6 @@ def test_refused_event_is_counted(
 PATCH_POLICY_MESSAGE = "modeldock refuses the operator's Event patches until this policy is gone"
 
 
-def _patch_probe_code(admin: Kube, namespace: str) -> int:
-    """The answer to an admin dry-run update of the probe Event as stored (``probe.1``,
-    labelled PROBE_LABEL): 403 while the policy refusing Event updates is applied, 200 once
-    it is not (409 when it moved between the read and the write: ask again)."""
-    probe = admin.get("events", namespace, "probe.1")
-    try:
-        admin.request(
-            "PUT", admin.path("events", namespace, "probe.1"), probe, query=[("dryRun", "All")]
-        )
-    except ApiException as exc:
-        return int(exc.status)
-    return 200
-
-
 @pytest.mark.modeldock_check("events-recorded", case="refused-patch")
 def test_refused_patch_is_not_a_create(
     admin: Kube,
@@ -228,20 +218,7 @@ def test_refused_patch_is_not_a_create(
         ),
         "the first CreatedDeployment Event, before any refusal",
     )
-    admin.create(
-        "events",
-        namespace,
-        {
-            "apiVersion": "v1",
-            "kind": "Event",
-            "metadata": {"name": "probe.1", "labels": {PROBE_LABEL: "1"}},
-            "involvedObject": {"kind": "ConfigMap", "namespace": namespace, "name": "probe"},
-            "reason": "Probe",
-            "message": "probe",
-            "type": "Normal",
-            "source": {"component": "modeldock-harness"},
-        },
-    )
+    admin.create("events", namespace, _probe_event(namespace))  # what the probe updates
     policy = f"modeldock-refuse-event-patches-{namespace}"
     start = audit.sync(admin)
     with refusal(
@@ -251,7 +228,7 @@ def test_refused_patch_is_not_a_create(
         ("UPDATE",),
         admits_all_but(user),
         PATCH_POLICY_MESSAGE,
-        lambda: _patch_probe_code(admin, namespace),
+        lambda: dry_run_update(admin, "events", namespace, "probe.1"),
         200,
         group="",
         resource="events",

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from kubernetes.client.exceptions import ApiException
 
 from conformance.premises import set_up
 from conformance.support import (
@@ -43,6 +42,7 @@ from harness.kube import (
     PROBE_LABEL,
     Kube,
     dry_run_create,
+    dry_run_update,
     probe_deployment,
     wait_for,
 )
@@ -189,23 +189,6 @@ def test_refusal_lifted_converges(
     )
 
 
-def _status_probe_code(admin: Kube, namespace: str) -> int:
-    """The answer to an admin dry-run update of ModelService web's status as stored: 403 while
-    the policy refusing status writes is applied, 200 once it is not (409 when the object
-    moved between the read and the write: ask again)."""
-    m = get_present(admin, "modelservices", namespace, "web")
-    try:
-        admin.request(
-            "PUT",
-            admin.path("modelservices", namespace, "web", "status"),
-            m,
-            query=[("dryRun", "All")],
-        )
-    except ApiException as exc:
-        return int(exc.status)
-    return 200
-
-
 @pytest.mark.modeldock_check("refused-write-reported", case="status-refused")
 def test_refused_status_write_retried(
     admin: Kube,
@@ -238,7 +221,7 @@ def test_refused_status_write_retried(
         ("UPDATE",),
         "false",
         POLICY_MESSAGE,
-        lambda: _status_probe_code(admin, namespace),
+        lambda: dry_run_update(admin, "modelservices", namespace, "web", "status"),
         200,
         group="modeldock.io",
         resource="modelservices/status",

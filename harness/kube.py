@@ -318,6 +318,21 @@ def dry_run_create(kube: Kube, resource: str, namespace: str, body: dict[str, An
     return 201
 
 
+def dry_run_update(
+    kube: Kube, resource: str, namespace: str, name: str, subresource: str = ""
+) -> int:
+    """The HTTP code of an admin dry-run update (PUT, ``dryRun=All``) of ``name`` as stored,
+    or of its ``subresource`` (``status``): 200, or the refusal's code (403 while a refusing
+    policy applies; 409 when the object moved between the read and the write: ask again)."""
+    try:
+        current = kube.get(resource, namespace, name)
+        path = kube.path(resource, namespace, name, subresource or None)
+        kube.request("PUT", path, current, query=[("dryRun", "All")])
+    except ApiException as exc:
+        return int(exc.status)
+    return 200
+
+
 def unbind_refusing_policy(kube: Kube, name: str) -> None:
     """Remove the binding and the ValidatingAdmissionPolicy ``name`` that
     ``bind_refusing_policy`` made, binding first (so no request meets a binding without its
