@@ -218,6 +218,9 @@ def test_refused_patch_is_not_a_create(
         ),
         "the first CreatedDeployment Event, before any refusal",
     )
+    # CreatedService's Event is written after CreatedDeployment's: every Event of the first
+    # convergence is in before the writes are counted
+    wait_events_settled(admin, namespace)
     admin.create("events", namespace, _probe_event(namespace))  # what the probe updates
     policy = f"modeldock-refuse-event-patches-{namespace}"
     start = audit.sync(admin)

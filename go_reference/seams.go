@@ -171,8 +171,10 @@ var (
 	beingDeletedSeam = beingDeleted
 
 	// childWatches is ownsChildren (SetupWithManager: the watches on the Deployment and the
-	// Service, Owns). Mutant: polls-children-go (no watch on the children; with settledResult
-	// RequeueAfter 20 s it looks at them on a timer instead).
+	// Service, Owns). Mutants: polls-children-go (no watch on the children; with settledResult
+	// RequeueAfter 20 s it looks at them on a timer instead), list-not-notified-go (the initial
+	// list's Create events dropped), owner-handler-panics-go (a handler of its own that reads a
+	// child's controller reference without a nil check).
 	childWatches = ownsChildren
 
 	// readChildSeam is readChild (steps 4 and 5: the cache read of a child that decides
@@ -228,7 +230,8 @@ var (
 	// builds client-go's record.NewBroadcaster(), its default EventCorrelator: counting,
 	// aggregation and the spam filter, CONTRACT.md "Events"). Mutants: no-spam-filter-go (a
 	// broadcaster whose spam filter lets everything through), spam-key-by-name-go (its spam
-	// filter keyed without the involvedObject's uid).
+	// filter keyed without the involvedObject's uid), creates-on-refused-patch-go (its sink
+	// reports a refused patch as 404, so a refused repeat is created anew).
 	eventBroadcaster = managerBroadcaster
 
 	// crashPointSeam is crashPoint as step 3 calls it once the finalizer is on (the point

@@ -323,9 +323,12 @@ def dry_run_update(
 ) -> int:
     """The HTTP code of an admin dry-run update (PUT, ``dryRun=All``) of ``name`` as stored,
     or of its ``subresource`` (``status``): 200, or the refusal's code (403 while a refusing
-    policy applies; 409 when the object moved between the read and the write: ask again)."""
+    policy applies; 409 when the object moved between the read and the write: ask again).
+    Raises LookupError when the object is not there: a probe with nothing to update."""
     try:
         current = kube.get(resource, namespace, name)
+        if current is None:
+            raise LookupError(f"{resource} {namespace}/{name}: nothing to dry-run update")
         path = kube.path(resource, namespace, name, subresource or None)
         kube.request("PUT", path, current, query=[("dryRun", "All")])
     except ApiException as exc:

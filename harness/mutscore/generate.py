@@ -531,3 +531,11 @@ def python_overlay(mutant: ToolMutant, root: Path) -> Path:
     )
     (root / mutant.file).write_text(python_source(mutant))
     return root
+
+
+def compile_refused(problem: str, file: str) -> bool:
+    """Whether ``prepare``'s ``problem`` is the compiler refusing the mutated file itself (a
+    ``<name>.go:<line>:<col>:`` error of ``file``'s base name), the one build failure that
+    makes a mutant ``not viable``: a failure of anything else (the machine out of memory or
+    disk, a module download on a cold cache) says nothing of the mutant."""
+    return re.search(rf"(^|/){re.escape(Path(file).name)}:\d+:\d+: ", problem, re.M) is not None

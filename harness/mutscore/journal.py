@@ -60,7 +60,8 @@ def _digest(parts: Sequence[bytes]) -> str:
 #: What every verdict rests on besides the mutant's file and its checks (repository-relative
 #: globs): the CRD and the role the control plane applies (an equivalent may rest on the
 #: CRD's pattern), the operators' and the tools' module locks (the libraries and the
-#: Kubernetes binaries), and the harness code that builds a mutant and says what a kill is.
+#: Kubernetes binaries), and the harness code that builds a mutant and says what a kill is
+#: (the panic oracle and the plugin that wraps every check in it among it).
 ENVIRONMENT = (
     "crds/*.yaml",
     "config/rbac/*.yaml",
@@ -72,15 +73,19 @@ ENVIRONMENT = (
     "harness/mutscore/generate.py",
     "harness/mutscore/cover.py",
     "harness/mutants/runner.py",
+    "harness/panics.py",
+    "harness/plugin/*.py",
 )
 
 
-def environment_key(converge_timeout: str) -> str:
+def environment_key(converge_timeout: str, kubernetes: str) -> str:
     """16 hex digits over the files of ``ENVIRONMENT``, the conformance support modules
     (every ``conformance/*.py`` that is not a ``test_*.py``: fixtures, premises, reactions run
-    by every check) and ``converge_timeout`` (the convergence bound a run sets, seconds as
-    text: a timing kill depends on it). Computed once per run."""
-    parts = [converge_timeout.encode()]
+    by every check), ``converge_timeout`` (the convergence bound a run sets, seconds as
+    text: a timing kill depends on it) and ``kubernetes``, the version of the binaries the run
+    judges on (``binaries.kubernetes_version``: ``K8S_VERSION`` picks one of several). Computed
+    once per run."""
+    parts = [converge_timeout.encode(), kubernetes.encode()]
     files = {p for g in ENVIRONMENT for p in REPO_ROOT.glob(g)}
     files |= {p for p in CONFORMANCE_DIR.glob("*.py") if not p.name.startswith("test_")}
     for path in sorted(files):
@@ -170,11 +175,13 @@ def incremental(
     now: float | None = None,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]], float, list[str]]:
     """``--incremental PATH``: (kept, delta) of ``reusable`` for the report at ``path``, the
-    ``last_full_at`` this run's report records (epoch seconds: ``now`` when it keeps nothing,
-    else the earlier report's), and the lines to print. Nothing is kept when ``path`` is None
-    or missing, is not a readable mutation-score.json, or its ``run.last_full_at`` (the last
-    run that judged every mutant) is unknown or more than ``full_every`` days before ``now``:
-    what the keys cannot see (a change in another file) is judged whole at that interval."""
+    ``last_full_at`` this run's report records (epoch seconds when a run started: ``now``
+    when it keeps nothing, else the earlier report's), and the lines to print. Nothing is kept
+    when ``path`` is None or missing, is not a readable mutation-score.json, or its
+    ``run.last_full_at`` (the start of the last run that judged every mutant) is unknown or
+    at least ``full_every`` days less half a day before ``now``: what the keys cannot see (a
+    change in another file) is judged whole at that interval, whatever minutes a nightly's
+    start drifts by."""
     now = time.time() if now is None else now
     if not path or not Path(path).exists():
         return {}, {}, now, []
@@ -188,14 +195,16 @@ def incremental(
             now,
             [f"--incremental {path} is not a mutation-score.json ({exc}): every mutant is judged"],
         )
-    if not isinstance(then, (int, float)) or now - then > full_every * 86400:
+    # half a day's margin: a nightly that starts a little earlier than the last one does not
+    # wait a night more for its whole run
+    if not isinstance(then, (int, float)) or now - then >= (full_every - 0.5) * 86400:
         return (
             {},
             {},
             now,
             [
                 f"incremental: the last run before {path} that judged every mutant is unknown or "
-                f"over {full_every:g} days old: every mutant is judged"
+                f"started {full_every:g} days ago or more: every mutant is judged"
             ],
         )
     kept, delta = reusable(before, keys, checks_of, checks_now)

@@ -34,7 +34,6 @@ import itertools
 import json
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
@@ -147,14 +146,6 @@ def prepare(m: ToolMutant) -> str:
     return "" if proc.returncode == 0 else f"go build failed: {proc.stderr.strip()[:400]}"
 
 
-def compile_refused(problem: str, file: str) -> bool:
-    """Whether ``prepare``'s ``problem`` is the compiler refusing the mutated file itself (a
-    ``<name>.go:<line>:<col>:`` error of ``file``'s base name), the one build failure that
-    makes a mutant ``not viable``: a failure of anything else (the machine out of memory or
-    disk, a module download on a cold cache) says nothing of the mutant."""
-    return re.search(rf"(^|/){re.escape(Path(file).name)}:\d+:\d+: ", problem, re.M) is not None
-
-
 def implementations_toml(chosen: Iterable[ToolMutant]) -> str:
     """The implementations file declaring each mutant (``ToolMutant.impl_id``)."""
     parts = []
@@ -222,7 +213,7 @@ def judge(
         keyed = {} if mutant_keys is None else {"mutant_key": mutant_keys[m.id]}
         problem = prepare(m)
         phases = {"build": round(time.monotonic() - t0, 1)}
-        if problem and not compile_refused(problem, m.file):  # a build that failed for
+        if problem and not generate.compile_refused(problem, m.file):  # a build that failed for
             # another reason: judged again on a resume, like a start that failed
             results[m.id] = {"status": "stillborn", "problem": problem[:600], **keyed}
             _say(f"{m.id}: stillborn (its build failed, not on its own file)")
@@ -518,7 +509,9 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"{covered} of {len(chosen)} covered by {', '.join(checks)}")
         expected = [m.id for m in run_these if survivors.classify(m)]
         keys = {lang: judging_key(lang, checks, args.max_checks, args.first_kill) for lang in langs}
-        environment = environment_key(os.environ[CONVERGE_TIMEOUT_ENV])
+        environment = environment_key(
+            os.environ[CONVERGE_TIMEOUT_ENV], binaries.kubernetes_version()
+        )
         mutant_keys = {
             m.id: mutant_key(m.id, m.file, args.max_checks, args.first_kill, environment)
             for m in run_these

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from harness.mutscore import generate
 from harness.mutscore.generate import ToolMutant
 from harness.mutscore.survivors import (
     Survivors,
@@ -152,7 +153,9 @@ def rescore(
     results: dict[str, dict[str, Any]] = {}
     for m in chosen:
         r = {k: v for k, v in rows[m.id].items() if k in keep}
-        if r["status"] == "stillborn" and str(r.get("problem", "")).startswith("go build failed"):
+        if r["status"] == "stillborn" and generate.compile_refused(
+            str(r.get("problem", "")), m.file
+        ):  # an older report's build the compiler refused; any other build failure stays
             r["status"] = "not viable"
         if r["status"] != "not covered":
             results[m.id] = r

@@ -98,15 +98,16 @@ def test_the_environment_key_follows_the_crd_and_the_convergence_bound(
     (tmp_path / "conformance" / "test_x.py").write_text("y = 1\n")
     monkeypatch.setattr(journal, "REPO_ROOT", tmp_path)
     monkeypatch.setattr(journal, "CONFORMANCE_DIR", tmp_path / "conformance")
-    key = environment_key("20")
-    assert key != environment_key("30")
+    key = environment_key("20", "1.34.4")
+    assert key != environment_key("30", "1.34.4")
+    assert key != environment_key("20", "1.37.2")  # K8S_VERSION picked other binaries
     (tmp_path / "conformance" / "test_x.py").write_text("y = 2\n")  # a check's file: not here
-    assert key == environment_key("20")
+    assert key == environment_key("20", "1.34.4")
     (tmp_path / "conformance" / "support.py").write_text("x = 2\n")
-    assert key != environment_key("20")
-    before = environment_key("20")
+    assert key != environment_key("20", "1.34.4")
+    before = environment_key("20", "1.34.4")
     (tmp_path / "crds" / "modelservice.yaml").write_text("pattern: b\n")
-    assert before != environment_key("20")
+    assert before != environment_key("20", "1.34.4")
 
 
 def test_a_check_key_is_its_test_files() -> None:
@@ -179,8 +180,8 @@ def test_incremental_keeps_nothing_past_the_full_run_interval(tmp_path: Path) ->
     kept, delta, last_full, said = incremental(str(path), 7, *args, now=16 * day)
     assert set(kept) == {"m"} and delta == {} and last_full == 10 * day  # carried over
     assert "1 keep the verdict" in said[0]
-    kept, _, last_full, said = incremental(str(path), 7, *args, now=18 * day)
-    assert kept == {} and last_full == 18 * day and "over 7 days old" in said[0]
+    kept, _, last_full, said = incremental(str(path), 7, *args, now=16.6 * day)
+    assert kept == {} and last_full == 16.6 * day and "7 days" in said[0]  # a nightly early
     path.write_text("{not json")
     kept, _, last_full, said = incremental(str(path), 7, *args, now=16 * day)
     assert kept == {} and last_full == 16 * day and "not a mutation-score.json" in said[0]
@@ -191,3 +192,20 @@ def test_incremental_keeps_nothing_past_the_full_run_interval(tmp_path: Path) ->
         [],
     )
     assert incremental(None, 7, *args, now=16 * day) == ({}, {}, 16 * day, [])
+
+
+def test_compile_refused_is_the_compiler_on_the_mutant_s_own_file() -> None:
+    from harness.mutscore.generate import compile_refused
+
+    refused = (
+        "go build failed: # modeldock.io/go_reference\n"
+        "../build/mutscore/go/1b3b1b5e8a98/catalog.go:124:9: invalid operation: operator - "
+        "not defined on ms.GetNamespace() (value of type string)"
+    )
+    assert compile_refused(refused, "go_reference/catalog.go")
+    assert not compile_refused(refused, "go_reference/main.go")  # another file's error
+    assert not compile_refused("go build failed: signal: killed", "go_reference/main.go")
+    assert not compile_refused(
+        "go build failed: go: downloading k8s.io/api v0.34.3: dial tcp: i/o timeout",
+        "go_reference/main.go",
+    )
