@@ -330,8 +330,26 @@ class OperatorProcess:
         self._act("restart" if any(a in ("start", "restart") for _, a in self.acts) else "start")
         self._proc.start()
         if wait_ready:
-            self.wait_ready(timeout)
+            try:
+                self.wait_ready(timeout)
+            except ProcessError:
+                if not self._lost_port_race():
+                    raise
+                # another process took a port the harness picked for it between the pick and
+                # the bind: the harness's race, not the operator's failure; new ports, once
+                self.metrics_port, self.health_port = free_port(), free_port()
+                self._proc.env = self._environment()
+                self._proc.start()
+                self.wait_ready(timeout)
         return self
+
+    def _lost_port_race(self) -> bool:
+        """Whether the process exited because a port the harness picked for it (metrics,
+        health; not one a case set in ``env``) was taken by the time it bound it: its log
+        says "address already in use" (Go's net.Listen, Python's errno 98)."""
+        if self.running() or {"METRICS_BIND_ADDRESS", "HEALTH_PROBE_BIND_ADDRESS"} & set(self.env):
+            return False
+        return "address already in use" in log_tail(self.log_path, 40).lower()
 
     def ready(self) -> bool:
         """Whether ``/readyz`` answers 200 now."""

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from harness.operators import ImplementationError, get_implementation, load_implementations
+from harness.operators import (
+    ImplementationError,
+    OperatorProcess,
+    get_implementation,
+    load_implementations,
+)
+from harness.process import ProcessError
 
 
 def test_default_implementations() -> None:
@@ -191,3 +198,55 @@ def test_an_implementation_s_junit_file_is_named_in_one_place(tmp_path: Path) ->
     assert path == tmp_path / "junit-kopf.xml"
     assert junit.implementation_of(path) == "kopf"
     assert junit.suite_name("kopf") == "modeldock-kopf"
+
+
+_LOSES_FIRST_BIND = """
+import http.server, os, sys
+marker = sys.argv[1]
+if not os.path.exists(marker):
+    open(marker, "w").close()
+    print("manager stopped with an error: [Errno 98] Address already in use", flush=True)
+    sys.exit(1)
+host, port = os.environ["HEALTH_PROBE_BIND_ADDRESS"].rsplit(":", 1)
+
+class Ready(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+
+http.server.HTTPServer((host, int(port)), Ready).serve_forever()
+"""
+
+
+def _binding_operator(tmp_path: Path, env: dict[str, str] | None = None) -> OperatorProcess:
+    script = tmp_path / "op.py"
+    script.write_text(_LOSES_FIRST_BIND)
+    decl = tmp_path / "impl.toml"
+    marker = tmp_path / "lost-once"
+    decl.write_text(
+        f'[binder]\ntitle = "binder"\ncommand = ["{sys.executable}", "{script}", "{marker}"]\n'
+    )
+    return OperatorProcess(
+        impl=get_implementation("binder", [decl]),
+        kubeconfig=tmp_path / "kubeconfig",
+        namespace="ns",
+        log_path=tmp_path / "operator.log",
+        env=env or {},
+    )
+
+
+def test_a_start_that_lost_its_port_to_another_process_is_tried_once_more(tmp_path: Path) -> None:
+    op = _binding_operator(tmp_path)
+    before = (op.metrics_port, op.health_port)
+    try:
+        op.start(timeout=30)
+        assert op.ready()
+        assert (op.metrics_port, op.health_port) != before  # new ports for the second try
+    finally:
+        op.kill()
+
+
+def test_a_port_a_case_chose_is_not_tried_again(tmp_path: Path) -> None:
+    op = _binding_operator(tmp_path, {"HEALTH_PROBE_BIND_ADDRESS": "127.0.0.1:1"})
+    with pytest.raises(ProcessError, match="Address already in use"):
+        op.start(timeout=30)
