@@ -464,23 +464,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "拿到无法使用的配置的 operator 拒绝启动：它立即以退出码 2 退出，说出出错的变量以及如何改正，并且不发出任何请"
         "求；可用的配置则照常运行。",
     ),
-    "check:events-recorded[refused-patch]:why": (
-        "43004b51b3",
-        "API server 拒绝了重复 Event 的 PATCH 时，这次写入被丢弃：之后不会跟着一次 create，"
-        "而这次发生仍被计数。",
-    ),
-    "check:events-recorded[refused-patch]:teaches": (
-        "7b1574db6b",
-        "client-go 的 recorder（``recordEvent``，tools/record v0.34）只有在 PATCH 得到 404（Event "
-        "已不存在：被删除或过期）时才改为创建 Event；其他拒绝都记一行“will not retry”并丢弃。"
-        "对任何失败的 patch 都去创建的 recorder 会发出一个 POST，API server 以 409 回答（该名字的 "
-        "Event 已存在），或者在只拒绝 patch 时造出第二个 Event。这里 ModelService 收敛，它的 "
-        "CreatedDeployment Event 写入成功；随后一个 admission policy 拒绝 operator 对 Event 的更新"
-        "（对 admission 来说 PATCH 就是 UPDATE），admin 删除 Deployment：operator 重新创建它，"
-        "CreatedDeployment 的重复是一次被拒绝的 PATCH。解除策略后再删一次 Deployment：这次重复的 "
-        "PATCH 被接受。自策略生效以来 operator 对 Event 的写入必须全是 PATCH（没有 POST），"
-        "Event 的 count 为 3（被拒绝的那次也计入，和 client-go 的 correlator 一样）。",
-    ),
     "check:events-recorded[refused-event]:why": (
         "5732611d8c",
         "API server 拒绝的 Event 会被丢弃，但仍被计数：Event 写入被拒绝期间 operator 照样收敛，"

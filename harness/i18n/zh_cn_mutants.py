@@ -86,14 +86,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "66cc40305c",
         "它的子对象 watch 的 handler 遇到没有 controller 的子对象时 panic（Go）",
     ),
-    "mutant:creates-on-refused-patch:title": (
-        "92b99e7889",
-        "重复 Event 的 PATCH 被拒绝时把它当作已不存在，重新创建 Event",
-    ),
-    "mutant:creates-on-refused-patch-go:title": (
-        "b9f3147af6",
-        "重复 Event 的 PATCH 被拒绝时把它当作已不存在，重新创建 Event（Go）",
-    ),
     "mutant:reads-namespace:title": (
         "ea84820acc",
         "每次 reconcile 都读取它的 Namespace，而它从未被授予这项权限",
