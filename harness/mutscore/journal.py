@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.checks import base_check
 from harness.mutscore import cover
 from harness.paths import CONFORMANCE_DIR, REPO_ROOT
 
@@ -108,10 +109,14 @@ def check_keys(checks: Sequence[str]) -> dict[str, str]:
     """check (id or ``id[case]``) -> 16 hex digits over the test files that mark its id
     (``cover.judging_files`` of it alone, without the support modules ``mutant_key`` holds):
     a check whose key is unchanged runs the same test code as before."""
+    by_id: dict[str, str] = {}  # a check's cases share its id's files: read them once
     out = {}
     for c in checks:
-        files = [p for p in cover.judging_files([c]) if p.name.startswith("test_")]
-        out[c] = _digest([b for p in files for b in (p.name.encode(), p.read_bytes())])
+        base = base_check(c)
+        if base not in by_id:
+            files = [p for p in cover.judging_files([base]) if p.name.startswith("test_")]
+            by_id[base] = _digest([b for p in files for b in (p.name.encode(), p.read_bytes())])
+        out[c] = by_id[base]
     return out
 
 
