@@ -362,7 +362,9 @@ explore-ci: binaries ## the exploration subset make test runs
 # mutants.toml with `explore`, the non-equivalent survivors of survivors.toml, and one
 # equivalent control per language): reports/generated-mutants.json (JUDGE_ARGS=--mutant NAME).
 # generate-nightly is the nightly size (NIGHTLY_SEQUENCES per implementation, NIGHTLY_PARALLEL at
-# once; the time it takes: docs/design.md, "Generated workloads").
+# once, --keep-going: a slot goes on past a failure with the sequences it has not drawn, so
+# every failure of the night gets its case file; the time it takes: docs/design.md,
+# "Generated workloads").
 SEQUENCES ?= 50
 STEPS ?= 20
 SEED ?=
@@ -376,7 +378,7 @@ generate: binaries ## generated workloads judged without expected values: report
 	$(PY) -m harness generate $(foreach i,$(IMPLS),--impl $(i)) --sequences $(SEQUENCES) --steps $(STEPS) $(if $(SEED),--seed $(SEED)) --parallel $(PARALLEL) $(if $(filter sim,$(CLUSTER)),--cluster sim) $(if $(OPERATOR_ROOT),--operator-root '$(OPERATOR_ROOT)') --reports $(REPORTS) $(GENERATE_ARGS)
 
 generate-nightly: binaries ## the nightly generated workloads: NIGHTLY_SEQUENCES (1000) sequences of 20 steps, NIGHTLY_PARALLEL (8) at once
-	$(MAKE) --no-print-directory generate SEQUENCES=$(NIGHTLY_SEQUENCES) STEPS=20 PARALLEL=$(NIGHTLY_PARALLEL)
+	$(MAKE) --no-print-directory generate SEQUENCES=$(NIGHTLY_SEQUENCES) STEPS=20 PARALLEL=$(NIGHTLY_PARALLEL) GENERATE_ARGS="--keep-going $(GENERATE_ARGS)"
 
 generate-ci: binaries ## the fixed-seed sample of generated workloads make test runs, then the shipped cases that hold (ci: true) replayed
 	$(PY) -m harness generate --ci $(foreach i,$(IMPLS),--impl $(i)) --reports $(REPORTS) $(GENERATE_ARGS)

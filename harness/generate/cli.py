@@ -211,6 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
         "sequence on the cluster",
     )
     p.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="after a failing sequence is shrunk and saved, go on with the sequences not drawn "
+        "yet (a new round, a new seed) instead of ending the slot: every failure of a long "
+        "run gets its case file (the nightly)",
+    )
+    p.add_argument(
         "--ci",
         action="store_true",
         help=f"the fixed sample make test runs: seed {CI_SEED}, {CI_SEQUENCES} sequences of "
@@ -264,6 +271,7 @@ def run_generate(args: argparse.Namespace) -> int:
             seed_value,
             shrink=not args.no_shrink,
             shrink_seconds=args.shrink_seconds,
+            keep_going=args.keep_going,
             progress=_say,
         )
     seconds = time.monotonic() - started
@@ -278,11 +286,10 @@ def run_generate(args: argparse.Namespace) -> int:
             f"{i}: {e['sequences']} sequences, {e['steps']} steps, {e['failures']} oracle failures"
         )
     for part in parts:
-        failure = part["failure"]
-        if failure:
-            for e in [failure, *failure["also"]]:
+        for found in part["findings"]:
+            for e in [found, *found["also"]]:
                 _say(f"FAILED [{e['implementation']}] {e['oracle']}: {e['message']}")
-            _say(f"shrunk case: {failure['case']} (python -m harness replay {failure['case']})")
+            _say(f"shrunk case: {found['case']} (python -m harness replay {found['case']})")
         for other in part["other_cases"]:
             _say(f"smallest case of another oracle: {other}")
     _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s")
@@ -295,14 +302,41 @@ def run_generate(args: argparse.Namespace) -> int:
 def _slot_data(
     args: argparse.Namespace, slot: Slot, reports: Path, seconds: float
 ) -> dict[str, Any]:
-    """generated.json of one slot (``slots.Slot``): its case files written under
-    ``reports/generated/``; ``seconds`` the run's wall time. ``merge`` joins several."""
-    world, seed_value, failure = slot.world, slot.seed, slot.failure
-    case = save_case(reports / "generated", world, seed_value)
-    others = save_other_cases(reports / "generated", world, seed_value)
+    """generated.json of one slot (``slots.Slot``): for each of its failing rounds the case
+    files written under ``reports/generated/`` and a ``findings`` entry (the round's seed,
+    the smallest failure, its steps and case); ``failure`` is the first finding (None: none);
+    ``seconds`` the run's wall time. ``merge`` joins several."""
+    world, folder = slot.world, reports / "generated"
+    findings: list[dict[str, Any]] = []
+    others: list[Path] = []
+    for r in slot.rounds:
+        world.failing = r.failing
+        case = save_case(folder, world, r.seed)
+        others += save_other_cases(folder, world, r.seed)
+        smallest = smallest_failure(world)
+        if case is None or smallest is None:
+            continue
+        trace, failure = smallest
+        findings.append(
+            {
+                "seed": r.seed,
+                "implementation": failure.impl,
+                "oracle": failure.oracle,
+                "message": failure.message,
+                "also": [
+                    {"implementation": e.impl, "oracle": e.oracle, "message": e.message}
+                    for e in failure.also
+                ],
+                "steps": len(trace),
+                "case": str(case),
+            }
+        )
     return {
-        "seed": seed_value,
+        "seed": slot.seed,
         "sequences_asked": slot.sequences,
+        # sequences hypothesis drew (its shrinking tries are not counted here)
+        "sequences_drawn": world.drawn,
+        "keep_going": bool(getattr(args, "keep_going", False)),
         "max_steps": args.steps,
         "quiet_seconds": args.quiet,
         "operator_root": args.operator_root,
@@ -314,34 +348,23 @@ def _slot_data(
         "other_cases": [str(c) for c in others],
         "implementations": {
             i: {
-                "seed": seed_value,
+                "seed": slot.seed,
                 "sequences": s.sequences,
                 "steps": s.steps,
                 "failures": s.failures,
                 "oracles": s.oracles,
                 "crashes": s.crashes,
-                "cases": [str(case)]
-                if case and failure and i in {failure.impl, *(e.impl for e in failure.also)}
-                else [],
+                "cases": [
+                    f["case"]
+                    for f in findings
+                    if i in {f["implementation"], *(e["implementation"] for e in f["also"])}
+                ],
                 "other_cases": [str(c) for c in others],
             }
             for i, s in world.stats.items()
         },
-        "failure": (
-            {
-                "implementation": failure.impl,
-                "oracle": failure.oracle,
-                "message": failure.message,
-                "also": [
-                    {"implementation": e.impl, "oracle": e.oracle, "message": e.message}
-                    for e in failure.also
-                ],
-                "steps": len((smallest_failure(world) or ([], failure))[0]),
-                "case": str(case),
-            }
-            if failure
-            else None
-        ),
+        "findings": findings,
+        "failure": findings[0] if findings else None,
     }
 
 
@@ -372,6 +395,8 @@ def _child_argv(
     argv += ["--cluster", args.cluster, "--reports", str(folder)]
     if args.no_shrink:
         argv.append("--no-shrink")
+    if args.keep_going:
+        argv.append("--keep-going")
     if args.keep:
         argv += ["--keep", str(Path(args.keep) / folder.name)]
     return argv
@@ -439,6 +464,13 @@ def merge(
     for key in ("max_steps", "quiet_seconds", "operator_root", "cluster"):
         out[key] = parts[0].get(key) if parts else None
     out["sequences_asked"] = sum(int(p.get("sequences_asked") or 0) for p in parts)
+    out["sequences_drawn"] = sum(int(p.get("sequences_drawn") or 0) for p in parts)
+    out["keep_going"] = any(p.get("keep_going") for p in parts)
+    out["findings"] = [
+        f | {"case": str(cases / Path(f.get("case") or "").name)}
+        for p in parts
+        for f in p.get("findings") or []
+    ]
     out["flaky"] = sum(int(p.get("flaky") or 0) for p in parts)
     out["phases"] = _merged_phases([p.get("phases") or {} for p in parts])
     for p in parts:

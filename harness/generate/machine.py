@@ -127,6 +127,10 @@ class World:
     #: slot of ``--parallel``)
     label: str = "gen"
     _pool: ThreadPoolExecutor | None = None
+    #: sequences hypothesis drew in its generate phase (a shrinking try is not one)
+    drawn: int = 0
+    #: set when the run is to stop (Ctrl-C): no further round of ``slots.run_rounds``
+    halted: bool = False
 
     def open(self) -> None:
         """Start a lane per implementation (their operators started together)."""
@@ -175,6 +179,7 @@ class World:
             self.frozen = True
         if self.frozen:
             return
+        self.drawn += 0 if self.failing else 1
         self._started = time.monotonic()
         with self.clock.phase("begin"):
             for lane in self.lanes:
@@ -568,11 +573,13 @@ def run(
 
 
 def smallest_failure(world: World) -> tuple[list[dict[str, Any]], OracleFailure] | None:
-    """The smallest failing sequence of the run and its failure (of equal ones the last
-    hypothesis ran), the one ``save_case`` writes; None when nothing failed."""
-    if not world.failing:
+    """The smallest failing sequence of the run (``world.failing``) and its failure (of
+    equal ones the last hypothesis ran), the one ``save_case`` writes; None when nothing
+    failed."""
+    failing = world.failing
+    if not failing:
         return None
-    return min(world.failing, key=lambda f: (len(f[0]), world.failing.index(f) * -1))
+    return min(failing, key=lambda f: (len(f[0]), failing.index(f) * -1))
 
 
 def case_id(trace: list[dict[str, Any]], impl: str) -> str:

@@ -13,29 +13,75 @@ process. What the slots share is the API server (and on sim its controllers), wh
 ``--jobs`` paid a control plane per job for.
 
 With ``K == 1`` the one slot is the run of old (namespaces ``gen-<impl>``, seed ``seed``).
+
+Hypothesis ends a run at its first failing sequence (after shrinking it). With
+``keep_going`` (``generate --keep-going``, the nightly) a slot then goes on: a new *round*
+with the sequences it has not drawn yet, from the seed ``seed + ROUND_STRIDE * k`` (k the
+round), so one failure no longer ends a slot's share of a long run; each failing round keeps
+its own failing sequences (``Round``) for its own case file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from harness.generate.lane import OracleFailure, Settings
 from harness.generate.machine import World, run
 from harness.operators import Implementation
 
+#: How far apart the seeds of a slot's rounds are: above any slot or job count, so that no
+#: round of one slot draws another slot's sequences.
+ROUND_STRIDE = 100_003
+
+
+@dataclass
+class Round:
+    """A round of a slot that ended at a failure: its hypothesis seed, every failing sequence
+    it ran (``World.failing``: trace and failure, shrinking tries included) and the failure
+    of the smallest."""
+
+    seed: int
+    failing: list[tuple[list[dict[str, Any]], OracleFailure]]
+    failure: OracleFailure | None
+
 
 @dataclass
 class Slot:
     """One slot of a ``--parallel`` run: its world, its hypothesis seed, its share of the
-    sequences and, once run, the failure of its smallest failing sequence (None: none)."""
+    sequences and, once run, its failing rounds (one at most without ``keep_going``) and the
+    first one's failure (None: none)."""
 
     world: World
     seed: int
     sequences: int
     failure: OracleFailure | None = None
+    rounds: list[Round] = field(default_factory=list)
+
+
+def run_rounds(slot: Slot, steps: int, *, shrink: bool = True, keep_going: bool = False) -> None:
+    """Run ``slot``'s sequences on its world (opened): one hypothesis run (``machine.run``),
+    and with ``keep_going``, after a run that a failure or a flaky sequence ended early, a new
+    round with the sequences not drawn yet (module docstring), until all are drawn or the run
+    is halted. Fills ``slot.rounds`` and ``slot.failure``; raises what ``machine.run`` raises
+    (a harness error ends the slot)."""
+    world, remaining, k = slot.world, slot.sequences, 0
+    while remaining > 0 and not world.halted:
+        seed_k = slot.seed + ROUND_STRIDE * k
+        drawn, flaky = world.drawn, world.flaky
+        failure = run(world, remaining, steps, seed_k, shrink=shrink)
+        if world.failing:
+            slot.rounds.append(Round(seed_k, world.failing, failure))
+        if not keep_going or not (world.failing or world.flaky > flaky):
+            break
+        remaining -= max(world.drawn - drawn, 1)
+        if remaining > 0:
+            world.progress(f"round {k + 1} ended early; {remaining} sequences left, going on")
+        world.failing, world.frozen, k = [], False, k + 1
+    slot.failure = slot.rounds[0].failure if slot.rounds else None
 
 
 def shares(sequences: int, slots: int) -> list[int]:
@@ -62,14 +108,15 @@ def run_slots(
     *,
     shrink: bool = True,
     shrink_seconds: float = 600.0,
+    keep_going: bool = False,
     progress: Callable[[str], None] = print,
 ) -> list[Slot]:
     """Run ``sequences`` sequences of at most ``steps`` steps in ``slots`` slots at once
     (module docstring) on ``settings.control_plane``; every slot's lanes are stopped before
-    this returns. The slots in order, each with its world (stats, clock, failing sequences)
-    and failure. A harness error of a slot (``ApiException``, ``PremiseBroken``) is raised
-    once every slot has ended; Ctrl-C freezes every slot (its remaining steps pass at once)
-    and is raised again."""
+    this returns. The slots in order, each with its world (stats, clock) and its failing
+    rounds (``run_rounds``; ``keep_going`` goes on past a failure). A harness error of a slot
+    (``ApiException``, ``PremiseBroken``) is raised once every slot has ended; Ctrl-C freezes
+    and halts every slot (its remaining steps pass at once) and is raised again."""
     parts = shares(sequences, slots)
     many = len(parts) > 1
     out = []
@@ -89,7 +136,7 @@ def run_slots(
                 opened.result()
 
             def one(s: Slot) -> None:
-                s.failure = run(s.world, s.sequences, steps, s.seed, shrink=shrink)
+                run_rounds(s, steps, shrink=shrink, keep_going=keep_going)
 
             done = [pool.submit(one, s) for s in out]
             errors = [e for f in done if (e := f.exception()) is not None]
@@ -97,7 +144,7 @@ def run_slots(
                 raise errors[0]
         except BaseException:
             for s in out:
-                s.world.frozen = True
+                s.world.frozen = s.world.halted = True
             raise
         finally:
             for closed in [pool.submit(s.world.close) for s in out]:

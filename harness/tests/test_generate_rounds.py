@@ -1,0 +1,87 @@
+"""``generate --keep-going``: a slot goes on past a failing sequence (``slots.run_rounds``).
+
+Run with real hypothesis on a world with no lanes (no implementation, so no cluster): its
+steps do nothing but are drawn, counted and judged as in a run, and a world that fails every
+sequence containing a ``restart`` stands in for an oracle failure."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from harness.generate.cli import _slot_data, merge
+from harness.generate.lane import OracleFailure
+from harness.generate.machine import World
+from harness.generate.slots import ROUND_STRIDE, Slot, run_rounds
+
+
+class _FailsAtRestart(World):
+    """A world without lanes whose every sequence with a ``restart`` step fails."""
+
+    def step(self, step: dict[str, Any]) -> None:
+        super().step(step)
+        if step["op"] == "restart" and not self.frozen:
+            exc = OracleFailure("python", "invariant", "a restart")
+            self._failed(exc)
+            raise exc
+
+
+def _world(cls: type[World] = World) -> World:
+    settings = SimpleNamespace(sim=False)  # what a world without lanes reads of its settings
+    w = cls(settings=settings, impls=[], progress=lambda _: None)  # type: ignore[arg-type]
+    w.shrink_seconds = 30.0
+    return w
+
+
+def test_without_keep_going_a_slot_ends_at_its_first_failure() -> None:
+    slot = Slot(_world(_FailsAtRestart), seed=3, sequences=40)
+    run_rounds(slot, 8)
+    assert len(slot.rounds) == 1 and slot.rounds[0].seed == 3
+    assert slot.failure is not None and slot.failure.oracle == "invariant"
+    assert slot.world.drawn < 40  # hypothesis stopped drawing at the failure
+
+
+def test_with_keep_going_every_sequence_is_drawn_and_every_failing_round_kept() -> None:
+    slot = Slot(_world(_FailsAtRestart), seed=3, sequences=40)
+    run_rounds(slot, 8, keep_going=True)
+    assert len(slot.rounds) >= 2
+    assert [r.seed for r in slot.rounds] == [3 + ROUND_STRIDE * k for k in range(len(slot.rounds))]
+    assert slot.world.drawn >= 40  # the failing sequences count as drawn, shrink tries not
+    assert slot.failure is slot.rounds[0].failure
+    for r in slot.rounds:  # each round keeps its own failing sequences, each at a restart
+        assert r.failing and all(t[-1]["op"] == "restart" for t, _ in r.failing)
+    assert slot.world.frozen is False  # a new round is judged again, not passed at once
+
+
+def test_a_passing_run_is_one_round_with_or_without_keep_going() -> None:
+    for keep_going in (False, True):
+        slot = Slot(_world(), seed=5, sequences=12)
+        run_rounds(slot, 6, keep_going=keep_going)  # hypothesis may draw one more
+        assert slot.rounds == [] and slot.failure is None and slot.world.drawn >= 12
+
+
+def test_a_halted_run_starts_no_further_round() -> None:
+    slot = Slot(_world(_FailsAtRestart), seed=3, sequences=40)
+    slot.world.halted = True
+    run_rounds(slot, 8, keep_going=True)
+    assert slot.rounds == [] and slot.world.drawn == 0
+
+
+def test_every_round_is_saved_as_its_own_case_and_finding(tmp_path: Path) -> None:
+    slot = Slot(_world(_FailsAtRestart), seed=3, sequences=30)
+    run_rounds(slot, 8, keep_going=True)
+    args = argparse.Namespace(
+        steps=8, quiet=2.0, operator_root=None, cluster="envtest", keep_going=True
+    )
+    data = _slot_data(args, slot, tmp_path, 1.0)
+    assert len(data["findings"]) == len(slot.rounds) >= 2
+    assert data["failure"] == data["findings"][0]
+    assert {f["seed"] for f in data["findings"]} == {r.seed for r in slot.rounds}
+    for f in data["findings"]:
+        assert Path(f["case"]).is_file() and f["oracle"] == "invariant"
+    assert data["sequences_drawn"] == slot.world.drawn and data["keep_going"] is True
+    merged = merge([data, data], 3, 2.0, tmp_path / "generated")
+    assert len(merged["findings"]) == 2 * len(data["findings"])
+    assert merged["sequences_drawn"] == 2 * data["sequences_drawn"]
