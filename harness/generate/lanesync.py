@@ -45,13 +45,23 @@ OWNED_CHILDREN: dict[str, tuple[str, ...]] = {
     "service-port": ("services",),
 }
 
+#: The children an ``Orphan`` delete leaves behind. Such a delete waits, like a step on a
+#: child, until they exist in every lane or every lane lacking one is at rest, and is then
+#: applied in every lane whatever the answer (a delete is never skipped: the sequence's next
+#: steps count on it). Without the wait, a ``delete-child`` just before it raced the
+#: operators' re-create: the lane that had re-created the child kept it as an orphan, the
+#: other had none, and the differential named the difference (a 96-sequence nightly sample,
+#: go and python each way round in hypothesis's tries).
+ORPHANED = ("deployments", "services")
+
 #: Seconds between two looks at the lanes while waiting.
 POLL = 0.2
 
 
 def children_needed(step: dict[str, Any], sim: bool) -> tuple[str, ...]:
     """The children (``deployments``, ``services``) ``step`` acts on, which must exist in a
-    lane for the step to write there; empty for a step that acts on no child, or that does
+    lane for the step to write there (for an ``Orphan`` delete: the children it leaves behind,
+    ``ORPHANED``); empty for a step that acts on no child, or that does
     nothing on the sim tier (``foreign status`` and ``rollout``: the real deployment
     controller writes the status; ``world.apply_step``). Raises KeyError for a ``foreign`` or
     ``owned`` field ``world.FOREIGN_FIELDS`` and ``world.OWNED_FIELDS`` do not list."""
@@ -66,6 +76,8 @@ def children_needed(step: dict[str, Any], sim: bool) -> tuple[str, ...]:
         return OWNED_CHILDREN[step["field"]]
     if op == "delete-child":
         return (step["kind"],)
+    if op == "delete" and step.get("policy") == "Orphan":
+        return ORPHANED
     return ()
 
 
@@ -124,7 +136,7 @@ def even_step(
     """Wait until ``step`` can act alike in every lane (``decide``), at most
     ``settings.quiet_timeout`` s, handling a crash that triggers meanwhile
     (``Lane.handle_crash``: a frozen operator creates nothing). True when the step is to be
-    applied in every lane; False when in none, said on ``progress`` with the lanes that lacked
+    applied in every lane (always for an ``Orphan`` delete, ``ORPHANED``); False when in none, said on ``progress`` with the lanes that lacked
     a child and after how long (the step's line in the run's log). The time waited is the
     caller's to measure."""
     children = children_needed(step, settings.sim)
@@ -145,6 +157,8 @@ def even_step(
         if verdict == APPLY:
             return True
         if verdict == NONE:
+            if step["op"] == "delete":
+                return True  # never skipped (ORPHANED); the lanes that lack one are at rest
             lacking = [
                 f"{lane.impl.id} ({'at rest' if rest else 'not at rest'}"
                 f"{', a retry owed' if owes else ''})"

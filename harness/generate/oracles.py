@@ -344,13 +344,15 @@ def settled(lane: Lane) -> bool:
     return not lane.sim or rolled_out(lane.admin.get("deployments", lane.ns, NAME))
 
 
-def _retry_pending(lane: Lane, settings: Settings) -> bool:
-    """The operator owes a retry whose time the contract's backoff has not yet passed by
-    ``settings.quiet_timeout`` (a long refusal defers it beyond any fixed bound)."""
+def _retry_bound(lane: Lane, settings: Settings) -> float | None:
+    """While the operator owes a retry (``owes_retry``): the epoch seconds by which it must
+    have retried and converged, ``settings.quiet_timeout`` after the contract's backoff puts
+    the retry (``retry_due``; a long refusal defers it beyond any fixed bound). None when it
+    owes none."""
     m = msvc(lane)
     if m is None or not owes_retry(lane, m):
-        return False
-    return time.time() < retry_due(lane) + settings.quiet_timeout
+        return None
+    return retry_due(lane) + settings.quiet_timeout
 
 
 def wait_quiet(lane: Lane, settings: Settings) -> None:
@@ -360,8 +362,12 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
     again. On sim the Deployment must also have stayed unchanged that long (the deployment
     controller and kwok move it on their own while Pods start: a world still moving is not
     judged). ``OracleFailure`` naming the last writes if it has not within
-    ``settings.quiet_timeout``, or, while the operator owes a retry (``owes_retry``), within
-    ``settings.quiet_timeout`` after the contract's backoff puts it (``retry_due``).
+    ``settings.quiet_timeout``, or, once the operator was seen owing a retry
+    (``owes_retry``), within ``settings.quiet_timeout`` after the contract's backoff puts it
+    (``retry_due``). That later bound stays once the retry has come: the retry clears the
+    refusal from the status, and the quiet window after it must still be given its time (a
+    bound that ended with the refusal's report failed both operators right after their retry
+    came on time, "converged but writing", in a 96-sequence nightly sample).
 
     On envtest nobody but the operator writes in the lane while it waits, and every write of
     the operator's is in its proxy log: once ``converged`` held, it is asked again (of the
@@ -375,6 +381,8 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
     quiet = settings.quiet + lane.event_delay
     # the window's writes when converged last held (read before it): -1, not known to hold
     counted = -1
+    # when the owed retry's bound was last looked at (monotonic)
+    looked = 0.0
     while True:
         if lane.handle_crash():
             since, counted = None, -1
@@ -398,7 +406,12 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
                 return
         else:
             since, counted = None, -1
-        if time.monotonic() > deadline and not _retry_pending(lane, settings):
+        if time.monotonic() >= looked + 1.0:  # a GET a second, not one per poll
+            looked = time.monotonic()
+            bound = _retry_bound(lane, settings)
+            if bound is not None:
+                deadline = max(deadline, looked + bound - time.time())
+        if time.monotonic() > deadline:
             recent = [describe(w) for w in lane.writes(lane.window_from)][-8:]
             state = "converged but writing" if since else "not converged"
             raise OracleFailure(

@@ -4,25 +4,30 @@ Most of a step's wall time is waiting (docs/design.md, "Generated workloads", wh
 goes: the quiet windows, the operators' reactions), not CPU. ``run_slots`` runs ``K``
 *slots*, each a ``machine.World`` of its own with its own lanes (namespaces
 ``gen<i>-<impl>``, an API proxy and an operator process per implementation) and its own
-hypothesis run (seed ``seed + i``, its share of the sequences), in a thread each, on the one
-control plane the run started. Nothing an oracle reads is shared between slots: each lane's
+hypothesis runs (seed ``seed + i``, then ``seed + i + ROUND_STRIDE * k`` for its k-th round),
+in a thread each, on the one control plane the run started. The slots take their sequences
+from one ``Pool``, a round of at most ``ROUND_SIZE`` at a time, not as fixed shares: a slot
+whose operator waits out a backoff of minutes (the contract's 5 ms doubling up to 1000 s, after
+a refusal retried many times) no longer holds the run's end back with its share. Nothing an oracle reads is shared between slots: each lane's
 proxy log holds only its own operator's requests, so the quiet and budget oracles read their
 own lane's writes; a fault, a crash or a held watch event is armed on the lane's own proxy
 and hits only that lane's operator; ``restart`` and ``crash`` kill only the lane's operator
 process. What the slots share is the API server (and on sim its controllers), which is what
 ``--jobs`` paid a control plane per job for.
 
-With ``K == 1`` the one slot is the run of old (namespaces ``gen-<impl>``, seed ``seed``).
+With ``K == 1`` the one slot is the run of old (namespaces ``gen-<impl>``, seed ``seed``, every
+sequence in one round).
 
-Hypothesis ends a run at its first failing sequence (after shrinking it). With
-``keep_going`` (``generate --keep-going``, the nightly) a slot then goes on: a new *round*
-with the sequences it has not drawn yet, from the seed ``seed + ROUND_STRIDE * k`` (k the
-round), so one failure no longer ends a slot's share of a long run; each failing round keeps
-its own failing sequences (``Round``) for its own case file.
+Hypothesis ends a run at its first failing sequence (after shrinking it), and that ends the
+slot. With ``keep_going`` (``generate --keep-going``, the nightly) the slot goes on: the
+sequences its round did not draw go to a next round (back to the pool), so one failure no
+longer ends a slot's part of a long run; each failing round keeps its own failing sequences
+(``Round``) for its own case file.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -62,25 +67,77 @@ class Slot:
     rounds: list[Round] = field(default_factory=list)
 
 
-def run_rounds(slot: Slot, steps: int, *, shrink: bool = True, keep_going: bool = False) -> None:
-    """Run ``slot``'s sequences on its world (opened): one hypothesis run (``machine.run``),
-    and with ``keep_going``, after a run that a failure or a flaky sequence ended early, a new
-    round with the sequences not drawn yet (module docstring), until all are drawn or the run
-    is halted. Fills ``slot.rounds`` and ``slot.failure``; raises what ``machine.run`` raises
-    (a harness error ends the slot)."""
-    world, remaining, k = slot.world, slot.sequences, 0
-    while remaining > 0 and not world.halted:
+@dataclass
+class Pool:
+    """The sequences of a ``--parallel`` run that no slot has taken yet. Slots take them a
+    round of at most ``ROUND_SIZE`` at a time (``run_rounds``), so a slot held up (an
+    operator's backoff of minutes after a long refusal, a failure's shrinking) leaves the
+    rest to the others instead of a fixed share waiting behind it. Thread-safe."""
+
+    left: int
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def take(self, n: int) -> int:
+        """Up to ``n`` sequences (fewer at the end; 0: none left)."""
+        with self._lock:
+            k = max(min(n, self.left), 0)
+            self.left -= k
+            return k
+
+    def give(self, n: int) -> None:
+        """Give back ``n`` sequences a round took and did not draw."""
+        with self._lock:
+            self.left += max(n, 0)
+
+
+#: The most sequences a slot takes from the ``Pool`` for one round (one hypothesis run).
+#: Hypothesis draws its simplest sequence first in every run, so much smaller rounds spend
+#: more of the run on it; much larger ones leave a slow slot holding many.
+ROUND_SIZE = 25
+
+
+def run_rounds(
+    slot: Slot,
+    steps: int,
+    *,
+    shrink: bool = True,
+    keep_going: bool = False,
+    pool: Pool | None = None,
+) -> None:
+    """Run sequences on ``slot``'s world (opened), a hypothesis run (``machine.run``) per
+    round, the k-th from the seed ``slot.seed + ROUND_STRIDE * k``. Without ``pool`` the slot
+    runs its own ``slot.sequences`` in one round; with one, it takes rounds of at most
+    ``ROUND_SIZE`` from it until none are left (``slot.sequences`` then counts what it took).
+    A round that a failure or a flaky sequence ended early ends the slot, or, with
+    ``keep_going``, hands its undrawn sequences on to a next round (module docstring). Stops
+    when the run is halted. Fills ``slot.rounds`` and ``slot.failure``; raises what
+    ``machine.run`` raises (a harness error ends the slot)."""
+    world, k = slot.world, 0
+    remaining = 0 if pool else slot.sequences
+    while not world.halted:
+        n = pool.take(ROUND_SIZE) if pool else remaining
+        if n <= 0:
+            break
+        slot.sequences += n if pool else 0
         seed_k = slot.seed + ROUND_STRIDE * k
         drawn, flaky = world.drawn, world.flaky
-        failure = run(world, remaining, steps, seed_k, shrink=shrink)
+        failure = run(world, n, steps, seed_k, shrink=shrink)
+        ended = bool(world.failing) or world.flaky > flaky
         if world.failing:
             slot.rounds.append(Round(seed_k, world.failing, failure))
-        if not keep_going or not (world.failing or world.flaky > flaky):
+        undrawn = max(n - max(world.drawn - drawn, 1), 0) if ended else 0
+        if pool:
+            pool.give(undrawn)
+            slot.sequences -= undrawn
+        else:
+            remaining = undrawn
+        if ended and not keep_going:
             break
-        remaining -= max(world.drawn - drawn, 1)
-        if remaining > 0:
-            world.progress(f"round {k + 1} ended early; {remaining} sequences left, going on")
-        world.failing, world.frozen, k = [], False, k + 1
+        if ended:
+            left = pool.left if pool else remaining
+            world.progress(f"round {k + 1} ended early; {left} sequences left, going on")
+            world.failing, world.frozen = [], False
+        k += 1
     slot.failure = slot.rounds[0].failure if slot.rounds else None
 
 
@@ -119,6 +176,7 @@ def run_slots(
     and halts every slot (its remaining steps pass at once) and is raised again."""
     parts = shares(sequences, slots)
     many = len(parts) > 1
+    left = Pool(sequences) if many else None
     out = []
     for i, n in enumerate(parts):
         tag = f"[slot {i}] " if many else ""
@@ -129,14 +187,14 @@ def run_slots(
             label=f"gen{i}" if many else "gen",
         )
         world.shrink_seconds = shrink_seconds
-        out.append(Slot(world, seed_value + i, n))
+        out.append(Slot(world, seed_value + i, 0 if left else n))
     with ThreadPoolExecutor(max_workers=len(out)) as pool:
         try:
             for opened in [pool.submit(s.world.open) for s in out]:
                 opened.result()
 
             def one(s: Slot) -> None:
-                run_rounds(s, steps, shrink=shrink, keep_going=keep_going)
+                run_rounds(s, steps, shrink=shrink, keep_going=keep_going, pool=left)
 
             done = [pool.submit(one, s) for s in out]
             errors = [e for f in done if (e := f.exception()) is not None]

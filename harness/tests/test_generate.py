@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -544,3 +545,57 @@ def test_the_lanes_act_at_once_and_every_failure_is_kept() -> None:
             world.each(broken, ["go", "python"])
     finally:
         world._pool.shutdown()
+
+
+class _RetryingLane:
+    """A lane whose ModelService reports its removed policy's refusal until ``at`` (epoch
+    seconds), when its operator's retry writes and clears it: what the quiet oracle waits on."""
+
+    sim, event_delay, window_from, refusing, ns = False, 0.0, 0, False, "gen-go"
+
+    def __init__(self, failed_at: float, at: float) -> None:
+        from types import SimpleNamespace
+
+        from harness.generate.world import POLICY_MESSAGE
+
+        self.at, self.impl = at, SimpleNamespace(id="go")
+        self.failed = [_write(1, 403, _iso(failed_at))]
+        self.log = SimpleNamespace(records=lambda: self.failed)
+        self.refused = {"conditions": [{"type": "Ready", "message": f"x {POLICY_MESSAGE}"}]}
+        self.admin = SimpleNamespace(get=lambda *_: {"status": self.status()})
+
+    def status(self) -> dict[str, Any]:
+        return {} if time.time() >= self.at else self.refused
+
+    def handle_crash(self) -> bool:
+        return False
+
+    def writes(self, after: int = 0) -> list[Any]:
+        return [_write(2, 200, _iso(self.at))] if time.time() >= self.at else []
+
+
+def _iso(epoch: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def test_the_quiet_window_after_an_owed_retry_gets_its_time(monkeypatch: Any) -> None:
+    """A retry the backoff puts past the convergence bound, coming on time: the lane must be
+    given its quiet window after it. The bound that ended with the refusal's report failed
+    both operators right after such a retry ("converged but writing")."""
+    from harness.generate import oracles
+    from harness.generate.lane import Settings
+
+    settings = Settings(control_plane=None, workdir=Path("."), quiet=0.3, quiet_timeout=0.8)  # type: ignore[arg-type]
+    now = time.time()
+    # one failure: its retry due 5 ms after it, 1.2 s from now, past the 0.8 s bound
+    lane = _RetryingLane(failed_at=now + 1.2 - 0.005, at=now + 1.2)
+    monkeypatch.setattr(
+        oracles, "converged", lambda ln: not oracles.owes_retry(ln, {"status": ln.status()})
+    )
+    oracles.wait_quiet(lane, settings)  # type: ignore[arg-type]
+    assert time.time() >= now + 1.2 + 0.3  # it waited for the retry and the window after it
+    late = _RetryingLane(failed_at=now - 0.005, at=time.time() + 5.0)  # never retried in time
+    with pytest.raises(OracleFailure, match="not converged"):
+        oracles.wait_quiet(late, settings)  # type: ignore[arg-type]

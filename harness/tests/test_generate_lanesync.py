@@ -1,8 +1,11 @@
 """A step on a child acts in every lane or in none (``harness.generate.lanesync``): which steps
-need which children, and the decision from each lane's state. Pure; the waiting itself runs
-on a control plane (``python -m harness replay``)."""
+need which children, and the decision from each lane's state; the waiting on lanes at rest
+without a ModelService (stand-ins: no cluster). The waiting on live lanes runs on a control
+plane (``python -m harness replay``)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -10,10 +13,12 @@ from harness.generate.lanesync import (
     APPLY,
     FOREIGN_CHILDREN,
     NONE,
+    ORPHANED,
     OWNED_CHILDREN,
     WAIT,
     children_needed,
     decide,
+    even_step,
 )
 from harness.generate.world import CHILD_KINDS, FOREIGN_FIELDS, OPS, OWNED_FIELDS, ROLLOUT_PHASES
 
@@ -43,6 +48,8 @@ def test_the_steps_on_a_child_need_it_and_no_other_step_needs_one() -> None:
         assert children_needed({"op": "rollout", "phase": phase}, sim=True) == ()
     # sim: the real deployment controller writes the status; the step does nothing.
     assert children_needed({"op": "foreign", "field": "status"}, sim=True) == ()
+    assert children_needed({"op": "delete", "policy": "Orphan"}, sim=False) == ORPHANED
+    assert children_needed({"op": "delete", "policy": "Background"}, sim=False) == ()
     on_children = {"foreign", "rollout", "owned", "delete-child"}
     for op in set(OPS) - on_children:
         assert children_needed({"op": op}, sim=False) == ()
@@ -99,3 +106,38 @@ def test_the_first_judgements_flaw_waits_for_the_second_lanes_children() -> None
 def test_the_decision_needs_every_lanes_state() -> None:
     with pytest.raises(ValueError):
         decide([True, False], [True], [False, False], False)
+
+
+class _AtRestLane:
+    """A lane with no ModelService (so at rest) and only the children it is given."""
+
+    window_from, ns = 0, "gen-go"
+
+    def __init__(self, impl: str, children: set[str]) -> None:
+        from types import SimpleNamespace
+
+        self.impl = SimpleNamespace(id=impl)
+        self.log = SimpleNamespace(records=lambda after=0: [])
+        self.admin = SimpleNamespace(get=lambda res, ns, name: {} if res in children else None)
+
+    def handle_crash(self) -> bool:
+        return False
+
+
+def test_an_orphan_delete_waits_like_a_step_on_a_child_but_is_never_skipped() -> None:
+    """An Orphan delete right after a delete-child raced the re-create (go kept an orphan,
+    python none): it waits for the children like a step on one, and then acts in every lane
+    even where a lane at rest lacks one, as a delete-child would not."""
+    from harness.generate.lane import Settings
+
+    settings = Settings(control_plane=None, workdir=Path("."), quiet_timeout=5.0)  # type: ignore[arg-type]
+    lanes = [_AtRestLane("go", {"deployments", "services"}), _AtRestLane("python", {"services"})]
+    said: list[str] = []
+    orphan = {"op": "delete", "policy": "Orphan"}
+    child = {"op": "delete-child", "kind": "deployments"}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Settings, "sim", property(lambda _: False))
+        assert even_step(lanes, orphan, settings, said.append) is True  # type: ignore[arg-type]
+        assert said == []
+        assert even_step(lanes, child, settings, said.append) is False  # type: ignore[arg-type]
+        assert "applied in no lane" in said[0]

@@ -14,7 +14,7 @@ from typing import Any
 from harness.generate.cli import _slot_data, merge
 from harness.generate.lane import OracleFailure
 from harness.generate.machine import World
-from harness.generate.slots import ROUND_STRIDE, Slot, run_rounds
+from harness.generate.slots import ROUND_SIZE, ROUND_STRIDE, Pool, Slot, run_rounds
 
 
 class _FailsAtRestart(World):
@@ -85,3 +85,45 @@ def test_every_round_is_saved_as_its_own_case_and_finding(tmp_path: Path) -> Non
     merged = merge([data, data], 3, 2.0, tmp_path / "generated")
     assert len(merged["findings"]) == 2 * len(data["findings"])
     assert merged["sequences_drawn"] == 2 * data["sequences_drawn"]
+
+
+def _on_one_pool(keep_going: bool, total: int) -> tuple[Pool, Slot, Slot]:
+    import threading
+
+    pool = Pool(total)
+    fast, failing = Slot(_world(), seed=1, sequences=0), Slot(_world(_FailsAtRestart), 2, 0)
+    threads = [
+        threading.Thread(
+            target=run_rounds, args=(s, 6), kwargs={"pool": pool, "keep_going": keep_going}
+        )
+        for s in (fast, failing)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return pool, fast, failing
+
+
+def test_slots_take_rounds_from_one_pool_so_a_slow_slot_holds_none_back() -> None:
+    """Two slots on one pool, one failing often: each takes rounds of at most ROUND_SIZE,
+    and with keep_going every sequence is taken once and drawn (hypothesis may draw one
+    more a round); without it the failing slot stops at its first failure and what it gave
+    back is drawn only by a slot still running."""
+    total = 3 * ROUND_SIZE + 7
+    pool, fast, failing = _on_one_pool(True, total)
+    assert pool.left == 0 and fast.sequences + failing.sequences == total
+    assert fast.world.drawn >= fast.sequences and failing.world.drawn >= failing.sequences
+    assert len(failing.rounds) >= 2 and fast.rounds == []
+    pool, fast, failing = _on_one_pool(False, total)
+    assert failing.failure is not None and len(failing.rounds) == 1
+    assert fast.sequences + failing.sequences + pool.left == total
+    assert fast.sequences > failing.sequences
+
+
+def test_a_pool_gives_what_it_has_and_takes_back_what_was_not_drawn() -> None:
+    pool = Pool(30)
+    assert pool.take(ROUND_SIZE) == ROUND_SIZE and pool.take(ROUND_SIZE) == 30 - ROUND_SIZE
+    assert pool.take(ROUND_SIZE) == 0
+    pool.give(3)
+    assert pool.take(ROUND_SIZE) == 3
