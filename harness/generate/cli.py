@@ -41,11 +41,9 @@ from harness.generate.machine import (
     case_implementations,
     read_case,
     replay,
-    save_case,
-    save_other_cases,
     smallest_failure,
 )
-from harness.generate.slots import Slot, run_slots
+from harness.generate.slots import Slot, run_slots, save_round
 from harness.generate.timing import Clock
 from harness.operators import Implementation, ImplementationError, load_implementations
 from harness.paths import BUILD_DIR, REPORTS_DIR
@@ -272,12 +270,14 @@ def run_generate(args: argparse.Namespace) -> int:
             shrink=not args.no_shrink,
             shrink_seconds=args.shrink_seconds,
             keep_going=args.keep_going,
+            cases=reports / "generated",
             progress=_say,
         )
     seconds = time.monotonic() - started
     parts = [_slot_data(args, s, reports, seconds) for s in slots]
     data = parts[0] if len(parts) == 1 else merge(parts, seed_value, seconds, reports / "generated")
     data["parallel"] = len(parts)
+    data["sequences_asked"] = args.sequences  # the slots' parts are what each took
     reports.mkdir(parents=True, exist_ok=True)
     runs.write_text_atomic(reports / "generated.json", json.dumps(data, indent=1) + "\n")
     report.refresh(reports)  # the comparison's section, when a suite's report is there
@@ -310,16 +310,16 @@ def _slot_data(
     findings: list[dict[str, Any]] = []
     others: list[Path] = []
     for r in slot.rounds:
-        world.failing = r.failing
-        case = save_case(folder, world, r.seed)
-        others += save_other_cases(folder, world, r.seed)
-        smallest = smallest_failure(world)
+        save_round(folder, world, r)  # written as the round ended, or now
+        others += r.other_cases
+        smallest, case = smallest_failure(world), r.case
         if case is None or smallest is None:
             continue
         trace, failure = smallest
         findings.append(
             {
                 "seed": r.seed,
+                "round_size": r.size,
                 "implementation": failure.impl,
                 "oracle": failure.oracle,
                 "message": failure.message,
@@ -442,9 +442,9 @@ def _run_jobs(args: argparse.Namespace, seed_value: int, reports: Path) -> int:
             f"{i}: {e['sequences']} sequences, {e['steps']} steps, {e['failures']} oracle failures"
         )
     _say(f"wrote {reports / 'generated.json'} in {data['seconds']:.0f}s ({jobs} jobs)")
-    if any(c not in (0, 1) for c in codes):
-        return 3
-    return 1 if data["failure"] else 0
+    if data["failure"]:
+        return 1  # a failure found outweighs a job that ended otherwise
+    return 3 if any(c not in (0, 1) for c in codes) else 0
 
 
 def merge(

@@ -45,14 +45,20 @@ OWNED_CHILDREN: dict[str, tuple[str, ...]] = {
     "service-port": ("services",),
 }
 
-#: The children an ``Orphan`` delete leaves behind. Such a delete waits, like a step on a
-#: child, until they exist in every lane or every lane lacking one is at rest, and is then
-#: applied in every lane whatever the answer (a delete is never skipped: the sequence's next
-#: steps count on it). Without the wait, a ``delete-child`` just before it raced the
-#: operators' re-create: the lane that had re-created the child kept it as an orphan, the
-#: other had none, and the differential named the difference (a 96-sequence nightly sample,
-#: go and python each way round in hypothesis's tries).
+#: The children an ``Orphan`` delete leaves behind, and that a refusing ``admission`` stops
+#: the operator from creating. Such a step takes the operator's means of repair away, so it
+#: waits, like a step on a child, until they exist in every lane or every lane lacking one is
+#: at rest, and is then applied in every lane whatever the answer (never skipped: the
+#: sequence's next steps count on it; ``ALWAYS_APPLIED``). Without the wait, a
+#: ``delete-child`` just before an Orphan delete raced the operators' re-create (the lane that
+#: had re-created the child kept it as an orphan, the other had none), and an ``admission``
+#: right after a ``create`` raced the first Deployment create (one lane's was admitted, the
+#: other's refused); the differential named the difference (a 96- and a 200-sequence run,
+#: go and python each way round).
 ORPHANED = ("deployments", "services")
+#: The steps ``even_step`` waits for and then applies in every lane even when a lane lacks a
+#: child at rest.
+ALWAYS_APPLIED = ("delete", "admission")
 
 #: Seconds between two looks at the lanes while waiting.
 POLL = 0.2
@@ -60,8 +66,8 @@ POLL = 0.2
 
 def children_needed(step: dict[str, Any], sim: bool) -> tuple[str, ...]:
     """The children (``deployments``, ``services``) ``step`` acts on, which must exist in a
-    lane for the step to write there (for an ``Orphan`` delete: the children it leaves behind,
-    ``ORPHANED``); empty for a step that acts on no child, or that does
+    lane for the step to write there (for an ``Orphan`` delete and a refusing ``admission``:
+    the children it leaves behind or stops, ``ORPHANED``); empty for a step that acts on no child, or that does
     nothing on the sim tier (``foreign status`` and ``rollout``: the real deployment
     controller writes the status; ``world.apply_step``). Raises KeyError for a ``foreign`` or
     ``owned`` field ``world.FOREIGN_FIELDS`` and ``world.OWNED_FIELDS`` do not list."""
@@ -76,7 +82,9 @@ def children_needed(step: dict[str, Any], sim: bool) -> tuple[str, ...]:
         return OWNED_CHILDREN[step["field"]]
     if op == "delete-child":
         return (step["kind"],)
-    if op == "delete" and step.get("policy") == "Orphan":
+    if (op == "delete" and step.get("policy") == "Orphan") or (
+        op == "admission" and step["refuse"]
+    ):
         return ORPHANED
     return ()
 
@@ -136,7 +144,7 @@ def even_step(
     """Wait until ``step`` can act alike in every lane (``decide``), at most
     ``settings.quiet_timeout`` s, handling a crash that triggers meanwhile
     (``Lane.handle_crash``: a frozen operator creates nothing). True when the step is to be
-    applied in every lane (always for an ``Orphan`` delete, ``ORPHANED``); False when in none, said on ``progress`` with the lanes that lacked
+    applied in every lane (always for the steps of ``ALWAYS_APPLIED``); False when in none, said on ``progress`` with the lanes that lacked
     a child and after how long (the step's line in the run's log). The time waited is the
     caller's to measure."""
     children = children_needed(step, settings.sim)
@@ -157,7 +165,7 @@ def even_step(
         if verdict == APPLY:
             return True
         if verdict == NONE:
-            if step["op"] == "delete":
+            if step["op"] in ALWAYS_APPLIED:
                 return True  # never skipped (ORPHANED); the lanes that lack one are at rest
             lacking = [
                 f"{lane.impl.id} ({'at rest' if rest else 'not at rest'}"

@@ -131,6 +131,10 @@ class World:
     drawn: int = 0
     #: set when the run is to stop (Ctrl-C): no further round of ``slots.run_rounds``
     halted: bool = False
+    #: ``case_id``s of the first failing sequences of the run's rounds (one set for every
+    #: slot); a round whose first failure is one of them is a ``duplicate``, not shrunk again
+    known: set[str] = field(default_factory=set)
+    duplicate: bool = False
 
     def open(self) -> None:
         """Start a lane per implementation (their operators started together)."""
@@ -231,6 +235,9 @@ class World:
     def _failed(self, exc: OracleFailure) -> None:
         if not self.failing:
             self._first_failure = time.monotonic()
+            key = case_id(self.trace, exc.impl)
+            self.duplicate = self.frozen = key in self.known  # found before: not shrunk again
+            self.known.add(key)
         self.failing.append((list(self.trace), exc))
         for e in (exc, *exc.also):
             if e.impl in self.stats:
@@ -562,9 +569,11 @@ def run(
         pass
     except (Flaky, ExceptionGroup) as exc:
         # A sequence that raised once (an oracle, or the harness: a step's own request) and
-        # passed when hypothesis ran it again. Counted, so that a run is not green in silence.
-        world.flaky += 1
-        world.progress(f"a sequence failed once and passed again (not judged): {exc!r}"[:2000])
+        # passed when hypothesis ran it again. Counted, so that a run is not green in silence;
+        # not when it passed because the world was frozen (shrinking time spent, a duplicate).
+        if not (world.frozen and world.failing):
+            world.flaky += 1
+            world.progress(f"a sequence failed once and passed again (not judged): {exc!r}"[:2000])
     except (ApiException, PremiseBroken) as exc:
         world.progress(f"[generate] the harness was not able to judge: {type(exc).__name__}: {exc}")
         raise

@@ -239,17 +239,24 @@ def level_triggered_verdict(
     return None
 
 
+#: The text of an answer the lane's API proxy made up itself (a ``fault``), as the operator
+#: reports it in a condition's message (harness/faults/apiproxy/faults.go).
+INJECTED_MESSAGE = "modeldock apiproxy: injected"
+
+
 def owes_retry(lane: Lane, m: dict[str, Any]) -> bool:
-    """The status reports the refusal of the lane's admission policy (its message,
-    ``POLICY_MESSAGE``) while that policy is no longer bound: the operator owes a retry.
+    """The operator owes a retry that will change what its status reports: the status
+    reports the refusal of the lane's admission policy (its message, ``POLICY_MESSAGE``)
+    while that policy is no longer bound, or an answer its API proxy injected
+    (``INJECTED_MESSAGE``: a ``fault`` is one answer, never the last word).
     A refused write goes back to the work queue with backoff and is never dropped (CONTRACT.md,
     step 7), so its next attempt writes the current spec and clears the report; until it has,
-    the lane is not at rest, however long it has written nothing (case
-    refused-then-admitted.yaml: such a lane was once called quiet with its retry queued)."""
-    return not lane.refusing and any(
-        POLICY_MESSAGE in str(c.get("message", ""))
-        for c in (m.get("status") or {}).get("conditions") or []
-    )
+    the lane is not at rest, however long it has written nothing (refused-then-admitted.yaml;
+    and a 429 injected into a create the API server refuses anyway: docs/design.md, Quiet)."""
+    messages = [str(c.get("message", "")) for c in (m.get("status") or {}).get("conditions") or []]
+    if any(INJECTED_MESSAGE in text for text in messages):
+        return True
+    return not lane.refusing and any(POLICY_MESSAGE in text for text in messages)
 
 
 #: client-go's default controller rate limiter (CONTRACT.md, step 7): after the n-th failure
@@ -406,7 +413,7 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
                 return
         else:
             since, counted = None, -1
-        if time.monotonic() >= looked + 1.0:  # a GET a second, not one per poll
+        if time.monotonic() >= min(looked + 1.0, deadline):  # a GET a second, then every poll
             looked = time.monotonic()
             bound = _retry_bound(lane, settings)
             if bound is not None:
@@ -439,6 +446,9 @@ def fired_allowance(records: Iterable[ProxyRequest]) -> int:
       or patch (``injected``, resource deployments or services) with a code other than 409:
       the operator writes the status naming the refusal before it retries, and the retry's
       success writes it again (CONTRACT.md, "A refused child write");
+    - one more for such an error whose retry the API server refused in its turn (a spec
+      whose child is refused anyway): the status names the injected error, then the real
+      refusal again;
     - nothing for an injected 409 (no refusal: the next pass recomputes from the cache), for
       an error in place of a ModelService write (the finalizer, the status) or of a delete (the
       retry is the write that was owed anyway), nor for a request dropped while a crash froze
@@ -448,18 +458,30 @@ def fired_allowance(records: Iterable[ProxyRequest]) -> int:
     write may come windows later (seen: a 429 armed with nth 3 fired at the adoption of a
     re-created ModelService's orphaned Deployment, two quiet points later)."""
     allowed = 0
-    for r in records:
+    ordered = sorted(records, key=lambda r: r.id)
+    for i, r in enumerate(ordered):
         if r.crash:
             allowed += BUDGET["crash"]
-        elif (
-            r.injected
-            and r.reason != "Frozen"
-            and r.code != 409
-            and r.resource in REFUSAL_REPORTED
-            and r.verb in REFUSAL_VERBS
-        ):
+        elif _reported(r) and r.injected and r.reason != "Frozen":
             allowed += BUDGET["fault"]
+            retry = next((n for n in ordered[i + 1 :] if _same_write(n, r)), None)
+            if retry is not None and _reported(retry) and not retry.injected:
+                allowed += 1  # the API server refused the retry too: its report comes back
     return allowed
+
+
+def _reported(r: ProxyRequest) -> bool:
+    """A failed child write the operator reports in its status (not a 409)."""
+    return (
+        r.code >= 400
+        and r.code != 409
+        and r.resource in REFUSAL_REPORTED
+        and r.verb in REFUSAL_VERBS
+    )
+
+
+def _same_write(n: ProxyRequest, r: ProxyRequest) -> bool:
+    return (n.resource, n.name) == (r.resource, r.name) and n.verb in REFUSAL_VERBS
 
 
 def budget_bound(ops: Iterable[str], records: Iterable[ProxyRequest]) -> int:

@@ -32,10 +32,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from harness.generate.lane import OracleFailure, Settings
-from harness.generate.machine import World, run
+from harness.generate.machine import World, run, save_case, save_other_cases
 from harness.operators import Implementation
 
 #: How far apart the seeds of a slot's rounds are: above any slot or job count, so that no
@@ -52,6 +53,22 @@ class Round:
     seed: int
     failing: list[tuple[list[dict[str, Any]], OracleFailure]]
     failure: OracleFailure | None
+    #: how many sequences the round was given (with its seed, what re-runs it)
+    size: int = 0
+    #: its case file and the smallest of each other oracle's (``save_round``), once written
+    case: Path | None = None
+    other_cases: list[Path] = field(default_factory=list)
+
+
+def save_round(folder: Path, world: World, r: Round) -> None:
+    """Write round ``r``'s case files under ``folder`` (``machine.save_case`` and
+    ``save_other_cases`` on its failing sequences), once; ``r.case`` and ``r.other_cases``
+    name them."""
+    if r.case is not None:
+        return
+    world.failing = r.failing
+    r.case = save_case(folder, world, r.seed)
+    r.other_cases = save_other_cases(folder, world, r.seed)
 
 
 @dataclass
@@ -90,6 +107,9 @@ class Pool:
             self.left += max(n, 0)
 
 
+#: Rounds in a row whose first failure was found before, after which a slot stops going on.
+MAX_REPEATS = 3
+
 #: The most sequences a slot takes from the ``Pool`` for one round (one hypothesis run).
 #: Hypothesis draws its simplest sequence first in every run, so much smaller rounds spend
 #: more of the run on it; much larger ones leave a slow slot holding many.
@@ -103,6 +123,7 @@ def run_rounds(
     shrink: bool = True,
     keep_going: bool = False,
     pool: Pool | None = None,
+    cases: Path | None = None,
 ) -> None:
     """Run sequences on ``slot``'s world (opened), a hypothesis run (``machine.run``) per
     round, the k-th from the seed ``slot.seed + ROUND_STRIDE * k``. Without ``pool`` the slot
@@ -110,9 +131,13 @@ def run_rounds(
     ``ROUND_SIZE`` from it until none are left (``slot.sequences`` then counts what it took).
     A round that a failure or a flaky sequence ended early ends the slot, or, with
     ``keep_going``, hands its undrawn sequences on to a next round (module docstring). Stops
-    when the run is halted. Fills ``slot.rounds`` and ``slot.failure``; raises what
-    ``machine.run`` raises (a harness error ends the slot)."""
-    world, k = slot.world, 0
+    when the run is halted, or after ``MAX_REPEATS`` rounds in a row whose first failure was
+    found before (``World.known``; hypothesis draws its simplest sequence first in every
+    round, so a fault that sequence meets would otherwise be met, and shrunk, in every round).
+    Such a round is not a finding and is not shrunk again. Fills ``slot.rounds`` (each
+    round's case files written under ``cases`` as it ends, when given) and ``slot.failure``;
+    raises what ``machine.run`` raises (a harness error ends the slot)."""
+    world, k, repeats = slot.world, 0, 0
     remaining = 0 if pool else slot.sequences
     while not world.halted:
         n = pool.take(ROUND_SIZE) if pool else remaining
@@ -123,8 +148,12 @@ def run_rounds(
         drawn, flaky = world.drawn, world.flaky
         failure = run(world, n, steps, seed_k, shrink=shrink)
         ended = bool(world.failing) or world.flaky > flaky
-        if world.failing:
-            slot.rounds.append(Round(seed_k, world.failing, failure))
+        repeats = repeats + 1 if world.duplicate else 0
+        if world.failing and not world.duplicate:
+            slot.rounds.append(Round(seed_k, world.failing, failure, n))
+            if cases is not None:
+                save_round(cases, world, slot.rounds[-1])  # now: a later error loses nothing
+        world.duplicate = False
         undrawn = max(n - max(world.drawn - drawn, 1), 0) if ended else 0
         if pool:
             pool.give(undrawn)
@@ -132,6 +161,11 @@ def run_rounds(
         else:
             remaining = undrawn
         if ended and not keep_going:
+            break
+        if repeats >= MAX_REPEATS:
+            world.progress(
+                f"{repeats} rounds in a row failed first on a sequence found before; stopping"
+            )
             break
         if ended:
             left = pool.left if pool else remaining
@@ -166,17 +200,20 @@ def run_slots(
     shrink: bool = True,
     shrink_seconds: float = 600.0,
     keep_going: bool = False,
+    cases: Path | None = None,
     progress: Callable[[str], None] = print,
 ) -> list[Slot]:
     """Run ``sequences`` sequences of at most ``steps`` steps in ``slots`` slots at once
     (module docstring) on ``settings.control_plane``; every slot's lanes are stopped before
     this returns. The slots in order, each with its world (stats, clock) and its failing
-    rounds (``run_rounds``; ``keep_going`` goes on past a failure). A harness error of a slot
-    (``ApiException``, ``PremiseBroken``) is raised once every slot has ended; Ctrl-C freezes
-    and halts every slot (its remaining steps pass at once) and is raised again."""
+    rounds (``run_rounds``; ``keep_going`` goes on past a failure; each failing round's case
+    files written under ``cases`` as it ends). A harness error of a slot (``ApiException``,
+    ``PremiseBroken``) halts every slot and is raised once all have ended; Ctrl-C freezes and
+    halts every slot (its remaining steps pass at once) and is raised again."""
     parts = shares(sequences, slots)
     many = len(parts) > 1
     left = Pool(sequences) if many else None
+    known: set[str] = set()  # every slot's first failures (World.known)
     out = []
     for i, n in enumerate(parts):
         tag = f"[slot {i}] " if many else ""
@@ -187,6 +224,7 @@ def run_slots(
             label=f"gen{i}" if many else "gen",
         )
         world.shrink_seconds = shrink_seconds
+        world.known = known
         out.append(Slot(world, seed_value + i, 0 if left else n))
     with ThreadPoolExecutor(max_workers=len(out)) as pool:
         try:
@@ -194,7 +232,14 @@ def run_slots(
                 opened.result()
 
             def one(s: Slot) -> None:
-                run_rounds(s, steps, shrink=shrink, keep_going=keep_going, pool=left)
+                try:
+                    run_rounds(
+                        s, steps, shrink=shrink, keep_going=keep_going, pool=left, cases=cases
+                    )
+                except BaseException:
+                    for other in out:  # a harness error ends the run, not only this slot
+                        other.world.frozen = other.world.halted = True
+                    raise
 
             done = [pool.submit(one, s) for s in out]
             errors = [e for f in done if (e := f.exception()) is not None]

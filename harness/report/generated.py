@@ -11,7 +11,8 @@ Shape read (every key optional but ``implementations``): ``{"seed": int, "cluste
 "seconds": float, "sequences_asked": int, "max_steps": int, "operator_root": str | None,
 "implementations": {id: {"sequences": int, "steps": int, "failures": int, "oracles":
 {oracle: int}, "crashes": int, "cases": [path], "other_cases": [path]}}, "failure": {"implementation", "oracle",
-"message", "steps": int, "case": path} | None}``.
+"message", "steps": int, "case": path} | None, "findings": [the same shape, one per failing
+round of ``--keep-going``]}``.
 
 ``judged(data)`` reads ``reports/generated-mutants.json`` (``python -m harness generate-judge``,
 ``harness.generate.judge``) into one line under the section: the generator's kills among the
@@ -50,7 +51,8 @@ COLUMNS = (
 def section(data: Mapping[str, Any]) -> dict[str, Any]:
     """The section's content as a plain dict: ``run`` (seed, tier, seconds, the size asked,
     the operator sources), ``rows`` (one dict per implementation, keys of ``COLUMNS``, all
-    strings or ints) and ``failure`` (implementation, oracle, message, steps, case) or None.
+    strings or ints), ``failure`` (implementation, oracle, message, steps, case) or None, and
+    ``findings`` (every failing round's, the same shape; the failure alone in an older JSON).
     Steps per second is the implementation's steps over the run's seconds (each lane runs
     every step, so it is the rate of the run as a whole, not of one lane)."""
     seconds = float(data.get("seconds") or 0)
@@ -74,6 +76,7 @@ def section(data: Mapping[str, Any]) -> dict[str, Any]:
             }
         )
     failure = data.get("failure")
+    findings = [dict(f) for f in data.get("findings") or ([failure] if failure else [])]
     return {
         "run": {
             "seed": data.get("seed"),
@@ -85,6 +88,7 @@ def section(data: Mapping[str, Any]) -> dict[str, Any]:
         },
         "rows": rows,
         "failure": dict(failure) if failure else None,
+        "findings": findings,
     }
 
 
@@ -111,8 +115,7 @@ def markdown(sec: Mapping[str, Any]) -> list[str]:
     ]
     if sec.get("judged"):
         lines += ["", _cell(judged_line(sec["judged"]))]
-    f = sec.get("failure")
-    if f:
+    for f in _findings(sec):
         lines += [
             "",
             f"Shrunk case (`{_cell(f.get('case') or '-')}`, {f.get('steps', '?')} steps): "
@@ -120,6 +123,12 @@ def markdown(sec: Mapping[str, Any]) -> list[str]:
             f"{_cell(str(f['message'])[:600])}",
         ]
     return [*lines, ""]
+
+
+def _findings(sec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Every finding of the run (``--keep-going`` may have several), or its one failure."""
+    f = sec.get("failure")
+    return list(sec.get("findings") or ([f] if f else []))
 
 
 def section_html(sec: Mapping[str, Any]) -> str:
@@ -139,8 +148,7 @@ def section_html(sec: Mapping[str, Any]) -> str:
     ]
     if sec.get("judged"):
         parts.append(f"<p>{e(judged_line(sec['judged']))}</p>")
-    f = sec.get("failure")
-    if f:
+    for f in _findings(sec):
         parts.append(
             f"<p>Shrunk case <code>{e(str(f.get('case') or '-'))}</code> "
             f"({e(str(f.get('steps', '?')))} steps): <strong>{e(str(f['implementation']))}</strong> "

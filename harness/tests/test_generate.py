@@ -196,6 +196,25 @@ def test_what_a_fired_fault_allows(write: ProxyRequest, allowed: int) -> None:
     assert fired_allowance([write]) == allowed
 
 
+def test_a_fault_on_a_write_refused_anyway_allows_the_real_refusal_back() -> None:
+    """A spec whose Deployment the API server refuses (422), a 429 injected into one of its
+    creates: the status names the 429, then the retry's 422 again (go wrote 10 for a bound of
+    9 in a 200-sequence run: create, then nineteen faults)."""
+    injected = _logged(5, "create", "deployments", 429, reason="TooManyRequests")
+    refused = _logged(7, "create", "deployments", 422)
+    admitted = _logged(7, "create", "deployments", 201)
+    assert fired_allowance([refused, injected]) == BUDGET["fault"] + 1  # any order
+    assert fired_allowance([injected, admitted]) == BUDGET["fault"]
+    assert fired_allowance([injected]) == BUDGET["fault"]  # the retry not yet made
+
+
+def test_a_status_reporting_an_injected_answer_owes_a_retry() -> None:
+    from harness.generate.oracles import INJECTED_MESSAGE, owes_retry
+
+    m = {"status": {"conditions": [{"message": f"Failed: {INJECTED_MESSAGE} 429 for create"}]}}
+    assert owes_retry(_lane(False, []), m) and owes_retry(_lane(True, []), m)
+
+
 def test_a_failing_sequence_is_saved_as_a_readable_case(tmp_path: Path) -> None:
     world = World(settings=None, impls=[])  # type: ignore[arg-type]
     long: list[dict[str, Any]] = [

@@ -50,8 +50,10 @@ def test_the_steps_on_a_child_need_it_and_no_other_step_needs_one() -> None:
     assert children_needed({"op": "foreign", "field": "status"}, sim=True) == ()
     assert children_needed({"op": "delete", "policy": "Orphan"}, sim=False) == ORPHANED
     assert children_needed({"op": "delete", "policy": "Background"}, sim=False) == ()
+    assert children_needed({"op": "admission", "refuse": True}, sim=False) == ORPHANED
+    assert children_needed({"op": "admission", "refuse": False}, sim=False) == ()
     on_children = {"foreign", "rollout", "owned", "delete-child"}
-    for op in set(OPS) - on_children:
+    for op in set(OPS) - on_children - {"admission"}:
         assert children_needed({"op": op}, sim=False) == ()
 
 
@@ -138,6 +140,8 @@ def test_an_orphan_delete_waits_like_a_step_on_a_child_but_is_never_skipped() ->
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Settings, "sim", property(lambda _: False))
         assert even_step(lanes, orphan, settings, said.append) is True  # type: ignore[arg-type]
+        refuse = {"op": "admission", "refuse": True}
+        assert even_step(lanes, refuse, settings, said.append) is True  # type: ignore[arg-type]
         assert said == []
         assert even_step(lanes, child, settings, said.append) is False  # type: ignore[arg-type]
         assert "applied in no lane" in said[0]

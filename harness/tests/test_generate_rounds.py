@@ -14,7 +14,7 @@ from typing import Any
 from harness.generate.cli import _slot_data, merge
 from harness.generate.lane import OracleFailure
 from harness.generate.machine import World
-from harness.generate.slots import ROUND_SIZE, ROUND_STRIDE, Pool, Slot, run_rounds
+from harness.generate.slots import MAX_REPEATS, ROUND_SIZE, ROUND_STRIDE, Pool, Slot, run_rounds
 
 
 class _FailsAtRestart(World):
@@ -31,7 +31,7 @@ class _FailsAtRestart(World):
 def _world(cls: type[World] = World) -> World:
     settings = SimpleNamespace(sim=False)  # what a world without lanes reads of its settings
     w = cls(settings=settings, impls=[], progress=lambda _: None)  # type: ignore[arg-type]
-    w.shrink_seconds = 30.0
+    w.shrink_seconds = 3.0
     return w
 
 
@@ -110,7 +110,7 @@ def test_slots_take_rounds_from_one_pool_so_a_slow_slot_holds_none_back() -> Non
     and with keep_going every sequence is taken once and drawn (hypothesis may draw one
     more a round); without it the failing slot stops at its first failure and what it gave
     back is drawn only by a slot still running."""
-    total = 3 * ROUND_SIZE + 7
+    total = 2 * ROUND_SIZE + 7
     pool, fast, failing = _on_one_pool(True, total)
     assert pool.left == 0 and fast.sequences + failing.sequences == total
     assert fast.world.drawn >= fast.sequences and failing.world.drawn >= failing.sequences
@@ -127,3 +127,25 @@ def test_a_pool_gives_what_it_has_and_takes_back_what_was_not_drawn() -> None:
     assert pool.take(ROUND_SIZE) == 0
     pool.give(3)
     assert pool.take(ROUND_SIZE) == 3
+
+
+class _FailsAtCreate(World):
+    """A world whose every sequence fails at its first step: hypothesis's simplest
+    sequence, which it draws first in every round, fails."""
+
+    def step(self, step: dict[str, Any]) -> None:
+        super().step(step)
+        if not self.frozen:
+            exc = OracleFailure("go", "quiet", "never quiet")
+            self._failed(exc)
+            raise exc
+
+
+def test_a_failure_found_again_first_in_every_round_stops_the_slot_unshrunk() -> None:
+    slot = Slot(_world(_FailsAtCreate), seed=3, sequences=40)
+    run_rounds(slot, 8, keep_going=True)
+    assert len(slot.rounds) == 1  # one finding; the repeats are not findings
+    assert slot.world.drawn == 1 + MAX_REPEATS  # each repeat drew its first sequence only
+    assert slot.world.flaky == 0  # a pass because the world froze is not a flaky sequence
+    shrink_tries = len(slot.rounds[0].failing)
+    assert shrink_tries >= 1 and slot.world.stats == {}  # no lanes: nothing else counted

@@ -3,6 +3,8 @@ dict built from reports/generated.json, then Markdown and HTML from it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from harness.report import generated
 
 DATA = {
@@ -87,3 +89,16 @@ def test_the_judged_mutants_are_one_line_of_the_section() -> None:
     assert generated.markdown(whole)[-4].startswith("Against the mutants")
     assert "step-annotation (differential)" in generated.section_html(whole)
     assert not any("Against" in x for x in generated.markdown(generated.section(DATA)))
+
+
+def test_every_finding_of_a_keep_going_run_is_shown() -> None:
+    found: list[dict[str, Any]] = [
+        {"implementation": i, "oracle": o, "message": m, "steps": 3, "case": f"c{n}.yaml"}
+        for n, (i, o, m) in enumerate([("go", "quiet", "late"), ("python", "budget", "9 > 8")])
+    ]
+    data = {"implementations": {"go": {}, "python": {}}, "failure": found[0], "findings": found}
+    sec = generated.section(data)
+    md = "\n".join(generated.markdown(sec))
+    page = generated.section_html(sec)
+    for f in found:
+        assert f["case"] in md and f["case"] in page and f["message"] in md
