@@ -312,6 +312,7 @@ def _slot_data(
     for r in slot.rounds:
         save_round(folder, world, r)  # written as the round ended, or now
         others += r.other_cases
+        world.failing = r.failing  # what smallest_failure reads
         smallest, case = smallest_failure(world), r.case
         if case is None or smallest is None:
             continue

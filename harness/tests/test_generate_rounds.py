@@ -11,6 +11,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from harness.generate.cli import _slot_data, merge
 from harness.generate.lane import OracleFailure
 from harness.generate.machine import World
@@ -69,9 +71,13 @@ def test_a_halted_run_starts_no_further_round() -> None:
     assert slot.rounds == [] and slot.world.drawn == 0
 
 
-def test_every_round_is_saved_as_its_own_case_and_finding(tmp_path: Path) -> None:
+@pytest.mark.parametrize("as_it_ends", [False, True])
+def test_every_round_is_saved_as_its_own_case_and_finding(tmp_path: Path, as_it_ends: bool) -> None:
+    """Each failing round is a finding with its case file, whether the case files were
+    written as each round ended (``cases``, as a run does) or only when the JSON is made."""
     slot = Slot(_world(_FailsAtRestart), seed=3, sequences=30)
-    run_rounds(slot, 8, keep_going=True)
+    run_rounds(slot, 8, keep_going=True, cases=tmp_path / "generated" if as_it_ends else None)
+    assert all((r.case is not None) == as_it_ends for r in slot.rounds)
     args = argparse.Namespace(
         steps=8, quiet=2.0, operator_root=None, cluster="envtest", keep_going=True
     )
