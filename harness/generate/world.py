@@ -278,7 +278,9 @@ def apply_step(lane: Lane, step: dict[str, Any], settings: Settings) -> None:
             _foreign(lane, step["field"], step.get("value", ""))
     elif op == "rollout":
         if not settings.sim:  # sim: the real deployment controller writes it
-            edit_child(lane, "deployments", partial(_rollout, step["phase"]), sub="status")
+            m = msvc(lane)  # played for the replicas asked, the same in every lane
+            want = ((m or {}).get("spec") or {}).get("replicas") if m else None
+            edit_child(lane, "deployments", partial(_rollout, step["phase"], want), sub="status")
     elif op == "owned":
         _owned(lane, step["field"], step["value"])
     elif op == "delete-child":
@@ -544,11 +546,15 @@ def _deployment_condition(ctype: str, status: str, reason: str, message: str) ->
     }
 
 
-def _rollout(phase: str, d: dict[str, Any]) -> None:
+def _rollout(phase: str, want: int | None, d: dict[str, Any]) -> None:
     """Set the Deployment ``d``'s status as the deployment controller would in ``phase``
-    (``ROLLOUT_PHASES``), for its ``spec.replicas`` (1 when absent): what this tier lacks and
-    sim has for real. Raises ValueError for another phase."""
-    want = int(d["spec"].get("replicas", 1) or 0)
+    (``ROLLOUT_PHASES``), for ``want`` replicas: the ModelService's ``spec.replicas`` when it
+    has one, else the Deployment's (1 when absent). What this tier lacks and sim has for real.
+    Not the Deployment's own count whenever there is a ModelService: whether the operator has
+    already set an adopted orphan's 321 replicas to the 2 asked depends on its timing, and
+    the lanes' played statuses then differed (python 321 of 321, go 2 of 2; case
+    adopted-orphan-status-count.yaml). Raises ValueError for another phase."""
+    want = int(want if want is not None else d["spec"].get("replicas", 1) or 0)
     gen = int(d["metadata"].get("generation", 1))
     short = max(want - 1, 0)
     counts = {  # phase: (observed generation, replicas, updated, available)

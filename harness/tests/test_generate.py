@@ -299,8 +299,21 @@ def _played(phase: str, replicas: int | None = 2) -> dict[str, Any]:
     dep: dict[str, Any] = {"metadata": {"name": "gen", "generation": 3}, "spec": {}}
     if replicas is not None:
         dep["spec"]["replicas"] = replicas
-    world._rollout(phase, dep)
+    world._rollout(phase, None, dep)
     return dep
+
+
+def test_a_played_rollout_counts_the_replicas_the_modelservice_asks() -> None:
+    """adopted-orphan-status-count.yaml: an adopted orphan still at 321 replicas in one lane
+    and already set to the 2 asked in the other got played statuses of 321 and of 2; the
+    count asked is the same in every lane."""
+    from harness.generate import world
+
+    for replicas in (321, 2):
+        dep: dict[str, Any] = {"metadata": {"name": "gen", "generation": 3}, "spec": {}}
+        dep["spec"]["replicas"] = replicas
+        world._rollout("lagging", 2, dep)
+        assert dep["status"]["availableReplicas"] == 2 and dep["status"]["replicas"] == 2
 
 
 @pytest.mark.parametrize(
