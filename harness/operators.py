@@ -333,7 +333,7 @@ class OperatorProcess:
             try:
                 self.wait_ready(timeout)
             except ProcessError:
-                if not self._lost_port_race():
+                if not self.lost_port_race():
                     raise
                 # another process took a port the harness picked for it between the pick and
                 # the bind: the harness's race, not the operator's failure; new ports, once
@@ -343,10 +343,12 @@ class OperatorProcess:
                 self.wait_ready(timeout)
         return self
 
-    def _lost_port_race(self) -> bool:
+    def lost_port_race(self) -> bool:
         """Whether the process exited because a port the harness picked for it (metrics,
         health; not one a case set in ``env``) was taken by the time it bound it: its log
-        says "address already in use" (Go's net.Listen, Python's errno 98)."""
+        says "address already in use" (Go's net.Listen, Python's errno 98). Such a start is
+        the harness's race, not the operator's failure: a new start with new ports is due
+        (``start`` does it once; so does ``generate.lane.Lane.start_operator``)."""
         if self.running() or {"METRICS_BIND_ADDRESS", "HEALTH_PROBE_BIND_ADDRESS"} & set(self.env):
             return False
         return "address already in use" in log_tail(self.log_path, 40).lower()

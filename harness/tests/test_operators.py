@@ -250,3 +250,23 @@ def test_a_port_a_case_chose_is_not_tried_again(tmp_path: Path) -> None:
     op = _binding_operator(tmp_path, {"HEALTH_PROBE_BIND_ADDRESS": "127.0.0.1:1"})
     with pytest.raises(ProcessError, match="Address already in use"):
         op.start(timeout=30)
+
+
+def test_a_generator_lane_starts_again_an_operator_that_lost_its_port(tmp_path: Path) -> None:
+    """A 1000-sequence nightly's slot ended a round on a python operator that exited at
+    start, "METRICS_BIND_ADDRESS ... Address already in use": the lane starts a new process,
+    with new ports, once (``generate.lane.Lane.start_operator``)."""
+    from types import SimpleNamespace
+
+    from harness.generate.lane import Lane
+
+    binder = _binding_operator(tmp_path)
+    proxy = SimpleNamespace(kubeconfig=tmp_path / "kubeconfig", request_log=tmp_path / "log")
+    lane = Lane(binder.impl, None, "ns", proxy, tmp_path)  # type: ignore[arg-type]
+    try:
+        lane.start_operator()
+        assert lane.op is not None and lane.op.ready() and lane.starts == 2
+        assert lane.crashes == 0  # no crash was handled: the port race is not one
+    finally:
+        if lane.op is not None:
+            lane.op.kill()
