@@ -619,15 +619,16 @@ def test_the_quiet_window_after_an_owed_retry_gets_its_time(monkeypatch: Any) ->
     from harness.generate import oracles
     from harness.generate.lane import Settings
 
-    settings = Settings(control_plane=None, workdir=Path("."), quiet=0.3, quiet_timeout=0.8)  # type: ignore[arg-type]
+    # margins of 1.5 s, not of one poll: the verdict must hold on a loaded machine
+    settings = Settings(control_plane=None, workdir=Path("."), quiet=0.3, quiet_timeout=1.8)  # type: ignore[arg-type]
     now = time.time()
-    # one failure: its retry due 5 ms after it, 1.2 s from now, past the 0.8 s bound
-    lane = _RetryingLane(failed_at=now + 1.2 - 0.005, at=now + 1.2)
+    # one failure: its retry due 5 ms after it, 2.2 s from now, past the 1.8 s bound
+    lane = _RetryingLane(failed_at=now + 2.2 - 0.005, at=now + 2.2)
     monkeypatch.setattr(
         oracles, "converged", lambda ln: not oracles.owes_retry(ln, {"status": ln.status()})
     )
     oracles.wait_quiet(lane, settings)  # type: ignore[arg-type]
-    assert time.time() >= now + 1.2 + 0.3  # it waited for the retry and the window after it
+    assert time.time() >= now + 2.2 + 0.3  # it waited for the retry and the window after it
     late = _RetryingLane(failed_at=now - 0.005, at=time.time() + 5.0)  # never retried in time
     with pytest.raises(OracleFailure, match="not converged"):
         oracles.wait_quiet(late, settings)  # type: ignore[arg-type]
