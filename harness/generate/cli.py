@@ -34,6 +34,7 @@ from typing import Any
 
 from harness import exitcodes, report, runs, say
 from harness.envtest.controlplane import TIERS, ControlPlane
+from harness.generate.casefile import smallest_failure
 from harness.generate.lane import Settings
 from harness.generate.machine import (
     CaseError,
@@ -41,7 +42,6 @@ from harness.generate.machine import (
     case_implementations,
     read_case,
     replay,
-    smallest_failure,
 )
 from harness.generate.slots import Slot, run_slots, save_round
 from harness.generate.timing import Clock

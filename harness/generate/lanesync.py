@@ -23,7 +23,7 @@ from typing import Any
 
 from harness.audit import WRITE_VERBS
 from harness.generate.lane import Lane, Settings
-from harness.generate.oracles import converged
+from harness.generate.oracles import converged, retry_bound
 from harness.generate.world import NAME, apply_step
 
 #: ``decide``'s answers: apply the step in every lane, wait and look again, apply it in none.
@@ -57,8 +57,34 @@ OWNED_CHILDREN: dict[str, tuple[str, ...]] = {
 #: go and python each way round).
 ORPHANED = ("deployments", "services")
 #: The steps ``even_step`` waits for and then applies in every lane even when a lane lacks a
-#: child at rest.
+#: child at rest. A ``Background`` or ``Foreground`` delete waits on ownership, not presence
+#: (``lane_ready``): it takes the operator's chance to adopt an orphan away, and the garbage
+#: collector deletes only the children the ModelService controls. Without the wait, a
+#: delete right after a ``create`` that found orphans (left by an ``Orphan`` delete) raced
+#: the adoption: python had adopted its Service and the collector deleted it, go had not yet
+#: (a fault held it back) and kept it (1000-sequence nightly, case python-4946b7d81c).
 ALWAYS_APPLIED = ("delete", "admission")
+
+
+def settles_first(step: dict[str, Any], sim: bool) -> bool:
+    """Whether ``step`` freezes the world as each operator left it, so that ``World.step``
+    runs a quiet point before it (unless the step before was ``quiet``): a played rollout
+    and a foreign Deployment status (envtest; on sim the deployment controller writes it, and
+    these steps do nothing) count the Deployment's generation as it stands, and a refusing
+    ``admission`` keeps what the operator had not yet repaired. Whether an operator had
+    already undone an ``owned`` edit, or made the retry a lifted admission owed it, is
+    timing, and ``converged`` cannot tell (it reads the status, which an ``owned`` edit does
+    not change). Seen in the 1000-sequence nightly: ``owned replicas`` then ``rollout``, go
+    reported "waiting for the deployment controller", python "981/982 available" (case
+    python-7cb7dbfea6); ``admission`` lifted then refusing again, python's retry came
+    between them and go's did not (python-ea09576a35)."""
+    op = step["op"]
+    if op == "admission":
+        return bool(step["refuse"])
+    if op == "rollout" or (op == "foreign" and step["field"] == "status"):
+        return not sim
+    return False
+
 
 #: Seconds between two looks at the lanes while waiting.
 POLL = 0.2
@@ -67,7 +93,8 @@ POLL = 0.2
 def children_needed(step: dict[str, Any], sim: bool) -> tuple[str, ...]:
     """The children (``deployments``, ``services``) ``step`` acts on, which must exist in a
     lane for the step to write there (for an ``Orphan`` delete and a refusing ``admission``:
-    the children it leaves behind or stops, ``ORPHANED``); empty for a step that acts on no child, or that does
+    the children it leaves behind or stops, ``ORPHANED``; for any delete, ``ORPHANED``,
+    whose ownership ``lane_ready`` reads); empty for a step that acts on no child, or that does
     nothing on the sim tier (``foreign status`` and ``rollout``: the real deployment
     controller writes the status; ``world.apply_step``). Raises KeyError for a ``foreign`` or
     ``owned`` field ``world.FOREIGN_FIELDS`` and ``world.OWNED_FIELDS`` do not list."""
@@ -82,11 +109,34 @@ def children_needed(step: dict[str, Any], sim: bool) -> tuple[str, ...]:
         return OWNED_CHILDREN[step["field"]]
     if op == "delete-child":
         return (step["kind"],)
-    if (op == "delete" and step.get("policy") == "Orphan") or (
-        op == "admission" and step["refuse"]
-    ):
+    if op == "delete" or (op == "admission" and step["refuse"]):
         return ORPHANED
     return ()
+
+
+def lane_ready(lane: Lane, step: dict[str, Any], children: Sequence[str]) -> bool:
+    """Whether ``step`` may act in ``lane`` as far as its ``children`` go: each of them
+    exists (``has_children``); for a ``Background`` or ``Foreground`` delete, each one that
+    exists is controlled by the live ModelService (``adopted``)."""
+    if step["op"] == "delete" and step.get("policy") != "Orphan":
+        return adopted(lane, children)
+    return has_children(lane, children)
+
+
+def adopted(lane: Lane, children: Sequence[str]) -> bool:
+    """Whether every one of ``children`` named ``world.NAME`` that exists in the lane is
+    controlled by the lane's live ModelService (True when there is none)."""
+    m = lane.admin.get("modelservices", lane.ns, NAME)
+    if m is None:
+        return True
+    for res in children:
+        c = lane.admin.get(res, lane.ns, NAME)
+        refs = (c or {}).get("metadata", {}).get("ownerReferences") or []
+        if c is not None and not any(
+            r.get("controller") and r.get("uid") == m["metadata"]["uid"] for r in refs
+        ):
+            return False
+    return True
 
 
 def decide(
@@ -142,7 +192,9 @@ def even_step(
     progress: Callable[[str], None] = print,
 ) -> bool:
     """Wait until ``step`` can act alike in every lane (``decide``), at most
-    ``settings.quiet_timeout`` s, handling a crash that triggers meanwhile
+    ``settings.quiet_timeout`` s, or while a lane owes a retry ``quiet_timeout`` after the
+    contract's backoff puts it (``oracles.retry_bound``, as the quiet oracle waits: the
+    retry a lifted admission owes after many refusals is minutes away), handling a crash that triggers meanwhile
     (``Lane.handle_crash``: a frozen operator creates nothing). True when the step is to be
     applied in every lane (always for the steps of ``ALWAYS_APPLIED``); False when in none, said on ``progress`` with the lanes that lacked
     a child and after how long (the step's line in the run's log). The time waited is the
@@ -151,11 +203,16 @@ def even_step(
     if not children or len(lanes) < 2:
         return True
     start = time.monotonic()
-    deadline = start + settings.quiet_timeout
+    deadline, looked = start + settings.quiet_timeout, 0.0
     while True:
         for lane in lanes:
             lane.handle_crash()
-        present = [has_children(lane, children) for lane in lanes]
+        if time.monotonic() - looked >= 1.0:  # a GET a second, as oracles.wait_quiet
+            looked = time.monotonic()
+            for lane in lanes:
+                if (bound := retry_bound(lane, settings)) is not None:
+                    deadline = max(deadline, looked + bound - time.time())
+        present = [lane_ready(lane, step, children) for lane in lanes]
         at_rest = [here or converged(lane) for here, lane in zip(present, lanes, strict=True)]
         owed = [
             not here and rest and retrying(lane)

@@ -7,20 +7,17 @@ the quiet, liveness, status, budget and differential oracles; at the end the lev
 hypothesis example is one sequence, from a world with no ModelService (the previous
 sequence's is deleted and the lanes quiet before it starts). A failing sequence is shrunk by
 hypothesis, each try run on the cluster again; the smallest one that still failed is written
-as a case file (``save_case``), which ``replay`` runs again without hypothesis.
+as a case file (``casefile.save_case``), which ``replay`` runs again without hypothesis.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from hypothesis import HealthCheck, Phase, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky
@@ -36,10 +33,11 @@ from kubernetes.client.exceptions import ApiException
 from harness.generate import schema
 from harness.generate.casefile import EXAMPLE_CASE as EXAMPLE_CASE
 from harness.generate.casefile import CaseError as CaseError
+from harness.generate.casefile import case_id, smallest_failure
 from harness.generate.casefile import case_implementations as case_implementations
 from harness.generate.casefile import read_case as read_case
 from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
-from harness.generate.lanesync import apply_or_not, even_step
+from harness.generate.lanesync import apply_or_not, even_step, settles_first
 from harness.generate.oracles import (
     budget_check,
     foreign_state,
@@ -201,11 +199,18 @@ class World:
             lane.admin.delete("modelservices", lane.ns, NAME, missing_ok=True)
 
     def step(self, step: dict[str, Any]) -> None:
-        """Apply ``step`` to every lane (a step on a child in all or none: ``even_step``), then
-        judge: safety after it; after ``quiet`` the window's oracles. Raises ``OracleFailure``
-        (recorded in ``failing``)."""
+        """Apply ``step`` to every lane (a step on a child in all or none: ``even_step``; a
+        step that freezes what the operators left after a quiet point: ``settles_first``),
+        then judge: safety after it; after ``quiet`` the window's oracles. Raises
+        ``OracleFailure`` (recorded in ``failing``)."""
         if self.frozen:
             return
+        if settles_first(step, self.settings.sim) and self.trace[-1:] != [{"op": "quiet"}]:
+            try:  # a quiet point first, not in the trace (lanesync.settles_first)
+                self.quiet()
+            except OracleFailure as exc:
+                self._failed_here(exc)
+                raise
         self.trace.append(step)
         try:
             for lane in self.lanes:
@@ -227,10 +232,13 @@ class World:
             if step["op"] == "quiet":
                 self.quiet()
         except OracleFailure as exc:
-            self._failed(exc)
-            ops = " ".join(s["op"] for s in self.trace)
-            self.progress(f"sequence [{ops}]: FAIL {exc}")
+            self._failed_here(exc)
             raise
+
+    def _failed_here(self, exc: OracleFailure) -> None:
+        """``_failed`` and the sequence's line in the run's log."""
+        self._failed(exc)
+        self.progress(f"sequence [{' '.join(s['op'] for s in self.trace)}]: FAIL {exc}")
 
     def _failed(self, exc: OracleFailure) -> None:
         if not self.failing:
@@ -317,8 +325,7 @@ class World:
             with self.clock.phase("level-triggered"):
                 self.each(self.level_triggered, self.lanes)
         except OracleFailure as exc:
-            self._failed(exc)
-            self.progress(f"sequence [{ops}]: FAIL {exc}")
+            self._failed_here(exc)
             raise
         self.progress(f"sequence [{ops}]: ok in {time.monotonic() - self._started:.1f}s")
 
@@ -579,83 +586,6 @@ def run(
         raise
     smallest = smallest_failure(world)
     return smallest[1] if smallest else None
-
-
-def smallest_failure(world: World) -> tuple[list[dict[str, Any]], OracleFailure] | None:
-    """The smallest failing sequence of the run (``world.failing``) and its failure (of
-    equal ones the last hypothesis ran), the one ``save_case`` writes; None when nothing
-    failed."""
-    failing = world.failing
-    if not failing:
-        return None
-    return min(failing, key=lambda f: (len(f[0]), failing.index(f) * -1))
-
-
-def case_id(trace: list[dict[str, Any]], impl: str) -> str:
-    """A stable id for a failing sequence: the implementation and a hash of its steps."""
-    digest = hashlib.sha256(yaml.safe_dump(trace, sort_keys=True).encode()).hexdigest()[:10]
-    return f"{impl}-{digest}"
-
-
-def save_case(folder: Path, world: World, seed_value: int) -> Path | None:
-    """Write the smallest failing sequence (the last one hypothesis ran) as
-    ``<folder>/<id>.yaml`` (``write_case``). None when nothing failed."""
-    smallest = smallest_failure(world)
-    if smallest is None:
-        return None
-    return write_case(folder, world, seed_value, *smallest)
-
-
-def save_other_cases(folder: Path, world: World, seed_value: int) -> list[Path]:
-    """Besides ``save_case``'s: for every other oracle that failed first in some sequence,
-    the smallest such sequence, written the same way. Hypothesis shrinks towards the smallest
-    failing sequence of any kind, so a second kind found on the way (a 3-step stalled
-    rollout while a 1-step refused create is the smallest) would otherwise be lost."""
-    if not world.failing:
-        return []
-    best = smallest_failure(world)
-    assert best is not None
-    smallest: dict[str, tuple[list[dict[str, Any]], OracleFailure]] = {}
-    for trace, exc in world.failing:
-        if exc.oracle == best[1].oracle:
-            continue
-        if exc.oracle not in smallest or len(trace) < len(smallest[exc.oracle][0]):
-            smallest[exc.oracle] = (trace, exc)
-    return [write_case(folder, world, seed_value, t, e) for t, e in smallest.values()]
-
-
-def write_case(
-    folder: Path,
-    world: World,
-    seed_value: int,
-    trace: list[dict[str, Any]],
-    exc: OracleFailure,
-) -> Path:
-    """Write ``trace`` and its failure as ``<folder>/<id>.yaml``: ``steps``, ``seed``,
-    ``implementation``, ``oracle``, ``message``, ``also`` (the other lanes' failures at the
-    same point), ``tries`` (the failing sequences seen while shrinking)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{case_id(trace, exc.impl)}.yaml"
-    path.write_text(
-        yaml.safe_dump(
-            {
-                "implementation": exc.impl,
-                "implementations": [i.id for i in world.impls],
-                "seed": seed_value,
-                "oracle": exc.oracle,
-                "message": exc.message,
-                "also": [
-                    {"implementation": e.impl, "oracle": e.oracle, "message": e.message}
-                    for e in exc.also
-                ],
-                "tries": len(world.failing),
-                "steps": trace,
-            },
-            sort_keys=False,
-            allow_unicode=True,
-        )
-    )
-    return path
 
 
 def replay(world: World, steps: list[dict[str, Any]]) -> OracleFailure | None:

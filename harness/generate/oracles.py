@@ -351,7 +351,7 @@ def settled(lane: Lane) -> bool:
     return not lane.sim or rolled_out(lane.admin.get("deployments", lane.ns, NAME))
 
 
-def _retry_bound(lane: Lane, settings: Settings) -> float | None:
+def retry_bound(lane: Lane, settings: Settings) -> float | None:
     """While the operator owes a retry (``owes_retry``): the epoch seconds by which it must
     have retried and converged, ``settings.quiet_timeout`` after the contract's backoff puts
     the retry (``retry_due``; a long refusal defers it beyond any fixed bound). None when it
@@ -415,7 +415,7 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
             since, counted = None, -1
         if time.monotonic() >= min(looked + 1.0, deadline):  # a GET a second, then every poll
             looked = time.monotonic()
-            bound = _retry_bound(lane, settings)
+            bound = retry_bound(lane, settings)
             if bound is not None:
                 deadline = max(deadline, looked + bound - time.time())
         if time.monotonic() > deadline:

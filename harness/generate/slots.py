@@ -35,8 +35,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from harness.generate.casefile import save_case, save_other_cases
 from harness.generate.lane import OracleFailure, Settings
-from harness.generate.machine import World, run, save_case, save_other_cases
+from harness.generate.machine import World, run
 from harness.operators import Implementation
 
 #: How far apart the seeds of a slot's rounds are: above any slot or job count, so that no
@@ -61,7 +62,7 @@ class Round:
 
 
 def save_round(folder: Path, world: World, r: Round) -> None:
-    """Write round ``r``'s case files under ``folder`` (``machine.save_case`` and
+    """Write round ``r``'s case files under ``folder`` (``casefile.save_case`` and
     ``save_other_cases`` on its failing sequences), once; ``r.case`` and ``r.other_cases``
     name them."""
     if r.case is not None:

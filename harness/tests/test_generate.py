@@ -17,15 +17,9 @@ from hypothesis import strategies as st
 
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog
 from harness.generate import cli, schema
+from harness.generate.casefile import case_id, save_case
 from harness.generate.lane import OracleFailure, TailLog
-from harness.generate.machine import (
-    CaseError,
-    World,
-    case_id,
-    case_implementations,
-    read_case,
-    save_case,
-)
+from harness.generate.machine import CaseError, World, case_implementations, read_case
 from harness.generate.oracles import budget_bound, fired_allowance, quantities_as_values
 from harness.generate.slots import shares
 from harness.generate.world import BUDGET, NAME, OPS, STEP_FIELDS

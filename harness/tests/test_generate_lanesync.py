@@ -16,9 +16,12 @@ from harness.generate.lanesync import (
     ORPHANED,
     OWNED_CHILDREN,
     WAIT,
+    adopted,
     children_needed,
     decide,
     even_step,
+    lane_ready,
+    settles_first,
 )
 from harness.generate.world import CHILD_KINDS, FOREIGN_FIELDS, OPS, OWNED_FIELDS, ROLLOUT_PHASES
 
@@ -49,11 +52,12 @@ def test_the_steps_on_a_child_need_it_and_no_other_step_needs_one() -> None:
     # sim: the real deployment controller writes the status; the step does nothing.
     assert children_needed({"op": "foreign", "field": "status"}, sim=True) == ()
     assert children_needed({"op": "delete", "policy": "Orphan"}, sim=False) == ORPHANED
-    assert children_needed({"op": "delete", "policy": "Background"}, sim=False) == ()
+    # any delete: the children it leaves behind (Orphan) or may find unadopted (lane_ready)
+    assert children_needed({"op": "delete", "policy": "Background"}, sim=False) == ORPHANED
     assert children_needed({"op": "admission", "refuse": True}, sim=False) == ORPHANED
     assert children_needed({"op": "admission", "refuse": False}, sim=False) == ()
     on_children = {"foreign", "rollout", "owned", "delete-child"}
-    for op in set(OPS) - on_children - {"admission"}:
+    for op in set(OPS) - on_children - {"admission", "delete"}:
         assert children_needed({"op": op}, sim=False) == ()
 
 
@@ -145,3 +149,90 @@ def test_an_orphan_delete_waits_like_a_step_on_a_child_but_is_never_skipped() ->
         assert said == []
         assert even_step(lanes, child, settings, said.append) is False  # type: ignore[arg-type]
         assert "applied in no lane" in said[0]
+
+
+class _OwnerLane:
+    """A lane whose ModelService has uid ``u1`` and whose children have the given
+    controllers (a uid, or None for an orphan)."""
+
+    ns = "gen-go"
+
+    def __init__(self, controllers: dict[str, str | None]) -> None:
+        from types import SimpleNamespace
+
+        def get(res: str, ns: str, name: str) -> dict[str, object] | None:
+            if res == "modelservices":
+                return {"metadata": {"uid": "u1"}}
+            if res not in controllers:
+                return None
+            uid = controllers[res]
+            refs = [{"controller": True, "uid": uid}] if uid else []
+            return {"metadata": {"ownerReferences": refs}}
+
+        self.admin = SimpleNamespace(get=get)
+
+
+def test_a_delete_waits_until_every_lane_adopted_its_orphans() -> None:
+    """Case python-4946b7d81c (1000-sequence nightly): after an Orphan delete and a new
+    create, a Foreground delete came while go, held back by a fault, had not yet adopted the
+    orphaned Service; the garbage collector deleted python's and left go's. A Background or
+    Foreground delete now waits until each child there is controlled by the live
+    ModelService (or the lane is at rest); an Orphan delete still waits for presence."""
+    both = ("deployments", "services")
+    background = {"op": "delete", "policy": "Background"}
+    orphan_left = _OwnerLane({"deployments": "u1", "services": None})
+    assert not adopted(orphan_left, both)  # type: ignore[arg-type]
+    assert not lane_ready(orphan_left, background, both)  # type: ignore[arg-type]
+    assert not lane_ready(orphan_left, {"op": "delete", "policy": "Foreground"}, both)  # type: ignore[arg-type]
+    # an Orphan delete leaves both behind either way: presence is enough
+    assert lane_ready(orphan_left, {"op": "delete", "policy": "Orphan"}, both)  # type: ignore[arg-type]
+    assert lane_ready(_OwnerLane({"deployments": "u1", "services": "u1"}), background, both)  # type: ignore[arg-type]
+    # children not made yet (a delete right after a create): no wait, the race stays drawn
+    assert lane_ready(_OwnerLane({}), background, both)  # type: ignore[arg-type]
+    # a child another ModelService controls is not this one's: it waits (at rest: applied)
+    assert not lane_ready(_OwnerLane({"services": "u0"}), background, both)  # type: ignore[arg-type]
+
+
+def test_the_steps_that_freeze_what_the_operators_left_settle_first() -> None:
+    """Cases python-7cb7dbfea6 (owned replicas, then a played rollout) and python-ea09576a35
+    (admission lifted, then refusing again): each comes after a quiet point."""
+    for phase in ROLLOUT_PHASES:
+        assert settles_first({"op": "rollout", "phase": phase}, sim=False)
+        assert not settles_first({"op": "rollout", "phase": phase}, sim=True)
+    assert settles_first({"op": "foreign", "field": "status", "value": "1"}, sim=False)
+    assert not settles_first({"op": "foreign", "field": "status", "value": "1"}, sim=True)
+    assert not settles_first({"op": "foreign", "field": "env", "value": "1"}, sim=False)
+    assert settles_first({"op": "admission", "refuse": True}, sim=True)
+    assert not settles_first({"op": "admission", "refuse": False}, sim=False)
+    for op in set(OPS) - {"rollout", "foreign", "admission"}:
+        assert not settles_first({"op": op}, sim=False)
+
+
+def test_a_world_runs_a_quiet_point_before_a_step_that_settles_first() -> None:
+    """``World.step``: a quiet point (all its oracles) before a played rollout or a refusing
+    admission, none when the step before was ``quiet``; the trace holds the drawn steps only,
+    so a case file replays the same way."""
+    from types import SimpleNamespace
+
+    from harness.generate.machine import World
+
+    quiet_at: list[int] = []
+
+    class _Counting(World):
+        def quiet(self) -> None:
+            quiet_at.append(len(self.trace))
+
+    w = _Counting(settings=SimpleNamespace(sim=False), impls=[], progress=lambda _: None)  # type: ignore[arg-type]
+    w.begin()
+    for step in (
+        {"op": "create", "spec": {}, "labels": {}, "annotations": {}},
+        {"op": "owned", "field": "replicas", "value": 2},
+        {"op": "rollout", "phase": "complete"},  # after owned: a quiet point first
+        {"op": "quiet"},  # its own quiet point
+        {"op": "admission", "refuse": True},  # right after quiet: none more
+        {"op": "admission", "refuse": False},
+        {"op": "admission", "refuse": True},  # after lifting: a quiet point first
+    ):
+        w.step(step)
+    assert quiet_at == [2, 4, 6]  # before the rollout, the quiet step, before the refusal
+    assert [s["op"] for s in w.trace].count("quiet") == 1
