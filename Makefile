@@ -135,8 +135,8 @@ accounting-check: $(STAMP) ## the proxies' and the audit log's request accountin
 # --dist loadscope: each test module's tests on one pytest-xdist worker, so a module's control
 # plane (the module-scoped `cp` fixture) starts once, not once per worker that got one of its
 # tests (on 2 cores: 122-130 s against 171 s with the default distribution).
-unit: binaries ## the unit tests (pytest, 4 workers)
-	$(PY) -m pytest -q -n 4 --dist loadscope harness/tests python_operator/tests kopf_operator/tests
+unit: binaries ## the unit tests (pytest, 4 workers; the 15 slowest listed, to keep make test short)
+	$(PY) -m pytest -q -n 4 --dist loadscope --durations=15 harness/tests python_operator/tests kopf_operator/tests
 
 go-test: binaries apiproxy-test ## go test of the Go reference (envtest) and of the API proxy
 	assets="$$($(PY) -m harness binaries --print-assets)" && cd go_reference && KUBEBUILDER_ASSETS="$$assets" go test -count=1 ./...

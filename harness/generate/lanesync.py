@@ -9,10 +9,16 @@ differential oracle compared worlds that were given different inputs. Seen with 
 (case ``python-e88500864f``: ``create``, ``fault 500 nth 1``, ``foreign session-affinity``;
 go's Service had ``sessionAffinity: None``, python's the foreign ``ClientIP``, once in three
 runs). So before such a step the world waits until the children it needs exist in every lane
-(``even_step``), bounded by the run's convergence bound (``Settings.quiet_timeout``), and
-applies it in every lane, or in none when a child cannot come (``decide``): a lane without
-it at rest (a refused child write reported) that owes no retry of a write its API proxy
-failed, or the bound passed.
+(``even_step``), bounded by the run's convergence bound (``Settings.quiet_timeout``, or
+longer while a lane owes a retry: ``oracles.retry_bound``), and applies it in every lane, or
+in none when a child cannot come (``decide``): a lane without it at rest (a refused child
+write reported) that owes no retry of a write its API proxy failed, or the bound passed.
+
+Two more rules keep the lanes' inputs alike (stop 45, three races of the 1000-sequence
+nightly): a step that takes the operator's means of repair away waits on the children too
+(``ORPHANED``, ``ALWAYS_APPLIED``; any delete on their ownership, ``lane_ready``), and a
+step that freezes the world as each operator left it comes after a quiet point
+(``settles_first``).
 """
 
 from __future__ import annotations
@@ -45,8 +51,9 @@ OWNED_CHILDREN: dict[str, tuple[str, ...]] = {
     "service-port": ("services",),
 }
 
-#: The children an ``Orphan`` delete leaves behind, and that a refusing ``admission`` stops
-#: the operator from creating. Such a step takes the operator's means of repair away, so it
+#: The children an ``Orphan`` delete leaves behind, that a refusing ``admission`` stops
+#: the operator from creating, and whose ownership a ``Background`` or ``Foreground`` delete
+#: looks at (``lane_ready``). Such a step takes the operator's means of repair away, so it
 #: waits, like a step on a child, until they exist in every lane or every lane lacking one is
 #: at rest, and is then applied in every lane whatever the answer (never skipped: the
 #: sequence's next steps count on it; ``ALWAYS_APPLIED``). Without the wait, a
@@ -59,7 +66,7 @@ ORPHANED = ("deployments", "services")
 #: The steps ``even_step`` waits for and then applies in every lane even when a lane lacks a
 #: child at rest. A ``Background`` or ``Foreground`` delete waits on ownership, not presence
 #: (``lane_ready``): it takes the operator's chance to adopt an orphan away, and the garbage
-#: collector deletes only the children the ModelService controls. Without the wait, a
+#: collector deletes only the children that reference the ModelService. Without the wait, a
 #: delete right after a ``create`` that found orphans (left by an ``Orphan`` delete) raced
 #: the adoption: python had adopted its Service and the collector deleted it, go had not yet
 #: (a fault held it back) and kept it (1000-sequence nightly, case python-4946b7d81c).
@@ -143,7 +150,8 @@ def decide(
     present: Sequence[bool], at_rest: Sequence[bool], retrying: Sequence[bool], expired: bool
 ) -> str:
     """What to do with a step on children, from each lane's state (the sequences in lane
-    order): ``present[i]``, lane i has every child the step needs; ``at_rest[i]``, lane i is
+    order): ``present[i]``, lane i has every child the step needs (for a ``Background`` or
+    ``Foreground`` delete: each child there is adopted, ``lane_ready``); ``at_rest[i]``, lane i is
     converged as the contract defines it (``oracles.converged``), which a lane without the
     child is only when it reports a failed or refused child write or a ChildConflict, or has
     no ModelService; ``retrying[i]``, lane i's last child write was one its API proxy failed
@@ -203,16 +211,19 @@ def even_step(
     if not children or len(lanes) < 2:
         return True
     start = time.monotonic()
-    deadline, looked = start + settings.quiet_timeout, 0.0
+    deadline, looked = start + settings.quiet_timeout, start
     while True:
         for lane in lanes:
             lane.handle_crash()
-        if time.monotonic() - looked >= 1.0:  # a GET a second, as oracles.wait_quiet
-            looked = time.monotonic()
-            for lane in lanes:
-                if (bound := retry_bound(lane, settings)) is not None:
-                    deadline = max(deadline, looked + bound - time.time())
         present = [lane_ready(lane, step, children) for lane in lanes]
+        now = time.monotonic()
+        if not all(present) and now >= min(looked + 1.0, deadline):
+            # a lane not ready that owes a retry: its bound, a GET a second and at every
+            # look past the deadline (as oracles.wait_quiet)
+            looked = now
+            for lane, here in zip(lanes, present, strict=True):
+                if not here and (bound := retry_bound(lane, settings)) is not None:
+                    deadline = max(deadline, now + bound - time.time())
         at_rest = [here or converged(lane) for here, lane in zip(present, lanes, strict=True)]
         owed = [
             not here and rest and retrying(lane)

@@ -1,8 +1,9 @@
 """Sequences drawn by hypothesis's stateful testing, run on every lane, judged, shrunk, saved.
 
 ``World`` holds one lane per implementation (``world.Lane``) and runs a sequence's steps on
-all of them: after each step the safety invariants; at each ``quiet`` step (and at the end)
-the quiet, liveness, status, budget and differential oracles; at the end the level-triggered oracle.
+all of them: after each step the safety invariants; at each ``quiet`` step, before a step
+that freezes what the operators left (``lanesync.settles_first``) and at the end the quiet,
+liveness, status, budget and differential oracles; at the end the level-triggered oracle.
 ``machine_class(world)`` is the ``RuleBasedStateMachine`` that draws the steps; each
 hypothesis example is one sequence, from a world with no ModelService (the previous
 sequence's is deleted and the lanes quiet before it starts). A failing sequence is shrunk by
@@ -133,6 +134,9 @@ class World:
     #: slot); a round whose first failure is one of them is a ``duplicate``, not shrunk again
     known: set[str] = field(default_factory=set)
     duplicate: bool = False
+    #: the current sequence failed (``_failed``): its teardown (``end``) judges nothing more,
+    #: or the failure was recorded twice (a quiet point that failed, then ``end``'s own)
+    judged: bool = False
 
     def open(self) -> None:
         """Start a lane per implementation (their operators started together)."""
@@ -174,7 +178,7 @@ class World:
     def begin(self) -> None:
         """A new sequence: the ModelService of the last one deleted, each lane quiet, its
         window empty."""
-        self.trace = []
+        self.trace, self.judged = [], False
         if self.failing and time.monotonic() - self._first_failure > self.shrink_seconds:
             if not self.frozen:
                 self.progress(f"shrinking stopped after {self.shrink_seconds:.0f}s")
@@ -207,7 +211,8 @@ class World:
             return
         if settles_first(step, self.settings.sim) and self.trace[-1:] != [{"op": "quiet"}]:
             try:  # a quiet point first, not in the trace (lanesync.settles_first)
-                self.quiet()
+                with self.clock.phase("settle"):
+                    self.quiet()
             except OracleFailure as exc:
                 self._failed_here(exc)
                 raise
@@ -241,6 +246,7 @@ class World:
         self.progress(f"sequence [{' '.join(s['op'] for s in self.trace)}]: FAIL {exc}")
 
     def _failed(self, exc: OracleFailure) -> None:
+        self.judged = True
         if not self.failing:
             self._first_failure = time.monotonic()
             key = case_id(self.trace, exc.impl)
@@ -316,8 +322,9 @@ class World:
                     )
 
     def end(self) -> None:
-        """The end of a sequence: quiet, then the level-triggered oracle."""
-        if self.frozen:
+        """The end of a sequence: quiet, then the level-triggered oracle; nothing when a
+        step of the sequence failed (hypothesis tears a failing sequence down too)."""
+        if self.frozen or self.judged:
             return
         ops = " ".join(s["op"] for s in self.trace)
         try:
