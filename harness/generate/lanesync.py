@@ -10,7 +10,7 @@ differential oracle compared worlds that were given different inputs. Seen with 
 go's Service had ``sessionAffinity: None``, python's the foreign ``ClientIP``, once in three
 runs). So before such a step the world waits until the children it needs exist in every lane
 (``even_step``), bounded by the run's convergence bound (``Settings.quiet_timeout``, or
-longer while a lane owes a retry: ``oracles.retry_bound``), and applies it in every lane, or
+longer while a lane owes a retry: ``retries.retry_bound``), and applies it in every lane, or
 in none when a child cannot come (``decide``): a lane without it at rest (a refused child
 write reported) that owes no retry of a write its API proxy failed, or the bound passed.
 
@@ -29,7 +29,8 @@ from typing import Any
 
 from harness.audit import WRITE_VERBS
 from harness.generate.lane import Lane, Settings
-from harness.generate.oracles import converged, retry_bound
+from harness.generate.oracles import converged
+from harness.generate.retries import retry_bound
 from harness.generate.world import NAME, apply_step
 
 #: ``decide``'s answers: apply the step in every lane, wait and look again, apply it in none.
@@ -201,7 +202,7 @@ def even_step(
 ) -> bool:
     """Wait until ``step`` can act alike in every lane (``decide``), at most
     ``settings.quiet_timeout`` s, or while a lane owes a retry ``quiet_timeout`` after the
-    contract's backoff puts it (``oracles.retry_bound``, as the quiet oracle waits: the
+    contract's backoff puts it (``retries.retry_bound``, as the quiet oracle waits: the
     retry a lifted admission owes after many refusals is minutes away), handling a crash that triggers meanwhile
     (``Lane.handle_crash``: a frozen operator creates nothing). True when the step is to be
     applied in every lane (always for the steps of ``ALWAYS_APPLIED``); False when in none, said on ``progress`` with the lanes that lacked

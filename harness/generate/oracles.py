@@ -15,15 +15,14 @@ from typing import Any
 
 from kubernetes.utils import parse_quantity
 
-from harness.audit import WRITE_VERBS
 from harness.explore.state import FINALIZER, diff, snapshot
 from harness.faults.apiproxy.records import ProxyRequest, seconds
 from harness.generate.lane import Lane, OracleFailure, Settings, describe
+from harness.generate.retries import owes_retry, retry_bound
 from harness.generate.world import (
     BUDGET,
     FIRED_OPS,
     NAME,
-    POLICY_MESSAGE,
     edit_child,
     msvc,
     server_container,
@@ -239,51 +238,6 @@ def level_triggered_verdict(
     return None
 
 
-#: The text of an answer the lane's API proxy made up itself (a ``fault``), as the operator
-#: reports it in a condition's message (harness/faults/apiproxy/faults.go).
-INJECTED_MESSAGE = "modeldock apiproxy: injected"
-
-
-def owes_retry(lane: Lane, m: dict[str, Any]) -> bool:
-    """The operator owes a retry that will change what its status reports: the status
-    reports the refusal of the lane's admission policy (its message, ``POLICY_MESSAGE``)
-    while that policy is no longer bound, or an answer its API proxy injected
-    (``INJECTED_MESSAGE``: a ``fault`` is one answer, never the last word).
-    A refused write goes back to the work queue with backoff and is never dropped (CONTRACT.md,
-    step 7), so its next attempt writes the current spec and clears the report; until it has,
-    the lane is not at rest, however long it has written nothing (refused-then-admitted.yaml;
-    and a 429 injected into a create the API server refuses anyway: docs/design.md, Quiet)."""
-    messages = [str(c.get("message", "")) for c in (m.get("status") or {}).get("conditions") or []]
-    if any(INJECTED_MESSAGE in text for text in messages):
-        return True
-    return not lane.refusing and any(POLICY_MESSAGE in text for text in messages)
-
-
-#: client-go's default controller rate limiter (CONTRACT.md, step 7): after the n-th failure
-#: in a row of one key its retry waits BACKOFF_BASE_S * 2**(n-1) s, at most BACKOFF_MAX_S.
-BACKOFF_BASE_S = 0.005
-BACKOFF_MAX_S = 1000.0
-
-
-def retry_due(lane: Lane) -> float:
-    """Epoch seconds by which the contract's backoff puts the operator's next attempt after
-    its child writes that failed in a row, as its API proxy logged them: the last one's time
-    plus ``BACKOFF_BASE_S * 2**(n-1)`` (at most ``BACKOFF_MAX_S``) for n of them; 0.0 when its
-    last child write succeeded or there was none. Counted in attempts: each failed write is
-    one failed reconcile of the key (every later step is skipped)."""
-    failed, last = 0, 0.0
-    for r in lane.log.records():
-        if r.resource not in ("deployments", "services") or r.verb not in WRITE_VERBS:
-            continue
-        if 200 <= r.code < 300:
-            failed, last = 0, 0.0
-        else:
-            failed, last = failed + 1, seconds(r.time)
-    if not failed:
-        return 0.0
-    return last + min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2.0 ** (failed - 1))
-
-
 def converged(lane: Lane) -> bool:
     """The lane's world is at rest as the contract defines it: no ModelService and no child
     of a vanished one, or a ModelService whose status caught up (``status_converged``, or a
@@ -349,17 +303,6 @@ def settled(lane: Lane) -> bool:
     only once its Deployment's rollout is over (``rolled_out``): Pods start at the pace of a
     deployment controller the lanes share, so two worlds mid-rollout differ by timing."""
     return not lane.sim or rolled_out(lane.admin.get("deployments", lane.ns, NAME))
-
-
-def retry_bound(lane: Lane, settings: Settings) -> float | None:
-    """While the operator owes a retry (``owes_retry``): the epoch seconds by which it must
-    have retried and converged, ``settings.quiet_timeout`` after the contract's backoff puts
-    the retry (``retry_due``; a long refusal defers it beyond any fixed bound). None when it
-    owes none."""
-    m = msvc(lane)
-    if m is None or not owes_retry(lane, m):
-        return None
-    return retry_due(lane) + settings.quiet_timeout
 
 
 def wait_quiet(lane: Lane, settings: Settings) -> None:

@@ -58,7 +58,7 @@ Oracles (each a message naming the implementation; docs/design.md, "Generated wo
   (``oracles.status_follows``);
 - *quiet*: after convergence no write of the operator for ``quiet`` seconds, as its API proxy
   logged them, within ``quiet_timeout``; a lane that still reports its policy's refusal once
-  the policy is gone owes a retry and has not converged (``oracles.owes_retry``);
+  the policy is gone owes a retry and has not converged (``retries.owes_retry``);
 - *budget*: the successful writes of a window between two quiet points are at most the sum of
   ``BUDGET`` over its steps, a ``fault`` or ``crash`` counted in the window where the proxy
   logs it firing rather than where it was armed (``oracles.budget_bound``);

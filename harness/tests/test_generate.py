@@ -203,7 +203,7 @@ def test_a_fault_on_a_write_refused_anyway_allows_the_real_refusal_back() -> Non
 
 
 def test_a_status_reporting_an_injected_answer_owes_a_retry() -> None:
-    from harness.generate.oracles import INJECTED_MESSAGE, owes_retry
+    from harness.generate.retries import INJECTED_MESSAGE, owes_retry
 
     m = {"status": {"conditions": [{"message": f"Failed: {INJECTED_MESSAGE} 429 for create"}]}}
     assert owes_retry(_lane(False, []), m) and owes_retry(_lane(True, []), m)
@@ -465,7 +465,7 @@ def _lane(refusing: bool, records: list[Any]) -> Any:
 def test_a_reported_refusal_of_a_removed_policy_owes_a_retry() -> None:
     """refused-then-admitted.yaml: a lane whose status still reports its policy's refusal once
     the policy is gone is not at rest (its retry is queued), whatever it last wrote."""
-    from harness.generate.oracles import owes_retry
+    from harness.generate.retries import owes_retry
     from harness.generate.world import POLICY_MESSAGE
 
     reported = {
@@ -487,7 +487,7 @@ def test_the_retry_is_due_after_the_backoff_of_the_failures_in_a_row() -> None:
     """5 ms doubling per failure in a row (client-go's default controller rate limiter),
     counted from the proxy's log; a successful child write starts the count again."""
     from harness.faults.apiproxy.records import seconds
-    from harness.generate.oracles import retry_due
+    from harness.generate.retries import retry_due
 
     t = [f"2026-01-01T00:00:0{i}Z" for i in range(6)]
     assert retry_due(_lane(False, [])) == 0.0
@@ -610,7 +610,7 @@ def test_the_quiet_window_after_an_owed_retry_gets_its_time(monkeypatch: Any) ->
     """A retry the backoff puts past the convergence bound, coming on time: the lane must be
     given its quiet window after it. The bound that ended with the refusal's report failed
     both operators right after such a retry ("converged but writing")."""
-    from harness.generate import oracles
+    from harness.generate import oracles, retries
     from harness.generate.lane import Settings
 
     # margins of 1.5 s, not of one poll: the verdict must hold on a loaded machine
@@ -619,10 +619,34 @@ def test_the_quiet_window_after_an_owed_retry_gets_its_time(monkeypatch: Any) ->
     # one failure: its retry due 5 ms after it, 2.2 s from now, past the 1.8 s bound
     lane = _RetryingLane(failed_at=now + 2.2 - 0.005, at=now + 2.2)
     monkeypatch.setattr(
-        oracles, "converged", lambda ln: not oracles.owes_retry(ln, {"status": ln.status()})
+        oracles, "converged", lambda ln: not retries.owes_retry(ln, {"status": ln.status()})
     )
     oracles.wait_quiet(lane, settings)  # type: ignore[arg-type]
     assert time.time() >= now + 2.2 + 0.3  # it waited for the retry and the window after it
     late = _RetryingLane(failed_at=now - 0.005, at=time.time() + 5.0)  # never retried in time
     with pytest.raises(OracleFailure, match="not converged"):
         oracles.wait_quiet(late, settings)  # type: ignore[arg-type]
+
+
+def test_an_injected_answer_to_the_modelservice_write_owes_a_retry() -> None:
+    """Stop 45's nightly: a 500 injected into go's status write after 18 refused Deployment
+    creates; the status still reported the 422 of before (a refusal no step lifts), so no
+    retry was owed and the quiet oracle failed go after 60 s, with the retry by the backoff
+    1000 s away. The injected answer to the ModelService write owes the retry, and counts
+    as a failed attempt; a status write that succeeds does not end the count."""
+    from dataclasses import replace
+
+    from harness.faults.apiproxy.records import seconds
+    from harness.generate.retries import owes_retry, own_write_injected, retry_due
+
+    t = [f"2026-01-01T00:00:0{i}Z" for i in range(6)]
+    refused = [_write(n, 422, t[n]) for n in range(1, 4)]
+    status_ok = replace(_write(4, 200, t[4], "modelservices"), subresource="status")
+    status_injected = replace(_write(5, 500, t[5], "modelservices"), injected=True)
+    reported = {"status": {"conditions": [{"reason": "FailedCreate", "message": "422"}]}}
+    lane = _lane(False, [*refused, status_ok, status_injected])
+    assert own_write_injected(lane) and owes_retry(lane, reported)
+    assert retry_due(lane) == seconds(t[5]) + 0.005 * 2**3  # 3 refused + the injected one
+    before = _lane(False, [*refused, status_ok])  # the status written: nothing owed
+    assert not own_write_injected(before) and not owes_retry(before, reported)
+    assert retry_due(before) == seconds(t[3]) + 0.005 * 2**2  # the 200 did not reset it

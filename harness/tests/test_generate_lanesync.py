@@ -289,7 +289,7 @@ def test_even_step_holds_a_delete_until_every_lane_adopted() -> None:
 
 
 def test_even_step_waits_out_an_owed_retry_past_the_convergence_bound() -> None:
-    """A lane not ready that owes a retry (``oracles.retry_bound``, here 1.5 s from now)
+    """A lane not ready that owes a retry (``retries.retry_bound``, here 1.5 s from now)
     keeps the wait going past ``quiet_timeout`` (0.3 s), as the quiet oracle's bound does: a
     lifted admission's retry after many refusals is minutes away."""
     import time

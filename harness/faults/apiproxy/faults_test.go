@@ -492,14 +492,14 @@ func TestCoalescedEventsKeepOnlyTheLastState(t *testing.T) {
 	for _, ev := range []string{
 		svcEvent("ADDED", "a", "1"), svcEvent("MODIFIED", "a", "2"), svcEvent("MODIFIED", "a", "3"), // ADDED a@3
 		svcEvent("MODIFIED", "b", "4"), svcEvent("DELETED", "b", "5"), // DELETED b@5
-		svcEvent("ADDED", "c", "6"), svcEvent("DELETED", "c", "7"), // nothing
+		svcEvent("ADDED", "c", "6"), svcEvent("DELETED", "c", "7"), // both: a life is never hidden
 		svcEvent("DELETED", "d", "8"), svcEvent("ADDED", "d", "9"), // MODIFIED d@9
 		`{"type":"BOOKMARK","object":{"kind":"Service","metadata":{"resourceVersion":"10"}}}` + "\n",
 	} {
 		h.upstream.events["services"] <- ev
 	}
 	var got []string
-	for range 4 {
+	for range 6 {
 		var ev struct {
 			Type   string `json:"type"`
 			Object struct {
@@ -512,7 +512,7 @@ func TestCoalescedEventsKeepOnlyTheLastState(t *testing.T) {
 		}
 		got = append(got, ev.Type+" "+ev.Object.Metadata.Name+"@"+ev.Object.Metadata.ResourceVersion)
 	}
-	want := []string{"ADDED a@3", "DELETED b@5", "MODIFIED d@9", "BOOKMARK @10"}
+	want := []string{"ADDED a@3", "DELETED b@5", "ADDED c@6", "DELETED c@7", "MODIFIED d@9", "BOOKMARK @10"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("delivered %v, want %v", got, want)
 	}
@@ -521,7 +521,7 @@ func TestCoalescedEventsKeepOnlyTheLastState(t *testing.T) {
 		t.Fatalf("more delivered: %q", l)
 	case <-time.After(100 * time.Millisecond):
 	}
-	if st := h.proxy.Stats().Resources["services"]; st.Coalesced != 6 || st.Delivered != 4 {
+	if st := h.proxy.Stats().Resources["services"]; st.Coalesced != 4 || st.Delivered != 6 {
 		t.Fatalf("stats %+v", st)
 	}
 }

@@ -414,8 +414,14 @@ func (r *registry) enqueue(s *watchStream, frames [][]byte) {
 
 // coalesce merges ev with the undelivered event of the same object queued in s, if any: that
 // one leaves the queue and ev takes its due time and, where the client never saw the object,
-// its ADDED type. It returns the event to queue, and false when nothing is to be queued (the
-// object was added and deleted before the client saw either). Caller holds reg.mu.
+// its ADDED type. An object's whole life is never merged away: a DELETED after an undelivered
+// ADDED is queued behind it, both delivered. Hiding both would show the client a world no
+// watch shows: a real informer misses a short-lived object only across a relist, and a
+// relist notifies every live object again (client-go's Replace), which brings the owner's
+// reconcile; a proxy rule cannot play that. (Until stop 45 both were dropped, and the
+// generator's quiet oracle failed an operator whose own re-created child was deleted
+// unseen, with nothing left to tell it.) It returns the event to queue, and false when
+// nothing is to be queued. Caller holds reg.mu.
 func (s *watchStream) coalesce(ev queuedEvent, st *ResourceStats) (queuedEvent, bool) {
 	key := ev.meta.key()
 	for i := len(s.queue) - 1; i >= 0; i-- {
@@ -423,13 +429,13 @@ func (s *watchStream) coalesce(ev queuedEvent, st *ResourceStats) (queuedEvent, 
 		if old.meta.key() != key || (i == 0 && s.offset > 0) {
 			continue
 		}
+		typ := ev.meta.Type
+		if old.meta.Type == "ADDED" && typ == "DELETED" {
+			return ev, true // both delivered, in order
+		}
 		s.queue = slices.Delete(s.queue, i, i+1)
 		st.Coalesced++
-		typ := ev.meta.Type
 		switch {
-		case old.meta.Type == "ADDED" && typ == "DELETED":
-			st.Coalesced++ // neither is delivered
-			return ev, false
 		case old.meta.Type == "ADDED":
 			typ = "ADDED"
 		case old.meta.Type == "DELETED" && typ == "ADDED":
