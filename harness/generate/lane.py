@@ -101,6 +101,12 @@ class PremiseBroken(RuntimeError):
     an invalid edit): not the operator's failure."""
 
 
+#: The ModelService every sequence is about.
+NAME = "gen"
+#: The ValidatingAdmissionPolicy's message for a refused operator write (``admission`` step).
+POLICY_MESSAGE = "modeldock generate: this namespace refuses the operator's Deployment writes"
+
+
 @dataclass
 class Lane:
     """One implementation in its own namespace, behind its own API proxy."""
@@ -114,6 +120,9 @@ class Lane:
     starts: int = 0
     #: id of the last request-log record when the current window began
     window_from: int = 0
+    #: id of the last request-log record when the current sequence began (``World._clear``):
+    #: what the operator did for an earlier sequence's ModelService is not owed any more
+    sequence_from: int = 0
     #: when the current window began (epoch seconds)
     window_at: float = 0.0
     #: the steps of the current window

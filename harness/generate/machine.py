@@ -426,6 +426,7 @@ class World:
             lane.start_operator()
         lane.crash_armed, lane.fault_armed, lane.event_delay = False, False, 0.0
         lane.open_window()
+        lane.sequence_from = lane.window_from
 
 
 _T = TypeVar("_T")

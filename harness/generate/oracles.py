@@ -249,11 +249,11 @@ def converged(lane: Lane) -> bool:
     meta, status = m["metadata"], m.get("status") or {}
     if meta.get("deletionTimestamp"):
         return FINALIZER not in (meta.get("finalizers") or [])
-    if status.get("observedGeneration") != meta.get("generation"):
+    if status.get("observedGeneration") != meta.get("generation") or owes_retry(lane, m):
         return False
     ready = _condition(m, "Ready") or {}
     if ready.get("reason") == "ChildConflict" or reports_refusal(m):
-        return not owes_retry(lane, m)
+        return True
     if not status_converged(m):
         return False
     children = [lane.admin.get(res, lane.ns, NAME) for res in ("deployments", "services")]
@@ -314,7 +314,7 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
     judged). ``OracleFailure`` naming the last writes if it has not within
     ``settings.quiet_timeout``, or, once the operator was seen owing a retry
     (``owes_retry``), within ``settings.quiet_timeout`` after the contract's backoff puts it
-    (``retry_due``). That later bound stays once the retry has come: the retry clears the
+    (``retries.retry_due``). That later bound stays once the retry has come: the retry clears the
     refusal from the status, and the quiet window after it must still be given its time (a
     bound that ended with the refusal's report failed both operators right after their retry
     came on time, "converged but writing", in a 96-sequence nightly sample).

@@ -1,7 +1,9 @@
 """When a lane's operator owes a retry, and by when the contract's backoff must have brought
-it: what the quiet oracle (``oracles.wait_quiet``, ``oracles.converged``) and the wait of a
-step on children (``lanesync.even_step``) allow for a write that failed. Read from the
-ModelService's status and the lane's API proxy log, never from the operator."""
+it: what the quiet oracle (``oracles.wait_quiet``, ``oracles.converged``), the wait of a step
+on children (``lanesync.even_step``) and a delete's wait for the finalizer
+(``world._delete``) allow for a write that failed. Read from the ModelService's status and
+the lane's API proxy log since the sequence began (``Lane.sequence_from``), never from the
+operator."""
 
 from __future__ import annotations
 
@@ -9,33 +11,14 @@ from typing import Any
 
 from harness.audit import WRITE_VERBS
 from harness.faults.apiproxy.records import seconds
-from harness.generate.lane import Lane, Settings
-from harness.generate.world import POLICY_MESSAGE, msvc
+from harness.generate.lane import NAME, POLICY_MESSAGE, Lane, Settings
 
 #: The operator's children (plural resource names), whose writes the backoff counts.
 CHILDREN = ("deployments", "services")
 
-
 #: The text of an answer the lane's API proxy made up itself (a ``fault``), as the operator
 #: reports it in a condition's message (harness/faults/apiproxy/faults.go).
 INJECTED_MESSAGE = "modeldock apiproxy: injected"
-
-
-def owes_retry(lane: Lane, m: dict[str, Any]) -> bool:
-    """The operator owes a retry that will change what its status reports: the status
-    reports the refusal of the lane's admission policy (its message, ``POLICY_MESSAGE``)
-    while that policy is no longer bound, or an answer its API proxy injected
-    (``INJECTED_MESSAGE``: a ``fault`` is one answer, never the last word), or the proxy
-    answered the operator's last write of the ModelService itself (``own_write_injected``).
-    A refused write goes back to the work queue with backoff and is never dropped (CONTRACT.md,
-    step 7), so its next attempt writes the current spec and clears the report; until it has,
-    the lane is not at rest, however long it has written nothing (refused-then-admitted.yaml;
-    and a 429 injected into a create the API server refuses anyway: docs/design.md, Quiet)."""
-    messages = [str(c.get("message", "")) for c in (m.get("status") or {}).get("conditions") or []]
-    if any(INJECTED_MESSAGE in text for text in messages) or own_write_injected(lane):
-        return True
-    return not lane.refusing and any(POLICY_MESSAGE in text for text in messages)
-
 
 #: client-go's default controller rate limiter (CONTRACT.md, step 7): after the n-th failure
 #: in a row of one key its retry waits BACKOFF_BASE_S * 2**(n-1) s, at most BACKOFF_MAX_S.
@@ -43,49 +26,89 @@ BACKOFF_BASE_S = 0.005
 BACKOFF_MAX_S = 1000.0
 
 
-def retry_due(lane: Lane) -> float:
-    """Epoch seconds by which the contract's backoff puts the operator's next attempt after
-    its writes that failed in a row, as its API proxy logged them: the last one's time plus
-    ``BACKOFF_BASE_S * 2**(n-1)`` (at most ``BACKOFF_MAX_S``) for n of them; 0.0 when its
-    last child write succeeded and no ModelService write failed after it, or there was none.
-    Counted in attempts: each failed write of a child or of the ModelService (its status, its
-    finalizer) is one failed reconcile of the key (every later step is skipped); only a
-    child write that succeeded starts the count again (a reconcile that wrote its status and
-    then failed on a child did not end well). Two failures of one reconcile count twice: the
-    due time comes out later, a looser bound, never a tighter one."""
-    failed, last = 0, 0.0
-    for r in lane.log.records():
+def history(lane: Lane) -> tuple[int, float, bool]:
+    """One pass over the lane's proxy log since its sequence began: ``(failed, last,
+    own_failed)``. ``failed``: the operator's writes of a child or of its ModelService that
+    failed since its last child write that succeeded, each one failed reconcile of the key
+    (every later step is skipped); ``last``: the last of them (epoch seconds, 0.0 when
+    none). Only a child write that succeeded starts the count again: a reconcile that wrote
+    its status and then failed on a child did not end well, and one that wrote a child and
+    then failed on its status is counted from 1, where the rate limiter, which forgets a key
+    only after a reconcile that succeeded, may count on (the child's own watch event brings
+    the next reconcile at once; an approximation, docs/design.md "Quiet"). Two failures of
+    one reconcile count twice: a later due time, a looser bound. ``own_failed``: the
+    operator's last write of its ModelService (status or finalizer) was answered with a
+    failure (4xx or 5xx), injected by the proxy or the API server's, and it has made no
+    successful write since: the status cannot name that answer, and the retry is owed all
+    the same. A write a ``crash`` froze (no answer logged) is not one: it may have landed."""
+    failed, last, own_failed = 0, 0.0, False
+    for r in lane.log.records(lane.sequence_from):
         if r.verb not in WRITE_VERBS or r.resource not in (*CHILDREN, "modelservices"):
             continue
-        if 200 <= r.code < 300:
+        if 200 <= r.code < 300 and not r.injected:
+            own_failed = False  # it wrote again: a reconcile after the failure came
             if r.resource in CHILDREN:
                 failed, last = 0, 0.0
         else:
             failed, last = failed + 1, seconds(r.time)
+            # an answer given (a frozen write of a crash, code 0, may have landed)
+            own_failed = own_failed or (r.resource == "modelservices" and r.code >= 400)
+    return failed, last, own_failed
+
+
+def own_write_failed(lane: Lane) -> bool:
+    """``history``'s ``own_failed``. Seen in the nightly of stop 45: a 500 injected into
+    go's status write after 18 Deployment creates in a row the API server refused (422); by
+    the backoff its retry was due 1000 s later (the cap), and the quiet oracle, which
+    allowed for no retry, failed go after 60 s. A retry that then finds nothing to write
+    leaves it owed until ``retry_bound``."""
+    return history(lane)[2]
+
+
+def owes_retry(lane: Lane, m: dict[str, Any], own_failed: bool | None = None) -> bool:
+    """The operator owes a retry that will change what its status reports: the status
+    reports the refusal of the lane's admission policy (its message, ``POLICY_MESSAGE``)
+    while that policy is no longer bound, or an answer its API proxy injected
+    (``INJECTED_MESSAGE``: a ``fault`` is one answer, never the last word), or its last
+    write of the ModelService failed (``own_write_failed``; ``own_failed`` when the caller
+    read ``history`` already).
+    A refused write goes back to the work queue with backoff and is never dropped (CONTRACT.md,
+    step 7), so its next attempt writes the current spec and clears the report; until it has,
+    the lane is not at rest, however long it has written nothing (refused-then-admitted.yaml;
+    and a 429 injected into a create the API server refuses anyway: docs/design.md, Quiet)."""
+    messages = [str(c.get("message", "")) for c in (m.get("status") or {}).get("conditions") or []]
+    if any(INJECTED_MESSAGE in text for text in messages):
+        return True
+    if not lane.refusing and any(POLICY_MESSAGE in text for text in messages):
+        return True
+    return own_write_failed(lane) if own_failed is None else own_failed
+
+
+def due(failed: int, last: float) -> float:
+    """Epoch seconds of the next attempt after ``failed`` failures in a row, the last at
+    ``last``: ``last + BACKOFF_BASE_S * 2**(failed-1)``, at most ``BACKOFF_MAX_S`` after
+    it; 0.0 when none failed."""
     if not failed:
         return 0.0
     return last + min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2.0 ** (failed - 1))
 
 
-def own_write_injected(lane: Lane) -> bool:
-    """Whether the operator's last write of its ModelService (its status or its finalizer),
-    as the lane's API proxy logged it, was answered by the proxy itself (a ``fault``): the
-    status cannot name that answer, and the retry is owed all the same. Seen in the nightly
-    of stop 45: a 500 injected into a status write after 18 Deployment creates in a row the
-    API server refused (422); by the backoff go's retry was due 1000 s later (the cap), and
-    the quiet oracle, which allowed for no retry, failed go after 60 s."""
-    last = [
-        r for r in lane.log.records() if r.resource == "modelservices" and r.verb in WRITE_VERBS
-    ]
-    return bool(last) and last[-1].injected
+def retry_due(lane: Lane) -> float:
+    """Epoch seconds by which the contract's backoff puts the operator's next attempt after
+    its writes that failed in a row (``history``, ``due``); 0.0 when none did."""
+    failed, last, _ = history(lane)
+    return due(failed, last)
 
 
 def retry_bound(lane: Lane, settings: Settings) -> float | None:
     """While the operator owes a retry (``owes_retry``): the epoch seconds by which it must
     have retried and converged, ``settings.quiet_timeout`` after the contract's backoff puts
     the retry (``retry_due``; a long refusal defers it beyond any fixed bound). None when it
-    owes none."""
-    m = msvc(lane)
-    if m is None or not owes_retry(lane, m):
+    owes none. One read of the log."""
+    m = lane.admin.get("modelservices", lane.ns, NAME)
+    if m is None:
         return None
-    return retry_due(lane) + settings.quiet_timeout
+    failed, last, own_failed = history(lane)
+    if not owes_retry(lane, m, own_failed):
+        return None
+    return due(failed, last) + settings.quiet_timeout

@@ -81,7 +81,10 @@ from kubernetes.client.exceptions import ApiException
 
 from harness.explore.state import FINALIZER, RESOURCES
 from harness.faults.apiproxy import ApiProxy
+from harness.generate.lane import NAME as NAME
+from harness.generate.lane import POLICY_MESSAGE as POLICY_MESSAGE
 from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
+from harness.generate.retries import retry_bound
 from harness.kube import (
     PROBE_LABEL,
     Kube,
@@ -93,9 +96,6 @@ from harness.kube import (
 from harness.lab.namespaces import create_namespace
 from harness.modelservice import modelservice
 from harness.operators import Implementation
-
-#: The ModelService every sequence is about.
-NAME = "gen"
 
 #: What a step's window may cost in successful operator writes (finalizer, children, status):
 #: one per child that must change, one status, a Deployment replaced counting two.
@@ -129,8 +129,6 @@ FIRED_OPS = ("fault", "crash")
 EVENT_MODES = ("delay", "coalesce")
 #: The resources whose events the ``events`` step perturbs, by its ``resource``.
 EVENT_RESOURCES = ("modelservices", "deployments", "services")
-#: The ValidatingAdmissionPolicy's message for a refused operator write (``admission`` step).
-POLICY_MESSAGE = "modeldock generate: this namespace refuses the operator's Deployment writes"
 #: A label that makes the admin's dry-run probe of the policy refused too (the premise).
 
 #: Fields of the children other writers own, by the ``foreign`` step's ``field``.
@@ -369,7 +367,9 @@ def _probe_refused(lane: Lane) -> bool:
 
 def _delete(lane: Lane, policy: str, settings: Settings) -> None:
     """Delete with ``policy``; wait for the operator to remove its finalizer (an oracle: the
-    quiet timeout fails it), then play the garbage collector, so that the name is free."""
+    quiet timeout fails it, or, while a retry is owed, that bound after the backoff puts the
+    retry: ``retries.retry_bound``), then play the garbage collector, so that the name is
+    free."""
     a = lane.admin
     m = msvc(lane)
     if m is None:
@@ -377,6 +377,7 @@ def _delete(lane: Lane, policy: str, settings: Settings) -> None:
     uid = m["metadata"]["uid"]
     a.delete("modelservices", lane.ns, NAME, propagation_policy=policy)
     deadline = time.monotonic() + settings.quiet_timeout
+    looked = time.monotonic()
     while True:
         lane.handle_crash()
         m = msvc(lane)
@@ -384,6 +385,10 @@ def _delete(lane: Lane, policy: str, settings: Settings) -> None:
             return
         if FINALIZER not in (m["metadata"].get("finalizers") or []):
             break
+        if time.monotonic() >= min(looked + 1.0, deadline):  # a finalizer write refused or
+            looked = time.monotonic()  # failed owes a retry, as late as the backoff puts it
+            if (bound := retry_bound(lane, settings)) is not None:
+                deadline = max(deadline, looked + bound - time.time())
         if time.monotonic() > deadline:
             raise OracleFailure(
                 lane.impl.id,

@@ -459,7 +459,9 @@ def _write(n: int, code: int, at: str, resource: str = "deployments") -> Any:
 def _lane(refusing: bool, records: list[Any]) -> Any:
     from types import SimpleNamespace
 
-    return SimpleNamespace(refusing=refusing, log=SimpleNamespace(records=lambda: records))
+    return SimpleNamespace(
+        refusing=refusing, sequence_from=0, log=SimpleNamespace(records=lambda after=0: records)
+    )
 
 
 def test_a_reported_refusal_of_a_removed_policy_owes_a_retry() -> None:
@@ -577,7 +579,7 @@ class _RetryingLane:
     """A lane whose ModelService reports its removed policy's refusal until ``at`` (epoch
     seconds), when its operator's retry writes and clears it: what the quiet oracle waits on."""
 
-    sim, event_delay, window_from, refusing, ns = False, 0.0, 0, False, "gen-go"
+    sim, event_delay, window_from, sequence_from, refusing, ns = False, 0.0, 0, 0, False, "gen-go"
 
     def __init__(self, failed_at: float, at: float) -> None:
         from types import SimpleNamespace
@@ -586,7 +588,7 @@ class _RetryingLane:
 
         self.at, self.impl = at, SimpleNamespace(id="go")
         self.failed = [_write(1, 403, _iso(failed_at))]
-        self.log = SimpleNamespace(records=lambda: self.failed)
+        self.log = SimpleNamespace(records=lambda after=0: self.failed)
         self.refused = {"conditions": [{"type": "Ready", "message": f"x {POLICY_MESSAGE}"}]}
         self.admin = SimpleNamespace(get=lambda *_: {"status": self.status()})
 
@@ -628,25 +630,44 @@ def test_the_quiet_window_after_an_owed_retry_gets_its_time(monkeypatch: Any) ->
         oracles.wait_quiet(late, settings)  # type: ignore[arg-type]
 
 
-def test_an_injected_answer_to_the_modelservice_write_owes_a_retry() -> None:
+def test_a_failed_answer_to_the_modelservice_write_owes_a_retry() -> None:
     """Stop 45's nightly: a 500 injected into go's status write after 18 refused Deployment
     creates; the status still reported the 422 of before (a refusal no step lifts), so no
     retry was owed and the quiet oracle failed go after 60 s, with the retry by the backoff
-    1000 s away. The injected answer to the ModelService write owes the retry, and counts
-    as a failed attempt; a status write that succeeds does not end the count."""
+    1000 s away. The failed answer to the ModelService write owes the retry, and counts as
+    a failed attempt; a status write that succeeds does not end the count, but ends what is
+    owed; a crash's frozen write (no answer) owes nothing."""
     from dataclasses import replace
 
     from harness.faults.apiproxy.records import seconds
-    from harness.generate.retries import owes_retry, own_write_injected, retry_due
+    from harness.generate.retries import owes_retry, own_write_failed, retry_due
 
-    t = [f"2026-01-01T00:00:0{i}Z" for i in range(6)]
+    t = [f"2026-01-01T00:00:0{i}Z" for i in range(8)]
     refused = [_write(n, 422, t[n]) for n in range(1, 4)]
     status_ok = replace(_write(4, 200, t[4], "modelservices"), subresource="status")
     status_injected = replace(_write(5, 500, t[5], "modelservices"), injected=True)
     reported = {"status": {"conditions": [{"reason": "FailedCreate", "message": "422"}]}}
     lane = _lane(False, [*refused, status_ok, status_injected])
-    assert own_write_injected(lane) and owes_retry(lane, reported)
+    assert own_write_failed(lane) and owes_retry(lane, reported)
     assert retry_due(lane) == seconds(t[5]) + 0.005 * 2**3  # 3 refused + the injected one
     before = _lane(False, [*refused, status_ok])  # the status written: nothing owed
-    assert not own_write_injected(before) and not owes_retry(before, reported)
+    assert not own_write_failed(before) and not owes_retry(before, reported)
     assert retry_due(before) == seconds(t[3]) + 0.005 * 2**2  # the 200 did not reset it
+    # the retry came: a successful write after the failed one (here a child's)
+    retried = _lane(False, [*refused, status_injected, _write(6, 200, t[6])])
+    assert not own_write_failed(retried) and retry_due(retried) == 0.0
+    frozen = replace(_write(7, 0, t[7], "modelservices"), injected=True)  # may have landed
+    assert not own_write_failed(_lane(False, [*refused, status_ok, frozen]))
+    # only the current sequence's records are read
+    assert not own_write_failed(_sequence_lane([status_injected], after=5))
+
+
+def _sequence_lane(records: list[Any], after: int) -> Any:
+    """A lane whose sequence began after record ``after``: its log answers ``records(after)``
+    with the records above it."""
+    from types import SimpleNamespace
+
+    def read(since: int = 0) -> list[Any]:
+        return [r for r in records if r.id > since]
+
+    return SimpleNamespace(refusing=False, sequence_from=after, log=SimpleNamespace(records=read))

@@ -243,7 +243,7 @@ class _BusyLane:
     generation) and whose Service is an orphan until ``adopt_after`` looks at it, then
     controlled by ``u1``; its Deployment is ``u1``'s throughout."""
 
-    window_from, ns = 0, "gen-go"
+    window_from, sequence_from, ns, refusing = 0, 0, "gen-go", False
 
     def __init__(self, impl: str, adopt_after: int | None) -> None:
         from types import SimpleNamespace
@@ -339,3 +339,39 @@ def test_a_failed_quiet_point_is_recorded_once() -> None:
     with pytest.raises(OracleFailure):
         w.end()
     assert len(w.failing) == 2
+
+
+def test_a_delete_waits_for_the_finalizer_as_long_as_an_owed_retry_may_take() -> None:
+    """``world._delete``: the operator's finalizer removal failed (a fault after many
+    refusals puts its retry past the convergence bound): the wait goes on to the retry's
+    bound (``retries.retry_bound``, here 1.2 s from now) instead of failing at
+    ``quiet_timeout`` (0.3 s)."""
+    import time
+    from types import SimpleNamespace
+
+    from harness.explore.state import FINALIZER
+    from harness.generate import world
+    from harness.generate.lane import OracleFailure, Settings
+
+    released = time.time() + 1.0  # the retry removes the finalizer then
+
+    def get(res: str, ns: str, name: str) -> dict[str, object] | None:
+        if res != "modelservices" or time.time() > released + 0.3:
+            return None  # gone once the finalizer is off (the harness's collector)
+        fins = [FINALIZER] if time.time() < released else []
+        return {"metadata": {"uid": "u1", "finalizers": fins}}
+
+    lane = SimpleNamespace(
+        ns="gen-go",
+        impl=SimpleNamespace(id="go"),
+        admin=SimpleNamespace(get=get, delete=lambda *a, **k: None, list=lambda *a: []),
+        handle_crash=lambda: False,
+    )
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Settings, "sim", property(lambda _: False))
+        mp.setattr(world, "retry_bound", lambda ln, s: released + 0.2)
+        world._delete(lane, "Background", _settings(0.3))  # type: ignore[arg-type]
+        mp.setattr(world, "retry_bound", lambda ln, s: None)
+        released = time.time() + 1.0
+        with pytest.raises(OracleFailure, match="kept its finalizer"):
+            world._delete(lane, "Background", _settings(0.3))  # type: ignore[arg-type]

@@ -42,7 +42,8 @@ Scripted perturbations (``faults.go``), each a method here:
 - ``hold_answer(n)``, then ``release_answer()``: ``answers.py`` (the n-th write's answer held).
 - ``delay_events(resources, seconds)``: each watch event of those resources arrives ``seconds``
   late (a stale view); ``coalesce_events(resources, window)``: the same, and an object's
-  events within the window arrive as one, its last state (unobserved intermediate states).
+  events within the window arrive as one, its last state (unobserved intermediate states),
+  except that an ADDED the client has not yet received and a DELETED after it both arrive.
 - ``clear_faults()``.
 
 Its connection to the API server sends HTTP/2 PINGs after ``HTTP2_READ_IDLE_TIMEOUT_SECONDS``
@@ -560,7 +561,8 @@ class ApiProxy(HeldAnswers):
 
     def coalesce_events(self, resources: Iterable[str], window: float) -> dict[str, Any]:
         """Delay the watch events of ``resources`` by ``window`` s and merge an object's
-        events within it: only its last state arrives."""
+        events within it: only its last state arrives (an undelivered ADDED and the DELETED
+        after it both do: ``hold.go``, ``watchStream.coalesce``)."""
         return dict(
             self._call(
                 "POST",

@@ -47,7 +47,7 @@ import (
 // from its arrival (a stale view), and optionally coalesce: an event for an object that still
 // has an undelivered event queued replaces it, so only the last state arrives (ADDED then
 // MODIFIED arrives as ADDED, DELETED then ADDED as MODIFIED; ADDED then DELETED both arrive,
-// since a watch never hides an object's whole life: watchStream.coalesce).
+// so the client is never kept from an object's deletion: watchStream.coalesce).
 // Coalescing rewrites JSON events only; protobuf events are delayed but never merged.
 
 // Write fault actions.

@@ -494,12 +494,14 @@ func TestCoalescedEventsKeepOnlyTheLastState(t *testing.T) {
 		svcEvent("MODIFIED", "b", "4"), svcEvent("DELETED", "b", "5"), // DELETED b@5
 		svcEvent("ADDED", "c", "6"), svcEvent("DELETED", "c", "7"), // both: a life is never hidden
 		svcEvent("DELETED", "d", "8"), svcEvent("ADDED", "d", "9"), // MODIFIED d@9
-		`{"type":"BOOKMARK","object":{"kind":"Service","metadata":{"resourceVersion":"10"}}}` + "\n",
+		// a new object under e's name after e's whole life: e's ADDED, then the new one
+		svcEvent("ADDED", "e", "10"), svcEvent("DELETED", "e", "11"), svcEvent("ADDED", "e", "12"),
+		`{"type":"BOOKMARK","object":{"kind":"Service","metadata":{"resourceVersion":"13"}}}` + "\n",
 	} {
 		h.upstream.events["services"] <- ev
 	}
 	var got []string
-	for range 6 {
+	for range 8 {
 		var ev struct {
 			Type   string `json:"type"`
 			Object struct {
@@ -512,7 +514,7 @@ func TestCoalescedEventsKeepOnlyTheLastState(t *testing.T) {
 		}
 		got = append(got, ev.Type+" "+ev.Object.Metadata.Name+"@"+ev.Object.Metadata.ResourceVersion)
 	}
-	want := []string{"ADDED a@3", "DELETED b@5", "ADDED c@6", "DELETED c@7", "MODIFIED d@9", "BOOKMARK @10"}
+	want := []string{"ADDED a@3", "DELETED b@5", "ADDED c@6", "DELETED c@7", "MODIFIED d@9", "ADDED e@10", "MODIFIED e@12", "BOOKMARK @13"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("delivered %v, want %v", got, want)
 	}
@@ -521,7 +523,7 @@ func TestCoalescedEventsKeepOnlyTheLastState(t *testing.T) {
 		t.Fatalf("more delivered: %q", l)
 	case <-time.After(100 * time.Millisecond):
 	}
-	if st := h.proxy.Stats().Resources["services"]; st.Coalesced != 4 || st.Delivered != 6 {
+	if st := h.proxy.Stats().Resources["services"]; st.Coalesced != 5 || st.Delivered != 8 {
 		t.Fatalf("stats %+v", st)
 	}
 }

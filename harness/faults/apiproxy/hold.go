@@ -401,11 +401,7 @@ func (r *registry) enqueue(s *watchStream, frames [][]byte) {
 			st.Delayed++
 		}
 		if rule.Coalesce && s.framing == framingJSON && meta.key() != "" {
-			var keep bool
-			ev, keep = s.coalesce(ev, st)
-			if !keep {
-				continue
-			}
+			ev = s.coalesce(ev, st)
 		}
 		s.queue = append(s.queue, ev)
 	}
@@ -414,15 +410,17 @@ func (r *registry) enqueue(s *watchStream, frames [][]byte) {
 
 // coalesce merges ev with the undelivered event of the same object queued in s, if any: that
 // one leaves the queue and ev takes its due time and, where the client never saw the object,
-// its ADDED type. An object's whole life is never merged away: a DELETED after an undelivered
-// ADDED is queued behind it, both delivered. Hiding both would show the client a world no
-// watch shows: a real informer misses a short-lived object only across a relist, and a
-// relist notifies every live object again (client-go's Replace), which brings the owner's
-// reconcile; a proxy rule cannot play that. (Until stop 45 both were dropped, and the
-// generator's quiet oracle failed an operator whose own re-created child was deleted
-// unseen, with nothing left to tell it.) It returns the event to queue, and false when
-// nothing is to be queued. Caller holds reg.mu.
-func (s *watchStream) coalesce(ev queuedEvent, st *ResourceStats) (queuedEvent, bool) {
+// its ADDED type; it returns the event to queue. A DELETED after an undelivered ADDED is not
+// merged but queued behind it, so the client is told of an object it never saw before it is
+// told of that object's deletion. Dropping both showed the client a world no watch shows: a
+// real informer misses a short-lived object only across a relist, and a relist notifies every
+// live object again (client-go's Replace), which brings the owner's reconcile; a proxy rule
+// cannot play that. (Until stop 45 both were dropped, and the generator's quiet oracle failed
+// an operator whose own re-created child was deleted unseen, with nothing left to tell it.)
+// Merging still hides what a relist would hide: a DELETED queued for an object the client has
+// and then another object's ADDED under the same name arrive as one MODIFIED, the new object.
+// Caller holds reg.mu.
+func (s *watchStream) coalesce(ev queuedEvent, st *ResourceStats) queuedEvent {
 	key := ev.meta.key()
 	for i := len(s.queue) - 1; i >= 0; i-- {
 		old := s.queue[i]
@@ -431,7 +429,7 @@ func (s *watchStream) coalesce(ev queuedEvent, st *ResourceStats) (queuedEvent, 
 		}
 		typ := ev.meta.Type
 		if old.meta.Type == "ADDED" && typ == "DELETED" {
-			return ev, true // both delivered, in order
+			return ev // both delivered, in order
 		}
 		s.queue = slices.Delete(s.queue, i, i+1)
 		st.Coalesced++
@@ -454,9 +452,9 @@ func (s *watchStream) coalesce(ev queuedEvent, st *ResourceStats) (queuedEvent, 
 			ev.received = old.received
 		}
 		ev.held = ev.held || old.held
-		return ev, true
+		return ev
 	}
-	return ev, true
+	return ev
 }
 
 // setEventRules sets the rule of each resource (a zero rule removes it) and returns all rules.
