@@ -30,7 +30,7 @@ from typing import Any
 from harness.audit import WRITE_VERBS
 from harness.generate.lane import Lane, Settings
 from harness.generate.oracles import converged
-from harness.generate.retries import retry_bound
+from harness.generate.retries import extended, retry_bound
 from harness.generate.world import NAME, apply_step
 
 #: ``decide``'s answers: apply the step in every lane, wait and look again, apply it in none.
@@ -223,8 +223,8 @@ def even_step(
             # look past the deadline (as oracles.wait_quiet)
             looked = now
             for lane, here in zip(lanes, present, strict=True):
-                if not here and (bound := retry_bound(lane, settings)) is not None:
-                    deadline = max(deadline, now + bound - time.time())
+                if not here:
+                    deadline = extended(deadline, start, retry_bound(lane, settings), settings)
         at_rest = [here or converged(lane) for here, lane in zip(present, lanes, strict=True)]
         owed = [
             not here and rest and retrying(lane)

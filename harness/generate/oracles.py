@@ -18,7 +18,7 @@ from kubernetes.utils import parse_quantity
 from harness.explore.state import FINALIZER, diff, snapshot
 from harness.faults.apiproxy.records import ProxyRequest, seconds
 from harness.generate.lane import Lane, OracleFailure, Settings, describe
-from harness.generate.retries import owes_retry, retry_bound
+from harness.generate.retries import extended, owes_retry, retry_bound
 from harness.generate.world import (
     BUDGET,
     FIRED_OPS,
@@ -323,7 +323,8 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
     the operator's is in its proxy log: once ``converged`` held, it is asked again (of the
     API server) only when the log shows a write it did not count, so a waiting lane reads a
     local file, not the API server the other lanes and slots share."""
-    deadline = time.monotonic() + settings.quiet_timeout
+    start = time.monotonic()
+    deadline = start + settings.quiet_timeout
     since: float | None = None
     # sim: the Deployment's last resourceVersion seen, and when it was first seen
     moved: tuple[str, float] = ("", 0.0)
@@ -358,9 +359,7 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
             since, counted = None, -1
         if time.monotonic() >= min(looked + 1.0, deadline):  # a GET a second, then every poll
             looked = time.monotonic()
-            bound = retry_bound(lane, settings)
-            if bound is not None:
-                deadline = max(deadline, looked + bound - time.time())
+            deadline = extended(deadline, start, retry_bound(lane, settings), settings)
         if time.monotonic() > deadline:
             recent = [describe(w) for w in lane.writes(lane.window_from)][-8:]
             state = "converged but writing" if since else "not converged"

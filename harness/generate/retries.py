@@ -7,6 +7,7 @@ operator."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from harness.audit import WRITE_VERBS
@@ -37,22 +38,28 @@ def history(lane: Lane) -> tuple[int, float, bool]:
     only after a reconcile that succeeded, may count on (the child's own watch event brings
     the next reconcile at once; an approximation, docs/design.md "Quiet"). Two failures of
     one reconcile count twice: a later due time, a looser bound. ``own_failed``: the
-    operator's last write of its ModelService (status or finalizer) was answered with a
-    failure (4xx or 5xx), injected by the proxy or the API server's, and it has made no
-    successful write since: the status cannot name that answer, and the retry is owed all
-    the same. A write a ``crash`` froze (no answer logged) is not one: it may have landed."""
+    operator's last write of a child or of its ModelService was a write of the ModelService
+    (status or finalizer) answered with a failure (4xx or 5xx), injected by the proxy or the
+    API server's: the status cannot name that answer, and the retry is owed all the same.
+    Any later write attempt, whatever its answer, is the retry's reconcile, which rewrites
+    the status only if it differs (the first version waited for a successful write, and a
+    retry that found the status right and failed on a refused Deployment create kept a
+    nightly slot waiting forever, the backoff's due time moving on with each refusal). A
+    write a ``crash`` froze (no answer logged) is not a failure: it may have landed."""
     failed, last, own_failed = 0, 0.0, False
     for r in lane.log.records(lane.sequence_from):
         if r.verb not in WRITE_VERBS or r.resource not in (*CHILDREN, "modelservices"):
             continue
+        # Any write after a failed ModelService write is a later reconcile's (a reconcile
+        # ends at its first failure): the retry came, and if it did not write the status
+        # again, the status it found was right. A failed answer was given (a write a crash
+        # froze, code 0, may have landed).
+        own_failed = r.resource == "modelservices" and r.code >= 400
         if 200 <= r.code < 300 and not r.injected:
-            own_failed = False  # it wrote again: a reconcile after the failure came
             if r.resource in CHILDREN:
                 failed, last = 0, 0.0
         else:
             failed, last = failed + 1, seconds(r.time)
-            # an answer given (a frozen write of a crash, code 0, may have landed)
-            own_failed = own_failed or (r.resource == "modelservices" and r.code >= 400)
     return failed, last, own_failed
 
 
@@ -60,8 +67,7 @@ def own_write_failed(lane: Lane) -> bool:
     """``history``'s ``own_failed``. Seen in the nightly of stop 45: a 500 injected into
     go's status write after 18 Deployment creates in a row the API server refused (422); by
     the backoff its retry was due 1000 s later (the cap), and the quiet oracle, which
-    allowed for no retry, failed go after 60 s. A retry that then finds nothing to write
-    leaves it owed until ``retry_bound``."""
+    allowed for no retry, failed go after 60 s."""
     return history(lane)[2]
 
 
@@ -112,3 +118,14 @@ def retry_bound(lane: Lane, settings: Settings) -> float | None:
     if not owes_retry(lane, m, own_failed):
         return None
     return due(failed, last) + settings.quiet_timeout
+
+
+def extended(deadline: float, start: float, bound: float | None, settings: Settings) -> float:
+    """A wait's deadline (monotonic seconds) moved out to ``bound`` (``retry_bound``'s epoch
+    seconds; None: not moved), never past ``start`` + ``BACKOFF_MAX_S`` + twice
+    ``settings.quiet_timeout``: a retry may be owed again after each failed attempt, and
+    each moves its due time on (one such wait ran 35 minutes before this cap)."""
+    if bound is None:
+        return deadline
+    moved = time.monotonic() + bound - time.time()
+    return max(deadline, min(moved, start + BACKOFF_MAX_S + 2 * settings.quiet_timeout))

@@ -84,7 +84,7 @@ from harness.faults.apiproxy import ApiProxy
 from harness.generate.lane import NAME as NAME
 from harness.generate.lane import POLICY_MESSAGE as POLICY_MESSAGE
 from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
-from harness.generate.retries import retry_bound
+from harness.generate.retries import extended, retry_bound
 from harness.kube import (
     PROBE_LABEL,
     Kube,
@@ -376,8 +376,8 @@ def _delete(lane: Lane, policy: str, settings: Settings) -> None:
         return
     uid = m["metadata"]["uid"]
     a.delete("modelservices", lane.ns, NAME, propagation_policy=policy)
-    deadline = time.monotonic() + settings.quiet_timeout
-    looked = time.monotonic()
+    start = looked = time.monotonic()
+    deadline = start + settings.quiet_timeout
     while True:
         lane.handle_crash()
         m = msvc(lane)
@@ -387,8 +387,7 @@ def _delete(lane: Lane, policy: str, settings: Settings) -> None:
             break
         if time.monotonic() >= min(looked + 1.0, deadline):  # a finalizer write refused or
             looked = time.monotonic()  # failed owes a retry, as late as the backoff puts it
-            if (bound := retry_bound(lane, settings)) is not None:
-                deadline = max(deadline, looked + bound - time.time())
+            deadline = extended(deadline, start, retry_bound(lane, settings), settings)
         if time.monotonic() > deadline:
             raise OracleFailure(
                 lane.impl.id,

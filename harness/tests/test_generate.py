@@ -656,6 +656,11 @@ def test_a_failed_answer_to_the_modelservice_write_owes_a_retry() -> None:
     # the retry came: a successful write after the failed one (here a child's)
     retried = _lane(False, [*refused, status_injected, _write(6, 200, t[6])])
     assert not own_write_failed(retried) and retry_due(retried) == 0.0
+    # or a refused one: the retry's reconcile found the status right and failed on the
+    # child (a slot of the first nightly with this rule waited forever on it)
+    refused_again = _lane(False, [*refused, status_injected, _write(6, 422, t[6])])
+    assert not own_write_failed(refused_again)
+    assert retry_due(refused_again) == seconds(t[6]) + 0.005 * 2**4
     frozen = replace(_write(7, 0, t[7], "modelservices"), injected=True)  # may have landed
     assert not own_write_failed(_lane(False, [*refused, status_ok, frozen]))
     # only the current sequence's records are read
@@ -671,3 +676,21 @@ def _sequence_lane(records: list[Any], after: int) -> Any:
         return [r for r in records if r.id > since]
 
     return SimpleNamespace(refusing=False, sequence_from=after, log=SimpleNamespace(records=read))
+
+
+def test_a_wait_moved_out_by_owed_retries_is_capped() -> None:
+    """``retries.extended``: a bound moves a deadline out, never past the start plus the
+    backoff's cap and twice the convergence bound (a nightly slot of stop 45 waited 35
+    minutes on a due time that each refused retry moved on)."""
+    from types import SimpleNamespace
+
+    from harness.generate.retries import BACKOFF_MAX_S, extended
+
+    s = SimpleNamespace(quiet_timeout=60.0)
+    now = time.monotonic()
+    assert extended(now + 60, now, None, s) == now + 60  # type: ignore[arg-type]
+    later = extended(now + 60, now, time.time() + 300, s)  # type: ignore[arg-type]
+    assert now + 299 < later < now + 301
+    assert extended(now + 60, now, time.time() + 10, s) == now + 60  # type: ignore[arg-type]
+    capped = extended(now + 60, now, time.time() + 10 * BACKOFF_MAX_S, s)  # type: ignore[arg-type]
+    assert capped == now + BACKOFF_MAX_S + 120
