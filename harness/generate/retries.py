@@ -77,7 +77,11 @@ def owes_retry(lane: Lane, m: dict[str, Any], own_failed: bool | None = None) ->
     while that policy is no longer bound, or an answer its API proxy injected
     (``INJECTED_MESSAGE``: a ``fault`` is one answer, never the last word), or its last
     write of the ModelService failed (``own_write_failed``; ``own_failed`` when the caller
-    read ``history`` already).
+    read ``history`` already) while the ModelService is provably not what the operator must
+    make it: its status behind its generation, or its deletion waiting on the finalizer.
+    Not a failed write alone: a status write from a stale cache gets a 409, and its retry,
+    finding the status right, writes nothing (go and python both, in ``make generate-ci``'s
+    first run with that rule: "not converged" at a status that was).
     A refused write goes back to the work queue with backoff and is never dropped (CONTRACT.md,
     step 7), so its next attempt writes the current spec and clears the report; until it has,
     the lane is not at rest, however long it has written nothing (refused-then-admitted.yaml;
@@ -87,6 +91,10 @@ def owes_retry(lane: Lane, m: dict[str, Any], own_failed: bool | None = None) ->
         return True
     if not lane.refusing and any(POLICY_MESSAGE in text for text in messages):
         return True
+    meta, status = m.get("metadata") or {}, m.get("status") or {}
+    behind = status.get("observedGeneration") != meta.get("generation")
+    if not (behind or meta.get("deletionTimestamp")):
+        return False
     return own_write_failed(lane) if own_failed is None else own_failed
 
 

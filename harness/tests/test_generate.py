@@ -646,9 +646,24 @@ def test_a_failed_answer_to_the_modelservice_write_owes_a_retry() -> None:
     refused = [_write(n, 422, t[n]) for n in range(1, 4)]
     status_ok = replace(_write(4, 200, t[4], "modelservices"), subresource="status")
     status_injected = replace(_write(5, 500, t[5], "modelservices"), injected=True)
-    reported = {"status": {"conditions": [{"reason": "FailedCreate", "message": "422"}]}}
+    reported = {
+        "metadata": {"generation": 5},
+        "status": {
+            "observedGeneration": 4,
+            "conditions": [{"reason": "FailedCreate", "message": "422"}],
+        },
+    }
     lane = _lane(False, [*refused, status_ok, status_injected])
     assert own_write_failed(lane) and owes_retry(lane, reported)
+    # a status that is right for its generation owes nothing, whatever failed: a stale
+    # cache's status write gets a 409 and its retry finds nothing to write (generate-ci)
+    current = {"metadata": {"generation": 4}, "status": reported["status"]}
+    assert not owes_retry(lane, current)
+    deleting = {
+        "metadata": {"generation": 4, "deletionTimestamp": "x"},
+        "status": current["status"],
+    }
+    assert owes_retry(lane, deleting)  # a finalizer removal that failed
     assert retry_due(lane) == seconds(t[5]) + 0.005 * 2**3  # 3 refused + the injected one
     before = _lane(False, [*refused, status_ok])  # the status written: nothing owed
     assert not own_write_failed(before) and not owes_retry(before, reported)
