@@ -54,3 +54,19 @@ def test_live_worlds_are_compared_whole_and_never_changed() -> None:
     before = repr(a)
     assert world_diff(*without_residue(a, b)) == world_diff(a, b) != []
     assert repr(a) == before
+
+
+def test_a_refusal_both_lanes_report_leaves_the_copied_counts_out() -> None:
+    """Case python-eb3e67b23a (stop 45's nightly): a rollout played on an orphan the refused
+    operators could not adopt, whose events reach no owner: go's status counted 2 replicas,
+    python's 3, then the other way round, each as of its last retry. The counts are left
+    out where both report a refusal; the conditions are still compared, and the counts
+    where one lane does not report one."""
+    a, b = _world("FailedUpdate"), _world("FailedUpdate")
+    a["modelservices"]["gen"]["status"].update(replicas=2, readyReplicas=2, availableReplicas=2)
+    b["modelservices"]["gen"]["status"].update(replicas=3, readyReplicas=3, availableReplicas=3)
+    assert world_diff(a, b) and not world_diff(*without_residue(a, b))
+    assert "replicas" in a["modelservices"]["gen"]["status"]  # the worlds are not changed
+    live = _world("RolloutComplete")
+    live["modelservices"]["gen"]["status"]["replicas"] = 3
+    assert any("status.replicas" in d for d in world_diff(*without_residue(a, live)))
