@@ -28,8 +28,10 @@ def test_a_refusal_both_lanes_report_compares_the_reports_not_the_children() -> 
     # seed 4243: one lane kept its Service, the other could not re-create it
     a, b = _world("FailedUpdate"), _world("FailedUpdate", replicas=9, service=False)
     assert world_diff(a, b) and not world_diff(*without_residue(a, b))
-    # the reports still compared
-    assert world_diff(*without_residue(a, _world("FailedCreate", service=False)))
+    # the reports still compared (the verb aside: test_..._leaves_the_verb_out)
+    other = _world("FailedUpdate", service=False)
+    other["modelservices"]["gen"]["status"]["conditions"]["Ready"]["message"] = "another cause"
+    assert world_diff(*without_residue(a, other))
 
 
 def test_a_refusal_one_lane_only_reports_compares_everything() -> None:
@@ -70,3 +72,25 @@ def test_a_refusal_both_lanes_report_leaves_the_copied_counts_out() -> None:
     live = _world("RolloutComplete")
     live["modelservices"]["gen"]["status"]["replicas"] = 3
     assert any("status.replicas" in d for d in world_diff(*without_residue(a, live)))
+
+
+def test_a_refusal_both_lanes_report_leaves_the_verb_out() -> None:
+    """Case refused-create-or-update-after-crash.yaml: a spec edit the Deployment's
+    validation refuses came right after the create, after one lane's first Deployment
+    create and before the other's; one reported FailedUpdate (its Deployment kept), the
+    other FailedCreate. Whether the Deployment exists is the children left out; the cause
+    is still compared."""
+    a, b = _world("FailedUpdate"), _world("FailedCreate", service=False)
+    a["modelservices"]["gen"]["status"]["conditions"]["Ready"]["message"] = (
+        'Failed to update Deployment "gen": 422 limits required'
+    )
+    b["modelservices"]["gen"]["status"]["conditions"]["Ready"]["message"] = (
+        'Failed to create Deployment "gen": 422 limits required'
+    )
+    assert world_diff(a, b) and not world_diff(*without_residue(a, b))
+    other = _world("FailedCreate", service=False)
+    other["modelservices"]["gen"]["status"]["conditions"]["Ready"]["message"] = (
+        'Failed to create Deployment "gen": 403 policy'
+    )
+    assert world_diff(*without_residue(a, other))  # another cause: still a difference
+    assert a["modelservices"]["gen"]["status"]["conditions"]["Ready"]["reason"] == "FailedUpdate"
