@@ -621,8 +621,8 @@ def without_residue(a: dict[str, Any], b: dict[str, Any]) -> tuple[dict[str, Any
       of the refused write (``FailedCreate`` and ``FailedUpdate`` read ``FailedWrite``): it
       says whether the Deployment existed, which is the children left out (case
       refused-create-or-update-after-crash.yaml: a spec edit the Deployment's validation
-      refuses came right after the create, before python's first Deployment create and
-      after go's);
+      refuses came right after the create, after python's first Deployment create and
+      before go's);
     - neither world has a ModelService: the children left are orphans (an ``Orphan`` delete)
       whose spec is what the operator had written when the delete came; only their metadata
       (presence, labels, annotations, ownerReferences) is compared.
