@@ -29,9 +29,9 @@ from typing import Any
 
 from harness.audit import WRITE_VERBS
 from harness.generate.lane import Lane, Settings
-from harness.generate.oracles import converged
+from harness.generate.oracles import controller_uid, converged
 from harness.generate.retries import extended, retry_bound
-from harness.generate.world import NAME, apply_step
+from harness.generate.world import NAME, apply_step, msvc
 
 #: ``decide``'s answers: apply the step in every lane, wait and look again, apply it in none.
 APPLY, WAIT, NONE = "apply", "wait", "none"
@@ -134,15 +134,12 @@ def lane_ready(lane: Lane, step: dict[str, Any], children: Sequence[str]) -> boo
 def adopted(lane: Lane, children: Sequence[str]) -> bool:
     """Whether every one of ``children`` named ``world.NAME`` that exists in the lane is
     controlled by the lane's live ModelService (True when there is none)."""
-    m = lane.admin.get("modelservices", lane.ns, NAME)
+    m = msvc(lane)
     if m is None:
         return True
     for res in children:
         c = lane.admin.get(res, lane.ns, NAME)
-        refs = (c or {}).get("metadata", {}).get("ownerReferences") or []
-        if c is not None and not any(
-            r.get("controller") and r.get("uid") == m["metadata"]["uid"] for r in refs
-        ):
+        if c is not None and controller_uid(c) != m["metadata"]["uid"]:
             return False
     return True
 

@@ -30,7 +30,9 @@ from harness.generate.world import (
 from harness.modelservice import status_converged
 
 
-def _controller_uid(obj: dict[str, Any]) -> str | None:
+def controller_uid(obj: dict[str, Any]) -> str | None:
+    """The UID of the ModelService that controls ``obj`` (its controller ownerReference),
+    or None."""
     for r in obj["metadata"].get("ownerReferences") or []:
         if r.get("controller") and r.get("kind") == "ModelService":
             return str(r.get("uid"))
@@ -48,7 +50,7 @@ def safety(lane: Lane) -> list[str]:
     for res, items in children.items():
         by_uid: dict[str, list[str]] = {}
         for c in items:
-            uid = _controller_uid(c)
+            uid = controller_uid(c)
             if uid:
                 by_uid.setdefault(uid, []).append(c["metadata"]["name"])
         problems += [
@@ -58,7 +60,7 @@ def safety(lane: Lane) -> list[str]:
         ]
     if m is not None:
         uid = m["metadata"]["uid"]
-        mine = [c for items in children.values() for c in items if _controller_uid(c) == uid]
+        mine = [c for items in children.values() for c in items if controller_uid(c) == uid]
         deleting = m["metadata"].get("deletionTimestamp")
         if mine and not deleting and FINALIZER not in (m["metadata"].get("finalizers") or []):
             problems.append(
@@ -82,7 +84,7 @@ def liveness(lane: Lane) -> list[str]:
     live_uid = m["metadata"]["uid"] if m else None
     for res in ("deployments", "services"):
         for c in a.list(res, lane.ns):
-            uid = _controller_uid(c)
+            uid = controller_uid(c)
             if uid and uid != live_uid:
                 problems.append(
                     f"{res}/{c['metadata']['name']} is controlled by a ModelService that no longer exists"
@@ -91,7 +93,7 @@ def liveness(lane: Lane) -> list[str]:
         reason = ((_condition(m, "Ready") or {}).get("reason")) or ""
         if reason != "ChildConflict" and not reports_refusal(m):
             for res in ("deployments", "services"):
-                if not any(_controller_uid(c) == live_uid for c in a.list(res, lane.ns)):
+                if not any(controller_uid(c) == live_uid for c in a.list(res, lane.ns)):
                     problems.append(f"the ModelService has no {res[:-1]} (child lost)")
         if FINALIZER not in (m["metadata"].get("finalizers") or []):
             problems.append(f"the live ModelService lacks {FINALIZER}")
@@ -137,7 +139,7 @@ def status_follows(lane: Lane) -> list[str]:
     if ready.get("reason") == "ChildConflict" or reports_refusal(m):
         return []
     dep = lane.admin.get("deployments", lane.ns, NAME)
-    if dep is None or _controller_uid(dep) != m["metadata"]["uid"]:
+    if dep is None or controller_uid(dep) != m["metadata"]["uid"]:
         return []
     problems = []
     want = dict(zip(("Ready", "Progressing"), rollout_row(dep), strict=True))
@@ -508,7 +510,7 @@ def foreign_state(lane: Lane) -> dict[str, Any]:
     out: dict[str, Any] = {}
     dep = a.get("deployments", lane.ns, NAME)
     svc = a.get("services", lane.ns, NAME)
-    if dep is not None and _controller_uid(dep):
+    if dep is not None and controller_uid(dep):
         server = server_container(dep) or {}
         out["deployment"] = {
             "labels": dep["metadata"].get("labels") or {},
@@ -529,7 +531,7 @@ def foreign_state(lane: Lane) -> dict[str, Any]:
             "lag": dep["metadata"].get("generation", 1)
             - (dep.get("status") or {}).get("observedGeneration", 0),
         }
-    if svc is not None and _controller_uid(svc):
+    if svc is not None and controller_uid(svc):
         out["service"] = {
             "labels": svc["metadata"].get("labels") or {},
             "sessionAffinity": svc["spec"].get("sessionAffinity"),

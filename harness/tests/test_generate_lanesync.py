@@ -166,7 +166,7 @@ class _OwnerLane:
             if res not in controllers:
                 return None
             uid = controllers[res]
-            refs = [{"controller": True, "uid": uid}] if uid else []
+            refs = [{"controller": True, "kind": "ModelService", "uid": uid}] if uid else []
             return {"metadata": {"ownerReferences": refs}}
 
         self.admin = SimpleNamespace(get=get)
@@ -258,9 +258,13 @@ class _BusyLane:
             if res == "services":
                 self.looks += 1
                 mine = adopt_after is not None and self.looks > adopt_after
-                refs = [{"controller": True, "uid": "u1"}] if mine else []
+                refs = [{"controller": True, "kind": "ModelService", "uid": "u1"}] if mine else []
                 return {"metadata": {"ownerReferences": refs}}
-            return {"metadata": {"ownerReferences": [{"controller": True, "uid": "u1"}]}}
+            return {
+                "metadata": {
+                    "ownerReferences": [{"controller": True, "kind": "ModelService", "uid": "u1"}]
+                }
+            }
 
         self.admin = SimpleNamespace(get=get)
 
