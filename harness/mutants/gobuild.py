@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 from harness import mutants
-from harness.paths import BUILD_DIR, REPO_ROOT
+from harness.paths import BUILD_DIR, REPO_ROOT, cache_root
 
 #: The Go reference's package folder, where the mutant's file is overlaid.
 GO_REFERENCE_DIR = REPO_ROOT / "go_reference"
@@ -94,23 +94,34 @@ def build(mutant_id: str) -> int:
         overlay_file.unlink(missing_ok=True)
 
 
-#: Where ``compile_errors`` places each mutant's package (in the overlay only: no such folder
-#: exists on disk): ``go_reference/zz_mutants/<module>/``, inside the reference's module so that
-#: its go.mod and go.sum resolve the imports exactly as for the real build.
-COMPILE_CHECK_DIR = GO_REFERENCE_DIR / "zz_mutants"
+#: Where ``compile_errors`` runs: a folder at one path on this machine, outside every clone,
+#: kept empty on disk. The overlay gives it the reference's go.mod and go.sum, so imports
+#: resolve exactly as in the real build, and each mutant's package under
+#: ``zz_mutants/<module>/``. Go's build cache keys a package outside the module cache by its
+#: folder (cmd/go's buildActionID adds "dir <path>" unless -trimpath): in the clone's own
+#: folder every clone at a new path (a fresh clone in CI, a worktree) compiled all the mutants
+#: again (276 to 301 s of ``make unit``); from one fixed folder a second clone of the same
+#: sources compiles nothing. -trimpath would do the same but rebuilds every dependency once
+#: more under its own keys.
+def compile_check_dir() -> Path:
+    """``<cache_root>/go-compile-check/``, made if missing (harness.paths.cache_root)."""
+    folder = cache_root() / "go-compile-check"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
-def compile_overlay(mutant_ids: list[str]) -> dict[str, dict[str, str]]:
-    """The ``-overlay`` document of ``compile_errors``: for each mutant, the folder
-    ``COMPILE_CHECK_DIR/<module>/`` holding every non-test ``.go`` file of go_reference/ under
+def compile_overlay(mutant_ids: list[str], root: Path) -> dict[str, dict[str, str]]:
+    """The ``-overlay`` document of ``compile_errors`` run in ``root``: ``root/go.mod`` and
+    ``root/go.sum`` are the reference's, and for each mutant the folder
+    ``root/zz_mutants/<module>/`` holds every non-test ``.go`` file of go_reference/ under
     its own name (build constraints in names and contents apply as in the real build) and the
     mutant's source as ``zz_mutant_<module>.go``, the name ``overlay`` gives it. Raises
     FileNotFoundError as ``overlay`` does."""
     reference = sorted(p for p in GO_REFERENCE_DIR.glob("*.go") if not p.name.endswith("_test.go"))
-    replace: dict[str, str] = {}
+    replace = {str(root / name): str(GO_REFERENCE_DIR / name) for name in ("go.mod", "go.sum")}
     for mutant_id in mutant_ids:
         [(target, source)] = overlay(mutant_id)["Replace"].items()
-        folder = COMPILE_CHECK_DIR / mutants.module_name(mutant_id)
+        folder = root / "zz_mutants" / mutants.module_name(mutant_id)
         for path in reference:
             replace[str(folder / path.name)] = str(path)
         replace[str(folder / Path(target).name)] = source
@@ -124,7 +135,8 @@ def compile_errors(mutant_ids: list[str]) -> dict[str, str]:
     Raises RuntimeError with go's output when go itself fails, FileNotFoundError as
     ``overlay`` does. Linking, which a compiled package of this module does not fail, is left
     to ``build``, the one that makes a binary to run."""
-    doc = compile_overlay(mutant_ids)
+    root = compile_check_dir()
+    doc = compile_overlay(mutant_ids, root)
     out = BUILD_DIR / "mutants"
     out.mkdir(parents=True, exist_ok=True)
     overlay_file = out / f"compile-check.{os.getpid()}.json"
@@ -132,10 +144,9 @@ def compile_errors(mutant_ids: list[str]) -> dict[str, str]:
         overlay_file.write_text(json.dumps(doc, indent=2) + "\n")
         cmd = ["go", "list", "-e", "-export", "-overlay", str(overlay_file)]
         cmd += ["-json=ImportPath,Error,DepsErrors"]
-        cmd += [f"./{COMPILE_CHECK_DIR.name}/{mutants.module_name(m)}" for m in mutant_ids]
-        proc = subprocess.run(
-            cmd, cwd=GO_REFERENCE_DIR, capture_output=True, text=True, check=False
-        )
+        cmd += [f"./zz_mutants/{mutants.module_name(m)}" for m in mutant_ids]
+        env = {**os.environ, "GOWORK": "off"}
+        proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False, env=env)
     finally:
         overlay_file.unlink(missing_ok=True)
     if proc.returncode != 0:
