@@ -31,6 +31,7 @@ from harness.process import (
     ProcessError,
     free_port,
     log_tail,
+    process_state,
     run,
     wait_until,
 )
@@ -399,6 +400,24 @@ class OperatorProcess:
         """Send ``sig`` (a signal number) to the process, recorded in ``acts``."""
         self._act(signals.Signals(sig).name)
         self._proc.signal(sig)
+
+    def freeze(self, timeout: float = 10.0) -> None:
+        """SIGSTOP the process and wait until the kernel shows it stopped (state ``T`` in
+        ``/proc/<pid>/stat``): from then on it runs no code, though what it already sent may
+        still reach the API server. Raises ProcessError if it is not running, or not stopped
+        after ``timeout`` seconds. ``signal(SIGCONT)`` thaws it."""
+        pid = self.pid
+        if pid is None or not self.running():
+            raise ProcessError(f"{self.impl.id} operator is not running: nothing to freeze")
+        self.signal(signals.SIGSTOP)
+        deadline = time.monotonic() + timeout
+        while process_state(pid) != "T":
+            if time.monotonic() > deadline:
+                raise ProcessError(
+                    f"{self.impl.id} operator (pid {pid}) not stopped {timeout:.0f}s after "
+                    f"SIGSTOP: state {process_state(pid)!r}"
+                )
+            time.sleep(0.01)
 
     def _act(self, what: str) -> None:
         label = f"{what} {self.instance}" if self.instance else what

@@ -436,6 +436,14 @@ def _proc_stat(pid: int) -> list[str] | None:
     return raw[raw.rindex(")") + 2 :].split()
 
 
+def process_state(pid: int) -> str | None:
+    """The state letter of process ``pid`` (field 3 of ``/proc/<pid>/stat``, proc(5): ``R``
+    running, ``S`` sleeping, ``T`` stopped by a signal, ``Z`` zombie, ...), or None if there is
+    no such process."""
+    fields = _proc_stat(pid)
+    return fields[0] if fields else None
+
+
 def process_identity(pid: int | None = None) -> str | None:
     """``"<pid>:<start time>"`` for a live process (default: this one), or None if no live
     process has that pid (gone, or a zombie).

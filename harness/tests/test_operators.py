@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -270,3 +271,25 @@ def test_a_generator_lane_starts_again_an_operator_that_lost_its_port(tmp_path: 
     finally:
         if lane.op is not None:
             lane.op.kill()
+
+
+def test_freeze_returns_once_the_kernel_shows_the_operator_stopped(tmp_path: Path) -> None:
+    """``freeze`` is SIGSTOP plus the wait for state ``T``: the check that strips a frozen
+    operator's finalizer relies on no code of it running after ``freeze`` returns."""
+    from harness.process import process_state
+
+    op = _binding_operator(tmp_path)
+    with pytest.raises(ProcessError, match="not running: nothing to freeze"):
+        op.freeze()
+    try:
+        op.start(timeout=30)
+        assert op.pid is not None and process_state(op.pid) in ("R", "S")
+        op.freeze()
+        assert process_state(op.pid) == "T"
+        assert not op.ready()  # stopped: /readyz does not answer
+        op.signal(signal.SIGCONT)
+        op.wait_ready(10)
+        assert process_state(op.pid) in ("R", "S")
+    finally:
+        op.kill()
+    assert process_state(op.pid) is None
