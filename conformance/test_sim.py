@@ -282,7 +282,7 @@ def test_garbage_collected(
     # Frozen, not stopped: the process keeps everything it remembers, and sees nothing.
     op.freeze()
     try:
-        _vanish(admin, namespace, evidence)
+        _vanish(admin, namespace, old["metadata"]["uid"], evidence)
         for res in ("deployments", "services"):
             _wait_collected(admin, namespace, res, old_children[res])
         evidence.premise("vanished", {"uid": old["metadata"]["uid"], "children": old_children})
@@ -310,61 +310,44 @@ def test_garbage_collected(
     assert FINALIZER in new["metadata"].get("finalizers", [])
 
 
-def _vanish(admin: Kube, namespace: str, evidence: Evidence) -> None:
-    """Premise of garbage-collected: ModelService ``web`` vanishes while its operator is frozen.
-    Its finalizers are stripped (merge patch ``finalizers: null``) and it is deleted
-    (Background); a poll that finds it still there with finalizers strips them again, and one
-    that finds it there without a deletionTimestamp deletes it again. What held it is recorded
-    (evidence ``held_after_delete``: finalizers, deletionTimestamp and the managers of its
-    metadata as managedFields names them), for no actor of the experiment should have put a
-    finalizer back: the operator is stopped (``OperatorProcess.freeze``). Raises
-    PremiseFailed if it is still there after CONVERGE_TIMEOUT seconds (a stop in CI at
-    ea4cc07 saw it stay 60 s, with nothing to say why)."""
+def _vanish(admin: Kube, namespace: str, uid: str, evidence: Evidence) -> None:
+    """Premise of garbage-collected: ModelService ``web`` of ``uid`` vanishes while its
+    operator is frozen (``OperatorProcess.freeze``): its finalizers are stripped (merge patch
+    ``finalizers: null``) and it is deleted (Background, precondition ``uid``). Raises
+    PremiseFailed at once if a poll finds a finalizer back on it (no party of the experiment
+    may put one there: the operator is stopped; the message names the managers of its
+    metadata, as managedFields has them), or if it is still there after CONVERGE_TIMEOUT
+    seconds. CI at ea4cc07 saw the Go operator's finalizer stay 60 s: SIGSTOP was sent, but a
+    process stops only once the kernel has scheduled one of its threads to take the signal,
+    and under load the operator most likely saw the strip and put its finalizer back first."""
     admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
-    admin.delete("modelservices", namespace, "web")
-    held: list[dict[str, Any]] = []
+    admin.delete("modelservices", namespace, "web", uid=uid)
 
     def still_there() -> dict[str, Any]:
-        obj = admin.get("modelservices", namespace, "web")
-        if not obj:
-            return {}
-        meta = obj["metadata"]
-        held.append(
-            {
-                "finalizers": meta.get("finalizers"),
+        obj = admin.get("modelservices", namespace, "web") or {}
+        meta = obj.get("metadata") or {}
+        if meta.get("uid") == uid and meta.get("finalizers"):
+            held = {
+                "finalizers": meta["finalizers"],
                 "deletionTimestamp": meta.get("deletionTimestamp"),
                 "managers": [
                     (m.get("manager"), m.get("operation"), m.get("time"))
                     for m in meta.get("managedFields") or []
                 ],
             }
-        )
-        if meta.get("finalizers"):
-            admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
-        elif not meta.get("deletionTimestamp"):
-            admin.delete("modelservices", namespace, "web")
-        return obj
+            evidence.record("finalizer_back", held)
+            raise PremiseFailed.because(
+                f"a finalizer is back on the stripped, deleted ModelService web: {held}"
+            )
+        return obj if meta.get("uid") == uid else {}
 
-    try:
-        wait_for(
-            still_there,
-            lambda obj: not obj,
-            CONVERGE_TIMEOUT,
-            "the ModelService to vanish once its finalizers were stripped",
-            interval=0.5,
-            premise=True,
-        )
-    except PremiseFailed as exc:
-        last = held[-1] if held else {}
-        raise PremiseFailed(
-            f"ModelService web still there {CONVERGE_TIMEOUT:.0f}s after its finalizers were "
-            f"stripped and it was deleted, {len(held)} polls: finalizers "
-            f"{last.get('finalizers')}, deletionTimestamp {last.get('deletionTimestamp')}, "
-            f"managers {last.get('managers')}\n{exc}"
-        ) from exc
-    finally:
-        if held:
-            evidence.record("held_after_delete", held[:3] + held[-1:])
+    wait_for(
+        still_there,
+        lambda obj: not obj,
+        CONVERGE_TIMEOUT,
+        "the ModelService to vanish once its finalizers were stripped",
+        premise=True,
+    )
 
 
 def _wait_collected(admin: Kube, namespace: str, resource: str, old_uid: str) -> None:

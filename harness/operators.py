@@ -31,8 +31,8 @@ from harness.process import (
     ProcessError,
     free_port,
     log_tail,
-    process_state,
     run,
+    thread_states,
     wait_until,
 )
 
@@ -402,20 +402,23 @@ class OperatorProcess:
         self._proc.signal(sig)
 
     def freeze(self, timeout: float = 10.0) -> None:
-        """SIGSTOP the process and wait until the kernel shows it stopped (state ``T`` in
-        ``/proc/<pid>/stat``): from then on it runs no code, though what it already sent may
-        still reach the API server. Raises ProcessError if it is not running, or not stopped
-        after ``timeout`` seconds. ``signal(SIGCONT)`` thaws it."""
+        """SIGSTOP the process and wait until the kernel shows every thread of it stopped
+        (state ``T`` in each ``/proc/<pid>/task/<tid>/stat``): from then on it runs no code,
+        though what it already sent may still reach the API server. ``kill`` returns once the
+        signal is queued; the process stops only when the kernel has scheduled one of its
+        threads to take it, and the other threads run until then (under load, long enough to
+        see a watch event and write). Raises ProcessError if it is not running, or not
+        stopped after ``timeout`` seconds. ``signal(SIGCONT)`` thaws it."""
         pid = self.pid
         if pid is None or not self.running():
             raise ProcessError(f"{self.impl.id} operator is not running: nothing to freeze")
         self.signal(signals.SIGSTOP)
         deadline = time.monotonic() + timeout
-        while process_state(pid) != "T":
+        while (states := thread_states(pid)) != {"T"}:
             if time.monotonic() > deadline:
                 raise ProcessError(
                     f"{self.impl.id} operator (pid {pid}) not stopped {timeout:.0f}s after "
-                    f"SIGSTOP: state {process_state(pid)!r}"
+                    f"SIGSTOP: its threads' states {sorted(states)}"
                 )
             time.sleep(0.01)
 

@@ -425,23 +425,31 @@ def pid_alive(pid: int) -> bool:
     return fields is None or fields[0] not in ("Z", "X")
 
 
-def _proc_stat(pid: int) -> list[str] | None:
-    """The fields of ``/proc/<pid>/stat`` after the command name (index 0 is field 3, the
-    state), or None if there is no such process (proc(5))."""
+def _proc_stat(pid: int, path: str | None = None) -> list[str] | None:
+    """The fields of ``/proc/<pid>/stat`` (or of ``path``, a thread's) after the command name
+    (index 0 is field 3, the state), or None if there is no such process (proc(5))."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
+        with open(path or f"/proc/{pid}/stat", "rb") as f:
             raw = f.read().decode(errors="replace")
     except (FileNotFoundError, ProcessLookupError, PermissionError):
         return None
     return raw[raw.rindex(")") + 2 :].split()
 
 
-def process_state(pid: int) -> str | None:
-    """The state letter of process ``pid`` (field 3 of ``/proc/<pid>/stat``, proc(5): ``R``
-    running, ``S`` sleeping, ``T`` stopped by a signal, ``Z`` zombie, ...), or None if there is
-    no such process."""
-    fields = _proc_stat(pid)
-    return fields[0] if fields else None
+def thread_states(pid: int) -> set[str]:
+    """The state letters of the threads of process ``pid`` (field 3 of each
+    ``/proc/<pid>/task/<tid>/stat``, proc(5): ``R`` running, ``S`` sleeping, ``T`` stopped by
+    a signal, ``Z`` zombie, ...); empty if there is no such process."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return set()
+    states = set()
+    for tid in tids:
+        fields = _proc_stat(int(tid), f"/proc/{pid}/task/{tid}/stat")
+        if fields:
+            states.add(fields[0])
+    return states
 
 
 def process_identity(pid: int | None = None) -> str | None:

@@ -94,8 +94,8 @@ def build(mutant_id: str) -> int:
         overlay_file.unlink(missing_ok=True)
 
 
-#: Where ``compile_errors`` runs: a folder at one path on this machine, outside every clone,
-#: kept empty on disk. The overlay gives it the reference's go.mod and go.sum, so imports
+#: Where ``compile_errors`` runs: a folder at one path on this machine, in the project's cache
+#: (outside the clone, unless MODELDOCK_CACHE is set inside it), kept empty on disk. The overlay gives it the reference's go.mod and go.sum, so imports
 #: resolve exactly as in the real build, and each mutant's package under
 #: ``zz_mutants/<module>/``. Go's build cache keys a package outside the module cache by its
 #: folder (cmd/go's buildActionID adds "dir <path>" unless -trimpath): in the clone's own
@@ -104,8 +104,10 @@ def build(mutant_id: str) -> int:
 #: sources compiles nothing. -trimpath would do the same but rebuilds every dependency once
 #: more under its own keys.
 def compile_check_dir() -> Path:
-    """``<cache_root>/go-compile-check/``, made if missing (harness.paths.cache_root)."""
-    folder = cache_root() / "go-compile-check"
+    """``<cache_root>/go-compile-check/``, made if missing (harness.paths.cache_root), with
+    symlinks resolved: go matches the overlay's paths against its working folder as getcwd
+    gives it, and a symlinked cache would leave go.mod unfound."""
+    folder = cache_root().resolve() / "go-compile-check"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

@@ -899,3 +899,23 @@ def test_unsorted_causes_reverses_every_other_refusal_where_the_real_operator_so
     install(monkeypatch, "unsorted-causes")
     texts = [controller.error_message(refusal) for _ in range(4)]
     assert len(set(texts)) == 2 and texts[0] != texts[1], texts
+
+
+def test_the_compile_check_runs_in_the_cache_s_real_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """go matches the overlay's paths against getcwd's real path: a symlinked MODELDOCK_CACHE
+    is resolved, and every overlaid path (go.mod, go.sum, each mutant's package) lies in the
+    one fixed folder, whatever the clone's path."""
+    from harness.mutants import gobuild
+
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.setenv("MODELDOCK_CACHE", str(tmp_path / "link"))
+    root = gobuild.compile_check_dir()
+    assert root == real / "go-compile-check" and root.is_dir()
+    doc = gobuild.compile_overlay([GO_MUTANTS[0]], root)
+    assert {str(root / "go.mod"), str(root / "go.sum")} <= set(doc["Replace"])
+    assert all(Path(target).is_relative_to(root) for target in doc["Replace"])
+    assert not any(root.iterdir())  # nothing on disk: the overlay holds it all

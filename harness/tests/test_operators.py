@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from pathlib import Path
@@ -273,23 +274,54 @@ def test_a_generator_lane_starts_again_an_operator_that_lost_its_port(tmp_path: 
             lane.op.kill()
 
 
-def test_freeze_returns_once_the_kernel_shows_the_operator_stopped(tmp_path: Path) -> None:
-    """``freeze`` is SIGSTOP plus the wait for state ``T``: the check that strips a frozen
-    operator's finalizer relies on no code of it running after ``freeze`` returns."""
-    from harness.process import process_state
+_BUSY_THREADS = """
+import http.server, os, threading
 
-    op = _binding_operator(tmp_path)
+def spin():
+    while True:
+        pass
+
+for _ in range(3):
+    threading.Thread(target=spin, daemon=True).start()
+host, port = os.environ["HEALTH_PROBE_BIND_ADDRESS"].rsplit(":", 1)
+
+class Ready(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+
+http.server.HTTPServer((host, int(port)), Ready).serve_forever()
+"""
+
+
+def test_freeze_returns_once_every_thread_of_the_operator_is_stopped(tmp_path: Path) -> None:
+    """``freeze`` is SIGSTOP plus the wait for state ``T`` in every thread (here three that
+    spin on the CPU and one that serves /readyz): the check that strips a frozen operator's
+    finalizer relies on no code of it running after ``freeze`` returns."""
+    from harness.process import thread_states
+
+    script = tmp_path / "op.py"
+    script.write_text(_BUSY_THREADS)
+    decl = tmp_path / "impl.toml"
+    decl.write_text(f'[busy]\ntitle = "busy"\ncommand = ["{sys.executable}", "{script}"]\n')
+    op = OperatorProcess(
+        impl=get_implementation("busy", [decl]),
+        kubeconfig=tmp_path / "kubeconfig",
+        namespace="ns",
+        log_path=tmp_path / "operator.log",
+    )
     with pytest.raises(ProcessError, match="not running: nothing to freeze"):
         op.freeze()
     try:
         op.start(timeout=30)
-        assert op.pid is not None and process_state(op.pid) in ("R", "S")
+        assert op.pid is not None and len(os.listdir(f"/proc/{op.pid}/task")) == 4
+        assert "T" not in thread_states(op.pid)
         op.freeze()
-        assert process_state(op.pid) == "T"
+        assert thread_states(op.pid) == {"T"}
         assert not op.ready()  # stopped: /readyz does not answer
         op.signal(signal.SIGCONT)
         op.wait_ready(10)
-        assert process_state(op.pid) in ("R", "S")
+        assert "T" not in thread_states(op.pid)
     finally:
         op.kill()
-    assert process_state(op.pid) is None
+    assert thread_states(op.pid) == set()
