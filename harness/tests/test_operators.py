@@ -202,13 +202,8 @@ def test_an_implementation_s_junit_file_is_named_in_one_place(tmp_path: Path) ->
     assert junit.suite_name("kopf") == "modeldock-kopf"
 
 
-_LOSES_FIRST_BIND = """
-import http.server, os, sys
-marker = sys.argv[1]
-if not os.path.exists(marker):
-    open(marker, "w").close()
-    print("manager stopped with an error: [Errno 98] Address already in use", flush=True)
-    sys.exit(1)
+#: the end of a fake operator: /readyz on HEALTH_PROBE_BIND_ADDRESS answers 200
+_SERVES_READYZ = """
 host, port = os.environ["HEALTH_PROBE_BIND_ADDRESS"].rsplit(":", 1)
 
 class Ready(http.server.BaseHTTPRequestHandler):
@@ -218,6 +213,18 @@ class Ready(http.server.BaseHTTPRequestHandler):
 
 http.server.HTTPServer((host, int(port)), Ready).serve_forever()
 """
+
+_LOSES_FIRST_BIND = (
+    """
+import http.server, os, sys
+marker = sys.argv[1]
+if not os.path.exists(marker):
+    open(marker, "w").close()
+    print("manager stopped with an error: [Errno 98] Address already in use", flush=True)
+    sys.exit(1)
+"""
+    + _SERVES_READYZ
+)
 
 
 def _binding_operator(tmp_path: Path, env: dict[str, str] | None = None) -> OperatorProcess:
@@ -274,7 +281,8 @@ def test_a_generator_lane_starts_again_an_operator_that_lost_its_port(tmp_path: 
             lane.op.kill()
 
 
-_BUSY_THREADS = """
+_BUSY_THREADS = (
+    """
 import http.server, os, threading
 
 def spin():
@@ -283,15 +291,9 @@ def spin():
 
 for _ in range(3):
     threading.Thread(target=spin, daemon=True).start()
-host, port = os.environ["HEALTH_PROBE_BIND_ADDRESS"].rsplit(":", 1)
-
-class Ready(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200)
-        self.end_headers()
-
-http.server.HTTPServer((host, int(port)), Ready).serve_forever()
 """
+    + _SERVES_READYZ
+)
 
 
 def test_freeze_returns_once_every_thread_of_the_operator_is_stopped(tmp_path: Path) -> None:
