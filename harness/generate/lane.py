@@ -256,15 +256,30 @@ def describe(r: ProxyRequest) -> str:
     return f"{r.verb} {target} {r.name} {r.code}"
 
 
+class Halted(BaseException):
+    """The run is stopping (Ctrl-C, SIGTERM, a harness error in another slot): a wait of the
+    generator gives up at once (``Settings.sleep``). A BaseException, as KeyboardInterrupt
+    is, so that hypothesis does not take it for a failing sequence to shrink, and no oracle
+    failure or case file comes of it."""
+
+
 @dataclass
 class Settings:
     """What every lane shares: ``quiet`` s of no write after convergence; ``quiet_timeout`` s
-    for convergence and quiet together."""
+    for convergence and quiet together; ``halt``, set when the run is to stop."""
 
     control_plane: ControlPlane
     workdir: Path
     quiet: float = 2.0
     quiet_timeout: float = 60.0
+    halt: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def sleep(self, seconds: float) -> None:
+        """A wait loop's pause between polls: ``seconds``, cut short when ``halt`` is set.
+        Raises Halted once it is set, so that a wait that may last minutes (an owed retry's
+        bound, ``retries.extended``) ends as soon as the run is told to stop."""
+        if self.halt.wait(seconds):
+            raise Halted("the run is stopping")
 
     @property
     def sim(self) -> bool:

@@ -244,7 +244,7 @@ def even_step(
                 f"{', '.join(lacking)} after {time.monotonic() - start:.1f}s"
             )
             return False
-        time.sleep(POLL)
+        settings.sleep(POLL)
 
 
 def apply_or_not(lane: Lane, step: dict[str, Any], settings: Settings, act: bool) -> None:

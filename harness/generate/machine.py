@@ -37,7 +37,7 @@ from harness.generate.casefile import CaseError as CaseError
 from harness.generate.casefile import case_id, smallest_failure
 from harness.generate.casefile import case_implementations as case_implementations
 from harness.generate.casefile import read_case as read_case
-from harness.generate.lane import Lane, OracleFailure, PremiseBroken, Settings
+from harness.generate.lane import Halted, Lane, OracleFailure, PremiseBroken, Settings
 from harness.generate.lanesync import apply_or_not, even_step, settles_first
 from harness.generate.oracles import (
     budget_check,
@@ -250,7 +250,8 @@ class World:
         if not self.failing:
             self._first_failure = time.monotonic()
             key = case_id(self.trace, exc.impl)
-            self.duplicate = self.frozen = key in self.known  # found before: not shrunk again
+            self.duplicate = key in self.known  # found before: not shrunk again
+            self.frozen = self.halted or self.duplicate  # a halt's freeze stays
             self.known.add(key)
         self.failing.append((list(self.trace), exc))
         for e in (exc, *exc.also):
@@ -582,11 +583,17 @@ def run(
         run_state_machine_as_test(factory, settings=conf)  # type: ignore[arg-type]
     except OracleFailure:
         pass
+    except Halted:
+        # The run is stopping (Settings.halt). A failure found before it, shrunk or not, is
+        # still this round's finding: its case file is written (slots.run_rounds).
+        if not world.failing:
+            raise
     except (Flaky, ExceptionGroup) as exc:
         # A sequence that raised once (an oracle, or the harness: a step's own request) and
         # passed when hypothesis ran it again. Counted, so that a run is not green in silence;
-        # not when it passed because the world was frozen (shrinking time spent, a duplicate).
-        if not (world.frozen and world.failing):
+        # not when it passed because the world was frozen (shrinking time spent, a duplicate),
+        # nor when a halt cut a sequence short (hypothesis calls that a flaky strategy).
+        if not world.halted and not (world.frozen and world.failing):
             world.flaky += 1
             world.progress(f"a sequence failed once and passed again (not judged): {exc!r}"[:2000])
     except (ApiException, PremiseBroken) as exc:

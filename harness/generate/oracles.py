@@ -291,7 +291,7 @@ def wait_converged(lane: Lane, settings: Settings) -> None:
                 f"not converged {settings.quiet_timeout:.0f}s after a create; ModelService "
                 f"status: {json.dumps((msvc(lane) or {}).get('status'))[:600]}",
             )
-        time.sleep(0.2)
+        settings.sleep(0.2)
 
 
 def rolled_out(dep: dict[str, Any] | None) -> bool:
@@ -371,7 +371,7 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
                 f"{state} {settings.quiet_timeout:.0f}s after the window began; its last "
                 f"writes: {recent}; ModelService status: {json.dumps((msvc(lane) or {}).get('status'))[:600]}",
             )
-        time.sleep(0.2)
+        settings.sleep(0.2)
 
 
 #: The children whose refused write the operator reports in the status before it retries

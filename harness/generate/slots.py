@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.generate.casefile import save_case, save_other_cases
-from harness.generate.lane import OracleFailure, Settings
+from harness.generate.lane import Halted, OracleFailure, Settings
 from harness.generate.machine import World, run
 from harness.operators import Implementation
 
@@ -210,7 +210,8 @@ def run_slots(
     rounds (``run_rounds``; ``keep_going`` goes on past a failure; each failing round's case
     files written under ``cases`` as it ends). A harness error of a slot (``ApiException``,
     ``PremiseBroken``) halts every slot and is raised once all have ended; Ctrl-C freezes and
-    halts every slot (its remaining steps pass at once) and is raised again."""
+    halts every slot (its remaining steps pass at once, and a wait in one ends at once:
+    ``Settings.halt``, ``Halted``) and is raised again."""
     parts = shares(sequences, slots)
     many = len(parts) > 1
     left = Pool(sequences) if many else None
@@ -240,15 +241,19 @@ def run_slots(
                 except BaseException:
                     for other in out:  # a harness error ends the run, not only this slot
                         other.world.frozen = other.world.halted = True
+                    settings.halt.set()  # and the other slots' waits (Settings.sleep)
                     raise
 
             done = [pool.submit(one, s) for s in out]
             errors = [e for f in done if (e := f.exception()) is not None]
+            # the error that stopped the run, not a slot's Halted that it caused
+            errors.sort(key=lambda e: isinstance(e, Halted))
             if errors:
                 raise errors[0]
         except BaseException:
             for s in out:
                 s.world.frozen = s.world.halted = True
+            settings.halt.set()  # a slot waiting on an owed retry stops now, not in minutes
             raise
         finally:
             for closed in [pool.submit(s.world.close) for s in out]:

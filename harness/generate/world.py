@@ -395,7 +395,7 @@ def _delete(lane: Lane, policy: str, settings: Settings) -> None:
                 f"the operator kept its finalizer {settings.quiet_timeout:.0f}s after a "
                 f"{policy} delete; finalizers {m['metadata'].get('finalizers')}",
             )
-        time.sleep(0.2)
+        settings.sleep(0.2)
     # The garbage collector's part (envtest has none): dependents, then its finalizer.
     if settings.sim:
         _wait_gone(lane, uid, policy, settings)
@@ -432,7 +432,7 @@ def _wait_gone(lane: Lane, uid: str, policy: str, settings: Settings) -> None:
     while (m := msvc(lane)) is not None and m["metadata"]["uid"] == uid:
         if time.monotonic() > deadline:
             raise PremiseBroken(f"the ModelService stayed after a {policy} delete: {m['metadata']}")
-        time.sleep(0.2)
+        settings.sleep(0.2)
 
 
 def _retry(fn: Callable[[], None], tries: int = 10) -> None:

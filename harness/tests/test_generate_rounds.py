@@ -7,14 +7,16 @@ sequence containing a ``restart`` stands in for an oracle failure."""
 from __future__ import annotations
 
 import argparse
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from harness.generate import slots
 from harness.generate.cli import _slot_data, merge
-from harness.generate.lane import OracleFailure
+from harness.generate.lane import Halted, OracleFailure, Settings
 from harness.generate.machine import World
 from harness.generate.slots import MAX_REPEATS, ROUND_SIZE, ROUND_STRIDE, Pool, Slot, run_rounds
 
@@ -155,3 +157,126 @@ def test_a_failure_found_again_first_in_every_round_stops_the_slot_unshrunk() ->
     assert slot.world.flaky == 0  # a pass because the world froze is not a flaky sequence
     shrink_tries = len(slot.rounds[0].failing)
     assert shrink_tries >= 1 and slot.world.stats == {}  # no lanes: nothing else counted
+
+
+class _WaitsAtRestart(World):
+    """A world without lanes whose ``restart`` step waits for ever, as a wait on a retry owed
+    minutes away does (``Settings.sleep`` between polls); ``waiting`` is set once it waits.
+    In the slot named ``gen1`` the step raises a harness error instead, once another slot
+    waits."""
+
+    waiting = threading.Event()
+
+    def step(self, step: dict[str, Any]) -> None:
+        super().step(step)
+        if step["op"] != "restart" or self.frozen:
+            return
+        if self.label == "gen1":
+            assert type(self).waiting.wait(60), "no other slot reached a restart step"
+            raise RuntimeError("a harness error in slot 1")
+        type(self).waiting.set()
+        for _ in range(300):  # bounded: a regression fails the test in a minute, not hangs it
+            self.settings.sleep(0.2)
+
+
+def test_a_halt_ends_a_waiting_slot_at_once_with_no_failure_and_no_case(
+    tmp_path: Path,
+) -> None:
+    """A run stopped while a slot waits (Ctrl-C during an owed retry's minutes) ends that
+    wait within a poll: Halted, a BaseException, passes through hypothesis untouched, so the
+    slot records no failing round and shrinks nothing."""
+    settings = Settings(SimpleNamespace(tier="envtest"), tmp_path)  # type: ignore[arg-type]
+    world = _WaitsAtRestart(settings=settings, impls=[], progress=lambda _: None, label="gen")
+    world.shrink_seconds = 3.0
+    _WaitsAtRestart.waiting = threading.Event()
+    slot = Slot(world, seed=3, sequences=40)
+    raised: list[BaseException] = []
+
+    def go() -> None:
+        try:
+            run_rounds(slot, 8, keep_going=True)
+        except BaseException as exc:
+            raised.append(exc)
+
+    runner = threading.Thread(target=go, daemon=True)  # a wait that never ends: not a hung suite
+    runner.start()
+    assert _WaitsAtRestart.waiting.wait(60), "no sequence reached a restart step"
+    world.frozen = world.halted = True
+    settings.halt.set()
+    runner.join(5)
+    assert not runner.is_alive(), "the wait did not end within 5 s of the halt"
+    assert [type(e) for e in raised] == [Halted]
+    assert slot.rounds == [] and world.failing == [] and world.flaky == 0
+
+
+def test_a_harness_error_in_one_slot_ends_the_others_waits_and_is_the_error_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slot 1's harness error halts the run: slot 0, waiting, ends at once with Halted, and
+    run_slots raises slot 1's error, not the Halted it caused (slot 0's, first in order)."""
+    monkeypatch.setattr(slots, "World", _WaitsAtRestart)
+    _WaitsAtRestart.waiting = threading.Event()
+    settings = Settings(SimpleNamespace(tier="envtest"), tmp_path)  # type: ignore[arg-type]
+    raised: list[BaseException] = []
+
+    def go() -> None:
+        try:
+            slots.run_slots(settings, [], 2, 40, 8, 3, shrink=False, progress=lambda _: None)
+        except BaseException as exc:
+            raised.append(exc)
+
+    runner = threading.Thread(target=go, daemon=True)
+    runner.start()
+    runner.join(90)
+    assert not runner.is_alive(), "slot 0's wait did not end after slot 1's error"
+    assert settings.halt.is_set()
+    assert [type(e) for e in raised] == [RuntimeError]
+    assert "a harness error in slot 1" in str(raised[0])
+
+
+class _FailsThenWaits(World):
+    """A world without lanes whose first ``restart`` fails an oracle; once it has failed, a
+    ``restart`` waits as ``_WaitsAtRestart`` does (a shrinking try in a long wait)."""
+
+    waiting = threading.Event()
+
+    def step(self, step: dict[str, Any]) -> None:
+        super().step(step)
+        if step["op"] != "restart" or self.frozen:
+            return
+        if not self.failing:
+            exc = OracleFailure("python", "invariant", "a restart")
+            self._failed(exc)
+            raise exc
+        type(self).waiting.set()
+        for _ in range(300):
+            self.settings.sleep(0.2)
+
+
+def test_a_halt_while_shrinking_keeps_the_failure_found_and_its_round(tmp_path: Path) -> None:
+    """Ctrl-C while a shrinking try waits: the failure found before it is still the round's
+    finding (its case file is written as the round ends), and the halt is no flaky
+    sequence."""
+    settings = Settings(SimpleNamespace(tier="envtest"), tmp_path)  # type: ignore[arg-type]
+    world = _FailsThenWaits(settings=settings, impls=[], progress=lambda _: None, label="gen")
+    world.shrink_seconds = 120.0
+    _FailsThenWaits.waiting = threading.Event()
+    slot = Slot(world, seed=3, sequences=40)
+    raised: list[BaseException] = []
+
+    def go() -> None:
+        try:
+            run_rounds(slot, 8, keep_going=True, cases=tmp_path / "cases")
+        except BaseException as exc:
+            raised.append(exc)
+
+    runner = threading.Thread(target=go, daemon=True)
+    runner.start()
+    assert _FailsThenWaits.waiting.wait(60), "no shrinking try reached a restart step"
+    world.frozen = world.halted = True
+    settings.halt.set()
+    runner.join(30)
+    assert not runner.is_alive(), "the wait did not end within 30 s of the halt"
+    assert raised == [] and world.flaky == 0
+    assert len(slot.rounds) == 1 and slot.failure is not None
+    assert list((tmp_path / "cases").glob("*.yaml")), "the round's case file was not written"
