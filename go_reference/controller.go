@@ -376,10 +376,34 @@ func (r *ModelServiceReconciler) removeFinalizer(ctx context.Context, ms *unstru
 // records Warning FailedDelete and is returned (CONTRACT.md, "Deletion"). Used by finalize,
 // modelServiceGone and ensureChild (a child of a vanished ModelService).
 func deleteChild(ctx context.Context, c client.Writer, rec record.EventRecorder, ms *unstructured.Unstructured, child client.Object) error {
-	err := c.Delete(ctx, child,
-		client.Preconditions{UID: ptr.To(child.GetUID())},
+	return deleteChildIf(ctx, c, rec, ms, child, client.Preconditions{UID: ptr.To(child.GetUID())})
+}
+
+// deleteChildOfVanished deletes child, the child of a ModelService of ms's name that no longer
+// exists, as the garbage collector deletes a dependent it judged from its own graph (kube
+// v1.34 GarbageCollector.deleteObject): preconditions UID and the resourceVersion as read,
+// propagationPolicy Background. The resourceVersion makes the delete mean "this object as I
+// read it": the cache may not yet have seen the orphaning that stripped the dead owner's
+// ownerReference (kubectl delete --cascade=orphan, then a ModelService of the same name
+// again), and such a child is the successor's to adopt, its pods kept, not to delete
+// (vanished-owner[orphaned-unseen]). A 409 is returned as it came (no Event): the key is
+// retried, and the next pass reads the child again. Otherwise as deleteChild. Called through
+// deleteVanishedChild (seams.go). Python: delete_vanished_child.
+func deleteChildOfVanished(ctx context.Context, c client.Writer, rec record.EventRecorder, ms *unstructured.Unstructured, child client.Object) error {
+	return deleteChildIf(ctx, c, rec, ms, child, client.Preconditions{
+		UID: ptr.To(child.GetUID()), ResourceVersion: ptr.To(child.GetResourceVersion())})
+}
+
+// deleteChildIf is deleteChild with the given preconditions. A 409 counts as gone (replaced)
+// when they name only the UID, and is returned when they name a resourceVersion too (changed
+// since read: deleteChildOfVanished).
+func deleteChildIf(ctx context.Context, c client.Writer, rec record.EventRecorder, ms *unstructured.Unstructured,
+	child client.Object, preconditions client.Preconditions) error {
+	err := c.Delete(ctx, child, preconditions,
 		client.PropagationPolicy(metav1.DeletePropagationBackground))
 	switch {
+	case apierrors.IsConflict(err) && preconditions.ResourceVersion != nil:
+		return err
 	case err == nil:
 		logf.FromContext(ctx).Info("Deleted child", "child", kindOf(child)+"/"+child.GetName())
 		recordEvent(rec, ms, corev1.EventTypeNormal, "Deleted"+kindOf(child), fmt.Sprintf("Deleted %s \"%s\"", kindOf(child), child.GetName()))

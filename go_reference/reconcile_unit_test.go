@@ -326,11 +326,16 @@ func TestReconcileChildOfVanishedModelServiceIsReplaced(t *testing.T) {
 	l := convergedWorld(t)
 	old := getObj(t, l, &corev1.Service{})
 	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences[0].UID = "vanished-uid" })
+	read := getObj(t, l, &corev1.Service{})
 	l.reconcile(t, ctrl.Result{})
 	wantVerbs(t, l, "delete Service", "create Service")
 	if del := l.writes[0].delete; del.Preconditions == nil || *del.Preconditions.UID != old.UID ||
 		del.PropagationPolicy == nil || *del.PropagationPolicy != metav1.DeletePropagationBackground {
 		t.Errorf("delete options %+v; want the UID precondition %s and Background", del, old.UID)
+	}
+	// the garbage collector's precondition too: the object as read, not one changed since
+	if rv := l.writes[0].delete.Preconditions.ResourceVersion; rv == nil || *rv != read.GetResourceVersion() {
+		t.Errorf("delete precondition resourceVersion %v, want %s (as read)", rv, read.GetResourceVersion())
 	}
 	ms := getObj(t, l, newModelService())
 	if ref := metav1.GetControllerOf(getObj(t, l, &corev1.Service{})); ref == nil || ref.UID != ms.GetUID() {

@@ -43,10 +43,12 @@ var (
 	// (the owner's group not compared).
 	ownerVanished = controlledByVanished
 
-	// deleteVanishedChild is deleteChild as steps 4 and 5 call it for the child of a vanished
-	// ModelService (its error, other than 404 and 409, ends the pass before any create).
-	// Mutant: creates-over-dead-child-go (the error dropped: the create follows, answered 409).
-	deleteVanishedChild = deleteChild
+	// deleteVanishedChild is deleteChildOfVanished as steps 4 and 5 call it for the child of
+	// a vanished ModelService (its error, other than 404, ends the pass before any create).
+	// Mutants: creates-over-dead-child-go (the error dropped: the create follows, answered
+	// 409), trusts-stale-owner-go (deleteChild: the UID precondition only, so a child the
+	// cache still shows owned by the dead ModelService is deleted after its orphaning).
+	deleteVanishedChild = deleteChildOfVanished
 
 	// modelServiceGone is deleteChildrenOfGone (step 6: a status update answered 404; the
 	// children this pass holds of the vanished ModelService are deleted). Mutant:

@@ -361,8 +361,29 @@ class ModelServiceReconciler:
         )
         return Result()
 
-    def delete_child(
+    def delete_vanished_child(
         self, ms: Obj, resource: client_.Resource, child: Obj, rlog: log_.Logger
+    ) -> None:
+        """Delete child, the child of a ModelService of ms's name that no longer exists, as
+        the garbage collector deletes a dependent it judged from its own graph (kube v1.34
+        GarbageCollector.deleteObject): preconditions uid and the resourceVersion as read,
+        propagationPolicy Background. The resourceVersion makes the delete mean "this object
+        as I read it": the cache may not yet have seen the orphaning that stripped the dead
+        owner's ownerReference (kubectl delete --cascade=orphan, then a ModelService of the
+        same name again), and such a child is the successor's to adopt, its pods kept, not to
+        delete (vanished-owner[orphaned-unseen]). A 409 raises client.ApiError (no Event): the
+        key is retried, and the next pass reads the child again. Otherwise as delete_child.
+        Go: deleteChildOfVanished."""
+        version = child["metadata"]["resourceVersion"]
+        self.delete_child(ms, resource, child, rlog, resource_version=version)
+
+    def delete_child(
+        self,
+        ms: Obj,
+        resource: client_.Resource,
+        child: Obj,
+        rlog: log_.Logger,
+        resource_version: str | None = None,
     ) -> None:
         """Delete child (of resource), a child of the ModelService ms, as the garbage
         collector would: with preconditions.uid = the child's UID and propagationPolicy
@@ -372,15 +393,23 @@ class ModelServiceReconciler:
         child at once and the garbage collector (where one runs) takes its dependents after.
         A success logs "Deleted child" and records Normal Deleted<Kind> about ms; a 404 or
         409 counts as gone; any other error records Warning FailedDelete and raises
-        client.ApiError (CONTRACT.md, "Deletion"). Used by finalize, delete_children_of_gone and
-        ensure_child (a child of a vanished ModelService)."""
+        client.ApiError (CONTRACT.md, "Deletion"). With resource_version, that precondition
+        too, and a 409 is raised (changed since read: delete_vanished_child). Used by
+        finalize, delete_children_of_gone and delete_vanished_child."""
         meta = child["metadata"]
         namespace, name = meta["namespace"], meta["name"]
         try:
             self.writer.delete(
-                resource, namespace, name, uid=meta["uid"], propagation_policy="Background"
+                resource,
+                namespace,
+                name,
+                uid=meta["uid"],
+                resource_version=resource_version,
+                propagation_policy="Background",
             )
         except Exception as err:
+            if resource_version is not None and client_.is_conflict(err):
+                raise
             if not (client_.is_not_found(err) or client_.is_conflict(err)):
                 failed_write(self.recorder, ms, "delete", f'{resource.kind} "{name}"', err)
                 raise
@@ -473,7 +502,7 @@ class ModelServiceReconciler:
                 child=child,
                 ownerUID=(controller_.controller_of(live) or {}).get("uid"),
             )
-            self.delete_child(ms, resource, live, rlog)
+            self.delete_vanished_child(ms, resource, live, rlog)
         if live is None or vanished:
             try:
                 created = self.writer.create(resource, desired)
@@ -1316,10 +1345,12 @@ class Writer(Protocol):
         name: str,
         *,
         uid: str | None = None,
+        resource_version: str | None = None,
         propagation_policy: str | None = None,
     ) -> None:
-        """DELETE namespace/name, with a UID precondition (409 if the object is another) and
-        a propagation policy when given; 404 if it is gone."""
+        """DELETE namespace/name, with a UID precondition (409 if the object is another), a
+        resourceVersion precondition (409 if it changed since read) and a propagation policy
+        when given; 404 if it is gone."""
         ...
 
 

@@ -70,14 +70,7 @@ ORPHANED = ("deployments", "services")
 #: collector deletes only the children that reference the ModelService. Without the wait, a
 #: delete right after a ``create`` that found orphans (left by an ``Orphan`` delete) raced
 #: the adoption: python had adopted its Service and the collector deleted it, go had not yet
-#: (a fault held it back) and kept it (1000-sequence nightly, case python-4946b7d81c). An
-#: ``Orphan`` delete waits on both, presence and ownership: one right after a ``create`` that
-#: found orphans raced the adoption the other way. Go's adoption Update, sent after its live
-#: read of the ModelService, landed after the orphaning had stripped the ownerReferences,
-#: so its children stayed controlled by a UID that was gone, and the next ModelService
-#: replaced them (CONTRACT.md, a dead owner's child); python's landed before and were
-#: orphaned again, then adopted with their foreign label (stop 46's nightly, case
-#: python-4c20950fda, flaky: the race went the other way on hypothesis's rerun).
+#: (a fault held it back) and kept it (1000-sequence nightly, case python-4946b7d81c).
 ALWAYS_APPLIED = ("delete", "admission")
 
 
@@ -132,11 +125,8 @@ def children_needed(step: dict[str, Any], sim: bool) -> tuple[str, ...]:
 def lane_ready(lane: Lane, step: dict[str, Any], children: Sequence[str]) -> bool:
     """Whether ``step`` may act in ``lane`` as far as its ``children`` go: each of them
     exists (``has_children``); for a ``Background`` or ``Foreground`` delete, each one that
-    exists is controlled by the live ModelService (``adopted``); for an ``Orphan`` delete,
-    both: each exists and is controlled by it."""
-    if step["op"] == "delete":
-        if step.get("policy") == "Orphan":
-            return has_children(lane, children) and adopted(lane, children)
+    exists is controlled by the live ModelService (``adopted``)."""
+    if step["op"] == "delete" and step.get("policy") != "Orphan":
         return adopted(lane, children)
     return has_children(lane, children)
 

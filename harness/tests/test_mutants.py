@@ -274,6 +274,7 @@ class FakeClient:
         name: str,
         *,
         uid: str | None = None,
+        resource_version: str | None = None,
         propagation_policy: str | None = None,
     ) -> None:
         self.calls.append(("delete", resource.kind, name, uid))

@@ -365,12 +365,16 @@ class Client:
         name: str,
         *,
         uid: str | None = None,
+        resource_version: str | None = None,
         propagation_policy: str | None = None,
     ) -> None:
-        """DELETE, with ``preconditions.uid`` when uid is given (409 if the object was replaced)."""
+        """DELETE, with ``preconditions.uid`` when uid is given (409 if the object was
+        replaced) and ``preconditions.resourceVersion`` when resource_version is (409 if it
+        changed since it was read)."""
         options: Obj = {"apiVersion": "v1", "kind": "DeleteOptions"}
-        if uid is not None:
-            options["preconditions"] = {"uid": uid}
+        preconditions = {"uid": uid, "resourceVersion": resource_version}
+        if any(v is not None for v in preconditions.values()):
+            options["preconditions"] = {k: v for k, v in preconditions.items() if v is not None}
         if propagation_policy is not None:
             options["propagationPolicy"] = propagation_policy
         self._json("DELETE", resource.path(namespace, name), body=options)

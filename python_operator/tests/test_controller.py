@@ -512,12 +512,16 @@ class World:
         name: str,
         *,
         uid: str | None = None,
+        resource_version: str | None = None,
         propagation_policy: str | None = None,
     ) -> None:
+        meta = {"name": name, "uid": uid}
+        if resource_version is not None:  # the precondition sent only when given
+            meta["resourceVersion"] = resource_version
         self._write(
             "delete",
             resource,
-            {"metadata": {"name": name, "uid": uid}, "propagationPolicy": propagation_policy},
+            {"metadata": meta, "propagationPolicy": propagation_policy},
         )
 
     def verbs(self) -> list[tuple[str, str]]:
@@ -684,6 +688,8 @@ def test_reconcile_child_of_vanished_modelservice_is_replaced() -> None:
     assert world.verbs() == [("delete", "Service"), ("create", "Service")]
     deleted, created = world.writes[0][2], world.writes[1][2]
     assert deleted["metadata"]["uid"] == svc["metadata"]["uid"]
+    # the garbage collector's precondition too: the object as read, not one changed since
+    assert deleted["metadata"]["resourceVersion"] == svc["metadata"]["resourceVersion"]
     assert deleted["propagationPolicy"] == "Background"
     assert created["metadata"]["ownerReferences"][0]["uid"] == ms["metadata"]["uid"]
 

@@ -26,7 +26,7 @@ import (
 func init() {
 	deleteVanishedChild = func(ctx context.Context, c client.Writer, rec record.EventRecorder,
 		ms *unstructured.Unstructured, child client.Object) error {
-		if err := deleteChild(ctx, c, rec, ms, child); err != nil {
+		if err := deleteChildOfVanished(ctx, c, rec, ms, child); err != nil {
 			log.FromContext(ctx).Info("dead owner's child not deleted; creating", "error", err.Error())
 		}
 		return nil

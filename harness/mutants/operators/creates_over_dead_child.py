@@ -26,11 +26,16 @@ _delete_child = controller.ModelServiceReconciler.delete_child
 
 
 def delete_child_ignoring_refusal(
-    self: controller.ModelServiceReconciler, ms: Any, resource: Any, child: Any, rlog: Any
+    self: controller.ModelServiceReconciler,
+    ms: Any,
+    resource: Any,
+    child: Any,
+    rlog: Any,
+    resource_version: str | None = None,
 ) -> None:
     """The real delete_child, but a vanished owner's child whose delete fails is passed by."""
     try:
-        _delete_child(self, ms, resource, child, rlog)
+        _delete_child(self, ms, resource, child, rlog, resource_version=resource_version)
     except client.ApiError as err:
         if not controller.controlled_by_vanished(child, ms):
             raise
