@@ -219,4 +219,26 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "12ee11d7d1",
         "把每个两位数的指数（1E99、1e10）都当作超过 99 而拒绝，尽管 CRD 允许两位数字（Go）",
     ),
+    "check:vanished-owner[orphaned-unseen]:why": (
+        "3753fd6950",
+        "vanished-owner[orphaned-unseen]：operator 的缓存仍显示某个子对象由一个已经消失的 "
+        "ModelService 控制，而 API server 上它已被孤立，这个子对象由后继者接管，而不是被删除："
+        "删除已消失 owner 的子对象时，带上读到它时的 resourceVersion 作为前提条件，"
+        "和垃圾回收器的做法一样。",
+    ),
+    "check:vanished-owner[orphaned-unseen]:teaches": (
+        "7013775080",
+        "`kubectl delete --cascade=orphan` 之后再次应用同一个 ModelService，是用户在不打扰运行中 "
+        "pod 的情况下重建它的方式：垃圾回收器去掉子对象的 ownerReferences，后继者接管它们（UID 不变）。"
+        "但 informer 缓存会滞后：有一段时间它可能仍显示子对象由已消失的 ModelService 控制，"
+        "对信任缓存的 operator 来说，它们就成了要删除并替换的已消失 owner 的子对象"
+        "（vanished-owner[dead-owner-child]）。UID 前提条件挡不住这次删除：对象还是同一个，"
+        "只是 ownerReferences 变了。垃圾回收器根据它自己的缓存判断依赖对象，删除时也把读到的 "
+        "resourceVersion 作为前提条件（kube v1.34 GarbageCollector.deleteObject），"
+        "此后被改过的子对象会得到 409 并被重新读取。这里确定地布置这种情况：operator 的 API proxy "
+        "从 Orphan 删除之前开始扣住 Deployment 和 Service 的所有 watch 事件，直到后继者在过时的视图上"
+        "被 reconcile 过，然后放行。由生成工作负载的夜间运行发现（stop 46）：紧跟在接管了孤儿的 create "
+        "之后的一次 Orphan 删除；go 的子对象被删除并重新创建，python 的被接管"
+        "（mutant trusts-stale-owner、trusts-stale-owner-go）。",
+    ),
 }

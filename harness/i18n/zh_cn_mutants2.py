@@ -198,4 +198,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "319f8626b0",
         "在截止时间结束的写入（超时）不记录任何 Warning：work queue 悄悄地重试它（Go）",
     ),
+    "mutant:trusts-stale-owner:title": (
+        "a34ab305e8",
+        "凭缓存的说法删除已消失 ModelService 的子对象：之后被孤立的子对象被删除，而不是被接管",
+    ),
+    "mutant:trusts-stale-owner-go:title": (
+        "87ac23b6dc",
+        "凭缓存的说法删除已消失 ModelService 的子对象：之后被孤立的子对象被删除，而不是被接管（Go）",
+    ),
 }
