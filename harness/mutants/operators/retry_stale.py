@@ -70,10 +70,16 @@ class RetryStaleWriter:
         name: str,
         *,
         uid: str | None = None,
+        resource_version: str | None = None,
         propagation_policy: str | None = None,
     ) -> None:
         self._inner.delete(
-            resource, namespace, name, uid=uid, propagation_policy=propagation_policy
+            resource,
+            namespace,
+            name,
+            uid=uid,
+            resource_version=resource_version,
+            propagation_policy=propagation_policy,
         )
 
 
