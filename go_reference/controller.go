@@ -14,7 +14,8 @@
 // The order of both files (Python names are these in snake_case):
 //
 //	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
-//	                 finalizeChild, removeFinalizer, deleteChild, deleteChildrenOfGone
+//	                 finalizeChild, removeFinalizer, deleteChild, deleteChildOfVanished,
+//	                 deleteChildIf, deleteChildrenOfGone
 //	                 (step 2, and a vanished ModelService); ensureChild, confirmAdopter,
 //	                 replaceChild, ensureService (steps 4 and 5); reportRefusal, updateStatus (step 6)
 //	step 1           modelServiceSpec, readSpec, defaultResources
@@ -373,8 +374,8 @@ func (r *ModelServiceReconciler) removeFinalizer(ctx context.Context, ms *unstru
 // replacement survives. Background: the API server removes the child at once and the garbage
 // collector (where one runs) takes its dependents after. A success logs "Deleted child" and
 // records Normal Deleted<Kind> about ms; a 404 or 409 counts as gone (nil); any other error
-// records Warning FailedDelete and is returned (CONTRACT.md, "Deletion"). Used by finalize,
-// modelServiceGone and ensureChild (a child of a vanished ModelService).
+// records Warning FailedDelete and is returned (CONTRACT.md, "Deletion"). Used by finalize
+// and modelServiceGone; a child of a vanished ModelService goes by deleteChildOfVanished.
 func deleteChild(ctx context.Context, c client.Writer, rec record.EventRecorder, ms *unstructured.Unstructured, child client.Object) error {
 	return deleteChildIf(ctx, c, rec, ms, child, client.Preconditions{UID: ptr.To(child.GetUID())})
 }

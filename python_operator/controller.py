@@ -15,8 +15,9 @@ The order of both files (Go name / Python name where they differ only by convent
 
 ====================  ==========================================================================
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
-                      finalize_child, remove_finalizer, delete_child,
-                      delete_children_of_gone (step 2, and a vanished ModelService);
+                      finalize_child, remove_finalizer, delete_vanished_child,
+                      delete_child, delete_children_of_gone (step 2, and a vanished
+                      ModelService);
                       ensure_child, AdoptionRefused, confirm_adopter, replace_child,
                       ensure_service
                       (steps 4 and 5); report_refusal, update_status (step 6)

@@ -186,6 +186,11 @@ def test_a_delete_waits_until_every_lane_adopted_its_orphans() -> None:
     assert not lane_ready(orphan_left, {"op": "delete", "policy": "Foreground"}, both)  # type: ignore[arg-type]
     # an Orphan delete leaves both behind either way: presence is enough
     assert lane_ready(orphan_left, {"op": "delete", "policy": "Orphan"}, both)  # type: ignore[arg-type]
+    # on sim the real collector's strip may overtake an adoption held back: it waits for both
+    orphan = {"op": "delete", "policy": "Orphan"}
+    assert not lane_ready(orphan_left, orphan, both, sim=True)  # type: ignore[arg-type]
+    assert not lane_ready(_OwnerLane({"deployments": "u1"}), orphan, both, sim=True)  # type: ignore[arg-type]
+    assert lane_ready(_OwnerLane({"deployments": "u1", "services": "u1"}), orphan, both, sim=True)  # type: ignore[arg-type]
     assert lane_ready(_OwnerLane({"deployments": "u1", "services": "u1"}), background, both)  # type: ignore[arg-type]
     # children not made yet (a delete right after a create): no wait, the race stays drawn
     assert lane_ready(_OwnerLane({}), background, both)  # type: ignore[arg-type]

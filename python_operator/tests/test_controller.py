@@ -1165,3 +1165,19 @@ def test_error_message_is_sorted_before_it_is_cut() -> None:
     assert message.startswith(
         'Failed to create Deployment "web": Deployment.apps "web" is invalid: [a: Invalid value: "x": aaa'
     )
+
+
+def test_a_vanished_owners_child_changed_since_read_is_read_again_not_replaced() -> None:
+    """vanished-owner[orphaned-unseen]: the delete of a dead owner's child carries the
+    resourceVersion read; a 409 (orphaned since, perhaps) ends the pass with the conflict: no
+    create, no status write, no Event (recorded() empty), and no refusal in the status."""
+    ms, dep, svc = live_world()
+    svc["metadata"]["ownerReferences"][0]["uid"] = "vanished-uid"
+    world = RefusingWorld(ms, dep, svc)
+    world.refuse[("delete", "Service")] = client_.ApiError(409, "Conflict", "precondition")
+    with pytest.raises(client_.ApiError) as raised:
+        reconciler(world).reconcile(OPT)
+    assert client_.is_conflict(raised.value)
+    assert not isinstance(raised.value, controller.RefusedWrite)
+    assert world.writes == []
+    assert recorded(world) == []
