@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -159,6 +160,22 @@ def test_a_failure_found_again_first_in_every_round_stops_the_slot_unshrunk() ->
     assert shrink_tries >= 1 and slot.world.stats == {}  # no lanes: nothing else counted
 
 
+def _started(fn: Callable[[], object]) -> tuple[threading.Thread, list[BaseException]]:
+    """``fn`` running in a daemon thread (a wait that never ends fails the test, not hangs the
+    suite), and the list that receives what it raises."""
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            fn()
+        except BaseException as exc:
+            raised.append(exc)
+
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    return runner, raised
+
+
 class _WaitsAtRestart(World):
     """A world without lanes whose ``restart`` step waits for ever, as a wait on a retry owed
     minutes away does (``Settings.sleep`` between polls); ``waiting`` is set once it waits.
@@ -190,16 +207,7 @@ def test_a_halt_ends_a_waiting_slot_at_once_with_no_failure_and_no_case(
     world.shrink_seconds = 3.0
     _WaitsAtRestart.waiting = threading.Event()
     slot = Slot(world, seed=3, sequences=40)
-    raised: list[BaseException] = []
-
-    def go() -> None:
-        try:
-            run_rounds(slot, 8, keep_going=True)
-        except BaseException as exc:
-            raised.append(exc)
-
-    runner = threading.Thread(target=go, daemon=True)  # a wait that never ends: not a hung suite
-    runner.start()
+    runner, raised = _started(lambda: run_rounds(slot, 8, keep_going=True))
     assert _WaitsAtRestart.waiting.wait(60), "no sequence reached a restart step"
     world.frozen = world.halted = True
     settings.halt.set()
@@ -217,16 +225,9 @@ def test_a_harness_error_in_one_slot_ends_the_others_waits_and_is_the_error_rais
     monkeypatch.setattr(slots, "World", _WaitsAtRestart)
     _WaitsAtRestart.waiting = threading.Event()
     settings = Settings(SimpleNamespace(tier="envtest"), tmp_path)  # type: ignore[arg-type]
-    raised: list[BaseException] = []
-
-    def go() -> None:
-        try:
-            slots.run_slots(settings, [], 2, 40, 8, 3, shrink=False, progress=lambda _: None)
-        except BaseException as exc:
-            raised.append(exc)
-
-    runner = threading.Thread(target=go, daemon=True)
-    runner.start()
+    runner, raised = _started(
+        lambda: slots.run_slots(settings, [], 2, 40, 8, 3, shrink=False, progress=lambda _: None)
+    )
     runner.join(90)
     assert not runner.is_alive(), "slot 0's wait did not end after slot 1's error"
     assert settings.halt.is_set()
@@ -262,16 +263,9 @@ def test_a_halt_while_shrinking_keeps_the_failure_found_and_its_round(tmp_path: 
     world.shrink_seconds = 120.0
     _FailsThenWaits.waiting = threading.Event()
     slot = Slot(world, seed=3, sequences=40)
-    raised: list[BaseException] = []
-
-    def go() -> None:
-        try:
-            run_rounds(slot, 8, keep_going=True, cases=tmp_path / "cases")
-        except BaseException as exc:
-            raised.append(exc)
-
-    runner = threading.Thread(target=go, daemon=True)
-    runner.start()
+    runner, raised = _started(
+        lambda: run_rounds(slot, 8, keep_going=True, cases=tmp_path / "cases")
+    )
     assert _FailsThenWaits.waiting.wait(60), "no shrinking try reached a restart step"
     world.frozen = world.halted = True
     settings.halt.set()
