@@ -24,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/client-go/tools/record"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -340,6 +341,31 @@ func TestReconcileChildOfVanishedModelServiceIsReplaced(t *testing.T) {
 	ms := getObj(t, l, newModelService())
 	if ref := metav1.GetControllerOf(getObj(t, l, &corev1.Service{})); ref == nil || ref.UID != ms.GetUID() {
 		t.Errorf("the new Service's controller is %+v, want the ModelService %s", ref, ms.GetUID())
+	}
+}
+
+// TestAVanishedOwnersChildChangedSinceReadIsReadAgainNotReplaced is the 409 path of
+// vanished-owner[orphaned-unseen]: the delete of a dead owner's child carries the
+// resourceVersion read, and a 409 (orphaned since, perhaps) ends the pass with the conflict:
+// no create, no status write, no Event. Python twin:
+// test_a_vanished_owners_child_changed_since_read_is_read_again_not_replaced.
+func TestAVanishedOwnersChildChangedSinceReadIsReadAgainNotReplaced(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, &corev1.Service{}, func(s *corev1.Service) { s.OwnerReferences[0].UID = "vanished-uid" })
+	l.refuse = map[string]error{"delete Service": apierrors.NewConflict(
+		schema.GroupResource{Resource: "services"}, "opt", errors.New("precondition failed"))}
+	rec := record.NewFakeRecorder(10)
+	r := l.reconciler(l)
+	r.Recorder = rec
+	_, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	if !apierrors.IsConflict(err) {
+		t.Fatalf("error = %v, want the 409", err)
+	}
+	if len(l.attempts) != 1 || l.attempts[0].what != "delete Service" || len(l.writes) != 0 {
+		t.Errorf("attempts %v, writes %v; want one refused delete of the Service", l.attempts, l.writes)
+	}
+	if len(rec.Events) != 0 {
+		t.Errorf("recorded %q; want no Event", <-rec.Events)
 	}
 }
 
