@@ -18,7 +18,7 @@ from kubernetes.utils import parse_quantity
 from harness.explore.state import FINALIZER, diff, snapshot
 from harness.faults.apiproxy.records import ProxyRequest, seconds
 from harness.generate.lane import Lane, OracleFailure, Settings, describe
-from harness.generate.retries import extended, owes_retry, retry_bound
+from harness.generate.retries import extended, owes_retry, retry_bound, retry_pending
 from harness.generate.world import (
     BUDGET,
     FIRED_OPS,
@@ -324,7 +324,11 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
     On envtest nobody but the operator writes in the lane while it waits, and every write of
     the operator's is in its proxy log: once ``converged`` held, it is asked again (of the
     API server) only when the log shows a write it did not count, so a waiting lane reads a
-    local file, not the API server the other lanes and slots share."""
+    local file, not the API server the other lanes and slots share.
+
+    A lane whose operator owes a retry that will meet a ``fault`` or ``crash`` armed and not
+    yet fired (``retries.retry_pending``) is not quiet before that retry's due time and a
+    window after it (when that fits before the deadline): the retry changes the world."""
     start = time.monotonic()
     deadline = start + settings.quiet_timeout
     since: float | None = None
@@ -334,6 +338,8 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
     quiet = settings.quiet + lane.event_delay
     # the window's writes when converged last held (read before it): -1, not known to hold
     counted = -1
+    # an owed retry that will meet an armed fault (``retry_pending``): epoch seconds it is due
+    pending = 0.0
     # when the owed retry's bound was last looked at (monotonic)
     looked = 0.0
     while True:
@@ -355,8 +361,14 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
                 # controller busy with another lane's Pods): it must stand still longer.
                 done = rolled_out(dep)
                 last = max(last, moved[1] + (0.0 if done else SIM_SETTLE - quiet))
+            last = max(last, pending)
             if now - last >= quiet:
-                return
+                # A retry still to come that meets an armed fault or crash will change the
+                # world: the window outlasts it when it fits before the deadline.
+                pending = retry_pending(lane)
+                fits = pending + quiet - now < deadline - time.monotonic()
+                if not pending or not fits:
+                    return
         else:
             since, counted = None, -1
         if time.monotonic() >= min(looked + 1.0, deadline):  # a GET a second, then every poll

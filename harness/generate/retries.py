@@ -114,6 +114,33 @@ def retry_due(lane: Lane) -> float:
     return due(failed, last)
 
 
+def fault_pending(lane: Lane) -> bool:
+    """A ``fault`` or ``crash`` armed on the lane's API proxy in this sequence has not fired
+    yet (``ApiProxy.faults``: a write fault with ``fired`` false; a crash is a write fault
+    too). Asked of the proxy only when the sequence armed one (``Lane.fault_armed``,
+    ``Lane.crash_armed``)."""
+    if not (lane.fault_armed or lane.crash_armed):
+        return False
+    return any(not f.get("fired") for f in lane.proxy.faults().get("write_faults") or [])
+
+
+def retry_pending(lane: Lane) -> float:
+    """Epoch seconds of the operator's next attempt when it will meet an armed fault: a write
+    failed (``history``) and its retry, due by the contract's backoff (``retry_due``), is
+    still to come while a ``fault`` or ``crash`` waits for a write (``fault_pending``). 0.0
+    otherwise. A retry that only meets the same refusal again changes nothing, and the lane
+    is at rest without it; one that meets an armed fault changes the status (the injected
+    answer reported, the crash's write), and a lane judged before it is judged mid-change.
+    Seen in stop 47's nightly: go refused, its retry due 2.57 s after the last refusal, a 500
+    and a crash armed for its next write; the 2 s quiet window passed first, go's world was
+    read just as that retry's status write (the 500 reported) landed, and the differential
+    compared it with python's, whose retry had come earlier (case python-526a8f11d5)."""
+    due_at = retry_due(lane)
+    if due_at <= time.time() or not fault_pending(lane):
+        return 0.0
+    return due_at
+
+
 def retry_bound(lane: Lane, settings: Settings) -> float | None:
     """While the operator owes a retry (``owes_retry``): the epoch seconds by which it must
     have retried and converged, ``settings.quiet_timeout`` after the contract's backoff puts

@@ -630,6 +630,48 @@ def test_the_quiet_window_after_an_owed_retry_gets_its_time(monkeypatch: Any) ->
         oracles.wait_quiet(late, settings)  # type: ignore[arg-type]
 
 
+class _FaultArmedLane:
+    """A lane at rest whose operator's last write was refused at ``failed_at`` (its retry due
+    5 ms later) while a fault armed on its proxy has not fired (``fired``)."""
+
+    sim, event_delay, window_from, sequence_from, refusing, ns = False, 0.0, 0, 0, True, "gen-go"
+    fault_armed, crash_armed = True, False
+
+    def __init__(self, failed_at: float, fired: bool) -> None:
+        from types import SimpleNamespace
+
+        self.impl = SimpleNamespace(id="go")
+        self.log = SimpleNamespace(records=lambda after=0: [_write(1, 403, _iso(failed_at))])
+        self.admin = SimpleNamespace(get=lambda *_: {"metadata": {}, "status": {}})
+        faults = {"write_faults": [{"action": "status", "code": 500, "fired": fired}]}
+        self.proxy = SimpleNamespace(faults=lambda: faults)
+
+    def handle_crash(self) -> bool:
+        return False
+
+    def writes(self, after: int = 0) -> list[Any]:
+        return []
+
+
+def test_a_retry_that_will_meet_an_armed_fault_is_waited_for(monkeypatch: Any) -> None:
+    """Stop 47's nightly (python-526a8f11d5): go at rest under a refusal, its retry due 2.57 s
+    after the last refusal, a 500 and a crash armed for its next write. The 2 s window passed
+    before the retry, and go's world was read as that retry's status write landed. With a
+    fault armed and not fired, the window outlasts the retry's due time; with none (or one
+    fired), a retry that meets the same refusal changes nothing and is not waited for."""
+    from harness.generate import oracles
+    from harness.generate.lane import Settings
+
+    settings = Settings(control_plane=None, workdir=Path("."), quiet=0.3, quiet_timeout=5.0)  # type: ignore[arg-type]
+    monkeypatch.setattr(oracles, "converged", lambda ln: True)
+    now = time.time()
+    oracles.wait_quiet(_FaultArmedLane(now + 1.5 - 0.005, fired=False), settings)  # type: ignore[arg-type]
+    assert time.time() >= now + 1.5 + 0.3  # the retry's due time, and a window after it
+    now = time.time()
+    oracles.wait_quiet(_FaultArmedLane(now + 1.5 - 0.005, fired=True), settings)  # type: ignore[arg-type]
+    assert time.time() < now + 1.5  # the fault fired already: nothing to wait for
+
+
 def test_a_failed_answer_to_the_modelservice_write_owes_a_retry() -> None:
     """Stop 45's nightly: a 500 injected into go's status write after 18 refused Deployment
     creates; the status still reported the 422 of before (a refusal no step lifts), so no
