@@ -14,8 +14,8 @@
 // The order of both files (Python names are these in snake_case):
 //
 //	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
-//	                 finalizeChild, removeFinalizer, deleteChild, deleteChildOfVanished,
-//	                 deleteChildIf, deleteChildrenOfGone
+//	                 readDeletingLive, finalizeChild, removeFinalizer, deleteChild,
+//	                 deleteChildOfVanished, deleteChildIf, deleteChildrenOfGone
 //	                 (step 2, and a vanished ModelService); ensureChild, confirmAdopter,
 //	                 replaceChild, ensureService (steps 4 and 5); reportRefusal, updateStatus (step 6)
 //	step 1           modelServiceSpec, readSpec, defaultResources
@@ -298,6 +298,10 @@ func nothingToRequeue() ctrl.Result {
 // cache would remove the finalizer while the child exists, and the child would outlive its
 // ModelService, owned by a UID that no longer exists.
 //
+// Before any child is deleted, the ModelService is read live (readDeletingLive): a policy
+// switched to orphan since the cache last heard of it is honoured, and so is a ModelService
+// gone meanwhile (nothing left to do).
+//
 // ms is the deleting ModelService as read. It returns an empty Result when the finalizer is
 // gone or was never there, RequeueAfter 1s while a child of ours remains, and the error of a
 // live read, a delete (other than 404 and 409) or the final Update.
@@ -310,6 +314,17 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 		log.Info("Orphaned children", "propagationPolicy", string(metav1.DeletePropagationOrphan))
 		return r.removeFinalizer(ctx, ms)
 	}
+	// The policy as it stands, not as the cache last heard it: a later delete may have switched
+	// it to orphan (deletion-policy[switched-to-orphan]).
+	live, err := deletingModelServiceSeam(ctx, r, ms)
+	if err != nil || live == nil || !controllerutil.ContainsFinalizer(live, finalizerName) {
+		return ctrl.Result{}, err
+	}
+	if orphansChildren(live) {
+		log.Info("Orphaned children", "propagationPolicy", string(metav1.DeletePropagationOrphan))
+		return r.removeFinalizer(ctx, live)
+	}
+	ms = live
 
 	remaining := false
 	for _, child := range []client.Object{&appsv1.Deployment{}, &corev1.Service{}} {
@@ -336,6 +351,28 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 		return ctrl.Result{RequeueAfter: deletionRequeueAfter}, nil
 	}
 	return r.removeFinalizer(ctx, ms)
+}
+
+// readDeletingLive reads the deleting ModelService ms from the API server (APIReader) before
+// step 2 deletes any child: the children must be deleted only if the policy the user asked for
+// last says so. A DELETE of an object that is already deleting still sets the garbage
+// collector's finalizers anew (the API server's updateForGracefulDeletionAndFinalizers), so
+// `kubectl delete` followed by `kubectl delete --cascade=orphan` adds `orphan`, and a cache that
+// has not seen that second request yet still shows the first policy. Mirrors the garbage
+// collector, which reads an owner live before acting on its dependents (kube v1.34
+// GarbageCollector.isDangling). It returns the live object, nil when the ModelService is gone
+// or another of its name stands there (the key's next event brings the rest), or the read's
+// error. Called through deletingModelServiceSeam (seams.go). Python: read_deleting_live.
+func readDeletingLive(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	fresh := newModelService()
+	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(ms), fresh)
+	if apierrors.IsNotFound(err) || (err == nil && fresh.GetUID() != ms.GetUID()) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fresh, nil
 }
 
 // finalizeChild is step 2 for one child of ours that the API server still holds: it deletes

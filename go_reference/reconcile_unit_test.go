@@ -480,6 +480,37 @@ func TestFinalizeOrphanPolicyDeletesNoChildAndKeepsOtherFinalizers(t *testing.T)
 	}
 }
 
+// TestFinalizeHonoursAPolicySwitchedToOrphanSinceTheCacheRead is deletion-policy
+// [switched-to-orphan]: the cache holds the first delete's view (no orphan), the API server the
+// second's (kubectl delete --cascade=orphan of an object already deleting adds it): no child is
+// deleted, and our finalizer comes off the live object, orphan kept.
+func TestFinalizeHonoursAPolicySwitchedToOrphanSinceTheCacheRead(t *testing.T) {
+	l := convergedWorld(t)
+	edit(t, l, newModelService(), func(ms *unstructured.Unstructured) {
+		ms.SetFinalizers([]string{metav1.FinalizerOrphanDependents, finalizerName})
+	})
+	deleteAs(t, l, newModelService())
+	stale := interceptor.NewClient(l.Client.(client.WithWatch), interceptor.Funcs{
+		Get: func(ctx context.Context, c client.WithWatch, k client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			err := c.Get(ctx, k, obj, opts...)
+			if u, ok := obj.(*unstructured.Unstructured); ok && err == nil {
+				u.SetFinalizers([]string{finalizerName}) // the first delete's view
+				u.SetResourceVersion("1")
+			}
+			return err
+		},
+	})
+	got, err := l.reconciler(stale).Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	if err != nil || got != (ctrl.Result{}) {
+		t.Fatalf("Reconcile = %+v, %v; want an empty Result", got, err)
+	}
+	wantVerbs(t, l, "update ModelService")
+	want := []string{metav1.FinalizerOrphanDependents}
+	if ms := getObj(t, l, newModelService()); ms == nil || !slices.Equal(ms.GetFinalizers(), want) {
+		t.Errorf("ModelService %v; want it stored with finalizers %v", ms, want)
+	}
+}
+
 func TestFinalizeForegroundPolicyCleansUpAndKeepsItsFinalizer(t *testing.T) {
 	l := convergedWorld(t)
 	edit(t, l, newModelService(), func(ms *unstructured.Unstructured) {

@@ -162,6 +162,11 @@ var (
 	// child whose delete failed is counted as gone, so the finalizer comes off over it).
 	finalizeChildSeam = finalizeChild
 
+	// deletingModelServiceSeam is readDeletingLive (step 2: the deleting ModelService read
+	// live before any child is deleted). Mutant: trusts-cached-policy-go (the cache's copy:
+	// a delete switched to orphan since is not seen, and the children are deleted).
+	deletingModelServiceSeam = readDeletingLive
+
 	// ensureServiceSeam is ensureService (step 5: the Service ensured, its refused write
 	// returned as the error). Mutant: swallows-service-refusal-go (a refused Service write is
 	// logged and dropped: the status shows the Deployment's rollout, and the key is forgotten).

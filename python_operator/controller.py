@@ -15,7 +15,7 @@ The order of both files (Go name / Python name where they differ only by convent
 
 ====================  ==========================================================================
 the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
-                      finalize_child, remove_finalizer, delete_vanished_child,
+                      read_deleting_live, finalize_child, remove_finalizer, delete_vanished_child,
                       delete_child, delete_children_of_gone (step 2, and a vanished
                       ModelService);
                       ensure_child, AdoptionRefused, confirm_adopter, replace_child,
@@ -303,6 +303,10 @@ class ModelServiceReconciler:
         left" from the cache would remove the finalizer while the child exists, and the child
         would outlive its ModelService, owned by a UID that no longer exists.
 
+        Before any child is deleted, the ModelService is read live (read_deleting_live): a
+        policy switched to orphan since the cache last heard of it is honoured, and so is a
+        ModelService gone meanwhile (nothing left to do).
+
         ms is the deleting ModelService as read. Returns Result() when the finalizer is gone
         or was never there, Result(requeue_after=1 s) while a child of ours remains; raises
         client.ApiError when a live read, a delete (other than 404 and 409) or the final
@@ -313,6 +317,15 @@ class ModelServiceReconciler:
         if orphans_children(ms):
             rlog.info("Orphaned children", propagationPolicy="Orphan")
             return self.remove_finalizer(ms, rlog)
+        # The policy as it stands, not as the cache last heard it: a later delete may have
+        # switched it to orphan (deletion-policy[switched-to-orphan]).
+        live = self.read_deleting_live(ms)
+        if live is None or not controllerutil.contains_finalizer(live, FINALIZER_NAME):
+            return Result()
+        if orphans_children(live):
+            rlog.info("Orphaned children", propagationPolicy="Orphan")
+            return self.remove_finalizer(live, rlog)
+        ms = live
 
         namespace, name = ms["metadata"]["namespace"], ms["metadata"]["name"]
         remaining = False
@@ -330,6 +343,24 @@ class ModelServiceReconciler:
             # sooner.
             return Result(requeue_after=DELETION_REQUEUE_AFTER)
         return self.remove_finalizer(ms, rlog)
+
+    def read_deleting_live(self, ms: Obj) -> Obj | None:
+        """Read the deleting ModelService ms from the API server (``live``) before step 2
+        deletes any child: the children are deleted only if the policy the user asked for
+        last says so. A DELETE of an object that is already deleting still sets the garbage
+        collector's finalizers anew (the API server's updateForGracefulDeletionAndFinalizers),
+        so ``kubectl delete`` followed by ``kubectl delete --cascade=orphan`` adds ``orphan``,
+        and a cache that has not seen that second request yet still shows the first policy.
+        Mirrors the garbage collector, which reads an owner live before acting on its
+        dependents (kube v1.34 GarbageCollector.isDangling). Returns the live object, None
+        when the ModelService is gone or another of its name stands there; raises
+        client.ApiError when the read fails. Go: readDeletingLive, called through the seam
+        deletingModelServiceSeam."""
+        meta = ms["metadata"]
+        fresh = self.live.get(MODELSERVICES, meta["namespace"], meta["name"])
+        if fresh is None or fresh["metadata"].get("uid") != meta.get("uid"):
+            return None
+        return fresh
 
     def finalize_child(
         self, ms: Obj, resource: client_.Resource, child: Obj, rlog: log_.Logger

@@ -241,4 +241,22 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "之后的一次 Orphan 删除；go 的子对象被删除并重新创建，python 的被接管"
         "（mutant trusts-stale-owner、trusts-stale-owner-go）。",
     ),
+    "check:deletion-policy[switched-to-orphan]:why": (
+        "c4b35dfae3",
+        "deletion-policy[switched-to-orphan]：先 `kubectl delete`，在清理删除任何东西之前再 "
+        "`kubectl delete --cascade=orphan`，子对象被保留，即使 operator 的缓存仍显示第一次删除。",
+    ),
+    "check:deletion-policy[switched-to-orphan]:teaches": (
+        "2cae4d5844",
+        "从缓存读取删除策略的 operator，在缓存落后于第二次请求的这段时间里，会删除用户刚刚要求保留的"
+        "工作负载；子对象自己的删除（它的 UID 前提条件）对其 owner 的策略一无所知。垃圾回收器在处理"
+        "依赖对象之前会实时读取 owner（kube v1.34 GarbageCollector.isDangling），清理在删除子对象之前"
+        "也必须这样做。这里确定地布置这种情况：一个准入策略拒绝 operator 对 Deployment 的删除，"
+        "于是第一次（Background）删除的清理已经开始并卡住；然后 operator 的 API proxy 扣住 "
+        "ModelService 的所有 watch 事件，再用 `Orphan` 删除一次 ModelService；然后解除拒绝。"
+        "按缓存过时的说法，下一轮清理会删除两个子对象。operator 必须改走 orphan 的路径（移除它的 "
+        "finalizer，不删除任何子对象）：子对象保持原来的 UID，operator 对子对象的删除没有一次被接受"
+        "（审计日志）。在 envtest 上 ModelService 随后只带着 `orphan` 留下（没有垃圾回收器）；"
+        "在有垃圾回收器的地方，它去掉子对象的引用，ModelService 随之消失。",
+    ),
 }

@@ -206,4 +206,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "87ac23b6dc",
         "凭缓存的说法删除已消失 ModelService 的子对象：之后被孤立的子对象被删除，而不是被接管（Go）",
     ),
+    "mutant:trusts-cached-policy:title": (
+        "9ea1e40694",
+        "清理按缓存中 ModelService 的副本决定删除策略：之后改成 orphan 的删除没有被看到，子对象被删除",
+    ),
+    "mutant:trusts-cached-policy-go:title": (
+        "f990288cf6",
+        "清理按缓存中 ModelService 的副本决定删除策略：之后改成 orphan 的删除没有被看到，子对象被删除（Go）",
+    ),
 }

@@ -793,6 +793,31 @@ def test_finalize_orphan_policy_deletes_no_child_and_keeps_other_finalizers() ->
     assert world.writes[0][2]["metadata"]["finalizers"] == ["example.com/audit", "orphan"]
 
 
+def test_finalize_honours_a_policy_switched_to_orphan_since_the_cache_read() -> None:
+    """deletion-policy[switched-to-orphan]: the cache holds the first delete's view (no
+    ``orphan``), the API server the second's (``kubectl delete --cascade=orphan`` of an object
+    already deleting adds it): no child is deleted, and our finalizer comes off the live
+    object, ``orphan`` kept."""
+    ms, dep, svc = live_world()
+    cache = World(deleting(ms), dep, svc)
+    switched = deleting(informer.copy_obj(ms))
+    switched["metadata"]["finalizers"] = ["orphan", controller.FINALIZER_NAME]
+    switched["metadata"]["resourceVersion"] = "after-the-second-delete"
+    api_server = World(switched, dep, svc)
+    assert reconciler(cache, live=api_server).reconcile(OPT) == Result()
+    assert cache.verbs() == [("update", "ModelService")]
+    written = cache.writes[0][2]["metadata"]
+    assert written["finalizers"] == ["orphan"]
+    assert written["resourceVersion"] == "after-the-second-delete"
+
+
+def test_finalize_of_a_modelservice_gone_since_the_cache_read_writes_nothing() -> None:
+    ms, dep, svc = live_world()
+    cache = World(deleting(ms), dep, svc)
+    assert reconciler(cache, live=World(dep, svc)).reconcile(OPT) == Result()
+    assert cache.writes == []
+
+
 def test_finalize_foreground_policy_cleans_up_and_keeps_its_finalizer() -> None:
     ms, dep, svc = live_world()
     ms["metadata"]["finalizers"] = ["foregroundDeletion", controller.FINALIZER_NAME]
