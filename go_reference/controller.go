@@ -17,7 +17,8 @@
 //	                 readDeletingLive, finalizeChild, removeFinalizer, deleteChild,
 //	                 deleteChildOfVanished, deleteChildIf, deleteChildrenOfGone
 //	                 (step 2, and a vanished ModelService); ensureChild, confirmAdopter,
-//	                 replaceChild, ensureService (steps 4 and 5); reportRefusal, updateStatus (step 6)
+//	                 confirmSuccessor, replaceChild, ensureService (steps 4 and 5);
+//	                 reportRefusal, updateStatus (step 6)
 //	step 1           modelServiceSpec, readSpec, defaultResources
 //	step 2           orphansChildren
 //	steps 4 and 5    desiredDeployment, desiredService, childObjectMeta, childLabels,
@@ -529,6 +530,9 @@ func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler
 		// Delete it as it would, then create ours; an AlreadyExists while it is still going
 		// is a 409 like any other (step 7).
 		log.Info("Child of a vanished ModelService", "child", child, "ownerUID", string(metav1.GetControllerOf(live).UID))
+		if err := replacementRecheck(r, ctx, ms, what); err != nil {
+			return live, "", err
+		}
 		if err := deleteVanishedChild(ctx, c, rec, ms, live); err != nil {
 			return live, "", err
 		}
@@ -609,6 +613,31 @@ func (r *ModelServiceReconciler) confirmAdopter(ctx context.Context, ms *unstruc
 	}
 	if fresh.GetDeletionTimestamp() != nil {
 		return fmt.Errorf("not adopting %s: %s is being deleted", what, modelServiceString(ms))
+	}
+	return nil
+}
+
+// confirmSuccessor is confirmAdopter's twin for the child of a vanished ModelService: before
+// steps 4 and 5 delete it, ms is read from the API server (APIReader). "Its owner is gone"
+// rests on the cache's ModelService holding the name now, and a ModelService watch that lags a
+// delete and re-create, while the Deployment watch has brought the new one's child (made by
+// another writer: an earlier leader), would make the living owner's child look like a dead
+// one's, and the pass would delete it (vanished-owner[successor-unseen]). The garbage
+// collector reads an owner live before it deletes a dependent (kube v1.34
+// GarbageCollector.isDangling). It returns an error naming the child (what) when ms is gone,
+// another UID holds the name or ms is being deleted (retried with backoff; the new one's
+// event brings its own pass), the read's error, or nil. Python: confirm_successor.
+func (r *ModelServiceReconciler) confirmSuccessor(ctx context.Context, ms *unstructured.Unstructured, what string) error {
+	fresh := newModelService()
+	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(ms), fresh)
+	if apierrors.IsNotFound(err) || (err == nil && fresh.GetUID() != ms.GetUID()) {
+		return fmt.Errorf("not replacing %s: %s with uid %s no longer exists", what, modelServiceString(ms), ms.GetUID())
+	}
+	if err != nil {
+		return err
+	}
+	if fresh.GetDeletionTimestamp() != nil {
+		return fmt.Errorf("not replacing %s: %s is being deleted", what, modelServiceString(ms))
 	}
 	return nil
 }

@@ -369,6 +369,32 @@ func TestAVanishedOwnersChildChangedSinceReadIsReadAgainNotReplaced(t *testing.T
 	}
 }
 
+// TestAVanishedOwnersChildIsKeptWhenTheModelServiceInHandNoLongerHoldsTheName is
+// vanished-owner[successor-unseen]: the cache still holds a ModelService the API server has
+// deleted and re-created under the name, and the children are the new one's. They look like a
+// dead owner's to the stale pass; the live read (confirmSuccessor) refuses before any delete.
+func TestAVanishedOwnersChildIsKeptWhenTheModelServiceInHandNoLongerHoldsTheName(t *testing.T) {
+	l := convergedWorld(t)
+	stale := interceptor.NewClient(l.Client.(client.WithWatch), interceptor.Funcs{
+		Get: func(ctx context.Context, c client.WithWatch, k client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			err := c.Get(ctx, k, obj, opts...)
+			if u, ok := obj.(*unstructured.Unstructured); ok && err == nil {
+				u.SetUID("the-deleted-one") // the predecessor the cache still holds
+			}
+			return err
+		},
+	})
+	_, err := l.reconciler(stale).Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	if err == nil || !strings.Contains(err.Error(), "not replacing Deployment \"opt\"") {
+		t.Fatalf("error = %v, want the refusal to replace Deployment \"opt\"", err)
+	}
+	for _, w := range l.attempts {
+		if strings.HasPrefix(w.what, "delete") || strings.HasPrefix(w.what, "create") {
+			t.Errorf("sent %q: the living owner's child must be neither deleted nor replaced", w.what)
+		}
+	}
+}
+
 func TestReconcileStatusNotFoundDeletesChildrenOfVanishedModelService(t *testing.T) {
 	l := stepsWorld(t, stepsModelService())
 	l.failStatus = apierrors.NewNotFound(schema.GroupResource{Group: "modeldock.io", Resource: "modelservices"}, "opt")

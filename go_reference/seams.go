@@ -81,6 +81,11 @@ var (
 	// Mutant: adopts-from-cache-go (no read: the cache's word is taken).
 	adoptionRecheck = (*ModelServiceReconciler).confirmAdopter
 
+	// replacementRecheck is confirmSuccessor (steps 4 and 5: the live read of the ModelService
+	// before the child of a vanished one is deleted, which refuses when the cache's
+	// ModelService no longer holds the name). Mutant: trusts-cached-holder-go (no read).
+	replacementRecheck = (*ModelServiceReconciler).confirmSuccessor
+
 	// immutableChangeSeam is immutableChange (steps 4 and 5: which immutable field of a child
 	// of ours differs from the desired one, so that it must be replaced?). Mutant:
 	// updates-immutable-go.

@@ -18,7 +18,8 @@ the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize
                       read_deleting_live, finalize_child, remove_finalizer, delete_vanished_child,
                       delete_child, delete_children_of_gone (step 2, and a vanished
                       ModelService);
-                      ensure_child, AdoptionRefused, confirm_adopter, replace_child,
+                      ensure_child, AdoptionRefused, ReplacementRefused, confirm_adopter,
+                      confirm_successor, replace_child,
                       ensure_service
                       (steps 4 and 5); report_refusal, update_status (step 6)
 step 1                ModelServiceSpec, SpecError, RECONCILE_ERRORS, read_spec,
@@ -135,6 +136,12 @@ class AdoptionRefused(RuntimeError):
     """A child not adopted because the ModelService that would adopt it is gone or being
     deleted, as the live read shows (confirm_adopter): one of RECONCILE_ERRORS, retried with
     backoff (Go: confirmAdopter's fmt.Errorf)."""
+
+
+class ReplacementRefused(RuntimeError):
+    """The child of a vanished ModelService not deleted because the ModelService in hand no
+    longer holds the name, or is being deleted, as the live read shows (confirm_successor):
+    one of RECONCILE_ERRORS, retried with backoff (Go: confirmSuccessor's fmt.Errorf)."""
 
 
 class ModelServiceReconciler:
@@ -534,6 +541,7 @@ class ModelServiceReconciler:
                 child=child,
                 ownerUID=(controller_.controller_of(live) or {}).get("uid"),
             )
+            self.confirm_successor(ms, what)
             self.delete_vanished_child(ms, resource, live, rlog)
         if live is None or vanished:
             try:
@@ -608,6 +616,30 @@ class ModelServiceReconciler:
         if fresh["metadata"].get("deletionTimestamp"):
             raise AdoptionRefused(
                 f"not adopting {what}: {model_service_string(ms)} is being deleted"
+            )
+
+    def confirm_successor(self, ms: Obj, what: str) -> None:
+        """confirm_adopter's twin for the child of a vanished ModelService: before steps 4
+        and 5 delete it, read ms from the API server (``live``) and raise ReplacementRefused
+        naming the child (what) when it is gone, another UID holds the name or it is being
+        deleted; return otherwise. "Its owner is gone" rests on the cache's ModelService
+        holding the name now, and a ModelService watch that lags a delete and re-create,
+        while the Deployment watch has brought the new one's child (made by another writer:
+        an earlier leader), would make the living owner's child look like a dead one's, and
+        the pass would delete it (vanished-owner[successor-unseen]). The garbage collector
+        reads an owner live before it deletes a dependent (kube v1.34
+        GarbageCollector.isDangling). Go: confirmSuccessor, called through the seam
+        replacementRecheck."""
+        meta = ms["metadata"]
+        fresh = self.live.get(MODELSERVICES, meta["namespace"], meta["name"])
+        if fresh is None or fresh["metadata"].get("uid") != meta.get("uid"):
+            raise ReplacementRefused(
+                f"not replacing {what}: {model_service_string(ms)} with uid {meta.get('uid')} "
+                "no longer exists"
+            )
+        if fresh["metadata"].get("deletionTimestamp"):
+            raise ReplacementRefused(
+                f"not replacing {what}: {model_service_string(ms)} is being deleted"
             )
 
     def replace_child(
@@ -727,13 +759,14 @@ class SpecError(ValueError):
 
 #: The exceptions reconcile raises for a reconcile that failed, besides every error of an API
 #: request (runtime.client.REQUEST_ERRORS; RefusedWrite is a client.ApiError): a spec that
-#: cannot be read, an adoption refused, a catalog registration that failed. The controller is
+#: cannot be read, an adoption or a replacement refused, a catalog registration that failed. The controller is
 #: given them (runtime.controller.Controller's ``errors``); any other exception escaping
 #: reconcile is a bug, logged as ``Observed a panic`` (CONTRACT.md, "A reconcile never
 #: panics"). Go returns these as its error; it has no list, a panic being another thing there.
 RECONCILE_ERRORS: tuple[type[Exception], ...] = (
     SpecError,
     AdoptionRefused,
+    ReplacementRefused,
     catalog_.CatalogError,
 )
 

@@ -214,4 +214,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "f990288cf6",
         "清理按缓存中 ModelService 的副本决定删除策略：之后改成 orphan 的删除没有被看到，子对象被删除（Go）",
     ),
+    "mutant:trusts-cached-holder:title": (
+        "4a0c7c0899",
+        "凭缓存中手头的 ModelService 仍占着这个名字，就删除已消失 ModelService 的子对象：在看到后继者之前"
+        "先看到的后继者的子对象被删除",
+    ),
+    "mutant:trusts-cached-holder-go:title": (
+        "9d8cadf1f5",
+        "凭缓存中手头的 ModelService 仍占着这个名字，就删除已消失 ModelService 的子对象：在看到后继者之前"
+        "先看到的后继者的子对象被删除（Go）",
+    ),
 }

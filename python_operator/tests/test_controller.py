@@ -1192,6 +1192,22 @@ def test_error_message_is_sorted_before_it_is_cut() -> None:
     )
 
 
+def test_a_vanished_owners_child_is_kept_when_the_modelservice_in_hand_no_longer_holds_the_name() -> (
+    None
+):
+    """vanished-owner[successor-unseen]: the cache still holds a ModelService the API server
+    has deleted and re-created under the name, and the children are the new one's. They look
+    like a dead owner's to the stale pass; the live read (confirm_successor) refuses before
+    any delete or create."""
+    ms, dep, svc = live_world()
+    stale = informer.copy_obj(ms)
+    stale["metadata"]["uid"] = "the-deleted-one"
+    cache = World(stale, dep, svc)
+    with pytest.raises(controller.ReplacementRefused, match='not replacing Deployment "opt"'):
+        reconciler(cache, live=World(ms, dep, svc)).reconcile(OPT)
+    assert [(verb, kind) for verb, kind, _ in cache.attempts if verb in ("delete", "create")] == []
+
+
 def test_a_vanished_owners_child_changed_since_read_is_read_again_not_replaced() -> None:
     """vanished-owner[orphaned-unseen]: the delete of a dead owner's child carries the
     resourceVersion read; a 409 (orphaned since, perhaps) ends the pass with the conflict: no
