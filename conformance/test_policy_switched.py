@@ -133,6 +133,11 @@ def test_policy_switched_to_orphan(
     evidence.record("reaction", seen)
     held = proxy.release(["modelservices"])
     evidence.record("modelservice_events_held", held)
+    premise(
+        held.get("modelservices", 0) > 0,
+        "the proxy should have held the ModelService's watch events (the second delete's), "
+        f"so that the operator's cache kept the first delete's view: {held}",
+    )
     if tier.offers("garbage-collector"):
         wait_for(
             lambda: admin.get("modelservices", namespace, "web") or {},

@@ -511,7 +511,8 @@ func readChild(ctx context.Context, c client.Client, desired, live client.Object
 // It returns the child as now stored (or as last read, when nothing was written; the zero T,
 // nil, after a replacement), the conflict message ("" when there is none), and the error of a
 // failed read, create, update or delete, or of a ModelService the live read shows deleted or
-// deleting: a *refusedWrite wrapping it when the API server refused a create or update with an
+// deleting (before an adoption, confirmAdopter; before a vanished owner's child is deleted,
+// confirmSuccessor): a *refusedWrite wrapping it when the API server refused a create or update with an
 // answer other than 409 (CONTRACT.md, steps 4 and 5). A function, not a method: Go methods
 // take no type parameters (Python's ensure_child is a method).
 func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured,

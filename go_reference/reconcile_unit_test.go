@@ -537,6 +537,30 @@ func TestFinalizeHonoursAPolicySwitchedToOrphanSinceTheCacheRead(t *testing.T) {
 	}
 }
 
+func TestFinalizeOfAModelServiceGoneSinceTheCacheReadWritesNothing(t *testing.T) {
+	l := convergedWorld(t)
+	deleteAs(t, l, newModelService())
+	held := getObj(t, l, newModelService()) // deleting, our finalizer on: what the cache keeps
+	edit(t, l, newModelService(), func(ms *unstructured.Unstructured) { ms.SetFinalizers(nil) })
+	if getObj(t, l, newModelService()) != nil {
+		t.Fatal("set-up: the ModelService should be gone once its finalizers are")
+	}
+	cache := interceptor.NewClient(l.Client.(client.WithWatch), interceptor.Funcs{
+		Get: func(ctx context.Context, c client.WithWatch, k client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			if u, ok := obj.(*unstructured.Unstructured); ok {
+				held.DeepCopyInto(u)
+				return nil
+			}
+			return c.Get(ctx, k, obj, opts...)
+		},
+	})
+	got, err := l.reconciler(cache).Reconcile(context.Background(), ctrl.Request{NamespacedName: eventsKey})
+	if err != nil || got != (ctrl.Result{}) {
+		t.Fatalf("Reconcile = %+v, %v; want an empty Result", got, err)
+	}
+	wantVerbs(t, l)
+}
+
 func TestFinalizeForegroundPolicyCleansUpAndKeepsItsFinalizer(t *testing.T) {
 	l := convergedWorld(t)
 	edit(t, l, newModelService(), func(ms *unstructured.Unstructured) {

@@ -522,7 +522,9 @@ class ModelServiceReconciler:
         create or update raises RefusedWrite (a client.ApiError) when the API server refused
         it with an answer other than 409, and the error as it came otherwise; a failed delete
         raises client.ApiError, and a ModelService that the live read shows deleted or
-        deleting raises AdoptionRefused (retried with backoff) (CONTRACT.md, steps 4 and 5).
+        deleting raises AdoptionRefused before an adoption and ReplacementRefused before a
+        vanished owner's child is deleted (confirm_successor; both retried with backoff)
+        (CONTRACT.md, steps 4 and 5).
         """
         kind = resource.kind
         name = desired["metadata"]["name"]

@@ -365,8 +365,9 @@ def wait_quiet(lane: Lane, settings: Settings) -> None:
             if now - last >= quiet:
                 # A retry still to come that meets an armed fault or crash will change the
                 # world: the window outlasts it when it fits before the deadline.
-                pending = retry_pending(lane)
-                fits = pending + quiet - now < deadline - time.monotonic()
+                pending = retry_pending(lane, late=quiet)
+                # a margin of a few polls, so that the wait never ends at the deadline
+                fits = pending + quiet - now < deadline - time.monotonic() - 1.0
                 if not pending or not fits:
                     return
         else:
