@@ -265,7 +265,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "已消失 owner 的子对象删除：删除已消失 ModelService 的子对象之前，operator 实时读取 ModelService。",
     ),
     "check:vanished-owner[successor-unseen]:teaches": (
-        "4828b18272",
+        "cb0517d312",
         "“由同名但 UID 不同的 ModelService 控制的子对象属于一个已经消失的 ModelService”，"
         "这个判断的前提是手头的 ModelService 此刻仍占着这个名字。informer 的各个 watch 彼此独立："
         "ModelService 的 watch 可能落后于同名对象的一次删除和一次创建，而 Deployment 的 watch 已经"
@@ -273,8 +273,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "对过时的那一轮来说，这个子对象看起来像已消失 owner 的；删除它会让仍然存在的 owner 的 pod "
         "重启。垃圾回收器在删除依赖对象之前会实时读取 owner（kube v1.34 GarbageCollector.isDangling）。"
         "这里确定地布置这种情况：operator 的 API proxy 扣住 ModelService 的所有 watch 事件；"
-        "已收敛的 ModelService 去掉 finalizer 并被删除，它的子对象被删除（就像垃圾回收器做的那样），"
-        "创建一个同名的后继者，harness 作为那个另一个写入者创建后继者的子对象。operator 在过时的视图上"
+        "已收敛的 ModelService 去掉 finalizer 并被删除，创建一个同名的后继者，harness 作为那个另一个"
+        "写入者把子对象交给后继者（它们的控制者 ownerReference 改为指向后继者：每个一次更新，不创建"
+        "任何东西，这样 operator 就不会把 harness 的子对象当成它必须创建的）。在 sim 上垃圾回收器可能"
+        "先删除已消失者的子对象：这是前提条件的错误，不是判定。operator 在过时的视图上"
         "reconcile（一个关于子对象的请求，或者它对 ModelService 的实时读取）；然后放行事件。"
         "后继者的子对象必须保持原来的 UID，operator 对子对象的删除不能有一次被接受（审计日志）。",
     ),
