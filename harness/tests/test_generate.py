@@ -697,10 +697,14 @@ def test_a_failed_answer_to_the_modelservice_write_owes_a_retry() -> None:
     }
     lane = _lane(False, [*refused, status_ok, status_injected])
     assert own_write_failed(lane) and owes_retry(lane, reported)
-    # a status that is right for its generation owes nothing, whatever failed: a stale
-    # cache's status write gets a 409 and its retry finds nothing to write (generate-ci)
+    # a status that is right for its generation: a 500 did not land, and its retry writes it
+    # again (stop 47's second nightly: go judged 20 s before that retry); a 409 owes nothing,
+    # for a stale cache's status write gets one and its retry finds nothing to write
+    # (generate-ci)
     current = {"metadata": {"generation": 4}, "status": reported["status"]}
-    assert not owes_retry(lane, current)
+    assert owes_retry(lane, current)
+    conflict = replace(_write(5, 409, t[5], "modelservices"), subresource="status")
+    assert not owes_retry(_lane(False, [*refused, status_ok, conflict]), current)
     deleting = {
         "metadata": {"generation": 4, "deletionTimestamp": "x"},
         "status": current["status"],
