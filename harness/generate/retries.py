@@ -97,7 +97,7 @@ def owes_retry(lane: Lane, m: dict[str, Any], own_failed: int | None = None) -> 
     # A write of the ModelService answered with anything but 409 (a 5xx, a 429, injected or
     # not) did not land, and its retry writes it again whatever the generation says: stop
     # 47's second nightly judged go's status 20 s before that retry (replicas 725 where the
-    # played Deployment had 726, after 14 faults in a row on its status writes).
+    # played Deployment had 726, after 13 faults in a row on its status writes).
     if failed and failed != 409:
         return True
     meta, status = m.get("metadata") or {}, m.get("status") or {}
