@@ -13,11 +13,12 @@
 //
 // The order of both files (Python names are these in snake_case):
 //
-//	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize,
+//	the reconciler   ModelServiceReconciler; Reconcile (steps 1 to 7); finalize, readLive,
 //	                 readDeletingLive, finalizeChild, removeFinalizer, deleteChild,
 //	                 deleteChildOfVanished, deleteChildIf, deleteChildrenOfGone
-//	                 (step 2, and a vanished ModelService); ensureChild, confirmAdopter,
-//	                 confirmSuccessor, replaceChild, ensureService (steps 4 and 5);
+//	                 (step 2, and a vanished ModelService); ensureChild, confirmHolder,
+//	                 confirmAdopter, confirmSuccessor, replaceChild, ensureService (steps 4
+//	                 and 5);
 //	                 reportRefusal, updateStatus (step 6)
 //	step 1           modelServiceSpec, readSpec, defaultResources
 //	step 2           orphansChildren
@@ -354,17 +355,12 @@ func (r *ModelServiceReconciler) finalize(ctx context.Context, ms *unstructured.
 	return r.removeFinalizer(ctx, ms)
 }
 
-// readDeletingLive reads the deleting ModelService ms from the API server (APIReader) before
-// step 2 deletes any child: the children must be deleted only if the policy the user asked for
-// last says so. A DELETE of an object that is already deleting still sets the garbage
-// collector's finalizers anew (the API server's updateForGracefulDeletionAndFinalizers), so
-// `kubectl delete` followed by `kubectl delete --cascade=orphan` adds `orphan`, and a cache that
-// has not seen that second request yet still shows the first policy. Mirrors the garbage
-// collector, which reads an owner live before acting on its dependents (kube v1.34
-// GarbageCollector.isDangling). It returns the live object, nil when the ModelService is gone
-// or another of its name stands there (the key's next event brings the rest), or the read's
-// error. Called through deletingModelServiceSeam (seams.go). Python: read_deleting_live.
-func readDeletingLive(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+// readLive reads ms from the API server (APIReader, past the cache), for a write that rests on
+// ms still holding its name: the live object, nil when it is gone or another ModelService (a
+// different UID) holds the name, or the read's error. The pass's three live reads of the
+// ModelService share it: readDeletingLive (step 2), confirmAdopter and confirmSuccessor
+// (steps 4 and 5, through confirmHolder). Python: read_live.
+func readLive(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	fresh := newModelService()
 	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(ms), fresh)
 	if apierrors.IsNotFound(err) || (err == nil && fresh.GetUID() != ms.GetUID()) {
@@ -374,6 +370,20 @@ func readDeletingLive(ctx context.Context, r *ModelServiceReconciler, ms *unstru
 		return nil, err
 	}
 	return fresh, nil
+}
+
+// readDeletingLive reads the deleting ModelService ms live (readLive) before step 2 deletes
+// any child: the children must be deleted only if the policy the user asked for last says so.
+// A DELETE of an object that is already deleting still sets the garbage collector's finalizers
+// anew (the API server's updateForGracefulDeletionAndFinalizers), so `kubectl delete` followed
+// by `kubectl delete --cascade=orphan` adds `orphan`, and a cache that has not seen that second
+// request yet still shows the first policy. Mirrors the garbage collector, which reads an owner
+// live before acting on its dependents (kube v1.34 GarbageCollector.isDangling). It returns
+// the live object, nil when the ModelService is gone or another of its name stands there (the
+// key's next event brings the rest), or the read's error. Called through
+// deletingModelServiceSeam (seams.go). Python: read_deleting_live.
+func readDeletingLive(ctx context.Context, r *ModelServiceReconciler, ms *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	return readLive(ctx, r, ms)
 }
 
 // finalizeChild is step 2 for one child of ours that the API server still holds: it deletes
@@ -596,51 +606,49 @@ func ensureChild[T client.Object](ctx context.Context, r *ModelServiceReconciler
 	return updated, "", nil
 }
 
-// confirmAdopter is called before an adoption (through adoptionRecheck, seams.go): it reads
-// ms from the API server (APIReader) and returns an error naming the child (what) when ms is
-// gone, has another UID or is being deleted; nil otherwise. The cache may not have seen a deletion yet, and a child adopted by a
-// ModelService that the garbage collector is orphaning, or has already forgotten, would be
-// left owned by a vanished UID and collected: the very workload --cascade=orphan was meant to
-// keep (mirrors RecheckDeletionTimestamp in kube's ControllerRefManager, k8s.io/kubernetes
-// v1.34 pkg/controller/controller_ref_manager.go).
-func (r *ModelServiceReconciler) confirmAdopter(ctx context.Context, ms *unstructured.Unstructured, what string) error {
-	fresh := newModelService()
-	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(ms), fresh)
-	if apierrors.IsNotFound(err) || (err == nil && fresh.GetUID() != ms.GetUID()) {
-		return fmt.Errorf("not adopting %s: %s with uid %s no longer exists", what, modelServiceString(ms), ms.GetUID())
-	}
+// confirmHolder is called before a write to the child (what) that rests on ms holding its
+// name and not being deleted: it reads ms live (readLive) and returns the error "not <doing>
+// <what>: <ms> with uid U no longer exists" when it is gone or another UID holds the name,
+// "... is being deleted" when it carries a deletionTimestamp, the read's error, or nil.
+// Python: confirm_holder.
+func (r *ModelServiceReconciler) confirmHolder(ctx context.Context, ms *unstructured.Unstructured, doing, what string) error {
+	fresh, err := readLive(ctx, r, ms)
 	if err != nil {
 		return err
 	}
+	if fresh == nil {
+		return fmt.Errorf("not %s %s: %s with uid %s no longer exists", doing, what, modelServiceString(ms), ms.GetUID())
+	}
 	if fresh.GetDeletionTimestamp() != nil {
-		return fmt.Errorf("not adopting %s: %s is being deleted", what, modelServiceString(ms))
+		return fmt.Errorf("not %s %s: %s is being deleted", doing, what, modelServiceString(ms))
 	}
 	return nil
 }
 
+// confirmAdopter is called before an adoption (through adoptionRecheck, seams.go): it is
+// confirmHolder, whose error names the child (what) when ms is gone, has another UID or is
+// being deleted. The cache may not have seen a deletion yet, and a child adopted by a
+// ModelService that the garbage collector is orphaning, or has already forgotten, would be
+// left owned by a vanished UID and collected: the very workload --cascade=orphan was meant to
+// keep (mirrors RecheckDeletionTimestamp in kube's ControllerRefManager, k8s.io/kubernetes
+// v1.34 pkg/controller/controller_ref_manager.go). Python: confirm_adopter.
+func (r *ModelServiceReconciler) confirmAdopter(ctx context.Context, ms *unstructured.Unstructured, what string) error {
+	return r.confirmHolder(ctx, ms, "adopting", what)
+}
+
 // confirmSuccessor is confirmAdopter's twin for the child of a vanished ModelService: before
-// steps 4 and 5 delete it, ms is read from the API server (APIReader). "Its owner is gone"
-// rests on the cache's ModelService holding the name now, and a ModelService watch that lags a
-// delete and re-create, while the Deployment watch has brought the new one's child (made by
-// another writer: an earlier leader), would make the living owner's child look like a dead
-// one's, and the pass would delete it (vanished-owner[successor-unseen]). The garbage
-// collector reads an owner live before it deletes a dependent (kube v1.34
-// GarbageCollector.isDangling). It returns an error naming the child (what) when ms is gone,
-// another UID holds the name or ms is being deleted (retried with backoff; the new one's
-// event brings its own pass), the read's error, or nil. Python: confirm_successor.
+// steps 4 and 5 delete it, confirmHolder. "Its owner is gone" rests on the cache's
+// ModelService holding the name now, and a ModelService watch that lags a delete and
+// re-create, while the Deployment watch has brought the new one's child (made by another
+// writer: an earlier leader), would make the living owner's child look like a dead one's, and
+// the pass would delete it (vanished-owner[successor-unseen]). The garbage collector reads an
+// owner live before it deletes a dependent (kube v1.34 GarbageCollector.isDangling). It
+// returns an error naming the child (what) when ms is gone, another UID holds the name or ms
+// is being deleted (retried with backoff; the new one's event brings its own pass), the
+// read's error, or nil. Called through replacementRecheck (seams.go). Python:
+// confirm_successor.
 func (r *ModelServiceReconciler) confirmSuccessor(ctx context.Context, ms *unstructured.Unstructured, what string) error {
-	fresh := newModelService()
-	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(ms), fresh)
-	if apierrors.IsNotFound(err) || (err == nil && fresh.GetUID() != ms.GetUID()) {
-		return fmt.Errorf("not replacing %s: %s with uid %s no longer exists", what, modelServiceString(ms), ms.GetUID())
-	}
-	if err != nil {
-		return err
-	}
-	if fresh.GetDeletionTimestamp() != nil {
-		return fmt.Errorf("not replacing %s: %s is being deleted", what, modelServiceString(ms))
-	}
-	return nil
+	return r.confirmHolder(ctx, ms, "replacing", what)
 }
 
 // replaceChild deletes live, a child of ms whose immutable field (e.g. "spec.selector")

@@ -14,12 +14,12 @@ computes the same answer from the same world.
 The order of both files (Go name / Python name where they differ only by convention):
 
 ====================  ==========================================================================
-the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize,
-                      read_deleting_live, finalize_child, remove_finalizer, delete_vanished_child,
-                      delete_child, delete_children_of_gone (step 2, and a vanished
-                      ModelService);
-                      ensure_child, AdoptionRefused, ReplacementRefused, confirm_adopter,
-                      confirm_successor, replace_child,
+the reconciler        ModelServiceReconciler; reconcile (steps 1 to 7); finalize, read_live,
+                      read_deleting_live, finalize_child, remove_finalizer,
+                      delete_vanished_child, delete_child, delete_children_of_gone (step 2,
+                      and a vanished ModelService);
+                      ensure_child, AdoptionRefused, ReplacementRefused, confirm_holder,
+                      confirm_adopter, confirm_successor, replace_child,
                       ensure_service
                       (steps 4 and 5); report_refusal, update_status (step 6)
 step 1                ModelServiceSpec, SpecError, RECONCILE_ERRORS, read_spec,
@@ -351,23 +351,32 @@ class ModelServiceReconciler:
             return Result(requeue_after=DELETION_REQUEUE_AFTER)
         return self.remove_finalizer(ms, rlog)
 
+    def read_live(self, ms: Obj) -> Obj | None:
+        """ms as the API server holds it now (``live``, past the cache), for a write that
+        rests on ms still holding its name: None when it is gone or another ModelService (a
+        different UID) holds the name. Raises client.ApiError when the read fails. The pass's
+        three live reads of the ModelService share it: read_deleting_live (step 2),
+        confirm_adopter and confirm_successor (steps 4 and 5, through confirm_holder). Go:
+        readLive."""
+        meta = ms["metadata"]
+        fresh = self.live.get(MODELSERVICES, meta["namespace"], meta["name"])
+        if fresh is None or fresh["metadata"].get("uid") != meta.get("uid"):
+            return None
+        return fresh
+
     def read_deleting_live(self, ms: Obj) -> Obj | None:
-        """Read the deleting ModelService ms from the API server (``live``) before step 2
-        deletes any child: the children are deleted only if the policy the user asked for
-        last says so. A DELETE of an object that is already deleting still sets the garbage
-        collector's finalizers anew (the API server's updateForGracefulDeletionAndFinalizers),
-        so ``kubectl delete`` followed by ``kubectl delete --cascade=orphan`` adds ``orphan``,
+        """Read the deleting ModelService ms live (read_live) before step 2 deletes any
+        child: the children are deleted only if the policy the user asked for last says so.
+        A DELETE of an object that is already deleting still sets the garbage collector's
+        finalizers anew (the API server's updateForGracefulDeletionAndFinalizers), so
+        ``kubectl delete`` followed by ``kubectl delete --cascade=orphan`` adds ``orphan``,
         and a cache that has not seen that second request yet still shows the first policy.
         Mirrors the garbage collector, which reads an owner live before acting on its
         dependents (kube v1.34 GarbageCollector.isDangling). Returns the live object, None
         when the ModelService is gone or another of its name stands there; raises
         client.ApiError when the read fails. Go: readDeletingLive, called through the seam
         deletingModelServiceSeam."""
-        meta = ms["metadata"]
-        fresh = self.live.get(MODELSERVICES, meta["namespace"], meta["name"])
-        if fresh is None or fresh["metadata"].get("uid") != meta.get("uid"):
-            return None
-        return fresh
+        return self.read_live(ms)
 
     def finalize_child(
         self, ms: Obj, resource: client_.Resource, child: Obj, rlog: log_.Logger
@@ -600,49 +609,44 @@ class ModelServiceReconciler:
         crash_point("after-" + kind.lower())
         return stored, ""
 
-    def confirm_adopter(self, ms: Obj, what: str) -> None:
-        """Before an adoption: read ms from the API server (``live``) and raise AdoptionRefused
-        naming the child (what) when it is gone, has another UID or is being deleted; return
-        otherwise. The cache may not have seen a deletion yet, and a child adopted by a
-        ModelService that the garbage collector is orphaning, or has already forgotten, would
-        be left owned by a vanished UID and collected: the very workload --cascade=orphan was
-        meant to keep (mirrors RecheckDeletionTimestamp in kube's ControllerRefManager,
-        k8s.io/kubernetes v1.34 pkg/controller/controller_ref_manager.go)."""
-        meta = ms["metadata"]
-        fresh = self.live.get(MODELSERVICES, meta["namespace"], meta["name"])
-        if fresh is None or fresh["metadata"].get("uid") != meta.get("uid"):
-            raise AdoptionRefused(
-                f"not adopting {what}: {model_service_string(ms)} with uid {meta.get('uid')} "
-                "no longer exists"
+    def confirm_holder(self, ms: Obj, what: str, doing: str, refused: type[RuntimeError]) -> None:
+        """Before a write to the child (what) that rests on ms holding its name and not being
+        deleted: read ms live (read_live) and raise refused (AdoptionRefused or
+        ReplacementRefused) with the message ``not <doing> <what>: <ms> with uid U no longer
+        exists`` when it is gone or another UID holds the name, or ``... is being deleted``;
+        return otherwise. Raises client.ApiError when the read fails. Go: confirmHolder."""
+        fresh = self.read_live(ms)
+        if fresh is None:
+            raise refused(
+                f"not {doing} {what}: {model_service_string(ms)} with uid "
+                f"{ms['metadata'].get('uid')} no longer exists"
             )
         if fresh["metadata"].get("deletionTimestamp"):
-            raise AdoptionRefused(
-                f"not adopting {what}: {model_service_string(ms)} is being deleted"
-            )
+            raise refused(f"not {doing} {what}: {model_service_string(ms)} is being deleted")
+
+    def confirm_adopter(self, ms: Obj, what: str) -> None:
+        """Before an adoption: confirm_holder, raising AdoptionRefused naming the child (what)
+        when ms is gone, has another UID or is being deleted. The cache may not have seen a
+        deletion yet, and a child adopted by a ModelService that the garbage collector is
+        orphaning, or has already forgotten, would be left owned by a vanished UID and
+        collected: the very workload --cascade=orphan was meant to keep (mirrors
+        RecheckDeletionTimestamp in kube's ControllerRefManager, k8s.io/kubernetes v1.34
+        pkg/controller/controller_ref_manager.go). Go: confirmAdopter, called through the
+        seam adoptionRecheck."""
+        self.confirm_holder(ms, what, "adopting", AdoptionRefused)
 
     def confirm_successor(self, ms: Obj, what: str) -> None:
         """confirm_adopter's twin for the child of a vanished ModelService: before steps 4
-        and 5 delete it, read ms from the API server (``live``) and raise ReplacementRefused
-        naming the child (what) when it is gone, another UID holds the name or it is being
-        deleted; return otherwise. "Its owner is gone" rests on the cache's ModelService
-        holding the name now, and a ModelService watch that lags a delete and re-create,
-        while the Deployment watch has brought the new one's child (made by another writer:
-        an earlier leader), would make the living owner's child look like a dead one's, and
-        the pass would delete it (vanished-owner[successor-unseen]). The garbage collector
-        reads an owner live before it deletes a dependent (kube v1.34
-        GarbageCollector.isDangling). Go: confirmSuccessor, called through the seam
-        replacementRecheck."""
-        meta = ms["metadata"]
-        fresh = self.live.get(MODELSERVICES, meta["namespace"], meta["name"])
-        if fresh is None or fresh["metadata"].get("uid") != meta.get("uid"):
-            raise ReplacementRefused(
-                f"not replacing {what}: {model_service_string(ms)} with uid {meta.get('uid')} "
-                "no longer exists"
-            )
-        if fresh["metadata"].get("deletionTimestamp"):
-            raise ReplacementRefused(
-                f"not replacing {what}: {model_service_string(ms)} is being deleted"
-            )
+        and 5 delete it, confirm_holder, raising ReplacementRefused naming the child (what)
+        when ms is gone, another UID holds the name or it is being deleted. "Its owner is
+        gone" rests on the cache's ModelService holding the name now, and a ModelService
+        watch that lags a delete and re-create, while the Deployment watch has brought the
+        new one's child (made by another writer: an earlier leader), would make the living
+        owner's child look like a dead one's, and the pass would delete it
+        (vanished-owner[successor-unseen]). The garbage collector reads an owner live before
+        it deletes a dependent (kube v1.34 GarbageCollector.isDangling). Go:
+        confirmSuccessor, called through the seam replacementRecheck."""
+        self.confirm_holder(ms, what, "replacing", ReplacementRefused)
 
     def replace_child(
         self, ms: Obj, live: Obj, resource: client_.Resource, field: str, rlog: log_.Logger
