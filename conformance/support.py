@@ -530,6 +530,31 @@ def writes_during(
     return window
 
 
+def operator_deletes(
+    audit: Accounting,
+    admin: Kube,
+    start: int,
+    user: str,
+    namespace: str,
+    resources: tuple[str, ...] = ("deployments", "services"),
+    name: str = "web",
+) -> list[Request]:
+    """The operator's (``user``) DELETE requests of ``name`` among ``resources`` (by default
+    the children) in ``namespace`` since audit offset ``start``, admitted or not, in the audit
+    log's order; the log is synced through ``admin`` first. The checks that assert "no child
+    of ours was deleted" read ``r.ok`` of these; those that count refusals read the rest."""
+    return [
+        r
+        for r in select(
+            audit.requests(start, audit.sync(admin)),
+            user=user,
+            namespace=namespace,
+            resources=resources,
+        )
+        if r.verb == "delete" and r.name == name
+    ]
+
+
 def refused_requests(
     audit: Accounting,
     start: int,

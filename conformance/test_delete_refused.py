@@ -24,6 +24,7 @@ from conformance.support import (
     describe_event,
     first_convergence,
     latest_events,
+    operator_deletes,
     operator_events,
     premise,
     refusal,
@@ -34,7 +35,6 @@ from conformance.support import (
     wait_refused,
 )
 from harness.accounting import Accounting
-from harness.audit import Request, select
 from harness.faults.apiproxy.records import RequestLog
 from harness.kube import Kube, probe_deployment
 from harness.lab.pool import OperatorPool
@@ -42,15 +42,6 @@ from harness.plugin.evidence import Evidence
 
 #: The policy's message, in the refused answers and so in the Warning Event.
 DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
-
-
-def _deletes(audit: Accounting, admin: Kube, start: int, user: str, ns: str) -> list[Request]:
-    """The operator's deletes of Deployment web since ``start``, in the audit log's order."""
-    return [
-        r
-        for r in select(audit.requests(start, audit.sync(admin)), user=user, namespace=ns)
-        if r.resource == "deployments" and r.name == "web" and r.verb == "delete"
-    ]
 
 
 @pytest.mark.modeldock_check("finalizer-ordered-delete", case="delete-refused")
@@ -95,7 +86,7 @@ def test_refused_child_delete_keeps_finalizer(
         start = audit.sync(admin)
         admin.delete("modelservices", namespace, "web")
         refused = wait_refused(
-            lambda: _deletes(audit, admin, start, user, namespace),
+            lambda: operator_deletes(audit, admin, start, user, namespace, ("deployments",)),
             f"{REFUSED_ATTEMPTS} refused deletes of Deployment web, or the ModelService gone",
             unless=lambda: admin.get("modelservices", namespace, "web") is None,
         )
@@ -136,7 +127,11 @@ def test_refused_child_delete_keeps_finalizer(
             'a Warning FailedDelete Event naming Deployment "web" and the policy\'s message: '
             f"{latest_events(admin, namespace)}"
         )
-    failures = sum(1 for r in _deletes(audit, admin, start, user, namespace) if not r.ok)
+    failures = sum(
+        1
+        for r in operator_deletes(audit, admin, start, user, namespace, ("deployments",))
+        if not r.ok
+    )
     bound, why = retry_owed(failures)
     what = f"once the policy is gone: {why}"
     wait_gone(admin, "deployments", namespace, "web", timeout=bound, what=f"the Deployment {what}")
@@ -190,7 +185,11 @@ def test_child_delete_not_found_counts_gone(
         f"the proxy should have answered the operator's first Deployment delete 404: {injected}",
     )
     evidence.record(
-        "deletes", [r.describe() for r in _deletes(audit, admin, start, user, namespace)]
+        "deletes",
+        [
+            r.describe()
+            for r in operator_deletes(audit, admin, start, user, namespace, ("deployments",))
+        ],
     )
     wait_events_settled(admin, namespace)
     warnings = [

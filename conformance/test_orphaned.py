@@ -16,11 +16,11 @@ from conformance.support import (
     controller_ref,
     create_modelservice,
     get_present,
+    operator_deletes,
     premise,
     wait_converged,
 )
 from harness.accounting import Accounting
-from harness.audit import select
 from harness.faults.apiproxy.records import RequestLog
 from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
@@ -166,14 +166,8 @@ def test_orphaned_unseen(
     evidence.record("children_after", {res: obj["metadata"]["uid"] for res, obj in now.items()})
     deletes = [
         r.describe()
-        for r in select(
-            audit.requests(start, audit.sync(admin)),
-            user=impl.user,
-            namespace=namespace,
-            writes_only=True,
-            ok_only=True,
-        )
-        if r.verb == "delete" and r.resource in CHILDREN
+        for r in operator_deletes(audit, admin, start, impl.user, namespace, CHILDREN)
+        if r.ok
     ]
     evidence.record("operator_child_deletes", deletes)
     replaced = {

@@ -21,13 +21,13 @@ from conformance.support import (
     delete_probe_code,
     first_convergence,
     get_present,
+    operator_deletes,
     premise,
     refusal,
     retry_owed,
     wait_refused,
 )
 from harness.accounting import Accounting
-from harness.audit import Request, select
 from harness.kube import Kube, probe_deployment, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
@@ -37,15 +37,6 @@ CHILDREN = ("deployments", "services")
 
 #: The policy's message, in the refused answers.
 DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
-
-
-def _child_deletes(audit: Accounting, admin: Kube, start: int, user: str, ns: str) -> list[Request]:
-    """The operator's deletes of its children (``web``) since ``start``, audit log order."""
-    return [
-        r
-        for r in select(audit.requests(start, audit.sync(admin)), user=user, namespace=ns)
-        if r.resource in CHILDREN and r.name == "web" and r.verb == "delete"
-    ]
 
 
 @pytest.mark.modeldock_check("deletion-policy", case="switched-to-orphan")
@@ -95,7 +86,7 @@ def test_policy_switched_to_orphan(
     ):
         admin.delete("modelservices", namespace, "web")
         wait_refused(
-            lambda: _child_deletes(audit, admin, start, user, namespace),
+            lambda: operator_deletes(audit, admin, start, user, namespace),
             "a refused delete of Deployment web: the cleanup of the first delete under way",
             attempts=1,
         )
@@ -112,7 +103,7 @@ def test_policy_switched_to_orphan(
             "a second delete with propagationPolicy Orphan should put `orphan` on the "
             f"ModelService already deleting: {finalizers}",
         )
-    failures = sum(1 for r in _child_deletes(audit, admin, start, user, namespace) if not r.ok)
+    failures = sum(1 for r in operator_deletes(audit, admin, start, user, namespace) if not r.ok)
     bound, why = retry_owed(failures)
 
     # The refusal is lifted (no event the operator watches): its owed retry is the next pass.
@@ -120,7 +111,7 @@ def test_policy_switched_to_orphan(
         m = admin.get("modelservices", namespace, "web")
         ours = m is not None and FINALIZER in m["metadata"].get("finalizers", [])
         admitted = [
-            r.describe() for r in _child_deletes(audit, admin, start, user, namespace) if r.ok
+            r.describe() for r in operator_deletes(audit, admin, start, user, namespace) if r.ok
         ]
         return {"finalizer_removed": not ours, "admitted_deletes": admitted}
 
@@ -148,7 +139,9 @@ def test_policy_switched_to_orphan(
     now = {res: admin.get(res, namespace, "web") for res in CHILDREN}
     after = {res: None if obj is None else obj["metadata"]["uid"] for res, obj in now.items()}
     evidence.record("children_after", after)
-    admitted = [r.describe() for r in _child_deletes(audit, admin, start, user, namespace) if r.ok]
+    admitted = [
+        r.describe() for r in operator_deletes(audit, admin, start, user, namespace) if r.ok
+    ]
     evidence.record("operator_child_deletes_admitted", admitted)
     assert after == kept and not admitted, (
         "the deletion policy was switched to orphan before the cleanup deleted anything, yet "
