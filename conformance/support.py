@@ -537,10 +537,10 @@ def operator_deletes(
     user: str,
     namespace: str,
     resources: tuple[str, ...] = ("deployments", "services"),
-    name: str = "web",
+    name: str | None = "web",
 ) -> list[Request]:
-    """The operator's (``user``) DELETE requests of ``name`` among ``resources`` (by default
-    the children) in ``namespace`` since audit offset ``start``, admitted or not, in the audit
+    """The operator's (``user``) DELETE requests of ``name`` (None: any name) among
+    ``resources`` (by default the children) in ``namespace`` since audit offset ``start``, admitted or not, in the audit
     log's order; the log is synced through ``admin`` first. The checks that assert "no child
     of ours was deleted" read ``r.ok`` of these; those that count refusals read the rest."""
     return [
@@ -551,7 +551,7 @@ def operator_deletes(
             namespace=namespace,
             resources=resources,
         )
-        if r.verb == "delete" and r.name == name
+        if r.verb == "delete" and name in (None, r.name)
     ]
 
 

@@ -166,7 +166,7 @@ def test_orphaned_unseen(
     evidence.record("children_after", {res: obj["metadata"]["uid"] for res, obj in now.items()})
     deletes = [
         r.describe()
-        for r in operator_deletes(audit, admin, start, impl.user, namespace, CHILDREN)
+        for r in operator_deletes(audit, admin, start, impl.user, namespace, CHILDREN, name=None)
         if r.ok
     ]
     evidence.record("operator_child_deletes", deletes)

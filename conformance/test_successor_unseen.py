@@ -136,7 +136,7 @@ def test_successor_unseen(
     evidence.record("children_after", after)
     deletes = [
         r.describe()
-        for r in operator_deletes(audit, admin, start, impl.user, namespace, CHILDREN)
+        for r in operator_deletes(audit, admin, start, impl.user, namespace, CHILDREN, name=None)
         if r.ok
     ]
     evidence.record("operator_child_deletes", deletes)

@@ -135,13 +135,14 @@ log = log_.get_logger("controller").with_values(controller="modelservice")
 class AdoptionRefused(RuntimeError):
     """A child not adopted because the ModelService that would adopt it is gone or being
     deleted, as the live read shows (confirm_adopter): one of RECONCILE_ERRORS, retried with
-    backoff (Go: confirmAdopter's fmt.Errorf)."""
+    backoff (Go: confirmHolder's fmt.Errorf, through confirmAdopter)."""
 
 
 class ReplacementRefused(RuntimeError):
     """The child of a vanished ModelService not deleted because the ModelService in hand no
     longer holds the name, or is being deleted, as the live read shows (confirm_successor):
-    one of RECONCILE_ERRORS, retried with backoff (Go: confirmSuccessor's fmt.Errorf)."""
+    one of RECONCILE_ERRORS, retried with backoff (Go: confirmHolder's fmt.Errorf, through
+    confirmSuccessor)."""
 
 
 class ModelServiceReconciler:
@@ -609,7 +610,7 @@ class ModelServiceReconciler:
         crash_point("after-" + kind.lower())
         return stored, ""
 
-    def confirm_holder(self, ms: Obj, what: str, doing: str, refused: type[RuntimeError]) -> None:
+    def confirm_holder(self, ms: Obj, doing: str, what: str, refused: type[RuntimeError]) -> None:
         """Before a write to the child (what) that rests on ms holding its name and not being
         deleted: read ms live (read_live) and raise refused (AdoptionRefused or
         ReplacementRefused) with the message ``not <doing> <what>: <ms> with uid U no longer
@@ -633,7 +634,7 @@ class ModelServiceReconciler:
         RecheckDeletionTimestamp in kube's ControllerRefManager, k8s.io/kubernetes v1.34
         pkg/controller/controller_ref_manager.go). Go: confirmAdopter, called through the
         seam adoptionRecheck."""
-        self.confirm_holder(ms, what, "adopting", AdoptionRefused)
+        self.confirm_holder(ms, "adopting", what, AdoptionRefused)
 
     def confirm_successor(self, ms: Obj, what: str) -> None:
         """confirm_adopter's twin for the child of a vanished ModelService: before steps 4
@@ -646,7 +647,7 @@ class ModelServiceReconciler:
         (vanished-owner[successor-unseen]). The garbage collector reads an owner live before
         it deletes a dependent (kube v1.34 GarbageCollector.isDangling). Go:
         confirmSuccessor, called through the seam replacementRecheck."""
-        self.confirm_holder(ms, what, "replacing", ReplacementRefused)
+        self.confirm_holder(ms, "replacing", what, ReplacementRefused)
 
     def replace_child(
         self, ms: Obj, live: Obj, resource: client_.Resource, field: str, rlog: log_.Logger
