@@ -35,6 +35,12 @@ COVER_DIR = BUILD_DIR / "mutscore" / "cover"
 
 _say = say.to("mutation-score")
 
+
+class CoverageError(RuntimeError):
+    """A coverage run that recorded no executed line of the operator for any check: every
+    mutant would be reported "not covered" and the language's score silently empty."""
+
+
 #: coverage.py's configuration for the Python operator's processes.
 COVERAGERC = """[run]
 source = python_operator
@@ -213,7 +219,8 @@ def ensure_coverage(
     """Per language, ``lines_by_check`` of a suite run of ``checks`` (each its base case, the
     testcase ``score.judge`` runs) against the coverage implementation on the control plane
     in ``state_path``, the languages side by side; from ``cached_coverage`` when its file
-    exists. Raises subprocess.CalledProcessError when the Go cover build fails."""
+    exists. Raises subprocess.CalledProcessError when the Go cover build fails, CoverageError
+    when a language's run recorded no line for any check (nothing is cached then)."""
     from harness.mutants.runner import select_checks
     from harness.suite import run_suite
 
@@ -251,6 +258,14 @@ def ensure_coverage(
             log=logs / f"pytest-{lang}.log",
         )
         out[lang] = lines_by_check(data_dir, lang)
+        if not out[lang]:  # never cached: the next run must measure again
+            raise CoverageError(
+                f"{lang} coverage: the {COVER_IDS[lang]} run of {', '.join(checks)} recorded no "
+                f"line of the operator under {REPO_ROOT} (its log: {logs / f'pytest-{lang}.log'}). "
+                "Every check failed to start the operator, or the operator ran code from "
+                "another checkout (a virtualenv shared with it: an editable install points "
+                "there); run from a checkout with its own virtualenv (make venv)"
+            )
         cached = cached_coverage(lang, checks)
         cached.parent.mkdir(parents=True, exist_ok=True)
         runs.write_text_atomic(cached, json.dumps(out[lang]))

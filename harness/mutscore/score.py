@@ -493,7 +493,11 @@ def main(argv: list[str] | None = None) -> int:
 
     binaries.ensure(binaries.ENVTEST_BINARIES)
     with ControlPlane(tier="envtest") as cp:
-        coverage = cover.ensure_coverage(langs, checks, cp.state_path, args.workers)
+        try:
+            coverage = cover.ensure_coverage(langs, checks, cp.state_path, args.workers)
+        except cover.CoverageError as exc:
+            _say(str(exc))
+            return 2
         prior: dict[str, dict[str, int]] = {}
         for path in args.prior:
             for key, per in prior_kills(json.loads(Path(path).read_text())).items():

@@ -545,3 +545,21 @@ def test_remove_orphaned_takes_only_the_files_of_gone_processes(tmp_path: Path) 
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         p.name for p in (mine, parent, other, mine_junit)
     )
+
+
+def test_a_coverage_run_that_recorded_no_line_is_an_error_and_not_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cover.ensure_coverage: a run whose operator processes left no coverage data (here the
+    suite run does nothing; in life, an operator imported from another checkout through a
+    shared virtualenv) raises CoverageError and caches nothing, so that the next run measures
+    again; cached, ``{}`` made every mutant of the language "not covered" and the sample pass
+    with no Python mutant judged."""
+    import harness.suite
+
+    monkeypatch.setattr(harness.suite, "run_suite", lambda *a, **k: None)
+    monkeypatch.setattr(cover, "cache_dir", lambda: tmp_path / "cache")
+    monkeypatch.setattr(cover, "COVER_DIR", tmp_path / "build" / "cover")
+    with pytest.raises(cover.CoverageError, match=r"python coverage: .* recorded no line"):
+        cover.ensure_coverage(["python"], ["noop-stable"], tmp_path / "state", 1)
+    assert not list((tmp_path / "cache").glob("coverage-*"))
