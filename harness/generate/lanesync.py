@@ -29,7 +29,8 @@ from typing import Any
 
 from harness.audit import WRITE_VERBS
 from harness.generate.lane import Lane, Settings
-from harness.generate.oracles import controller_uid, converged
+from harness.generate.oracles import converged
+from harness.generate.relation import controller_uid
 from harness.generate.retries import extended, retry_bound
 from harness.generate.world import NAME, apply_step, msvc
 

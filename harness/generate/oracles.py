@@ -18,6 +18,13 @@ from kubernetes.utils import parse_quantity
 from harness.explore.state import FINALIZER, diff, snapshot
 from harness.faults.apiproxy.records import ProxyRequest, seconds
 from harness.generate.lane import Lane, OracleFailure, Settings, describe
+from harness.generate.relation import (
+    condition_of,
+    controller_uid,
+    reports_refusal,
+    rollout_row,
+    status_problems,
+)
 from harness.generate.retries import extended, owes_retry, retry_bound, retry_pending
 from harness.generate.world import (
     BUDGET,
@@ -28,15 +35,6 @@ from harness.generate.world import (
     server_container,
 )
 from harness.modelservice import status_converged
-
-
-def controller_uid(obj: dict[str, Any]) -> str | None:
-    """The UID of the ModelService that controls ``obj`` (its controller ownerReference),
-    or None."""
-    for r in obj["metadata"].get("ownerReferences") or []:
-        if r.get("controller") and r.get("kind") == "ModelService":
-            return str(r.get("uid"))
-    return None
 
 
 def safety(lane: Lane) -> list[str]:
@@ -90,7 +88,7 @@ def liveness(lane: Lane) -> list[str]:
                     f"{res}/{c['metadata']['name']} is controlled by a ModelService that no longer exists"
                 )
     if m is not None and not m["metadata"].get("deletionTimestamp"):
-        reason = ((_condition(m, "Ready") or {}).get("reason")) or ""
+        reason = ((condition_of(m, "Ready") or {}).get("reason")) or ""
         if reason != "ChildConflict" and not reports_refusal(m):
             for res in ("deployments", "services"):
                 if not any(controller_uid(c) == live_uid for c in a.list(res, lane.ns)):
@@ -100,99 +98,16 @@ def liveness(lane: Lane) -> list[str]:
     return problems
 
 
-def rollout_row(dep: dict[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:
-    """The ModelService's ``(Ready, Progressing)`` as ``(status, reason)`` pairs that the
-    Deployment ``dep``'s spec and status call for: the rollout rows of CONTRACT.md's status
-    table ("The first row that applies"), which follow ``kubectl rollout status``. Written
-    from the contract's text, not from either operator."""
-    in_progress = (("False", "ReplicasUnavailable"), ("True", "RolloutInProgress"))
-    st = dep.get("status") or {}
-    replicas = dep["spec"].get("replicas")
-    want = 1 if replicas is None else int(replicas)
-    if int(dep["metadata"].get("generation") or 0) > int(st.get("observedGeneration") or 0):
-        return in_progress
-    if any(
-        c.get("type") == "Progressing" and c.get("reason") == "ProgressDeadlineExceeded"
-        for c in st.get("conditions") or []
-    ):
-        stalled = ("False", "ProgressDeadlineExceeded")
-        return stalled, stalled
-    updated = int(st.get("updatedReplicas") or 0)
-    if (
-        updated < want
-        or int(st.get("replicas") or 0) > updated
-        or int(st.get("availableReplicas") or 0) < updated
-    ):
-        return in_progress
-    return ("True", "ReplicasAvailable"), ("False", "RolloutComplete")
-
-
 def status_follows(lane: Lane) -> list[str]:
     """The status oracle, once quiet: a live ModelService that controls its Deployment, with
     no ChildConflict or refused write reported, says what the Deployment as stored calls for
     (``rollout_row``) and copies its replica counts (CONTRACT.md, "Status"). A relation between
-    two objects read at the same moment, true of every converged state: no expected value."""
+    two objects read at the same moment, true of every converged state: no expected value.
+    ``relation.status_problems`` of the lane's ModelService and Deployment."""
     m = msvc(lane)
-    if m is None or m["metadata"].get("deletionTimestamp"):
+    if m is None:
         return []
-    ready = _condition(m, "Ready") or {}
-    if ready.get("reason") == "ChildConflict" or reports_refusal(m):
-        return []
-    dep = lane.admin.get("deployments", lane.ns, NAME)
-    if dep is None or controller_uid(dep) != m["metadata"]["uid"]:
-        return []
-    problems = []
-    want = dict(zip(("Ready", "Progressing"), rollout_row(dep), strict=True))
-    got = {
-        t: (
-            str((_condition(m, t) or {}).get("status")),
-            str((_condition(m, t) or {}).get("reason")),
-        )
-        for t in want
-    }
-    if got != want:
-        problems.append(
-            "conditions "
-            + ", ".join(f"{t} {' '.join(v)}" for t, v in got.items())
-            + " where the Deployment "
-            + json.dumps(_rollout_fields(dep))
-            + " calls for "
-            + ", ".join(f"{t} {' '.join(v)}" for t, v in want.items())
-        )
-    dst, mst = dep.get("status") or {}, m.get("status") or {}
-    for key in ("replicas", "readyReplicas", "availableReplicas"):
-        if int(mst.get(key) or 0) != int(dst.get(key) or 0):
-            problems.append(f"status.{key} {mst.get(key)} where the Deployment has {dst.get(key)}")
-    return problems
-
-
-def _rollout_fields(dep: dict[str, Any]) -> dict[str, Any]:
-    """What of a Deployment ``rollout_row`` reads, for a message."""
-    st = dep.get("status") or {}
-    return {
-        "generation": dep["metadata"].get("generation"),
-        "spec.replicas": dep["spec"].get("replicas"),
-        **{k: st.get(k) for k in ("observedGeneration", "replicas", "updatedReplicas")},
-        "availableReplicas": st.get("availableReplicas"),
-        "Progressing": [
-            c.get("reason") for c in st.get("conditions") or [] if c.get("type") == "Progressing"
-        ],
-    }
-
-
-def _condition(m: dict[str, Any], ctype: str) -> dict[str, Any] | None:
-    for c in (m.get("status") or {}).get("conditions") or []:
-        if c.get("type") == ctype:
-            return c  # type: ignore[no-any-return]
-    return None
-
-
-def reports_refusal(m: dict[str, Any]) -> bool:
-    """The status reports a refused child write (CONTRACT.md, "A refused child write")."""
-    return any(
-        "Refused" in str(c.get("reason", "")) or "Failed" in str(c.get("reason", ""))
-        for c in (m.get("status") or {}).get("conditions") or []
-    )
+    return status_problems(m, lane.admin.get("deployments", lane.ns, NAME))
 
 
 def level_triggered_verdict(
@@ -253,7 +168,7 @@ def converged(lane: Lane) -> bool:
         return FINALIZER not in (meta.get("finalizers") or [])
     if status.get("observedGeneration") != meta.get("generation") or owes_retry(lane, m):
         return False
-    ready = _condition(m, "Ready") or {}
+    ready = condition_of(m, "Ready") or {}
     if ready.get("reason") == "ChildConflict" or reports_refusal(m):
         return True
     if not status_converged(m):

@@ -11,8 +11,10 @@ import time
 from typing import Any
 
 from harness.audit import WRITE_VERBS
+from harness.explore.state import FINALIZER
 from harness.faults.apiproxy.records import seconds
 from harness.generate.lane import NAME, POLICY_MESSAGE, Lane, Settings
+from harness.generate.relation import status_problems
 
 #: The operator's children (plural resource names), whose writes the backoff counts.
 CHILDREN = ("deployments", "services")
@@ -72,18 +74,30 @@ def own_write_failed(lane: Lane) -> int:
     return history(lane)[2]
 
 
-def owes_retry(lane: Lane, m: dict[str, Any], own_failed: int | None = None) -> bool:
-    """The operator owes a retry that will change what its status reports: the status
+def owes_retry(lane: Lane, m: dict[str, Any], seen: tuple[int, float, int] | None = None) -> bool:
+    """The operator owes a retry that will change what the API server holds: the status
     reports the refusal of the lane's admission policy (its message, ``POLICY_MESSAGE``)
     while that policy is no longer bound, or an answer its API proxy injected
-    (``INJECTED_MESSAGE``: a ``fault`` is one answer, never the last word), or its last
-    write of the ModelService failed (``own_write_failed``; ``own_failed`` when the caller
-    read ``history`` already) while the ModelService is provably not what the operator must
-    make it: its status behind its generation, or its deletion waiting on the finalizer.
-    A failed write alone only when its answer was not a 409 (a 5xx or a 429: the write did
-    not land, and its retry sends it again); a status write from a stale cache gets a 409,
-    and its retry, finding the status right, writes nothing (go and python both, in ``make generate-ci``'s
-    first run with that rule: "not converged" at a status that was).
+    (``INJECTED_MESSAGE``: a ``fault`` is one answer, never the last word), or a write
+    failed since its last child write that succeeded (``history``; ``seen`` when the caller
+    read it already) while the status is behind its generation; or the ModelService's own
+    write failed while it is provably not what the operator must make it otherwise: its
+    deletion waiting on the finalizer, our finalizer missing, or its status not following its
+    Deployment (``relation.status_problems``: a relation of two stored objects, no expected
+    value). A child write counts with a status behind: a 409 injected into the
+    create of the pass a spec edit brought is not reported (a conflict is retried, not
+    reported), so the status stays at the generation before until the backoff, after 16
+    failures in a row some 160 s away, brings the retry (stop 48's nightly, case
+    go-60abdf603f: a create the API server refuses, 422, and two faults).
+    A failed write alone owes nothing that can be seen: its retry's reconcile finds the
+    ModelService right and writes nothing, leaving no trace in the proxy log to wait for.
+    So with a 409 (a status write from a stale cache, go and python both in ``make
+    generate-ci``'s first run with that rule: "not converged" at a status that was), and so
+    with an injected 500 that answered such a stale write in the API server's place (stop 48's
+    nightly: a 500 on go's second status write 3 ms after the first had landed; the retry,
+    finding the status right, wrote nothing, and the lane waited 60 s for it). Stop 47's
+    second nightly is the other side: a 500 on a status write whose replica count the
+    Deployment had moved past (725 where it had 726), which the relation shows owed.
     A refused write goes back to the work queue with backoff and is never dropped (CONTRACT.md,
     step 7), so its next attempt writes the current spec and clears the report; until it has,
     the lane is not at rest, however long it has written nothing (refused-then-admitted.yaml;
@@ -93,18 +107,18 @@ def owes_retry(lane: Lane, m: dict[str, Any], own_failed: int | None = None) -> 
         return True
     if not lane.refusing and any(POLICY_MESSAGE in text for text in messages):
         return True
-    failed = own_write_failed(lane) if own_failed is None else own_failed
-    # A write of the ModelService answered with anything but 409 (a 5xx, a 429, injected or
-    # not) did not land, and its retry writes it again whatever the generation says: stop
-    # 47's second nightly judged go's status 20 s before that retry (replicas 725 where the
-    # played Deployment had 726, after 13 faults in a row on its status writes).
-    if failed and failed != 409:
-        return True
+    failed, _, own_failed = history(lane) if seen is None else seen
+    if not (failed or own_failed):
+        return False
     meta, status = m.get("metadata") or {}, m.get("status") or {}
     behind = status.get("observedGeneration") != meta.get("generation")
-    if not (behind or meta.get("deletionTimestamp")):
+    if behind:
+        return True
+    if not own_failed:  # a child's write failed: the status reports it, or will at the retry
         return False
-    return bool(failed)
+    if meta.get("deletionTimestamp") or FINALIZER not in (meta.get("finalizers") or []):
+        return True
+    return bool(status_problems(m, lane.admin.get("deployments", lane.ns, NAME)))
 
 
 def due(failed: int, last: float) -> float:
@@ -160,10 +174,10 @@ def retry_bound(lane: Lane, settings: Settings) -> float | None:
     m = lane.admin.get("modelservices", lane.ns, NAME)
     if m is None:
         return None
-    failed, last, own_failed = history(lane)
-    if not owes_retry(lane, m, own_failed):
+    seen = history(lane)
+    if not owes_retry(lane, m, seen):
         return None
-    return due(failed, last) + settings.quiet_timeout
+    return due(seen[0], seen[1]) + settings.quiet_timeout
 
 
 def extended(deadline: float, start: float, bound: float | None, settings: Settings) -> float:

@@ -15,6 +15,7 @@ import yaml
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
+from harness.explore.state import FINALIZER
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog
 from harness.generate import cli, schema
 from harness.generate.casefile import case_id, save_case
@@ -324,7 +325,7 @@ def test_a_played_rollout_counts_the_replicas_the_modelservice_asks() -> None:
 def test_each_played_phase_calls_for_its_contract_row(
     phase: str, ready: tuple[str, str], progressing: tuple[str, str]
 ) -> None:
-    from harness.generate.oracles import rollout_row
+    from harness.generate.relation import rollout_row
 
     assert rollout_row(_played(phase)) == (ready, progressing)
 
@@ -335,7 +336,7 @@ def test_updating_is_what_an_availability_judge_calls_ready() -> None:
     dep = _played("updating")
     st_ = dep["status"]
     assert st_["availableReplicas"] == 2 and st_["updatedReplicas"] == 1
-    from harness.generate.oracles import rollout_row
+    from harness.generate.relation import rollout_row
 
     assert rollout_row(_played("complete", replicas=None))[0] == ("True", "ReplicasAvailable")
     assert rollout_row(_played("updating", replicas=None))[0] == ("False", "ReplicasUnavailable")
@@ -672,6 +673,54 @@ def test_a_retry_that_will_meet_an_armed_fault_is_waited_for(monkeypatch: Any) -
     assert time.time() < now + 1.5  # the fault fired already: nothing to wait for
 
 
+#: A Deployment of ModelService uid ``u`` whose rollout is complete at 2 replicas.
+_DEPLOYMENT: dict[str, Any] = {
+    "metadata": {
+        "generation": 1,
+        "ownerReferences": [{"controller": True, "kind": "ModelService", "uid": "u"}],
+    },
+    "spec": {"replicas": 2},
+    "status": {
+        "observedGeneration": 1,
+        "replicas": 2,
+        "updatedReplicas": 2,
+        "readyReplicas": 2,
+        "availableReplicas": 2,
+    },
+}
+
+#: A ModelService whose status follows ``_DEPLOYMENT`` (relation.status_problems: none).
+_FOLLOWING: dict[str, Any] = {
+    "metadata": {"generation": 4, "uid": "u", "finalizers": [FINALIZER]},
+    "status": {
+        "observedGeneration": 4,
+        "replicas": 2,
+        "readyReplicas": 2,
+        "availableReplicas": 2,
+        "conditions": [
+            {"type": "Ready", "status": "True", "reason": "ReplicasAvailable"},
+            {"type": "Progressing", "status": "False", "reason": "RolloutComplete"},
+        ],
+    },
+}
+
+#: ``_FOLLOWING`` one replica behind its Deployment.
+_LAGGING: dict[str, Any] = {
+    **_FOLLOWING,
+    "status": {**_FOLLOWING["status"], "replicas": 1, "readyReplicas": 1, "availableReplicas": 1},
+}
+
+
+def _admin_lane(records: list[Any], dep: dict[str, Any]) -> Any:
+    """``_lane`` whose API server (``admin``) holds the Deployment ``dep``."""
+    from types import SimpleNamespace
+
+    lane = _lane(False, records)
+    lane.ns = "ns"
+    lane.admin = SimpleNamespace(get=lambda res, ns, name: dep if res == "deployments" else None)
+    return lane
+
+
 def test_a_failed_answer_to_the_modelservice_write_owes_a_retry() -> None:
     """Stop 45's nightly: a 500 injected into go's status write after 18 refused Deployment
     creates; the status still reported the 422 of before (a refusal no step lifts), so no
@@ -695,24 +744,40 @@ def test_a_failed_answer_to_the_modelservice_write_owes_a_retry() -> None:
             "conditions": [{"reason": "FailedCreate", "message": "422"}],
         },
     }
-    lane = _lane(False, [*refused, status_ok, status_injected])
-    assert own_write_failed(lane) and owes_retry(lane, reported)
-    # a status that is right for its generation: a 500 did not land, and its retry writes it
-    # again (stop 47's second nightly: go judged 20 s before that retry); a 409 owes nothing,
-    # for a stale cache's status write gets one and its retry finds nothing to write
-    # (generate-ci)
-    current = {"metadata": {"generation": 4}, "status": reported["status"]}
-    assert owes_retry(lane, current)
+    lane = _admin_lane([*refused, status_ok, status_injected], _DEPLOYMENT)
+    assert own_write_failed(lane) and owes_retry(lane, reported)  # behind its generation
+    # Not behind: owed only when the ModelService is provably not what the operator must make
+    # it. A status that does not follow its Deployment (stop 47's second nightly: a 500 on a
+    # status write, replicas 725 where the Deployment had 726) or our finalizer missing: owed.
+    # A status that follows: nothing owed, for the retry finds nothing to write and leaves no
+    # trace to wait for, after a 500 (stop 48's nightly: an injected 500 answered go's stale
+    # second status write) as after a 409 (a stale cache's status write; generate-ci).
+    assert not owes_retry(lane, _FOLLOWING)
+    assert owes_retry(lane, _LAGGING)
+    unfinalized = {**_FOLLOWING, "metadata": {**_FOLLOWING["metadata"], "finalizers": []}}
+    assert owes_retry(lane, unfinalized)
     conflict = replace(_write(5, 409, t[5], "modelservices"), subresource="status")
-    assert not owes_retry(_lane(False, [*refused, status_ok, conflict]), current)
+    stale = _admin_lane([*refused, status_ok, conflict], _DEPLOYMENT)
+    assert not owes_retry(stale, _FOLLOWING) and owes_retry(stale, _LAGGING)
     deleting = {
-        "metadata": {"generation": 4, "deletionTimestamp": "x"},
-        "status": current["status"],
+        "metadata": {**_FOLLOWING["metadata"], "deletionTimestamp": "x"},
+        "status": _FOLLOWING["status"],
     }
     assert owes_retry(lane, deleting)  # a finalizer removal that failed
+    # A child's write failed, not reported (an injected 409 on a create is a conflict,
+    # retried): owed while the status is behind its generation (stop 48's nightly, case
+    # go-60abdf603f: the retry 160 s away by the backoff), not once it has caught up.
+    create_conflict = replace(_write(5, 409, t[5]), verb="create", injected=True)
+    unreported = _admin_lane([*refused, status_ok, create_conflict], _DEPLOYMENT)
+    assert owes_retry(
+        unreported, {**_FOLLOWING, "metadata": {**_FOLLOWING["metadata"], "generation": 5}}
+    )
+    assert not owes_retry(unreported, _FOLLOWING)
     assert retry_due(lane) == seconds(t[5]) + 0.005 * 2**3  # 3 refused + the injected one
     before = _lane(False, [*refused, status_ok])  # the status written: nothing owed
-    assert not own_write_failed(before) and not owes_retry(before, reported)
+    caught_up = {"metadata": {"generation": 4}, "status": reported["status"]}
+    assert not own_write_failed(before) and not owes_retry(before, caught_up)
+    assert owes_retry(before, reported)  # behind its generation, the child's retry to come
     assert retry_due(before) == seconds(t[3]) + 0.005 * 2**2  # the 200 did not reset it
     # the retry came: a successful write after the failed one (here a child's)
     retried = _lane(False, [*refused, status_injected, _write(6, 200, t[6])])
