@@ -530,28 +530,31 @@ def writes_during(
     return window
 
 
-def operator_deletes(
+def operator_writes(
     audit: Accounting,
     admin: Kube,
     start: int,
     user: str,
     namespace: str,
-    resources: tuple[str, ...] = ("deployments", "services"),
-    name: str | None = "web",
+    resources: tuple[str, ...],
+    verb: str | None = None,
+    name: str | None = None,
 ) -> list[Request]:
-    """The operator's (``user``) DELETE requests of ``name`` (None: any name) among
-    ``resources`` (by default the children) in ``namespace`` since audit offset ``start``, admitted or not, in the audit
-    log's order; the log is synced through ``admin`` first. The checks that assert "no child
-    of ours was deleted" read ``r.ok`` of these; those that count refusals read the rest."""
+    """The operator's (``user``) writes to ``resources`` in ``namespace`` since audit offset
+    ``start``, admitted or refused, in the audit log's order (the log synced through
+    ``admin`` first); only those of ``verb`` (``"delete"``) and of the object ``name`` when
+    given. Checks that assert "nothing of ours was deleted" read ``r.ok``; those that count
+    refusals read the rest."""
     return [
         r
         for r in select(
             audit.requests(start, audit.sync(admin)),
             user=user,
             namespace=namespace,
+            writes_only=True,
             resources=resources,
         )
-        if r.verb == "delete" and name in (None, r.name)
+        if verb in (None, r.verb) and name in (None, r.name)
     ]
 
 

@@ -24,8 +24,8 @@ from conformance.support import (
     describe_event,
     first_convergence,
     latest_events,
-    operator_deletes,
     operator_events,
+    operator_writes,
     premise,
     refusal,
     refusal_events,
@@ -86,7 +86,9 @@ def test_refused_child_delete_keeps_finalizer(
         start = audit.sync(admin)
         admin.delete("modelservices", namespace, "web")
         refused = wait_refused(
-            lambda: operator_deletes(audit, admin, start, user, namespace, ("deployments",)),
+            lambda: operator_writes(
+                audit, admin, start, user, namespace, ("deployments",), "delete", "web"
+            ),
             f"{REFUSED_ATTEMPTS} refused deletes of Deployment web, or the ModelService gone",
             unless=lambda: admin.get("modelservices", namespace, "web") is None,
         )
@@ -129,7 +131,9 @@ def test_refused_child_delete_keeps_finalizer(
         )
     failures = sum(
         1
-        for r in operator_deletes(audit, admin, start, user, namespace, ("deployments",))
+        for r in operator_writes(
+            audit, admin, start, user, namespace, ("deployments",), "delete", "web"
+        )
         if not r.ok
     )
     bound, why = retry_owed(failures)
@@ -188,7 +192,9 @@ def test_child_delete_not_found_counts_gone(
         "deletes",
         [
             r.describe()
-            for r in operator_deletes(audit, admin, start, user, namespace, ("deployments",))
+            for r in operator_writes(
+                audit, admin, start, user, namespace, ("deployments",), "delete", "web"
+            )
         ],
     )
     wait_events_settled(admin, namespace)

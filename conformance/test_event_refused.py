@@ -26,13 +26,13 @@ from conformance.support import (
     create_modelservice,
     describe_event,
     operator_events,
+    operator_writes,
     refusal,
     wait_converged,
     wait_events_settled,
     wait_refused,
 )
 from harness.accounting import Accounting
-from harness.audit import Request, select
 from harness.kube import PROBE_LABEL, Kube, dry_run_create, dry_run_update, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
@@ -65,22 +65,6 @@ def _probe_code(admin: Kube, namespace: str) -> int:
     """The answer to an admin dry-run create of the probe Event (``_probe_event``): 403 while
     the policy is applied, 201 once it is not."""
     return dry_run_create(admin, "events", namespace, _probe_event(namespace))
-
-
-def _event_writes(
-    audit: Accounting, admin: Kube, start: int, user: str, namespace: str
-) -> list[Request]:
-    """The operator's writes of core Events since ``start``, in the audit log's order."""
-    return [
-        r
-        for r in select(
-            audit.requests(start, audit.sync(admin)),
-            user=user,
-            namespace=namespace,
-            writes_only=True,
-        )
-        if r.resource == "events"
-    ]
 
 
 def _ours(admin: Kube, namespace: str, uid: str, reason: str) -> list[dict[str, Any]]:
@@ -130,7 +114,7 @@ def test_refused_event_is_counted(
             "the first convergence, its Events refused (an Event never delays a reconcile)",
         )
         refused = wait_refused(
-            lambda: _event_writes(audit, admin, start, user, namespace),
+            lambda: operator_writes(audit, admin, start, user, namespace, ("events",)),
             f"{len(REFUSED)} refused Event creates (CreatedDeployment, CreatedService)",
             len(REFUSED),
         )
@@ -148,7 +132,7 @@ def test_refused_event_is_counted(
     evidence.record("events", [describe_event(e) for e in events])
     evidence.record(
         "event_writes",
-        [r.describe() for r in _event_writes(audit, admin, start, user, namespace)],
+        [r.describe() for r in operator_writes(audit, admin, start, user, namespace, ("events",))],
     )
 
     problems: list[str] = []
@@ -238,7 +222,7 @@ def test_refused_patch_is_not_a_create(
     ):
         admin.delete("deployments", namespace, "web")
         refused = wait_refused(
-            lambda: _event_writes(audit, admin, start, user, namespace),
+            lambda: operator_writes(audit, admin, start, user, namespace, ("events",)),
             "the CreatedDeployment repeat's PATCH, refused",
             1,
         )
@@ -255,7 +239,7 @@ def test_refused_patch_is_not_a_create(
     except AssertionError:
         pass  # the count is judged below, with the writes that explain it
     wait_events_settled(admin, namespace)
-    writes = _event_writes(audit, admin, start, user, namespace)
+    writes = operator_writes(audit, admin, start, user, namespace, ("events",))
     evidence.record("event_writes", [r.describe() for r in writes])
     created = _ours(admin, namespace, uid, "CreatedDeployment")
     evidence.record("events", [describe_event(e) for e in operator_events(admin, namespace, uid)])

@@ -16,7 +16,7 @@ from conformance.support import (
     controller_ref,
     create_modelservice,
     get_present,
-    operator_deletes,
+    operator_writes,
     premise,
     wait_converged,
 )
@@ -166,7 +166,7 @@ def test_orphaned_unseen(
     evidence.record("children_after", {res: obj["metadata"]["uid"] for res, obj in now.items()})
     deletes = [
         r.describe()
-        for r in operator_deletes(audit, admin, start, impl.user, namespace, CHILDREN, name=None)
+        for r in operator_writes(audit, admin, start, impl.user, namespace, CHILDREN, "delete")
         if r.ok
     ]
     evidence.record("operator_child_deletes", deletes)

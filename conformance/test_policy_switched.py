@@ -21,7 +21,7 @@ from conformance.support import (
     delete_probe_code,
     first_convergence,
     get_present,
-    operator_deletes,
+    operator_writes,
     premise,
     refusal,
     retry_owed,
@@ -86,7 +86,9 @@ def test_policy_switched_to_orphan(
     ):
         admin.delete("modelservices", namespace, "web")
         wait_refused(
-            lambda: operator_deletes(audit, admin, start, user, namespace),
+            lambda: operator_writes(
+                audit, admin, start, user, namespace, CHILDREN, "delete", "web"
+            ),
             "a refused delete of Deployment web: the cleanup of the first delete under way",
             attempts=1,
         )
@@ -103,7 +105,11 @@ def test_policy_switched_to_orphan(
             "a second delete with propagationPolicy Orphan should put `orphan` on the "
             f"ModelService already deleting: {finalizers}",
         )
-    failures = sum(1 for r in operator_deletes(audit, admin, start, user, namespace) if not r.ok)
+    failures = sum(
+        1
+        for r in operator_writes(audit, admin, start, user, namespace, CHILDREN, "delete", "web")
+        if not r.ok
+    )
     bound, why = retry_owed(failures)
 
     # The refusal is lifted (no event the operator watches): its owed retry is the next pass.
@@ -111,7 +117,11 @@ def test_policy_switched_to_orphan(
         m = admin.get("modelservices", namespace, "web")
         ours = m is not None and FINALIZER in m["metadata"].get("finalizers", [])
         admitted = [
-            r.describe() for r in operator_deletes(audit, admin, start, user, namespace) if r.ok
+            r.describe()
+            for r in operator_writes(
+                audit, admin, start, user, namespace, CHILDREN, "delete", "web"
+            )
+            if r.ok
         ]
         return {"finalizer_removed": not ours, "admitted_deletes": admitted}
 
@@ -140,7 +150,9 @@ def test_policy_switched_to_orphan(
     after = {res: None if obj is None else obj["metadata"]["uid"] for res, obj in now.items()}
     evidence.record("children_after", after)
     admitted = [
-        r.describe() for r in operator_deletes(audit, admin, start, user, namespace) if r.ok
+        r.describe()
+        for r in operator_writes(audit, admin, start, user, namespace, CHILDREN, "delete", "web")
+        if r.ok
     ]
     evidence.record("operator_child_deletes_admitted", admitted)
     assert after == kept and not admitted, (

@@ -18,7 +18,7 @@ from conformance.support import (
     controller_ref,
     create_modelservice,
     get_present,
-    operator_deletes,
+    operator_writes,
     premise,
     wait_converged,
 )
@@ -136,7 +136,7 @@ def test_successor_unseen(
     evidence.record("children_after", after)
     deletes = [
         r.describe()
-        for r in operator_deletes(audit, admin, start, impl.user, namespace, CHILDREN, name=None)
+        for r in operator_writes(audit, admin, start, impl.user, namespace, CHILDREN, "delete")
         if r.ok
     ]
     evidence.record("operator_child_deletes", deletes)
