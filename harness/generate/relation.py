@@ -45,12 +45,56 @@ def rollout_row(dep: dict[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:
     return ("True", "ReplicasAvailable"), ("False", "RolloutComplete")
 
 
-def status_problems(m: dict[str, Any], dep: dict[str, Any] | None) -> list[str]:
+#: A condition message's bound (the CRD's maxLength) and what a longer one keeps (CONTRACT.md,
+#: "Status": its first characters, then the marker).
+MESSAGE_MAX = 32768
+TRUNCATED = " ... [truncated]"
+
+
+def rollout_message(dep: dict[str, Any]) -> str:
+    """The message of both conditions that the Deployment ``dep`` calls for, by the row
+    ``rollout_row`` chooses: the rollout rows' messages of CONTRACT.md's status table, written
+    from its text (``<replicas>`` is the Deployment's spec.replicas, 1 when absent), cut to
+    ``MESSAGE_MAX`` characters as the contract cuts them."""
+    st = dep.get("status") or {}
+    replicas = dep["spec"].get("replicas")
+    want = 1 if replicas is None else int(replicas)
+    what = f'Deployment "{dep["metadata"]["name"]}"'
+    updated = int(st.get("updatedReplicas") or 0)
+    current = int(st.get("replicas") or 0)
+    available = int(st.get("availableReplicas") or 0)
+    stalled = [
+        c
+        for c in st.get("conditions") or []
+        if c.get("type") == "Progressing" and c.get("reason") == "ProgressDeadlineExceeded"
+    ]
+    if int(dep["metadata"].get("generation") or 0) > int(st.get("observedGeneration") or 0):
+        text = f"{what} is waiting for the deployment controller to observe its latest spec"
+    elif stalled:
+        text = f"{what} exceeded its progress deadline: {stalled[0].get('message') or ''}"
+    elif updated < want:
+        text = f"{what} has {updated}/{want} updated replicas"
+    elif current > updated:
+        text = f"{what} has {current - updated} old replicas pending termination"
+    elif available < updated:
+        text = f"{what} has {available}/{updated} updated replicas available"
+    else:
+        text = f"{what} has {available}/{want} available replicas"
+    if len(text) > MESSAGE_MAX:
+        return text[: MESSAGE_MAX - len(TRUNCATED)] + TRUNCATED
+    return text
+
+
+def status_problems(
+    m: dict[str, Any], dep: dict[str, Any] | None, messages: bool = False
+) -> list[str]:
     """What of ModelService ``m``'s status does not follow its Deployment ``dep`` (None: no
     Deployment) as stored: its ``Ready`` and ``Progressing`` against ``rollout_row(dep)``, its
-    replica counts against the Deployment's. Empty when they agree, and when nothing can be
-    said: ``m`` deleting, a ChildConflict or a refused write reported, no Deployment, or one
-    that ``m`` does not control."""
+    replica counts against the Deployment's, and with ``messages`` both conditions' message
+    against ``rollout_message(dep)`` (two rollout rows share their status and reason: only
+    the message tells "waiting for the deployment controller" from "1/2 updated replicas").
+    Empty when they agree, and when nothing can be said: ``m`` deleting, a ChildConflict or a
+    refused write reported, no Deployment, or one that ``m`` does not control."""
     if m is None or m["metadata"].get("deletionTimestamp"):
         return []
     ready = condition_of(m, "Ready") or {}
@@ -80,6 +124,14 @@ def status_problems(m: dict[str, Any], dep: dict[str, Any] | None) -> list[str]:
     for key in ("replicas", "readyReplicas", "availableReplicas"):
         if int(mst.get(key) or 0) != int(dst.get(key) or 0):
             problems.append(f"status.{key} {mst.get(key)} where the Deployment has {dst.get(key)}")
+    if messages:
+        text = rollout_message(dep)
+        problems += [
+            f"{t} message {(condition_of(m, t) or {}).get('message')!r} where the Deployment "
+            f"calls for {text!r}"
+            for t in want
+            if (condition_of(m, t) or {}).get("message") != text
+        ]
     return problems
 
 

@@ -75,29 +75,32 @@ def own_write_failed(lane: Lane) -> int:
 
 
 def owes_retry(lane: Lane, m: dict[str, Any], seen: tuple[int, float, int] | None = None) -> bool:
-    """The operator owes a retry that will change what the API server holds: the status
-    reports the refusal of the lane's admission policy (its message, ``POLICY_MESSAGE``)
-    while that policy is no longer bound, or an answer its API proxy injected
-    (``INJECTED_MESSAGE``: a ``fault`` is one answer, never the last word), or a write
-    failed since its last child write that succeeded (``history``; ``seen`` when the caller
-    read it already) while the status is behind its generation; or the ModelService's own
-    write failed while it is provably not what the operator must make it otherwise: its
-    deletion waiting on the finalizer, our finalizer missing, or its status not following its
-    Deployment (``relation.status_problems``: a relation of two stored objects, no expected
-    value). A child write counts with a status behind: a 409 injected into the
-    create of the pass a spec edit brought is not reported (a conflict is retried, not
-    reported), so the status stays at the generation before until the backoff, after 16
-    failures in a row some 160 s away, brings the retry (stop 48's nightly, case
-    go-60abdf603f: a create the API server refuses, 422, and two faults).
-    A failed write alone owes nothing that can be seen: its retry's reconcile finds the
-    ModelService right and writes nothing, leaving no trace in the proxy log to wait for.
-    So with a 409 (a status write from a stale cache, go and python both in ``make
-    generate-ci``'s first run with that rule: "not converged" at a status that was), and so
-    with an injected 500 that answered such a stale write in the API server's place (stop 48's
-    nightly: a 500 on go's second status write 3 ms after the first had landed; the retry,
-    finding the status right, wrote nothing, and the lane waited 60 s for it). Stop 47's
-    second nightly is the other side: a 500 on a status write whose replica count the
-    Deployment had moved past (725 where it had 726), which the relation shows owed.
+    """The operator owes a retry that will change what the API server holds: the status reports
+    the refusal of the lane's admission policy (its message, ``POLICY_MESSAGE``) while that
+    policy is no longer bound, or an answer its API proxy injected (``INJECTED_MESSAGE``: a
+    ``fault`` is one answer, never the last word), or a write failed since its last child write
+    that succeeded (``history``; ``seen`` when the caller read it already) while the status is
+    behind its generation (a deletion is always behind: the API server moves the generation when
+    it sets deletionTimestamp, and the operator writes no status while deleting); or the
+    ModelService's own write failed while it is provably not what the operator must make it
+    otherwise: its deletion waiting on the finalizer, our finalizer missing, or its status not
+    following its Deployment (``relation.status_problems`` with its messages: a relation of two
+    stored objects, written from the contract's status table, no expected value). A child write
+    counts with a status behind: a 409 injected into the create of the pass a spec edit brought
+    is not reported (a conflict is retried, not reported), so the status stays at the generation
+    before until the backoff, after 16 failures in a row some 160 s away, brings the retry (stop
+    48's nightly, case go-60abdf603f: a create the API server refuses, 422, and two faults).
+
+    A failed write aloneowes nothing that can be seen: its retry's reconcile finds the
+    ModelService right and writes nothing, leaving no trace in the proxy log to wait for. So
+    with a 409 (a status write from a stale cache, go and python both in ``make generate-ci``'s
+    first run with that rule: "not converged" at a status that was), and so with an injected 500
+    that answered such a stale write in the API server's place (stop 48's nightly: a 500 on go's
+    second status write 3 ms after the first had landed; the retry, finding the status right,
+    wrote nothing, and the lane waited 60 s for it). Stop 47's second nightly is the other side:
+    a 500 on a status write whose replica count the Deployment had moved past (725 where it had
+    726), which the relation shows owed.
+
     A refused write goes back to the work queue with backoff and is never dropped (CONTRACT.md,
     step 7), so its next attempt writes the current spec and clears the report; until it has,
     the lane is not at rest, however long it has written nothing (refused-then-admitted.yaml;
@@ -114,11 +117,15 @@ def owes_retry(lane: Lane, m: dict[str, Any], seen: tuple[int, float, int] | Non
     behind = status.get("observedGeneration") != meta.get("generation")
     if behind:
         return True
-    if not own_failed:  # a child's write failed: the status reports it, or will at the retry
+    if not own_failed:
+        # A child's write failed and the status is at its generation: a refusal is reported
+        # there (and the injected and policy branches above judge its report). An unreported
+        # one, an injected 409 on the update of a child the status already describes, is not
+        # seen: a known gap (docs/design.md, "Which failed write owes a retry").
         return False
     if meta.get("deletionTimestamp") or FINALIZER not in (meta.get("finalizers") or []):
         return True
-    return bool(status_problems(m, lane.admin.get("deployments", lane.ns, NAME)))
+    return bool(status_problems(m, lane.admin.get("deployments", lane.ns, NAME), messages=True))
 
 
 def due(failed: int, last: float) -> float:

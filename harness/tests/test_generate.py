@@ -676,6 +676,7 @@ def test_a_retry_that_will_meet_an_armed_fault_is_waited_for(monkeypatch: Any) -
 #: A Deployment of ModelService uid ``u`` whose rollout is complete at 2 replicas.
 _DEPLOYMENT: dict[str, Any] = {
     "metadata": {
+        "name": "gen",
         "generation": 1,
         "ownerReferences": [{"controller": True, "kind": "ModelService", "uid": "u"}],
     },
@@ -698,8 +699,16 @@ _FOLLOWING: dict[str, Any] = {
         "readyReplicas": 2,
         "availableReplicas": 2,
         "conditions": [
-            {"type": "Ready", "status": "True", "reason": "ReplicasAvailable"},
-            {"type": "Progressing", "status": "False", "reason": "RolloutComplete"},
+            {
+                "type": t,
+                "status": st,
+                "reason": r,
+                "message": 'Deployment "gen" has 2/2 available replicas',
+            }
+            for t, st, r in (
+                ("Ready", "True", "ReplicasAvailable"),
+                ("Progressing", "False", "RolloutComplete"),
+            )
         ],
     },
 }
@@ -764,6 +773,35 @@ def test_a_failed_answer_to_the_modelservice_write_owes_a_retry() -> None:
         "status": _FOLLOWING["status"],
     }
     assert owes_retry(lane, deleting)  # a finalizer removal that failed
+    # Two rollout rows share status, reason and counts, and only the message tells them
+    # apart: a Deployment at 1 of 2 updated replicas, a status still saying "waiting for the
+    # deployment controller" (the lagging phase's), after a 500 on its status write: owed.
+    updating = {
+        **_DEPLOYMENT,
+        "status": {**_DEPLOYMENT["status"], "updatedReplicas": 1},
+    }
+    waiting = 'Deployment "gen" is waiting for the deployment controller to observe its latest spec'
+    said_waiting = {
+        **_FOLLOWING,
+        "status": {
+            **_FOLLOWING["status"],
+            "conditions": [
+                {
+                    "type": "Ready",
+                    "status": "False",
+                    "reason": "ReplicasUnavailable",
+                    "message": waiting,
+                },
+                {
+                    "type": "Progressing",
+                    "status": "True",
+                    "reason": "RolloutInProgress",
+                    "message": waiting,
+                },
+            ],
+        },
+    }
+    assert owes_retry(_admin_lane([*refused, status_ok, status_injected], updating), said_waiting)
     # A child's write failed, not reported (an injected 409 on a create is a conflict,
     # retried): owed while the status is behind its generation (stop 48's nightly, case
     # go-60abdf603f: the retry 160 s away by the backoff), not once it has caught up.
@@ -820,3 +858,67 @@ def test_a_wait_moved_out_by_owed_retries_is_capped() -> None:
     assert extended(now + 60, now, time.time() + 10, s) == now + 60  # type: ignore[arg-type]
     capped = extended(now + 60, now, time.time() + 10 * BACKOFF_MAX_S, s)  # type: ignore[arg-type]
     assert capped == now + BACKOFF_MAX_S + 120
+
+
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [
+        (
+            {"observedGeneration": 1},
+            "is waiting for the deployment controller to observe its latest spec",
+        ),
+        (
+            {
+                "observedGeneration": 2,
+                "conditions": [
+                    {"type": "Progressing", "reason": "ProgressDeadlineExceeded", "message": "slow"}
+                ],
+            },
+            "exceeded its progress deadline: slow",
+        ),
+        (
+            {"observedGeneration": 2, "updatedReplicas": 1, "replicas": 1},
+            "has 1/3 updated replicas",
+        ),
+        (
+            {"observedGeneration": 2, "updatedReplicas": 3, "replicas": 5},
+            "has 2 old replicas pending termination",
+        ),
+        (
+            {"observedGeneration": 2, "updatedReplicas": 3, "replicas": 3, "availableReplicas": 2},
+            "has 2/3 updated replicas available",
+        ),
+        (
+            {"observedGeneration": 2, "updatedReplicas": 3, "replicas": 3, "availableReplicas": 3},
+            "has 3/3 available replicas",
+        ),
+    ],
+)
+def test_the_rollout_message_is_the_contracts_row(status: dict[str, Any], message: str) -> None:
+    """relation.rollout_message: each rollout row of CONTRACT.md's status table, first row
+    that applies, for a Deployment "web" of generation 2 and 3 replicas."""
+    from harness.generate.relation import rollout_message
+
+    dep = {"metadata": {"name": "web", "generation": 2}, "spec": {"replicas": 3}, "status": status}
+    assert rollout_message(dep) == f'Deployment "web" {message}'
+
+
+def test_a_long_rollout_message_is_cut_as_the_contract_cuts_it() -> None:
+    """A stalled Deployment's condition message of 40,000 characters: the rollout message
+    keeps its first 32752 characters and the marker, 32768 in all."""
+    from harness.generate.relation import MESSAGE_MAX, TRUNCATED, rollout_message
+
+    long = "x" * 40_000
+    dep = {
+        "metadata": {"name": "web", "generation": 1},
+        "spec": {},
+        "status": {
+            "observedGeneration": 1,
+            "conditions": [
+                {"type": "Progressing", "reason": "ProgressDeadlineExceeded", "message": long}
+            ],
+        },
+    }
+    text = rollout_message(dep)
+    assert len(text) == MESSAGE_MAX and text.endswith(TRUNCATED)
+    assert text.startswith('Deployment "web" exceeded its progress deadline: xxx')
