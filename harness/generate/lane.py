@@ -123,6 +123,10 @@ class Lane:
     #: id of the last request-log record when the current sequence began (``World._clear``):
     #: what the operator did for an earlier sequence's ModelService is not owed any more
     sequence_from: int = 0
+    #: id of the last request-log record when the current operator process started: a new
+    #: process's rate limiter has seen no failure, so the backoff of its retries counts its
+    #: own failures only (``retries.history``)
+    process_from: int = 0
     #: when the current window began (epoch seconds)
     window_at: float = 0.0
     #: the steps of the current window
@@ -162,6 +166,7 @@ class Lane:
         (each naming its log)."""
         lost_port = port_race = False
         while True:
+            self.process_from = self.last_id()
             log = self.workdir / f"operator-{self.starts}.log"
             self.op = OperatorProcess(
                 impl=self.impl,

@@ -48,7 +48,14 @@ def history(lane: Lane) -> tuple[int, float, int]:
     retry that found the status right and failed on a refused Deployment create kept a
     nightly slot waiting forever, the backoff's due time moving on with each refusal). A
     write a ``crash`` froze (no answer logged) is not a failure: it may have landed.
-    ``own_failed`` is that failure's HTTP status (0: none), truthy as before."""
+    ``own_failed`` is that failure's HTTP status (0: none), truthy as before. Only the
+    current operator process's failures count in ``failed`` (``Lane.process_from``): its
+    rate limiter knows no other. Stop 48's second nightly: a crash restarted python, whose
+    new process failed 11 times under a refusing policy and retried 5.12 s after the last;
+    counting the earlier process's failures too put that retry past the quiet oracle's
+    deadline, so the oracle did not wait for it, and python's world was read just as the
+    retry met an armed 429 and reported it (go's showed the policy's refusal: a
+    differential failure, flaky)."""
     failed, last, own_failed = 0, 0.0, 0
     for r in lane.log.records(lane.sequence_from):
         if r.verb not in WRITE_VERBS or r.resource not in (*CHILDREN, "modelservices"):
@@ -61,7 +68,9 @@ def history(lane: Lane) -> tuple[int, float, int]:
         if 200 <= r.code < 300 and not r.injected:
             if r.resource in CHILDREN:
                 failed, last = 0, 0.0
-        else:
+        elif r.id > lane.process_from:
+            # An earlier process's failures are not counted: a new process's rate limiter
+            # starts afresh, and its first pass comes at once.
             failed, last = failed + 1, seconds(r.time)
     return failed, last, own_failed
 

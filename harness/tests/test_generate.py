@@ -461,7 +461,10 @@ def _lane(refusing: bool, records: list[Any]) -> Any:
     from types import SimpleNamespace
 
     return SimpleNamespace(
-        refusing=refusing, sequence_from=0, log=SimpleNamespace(records=lambda after=0: records)
+        refusing=refusing,
+        sequence_from=0,
+        process_from=0,
+        log=SimpleNamespace(records=lambda after=0: records),
     )
 
 
@@ -581,6 +584,7 @@ class _RetryingLane:
     seconds), when its operator's retry writes and clears it: what the quiet oracle waits on."""
 
     sim, event_delay, window_from, sequence_from, refusing, ns = False, 0.0, 0, 0, False, "gen-go"
+    process_from = 0
 
     def __init__(self, failed_at: float, at: float) -> None:
         from types import SimpleNamespace
@@ -636,6 +640,7 @@ class _FaultArmedLane:
     5 ms later) while a fault armed on its proxy has not fired (``fired``)."""
 
     sim, event_delay, window_from, sequence_from, refusing, ns = False, 0.0, 0, 0, True, "gen-go"
+    process_from = 0
     fault_armed, crash_armed = True, False
 
     def __init__(self, failed_at: float, fired: bool) -> None:
@@ -839,7 +844,9 @@ def _sequence_lane(records: list[Any], after: int) -> Any:
     def read(since: int = 0) -> list[Any]:
         return [r for r in records if r.id > since]
 
-    return SimpleNamespace(refusing=False, sequence_from=after, log=SimpleNamespace(records=read))
+    return SimpleNamespace(
+        refusing=False, sequence_from=after, process_from=0, log=SimpleNamespace(records=read)
+    )
 
 
 def test_a_wait_moved_out_by_owed_retries_is_capped() -> None:
@@ -922,3 +929,22 @@ def test_a_long_rollout_message_is_cut_as_the_contract_cuts_it() -> None:
     text = rollout_message(dep)
     assert len(text) == MESSAGE_MAX and text.endswith(TRUNCATED)
     assert text.startswith('Deployment "web" exceeded its progress deadline: xxx')
+
+
+def test_a_new_operator_process_counts_only_its_own_failures() -> None:
+    """retries.history: a crash restarted the operator after its third refused write; the new
+    process's rate limiter knows only its own two failures, so its retry is due 10 ms after
+    the last (5 ms * 2**1), not 80 ms (the five of both processes). Stop 48's second
+    nightly: counting the earlier process's failures put python's retry past the quiet
+    oracle's deadline; the oracle did not wait for it and read python's world just as it
+    landed (a flaky differential failure)."""
+    from harness.faults.apiproxy.records import seconds
+    from harness.generate.retries import history, retry_due
+
+    t = [f"2026-01-01T00:00:0{i}Z" for i in range(6)]
+    refused = [_write(n, 403, t[n]) for n in range(1, 6)]
+    lane = _lane(True, refused)
+    assert history(lane)[0] == 5
+    lane.process_from = 3  # the new process started after record 3
+    assert history(lane)[0] == 2
+    assert retry_due(lane) == seconds(t[5]) + 0.005 * 2**1
