@@ -22,7 +22,8 @@ from harness.generate.relation import (
     condition_of,
     controller_uid,
     reports_refusal,
-    rollout_row,
+    rollout,
+    says_nothing,
     status_problems,
 )
 from harness.generate.retries import extended, owes_retry, retry_bound, retry_pending
@@ -101,11 +102,11 @@ def liveness(lane: Lane) -> list[str]:
 def status_follows(lane: Lane) -> list[str]:
     """The status oracle, once quiet: a live ModelService that controls its Deployment, with
     no ChildConflict or refused write reported, says what the Deployment as stored calls for
-    (``rollout_row``) and copies its replica counts (CONTRACT.md, "Status"). A relation between
+    (``rollout``) and copies its replica counts (CONTRACT.md, "Status"). A relation between
     two objects read at the same moment, true of every converged state: no expected value.
     ``relation.status_problems`` of the lane's ModelService and Deployment."""
     m = msvc(lane)
-    if m is None:
+    if m is None or says_nothing(m):
         return []
     return status_problems(m, lane.admin.get("deployments", lane.ns, NAME))
 
@@ -168,8 +169,7 @@ def converged(lane: Lane) -> bool:
         return FINALIZER not in (meta.get("finalizers") or [])
     if status.get("observedGeneration") != meta.get("generation") or owes_retry(lane, m):
         return False
-    ready = condition_of(m, "Ready") or {}
-    if ready.get("reason") == "ChildConflict" or reports_refusal(m):
+    if says_nothing(m):
         return True
     if not status_converged(m):
         return False
@@ -210,9 +210,9 @@ def wait_converged(lane: Lane, settings: Settings) -> None:
 
 
 def rolled_out(dep: dict[str, Any] | None) -> bool:
-    """The Deployment's rollout is over, complete or stalled (``rollout_row`` says
+    """The Deployment's rollout is over, complete or stalled (``rollout`` says
     Progressing False), or there is no Deployment."""
-    return dep is None or rollout_row(dep)[1][0] == "False"
+    return dep is None or rollout(dep).progressing[0] == "False"
 
 
 def settled(lane: Lane) -> bool:

@@ -6,7 +6,7 @@ from the API server, written from CONTRACT.md's status table, not from either op
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def controller_uid(obj: dict[str, Any]) -> str | None:
@@ -18,44 +18,28 @@ def controller_uid(obj: dict[str, Any]) -> str | None:
     return None
 
 
-def rollout_row(dep: dict[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:
-    """The ModelService's ``(Ready, Progressing)`` as ``(status, reason)`` pairs that the
-    Deployment ``dep``'s spec and status call for: the rollout rows of CONTRACT.md's status
-    table ("The first row that applies"), which follow ``kubectl rollout status``. Written
-    from the contract's text, not from either operator."""
-    in_progress = (("False", "ReplicasUnavailable"), ("True", "RolloutInProgress"))
-    st = dep.get("status") or {}
-    replicas = dep["spec"].get("replicas")
-    want = 1 if replicas is None else int(replicas)
-    if int(dep["metadata"].get("generation") or 0) > int(st.get("observedGeneration") or 0):
-        return in_progress
-    if any(
-        c.get("type") == "Progressing" and c.get("reason") == "ProgressDeadlineExceeded"
-        for c in st.get("conditions") or []
-    ):
-        stalled = ("False", "ProgressDeadlineExceeded")
-        return stalled, stalled
-    updated = int(st.get("updatedReplicas") or 0)
-    if (
-        updated < want
-        or int(st.get("replicas") or 0) > updated
-        or int(st.get("availableReplicas") or 0) < updated
-    ):
-        return in_progress
-    return ("True", "ReplicasAvailable"), ("False", "RolloutComplete")
-
-
 #: A condition message's bound (the CRD's maxLength) and what a longer one keeps (CONTRACT.md,
 #: "Status": its first characters, then the marker).
 MESSAGE_MAX = 32768
 TRUNCATED = " ... [truncated]"
 
 
-def rollout_message(dep: dict[str, Any]) -> str:
-    """The message of both conditions that the Deployment ``dep`` calls for, by the row
-    ``rollout_row`` chooses: the rollout rows' messages of CONTRACT.md's status table, written
-    from its text (``<replicas>`` is the Deployment's spec.replicas, 1 when absent), cut to
-    ``MESSAGE_MAX`` characters as the contract cuts them."""
+class Rollout(NamedTuple):
+    """The rollout row of CONTRACT.md's status table that a Deployment calls for: the
+    ModelService's ``Ready`` and ``Progressing`` as ``(status, reason)`` pairs and the
+    message both conditions carry."""
+
+    ready: tuple[str, str]
+    progressing: tuple[str, str]
+    message: str
+
+
+def rollout(dep: dict[str, Any]) -> Rollout:
+    """The row of CONTRACT.md's status table ("The first row that applies", which follows
+    ``kubectl rollout status``) that the Deployment ``dep``'s spec and status call for.
+    ``<replicas>`` in the messages is the Deployment's spec.replicas, 1 when absent; a message
+    longer than ``MESSAGE_MAX`` is cut as the contract cuts it. Written from the contract's
+    text, not from either operator."""
     st = dep.get("status") or {}
     replicas = dep["spec"].get("replicas")
     want = 1 if replicas is None else int(replicas)
@@ -68,42 +52,48 @@ def rollout_message(dep: dict[str, Any]) -> str:
         for c in st.get("conditions") or []
         if c.get("type") == "Progressing" and c.get("reason") == "ProgressDeadlineExceeded"
     ]
+    unavailable, in_progress = ("False", "ReplicasUnavailable"), ("True", "RolloutInProgress")
     if int(dep["metadata"].get("generation") or 0) > int(st.get("observedGeneration") or 0):
-        text = f"{what} is waiting for the deployment controller to observe its latest spec"
+        row = Rollout(
+            unavailable,
+            in_progress,
+            f"{what} is waiting for the deployment controller to observe its latest spec",
+        )
     elif stalled:
         text = f"{what} exceeded its progress deadline: {stalled[0].get('message') or ''}"
+        deadline = ("False", "ProgressDeadlineExceeded")
+        row = Rollout(deadline, deadline, text)
     elif updated < want:
-        text = f"{what} has {updated}/{want} updated replicas"
+        row = Rollout(unavailable, in_progress, f"{what} has {updated}/{want} updated replicas")
     elif current > updated:
         text = f"{what} has {current - updated} old replicas pending termination"
+        row = Rollout(unavailable, in_progress, text)
     elif available < updated:
         text = f"{what} has {available}/{updated} updated replicas available"
+        row = Rollout(unavailable, in_progress, text)
     else:
         text = f"{what} has {available}/{want} available replicas"
-    if len(text) > MESSAGE_MAX:
-        return text[: MESSAGE_MAX - len(TRUNCATED)] + TRUNCATED
-    return text
+        row = Rollout(("True", "ReplicasAvailable"), ("False", "RolloutComplete"), text)
+    if len(row.message) > MESSAGE_MAX:
+        return row._replace(message=row.message[: MESSAGE_MAX - len(TRUNCATED)] + TRUNCATED)
+    return row
 
 
 def status_problems(
     m: dict[str, Any], dep: dict[str, Any] | None, messages: bool = False
 ) -> list[str]:
     """What of ModelService ``m``'s status does not follow its Deployment ``dep`` (None: no
-    Deployment) as stored: its ``Ready`` and ``Progressing`` against ``rollout_row(dep)``, its
+    Deployment) as stored: its ``Ready`` and ``Progressing`` against ``rollout(dep)``, its
     replica counts against the Deployment's, and with ``messages`` both conditions' message
-    against ``rollout_message(dep)`` (two rollout rows share their status and reason: only
+    against ``rollout(dep).message`` (two rollout rows share their status and reason: only
     the message tells "waiting for the deployment controller" from "1/2 updated replicas").
     Empty when they agree, and when nothing can be said: ``m`` deleting, a ChildConflict or a
     refused write reported, no Deployment, or one that ``m`` does not control."""
-    if m is None or m["metadata"].get("deletionTimestamp"):
-        return []
-    ready = condition_of(m, "Ready") or {}
-    if ready.get("reason") == "ChildConflict" or reports_refusal(m):
-        return []
-    if dep is None or controller_uid(dep) != m["metadata"]["uid"]:
+    if says_nothing(m) or dep is None or controller_uid(dep) != m["metadata"]["uid"]:
         return []
     problems = []
-    want = dict(zip(("Ready", "Progressing"), rollout_row(dep), strict=True))
+    row = rollout(dep)
+    want = {"Ready": row.ready, "Progressing": row.progressing}
     got = {
         t: (
             str((condition_of(m, t) or {}).get("status")),
@@ -125,7 +115,7 @@ def status_problems(
         if int(mst.get(key) or 0) != int(dst.get(key) or 0):
             problems.append(f"status.{key} {mst.get(key)} where the Deployment has {dst.get(key)}")
     if messages:
-        text = rollout_message(dep)
+        text = row.message
         problems += [
             f"{t} message {(condition_of(m, t) or {}).get('message')!r} where the Deployment "
             f"calls for {text!r}"
@@ -136,7 +126,7 @@ def status_problems(
 
 
 def _rollout_fields(dep: dict[str, Any]) -> dict[str, Any]:
-    """What of a Deployment ``rollout_row`` reads, for a message."""
+    """What of a Deployment ``rollout`` reads, for a message."""
     st = dep.get("status") or {}
     return {
         "generation": dep["metadata"].get("generation"),
@@ -147,6 +137,16 @@ def _rollout_fields(dep: dict[str, Any]) -> dict[str, Any]:
             c.get("reason") for c in st.get("conditions") or [] if c.get("type") == "Progressing"
         ],
     }
+
+
+def says_nothing(m: dict[str, Any] | None) -> bool:
+    """The status of ``m`` need not follow any Deployment: no ModelService, one being
+    deleted, or one whose status reports a ChildConflict or a refused write (CONTRACT.md,
+    "Status"). A caller can skip reading the Deployment then."""
+    if m is None or m["metadata"].get("deletionTimestamp"):
+        return True
+    ready = condition_of(m, "Ready") or {}
+    return ready.get("reason") == "ChildConflict" or reports_refusal(m)
 
 
 def condition_of(m: dict[str, Any], ctype: str) -> dict[str, Any] | None:

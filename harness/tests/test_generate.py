@@ -325,9 +325,10 @@ def test_a_played_rollout_counts_the_replicas_the_modelservice_asks() -> None:
 def test_each_played_phase_calls_for_its_contract_row(
     phase: str, ready: tuple[str, str], progressing: tuple[str, str]
 ) -> None:
-    from harness.generate.relation import rollout_row
+    from harness.generate.relation import rollout
 
-    assert rollout_row(_played(phase)) == (ready, progressing)
+    row = rollout(_played(phase))
+    assert (row.ready, row.progressing) == (ready, progressing)
 
 
 def test_updating_is_what_an_availability_judge_calls_ready() -> None:
@@ -336,10 +337,10 @@ def test_updating_is_what_an_availability_judge_calls_ready() -> None:
     dep = _played("updating")
     st_ = dep["status"]
     assert st_["availableReplicas"] == 2 and st_["updatedReplicas"] == 1
-    from harness.generate.relation import rollout_row
+    from harness.generate.relation import rollout
 
-    assert rollout_row(_played("complete", replicas=None))[0] == ("True", "ReplicasAvailable")
-    assert rollout_row(_played("updating", replicas=None))[0] == ("False", "ReplicasUnavailable")
+    assert rollout(_played("complete", replicas=None)).ready == ("True", "ReplicasAvailable")
+    assert rollout(_played("updating", replicas=None)).ready == ("False", "ReplicasUnavailable")
 
 
 def test_operator_root_starts_another_checkouts_sources(tmp_path: Path) -> None:
@@ -902,18 +903,18 @@ def test_a_wait_moved_out_by_owed_retries_is_capped() -> None:
     ],
 )
 def test_the_rollout_message_is_the_contracts_row(status: dict[str, Any], message: str) -> None:
-    """relation.rollout_message: each rollout row of CONTRACT.md's status table, first row
+    """relation.rollout: each rollout row's message in CONTRACT.md's status table, first row
     that applies, for a Deployment "web" of generation 2 and 3 replicas."""
-    from harness.generate.relation import rollout_message
+    from harness.generate.relation import rollout
 
     dep = {"metadata": {"name": "web", "generation": 2}, "spec": {"replicas": 3}, "status": status}
-    assert rollout_message(dep) == f'Deployment "web" {message}'
+    assert rollout(dep).message == f'Deployment "web" {message}'
 
 
 def test_a_long_rollout_message_is_cut_as_the_contract_cuts_it() -> None:
     """A stalled Deployment's condition message of 40,000 characters: the rollout message
     keeps its first 32752 characters and the marker, 32768 in all."""
-    from harness.generate.relation import MESSAGE_MAX, TRUNCATED, rollout_message
+    from harness.generate.relation import MESSAGE_MAX, TRUNCATED, rollout
 
     long = "x" * 40_000
     dep = {
@@ -926,7 +927,7 @@ def test_a_long_rollout_message_is_cut_as_the_contract_cuts_it() -> None:
             ],
         },
     }
-    text = rollout_message(dep)
+    text = rollout(dep).message
     assert len(text) == MESSAGE_MAX and text.endswith(TRUNCATED)
     assert text.startswith('Deployment "web" exceeded its progress deadline: xxx')
 
