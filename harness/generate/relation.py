@@ -126,7 +126,7 @@ def status_problems(
 
 
 def _rollout_fields(dep: dict[str, Any]) -> dict[str, Any]:
-    """What of a Deployment ``rollout`` reads, for a message."""
+    """What of a Deployment chooses ``rollout``'s row, for a message."""
     st = dep.get("status") or {}
     return {
         "generation": dep["metadata"].get("generation"),

@@ -14,7 +14,7 @@ from harness.audit import WRITE_VERBS
 from harness.explore.state import FINALIZER
 from harness.faults.apiproxy.records import seconds
 from harness.generate.lane import NAME, POLICY_MESSAGE, Lane, Settings
-from harness.generate.relation import status_problems
+from harness.generate.relation import says_nothing, status_problems
 
 #: The operator's children (plural resource names), whose writes the backoff counts.
 CHILDREN = ("deployments", "services")
@@ -134,6 +134,8 @@ def owes_retry(lane: Lane, m: dict[str, Any], seen: tuple[int, float, int] | Non
         return False
     if meta.get("deletionTimestamp") or FINALIZER not in (meta.get("finalizers") or []):
         return True
+    if says_nothing(m):
+        return False
     return bool(status_problems(m, lane.admin.get("deployments", lane.ns, NAME), messages=True))
 
 
