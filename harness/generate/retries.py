@@ -100,7 +100,7 @@ def owes_retry(lane: Lane, m: dict[str, Any], seen: tuple[int, float, int] | Non
     before until the backoff, after 16 failures in a row some 160 s away, brings the retry (stop
     48's nightly, case go-60abdf603f: a create the API server refuses, 422, and two faults).
 
-    A failed write aloneowes nothing that can be seen: its retry's reconcile finds the
+    A failed write alone owes nothing that can be seen: its retry's reconcile finds the
     ModelService right and writes nothing, leaving no trace in the proxy log to wait for. So
     with a 409 (a status write from a stale cache, go and python both in ``make generate-ci``'s
     first run with that rule: "not converged" at a status that was), and so with an injected 500
