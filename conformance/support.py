@@ -43,6 +43,9 @@ T = TypeVar("T")
 
 FINALIZER = "modeldock.io/cleanup"
 
+#: The ModelService's children, as resources (CONTRACT.md: one Deployment and one Service).
+CHILDREN = ("deployments", "services")
+
 # --------------------------------------------------------------------------- Timeouts
 # The one place the suite's waits are bounded. Each is a bound, not a measurement: on an idle
 # machine the thing waited for takes milliseconds to a few seconds; the bounds are for a loaded

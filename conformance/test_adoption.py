@@ -22,6 +22,7 @@ import pytest
 
 from conformance.premises import set_up
 from conformance.support import (
+    CHILDREN,
     CONVERGE_TIMEOUT,
     condition,
     controller_ref,
@@ -29,6 +30,7 @@ from conformance.support import (
     get_present,
     labels,
     operator_events,
+    operator_writes,
     premise,
     present,
     wait_converged,
@@ -37,7 +39,6 @@ from conformance.support import (
     writes_showing,
 )
 from harness.accounting import Accounting
-from harness.audit import select
 from harness.faults.apiproxy import ApiProxy
 from harness.faults.apiproxy.records import ProxyRequest, RequestLog
 from harness.kube import Kube, wait_for
@@ -50,7 +51,6 @@ from harness.plugin.evidence import Evidence
 HOLD = "example.com/hold"
 
 #: The children's resources, and the verbs that write.
-CHILDREN = ("deployments", "services")
 WRITE_VERBS = ("create", "update", "patch", "delete")
 
 
@@ -85,22 +85,6 @@ def orphaned_service(name: str) -> dict[str, Any]:
             "ports": [{"name": "http", "port": 8000, "targetPort": "http", "protocol": "TCP"}],
         },
     }
-
-
-def operator_writes(
-    audit: Accounting, admin: Kube, start: int, impl: Implementation, namespace: str
-) -> list[Any]:
-    """The operator's writes of children in ``namespace`` since ``start``, answered or not."""
-    return [
-        r
-        for r in select(
-            audit.requests(start, audit.sync(admin)),
-            user=impl.user,
-            namespace=namespace,
-            writes_only=True,
-        )
-        if r.resource in ("deployments", "services")
-    ]
 
 
 def wait_event(admin: Kube, namespace: str, uid: str, reason: str) -> dict[str, Any]:
@@ -183,7 +167,7 @@ def test_adopt_ownerless(
     create_modelservice(admin, namespace, "held")
     msvc = wait_converged(admin, namespace, "web")
     uid = msvc["metadata"]["uid"]
-    after = {res: get_present(admin, res, namespace, "web") for res in ("deployments", "services")}
+    after = {res: get_present(admin, res, namespace, "web") for res in CHILDREN}
     evidence.record(
         "children_uids",
         {"staged": before, "after": {res: obj["metadata"]["uid"] for res, obj in after.items()}},
@@ -238,7 +222,7 @@ def test_adopt_ownerless(
         f"an ownerless Service without the label modeldock.io/modelservice was adopted: "
         f"{bare['metadata'].get('ownerReferences')}"
     )
-    writes = operator_writes(audit, admin, start, impl, namespace)
+    writes = operator_writes(audit, admin, start, impl.user, namespace, CHILDREN)
     evidence.record("child_writes", [r.describe() for r in writes])
     foreign = [
         r.describe()

@@ -18,6 +18,7 @@ import pytest
 
 from conformance.premises import set_up
 from conformance.support import (
+    CHILDREN,
     CONVERGE_TIMEOUT,
     FINALIZER,
     QUIET_IGNORED_RESOURCES,
@@ -188,11 +189,7 @@ def test_create_converges(
     order = [r.describe() for r in ok_writes]
     finalizer_at = finalizer_write_index(ok_writes)
     child_at = next(
-        (
-            i
-            for i, r in enumerate(ok_writes)
-            if r.verb == "create" and r.resource in ("deployments", "services")
-        ),
+        (i for i, r in enumerate(ok_writes) if r.verb == "create" and r.resource in CHILDREN),
         None,
     )
     evidence.record(
@@ -519,9 +516,7 @@ def test_noop_stable_respelled(
         return wait_observed(admin, namespace, "web", 2)
 
     window = writes_during(op, audit, admin, namespace, respell, ok_only=True)
-    child_writes = [
-        r.describe() for r in window.writes if r.resource in ("deployments", "services")
-    ]
+    child_writes = [r.describe() for r in window.writes if r.resource in CHILDREN]
     dep = get_present(admin, "deployments", namespace, "web")
     server = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
     evidence.record("child_writes_after_respelling", child_writes)
@@ -757,10 +752,7 @@ DEADLINE_MESSAGE = 'ReplicaSet "web-0" has timed out progressing.'
 
 def _child_uids(admin: Kube, namespace: str) -> dict[str, str]:
     """The UIDs of ModelService web's Deployment and Service, by resource."""
-    return {
-        r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
-        for r in ("deployments", "services")
-    }
+    return {r: get_present(admin, r, namespace, "web")["metadata"]["uid"] for r in CHILDREN}
 
 
 def _play_deployment_status(
@@ -1451,7 +1443,7 @@ def test_create_names_itself(
     products = sorted({r.user_agent.split("/")[0].strip() for r in requests})
     evidence.record("user_agent_products", products)
     managers = {}
-    for resource in ("deployments", "services"):
+    for resource in CHILDREN:
         child = admin.get(resource, namespace, "web") or {}
         managers[resource] = sorted(
             {f.get("manager", "") for f in child.get("metadata", {}).get("managedFields") or []}

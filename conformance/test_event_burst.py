@@ -22,6 +22,7 @@ import pytest
 
 from conformance.premises import set_up
 from conformance.support import (
+    CHILDREN,
     EVENT_TIMEOUT,
     create_modelservice,
     describe_event,
@@ -142,7 +143,7 @@ def test_event_burst(
             namespace=namespace,
             writes_only=True,
             ok_only=True,
-            resources=("deployments", "services"),
+            resources=CHILDREN,
         )
         if r.verb in ("create", "update")
     ]

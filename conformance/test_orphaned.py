@@ -10,6 +10,7 @@ import pytest
 
 from conformance.premises import set_up
 from conformance.support import (
+    CHILDREN,
     CONVERGE_TIMEOUT,
     FINALIZER,
     REACT_TIMEOUT,
@@ -27,8 +28,6 @@ from harness.lab.pool import OperatorPool
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
 from harness.tiers import Tier
-
-CHILDREN = ("deployments", "services")
 
 
 def _orphaned(admin: Kube, namespace: str, uid: str, gc: bool) -> None:

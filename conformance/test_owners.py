@@ -18,6 +18,7 @@ import pytest
 
 from conformance.premises import set_up
 from conformance.support import (
+    CHILDREN,
     CONVERGE_TIMEOUT,
     FINALIZER,
     REACT_TIMEOUT,
@@ -175,9 +176,7 @@ def test_foreign_fields_kept(
     dep = get_present(admin, "deployments", namespace, "web")
     svc = get_present(admin, "services", namespace, "web")
     kept = _foreign_fields(dep, svc)
-    child_writes = [
-        r.describe() for r in window.writes if r.resource in ("deployments", "services")
-    ]
+    child_writes = [r.describe() for r in window.writes if r.resource in CHILDREN]
     evidence.record("foreign_fields_after", kept)
     evidence.record("child_writes_after_foreign_fields", child_writes)
     assert kept == FOREIGN_KEPT, (
@@ -533,9 +532,7 @@ def test_status_follows_deployment_status(
             f"{reason}, got {got}"
         )
     evidence.record("ready_after_each_state", seen)
-    child_writes = [
-        r.describe() for r in window.writes if r.resource in ("deployments", "services")
-    ]
+    child_writes = [r.describe() for r in window.writes if r.resource in CHILDREN]
     evidence.record("child_writes", child_writes)
     assert child_writes == [], (
         f"a status change of the Deployment made the operator write: {child_writes}"
@@ -600,7 +597,7 @@ def test_spec_change_while_deleting(
         return [
             r
             for r in accounting.requests(start, accounting.sync())
-            if r.namespace == namespace and r.resource in ("deployments", "services")
+            if r.namespace == namespace and r.resource in CHILDREN
         ]
 
     # Three cleanup passes after the change, as the proxy saw them (a live read of the
@@ -645,10 +642,10 @@ def test_spec_change_while_deleting(
     late = [
         r.describe()
         for r in accounting.requests(start, accounting.sync())
-        if r.is_write and r.namespace == namespace and r.resource in ("deployments", "services")
+        if r.is_write and r.namespace == namespace and r.resource in CHILDREN
     ]
     evidence.record("child_writes_after_finalizer_removed", late)
-    left = [res for res in ("deployments", "services") if admin.get(res, namespace, "web")]
+    left = [res for res in CHILDREN if admin.get(res, namespace, "web")]
     assert late == [] and left == [], (
         f"after its finalizer was removed, a spec change made the operator write {late}; "
         f"children present: {left}"

@@ -17,6 +17,7 @@ import pytest
 from conformance.premises import set_up
 from conformance.reactions import CHILD_REACT_BOUND, Edits, late
 from conformance.support import (
+    CHILDREN,
     CONVERGE_TIMEOUT,
     FINALIZER,
     REACT_TIMEOUT,
@@ -161,7 +162,7 @@ def test_child_repaired(
     # every child on every reconcile (mutant always-update).
     child_writes = {
         kind: [r.describe() for r in repairs if r.resource == kind and not r.subresource]
-        for kind in ("deployments", "services")
+        for kind in CHILDREN
     }
     evidence.record("repair_writes", child_writes)
     want_writes = {"deployments": 1, "services": 2}
@@ -222,7 +223,7 @@ def test_child_repaired(
         ok_only=True,
     ).described()
     evidence.record("writes_after_foreign_edits", quiet)
-    for kind in ("deployments", "services"):
+    for kind in CHILDREN:
         meta = get_present(admin, kind, namespace, "web")["metadata"]
         assert meta.get("annotations", {}).get("example.com/owner-note") == "keep me", (
             f"foreign annotation removed from the {kind[:-1]}: {meta.get('annotations')}"
@@ -406,7 +407,7 @@ def test_child_of_another_modelservice(
         return [
             r.describe()
             for r in writes
-            if r.resource in ("deployments", "services") and r.name == "web" and not r.subresource
+            if r.resource in CHILDREN and r.name == "web" and not r.subresource
         ]
 
     written = touched()
@@ -580,7 +581,7 @@ def test_finalizer_ordered_delete(
     assert min(finalizer_writes) > last_child_delete, (
         f"the finalizer must be removed after both children are deleted: {order}"
     )
-    for res in ("deployments", "services"):
+    for res in CHILDREN:
         assert admin.get(res, namespace, "first") is None, f"{res} 'first' left behind"
 
     # 2. A crash right after the first child delete: the restarted process finishes.
@@ -599,7 +600,7 @@ def test_finalizer_ordered_delete(
         "the ModelService must still exist (finalizer held) after a crash mid-cleanup"
     )
     assert FINALIZER in held["metadata"].get("finalizers", [])
-    remaining = [r for r in ("deployments", "services") if admin.get(r, namespace, "second")]
+    remaining = [r for r in CHILDREN if admin.get(r, namespace, "second")]
     evidence.record("children_left_at_crash", remaining)
     assert len(remaining) == 1, (
         f"exactly one child should remain after the first delete: {remaining}"
@@ -612,7 +613,7 @@ def test_finalizer_ordered_delete(
         "second",
         what="the restarted operator to finish the interrupted cleanup",
     )
-    for res in ("deployments", "services"):
+    for res in CHILDREN:
         assert admin.get(res, namespace, "second") is None, f"{res} 'second' left behind"
 
     # 3. Deleted while the operator is down: cleanup happens at start.
@@ -630,7 +631,7 @@ def test_finalizer_ordered_delete(
         "third",
         what="the started operator to clean up a deletion it did not see happen",
     )
-    for res in ("deployments", "services"):
+    for res in CHILDREN:
         assert admin.get(res, namespace, "third") is None, f"{res} 'third' left behind"
     evidence.record("phases", ["ordered", "crash-mid-cleanup", "deleted-while-down"])
 
@@ -715,10 +716,7 @@ def _deletion_policy(
         lambda: wait_converged(admin, namespace, "web"),
         "the first convergence, before the experiment",
     )
-    before = {
-        res: get_present(admin, res, namespace, "web")["metadata"]["uid"]
-        for res in ("deployments", "services")
-    }
+    before = {res: get_present(admin, res, namespace, "web")["metadata"]["uid"] for res in CHILDREN}
     gc = tier.offers("garbage-collector")
     if gc and policy == "foreground":
         # The garbage collector ends a foreground deletion once the blocking dependents are
@@ -770,7 +768,7 @@ def _deletion_policy(
 
     after = {
         res: (admin.get(res, namespace, "web") or {}).get("metadata", {}).get("uid")
-        for res in ("deployments", "services")
+        for res in CHILDREN
     }
     evidence.record("children_uids", {"before": before, "after": after})
     deletes = [r.describe() for r in writes if r.verb == "delete"]
@@ -837,13 +835,13 @@ def _deletion_completes(
         what=f"the {policy} deletion to complete (operator and garbage collector)",
     )
     if policy == "foreground":
-        for res in ("deployments", "services"):
+        for res in CHILDREN:
             wait_gone(admin, res, namespace, "web")
         after = {"deployments": None, "services": None}
     else:
 
         def children() -> dict[str, dict[str, Any] | None]:
-            return {res: admin.get(res, namespace, "web") for res in ("deployments", "services")}
+            return {res: admin.get(res, namespace, "web") for res in CHILDREN}
 
         # {} while the garbage collector still has ownerReferences to strip; a child that
         # vanished shows as None and ends the wait.
@@ -885,9 +883,7 @@ def _deletion_completes(
         again = audit.sync(admin)
         successor = create_modelservice(admin, namespace, "web")
         wait_converged(admin, namespace, "web")
-        adopted = {
-            res: get_present(admin, res, namespace, "web") for res in ("deployments", "services")
-        }
+        adopted = {res: get_present(admin, res, namespace, "web") for res in CHILDREN}
         evidence.record(
             "after_reapply",
             {res: [obj["metadata"]["uid"], controller_ref(obj)] for res, obj in adopted.items()},
@@ -901,7 +897,7 @@ def _deletion_completes(
                 writes_only=True,
                 ok_only=True,
             )
-            if r.verb in ("create", "delete") and r.resource in ("deployments", "services")
+            if r.verb in ("create", "delete") and r.resource in CHILDREN
         ]
         assert rewritten == [], (
             f"re-applying the ModelService must adopt the orphaned children, not replace them: "
@@ -939,7 +935,7 @@ def _assert_finalizer_write_only(
         r.describe()
         for r in writes
         if (r.resource == "modelservices" and not (gc_races and r.subresource == "status"))
-        or (not gc_races and r.verb == "create" and r.resource in ("deployments", "services"))
+        or (not gc_races and r.verb == "create" and r.resource in CHILDREN)
     ]
     # An update or a patch: the count is judged here, the verb by create-converges.
     written = [w.replace("patch modelservices ", "update modelservices ") for w in own]
@@ -1025,10 +1021,7 @@ def test_cleanup_confirmed_live(
             CONVERGE_TIMEOUT,
             "the operator to create both children and write the status",
         )
-        held = {
-            res: proxy.stats()["resources"].get(res, {}).get("held", 0)
-            for res in ("deployments", "services")
-        }
+        held = {res: proxy.stats()["resources"].get(res, {}).get("held", 0) for res in CHILDREN}
         evidence.record("watch_events_held_at_delete", held)
         premise(
             all(n > 0 for n in held.values()),
@@ -1045,7 +1038,7 @@ def test_cleanup_confirmed_live(
             "web",
             what="the operator to clean up and remove its finalizer",
         )
-        left = {res: admin.get(res, namespace, "web") for res in ("deployments", "services")}
+        left = {res: admin.get(res, namespace, "web") for res in CHILDREN}
         left_behind = {res: controller_ref(obj) for res, obj in left.items() if obj is not None}
         evidence.record("children_left_behind", left_behind)
         end = audit.sync(admin)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from conformance.support import (
+    CHILDREN,
     FINALIZER,
     admits_all_but,
     delete_probe_code,
@@ -32,8 +33,6 @@ from harness.kube import Kube, probe_deployment, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 from harness.tiers import Tier
-
-CHILDREN = ("deployments", "services")
 
 #: The policy's message, in the refused answers.
 DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"

@@ -17,6 +17,7 @@ import pytest
 
 from conformance.premises import set_up
 from conformance.support import (
+    CHILDREN,
     CONVERGE_TIMEOUT,
     FINALIZER,
     REACT_TIMEOUT,
@@ -275,15 +276,12 @@ def test_garbage_collected(
         lambda: wait_converged(admin, namespace, "web"),
         "the first convergence, before the experiment",
     )
-    old_children = {
-        r: get_present(admin, r, namespace, "web")["metadata"]["uid"]
-        for r in ("deployments", "services")
-    }
+    old_children = {r: get_present(admin, r, namespace, "web")["metadata"]["uid"] for r in CHILDREN}
     # Frozen, not stopped: the process keeps everything it remembers, and sees nothing.
     op.freeze()
     try:
         _vanish(admin, namespace, old["metadata"]["uid"], evidence)
-        for res in ("deployments", "services"):
+        for res in CHILDREN:
             _wait_collected(admin, namespace, res, old_children[res])
         evidence.premise("vanished", {"uid": old["metadata"]["uid"], "children": old_children})
         create_modelservice(admin, namespace, "web")
@@ -293,14 +291,14 @@ def test_garbage_collected(
     gone = wait_for(
         lambda: {
             r: (admin.get(r, namespace, "web") or {}).get("metadata", {}).get("uid")
-            for r in ("deployments", "services")
+            for r in CHILDREN
         },
         lambda uids: all(uids[r] != old_children[r] for r in uids),
         CONVERGE_TIMEOUT,
         "the old children to be gone (garbage collected, never adopted)",
     )
     new = wait_converged(admin, namespace, "web")
-    children = {r: admin.get(r, namespace, "web") for r in ("deployments", "services")}
+    children = {r: admin.get(r, namespace, "web") for r in CHILDREN}
     evidence.record("successor", {"uid": new["metadata"]["uid"], "children": gone})
     for res, child in children.items():
         ref = controller_ref(present(child, f"{res} web"))

@@ -14,6 +14,7 @@ from kubernetes.client.exceptions import ApiException
 
 from conformance.premises import set_up
 from conformance.support import (
+    CHILDREN,
     REACT_TIMEOUT,
     controller_ref,
     create_modelservice,
@@ -28,8 +29,6 @@ from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
 from harness.operators import Implementation
 from harness.plugin.evidence import Evidence
-
-CHILDREN = ("deployments", "services")
 
 
 def _given_to_successor(admin: Kube, namespace: str, res: str, uid: str) -> None:

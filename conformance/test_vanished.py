@@ -20,6 +20,7 @@ import pytest
 
 from conformance.premises import set_up
 from conformance.support import (
+    CHILDREN,
     FINALIZER,
     REACT_TIMEOUT,
     REFUSED_ATTEMPTS,
@@ -46,8 +47,6 @@ from harness.kube import Kube, probe_deployment, wait_for
 from harness.lab.pool import OperatorPool
 from harness.operators import Implementation, OperatorProcess
 from harness.plugin.evidence import Evidence
-
-CHILDREN = ("deployments", "services")
 
 
 def _children_of(admin: Kube, namespace: str, uid: str) -> dict[str, str]:
