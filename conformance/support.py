@@ -25,6 +25,7 @@ from harness.kube import (
     PROBE_LABEL,
     Kube,
     bind_refusing_policy,
+    probe_deployment,
     unbind_refusing_policy,
     wait_for,
 )
@@ -859,6 +860,32 @@ def refusal(
     finally:
         unbind_refusing_policy(admin, policy)
     wait_refusal_lifted(policy, probe, admitted)
+
+
+#: The message of the policy ``refused_deletes`` binds: in its refused answers, and so in the
+#: operator's Warning FailedDelete Event.
+DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
+
+
+@contextmanager
+def refused_deletes(admin: Kube, namespace: str, user: str) -> Iterator[None]:
+    """The operator's (``user``) deletes of Deployments in ``namespace`` refused (403, with
+    ``DELETE_MESSAGE``) while the body runs, every other writer's admitted: creates the probe
+    Deployment (``harness.kube.probe_deployment``) and runs the body under ``refusal`` with
+    the policy ``modeldock-refuse-deletes-<namespace>``, probed by ``delete_probe_code``.
+    Raises PremiseFailed as ``refusal`` does."""
+    admin.create("deployments", namespace, probe_deployment())
+    with refusal(
+        admin,
+        f"modeldock-refuse-deletes-{namespace}",
+        namespace,
+        ("DELETE",),
+        admits_all_but(user, "oldObject"),
+        DELETE_MESSAGE,
+        lambda: delete_probe_code(admin, namespace),
+        200,
+    ):
+        yield
 
 
 def wait_refusal_lifted(policy: str, probe: Callable[[], int], admitted: int) -> None:

@@ -16,19 +16,18 @@ from __future__ import annotations
 import pytest
 
 from conformance.support import (
+    DELETE_MESSAGE,
     FINALIZER,
     REFUSED_ATTEMPTS,
-    admits_all_but,
     backoff_after,
-    delete_probe_code,
     describe_event,
     first_convergence,
     latest_events,
     operator_events,
     operator_writes,
     premise,
-    refusal,
     refusal_events,
+    refused_deletes,
     retry_owed,
     wait_events_settled,
     wait_gone,
@@ -36,12 +35,9 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.faults.apiproxy.records import RequestLog
-from harness.kube import Kube, probe_deployment
+from harness.kube import Kube
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
-
-#: The policy's message, in the refused answers and so in the Warning Event.
-DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
 
 
 @pytest.mark.modeldock_check("finalizer-ordered-delete", case="delete-refused")
@@ -71,18 +67,7 @@ def test_refused_child_delete_keeps_finalizer(
     """
     op, ms = first_convergence(operators, admin, namespace, image="srv:1")
     user = op.impl.user
-    admin.create("deployments", namespace, probe_deployment())
-    policy = f"modeldock-refuse-deletes-{namespace}"
-    with refusal(
-        admin,
-        policy,
-        namespace,
-        ("DELETE",),
-        admits_all_but(user, "oldObject"),
-        DELETE_MESSAGE,
-        lambda: delete_probe_code(admin, namespace),
-        200,
-    ):
+    with refused_deletes(admin, namespace, user):
         start = audit.sync(admin)
         admin.delete("modelservices", namespace, "web")
         refused = wait_refused(

@@ -18,24 +18,19 @@ import pytest
 from conformance.support import (
     CHILDREN,
     FINALIZER,
-    admits_all_but,
-    delete_probe_code,
     first_convergence,
     get_present,
     operator_writes,
     premise,
-    refusal,
+    refused_deletes,
     retry_owed,
     wait_refused,
 )
 from harness.accounting import Accounting
-from harness.kube import Kube, probe_deployment, wait_for
+from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
 from harness.tiers import Tier
-
-#: The policy's message, in the refused answers.
-DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
 
 
 @pytest.mark.modeldock_check("deletion-policy", case="switched-to-orphan")
@@ -71,18 +66,8 @@ def test_policy_switched_to_orphan(
     uid = created["metadata"]["uid"]
     kept = {res: get_present(admin, res, namespace, "web")["metadata"]["uid"] for res in CHILDREN}
     evidence.record("children_before", kept)
-    admin.create("deployments", namespace, probe_deployment())
     start = audit.sync(admin)
-    with refusal(
-        admin,
-        f"modeldock-refuse-deletes-{namespace}",
-        namespace,
-        ("DELETE",),
-        admits_all_but(user, "oldObject"),
-        DELETE_MESSAGE,
-        lambda: delete_probe_code(admin, namespace),
-        200,
-    ):
+    with refused_deletes(admin, namespace, user):
         admin.delete("modelservices", namespace, "web")
         wait_refused(
             lambda: operator_writes(

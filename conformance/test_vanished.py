@@ -21,20 +21,20 @@ import pytest
 from conformance.premises import set_up
 from conformance.support import (
     CHILDREN,
+    DELETE_MESSAGE,
     FINALIZER,
     REACT_TIMEOUT,
     REFUSED_ATTEMPTS,
-    admits_all_but,
     condition,
     controller_ref,
     create_modelservice,
-    delete_probe_code,
     get_present,
     latest_events,
+    operator_writes,
     premise,
     present,
-    refusal,
     refusal_events,
+    refused_deletes,
     retry_owed,
     wait_converged,
     wait_gone,
@@ -43,7 +43,7 @@ from conformance.support import (
 )
 from harness.accounting import Accounting
 from harness.audit import Request, select
-from harness.kube import Kube, probe_deployment, wait_for
+from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
 from harness.operators import Implementation, OperatorProcess
 from harness.plugin.evidence import Evidence
@@ -332,10 +332,6 @@ def test_dead_owner_child(
     )
 
 
-#: The refusing policy's message, in the refused answers and so in the Warning Event.
-DELETE_MESSAGE = "modeldock refuses the operator's Deployment deletes until this policy is gone"
-
-
 @pytest.mark.modeldock_needs("audit-log")
 @pytest.mark.modeldock_check("vanished-owner", case="refused-delete")
 def test_refused_delete_of_dead_owner_child(
@@ -365,29 +361,13 @@ def test_refused_delete_of_dead_owner_child(
     op, _, left = _dead_owner_children(admin, namespace, operators, evidence)
     premise("deployments" in left, f"the gone ModelService left its Deployment: {left}")
     user = impl.user
-    admin.create("deployments", namespace, probe_deployment())
     start = audit.sync(admin)
 
     def deployment_writes(verb: str) -> list[Request]:
         """The operator's requests of ``verb`` on Deployment web since the successor."""
-        return [
-            r
-            for r in select(
-                audit.requests(start, audit.sync(admin)), user=user, namespace=namespace
-            )
-            if r.resource == "deployments" and r.name == "web" and r.verb == verb
-        ]
+        return operator_writes(audit, admin, start, user, namespace, ("deployments",), verb, "web")
 
-    with refusal(
-        admin,
-        f"modeldock-refuse-deletes-{namespace}",
-        namespace,
-        ("DELETE",),
-        admits_all_but(user, "oldObject"),
-        DELETE_MESSAGE,
-        lambda: delete_probe_code(admin, namespace),
-        200,
-    ):
+    with refused_deletes(admin, namespace, user):
         op.start()
         successor = create_modelservice(admin, namespace, "web")
         refused = wait_refused(
