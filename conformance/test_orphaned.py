@@ -108,7 +108,10 @@ def test_orphaned_unseen(
     Orphan delete until the successor has been reconciled on the stale view, then releases
     them. Found by the generated workloads' nightly (stop 46): an Orphan delete right after
     a create that adopted orphans; go's children were deleted and created anew, python's
-    adopted (mutants trusts-stale-owner, trusts-stale-owner-go).
+    adopted (mutants trusts-stale-owner, trusts-stale-owner-go). No create of a child may
+    be sent either: the children exist all along, and the operator's cache holds them; a
+    409 to the resourceVersion precondition taken for "gone" goes on to create over them
+    (the tool mutants of deleteChildIf's and delete_child's 409 test, stop 49).
     """
     gc = tier.offers("garbage-collector")
     with operators.api_proxy() as proxy:
@@ -179,6 +182,17 @@ def test_orphaned_unseen(
         "ModelService, were deleted on the cache's stale word and created anew (old UID, new "
         f"UID): {replaced}; the operator's deletes: {deletes}. A dead owner's child is deleted "
         "with the resourceVersion read as a precondition too, as the garbage collector does"
+    )
+    creates = [
+        r.describe()
+        for r in operator_writes(audit, admin, start, impl.user, namespace, CHILDREN, "create")
+    ]
+    evidence.record("operator_child_creates", creates)
+    assert not creates, (
+        "the operator sent creates of children that existed all along, in the API server and "
+        f"in its own cache (admitted or refused): {creates}. A delete with the "
+        "resourceVersion precondition answered 409 (the child changed since it was read) "
+        "ends the pass: the next pass reads the child again; it is not taken for gone"
     )
     for res, obj in now.items():
         ref = controller_ref(obj)
