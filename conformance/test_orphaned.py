@@ -111,7 +111,8 @@ def test_orphaned_unseen(
     adopted (mutants trusts-stale-owner, trusts-stale-owner-go). No create of a child may
     be sent either: the children exist all along, and the operator's cache holds them; a
     409 to the resourceVersion precondition taken for "gone" goes on to create over them
-    (the tool mutants of deleteChildIf's and delete_child's 409 test, stop 49).
+    (mutants conflict-taken-for-gone, conflict-taken-for-gone-go, and the tool mutants of
+    deleteChildIf's and delete_child's 409 test, stop 49).
     """
     gc = tier.offers("garbage-collector")
     with operators.api_proxy() as proxy:
