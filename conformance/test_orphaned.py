@@ -79,6 +79,20 @@ def _orphaned(admin: Kube, namespace: str, uid: str, gc: bool) -> None:
     )
 
 
+def _watched(request_log: Any, namespace: str) -> set[str]:
+    """The children (resources) of which the operator's API proxy has delivered a watch event
+    of ``web`` in ``namespace`` other than DELETED: what the operator's cache holds."""
+    return {
+        r.resource
+        for r in RequestLog(request_log).records()
+        if r.verb == "watch"
+        and r.resource in CHILDREN
+        and any(
+            e.namespace == namespace and e.name == "web" and e.type != "DELETED" for e in r.events
+        )
+    }
+
+
 @pytest.mark.modeldock_check("vanished-owner", case="orphaned-unseen")
 def test_orphaned_unseen(
     admin: Kube,
@@ -111,7 +125,7 @@ def test_orphaned_unseen(
     adopted (mutants trusts-stale-owner, trusts-stale-owner-go). No create of a child may
     be sent either: the children exist all along, and the operator's cache holds them; a
     409 to the resourceVersion precondition taken for "gone" goes on to create over them
-    (mutants conflict-taken-for-gone, conflict-taken-for-gone-go, and the tool mutants of
+    (mutants changed-child-taken-for-gone, changed-child-taken-for-gone-go, and the tool mutants of
     deleteChildIf's and delete_child's 409 test, stop 49).
     """
     gc = tier.offers("garbage-collector")
@@ -126,6 +140,17 @@ def test_orphaned_unseen(
             res: get_present(admin, res, namespace, "web")["metadata"]["uid"] for res in CHILDREN
         }
         evidence.record("children_before", kept)
+        # The operator's cache must hold both children before their events are held: the
+        # status that ends the first convergence is written by the pass that created them,
+        # and a child whose ADDED event came after the hold would be missing from the
+        # cache, which a correct operator answers with a create.
+        wait_for(
+            lambda: _watched(proxy.request_log, namespace),
+            lambda seen: seen == set(CHILDREN),
+            REACT_TIMEOUT,
+            "the operator's watches to deliver both children before the hold",
+            premise=True,
+        )
         proxy.hold(list(CHILDREN))
         admin.delete("modelservices", namespace, "web", propagation_policy="Orphan")
         _orphaned(admin, namespace, first["metadata"]["uid"], gc)

@@ -48,7 +48,7 @@ var (
 	// Mutants: creates-over-dead-child-go (the error dropped: the create follows, answered
 	// 409), trusts-stale-owner-go (deleteChild: the UID precondition only, so a child the
 	// cache still shows owned by the dead ModelService is deleted after its orphaning),
-	// conflict-taken-for-gone-go (a 409 to the resourceVersion precondition taken for gone:
+	// changed-child-taken-for-gone-go (a 409 to the resourceVersion precondition taken for gone:
 	// the create follows, over the child).
 	deleteVanishedChild = deleteChildOfVanished
 

@@ -227,7 +227,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "和垃圾回收器的做法一样。",
     ),
     "check:vanished-owner[orphaned-unseen]:teaches": (
-        "5ffc4657d2",
+        "85f9f5c93e",
         "`kubectl delete --cascade=orphan` 之后再次应用同一个 ModelService，是用户在不打扰运行中 "
         "pod 的情况下重建它的方式：垃圾回收器去掉子对象的 ownerReferences，后继者接管它们（UID 不变）。"
         "但 informer 缓存会滞后：有一段时间它可能仍显示子对象由已消失的 ModelService 控制，"
@@ -241,8 +241,8 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "之后的一次 Orphan 删除；go 的子对象被删除并重新创建，python 的被接管"
         "（mutant trusts-stale-owner、trusts-stale-owner-go）。也不得发出任何子对象的 create："
         "子对象一直存在，operator 的缓存也持有它们；把带 resourceVersion 前提条件的删除得到的 409 "
-        "当成“已删除”，就会在它们之上发出创建请求（mutant conflict-taken-for-gone、"
-        "conflict-taken-for-gone-go，以及 deleteChildIf 和 delete_child 中 409 判断的工具 mutant，stop 49）。",
+        "当成“已删除”，就会在它们之上发出创建请求（mutant changed-child-taken-for-gone、"
+        "changed-child-taken-for-gone-go，以及 deleteChildIf 和 delete_child 中 409 判断的工具 mutant，stop 49）。",
     ),
     "check:deletion-policy[switched-to-orphan]:why": (
         "c4b35dfae3",

@@ -224,11 +224,11 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "凭缓存中手头的 ModelService 仍占着这个名字，就删除已消失 ModelService 的子对象：在看到后继者之前"
         "先看到的后继者的子对象被删除（Go）",
     ),
-    "mutant:conflict-taken-for-gone:title": (
+    "mutant:changed-child-taken-for-gone:title": (
         "4d8b6092f1",
         "已消失 ModelService 的子对象的删除得到 409（读取之后子对象已改变），却被当成“已删除”，于是在该子对象之上发出创建请求",
     ),
-    "mutant:conflict-taken-for-gone-go:title": (
+    "mutant:changed-child-taken-for-gone-go:title": (
         "ed37151daa",
         "已消失 ModelService 的子对象的删除得到 409（读取之后子对象已改变），却被当成“已删除”，于是在该子对象之上发出创建请求（Go）",
     ),

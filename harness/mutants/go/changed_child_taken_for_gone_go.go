@@ -1,4 +1,4 @@
-// conflict-taken-for-gone-go: the delete of a vanished ModelService's child answered 409 (the child changed since it was read) is taken for "gone", and a create is sent over the child (Go).
+// changed-child-taken-for-gone-go: the delete of a vanished ModelService's child answered 409 (the child changed since it was read) is taken for "gone", and a create is sent over the child (Go).
 //
 // Anti-pattern: steps 4 and 5 delete a dead owner's child with its UID and the
 // resourceVersion they read as preconditions, then create their own. A 409 to that delete

@@ -1,11 +1,10 @@
-"""conflict-taken-for-gone: the delete of a vanished ModelService's child answered 409 (the child changed since it was read) is taken for "gone", and a create is sent over the child.
+"""changed-child-taken-for-gone: the delete of a vanished ModelService's child answered 409 (the child changed since it was read) is taken for "gone", and a create is sent over the child.
 
 Anti-pattern: steps 4 and 5 delete a dead owner's child with its UID and the resourceVersion
 they read as preconditions, then create their own. A 409 to that delete says the child
 changed since it was read (its ownerReferences stripped by an Orphan delete the cache has not
 seen yet); read as "deleted already", the pass goes on to create a child that is still
-there, answered 409 AlreadyExists, with a Warning FailedCreate about an object the cache
-holds.
+there, answered 409 AlreadyExists (retried, no Event), over an object the cache holds.
 
 Why people write it: a 409 to a delete with only the UID as precondition does mean "not this
 object any more" (replaced), and the same branch is reused for the stricter delete.
