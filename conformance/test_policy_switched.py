@@ -1,6 +1,7 @@
 """deletion-policy[switched-to-orphan]: a deletion policy switched to orphan while the cleanup
 is under way is honoured, though the operator's cache has not heard of the switch: the
-children are kept.
+children are kept. deletion-policy[gone-unseen]: a ModelService gone while its cleanup is under
+way, though the cache still shows it deleting, ends the cleanup with nothing done.
 
 A DELETE of an object that is already deleting sets the garbage collector's finalizers anew
 (the API server's updateForGracefulDeletionAndFinalizers), so `kubectl delete` followed by
@@ -25,8 +26,10 @@ from conformance.support import (
     refused_deletes,
     retry_owed,
     wait_refused,
+    wait_settled,
 )
 from harness.accounting import Accounting
+from harness.faults.apiproxy.records import RequestLog
 from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
@@ -144,4 +147,115 @@ def test_policy_switched_to_orphan(
         f"the operator deleted children (UIDs before {kept}, after {after}; its admitted "
         f"deletes: {admitted}): the cleanup decides on the policy the API server holds, read "
         "live, not on its cache's copy of the ModelService"
+    )
+
+
+#: The operator's requests that act on ModelService web or its children: a write of either,
+#: or a GET of the ModelService (its cache lists and watches; a GET is a pass's live read).
+_ACTS = ("create", "update", "patch", "delete")
+
+
+@pytest.mark.modeldock_check("deletion-policy", case="gone-unseen")
+def test_gone_before_the_cleanup_read(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """deletion-policy[gone-unseen]: a cleanup pass on a cached ModelService that the API
+    server no longer holds ends with nothing done: no child delete, no write of the
+    ModelService, no panic.
+
+    The cleanup's live read of the ModelService (CONTRACT.md, "Deletion (step 2)") answers
+    404 when another writer (a user's `kubectl patch` of the finalizers, a namespace's
+    deletion tooling) stripped our finalizer and the object went while the operator's cache
+    lags: the pass has nothing left to do, and the garbage collector owns the children now.
+    An operator that goes on to judge the object it did not get (Go's `ContainsFinalizer(nil)`,
+    Python's `contains_finalizer(None)`) panics; one that takes the cached copy for the live
+    one deletes the children of an owner that is gone and writes a ModelService that is not
+    there. Staged with certainty: an admission policy refuses the operator's Deployment
+    deletes, so the cleanup of the delete is under way and retried with backoff; the
+    operator's API proxy then holds every watch event of ModelServices, and the harness strips
+    the finalizers, so the ModelService goes. The operator's next pass must read it live
+    (answered 404) and stop there: no request of the operator's writes the ModelService or a
+    child after the strip (proxy log, refused writes included), and the panic oracle reads its
+    log. Where a garbage collector runs it deletes the children; that is not the operator's.
+    """
+    op, created = first_convergence(operators, admin, namespace, image="srv:1")
+    user = op.impl.user
+    proxy = operators.proxy_of(op)
+    uid = created["metadata"]["uid"]
+    start = audit.sync(admin)
+    with refused_deletes(admin, namespace, user):
+        admin.delete("modelservices", namespace, "web")
+        wait_refused(
+            lambda: operator_writes(
+                audit, admin, start, user, namespace, CHILDREN, "delete", "web"
+            ),
+            "a refused delete of Deployment web: the cleanup of the delete under way",
+            attempts=1,
+        )
+        # From here the operator's cache hears nothing more of the ModelService.
+        proxy.hold(["modelservices"])
+        mark = len(RequestLog(proxy.request_log).records())
+        admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
+        gone = admin.get("modelservices", namespace, "web")
+        premise(
+            gone is None or gone["metadata"]["uid"] != uid,
+            "with its finalizers stripped, the deleting ModelService should be gone: "
+            f"{(gone or {}).get('metadata', {}).get('finalizers')}",
+        )
+        failures = sum(
+            1
+            for r in operator_writes(
+                audit, admin, start, user, namespace, CHILDREN, "delete", "web"
+            )
+            if not r.ok
+        )
+        bound, why = retry_owed(failures)
+
+        def since_gone() -> list[str] | None:
+            """The operator's requests about web from its first live read answered 404 on
+            (None before it): passes that read the ModelService before it went may still end
+            after the strip, with their refused delete."""
+            records = RequestLog(proxy.request_log).records()[mark:]
+            for i, r in enumerate(records):
+                if (r.resource, r.verb, r.name, r.code) == ("modelservices", "get", "web", 404):
+                    return [
+                        f"{q.verb} {q.resource} {q.name}: {q.code}"
+                        for q in records[i:]
+                        if q.name == "web"
+                        and q.resource in (*CHILDREN, "modelservices")
+                        and q.verb in (*_ACTS, "get")
+                    ]
+            return None
+
+        # The refused delete's retry comes with backoff, on the cache's stale copy, and the
+        # contract's cleanup reads the ModelService live before any child delete.
+        wait_for(
+            since_gone,
+            lambda seen: seen is not None,
+            bound,
+            "the operator's next cleanup pass to read the ModelService live and find it gone "
+            f"(a GET answered 404), before any child delete ({why})",
+        )
+        wait_settled(op)
+        held = proxy.stats()["resources"].get("modelservices", {}).get("held", 0)
+        evidence.record("modelservice_events_held", held)
+        premise(
+            held > 0,
+            "the proxy should have held the ModelService's watch events (the strip and the "
+            f"delete), so that the operator's cache still showed it deleting: {held}",
+        )
+        seen = since_gone() or []
+    evidence.record("requests_from_the_live_read_on", seen)
+    proxy.release(["modelservices"])
+    writes = [line for line in seen if not line.startswith("get ")]
+    assert not writes, (
+        "the ModelService was gone while its cleanup was under way, and the operator's cache "
+        "still showed it deleting; its live read was answered 404, and then it wrote: "
+        f"{writes} (its requests from that read on: {seen}). Answered 404, the cleanup ends "
+        "with nothing done (the garbage collector owns the children now): no child delete, "
+        "no write of the ModelService"
     )

@@ -170,8 +170,10 @@ var (
 	finalizeChildSeam = finalizeChild
 
 	// deletingModelServiceSeam is readDeletingLive (step 2: the deleting ModelService read
-	// live before any child is deleted). Mutant: trusts-cached-policy-go (the cache's copy:
-	// a delete switched to orphan since is not seen, and the children are deleted).
+	// live before any child is deleted). Mutants: trusts-cached-policy-go (the cache's copy:
+	// a delete switched to orphan since is not seen, and the children are deleted),
+	// cleans-up-gone-owner-go (the cache's copy when the live read finds it gone: the
+	// children of a vanished owner deleted, its finalizer removed from nothing).
 	deletingModelServiceSeam = readDeletingLive
 
 	// ensureServiceSeam is ensureService (step 5: the Service ensured, its refused write

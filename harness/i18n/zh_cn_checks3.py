@@ -283,4 +283,23 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "reconcile（一个关于子对象的请求，或者它对 ModelService 的实时读取）；然后放行事件。"
         "后继者的子对象必须保持原来的 UID，operator 对子对象的删除不能有一次被接受（审计日志）。",
     ),
+    "check:deletion-policy[gone-unseen]:why": (
+        "2292d1609a",
+        "deletion-policy[gone-unseen]：对一个缓存中仍在、API 服务器已不再持有的 ModelService 进行的"
+        "清理，什么也不做就结束：不删除子对象，不写 ModelService，不 panic。",
+    ),
+    "check:deletion-policy[gone-unseen]:teaches": (
+        "539468ba66",
+        "当另一个写入者（用户对 finalizers 的 `kubectl patch`、删除命名空间的工具）移除了我们的 "
+        "finalizer、对象随之消失，而 operator 的缓存还落后时，清理对 ModelService 的实时读取"
+        "（CONTRACT.md，“Deletion (step 2)”）得到 404：这一轮已无事可做，子对象现在归垃圾回收器。"
+        "继续去判断它没有拿到的对象的 operator（Go 的 `ContainsFinalizer(nil)`、Python 的 "
+        "`contains_finalizer(None)`）会 panic；把缓存的副本当成实时对象的 operator，会删除 owner "
+        "已不在的子对象，并写一个不存在的 ModelService。这里确定地布置这种情况：一个准入策略拒绝 "
+        "operator 对 Deployment 的删除，于是这次删除的清理已经开始，并按退避重试；然后 operator 的 "
+        "API proxy 扣住 ModelService 的所有 watch 事件，harness 移除 finalizers，ModelService 随之"
+        "消失。operator 的下一轮必须实时读取它（得到 404）并就此停下：移除之后，operator 没有任何"
+        "请求写 ModelService 或子对象（proxy 日志，被拒绝的写入也算），panic 预言机读取它的日志。"
+        "在有垃圾回收器的地方，由它删除子对象；那不是 operator 的事。",
+    ),
 }

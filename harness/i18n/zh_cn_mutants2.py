@@ -232,4 +232,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "ed37151daa",
         "已消失 ModelService 的子对象的删除得到 409（读取之后子对象已改变），却被当成“已删除”，于是在该子对象之上发出创建请求（Go）",
     ),
+    "mutant:cleans-up-gone-owner:title": (
+        "5e842b3ec4",
+        "清理中对 ModelService 的实时读取发现正在删除的它已经消失，却接着使用缓存的副本：删除现在归垃圾回收器的子对象，并写一个不存在的 ModelService",
+    ),
+    "mutant:cleans-up-gone-owner-go:title": (
+        "f91d04d3fe",
+        "清理中对 ModelService 的实时读取发现正在删除的它已经消失，却接着使用缓存的副本：删除现在归垃圾回收器的子对象，并写一个不存在的 ModelService（Go）",
+    ),
 }
