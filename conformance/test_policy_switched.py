@@ -12,6 +12,7 @@ the ModelService's finalizers, and the operator's deletes in the audit log.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ import pytest
 from conformance.support import (
     CHILDREN,
     FINALIZER,
+    create_modelservice,
     first_convergence,
     get_present,
     operator_writes,
@@ -29,7 +31,7 @@ from conformance.support import (
     wait_settled,
 )
 from harness.accounting import Accounting
-from harness.faults.apiproxy.records import RequestLog
+from harness.faults.apiproxy.records import RequestLog, seconds
 from harness.kube import Kube, wait_for
 from harness.lab.pool import OperatorPool
 from harness.plugin.evidence import Evidence
@@ -155,6 +157,138 @@ def test_policy_switched_to_orphan(
 _ACTS = ("create", "update", "patch", "delete")
 
 
+#: Refused deletes ``[replaced-unseen]`` waits for before it acts: the backoff owed after them
+#: (5 ms * 2**9 = 2.56 s, CONTRACT.md step 7) is the time it has to put the successor in place.
+_SUCCESSOR_AFTER = 10
+
+
+def _cleanup_behind_the_cache(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+    *,
+    successor: bool,
+) -> None:
+    """The staging and the verdict of ``[gone-unseen]`` (``successor`` False) and
+    ``[replaced-unseen]`` (True): a cleanup stuck on refused Deployment deletes, the
+    ModelService's watch events held at the operator's API proxy, its finalizers stripped so
+    it goes, and, with ``successor``, a ModelService of the same name created and given our
+    finalizer (as an earlier leader would). The first live read of the ModelService that
+    shows the change (answered 404; with ``successor``, the first to arrive once the successor
+    stands, by the proxy log's arrival time, no pass having read it in between) must be the
+    last request of the operator's about it or its children: no write after it, refused ones
+    included.
+    PremiseFailed when the staging does not hold; AssertionError on the operator's write or
+    when no pass reads the ModelService live within the backoff owed."""
+    op, created = first_convergence(operators, admin, namespace, image="srv:1")
+    user = op.impl.user
+    proxy = operators.proxy_of(op)
+    uid = created["metadata"]["uid"]
+    start = audit.sync(admin)
+    with refused_deletes(admin, namespace, user):
+        admin.delete("modelservices", namespace, "web")
+        wait_refused(
+            lambda: operator_writes(
+                audit, admin, start, user, namespace, CHILDREN, "delete", "web"
+            ),
+            "refused deletes of Deployment web: the cleanup of the delete under way",
+            # A successor must stand before the next pass: after ten refused attempts the
+            # backoff leaves 2.56 s for the strip, the create and the finalizer.
+            attempts=_SUCCESSOR_AFTER if successor else 1,
+        )
+        # From here the operator's cache hears nothing more of the ModelService.
+        proxy.hold(["modelservices"])
+        stripped = time.time()
+        admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
+        gone = admin.get("modelservices", namespace, "web")
+        premise(
+            gone is None or gone["metadata"]["uid"] != uid,
+            "with its finalizers stripped, the deleting ModelService should be gone: "
+            f"{(gone or {}).get('metadata', {}).get('finalizers')}",
+        )
+        if successor:
+            new = create_modelservice(admin, namespace, "web", image="srv:1")
+            admin.patch(
+                "modelservices", namespace, "web", {"metadata": {"finalizers": [FINALIZER]}}
+            )
+            evidence.record("successor_uid", new["metadata"]["uid"])
+        # The pass the verdict starts from: the first live read answered 404 (gone), or the
+        # first that arrives from now on (replaced: a pass that began with the successor there).
+        since = time.time()
+        if successor:
+            between = [
+                r.code
+                for r in RequestLog(proxy.request_log).records()
+                if (r.resource, r.verb, r.name) == ("modelservices", "get", "web")
+                and r.start
+                and stripped <= seconds(r.start) <= since
+            ]
+            premise(
+                not between,
+                "the operator's next pass should have come after the successor was in place, "
+                f"but it read the ModelService while it was gone (answers {between})",
+            )
+        failures = sum(
+            1
+            for r in operator_writes(
+                audit, admin, start, user, namespace, CHILDREN, "delete", "web"
+            )
+            if not r.ok
+        )
+        bound, why = retry_owed(failures)
+        answer = "another UID" if successor else "404"
+
+        def from_the_live_read() -> list[str] | None:
+            """The operator's requests about web from the first live read of the ModelService
+            that shows the change (None before it): a pass that read it before may still end
+            after, with its refused delete."""
+            records = RequestLog(proxy.request_log).records()
+            for i, r in enumerate(records):
+                if (r.resource, r.verb, r.name) == ("modelservices", "get", "web") and (
+                    (bool(r.start) and seconds(r.start) > since) if successor else r.code == 404
+                ):
+                    return [
+                        f"{q.verb} {q.resource} {q.name}: {q.code}"
+                        for q in records[i:]
+                        if q.name == "web"
+                        and q.resource in (*CHILDREN, "modelservices")
+                        and q.verb in (*_ACTS, "get")
+                    ]
+            return None
+
+        # The refused delete's retry comes with backoff, on the cache's stale copy, and the
+        # contract's cleanup reads the ModelService live before any child delete.
+        wait_for(
+            from_the_live_read,
+            lambda seen: seen is not None,
+            bound,
+            "the operator's next cleanup pass to read the ModelService live (and find "
+            f"{answer} there) before any child delete ({why})",
+        )
+        wait_settled(op)
+        held = proxy.stats()["resources"].get("modelservices", {}).get("held", 0)
+        evidence.record("modelservice_events_held", held)
+        premise(
+            held > 0,
+            "the proxy should have held the ModelService's watch events (the strip and the "
+            f"delete), so that the operator's cache still showed it deleting: {held}",
+        )
+        seen = from_the_live_read() or []
+    evidence.record("requests_from_the_live_read_on", seen)
+    proxy.release(["modelservices"])
+    writes = [line for line in seen if not line.startswith("get ")]
+    assert not writes, (
+        "the ModelService was gone while its cleanup was under way"
+        + (", and a successor of its name holds our finalizer" if successor else "")
+        + f", and the operator's cache still showed it deleting; its live read found {answer}, "
+        f"and then it wrote: {writes} (its requests from that read on: {seen}). Gone, or "
+        "another UID under the name: the cleanup ends with nothing done (the garbage collector "
+        "owns the children now): no child delete, no write of a ModelService"
+    )
+
+
 @pytest.mark.modeldock_check("deletion-policy", case="gone-unseen")
 def test_gone_before_the_cleanup_read(
     admin: Kube,
@@ -179,83 +313,33 @@ def test_gone_before_the_cleanup_read(
     operator's API proxy then holds every watch event of ModelServices, and the harness strips
     the finalizers, so the ModelService goes. The operator's next pass must read it live
     (answered 404) and stop there: no request of the operator's writes the ModelService or a
-    child after the strip (proxy log, refused writes included), and the panic oracle reads its
+    child after that read (proxy log, refused writes included), and the panic oracle reads its
     log. Where a garbage collector runs it deletes the children; that is not the operator's.
     """
-    op, created = first_convergence(operators, admin, namespace, image="srv:1")
-    user = op.impl.user
-    proxy = operators.proxy_of(op)
-    uid = created["metadata"]["uid"]
-    start = audit.sync(admin)
-    with refused_deletes(admin, namespace, user):
-        admin.delete("modelservices", namespace, "web")
-        wait_refused(
-            lambda: operator_writes(
-                audit, admin, start, user, namespace, CHILDREN, "delete", "web"
-            ),
-            "a refused delete of Deployment web: the cleanup of the delete under way",
-            attempts=1,
-        )
-        # From here the operator's cache hears nothing more of the ModelService.
-        proxy.hold(["modelservices"])
-        mark = len(RequestLog(proxy.request_log).records())
-        admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
-        gone = admin.get("modelservices", namespace, "web")
-        premise(
-            gone is None or gone["metadata"]["uid"] != uid,
-            "with its finalizers stripped, the deleting ModelService should be gone: "
-            f"{(gone or {}).get('metadata', {}).get('finalizers')}",
-        )
-        failures = sum(
-            1
-            for r in operator_writes(
-                audit, admin, start, user, namespace, CHILDREN, "delete", "web"
-            )
-            if not r.ok
-        )
-        bound, why = retry_owed(failures)
+    _cleanup_behind_the_cache(admin, namespace, operators, audit, evidence, successor=False)
 
-        def since_gone() -> list[str] | None:
-            """The operator's requests about web from its first live read answered 404 on
-            (None before it): passes that read the ModelService before it went may still end
-            after the strip, with their refused delete."""
-            records = RequestLog(proxy.request_log).records()[mark:]
-            for i, r in enumerate(records):
-                if (r.resource, r.verb, r.name, r.code) == ("modelservices", "get", "web", 404):
-                    return [
-                        f"{q.verb} {q.resource} {q.name}: {q.code}"
-                        for q in records[i:]
-                        if q.name == "web"
-                        and q.resource in (*CHILDREN, "modelservices")
-                        and q.verb in (*_ACTS, "get")
-                    ]
-            return None
 
-        # The refused delete's retry comes with backoff, on the cache's stale copy, and the
-        # contract's cleanup reads the ModelService live before any child delete.
-        wait_for(
-            since_gone,
-            lambda seen: seen is not None,
-            bound,
-            "the operator's next cleanup pass to read the ModelService live and find it gone "
-            f"(a GET answered 404), before any child delete ({why})",
-        )
-        wait_settled(op)
-        held = proxy.stats()["resources"].get("modelservices", {}).get("held", 0)
-        evidence.record("modelservice_events_held", held)
-        premise(
-            held > 0,
-            "the proxy should have held the ModelService's watch events (the strip and the "
-            f"delete), so that the operator's cache still showed it deleting: {held}",
-        )
-        seen = since_gone() or []
-    evidence.record("requests_from_the_live_read_on", seen)
-    proxy.release(["modelservices"])
-    writes = [line for line in seen if not line.startswith("get ")]
-    assert not writes, (
-        "the ModelService was gone while its cleanup was under way, and the operator's cache "
-        "still showed it deleting; its live read was answered 404, and then it wrote: "
-        f"{writes} (its requests from that read on: {seen}). Answered 404, the cleanup ends "
-        "with nothing done (the garbage collector owns the children now): no child delete, "
-        "no write of the ModelService"
-    )
+@pytest.mark.modeldock_check("deletion-policy", case="replaced-unseen")
+def test_replaced_before_the_cleanup_read(
+    admin: Kube,
+    namespace: str,
+    operators: OperatorPool,
+    audit: Accounting,
+    evidence: Evidence,
+) -> None:
+    """deletion-policy[replaced-unseen]: a cleanup pass on a cached ModelService whose name
+    another ModelService (another UID) holds by the time of its live read ends with nothing
+    done: the successor is not cleaned up in its place.
+
+    "The object I am cleaning up" is a UID, not a name. The live read of
+    `deletion-policy[gone-unseen]` may find a successor: the ModelService went and was applied
+    again while the operator's cache lagged, and another writer (an earlier leader that saw
+    the successor) has already put our finalizer on it. An operator that compares names only
+    takes the successor for the object it is cleaning up: it finds none of the children its
+    own (they name the gone UID) and removes our finalizer from the successor, which is not
+    deleting, so the successor's own cleanup will not run when it is deleted. Staged as
+    `[gone-unseen]`, then the successor created and given our finalizer before the
+    operator's next pass. That pass must read the ModelService live and stop there: no write
+    of the ModelService or of a child after that read (proxy log, refused writes included).
+    """
+    _cleanup_behind_the_cache(admin, namespace, operators, audit, evidence, successor=True)

@@ -173,7 +173,9 @@ var (
 	// live before any child is deleted). Mutants: trusts-cached-policy-go (the cache's copy:
 	// a delete switched to orphan since is not seen, and the children are deleted),
 	// cleans-up-gone-owner-go (the cache's copy when the live read finds it gone: the
-	// children of a vanished owner deleted, its finalizer removed from nothing).
+	// children of a vanished owner deleted, its finalizer removed from nothing),
+	// cleans-up-successor-go (the name compared, not the UID: a successor holding our
+	// finalizer is cleaned up in the gone one's place).
 	deletingModelServiceSeam = readDeletingLive
 
 	// ensureServiceSeam is ensureService (step 5: the Service ensured, its refused write

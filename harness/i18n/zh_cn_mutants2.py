@@ -240,4 +240,12 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "f91d04d3fe",
         "清理中对 ModelService 的实时读取发现正在删除的它已经消失，却接着使用缓存的副本：删除现在归垃圾回收器的子对象，并写一个不存在的 ModelService（Go）",
     ),
+    "mutant:cleans-up-successor:title": (
+        "ff458f8fa3",
+        "清理中对正在删除的 ModelService 的实时读取只比较名字：一个持有我们 finalizer 的同名后继者被当成了它，我们的 finalizer 被从后继者身上移除",
+    ),
+    "mutant:cleans-up-successor-go:title": (
+        "35eac4f572",
+        "清理中对正在删除的 ModelService 的实时读取只比较名字：一个持有我们 finalizer 的同名后继者被当成了它，我们的 finalizer 被从后继者身上移除（Go）",
+    ),
 }

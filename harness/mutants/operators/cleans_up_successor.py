@@ -1,0 +1,36 @@
+"""cleans-up-successor: the cleanup's live read of the deleting ModelService compares its name only: a successor of the same name that holds our finalizer is taken for it, and our finalizer is removed from the successor.
+
+Anti-pattern: step 2 reads the ModelService live before any child delete, and takes whatever
+the API server holds under the name for the object it is cleaning up. When the ModelService
+went and was applied again behind the cache, and another writer (an earlier leader) has put
+our finalizer on the successor, the pass finds none of the children its own (they name the
+gone UID) and removes our finalizer from the successor, which is not deleting: its own
+cleanup then never runs.
+
+Why people write it: a Get by namespace and name looks like "the same object, fresher", and
+the UID is compared where children are matched, not where the owner is read.
+
+What the correct operator does: another UID under the name is "gone" for this pass, which ends
+with nothing done (CONTRACT.md "Deletion (step 2)", deletion-policy[replaced-unseen]), as the
+garbage collector compares an owner's UID when it reads it live (kube v1.34
+GarbageCollector.isDangling).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness import mutants
+from python_operator import controller
+
+
+def by_name(self: controller.ModelServiceReconciler, ms: Any) -> Any:
+    """read_deleting_live without the UID comparison: whatever holds the name."""
+    meta = ms["metadata"]
+    return self.live.get(controller.MODELSERVICES, meta["namespace"], meta["name"])
+
+
+PATCHES = (mutants.Patch(controller.ModelServiceReconciler, "read_deleting_live", by_name),)
+
+if __name__ == "__main__":
+    mutants.main(PATCHES)
