@@ -86,8 +86,8 @@ class TailLog(RequestLog):
 
 
 class OracleFailure(AssertionError):
-    """An oracle failed for implementation ``impl``: ``oracle`` (invariant, quiet, budget,
-    differential, level-triggered, refused) and the message."""
+    """An oracle failed for implementation ``impl``: ``oracle`` (invariant, status, quiet,
+    budget, panic, differential, level-triggered, refused) and the message."""
 
     def __init__(self, impl: str, oracle: str, message: str) -> None:
         super().__init__(f"[{impl}] {oracle}: {message}")
@@ -145,6 +145,9 @@ class Lane:
     refusing: bool = False
     #: the lane is on the sim tier (a real deployment controller and garbage collector)
     sim: bool = False
+    #: per operator log (``operator-<n>.log``): bytes and lines the panic oracle has read
+    #: (``oracles.new_panics``)
+    panic_read: dict[str, tuple[int, int]] = field(default_factory=dict)
     _log: TailLog | None = None
 
     @property

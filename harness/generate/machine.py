@@ -44,6 +44,7 @@ from harness.generate.oracles import (
     foreign_state,
     level_triggered_verdict,
     liveness,
+    new_panics,
     normalised,
     safety,
     settled,
@@ -227,11 +228,17 @@ class World:
                 self.each(lambda lane: apply_or_not(lane, step, self.settings, act), self.lanes)
             with self.clock.phase("safety"):
                 unsafe = self.each(safety, self.lanes)
+                panicked = [new_panics(lane) for lane in self.lanes]
             _raise_first(
                 [
                     OracleFailure(lane.impl.id, "invariant", "; ".join(problems))
                     for lane, problems in zip(self.lanes, unsafe, strict=True)
                     if problems
+                ]
+                + [
+                    OracleFailure(lane.impl.id, "panic", "; ".join(panics[:3]))
+                    for lane, panics in zip(self.lanes, panicked, strict=True)
+                    if panics
                 ]
             )
             if step["op"] == "quiet":
@@ -299,6 +306,9 @@ class World:
         over = budget_check(lane)
         if over:
             found.append(OracleFailure(lane.impl.id, "budget", over))
+        panics = new_panics(lane)
+        if panics:
+            found.append(OracleFailure(lane.impl.id, "panic", "; ".join(panics[:3])))
         world = normalised(lane)
         lane.open_window()
         return found, world
@@ -373,6 +383,9 @@ class World:
             fresh.open_window()
             with self.clock.phase("level-triggered:quiet"):
                 wait_quiet(fresh, self.settings)
+            panics = new_panics(fresh)
+            if panics:
+                raise OracleFailure(lane.impl.id, "panic", "fresh world: " + "; ".join(panics[:3]))
             if not (settled(lane) and settled(fresh)):
                 return  # sim: a rollout still under way; the worlds differ by timing
             # a refused write: the reports compared, not the worlds (level_triggered_verdict)
@@ -426,6 +439,10 @@ class World:
             lane.op.kill()
             lane.start_operator()
         lane.crash_armed, lane.fault_armed, lane.event_delay = False, False, 0.0
+        # Clearing is not a step of any sequence: a panic logged while it ran is shown, not
+        # judged (the drawn steps' own panics were judged after each step and each quiet).
+        for line in new_panics(lane):
+            self.progress(f"[{lane.impl.id}] panic while clearing the lane, not judged: {line}")
         lane.open_window()
         lane.sequence_from = lane.window_from
 

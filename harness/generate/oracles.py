@@ -2,7 +2,11 @@
 expected value (docs/design.md, "Generated workloads"; ``harness.generate.world`` lists them).
 
 Every read here is of the API server or of the lane's API proxy log, never of the operator's
-own metrics or logs.
+own metrics, with one exception: ``new_panics`` reads the operator's log for the line its
+runtime writes when it recovers a panic (controller-runtime's, and the Python runtime's twin),
+which leaves no trace in the API. An operator that never writes that line can only make the
+oracle blind, never fail it: it cannot pass or fail on the operator's own word about its
+world.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from harness.generate.world import (
     server_container,
 )
 from harness.modelservice import status_converged
+from harness.panics import panic_lines
 
 
 def safety(lane: Lane) -> list[str]:
@@ -73,6 +78,34 @@ def safety(lane: Lane) -> list[str]:
                 if c["metadata"]["creationTimestamp"] > deleting
             ]
     return problems
+
+
+def new_panics(lane: Lane) -> list[str]:
+    """The panics the lane's operator processes logged since the last call, as
+    ``operator-<n>.log:<line>: <summary>`` (``harness.panics.panic_lines``: a recovered one's
+    ``Observed a panic`` line, Go's ``panic:`` of one nobody recovered). A reconcile never
+    panics, whatever the sequence (CONTRACT.md, "A reconcile never panics"): the oracle needs
+    no expected value. Each log is read from where the last call stopped, whole lines only
+    (``lane.panic_read``), so a nightly's lane reads each byte once."""
+    found: list[str] = []
+    for n in range(lane.starts):
+        path = lane.workdir / f"operator-{n}.log"
+        offset, lines = lane.panic_read.get(path.name, (0, 0))
+        try:
+            with path.open("rb") as f:
+                f.seek(offset)
+                chunk = f.read()
+        except FileNotFoundError:
+            continue
+        whole = chunk[: chunk.rfind(b"\n") + 1]
+        if not whole:
+            continue
+        text = whole.decode(errors="replace")
+        found += [
+            f"{path.name}:{lines + number}: {summary}" for number, summary in panic_lines(text)
+        ]
+        lane.panic_read[path.name] = (offset + len(whole), lines + text.count("\n"))
+    return found
 
 
 def liveness(lane: Lane) -> list[str]:

@@ -62,6 +62,9 @@ Oracles (each a message naming the implementation; docs/design.md, "Generated wo
 - *budget*: the successful writes of a window between two quiet points are at most the sum of
   ``BUDGET`` over its steps, a ``fault`` or ``crash`` counted in the window where the proxy
   logs it firing rather than where it was armed (``oracles.budget_bound``);
+- *panic*: after every step and at each quiet point, no operator process of the lane (nor of
+  its fresh lane) logged a panic (``oracles.new_panics``, ``harness.panics``): the one oracle
+  that reads the operator's output, a line its runtime writes when it recovers one;
 - *differential*: at each quiet point the lanes' normalised worlds are equal;
 - *level-triggered*: at the end, each lane's normalised world equals the one the same operator
   reaches in a fresh namespace from a ModelService created with the final spec and metadata

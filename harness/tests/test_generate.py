@@ -949,3 +949,40 @@ def test_a_new_operator_process_counts_only_its_own_failures() -> None:
     lane.process_from = 3  # the new process started after record 3
     assert history(lane)[0] == 2
     assert retry_due(lane) == seconds(t[5]) + 0.005 * 2**1
+
+
+def test_the_panic_oracle_reads_each_log_once_whole_lines_only(tmp_path: Path) -> None:
+    """``oracles.new_panics``: the panics logged since the last call, in every operator log of
+    the lane (one per process started), named by file and line; a line still being written is
+    read once it ends; a restart's new log is read from its start."""
+    from types import SimpleNamespace
+
+    from harness.generate.oracles import new_panics
+
+    panic = json.dumps(
+        {
+            "level": "error",
+            "msg": "Observed a panic",
+            "namespace": "gen-go",
+            "name": "gen",
+            "panic": "runtime error: invalid memory address or nil pointer dereference",
+            "stacktrace": "goroutine 1 [running]:\nmain.finalize(...)\n\t/src/controller.go:322 +0x1d",
+        }
+    )
+    log0 = tmp_path / "operator-0.log"
+    log0.write_text('{"level":"info","msg":"Starting workers"}\n' + panic[:40])
+    lane = SimpleNamespace(workdir=tmp_path, starts=1, panic_read={})
+    assert new_panics(lane) == []  # type: ignore[arg-type]
+    with log0.open("a") as f:
+        f.write(panic[40:] + "\n" + '{"level":"info","msg":"Reconciler error"}\n')
+    first = new_panics(lane)  # type: ignore[arg-type]
+    assert len(first) == 1 and first[0].startswith(
+        "operator-0.log:2: Observed a panic (gen-go/gen)"
+    )
+    assert new_panics(lane) == []  # type: ignore[arg-type]  # read once
+    (tmp_path / "operator-1.log").write_text("panic: boom\n\ngoroutine 1 [running]:\n")
+    lane.starts = 2
+    assert new_panics(lane) == ["operator-1.log:1: panic: boom"]  # type: ignore[arg-type]
+    with log0.open("a") as f:
+        f.write(panic + "\n")
+    assert [p.split(": ")[0] for p in new_panics(lane)] == ["operator-0.log:4"]  # type: ignore[arg-type]
