@@ -43,7 +43,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from harness import runs, say
+from harness import exitcodes, runs, say
 from harness.checks import CONVERGE_TIMEOUT_ENV, case_functions, check_functions
 from harness.mutscore import cover, generate
 from harness.mutscore.generate import ToolMutant
@@ -327,7 +327,20 @@ def interleaved(mutants: Sequence[ToolMutant]) -> list[ToolMutant]:
 def main(argv: list[str] | None = None) -> int:
     """``python -m harness mutation-score``: see the module docstring. Exit 0, or 1 when a
     survivor is unclassified, 2 for bad arguments (checked before any control plane starts: a
-    negative --sample, an unknown --mutant id, ...) or a tool that failed."""
+    negative --sample, an unknown --mutant id, ...) or a tool that failed, 130 after Ctrl-C
+    and 143 after SIGTERM. It owns the run (``harness.runs.own``), so SIGINT and SIGTERM unwind
+    (every control plane, operator and temp dir stopped or removed) also when it was started
+    in the background with SIGINT ignored; the journal keeps what was judged (``--resume``)."""
+    runs.own(_say)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as exc:
+        _say("interrupted; processes stopped")
+        return exitcodes.for_interrupt(exc)
+
+
+def _main(argv: list[str] | None) -> int:
+    """``main`` without owning the run."""
     p = argparse.ArgumentParser(prog="python -m harness mutation-score", description=__doc__)
     p.add_argument("--lang", action="append", choices=("go", "python"), help="default: both")
     p.add_argument(

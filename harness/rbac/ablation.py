@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import exitcodes, junit, report, say
+from harness import exitcodes, junit, report, runs, say
 from harness.checks import check_functions, check_sort_key, converge_timeout_override
 from harness.envtest import binaries
 from harness.envtest.controlplane import ControlPlane, ControlPlaneError
@@ -529,6 +529,21 @@ def run_ablation(
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m harness rbac-ablation``: exit 0 when every right of the role is needed and
+    the whole role is enough, 1 when not, 2 for a bad argument or a build that failed, 3 when
+    the control plane does not start, 130 after Ctrl-C and 143 after SIGTERM. It owns the run
+    (``harness.runs.own``): SIGINT and SIGTERM unwind, every process and temp dir stopped or
+    removed, also when it was started in the background with SIGINT ignored."""
+    runs.own(_say)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as exc:
+        _say("interrupted; processes stopped")
+        return exitcodes.for_interrupt(exc)
+
+
+def _main(argv: list[str] | None) -> int:
+    """``main`` without owning the run."""
     parser = argparse.ArgumentParser(
         prog="python -m harness rbac-ablation",
         description="Show every right in config/rbac/role.yaml needed: run checks with each one "

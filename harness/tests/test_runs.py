@@ -268,3 +268,31 @@ def test_reports_dir_problem_is_one_line_naming_the_option(tmp_path: Path) -> No
     assert (tmp_path / "new" / "reports").is_dir()
     assert f"--reports {afile}: is a file" in str(runs.reports_dir_problem(afile))
     assert "cannot make it" in str(runs.reports_dir_problem(afile / "under"))
+
+
+#: Delegated commands that start no process (they read files only), so own no run.
+_STARTS_NOTHING = {"accounting-check": "reads the JUnit files of a --reports folder"}
+
+
+def test_every_delegated_command_that_starts_processes_owns_its_run() -> None:
+    """A command whose own module parses its arguments (``cli.DELEGATED``) must own the run
+    (``runs.own``) as ``cli.main`` does for the others, or one started in the background with
+    SIGINT ignored cannot be stopped with Ctrl-C, and SIGTERM ends it without stopping its
+    control plane or removing its temp dirs (seen in stop 50: `mutation-score` ignored two
+    SIGINTs and died on SIGTERM). Read from the source of the module that defines each
+    command's ``main``: ``runs.own(`` or the generator's ``_owned(`` wrapper."""
+    import importlib
+    import inspect
+
+    from harness import cli
+
+    missing = []
+    for command, (module_name, _help) in cli.DELEGATED.items():
+        if command in _STARTS_NOTHING:
+            continue
+        main = importlib.import_module(module_name).main
+        source = inspect.getsource(inspect.getmodule(main))  # type: ignore[arg-type]
+        if "runs.own(" not in source and "_owned(" not in source:
+            missing.append(f"{command} ({main.__module__}.{main.__name__})")
+    assert not missing, f"delegated commands that do not own their run: {missing}"
+    assert set(_STARTS_NOTHING) <= set(cli.DELEGATED)
