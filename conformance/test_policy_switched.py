@@ -172,8 +172,9 @@ def _cleanup_behind_the_cache(
     successor: bool,
 ) -> None:
     """The staging and the verdict of ``[gone-unseen]`` (``successor`` False) and
-    ``[replaced-unseen]`` (True): a cleanup stuck on refused Deployment deletes, the
-    ModelService's watch events held at the operator's API proxy, its finalizers stripped so
+    ``[replaced-unseen]`` (True): a cleanup stuck on refused Deployment deletes, the watch
+    events of the ModelService and its children held at the operator's API proxy, the
+    ModelService's finalizers stripped so
     it goes, and, with ``successor``, a ModelService of the same name created and given our
     finalizer (as an earlier leader would). The first live read of the ModelService that
     shows the change (answered 404; with ``successor``, the first to arrive once the successor
@@ -198,8 +199,10 @@ def _cleanup_behind_the_cache(
             # backoff leaves 2.56 s for the strip, the create and the finalizer.
             attempts=_SUCCESSOR_AFTER if successor else 1,
         )
-        # From here the operator's cache hears nothing more of the ModelService.
-        proxy.hold(["modelservices"])
+        # From here the operator's cache hears nothing more of the ModelService, nor of its
+        # children: where a garbage collector runs, its deletes of the gone one's children
+        # would bring a pass of their own at once, before the successor stands (seen on sim).
+        proxy.hold(["modelservices", *CHILDREN])
         stripped = time.time()
         admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
         gone = admin.get("modelservices", namespace, "web")
@@ -277,7 +280,7 @@ def _cleanup_behind_the_cache(
         )
         seen = from_the_live_read() or []
     evidence.record("requests_from_the_live_read_on", seen)
-    proxy.release(["modelservices"])
+    proxy.release(["modelservices", *CHILDREN])
     writes = [line for line in seen if not line.startswith("get ")]
     assert not writes, (
         "the ModelService was gone while its cleanup was under way"
