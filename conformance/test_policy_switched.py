@@ -1,17 +1,20 @@
 """deletion-policy[switched-to-orphan]: a deletion policy switched to orphan while the cleanup
 is under way is honoured, though the operator's cache has not heard of the switch: the
-children are kept. deletion-policy[gone-unseen]: a ModelService gone while its cleanup is under
-way, though the cache still shows it deleting, ends the cleanup with nothing done.
+children are kept. deletion-policy[gone-unseen] and [replaced-unseen]: a ModelService gone, or
+replaced by another of its name, while its cleanup is under way, though the cache still shows
+it deleting, ends the cleanup with nothing done.
 
 A DELETE of an object that is already deleting sets the garbage collector's finalizers anew
 (the API server's updateForGracefulDeletionAndFinalizers), so `kubectl delete` followed by
 `kubectl delete --cascade=orphan` puts `orphan` on the ModelService: the user's last word is
 "keep the children". Judged from the API server alone: the stored children and their UIDs,
-the ModelService's finalizers, and the operator's deletes in the audit log.
+the ModelService's finalizers, and the operator's deletes in the audit log; the two cases of a
+ModelService gone judge the operator's requests in its API proxy's log.
 """
 
 from __future__ import annotations
 
+import signal
 import time
 from typing import Any
 
@@ -20,6 +23,7 @@ import pytest
 from conformance.support import (
     CHILDREN,
     FINALIZER,
+    REACT_TIMEOUT,
     create_modelservice,
     first_convergence,
     get_present,
@@ -152,14 +156,13 @@ def test_policy_switched_to_orphan(
     )
 
 
-#: The operator's requests that act on ModelService web or its children: a write of either,
-#: or a GET of the ModelService (its cache lists and watches; a GET is a pass's live read).
+#: The write verbs of the operator's requests the two cases judge (with the GET of the
+#: ModelService: its cache lists and watches, so a GET is a pass's live read).
 _ACTS = ("create", "update", "patch", "delete")
 
-
-#: Refused deletes ``[replaced-unseen]`` waits for before it acts: the backoff owed after them
-#: (5 ms * 2**9 = 2.56 s, CONTRACT.md step 7) is the time it has to put the successor in place.
-_SUCCESSOR_AFTER = 10
+#: Seconds a frozen operator's requests already sent are given to be answered before the
+#: ModelService goes (``[replaced-unseen]``).
+_IN_FLIGHT = 0.5
 
 
 def _cleanup_behind_the_cache(
@@ -174,13 +177,13 @@ def _cleanup_behind_the_cache(
     """The staging and the verdict of ``[gone-unseen]`` (``successor`` False) and
     ``[replaced-unseen]`` (True): a cleanup stuck on refused Deployment deletes, the watch
     events of the ModelService and its children held at the operator's API proxy, the
-    ModelService's finalizers stripped so
-    it goes, and, with ``successor``, a ModelService of the same name created and given our
-    finalizer (as an earlier leader would). The first live read of the ModelService that
-    shows the change (answered 404; with ``successor``, the first to arrive once the successor
-    stands, by the proxy log's arrival time, no pass having read it in between) must be the
-    last request of the operator's about it or its children: no write after it, refused ones
-    included.
+    ModelService's finalizers stripped so it goes, and, with ``successor``, a ModelService of
+    the same name created and given our finalizer (as an earlier leader would) while the
+    operator is frozen (``OperatorProcess.freeze``; what it had sent is answered first), so
+    that its next pass begins with the successor there. The first live read of the
+    ModelService that shows the change (answered 404 after the strip; with ``successor``, the
+    first to arrive after the thaw) must be the last request of the operator's about it or
+    its children: no write after it, refused ones included.
     PremiseFailed when the staging does not hold; AssertionError on the operator's write or
     when no pass reads the ModelService live within the backoff owed."""
     op, created = first_convergence(operators, admin, namespace, image="srv:1")
@@ -194,32 +197,46 @@ def _cleanup_behind_the_cache(
             lambda: operator_writes(
                 audit, admin, start, user, namespace, CHILDREN, "delete", "web"
             ),
-            "refused deletes of Deployment web: the cleanup of the delete under way",
-            # A successor must stand before the next pass: after ten refused attempts the
-            # backoff leaves 2.56 s for the strip, the create and the finalizer.
-            attempts=_SUCCESSOR_AFTER if successor else 1,
+            "a refused delete of Deployment web: the cleanup of the delete under way",
+            attempts=1,
         )
         # From here the operator's cache hears nothing more of the ModelService, nor of its
         # children: where a garbage collector runs, its deletes of the gone one's children
         # would bring a pass of their own at once, before the successor stands (seen on sim).
         proxy.hold(["modelservices", *CHILDREN])
-        stripped = time.time()
-        admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
-        gone = admin.get("modelservices", namespace, "web")
-        premise(
-            gone is None or gone["metadata"]["uid"] != uid,
-            "with its finalizers stripped, the deleting ModelService should be gone: "
-            f"{(gone or {}).get('metadata', {}).get('finalizers')}",
-        )
         if successor:
-            new = create_modelservice(admin, namespace, "web", image="srv:1")
-            admin.patch(
-                "modelservices", namespace, "web", {"metadata": {"finalizers": [FINALIZER]}}
+            op.freeze()
+            time.sleep(_IN_FLIGHT)
+        try:
+            stripped = time.time()
+            admin.patch("modelservices", namespace, "web", {"metadata": {"finalizers": None}})
+            gone = admin.get("modelservices", namespace, "web")
+            premise(
+                gone is None or gone["metadata"]["uid"] != uid,
+                "with its finalizers stripped, the deleting ModelService should be gone: "
+                f"{(gone or {}).get('metadata', {}).get('finalizers')}",
             )
-            evidence.record("successor_uid", new["metadata"]["uid"])
-        # The pass the verdict starts from: the first live read answered 404 (gone), or the
-        # first that arrives from now on (replaced: a pass that began with the successor there).
-        since = time.time()
+            if successor:
+                new = create_modelservice(admin, namespace, "web", image="srv:1")
+                admin.patch(
+                    "modelservices", namespace, "web", {"metadata": {"finalizers": [FINALIZER]}}
+                )
+                evidence.record("successor_uid", new["metadata"]["uid"])
+            # The pass the verdict starts from: the first live read answered 404 (gone), or
+            # the first that arrives from now on (replaced: a pass begun with the successor).
+            since = time.time()
+        finally:
+            if successor:
+                op.signal(signal.SIGCONT)
+        held = wait_for(
+            lambda: proxy.stats()["resources"].get("modelservices", {}).get("held", 0),
+            lambda n: n > 0,
+            REACT_TIMEOUT,
+            "the proxy to hold the ModelService's watch events (the strip, the delete), so "
+            "that the operator's cache still shows it deleting",
+            premise=True,
+        )
+        evidence.record("modelservice_events_held", held)
         if successor:
             between = [
                 r.code
@@ -230,8 +247,8 @@ def _cleanup_behind_the_cache(
             ]
             premise(
                 not between,
-                "the operator's next pass should have come after the successor was in place, "
-                f"but it read the ModelService while it was gone (answers {between})",
+                "the operator was frozen while the successor was put in place, yet its proxy "
+                f"logged a live read of the ModelService meanwhile (answers {between})",
             )
         failures = sum(
             1
@@ -249,8 +266,11 @@ def _cleanup_behind_the_cache(
             after, with its refused delete."""
             records = RequestLog(proxy.request_log).records()
             for i, r in enumerate(records):
-                if (r.resource, r.verb, r.name) == ("modelservices", "get", "web") and (
-                    (bool(r.start) and seconds(r.start) > since) if successor else r.code == 404
+                if (
+                    (r.resource, r.verb, r.name) == ("modelservices", "get", "web")
+                    and bool(r.start)
+                    and seconds(r.start) > (since if successor else stripped)
+                    and (successor or r.code == 404)
                 ):
                     return [
                         f"{q.verb} {q.resource} {q.name}: {q.code}"
@@ -271,13 +291,6 @@ def _cleanup_behind_the_cache(
             f"{answer} there) before any child delete ({why})",
         )
         wait_settled(op)
-        held = proxy.stats()["resources"].get("modelservices", {}).get("held", 0)
-        evidence.record("modelservice_events_held", held)
-        premise(
-            held > 0,
-            "the proxy should have held the ModelService's watch events (the strip and the "
-            f"delete), so that the operator's cache still showed it deleting: {held}",
-        )
         seen = from_the_live_read() or []
     evidence.record("requests_from_the_live_read_on", seen)
     proxy.release(["modelservices", *CHILDREN])
@@ -313,8 +326,8 @@ def test_gone_before_the_cleanup_read(
     one deletes the children of an owner that is gone and writes a ModelService that is not
     there. Staged with certainty: an admission policy refuses the operator's Deployment
     deletes, so the cleanup of the delete is under way and retried with backoff; the
-    operator's API proxy then holds every watch event of ModelServices, and the harness strips
-    the finalizers, so the ModelService goes. The operator's next pass must read it live
+    operator's API proxy then holds every watch event of ModelServices and of its children,
+    and the harness strips the finalizers, so the ModelService goes. The operator's next pass must read it live
     (answered 404) and stop there: no request of the operator's writes the ModelService or a
     child after that read (proxy log, refused writes included), and the panic oracle reads its
     log. Where a garbage collector runs it deletes the children; that is not the operator's.
@@ -341,8 +354,9 @@ def test_replaced_before_the_cleanup_read(
     takes the successor for the object it is cleaning up: it finds none of the children its
     own (they name the gone UID) and removes our finalizer from the successor, which is not
     deleting, so the successor's own cleanup will not run when it is deleted. Staged as
-    `[gone-unseen]`, then the successor created and given our finalizer before the
-    operator's next pass. That pass must read the ModelService live and stop there: no write
+    `[gone-unseen]`, then, with the operator frozen (what it had sent answered first), the
+    successor created and given our finalizer, so that its next pass begins with the
+    successor there. That pass must read the ModelService live and stop there: no write
     of the ModelService or of a child after that read (proxy log, refused writes included).
     """
     _cleanup_behind_the_cache(admin, namespace, operators, audit, evidence, successor=True)

@@ -104,7 +104,8 @@ def new_panics(lane: Lane) -> list[str]:
         found += [
             f"{path.name}:{lines + number}: {summary}" for number, summary in panic_lines(text)
         ]
-        lane.panic_read[path.name] = (offset + len(whole), lines + text.count("\n"))
+        # numbered as panic_lines numbers them (str.splitlines: a lone \r ends a line too)
+        lane.panic_read[path.name] = (offset + len(whole), lines + len(text.splitlines()))
     return found
 
 

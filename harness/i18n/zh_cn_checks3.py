@@ -289,7 +289,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "清理，什么也不做就结束：不删除子对象，不写 ModelService，不 panic。",
     ),
     "check:deletion-policy[gone-unseen]:teaches": (
-        "28517c1f6c",
+        "91bbfe2775",
         "当另一个写入者（用户对 finalizers 的 `kubectl patch`、删除命名空间的工具）移除了我们的 "
         "finalizer、对象随之消失，而 operator 的缓存还落后时，清理对 ModelService 的实时读取"
         "（CONTRACT.md，“Deletion (step 2)”）得到 404：这一轮已无事可做，子对象现在归垃圾回收器。"
@@ -297,7 +297,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "`contains_finalizer(None)`）会 panic；把缓存的副本当成实时对象的 operator，会删除 owner "
         "已不在的子对象，并写一个不存在的 ModelService。这里确定地布置这种情况：一个准入策略拒绝 "
         "operator 对 Deployment 的删除，于是这次删除的清理已经开始，并按退避重试；然后 operator 的 "
-        "API proxy 扣住 ModelService 的所有 watch 事件，harness 移除 finalizers，ModelService 随之"
+        "API proxy 扣住 ModelService 及其子对象的所有 watch 事件，harness 移除 finalizers，ModelService 随之"
         "消失。operator 的下一轮必须实时读取它（得到 404）并就此停下：那次读取之后，operator 没有任何"
         "请求写 ModelService 或子对象（proxy 日志，被拒绝的写入也算），panic 预言机读取它的日志。"
         "在有垃圾回收器的地方，由它删除子对象；那不是 operator 的事。",
@@ -308,13 +308,14 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "已被另一个 ModelService（另一个 UID）占用，这一轮什么也不做就结束：不会把后继者当成它来清理。",
     ),
     "check:deletion-policy[replaced-unseen]:teaches": (
-        "892ee0a48a",
+        "a177b54e1c",
         "“我正在清理的对象”是一个 UID，而不是一个名字。`deletion-policy[gone-unseen]` 的实时读取可能"
         "读到一个后继者：ModelService 在 operator 的缓存落后时消失并被再次 apply，另一个写入者（一个"
         "看到了后继者的早先的 leader）已经在它上面加了我们的 finalizer。只比较名字的 operator 会把后继者"
         "当成它正在清理的对象：它找不到属于自己的子对象（子对象指向已消失的 UID），于是从后继者身上移除"
         "我们的 finalizer，而后继者并没有在删除，等它被删除时它自己的清理就不会运行。布置方式同 "
-        "`[gone-unseen]`，然后在 operator 的下一轮之前创建后继者并给它加上我们的 finalizer。这一轮必须"
+        "`[gone-unseen]`，然后在 operator 被冻结期间（它已发出的请求先得到应答）创建后继者并给它加上"
+        "我们的 finalizer，使它的下一轮开始时后继者已经存在。这一轮必须"
         "实时读取 ModelService 并就此停下：读取之后不写 ModelService，也不写子对象（proxy 日志，被拒绝的"
         "写入也算）。",
     ),

@@ -61,6 +61,8 @@ CHECK_SECONDS: dict[str, float] = {
     "test_foreign_conditions_kept": 8.0,
     # issue 23 §2 (conformance/test_owners.py), measured with the suite's 60 s bound
     "test_foreign_fields_kept": 13.0,
+    "test_gone_before_the_cleanup_read": 10.0,
+    "test_replaced_before_the_cleanup_read": 15.0,
     "test_spec_change_while_deleting": 10.0,
     "test_status_follows_deployment_status": 16.0,
     "status-after-writes test_status_follows_deployment_status": 70.0,

@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -222,7 +223,7 @@ def ensure_coverage(
     exists. Raises subprocess.CalledProcessError when the Go cover build fails, CoverageError
     when a language's run recorded no line for any check (nothing is cached then)."""
     from harness.mutants.runner import select_checks
-    from harness.suite import run_suite
+    from harness.suite import run_suite, stop_suites
 
     out: dict[str, dict[str, dict[str, list[int]]]] = {}
     todo = []
@@ -247,6 +248,10 @@ def ensure_coverage(
     logs = COVER_DIR.parent / "cover-reports"
     logs.mkdir(parents=True, exist_ok=True)
 
+    # Set on Ctrl-C or SIGTERM: a coverage run cut short is neither used nor cached (its
+    # missing lines would read as "not covered" in every later run).
+    stopping = threading.Event()
+
     def one(lang: str) -> None:
         t0 = time.monotonic()
         run_suite(
@@ -257,6 +262,8 @@ def ensure_coverage(
             [str(impl_file)],
             log=logs / f"pytest-{lang}.log",
         )
+        if stopping.is_set():
+            return
         out[lang] = lines_by_check(data_dir, lang)
         if not out[lang]:  # never cached: the next run must measure again
             raise CoverageError(
@@ -273,7 +280,12 @@ def ensure_coverage(
 
     try:
         with ThreadPoolExecutor(max_workers=len(todo)) as pool:
-            list(pool.map(one, todo))
+            try:
+                list(pool.map(one, todo))
+            except BaseException:  # Ctrl-C, SIGTERM: the coverage suites torn down at once
+                stopping.set()
+                stop_suites()
+                raise
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
     return out

@@ -37,8 +37,9 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -192,7 +193,7 @@ def judge(
     from harness.junit import suite_file
     from harness.mutants.runner import SuiteResult, preflight, read_junit, select_checks
     from harness.operators import load_implementations
-    from harness.suite import run_suite
+    from harness.suite import run_suite, stop_suites
 
     # per process: two runs of one clone sharing one file left the first's mutants unjudged
     impl_file = WORK_DIR / f"mutants-{os.getpid()}.toml"
@@ -207,8 +208,13 @@ def judge(
     functions = check_functions()
     cases = case_functions()
     results: dict[str, dict[str, Any]] = {}
+    # Set on Ctrl-C or SIGTERM: the mutants being judged stop at their next round, and one
+    # whose suite was cut short records no verdict (it would read as a survivor).
+    stopping = threading.Event()
 
     def one(m: ToolMutant) -> None:
+        if stopping.is_set():
+            return
         t0 = time.monotonic()
         keyed = {} if mutant_keys is None else {"mutant_key": mutant_keys[m.id]}
         problem = prepare(m)
@@ -238,6 +244,8 @@ def judge(
         res: SuiteResult | None = None
         ran: list[str] = []
         for group in rounds:
+            if stopping.is_set():
+                return
             junit.unlink(missing_ok=True)
             n = len({f for c in group for f in table.get(c, ())})
             run_suite(
@@ -265,6 +273,8 @@ def judge(
             if res.killed_by:
                 break
         seconds = round(time.monotonic() - t0, 1)
+        if stopping.is_set():
+            return
         if res is None:
             results[m.id] = {"status": "unjudged", "problem": "no JUnit file", "seconds": seconds}
         elif res.killed_by:
@@ -282,7 +292,13 @@ def judge(
 
     try:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            list(pool.map(one, runnable))
+            try:
+                list(pool.map(one, runnable))
+            except BaseException:  # Ctrl-C, SIGTERM: the running suites torn down at once
+                stopping.set()
+                pool.shutdown(wait=False, cancel_futures=True)
+                stop_suites()
+                raise
     finally:
         impl_file.unlink(missing_ok=True)
     return results
@@ -330,17 +346,18 @@ def main(argv: list[str] | None = None) -> int:
     negative --sample, an unknown --mutant id, ...) or a tool that failed, 130 after Ctrl-C
     and 143 after SIGTERM. It owns the run (``harness.runs.own``), so SIGINT and SIGTERM unwind
     (every control plane, operator and temp dir stopped or removed) also when it was started
-    in the background with SIGINT ignored; the journal keeps what was judged (``--resume``)."""
-    runs.own(_say)
+    in the background with SIGINT ignored, once its arguments are known good (``--help`` and
+    a bad argument touch nothing); the journal keeps what was judged (``--resume``), and a
+    suite cut short records no verdict."""
     try:
-        return _main(argv)
+        return _main(argv, lambda: runs.own(_say))
     except KeyboardInterrupt as exc:
         _say("interrupted; processes stopped")
         return exitcodes.for_interrupt(exc)
 
 
-def _main(argv: list[str] | None) -> int:
-    """``main`` without owning the run."""
+def _main(argv: list[str] | None, own: Callable[[], None]) -> int:
+    """``main``; ``own()`` is called once the arguments are checked, before anything starts."""
     p = argparse.ArgumentParser(prog="python -m harness mutation-score", description=__doc__)
     p.add_argument("--lang", action="append", choices=("go", "python"), help="default: both")
     p.add_argument(
@@ -429,6 +446,7 @@ def _main(argv: list[str] | None) -> int:
     if unknown:
         _say(f"unknown checks: {', '.join(unknown)}")
         return 2
+    own()
     os.environ.setdefault(CONVERGE_TIMEOUT_ENV, "20")
     started = time.monotonic()
     WORK_DIR.mkdir(parents=True, exist_ok=True)

@@ -44,7 +44,7 @@ import subprocess
 import sys
 import time
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -509,7 +509,12 @@ def run_ablation(
                 _say(f"{impl} {name}: {failed} ({seconds:.0f}s){'; 403: ' + why if why else ''}")
 
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            list(pool.map(go, tasks))
+            try:
+                list(pool.map(go, tasks))
+            except BaseException:  # Ctrl-C, SIGTERM: no run starts after it (those under
+                # way end first: subprocess.call, no process group of their own to stop)
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     info = {
         "subset": "ci" if ci else "full",
         "workers": workers,
@@ -533,17 +538,17 @@ def main(argv: list[str] | None = None) -> int:
     the whole role is enough, 1 when not, 2 for a bad argument or a build that failed, 3 when
     the control plane does not start, 130 after Ctrl-C and 143 after SIGTERM. It owns the run
     (``harness.runs.own``): SIGINT and SIGTERM unwind, every process and temp dir stopped or
-    removed, also when it was started in the background with SIGINT ignored."""
-    runs.own(_say)
+    removed, also when it was started in the background with SIGINT ignored, once its
+    arguments are known good (``--help`` and a bad argument touch nothing)."""
     try:
-        return _main(argv)
+        return _main(argv, lambda: runs.own(_say))
     except KeyboardInterrupt as exc:
         _say("interrupted; processes stopped")
         return exitcodes.for_interrupt(exc)
 
 
-def _main(argv: list[str] | None) -> int:
-    """``main`` without owning the run."""
+def _main(argv: list[str] | None, own: Callable[[], None]) -> int:
+    """``main``; ``own()`` is called once the arguments are checked, before anything starts."""
     parser = argparse.ArgumentParser(
         prog="python -m harness rbac-ablation",
         description="Show every right in config/rbac/role.yaml needed: run checks with each one "
@@ -584,6 +589,7 @@ def _main(argv: list[str] | None) -> int:
         if value < 1:  # found before a control plane starts
             _say(f"{option} {value}: give a number of at least 1")
             return exitcodes.BAD_ARGUMENT
+    own()
     reports = Path(args.reports)
     if args.from_json:
         data = json.loads((reports / "rbac-ablation.json").read_text())
