@@ -5,6 +5,7 @@ say (``judging_checks``, ``prior_kills``)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -151,3 +152,15 @@ def prior_kills(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
             add(f"killed:{r['lang']}", c)
             add(f"concept:{concept(r['function'])}", c)
     return out
+
+
+def interleaved(mutants: Sequence[ToolMutant]) -> list[ToolMutant]:
+    """``mutants`` in the order to judge them: the languages in turn, Go first (each in its
+    given order). A Go mutant is a ``go build`` (seconds of CPU) before its checks, a Python
+    one a copied file: taken in turn, the builds spread over the run instead of queuing at
+    its end, and the longer jobs start first (longest first, the classical rule for
+    scheduling jobs on parallel workers)."""
+    by_lang = [[m for m in mutants if m.lang == lang] for lang in ("go", "python")]
+    rest = [m for m in mutants if m.lang not in ("go", "python")]
+    out = [m for pair in itertools.zip_longest(*by_lang) for m in pair if m is not None]
+    return out + rest

@@ -30,7 +30,6 @@ a mutant is counted under ``generated``, then ``covered`` if a judging check exe
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import random
@@ -59,6 +58,7 @@ from harness.mutscore.journal import (
 from harness.mutscore.order import (
     JUDGE_CHECKS,
     NOT_JUDGING,
+    interleaved,
     judging_checks,
     prior_kills,
 )
@@ -326,18 +326,6 @@ def remove_orphaned(work_dir: Path) -> list[Path]:
         except PermissionError:  # alive, another user's
             pass
     return gone
-
-
-def interleaved(mutants: Sequence[ToolMutant]) -> list[ToolMutant]:
-    """``mutants`` in the order to judge them: the languages in turn, Go first (each in its
-    given order). A Go mutant is a ``go build`` (seconds of CPU) before its checks, a Python
-    one a copied file: taken in turn, the builds spread over the run instead of queuing at
-    its end, and the longer jobs start first (longest first, the classical rule for
-    scheduling jobs on parallel workers)."""
-    by_lang = [[m for m in mutants if m.lang == lang] for lang in ("go", "python")]
-    rest = [m for m in mutants if m.lang not in ("go", "python")]
-    out = [m for pair in itertools.zip_longest(*by_lang) for m in pair if m is not None]
-    return out + rest
 
 
 def main(argv: list[str] | None = None) -> int:

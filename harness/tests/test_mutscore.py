@@ -454,11 +454,11 @@ def test_not_judging_names_real_checks_and_leaves_the_judging_set() -> None:
 
 
 def test_judging_interleaves_the_languages_go_first() -> None:
-    """score.interleaved: a Go build per mutant spread over the run, not queued at its end."""
+    """order.interleaved: a Go build per mutant spread over the run, not queued at its end."""
     py = [ToolMutant("python", "a.py", "f", "o", "a", "b", n, 3) for n in range(3)]
     go = [ToolMutant("go", "a.go", "f", "o", "a", "b", n, 3) for n in range(2)]
-    order = score.interleaved([*py, *go])
-    assert [(m.lang, m.occurrence) for m in order] == [
+    turns = order.interleaved([*py, *go])
+    assert [(m.lang, m.occurrence) for m in turns] == [
         ("go", 0),
         ("python", 0),
         ("go", 1),
